@@ -1,0 +1,52 @@
+/**
+ * What an adapter supplies to the platform-neutral core: storage, lifecycle, crypto, HTTP and a way to
+ * open a web view. Its names are part of the product: adapters, tests and users' own platforms implement it.
+ * @see DESIGN section 4
+ */
+
+/** A persistent key/value store. Values are JSON-serialisable. */
+export interface KeyValueStorage {
+  get<T = unknown>(key: string): Promise<T | undefined>;
+  set(key: string, value: unknown): Promise<void>;
+  delete(key: string): Promise<void>;
+  /** Every stored key, or those starting with `prefix`. */
+  keys(prefix?: string): Promise<string[]>;
+}
+
+/** Foreground/background signals of the host. Each `on*` returns its unsubscribe function. */
+export interface Lifecycle {
+  onBackground(listener: () => void): () => void;
+  onForeground(listener: () => void): () => void;
+  onUnload?(listener: () => void): () => void;
+}
+
+/** Secure randomness and SHA-256; async because `wx.getRandomValues` and expo-crypto are. */
+export interface PlatformCrypto {
+  randomBytes(n: number): Promise<Uint8Array>;
+  sha256(data: Uint8Array): Promise<Uint8Array>;
+}
+
+/** Connectivity, where the host can tell. */
+export interface NetworkStatus {
+  isOnline(): boolean;
+  onChange(listener: (online: boolean) => void): () => void;
+}
+
+/** The fetch function the core calls (XHR-backed where a host has no fetch). */
+export type FetchLike = (input: string | Request, init?: RequestInit) => Promise<Response>;
+
+/** Everything the core needs from the runtime it runs in. */
+export interface Platform {
+  storage: KeyValueStorage;
+  lifecycle: Lifecycle;
+  crypto: PlatformCrypto;
+  fetch: FetchLike;
+  openWebView(url: string, options?: { title?: string }): Promise<void>;
+  network?: NetworkStatus;
+  /** Runs `task` exclusively across tabs/instances sharing the same storage. */
+  lock?<T>(name: string, task: () => Promise<T>): Promise<T>;
+  /** Wall clock, ms since the epoch. */
+  now(): number;
+  /** ms from an arbitrary origin; never goes backwards. */
+  monotonic(): number;
+}

@@ -1,0 +1,40 @@
+/**
+ * The wire between a game client and its game server's relay (DESIGN section 6). The bodies reuse the
+ * API schemas, so the SDK, the relay and the emulator hold one set of rules.
+ */
+import * as z from 'zod/mini';
+import { BulkPlaytimeItem, BulkPlaytimeItems } from '../schema/playtime.js';
+import { CreatorKey, Id, Metadata } from '../schema/primitives.js';
+import { CodeChallenge } from '../schema/webview.js';
+
+/** Routes under the relay's mount path. */
+export const RELAY_ROUTES = {
+  playtime: '/playtime/sessions',
+  webviewToken: '/webview/ott',
+  sponsor: '/sponsor',
+} as const;
+
+/** `POST {relay}/playtime/sessions`: bulk items; the user is bound by the relay, the body's userId checked. */
+export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTest: z.optional(z.boolean()) });
+export type RelayPlaytimeRequest = z.infer<typeof RelayPlaytimeRequest>;
+export type RelaySession = z.infer<typeof BulkPlaytimeItem>;
+
+/** `POST {relay}/webview/ott`: the relay adds the userId. */
+export const RelayWebviewRequest = z.object({
+  campaignId: z.optional(Id),
+  codeChallenge: CodeChallenge,
+  showCampaignDetail: z.optional(z.boolean()),
+  metadata: z.optional(Metadata),
+});
+export type RelayWebviewRequest = z.infer<typeof RelayWebviewRequest>;
+
+/** `data` of the web view route: the token and the web view address of the relay's environment. */
+export interface RelayWebviewToken {
+  ott: string;
+  expiresIn: number;
+  url: string;
+}
+
+/** `PUT {relay}/sponsor`. */
+export const RelaySponsorRequest = z.object({ newCreatorKey: CreatorKey, campaignId: z.optional(Id) });
+export type RelaySponsorRequest = z.infer<typeof RelaySponsorRequest>;

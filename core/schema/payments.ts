@@ -1,0 +1,79 @@
+/** In-game payments. @see spec "Payment bulk item", "Payment record", "Register bulk payments" */
+import * as z from 'zod/mini';
+import { BulkItemStatus, Id, Timestamp, WriteOptions, bulkResultOf } from './primitives.js';
+import { MAX_BULK_ITEMS } from './playtime.js';
+
+/**
+ * One payment to register. assumed: the spec does not say which fields are required; identity,
+ * product, amount, currency and purchase time are required (a payment means nothing without them),
+ * `productName`, `netAmount` and `netCurrency` are optional.
+ */
+export const PaymentItem = z.object({
+  userId: Id,
+  transactionId: Id,
+  productId: Id,
+  amount: z.number(),
+  currency: z.string().check(z.minLength(1, 'must not be empty')),
+  productName: z.optional(z.string()),
+  purchasedAt: Timestamp,
+  netAmount: z.optional(z.number()),
+  netCurrency: z.optional(z.string()),
+});
+export type PaymentItem = z.infer<typeof PaymentItem>;
+
+/** Body of `POST /v1/server/payments/bulk`. assumed: at least 1 item, as for sessions. */
+export const BulkPaymentRequest = z.object({
+  payments: z.array(PaymentItem).check(
+    z.minLength(1, 'must hold at least 1 payment'),
+    z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} payments`),
+  ),
+  ...WriteOptions,
+});
+export type BulkPaymentRequest = z.infer<typeof BulkPaymentRequest>;
+
+/** Body of `POST /v1/server/payments` (assumed: one bulk item plus the write options). */
+export const PaymentRequest = z.object({ ...PaymentItem.shape, ...WriteOptions });
+export type PaymentRequest = z.infer<typeof PaymentRequest>;
+
+const detailFields = {
+  id: z.int(),
+  transactionId: z.string(),
+  userId: z.string(),
+  productId: z.string(),
+  productName: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  amountUsd: z.number(),
+  isRefund: z.boolean(),
+  netAmount: z.number(),
+  netCurrency: z.string(),
+  campaignCurrency: z.string(),
+  campaignId: z.string(),
+  creatorKey: z.string(),
+  purchasedAt: Timestamp,
+  createdAt: Timestamp,
+};
+
+/** Payment as `GET /v1/server/payments/{transactionId}` returns it. */
+export const PaymentDetail = z.object(detailFields);
+export type PaymentDetail = z.infer<typeof PaymentDetail>;
+
+/** Payment as bulk results carry it: the detail plus platform, distribution type and status. */
+export const PaymentRecord = z.object({
+  ...detailFields,
+  platform: z.string(),
+  distributionType: z.string(),
+  status: z.string(),
+});
+export type PaymentRecord = z.infer<typeof PaymentRecord>;
+
+export const PaymentItemResult = z.object({
+  transactionId: z.string(),
+  status: BulkItemStatus,
+  data: z.optional(PaymentRecord),
+  error: z.optional(z.string()),
+});
+export type PaymentItemResult = z.infer<typeof PaymentItemResult>;
+
+export const BulkPaymentResult = bulkResultOf(PaymentItemResult);
+export type BulkPaymentResult = z.infer<typeof BulkPaymentResult>;

@@ -1,0 +1,81 @@
+/**
+ * Building blocks shared by every resource schema. Each rule of the spec is written here once and
+ * reused by the SDK (request validation), the relay and the emulator.
+ * @see spec "Resources and their fields", "Limits"
+ */
+import * as z from 'zod/mini';
+
+/** True when `value` is exactly `YYYY-MM-DDTHH:mm:ss.sssZ` and names a real instant. */
+export function isIsoMillis(value: string): boolean {
+  const time = Date.parse(value);
+  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+}
+
+/** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export const Timestamp = z.string().check(z.refine(isIsoMillis, 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ'));
+
+/** Creator key: exactly 5 uppercase alphanumeric characters. */
+export const CREATOR_KEY_PATTERN = /^[A-Z0-9]{5}$/;
+export const CreatorKey = z.string().check(z.regex(CREATOR_KEY_PATTERN, 'must be exactly 5 uppercase letters or digits'));
+
+/** Non-empty identifier. assumed: the spec gives ids as plain strings; an empty one is never meaningful. */
+export const Id = z.string().check(z.minLength(1, 'must not be empty'));
+
+export const PLATFORMS = ['iOS', 'Android', 'Web', 'ThirdPartyGame', 'Other'] as const;
+/** Platform of a playtime session; the service defaults it to `Other`. */
+export const Platform = z.enum(PLATFORMS);
+
+/** Localized text. assumed: keys are language codes (the spec does not show them), values strings. */
+export const LocalizedText = z.record(z.string(), z.string());
+
+/** Arbitrary key/value pairs stored with a request. */
+export const Metadata = z.record(z.string(), z.unknown());
+
+export const PositiveInt = z.int().check(z.minimum(1, 'must be at least 1'));
+
+/** `page` (>= 1, default 1) and `limit` (1..100, default 20) of every paged list. */
+export const PageQuery = z.object({
+  page: z.optional(PositiveInt),
+  limit: z.optional(z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100'))),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+export const Pagination = z.object({
+  page: z.int(),
+  limit: z.int(),
+  total: z.int(),
+  totalPages: z.int(),
+});
+export type Pagination = z.infer<typeof Pagination>;
+
+/** Fields every write operation accepts: webhook correlation and test mode. */
+export const WriteOptions = {
+  callbackId: z.optional(z.string()),
+  isTest: z.optional(z.boolean()),
+};
+
+/** Results of one item in a bulk request. */
+export const BULK_ITEM_STATUSES = ['SUCCESS', 'SKIPPED', 'FAILED'] as const;
+export const BulkItemStatus = z.enum(BULK_ITEM_STATUSES);
+export type BulkItemStatus = z.infer<typeof BulkItemStatus>;
+
+/** `{ data }` envelope of every successful response. */
+export function dataOf<T extends z.ZodMiniType>(schema: T) {
+  return z.object({ data: schema });
+}
+
+/** `{ data: [...], pagination }` envelope of paged lists. */
+export function pageOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({ data: z.array(item), pagination: Pagination });
+}
+
+/** Bulk result (`data` of both bulk operations), parameterised by its item result. */
+export function bulkResultOf<T extends z.ZodMiniType>(item: T) {
+  return z.object({
+    totalRequested: z.int(),
+    successful: z.int(),
+    failed: z.int(),
+    skipped: z.int(),
+    results: z.array(item),
+  });
+}

@@ -1,0 +1,47 @@
+/** Boosts ("sponsor" records). @see spec "Boost (sponsor) record", "Change boosted creator" */
+import * as z from 'zod/mini';
+import { CreatorKey, Id, Timestamp, WriteOptions } from './primitives.js';
+
+/** Days a boost must stay on one creator before it can change. */
+export const BOOST_COOLDOWN_DAYS = 30;
+
+/** Body of `PUT /v1/server/sponsors/user/{userId}`. */
+export const ChangeSponsorRequest = z.object({
+  newCreatorKey: CreatorKey,
+  campaignId: z.optional(Id),
+  ...WriteOptions,
+});
+export type ChangeSponsorRequest = z.infer<typeof ChangeSponsorRequest>;
+
+/** Body of `POST /v1/server/sponsors`. assumed (DESIGN section 10). */
+export const CreateSponsorRequest = z.object({
+  userId: Id,
+  creatorKey: CreatorKey,
+  campaignId: z.optional(Id),
+  ...WriteOptions,
+});
+export type CreateSponsorRequest = z.infer<typeof CreateSponsorRequest>;
+
+export const BoostRecord = z.object({
+  userId: z.string(),
+  campaignId: z.string(),
+  creatorKey: z.string(),
+  creatorName: z.string(),
+  isActive: z.boolean(),
+  sponsoredAt: Timestamp,
+});
+export type BoostRecord = z.infer<typeof BoostRecord>;
+
+/**
+ * One boost history entry. assumed: the spec shows only the `CHANGED` action and the field names
+ * `previousCreatorKey`/`creatorKey`; `CREATED` and the remaining fields are ours.
+ */
+export const BoostHistoryEntry = z.object({
+  action: z.enum(['CREATED', 'CHANGED']),
+  userId: z.string(),
+  campaignId: z.string(),
+  creatorKey: z.string(),
+  previousCreatorKey: z.optional(z.string()),
+  createdAt: Timestamp,
+});
+export type BoostHistoryEntry = z.infer<typeof BoostHistoryEntry>;

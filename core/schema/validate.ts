@@ -1,0 +1,37 @@
+/** Turning zod issues into the spec's `details: [{ path, message }]`. */
+import type * as z from 'zod/mini';
+import type { ErrorDetail } from './errors.js';
+
+export type Validated<T> = { success: true; data: T } | { success: false; details: ErrorDetail[] };
+
+/** Validates without throwing; the one place zod issues become `details`. */
+export function check<S extends z.ZodMiniType>(schema: S, value: unknown): Validated<z.output<S>> {
+  const result = schema.safeParse(value, { reportInput: true });
+  if (result.success) return { success: true, data: result.data };
+  return { success: false, details: result.error.issues.map(toDetail) };
+}
+
+/** `sessions.0.creatorKey`-style path, `(body)` for the root. */
+function toDetail(issue: z.core.$ZodIssue): ErrorDetail {
+  const path = issue.path.length ? issue.path.map(String).join('.') : '(body)';
+  return { path, message: issue.message === 'Invalid input' ? describe(issue) : issue.message };
+}
+
+/** zod/mini ships no message locale (size); these cover the issues our own checks leave unnamed. */
+function describe(issue: z.core.$ZodIssue): string {
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `has unknown fields ${issue.keys.join(', ')}`;
+    default:
+      return 'is invalid';
+  }
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}

@@ -1,0 +1,69 @@
+/** Webhook receivers and their delivery logs. @see spec "Create webhook", "Webhook configuration", "Events" */
+import * as z from 'zod/mini';
+import { Timestamp } from './primitives.js';
+
+export const WEBHOOK_EVENT_TYPES = [
+  'coupon.redeemed',
+  'payment.created',
+  'payment.refunded',
+  'payment.bulk_created',
+  'sponsor.created',
+  'sponsor.changed',
+  'sponsor.ended',
+] as const;
+export const WebhookEventType = z.enum(WEBHOOK_EVENT_TYPES);
+export type WebhookEventType = z.infer<typeof WebhookEventType>;
+
+/** Receiver address: an absolute http(s) URL. */
+export const WebhookUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' });
+export const RetryCount = z.int().check(z.minimum(0, 'must be at least 0'), z.maximum(10, 'must be at most 10'));
+export const TimeoutMs = z.int().check(z.minimum(1000, 'must be at least 1000'), z.maximum(30000, 'must be at most 30000'));
+
+/**
+ * Body of `POST /v1/server/webhooks`. assumed (DESIGN section 10): `eventType` is a required body field;
+ * `retryCount` and `timeoutMs` are optional (the emulator defaults them to 3 and 5000).
+ */
+export const CreateWebhookRequest = z.object({
+  url: WebhookUrl,
+  eventType: WebhookEventType,
+  retryCount: z.optional(RetryCount),
+  timeoutMs: z.optional(TimeoutMs),
+});
+export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
+
+/** Body of `PUT /v1/server/webhooks/{id}`: every field optional; the ones given change. */
+export const UpdateWebhookRequest = z.object({
+  url: z.optional(WebhookUrl),
+  isActive: z.optional(z.boolean()),
+  retryCount: z.optional(RetryCount),
+  timeoutMs: z.optional(TimeoutMs),
+});
+export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
+
+export const WebhookConfig = z.object({
+  id: z.int(),
+  eventType: z.optional(WebhookEventType),
+  url: z.string(),
+  isActive: z.boolean(),
+  retryCount: z.int(),
+  timeoutMs: z.int(),
+  createdAt: Timestamp,
+});
+export type WebhookConfig = z.infer<typeof WebhookConfig>;
+
+/** The creation response: the only place the signing secret is ever shown. */
+export const CreatedWebhook = z.object({ ...WebhookConfig.shape, eventType: WebhookEventType, secret: z.string() });
+export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
+
+export const WebhookDeliveryLog = z.object({
+  id: z.string(),
+  eventType: z.string(),
+  payload: z.record(z.string(), z.unknown()),
+  responseStatus: z.optional(z.int()),
+  attempt: z.int(),
+  status: z.string(),
+  callbackId: z.optional(z.string()),
+  createdAt: Timestamp,
+  completedAt: z.optional(Timestamp),
+});
+export type WebhookDeliveryLog = z.infer<typeof WebhookDeliveryLog>;
