@@ -50,6 +50,7 @@ export const SponsorEndedData = z.object({
   endedAt: Timestamp,
 });
 
+// @__NO_SIDE_EFFECTS__
 function envelope<T extends string, D extends z.ZodMiniType>(type: T, data: D) {
   return z.object({
     id: z.string(),

@@ -1,6 +1,6 @@
 /** In-game payments. @see spec "Payment bulk item", "Payment record", "Register bulk payments" */
 import * as z from 'zod/mini';
-import { BulkItemStatus, Id, Timestamp, WriteOptions, bulkResultOf } from './primitives.js';
+import { BulkItemStatus, bulkResultOf, checked, Id, Timestamp, WriteOptions } from './primitives.js';
 import { MAX_BULK_ITEMS } from './playtime.js';
 
 /**
@@ -8,22 +8,23 @@ import { MAX_BULK_ITEMS } from './playtime.js';
  * product, amount, currency and purchase time are required (a payment means nothing without them),
  * `productName`, `netAmount` and `netCurrency` are optional.
  */
-export const PaymentItem = z.object({
+const paymentItemFields = {
   userId: Id,
   transactionId: Id,
   productId: Id,
   amount: z.number(),
-  currency: z.string().check(z.minLength(1, 'must not be empty')),
+  currency: checked(z.string(), z.minLength(1, 'must not be empty')),
   productName: z.optional(z.string()),
   purchasedAt: Timestamp,
   netAmount: z.optional(z.number()),
   netCurrency: z.optional(z.string()),
-});
+};
+export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;
 
 /** Body of `POST /v1/server/payments/bulk`. assumed: at least 1 item, as for sessions. */
 export const BulkPaymentRequest = z.object({
-  payments: z.array(PaymentItem).check(
+  payments: checked(z.array(PaymentItem), 
     z.minLength(1, 'must hold at least 1 payment'),
     z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} payments`),
   ),
@@ -32,7 +33,7 @@ export const BulkPaymentRequest = z.object({
 export type BulkPaymentRequest = z.infer<typeof BulkPaymentRequest>;
 
 /** Body of `POST /v1/server/payments` (assumed: one bulk item plus the write options). */
-export const PaymentRequest = z.object({ ...PaymentItem.shape, ...WriteOptions });
+export const PaymentRequest = z.object({ ...paymentItemFields, ...WriteOptions });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
 
 const detailFields = {

@@ -1,6 +1,6 @@
 /** Playtime sessions: single and bulk. @see spec "Playtime session request fields", "Record playtime session" */
 import * as z from 'zod/mini';
-import { BulkItemStatus, CreatorKey, Id, Metadata, Platform, PositiveInt, Timestamp, WriteOptions, bulkResultOf } from './primitives.js';
+import { BulkItemStatus, bulkResultOf, checked, CreatorKey, Id, Metadata, Platform, PositiveInt, Timestamp, WriteOptions } from './primitives.js';
 
 export const MAX_BULK_ITEMS = 1000;
 
@@ -21,16 +21,17 @@ const sessionFields = {
 };
 
 /** Body of `POST /v1/server/playtime/sessions`. */
-export const PlaytimeSessionRequest = z
-  .object({ ...sessionFields, platform: z.optional(Platform), ...WriteOptions })
-  .check(endNotBeforeStart);
+export const PlaytimeSessionRequest = checked(
+  z.object({ ...sessionFields, platform: z.optional(Platform), ...WriteOptions }),
+  endNotBeforeStart,
+);
 export type PlaytimeSessionRequest = z.infer<typeof PlaytimeSessionRequest>;
 
 /** One item of the bulk variant: no `platform`, no per-item `callbackId`/`isTest`. */
-export const BulkPlaytimeItem = z.object(sessionFields).check(endNotBeforeStart);
+export const BulkPlaytimeItem = checked(z.object(sessionFields), endNotBeforeStart);
 export type BulkPlaytimeItem = z.infer<typeof BulkPlaytimeItem>;
 
-export const BulkPlaytimeItems = z.array(BulkPlaytimeItem).check(
+export const BulkPlaytimeItems = checked(z.array(BulkPlaytimeItem), 
   z.minLength(1, 'must hold at least 1 session'),
   z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} sessions`),
 );

@@ -4,22 +4,9 @@
  * @see spec "Resources and their fields", "Limits"
  */
 import * as z from 'zod/mini';
+import { Limit, PositiveInt } from './rules.js';
 
-/** True when `value` is exactly `YYYY-MM-DDTHH:mm:ss.sssZ` and names a real instant. */
-export function isIsoMillis(value: string): boolean {
-  const time = Date.parse(value);
-  return !Number.isNaN(time) && new Date(time).toISOString() === value;
-}
-
-/** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
-export const Timestamp = z.string().check(z.refine(isIsoMillis, 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ'));
-
-/** Creator key: exactly 5 uppercase alphanumeric characters. */
-export const CREATOR_KEY_PATTERN = /^[A-Z0-9]{5}$/;
-export const CreatorKey = z.string().check(z.regex(CREATOR_KEY_PATTERN, 'must be exactly 5 uppercase letters or digits'));
-
-/** Non-empty identifier. assumed: the spec gives ids as plain strings; an empty one is never meaningful. */
-export const Id = z.string().check(z.minLength(1, 'must not be empty'));
+export * from './rules.js';
 
 export const PLATFORMS = ['iOS', 'Android', 'Web', 'ThirdPartyGame', 'Other'] as const;
 /** Platform of a playtime session; the service defaults it to `Other`. */
@@ -31,12 +18,10 @@ export const LocalizedText = z.record(z.string(), z.string());
 /** Arbitrary key/value pairs stored with a request. */
 export const Metadata = z.record(z.string(), z.unknown());
 
-export const PositiveInt = z.int().check(z.minimum(1, 'must be at least 1'));
-
 /** `page` (>= 1, default 1) and `limit` (1..100, default 20) of every paged list. */
 export const PageQuery = z.object({
   page: z.optional(PositiveInt),
-  limit: z.optional(z.int().check(z.minimum(1, 'must be at least 1'), z.maximum(100, 'must be at most 100'))),
+  limit: z.optional(Limit),
 });
 export type PageQuery = z.infer<typeof PageQuery>;
 
@@ -60,16 +45,19 @@ export const BulkItemStatus = z.enum(BULK_ITEM_STATUSES);
 export type BulkItemStatus = z.infer<typeof BulkItemStatus>;
 
 /** `{ data }` envelope of every successful response. */
+// @__NO_SIDE_EFFECTS__
 export function dataOf<T extends z.ZodMiniType>(schema: T) {
   return z.object({ data: schema });
 }
 
 /** `{ data: [...], pagination }` envelope of paged lists. */
+// @__NO_SIDE_EFFECTS__
 export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.object({ data: z.array(item), pagination: Pagination });
 }
 
 /** Bulk result (`data` of both bulk operations), parameterised by its item result. */
+// @__NO_SIDE_EFFECTS__
 export function bulkResultOf<T extends z.ZodMiniType>(item: T) {
   return z.object({
     totalRequested: z.int(),

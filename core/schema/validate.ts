@@ -5,15 +5,16 @@ import type { ErrorDetail } from './errors.js';
 export type Validated<T> = { success: true; data: T } | { success: false; details: ErrorDetail[] };
 
 /** Validates without throwing; the one place zod issues become `details`. */
-export function check<S extends z.ZodMiniType>(schema: S, value: unknown): Validated<z.output<S>> {
+export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {
   const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return { success: true, data: result.data };
-  return { success: false, details: result.error.issues.map(toDetail) };
+  return { success: false, details: result.error.issues.map((issue) => toDetail(issue, field)) };
 }
 
-/** `sessions.0.creatorKey`-style path, `(body)` for the root. */
-function toDetail(issue: z.core.$ZodIssue): ErrorDetail {
-  const path = issue.path.length ? issue.path.map(String).join('.') : '(body)';
+/** `sessions.0.creatorKey`-style path under `field` (a path parameter's name), `(body)` for the root. */
+function toDetail(issue: z.core.$ZodIssue, field?: string): ErrorDetail {
+  const segments = field === undefined ? issue.path.map(String) : [field, ...issue.path.map(String)];
+  const path = segments.length ? segments.join('.') : '(body)';
   return { path, message: issue.message === 'Invalid input' ? describe(issue) : issue.message };
 }
 

@@ -1,6 +1,6 @@
 /** Webhook receivers and their delivery logs. @see spec "Create webhook", "Webhook configuration", "Events" */
 import * as z from 'zod/mini';
-import { Timestamp } from './primitives.js';
+import { checked, Timestamp } from './primitives.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'coupon.redeemed',
@@ -16,8 +16,8 @@ export type WebhookEventType = z.infer<typeof WebhookEventType>;
 
 /** Receiver address: an absolute http(s) URL. */
 export const WebhookUrl = z.url({ protocol: /^https?$/, error: 'must be an absolute http or https URL' });
-export const RetryCount = z.int().check(z.minimum(0, 'must be at least 0'), z.maximum(10, 'must be at most 10'));
-export const TimeoutMs = z.int().check(z.minimum(1000, 'must be at least 1000'), z.maximum(30000, 'must be at most 30000'));
+export const RetryCount = checked(z.int(), z.minimum(0, 'must be at least 0'), z.maximum(10, 'must be at most 10'));
+export const TimeoutMs = checked(z.int(), z.minimum(1000, 'must be at least 1000'), z.maximum(30000, 'must be at most 30000'));
 
 /**
  * Body of `POST /v1/server/webhooks`. assumed (DESIGN section 10): `eventType` is a required body field;
@@ -40,7 +40,7 @@ export const UpdateWebhookRequest = z.object({
 });
 export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
 
-export const WebhookConfig = z.object({
+const webhookConfigFields = {
   id: z.int(),
   eventType: z.optional(WebhookEventType),
   url: z.string(),
@@ -48,11 +48,12 @@ export const WebhookConfig = z.object({
   retryCount: z.int(),
   timeoutMs: z.int(),
   createdAt: Timestamp,
-});
+};
+export const WebhookConfig = z.object(webhookConfigFields);
 export type WebhookConfig = z.infer<typeof WebhookConfig>;
 
 /** The creation response: the only place the signing secret is ever shown. */
-export const CreatedWebhook = z.object({ ...WebhookConfig.shape, eventType: WebhookEventType, secret: z.string() });
+export const CreatedWebhook = z.object({ ...webhookConfigFields, eventType: WebhookEventType, secret: z.string() });
 export type CreatedWebhook = z.infer<typeof CreatedWebhook>;
 
 export const WebhookDeliveryLog = z.object({

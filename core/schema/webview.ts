@@ -1,16 +1,16 @@
 /** Web view one-time tokens. @see spec "Create web view one-time token" */
 import * as z from 'zod/mini';
-import { Id, Metadata, WriteOptions } from './primitives.js';
+import { checked, Id, Metadata, WriteOptions } from './primitives.js';
 
 /** PKCE S256 challenge: Base64URL without padding, 43 to 128 characters. */
-export const CodeChallenge = z.string().check(
+export const CodeChallenge = checked(z.string(), 
   z.minLength(43, 'must be at least 43 characters'),
   z.maxLength(128, 'must be at most 128 characters'),
   z.regex(/^[A-Za-z0-9_-]+$/, 'must be Base64URL without padding'),
 );
 
 /** RFC 7636 code verifier: 43 to 128 characters of the unreserved set. */
-export const CodeVerifier = z.string().check(z.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of [A-Za-z0-9._~-]'));
+export const CodeVerifier = checked(z.string(), z.regex(/^[A-Za-z0-9._~-]{43,128}$/, 'must be 43 to 128 characters of [A-Za-z0-9._~-]'));
 
 /** Body of `POST /v1/server/webview/ott`. assumed: userId and codeChallenge are required. */
 export const CreateOttRequest = z.object({

@@ -1,0 +1,35 @@
+import { path } from '../http/environment.js';
+import { Resource } from '../http/resource.js';
+import { validated } from '../http/request-validation.js';
+import type { Creator } from '../schema/campaigns.js';
+import { CreatorKey, Limit, SearchText } from '../schema/rules.js';
+
+/** Options of {@link Creators.search}. */
+export interface CreatorSearch {
+  /** Text to look for, 1 to 10 characters. Sent as `q` (assumed: the spec does not name the parameter). */
+  query: string;
+  /** At most this many creators, up to 100. */
+  limit?: number;
+  /** Ask for mock data. */
+  isTest?: boolean;
+}
+
+/** Creator reads of the Client API. All retried after transient failures. */
+export class Creators extends Resource {
+  /** One creator by key. @throws NotFoundError */
+  async get(creatorKey: string): Promise<Creator> {
+    const key = validated(CreatorKey, creatorKey, 'creatorKey');
+    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/${key}`, retry: 'safe', response: { name: 'Creator', shape: 'item' } });
+  }
+
+  /** Creators whose name or key matches `query`. @throws ValidationError for an empty or over-long query */
+  async search(search: CreatorSearch): Promise<Creator[]> {
+    // Field by field rather than with SearchCreatorsQuery: an object schema would double this bundle's zod share.
+    const query = {
+      q: validated(SearchText, search.query, 'q'),
+      limit: search.limit === undefined ? undefined : validated(Limit, search.limit, 'limit'),
+      isTest: search.isTest === undefined ? undefined : search.isTest === true,
+    };
+    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' } });
+  }
+}

@@ -1,0 +1,18 @@
+import { path } from '../http/environment.js';
+import { Resource } from '../http/resource.js';
+import { validated } from '../http/request-validation.js';
+import { Id } from '../schema/rules.js';
+import type { BoostRecord } from '../schema/sponsors.js';
+
+/** Boost status reads of the Client API. */
+export class ClientSponsors extends Resource {
+  /**
+   * The user's current boost (`GET /v1/client/sponsors/user/{userId}`). Retried after transient failures.
+   * @throws NotFoundError when the user has no boost
+   * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
+   */
+  async get(userId: string): Promise<BoostRecord> {
+    const id = validated(Id, userId, 'userId');
+    return this.transport.data({ method: 'GET', path: path`/v1/client/sponsors/user/${id}`, retry: 'safe', response: { name: 'BoostRecord', shape: 'item' } });
+  }
+}

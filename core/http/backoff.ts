@@ -1,0 +1,48 @@
+/**
+ * Retry timing shared by the API transport and the tracker: exponential backoff with full jitter, and
+ * the service's `Retry-After`. assumed: we honour `retry-after-ms` too (openai-node does), the more precise.
+ */
+
+export interface BackoffOptions {
+  /** Delay ceiling before jitter for the first retry, in ms. */
+  baseMs: number;
+  /** Largest delay, in ms. */
+  maxMs: number;
+}
+
+/**
+ * Full-jitter delay for retry number `attempt` (0-based): a random point in `[0, min(maxMs, baseMs * 2^attempt))`.
+ * Full jitter spreads a crowd of clients that failed together (AWS architecture blog, "Exponential Backoff And Jitter").
+ */
+export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number = Math.random): number {
+  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt));
+  return Math.floor(random() * ceiling);
+}
+
+/** The wait a response asks for, in ms: `retry-after-ms`, else `Retry-After` as seconds or an HTTP date. */
+export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
+  const ms = Number(headers.get('retry-after-ms'));
+  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
+  const value = headers.get('retry-after');
+  if (value === null || value.trim() === '') return undefined;
+  const seconds = Number(value);
+  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+}
+
+/** Resolves after `ms` on the runtime's own timer (fake timers drive it in tests); rejects when `signal` aborts. */
+export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

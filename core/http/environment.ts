@@ -1,0 +1,32 @@
+/** Where requests go. @see spec "What the service does" (Live and Sandbox environments) */
+
+/** `live`, `sandbox`, or your own base address (the emulator, a proxy). */
+export type Environment = 'live' | 'sandbox' | { baseUrl: string };
+
+/**
+ * Base addresses of the two environments. assumed: the spec shows them only as `{base_url}` and
+ * `{sandbox_base_url}`; pass `{ baseUrl }` to use any other.
+ */
+export const BASE_URLS = {
+  live: 'https://api.game-campaign.com',
+  sandbox: 'https://sandbox-api.game-campaign.com',
+} as const;
+
+/** The base address of an environment, without a trailing slash. */
+export function baseUrlOf(environment: Environment): string {
+  const url = typeof environment === 'string' ? BASE_URLS[environment] : environment.baseUrl;
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment: ${JSON.stringify(environment)}`);
+  return url.replace(/\/+$/, '');
+}
+
+/** Keys have the form `<key_id>:<secret>` (spec, Authentication rule 1). */
+export function assertApiKey(key: unknown, kind: 'Client' | 'Server'): asserts key is string {
+  if (typeof key !== 'string' || !/^[^:\s]+:[^\s]+$/.test(key)) {
+    throw new TypeError(`${kind} key must have the form <key_id>:<secret>`);
+  }
+}
+
+/** Percent-encodes every interpolated value: path`/v1/server/payments/${id}`. */
+export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
+  return strings.reduce((out, part, i) => out + part + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+}

@@ -1,0 +1,63 @@
+/** Paged lists: a page you can await, that is also async-iterable over every item of every page. */
+import type { Pagination } from '../schema/primitives.js';
+
+/** One page of a paged list. */
+export interface Page<T> {
+  data: T[];
+  pagination: Pagination;
+  hasNextPage(): boolean;
+  /** The following page. @throws RangeError on the last page */
+  nextPage(): Promise<Page<T>>;
+}
+
+type PageFetcher<T> = (page: number) => Promise<{ data: T[]; pagination: Pagination }>;
+
+/**
+ * What paged methods return: `await` it for the first page, or `for await` over it for every item.
+ * @example
+ * ```ts
+ * const first = await server.campaigns.list({ limit: 50 });
+ * for await (const usage of server.coupons.listUsage('user-1')) console.log(usage.couponCode);
+ * ```
+ */
+export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
+  readonly #fetch: PageFetcher<T>;
+  readonly #first: number | (() => number);
+  #page: Promise<Page<T>> | undefined;
+
+  /** `firstPage` may be a function, evaluated on first use; if it throws, the page promise rejects. */
+  constructor(fetch: PageFetcher<T>, firstPage: number | (() => number) = 1) {
+    this.#fetch = fetch;
+    this.#first = firstPage;
+  }
+
+  then<A = Page<T>, B = never>(
+    onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
+    onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
+  ): Promise<A | B> {
+    this.#page ??= (async () => loadPage(this.#fetch, typeof this.#first === 'function' ? this.#first() : this.#first))();
+    return this.#page.then(onFulfilled, onRejected);
+  }
+
+  async *[Symbol.asyncIterator](): AsyncIterator<T> {
+    let page: Page<T> = await this;
+    for (;;) {
+      yield* page.data;
+      if (!page.hasNextPage()) return;
+      page = await page.nextPage();
+    }
+  }
+}
+
+async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<T>> {
+  const { data, pagination } = await fetch(number);
+  // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever.
+  const hasNextPage = () => data.length > 0 && pagination.page < pagination.totalPages;
+  return {
+    data,
+    pagination,
+    hasNextPage,
+    nextPage: () => (hasNextPage() ? loadPage(fetch, pagination.page + 1) : Promise.reject(new RangeError('No next page'))),
+  };
+}
+

@@ -1,0 +1,227 @@
+/**
+ * The single request path every API method goes through: URL and headers, time-out, retries with
+ * backoff and `Retry-After`, typed errors, optional response validation and a logger hook.
+ */
+import type { FetchLike } from '../platform.js';
+import type { ErrorDetail } from '../schema/errors.js';
+import type { Pagination } from '../schema/primitives.js';
+import type { ResponseName } from '../schema/responses.js';
+import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
+import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
+import { PagePromise } from './page.js';
+import { CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
+
+/** One line for the logger hook. The API key is never part of it. */
+export interface LogEntry {
+  type: 'request' | 'response' | 'retry' | 'error';
+  method: string;
+  url: string;
+  attempt: number;
+  status?: number;
+  delayMs?: number;
+  error?: CampaignError;
+}
+
+/** Options shared by `CampaignClient` and `CampaignServer`. */
+export interface TransportOptions {
+  /**
+   * `live`, `sandbox` or `{ baseUrl }`.
+   * @defaultValue 'sandbox'
+   */
+  environment?: Environment;
+  /** The fetch to use (tests pass the emulator's `fetch`). @defaultValue globalThis.fetch */
+  fetch?: FetchLike;
+  /** Per-attempt time-out in ms. @defaultValue 30000 */
+  timeoutMs?: number;
+  /** Retries after a retryable failure. @defaultValue 2 */
+  maxRetries?: number;
+  /**
+   * Check every response against the spec's schemas. `CampaignServer` accepts `true`; in game clients
+   * pass the validator itself (`validateResponses: validateResponse`), so that bundles that do not
+   * validate carry no response schemas.
+   * @defaultValue false
+   */
+  validateResponses?: boolean | ResponseValidator;
+  /** Called for each request, response, retry and error. */
+  logger?: (entry: LogEntry) => void;
+  /** Source of jitter, for deterministic tests. @defaultValue Math.random */
+  random?: () => number;
+}
+
+/** Returns the problems of a success body, or undefined when it matches the named schema. */
+export type ResponseValidator = (body: unknown, name: ResponseName, shape: 'item' | 'list' | 'page') => ErrorDetail[] | undefined;
+
+/**
+ * When a method may be sent again. `safe`: after any transient failure (GETs, and writes the service
+ * de-duplicates). `rate-limit`: only after a 429, which the service answers before processing.
+ */
+export type RetryPolicy = 'safe' | 'rate-limit';
+
+export interface RequestSpec {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  retry: RetryPolicy;
+  /** The schema of `data`, and whether the body is one item, a list or a page. */
+  response?: { name: ResponseName; shape: 'item' | 'list' | 'page' };
+}
+
+/** What {@link Transport.pages} needs: the first page to load (default 1) and the request for page `n`. */
+export interface PagedRequest {
+  firstPage: number | undefined;
+  spec: (page: number) => RequestSpec;
+}
+
+const RETRY_BASE_MS = 500;
+const RETRY_MAX_MS = 8_000;
+/** A Retry-After longer than this is not waited for: the error goes to the caller. */
+const MAX_RETRY_AFTER_MS = 60_000;
+
+export class Transport {
+  readonly baseUrl: string;
+  readonly #authorization: string;
+  readonly #options: TransportOptions;
+  readonly #validate: ResponseValidator | undefined;
+
+  /** `validator` is what `validateResponses: true` means for this surface. */
+  constructor(apiKey: string, kind: 'Client' | 'Server', options: TransportOptions = {}, validator?: ResponseValidator) {
+    assertApiKey(apiKey, kind);
+    this.baseUrl = baseUrlOf(options.environment ?? 'sandbox');
+    this.#authorization = `Bearer ${apiKey}`;
+    this.#options = options;
+    const wanted = options.validateResponses;
+    if (wanted === true && !validator) {
+      throw new TypeError('Pass validateResponses: validateResponse (from game-campaign-sdk) to check responses in a game client');
+    }
+    this.#validate = typeof wanted === 'function' ? wanted : wanted ? validator : undefined;
+  }
+
+  /** Sends one request (retrying as its policy allows) and returns the parsed body, or undefined for 204. */
+  async request<T>(spec: RequestSpec): Promise<T> {
+    const url = this.#url(spec);
+    const maxRetries = this.#options.maxRetries ?? 2;
+    for (let attempt = 0; ; attempt++) {
+      this.#log({ type: 'request', method: spec.method, url, attempt });
+      let error: CampaignError;
+      try {
+        const response = await this.#send(spec, url);
+        this.#log({ type: 'response', method: spec.method, url, attempt, status: response.status });
+        if (response.ok) return (await this.#body(response, spec)) as T;
+        const retryAfterMs = parseRetryAfter(response.headers, Date.now());
+        error = errorFromResponse(response.status, await readJson(response), response.headers, retryAfterMs);
+      } catch (caught) {
+        if (!(caught instanceof CampaignError)) throw caught;
+        if (caught instanceof ResponseValidationError) {
+          this.#log({ type: 'error', method: spec.method, url, attempt, error: caught, ...statusOf(caught) });
+          throw caught;
+        }
+        error = caught;
+      }
+      const delayMs = attempt < maxRetries ? this.#retryDelay(spec.retry, error, attempt) : undefined;
+      if (delayMs === undefined) {
+        this.#log({ type: 'error', method: spec.method, url, attempt, error, ...statusOf(error) });
+        throw error;
+      }
+      this.#log({ type: 'retry', method: spec.method, url, attempt, delayMs, ...statusOf(error) });
+      await sleep(delayMs);
+    }
+  }
+
+  /** Sends the request and returns the response's `data` member. */
+  async data<T>(spec: RequestSpec): Promise<T> {
+    return (await this.request<{ data: T }>(spec)).data;
+  }
+
+  /**
+   * A paged list. `prepare` runs on first use, not now: a bad page query (or path parameter) it validates
+   * rejects on `await`/`for await` like every other method's bad input, and never throws at the call.
+   */
+  pages<T>(prepare: () => PagedRequest): PagePromise<T> {
+    let prepared: PagedRequest | undefined;
+    const ready = () => (prepared ??= prepare());
+    return new PagePromise((page) => this.request<{ data: T[]; pagination: Pagination }>(ready().spec(page)), () => ready().firstPage ?? 1);
+  }
+
+  #url(spec: RequestSpec): string {
+    const params = new URLSearchParams();
+    for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) params.set(key, String(value));
+    const query = params.toString();
+    return `${this.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
+  }
+
+  async #send(spec: RequestSpec, url: string): Promise<Response> {
+    const headers: Record<string, string> = { authorization: this.#authorization, accept: 'application/json' };
+    const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
+    if (hasBody) headers['content-type'] = 'application/json';
+    const controller = new AbortController();
+    const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    const timer = setTimeout(() => controller.abort(), timeoutMs);
+    const fetch = this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    try {
+      return await fetch(url, {
+        method: spec.method,
+        headers,
+        signal: controller.signal,
+        ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
+      });
+    } catch (cause) {
+      if (controller.signal.aborted) throw new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms`, cause });
+      throw new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${describe(cause)}`, cause });
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async #body(response: Response, spec: RequestSpec): Promise<unknown> {
+    if (response.status === 204) return undefined;
+    const body = await readJson(response);
+    // A method that expects no body (delete) accepts a 200 with an empty one as well as a 204.
+    if (body === undefined && !spec.response) return undefined;
+    if (typeof body !== 'object' || body === null) {
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message: 'The response body is not a JSON object', headers: response.headers });
+    }
+    const details = spec.response && this.#validate?.(body, spec.response.name, spec.response.shape);
+    if (details) {
+      const message = `The response does not match the ${spec.response!.name} schema`;
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
+    }
+    return body;
+  }
+
+  #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
+    const retryable = policy === 'safe' ? isTransient(error) : error.code === 'RATE_LIMITED';
+    if (!retryable) return undefined;
+    const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
+    if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
+    return backoffDelay(attempt, { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS }, this.#options.random);
+  }
+
+  #log(entry: LogEntry): void {
+    this.#options.logger?.(entry);
+  }
+}
+
+/** No response, 408, 429 or 5xx: the request may not have been processed, or may succeed later. */
+function isTransient(error: CampaignError): boolean {
+  const status = error.status;
+  return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text().catch(() => '');
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // not JSON (a proxy's HTML page): errorFromResponse still types it by status
+  }
+}
+
+function statusOf(error: CampaignError): { status?: number } {
+  return error.status === undefined ? {} : { status: error.status };
+}
+
+function describe(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}

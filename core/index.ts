@@ -1,0 +1,15 @@
+/**
+ * `game-campaign-sdk`: what a game client uses on any runtime.
+ * @packageDocumentation
+ */
+export { CampaignClient, type CampaignClientOptions } from './client/campaign-client.js';
+export type { Campaigns } from './client/campaigns.js';
+export type { Creators, CreatorSearch } from './client/creators.js';
+export type { ClientSponsors } from './client/sponsors.js';
+export * from './http/errors.js';
+export { BASE_URLS, type Environment } from './http/environment.js';
+export type { LogEntry, TransportOptions, RetryPolicy, ResponseValidator } from './http/transport.js';
+export { validateResponse } from './schema/responses.js';
+export type { Page, PagePromise } from './http/page.js';
+export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto } from './platform.js';
+export type * from './types.js';

@@ -1,0 +1,66 @@
+import { Transport, type TransportOptions } from '../http/transport.js';
+import { validateResponse } from '../schema/responses.js';
+import { ServerCampaigns } from './campaigns.js';
+import { Coupons } from './coupons.js';
+import { Payments } from './payments.js';
+import { Playtime } from './playtime.js';
+import { detectClientRuntime } from './runtime.js';
+import { Sponsors } from './sponsors.js';
+import { Webhooks } from './webhooks.js';
+import { Webview } from './webview.js';
+
+/** Options of {@link CampaignServer}. */
+export interface CampaignServerOptions extends TransportOptions {
+  /** The Server key, `<SERVER_KEY_ID>:<SERVER_SECRET>`. Keep it on your server. */
+  serverKey: string;
+  /**
+   * Allow construction in a browser, Cocos or React Native runtime. Only for tools that never ship to
+   * players (an admin page on an intranet): a Server key in a game client can be read by anyone.
+   * @defaultValue false
+   */
+  dangerouslyAllowBrowser?: boolean;
+}
+
+/**
+ * The Server API (read/write, Server key), for the game's own server.
+ * @example
+ * ```ts
+ * const server = new CampaignServer({ serverKey: process.env.CAMPAIGN_SERVER_KEY!, environment: 'sandbox' });
+ * await server.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1' });
+ * ```
+ * @see spec "Server API"
+ */
+export class CampaignServer {
+  readonly playtime: Playtime;
+  readonly payments: Payments;
+  readonly coupons: Coupons;
+  readonly sponsors: Sponsors;
+  readonly webview: Webview;
+  readonly webhooks: Webhooks;
+  readonly campaigns: ServerCampaigns;
+  /** The base address requests go to, e.g. for deriving the web view address of the same environment. */
+  readonly baseUrl: string;
+
+  /**
+   * @throws TypeError when the key is not `<key_id>:<secret>`, or when a game-client runtime is detected
+   * without `dangerouslyAllowBrowser`.
+   */
+  constructor(options: CampaignServerOptions) {
+    const runtime = detectClientRuntime();
+    if (runtime && !options.dangerouslyAllowBrowser) {
+      throw new TypeError(
+        `CampaignServer holds a Server key and must not run in a game client (${runtime} detected). ` +
+          'Call the Server API from your game server, and let clients reach it through createRelay().',
+      );
+    }
+    const transport = new Transport(options.serverKey, 'Server', options, validateResponse);
+    this.baseUrl = transport.baseUrl;
+    this.playtime = new Playtime(transport);
+    this.payments = new Payments(transport);
+    this.coupons = new Coupons(transport);
+    this.sponsors = new Sponsors(transport);
+    this.webview = new Webview(transport);
+    this.webhooks = new Webhooks(transport);
+    this.campaigns = new ServerCampaigns(transport);
+  }
+}

@@ -1,0 +1,26 @@
+import { path } from '../http/environment.js';
+import type { PagePromise } from '../http/page.js';
+import { Resource } from '../http/resource.js';
+import { validated } from '../http/request-validation.js';
+import type { Campaign, Creator } from '../schema/campaigns.js';
+import { Id, PageQuery } from '../schema/primitives.js';
+
+/** Campaigns of the project, as the Server API lists them. */
+export class ServerCampaigns extends Resource {
+  /** Every campaign of the project, paged (`await` one page, `for await` every campaign). Bad paging input rejects on first use. Retried after transient failures. */
+  list(query: PageQuery = {}): PagePromise<Campaign> {
+    return this.transport.pages(() => {
+      const { page, limit } = validated(PageQuery, query);
+      return {
+        firstPage: page,
+        spec: (n) => ({ method: 'GET', path: path`/v1/server/campaigns`, query: { page: n, limit }, retry: 'safe', response: { name: 'Campaign', shape: 'page' } }),
+      };
+    });
+  }
+
+  /** The creators of a campaign. Retried after transient failures. */
+  async listCreators(campaignId: string): Promise<Creator[]> {
+    const id = validated(Id, campaignId, 'campaignId');
+    return this.transport.data({ method: 'GET', path: path`/v1/server/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' } });
+  }
+}

@@ -1,0 +1,39 @@
+import { path } from '../http/environment.js';
+import { Resource } from '../http/resource.js';
+import { validated } from '../http/request-validation.js';
+import {
+  BulkPaymentRequest,
+  PaymentRequest,
+  type BulkPaymentResult,
+  type PaymentDetail,
+  type PaymentRecord,
+} from '../schema/payments.js';
+import { Id } from '../schema/primitives.js';
+
+/** In-game payments. @see spec "Register bulk payments", "Get payment" */
+export class Payments extends Resource {
+  /**
+   * Registers up to 1000 payments; an existing transactionId is SKIPPED. Triggers one `payment.bulk_created`.
+   * Retried after transient failures: the service de-duplicates by transactionId.
+   */
+  async registerBulk(request: BulkPaymentRequest): Promise<BulkPaymentResult> {
+    const body = validated(BulkPaymentRequest, request);
+    return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' } });
+  }
+
+  /**
+   * Registers one payment (`POST /v1/server/payments`), one of the three operations a campaign needs.
+   * Retried after transient failures: the service de-duplicates by transactionId.
+   * @beta assumed (DESIGN section 10): the spec names this operation without a shape.
+   */
+  async register(payment: PaymentRequest): Promise<PaymentRecord> {
+    const body = validated(PaymentRequest, payment);
+    return this.transport.data({ method: 'POST', path: path`/v1/server/payments`, body, retry: 'safe', response: { name: 'PaymentRecord', shape: 'item' } });
+  }
+
+  /** One payment by transactionId. Retried after transient failures. @throws NotFoundError */
+  async get(transactionId: string): Promise<PaymentDetail> {
+    const id = validated(Id, transactionId, 'transactionId');
+    return this.transport.data({ method: 'GET', path: path`/v1/server/payments/${id}`, retry: 'safe', response: { name: 'PaymentDetail', shape: 'item' } });
+  }
+}

@@ -1,0 +1,30 @@
+import { path } from '../http/environment.js';
+import { Resource } from '../http/resource.js';
+import { validated } from '../http/request-validation.js';
+import { BulkPlaytimeRequest, PlaytimeSessionRequest, type BulkPlaytimeResult, type PlaytimeSession } from '../schema/playtime.js';
+
+/** Playtime sessions. @see spec "Record playtime session", "Record bulk playtime sessions" */
+export class Playtime extends Resource {
+  /**
+   * Records one session; `recorded: false` means the sessionId was already there (not an error).
+   * Retried after transient failures: the service de-duplicates by sessionId.
+   * @throws ValidationError before sending when the session breaks the spec's rules
+   * @example
+   * ```ts
+   * await server.playtime.record({ sessionId, userId, durationSeconds: 90, startedAt, endedAt });
+   * ```
+   */
+  async record(session: PlaytimeSessionRequest): Promise<PlaytimeSession> {
+    const body = validated(PlaytimeSessionRequest, session);
+    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions`, body, retry: 'safe', response: { name: 'PlaytimeSession', shape: 'item' } });
+  }
+
+  /**
+   * Records 1 to 1000 sessions; each item gets SUCCESS, SKIPPED (already recorded) or FAILED.
+   * Retried after transient failures: the service de-duplicates by sessionId.
+   */
+  async recordBulk(request: BulkPlaytimeRequest): Promise<BulkPlaytimeResult> {
+    const body = validated(BulkPlaytimeRequest, request);
+    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions/bulk`, body, retry: 'safe', response: { name: 'BulkPlaytimeResult', shape: 'item' } });
+  }
+}

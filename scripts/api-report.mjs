@@ -1,0 +1,49 @@
+#!/usr/bin/env node
+// Rolls up the declarations of every entry into dist/<entry>.d.ts (+ .d.cts) with api-extractor and
+// checks its API report under docs/api/. `--local` (npm run build) updates the report; without it
+// (npm test, CI) a changed public API with an outdated report fails, as api-extractor intends.
+import { copyFileSync, mkdirSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
+import { ENTRIES } from './entries.mjs';
+
+const localBuild = process.argv.includes('--local');
+const root = resolve(import.meta.dirname, '..');
+mkdirSync(resolve(root, 'docs/api'), { recursive: true });
+mkdirSync(resolve(root, 'temp'), { recursive: true });
+
+let failed = false;
+for (const entry of ENTRIES) {
+  const reportName = entry.subpath === '.' ? 'game-campaign-sdk' : `game-campaign-sdk-${entry.name}`;
+  const config = ExtractorConfig.prepare({
+    configObject: {
+      projectFolder: root,
+      mainEntryPointFilePath: resolve(root, 'build/types', entry.source.replace(/\.ts$/, '.d.ts')),
+      compiler: { tsconfigFilePath: resolve(root, 'tsconfig.build.json') },
+      apiReport: { enabled: true, reportFolder: resolve(root, 'docs/api'), reportTempFolder: resolve(root, 'temp'), reportFileName: `${reportName}.api.md` },
+      docModel: { enabled: true, apiJsonFilePath: resolve(root, `temp/${reportName}.api.json`) },
+      dtsRollup: { enabled: true, untrimmedFilePath: resolve(root, `dist/${entry.name}.d.ts`) },
+      tsdocMetadata: { enabled: false },
+      messages: {
+        compilerMessageReporting: { default: { logLevel: 'warning' } },
+        extractorMessageReporting: {
+          default: { logLevel: 'warning' },
+          'ae-missing-release-tag': { logLevel: 'none' },
+          'ae-forgotten-export': { logLevel: 'none' },
+          'ae-undocumented': { logLevel: 'none' },
+        },
+        tsdocMessageReporting: { default: { logLevel: 'none' } },
+      },
+    },
+    configObjectFullPath: resolve(root, 'api-extractor.json'),
+    packageJsonFullPath: resolve(root, 'package.json'),
+  });
+  const result = Extractor.invoke(config, { localBuild, showVerboseMessages: false });
+  copyFileSync(resolve(root, `dist/${entry.name}.d.ts`), resolve(root, `dist/${entry.name}.d.cts`));
+  if (!result.succeeded) {
+    failed = true;
+    console.error(`api-report: ${entry.subpath}: ${result.apiReportChanged ? 'the public API changed: run `npm run build` and commit docs/api/' : `${result.errorCount} errors`}`);
+  }
+}
+if (failed) process.exit(1);
+console.log(`api-report: ${ENTRIES.length} entries ${localBuild ? 'written' : 'match docs/api/'}`);

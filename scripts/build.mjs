@@ -1,0 +1,12 @@
+#!/usr/bin/env node
+// `npm run build`: declarations (tsc), bundles (rollup), rolled-up .d.ts and the API report (api-extractor).
+// With --local the API report is updated; without it (npm test, CI) an outdated report fails the build.
+import { execFileSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
+
+const run = (command, args) => execFileSync(command, args, { stdio: 'inherit' });
+rmSync('dist', { recursive: true, force: true });
+rmSync('build', { recursive: true, force: true });
+run('npx', ['tsc', '-p', 'tsconfig.build.json']);
+run('npx', ['rollup', '-c', '--silent']);
+run('node', ['scripts/api-report.mjs', ...(process.argv.includes('--local') ? ['--local'] : [])]);

@@ -1,0 +1,20 @@
+/**
+ * The package's entry points (DESIGN section 3), the one list the build, the API report and the size
+ * report read. An entry is listed once it holds real code.
+ */
+export const ENTRIES = [
+  { name: 'index', source: 'core/index.ts', subpath: '.', client: true },
+  { name: 'server', source: 'core/server/index.ts', subpath: './server' },
+  { name: 'node', source: 'adapters/node/index.ts', subpath: './node' },
+];
+
+/** Built for the `bin`, not an import path. */
+export const BINS = [];
+
+/** The `<script>` bundle: global `GameCampaign`. */
+export const IIFE = { source: 'core/index.ts', file: 'dist/game-campaign.iife.js', name: 'GameCampaign' };
+
+/** Runtime dependencies stay external in the ESM/CJS builds (the game's bundler resolves them). */
+export function isExternal(id) {
+  return /^(node:|zod|hono|@hono\/|idb-keyval|eventemitter3|@noble\/|rate-limiter-flexible|ioredis)/.test(id) || ['http', 'https', 'net', 'crypto', 'util', 'events', 'stream', 'url', 'buffer', 'os', 'fs', 'path', 'child_process', 'zlib'].includes(id);
+}

@@ -1,0 +1,64 @@
+// The <script> bundle in a real browser: the global, the request it sends (headers, URL) and the typed result/error.
+import { readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IIFE } from '../../scripts/entries.mjs';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const CAMPAIGN = {
+  campaignId: 'cmp_1',
+  projectId: 'proj_1',
+  campaignName: { en: 'Spring' },
+  description: { en: 'Spring campaign' },
+  startDate: '2026-01-01T00:00:00.000Z',
+  endDate: '2026-12-31T00:00:00.000Z',
+  status: 'ACTIVE',
+};
+
+describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
+  let server: Server;
+  let origin: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const seen: IncomingMessage[] = [];
+
+  beforeAll(async () => {
+    const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
+    server = createServer((req, res) => {
+      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
+      if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      if (req.url?.startsWith('/v1/')) seen.push(req);
+      if (req.url === '/v1/client/campaigns/cmp_1') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: CAMPAIGN }));
+      res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 404, error: 'Not Found', message: 'Campaign not found', code: 'NOT_FOUND' }));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  it('exposes GameCampaign, sends the Client key and returns typed data and errors', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/sdk.js' });
+    const result = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../core/index.js') }).GameCampaign;
+      const client = new sdk.CampaignClient({ clientKey: 'ck_test:secret', environment: { baseUrl: location.origin }, maxRetries: 0 });
+      const campaign = await client.campaigns.get('cmp_1');
+      const error = await client.campaigns.get('missing').catch((e: InstanceType<typeof sdk.NotFoundError>) => ({ name: e.name, status: e.status, code: e.code, isNotFound: e instanceof sdk.NotFoundError }));
+      return { campaign, error };
+    });
+    expect(result.campaign).toEqual(CAMPAIGN);
+    expect(result.error).toEqual({ name: 'NotFoundError', status: 404, code: 'NOT_FOUND', isNotFound: true });
+    expect(seen.map((req) => [req.method, req.url, req.headers['authorization']])).toEqual([
+      ['GET', '/v1/client/campaigns/cmp_1', 'Bearer ck_test:secret'],
+      ['GET', '/v1/client/campaigns/missing', 'Bearer ck_test:secret'],
+    ]);
+  });
+});

@@ -1,0 +1,65 @@
+// The package as users get it: the exports map, the built files of every entry, CJS and ESM loading, the IIFE global.
+// Runs after the build (`npm test` builds first).
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { runInNewContext } from 'node:vm';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ENTRIES, IIFE } from '../../scripts/entries.mjs';
+
+const ROOT = join(import.meta.dirname, '../..');
+const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
+const require = createRequire(import.meta.url);
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+});
+
+describe('package.json', () => {
+  it('is ESM first with CJS, side-effect free, for Node >= 20', () => {
+    expect(pkg.name).toBe('game-campaign-sdk');
+    expect(pkg.type).toBe('module');
+    expect(pkg.sideEffects).toBe(false);
+    expect(pkg.engines.node).toBe('>=20');
+  });
+
+  it('maps exactly the entries that hold code, each with types for import and require', () => {
+    const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.js'));
+    expect(subpaths.sort()).toEqual(ENTRIES.map((e) => e.subpath).sort());
+    for (const entry of ENTRIES) {
+      expect(pkg.exports[entry.subpath]).toEqual({
+        import: { types: `./dist/${entry.name}.d.ts`, default: `./dist/${entry.name}.js` },
+        require: { types: `./dist/${entry.name}.d.cts`, default: `./dist/${entry.name}.cjs` },
+      });
+    }
+  });
+
+  it('builds declarations for exactly those entries', () => {
+    const build = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8'));
+    expect(build.files.sort()).toEqual(ENTRIES.map((e) => e.source).sort());
+  });
+});
+
+describe('built entries', () => {
+  it.each(ENTRIES.map((e) => [e.subpath, e] as const))('%s has ESM, CJS, .d.ts and .d.cts', (_, entry) => {
+    for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(existsSync(join(ROOT, `dist/${entry.name}.${ext}`)), `${entry.name}.${ext}`).toBe(true);
+  });
+
+  it('loads through require() and import() with the same public names', async () => {
+    const cjs = require(join(ROOT, 'dist/index.cjs'));
+    const esm = await import(join(ROOT, 'dist/index.js'));
+    expect(Object.keys(cjs).sort()).toEqual(Object.keys(esm).sort());
+    expect(typeof esm.CampaignClient).toBe('function');
+    const server = await import(join(ROOT, 'dist/server.js'));
+    expect(typeof server.CampaignServer).toBe('function');
+    expect(typeof require(join(ROOT, 'dist/server.cjs')).CampaignServer).toBe('function');
+  });
+
+  it('the IIFE bundle defines the global GameCampaign with the main entry', () => {
+    const sandbox: Record<string, unknown> = {};
+    runInNewContext(readFileSync(join(ROOT, IIFE.file), 'utf8'), sandbox);
+    const global = sandbox[IIFE.name] as Record<string, unknown>;
+    expect(typeof global['CampaignClient']).toBe('function');
+    expect(() => new (global['CampaignClient'] as new (o: object) => unknown)({ clientKey: 'no-colon' })).toThrow(/<key_id>:<secret>/);
+  });
+});
