@@ -3,3 +3,4 @@
  * @packageDocumentation
  */
 export { toNodeHandler, type FetchHandler, type NodeHandler } from './to-node-handler.js';
+export { webhookMiddleware, type WebhookMiddleware } from './webhook-receiver.js';

@@ -1,0 +1,63 @@
+/**
+ * The webhook receiver as node:http / Express middleware. Wiring only: verification, replay refusal,
+ * events and `waitFor` live in core (`createWebhookReceiver`).
+ */
+import type { IncomingMessage } from 'node:http';
+import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
+import { toNodeHandler, type NodeHandler } from './to-node-handler.js';
+
+/** The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed. */
+export type WebhookMiddleware = NodeHandler &
+  Pick<WebhookReceiver, 'on' | 'once' | 'off' | 'waitFor' | 'verify'> & {
+    /** The receiver behind the middleware. */
+    readonly receiver: WebhookReceiver;
+  };
+
+/**
+ * Receives webhook deliveries on node:http or Express: `http.createServer(webhookMiddleware({ secret }))`
+ * or `app.post('/webhooks/campaign', webhookMiddleware({ secret }))`.
+ *
+ * The signature covers the raw body, so mount it BEFORE `express.json()` (or any body parser) for its
+ * route. After a parser it works only when the parser kept the raw bytes in `req.rawBody`; otherwise the
+ * request is passed to `next(error)` (or answered 500 without Express) with an error saying so.
+ * `on`, `once` and `off` return the receiver, for chaining.
+ * @throws TypeError when the secret is not `whsec_<base64>`
+ * @example
+ * ```ts
+ * const webhooks = webhookMiddleware({ secret: process.env.WEBHOOK_SECRET! });
+ * webhooks.on('coupon.redeemed', (event) => grantReward(event.data.userId, event.data.reward));
+ * app.post('/webhooks/campaign', webhooks); // before app.use(express.json())
+ * ```
+ */
+export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookReceiverOptions): WebhookMiddleware {
+  const receiver = isReceiver(receiverOrOptions) ? receiverOrOptions : createWebhookReceiver(receiverOrOptions);
+  const handle = toNodeHandler(receiver);
+  const middleware: NodeHandler = async (req, res, next) => {
+    const problem = rawBodyProblem(req);
+    if (!problem) return handle(req, res, next);
+    if (next) return next(problem);
+    res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'body_already_read', message: problem.message }));
+  };
+  return Object.assign(middleware, {
+    receiver,
+    on: receiver.on.bind(receiver),
+    once: receiver.once.bind(receiver),
+    off: receiver.off.bind(receiver),
+    waitFor: receiver.waitFor.bind(receiver),
+    verify: receiver.verify.bind(receiver),
+  });
+}
+
+function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is WebhookReceiver {
+  return typeof (value as Partial<WebhookReceiver>).fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
+}
+
+/** An error when a body parser consumed the body and kept no raw copy; a string `rawBody` is taken as UTF-8. */
+function rawBodyProblem(req: IncomingMessage & { rawBody?: unknown }): Error | undefined {
+  if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
+  if (req.rawBody instanceof Buffer || !req.readableDidRead) return undefined;
+  return new Error(
+    'webhookMiddleware: the request body was already read by a body parser and no req.rawBody was kept, so the signature cannot be checked. ' +
+      'Mount webhookMiddleware before express.json() (or use a parser that keeps req.rawBody).',
+  );
+}

@@ -1,0 +1,240 @@
+/**
+ * A webhook receiver: a Fetch-API handler that verifies deliveries, refuses replays, and hands typed events
+ * to listeners and to `waitFor`.
+ * @see spec "Events", DESIGN sections 8 and 10
+ */
+import EventEmitter from 'eventemitter3';
+import type { WebhookEvent, WebhookEventOf } from '../schema/events.js';
+import type { WebhookEventType } from '../schema/webhooks.js';
+import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
+import type { WebhookHeadersInput } from './headers.js';
+import { RecentDeliveries } from './recent-deliveries.js';
+import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
+import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
+
+/** Options of {@link createWebhookReceiver}. */
+export interface WebhookReceiverOptions {
+  /** The webhook secret, `whsec_<base64>`, returned once when the webhook was created. */
+  secret: string;
+  /**
+   * Timestamp tolerance, seconds; also how long delivery ids (replays) and events (`waitFor`) are remembered.
+   * @defaultValue 300
+   */
+  toleranceSeconds?: number;
+  /**
+   * The clock, in ms since the epoch.
+   * @defaultValue `Date.now`
+   */
+  now?: () => number;
+  /**
+   * The signing scheme.
+   * @defaultValue {@link standardWebhooksScheme}
+   */
+  scheme?: WebhookScheme;
+}
+
+/** What each receiver event passes to its listeners: one entry per event type, plus `event` (any) and `error`. */
+export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<T> } & { event: WebhookEvent; error: unknown };
+
+/** A listener of one receiver event. */
+export type WebhookReceiverListener<K extends keyof WebhookReceiverEventMap> = (value: WebhookReceiverEventMap[K]) => unknown;
+
+/** Options of {@link WebhookReceiver.waitFor}. */
+export interface WaitForOptions<T extends WebhookEventType = WebhookEventType> {
+  /** The `callbackId` sent with the request that caused the event. */
+  callbackId: string;
+  /** Only an event of this type. */
+  type?: T;
+  /**
+   * How long to wait, ms.
+   * @defaultValue 30000
+   */
+  timeoutMs?: number;
+}
+
+/** Default of {@link WaitForOptions.timeoutMs}. assumed: 30 s, beyond the service's largest delivery time-out. */
+export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- eventemitter3's own listener type
+type AnyListener = (...args: any[]) => void;
+
+interface Waiter {
+  matches(event: WebhookEvent): boolean;
+  resolve(event: WebhookEvent): void;
+}
+
+/**
+ * The receiver {@link createWebhookReceiver} returns. Listeners are called after the delivery is
+ * verified and before the 204 is answered; their errors (thrown or rejected) go to `error` listeners and
+ * never change the answer. assumed: the service gets 204 as soon as the event is verified, so a listener
+ * that fails does not cause a redelivery.
+ */
+export class WebhookReceiver {
+  readonly #emitter = new EventEmitter();
+  readonly #recent = new RecentDeliveries();
+  readonly #waiters = new Set<Waiter>();
+  readonly #listeners = new WeakMap<(value: never) => unknown, AnyListener>();
+  readonly #report = (error: unknown): void => void this.#emitter.emit('error', error);
+  readonly #options: Required<Omit<WebhookReceiverOptions, 'scheme'>> & { scheme: WebhookScheme };
+
+  constructor(options: WebhookReceiverOptions) {
+    const scheme = options.scheme ?? standardWebhooksScheme;
+    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
+    const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
+    assertTolerance(toleranceSeconds);
+    this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme };
+    this.fetch = this.fetch.bind(this);
+  }
+
+  /**
+   * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
+   * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
+   * 400 `{ error: 'invalid_payload' }` for a signed body that is not a known event (`unreadable_body` when
+   * the body could not be read).
+   */
+  async fetch(request: Request): Promise<Response> {
+    if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
+    let payload: Uint8Array;
+    try {
+      payload = new Uint8Array(await request.arrayBuffer());
+    } catch {
+      return json(400, { error: 'unreadable_body' });
+    }
+    try {
+      await this.verify({ payload, headers: request.headers });
+      return new Response(null, { status: 204 });
+    } catch (error) {
+      if (!isWebhookVerificationError(error)) {
+        this.#report(error);
+        return json(500, { error: 'internal_error' });
+      }
+      if (error.reason === 'replayed') return new Response(null, { status: 200 });
+      return json(error.reason === 'invalid_payload' ? 400 : 401, { error: error.reason });
+    }
+  }
+
+  /**
+   * Verifies one delivery, refuses a delivery id it accepted already, and hands the event to listeners and
+   * waiters: the path every delivery takes (`fetch` adds only the HTTP answer). Failed checks, other than
+   * replays, are also emitted as `error`.
+   * @throws WebhookVerificationError with reason `replayed` for a repeat, or the reason of the failed check
+   */
+  async verify(input: { payload: RawWebhookPayload; headers: WebhookHeadersInput }): Promise<WebhookEvent> {
+    const { secret, toleranceSeconds, now, scheme } = this.#options;
+    let verified;
+    try {
+      verified = await verifyDelivery({ ...input, secret, toleranceSeconds, now, scheme });
+    } catch (error) {
+      if (isWebhookVerificationError(error)) this.#report(error);
+      throw error;
+    }
+    const { event, delivery } = verified;
+    const at = now();
+    if (this.#recent.get(delivery.id, at)) throw new WebhookVerificationError('replayed', `Webhook delivery ${delivery.id} was already received`);
+    // The timestamp check passes while floor(now / 1 s) <= timestamp + tolerance: remember the id that long.
+    const expiresAt = (Math.max(delivery.timestampSeconds, Math.floor(at / 1000)) + toleranceSeconds + 1) * 1000;
+    this.#recent.add(delivery.id, event, expiresAt, at);
+    this.#dispatch(event);
+    return event;
+  }
+
+  /**
+   * Resolves with the event caused by the request sent with `callbackId`, also when it arrived before this
+   * call (events are kept for the tolerance window).
+   * @throws WebhookTimeoutError (rejects) when none arrives within `timeoutMs`
+   * @example
+   * ```ts
+   * await server.coupons.redeem({ couponCode: 'WELCOME', userId, callbackId: 'redeem-42' });
+   * const event = await receiver.waitFor({ callbackId: 'redeem-42', type: 'coupon.redeemed' });
+   * ```
+   */
+  waitFor<T extends WebhookEventType = WebhookEventType>(options: WaitForOptions<T>): Promise<WebhookEventOf<T>> {
+    const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options;
+    const matches = (event: WebhookEvent) => event.callbackId === callbackId && (type === undefined || event.type === type);
+    const earlier = this.#recent.find(matches, this.#options.now());
+    if (earlier) return Promise.resolve(earlier as WebhookEventOf<T>);
+    return new Promise((resolve, reject) => {
+      const waiter: Waiter = {
+        matches,
+        resolve: (event) => {
+          clearTimeout(timer);
+          this.#waiters.delete(waiter);
+          resolve(event as WebhookEventOf<T>);
+        },
+      };
+      const timer = setTimeout(() => {
+        this.#waiters.delete(waiter);
+        reject(new WebhookTimeoutError(callbackId, timeoutMs));
+      }, timeoutMs);
+      this.#waiters.add(waiter);
+    });
+  }
+
+  /** Calls `listener` for each event of that type (`event`: every event; `error`: failures). */
+  on<K extends keyof WebhookReceiverEventMap>(name: K, listener: WebhookReceiverListener<K>): this {
+    this.#emitter.on(name, this.#guarded(name, listener));
+    return this;
+  }
+
+  /** Like {@link WebhookReceiver.on}, for the next one only. */
+  once<K extends keyof WebhookReceiverEventMap>(name: K, listener: WebhookReceiverListener<K>): this {
+    this.#emitter.once(name, this.#guarded(name, listener));
+    return this;
+  }
+
+  /** Removes a listener added with `on` or `once`. */
+  off<K extends keyof WebhookReceiverEventMap>(name: K, listener: WebhookReceiverListener<K>): this {
+    const registered = name === 'error' ? (listener as AnyListener) : this.#listeners.get(listener);
+    if (registered) this.#emitter.off(name, registered);
+    return this;
+  }
+
+  #dispatch(event: WebhookEvent): void {
+    this.#emitter.emit(event.type, event);
+    this.#emitter.emit('event', event);
+    for (const waiter of this.#waiters) if (waiter.matches(event)) waiter.resolve(event);
+  }
+
+  // Each listener runs on its own: one that throws or rejects does not stop the others, and its error goes
+  // to `error` listeners. `error` listeners themselves are not wrapped (an error there would loop).
+  #guarded<K extends keyof WebhookReceiverEventMap>(name: K, listener: WebhookReceiverListener<K>): AnyListener {
+    if (name === 'error') return listener as AnyListener;
+    const existing = this.#listeners.get(listener);
+    if (existing) return existing;
+    const guarded = (value: unknown) => {
+      try {
+        const result = (listener as (value: unknown) => unknown)(value);
+        if (isThenable(result)) result.then(undefined, this.#report);
+      } catch (error) {
+        this.#report(error);
+      }
+    };
+    this.#listeners.set(listener, guarded);
+    return guarded;
+  }
+}
+
+/**
+ * Creates a webhook receiver: mount `receiver.fetch` (Bun, Deno, Hono, Next.js route handlers, workers) or
+ * `webhookMiddleware(receiver)` from `game-campaign-sdk/node`.
+ * @throws TypeError when the secret is not `whsec_<base64>` or the tolerance is not a number >= 0
+ * @example
+ * ```ts
+ * const receiver = createWebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });
+ * receiver.on('coupon.redeemed', (event) => grantReward(event.data.userId, event.data.reward));
+ * receiver.on('error', (error) => log.warn('webhook refused', error));
+ * export default { fetch: receiver.fetch };
+ * ```
+ * @see spec "Events"
+ */
+export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
+  return new WebhookReceiver(options);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof value === 'object' && value !== null && typeof (value as { then?: unknown }).then === 'function';
+}

@@ -1,0 +1,58 @@
+/**
+ * Signing a delivery the way the service does: for tests of a receiver, and for the emulator.
+ */
+import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
+import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
+import type { SignedHeaders } from './signature.js';
+
+/** Options of {@link signWebhook}. */
+export interface SignWebhookOptions {
+  /** The exact body that will be sent. */
+  payload: string | Uint8Array;
+  /** The webhook secret, `whsec_<base64>`. */
+  secret: string;
+  /**
+   * Delivery id; the same for every retry of one event.
+   * @defaultValue `msg_` followed by 32 random hex digits
+   */
+  id?: string;
+  /**
+   * When the delivery is signed: a `Date`, or unix seconds.
+   * @defaultValue now
+   */
+  timestamp?: Date | number;
+}
+
+/**
+ * Signs one delivery and returns the headers to send with it.
+ * @throws TypeError when `timestamp` is not a date or a whole number of unix seconds
+ * @example
+ * ```ts
+ * const payload = JSON.stringify(event);
+ * const { headers } = signWebhook({ payload, secret });
+ * await fetch(receiverUrl, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: payload });
+ * ```
+ */
+export function signWebhook(options: SignWebhookOptions): { headers: SignedHeaders & Record<string, string> };
+/** Signs with another scheme; the headers are that scheme's. */
+export function signWebhook(options: SignWebhookOptions & { scheme: WebhookScheme }): { headers: Record<string, string> };
+export function signWebhook(options: SignWebhookOptions & { scheme?: WebhookScheme }): { headers: Record<string, string> } {
+  const { payload, secret, scheme = standardWebhooksScheme } = options;
+  const id = options.id ?? `msg_${bytesToHex(randomBytes(16))}`;
+  return { headers: scheme.sign({ payload, secret, id, timestampSeconds: toUnixSeconds(options.timestamp) }) };
+}
+
+/** Unix seconds of a `Date` or a number that already is unix seconds. */
+function toUnixSeconds(timestamp: Date | number | undefined): number {
+  if (timestamp === undefined) return Math.floor(Date.now() / 1000);
+  if (timestamp instanceof Date) {
+    const ms = timestamp.getTime();
+    if (Number.isNaN(ms)) throw new TypeError('timestamp is an invalid Date');
+    return Math.floor(ms / 1000);
+  }
+  // 1e11 s is the year 5138: a larger number is almost surely milliseconds.
+  if (!Number.isSafeInteger(timestamp) || timestamp < 0 || timestamp >= 1e11) {
+    throw new TypeError(`timestamp must be a Date or whole unix seconds, got ${timestamp}`);
+  }
+  return timestamp;
+}

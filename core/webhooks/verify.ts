@@ -1,0 +1,125 @@
+/**
+ * Verifying one webhook delivery and turning it into a typed event.
+ * @see spec "Events" rule 6, DESIGN sections 8 and 10
+ */
+import { WebhookEvent } from '../schema/events.js';
+import { check } from '../schema/validate.js';
+import { WebhookVerificationError } from './errors.js';
+import { readHeaders, type WebhookHeadersInput } from './headers.js';
+import { assertSecret, standardWebhooksScheme, type VerifiedDelivery, type WebhookScheme } from './scheme.js';
+
+/** The raw request body: exactly the bytes (or their text) that arrived, never a parsed object. */
+export type RawWebhookPayload = string | Uint8Array | ArrayBuffer;
+
+/** Options of {@link verifyWebhook}. */
+export interface VerifyWebhookOptions {
+  /** The raw, unparsed request body. */
+  payload: RawWebhookPayload;
+  /** The request headers: a Fetch `Headers`, a plain object (names in any case) or node's `req.headers`. */
+  headers: WebhookHeadersInput;
+  /** The webhook secret, `whsec_<base64>`, returned once when the webhook was created. */
+  secret: string;
+  /**
+   * How far the delivery's timestamp may be from `now`, either way, in seconds.
+   * @defaultValue 300
+   */
+  toleranceSeconds?: number;
+  /**
+   * The clock, in ms since the epoch.
+   * @defaultValue `Date.now`
+   */
+  now?: () => number;
+  /**
+   * The signing scheme.
+   * @defaultValue {@link standardWebhooksScheme}
+   */
+  scheme?: WebhookScheme;
+}
+
+/** A verified event with the delivery facts a receiver needs to refuse replays. */
+export interface VerifiedWebhook {
+  event: WebhookEvent;
+  delivery: VerifiedDelivery;
+}
+
+/** Default tolerance of the timestamp check, seconds. assumed (DESIGN section 10): 300 s, as Standard Webhooks. */
+export const DEFAULT_TOLERANCE_SECONDS = 300;
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Checks that a delivery comes from the service and returns its event, typed by `type`.
+ *
+ * The checks, in order: the three headers are present, the timestamp is a number within
+ * `toleranceSeconds` of now, one of the signatures matches (constant-time comparison), the body is JSON
+ * and a known event. assumed (DESIGN section 10): Standard Webhooks signing, tolerance 300 s, envelope
+ * `{ id, type, createdAt, callbackId?, data }`; an event type the SDK does not know is refused.
+ * It does not remember deliveries: to refuse replays too, use {@link createWebhookReceiver}.
+ *
+ * @throws WebhookVerificationError with the `reason` of the failed check
+ * @throws TypeError when `payload` is not the raw body (e.g. an object a JSON body parser made), or the secret is malformed
+ * @example
+ * ```ts
+ * // Express: keep the raw body for this route.
+ * app.post('/webhooks/campaign', express.raw({ type: 'application/json' }), async (req, res) => {
+ *   try {
+ *     const event = await verifyWebhook({ payload: req.body, headers: req.headers, secret: process.env.WEBHOOK_SECRET! });
+ *     if (event.type === 'coupon.redeemed') grantReward(event.data.userId, event.data.reward);
+ *     res.sendStatus(204);
+ *   } catch (error) {
+ *     res.sendStatus(isWebhookVerificationError(error) ? 401 : 500);
+ *   }
+ * });
+ * ```
+ * @see spec "Events" rule 6
+ */
+export async function verifyWebhook(options: VerifyWebhookOptions): Promise<WebhookEvent> {
+  return (await verifyDelivery(options)).event;
+}
+
+/** {@link verifyWebhook}, also returning the delivery id and timestamp. @internal */
+export async function verifyDelivery(options: VerifyWebhookOptions): Promise<VerifiedWebhook> {
+  const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = () => Date.now(), scheme = standardWebhooksScheme } = options;
+  const payload = rawBytes(options.payload);
+  if (scheme === standardWebhooksScheme) assertSecret(secret);
+  assertTolerance(toleranceSeconds);
+  const headers = readHeaders(options.headers);
+  const nowSeconds = Math.floor(now() / 1000);
+  const verified = await scheme.verify({ payload, headers, secret, toleranceSeconds, nowSeconds });
+  const event = parseEvent(payload);
+  return { event, delivery: verified ?? { id: event.id, timestampSeconds: nowSeconds } };
+}
+
+/** The body as bytes; anything but a raw body is a programming error, said plainly. */
+function rawBytes(payload: unknown): Uint8Array {
+  if (typeof payload === 'string') return new TextEncoder().encode(payload);
+  if (payload instanceof Uint8Array) return payload;
+  if (payload instanceof ArrayBuffer) return new Uint8Array(payload);
+  const got = payload === null ? 'null' : typeof payload;
+  throw new TypeError(
+    `verifyWebhook needs the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), got ${got}. ` +
+      'The signature covers the exact bytes sent, so a body that a JSON parser already turned into an object cannot be verified: ' +
+      "read the raw body (request.text() / request.arrayBuffer(), express.raw({ type: 'application/json' }), or req.rawBody).",
+  );
+}
+
+/** Throws a TypeError for a tolerance that is not a finite number of seconds >= 0. @internal */
+export function assertTolerance(toleranceSeconds: number): void {
+  if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
+    throw new TypeError(`toleranceSeconds must be a finite number of seconds >= 0, got ${toleranceSeconds}`);
+  }
+}
+
+/** JSON, then the event schema; any failure is `invalid_payload` (the signature already passed). */
+function parseEvent(payload: Uint8Array): WebhookEvent {
+  let json: unknown;
+  try {
+    json = JSON.parse(utf8.decode(payload));
+  } catch (cause) {
+    throw new WebhookVerificationError('invalid_payload', 'The webhook body is not UTF-8 JSON', { cause });
+  }
+  const result = check(WebhookEvent, json);
+  if (result.success) return result.data;
+  const summary = result.details.map((d) => `${d.path} ${d.message}`).join('; ');
+  throw new WebhookVerificationError('invalid_payload', `The webhook body is not a known event: ${summary}`, { details: result.details });
+}

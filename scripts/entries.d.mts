@@ -1,0 +1,11 @@
+// Types of entries.mjs, for the tests that read the entry list.
+export interface Entry {
+  name: string;
+  source: string;
+  subpath: string;
+  client?: boolean;
+}
+export declare const ENTRIES: Entry[];
+export declare const BINS: Array<{ name: string; source: string }>;
+export declare const IIFE: { source: string; file: string; name: string };
+export declare function isExternal(id: string): boolean;

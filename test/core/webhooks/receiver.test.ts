@@ -1,0 +1,255 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { WebhookEvent, WebhookEventOf } from '../../../core/schema/events.js';
+import { WebhookTimeoutError, WebhookVerificationError } from '../../../core/webhooks/errors.js';
+import { createWebhookReceiver, type WebhookReceiver } from '../../../core/webhooks/receiver.js';
+import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, SECRET, sponsorChanged } from './fixtures.js';
+
+/** A receiver on a clock the test moves. */
+function setup() {
+  const clock = { ms: NOW_MS };
+  const receiver = createWebhookReceiver({ secret: SECRET, now: () => clock.ms });
+  const events: WebhookEvent[] = [];
+  const errors: unknown[] = [];
+  receiver.on('event', (event) => void events.push(event));
+  receiver.on('error', (error) => void errors.push(error));
+  return { clock, receiver, events, errors };
+}
+
+function post(d: { payload: string; headers: Record<string, string> }, method = 'POST'): Request {
+  return new Request('http://game.test/webhooks', { method, headers: d.headers, body: method === 'GET' ? null : d.payload });
+}
+
+async function answer(receiver: WebhookReceiver, request: Request) {
+  const response = await receiver.fetch(request);
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? undefined : (JSON.parse(text) as unknown) };
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('createWebhookReceiver: fetch', () => {
+  it('answers 204 to a valid delivery and emits it once, typed by its type', async () => {
+    const { receiver, events } = setup();
+    const redeemed: WebhookEventOf<'coupon.redeemed'>[] = [];
+    const changed: unknown[] = [];
+    receiver.on('coupon.redeemed', (event) => void redeemed.push(event));
+    receiver.on('sponsor.changed', (event) => void changed.push(event.data.newCreatorKey));
+
+    expect(await answer(receiver, post(delivery(couponRedeemed())))).toEqual({ status: 204, body: undefined });
+    expect(redeemed).toEqual([couponRedeemed()]);
+    expect(events).toEqual([couponRedeemed()]);
+    expect(changed).toEqual([]);
+  });
+
+  it('answers 200 to the same delivery id again and does not emit it again', async () => {
+    const { receiver, events } = setup();
+    const d = delivery(couponRedeemed());
+
+    expect((await answer(receiver, post(d))).status).toBe(204);
+    expect(await answer(receiver, post(d))).toEqual({ status: 200, body: undefined });
+    expect(events).toHaveLength(1);
+  });
+
+  it('answers 401 with the reason for each failed check, and emits each as error', async () => {
+    const { receiver, events, errors } = setup();
+    const good = delivery(couponRedeemed());
+    const cases: [Request, string][] = [
+      [post({ payload: good.payload.replace('WELCOME', 'WELCOMX'), headers: good.headers }), 'invalid_signature'],
+      [post(delivery(couponRedeemed(), { secret: OTHER_SECRET })), 'invalid_signature'],
+      [post(delivery(couponRedeemed(), { timestamp: NOW_SECONDS - 301 })), 'timestamp_too_old'],
+      [post(delivery(couponRedeemed(), { timestamp: NOW_SECONDS + 301 })), 'timestamp_too_new'],
+      [post({ payload: good.payload, headers: { ...good.headers, 'webhook-timestamp': 'soon' } }), 'invalid_timestamp'],
+      [post({ payload: good.payload, headers: { 'webhook-id': 'msg_1' } }), 'missing_headers'],
+    ];
+    for (const [request, reason] of cases) expect(await answer(receiver, request)).toEqual({ status: 401, body: { error: reason } });
+    expect(events).toEqual([]);
+    expect(errors.map((e) => (e as WebhookVerificationError).reason)).toEqual(cases.map(([, reason]) => reason));
+  });
+
+  it('answers 400 invalid_payload to a signed body that is not a known event', async () => {
+    const { receiver, events } = setup();
+
+    expect(await answer(receiver, post(delivery({ hello: 'world' })))).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+    expect(events).toEqual([]);
+  });
+
+  it('answers 405 to anything but POST', async () => {
+    const { receiver } = setup();
+    const response = await receiver.fetch(post(delivery(couponRedeemed()), 'GET'));
+
+    expect(response.status).toBe(405);
+    expect(response.headers.get('allow')).toBe('POST');
+    expect(await response.json()).toEqual({ error: 'method_not_allowed' });
+  });
+
+  it('answers 204 although a listener throws or rejects, reports both as error, and still calls the others', async () => {
+    const { receiver, events, errors } = setup();
+    receiver.on('coupon.redeemed', () => {
+      throw new Error('sync boom');
+    });
+    receiver.on('coupon.redeemed', async () => {
+      throw new Error('async boom');
+    });
+
+    expect((await answer(receiver, post(delivery(couponRedeemed())))).status).toBe(204);
+    await Promise.resolve();
+    expect(events).toHaveLength(1);
+    expect(errors.map((e) => (e as Error).message)).toEqual(['sync boom', 'async boom']);
+  });
+
+  it('is usable unbound, as { fetch: receiver.fetch }', async () => {
+    const { receiver } = setup();
+    const { fetch } = receiver;
+
+    expect((await fetch(post(delivery(couponRedeemed())))).status).toBe(204);
+  });
+});
+
+describe('createWebhookReceiver: verify and replays', () => {
+  it('throws replayed for a delivery id it accepted already', async () => {
+    const { receiver } = setup();
+    const d = delivery(couponRedeemed());
+
+    await expect(receiver.verify(d)).resolves.toEqual(couponRedeemed());
+    const error = await receiver.verify(d).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(WebhookVerificationError);
+    expect((error as WebhookVerificationError).reason).toBe('replayed');
+    expect((error as WebhookVerificationError).message).toBe('Webhook delivery msg_1 was already received');
+  });
+
+  it('does not remember a delivery that failed verification (a forged id cannot block the real one)', async () => {
+    const { receiver } = setup();
+
+    await expect(receiver.verify(delivery(couponRedeemed(), { secret: OTHER_SECRET }))).rejects.toMatchObject({ reason: 'invalid_signature' });
+    await expect(receiver.verify(delivery(couponRedeemed()))).resolves.toEqual(couponRedeemed());
+  });
+
+  it('forgets a delivery id once the tolerance window has passed', async () => {
+    const { clock, receiver } = setup();
+    await receiver.verify(delivery(couponRedeemed(), { id: 'msg_old' }));
+
+    clock.ms = NOW_MS + 300_999;
+    await expect(receiver.verify(delivery(couponRedeemed(), { id: 'msg_old', timestamp: NOW_SECONDS + 300 }))).rejects.toMatchObject({ reason: 'replayed' });
+    clock.ms = NOW_MS + 301_000;
+    await expect(receiver.verify(delivery(couponRedeemed(), { id: 'msg_old', timestamp: NOW_SECONDS + 300 }))).resolves.toEqual(couponRedeemed());
+  });
+
+  it('keeps a delivery with a future timestamp until its timestamp plus the tolerance', async () => {
+    const { clock, receiver } = setup();
+    const future = delivery(couponRedeemed(), { id: 'msg_future', timestamp: NOW_SECONDS + 300 });
+    await receiver.verify(future);
+
+    clock.ms = NOW_MS + 600_999;
+    await expect(receiver.verify(future)).rejects.toMatchObject({ reason: 'replayed' });
+    clock.ms = NOW_MS + 601_000;
+    await expect(receiver.verify(future)).rejects.toMatchObject({ reason: 'timestamp_too_old' });
+  });
+
+  it('answers one of two concurrent copies 204 and the other 200', async () => {
+    const { receiver, events } = setup();
+    const d = delivery(couponRedeemed());
+
+    const statuses = await Promise.all([receiver.fetch(post(d)), receiver.fetch(post(d))]).then((rs) => rs.map((r) => r.status).sort());
+    expect(statuses).toEqual([200, 204]);
+    expect(events).toHaveLength(1);
+  });
+});
+
+describe('createWebhookReceiver: waitFor', () => {
+  it('resolves with an event that arrives after the call', async () => {
+    const { receiver } = setup();
+    const waiting = receiver.waitFor({ callbackId: 'cb-1' });
+
+    await receiver.fetch(post(delivery(sponsorChanged())));
+    await receiver.fetch(post(delivery(couponRedeemed(), { id: 'msg_2' })));
+    await expect(waiting).resolves.toEqual(couponRedeemed());
+  });
+
+  it('resolves with an event that arrived before the call', async () => {
+    const { receiver } = setup();
+    await receiver.fetch(post(delivery(couponRedeemed())));
+
+    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(couponRedeemed());
+  });
+
+  it('matches the type when one is given', async () => {
+    const { receiver } = setup();
+    await receiver.fetch(post(delivery(sponsorChanged({ callbackId: 'shared' }))));
+    const waiting = receiver.waitFor({ callbackId: 'shared', type: 'coupon.redeemed' });
+    await receiver.fetch(post(delivery(couponRedeemed({ callbackId: 'shared' }), { id: 'msg_2' })));
+
+    const event = await waiting;
+    expect(event.type).toBe('coupon.redeemed');
+    expect(event.data.couponCode).toBe('WELCOME');
+  });
+
+  it('does not find an event older than the tolerance window', async () => {
+    vi.useFakeTimers();
+    const { clock, receiver } = setup();
+    await receiver.fetch(post(delivery(couponRedeemed())));
+    clock.ms = NOW_MS + 301_000;
+
+    const waiting = receiver.waitFor({ callbackId: 'cb-1', timeoutMs: 10 });
+    const settled = waiting.catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(10);
+    expect(await settled).toBeInstanceOf(WebhookTimeoutError);
+  });
+
+  it('rejects with WebhookTimeoutError when nothing arrives in time', async () => {
+    vi.useFakeTimers();
+    const { receiver } = setup();
+    const settled = receiver.waitFor({ callbackId: 'never', timeoutMs: 5000 }).catch((e: unknown) => e);
+
+    await vi.advanceTimersByTimeAsync(4999);
+    await receiver.fetch(post(delivery(couponRedeemed())));
+    await vi.advanceTimersByTimeAsync(1);
+    const error = await settled;
+    expect(error).toBeInstanceOf(WebhookTimeoutError);
+    expect((error as WebhookTimeoutError).message).toBe('No webhook event with callbackId "never" arrived within 5000 ms');
+  });
+
+  it('waits 30 s by default', async () => {
+    vi.useFakeTimers();
+    const { receiver } = setup();
+    let outcome = 'pending';
+    receiver.waitFor({ callbackId: 'late' }).then(
+      () => (outcome = 'resolved'),
+      () => (outcome = 'rejected'),
+    );
+
+    await vi.advanceTimersByTimeAsync(29_999);
+    expect(outcome).toBe('pending');
+    await vi.advanceTimersByTimeAsync(1);
+    expect(outcome).toBe('rejected');
+  });
+});
+
+describe('createWebhookReceiver: listeners', () => {
+  it('once calls a listener for the next event only, and off removes one', async () => {
+    const { receiver } = setup();
+    const calls: string[] = [];
+    const removed = () => void calls.push('removed');
+    receiver.once('event', (event) => void calls.push(`once ${event.id}`));
+    receiver.on('coupon.redeemed', removed);
+    receiver.off('coupon.redeemed', removed);
+    receiver.off('coupon.redeemed', () => undefined);
+
+    await receiver.fetch(post(delivery(couponRedeemed({ id: 'evt_a' }), { id: 'msg_a' })));
+    await receiver.fetch(post(delivery(couponRedeemed({ id: 'evt_b' }), { id: 'msg_b' })));
+    expect(calls).toEqual(['once evt_a']);
+  });
+
+  it('refuses a malformed secret at creation', () => {
+    expect(() => createWebhookReceiver({ secret: '' })).toThrow(
+      new TypeError('secret must be the webhook secret string (whsec_...) returned when the webhook was created'),
+    );
+  });
+
+  it('refuses a negative tolerance at creation', () => {
+    expect(() => createWebhookReceiver({ secret: SECRET, toleranceSeconds: -1 })).toThrow(
+      new TypeError('toleranceSeconds must be a finite number of seconds >= 0, got -1'),
+    );
+  });
+});

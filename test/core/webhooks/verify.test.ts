@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import { isWebhookVerificationError, WebhookVerificationError } from '../../../core/webhooks/errors.js';
+import type { WebhookScheme } from '../../../core/webhooks/scheme.js';
+import { computeSignature } from '../../../core/webhooks/signature.js';
+import { verifyWebhook } from '../../../core/webhooks/verify.js';
+import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, SECRET, sponsorChanged } from './fixtures.js';
+
+const now = () => NOW_MS;
+
+/** The rejection of a verification, for exact assertions on `reason` and `message`. */
+async function rejection(promise: Promise<unknown>): Promise<WebhookVerificationError> {
+  const error = await promise.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  if (!(error instanceof WebhookVerificationError)) throw new Error(`expected a WebhookVerificationError, got ${String(error)}`);
+  return error;
+}
+
+describe('verifyWebhook: accepted deliveries', () => {
+  it('returns the typed event of a valid delivery', async () => {
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+
+    const verified = await verifyWebhook({ payload, headers, secret: SECRET, now });
+
+    expect(verified).toEqual(event);
+    expect(verified.type === 'coupon.redeemed' && verified.data.couponCode).toBe('WELCOME');
+  });
+
+  it('accepts the raw body as bytes, a node Buffer and an ArrayBuffer', async () => {
+    const event = sponsorChanged();
+    const { payload, headers } = delivery(event);
+    const bytes = new TextEncoder().encode(payload);
+
+    await expect(verifyWebhook({ payload: bytes, headers, secret: SECRET, now })).resolves.toEqual(event);
+    await expect(verifyWebhook({ payload: Buffer.from(payload), headers, secret: SECRET, now })).resolves.toEqual(event);
+    await expect(verifyWebhook({ payload: bytes.slice().buffer, headers, secret: SECRET, now })).resolves.toEqual(event);
+  });
+
+  it('reads headers from a Headers object, upper-case plain keys and node string[] values', async () => {
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+
+    await expect(verifyWebhook({ payload, headers: new Headers(headers), secret: SECRET, now })).resolves.toEqual(event);
+    const upper = { 'Webhook-Id': headers['webhook-id'], 'WEBHOOK-TIMESTAMP': headers['webhook-timestamp'], 'Webhook-Signature': headers['webhook-signature'] };
+    await expect(verifyWebhook({ payload, headers: upper, secret: SECRET, now })).resolves.toEqual(event);
+    const node = { ...headers, 'webhook-signature': ['v1,AAAA', headers['webhook-signature']], 'content-length': undefined };
+    await expect(verifyWebhook({ payload, headers: node, secret: SECRET, now })).resolves.toEqual(event);
+  });
+
+  it('passes when only the second of several signatures matches (key rotation)', async () => {
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+    const stale = computeSignature(OTHER_SECRET, 'msg_1', NOW_SECONDS, payload);
+    const rotated = { ...headers, 'webhook-signature': `${stale} ${headers['webhook-signature']}` };
+
+    await expect(verifyWebhook({ payload, headers: rotated, secret: SECRET, now })).resolves.toEqual(event);
+  });
+
+  it('passes when repeated signature headers were joined with ", " (Fetch Headers)', async () => {
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+    const joined = new Headers({ 'webhook-id': headers['webhook-id'], 'webhook-timestamp': headers['webhook-timestamp'] });
+    joined.append('webhook-signature', computeSignature(OTHER_SECRET, 'msg_1', NOW_SECONDS, payload));
+    joined.append('webhook-signature', headers['webhook-signature']);
+
+    await expect(verifyWebhook({ payload, headers: joined, secret: SECRET, now })).resolves.toEqual(event);
+  });
+
+  it('accepts timestamps exactly at the tolerance either way', async () => {
+    const old = delivery(couponRedeemed(), { timestamp: NOW_SECONDS - 300 });
+    const future = delivery(couponRedeemed(), { timestamp: NOW_SECONDS + 300 });
+
+    await expect(verifyWebhook({ ...old, secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
+    await expect(verifyWebhook({ ...future, secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
+  });
+});
+
+describe('verifyWebhook: rejections, one reason each', () => {
+  it('tampered body: invalid_signature', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const tampered = payload.replace('"itemQuantity":100', '"itemQuantity":100000');
+    expect(tampered).not.toBe(payload);
+
+    const error = await rejection(verifyWebhook({ payload: tampered, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_signature');
+    expect(error.message).toBe('No webhook-signature entry matches the payload and secret');
+  });
+
+  it('wrong secret: invalid_signature', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: OTHER_SECRET, now }));
+    expect(error.reason).toBe('invalid_signature');
+  });
+
+  it('signature of another version only: invalid_signature', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const v2 = { ...headers, 'webhook-signature': headers['webhook-signature'].replace(/^v1,/, 'v2,') };
+
+    const error = await rejection(verifyWebhook({ payload, headers: v2, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_signature');
+  });
+
+  it('timestamp one second beyond the tolerance in the past: timestamp_too_old', async () => {
+    const { payload, headers } = delivery(couponRedeemed(), { timestamp: NOW_SECONDS - 301 });
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('timestamp_too_old');
+    expect(error.message).toBe('webhook-timestamp is 301 s old (tolerance 300 s)');
+  });
+
+  it('timestamp one second beyond the tolerance in the future: timestamp_too_new', async () => {
+    const { payload, headers } = delivery(couponRedeemed(), { timestamp: NOW_SECONDS + 301 });
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('timestamp_too_new');
+    expect(error.message).toBe('webhook-timestamp is 301 s in the future (tolerance 300 s)');
+  });
+
+  it('honours a custom tolerance', async () => {
+    const { payload, headers } = delivery(couponRedeemed(), { timestamp: NOW_SECONDS - 11 });
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: SECRET, now, toleranceSeconds: 10 }));
+    expect(error.reason).toBe('timestamp_too_old');
+  });
+
+  it.each(['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const)('missing %s: missing_headers', async (name) => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const { [name]: _removed, ...rest } = headers;
+
+    const error = await rejection(verifyWebhook({ payload, headers: rest, secret: SECRET, now }));
+    expect(error.reason).toBe('missing_headers');
+    expect(error.message).toBe(`Missing webhook header(s): ${name}`);
+  });
+
+  it('non-numeric timestamp: invalid_timestamp', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+
+    const error = await rejection(verifyWebhook({ payload, headers: { ...headers, 'webhook-timestamp': '17145648OO' }, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_timestamp');
+    expect(error.message).toBe('webhook-timestamp is not a number of seconds: "17145648OO"');
+  });
+
+  it('signed body that is not JSON: invalid_payload', async () => {
+    const { headers } = delivery({}, {});
+    const payload = 'not json';
+    const signed = { ...headers, 'webhook-signature': computeSignature(SECRET, 'msg_1', NOW_SECONDS, payload) };
+
+    const error = await rejection(verifyWebhook({ payload, headers: signed, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_payload');
+    expect(error.message).toBe('The webhook body is not UTF-8 JSON');
+  });
+
+  it('signed event with a field missing: invalid_payload with details', async () => {
+    const { data, ...withoutData } = couponRedeemed();
+    expect(data).toBeDefined();
+    const { payload, headers } = delivery(withoutData);
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_payload');
+    expect(error.details).toEqual([{ path: 'data', message: 'is required' }]);
+  });
+
+  it('signed event of a type the SDK does not know: invalid_payload', async () => {
+    const { payload, headers } = delivery({ ...couponRedeemed(), type: 'coupon.expired' });
+
+    const error = await rejection(verifyWebhook({ payload, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_payload');
+    expect(error.details?.map((d) => d.path)).toEqual(['type']);
+  });
+
+  it('an already-parsed object as payload: TypeError', async () => {
+    const event = couponRedeemed();
+    const { headers } = delivery(event);
+
+    await expect(verifyWebhook({ payload: event as unknown as string, headers, secret: SECRET, now })).rejects.toThrow(TypeError);
+    await expect(verifyWebhook({ payload: event as unknown as string, headers, secret: SECRET, now })).rejects.toThrow(
+      /^verifyWebhook needs the raw request body \(a string, Uint8Array\/Buffer or ArrayBuffer\), got object\./,
+    );
+  });
+
+  it('a secret that is not whsec_<base64>: TypeError', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+
+    await expect(verifyWebhook({ payload, headers, secret: 'whsec_not base64!', now })).rejects.toThrow(
+      new TypeError('secret must be whsec_ followed by base64, as returned when the webhook was created'),
+    );
+    await expect(verifyWebhook({ payload, headers, secret: 'whsec_', now })).rejects.toThrow(new TypeError('secret must not be empty after the whsec_ prefix'));
+  });
+});
+
+describe('isWebhookVerificationError', () => {
+  it('recognises the class, and an error from another realm by name and reason', () => {
+    expect(isWebhookVerificationError(new WebhookVerificationError('replayed', 'again'))).toBe(true);
+    const foreign = Object.assign(new Error('x'), { name: 'WebhookVerificationError', reason: 'invalid_signature' });
+    expect(isWebhookVerificationError(foreign)).toBe(true);
+  });
+
+  it('refuses other errors and look-alikes with an unknown reason', () => {
+    expect(isWebhookVerificationError(new Error('x'))).toBe(false);
+    expect(isWebhookVerificationError({ name: 'WebhookVerificationError', reason: 'nope' })).toBe(false);
+    expect(isWebhookVerificationError(null)).toBe(false);
+  });
+});
+
+describe('verifyWebhook with another scheme', () => {
+  it('uses the scheme given, and still validates the event', async () => {
+    const seen: string[] = [];
+    const scheme: WebhookScheme = {
+      sign: () => ({ 'x-token': 'token' }),
+      verify: ({ headers, nowSeconds, toleranceSeconds }) => {
+        seen.push(`${headers.get('X-Token')} ${nowSeconds} ${toleranceSeconds}`);
+        if (headers.get('x-token') !== 'token') throw new WebhookVerificationError('invalid_signature', 'bad token');
+      },
+    };
+    const event = couponRedeemed();
+    const payload = JSON.stringify(event);
+
+    await expect(verifyWebhook({ payload, headers: { 'x-token': 'token' }, secret: 'anything', now, scheme })).resolves.toEqual(event);
+    const error = await rejection(verifyWebhook({ payload, headers: { 'x-token': 'forged' }, secret: 'anything', now, scheme }));
+    expect(error.reason).toBe('invalid_signature');
+    expect(seen).toEqual([`token ${NOW_SECONDS} 300`, `forged ${NOW_SECONDS} 300`]);
+  });
+});
