@@ -42,7 +42,8 @@ for (const entry of ENTRIES) {
   copyFileSync(resolve(root, `dist/${entry.name}.d.ts`), resolve(root, `dist/${entry.name}.d.cts`));
   if (!result.succeeded) {
     failed = true;
-    console.error(`api-report: ${entry.subpath}: ${result.apiReportChanged ? 'the public API changed: run `npm run build` and commit docs/api/' : `${result.errorCount} errors`}`);
+    const why = result.apiReportChanged ? 'the public API changed: run `npm run build` and commit docs/api/' : `${result.errorCount} errors, ${result.warningCount} warnings`;
+    console.error(`api-report: ${entry.subpath}: ${why}`);
   }
 }
 if (failed) process.exit(1);

@@ -31,18 +31,7 @@ export function parseRetryAfter(headers: Headers, nowMs: number): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
-/** Resolves after `ms` on the runtime's own timer (fake timers drive it in tests); rejects when `signal` aborts. */
-export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal?.reason);
-    };
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+/** Resolves after `ms` on the runtime's own timer (fake timers drive it in tests). */
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

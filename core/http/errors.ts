@@ -19,7 +19,7 @@ export class CampaignError extends Error {
   readonly headers: Headers | undefined;
 
   constructor(init: { message: string; code: string; status?: number; details?: ErrorDetail[]; headers?: Headers; cause?: unknown }) {
-    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    super(init.message, { cause: init.cause });
     this.status = init.status;
     this.code = init.code;
     this.details = init.details;
@@ -138,7 +138,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;
   const init: Init = { status, code, message, headers, ...(details ? { details } : {}) };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
-  const kind = code in BY_CODE || code === 'RATE_LIMITED' ? code : statusCode;
+  const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) || code === 'RATE_LIMITED' ? code : statusCode;
   if (kind === 'RATE_LIMITED') return new RateLimitError({ ...init, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
   const days = kind === 'BAD_REQUEST' ? COOLDOWN_DAYS.exec(message) : null;
   if (days) return new BoostCooldownError({ ...init, daysRemaining: Number(days[1] ?? days[2]) });

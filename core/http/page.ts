@@ -1,5 +1,6 @@
 /** Paged lists: a page you can await, that is also async-iterable over every item of every page. */
 import type { Pagination } from '../schema/primitives.js';
+import type { RequestSpec, Transport } from './transport.js';
 
 /** One page of a paged list. */
 export interface Page<T> {
@@ -61,3 +62,21 @@ async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<
   };
 }
 
+
+/** What {@link pagedList} needs: the first page to load (default 1) and the request for page `n`. */
+export interface PagedRequest {
+  firstPage: number | undefined;
+  spec: (page: number) => RequestSpec;
+}
+
+/**
+ * A paged list on the single request path. `prepare` runs on first use, not now: a bad page query (or
+ * path parameter) it validates rejects on `await`/`for await` like every other method's bad input.
+ * (A function beside the transport rather than a method of it, so that clients without paged lists do
+ * not carry it.)
+ */
+export function pagedList<T>(transport: Transport, prepare: () => PagedRequest): PagePromise<T> {
+  let prepared: PagedRequest | undefined;
+  const ready = () => (prepared ??= prepare());
+  return new PagePromise((page) => transport.request<{ data: T[]; pagination: Pagination }>(ready().spec(page)), () => ready().firstPage ?? 1);
+}

@@ -4,11 +4,9 @@
  */
 import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
-import type { Pagination } from '../schema/primitives.js';
 import type { ResponseName } from '../schema/responses.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
-import { PagePromise } from './page.js';
 import { CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
@@ -67,12 +65,6 @@ export interface RequestSpec {
   response?: { name: ResponseName; shape: 'item' | 'list' | 'page' };
 }
 
-/** What {@link Transport.pages} needs: the first page to load (default 1) and the request for page `n`. */
-export interface PagedRequest {
-  firstPage: number | undefined;
-  spec: (page: number) => RequestSpec;
-}
-
 const RETRY_BASE_MS = 500;
 const RETRY_MAX_MS = 8_000;
 /** A Retry-After longer than this is not waited for: the error goes to the caller. */
@@ -92,7 +84,7 @@ export class Transport {
     this.#options = options;
     const wanted = options.validateResponses;
     if (wanted === true && !validator) {
-      throw new TypeError('Pass validateResponses: validateResponse (from game-campaign-sdk) to check responses in a game client');
+      throw new TypeError('validateResponses: pass validateResponse, not true, in a game client');
     }
     this.#validate = typeof wanted === 'function' ? wanted : wanted ? validator : undefined;
   }
@@ -102,28 +94,25 @@ export class Transport {
     const url = this.#url(spec);
     const maxRetries = this.#options.maxRetries ?? 2;
     for (let attempt = 0; ; attempt++) {
-      this.#log({ type: 'request', method: spec.method, url, attempt });
+      const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => this.#options.logger?.({ type, method: spec.method, url, attempt, ...more });
+      log('request');
       let error: CampaignError;
       try {
-        const response = await this.#send(spec, url);
-        this.#log({ type: 'response', method: spec.method, url, attempt, status: response.status });
-        if (response.ok) return (await this.#body(response, spec)) as T;
+        const { response, body } = await this.#send(spec, url);
+        log('response', { status: response.status });
+        if (response.ok) return this.#success(response, body, spec) as T;
         const retryAfterMs = parseRetryAfter(response.headers, Date.now());
-        error = errorFromResponse(response.status, await readJson(response), response.headers, retryAfterMs);
+        error = errorFromResponse(response.status, body, response.headers, retryAfterMs);
       } catch (caught) {
         if (!(caught instanceof CampaignError)) throw caught;
-        if (caught instanceof ResponseValidationError) {
-          this.#log({ type: 'error', method: spec.method, url, attempt, error: caught, ...statusOf(caught) });
-          throw caught;
-        }
         error = caught;
       }
-      const delayMs = attempt < maxRetries ? this.#retryDelay(spec.retry, error, attempt) : undefined;
+      const delayMs = attempt < maxRetries && !(error instanceof ResponseValidationError) ? this.#retryDelay(spec.retry, error, attempt) : undefined;
       if (delayMs === undefined) {
-        this.#log({ type: 'error', method: spec.method, url, attempt, error, ...statusOf(error) });
+        log('error', { error, ...statusOf(error) });
         throw error;
       }
-      this.#log({ type: 'retry', method: spec.method, url, attempt, delayMs, ...statusOf(error) });
+      log('retry', { delayMs, ...statusOf(error) });
       await sleep(delayMs);
     }
   }
@@ -133,16 +122,6 @@ export class Transport {
     return (await this.request<{ data: T }>(spec)).data;
   }
 
-  /**
-   * A paged list. `prepare` runs on first use, not now: a bad page query (or path parameter) it validates
-   * rejects on `await`/`for await` like every other method's bad input, and never throws at the call.
-   */
-  pages<T>(prepare: () => PagedRequest): PagePromise<T> {
-    let prepared: PagedRequest | undefined;
-    const ready = () => (prepared ??= prepare());
-    return new PagePromise((page) => this.request<{ data: T[]; pagination: Pagination }>(ready().spec(page)), () => ready().firstPage ?? 1);
-  }
-
   #url(spec: RequestSpec): string {
     const params = new URLSearchParams();
     for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) params.set(key, String(value));
@@ -150,7 +129,8 @@ export class Transport {
     return `${this.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 
-  async #send(spec: RequestSpec, url: string): Promise<Response> {
+  /** One attempt: the response and its body, read within the time-out. */
+  async #send(spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> {
     const headers: Record<string, string> = { authorization: this.#authorization, accept: 'application/json' };
     const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
     if (hasBody) headers['content-type'] = 'application/json';
@@ -159,12 +139,13 @@ export class Transport {
     const timer = setTimeout(() => controller.abort(), timeoutMs);
     const fetch = this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     try {
-      return await fetch(url, {
-        method: spec.method,
-        headers,
-        signal: controller.signal,
-        ...(hasBody ? { body: JSON.stringify(spec.body) } : {}),
-      });
+      const init = { method: spec.method, headers, signal: controller.signal, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
+      // Raced against the time-out, not only signalled: a fetch polyfill (XHR-backed) or an in-process handler
+      // may ignore the signal. The body is read within the time-out too, so a service that sends headers and
+      // then stalls cannot hang the caller, and a connection lost mid-body is a ConnectionError like any other.
+      const response = await unlessAborted(fetch(url, init), controller.signal);
+      const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal);
+      return { response, body: parseJson(text) };
     } catch (cause) {
       if (controller.signal.aborted) throw new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms`, cause });
       throw new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${describe(cause)}`, cause });
@@ -173,21 +154,19 @@ export class Transport {
     }
   }
 
-  async #body(response: Response, spec: RequestSpec): Promise<unknown> {
+  #success(response: Response, body: unknown, spec: RequestSpec): unknown {
     if (response.status === 204) return undefined;
-    const body = await readJson(response);
     // A method that expects no body (delete) accepts a 200 with an empty one as well as a 204.
     if (body === undefined && !spec.response) return undefined;
-    if (typeof body !== 'object' || body === null) {
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message: 'The response body is not a JSON object', headers: response.headers });
-    }
-    const details = spec.response && this.#validate?.(body, spec.response.name, spec.response.shape);
+    const isObject = typeof body === 'object' && body !== null;
+    const details = isObject ? spec.response && this.#validate?.(body, spec.response.name, spec.response.shape) : [];
     if (details) {
-      const message = `The response does not match the ${spec.response!.name} schema`;
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
+      const message = isObject ? `The response does not match the ${spec.response!.name} schema` : 'The response body is not a JSON object';
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, ...(isObject ? { details } : {}), headers: response.headers });
     }
     return body;
   }
+
 
   #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
     const retryable = policy === 'safe' ? isTransient(error) : error.code === 'RATE_LIMITED';
@@ -195,10 +174,6 @@ export class Transport {
     const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
     if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
     return backoffDelay(attempt, { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS }, this.#options.random);
-  }
-
-  #log(entry: LogEntry): void {
-    this.#options.logger?.(entry);
   }
 }
 
@@ -208,8 +183,17 @@ function isTransient(error: CampaignError): boolean {
   return status === undefined || status === 408 || status === 429 || status >= 500;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+function parseJson(text: string): unknown {
   if (!text) return undefined;
   try {
     return JSON.parse(text);

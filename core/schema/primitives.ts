@@ -15,9 +15,6 @@ export const Platform = z.enum(PLATFORMS);
 /** Localized text. assumed: keys are language codes (the spec does not show them), values strings. */
 export const LocalizedText = z.record(z.string(), z.string());
 
-/** Arbitrary key/value pairs stored with a request. */
-export const Metadata = z.record(z.string(), z.unknown());
-
 /** `page` (>= 1, default 1) and `limit` (1..100, default 20) of every paged list. */
 export const PageQuery = z.object({
   page: z.optional(PositiveInt),

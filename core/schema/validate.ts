@@ -11,6 +11,21 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?
   return { success: false, details: result.error.issues.map((issue) => toDetail(issue, field)) };
 }
 
+/**
+ * Checks `value` field by field against the schemas an object schema is built from, so a game client
+ * bundle applies the spec's field rules without carrying zod's object machinery. A field missing from
+ * `value` is checked as `undefined` (so only optional ones pass); fields not in `fields` are not looked at.
+ * Paths are `{prefix}.{field}`.
+ */
+export function checkFields(fields: Record<string, z.ZodMiniType>, value: Record<string, unknown>, prefix?: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const name of Object.keys(fields)) {
+    const result = check(fields[name]!, value[name], prefix === undefined ? name : `${prefix}.${name}`);
+    if (!result.success) details.push(...result.details);
+  }
+  return details;
+}
+
 /** `sessions.0.creatorKey`-style path under `field` (a path parameter's name), `(body)` for the root. */
 function toDetail(issue: z.core.$ZodIssue, field?: string): ErrorDetail {
   const segments = field === undefined ? issue.path.map(String) : [field, ...issue.path.map(String)];
@@ -20,13 +35,12 @@ function toDetail(issue: z.core.$ZodIssue, field?: string): ErrorDetail {
 
 /** zod/mini ships no message locale (size); these cover the issues our own checks leave unnamed. */
 function describe(issue: z.core.$ZodIssue): string {
+  if (issue.input === undefined && (issue.code === 'invalid_type' || issue.code === 'invalid_value')) return 'is required';
   switch (issue.code) {
     case 'invalid_type':
-      return issue.input === undefined ? 'is required' : `must be ${article(issue.expected)}`;
+      return `must be ${article(issue.expected)}`;
     case 'invalid_value':
       return `must be one of ${issue.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'unrecognized_keys':
-      return `has unknown fields ${issue.keys.join(', ')}`;
     default:
       return 'is invalid';
   }

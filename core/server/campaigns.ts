@@ -1,5 +1,5 @@
 import { path } from '../http/environment.js';
-import type { PagePromise } from '../http/page.js';
+import { pagedList, type PagePromise } from '../http/page.js';
 import { Resource } from '../http/resource.js';
 import { validated } from '../http/request-validation.js';
 import type { Campaign, Creator } from '../schema/campaigns.js';
@@ -9,7 +9,7 @@ import { Id, PageQuery } from '../schema/primitives.js';
 export class ServerCampaigns extends Resource {
   /** Every campaign of the project, paged (`await` one page, `for await` every campaign). Bad paging input rejects on first use. Retried after transient failures. */
   list(query: PageQuery = {}): PagePromise<Campaign> {
-    return this.transport.pages(() => {
+    return pagedList(this.transport, () => {
       const { page, limit } = validated(PageQuery, query);
       return {
         firstPage: page,

@@ -1,5 +1,5 @@
 import { path } from '../http/environment.js';
-import type { PagePromise } from '../http/page.js';
+import { pagedList, type PagePromise } from '../http/page.js';
 import { Resource } from '../http/resource.js';
 import { validated } from '../http/request-validation.js';
 import { RedeemCouponRequest, ValidateCouponRequest, type CouponRedemption, type CouponUsage, type CouponValidation } from '../schema/coupons.js';
@@ -22,8 +22,8 @@ export class Coupons extends Resource {
    * Bad input rejects on first use. Retried after transient failures.
    */
   listUsage(userId: string, query: PageQuery = {}): PagePromise<CouponUsage> {
-    return this.transport.pages(() => {
-      const id = validated(Id, userId);
+    return pagedList(this.transport, () => {
+      const id = validated(Id, userId, 'userId');
       const { page, limit } = validated(PageQuery, query);
       return {
         firstPage: page,

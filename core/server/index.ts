@@ -10,6 +10,7 @@ export type { Sponsors } from './sponsors.js';
 export type { Webview } from './webview.js';
 export type { Webhooks } from './webhooks.js';
 export type { ServerCampaigns } from './campaigns.js';
+export * from '../relay/index.js';
 export * from '../webhooks/index.js';
 export * from '../http/errors.js';
 export { BASE_URLS, type Environment } from '../http/environment.js';

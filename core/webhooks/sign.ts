@@ -5,7 +5,7 @@ import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import type { SignedHeaders } from './signature.js';
 
-/** Options of {@link signWebhook}. */
+/** Options of `signWebhook`. */
 export interface SignWebhookOptions {
   /** The exact body that will be sent. */
   payload: string | Uint8Array;

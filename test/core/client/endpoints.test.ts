@@ -1,0 +1,115 @@
+/** Every Client API method: the exact request it sends, the typed result, and input refused before sending. */
+import { describe, expect, it } from 'vitest';
+import { CampaignClient } from '../../../core/client/campaign-client.js';
+import { NotFoundError, ValidationError } from '../../../core/http/errors.js';
+import { validateResponse } from '../../../core/schema/responses.js';
+import { createFakeFetch, reply, type Reply } from '../../helpers/fake-fetch.js';
+import { boostRecord, campaignDetail, creator } from '../schema/samples.js';
+
+const CLIENT_KEY = 'ck_test_1:pub1ic';
+
+interface Endpoint {
+  call: (client: CampaignClient) => Promise<unknown>;
+  answer: Reply;
+  sent: { path: string; query?: Record<string, string> };
+  result: unknown;
+}
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  'campaigns.get': {
+    call: (c) => c.campaigns.get('camp-1'),
+    answer: reply.ok(campaignDetail),
+    sent: { path: '/v1/client/campaigns/camp-1' },
+    result: campaignDetail,
+  },
+  'campaigns.listCreators': {
+    call: (c) => c.campaigns.listCreators('camp 1/x'),
+    answer: reply.ok([creator]),
+    sent: { path: '/v1/client/campaigns/camp%201%2Fx/creators' },
+    result: [creator],
+  },
+  'creators.get': {
+    call: (c) => c.creators.get('ABC12'),
+    answer: reply.ok(creator),
+    sent: { path: '/v1/client/creators/ABC12' },
+    result: creator,
+  },
+  'creators.search': {
+    call: (c) => c.creators.search({ query: 'star & co', limit: 100, isTest: true }),
+    answer: reply.ok([creator]),
+    sent: { path: '/v1/client/creators/search', query: { q: 'star & co', limit: '100', isTest: 'true' } },
+    result: [creator],
+  },
+  'sponsors.get': {
+    call: (c) => c.sponsors.get('user-1'),
+    answer: reply.ok(boostRecord),
+    sent: { path: '/v1/client/sponsors/user/user-1' },
+    result: boostRecord,
+  },
+};
+
+describe('CampaignClient endpoints', () => {
+  it.each(Object.entries(ENDPOINTS))('%s', async (_, endpoint) => {
+    const fake = createFakeFetch(endpoint.answer);
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, environment: { baseUrl: 'http://emulator.local' }, fetch: fake.fetch, validateResponses: validateResponse });
+    await expect(endpoint.call(client)).resolves.toEqual(endpoint.result);
+    expect(fake.calls).toHaveLength(1);
+    const sent = fake.last();
+    expect(sent.method).toBe('GET');
+    expect(sent.path).toBe(endpoint.sent.path);
+    expect(sent.query).toEqual(endpoint.sent.query ?? {});
+    expect(sent.rawBody).toBeUndefined();
+    expect(sent.headers).toEqual({ authorization: `Bearer ${CLIENT_KEY}`, accept: 'application/json' });
+  });
+
+  it('covers every method of every resource', () => {
+    const client = new CampaignClient({ clientKey: CLIENT_KEY });
+    const methods = (['campaigns', 'creators', 'sponsors'] as const).flatMap((resource) =>
+      Object.getOwnPropertyNames(Object.getPrototypeOf(client[resource]))
+        .filter((name) => name !== 'constructor')
+        .map((name) => `${resource}.${name}`),
+    );
+    expect(methods.sort()).toEqual(Object.keys(ENDPOINTS).sort());
+  });
+
+  it('encodes the search text as a query parameter and leaves out what was not given', async () => {
+    const fake = createFakeFetch(reply.ok([creator]));
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
+    await client.creators.search({ query: 'a+b=c?' });
+    expect(fake.last().url).toBe('https://sandbox-api.game-campaign.com/v1/client/creators/search?q=a%2Bb%3Dc%3F');
+  });
+
+  it('a 404 for an unknown creator is a NotFoundError', async () => {
+    const fake = createFakeFetch(reply.error(404, 'NOT_FOUND', 'Creator not found'));
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
+    const error = await client.creators.get('ZZZ99').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404, message: 'Creator not found' });
+  });
+
+  it('validateResponses: true without the validator function is a TypeError in a game client', () => {
+    expect(() => new CampaignClient({ clientKey: CLIENT_KEY, validateResponses: true })).toThrow(TypeError);
+  });
+});
+
+describe('request validation (Client API)', () => {
+  const bad = <T>(value: unknown) => value as T;
+  it.each<[string, (c: CampaignClient) => Promise<unknown>, Array<{ path: string; message: string }>]>([
+    ['creators.get: lowercase key', (c) => c.creators.get('abc12'), [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }]],
+    ['creators.get: 6 characters', (c) => c.creators.get('ABC123'), [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }]],
+    ['creators.search: empty text', (c) => c.creators.search({ query: '' }), [{ path: 'q', message: 'must be 1 to 10 characters' }]],
+    ['creators.search: 11 characters', (c) => c.creators.search({ query: 'abcdefghijk' }), [{ path: 'q', message: 'must be 1 to 10 characters' }]],
+    ['creators.search: limit 101', (c) => c.creators.search({ query: 'a', limit: 101 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
+    ['creators.search: limit 0', (c) => c.creators.search({ query: 'a', limit: 0 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
+    ['campaigns.get: empty id', (c) => c.campaigns.get(''), [{ path: 'campaignId', message: 'must not be empty' }]],
+    ['campaigns.listCreators: not a string', (c) => c.campaigns.listCreators(bad(7)), [{ path: 'campaignId', message: 'must be a string' }]],
+    ['sponsors.get: empty userId', (c) => c.sponsors.get(''), [{ path: 'userId', message: 'must not be empty' }]],
+  ])('%s', async (_, call, details) => {
+    const fake = createFakeFetch();
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
+    const error = await call(client).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({ code: 'VALIDATION_ERROR', status: undefined, details });
+    expect(fake.calls).toHaveLength(0);
+  });
+});

@@ -1,0 +1,124 @@
+/** Paged lists: `await` gives one page with its pagination, `for await` walks every page. */
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '../../../core/http/errors.js';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
+import { campaign, couponUsage } from '../schema/samples.js';
+
+const SERVER_KEY = 'sk_test_1:s3cr3t';
+
+function serverWith(...script: Parameters<typeof createFakeFetch>) {
+  const fake = createFakeFetch(...script);
+  return { fake, server: new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch }) };
+}
+
+describe('PagePromise', () => {
+  it('awaited, gives page 1 with its pagination', async () => {
+    const pagination = { page: 1, limit: 20, total: 45, totalPages: 3 };
+    const { fake, server } = serverWith(reply.page([campaign(1), campaign(2)], pagination));
+    const page = await server.campaigns.list();
+    expect(page.data).toEqual([campaign(1), campaign(2)]);
+    expect(page.pagination).toEqual(pagination);
+    expect(page.hasNextPage()).toBe(true);
+    expect(fake.calls.map((c) => [c.method, c.path, c.query])).toEqual([['GET', '/v1/server/campaigns', { page: '1' }]]);
+  });
+
+  it('`for await` walks every page, asking for each page number in turn', async () => {
+    const { fake, server } = serverWith(
+      reply.page([couponUsage(1), couponUsage(2)], { page: 1, limit: 2, total: 5, totalPages: 3 }),
+      reply.page([couponUsage(3), couponUsage(4)], { page: 2, limit: 2, total: 5, totalPages: 3 }),
+      reply.page([couponUsage(5)], { page: 3, limit: 2, total: 5, totalPages: 3 }),
+    );
+    const ids: number[] = [];
+    for await (const usage of server.coupons.listUsage('user-1', { limit: 2 })) ids.push(usage.id);
+    expect(ids).toEqual([1, 2, 3, 4, 5]);
+    expect(fake.calls.map((c) => c.url)).toEqual([
+      'https://sandbox-api.game-campaign.com/v1/server/coupons/user/user-1?page=1&limit=2',
+      'https://sandbox-api.game-campaign.com/v1/server/coupons/user/user-1?page=2&limit=2',
+      'https://sandbox-api.game-campaign.com/v1/server/coupons/user/user-1?page=3&limit=2',
+    ]);
+  });
+
+  it('starts from the page asked for', async () => {
+    const { fake, server } = serverWith(
+      reply.page([campaign(3)], { page: 2, limit: 50, total: 51, totalPages: 2 }),
+    );
+    const names: string[] = [];
+    for await (const c of server.campaigns.list({ page: 2, limit: 50 })) names.push(c.campaignId);
+    expect(names).toEqual(['camp-3']);
+    expect(fake.calls.map((c) => c.query)).toEqual([{ page: '2', limit: '50' }]);
+  });
+
+  it('nextPage() fetches the following page; on the last page it rejects with RangeError', async () => {
+    const { fake, server } = serverWith(
+      reply.page([campaign(1)], { page: 1, limit: 1, total: 2, totalPages: 2 }),
+      reply.page([campaign(2)], { page: 2, limit: 1, total: 2, totalPages: 2 }),
+    );
+    const first = await server.campaigns.list({ limit: 1 });
+    const second = await first.nextPage();
+    expect(second.data).toEqual([campaign(2)]);
+    expect(second.hasNextPage()).toBe(false);
+    await expect(second.nextPage()).rejects.toThrow(new RangeError('No next page'));
+    expect(fake.calls.map((c) => c.query['page'])).toEqual(['1', '2']);
+  });
+
+  it('stops at an empty page even when totalPages says there are more (a shrinking list)', async () => {
+    const { fake, server } = serverWith(
+      reply.page([campaign(1)], { page: 1, limit: 1, total: 3, totalPages: 3 }),
+      reply.page([], { page: 2, limit: 1, total: 3, totalPages: 3 }),
+    );
+    const seen: string[] = [];
+    for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
+    expect(seen).toEqual(['camp-1']);
+    expect(fake.calls).toHaveLength(2);
+  });
+
+  it('sends one request however often the first page is awaited', async () => {
+    const { fake, server } = serverWith(reply.page([campaign(1)], { page: 1, limit: 20, total: 1, totalPages: 1 }));
+    const pages = server.campaigns.list();
+    const [a, b] = await Promise.all([pages, pages]);
+    expect(a).toBe(b);
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('sends nothing until awaited or iterated', async () => {
+    const { fake, server } = serverWith(reply.page([campaign(1)], { page: 1, limit: 20, total: 1, totalPages: 1 }));
+    const pages = server.campaigns.list();
+    await Promise.resolve();
+    expect(fake.calls).toHaveLength(0);
+    await pages;
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('a bad page query rejects with ValidationError on await, and nothing is sent', async () => {
+    const { fake, server } = serverWith();
+    const pages = server.coupons.listUsage('user-1', { page: 0, limit: 101 });
+    const error = await pages.then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error).toMatchObject({
+      details: [
+        { path: 'page', message: 'must be at least 1' },
+        { path: 'limit', message: 'must be an integer from 1 to 100' },
+      ],
+    });
+    await expect(async () => {
+      for await (const _ of server.coupons.listUsage('', {})) void _;
+    }).rejects.toMatchObject({ details: [{ path: 'userId', message: 'must not be empty' }] });
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('a failure on a later page rejects the walk after the earlier items', async () => {
+    const { server } = serverWith(
+      reply.page([campaign(1)], { page: 1, limit: 1, total: 2, totalPages: 2 }),
+      reply.error(404, 'NOT_FOUND', 'gone'),
+    );
+    const seen: string[] = [];
+    await expect(async () => {
+      for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
+    }).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(seen).toEqual(['camp-1']);
+  });
+});

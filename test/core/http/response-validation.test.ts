@@ -1,0 +1,75 @@
+/** `validateResponses`: off by default; on, a success body that breaks the spec is a ResponseValidationError. */
+import { describe, expect, it } from 'vitest';
+import { CampaignClient } from '../../../core/client/campaign-client.js';
+import { ResponseValidationError } from '../../../core/http/errors.js';
+import { validateResponse } from '../../../core/schema/responses.js';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
+import { campaign, creator, paymentDetail } from '../schema/samples.js';
+
+const SERVER_KEY = 'sk_test_1:s3cr3t';
+const CLIENT_KEY = 'ck_test_1:pub1ic';
+const malformed = { ...paymentDetail, amount: '4.99', createdAt: '2024-05-01T10:30:00Z' };
+
+describe('validateResponses', () => {
+  it('is off by default: a malformed body comes back as sent', async () => {
+    const fake = createFakeFetch(reply.ok(malformed));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    await expect(server.payments.get('tx-1')).resolves.toEqual(malformed);
+  });
+
+  it('rejects a malformed success body, naming each bad field', async () => {
+    const fake = createFakeFetch(reply.ok(malformed));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    const error = await server.payments.get('tx-1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({
+      name: 'ResponseValidationError',
+      code: 'INVALID_RESPONSE',
+      status: 200,
+      message: 'The response does not match the PaymentDetail schema',
+      details: [
+        { path: 'data.amount', message: 'must be a number' },
+        { path: 'data.createdAt', message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' },
+      ],
+    });
+  });
+
+  it('accepts a good body', async () => {
+    const fake = createFakeFetch(reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    await expect(server.payments.get('tx-1')).resolves.toEqual(paymentDetail);
+  });
+
+  it('checks the envelope of pages and lists too', async () => {
+    const fake = createFakeFetch(reply.ok([campaign(1)]), reply.ok([{ ...creator, creatorId: 'one' }]));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    await expect(server.campaigns.list()).rejects.toMatchObject({ code: 'INVALID_RESPONSE', details: [{ path: 'pagination', message: 'is required' }] });
+    await expect(server.campaigns.listCreators('camp-1')).rejects.toMatchObject({ details: [{ path: 'data.0.creatorId', message: 'must be a number' }] });
+  });
+
+  it('is not retried: the service answered, and would answer the same', async () => {
+    const fake = createFakeFetch(reply.ok(malformed), reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    await expect(server.payments.get('tx-1')).rejects.toBeInstanceOf(ResponseValidationError);
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('rejects a success body that is not a JSON object even when off', async () => {
+    const fake = createFakeFetch(reply.text(200, '<html>maintenance</html>', { 'content-type': 'text/html' }));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+      code: 'INVALID_RESPONSE',
+      status: 200,
+      message: 'The response body is not a JSON object',
+    });
+  });
+
+  it('takes the validator as a function in game clients', async () => {
+    const fake = createFakeFetch(reply.ok({ ...creator, creatorKey: 7 }), reply.ok(creator));
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch, validateResponses: validateResponse });
+    await expect(client.creators.get('ABC12')).rejects.toMatchObject({ code: 'INVALID_RESPONSE', details: [{ path: 'data.creatorKey', message: 'must be a string' }] });
+    await expect(client.creators.get('ABC12')).resolves.toEqual(creator);
+  });
+});
