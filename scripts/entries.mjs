@@ -6,10 +6,11 @@ export const ENTRIES = [
   { name: 'index', source: 'core/index.ts', subpath: '.', client: true },
   { name: 'server', source: 'core/server/index.ts', subpath: './server' },
   { name: 'node', source: 'adapters/node/index.ts', subpath: './node' },
+  { name: 'emulator', source: 'emulator/index.ts', subpath: './emulator' },
 ];
 
 /** Built for the `bin`, not an import path. */
-export const BINS = [];
+export const BINS = [{ name: 'emulator-cli', source: 'emulator/cli.ts' }];
 
 /** The `<script>` bundle: global `GameCampaign`. */
 export const IIFE = { source: 'core/index.ts', file: 'dist/game-campaign.iife.js', name: 'GameCampaign' };

@@ -1,0 +1,13 @@
+#!/usr/bin/env node
+// `game-campaign-emulator [--port N] [--json]`: runs the built CLI (dist/, made by `npm install`/`npm run build`).
+// In a checkout that was never built it runs the TypeScript source through tsx instead.
+import { existsSync } from 'node:fs';
+
+const built = new URL('../dist/emulator-cli.js', import.meta.url);
+if (existsSync(built)) {
+  await import(built.href);
+} else {
+  const { register } = await import('tsx/esm/api');
+  register();
+  await import(new URL('../emulator/cli.ts', import.meta.url).href);
+}

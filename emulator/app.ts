@@ -1,0 +1,79 @@
+/**
+ * The emulator's Hono app: middleware in the order a request meets it, then every route of the spec.
+ * `/v1/*`: count -> CORS -> faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> route.
+ * `/_emulator/*`: loopback only -> JSON body (optional) -> control route. Unknown routes answer 404 `NOT_FOUND`.
+ */
+import { Hono, type MiddlewareHandler } from 'hono';
+import { cors } from 'hono/cors';
+import { matchedRoutes } from 'hono/route';
+import { HTTPException } from 'hono/http-exception';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import type { ErrorCode } from '../core/schema/errors.js';
+import type { AppEnv, Services } from './app-env.js';
+import { loopbackOnly, rateLimit, requireKey } from './middleware/access.js';
+import { injectFaults } from './middleware/faults.js';
+import { limitBody, parseJsonBody } from './middleware/json-body.js';
+import { fail } from './respond.js';
+import { campaignRoutes } from './routes/campaigns.js';
+import { controlRoutes, type Controls } from './routes/control.js';
+import { couponRoutes } from './routes/coupons.js';
+import { paymentRoutes } from './routes/payments.js';
+import { playtimeRoutes } from './routes/playtime.js';
+import { sponsorRoutes } from './routes/sponsors.js';
+import { webhookRoutes } from './routes/webhooks.js';
+import { webviewRoutes } from './routes/webview.js';
+import type { Store } from './store.js';
+
+/** Builds the app over the emulator's services. */
+export function createApp(services: Services, controls: Controls): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const { store, keys, random } = services;
+
+  app.use('*', countRequests(store));
+  app.use('/v1/*', cors({ origin: '*', allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['retry-after'], maxAge: 600 }));
+  app.use('/v1/*', injectFaults(store, random));
+  app.use('/v1/server/*', requireKey(keys, 'server'));
+  app.use('/v1/client/*', requireKey(keys, 'client'));
+  app.use('/v1/*', rateLimit(store));
+  app.use('/v1/*', limitBody);
+  app.use('/v1/*', parseJsonBody(true));
+  app.use('/_emulator/*', loopbackOnly);
+  app.use('/_emulator/*', limitBody);
+  app.use('/_emulator/*', parseJsonBody(false));
+
+  playtimeRoutes(app, services);
+  paymentRoutes(app, services);
+  couponRoutes(app, services);
+  sponsorRoutes(app, services);
+  webviewRoutes(app, services);
+  webhookRoutes(app, services);
+  campaignRoutes(app, services);
+  controlRoutes(app, controls);
+
+  app.notFound((c) => fail(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
+  app.onError((error, c) => {
+    if (error instanceof HTTPException) {
+      const status = error.status as ContentfulStatusCode;
+      const code: ErrorCode = status === 401 ? 'UNAUTHORIZED' : status === 404 ? 'NOT_FOUND' : status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST';
+      return fail(c, status, code, error.message || 'Request failed');
+    }
+    console.error('[game-campaign-emulator] unexpected error', error);
+    return fail(c, 500, 'INTERNAL_ERROR', 'Internal error in the emulator');
+  });
+  return app;
+}
+
+/**
+ * Adds one to `store.requests["<METHOD> <route pattern>"]` for every request that matches a route, whatever its
+ * answer (auth errors, faults and drops included); unmatched requests and `/_emulator` controls are not counted.
+ */
+function countRequests(store: Store): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const route = matchedRoutes(c).find((r) => r.method === c.req.method);
+    if (route && !route.path.startsWith('/_emulator')) {
+      const name = `${route.method} ${route.path}`;
+      store.requests[name] = (store.requests[name] ?? 0) + 1;
+    }
+    await next();
+  };
+}

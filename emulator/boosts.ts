@@ -1,0 +1,72 @@
+/**
+ * Creating and changing a user's boost, with the 30-day cooldown. Shared by the sponsor routes and the web view.
+ * @see spec "Change boosted creator", "States and transitions"
+ */
+import type { ErrorCode } from '../core/schema/errors.js';
+import { BOOST_COOLDOWN_DAYS, type BoostRecord } from '../core/schema/sponsors.js';
+import type { Services } from './app-env.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** What a boost operation asks for. */
+export interface BoostChange {
+  userId: string;
+  creatorKey: string;
+  campaignId?: string;
+  callbackId?: string;
+  isTest?: boolean;
+}
+
+/** The boost after the operation, or the error to answer. */
+export type BoostOutcome =
+  | { ok: true; boost: BoostRecord; action: 'CREATED' | 'CHANGED' | 'UNCHANGED' }
+  | { ok: false; status: 400 | 404; code: ErrorCode; message: string };
+
+/**
+ * Points the user's boost at `creatorKey`. `mode: 'change'` (PUT) needs an existing boost (404 otherwise, assumed);
+ * `mode: 'upsert'` (POST, assumed) creates one (`sponsor.created`) when there is none. Checks, in order: campaign
+ * (given, else the active one; 404), creator (404), creator takes part in the campaign (404, assumed). The same
+ * creator and campaign again changes nothing (assumed). Otherwise the cooldown applies: fewer than 30 days since
+ * `sponsoredAt` answers 400 `BAD_REQUEST` "Boost can be changed again in N days" (N rounded up); else the boost
+ * changes, its cooldown restarts, history gets a CHANGED entry and `sponsor.changed` is sent. In test mode
+ * every check runs against the recorded state and nothing is recorded or sent.
+ */
+export function applyBoost({ store, webhooks }: Services, request: BoostChange, mode: 'change' | 'upsert'): BoostOutcome {
+  const { userId, creatorKey, callbackId, isTest } = request;
+  const current = store.boosts.get(userId);
+  if (!current && mode === 'change') return { ok: false, status: 404, code: 'NOT_FOUND', message: `User ${userId} has no boost` };
+  const campaign = request.campaignId !== undefined ? store.campaign(request.campaignId) : store.activeCampaign();
+  if (!campaign) {
+    const message = request.campaignId !== undefined ? `Campaign ${request.campaignId} not found` : 'The project has no active campaign';
+    return { ok: false, status: 404, code: 'NOT_FOUND', message };
+  }
+  const creator = store.creator(creatorKey);
+  if (!creator) return { ok: false, status: 404, code: 'NOT_FOUND', message: `Creator ${creatorKey} not found` };
+  if (!campaign.creatorKeys.includes(creatorKey)) {
+    return { ok: false, status: 404, code: 'NOT_FOUND', message: `Creator ${creatorKey} does not take part in campaign ${campaign.campaignId}` };
+  }
+  const now = store.now();
+  const next = { userId, campaignId: campaign.campaignId, creatorKey, sponsoredAt: store.iso(now) };
+
+  if (!current) {
+    if (!isTest) {
+      store.boosts.set(userId, next);
+      store.boostHistory.push({ action: 'CREATED', userId, campaignId: next.campaignId, creatorKey, createdAt: next.sponsoredAt });
+      webhooks.emit('sponsor.created', { userId, campaignId: next.campaignId, creatorKey, creatorName: creator.creatorName, sponsoredAt: next.sponsoredAt }, callbackId);
+    }
+    return { ok: true, boost: store.boostRecord(next), action: 'CREATED' };
+  }
+  if (current.creatorKey === creatorKey && current.campaignId === campaign.campaignId) {
+    return { ok: true, boost: store.boostRecord(current), action: 'UNCHANGED' };
+  }
+  const remainingMs = Date.parse(current.sponsoredAt) + BOOST_COOLDOWN_DAYS * DAY_MS - now;
+  if (remainingMs > 0) {
+    return { ok: false, status: 400, code: 'BAD_REQUEST', message: `Boost can be changed again in ${Math.ceil(remainingMs / DAY_MS)} days` };
+  }
+  if (!isTest) {
+    store.boosts.set(userId, next);
+    store.boostHistory.push({ action: 'CHANGED', userId, campaignId: next.campaignId, creatorKey, previousCreatorKey: current.creatorKey, createdAt: next.sponsoredAt });
+    webhooks.emit('sponsor.changed', { userId, campaignId: next.campaignId, oldCreatorKey: current.creatorKey, newCreatorKey: creatorKey, changedAt: next.sponsoredAt }, callbackId);
+  }
+  return { ok: true, boost: store.boostRecord(next), action: 'CHANGED' };
+}

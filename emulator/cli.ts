@@ -1,0 +1,56 @@
+#!/usr/bin/env node
+/**
+ * `game-campaign-emulator [--port N] [--host H] [--json]`: runs the emulator until SIGINT/SIGTERM.
+ * Prints a short banner (URL, client key, server key), or with `--json` exactly one line
+ * `{"url","clientKey","serverKey"}` for scripts. `--port 0` picks a free port.
+ */
+import { parseArgs } from 'node:util';
+import { DEFAULT_PORT, startEmulator } from './index.js';
+
+const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--json]';
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string', default: String(DEFAULT_PORT) },
+      host: { type: 'string', default: '127.0.0.1' },
+      json: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+  });
+  if (values.help) {
+    console.log(USAGE);
+    return;
+  }
+  const port = Number(values.port);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  const emulator = await startEmulator({ port, host: values.host });
+  if (values.json) {
+    console.log(JSON.stringify({ url: emulator.url, clientKey: emulator.clientKey, serverKey: emulator.serverKey }));
+  } else {
+    console.log(
+      [
+        `Game Campaign emulator listening on ${emulator.url}`,
+        `  Client key: ${emulator.clientKey}`,
+        `  Server key: ${emulator.serverKey}`,
+        `  Web view:   ${emulator.url}/webview`,
+        `  State:      ${emulator.url}/_emulator/state`,
+        'Press Ctrl+C to stop.',
+      ].join('\n'),
+    );
+  }
+  const stop = () => {
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  console.error(error instanceof Error ? error.message : error);
+  console.error(USAGE);
+  process.exit(2);
+});

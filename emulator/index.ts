@@ -1,0 +1,171 @@
+/**
+ * `game-campaign-sdk/emulator`: an in-memory stand-in for the whole Game Campaign service, with the service's rules,
+ * for tests, samples and local development. Call it in-process (`fetch: emulator.fetch`) or over HTTP
+ * (`startEmulator`). @see DESIGN section 9
+ * @packageDocumentation
+ */
+import type { AddressInfo } from 'node:net';
+import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
+import { check } from '../core/schema/validate.js';
+import { createApp } from './app.js';
+import type { Services } from './app-env.js';
+import { demoFixtures } from './fixtures.js';
+import { isDropped } from './middleware/faults.js';
+import {
+  DEFAULT_FAULTS,
+  DEFAULT_KEYS,
+  DEFAULT_PORT,
+  defaultWebhookRetryDelayMs,
+  FaultsRequest,
+  type EmulatorOptions,
+  type Faults,
+} from './options.js';
+import { Store, type EmulatorState } from './store.js';
+import { WebhookDispatcher } from './webhook-delivery.js';
+
+export * from './fixtures.js';
+export { DEFAULT_FAULTS, DEFAULT_KEYS, DEFAULT_PORT, defaultWebhookRetryDelayMs, type Clock, type EmulatorKeys, type EmulatorOptions, type Faults } from './options.js';
+export type { EmulatorState, StoredSession, StoredDelivery, StoredToken, StoredWebviewSession } from './store.js';
+export { isLoopback } from './middleware/access.js';
+
+/** A running emulator. */
+export interface Emulator {
+  /** Fetch-API handler: pass it as the SDK's `fetch` to run against the emulator in-process. */
+  fetch(input: Request | string | URL, init?: RequestInit): Promise<Response>;
+  /** The Client key it accepts. */
+  clientKey: string;
+  /** The Server key it accepts. */
+  serverKey: string;
+  /** A read-only snapshot: fixtures and everything recorded (same JSON as `GET /_emulator/state`). */
+  state(): EmulatorState;
+  /** Moves emulator time forward (token expiry, boost cooldown, timestamps). */
+  advanceClock(ms: number): void;
+  /** Changes the injected faults; fields not given stay as they are. @throws TypeError for out-of-range values */
+  setFaults(faults: Partial<Faults>): void;
+  /** Back to the fixtures: recorded data, webhooks, pending deliveries, clock offset, faults and request counts. */
+  reset(): void;
+  /** Resolves when no webhook delivery or retry is pending. */
+  webhooksIdle(): Promise<void>;
+  /** Cancels pending webhook retries and deliveries in flight. */
+  close(): Promise<void>;
+}
+
+/** An emulator listening on HTTP. */
+export interface RunningEmulator extends Emulator {
+  /** Its address, e.g. `http://127.0.0.1:8787`. */
+  url: string;
+  /** Stops listening, closes open connections and cancels pending work. */
+  close(): Promise<void>;
+}
+
+/**
+ * Creates an emulator without a port: call it through `emulator.fetch`.
+ * @example
+ * ```ts
+ * const emulator = createEmulator();
+ * const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: 'http://emulator.local' }, fetch: emulator.fetch });
+ * ```
+ */
+export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  const clock = options.clock ?? { now: () => Date.now() };
+  const keys = { ...(options.keys ?? DEFAULT_KEYS) };
+  const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
+  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults);
+  const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
+  const services: Services = { store, webhooks, keys, random: options.random ?? Math.random };
+
+  const emulator: Emulator = {
+    clientKey: keys.clientKey,
+    serverKey: keys.serverKey,
+    fetch: async (input, init) => {
+      const request = input instanceof Request && init === undefined ? input : new Request(input, init);
+      const response = await untilAborted(Promise.resolve(app.fetch(request)), request.signal);
+      if (isDropped(response)) throw new TypeError('fetch failed', { cause: new Error('connection dropped by the emulator (fault injection)') });
+      return response;
+    },
+    state: () => store.snapshot(),
+    advanceClock: (ms) => {
+      if (!Number.isFinite(ms) || ms < 0) throw new TypeError('advanceClock needs a non-negative number of ms');
+      store.advanceClock(ms);
+    },
+    setFaults: (faults) => {
+      store.faults = { ...store.faults, ...validFaults(faults) };
+    },
+    reset: () => {
+      webhooks.cancelAll();
+      store.reset();
+    },
+    webhooksIdle: () => webhooks.idle(),
+    close: async () => {
+      webhooks.close();
+    },
+  };
+  const app = createApp(services, {
+    state: emulator.state,
+    advanceClock: emulator.advanceClock,
+    setFaults: emulator.setFaults,
+    faults: () => ({ ...store.faults }),
+    now: () => store.iso(),
+    reset: emulator.reset,
+  });
+  appFetch.set(emulator, (request, env) => app.fetch(request, env as Partial<HttpBindings>));
+  return emulator;
+}
+
+/**
+ * Starts an emulator on `host:port` (0 = a free port) with `@hono/node-server`.
+ * @example
+ * ```ts
+ * const emulator = await startEmulator({ port: 0 });
+ * console.log(emulator.url, emulator.serverKey);
+ * await emulator.close();
+ * ```
+ */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const emulator = createEmulator(options);
+  const host = options.host ?? '127.0.0.1';
+  const handle = appFetch.get(emulator)!;
+  const server = await new Promise<ServerType>((resolve, reject) => {
+    const listening = serve({ fetch: handle, port: options.port ?? DEFAULT_PORT, hostname: host }, () => resolve(listening));
+    listening.once('error', reject);
+  }).catch(async (error: unknown) => {
+    await emulator.close();
+    throw error;
+  });
+  const { port } = server.address() as AddressInfo;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  let closing: Promise<void> | undefined;
+  return {
+    ...emulator,
+    url,
+    close: () => {
+      closing ??= (async () => {
+        await emulator.close();
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          if ('closeAllConnections' in server) server.closeAllConnections();
+        });
+      })();
+      return closing;
+    },
+  };
+}
+
+/** The Hono handler behind each emulator, for `startEmulator` (kept off the public object). */
+const appFetch = new WeakMap<Emulator, (request: Request, env: unknown) => Response | Promise<Response>>();
+
+function validFaults(faults: Partial<Faults>): Partial<Faults> {
+  const checked = check(FaultsRequest, faults);
+  if (!checked.success) throw new TypeError(`Invalid faults: ${checked.details.map((d) => `${d.path} ${d.message}`).join('; ')}`);
+  return Object.fromEntries(Object.entries(checked.data).filter(([, value]) => value !== undefined));
+}
+
+/** The response, or a rejection with the signal's reason once the caller aborts (the work itself goes on, as on a server). */
+function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    response.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}

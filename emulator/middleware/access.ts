@@ -1,0 +1,73 @@
+/**
+ * Who may call: API keys (spec "Authentication"), the per-key rate limit (rate-limiter-flexible, in memory;
+ * assumed, DESIGN section 10: 50 requests/s per key by default) and loopback-only control endpoints.
+ */
+import type { MiddlewareHandler } from 'hono';
+import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+import { timingSafeEqual } from '../../core/webhooks/signature.js';
+import type { AppEnv } from '../app-env.js';
+import type { EmulatorKeys } from '../options.js';
+import { fail } from '../respond.js';
+import type { Store } from '../store.js';
+
+const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
+
+/**
+ * Requires `Authorization: Bearer <key_id>:<secret>`: 401 `UNAUTHORIZED` without a known key, 403 `FORBIDDEN` for a
+ * Client key on the Server API. The Server key may also call the Client API.
+ */
+export function requireKey(keys: EmulatorKeys, surface: 'client' | 'server'): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
+    if (key === undefined) return fail(c, 401, 'UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key_id>:<secret>');
+    const isServerKey = timingSafeEqual(key, keys.serverKey);
+    const isClientKey = timingSafeEqual(key, keys.clientKey);
+    if (!isServerKey && !isClientKey) return fail(c, 401, 'UNAUTHORIZED', 'Invalid API key');
+    if (surface === 'server' && !isServerKey) return fail(c, 403, 'FORBIDDEN', 'A Client key cannot call the Server API; use the Server key');
+    c.set('apiKey', key);
+    await next();
+  };
+}
+
+/**
+ * Answers 429 `RATE_LIMITED` with `Retry-After` (whole seconds, at least 1) once a key made more than
+ * `store.faults.rateLimitPerSecond` requests in the current second; 0 turns the limit off. The limiter is rebuilt
+ * when the limit changes or the store is reset.
+ */
+export function rateLimit(store: Store): MiddlewareHandler<AppEnv> {
+  let limiter: RateLimiterMemory | undefined;
+  let builtFor = '';
+  return async (c, next) => {
+    const perSecond = store.faults.rateLimitPerSecond;
+    const key = c.get('apiKey');
+    if (!key || perSecond <= 0) return next();
+    const signature = `${perSecond}/${store.generation}`;
+    if (!limiter || builtFor !== signature) {
+      limiter = new RateLimiterMemory({ points: perSecond, duration: 1 });
+      builtFor = signature;
+    }
+    try {
+      await limiter.consume(key);
+    } catch (rejection) {
+      if (!(rejection instanceof RateLimiterRes)) throw rejection;
+      c.header('Retry-After', String(Math.max(1, Math.ceil(rejection.msBeforeNext / 1000))));
+      return fail(c, 429, 'RATE_LIMITED', `Rate limit of ${perSecond} requests per second exceeded`);
+    }
+    await next();
+  };
+}
+
+/** True for 127.0.0.0/8, ::1 and their IPv4-mapped forms. */
+export function isLoopback(address: string): boolean {
+  const plain = address.startsWith('::ffff:') ? address.slice(7) : address;
+  return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
+}
+
+/** 403 `FORBIDDEN` over HTTP from anything but a loopback address; in-process calls (no socket) pass. */
+export const loopbackOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const address = c.env?.incoming?.socket?.remoteAddress;
+  if (address !== undefined && !isLoopback(address)) {
+    return fail(c, 403, 'FORBIDDEN', 'Emulator controls answer only loopback addresses');
+  }
+  await next();
+};

@@ -1,0 +1,78 @@
+/** Options of the emulator and their defaults. @see DESIGN section 9 */
+import * as z from 'zod/mini';
+import { checked } from '../core/schema/primitives.js';
+import type { Fixtures } from './fixtures.js';
+
+/** Injected failures, applied to every `/v1` request. */
+export interface Faults {
+  /** Share (0..1) of `/v1` requests answered 500 `INTERNAL_ERROR` before they are processed. */
+  errorRate: number;
+  /** Delay (ms) added to every `/v1` answer, after processing. */
+  latencyMs: number;
+  /** Share (0..1) of `/v1` requests whose connection is dropped: half before processing, half after. */
+  dropRate: number;
+  /** Requests per second allowed per API key; 0 turns the limit off (assumed). */
+  rateLimitPerSecond: number;
+}
+
+/** A wall clock in ms since the epoch. */
+export interface Clock {
+  now(): number;
+}
+
+/** The two sandbox keys, each `<key_id>:<secret>`. */
+export interface EmulatorKeys {
+  clientKey: string;
+  serverKey: string;
+}
+
+/** Options of {@link createEmulator} and {@link startEmulator}. */
+export interface EmulatorOptions {
+  /** Port for `startEmulator` (0 = a free port). @defaultValue 8787 */
+  port?: number;
+  /** Host for `startEmulator`. @defaultValue '127.0.0.1' */
+  host?: string;
+  /** Wall clock (ms); `advanceClock` adds to it. @defaultValue Date.now */
+  clock?: Clock;
+  /** Failures to inject from the start. @defaultValue no faults, 50 requests/s per key */
+  faults?: Partial<Faults>;
+  /** What the service holds at start and after `reset()`. @defaultValue demoFixtures() */
+  fixtures?: Fixtures;
+  /** The sandbox keys. @defaultValue {@link DEFAULT_KEYS} */
+  keys?: EmulatorKeys;
+  /** Wait before retry `attempt` (1-based) of a failed webhook delivery. assumed: @defaultValue 1000 * 2^(attempt-1) ms */
+  webhookRetryDelayMs?: (attempt: number) => number;
+  /** Random numbers in [0, 1) for fault injection (pass a seeded one for determinism). @defaultValue Math.random */
+  random?: () => number;
+}
+
+/** The fixed sandbox keys the emulator accepts unless told otherwise. */
+export const DEFAULT_KEYS: Readonly<EmulatorKeys> = {
+  clientKey: 'ck_sandbox_demo:cs_sandbox_demo_secret',
+  serverKey: 'sk_sandbox_demo:ss_sandbox_demo_secret',
+};
+
+/** No failures; 50 requests per second per key (DESIGN section 10). */
+export const DEFAULT_FAULTS: Readonly<Faults> = { errorRate: 0, latencyMs: 0, dropRate: 0, rateLimitPerSecond: 50 };
+
+/** Default port of `startEmulator` and the CLI. */
+export const DEFAULT_PORT = 8787;
+
+/** Exponential retry delay: 1 s, 2 s, 4 s, ... assumed: the spec does not show the timing between retries. */
+export function defaultWebhookRetryDelayMs(attempt: number): number {
+  return 1000 * 2 ** (attempt - 1);
+}
+
+const Share = checked(z.number(), z.minimum(0, 'must be at least 0'), z.maximum(1, 'must be at most 1'));
+const NonNegativeInt = checked(z.int(), z.minimum(0, 'must be at least 0'));
+
+/** Body of `POST /_emulator/faults` and the argument of `setFaults`: any subset of {@link Faults}. */
+export const FaultsRequest = z.object({
+  errorRate: z.optional(Share),
+  latencyMs: z.optional(NonNegativeInt),
+  dropRate: z.optional(Share),
+  rateLimitPerSecond: z.optional(NonNegativeInt),
+});
+
+/** Body of `POST /_emulator/clock`. assumed: the clock only moves forward. */
+export const ClockRequest = z.object({ advanceMs: NonNegativeInt });

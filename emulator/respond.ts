@@ -1,0 +1,77 @@
+/** Building responses: `{ data }`, pages, the spec's error body, query coercion and bulk item errors. */
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import * as z from 'zod/mini';
+import { errorBody, type ErrorCode, type ErrorDetail } from '../core/schema/errors.js';
+import { WriteOptions, type Pagination } from '../core/schema/primitives.js';
+import { check } from '../core/schema/validate.js';
+import type { AppContext } from './app-env.js';
+
+/** `{ data }` with status 200 (or the one given). */
+export function ok(c: AppContext, data: unknown, status: ContentfulStatusCode = 200): Response {
+  return c.json({ data }, status);
+}
+
+/** An error response in the spec's shape. */
+export function fail(c: AppContext, status: ContentfulStatusCode, code: ErrorCode, message: string, details?: ErrorDetail[]): Response {
+  return c.json(errorBody(status, code, message, details), status);
+}
+
+/** 400 (or 422) `VALIDATION_ERROR` with `details`; the message names the first problem and counts the others. */
+export function invalid(c: AppContext, details: ErrorDetail[], status: 400 | 422 = 400): Response {
+  const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
+  return fail(c, status, 'VALIDATION_ERROR', `Request validation failed: ${describeDetails(details.slice(0, 1))}${more}`, details);
+}
+
+/** 404 `NOT_FOUND`. */
+export function notFound(c: AppContext, message: string): Response {
+  return fail(c, 404, 'NOT_FOUND', message);
+}
+
+/** `path: message` of every detail, joined with `; ` (the `error` of a FAILED bulk item). */
+export function describeDetails(details: ErrorDetail[]): string {
+  return details.map((detail) => `${detail.path}: ${detail.message}`).join('; ');
+}
+
+/**
+ * Query strings as typed values for schema checks: integer-looking and number-looking values of `numbers` become
+ * numbers, `true`/`false` of `booleans` become booleans; anything else stays a string so the schema reports it.
+ */
+export function coerceQuery(query: Record<string, string>, numbers: string[], booleans: string[] = []): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...query };
+  for (const name of numbers) {
+    const value = query[name];
+    if (value !== undefined && value.trim() !== '' && Number.isFinite(Number(value))) out[name] = Number(value);
+  }
+  for (const name of booleans) {
+    const value = query[name];
+    if (value === 'true' || value === 'false') out[name] = value === 'true';
+  }
+  return out;
+}
+
+/** One page of `items`: page 1 and limit 20 by default; a page past the end is empty. */
+export function paginate<T>(items: readonly T[], page = 1, limit = 20): { data: T[]; pagination: Pagination } {
+  const start = (page - 1) * limit;
+  return {
+    data: items.slice(start, start + limit),
+    pagination: { page, limit, total: items.length, totalPages: Math.ceil(items.length / limit) },
+  };
+}
+
+/**
+ * Splits the problems of a bulk body into those of the envelope (answered 400 as a whole) and those inside
+ * items of the `field` array (reported per item).
+ */
+export function envelopeProblems(details: ErrorDetail[], field: string): ErrorDetail[] {
+  const itemPath = new RegExp(`^${field}\\.\\d+(\\.|$)`);
+  return details.filter((detail) => !itemPath.test(detail.path));
+}
+
+const WriteOptionsOnly = z.object(WriteOptions);
+
+/** `isTest` and `callbackId` of a body whose envelope already passed its schema. */
+export function writeOptionsOf(body: unknown): { isTest: boolean; callbackId?: string } {
+  const checked = check(WriteOptionsOnly, body);
+  if (!checked.success) return { isTest: false };
+  return { isTest: checked.data.isTest === true, ...(checked.data.callbackId !== undefined ? { callbackId: checked.data.callbackId } : {}) };
+}

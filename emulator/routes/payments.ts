@@ -1,0 +1,115 @@
+/** Payments: bulk, single (assumed route) and read. @see spec "Register bulk payments", "Get payment" */
+import type { Hono } from 'hono';
+import { BulkPaymentRequest, PaymentItem, PaymentRequest, type PaymentDetail, type PaymentItemResult, type PaymentRecord } from '../../core/schema/payments.js';
+import { check } from '../../core/schema/validate.js';
+import type { AppEnv, Services } from '../app-env.js';
+import { describeDetails, envelopeProblems, invalid, notFound, ok, writeOptionsOf } from '../respond.js';
+import type { Store } from '../store.js';
+
+/**
+ * USD per unit of each currency, fixed. assumed: the spec does not say how `amountUsd` is computed; a currency
+ * missing here converts 1:1.
+ */
+export const USD_RATES: Readonly<Record<string, number>> = {
+  USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067, KRW: 0.00075, CNY: 0.14, TWD: 0.031, HKD: 0.13, SGD: 0.74,
+  THB: 0.028, IDR: 0.000063, PHP: 0.018, VND: 0.00004, INR: 0.012, BRL: 0.18, CAD: 0.73, AUD: 0.66,
+};
+
+/** Registers the payment routes. */
+export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services): void {
+  app.post('/v1/server/payments/bulk', (c) => {
+    const body = c.get('json');
+    const whole = check(BulkPaymentRequest, body);
+    if (!whole.success) {
+      const problems = envelopeProblems(whole.details, 'payments');
+      if (problems.length > 0) return invalid(c, problems);
+    }
+    const { isTest, callbackId } = writeOptionsOf(body);
+    const items: unknown[] = whole.success ? whole.data.payments : (body as { payments: unknown[] }).payments;
+    const mock = new Map<string, PaymentRecord>();
+    const results = items.map((item): PaymentItemResult => {
+      const parsed = check(PaymentItem, item);
+      if (!parsed.success) return { transactionId: idOf(item), status: 'FAILED', error: describeDetails(parsed.details) };
+      const { transactionId } = parsed.data;
+      const existing = store.payments.get(transactionId) ?? mock.get(transactionId);
+      if (existing) return { transactionId, status: 'SKIPPED', data: existing };
+      const record = paymentRecord(store, parsed.data, isTest);
+      if (isTest) mock.set(transactionId, record);
+      else store.payments.set(transactionId, record);
+      return { transactionId, status: 'SUCCESS', data: record };
+    });
+    const summary = {
+      totalRequested: results.length,
+      successful: results.filter((r) => r.status === 'SUCCESS').length,
+      failed: results.filter((r) => r.status === 'FAILED').length,
+      skipped: results.filter((r) => r.status === 'SKIPPED').length,
+    };
+    if (!isTest) {
+      const transactionIds = results.filter((r) => r.status === 'SUCCESS').map((r) => r.transactionId);
+      webhooks.emit('payment.bulk_created', { ...summary, transactionIds }, callbackId);
+    }
+    return ok(c, { ...summary, results });
+  });
+
+  app.post('/v1/server/payments', (c) => {
+    const checked = check(PaymentRequest, c.get('json'));
+    if (!checked.success) return invalid(c, checked.details);
+    const { isTest, callbackId, ...item } = checked.data;
+    const existing = store.payments.get(item.transactionId);
+    if (existing) return ok(c, existing);
+    const record = paymentRecord(store, item, isTest === true);
+    if (!isTest) {
+      store.payments.set(record.transactionId, record);
+      webhooks.emit('payment.created', record, callbackId);
+    }
+    return ok(c, record);
+  });
+
+  app.get('/v1/server/payments/:transactionId', (c) => {
+    const transactionId = c.req.param('transactionId');
+    const record = store.payments.get(transactionId);
+    if (!record) return notFound(c, `Payment ${transactionId} not found`);
+    return ok(c, paymentDetail(record));
+  });
+}
+
+/**
+ * The record of a new payment. assumed: platform 'Other', distributionType 'MOBILE_STORE', status 'COMPLETED',
+ * campaign currency USD, net amount/currency default to amount/currency, productName to ''; test-mode records
+ * have id 0 and are not stored.
+ */
+function paymentRecord(store: Store, item: PaymentItem, isTest: boolean): PaymentRecord {
+  const attribution = store.attribute(item.userId)!;
+  return {
+    id: isTest ? 0 : store.nextId('payment'),
+    transactionId: item.transactionId,
+    userId: item.userId,
+    productId: item.productId,
+    productName: item.productName ?? '',
+    amount: item.amount,
+    currency: item.currency,
+    amountUsd: Math.round(item.amount * (USD_RATES[item.currency.toUpperCase()] ?? 1) * 100) / 100,
+    platform: 'Other',
+    distributionType: 'MOBILE_STORE',
+    status: 'COMPLETED',
+    isRefund: false,
+    netAmount: item.netAmount ?? item.amount,
+    netCurrency: item.netCurrency ?? item.currency,
+    campaignCurrency: 'USD',
+    campaignId: attribution.campaignId,
+    creatorKey: attribution.creatorKey,
+    purchasedAt: item.purchasedAt,
+    createdAt: store.iso(),
+  };
+}
+
+/** The payment as the detail endpoint shows it: without platform, distributionType and status. */
+function paymentDetail(record: PaymentRecord): PaymentDetail {
+  const { platform: _platform, distributionType: _distributionType, status: _status, ...detail } = record;
+  return detail;
+}
+
+function idOf(item: unknown): string {
+  const id = typeof item === 'object' && item !== null ? (item as { transactionId?: unknown }).transactionId : undefined;
+  return typeof id === 'string' ? id : '';
+}

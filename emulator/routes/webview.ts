@@ -1,0 +1,147 @@
+/**
+ * Web view: one-time tokens, the PKCE exchange, the session's data and boost action, and the page itself.
+ * @see spec "Create web view one-time token"; DESIGN sections 7 and 10 (exchange on the web view host, assumed)
+ */
+import { sha256 } from '@noble/hashes/sha2.js';
+import type { Hono } from 'hono';
+import * as z from 'zod/mini';
+import { CreatorKey } from '../../core/schema/primitives.js';
+import type { BoostRecord } from '../../core/schema/sponsors.js';
+import { check } from '../../core/schema/validate.js';
+import { CreateOttRequest, WebviewExchangeRequest, type OneTimeToken, type WebviewSession } from '../../core/schema/webview.js';
+import type { AppEnv, AppContext, Services } from '../app-env.js';
+import { applyBoost } from '../boosts.js';
+import { mockCampaign, MOCK_CREATORS } from '../fixtures.js';
+import { base64Url, randomToken } from '../ids.js';
+import { fail, invalid, notFound, ok } from '../respond.js';
+import type { Store, StoredWebviewSession } from '../store.js';
+import { WEBVIEW_PAGE } from '../webview-page.js';
+
+/** Lifetime of a one-time token (spec: 60 seconds). */
+export const OTT_LIFETIME_SECONDS = 60;
+/** Lifetime of an exchanged web view session. assumed: one hour. */
+export const WEBVIEW_SESSION_LIFETIME_MS = 60 * 60 * 1000;
+
+const BoostFromWebview = z.object({ creatorKey: CreatorKey });
+const encoder = new TextEncoder();
+
+/** Registers the web view routes. */
+export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
+  const { store } = services;
+
+  app.post('/v1/server/webview/ott', (c) => {
+    const checked = check(CreateOttRequest, c.get('json'));
+    if (!checked.success) return invalid(c, checked.details);
+    const request = checked.data;
+    if (request.campaignId !== undefined && !store.campaign(request.campaignId)) return notFound(c, `Campaign ${request.campaignId} not found`);
+    // A new token ends the user's older tokens and sessions. assumed: test-mode tokens are kept too (the spec says
+    // test mode issues a session on sample data), and are shown sample data.
+    invalidateUser(store, request.userId);
+    const now = store.now();
+    const ott = randomToken('ott_');
+    store.tokens.set(ott, {
+      ott,
+      userId: request.userId,
+      ...(request.campaignId !== undefined ? { campaignId: request.campaignId } : {}),
+      codeChallenge: request.codeChallenge,
+      ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+      showCampaignDetail: request.showCampaignDetail === true,
+      isTest: request.isTest === true,
+      createdAt: store.iso(now),
+      expiresAt: store.iso(now + OTT_LIFETIME_SECONDS * 1000),
+      state: 'ISSUED',
+    });
+    const data: OneTimeToken = { ott, expiresIn: OTT_LIFETIME_SECONDS };
+    return ok(c, data);
+  });
+
+  app.post('/v1/webview/sessions', (c) => {
+    const checked = check(WebviewExchangeRequest, c.get('json'));
+    if (!checked.success) return invalid(c, checked.details);
+    const token = store.tokens.get(checked.data.ott);
+    const now = store.now();
+    if (!token || token.state !== 'ISSUED' || now >= Date.parse(token.expiresAt)) {
+      return fail(c, 401, 'UNAUTHORIZED', 'The one-time token is unknown, expired, already used or replaced by a newer one');
+    }
+    if (base64Url(sha256(encoder.encode(checked.data.codeVerifier))) !== token.codeChallenge) {
+      return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge');
+    }
+    token.state = 'USED';
+    invalidateUser(store, token.userId);
+    const session: StoredWebviewSession = {
+      sessionId: randomToken('wvs_'),
+      userId: token.userId,
+      ...(token.campaignId !== undefined ? { campaignId: token.campaignId } : {}),
+      showCampaignDetail: token.showCampaignDetail,
+      isTest: token.isTest,
+      ...(token.metadata !== undefined ? { metadata: token.metadata } : {}),
+      createdAt: store.iso(now),
+      expiresAt: store.iso(now + WEBVIEW_SESSION_LIFETIME_MS),
+      valid: true,
+    };
+    store.webviewSessions.set(session.sessionId, session);
+    const data: WebviewSession = {
+      sessionId: session.sessionId,
+      userId: session.userId,
+      ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}),
+      showCampaignDetail: session.showCampaignDetail,
+      expiresAt: session.expiresAt,
+    };
+    return ok(c, data);
+  });
+
+  // What the page shows: the session's campaign (else the active one), its creators and the user's boost.
+  app.get('/v1/webview/sessions/:sessionId', (c) => {
+    const session = liveSession(c, store);
+    if (session instanceof Response) return session;
+    if (session.isTest) {
+      return ok(c, { session, campaign: withoutCreatorKeys(mockCampaign(store.now())), creators: MOCK_CREATORS, boost: null });
+    }
+    const campaign = session.campaignId !== undefined ? store.campaign(session.campaignId) : store.activeCampaign();
+    const boost = store.boosts.get(session.userId);
+    return ok(c, {
+      session,
+      campaign: campaign ? withoutCreatorKeys(campaign) : null,
+      creators: campaign ? store.creatorsOf(campaign) : [],
+      boost: boost ? store.boostRecord(boost) : null,
+    });
+  });
+
+  // The page's boost button: the same rules as POST /v1/server/sponsors. assumed: a test session boosts a sample
+  // creator and records nothing.
+  app.put('/v1/webview/sessions/:sessionId/boost', (c) => {
+    const session = liveSession(c, store);
+    if (session instanceof Response) return session;
+    const checked = check(BoostFromWebview, c.get('json'));
+    if (!checked.success) return invalid(c, checked.details);
+    const { creatorKey } = checked.data;
+    if (session.isTest) {
+      const creator = MOCK_CREATORS.find((mock) => mock.creatorKey === creatorKey);
+      if (!creator) return notFound(c, `Creator ${creatorKey} not found`);
+      const sample: BoostRecord = { userId: session.userId, campaignId: mockCampaign(store.now()).campaignId, creatorKey, creatorName: creator.creatorName, isActive: true, sponsoredAt: store.iso() };
+      return ok(c, sample);
+    }
+    const outcome = applyBoost(services, { userId: session.userId, creatorKey, ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}) }, 'upsert');
+    return outcome.ok ? ok(c, outcome.boost) : fail(c, outcome.status, outcome.code, outcome.message);
+  });
+
+  app.get('/webview', (c) => c.html(WEBVIEW_PAGE));
+}
+
+/** Ends the user's issued tokens and open sessions. */
+function invalidateUser(store: Store, userId: string): void {
+  for (const token of store.tokens.values()) if (token.userId === userId && token.state === 'ISSUED') token.state = 'INVALIDATED';
+  for (const session of store.webviewSessions.values()) if (session.userId === userId) session.valid = false;
+}
+
+function liveSession(c: AppContext, store: Store): StoredWebviewSession | Response {
+  const session = store.webviewSessions.get(c.req.param('sessionId') ?? '');
+  if (!session || !session.valid || store.now() >= Date.parse(session.expiresAt)) {
+    return fail(c, 401, 'UNAUTHORIZED', 'The web view session is unknown, expired or replaced by a newer one');
+  }
+  return session;
+}
+
+function withoutCreatorKeys<T extends { creatorKeys: string[] }>({ creatorKeys: _keys, ...campaign }: T): Omit<T, 'creatorKeys'> {
+  return campaign;
+}

@@ -1,0 +1,233 @@
+/** Everything the emulator holds: fixtures, what requests recorded, the clock, faults; and going back to the fixtures. */
+import type { Creator } from '../core/schema/campaigns.js';
+import type { CouponUsage } from '../core/schema/coupons.js';
+import type { PaymentRecord } from '../core/schema/payments.js';
+import type { Platform } from '../core/schema/primitives.js';
+import type { BoostHistoryEntry, BoostRecord } from '../core/schema/sponsors.js';
+import type { WebhookConfig, WebhookDeliveryLog, WebhookEventType } from '../core/schema/webhooks.js';
+import type * as z from 'zod/mini';
+import type { CampaignFixture, CouponFixture, Fixtures } from './fixtures.js';
+import type { Clock, Faults } from './options.js';
+
+/** A recorded playtime session, with the attribution the emulator gave it. */
+export interface StoredSession {
+  projectId: string;
+  sessionId: string;
+  userId: string;
+  durationSeconds: number;
+  startedAt: string;
+  endedAt: string;
+  campaignId: string;
+  creatorKey: string;
+  platform: z.infer<typeof Platform>;
+  metadata?: Record<string, unknown>;
+  createdAt: string;
+}
+
+/** A user's boost; `sponsoredAt` is when it started pointing at its current creator (the cooldown start). */
+export interface StoredBoost {
+  userId: string;
+  campaignId: string;
+  creatorKey: string;
+  sponsoredAt: string;
+}
+
+/** A registered webhook receiver with its secret. */
+export interface StoredWebhook extends WebhookConfig {
+  eventType: WebhookEventType;
+  secret: string;
+}
+
+/** One delivery attempt, with the receiver it went to. */
+export interface StoredDelivery extends WebhookDeliveryLog {
+  webhookId: number;
+}
+
+/** A web view one-time token. */
+export interface StoredToken {
+  ott: string;
+  userId: string;
+  campaignId?: string;
+  codeChallenge: string;
+  metadata?: Record<string, unknown>;
+  showCampaignDetail: boolean;
+  isTest: boolean;
+  createdAt: string;
+  expiresAt: string;
+  state: 'ISSUED' | 'USED' | 'INVALIDATED';
+}
+
+/** A web view session made by exchanging a token. */
+export interface StoredWebviewSession {
+  sessionId: string;
+  userId: string;
+  campaignId?: string;
+  showCampaignDetail: boolean;
+  isTest: boolean;
+  metadata?: Record<string, unknown>;
+  createdAt: string;
+  expiresAt: string;
+  valid: boolean;
+}
+
+/** The read-only snapshot `state()` and `GET /_emulator/state` return. */
+export interface EmulatorState {
+  now: string;
+  fixtures: Fixtures;
+  sessions: StoredSession[];
+  payments: PaymentRecord[];
+  couponUsages: CouponUsage[];
+  boosts: BoostRecord[];
+  boostHistory: BoostHistoryEntry[];
+  webhooks: Array<WebhookConfig & { eventType: WebhookEventType }>;
+  deliveries: StoredDelivery[];
+  webview: { tokens: StoredToken[]; sessions: StoredWebviewSession[] };
+  faults: Faults;
+  /** Requests received per route, e.g. `"POST /v1/server/playtime/sessions/bulk": 3`. */
+  requests: Record<string, number>;
+}
+
+/** Where a request without a campaign is attributed. */
+export interface Attribution {
+  campaignId: string;
+  creatorKey: string;
+}
+
+type Counter = 'payment' | 'couponUsage' | 'webhook';
+
+/** The emulator's in-memory state. Mutated only by route handlers and the webhook dispatcher. */
+export class Store {
+  fixtures!: Fixtures;
+  faults!: Faults;
+  /** Sessions by sessionId: unique by projectId + sessionId, and the emulator holds one project. */
+  sessions = new Map<string, StoredSession>();
+  payments = new Map<string, PaymentRecord>();
+  couponUsages: CouponUsage[] = [];
+  boosts = new Map<string, StoredBoost>();
+  boostHistory: BoostHistoryEntry[] = [];
+  webhooks = new Map<number, StoredWebhook>();
+  deliveries: StoredDelivery[] = [];
+  tokens = new Map<string, StoredToken>();
+  webviewSessions = new Map<string, StoredWebviewSession>();
+  requests: Record<string, number> = {};
+  /** Bumped by every reset, so work started before it (webhook retries) can tell it is stale. */
+  generation = 0;
+  #counters: Record<Counter, number> = { payment: 0, couponUsage: 0, webhook: 0 };
+  #clockOffsetMs = 0;
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly loadFixtures: (now: number) => Fixtures,
+    private readonly initialFaults: Faults,
+  ) {
+    this.reset();
+  }
+
+  /** Emulator time in ms: the injected clock plus whatever `advanceClock` added. */
+  now(): number {
+    return this.clock.now() + this.#clockOffsetMs;
+  }
+
+  /** Emulator time as an ISO 8601 UTC timestamp. */
+  iso(ms: number = this.now()): string {
+    return new Date(ms).toISOString();
+  }
+
+  /** Moves emulator time forward (token expiry, boost cooldown). */
+  advanceClock(ms: number): void {
+    this.#clockOffsetMs += ms;
+  }
+
+  /** The next integer id of a kind, from 1. */
+  nextId(kind: Counter): number {
+    return ++this.#counters[kind];
+  }
+
+  /** Back to the fixtures: nothing recorded, clock offset 0, the initial faults, request counts cleared. */
+  reset(): void {
+    this.generation++;
+    this.#clockOffsetMs = 0;
+    this.#counters = { payment: 0, couponUsage: 0, webhook: 0 };
+    this.fixtures = structuredClone(this.loadFixtures(this.clock.now()));
+    this.faults = { ...this.initialFaults };
+    this.sessions.clear();
+    this.payments.clear();
+    this.couponUsages = [];
+    this.boosts.clear();
+    this.boostHistory = [];
+    this.webhooks.clear();
+    this.deliveries = [];
+    this.tokens.clear();
+    this.webviewSessions.clear();
+    this.requests = {};
+    for (const boost of this.fixtures.boosts) {
+      this.boosts.set(boost.userId, { ...boost });
+      this.boostHistory.push({ action: 'CREATED', userId: boost.userId, campaignId: boost.campaignId, creatorKey: boost.creatorKey, createdAt: boost.sponsoredAt });
+    }
+  }
+
+  /** A campaign by id. */
+  campaign(campaignId: string): CampaignFixture | undefined {
+    return this.fixtures.campaigns.find((campaign) => campaign.campaignId === campaignId);
+  }
+
+  /** The project's active campaign. assumed: the first campaign with status ACTIVE. */
+  activeCampaign(): CampaignFixture | undefined {
+    return this.fixtures.campaigns.find((campaign) => campaign.status === 'ACTIVE');
+  }
+
+  /** A creator by key. */
+  creator(creatorKey: string): Creator | undefined {
+    return this.fixtures.creators.find((creator) => creator.creatorKey === creatorKey);
+  }
+
+  /** The creators taking part in a campaign, in the campaign's order. */
+  creatorsOf(campaign: CampaignFixture): Creator[] {
+    return campaign.creatorKeys.map((key) => this.creator(key)).filter((creator): creator is Creator => creator !== undefined);
+  }
+
+  /** A coupon by code. assumed: codes match case-insensitively. */
+  coupon(couponCode: string): CouponFixture | undefined {
+    const wanted = couponCode.toUpperCase();
+    return this.fixtures.coupons.find((coupon) => coupon.couponCode.toUpperCase() === wanted);
+  }
+
+  /** The boost record as responses carry it. */
+  boostRecord(boost: StoredBoost): BoostRecord {
+    const creatorName = this.creator(boost.creatorKey)?.creatorName ?? '';
+    return { userId: boost.userId, campaignId: boost.campaignId, creatorKey: boost.creatorKey, creatorName, isActive: true, sponsoredAt: boost.sponsoredAt };
+  }
+
+  /**
+   * Attribution of a request that may omit its campaign: the user's active boost (campaign and creator), else the
+   * project's active campaign with no creator (''). With `campaignId` given, that campaign (undefined when unknown)
+   * and the boost's creator when the boost is in it.
+   */
+  attribute(userId: string, campaignId?: string, creatorKey?: string): Attribution | undefined {
+    const boost = this.boosts.get(userId);
+    if (campaignId !== undefined) {
+      if (!this.campaign(campaignId)) return undefined;
+      return { campaignId, creatorKey: creatorKey ?? (boost?.campaignId === campaignId ? boost.creatorKey : '') };
+    }
+    if (boost) return { campaignId: boost.campaignId, creatorKey: creatorKey ?? boost.creatorKey };
+    return { campaignId: this.activeCampaign()?.campaignId ?? '', creatorKey: creatorKey ?? '' };
+  }
+
+  /** A deep copy of everything, as plain JSON (no secrets). */
+  snapshot(): EmulatorState {
+    return structuredClone({
+      now: this.iso(),
+      fixtures: this.fixtures,
+      sessions: [...this.sessions.values()],
+      payments: [...this.payments.values()],
+      couponUsages: this.couponUsages,
+      boosts: [...this.boosts.values()].map((boost) => this.boostRecord(boost)),
+      boostHistory: this.boostHistory,
+      webhooks: [...this.webhooks.values()].map(({ secret: _secret, ...config }) => config),
+      deliveries: this.deliveries,
+      webview: { tokens: [...this.tokens.values()], sessions: [...this.webviewSessions.values()] },
+      faults: this.faults,
+      requests: this.requests,
+    });
+  }
+}

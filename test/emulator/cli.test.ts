@@ -1,0 +1,88 @@
+// The CLI: `npx tsx emulator/cli.ts --port 0 --json` prints one JSON line and serves; SIGTERM and SIGINT stop it
+// with exit code 0; without --json it prints a banner. npx (npm exec) does not forward signals to its child, so
+// the signal tests run the same command through node_modules/.bin/tsx, which does.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_KEYS } from '../../emulator/index.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const TSX = join(ROOT, 'node_modules/.bin/tsx');
+
+interface Started {
+  child: ChildProcess;
+  firstLine: string;
+  /** Every stdout line so far, the first included. */
+  lines: string[];
+  exit: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+}
+
+async function run(command: string, args: string[], detached = false): Promise<Started> {
+  const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'], detached });
+  // 'close' comes after stdout ended, so every line is in `lines` by then.
+  const exit = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code, signal })));
+  const lines: string[] = [];
+  const reader = createInterface({ input: child.stdout! });
+  reader.on('line', (line) => lines.push(line));
+  const firstLine = await new Promise<string>((resolve, reject) => {
+    reader.once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`CLI exited with ${code} before printing`)));
+  });
+  return { child, firstLine, lines, exit };
+}
+
+describe('emulator CLI', () => {
+  const started: Started[] = [];
+  afterEach(() => {
+    for (const { child } of started.splice(0)) {
+      if (child.exitCode !== null || child.signalCode !== null) continue;
+      // A detached child leads its own process group (npx -> tsx -> node): end the whole group.
+      if (child.spawnargs[0] === 'npx') process.kill(-child.pid!, 'SIGKILL');
+      else child.kill('SIGKILL');
+    }
+  });
+
+  it('runs with `npx tsx emulator/cli.ts --port 0 --json`: one JSON line with url and keys, then serves', async () => {
+    const cli = await run('npx', ['tsx', 'emulator/cli.ts', '--port', '0', '--json'], true);
+    started.push(cli);
+    const info = JSON.parse(cli.firstLine) as { url: string; clientKey: string; serverKey: string };
+    expect(Object.keys(info)).toEqual(['url', 'clientKey', 'serverKey']);
+    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clientKey: DEFAULT_KEYS.clientKey, serverKey: DEFAULT_KEYS.serverKey });
+    const response = await fetch(`${info.url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${info.clientKey}` } });
+    expect(response.status).toBe(200);
+    process.kill(-cli.child.pid!, 'SIGTERM');
+    await cli.exit;
+    await expect(fetch(`${info.url}/webview`)).rejects.toThrow(TypeError);
+  });
+
+  it.each(['SIGTERM', 'SIGINT'] as const)('stops cleanly on %s with exit code 0', async (signal) => {
+    const cli = await run(TSX, ['emulator/cli.ts', '--port', '0', '--json']);
+    started.push(cli);
+    const { url } = JSON.parse(cli.firstLine) as { url: string };
+    expect((await fetch(`${url}/webview`)).status).toBe(200);
+    cli.child.kill(signal);
+    expect(await cli.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('prints a banner with the URL and both keys without --json', async () => {
+    const cli = await run(TSX, ['emulator/cli.ts', '--port', '0']);
+    started.push(cli);
+    expect(cli.firstLine).toMatch(/^Game Campaign emulator listening on http:\/\/127\.0\.0\.1:\d+$/);
+    cli.child.kill('SIGTERM');
+    expect((await cli.exit).code).toBe(0);
+    const banner = cli.lines.join('\n');
+    expect(banner).toContain(`Client key: ${DEFAULT_KEYS.clientKey}`);
+    expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
+  });
+
+  it('exits with code 2 and the usage for a bad port', async () => {
+    const child = spawn(TSX, ['emulator/cli.ts', '--port', 'abc'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
+    expect(code).toBe(2);
+    expect(stderr).toContain('--port must be an integer from 0 to 65535, got abc');
+    expect(stderr).toContain('Usage: game-campaign-emulator [--port N] [--host H] [--json]');
+  });
+});

@@ -1,0 +1,69 @@
+// The demo fixtures: one project, an active and a pending campaign around now, creators with valid keys, coupons
+// with different limits, boosts 40 and 10 days old; and an emulator on fixtures of its own.
+import { describe, expect, it } from 'vitest';
+import { CampaignDetail, Creator } from '../../core/schema/campaigns.js';
+import { CREATOR_KEY_PATTERN } from '../../core/schema/primitives.js';
+import {
+  createEmulator,
+  DEMO_ACTIVE_CAMPAIGN_ID,
+  DEMO_BOOSTED_CREATORS,
+  DEMO_CREATOR_KEYS,
+  DEMO_PENDING_CAMPAIGN_ID,
+  DEMO_PROJECT_ID,
+  DEMO_USERS,
+  demoFixtures,
+  MOCK_CREATORS,
+  type Fixtures,
+} from '../../emulator/index.js';
+import { caller, DAY_MS, T0 } from './helpers.js';
+
+describe('emulator fixtures', () => {
+  const fixtures = demoFixtures(T0);
+
+  it('holds project proj_demo with an ACTIVE campaign around now and a PENDING_EXPOSURE one', () => {
+    expect(fixtures.projectId).toBe(DEMO_PROJECT_ID);
+    const [active, pending] = fixtures.campaigns;
+    expect(active).toMatchObject({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, projectId: DEMO_PROJECT_ID, status: 'ACTIVE' });
+    expect(Date.parse(active!.startDate)).toBeLessThan(T0);
+    expect(Date.parse(active!.endDate)).toBeGreaterThan(T0);
+    expect(pending).toMatchObject({ campaignId: DEMO_PENDING_CAMPAIGN_ID, status: 'PENDING_EXPOSURE' });
+    for (const campaign of fixtures.campaigns) expect(CampaignDetail.safeParse(campaign).success).toBe(true);
+  });
+
+  it('holds at least 6 ACTIVE creators with valid keys, all in the active campaign and some in the pending one', () => {
+    expect(fixtures.creators.length).toBeGreaterThanOrEqual(6);
+    expect(fixtures.creators.map((c) => c.creatorKey)).toEqual([...DEMO_CREATOR_KEYS]);
+    for (const creator of [...fixtures.creators, ...MOCK_CREATORS]) {
+      expect(Creator.parse(creator)).toEqual(creator);
+      expect(creator.creatorKey).toMatch(CREATOR_KEY_PATTERN);
+      expect(creator.status).toBe('ACTIVE');
+    }
+    expect(fixtures.campaigns[0]!.creatorKeys).toEqual([...DEMO_CREATOR_KEYS]);
+    expect(fixtures.campaigns[1]!.creatorKeys.length).toBeGreaterThan(0);
+    expect(fixtures.campaigns[1]!.creatorKeys.length).toBeLessThan(DEMO_CREATOR_KEYS.length);
+  });
+
+  it('holds a boost registered 40 days ago (changeable) and one 10 days ago (in cooldown)', () => {
+    expect(fixtures.boosts).toEqual([
+      { userId: DEMO_USERS.changeable, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: DEMO_BOOSTED_CREATORS.changeable, sponsoredAt: new Date(T0 - 40 * DAY_MS).toISOString() },
+      { userId: DEMO_USERS.inCooldown, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: DEMO_BOOSTED_CREATORS.inCooldown, sponsoredAt: new Date(T0 - 10 * DAY_MS).toISOString() },
+    ]);
+  });
+
+  it('uses the fixtures given in the options, also after a reset', async () => {
+    const own: Fixtures = {
+      projectId: 'proj_own',
+      campaigns: [{ ...fixtures.campaigns[0]!, campaignId: 'cmp_own', projectId: 'proj_own', creatorKeys: ['ABCDE'] }],
+      creators: [{ creatorId: 1, creatorName: 'Abc', genre: 'RPG', creatorKey: 'ABCDE', status: 'ACTIVE' }],
+      coupons: [],
+      boosts: [],
+    };
+    const emulator = createEmulator({ fixtures: own, clock: { now: () => T0 } });
+    const call = caller(emulator);
+    const answer = await call('GET', '/v1/server/campaigns');
+    expect(answer.body.data.map((c: { campaignId: string }) => c.campaignId)).toEqual(['cmp_own']);
+    emulator.reset();
+    expect(emulator.state().fixtures).toEqual(own);
+    expect((await call('GET', '/v1/client/creators/LUNA7', { key: emulator.clientKey })).status).toBe(404);
+  });
+});

@@ -1,0 +1,103 @@
+// Over real HTTP (startEmulator on port 0): the address, the API, control endpoints from loopback, the drop fault
+// destroying the socket (before and after processing), Content-Length body limit, and close().
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { sessionBody, T0 } from './helpers.js';
+
+describe('emulator over HTTP', () => {
+  let emulator: RunningEmulator;
+  let draw = 0;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0, clock: { now: () => T0 }, random: () => draw });
+  });
+  afterAll(() => emulator.close());
+  beforeEach(() => emulator.reset());
+
+  const post = (path: string, body: unknown, key = emulator.serverKey) =>
+    fetch(`${emulator.url}${path}`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+  it('listens on 127.0.0.1 with a free port and serves the API', async () => {
+    expect(emulator.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(emulator.url.endsWith(':0')).toBe(false);
+    const response = await fetch(`${emulator.url}/v1/client/creators/LUNA7`, { headers: { authorization: `Bearer ${emulator.clientKey}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { creatorKey: string } }).data.creatorKey).toBe('LUNA7');
+    const created = await post('/v1/server/playtime/sessions', sessionBody('h1'));
+    expect(created.status).toBe(201);
+  });
+
+  it('answers the control endpoints from loopback', async () => {
+    await post('/v1/server/playtime/sessions', sessionBody('h2'));
+    const state = await fetch(`${emulator.url}/_emulator/state`);
+    expect(state.status).toBe(200);
+    const body = (await state.json()) as { sessions: Array<{ sessionId: string }>; requests: Record<string, number> };
+    expect(body.sessions.map((s) => s.sessionId)).toEqual(['h2']);
+    expect(body.requests).toEqual({ 'POST /v1/server/playtime/sessions': 1 });
+    const clock = await fetch(`${emulator.url}/_emulator/clock`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"advanceMs":1000}' });
+    expect(await clock.json()).toEqual({ data: { now: new Date(T0 + 1000).toISOString() } });
+    const faults = await fetch(`${emulator.url}/_emulator/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"latencyMs":1}' });
+    expect(((await faults.json()) as { data: { latencyMs: number } }).data.latencyMs).toBe(1);
+    const reset = await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST' });
+    expect(reset.status).toBe(200);
+    expect(emulator.state().sessions).toEqual([]);
+    expect(emulator.state().faults.latencyMs).toBe(0);
+  });
+
+  it('destroys the socket for a drop before processing: the client sees a network error, nothing is recorded', async () => {
+    emulator.setFaults({ dropRate: 1 });
+    draw = 0.2;
+    const error = await post('/v1/server/playtime/sessions', sessionBody('drop-before')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toBe('fetch failed');
+    expect(emulator.state().sessions).toEqual([]);
+  });
+
+  it('destroys the socket for a drop after processing: the service recorded what the client never heard about', async () => {
+    emulator.setFaults({ dropRate: 1 });
+    draw = 0.7;
+    const error = await post('/v1/server/playtime/sessions', sessionBody('drop-after')).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['drop-after']);
+    emulator.setFaults({ dropRate: 0 });
+    const retry = await post('/v1/server/playtime/sessions', sessionBody('drop-after'));
+    expect(((await retry.json()) as { data: { recorded: boolean } }).data.recorded).toBe(false);
+  });
+
+  it('answers a Content-Length over 1 MiB with 413 before reading the body', async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${emulator.url}/v1/server/payments/bulk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json', 'content-length': String(2 * 1024 * 1024) },
+      });
+      req.on('response', (res) => {
+        let body = '';
+        res.on('data', (chunk: Buffer) => (body += chunk.toString()));
+        res.on('end', () => {
+          req.destroy();
+          resolve({ status: res.statusCode ?? 0, body });
+        });
+      });
+      req.on('error', reject);
+      req.write('{"payments":[');
+    });
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ status: 413, error: 'Payload Too Large', message: 'Request body exceeds 1048576 bytes', code: 'BAD_REQUEST' });
+  });
+
+  it('stops listening on close()', async () => {
+    const other = await startEmulator({ port: 0 });
+    await other.close();
+    await expect(fetch(`${other.url}/webview`)).rejects.toThrow(TypeError);
+  });
+});
+
+describe('startEmulator errors', () => {
+  it('rejects when the port is taken', async () => {
+    const first = await startEmulator({ port: 0 });
+    const port = Number(new URL(first.url).port);
+    await expect(startEmulator({ port })).rejects.toThrow(/EADDRINUSE/);
+    await first.close();
+  });
+});

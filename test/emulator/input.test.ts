@@ -1,0 +1,119 @@
+// Bad input never crashes the emulator: malformed JSON, wrong content types, oversized and deeply nested bodies,
+// unknown routes, and generated garbage all answer 4xx with the spec's error body.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { ErrorBody } from '../../core/schema/errors.js';
+import { CreateWebhookRequest } from '../../core/schema/webhooks.js';
+import { caller, emulatorAtT0, problemsOf } from './helpers.js';
+
+describe('emulator bad input', () => {
+  const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
+  const call = caller(emulator);
+
+  it('answers malformed JSON with 400 BAD_REQUEST', async () => {
+    const answer = await call('POST', '/v1/server/playtime/sessions', { raw: '{"sessionId": "s1",' });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, error: 'Bad Request', message: 'Request body is not valid JSON', code: 'BAD_REQUEST' });
+  });
+
+  it('answers an empty JSON body with 400 BAD_REQUEST', async () => {
+    const answer = await call('POST', '/v1/server/coupons/redeem', { raw: '' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.code).toBe('BAD_REQUEST');
+  });
+
+  it('answers a body that is not application/json with 415 and code BAD_REQUEST', async () => {
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', null]) {
+      const answer = await call('POST', '/v1/server/coupons/redeem', { raw: '{"couponCode":"WELCOME","userId":"u1"}', contentType });
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual({
+        status: 415,
+        error: 'Unsupported Media Type',
+        message: 'Request body must be JSON with Content-Type: application/json',
+        code: 'BAD_REQUEST',
+      });
+    }
+    expect(emulator.state().couponUsages).toEqual([]);
+  });
+
+  it('accepts application/json with a charset parameter', async () => {
+    const answer = await call('POST', '/v1/server/coupons/validate', { raw: '{"couponCode":"WELCOME"}', contentType: 'application/json; charset=utf-8' });
+    expect(answer.status).toBe(200);
+  });
+
+  it('answers a body over 1 MiB with 413 and code BAD_REQUEST, without a Content-Length too', async () => {
+    const big = JSON.stringify({ sessions: [], padding: 'x'.repeat(1024 * 1024) });
+    const answer = await call('POST', '/v1/server/playtime/sessions/bulk', { raw: big });
+    expect(answer.status).toBe(413);
+    expect(answer.body).toEqual({ status: 413, error: 'Payload Too Large', message: 'Request body exceeds 1048576 bytes', code: 'BAD_REQUEST' });
+  });
+
+  it('answers JSON nested deeper than 64 levels with 400 BAD_REQUEST', async () => {
+    const deep = '['.repeat(100_000) + ']'.repeat(100_000);
+    const answer = await call('POST', '/v1/server/playtime/sessions', { raw: `{"metadata":${deep}}` });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ status: 400, error: 'Bad Request', message: 'Request body is nested deeper than 64 levels', code: 'BAD_REQUEST' });
+  });
+
+  it('answers an unknown route with 404 NOT_FOUND', async () => {
+    const answer = await call('GET', '/v1/server/nothing-here');
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for GET /v1/server/nothing-here', code: 'NOT_FOUND' });
+    const outside = await call('GET', '/favicon.ico', { key: null });
+    expect(outside.status).toBe(404);
+    expect(outside.body.code).toBe('NOT_FOUND');
+  });
+
+  it('answers a wrong method on a known path with 404 NOT_FOUND', async () => {
+    const answer = await call('DELETE', '/v1/server/payments/bulk');
+    expect(answer.status).toBe(404);
+    expect(answer.body.code).toBe('NOT_FOUND');
+  });
+
+  it('answers validation errors with VALIDATION_ERROR and details', async () => {
+    const body = { url: 'not a url', eventType: 'coupon.created', retryCount: 11 };
+    const answer = await call('POST', '/v1/server/webhooks', { body });
+    const details = problemsOf(CreateWebhookRequest, body);
+    expect(details.map((d) => d.path)).toEqual(['url', 'eventType', 'retryCount']);
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      message: `Request validation failed: url: ${details[0]!.message} (and 2 more)`,
+      code: 'VALIDATION_ERROR',
+      details,
+    });
+  });
+
+  it('answers generated bodies on every write route with a 2xx or a 4xx error body, never a 5xx, and records nothing invalid', async () => {
+    const writes: Array<[string, string]> = [
+      ['POST', '/v1/server/playtime/sessions'],
+      ['POST', '/v1/server/playtime/sessions/bulk'],
+      ['POST', '/v1/server/payments/bulk'],
+      ['POST', '/v1/server/payments'],
+      ['POST', '/v1/server/coupons/redeem'],
+      ['POST', '/v1/server/coupons/validate'],
+      ['POST', '/v1/server/sponsors'],
+      ['PUT', '/v1/server/sponsors/user/user_1'],
+      ['POST', '/v1/server/webview/ott'],
+      ['POST', '/v1/webview/sessions'],
+      ['POST', '/v1/server/webhooks'],
+      ['PUT', '/v1/server/webhooks/1'],
+    ];
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...writes), fc.oneof(fc.jsonValue(), fc.string()), async ([method, path], value) => {
+        const raw = typeof value === 'string' && value.length % 2 === 0 ? value : JSON.stringify(value);
+        const answer = await call(method, path, { raw: raw ?? 'null' });
+        expect(answer.status).toBeLessThan(500);
+        if (answer.status >= 400) {
+          expect(ErrorBody.safeParse(answer.body).success).toBe(true);
+          expect(answer.body.status).toBe(answer.status);
+        }
+      }),
+      { numRuns: 300, seed: 20250601 },
+    );
+    const state = emulator.state();
+    expect(state.sessions).toEqual([]);
+    expect(state.payments).toEqual([]);
+  });
+});

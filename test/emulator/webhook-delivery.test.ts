@@ -1,0 +1,118 @@
+// Webhook delivery over real HTTP: signed Standard Webhooks requests, callbackId carried, retries with one log entry
+// per attempt and the same webhook-id, the receiver time-out, inactive receivers, and webhooksIdle/close.
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebhookEvent } from '../../core/schema/events.js';
+import { computeSignature } from '../../core/webhooks/signature.js';
+import type { Emulator } from '../../emulator/index.js';
+import { caller, emulatorAtT0, startReceiver, T0 } from './helpers.js';
+
+describe('emulator webhook delivery', () => {
+  const cleanup: Array<() => Promise<void>> = [];
+  afterEach(async () => {
+    for (const step of cleanup.splice(0).reverse()) await step();
+  });
+
+  async function setup(receiverOptions: Parameters<typeof startReceiver>[0], hook: Record<string, unknown>) {
+    const receiver = await startReceiver(receiverOptions);
+    const emulator: Emulator = emulatorAtT0({ webhookRetryDelayMs: (attempt) => attempt * 5 });
+    cleanup.push(() => receiver.close(), () => emulator.close());
+    const call = caller(emulator);
+    const created = await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', ...hook } });
+    return { receiver, emulator, call, hook: created.body.data as { id: number; secret: string } };
+  }
+
+  it('posts the signed JSON envelope with webhook-id, webhook-timestamp and webhook-signature, and logs SUCCESS', async () => {
+    const { receiver, emulator, call, hook } = await setup({ status: 204 }, {});
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', userId: 'user_1', callbackId: 'cb-42' } });
+    await emulator.webhooksIdle();
+
+    expect(receiver.received).toHaveLength(1);
+    const { headers, body } = receiver.received[0]!;
+    const event = WebhookEvent.parse(JSON.parse(body));
+    expect(event).toMatchObject({ type: 'coupon.redeemed', callbackId: 'cb-42', createdAt: new Date(T0).toISOString() });
+    expect(headers['content-type']).toBe('application/json');
+    expect(headers['webhook-id']).toBe(event.id);
+    expect(headers['webhook-timestamp']).toBe(String(Math.floor(T0 / 1000)));
+    expect(headers['webhook-signature']).toBe(computeSignature(hook.secret, event.id, Math.floor(T0 / 1000), body));
+
+    const logs = await call('GET', `/v1/server/webhooks/${hook.id}/logs`);
+    expect(logs.body.data).toEqual([
+      {
+        id: expect.stringMatching(/^dlv_/),
+        eventType: 'coupon.redeemed',
+        payload: JSON.parse(body),
+        responseStatus: 204,
+        attempt: 1,
+        status: 'SUCCESS',
+        callbackId: 'cb-42',
+        createdAt: new Date(T0).toISOString(),
+        completedAt: new Date(T0).toISOString(),
+      },
+    ]);
+  });
+
+  it('retries a receiver answering 500 retryCount times with the same webhook-id, one FAILED log entry per attempt', async () => {
+    const { receiver, emulator, call, hook } = await setup({ status: 500 }, { retryCount: 2 });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1', callbackId: 'cb-retry' } });
+    await emulator.webhooksIdle();
+
+    expect(receiver.received).toHaveLength(3);
+    const ids = new Set(receiver.received.map((delivery) => delivery.headers['webhook-id']));
+    expect(ids.size).toBe(1);
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data;
+    expect(logs.map((log: { attempt: number; status: string; responseStatus: number; callbackId: string }) => [log.attempt, log.status, log.responseStatus, log.callbackId])).toEqual([
+      [1, 'FAILED', 500, 'cb-retry'],
+      [2, 'FAILED', 500, 'cb-retry'],
+      [3, 'FAILED', 500, 'cb-retry'],
+    ]);
+  });
+
+  it('honours timeoutMs: a receiver that never answers fails each attempt without a response status', async () => {
+    const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 1, timeoutMs: 1000 });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    await emulator.webhooksIdle();
+
+    expect(receiver.received).toHaveLength(2);
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data;
+    expect(logs).toHaveLength(2);
+    for (const [index, log] of logs.entries()) {
+      expect(log).toMatchObject({ attempt: index + 1, status: 'FAILED' });
+      expect(log.responseStatus).toBeUndefined();
+      expect(log.completedAt).toEqual(expect.any(String));
+    }
+  });
+
+  it('logs PENDING while an attempt is in flight', async () => {
+    const { emulator, call, hook } = await setup({ hang: true }, { retryCount: 0, timeoutMs: 1000 });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data;
+    expect(logs).toHaveLength(1);
+    expect(logs[0].status).toBe('PENDING');
+    expect(logs[0].completedAt).toBeUndefined();
+    await emulator.webhooksIdle();
+  });
+
+  it('sends nothing to an inactive receiver or one registered for another event type', async () => {
+    const { receiver, emulator, call, hook } = await setup({ status: 204 }, {});
+    await call('PUT', `/v1/server/webhooks/${hook.id}`, { body: { isActive: false } });
+    await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'payment.created' } });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    await emulator.webhooksIdle();
+    expect(receiver.received).toEqual([]);
+    expect(emulator.state().deliveries).toEqual([]);
+  });
+
+  it('cancels pending retries on close', async () => {
+    const receiver = await startReceiver({ status: 503 });
+    const emulator = emulatorAtT0({ webhookRetryDelayMs: () => 60_000 });
+    cleanup.push(() => receiver.close());
+    const call = caller(emulator);
+    await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 5 } });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    while (emulator.state().deliveries[0]?.status !== 'FAILED') await new Promise((resolve) => setTimeout(resolve, 5));
+    await emulator.close();
+    await emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(1);
+    expect(emulator.state().deliveries).toHaveLength(1);
+  });
+});

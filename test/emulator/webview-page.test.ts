@@ -1,0 +1,59 @@
+// The web view page in a real browser: it exchanges ?ott and #code_verifier, shows the campaign and creators,
+// drops the verifier from the address bar, and boosts a creator.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_BOOSTED_CREATORS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { pkcePair } from './helpers.js';
+
+describe.runIf(chromiumAvailable())('emulator web view page in Chromium', () => {
+  let emulator: RunningEmulator;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await emulator?.close();
+  });
+
+  async function tokenFor(userId: string, challenge: string): Promise<string> {
+    const response = await fetch(`${emulator.url}/v1/server/webview/ott`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ userId, codeChallenge: challenge, showCampaignDetail: true }),
+    });
+    return ((await response.json()) as { data: { ott: string } }).data.ott;
+  }
+
+  it('exchanges the token, lists the creators with the current boost and boosts another creator', async () => {
+    const { verifier, challenge } = pkcePair('k');
+    const ott = await tokenFor(DEMO_USERS.changeable, challenge);
+    const page = await browser.context.newPage();
+    await page.goto(`${emulator.url}/webview?ott=${encodeURIComponent(ott)}#code_verifier=${verifier}`);
+    await page.locator('li').first().waitFor();
+    expect(await page.locator('h1').textContent()).toBe('Spring Festival');
+    expect(await page.locator('li').count()).toBe(8);
+    expect(await page.locator('li.current').textContent()).toContain(DEMO_BOOSTED_CREATORS.changeable);
+    expect(page.url()).not.toContain('code_verifier');
+
+    await page.locator('li', { hasText: 'KAIZN' }).locator('button').click();
+    await page.locator('[role=status]').waitFor();
+    expect(await page.locator('[role=status]').textContent()).toBe('You now boost Kaizen.');
+    expect(await page.locator('li.current').textContent()).toContain('KAIZN');
+    expect(emulator.state().boosts.find((b) => b.userId === DEMO_USERS.changeable)?.creatorKey).toBe('KAIZN');
+    await page.close();
+  });
+
+  it('shows the service error when the token was already used', async () => {
+    const { verifier, challenge } = pkcePair('m');
+    const ott = await tokenFor('page_user', challenge);
+    await fetch(`${emulator.url}/v1/webview/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ott, codeVerifier: verifier }) });
+    const page = await browser.context.newPage();
+    await page.goto(`${emulator.url}/webview?ott=${encodeURIComponent(ott)}#code_verifier=${verifier}`);
+    await page.locator('[role=alert]').waitFor();
+    expect(await page.locator('[role=alert]').textContent()).toBe('The one-time token is unknown, expired, already used or replaced by a newer one');
+    await page.close();
+  });
+});

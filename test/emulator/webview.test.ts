@@ -1,0 +1,128 @@
+// Web view: one-time tokens (60 s, single use, a newer token ends the older token and session), the PKCE exchange
+// without a key, the session's view and boost routes, and the page.
+import { beforeEach, describe, expect, it } from 'vitest';
+import { dataOf } from '../../core/schema/primitives.js';
+import { CreateOttRequest, OneTimeToken, WebviewSession } from '../../core/schema/webview.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, MOCK_CREATORS, type Emulator } from '../../emulator/index.js';
+import { at, caller, emulatorAtT0, pkcePair, problemsOf } from './helpers.js';
+
+describe('emulator web view', () => {
+  let emulator: Emulator;
+  let call: ReturnType<typeof caller>;
+  const pair = pkcePair('v');
+  const issue = (body: Record<string, unknown> = {}) =>
+    call('POST', '/v1/server/webview/ott', { body: { userId: DEMO_USERS.changeable, codeChallenge: pair.challenge, ...body } });
+  const exchange = (ott: string, codeVerifier = pair.verifier) => call('POST', '/v1/webview/sessions', { key: null, body: { ott, codeVerifier } });
+
+  beforeEach(() => {
+    emulator = emulatorAtT0();
+    call = caller(emulator);
+  });
+
+  it('issues a token { ott, expiresIn: 60 } and exchanges it once, without a key, for a session', async () => {
+    const token = await issue({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true });
+    expect(token.status).toBe(200);
+    const { data } = dataOf(OneTimeToken).parse(token.body);
+    expect(data.expiresIn).toBe(60);
+    expect(data.ott).toMatch(/^ott_[A-Za-z0-9_-]{32}$/);
+    const session = await exchange(data.ott);
+    expect(session.status).toBe(200);
+    expect(dataOf(WebviewSession).parse(session.body)).toEqual({
+      data: {
+        sessionId: expect.stringMatching(/^wvs_/),
+        userId: DEMO_USERS.changeable,
+        campaignId: DEMO_ACTIVE_CAMPAIGN_ID,
+        showCampaignDetail: true,
+        expiresAt: at(60 * 60 * 1000),
+      },
+    });
+    const reused = await exchange(data.ott);
+    expect(reused.status).toBe(401);
+    expect(reused.body).toEqual({
+      status: 401,
+      error: 'Unauthorized',
+      message: 'The one-time token is unknown, expired, already used or replaced by a newer one',
+      code: 'UNAUTHORIZED',
+    });
+  });
+
+  it('expires a token 60 s after issue on the emulator clock', async () => {
+    const first = (await issue()).body.data.ott;
+    emulator.advanceClock(59_999);
+    expect((await exchange(first)).status).toBe(200);
+    const second = (await issue()).body.data.ott;
+    emulator.advanceClock(60_000);
+    expect((await exchange(second)).status).toBe(401);
+  });
+
+  it('answers an unknown token with 401 and a wrong verifier with 400 BAD_REQUEST (the token stays usable)', async () => {
+    expect((await exchange('ott_unknown')).status).toBe(401);
+    const ott = (await issue()).body.data.ott;
+    const wrong = await exchange(ott, pkcePair('w').verifier);
+    expect(wrong.status).toBe(400);
+    expect(wrong.body).toEqual({ status: 400, error: 'Bad Request', message: 'The code verifier does not match the code challenge', code: 'BAD_REQUEST' });
+    expect((await exchange(ott)).status).toBe(200);
+  });
+
+  it('invalidates the user older token and older exchanged session when a new token is issued', async () => {
+    const first = (await issue()).body.data.ott;
+    const session = (await exchange(first)).body.data.sessionId;
+    expect((await call('GET', `/v1/webview/sessions/${session}`, { key: null })).status).toBe(200);
+    const pending = (await issue()).body.data.ott;
+    await issue();
+    expect((await exchange(pending)).status).toBe(401);
+    const view = await call('GET', `/v1/webview/sessions/${session}`, { key: null });
+    expect(view.status).toBe(401);
+    expect(view.body.message).toBe('The web view session is unknown, expired or replaced by a newer one');
+    const other = await call('POST', '/v1/server/webview/ott', { body: { userId: 'someone_else', codeChallenge: pair.challenge } });
+    expect((await exchange(other.body.data.ott)).status).toBe(200);
+  });
+
+  it('answers an unknown campaign with 404 and a bad challenge with 400 VALIDATION_ERROR', async () => {
+    const unknown = await issue({ campaignId: 'cmp_missing' });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body).toEqual({ status: 404, error: 'Not Found', message: 'Campaign cmp_missing not found', code: 'NOT_FOUND' });
+    const short = await issue({ codeChallenge: 'abc' });
+    expect(short.status).toBe(400);
+    expect(short.body.details).toEqual(problemsOf(CreateOttRequest, { userId: DEMO_USERS.changeable, codeChallenge: 'abc' }));
+    expect(short.body.details.map((d: { path: string }) => d.path)).toEqual(['codeChallenge']);
+    const forbidden = await call('POST', '/v1/server/webview/ott', { key: emulator.clientKey, body: { userId: 'u', codeChallenge: pair.challenge } });
+    expect(forbidden.status).toBe(403);
+  });
+
+  it('shows the session campaign, creators and boost, and boosts from the page with the cooldown rules', async () => {
+    const session = (await exchange((await issue()).body.data.ott)).body.data.sessionId;
+    const view = await call('GET', `/v1/webview/sessions/${session}`, { key: null });
+    expect(view.body.data.campaign).toMatchObject({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, status: 'ACTIVE' });
+    expect(view.body.data.creators).toHaveLength(8);
+    expect(view.body.data.boost).toMatchObject({ creatorKey: DEMO_BOOSTED_CREATORS.changeable });
+    const boosted = await call('PUT', `/v1/webview/sessions/${session}/boost`, { key: null, body: { creatorKey: 'KAIZN' } });
+    expect(boosted.status).toBe(200);
+    expect(boosted.body.data).toMatchObject({ userId: DEMO_USERS.changeable, creatorKey: 'KAIZN', creatorName: 'Kaizen' });
+    const again = await call('PUT', `/v1/webview/sessions/${session}/boost`, { key: null, body: { creatorKey: 'RIVER' } });
+    expect(again.status).toBe(400);
+    expect(again.body.message).toBe('Boost can be changed again in 30 days');
+  });
+
+  it('shows sample data for a test-mode token and records no boost from it', async () => {
+    const session = (await exchange((await issue({ isTest: true, userId: 'tester' })).body.data.ott)).body.data.sessionId;
+    const view = await call('GET', `/v1/webview/sessions/${session}`, { key: null });
+    expect(view.body.data.creators).toEqual(MOCK_CREATORS);
+    expect(view.body.data.boost).toBeNull();
+    const boosted = await call('PUT', `/v1/webview/sessions/${session}/boost`, { key: null, body: { creatorKey: 'TEST2' } });
+    expect(boosted.status).toBe(200);
+    expect(boosted.body.data).toEqual({ userId: 'tester', campaignId: 'cmp_test_sample', creatorKey: 'TEST2', creatorName: 'Test Creator Two', isActive: true, sponsoredAt: at(0) });
+    expect(emulator.state().boosts.find((b) => b.userId === 'tester')).toBeUndefined();
+    expect(emulator.state().boostHistory.find((h) => h.userId === 'tester')).toBeUndefined();
+  });
+
+  it('serves a self-contained page that reads ott from the query and code_verifier from the fragment', async () => {
+    const page = await emulator.fetch(new Request('http://emulator.local/webview?ott=x'));
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("query.get('ott')");
+    expect(html).toContain("fragment.get('code_verifier')");
+    expect(html).toContain("'/v1/webview/sessions'");
+    expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+  });
+});
