@@ -6,6 +6,8 @@ export { CampaignClient, type CampaignClientOptions } from './client/campaign-cl
 export type { Campaigns } from './client/campaigns.js';
 export type { Creators, CreatorSearch } from './client/creators.js';
 export type { ClientSponsors } from './client/sponsors.js';
+export * from './tracker/index.js';
+export { createMemoryPlatform, createMemoryStorage, type MemoryPlatform, type MemoryPlatformOptions, type MemoryStorage } from './memory-platform.js';
 export * from './http/errors.js';
 export { BASE_URLS, type Environment } from './http/environment.js';
 export type { LogEntry, TransportOptions, RetryPolicy, ResponseValidator } from './http/transport.js';

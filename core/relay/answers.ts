@@ -1,0 +1,90 @@
+/**
+ * What the relay answers: `{ data }` on success, the spec's error body otherwise, and the translation of
+ * the service's typed errors into answers that tell a game client whether to keep its data.
+ * @see spec "Errors"; DESIGN section 6
+ */
+import { isCampaignError } from '../http/errors.js';
+import { parseRetryAfter } from '../http/backoff.js';
+import { ERROR_CODES, errorBody, type ErrorDetail } from '../schema/errors.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
+
+/** Shortest and longest `Retry-After` (seconds) the relay suggests when the service gave none. assumed: 1..5 s. */
+export const UNAVAILABLE_RETRY_AFTER_SECONDS = { min: 1, max: 5 } as const;
+
+/** A 200 answer carrying `{ data }`. */
+export function dataResponse(data: unknown): Response {
+  return new Response(JSON.stringify({ data }), { status: 200, headers: JSON_HEADERS });
+}
+
+/** An error answer with the spec's error body (`status` field equal to the HTTP status). */
+export function errorResponse(
+  status: number,
+  code: string,
+  message: string,
+  details?: ErrorDetail[],
+  headers?: Record<string, string>,
+): Response {
+  return new Response(JSON.stringify(errorBody(status, code, message, details)), {
+    status,
+    headers: { ...JSON_HEADERS, ...headers },
+  });
+}
+
+/** 400 `VALIDATION_ERROR` naming every field that broke a rule (`sessions.3.creatorKey`). */
+export function validationErrorResponse(details: ErrorDetail[]): Response {
+  return errorResponse(400, 'VALIDATION_ERROR', `Invalid request: ${summarize(details)}`, details);
+}
+
+/** Whole seconds for a `Retry-After` header: the ceiling of `ms`, at least 1. */
+export function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+/**
+ * 503 `INTERNAL_ERROR` with `Retry-After`: the client keeps its data and tries again later.
+ * assumed: the spec names INTERNAL_ERROR without a status; 503 tells clients the failure is temporary.
+ */
+export function unavailableResponse(message: string, retryAfterMs?: number, random: () => number = Math.random): Response {
+  const { min, max } = UNAVAILABLE_RETRY_AFTER_SECONDS;
+  const seconds = retryAfterMs === undefined ? min + Math.floor(random() * (max - min + 1)) : retryAfterSeconds(retryAfterMs);
+  return errorResponse(503, 'INTERNAL_ERROR', message, undefined, { 'retry-after': String(seconds) });
+}
+
+/**
+ * The answer for an error the service (through `CampaignServer`) raised.
+ * - unreachable, time-out, 408, 429, 5xx or an unreadable success body: 503 + `Retry-After`;
+ * - `VALIDATION_ERROR`: 400 with the service's `details`;
+ * - 401/403: 502, because the service refused the relay's own Server key, not the player (assumed);
+ * - any other typed 4xx (cooldown 400, unknown creator 404): the same status, code, message and details;
+ * - a 4xx with no code of the spec (a proxy's 499 or HTML page): 503, as the player did nothing wrong (assumed).
+ * @throws the error itself when it is not a `CampaignError` (a bug, answered 500 by the relay)
+ */
+export function upstreamErrorResponse(error: unknown): Response {
+  if (!isCampaignError(error)) throw error;
+  const status = error.status;
+  if (error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) {
+    return errorResponse(400, 'VALIDATION_ERROR', error.message, error.details ?? []);
+  }
+  if (status === 401 || status === 403) {
+    return errorResponse(502, 'INTERNAL_ERROR', 'The service refused the relay\'s Server key');
+  }
+  const typed = (ERROR_CODES as readonly string[]).includes(error.code);
+  if (typed && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+    return errorResponse(status, error.code, error.message, error.details);
+  }
+  return unavailableResponse('The service is unavailable; keep the data and retry later', upstreamRetryAfterMs(error));
+}
+
+/** What the service asked us to wait, when it said (a `RateLimitError`, or a `Retry-After` on a 5xx). */
+function upstreamRetryAfterMs(error: { retryAfterMs?: unknown; headers: Headers | undefined }): number | undefined {
+  if (typeof error.retryAfterMs === 'number') return error.retryAfterMs;
+  return error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
+}
+
+/** The first few problems in one line; `details` holds them all. */
+function summarize(details: ErrorDetail[]): string {
+  const shown = details.slice(0, 3).map((d) => `${d.path} ${d.message}`);
+  const more = details.length > shown.length ? `; and ${details.length - shown.length} more` : '';
+  return shown.join('; ') + more;
+}

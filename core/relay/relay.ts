@@ -1,0 +1,152 @@
+/**
+ * `createRelay`: the game server's endpoint that holds the Server key for its game clients, as a
+ * Fetch-API handler (Request -> Response) that mounts in Node, Express, Hono, Bun, Deno and edge workers.
+ * @see DESIGN section 6
+ */
+import { Hono } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { CampaignServer } from '../server/campaign-server.js';
+import { Id } from '../schema/primitives.js';
+import { check } from '../schema/validate.js';
+import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { PlaytimeCoalescer } from './coalescer.js';
+import { answerPlaytime } from './playtime.js';
+import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
+import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
+import { readJsonBody } from './request-body.js';
+
+/** The game's own check of a client request: the player's `{ userId }`, or null when it fails. */
+export type RelayAuthenticate = (request: Request) => Promise<{ userId: string } | null> | { userId: string } | null;
+
+/** Options of {@link createRelay}. */
+export interface RelayOptions {
+  /** The Server API client the relay calls with its Server key. */
+  server: CampaignServer;
+  /**
+   * The game's own authentication: `{ userId }` or null (then 401). The relay takes the user from here,
+   * never from a body. Read headers only: the relay reads the body afterwards (use `request.clone()` if
+   * the check needs it). A throw counts as a failure.
+   */
+  authenticate: RelayAuthenticate;
+  /** Where the relay is mounted. @defaultValue '/campaign' */
+  basePath?: string;
+  /**
+   * The web view address handed to clients with a one-time token.
+   * @defaultValue `${server.baseUrl}/webview` (assumed: the service's web view lives beside its API)
+   */
+  webviewUrl?: string;
+  /**
+   * A rate-limiter-flexible limiter keyed by userId, one point per request; share a `RateLimiterRedis`
+   * between the relays of a fleet. @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
+   */
+  rateLimiter?: RateLimiterAbstract;
+  /** Largest request body in bytes, counted as it arrives (413 above). @defaultValue 1048576 (1 MiB) */
+  maxBodyBytes?: number;
+  /** How long playtime batches wait to be merged with others into one bulk call, in ms. @defaultValue 50 */
+  coalesceWindowMs?: number;
+}
+
+/** A Fetch-API handler: `relay.fetch(request)`, or `toNodeHandler(relay)` on node:http and Express. */
+export interface Relay {
+  fetch(request: Request): Promise<Response>;
+}
+
+/** Default of {@link RelayOptions.maxBodyBytes}. */
+export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+/** Default of {@link RelayOptions.coalesceWindowMs}. */
+export const DEFAULT_COALESCE_WINDOW_MS = 50;
+
+type Env = { Variables: { userId: string } };
+
+/**
+ * Creates the relay: `POST {basePath}/playtime/sessions`, `POST {basePath}/webview/ott` and
+ * `PUT {basePath}/sponsor`, each for the user `authenticate` names, validated with the SDK's schemas,
+ * rate limited per user, and answered with the spec's error body on every failure (never 500 for bad input).
+ * @example
+ * ```ts
+ * const server = new CampaignServer({ serverKey: process.env.CAMPAIGN_SERVER_KEY!, environment: 'sandbox' });
+ * const relay = createRelay({ server, authenticate: async (request) => sessionUser(request.headers.get('authorization')) });
+ * http.createServer(toNodeHandler(relay)).listen(8080); // or: export default { fetch: relay.fetch }
+ * ```
+ */
+export function createRelay(options: RelayOptions): Relay {
+  const { server } = options;
+  const limiter = options.rateLimiter ?? defaultRateLimiter();
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
+  const coalescer = new PlaytimeCoalescer({
+    windowMs: options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS,
+    send: (sessions, isTest) => server.playtime.recordBulk({ sessions, ...(isTest ? { isTest } : {}) }),
+  });
+
+  const guard = createMiddleware<Env>(async (c, next) => {
+    const userId = await authenticatedUser(options.authenticate, c.req.raw);
+    if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
+    const limited = await takeRateLimitPoint(limiter, userId);
+    if (limited) return limited;
+    c.set('userId', userId);
+    await next();
+  });
+
+  const app = new Hono<Env>().basePath(normalizeBasePath(options.basePath ?? '/campaign'));
+
+  app.post(RELAY_ROUTES.playtime, guard, async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes);
+    if (!body.ok) return body.response;
+    return answerPlaytime(body.value, c.get('userId'), coalescer);
+  });
+
+  app.post(RELAY_ROUTES.webviewToken, guard, async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes);
+    if (!body.ok) return body.response;
+    const parsed = check(RelayWebviewRequest, body.value);
+    if (!parsed.success) return validationErrorResponse(parsed.details);
+    try {
+      const token = await server.webview.createToken({ ...parsed.data, userId: c.get('userId') });
+      const data: RelayWebviewToken = { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
+      return dataResponse(data);
+    } catch (error) {
+      return upstreamErrorResponse(error);
+    }
+  });
+
+  app.put(RELAY_ROUTES.sponsor, guard, async (c) => {
+    const body = await readJsonBody(c.req.raw, maxBodyBytes);
+    if (!body.ok) return body.response;
+    const parsed = check(RelaySponsorRequest, body.value);
+    if (!parsed.success) return validationErrorResponse(parsed.details);
+    try {
+      return dataResponse(await server.sponsors.change(c.get('userId'), parsed.data));
+    } catch (error) {
+      return upstreamErrorResponse(error);
+    }
+  });
+
+  const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };
+  for (const [route, method] of Object.entries(allowed)) {
+    // assumed: the spec has no code for a wrong method; 405 with BAD_REQUEST and an Allow header.
+    app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}`, undefined, { allow: method }));
+  }
+  app.notFound((c) => errorResponse(404, 'NOT_FOUND', `No relay route ${c.req.method} ${new URL(c.req.url).pathname}`));
+  app.onError(() => errorResponse(500, 'INTERNAL_ERROR', 'The relay failed to handle the request'));
+
+  return { fetch: async (request) => app.fetch(request) };
+}
+
+/** The user `authenticate` vouches for, or undefined when it returned nothing usable or threw. */
+async function authenticatedUser(authenticate: RelayAuthenticate, request: Request): Promise<string | undefined> {
+  try {
+    const result = await authenticate(request);
+    const userId: unknown = result?.userId;
+    return check(Id, userId).success ? (userId as string) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** `/campaign`, `campaign/` and `/campaign/` all mount at `/campaign`; `''` and `/` at the root. */
+function normalizeBasePath(basePath: string): string {
+  const trimmed = basePath.replace(/^\/+|\/+$/g, '');
+  return `/${trimmed}`;
+}

@@ -1,0 +1,171 @@
+/**
+ * The client side of the relay's playtime route: one POST of a batch, its outcome sorted into the few kinds
+ * the tracker acts on. It never throws for an HTTP or network outcome.
+ * @see DESIGN sections 5 and 6
+ */
+import { parseRetryAfter } from '../http/backoff.js';
+import { errorFromResponse, type CampaignError } from '../http/errors.js';
+import type { FetchLike } from '../platform.js';
+import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
+import type { BulkPlaytimeResult } from '../schema/playtime.js';
+import { BULK_ITEM_STATUSES } from '../schema/primitives.js';
+import { isRecord } from '../schema/rules.js';
+import { RELAY_ROUTES, type RelaySession } from './protocol.js';
+
+/** The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request. */
+export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** Where the game server mounted its relay, and how the game authenticates to it. */
+export interface RelayTarget {
+  /** The relay's mount URL, e.g. `https://game.example/campaign`. */
+  url: string;
+  headers?: RelayHeaders;
+}
+
+/** What a relay answer means for the batch that was sent. */
+export type SendOutcome =
+  /** 2xx with `{ data: BulkPlaytimeResult }`: one result per item. */
+  | { kind: 'results'; result: BulkPlaytimeResult }
+  /** 400/422 with the spec's error body: the whole batch was rejected. */
+  | { kind: 'invalid'; status: number; message: string; details: ErrorDetail[] }
+  /** 401/403: the game's authentication to its relay failed. */
+  | { kind: 'auth'; status: number; error: CampaignError }
+  /** 413: the body was too large for the relay. */
+  | { kind: 'too-large' }
+  /** No usable answer (network error, time-out, 408, 429, 5xx, an unexpected status or body): keep the data. */
+  | { kind: 'transient'; reason: string; status?: number; retryAfterMs?: number };
+
+/** Options of {@link sendToRelay}. */
+export interface SendToRelayOptions {
+  fetch: FetchLike;
+  relay: RelayTarget;
+  /** The batch: at most 1000 sessions. */
+  sessions: RelaySession[];
+  isTest?: boolean;
+  /** Send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB). */
+  keepalive?: boolean;
+  /** Time-out for the whole exchange, ms. assumed: 30 s, as the API transport. @defaultValue 30000 */
+  timeoutMs?: number;
+  /** Aborts the request; the outcome is then `transient`. */
+  signal?: AbortSignal;
+  /** Wall clock for an HTTP-date `Retry-After`. @defaultValue Date.now */
+  now?: () => number;
+}
+
+/** Default of {@link SendToRelayOptions.timeoutMs}. */
+export const RELAY_TIMEOUT_MS = 30_000;
+
+/** The JSON body of a playtime batch, exactly as sent (the tracker measures it to size keepalive chunks). */
+export function playtimeBody(sessions: RelaySession[], isTest?: boolean): string {
+  return JSON.stringify(isTest === undefined ? { sessions } : { sessions, isTest });
+}
+
+/** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL. */
+export function playtimeUrl(relayUrl: string): string {
+  return relayUrl.replace(/\/+$/, '') + RELAY_ROUTES.playtime;
+}
+
+/**
+ * POSTs one batch to `{relay.url}/playtime/sessions` and classifies the answer.
+ * @throws whatever `relay.headers` throws (the game's own function; not an HTTP outcome)
+ * @example
+ * ```ts
+ * const outcome = await sendToRelay({ fetch, relay: { url: 'https://game.example/campaign' }, sessions });
+ * if (outcome.kind === 'results') for (const r of outcome.result.results) console.log(r.sessionId, r.status);
+ * ```
+ */
+export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
+  const headers = await resolveHeaders(options.relay.headers);
+  const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
+  const controller = new AbortController();
+  const outer = options.signal;
+  if (outer?.aborted) return { kind: 'transient', reason: 'aborted' };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let abort = () => undefined as void;
+  // Resolves on time-out or on the caller's abort, even when the fetch ignores its signal (some XHR polyfills).
+  const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
+    timer = setTimeout(() => resolve('timeout'), timeoutMs);
+    abort = () => resolve('aborted');
+  });
+  outer?.addEventListener('abort', abort, { once: true });
+  const exchange = async () => {
+    const response = await options.fetch(playtimeUrl(options.relay.url), {
+      method: 'POST',
+      headers: { ...headers, 'content-type': 'application/json' },
+      body: playtimeBody(options.sessions, options.isTest),
+      signal: controller.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
+    return { response, body: await readJson(response) };
+  };
+  try {
+    const answer = await Promise.race([exchange(), interrupted]);
+    if (answer === 'timeout' || answer === 'aborted') {
+      controller.abort(outer?.reason);
+      return { kind: 'transient', reason: answer === 'aborted' ? 'aborted' : `no answer within ${timeoutMs} ms` };
+    }
+    return classify(answer.response, answer.body, (options.now ?? Date.now)());
+  } catch (error) {
+    return { kind: 'transient', reason: controller.signal.aborted ? 'aborted' : `connection failed: ${describe(error)}` };
+  } finally {
+    clearTimeout(timer);
+    outer?.removeEventListener('abort', abort);
+  }
+}
+
+/** Sorts a relay answer into a {@link SendOutcome}. */
+function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
+  const status = response.status;
+  if (status >= 200 && status < 300) {
+    const result = bulkResultIn(body);
+    return result ? { kind: 'results', result } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
+  }
+  const errorBody = errorBodyIn(body);
+  if ((status === 400 || status === 422) && errorBody) {
+    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
+  }
+  if (status === 401 || status === 403) return { kind: 'auth', status, error: errorFromResponse(status, body, response.headers) };
+  if (status === 413) return { kind: 'too-large' };
+  const retryAfterMs = parseRetryAfter(response.headers, nowMs);
+  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
+  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+}
+
+/*
+ * The relay's answers are read, not trusted, with just enough of their shape to act on: the response schemas
+ * (core/schema/responses.ts) stay out of game client bundles, and `validateResponses` covers them in tests.
+ */
+
+/** `data` of a 2xx answer when it holds one `{ sessionId, status }` result per answered item. */
+function bulkResultIn(body: unknown): BulkPlaytimeResult | undefined {
+  const data = isRecord(body) ? body['data'] : undefined;
+  const results = isRecord(data) ? data['results'] : undefined;
+  const valid = Array.isArray(results) && results.every((item) => isRecord(item) && typeof item['sessionId'] === 'string' && BULK_ITEM_STATUSES.includes(item['status'] as never));
+  return valid ? (data as BulkPlaytimeResult) : undefined;
+}
+
+/** An error answer in the spec's shape (a proxy's page is not one: it is classified by its status alone). */
+function errorBodyIn(body: unknown): ErrorBody | undefined {
+  if (!isRecord(body) || typeof body['code'] !== 'string' || typeof body['message'] !== 'string') return undefined;
+  return Array.isArray(body['details']) || body['details'] === undefined ? (body as ErrorBody) : undefined;
+}
+
+async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
+  const value = typeof headers === 'function' ? await headers() : (headers ?? {});
+  // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
+  return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text; // a proxy's HTML page: classified by status, never trusted as results
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

@@ -1,0 +1,142 @@
+/**
+ * What a {@link PlaytimeTracker} tells its listeners, and a typed emitter whose listeners cannot break it.
+ * @see DESIGN section 5
+ */
+import EventEmitter from 'eventemitter3';
+import type { RelaySession } from '../relay/protocol.js';
+import type { ErrorDetail } from '../schema/errors.js';
+import type { PlaytimeItemResult } from '../schema/playtime.js';
+
+/** A finished session as the tracker sends it (a bulk playtime item). */
+export type TrackedSession = RelaySession;
+
+/**
+ * Why a session ended. `restart`: `start()` was called while it ran. `background-timeout`: the game stayed
+ * in the background longer than `backgroundTimeoutMs`. `recovered`: the previous run crashed; the session
+ * ended at its last checkpoint.
+ */
+export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'dispose' | 'recovered';
+
+/**
+ * Why a session will never reach the service. `too-short`: under 1 s of play. `invalid`: it breaks the
+ * spec's rules (found locally, or isolated by bisecting a batch the relay rejected). `rejected`: the
+ * service answered FAILED for it. `overflow`: the queue was full and it was the oldest. `too-large`: alone
+ * it is larger than the relay accepts (413).
+ */
+export type DropReason = 'too-short' | 'invalid' | 'rejected' | 'overflow' | 'too-large';
+
+/** Payload of `session:start`. */
+export interface SessionStartEvent {
+  sessionId: string;
+  startedAt: string;
+  campaignId?: string;
+  creatorKey?: string;
+}
+
+/** Payload of `session:end`; `session` holds its final fields (its duration may be under the 1 s minimum). */
+export interface SessionEndEvent {
+  sessionId: string;
+  reason: SessionEndReason;
+  session: TrackedSession;
+}
+
+/**
+ * Payload of `flushed`, once per relay answer: the service acknowledged these sessions (`SUCCESS`, or
+ * `SKIPPED`: it had them already). assumed: FAILED results are not listed here but in `dropped` (reason
+ * `rejected`), so each session appears in exactly one of the two.
+ */
+export interface FlushedEvent {
+  results: PlaytimeItemResult[];
+}
+
+/** Payload of `dropped`: a session that will never be sent again, and why. */
+export interface DroppedEvent {
+  sessionId: string;
+  reason: DropReason;
+  /** The session, when the tracker could still read it. */
+  session?: TrackedSession;
+  /** The service's per-item error (`rejected`) or the relay's message (`invalid`). */
+  error?: string;
+  /** Field problems (`invalid`). */
+  details?: ErrorDetail[];
+}
+
+/**
+ * Payload of `error`: something the game should know about; no session is lost by it. `auth`: the relay
+ * refused the game's credentials (data kept, retried on the next trigger). `headers`: the `relay.headers`
+ * function threw. `storage`: a storage call failed. `relay`: the relay answered something unexpected.
+ * `crypto`: `platform.crypto.randomBytes` failed (session ids then come from `Math.random`). `lock`:
+ * `platform.lock` failed, so that flush did not run. `listener`: one of your listeners threw.
+ */
+export interface TrackerErrorEvent {
+  kind: 'auth' | 'headers' | 'storage' | 'crypto' | 'relay' | 'lock' | 'listener';
+  error: unknown;
+  /** HTTP status, when the relay answered. */
+  status?: number;
+}
+
+/** Every event of the tracker and its payload. */
+export interface TrackerEventMap {
+  'session:start': SessionStartEvent;
+  'session:end': SessionEndEvent;
+  flushed: FlushedEvent;
+  dropped: DroppedEvent;
+  error: TrackerErrorEvent;
+}
+
+/** A listener of one tracker event. */
+export type TrackerListener<K extends keyof TrackerEventMap> = (event: TrackerEventMap[K]) => unknown;
+
+/**
+ * Typed events where each listener runs on its own: one that throws or rejects neither stops the others nor
+ * the tracker; its error is emitted as `error` (kind `listener`). An `error` listener that throws is
+ * re-thrown from a timer (it would loop otherwise), so it surfaces as an uncaught error of the host.
+ */
+export class TrackerEvents {
+  readonly #emitter = new EventEmitter();
+  /** The guarded wrapper of each listener, per event name (`off` needs it back). */
+  readonly #wrapped = new Map<keyof TrackerEventMap, WeakMap<(event: never) => unknown, (event: unknown) => void>>();
+
+  /** Adds a guarded listener (`once`: for the next event only). */
+  on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>, once = false): void {
+    let byListener = this.#wrapped.get(name);
+    if (!byListener) this.#wrapped.set(name, (byListener = new WeakMap()));
+    const wrapped = byListener.get(listener) ?? this.#guard(name, listener);
+    byListener.set(listener, wrapped);
+    if (once) this.#emitter.once(name, wrapped);
+    else this.#emitter.on(name, wrapped);
+  }
+
+  /** Removes a listener added with `on`. */
+  off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): void {
+    const wrapped = this.#wrapped.get(name)?.get(listener);
+    if (wrapped) this.#emitter.off(name, wrapped);
+  }
+
+  /** Calls every listener of `name` with `event`. */
+  emit<K extends keyof TrackerEventMap>(name: K, event: TrackerEventMap[K]): void {
+    this.#emitter.emit(name, event);
+  }
+
+  /** Forgets every listener (on dispose). */
+  removeAll(): void {
+    this.#emitter.removeAllListeners();
+  }
+
+  #guard(name: keyof TrackerEventMap, listener: (event: never) => unknown): (event: unknown) => void {
+    const report = (error: unknown) => {
+      if (name !== 'error') return this.emit('error', { kind: 'listener', error });
+      setTimeout(() => {
+        throw error;
+      });
+    };
+    return (event) => {
+      try {
+        const result = (listener as (event: unknown) => unknown)(event);
+        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
+      } catch (error) {
+        report(error);
+      }
+    };
+  }
+}

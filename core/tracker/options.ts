@@ -1,0 +1,98 @@
+/**
+ * Options of the playtime tracker, their defaults, and the checks that turn a bad argument into a clear
+ * error at the call that passed it.
+ * @see DESIGN section 5
+ */
+import * as z from 'zod/mini';
+import { validatedFields } from '../http/request-validation.js';
+import type { Platform } from '../platform.js';
+import type { RelayTarget } from '../relay/sender.js';
+import { checked, CreatorKey, Id, Metadata } from '../schema/rules.js';
+
+/** Options of `new PlaytimeTracker(options)`. */
+export interface PlaytimeTrackerOptions {
+  /** The runtime: storage, lifecycle, crypto, fetch (from an adapter, or `createMemoryPlatform()` in tests). */
+  platform: Platform;
+  /** The player; every session is recorded for this user. */
+  userId: string;
+  /** The game server's relay, which holds the Server key. */
+  relay: RelayTarget;
+  /** Default `campaignId` of every session (without one the service attributes it to the active campaign sponsor). */
+  campaignId?: string;
+  /** Default `creatorKey` of every session: exactly 5 uppercase letters or digits. */
+  creatorKey?: string;
+  /** Send with `isTest: true`: validated as usual, recorded nowhere. */
+  isTest?: boolean;
+  /** Flush this often while in the foreground, ms. @defaultValue 30000 */
+  flushIntervalMs?: number;
+  /** Flush as soon as this many sessions are queued. @defaultValue 100 */
+  flushAt?: number;
+  /** Queue cap; beyond it the oldest session is dropped (`dropped`, reason `overflow`). @defaultValue 10000 */
+  maxQueue?: number;
+  /** Checkpoint the running session this often, ms: what a crash may lose at most. @defaultValue 15000 */
+  checkpointMs?: number;
+  /** A longer stay in the background ends the session (at the moment it went there), ms. @defaultValue 60000 */
+  backgroundTimeoutMs?: number;
+  /** Prefix of every storage key and lock name. @defaultValue 'game-campaign' */
+  storageKey?: string;
+}
+
+/** Options of `tracker.start()`: each overrides the tracker's default for this session. */
+export interface StartSessionOptions {
+  campaignId?: string;
+  /** Exactly 5 uppercase letters or digits. */
+  creatorKey?: string;
+  /** Stored with the session. Keep it JSON-serialisable (it is persisted). */
+  metadata?: Record<string, unknown>;
+}
+
+/** The defaults DESIGN section 5 gives. */
+export const TRACKER_DEFAULTS = {
+  flushIntervalMs: 30_000,
+  flushAt: 100,
+  maxQueue: 10_000,
+  checkpointMs: 15_000,
+  backgroundTimeoutMs: 60_000,
+  storageKey: 'game-campaign',
+} as const;
+
+/** Options with every default filled in. */
+export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<PlaytimeTrackerOptions, keyof typeof TRACKER_DEFAULTS>>;
+
+// Field by field with the spec's scalar rules (no zod objects: they would double the tracker's size).
+const SessionDefaults = { campaignId: z.optional(Id), creatorKey: z.optional(CreatorKey) };
+const SessionOptions = { ...SessionDefaults, metadata: z.optional(Metadata) };
+const Count = checked(z.number(), z.refine((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number of at least 1'));
+const TrackerSettings = {
+  userId: Id,
+  flushIntervalMs: Count,
+  flushAt: Count,
+  maxQueue: Count,
+  checkpointMs: Count,
+  backgroundTimeoutMs: Count,
+  storageKey: Id,
+  ...SessionDefaults,
+};
+
+/**
+ * The options with defaults applied.
+ * @throws ValidationError for a bad userId, relay url, creatorKey, campaignId or number
+ */
+export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
+  const resolved = { ...TRACKER_DEFAULTS, ...withoutUndefined(options) } as ResolvedTrackerOptions;
+  validatedFields(TrackerSettings, resolved, 'options');
+  validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
+  return resolved;
+}
+
+/**
+ * Checks the options of one `start()`.
+ * @throws ValidationError naming the bad field (a bad argument is a programming error, not a dropped session)
+ */
+export function checkStartOptions(options: StartSessionOptions): StartSessionOptions {
+  return validatedFields(SessionOptions, options, 'start');
+}
+
+function withoutUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}

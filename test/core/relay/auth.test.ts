@@ -1,0 +1,114 @@
+import { describe, expect, it } from 'vitest';
+import { CampaignServer } from '../../../core/server/index.js';
+import { createRelay, RELAY_ROUTES, USER_MISMATCH_ERROR } from '../../../core/relay/index.js';
+import { createFakeFetch } from '../../helpers/fake-fetch.js';
+import { BASE_URL, read, relayOverFakeService, relayRequest, serviceReply, session, sessions } from './fake-service.js';
+
+const UNAUTHORIZED = { status: 401, error: 'Unauthorized', message: 'Authentication failed', code: 'UNAUTHORIZED' };
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+const routes = [
+  ['POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }],
+  ['POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }],
+  ['PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }],
+] as const;
+
+function relayWith(authenticate: (request: Request) => unknown) {
+  const fake = createFakeFetch().otherwise(serviceReply());
+  const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL }, fetch: fake.fetch, maxRetries: 0 });
+  const relay = createRelay({ server, authenticate: authenticate as never });
+  return { relay, fake };
+}
+
+describe('relay authentication', () => {
+  it.each(routes)('%s %s without an authenticated user answers 401 UNAUTHORIZED and calls nothing', async (method, route, body) => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest(method, route, body)));
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual(UNAUTHORIZED);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it.each([
+    ['throws', () => { throw new Error('token expired'); }],
+    ['rejects', () => Promise.reject(new Error('auth service down'))],
+    ['returns an empty userId', () => ({ userId: '' })],
+    ['returns a userId that is not a string', () => ({ userId: 42 })],
+    ['returns undefined', () => undefined],
+  ])('answers 401 when authenticate %s', async (_, authenticate) => {
+    const { relay, fake } = relayWith(authenticate);
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
+    expect(answer.status).toBe(401);
+    expect(answer.body).toEqual(UNAUTHORIZED);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('gives authenticate the request itself, headers intact', async () => {
+    const seen: string[] = [];
+    const { relay } = relayWith((request: Request) => {
+      seen.push(`${request.method} ${new URL(request.url).pathname} ${request.headers.get('x-game-token')}`);
+      return { userId: 'alice' };
+    });
+    const answer = await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, undefined, { 'x-game-token': 't-1' }));
+    expect(answer.status).toBe(200);
+    expect(seen).toEqual(['POST /campaign/playtime/sessions t-1']);
+  });
+});
+
+describe('the user comes only from authenticate', () => {
+  it('answers items of another user FAILED and never forwards them', async () => {
+    const { relay, fake, bulkCalls } = relayOverFakeService();
+    const batch = [session('alice', 1), session('mallory', 1), session('alice', 2)];
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: batch }, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      data: {
+        totalRequested: 3,
+        successful: 2,
+        failed: 1,
+        skipped: 0,
+        results: [
+          { sessionId: 's-alice-1', status: 'SUCCESS' },
+          { sessionId: 's-mallory-1', status: 'FAILED', error: USER_MISMATCH_ERROR },
+          { sessionId: 's-alice-2', status: 'SUCCESS' },
+        ],
+      },
+    });
+    expect(bulkCalls().map((c) => c.body)).toEqual([{ sessions: [session('alice', 1), session('alice', 2)] }]);
+    expect(fake.calls.some((c) => c.rawBody?.includes('mallory'))).toBe(false);
+  });
+
+  it('does not call the service at all when every item names another user', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('mallory', 2) }, 'alice')));
+    expect(answer.body.data).toEqual({
+      totalRequested: 2,
+      successful: 0,
+      failed: 2,
+      skipped: 0,
+      results: [
+        { sessionId: 's-mallory-0', status: 'FAILED', error: USER_MISMATCH_ERROR },
+        { sessionId: 's-mallory-1', status: 'FAILED', error: USER_MISMATCH_ERROR },
+      ],
+    });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('asks for a web view token for the authenticated user, whatever userId the body names', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const body = { codeChallenge: CHALLENGE, userId: 'mallory', campaignId: 'camp_active' };
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, body, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['POST', '/v1/server/webview/ott', { userId: 'alice', campaignId: 'camp_active', codeChallenge: CHALLENGE }],
+    ]);
+  });
+
+  it('changes the boost of the authenticated user, whatever userId the body names', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE', userId: 'mallory' }, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['PUT', '/v1/server/sponsors/user/alice', { newCreatorKey: 'ABCDE' }]]);
+    expect(fake.calls.some((c) => c.rawBody?.includes('mallory') || c.url.includes('mallory'))).toBe(false);
+  });
+});

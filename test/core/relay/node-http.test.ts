@@ -1,0 +1,86 @@
+import { createServer, request as httpRequest, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeHandler } from '../../../adapters/node/index.js';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { relayOverFakeService, sessions } from './fake-service.js';
+
+const service = relayOverFakeService({ maxBodyBytes: 4096, coalesceWindowMs: 0 });
+let server: Server;
+let base: string;
+
+beforeAll(async () => {
+  server = createServer(toNodeHandler(service.relay));
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/campaign`;
+});
+
+afterAll(async () => {
+  await new Promise<void>((resolve, reject) => server.close((error) => (error ? reject(error) : resolve())));
+});
+
+/** A raw node:http request with a chunked body (no content-length). */
+function sendChunked(path: string, chunks: string[]): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${base}${path}`);
+    const req = httpRequest(
+      { host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: 'Bearer user:alice', 'content-type': 'application/json' } },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('error', reject);
+    for (const chunk of chunks) req.write(chunk);
+    req.end();
+  });
+}
+
+describe('the relay over node:http (toNodeHandler)', () => {
+  it('records playtime through a real HTTP request', async () => {
+    const response = await fetch(`${base}${RELAY_ROUTES.playtime}`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer user:alice', 'content-type': 'application/json' },
+      body: JSON.stringify({ sessions: sessions('alice', 2) }),
+    });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(await response.json()).toEqual({
+      data: {
+        totalRequested: 2,
+        successful: 2,
+        failed: 0,
+        skipped: 0,
+        results: [
+          { sessionId: 's-alice-0', status: 'SUCCESS' },
+          { sessionId: 's-alice-1', status: 'SUCCESS' },
+        ],
+      },
+    });
+    expect(service.bulkCalls().map((c) => c.body)).toEqual([{ sessions: sessions('alice', 2) }]);
+  });
+
+  it('answers 401 with the error body when authentication fails', async () => {
+    const response = await fetch(`${base}${RELAY_ROUTES.sponsor}`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ status: 401, error: 'Unauthorized', message: 'Authentication failed', code: 'UNAUTHORIZED' });
+  });
+
+  it('caps a chunked body without content-length at maxBodyBytes', async () => {
+    const body = JSON.stringify({ sessions: sessions('alice', 60) });
+    expect(body.length).toBeGreaterThan(4096);
+    const before = service.fake.calls.length;
+    const answer = await sendChunked(RELAY_ROUTES.playtime, [body.slice(0, 2000), body.slice(2000, 4000), body.slice(4000)]);
+    expect(answer.status).toBe(413);
+    expect(JSON.parse(answer.body)).toEqual({ status: 413, error: 'Payload Too Large', code: 'BAD_REQUEST', message: "The body exceeds the relay's limit of 4096 bytes" });
+    expect(service.fake.calls.length).toBe(before);
+  });
+
+  it('answers 404 outside the relay routes', async () => {
+    const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere`);
+    expect(response.status).toBe(404);
+    expect((await response.json()).code).toBe('NOT_FOUND');
+  });
+});

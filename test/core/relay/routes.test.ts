@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { reply } from '../../helpers/fake-fetch.js';
+import { BASE_URL, boostRecord, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+
+const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
+
+describe('POST /webview/ott', () => {
+  it('answers the token with the web view address of the environment', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const body = { codeChallenge: CHALLENGE, campaignId: 'camp_active', showCampaignDetail: true, metadata: { from: 'menu' } };
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, body, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ data: { ott: 'ott-1', expiresIn: 60, url: `${BASE_URL}/webview` } });
+    expect(fake.calls.map((c) => c.body)).toEqual([{ userId: 'alice', ...body }]);
+  });
+
+  it('answers the webviewUrl option when given', async () => {
+    const { relay } = relayOverFakeService({ webviewUrl: 'https://play.example/boost' });
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'alice')));
+    expect(answer.body.data.url).toBe('https://play.example/boost');
+  });
+
+  it('rejects a bad code challenge with VALIDATION_ERROR, calling nothing', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: 'short' }, 'alice')));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_ERROR',
+      message: 'Invalid request: codeChallenge must be at least 43 characters',
+      details: [{ path: 'codeChallenge', message: 'must be at least 43 characters' }],
+    });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('passes an upstream 404 through', async () => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(reply.error(404, 'NOT_FOUND', 'Campaign camp_x not found'));
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE, campaignId: 'camp_x' }, 'alice')));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Campaign camp_x not found' });
+  });
+
+  it('answers 503 with Retry-After when the service is unreachable', async () => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(reply.networkError());
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'alice')));
+    expect(answer.status).toBe(503);
+    expect(answer.body.code).toBe('INTERNAL_ERROR');
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
+describe('PUT /sponsor', () => {
+  it('changes the boost and answers the boost record', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE', campaignId: 'camp_2' }, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ data: boostRecord('alice', 'ABCDE', 'camp_2') });
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['PUT', '/v1/server/sponsors/user/alice', { newCreatorKey: 'ABCDE', campaignId: 'camp_2' }]]);
+  });
+
+  it('encodes the authenticated userId into the upstream path', async () => {
+    const { relay, fake } = relayOverFakeService();
+    await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'a/b c'));
+    expect(fake.last().path).toBe('/v1/server/sponsors/user/a%2Fb%20c');
+  });
+
+  it.each([
+    [400, 'BAD_REQUEST', 'Boost can be changed again in 20 days'],
+    [404, 'NOT_FOUND', 'Creator ZZZZZ not found'],
+  ])('passes an upstream %i %s through with the same fields', async (status, code, message) => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(reply.error(status, code, message));
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ZZZZZ' }, 'alice')));
+    expect(answer.status).toBe(status);
+    expect(answer.body).toEqual({ status, error: status === 400 ? 'Bad Request' : 'Not Found', code, message });
+  });
+
+  it('rejects a bad creator key with VALIDATION_ERROR, calling nothing', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'abc' }, 'alice')));
+    expect(answer.status).toBe(400);
+    expect(answer.body.details).toEqual([{ path: 'newCreatorKey', message: 'must be exactly 5 uppercase letters or digits' }]);
+    expect(fake.calls).toEqual([]);
+  });
+});
+
+describe('routing', () => {
+  it.each([
+    ['POST', 'https://game.test/campaign/unknown'],
+    ['POST', 'https://game.test/playtime/sessions'],
+    ['POST', 'https://game.test/campaign/playtime/sessions/extra'],
+    ['GET', 'https://game.test/'],
+  ])('answers %s %s with 404 NOT_FOUND', async (method, url) => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(new Request(url, { method, headers: { authorization: 'Bearer user:alice' } })));
+    expect(answer.status).toBe(404);
+    expect(answer.body).toEqual({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: `No relay route ${method} ${new URL(url).pathname}` });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it.each([
+    ['GET', RELAY_ROUTES.playtime, 'POST'],
+    ['PUT', RELAY_ROUTES.playtime, 'POST'],
+    ['DELETE', RELAY_ROUTES.webviewToken, 'POST'],
+    ['POST', RELAY_ROUTES.sponsor, 'PUT'],
+  ])('answers %s %s with 405 and Allow: %s', async (method, route, allowed) => {
+    const { relay, fake } = relayOverFakeService();
+    const answer = await read(await relay.fetch(new Request(`https://game.test/campaign${route}`, { method, headers: { authorization: 'Bearer user:alice' } })));
+    expect(answer.status).toBe(405);
+    expect(answer.headers.get('allow')).toBe(allowed);
+    expect(answer.body).toEqual({ status: 405, error: 'Method Not Allowed', code: 'BAD_REQUEST', message: `${method} is not allowed here; use ${allowed}` });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it.each([
+    ['/api/relay', 'https://game.test/api/relay/playtime/sessions'],
+    ['api/relay/', 'https://game.test/api/relay/playtime/sessions'],
+    ['/', 'https://game.test/playtime/sessions'],
+    ['', 'https://game.test/playtime/sessions'],
+  ])('mounts under basePath %j', async (basePath, url) => {
+    const { relay } = relayOverFakeService({ basePath, coalesceWindowMs: 0 });
+    const request = new Request(url, {
+      method: 'POST',
+      headers: { authorization: 'Bearer user:alice', 'content-type': 'application/json' },
+      body: JSON.stringify({ sessions: sessions('alice', 1) }),
+    });
+    expect((await relay.fetch(request)).status).toBe(200);
+    expect((await relay.fetch(new Request('https://game.test/campaign/playtime/sessions', { method: 'POST' }))).status).toBe(404);
+  });
+});

@@ -1,0 +1,140 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createMemoryPlatform, createMemoryStorage } from '../../../core/memory-platform.js';
+import type { KeyValueStorage, Platform } from '../../../core/platform.js';
+import { PlaytimeTracker } from '../../../core/tracker/index.js';
+import { createFakeRelay } from './fake-relay.js';
+import { PLAYTIME_URL, RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock } from './harness.js';
+
+beforeEach(useFakeClock);
+afterEach(() => void vi.useRealTimers());
+
+describe('crash recovery', () => {
+  it('a tracker created on the same storage after a crash recovers the session, ended at its last checkpoint, and sends it', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start({ creatorKey: 'ABCDE' });
+    await advance(40_000); // checkpoints at 15 s and 30 s
+    first.platform.crash();
+    await advance(20_000);
+
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await settle();
+    const session = { sessionId, userId: 'player-1', durationSeconds: 30, startedAt: iso(T0), endedAt: iso(T0 + 30_000), creatorKey: 'ABCDE' };
+    expect(second.log).toEqual([
+      ['session:end', { sessionId, reason: 'recovered', session }],
+      ['flushed', { results: [{ sessionId, status: 'SUCCESS' }] }],
+    ]);
+    expect(first.relay.requests.map((request) => [request.url, request.body])).toEqual([[PLAYTIME_URL, { sessions: [session] }]]);
+    expect(first.storage.snapshot()).toEqual({});
+  });
+
+  it('a crash in the background recovers the session as it was when it went there', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(20_000);
+    first.platform.background();
+    await advance(5_000);
+    first.platform.crash();
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await settle();
+    expect(eventsOf(second.log, 'session:end')).toEqual([
+      { sessionId, reason: 'recovered', session: { sessionId, userId: 'player-1', durationSeconds: 20, startedAt: iso(T0), endedAt: iso(T0 + 20_000) } },
+    ]);
+  });
+
+  it('a crash before the first checkpoint loses that interval: the recovered session is reported too-short, not lost', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(10_000);
+    first.platform.crash();
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await settle();
+    expect(eventsOf(second.log, 'dropped')).toEqual([
+      { sessionId, reason: 'too-short', session: { sessionId, userId: 'player-1', durationSeconds: 0, startedAt: iso(T0), endedAt: iso(T0) }, error: 'durationSeconds must be at least 1' },
+    ]);
+    expect(first.storage.snapshot()).toEqual({});
+  });
+
+  it('a second live tracker on the same storage (another tab) never takes over a running session', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(20_000);
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await advance(10_000);
+    expect(second.log).toEqual([]);
+    await first.tracker.stop();
+    await first.tracker.dispose();
+    await settle();
+    expect(eventsOf(first.log, 'session:end').map((event) => [event.sessionId, event.reason, event.session.durationSeconds])).toEqual([[sessionId, 'stop', 30]]);
+    expect(eventsOf(second.log, 'session:end')).toEqual([]);
+  });
+
+  it('dispose() without stop() queues the running session; the next start-up sends it and recovers nothing', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(7_000);
+    first.relay.hold(); // the network never answers during dispose
+    await first.tracker.dispose();
+    const session = { sessionId, userId: 'player-1', durationSeconds: 7, startedAt: iso(T0), endedAt: iso(T0 + 7_000) };
+    expect(first.storage.snapshot()).toEqual({ [`game-campaign:queue:000000000000:${sessionId}`]: session });
+    expect(eventsOf(first.log, 'session:end')).toEqual([{ sessionId, reason: 'dispose', session }]);
+
+    const relay = createFakeRelay();
+    const second = createHarness({}, { storage: first.storage, relay });
+    await settle();
+    expect(relay.requests.map((request) => request.body)).toEqual([{ sessions: [session] }]);
+    expect(second.log).toEqual([['flushed', { results: [{ sessionId, status: 'SUCCESS' }] }]]);
+  });
+
+  it('without platform.lock, every record of another instance is recovered at construction', async () => {
+    const storage = createMemoryStorage();
+    const relay = createFakeRelay();
+    const withoutLock = (): Platform => {
+      const { lock: _lock, ...rest } = createMemoryPlatform({ storage, fetch: relay.fetch });
+      return rest;
+    };
+    const first = new PlaytimeTracker({ platform: withoutLock(), userId: 'player-1', relay: { url: RELAY_URL } });
+    const sessionId = first.start();
+    await advance(16_000);
+    const second = new PlaytimeTracker({ platform: withoutLock(), userId: 'player-1', relay: { url: RELAY_URL } });
+    const log = recordEvents(second);
+    await settle();
+    expect(eventsOf(log, 'session:end').map((event) => [event.sessionId, event.reason, event.session.durationSeconds])).toEqual([[sessionId, 'recovered', 15]]);
+  });
+
+  it('a stored record that breaks the rules (a bad creatorKey) is dropped as invalid at recovery, never queued', async () => {
+    const storage = createMemoryStorage();
+    await storage.set('game-campaign:running:s-1', { sessionId: 's-1', userId: 'player-1', creatorKey: 'bad', owner: 'gone', startedAtMs: T0, spanMs: 5_000, playedMs: 5_000 });
+    const { log } = createHarness({}, { storage });
+    await settle();
+    expect(eventsOf(log, 'dropped')).toEqual([
+      {
+        sessionId: 's-1',
+        reason: 'invalid',
+        session: { sessionId: 's-1', userId: 'player-1', durationSeconds: 5, startedAt: iso(T0), endedAt: iso(T0 + 5_000), creatorKey: 'bad' },
+        error: 'creatorKey must be exactly 5 uppercase letters or digits',
+        details: [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }],
+      },
+    ]);
+    expect(storage.snapshot()).toEqual({});
+  });
+});
+
+describe('storage failures', () => {
+  it('a failed write emits error (kind storage) and the session is still sent from memory', async () => {
+    const inner = createMemoryStorage();
+    const failure = new Error('quota exceeded');
+    const storage: KeyValueStorage = { ...inner, set: async (key, value) => (key.includes(':queue:') ? Promise.reject(failure) : inner.set(key, value)) };
+    const relay = createFakeRelay();
+    const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
+    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+    const log = recordEvents(tracker);
+    const sessionId = tracker.start();
+    await advance(2_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'error')).toEqual([{ kind: 'storage', error: failure }]);
+    await tracker.flush();
+    expect(relay.requests.map((request) => request.body.sessions.map((s) => s.sessionId))).toEqual([[sessionId]]);
+    expect(eventsOf(log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
+    expect(inner.snapshot()).toEqual({});
+  });
+});

@@ -1,0 +1,220 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ValidationError } from '../../../core/http/errors.js';
+import { PlaytimeTracker } from '../../../core/tracker/index.js';
+import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, settle, useFakeClock } from './harness.js';
+
+const queueKey = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
+
+beforeEach(useFakeClock);
+afterEach(() => void vi.useRealTimers());
+
+describe('a session', () => {
+  it('is written ahead at start, checkpointed every checkpointMs, and queued at stop', async () => {
+    const { tracker, storage, log } = createHarness();
+    await settle();
+    const sessionId = tracker.start({ campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } });
+    await settle();
+    const running = { sessionId, userId: 'player-1', campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 }, owner: expect.any(String), startedAtMs: T0 };
+    expect(storage.snapshot()).toEqual({ [`game-campaign:running:${sessionId}`]: { ...running, spanMs: 0, playedMs: 0 } });
+    await advance(15_000);
+    expect(storage.snapshot()).toEqual({ [`game-campaign:running:${sessionId}`]: { ...running, spanMs: 15_000, playedMs: 15_000 } });
+    await advance(5_500);
+    await tracker.stop();
+    const session = { sessionId, userId: 'player-1', durationSeconds: 20, startedAt: iso(T0), endedAt: iso(T0 + 20_500), campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } };
+    expect(storage.snapshot()).toEqual({ [queueKey(0, sessionId)]: session });
+    expect(log).toEqual([
+      ['session:start', { sessionId, startedAt: iso(T0), campaignId: 'camp-1', creatorKey: 'ABCDE' }],
+      ['session:end', { sessionId, reason: 'stop', session }],
+    ]);
+  });
+
+  it('takes campaignId and creatorKey from the tracker options unless start() overrides them', async () => {
+    const { tracker, storage } = createHarness({ campaignId: 'default-camp', creatorKey: 'DEF00' });
+    const first = tracker.start();
+    await advance(2_000);
+    const second = tracker.start({ creatorKey: 'OTHER' });
+    await advance(3_000);
+    await tracker.stop();
+    expect(Object.values(storage.snapshot())).toEqual([
+      { sessionId: first, userId: 'player-1', durationSeconds: 2, startedAt: iso(T0), endedAt: iso(T0 + 2_000), campaignId: 'default-camp', creatorKey: 'DEF00' },
+      { sessionId: second, userId: 'player-1', durationSeconds: 3, startedAt: iso(T0 + 2_000), endedAt: iso(T0 + 5_000), campaignId: 'default-camp', creatorKey: 'OTHER' },
+    ]);
+  });
+
+  it('start() while a session runs ends the running one first (reason restart)', async () => {
+    const { tracker, log } = createHarness();
+    const first = tracker.start();
+    await advance(4_000);
+    const second = tracker.start();
+    await settle();
+    expect(second).not.toBe(first);
+    expect(log).toEqual([
+      ['session:start', { sessionId: first, startedAt: iso(T0) }],
+      ['session:end', { sessionId: first, reason: 'restart', session: { sessionId: first, userId: 'player-1', durationSeconds: 4, startedAt: iso(T0), endedAt: iso(T0 + 4_000) } }],
+      ['session:start', { sessionId: second, startedAt: iso(T0 + 4_000) }],
+    ]);
+  });
+
+  it('stop() without a running session does nothing', async () => {
+    const { tracker, storage, log } = createHarness();
+    await tracker.stop();
+    await settle();
+    expect(log).toEqual([]);
+    expect(storage.snapshot()).toEqual({});
+  });
+
+  it('session ids are UUIDv4 strings, each different', async () => {
+    const { tracker } = createHarness();
+    await settle();
+    const ids = new Set<string>();
+    for (let i = 0; i < 40; i++) ids.add(tracker.start());
+    expect(ids.size).toBe(40);
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+  });
+});
+
+describe('the background', () => {
+  it('a stay shorter than backgroundTimeoutMs pauses and resumes the same session; background time is not play time', async () => {
+    const { tracker, platform, storage, log } = createHarness();
+    const sessionId = tracker.start();
+    await advance(10_000);
+    platform.background();
+    await settle();
+    // checkpointed on going to the background
+    expect(storage.snapshot()[`game-campaign:running:${sessionId}`]).toMatchObject({ spanMs: 10_000, playedMs: 10_000 });
+    await advance(59_000);
+    platform.foreground();
+    await advance(5_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'session:start')).toHaveLength(1);
+    expect(eventsOf(log, 'session:end')).toEqual([
+      { sessionId, reason: 'stop', session: { sessionId, userId: 'player-1', durationSeconds: 15, startedAt: iso(T0), endedAt: iso(T0 + 74_000) } },
+    ]);
+  });
+
+  it('a longer stay ends the session at the moment it went to the background', async () => {
+    const { tracker, platform, storage, log } = createHarness({ backgroundTimeoutMs: 60_000 });
+    const sessionId = tracker.start();
+    await advance(10_000);
+    platform.background();
+    await advance(60_000);
+    const session = { sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) };
+    expect(eventsOf(log, 'session:end')).toEqual([{ sessionId, reason: 'background-timeout', session }]);
+    expect(storage.snapshot()).toEqual({ [queueKey(0, sessionId)]: session });
+    platform.foreground();
+    await tracker.stop();
+    await settle();
+    expect(eventsOf(log, 'session:start')).toHaveLength(1);
+    expect(eventsOf(log, 'session:end')).toHaveLength(1);
+  });
+
+  it('a longer stay whose timer never ran (a suspended app) ends the session on return, at the moment it left', async () => {
+    const { tracker, platform, log } = createHarness();
+    const sessionId = tracker.start();
+    await advance(8_000);
+    platform.background();
+    vi.setSystemTime(T0 + 8_000 + 3_600_000); // time passes, no timer fires
+    platform.foreground();
+    await settle();
+    expect(eventsOf(log, 'session:end')).toEqual([
+      { sessionId, reason: 'background-timeout', session: { sessionId, userId: 'player-1', durationSeconds: 8, startedAt: iso(T0), endedAt: iso(T0 + 8_000) } },
+    ]);
+  });
+
+  it('a session started while in the background counts no time until the foreground', async () => {
+    const { tracker, platform, log } = createHarness();
+    platform.background();
+    const sessionId = tracker.start();
+    await advance(20_000);
+    platform.foreground();
+    await advance(3_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'session:end')[0]?.session).toMatchObject({ sessionId, durationSeconds: 3, endedAt: iso(T0 + 23_000) });
+  });
+});
+
+describe('clocks', () => {
+  it('a device clock change during play changes neither the duration nor the order of startedAt and endedAt', async () => {
+    const { tracker, platform, log } = createHarness();
+    const sessionId = tracker.start();
+    await advance(5_000);
+    platform.setWallClock(-3_600_000); // the player sets the clock back an hour
+    await advance(5_000);
+    platform.setWallClock(86_400_000); // and then a day forward
+    await advance(2_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'session:end')[0]?.session).toEqual({ sessionId, userId: 'player-1', durationSeconds: 12, startedAt: iso(T0), endedAt: iso(T0 + 12_000) });
+  });
+
+  it('startedAt is the wall clock at start(), whatever it says', async () => {
+    const { tracker, platform, log } = createHarness();
+    platform.setWallClock(-86_400_000);
+    tracker.start();
+    await advance(1_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'session:end')[0]?.session).toMatchObject({ startedAt: iso(T0 - 86_400_000), endedAt: iso(T0 - 86_399_000), durationSeconds: 1 });
+  });
+
+  it('a session under 1 s is dropped (too-short) and never queued', async () => {
+    const { tracker, storage, log } = createHarness();
+    const sessionId = tracker.start();
+    await advance(999);
+    await tracker.stop();
+    const session = { sessionId, userId: 'player-1', durationSeconds: 0, startedAt: iso(T0), endedAt: iso(T0 + 999) };
+    expect(eventsOf(log, 'dropped')).toEqual([{ sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' }]);
+    expect(storage.snapshot()).toEqual({});
+  });
+
+  it('a session that cannot pass the schema (a wall clock beyond any date) is dropped as invalid at once', async () => {
+    const { tracker, platform, storage, log } = createHarness();
+    platform.setWallClock(9e15);
+    const sessionId = tracker.start();
+    await advance(3_000);
+    await tracker.stop();
+    const timestampRule = 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ';
+    expect(eventsOf(log, 'dropped')).toEqual([
+      {
+        sessionId,
+        reason: 'invalid',
+        session: { sessionId, userId: 'player-1', durationSeconds: 3, startedAt: `invalid time ${T0 + 9e15}`, endedAt: `invalid time ${T0 + 9e15 + 3_000}` },
+        error: `startedAt ${timestampRule}; endedAt ${timestampRule}`,
+        details: [
+          { path: 'startedAt', message: timestampRule },
+          { path: 'endedAt', message: timestampRule },
+        ],
+      },
+    ]);
+    expect(storage.snapshot()).toEqual({});
+  });
+});
+
+describe('arguments', () => {
+  it('start() with a bad creatorKey throws a ValidationError naming the field, and starts nothing', () => {
+    const { tracker, log } = createHarness();
+    let thrown: unknown;
+    try {
+      tracker.start({ creatorKey: 'abcde' });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toBeInstanceOf(ValidationError);
+    expect(thrown).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'start.creatorKey', message: 'must be exactly 5 uppercase letters or digits' }] });
+    expect(log).toEqual([]);
+  });
+
+  it('the constructor refuses a bad userId, default creatorKey or timing option', () => {
+    const platform = createMemoryPlatform();
+    const make = (extra: object) => () => new PlaytimeTracker({ platform, userId: 'u', relay: { url: RELAY_URL }, ...extra });
+    expect(make({ userId: '' })).toThrow(/options\.userId must not be empty/);
+    expect(make({ creatorKey: 'TOO-LONG' })).toThrow(/options\.creatorKey must be exactly 5 uppercase letters or digits/);
+    expect(make({ flushAt: 0 })).toThrow(/options\.flushAt must be a whole number of at least 1/);
+    expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must not be empty/);
+  });
+
+  it('start() after dispose() throws', async () => {
+    const { tracker } = createHarness();
+    await tracker.dispose();
+    expect(() => tracker.start()).toThrow('PlaytimeTracker: start() was called after dispose()');
+  });
+});

@@ -1,0 +1,121 @@
+/**
+ * Scale-out: two relay instances, each with its own RateLimiterRedis over its own ioredis connection to
+ * one redis-server (as two processes behind a load balancer would be), enforce one per-user limit.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { Redis } from 'ioredis';
+import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RELAY_ROUTES } from '../../core/relay/index.js';
+import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
+
+const REDIS_SERVER = '/usr/bin/redis-server';
+const available = existsSync(REDIS_SERVER);
+const inCi = process.env['CI'] === 'true';
+if (!available && !inCi) console.warn(`relay-redis: ${REDIS_SERVER} not found; the scale-out test is skipped (install redis-server to run it)`);
+
+it('finds redis-server, which CI must have', () => {
+  if (inCi && !available) throw new Error(`${REDIS_SERVER} is required when CI=true (apt-get install redis-server)`);
+  expect(available || !inCi).toBe(true);
+});
+
+/** A TCP port nobody listens on right now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      probe.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+/** Starts redis-server and resolves once it accepts connections. */
+function startRedis(port: number): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(REDIS_SERVER, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`redis-server did not start: ${output}`)), 15_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes('Ready to accept connections')) {
+        clearTimeout(timer);
+        resolve(child);
+      }
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.once('error', (error) => {
+      clearTimeout(timer);
+      reject(error);
+    });
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`redis-server exited with ${code}: ${output}`));
+    });
+  });
+}
+
+describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
+  let redis: ChildProcess | undefined;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    const port = await freePort();
+    redis = await startRedis(port);
+    for (let i = 0; i < 2; i++) clients.push(new Redis({ host: '127.0.0.1', port, maxRetriesPerRequest: 1 }));
+    await Promise.all(clients.map((client) => client.ping()));
+  });
+
+  afterAll(async () => {
+    await Promise.all(clients.map((client) => client.quit().catch(() => undefined)));
+    if (redis && redis.exitCode === null) {
+      const exited = new Promise((resolve) => redis?.once('exit', resolve));
+      redis.kill('SIGTERM');
+      await exited;
+    }
+  });
+
+  it('enforces one per-user limit across both instances: 3 requests on A + 3 on B -> exactly one 429', async () => {
+    const keyPrefix = `relay-test-${process.pid}-${Date.now()}`;
+    const limiter = (client: Redis) => new RateLimiterRedis({ storeClient: client, points: 5, duration: 10, keyPrefix });
+    const a = relayOverFakeService({ rateLimiter: limiter(clients[0] as Redis), coalesceWindowMs: 0 });
+    const b = relayOverFakeService({ rateLimiter: limiter(clients[1] as Redis), coalesceWindowMs: 0 });
+    const answers: Array<Awaited<ReturnType<typeof read>>> = [];
+    for (let i = 0; i < 3; i++) {
+      for (const relay of [a.relay, b.relay]) {
+        const batch = { sessions: sessions('alice', 1, answers.length) };
+        answers.push(await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, batch, 'alice'))));
+      }
+    }
+    expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200, 200, 200, 429]);
+    const limited = answers[5];
+    expect(limited?.body).toEqual({ status: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'Too many requests for this user' });
+    expect(Number(limited?.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited?.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+    expect(a.bulkCalls().length + b.bulkCalls().length).toBe(5);
+
+    const other = await relayOverFakeService({ rateLimiter: limiter(clients[0] as Redis), coalesceWindowMs: 0 }).relay.fetch(
+      relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('bob', 1) }, 'bob'),
+    );
+    expect(other.status).toBe(200);
+  });
+
+  it('answers 503 with Retry-After, not 500, when Redis is unreachable', async () => {
+    const dead = new Redis({ host: '127.0.0.1', port: await freePort(), maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
+    try {
+      const limiter = new RateLimiterRedis({ storeClient: dead, points: 5, duration: 10, keyPrefix: 'dead', rejectIfRedisNotReady: true });
+      const { relay, fake } = relayOverFakeService({ rateLimiter: limiter });
+      const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
+      expect(answer.status).toBe(503);
+      expect(answer.body.code).toBe('INTERNAL_ERROR');
+      expect(answer.headers.get('retry-after')).not.toBeNull();
+      expect(fake.calls).toEqual([]);
+    } finally {
+      dead.disconnect();
+    }
+  });
+});
