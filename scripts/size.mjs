@@ -12,15 +12,23 @@ import esbuild from 'rollup-plugin-esbuild';
 import { ENTRIES, IIFE } from './entries.mjs';
 
 const KB = 1024;
-/** What a game client imports, bundled as its bundler would, with the budget that applies. */
+/**
+ * What a game client imports, bundled as its bundler would, with the budget DESIGN section 11 sets for it.
+ * Its other budget (12 KB) is for the browser entry with everything a game client uses (reads, tracker,
+ * launcher, adapter); that entry comes with the adapters, and its line here with it. Until then the reads
+ * plus the tracker are reported as the part of it that exists.
+ */
 const CLIENT_BUNDLES = [
   { label: 'client reads (CampaignClient)', code: `export { CampaignClient } from './core/index.ts';`, budget: 7 * KB },
-  ...ENTRIES.filter((e) => e.client).map((e) => ({ label: `entry ${e.subpath}`, code: `export * from './${e.source}';`, budget: 12 * KB })),
+  { label: 'game client so far (reads + tracker)', code: `export { CampaignClient, PlaytimeTracker } from './core/index.ts';` },
+  ...ENTRIES.filter((e) => e.client).map((e) => ({ label: `entry ${e.subpath} (all of it)`, code: `export * from './${e.source}';` })),
 ];
 
 async function bundledSize(code) {
   const bundle = await rollup({
     input: 'virtual-entry',
+    // Our package.json says `sideEffects: false`, so a game's bundler drops every module of ours it does not use.
+    treeshake: { moduleSideEffects: (id) => id.includes('/node_modules/') },
     plugins: [
       { name: 'virtual', resolveId: (id) => (id === 'virtual-entry' ? id : null), load: (id) => (id === 'virtual-entry' ? code : null) },
       nodeResolve({ browser: true }),
@@ -29,7 +37,7 @@ async function bundledSize(code) {
     ],
     onwarn: () => {},
   });
-  const { output } = await bundle.generate({ format: 'es', plugins: [terser()] });
+  const { output } = await bundle.generate({ format: 'es', plugins: [terser({ ecma: 2020, module: true, compress: { passes: 2 } })] });
   await bundle.close();
   // The entry chunk and every chunk it imports statically: what loads before the game can call it.
   const chunks = new Map(output.filter((c) => c.type === 'chunk').map((c) => [c.fileName, c]));
@@ -49,7 +57,7 @@ for (const entry of ENTRIES) {
   const file = `dist/${entry.name}.js`;
   if (existsSync(file)) rows.push({ label: `${file} (deps external)`, bytes: gzipSync(readFileSync(file), { level: 9 }).length });
 }
-if (existsSync(IIFE.file)) rows.push({ label: IIFE.file, bytes: gzipSync(readFileSync(IIFE.file), { level: 9 }).length, budget: 12 * KB });
+if (existsSync(IIFE.file)) rows.push({ label: `${IIFE.file} (all of ${IIFE.source})`, bytes: gzipSync(readFileSync(IIFE.file), { level: 9 }).length });
 
 let failed = false;
 for (const { label, bytes, budget } of rows) {

@@ -1,0 +1,31 @@
+// A game server: the Server API, the relay for its game clients, and a webhook receiver (type-checked by `npm test`).
+import { createServer } from 'node:http';
+import { CampaignServer, createRelay, isCampaignError } from 'game-campaign-sdk/server';
+import { toNodeHandler, webhookMiddleware } from 'game-campaign-sdk/node';
+
+declare function sessionUser(authorization: string | null): Promise<{ userId: string } | null>;
+
+const server = new CampaignServer({ serverKey: process.env['CAMPAIGN_SERVER_KEY']!, environment: 'sandbox', maxRetries: 1 });
+
+export async function grantWelcome(userId: string): Promise<void> {
+  try {
+    const result = await server.coupons.redeem({ couponCode: 'WELCOME', userId, callbackId: `welcome-${userId}` });
+    if (!result.success) console.warn(result.errorCode, result.errorMessage);
+  } catch (error) {
+    if (isCampaignError(error, 'USER_CODE_LIMIT')) return; // already redeemed as often as allowed
+    throw error;
+  }
+}
+
+export async function everyUsage(userId: string): Promise<string[]> {
+  const codes: string[] = [];
+  for await (const usage of server.coupons.listUsage(userId, { limit: 100 })) codes.push(usage.couponCode);
+  return codes;
+}
+
+const relay = createRelay({ server, authenticate: (request) => sessionUser(request.headers.get('authorization')) });
+createServer(toNodeHandler(relay)).listen(8080);
+
+const webhooks = webhookMiddleware({ secret: process.env['CAMPAIGN_WEBHOOK_SECRET']! });
+webhooks.on('coupon.redeemed', (event) => console.log(event.data.userId, event.data.reward, event.callbackId));
+createServer(webhooks).listen(8081);
