@@ -199,7 +199,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
 }
 
 /** mulberry32: a small, fast 32-bit PRNG. Deterministic and NOT secure: for tests only. */
-function seededRandom(seed: number): () => number {
+export function seededRandom(seed: number): () => number {
   let state = (seed * 0x9e3779b9) >>> 0;
   return () => {
     state = (state + 0x6d2b79f5) >>> 0;

@@ -28,6 +28,19 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
+    useParsedBody(req);
     await listener(req, res);
   };
+}
+
+/**
+ * A body parser mounted before us (`express.json()`, `express.text()`, `express.raw()`) has read the stream
+ * and kept only its result: that result becomes the raw body @hono/node-server hands on. JSON is written
+ * back as JSON (the relay's routes take nothing else); the webhook middleware checks before this that a
+ * signed body is still the raw bytes.
+ */
+function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): void {
+  if (req.rawBody !== undefined || !req.readableDidRead || req.body === undefined) return;
+  const { body } = req;
+  req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
 }

@@ -18,7 +18,8 @@ export type WebhookMiddleware = NodeHandler &
  * or `app.post('/webhooks/campaign', webhookMiddleware({ secret }))`.
  *
  * The signature covers the raw body, so mount it BEFORE `express.json()` (or any body parser) for its
- * route. After a parser it works only when the parser kept the raw bytes in `req.rawBody`; otherwise the
+ * route. After a parser it works when the parser kept the raw bytes: in `req.rawBody`, or as `req.body` itself
+(`express.raw({ type: 'application/json' })`, `express.text()`); otherwise the
  * request is passed to `next(error)` (or answered 500 without Express) with an error saying so.
  * `on`, `once` and `off` return the receiver, for chaining.
  * @throws TypeError when the secret is not `whsec_<base64>`
@@ -52,8 +53,12 @@ function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is W
   return typeof (value as Partial<WebhookReceiver>).fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
 }
 
-/** An error when a body parser consumed the body and kept no raw copy; a string `rawBody` is taken as UTF-8. */
-function rawBodyProblem(req: IncomingMessage & { rawBody?: unknown }): Error | undefined {
+/**
+ * An error when a body parser consumed the body and kept no raw copy. A string `rawBody` is taken as UTF-8;
+ * a `req.body` that is still the raw bytes (`express.raw()`) or text (`express.text()`) is used as `rawBody`.
+ */
+function rawBodyProblem(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Error | undefined {
+  if (req.rawBody === undefined && (Buffer.isBuffer(req.body) || typeof req.body === 'string')) req.rawBody = req.body;
   if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
   if (req.rawBody instanceof Buffer || !req.readableDidRead) return undefined;
   return new Error(

@@ -4,15 +4,15 @@ import { validated } from '../http/request-validation.js';
 import type { CampaignDetail, Creator } from '../schema/campaigns.js';
 import { Id } from '../schema/rules.js';
 
-/** Campaign reads of the Client API. All retried after transient failures. */
+/** Campaign reads of the Client API. */
 export class Campaigns extends Resource {
-  /** One campaign, with its status. @throws NotFoundError */
+  /** One campaign, with its status. Retried after transient failures (a read). @throws NotFoundError */
   async get(campaignId: string): Promise<CampaignDetail> {
     const id = validated(Id, campaignId, 'campaignId');
     return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}`, retry: 'safe', response: { name: 'CampaignDetail', shape: 'item' } });
   }
 
-  /** The creators taking part in a campaign. */
+  /** The creators taking part in a campaign. Retried after transient failures (a read). */
   async listCreators(campaignId: string): Promise<Creator[]> {
     const id = validated(Id, campaignId, 'campaignId');
     return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' } });

@@ -2,7 +2,7 @@ import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
 import { validated } from '../http/request-validation.js';
 import type { Creator } from '../schema/campaigns.js';
-import { CreatorKey, Limit, SearchText } from '../schema/rules.js';
+import { CreatorKey, Flag, Limit, SearchText } from '../schema/rules.js';
 
 /** Options of {@link Creators.search}. */
 export interface CreatorSearch {
@@ -14,21 +14,24 @@ export interface CreatorSearch {
   isTest?: boolean;
 }
 
-/** Creator reads of the Client API. All retried after transient failures. */
+/** Creator reads of the Client API. */
 export class Creators extends Resource {
-  /** One creator by key. @throws NotFoundError */
+  /** One creator by key. Retried after transient failures (a read). @throws NotFoundError */
   async get(creatorKey: string): Promise<Creator> {
     const key = validated(CreatorKey, creatorKey, 'creatorKey');
     return this.transport.data({ method: 'GET', path: path`/v1/client/creators/${key}`, retry: 'safe', response: { name: 'Creator', shape: 'item' } });
   }
 
-  /** Creators whose name or key matches `query`. @throws ValidationError for an empty or over-long query */
+  /**
+   * Creators whose name or key matches `query`. Retried after transient failures (a read).
+   * @throws ValidationError for an empty or over-long query, a limit outside 1..100 or a non-boolean isTest
+   */
   async search(search: CreatorSearch): Promise<Creator[]> {
     // Field by field rather than with SearchCreatorsQuery: an object schema would double this bundle's zod share.
     const query = {
       q: validated(SearchText, search.query, 'q'),
       limit: search.limit === undefined ? undefined : validated(Limit, search.limit, 'limit'),
-      isTest: search.isTest === undefined ? undefined : search.isTest === true,
+      isTest: search.isTest === undefined ? undefined : validated(Flag, search.isTest, 'isTest'),
     };
     return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' } });
   }

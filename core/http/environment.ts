@@ -1,4 +1,5 @@
 /** Where requests go. @see spec "What the service does" (Live and Sandbox environments) */
+import { ValidationError } from './errors.js';
 
 /** `live`, `sandbox`, or your own base address (the emulator, a proxy). */
 export type Environment = 'live' | 'sandbox' | { baseUrl: string };
@@ -26,7 +27,19 @@ export function assertApiKey(key: unknown, kind: 'Client' | 'Server'): asserts k
   }
 }
 
-/** Percent-encodes every interpolated value: path`/v1/server/payments/${id}`. */
+/**
+ * Percent-encodes every interpolated value: path`/v1/server/payments/${id}`. A value of `.` or `..` is refused:
+ * URL parsing resolves it (encoded or not) to another endpoint.
+ * @throws ValidationError for a `.` or `..` value
+ */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-  return strings.reduce((out, part, i) => out + part + (i < values.length ? encodeURIComponent(String(values[i])) : ''), '');
+  return strings.reduce((out, part, i) => {
+    if (i >= values.length) return out + part;
+    const value = String(values[i]);
+    if (value === '.' || value === '..') {
+      const message = `"${value}" cannot be a path parameter`;
+      throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Invalid request: ${message}`, details: [{ path: '(path)', message }] });
+    }
+    return out + part + encodeURIComponent(value);
+  }, '');
 }

@@ -128,9 +128,10 @@ const COOLDOWN_DAYS = /\bin (\d+) days?\b|\b(\d+) days? remaining\b/i;
 
 /**
  * The typed error for an error response. A body that is not the spec's shape (HTML from a proxy, empty)
- * still yields a typed error: the code then follows from the status.
+ * still yields a typed error: the code then follows from the status. `cooldown`: the request was a boost
+ * change, so a BAD_REQUEST stating the days remaining is a `BoostCooldownError`.
  */
-export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number): CampaignError {
+export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown = false): CampaignError {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
   const statusCode = BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
@@ -140,7 +141,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
   const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) || code === 'RATE_LIMITED' ? code : statusCode;
   if (kind === 'RATE_LIMITED') return new RateLimitError({ ...init, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-  const days = kind === 'BAD_REQUEST' ? COOLDOWN_DAYS.exec(message) : null;
+  const days = kind === 'BAD_REQUEST' && cooldown ? COOLDOWN_DAYS.exec(message) : null;
   if (days) return new BoostCooldownError({ ...init, daysRemaining: Number(days[1] ?? days[2]) });
   const Class = BY_CODE[kind] ?? CampaignError;
   return new Class(init);

@@ -2,8 +2,8 @@
 import type { Pagination } from '../schema/primitives.js';
 import type { RequestSpec, Transport } from './transport.js';
 
-/** One page of a paged list. */
-export interface Page<T> {
+/** One page of a paged list; `for await` over it walks every item from this page on. */
+export interface Page<T> extends AsyncIterable<T> {
   data: T[];
   pagination: Pagination;
   hasNextPage(): boolean;
@@ -41,12 +41,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 
   async *[Symbol.asyncIterator](): AsyncIterator<T> {
-    let page: Page<T> = await this;
-    for (;;) {
-      yield* page.data;
-      if (!page.hasNextPage()) return;
-      page = await page.nextPage();
-    }
+    for await (const item of await this) yield item;
   }
 }
 
@@ -54,12 +49,19 @@ async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<
   const { data, pagination } = await fetch(number);
   // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever.
   const hasNextPage = () => data.length > 0 && pagination.page < pagination.totalPages;
-  return {
+  const page: Page<T> = {
     data,
     pagination,
     hasNextPage,
     nextPage: () => (hasNextPage() ? loadPage(fetch, pagination.page + 1) : Promise.reject(new RangeError('No next page'))),
+    async *[Symbol.asyncIterator]() {
+      for (let current = page; ; current = await current.nextPage()) {
+        for (const item of current.data) yield item;
+        if (!current.hasNextPage()) return;
+      }
+    },
   };
+  return page;
 }
 
 

@@ -36,7 +36,9 @@ export interface TransportOptions {
   /**
    * Check every response against the spec's schemas. `CampaignServer` accepts `true`; in game clients
    * pass the validator itself (`validateResponses: validateResponse`), so that bundles that do not
-   * validate carry no response schemas.
+   * validate carry no response schemas. assumed: `true` is refused there with a TypeError saying so,
+   * because loading the schemas lazily would still put most of zod in every client bundle (bundlers
+   * share modules, not parts of modules, between a lazy chunk and the entry).
    * @defaultValue false
    */
   validateResponses?: boolean | ResponseValidator;
@@ -63,6 +65,8 @@ export interface RequestSpec {
   retry: RetryPolicy;
   /** The schema of `data`, and whether the body is one item, a list or a page. */
   response?: { name: ResponseName; shape: 'item' | 'list' | 'page' };
+  /** A 400 BAD_REQUEST here may be the boost cooldown (`BoostCooldownError`): only a boost change. */
+  cooldown?: boolean;
 }
 
 const RETRY_BASE_MS = 500;
@@ -102,7 +106,7 @@ export class Transport {
         log('response', { status: response.status });
         if (response.ok) return this.#success(response, body, spec) as T;
         const retryAfterMs = parseRetryAfter(response.headers, Date.now());
-        error = errorFromResponse(response.status, body, response.headers, retryAfterMs);
+        error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
         if (!(caught instanceof CampaignError)) throw caught;
         error = caught;
@@ -154,22 +158,30 @@ export class Transport {
     }
   }
 
+  /**
+   * The body of a success. A method that expects no body (delete) takes whatever comes, 204 or 200; one that
+   * expects `data` gets it or a `ResponseValidationError` (a 204 or a body without `data` included), checked
+   * against its schema when `validateResponses` is on.
+   */
   #success(response: Response, body: unknown, spec: RequestSpec): unknown {
-    if (response.status === 204) return undefined;
-    // A method that expects no body (delete) accepts a 200 with an empty one as well as a 204.
-    if (body === undefined && !spec.response) return undefined;
-    const isObject = typeof body === 'object' && body !== null;
-    const details = isObject ? spec.response && this.#validate?.(body, spec.response.name, spec.response.shape) : [];
-    if (details) {
-      const message = isObject ? `The response does not match the ${spec.response!.name} schema` : 'The response body is not a JSON object';
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, ...(isObject ? { details } : {}), headers: response.headers });
+    const expected = spec.response;
+    if (!expected) return response.status === 204 ? undefined : body;
+    const envelope = typeof body === 'object' && body !== null && 'data' in body;
+    const details = envelope ? this.#validate?.(body, expected.name, expected.shape) : undefined;
+    if (!envelope || details) {
+      const message = envelope
+        ? `The response does not match the ${expected.name} schema`
+        : body === undefined
+          ? `The response has no body (status ${response.status}); ${expected.name} data was expected`
+          : 'The response body is not a JSON object with a data member';
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, ...(details ? { details } : {}), headers: response.headers });
     }
     return body;
   }
 
 
   #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
-    const retryable = policy === 'safe' ? isTransient(error) : error.code === 'RATE_LIMITED';
+    const retryable = policy === 'safe' ? isTransient(error) : error.status === 429;
     if (!retryable) return undefined;
     const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
     if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;

@@ -4,7 +4,7 @@
  */
 import * as z from 'zod/mini';
 import { BulkPlaytimeItem, BulkPlaytimeItems } from '../schema/playtime.js';
-import { CreatorKey, Id, Metadata } from '../schema/primitives.js';
+import { Id, Metadata } from '../schema/primitives.js';
 import { CodeChallenge } from '../schema/webview.js';
 
 /** Routes under the relay's mount path. */
@@ -19,12 +19,13 @@ export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTe
 export type RelayPlaytimeRequest = z.infer<typeof RelayPlaytimeRequest>;
 export type RelaySession = z.infer<typeof BulkPlaytimeItem>;
 
-/** `POST {relay}/webview/ott`: the relay adds the userId. */
+/** `POST {relay}/webview/ott`: the relay adds the userId; `isTest` is passed through (a sample-data session). */
 export const RelayWebviewRequest = z.object({
   campaignId: z.optional(Id),
   codeChallenge: CodeChallenge,
   showCampaignDetail: z.optional(z.boolean()),
   metadata: z.optional(Metadata),
+  isTest: z.optional(z.boolean()),
 });
 export type RelayWebviewRequest = z.infer<typeof RelayWebviewRequest>;
 
@@ -35,6 +36,9 @@ export interface RelayWebviewToken {
   url: string;
 }
 
-/** `PUT {relay}/sponsor`. */
-export const RelaySponsorRequest = z.object({ newCreatorKey: CreatorKey, campaignId: z.optional(Id) });
+/**
+ * `PUT {relay}/sponsor`; `isTest` is passed through (validated, nothing recorded, no cooldown started). The
+ * fields' rules are those of `ChangeSponsorRequest` (an unknown key is the service's 404 to give).
+ */
+export const RelaySponsorRequest = z.object({ newCreatorKey: Id, campaignId: z.optional(Id), isTest: z.optional(z.boolean()) });
 export type RelaySponsorRequest = z.infer<typeof RelaySponsorRequest>;

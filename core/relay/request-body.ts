@@ -2,6 +2,7 @@
  * Reading a client's JSON body with a byte cap. The cap counts the bytes that actually arrive, so a
  * missing or lying `Content-Length` cannot get a larger body past it.
  */
+import { readCapped } from '../http/read-capped.js';
 import { errorResponse } from './answers.js';
 
 /** The parsed body, or the error answer to send instead. */
@@ -44,31 +45,6 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   } catch {
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body is not valid JSON'));
   }
-}
-
-/** The body's bytes, or undefined as soon as more than `maxBytes` have arrived (the rest is not read). */
-async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  if (request.body === null) return new Uint8Array(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    total += value.byteLength;
-    if (total > maxBytes) {
-      await reader.cancel().catch(() => undefined); // the client is told 413; what it still sends is discarded
-      return undefined;
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return bytes;
 }
 
 function tooLarge(maxBytes: number): Response {

@@ -26,7 +26,7 @@ export interface RelayTarget {
 export type SendOutcome =
   /** 2xx with `{ data: BulkPlaytimeResult }`: one result per item. */
   | { kind: 'results'; result: BulkPlaytimeResult }
-  /** 400/422 with the spec's error body: the whole batch was rejected. */
+  /** 400/422 `VALIDATION_ERROR` with the spec's error body: the whole batch was rejected for its content. */
   | { kind: 'invalid'; status: number; message: string; details: ErrorDetail[] }
   /** 401/403: the game's authentication to its relay failed. */
   | { kind: 'auth'; status: number; error: CampaignError }
@@ -121,7 +121,8 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
     return result ? { kind: 'results', result } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
   }
   const errorBody = errorBodyIn(body);
-  if ((status === 400 || status === 422) && errorBody) {
+  // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
+  if ((status === 400 || status === 422) && errorBody?.code === 'VALIDATION_ERROR') {
     return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
   }
   if (status === 401 || status === 403) return { kind: 'auth', status, error: errorFromResponse(status, body, response.headers) };

@@ -1,6 +1,6 @@
 /** Campaigns and creators. @see spec "Campaign", "Creator", "Search creators" */
 import * as z from 'zod/mini';
-import { Limit, LocalizedText, SearchText, Timestamp } from './primitives.js';
+import { Flag, Limit, LocalizedText, SearchText, Timestamp } from './primitives.js';
 
 const campaignFields = {
   campaignId: z.string(),
@@ -30,6 +30,6 @@ export type Creator = z.infer<typeof Creator>;
 export const SearchCreatorsQuery = z.object({
   q: SearchText,
   limit: z.optional(Limit),
-  isTest: z.optional(z.boolean()),
+  isTest: z.optional(Flag),
 });
 export type SearchCreatorsQuery = z.infer<typeof SearchCreatorsQuery>;

@@ -2,11 +2,14 @@
 import * as z from 'zod/mini';
 import { Id, LocalizedText, Timestamp, WriteOptions } from './primitives.js';
 
-/** Body of `POST /v1/server/coupons/redeem`. assumed: couponCode and userId are required. */
+/**
+ * Body of `POST /v1/server/coupons/redeem`. assumed: couponCode and userId are required; `gameUserUuid` is
+ * any UUID-shaped value (8-4-4-4-12 hex digits), whatever its version and variant bits.
+ */
 export const RedeemCouponRequest = z.object({
   couponCode: Id,
   userId: Id,
-  gameUserUuid: z.optional(z.uuid('must be a UUID')),
+  gameUserUuid: z.optional(z.guid('must be a UUID')),
   ...WriteOptions,
 });
 export type RedeemCouponRequest = z.infer<typeof RedeemCouponRequest>;

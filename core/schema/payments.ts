@@ -22,10 +22,9 @@ const paymentItemFields = {
 export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;
 
-/** Body of `POST /v1/server/payments/bulk`. assumed: at least 1 item, as for sessions. */
+/** Body of `POST /v1/server/payments/bulk`: up to 1000 items (the spec sets no minimum, unlike sessions). */
 export const BulkPaymentRequest = z.object({
   payments: checked(z.array(PaymentItem), 
-    z.minLength(1, 'must hold at least 1 payment'),
     z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} payments`),
   ),
   ...WriteOptions,
@@ -36,7 +35,8 @@ export type BulkPaymentRequest = z.infer<typeof BulkPaymentRequest>;
 export const PaymentRequest = z.object({ ...paymentItemFields, ...WriteOptions });
 export type PaymentRequest = z.infer<typeof PaymentRequest>;
 
-const detailFields = {
+/** The fields of a payment detail (the webhook payloads reuse them). */
+export const paymentDetailFields = {
   id: z.int(),
   transactionId: z.string(),
   userId: z.string(),
@@ -56,16 +56,17 @@ const detailFields = {
 };
 
 /** Payment as `GET /v1/server/payments/{transactionId}` returns it. */
-export const PaymentDetail = z.object(detailFields);
+export const PaymentDetail = z.object(paymentDetailFields);
 export type PaymentDetail = z.infer<typeof PaymentDetail>;
 
 /** Payment as bulk results carry it: the detail plus platform, distribution type and status. */
-export const PaymentRecord = z.object({
-  ...detailFields,
+export const paymentRecordFields = {
+  ...paymentDetailFields,
   platform: z.string(),
   distributionType: z.string(),
   status: z.string(),
-});
+};
+export const PaymentRecord = z.object(paymentRecordFields);
 export type PaymentRecord = z.infer<typeof PaymentRecord>;
 
 export const PaymentItemResult = z.object({

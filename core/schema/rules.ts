@@ -24,6 +24,16 @@ export function isIsoMillis(value: string): boolean {
 /** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const Timestamp = checked(z.string(), z.refine(isIsoMillis, 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ'));
 
+/**
+ * Any ISO 8601 date-time with a zone (`Z` or an offset), with or without fractional seconds: what we accept
+ * where we only read what the service sends (webhook deliveries). assumed: the spec fixes the millisecond
+ * form for playtime requests only, so a receiver must not refuse a signed delivery over `...:00Z`.
+ */
+export const DateTime = checked(
+  z.string(),
+  z.refine((value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date-time'),
+);
+
 /** Creator key: exactly 5 uppercase alphanumeric characters. */
 export const CREATOR_KEY_PATTERN = /^[A-Z0-9]{5}$/;
 export const CreatorKey = checked(z.string(), z.regex(CREATOR_KEY_PATTERN, 'must be exactly 5 uppercase letters or digits'));
@@ -53,6 +63,9 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
  * `abort: false` as zod's other checks: a bad metadata does not hide the object's cross-field checks.
  */
 export const Metadata = z.custom<Record<string, unknown>>(isRecord, { message: 'must be an object', abort: false });
+
+/** A true/false flag, such as `isTest`. */
+export const Flag = z.boolean();
 
 /** Creator search text: 1 to 10 characters. */
 export const SearchText = checked(z.string(), z.regex(/^[\s\S]{1,10}$/, 'must be 1 to 10 characters'));

@@ -1,13 +1,17 @@
 /** Boosts ("sponsor" records). @see spec "Boost (sponsor) record", "Change boosted creator" */
 import * as z from 'zod/mini';
-import { CreatorKey, Id, Timestamp, WriteOptions } from './primitives.js';
+import { Id, Timestamp, WriteOptions } from './primitives.js';
 
 /** Days a boost must stay on one creator before it can change. */
 export const BOOST_COOLDOWN_DAYS = 30;
 
-/** Body of `PUT /v1/server/sponsors/user/{userId}`. */
+/**
+ * Body of `PUT /v1/server/sponsors/user/{userId}`. `newCreatorKey` is any non-empty key: the spec answers a
+ * creator that does not exist with 404 NOT_FOUND (the 5-character pattern is a rule of playtime sessions),
+ * and a malformed key names no creator.
+ */
 export const ChangeSponsorRequest = z.object({
-  newCreatorKey: CreatorKey,
+  newCreatorKey: Id,
   campaignId: z.optional(Id),
   ...WriteOptions,
 });
@@ -16,7 +20,7 @@ export type ChangeSponsorRequest = z.infer<typeof ChangeSponsorRequest>;
 /** Body of `POST /v1/server/sponsors`. assumed (DESIGN section 10). */
 export const CreateSponsorRequest = z.object({
   userId: Id,
-  creatorKey: CreatorKey,
+  creatorKey: Id,
   campaignId: z.optional(Id),
   ...WriteOptions,
 });

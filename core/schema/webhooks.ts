@@ -1,6 +1,6 @@
 /** Webhook receivers and their delivery logs. @see spec "Create webhook", "Webhook configuration", "Events" */
 import * as z from 'zod/mini';
-import { checked, Timestamp } from './primitives.js';
+import { checked, Timestamp, WriteOptions } from './primitives.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'coupon.redeemed',
@@ -21,22 +21,26 @@ export const TimeoutMs = checked(z.int(), z.minimum(1000, 'must be at least 1000
 
 /**
  * Body of `POST /v1/server/webhooks`. assumed (DESIGN section 10): `eventType` is a required body field;
- * `retryCount` and `timeoutMs` are optional (the emulator defaults them to 3 and 5000).
+ * `retryCount` and `timeoutMs` are optional (the emulator defaults them to 3 and 5000). `isTest` and
+ * `callbackId` as on every write (spec "Test mode", "Callback tracking"): a test-mode call is validated and
+ * answered with mock data, and records nothing.
  */
 export const CreateWebhookRequest = z.object({
   url: WebhookUrl,
   eventType: WebhookEventType,
   retryCount: z.optional(RetryCount),
   timeoutMs: z.optional(TimeoutMs),
+  ...WriteOptions,
 });
 export type CreateWebhookRequest = z.infer<typeof CreateWebhookRequest>;
 
-/** Body of `PUT /v1/server/webhooks/{id}`: every field optional; the ones given change. */
+/** Body of `PUT /v1/server/webhooks/{id}`: every field optional; the ones given change (none with `isTest`). */
 export const UpdateWebhookRequest = z.object({
   url: z.optional(WebhookUrl),
   isActive: z.optional(z.boolean()),
   retryCount: z.optional(RetryCount),
   timeoutMs: z.optional(TimeoutMs),
+  ...WriteOptions,
 });
 export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
 

@@ -15,7 +15,7 @@ export class Sponsors extends Resource {
   async change(userId: string, request: ChangeSponsorRequest): Promise<BoostRecord> {
     const id = validated(Id, userId, 'userId');
     const body = validated(ChangeSponsorRequest, request);
-    return this.transport.data({ method: 'PUT', path: path`/v1/server/sponsors/user/${id}`, body, retry: 'rate-limit', response: { name: 'BoostRecord', shape: 'item' } });
+    return this.transport.data({ method: 'PUT', path: path`/v1/server/sponsors/user/${id}`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' } });
   }
 
   /**
@@ -25,7 +25,7 @@ export class Sponsors extends Resource {
    */
   async create(request: CreateSponsorRequest): Promise<BoostRecord> {
     const body = validated(CreateSponsorRequest, request);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/sponsors`, body, retry: 'rate-limit', response: { name: 'BoostRecord', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/sponsors`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' } });
   }
 
   /**

@@ -18,7 +18,7 @@ export class Webhooks extends Resource {
     return this.transport.data({ method: 'POST', path: path`/v1/server/webhooks`, body, retry: 'rate-limit', response: { name: 'CreatedWebhook', shape: 'item' } });
   }
 
-  /** Changes the fields given. Retried after transient failures (setting the same values twice is harmless). */
+  /** Changes the fields given. Retried after transient failures (assumed: a PUT of the same values twice is harmless). */
   async update(id: number, request: UpdateWebhookRequest): Promise<WebhookConfig> {
     const webhookId = validated(WebhookId, id, 'id');
     const body = validated(UpdateWebhookRequest, request);

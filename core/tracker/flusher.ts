@@ -47,6 +47,8 @@ export class Flusher {
   #holding: Promise<void> | undefined;
   /** Another trigger arrived during a drain: drain once more when it ends (it may have missed new sessions). */
   #again = false;
+  /** Send with `keepalive` (the game went to the background during or before this flush). */
+  #keepalive = false;
   #attempt = 0;
   #backoffUntil = 0;
   #retryAfterUntil = 0;
@@ -61,14 +63,16 @@ export class Flusher {
   flush(trigger: FlushTrigger): Promise<void> {
     if (this.#running) {
       this.#again = true;
+      // Going to the background mid-flush: the rest of this flush goes out as keepalive requests.
+      if (trigger === 'background') this.#keepalive = true;
       return this.#running;
     }
     if (!this.#mayStart(trigger)) return Promise.resolve();
-    const keepalive = trigger === 'background';
+    this.#keepalive = trigger === 'background';
     this.#running = this.#exclusive(async () => {
       do {
         this.#again = false;
-        if ((await this.#drain(keepalive)) === 'stop') break;
+        if ((await this.#drain()) === 'stop') break;
       } while (this.#again && !this.#disposed);
     })
       .catch((error: unknown) => this.#config.events.emit('error', { kind: 'lock', error }))
@@ -112,7 +116,7 @@ export class Flusher {
   }
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
-  async #drain(keepalive: boolean): Promise<Step> {
+  async #drain(): Promise<Step> {
     const { queue } = this.#config;
     await queue.sync();
     const tried = new Set<string>();
@@ -122,6 +126,7 @@ export class Flusher {
       for (const key of keys) tried.add(key);
       const batch = await queue.read(keys);
       if (batch.length === 0) continue;
+      const keepalive = this.#keepalive;
       const { chunks, oversized } = keepalive ? chunkBySize(batch, utf8Length(playtimeBody([], this.#config.isTest))) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       queue.release(oversized.map((item) => item.key));
@@ -182,7 +187,12 @@ export class Flusher {
     return 'continue';
   }
 
-  /** SUCCESS and SKIPPED leave the queue (`flushed`); FAILED is dead-lettered (`dropped`); unanswered items stay. */
+  /**
+   * SUCCESS and SKIPPED leave the queue (`flushed`); FAILED is dead-lettered (`dropped`); unanswered items stay.
+   * assumed: a FAILED item is a rejection of that session's content. The spec gives it only a free-text
+   * `error`, so no other kind of item failure can be told apart (a failure of the service itself answers
+   * the whole request with an error status, which keeps everything).
+   */
   async #settle(batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> {
     const { queue, events } = this.#config;
     this.#resetBackoff();
@@ -217,8 +227,13 @@ export class Flusher {
     return 'continue';
   }
 
-  #backOff(retryAfterMs: number | undefined): void {
+  /**
+   * assumed: a `Retry-After` beyond the backoff ceiling (5 min) is waited for 5 min only: a relay asking for
+   * days would otherwise park the queue longer than most players keep a game (and overflow timers).
+   */
+  #backOff(requestedMs: number | undefined): void {
     if (this.#disposed) return;
+    const retryAfterMs = requestedMs === undefined ? undefined : Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
     const delay = Math.max(retryAfterMs ?? 0, backoffDelay(this.#attempt, FLUSH_BACKOFF));
     this.#attempt++;
     const now = this.#config.platform.monotonic();

@@ -13,6 +13,9 @@ import { RunningStore, recoverCrashedSessions } from './running-store.js';
 import { SessionClock, recoveredSession, type RunningRecord } from './session-clock.js';
 import { SessionIds } from './session-id.js';
 
+/** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
+const FIRST_CHECKPOINT_MS = 1_000;
+
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
  * the running session is written ahead and checkpointed; finished sessions wait in a persisted queue that
@@ -54,6 +57,7 @@ export class PlaytimeTracker {
   #clock: SessionClock | undefined;
   #inBackground = false;
   #checkpointTimer: ReturnType<typeof setInterval> | undefined;
+  #firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
   #backgroundTimer: ReturnType<typeof setTimeout> | undefined;
   #flushTimer: ReturnType<typeof setInterval> | undefined;
   #disposed: Promise<void> | undefined;
@@ -98,7 +102,11 @@ export class PlaytimeTracker {
     const clock = new SessionClock(fields, this.#platform.now(), now);
     this.#clock = clock;
     if (this.#inBackground) this.#pause(clock, now);
-    else this.#checkpointTimer = setInterval(() => this.#checkpoint(), this.#options.checkpointMs);
+    else {
+      this.#checkpointTimer = setInterval(() => this.#checkpoint(), this.#options.checkpointMs);
+      // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
+      this.#firstCheckpointTimer = setTimeout(() => this.#checkpoint(), Math.min(FIRST_CHECKPOINT_MS, this.#options.checkpointMs));
+    }
     void this.#running.save(clock.record(this.#instanceId, now));
     const start = clock.finish(now);
     this.#events.emit('session:start', { sessionId, startedAt: start.startedAt, ...definedOnly({ campaignId: start.campaignId, creatorKey: start.creatorKey }) });
@@ -208,10 +216,15 @@ export class PlaytimeTracker {
   #pause(clock: SessionClock, now: number): void {
     if (clock.paused) return;
     clock.pause(now);
-    clearInterval(this.#checkpointTimer);
+    this.#stopCheckpoints();
     void this.#running.save(clock.record(this.#instanceId, now));
     clearTimeout(this.#backgroundTimer);
     this.#backgroundTimer = setTimeout(() => this.#clock === clock && this.#end('background-timeout'), this.#options.backgroundTimeoutMs);
+  }
+
+  #stopCheckpoints(): void {
+    clearInterval(this.#checkpointTimer);
+    clearTimeout(this.#firstCheckpointTimer);
   }
 
   #checkpoint(): void {
@@ -222,7 +235,7 @@ export class PlaytimeTracker {
   #end(reason: SessionEndReason): void {
     const clock = this.#clock!;
     this.#clock = undefined;
-    clearInterval(this.#checkpointTimer);
+    this.#stopCheckpoints();
     clearTimeout(this.#backgroundTimer);
     const session = clock.finish(this.#platform.monotonic());
     this.#events.emit('session:end', { sessionId: session.sessionId, reason, session });

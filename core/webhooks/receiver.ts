@@ -4,6 +4,7 @@
  * @see spec "Events", DESIGN sections 8 and 10
  */
 import EventEmitter from 'eventemitter3';
+import { readCapped } from '../http/read-capped.js';
 import type { WebhookEvent, WebhookEventOf } from '../schema/events.js';
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
@@ -31,7 +32,16 @@ export interface WebhookReceiverOptions {
    * @defaultValue {@link standardWebhooksScheme}
    */
   scheme?: WebhookScheme;
+  /**
+   * Largest delivery body in bytes, counted as it arrives (413 above): an unauthenticated sender cannot make
+   * the receiver hold more. assumed: 1 MiB, far above any event the service sends.
+   * @defaultValue 1048576
+   */
+  maxBodyBytes?: number;
 }
+
+/** Default of {@link WebhookReceiverOptions.maxBodyBytes}. */
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
 
 /** What each receiver event passes to its listeners: one entry per event type, plus `event` (any) and `error`. */
 export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<T> } & { event: WebhookEvent; error: unknown };
@@ -82,24 +92,29 @@ export class WebhookReceiver {
     if (scheme === standardWebhooksScheme) assertSecret(options.secret);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
-    this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme };
+    const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
+    this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme, maxBodyBytes };
     this.fetch = this.fetch.bind(this);
   }
 
   /**
    * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
+   * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`,
    * 400 `{ error: 'invalid_payload' }` for a signed body that is not a known event (`unreadable_body` when
    * the body could not be read).
    */
   async fetch(request: Request): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
-    let payload: Uint8Array;
+    const { maxBodyBytes } = this.#options;
+    if (Number(request.headers.get('content-length')) > maxBodyBytes) return json(413, { error: 'payload_too_large' });
+    let payload: Uint8Array | undefined;
     try {
-      payload = new Uint8Array(await request.arrayBuffer());
+      payload = await readCapped(request, maxBodyBytes);
     } catch {
       return json(400, { error: 'unreadable_body' });
     }
+    if (payload === undefined) return json(413, { error: 'payload_too_large' });
     try {
       await this.verify({ payload, headers: request.headers });
       return new Response(null, { status: 204 });
@@ -166,6 +181,8 @@ export class WebhookReceiver {
         this.#waiters.delete(waiter);
         reject(new WebhookTimeoutError(callbackId, timeoutMs));
       }, timeoutMs);
+      // A pending wait must not keep a Node process alive on its own.
+      (timer as { unref?: () => void }).unref?.();
       this.#waiters.add(waiter);
     });
   }

@@ -42,6 +42,25 @@ afterEach(async () => {
 });
 
 describe('webhookMiddleware over real HTTP', () => {
+  it('works behind express.raw() and express.text(): req.body holding the raw bytes or text is the raw body', async () => {
+    const middleware = webhookMiddleware({ secret: SECRET });
+    const all: string[] = [];
+    middleware.on('event', (event) => void all.push(event.id));
+    const asText = { value: false };
+    const url = await listen(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      const raw = Buffer.concat(chunks);
+      Object.assign(req, { body: asText.value ? raw.toString('utf8') : raw });
+      await middleware(req, res);
+    });
+
+    expect(await send(url, signed(couponRedeemed(), 'msg_raw'))).toEqual({ status: 204, body: undefined });
+    asText.value = true;
+    expect(await send(url, signed(couponRedeemed({ id: 'evt_text' }), 'msg_text'))).toEqual({ status: 204, body: undefined });
+    expect(all).toEqual(['evt_coupon_1', 'evt_text']);
+  });
+
   it('answers 204 to a valid delivery and emits one typed event', async () => {
     const middleware = webhookMiddleware({ secret: SECRET });
     const redeemed: WebhookEventOf<'coupon.redeemed'>[] = [];

@@ -1,6 +1,7 @@
 /** Every Client API method: the exact request it sends, the typed result, and input refused before sending. */
 import { describe, expect, it } from 'vitest';
 import { CampaignClient } from '../../../core/client/campaign-client.js';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
 import { NotFoundError, ValidationError } from '../../../core/http/errors.js';
 import { validateResponse } from '../../../core/schema/responses.js';
 import { createFakeFetch, reply, type Reply } from '../../helpers/fake-fetch.js';
@@ -87,8 +88,20 @@ describe('CampaignClient endpoints', () => {
     expect(error).toMatchObject({ name: 'NotFoundError', code: 'NOT_FOUND', status: 404, message: 'Creator not found' });
   });
 
-  it('validateResponses: true without the validator function is a TypeError in a game client', () => {
-    expect(() => new CampaignClient({ clientKey: CLIENT_KEY, validateResponses: true })).toThrow(TypeError);
+  it('validateResponses: true without the validator function is a TypeError in a game client (the schemas stay out of its bundle)', () => {
+    expect(() => new CampaignClient({ clientKey: CLIENT_KEY, validateResponses: true })).toThrow('validateResponses: pass validateResponse, not true, in a game client');
+  });
+
+  it('an awaited page of a paged list is itself async-iterable over the rest of the list', async () => {
+    const campaign = { campaignId: 'c', projectId: 'p', campaignName: { en: 'C' }, description: { en: 'C' }, startDate: '2026-01-01T00:00:00.000Z', endDate: '2026-12-31T00:00:00.000Z' };
+    const page = (n: number, ids: string[]) => reply.page(ids.map((campaignId) => ({ ...campaign, campaignId })), { page: n, limit: 2, total: 3, totalPages: 2 });
+    const fake = createFakeFetch(page(1, ['a', 'b']), page(2, ['c']));
+    const server = new CampaignServer({ serverKey: 'sk_test:secret', fetch: fake.fetch });
+    const first = await server.campaigns.list({ limit: 2 });
+    const ids: string[] = [];
+    for await (const item of first) ids.push(item.campaignId);
+    expect(ids).toEqual(['a', 'b', 'c']);
+    expect(fake.calls.map((c) => c.url)).toEqual(['https://sandbox-api.game-campaign.com/v1/server/campaigns?page=1&limit=2', 'https://sandbox-api.game-campaign.com/v1/server/campaigns?page=2&limit=2']);
   });
 });
 
@@ -98,6 +111,9 @@ describe('request validation (Client API)', () => {
     ['creators.get: lowercase key', (c) => c.creators.get('abc12'), [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }]],
     ['creators.get: 6 characters', (c) => c.creators.get('ABC123'), [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }]],
     ['creators.search: empty text', (c) => c.creators.search({ query: '' }), [{ path: 'q', message: 'must be 1 to 10 characters' }]],
+    ['creators.search: isTest not a boolean', (c) => c.creators.search({ query: 'ab', isTest: bad('yes') }), [{ path: 'isTest', message: 'must be a boolean' }]],
+    ['campaigns.get: a dot-segment id', (c) => c.campaigns.get('..'), [{ path: '(path)', message: '".." cannot be a path parameter' }]],
+    ['sponsors.get: a dot userId', (c) => c.sponsors.get('.'), [{ path: '(path)', message: '"." cannot be a path parameter' }]],
     ['creators.search: 11 characters', (c) => c.creators.search({ query: 'abcdefghijk' }), [{ path: 'q', message: 'must be 1 to 10 characters' }]],
     ['creators.search: limit 101', (c) => c.creators.search({ query: 'a', limit: 101 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
     ['creators.search: limit 0', (c) => c.creators.search({ query: 'a', limit: 0 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],

@@ -67,7 +67,16 @@ describe('one typed error per code', () => {
     ['Boost can be changed again in 1 day', 1],
     ['Cooldown: 29 days remaining', 29],
   ])('reads daysRemaining from %j', async (message, days) => {
-    expect(await errorFor(reply.error(400, 'BAD_REQUEST', message))).toMatchObject({ daysRemaining: days });
+    const fake = createFakeFetch(reply.error(400, 'BAD_REQUEST', message));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    expect(await server.sponsors.change('user-1', { newCreatorKey: 'XYZ99' }).catch((e: unknown) => e)).toMatchObject({ daysRemaining: days });
+  });
+
+  it('a BAD_REQUEST mentioning days outside a boost change is a plain BadRequestError', async () => {
+    const error = await errorFor(reply.error(400, 'BAD_REQUEST', 'Coupon expired in 3 days'));
+    expect(error).toBeInstanceOf(BadRequestError);
+    expect(error).not.toBeInstanceOf(BoostCooldownError);
+    expect(error).toMatchObject({ name: 'BadRequestError', code: 'BAD_REQUEST', message: 'Coupon expired in 3 days' });
   });
 
   it.each<[number, string, new (...args: never[]) => CampaignError, string]>([

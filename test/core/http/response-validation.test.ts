@@ -62,8 +62,19 @@ describe('validateResponses', () => {
       name: 'ResponseValidationError',
       code: 'INVALID_RESPONSE',
       status: 200,
-      message: 'The response body is not a JSON object',
+      message: 'The response body is not a JSON object with a data member',
     });
+  });
+
+  it('rejects a 204 or a body without data on a method that returns data, even when off', async () => {
+    const fake = createFakeFetch(reply.noContent(), reply.json(200, { ok: true }));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, maxRetries: 0 });
+    await expect(server.webhooks.update(1, { isActive: false })).rejects.toMatchObject({
+      name: 'ResponseValidationError',
+      status: 204,
+      message: 'The response has no body (status 204); WebhookConfig data was expected',
+    });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The response body is not a JSON object with a data member' });
   });
 
   it('takes the validator as a function in game clients', async () => {

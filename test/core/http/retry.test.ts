@@ -189,6 +189,14 @@ describe('unsafe writes are resent only after 429', () => {
     expect(fake.calls).toHaveLength(2);
     expect(fake.calls[1]!.rawBody).toBe(fake.calls[0]!.rawBody);
   });
+
+  it.each(writes)('%s is retried after a 429 whatever code its body carries (the status says it was not processed)', async (_, call, success, data) => {
+    const { fake, server } = setup([reply.text(429, 'Too Many Requests', { 'retry-after': '1' }), success]);
+    const tracked = track(call(server));
+    await vi.advanceTimersByTimeAsync(1000);
+    expect(tracked.outcome()).toEqual({ state: 'resolved', value: data });
+    expect(fake.calls).toHaveLength(2);
+  });
 });
 
 describe('maxRetries', () => {

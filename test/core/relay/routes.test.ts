@@ -15,6 +15,12 @@ describe('POST /webview/ott', () => {
     expect(fake.calls.map((c) => c.body)).toEqual([{ userId: 'alice', ...body }]);
   });
 
+  it('passes isTest through, so a test-mode token is issued on sample data', async () => {
+    const { relay, fake } = relayOverFakeService();
+    await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE, isTest: true }, 'alice'));
+    expect(fake.calls.map((c) => c.body)).toEqual([{ userId: 'alice', codeChallenge: CHALLENGE, isTest: true }]);
+  });
+
   it('answers the webviewUrl option when given', async () => {
     const { relay } = relayOverFakeService({ webviewUrl: 'https://play.example/boost' });
     const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'alice')));
@@ -62,6 +68,12 @@ describe('PUT /sponsor', () => {
     expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['PUT', '/v1/server/sponsors/user/alice', { newCreatorKey: 'ABCDE', campaignId: 'camp_2' }]]);
   });
 
+  it('passes isTest through, so a test-mode change starts no cooldown', async () => {
+    const { relay, fake } = relayOverFakeService();
+    await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE', isTest: true }, 'alice'));
+    expect(fake.calls.map((c) => c.body)).toEqual([{ newCreatorKey: 'ABCDE', isTest: true }]);
+  });
+
   it('encodes the authenticated userId into the upstream path', async () => {
     const { relay, fake } = relayOverFakeService();
     await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'a/b c'));
@@ -79,11 +91,11 @@ describe('PUT /sponsor', () => {
     expect(answer.body).toEqual({ status, error: status === 400 ? 'Bad Request' : 'Not Found', code, message });
   });
 
-  it('rejects a bad creator key with VALIDATION_ERROR, calling nothing', async () => {
+  it('rejects a missing creator key with VALIDATION_ERROR, calling nothing', async () => {
     const { relay, fake } = relayOverFakeService();
-    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'abc' }, 'alice')));
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { campaignId: 'camp_2' }, 'alice')));
     expect(answer.status).toBe(400);
-    expect(answer.body.details).toEqual([{ path: 'newCreatorKey', message: 'must be exactly 5 uppercase letters or digits' }]);
+    expect(answer.body.details).toEqual([{ path: 'newCreatorKey', message: 'is required' }]);
     expect(fake.calls).toEqual([]);
   });
 });

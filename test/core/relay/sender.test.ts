@@ -72,6 +72,11 @@ describe('the outcome', () => {
       { kind: 'invalid', status: 400, message: 'Invalid request', details: [{ path: 'sessions.0.creatorKey', message: 'bad' }] },
     ],
     ['422 without details', () => errorAnswer(422, 'VALIDATION_ERROR', 'Unprocessable'), { kind: 'invalid', status: 422, message: 'Unprocessable', details: [] }],
+    [
+      '400 BAD_REQUEST (about the request, not its sessions)',
+      () => errorAnswer(400, 'BAD_REQUEST', 'Content-Type must be application/json'),
+      { kind: 'transient', status: 400, reason: '400 BAD_REQUEST: Content-Type must be application/json' },
+    ],
     ['400 from a proxy (not the error body)', () => new Response('Bad Request', { status: 400 }), { kind: 'transient', status: 400, reason: 'the relay answered 400' }],
     ['413', () => errorAnswer(413, 'BAD_REQUEST', 'too large'), { kind: 'too-large' }],
     ['429 with Retry-After seconds', () => errorAnswer(429, 'RATE_LIMITED', 'slow down', { 'retry-after': '7' }), { kind: 'transient', status: 429, reason: '429 RATE_LIMITED: slow down', retryAfterMs: 7_000 }],

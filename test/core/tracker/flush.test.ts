@@ -1,22 +1,13 @@
+import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform, createMemoryStorage, type MemoryStorage } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
-import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { createFakeRelay } from './fake-relay.js';
-import { PLAYTIME_URL, RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
+import { PLAYTIME_URL, RELAY_URL, T0, advance, item, key, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
 
 beforeEach(useFakeClock);
 afterEach(() => void vi.useRealTimers());
 
-const key = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
-const item = (sessionId: string, extra: Partial<BulkPlaytimeItem> = {}): BulkPlaytimeItem => ({
-  sessionId,
-  userId: 'player-1',
-  durationSeconds: 60,
-  startedAt: iso(T0 - 120_000),
-  endedAt: iso(T0 - 60_000),
-  ...extra,
-});
 
 /** Stores sessions as a previous run left them in the queue. */
 async function leftInQueue(storage: MemoryStorage, sessions: BulkPlaytimeItem[]): Promise<void> {
@@ -95,6 +86,24 @@ describe('flush triggers', () => {
       expect(request.bytes + 1 + new TextEncoder().encode(JSON.stringify(next)).length).toBeGreaterThanOrEqual(64 * 1024);
     }
     expect(requests.flatMap((r) => r.body.sessions.map((s) => s.sessionId))).toEqual(ids);
+    expect(harness.storage.snapshot()).toEqual({});
+  });
+
+  it('on going to the background during a flush: what the flush still sends goes as keepalive', async () => {
+    const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
+    const first = await play(harness, 1);
+    const release = harness.relay.hold();
+    const flushing = harness.tracker.flush();
+    await settle();
+    const second = await play(harness, 1);
+    harness.platform.background();
+    release();
+    await flushing;
+    await settle();
+    expect(harness.relay.requests.map((r) => [r.body.sessions.map((s) => s.sessionId), r.keepalive])).toEqual([
+      [[first], false],
+      [[second], true],
+    ]);
     expect(harness.storage.snapshot()).toEqual({});
   });
 

@@ -2,6 +2,7 @@
  * Shared set-up for the tracker tests: fake timers at a fixed instant, a memory platform over a shared store,
  * a fake relay, and a log of every event a tracker emits.
  */
+import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { vi } from 'vitest';
 import { createMemoryPlatform, createMemoryStorage, type MemoryPlatform, type MemoryStorage } from '../../../core/memory-platform.js';
 import type { TrackerEventMap } from '../../../core/tracker/index.js';
@@ -13,6 +14,19 @@ export const PLAYTIME_URL = `${RELAY_URL}/playtime/sessions`;
 /** 2025-01-01T12:00:00.000Z: the wall clock at the start of every test. */
 export const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 export const iso = (ms: number) => new Date(ms).toISOString();
+
+/** The storage key of the `seq`-th queued session of the default tracker. */
+export const key = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
+
+/** A valid queued session of player-1, a minute long, ended a minute before T0. */
+export const item = (sessionId: string, extra: Partial<BulkPlaytimeItem> = {}): BulkPlaytimeItem => ({
+  sessionId,
+  userId: 'player-1',
+  durationSeconds: 60,
+  startedAt: iso(T0 - 120_000),
+  endedAt: iso(T0 - 60_000),
+  ...extra,
+});
 
 export type EventLog = Array<{ [K in keyof TrackerEventMap]: [K, TrackerEventMap[K]] }[keyof TrackerEventMap]>;
 

@@ -41,10 +41,23 @@ describe('crash recovery', () => {
     ]);
   });
 
-  it('a crash before the first checkpoint loses that interval: the recovered session is reported too-short, not lost', async () => {
+  it('a crash before the first full interval keeps the session: an early checkpoint at 1 s gives it the minimum length', async () => {
     const first = createHarness();
     const sessionId = first.tracker.start();
     await advance(10_000);
+    first.platform.crash();
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await settle();
+    expect(eventsOf(second.log, 'session:end')).toEqual([
+      { sessionId, reason: 'recovered', session: { sessionId, userId: 'player-1', durationSeconds: 1, startedAt: iso(T0), endedAt: iso(T0 + 1_000) } },
+    ]);
+    expect(eventsOf(second.log, 'dropped')).toEqual([]);
+  });
+
+  it('a crash within the first second leaves only the write-ahead record: reported too-short, not lost', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(999);
     first.platform.crash();
     const second = createHarness({}, { storage: first.storage, relay: first.relay });
     await settle();

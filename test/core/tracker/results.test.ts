@@ -1,9 +1,9 @@
+import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ForbiddenError, UnauthorizedError } from '../../../core/http/errors.js';
 import { createMemoryStorage } from '../../../core/memory-platform.js';
-import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { bulkResult, createFakeRelay, errorAnswer, json, type FakeRelay, type RelayAnswer } from './fake-relay.js';
-import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, settle, useFakeClock } from './harness.js';
+import { RELAY_URL, T0, advance, item, key, createHarness, eventsOf, iso, settle, useFakeClock } from './harness.js';
 
 beforeEach(() => {
   useFakeClock();
@@ -14,15 +14,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-const key = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
-const item = (sessionId: string, extra: Partial<BulkPlaytimeItem> = {}): BulkPlaytimeItem => ({
-  sessionId,
-  userId: 'player-1',
-  durationSeconds: 60,
-  startedAt: iso(T0 - 120_000),
-  endedAt: iso(T0 - 60_000),
-  ...extra,
-});
 
 /** A tracker whose queue holds `sessions` from a previous run; the first relay answers are `answers`. */
 async function withQueue(sessions: BulkPlaytimeItem[], answers: RelayAnswer[] = [], options = {}, prepare: (relay: FakeRelay) => void = () => undefined) {
@@ -109,6 +100,15 @@ describe('transient failures', () => {
     expect(eventsOf(harness.log, 'flushed')).toEqual([{ results: [{ sessionId: 'a', status: 'SUCCESS' }] }]);
   });
 
+  it('a Retry-After beyond the 5 min backoff ceiling (40 days) is waited for 5 min, once', async () => {
+    const harness = await withQueue([item('a')], [errorAnswer(503, 'INTERNAL_ERROR', 'maintenance', { 'retry-after': String(40 * 86_400) })]);
+    await advance(299_999);
+    expect(harness.relay.requests.length).toBe(1);
+    await advance(1);
+    expect(harness.relay.requests.map((r) => r.at)).toEqual([T0, T0 + 300_000]);
+    expect(eventsOf(harness.log, 'flushed')).toEqual([{ results: [{ sessionId: 'a', status: 'SUCCESS' }] }]);
+  });
+
   it('an unexpected 4xx (no relay mounted there) keeps the data, backs off and says so', async () => {
     const harness = await withQueue([item('a')], [errorAnswer(404, 'NOT_FOUND', 'no route')]);
     expect(eventsOf(harness.log, 'error').map((e) => [e.kind, e.status, (e.error as Error).message])).toEqual([['relay', 404, '404 NOT_FOUND: no route']]);
@@ -118,6 +118,16 @@ describe('transient failures', () => {
 });
 
 describe('whole-batch rejections', () => {
+  it('a 400 that is not a VALIDATION_ERROR (the relay refused the request itself) keeps everything: no bisection, no drop', async () => {
+    const harness = await withQueue([item('a'), item('b')], [errorAnswer(400, 'BAD_REQUEST', 'Content-Type must be application/json')]);
+    expect(eventsOf(harness.log, 'error').map((e) => [e.kind, e.status, (e.error as Error).message])).toEqual([['relay', 400, '400 BAD_REQUEST: Content-Type must be application/json']]);
+    expect(eventsOf(harness.log, 'dropped')).toEqual([]);
+    expect(ids(harness)).toEqual([['a', 'b']]);
+    expect(Object.keys(harness.storage.snapshot())).toEqual([key(0, 'a'), key(1, 'b')]);
+    await advance(500);
+    expect(eventsOf(harness.log, 'flushed').flatMap((e) => e.results.map((r) => r.sessionId))).toEqual(['a', 'b']);
+  });
+
   it('a 400 is bisected: the good halves are sent, the one bad item among 8 is dropped as invalid with the details', async () => {
     const sessions = Array.from({ length: 8 }, (_, i) => item(`s${i}`, i === 5 ? { metadata: { bad: true } } : {}));
     const harness = await withQueue(sessions, [], {}, (relay) => relay.invalidIf((session) => (session.metadata?.['bad'] ? 'is not allowed here' : undefined)));

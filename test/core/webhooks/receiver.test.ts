@@ -75,6 +75,23 @@ describe('createWebhookReceiver: fetch', () => {
     expect(events).toEqual([]);
   });
 
+  it('answers 413 to a body over maxBodyBytes, declared or not, without verifying it', async () => {
+    const receiver = createWebhookReceiver({ secret: SECRET, now: () => NOW_MS, maxBodyBytes: 100 });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const big = delivery(couponRedeemed());
+    expect(big.payload.length).toBeGreaterThan(100);
+    expect(await answer(receiver, post(big))).toEqual({ status: 413, body: { error: 'payload_too_large' } });
+    const undeclared = new Request('http://game.test/webhooks', {
+      method: 'POST',
+      headers: big.headers,
+      body: new Blob([big.payload]).stream(),
+      duplex: 'half',
+    } as RequestInit);
+    expect(await answer(receiver, undeclared)).toEqual({ status: 413, body: { error: 'payload_too_large' } });
+    expect(errors).toEqual([]);
+  });
+
   it('answers 405 to anything but POST', async () => {
     const { receiver } = setup();
     const response = await receiver.fetch(post(delivery(couponRedeemed()), 'GET'));

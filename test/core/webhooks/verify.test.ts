@@ -28,6 +28,22 @@ describe('verifyWebhook: accepted deliveries', () => {
     expect(verified.type === 'coupon.redeemed' && verified.data.couponCode).toBe('WELCOME');
   });
 
+  it('reads the assumed payload leniently: date-times without milliseconds or with an offset, unknown fields kept', async () => {
+    const base = couponRedeemed();
+    const event = { ...base, createdAt: '2024-05-01T12:00:00Z', data: { ...base.data, redeemedAt: '2024-05-01T14:00:00+02:00', tier: 'gold' } };
+    const { payload, headers } = delivery(event);
+
+    expect(await verifyWebhook({ payload, headers, secret: SECRET, now })).toEqual(event);
+  });
+
+  it('still refuses a date-time that is not ISO 8601', async () => {
+    const { payload, headers } = delivery({ ...couponRedeemed(), createdAt: 'May 1st' });
+    await expect(verifyWebhook({ payload, headers, secret: SECRET, now })).rejects.toMatchObject({
+      reason: 'invalid_payload',
+      details: [{ path: 'createdAt', message: 'must be an ISO 8601 date-time' }],
+    });
+  });
+
   it('accepts the raw body as bytes, a node Buffer and an ArrayBuffer', async () => {
     const event = sponsorChanged();
     const { payload, headers } = delivery(event);

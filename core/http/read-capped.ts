@@ -1,0 +1,29 @@
+/**
+ * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
+ * `Content-Length` cannot get a larger body past it. The relay and the webhook receiver both read with it.
+ */
+
+/** The body's bytes, or undefined as soon as more than `maxBytes` have arrived (the rest is not read). */
+export async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (request.body === null) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > maxBytes) {
+      await reader.cancel().catch(() => undefined); // the client is told 413; what it still sends is discarded
+      return undefined;
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return bytes;
+}
