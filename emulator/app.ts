@@ -1,19 +1,18 @@
 /**
  * The emulator's Hono app: middleware in the order a request meets it, then every route of the spec.
- * `/v1/*`: count -> CORS -> faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> route.
- * `/_emulator/*`: loopback only -> JSON body (optional) -> control route. Unknown routes answer 404 `NOT_FOUND`.
+ * Every request: count -> (CORS on `/v1/*`) -> unknown path? 404 `NOT_FOUND` before any key or body check.
+ * `/v1/*`: faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> route.
+ * `/_emulator/*`: loopback only -> same origin only -> body size -> JSON body (optional) -> control route.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { matchedRoutes } from 'hono/route';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorCode } from '../core/schema/errors.js';
 import type { AppEnv, Services } from './app-env.js';
-import { loopbackOnly, rateLimit, requireKey } from './middleware/access.js';
+import { loopbackOnly, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
 import { injectFaults } from './middleware/faults.js';
 import { limitBody, parseJsonBody } from './middleware/json-body.js';
-import { fail } from './respond.js';
+import { rejectUnknownPaths } from './middleware/unknown-route.js';
+import { answerError, fail } from './respond.js';
 import { campaignRoutes } from './routes/campaigns.js';
 import { controlRoutes, type Controls } from './routes/control.js';
 import { couponRoutes } from './routes/coupons.js';
@@ -31,6 +30,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
 
   app.use('*', countRequests(store));
   app.use('/v1/*', cors({ origin: '*', allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['retry-after'], maxAge: 600 }));
+  app.use('*', rejectUnknownPaths(app));
   app.use('/v1/*', injectFaults(store, random));
   app.use('/v1/server/*', requireKey(keys, 'server'));
   app.use('/v1/client/*', requireKey(keys, 'client'));
@@ -38,6 +38,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
   app.use('/v1/*', limitBody);
   app.use('/v1/*', parseJsonBody(true));
   app.use('/_emulator/*', loopbackOnly);
+  app.use('/_emulator/*', sameOriginOnly);
   app.use('/_emulator/*', limitBody);
   app.use('/_emulator/*', parseJsonBody(false));
 
@@ -51,15 +52,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
   controlRoutes(app, controls);
 
   app.notFound((c) => fail(c, 404, 'NOT_FOUND', `No route for ${c.req.method} ${new URL(c.req.url).pathname}`));
-  app.onError((error, c) => {
-    if (error instanceof HTTPException) {
-      const status = error.status as ContentfulStatusCode;
-      const code: ErrorCode = status === 401 ? 'UNAUTHORIZED' : status === 404 ? 'NOT_FOUND' : status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST';
-      return fail(c, status, code, error.message || 'Request failed');
-    }
-    console.error('[game-campaign-emulator] unexpected error', error);
-    return fail(c, 500, 'INTERNAL_ERROR', 'Internal error in the emulator');
-  });
+  app.onError(answerError);
   return app;
 }
 

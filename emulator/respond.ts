@@ -1,4 +1,5 @@
 /** Building responses: `{ data }`, pages, the spec's error body, query coercion and bulk item errors. */
+import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
 import { errorBody, type ErrorCode, type ErrorDetail } from '../core/schema/errors.js';
@@ -20,6 +21,28 @@ export function fail(c: AppContext, status: ContentfulStatusCode, code: ErrorCod
 export function invalid(c: AppContext, details: ErrorDetail[], status: 400 | 422 = 400): Response {
   const more = details.length > 1 ? ` (and ${details.length - 1} more)` : '';
   return fail(c, status, 'VALIDATION_ERROR', `Request validation failed: ${describeDetails(details.slice(0, 1))}${more}`, details);
+}
+
+/** Statuses the spec gives a code of its own (CONFLICT's 409 is the spec's own guess by name). */
+const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 429: 'RATE_LIMITED' };
+
+/**
+ * The code of an error the emulator did not answer itself (a hono `HTTPException`): the spec's code for the
+ * status where the spec names one, `INTERNAL_ERROR` for 5xx. assumed: any other 4xx, 413 and 415 included,
+ * answers `BAD_REQUEST`, as the body checks do for 413 and 415.
+ */
+export function codeForStatus(status: number): ErrorCode {
+  return CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+}
+
+/** The app's `onError`: an `HTTPException` in the spec's error body, anything else 500 `INTERNAL_ERROR` (logged). */
+export function answerError(error: Error, c: AppContext): Response {
+  if (error instanceof HTTPException) {
+    const status = error.status as ContentfulStatusCode;
+    return fail(c, status, codeForStatus(status), error.message || 'Request failed');
+  }
+  console.error('[game-campaign-emulator] unexpected error', error);
+  return fail(c, 500, 'INTERNAL_ERROR', 'Internal error in the emulator');
 }
 
 /** 404 `NOT_FOUND`. */

@@ -199,18 +199,17 @@ export class Store {
   }
 
   /**
-   * Attribution of a request that may omit its campaign: the user's active boost (campaign and creator), else the
-   * project's active campaign with no creator (''). With `campaignId` given, that campaign (undefined when unknown)
-   * and the boost's creator when the boost is in it.
+   * Attribution of a request that may omit its campaign (spec "Attribution": without `campaignId`, the project's
+   * active campaign). The campaign is the one given (undefined when unknown), else the active one ('' when there
+   * is none). The creator is the one given, else the user's boost creator when the boost is in that campaign, else
+   * ''. A boost in another (say pending) campaign never moves a request out of the active campaign.
    */
   attribute(userId: string, campaignId?: string, creatorKey?: string): Attribution | undefined {
+    if (campaignId !== undefined && !this.campaign(campaignId)) return undefined;
+    const target = campaignId ?? this.activeCampaign()?.campaignId ?? '';
     const boost = this.boosts.get(userId);
-    if (campaignId !== undefined) {
-      if (!this.campaign(campaignId)) return undefined;
-      return { campaignId, creatorKey: creatorKey ?? (boost?.campaignId === campaignId ? boost.creatorKey : '') };
-    }
-    if (boost) return { campaignId: boost.campaignId, creatorKey: creatorKey ?? boost.creatorKey };
-    return { campaignId: this.activeCampaign()?.campaignId ?? '', creatorKey: creatorKey ?? '' };
+    const boosted = boost !== undefined && target !== '' && boost.campaignId === target ? boost.creatorKey : '';
+    return { campaignId: target, creatorKey: creatorKey ?? boosted };
   }
 
   /** A deep copy of everything, as plain JSON (no secrets). */

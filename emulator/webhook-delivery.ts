@@ -6,7 +6,7 @@
  */
 import type { WebhookEvent } from '../core/schema/events.js';
 import type { WebhookEventType } from '../core/schema/webhooks.js';
-import { computeSignature } from '../core/webhooks/signature.js';
+import { signWebhook } from '../core/webhooks/sign.js';
 import { randomToken } from './ids.js';
 import type { Clock } from './options.js';
 import type { Store, StoredDelivery } from './store.js';
@@ -88,9 +88,7 @@ export class WebhookDispatcher {
         headers: {
           'content-type': 'application/json',
           'user-agent': 'game-campaign-emulator',
-          'webhook-id': event.id,
-          'webhook-timestamp': String(timestamp),
-          'webhook-signature': computeSignature(hook.secret, event.id, timestamp, body),
+          ...signWebhook({ payload: body, secret: hook.secret, id: event.id, timestamp }).headers,
         },
         body,
         redirect: 'manual',

@@ -1,6 +1,7 @@
 /**
  * Who may call: API keys (spec "Authentication"), the per-key rate limit (rate-limiter-flexible, in memory;
- * assumed, DESIGN section 10: 50 requests/s per key by default) and loopback-only control endpoints.
+ * assumed, DESIGN section 10: 50 requests/s per key by default) and the guards of the control endpoints (loopback
+ * only, same origin only).
  */
 import type { MiddlewareHandler } from 'hono';
 import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
@@ -68,6 +69,20 @@ export const loopbackOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   const address = c.env?.incoming?.socket?.remoteAddress;
   if (address !== undefined && !isLoopback(address)) {
     return fail(c, 403, 'FORBIDDEN', 'Emulator controls answer only loopback addresses');
+  }
+  await next();
+};
+
+/**
+ * 403 `FORBIDDEN` for a request whose `Origin` header names another origin than the emulator's own (the scheme,
+ * host and port it was called on), `Origin: null` included: a web page the developer happens to open must not
+ * reset or reconfigure a running emulator (CSRF). Requests without `Origin` (scripts, tests, same-origin GETs) pass.
+ * assumed: the emulator's origin is the one of the URL it was called on (`Host` over HTTP), compared exactly.
+ */
+export const sameOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const origin = c.req.header('origin');
+  if (origin !== undefined && origin !== new URL(c.req.url).origin) {
+    return fail(c, 403, 'FORBIDDEN', `Emulator controls refuse requests from another origin (${origin})`);
   }
   await next();
 };

@@ -20,17 +20,19 @@ export const limitBody: MiddlewareHandler<AppEnv> = bodyLimit({
 /**
  * Parses the body of POST/PUT/PATCH into `c.get('json')`. When `required`, a body that is not
  * `application/json` answers 415 (code `BAD_REQUEST`, assumed) and malformed or too deep JSON 400 `BAD_REQUEST`.
- * When not required (control endpoints), an empty body reads as `{}`.
+ * When not required (control endpoints), an empty body reads as `{}` if it declares no type or JSON. assumed: any
+ * other declared type answers 415 even when empty, so an HTML form (which cannot send JSON) never gets through.
  */
 export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return next();
     const text = await c.req.text();
-    if (!required && text.trim() === '') {
+    const type = c.req.header('content-type');
+    if (!required && text.trim() === '' && (type === undefined || JSON_TYPE.test(type))) {
       c.set('json', {});
       return next();
     }
-    if (!JSON_TYPE.test(c.req.header('content-type') ?? '')) {
+    if (!JSON_TYPE.test(type ?? '')) {
       return fail(c, 415, 'BAD_REQUEST', 'Request body must be JSON with Content-Type: application/json');
     }
     let value: unknown;

@@ -1,4 +1,7 @@
-/** Webhook receivers: create, update, delete, delivery logs. @see spec "Create webhook" and the endpoints after it */
+/**
+ * Webhook receivers: create, update, delete, delivery logs; create and update honour `isTest` (validated, answered,
+ * nothing recorded). @see spec "Create webhook" and the endpoints after it, "Test mode"
+ */
 import type { Hono } from 'hono';
 import { check } from '../../core/schema/validate.js';
 import { CreateWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../../core/schema/webhooks.js';
@@ -14,11 +17,14 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Registers the webhook routes. */
 export function webhookRoutes(app: Hono<AppEnv>, { store }: Services): void {
+  // assumed: a test-mode creation answers id 0 and a fresh, well-formed secret that nothing will ever sign with;
+  // no id is used up and no receiver is registered (spec "Test mode": mock data, nothing recorded).
   app.post('/v1/server/webhooks', (c) => {
     const checked = check(CreateWebhookRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
+    const isTest = checked.data.isTest === true;
     const hook: StoredWebhook = {
-      id: store.nextId('webhook'),
+      id: isTest ? 0 : store.nextId('webhook'),
       eventType: checked.data.eventType,
       url: checked.data.url,
       isActive: true,
@@ -27,17 +33,20 @@ export function webhookRoutes(app: Hono<AppEnv>, { store }: Services): void {
       createdAt: store.iso(),
       secret: webhookSecret(),
     };
-    store.webhooks.set(hook.id, hook);
+    if (!isTest) store.webhooks.set(hook.id, hook);
     const data: CreatedWebhook = { ...config(hook), eventType: hook.eventType, secret: hook.secret };
     return ok(c, data, 201);
   });
 
+  // In test mode the same checks run (404, then validation) and the answer is the receiver as it would become,
+  // while the stored one stays as it is.
   app.put('/v1/server/webhooks/:id', (c) => {
-    const hook = findHook(c, store);
-    if (hook instanceof Response) return hook;
+    const found = findHook(c, store);
+    if (found instanceof Response) return found;
     const checked = check(UpdateWebhookRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
-    const { url, isActive, retryCount, timeoutMs } = checked.data;
+    const { url, isActive, retryCount, timeoutMs, isTest } = checked.data;
+    const hook = isTest === true ? { ...found } : found;
     if (url !== undefined) hook.url = url;
     if (isActive !== undefined) hook.isActive = isActive;
     if (retryCount !== undefined) hook.retryCount = retryCount;

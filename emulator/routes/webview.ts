@@ -34,9 +34,10 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     if (!checked.success) return invalid(c, checked.details);
     const request = checked.data;
     if (request.campaignId !== undefined && !store.campaign(request.campaignId)) return notFound(c, `Campaign ${request.campaignId} not found`);
-    // A new token ends the user's older tokens and sessions. assumed: test-mode tokens are kept too (the spec says
-    // test mode issues a session on sample data), and are shown sample data.
-    invalidateUser(store, request.userId);
+    // A new token ends the user's older tokens and sessions of the same mode. assumed: test-mode tokens are kept
+    // too (the spec says test mode issues a session on sample data) and show sample data; since test mode records
+    // nothing, they live apart from the live ones and never end a live token or session.
+    invalidateUser(store, request.userId, request.isTest === true);
     const now = store.now();
     const ott = randomToken('ott_');
     store.tokens.set(ott, {
@@ -67,7 +68,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge');
     }
     token.state = 'USED';
-    invalidateUser(store, token.userId);
+    invalidateUser(store, token.userId, token.isTest);
     const session: StoredWebviewSession = {
       sessionId: randomToken('wvs_'),
       userId: token.userId,
@@ -128,10 +129,17 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
   app.get('/webview', (c) => c.html(WEBVIEW_PAGE));
 }
 
-/** Ends the user's issued tokens and open sessions. */
-function invalidateUser(store: Store, userId: string): void {
-  for (const token of store.tokens.values()) if (token.userId === userId && token.state === 'ISSUED') token.state = 'INVALIDATED';
-  for (const session of store.webviewSessions.values()) if (session.userId === userId) session.valid = false;
+/**
+ * Ends the user's issued tokens and open sessions of one mode: live ones for a live token, test ones for a test
+ * token. assumed: the two modes are kept apart in both directions (a live token leaves a test session alone too).
+ */
+function invalidateUser(store: Store, userId: string, isTest: boolean): void {
+  for (const token of store.tokens.values()) {
+    if (token.userId === userId && token.isTest === isTest && token.state === 'ISSUED') token.state = 'INVALIDATED';
+  }
+  for (const session of store.webviewSessions.values()) {
+    if (session.userId === userId && session.isTest === isTest) session.valid = false;
+  }
 }
 
 function liveSession(c: AppContext, store: Store): StoredWebviewSession | Response {

@@ -1,7 +1,9 @@
 // The CLI: `npx tsx emulator/cli.ts --port 0 --json` prints one JSON line and serves; SIGTERM and SIGINT stop it
 // with exit code 0; without --json it prints a banner. npx (npm exec) does not forward signals to its child, so
-// the signal tests run the same command through node_modules/.bin/tsx, which does.
+// the signal tests run the same command through node_modules/.bin/tsx, which does. The published bin
+// (bin/game-campaign-emulator.js) runs the built dist/emulator-cli.js, which `npm test` builds before vitest runs.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -9,6 +11,7 @@ import { DEFAULT_KEYS } from '../../emulator/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const TSX = join(ROOT, 'node_modules/.bin/tsx');
+const BUILT_CLI = join(ROOT, 'dist/emulator-cli.js');
 
 interface Started {
   child: ChildProcess;
@@ -63,6 +66,23 @@ describe('emulator CLI', () => {
     expect((await fetch(`${url}/webview`)).status).toBe(200);
     cli.child.kill(signal);
     expect(await cli.exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('runs the built bin `node bin/game-campaign-emulator.js --port 0 --json`: JSON line, serves, exits 0 on SIGTERM', async () => {
+    // Without dist/ the bin would fall back to tsx and this test would not test the build: say so instead.
+    expect(existsSync(BUILT_CLI), 'dist/emulator-cli.js is missing: run `npm run build` first (`npm test` does)').toBe(true);
+    const cli = await run(process.execPath, ['bin/game-campaign-emulator.js', '--port', '0', '--json']);
+    started.push(cli);
+    const info = JSON.parse(cli.firstLine) as { url: string; clientKey: string; serverKey: string };
+    expect(Object.keys(info)).toEqual(['url', 'clientKey', 'serverKey']);
+    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clientKey: DEFAULT_KEYS.clientKey, serverKey: DEFAULT_KEYS.serverKey });
+    const response = await fetch(`${info.url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${info.clientKey}` } });
+    expect(response.status).toBe(200);
+    expect(((await response.json()) as { data: { creatorKey: string } }).data.creatorKey).toBe('PIXEL');
+    cli.child.kill('SIGTERM');
+    expect(await cli.exit).toEqual({ code: 0, signal: null });
+    expect(cli.lines).toEqual([cli.firstLine]);
+    await expect(fetch(`${info.url}/webview`)).rejects.toThrow(TypeError);
   });
 
   it('prints a banner with the URL and both keys without --json', async () => {

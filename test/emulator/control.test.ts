@@ -1,5 +1,5 @@
 // Control endpoints in-process: the state snapshot (fixtures, records, request counts), the clock, faults, reset;
-// the loopback-only rule as @hono/node-server presents a remote address.
+// the loopback-only rule as @hono/node-server presents a remote address; the CSRF guards (same origin, JSON only).
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../emulator/app-env.js';
@@ -87,6 +87,42 @@ describe('emulator control endpoints', () => {
     expect(emulator.state()).toEqual(pristine);
     const created = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/h', eventType: 'payment.created' } });
     expect(created.body.data.id).toBe(1);
+  });
+
+  it('refuses control requests with an Origin of another origin (403 FORBIDDEN) and changes nothing', async () => {
+    const emulator = emulatorAtT0();
+    const call = caller(emulator);
+    await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('kept') });
+    for (const origin of ['https://evil.example', 'http://emulator.local:8080', 'null']) {
+      const reset = await call('POST', '/_emulator/reset', { key: null, headers: { origin } });
+      expect(reset.status).toBe(403);
+      expect(reset.body).toEqual({ status: 403, error: 'Forbidden', message: `Emulator controls refuse requests from another origin (${origin})`, code: 'FORBIDDEN' });
+      const clock = await call('POST', '/_emulator/clock', { key: null, headers: { origin }, body: { advanceMs: DAY_MS } });
+      expect(clock.status).toBe(403);
+      expect((await call('GET', '/_emulator/state', { key: null, headers: { origin } })).status).toBe(403);
+    }
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['kept']);
+    expect(emulator.state().now).toBe(at(0));
+    const same = await call('POST', '/_emulator/reset', { key: null, headers: { origin: 'http://emulator.local' } });
+    expect(same.status).toBe(200);
+    expect(emulator.state().sessions).toEqual([]);
+  });
+
+  it('takes a control POST without a body or with JSON, and answers 415 for any other declared type, even empty', async () => {
+    const emulator = emulatorAtT0();
+    const call = caller(emulator);
+    for (const contentType of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x']) {
+      await call('POST', '/v1/server/playtime/sessions', { body: sessionBody(`s-${contentType.length}`) });
+      const answer = await call('POST', '/_emulator/reset', { key: null, raw: '', contentType });
+      expect(answer.status).toBe(415);
+      expect(answer.body).toEqual({ status: 415, error: 'Unsupported Media Type', message: 'Request body must be JSON with Content-Type: application/json', code: 'BAD_REQUEST' });
+      expect(emulator.state().sessions).not.toEqual([]);
+      expect((await call('POST', '/_emulator/clock', { key: null, raw: '{"advanceMs":1}', contentType })).status).toBe(415);
+    }
+    expect(emulator.state().now).toBe(at(0));
+    expect((await call('POST', '/_emulator/reset', { key: null })).status).toBe(200);
+    expect((await call('POST', '/_emulator/reset', { key: null, raw: '', contentType: 'application/json' })).body).toEqual({ data: { now: at(0) } });
+    expect(emulator.state().sessions).toEqual([]);
   });
 
   it('answers control requests only from loopback addresses when a socket is present', async () => {

@@ -1,5 +1,5 @@
-// Over real HTTP (startEmulator on port 0): the address, the API, control endpoints from loopback, the drop fault
-// destroying the socket (before and after processing), Content-Length body limit, and close().
+// Over real HTTP (startEmulator on port 0): the address, the API, control endpoints from loopback and same origin,
+// the drop fault destroying the socket (before and after processing), Content-Length body limit, and close().
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
@@ -43,6 +43,17 @@ describe('emulator over HTTP', () => {
     expect(reset.status).toBe(200);
     expect(emulator.state().sessions).toEqual([]);
     expect(emulator.state().faults.latencyMs).toBe(0);
+  });
+
+  it('refuses a control request from a page of another origin, and takes one from its own origin', async () => {
+    await post('/v1/server/playtime/sessions', sessionBody('h3'));
+    const foreign = await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST', headers: { origin: 'http://localhost:3000' } });
+    expect(foreign.status).toBe(403);
+    expect(await foreign.json()).toEqual({ status: 403, error: 'Forbidden', message: 'Emulator controls refuse requests from another origin (http://localhost:3000)', code: 'FORBIDDEN' });
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['h3']);
+    const own = await fetch(`${emulator.url}/_emulator/reset`, { method: 'POST', headers: { origin: emulator.url } });
+    expect(own.status).toBe(200);
+    expect(emulator.state().sessions).toEqual([]);
   });
 
   it('destroys the socket for a drop before processing: the client sees a network error, nothing is recorded', async () => {

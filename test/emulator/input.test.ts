@@ -1,5 +1,5 @@
 // Bad input never crashes the emulator: malformed JSON, wrong content types, oversized and deeply nested bodies,
-// unknown routes, and generated garbage all answer 4xx with the spec's error body.
+// unknown routes (404 before any key or body check), and generated garbage all answer 4xx with the spec's error body.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ErrorBody } from '../../core/schema/errors.js';
@@ -62,6 +62,25 @@ describe('emulator bad input', () => {
     const outside = await call('GET', '/favicon.ico', { key: null });
     expect(outside.status).toBe(404);
     expect(outside.body.code).toBe('NOT_FOUND');
+  });
+
+  it('answers an unknown path with 404 before the key and body checks: no 401 without a key, no 415 for text/plain', async () => {
+    const bare = await call('GET', '/v1/server/nope', { key: null });
+    expect(bare.status).toBe(404);
+    expect(bare.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for GET /v1/server/nope', code: 'NOT_FOUND' });
+    const text = await call('POST', '/v1/client/nope', { key: null, raw: 'hello', contentType: 'text/plain' });
+    expect(text.status).toBe(404);
+    expect(text.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for POST /v1/client/nope', code: 'NOT_FOUND' });
+    const wrongKey = await call('PUT', '/v1/server/webhooks/1/nope', { key: 'wrong:key', raw: '{', contentType: 'application/json' });
+    expect(wrongKey.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for PUT /v1/server/webhooks/1/nope', code: 'NOT_FOUND' });
+    const control = await call('POST', '/_emulator/nope', { key: null, raw: 'x', contentType: 'text/plain' });
+    expect(control.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for POST /_emulator/nope', code: 'NOT_FOUND' });
+  });
+
+  it('checks the key first on a known path called with a method it lacks, then answers 404 (assumed: no 405)', async () => {
+    const bare = await call('DELETE', '/v1/server/payments/bulk', { key: null });
+    expect(bare.status).toBe(401);
+    expect(bare.body.code).toBe('UNAUTHORIZED');
   });
 
   it('answers a wrong method on a known path with 404 NOT_FOUND', async () => {

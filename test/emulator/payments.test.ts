@@ -3,7 +3,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { BulkPaymentRequest, BulkPaymentResult, PaymentDetail, PaymentItem, PaymentRecord, PaymentRequest } from '../../core/schema/payments.js';
 import { dataOf } from '../../core/schema/primitives.js';
-import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, type Emulator } from '../../emulator/index.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_PENDING_CAMPAIGN_ID, DEMO_USERS, type Emulator } from '../../emulator/index.js';
 import { at, caller, emulatorAtT0, itemErrorOf, paymentBody, problemsOf, startReceiver, subscribe } from './helpers.js';
 
 describe('emulator payments', () => {
@@ -131,6 +131,15 @@ describe('emulator payments', () => {
     expect(events).toHaveLength(1);
     expect(events[0]).toMatchObject({ type: 'payment.created', callbackId: 'cb-single', data: recordOf('tx_single', 1) });
     expect(emulator.state().payments).toHaveLength(1);
+  });
+
+  it('attributes a payment to the active campaign, without the creator of a boost held in a pending campaign', async () => {
+    const moved = await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.changeable}`, { body: { newCreatorKey: 'PIXEL', campaignId: DEMO_PENDING_CAMPAIGN_ID } });
+    expect(moved.status).toBe(200);
+    const answer = await call('POST', '/v1/server/payments', { body: paymentBody('tx_pending', { userId: DEMO_USERS.changeable }) });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data).toEqual(recordOf('tx_pending', 1, { userId: DEMO_USERS.changeable, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '' }));
+    expect(emulator.state().payments.map(({ campaignId, creatorKey }) => ({ campaignId, creatorKey }))).toEqual([{ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '' }]);
   });
 
   it('answers an invalid single payment with 400 VALIDATION_ERROR', async () => {

@@ -74,7 +74,7 @@ describe('emulator playtime sessions', () => {
     expect(missing.body.details.map((d: { path: string }) => d.path)).toEqual(['userId', 'durationSeconds', 'startedAt', 'endedAt']);
   });
 
-  it('attributes a session without campaignId to the user boost, else to the active campaign', async () => {
+  it('attributes a session without campaignId to the active campaign, with the creator of a boost held in it', async () => {
     await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('boosted', { userId: DEMO_USERS.changeable }) });
     await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('plain', { userId: DEMO_USERS.noBoost }) });
     await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('own-key', { userId: DEMO_USERS.noBoost, creatorKey: 'NOVA1' }) });
@@ -85,6 +85,21 @@ describe('emulator playtime sessions', () => {
       { sessionId: 'plain', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '', platform: 'Other' },
       { sessionId: 'own-key', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: 'NOVA1', platform: 'Other' },
       { sessionId: 'pending', campaignId: DEMO_PENDING_CAMPAIGN_ID, creatorKey: '', platform: 'Other' },
+    ]);
+  });
+
+  it('attributes a session without campaignId to the active campaign even when the user boost is in a pending one', async () => {
+    const moved = await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.changeable}`, { body: { newCreatorKey: 'PIXEL', campaignId: DEMO_PENDING_CAMPAIGN_ID } });
+    expect(moved.status).toBe(200);
+    expect(moved.body.data).toMatchObject({ campaignId: DEMO_PENDING_CAMPAIGN_ID, creatorKey: 'PIXEL' });
+    const single = await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('single', { userId: DEMO_USERS.changeable }) });
+    expect(single.status).toBe(201);
+    const bulk = await call('POST', '/v1/server/playtime/sessions/bulk', { body: { sessions: [sessionBody('bulk', { userId: DEMO_USERS.changeable })] } });
+    expect(bulk.body.data.results).toEqual([{ sessionId: 'bulk', status: 'SUCCESS' }]);
+    const attribution = emulator.state().sessions.map(({ sessionId, campaignId, creatorKey }) => ({ sessionId, campaignId, creatorKey }));
+    expect(attribution).toEqual([
+      { sessionId: 'single', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '' },
+      { sessionId: 'bulk', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '' },
     ]);
   });
 

@@ -80,11 +80,14 @@ describe('emulator boosts', () => {
     expect(emulator.state().boostHistory.filter((h) => h.action === 'CHANGED')).toEqual([]);
   });
 
-  it('answers an invalid change body with 400 VALIDATION_ERROR', async () => {
-    const answer = await change(DEMO_USERS.changeable, { newCreatorKey: 'nova1' });
+  it('answers an invalid change body with 400 VALIDATION_ERROR, and a malformed key (it names no creator) with 404', async () => {
+    const answer = await change(DEMO_USERS.changeable, { newCreatorKey: '' });
     expect(answer.status).toBe(400);
-    expect(answer.body.details).toEqual(problemsOf(ChangeSponsorRequest, { newCreatorKey: 'nova1' }));
+    expect(answer.body.details).toEqual(problemsOf(ChangeSponsorRequest, { newCreatorKey: '' }));
     expect(answer.body.details.map((d: { path: string }) => d.path)).toEqual(['newCreatorKey']);
+    const malformed = await change(DEMO_USERS.changeable, { newCreatorKey: 'nova1' });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body).toEqual({ status: 404, error: 'Not Found', message: 'Creator nova1 not found', code: 'NOT_FOUND' });
   });
 
   it('moves a boost to another campaign when the change names it', async () => {

@@ -1,5 +1,6 @@
 // isTest: the same validation, mock data in the answer, nothing recorded and no webhook, for every write.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BulkPaymentRequest } from '../../core/schema/payments.js';
 import { BulkPlaytimeItem, PlaytimeSessionRequest } from '../../core/schema/playtime.js';
 import { WEBHOOK_EVENT_TYPES } from '../../core/schema/webhooks.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type EmulatorState } from '../../emulator/index.js';
@@ -62,8 +63,9 @@ describe('emulator test mode (isTest: true)', () => {
     expect(answer.status).toBe(400);
     expect(answer.body.details).toEqual(problemsOf(PlaytimeSessionRequest, sessionBody('t4', { durationSeconds: 0, isTest: true })));
     expect(answer.body.details.map((d: { path: string }) => d.path)).toEqual(['durationSeconds']);
-    const envelope = await call('POST', '/v1/server/payments/bulk', { body: { isTest: true, payments: [] } });
+    const envelope = await call('POST', '/v1/server/payments/bulk', { body: { isTest: true, payments: 'all of them' } });
     expect(envelope.status).toBe(400);
+    expect(envelope.body.details).toEqual(problemsOf(BulkPaymentRequest, { isTest: true, payments: 'all of them' }));
   });
 
   it('answers payments with mock records (id 0) and sends no payment event', async () => {

@@ -1,6 +1,7 @@
 // Webhook delivery over real HTTP: signed Standard Webhooks requests, callbackId carried, retries with one log entry
 // per attempt and the same webhook-id, the receiver time-out, inactive receivers, and webhooksIdle/close.
-import { afterEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { WebhookEvent } from '../../core/schema/events.js';
 import { computeSignature } from '../../core/webhooks/signature.js';
 import type { Emulator } from '../../emulator/index.js';
@@ -34,6 +35,13 @@ describe('emulator webhook delivery', () => {
     expect(headers['webhook-id']).toBe(event.id);
     expect(headers['webhook-timestamp']).toBe(String(Math.floor(T0 / 1000)));
     expect(headers['webhook-signature']).toBe(computeSignature(hook.secret, event.id, Math.floor(T0 / 1000), body));
+    // The reference implementation accepts the emulator's delivery as it arrived (its clock set to the delivery's).
+    vi.useFakeTimers({ now: T0, toFake: ['Date'] });
+    try {
+      expect(new Webhook(hook.secret).verify(body, headers as Record<string, string>)).toEqual(JSON.parse(body));
+    } finally {
+      vi.useRealTimers();
+    }
 
     const logs = await call('GET', `/v1/server/webhooks/${hook.id}/logs`);
     expect(logs.body.data).toEqual([

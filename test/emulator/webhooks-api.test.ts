@@ -1,10 +1,10 @@
 // Webhook receivers: create (201, secret only there), update any subset (no secret), delete (204, 404 after),
-// logs (404 for unknown), validation.
-import { describe, expect, it } from 'vitest';
+// logs (404 for unknown), validation; create and update in test mode (answered, nothing recorded or changed).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { dataOf } from '../../core/schema/primitives.js';
 import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, WebhookConfig, WebhookDeliveryLog } from '../../core/schema/webhooks.js';
-import { at, caller, emulatorAtT0, problemsOf } from './helpers.js';
+import { at, caller, emulatorAtT0, problemsOf, startReceiver } from './helpers.js';
 
 describe('emulator webhook API', () => {
   const emulator = emulatorAtT0();
@@ -77,5 +77,79 @@ describe('emulator webhook API', () => {
       expect(answer.body.code).toBe('NOT_FOUND');
     }
     expect((await call('DELETE', '/v1/server/webhooks/999')).body).toEqual({ status: 404, error: 'Not Found', message: 'Webhook 999 not found', code: 'NOT_FOUND' });
+  });
+});
+
+describe('emulator webhook API in test mode (isTest: true)', () => {
+  const emulator = emulatorAtT0();
+  const call = caller(emulator);
+  const state = async () => (await call('GET', '/_emulator/state', { key: null })).body;
+  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  beforeAll(async () => {
+    receiver = await startReceiver();
+  });
+  afterAll(async () => {
+    await emulator.close();
+    await receiver.close();
+  });
+
+  it('answers a creation with 201 and a mock config (id 0, a whsec_ secret), stores nothing and registers no receiver', async () => {
+    const before = await state();
+    const body = { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 0, callbackId: 'cb-hook', isTest: true };
+    const answer = await call('POST', '/v1/server/webhooks', { body });
+    expect(answer.status).toBe(201);
+    expect(dataOf(CreatedWebhook).parse(answer.body)).toEqual({
+      data: {
+        id: 0,
+        eventType: 'coupon.redeemed',
+        url: receiver.url,
+        isActive: true,
+        retryCount: 0,
+        timeoutMs: 5000,
+        createdAt: at(0),
+        secret: expect.stringMatching(/^whsec_[A-Za-z0-9+/]{32}$/),
+      },
+    });
+    const after = await state();
+    expect(after.webhooks).toEqual([]);
+    expect({ ...after, requests: undefined }).toEqual({ ...before, requests: undefined });
+    // Nothing is delivered to the test receiver, and the next real receiver still gets id 1.
+    expect((await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } })).status).toBe(200);
+    await emulator.webhooksIdle();
+    expect(receiver.received).toEqual([]);
+    expect((await state()).deliveries).toEqual([]);
+    const real = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/real', eventType: 'payment.created' } });
+    expect(real.body.data.id).toBe(1);
+  });
+
+  it('validates a test-mode creation exactly as a real one', async () => {
+    const body = { url: 'ftp://game.example/h', eventType: 'coupon.redeemed', timeoutMs: 999, isTest: true };
+    const answer = await call('POST', '/v1/server/webhooks', { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body.details).toEqual(problemsOf(CreateWebhookRequest, body));
+    expect(answer.body.details.map((d: { path: string }) => d.path)).toEqual(['url', 'timeoutMs']);
+  });
+
+  it('answers a test-mode update with the would-be config and changes nothing; 404 and validation as usual', async () => {
+    const created = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/u', eventType: 'sponsor.changed' } });
+    const id = created.body.data.id;
+    const before = (await state()).webhooks;
+    const update = { url: 'https://game.example/v', isActive: false, retryCount: 9, timeoutMs: 1000, callbackId: 'cb-up', isTest: true };
+    const answer = await call('PUT', `/v1/server/webhooks/${id}`, { body: update });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({
+      data: { id, eventType: 'sponsor.changed', url: 'https://game.example/v', isActive: false, retryCount: 9, timeoutMs: 1000, createdAt: at(0) },
+    });
+    expect((await state()).webhooks).toEqual(before);
+    expect(before.find((hook: { id: number }) => hook.id === id)).toEqual({
+      id, eventType: 'sponsor.changed', url: 'https://game.example/u', isActive: true, retryCount: 3, timeoutMs: 5000, createdAt: at(0),
+    });
+    const missing = await call('PUT', '/v1/server/webhooks/999', { body: update });
+    expect(missing.status).toBe(404);
+    expect(missing.body).toEqual({ status: 404, error: 'Not Found', message: 'Webhook 999 not found', code: 'NOT_FOUND' });
+    const bad = await call('PUT', `/v1/server/webhooks/${id}`, { body: { retryCount: 11, isTest: true } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual(problemsOf(UpdateWebhookRequest, { retryCount: 11, isTest: true }));
+    expect((await state()).webhooks).toEqual(before);
   });
 });

@@ -1,5 +1,5 @@
-// Web view: one-time tokens (60 s, single use, a newer token ends the older token and session), the PKCE exchange
-// without a key, the session's view and boost routes, and the page.
+// Web view: one-time tokens (60 s, single use, a newer token ends the older token and session of the same mode),
+// the PKCE exchange without a key, the session's view and boost routes, and the page.
 import { beforeEach, describe, expect, it } from 'vitest';
 import { dataOf } from '../../core/schema/primitives.js';
 import { CreateOttRequest, OneTimeToken, WebviewSession } from '../../core/schema/webview.js';
@@ -76,6 +76,28 @@ describe('emulator web view', () => {
     expect(view.body.message).toBe('The web view session is unknown, expired or replaced by a newer one');
     const other = await call('POST', '/v1/server/webview/ott', { body: { userId: 'someone_else', codeChallenge: pair.challenge } });
     expect((await exchange(other.body.data.ott)).status).toBe(200);
+  });
+
+  it('keeps test-mode tokens apart: issuing and exchanging one leaves the live session and live token working', async () => {
+    const live = (await exchange((await issue()).body.data.ott)).body.data.sessionId;
+    const testOtt = (await issue({ isTest: true })).body.data.ott;
+    const testSession = await exchange(testOtt);
+    expect(testSession.status).toBe(200);
+    const view = await call('GET', `/v1/webview/sessions/${live}`, { key: null });
+    expect(view.status).toBe(200);
+    expect(view.body.data.boost).toMatchObject({ userId: DEMO_USERS.changeable, creatorKey: DEMO_BOOSTED_CREATORS.changeable });
+    // A live token not yet exchanged survives a test token too; a newer test token ends the older test session only.
+    const pendingLive = (await issue()).body.data.ott;
+    await issue({ isTest: true });
+    expect((await call('GET', `/v1/webview/sessions/${testSession.body.data.sessionId}`, { key: null })).status).toBe(401);
+    expect((await exchange(pendingLive)).status).toBe(200);
+    const states = emulator.state().webview.tokens.map(({ isTest, state }) => ({ isTest, state }));
+    expect(states).toEqual([
+      { isTest: false, state: 'USED' },
+      { isTest: true, state: 'USED' },
+      { isTest: false, state: 'USED' },
+      { isTest: true, state: 'ISSUED' },
+    ]);
   });
 
   it('answers an unknown campaign with 404 and a bad challenge with 400 VALIDATION_ERROR', async () => {

@@ -6,11 +6,18 @@
  * session a client started was ended, and every ended session is recorded by the emulator exactly once or
  * was reported in a 'dropped' event.
  *
+ * Nothing is counted twice. The emulator keeps one row per sessionId (a second copy of an id is SKIPPED), so
+ * double counting cannot show as a repeated id; it shows as play time recorded twice under different ids (a
+ * recovered copy under a new id, a resumed session re-sent as a new one, background time counted as play).
+ * So the test keeps its own account of the play it simulated for each player (the time it advanced while
+ * that player's session ran in the foreground) and checks, per player, that the recorded durations add up to
+ * no more than that, and that no two recorded sessions of one player overlap in time.
+ *
  * Time is simulated (vi.useFakeTimers): one tick is one second of play; all randomness comes from seeds.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createEmulator, type Emulator } from '../../emulator/index.js';
-import { createMemoryPlatform, createMemoryStorage, type MemoryPlatform } from '../../core/memory-platform.js';
+import { createMemoryPlatform, createMemoryStorage, seededRandom, type MemoryPlatform } from '../../core/memory-platform.js';
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import { PlaytimeTracker } from '../../core/tracker/index.js';
@@ -21,27 +28,28 @@ const TARGET_SESSIONS = 20_000;
 const TICK_MS = 1_000;
 const FAULTS = { errorRate: 0.2, dropRate: 0.05, latencyMs: 20, rateLimitPerSecond: 3 };
 const RELAY_URL = 'http://game.local/campaign';
-
-/** mulberry32: a small seeded PRNG, so every run makes the same choices. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const BACKGROUND_TIMEOUT_MS = 5_000;
 
 interface Client {
   userId: string;
   storage: KeyValueStorage;
   platform: MemoryPlatform;
   tracker: PlaytimeTracker;
+  /** The test's own model: a session of this player is open (started, not yet stopped, disposed, crashed or timed out in the background). */
   running: boolean;
+  /** Ticks left in the background; 0 in the foreground. */
   backgroundTicks: number;
   generation: number;
+  /** Simulated play: ms the test advanced the clock while this player's session ran in the foreground. */
+  playedMs: number;
+}
+
+interface RecordedSession {
+  sessionId: string;
+  userId: string;
+  durationSeconds: number;
+  startedAt: string;
+  endedAt: string;
 }
 
 let emulator: Emulator | undefined;
@@ -55,10 +63,10 @@ afterEach(async () => {
 describe('chaos: many clients, a failing service, crashing clients', () => {
   it('records every ended session exactly once or reports it dropped', async () => {
     vi.useFakeTimers({ now: new Date('2024-05-01T00:00:00.000Z') });
-    const choose = seeded(7);
-    vi.spyOn(Math, 'random').mockImplementation(seeded(11)); // backoff jitter and the relay's Retry-After
+    const choose = seededRandom(7);
+    vi.spyOn(Math, 'random').mockImplementation(seededRandom(11)); // backoff jitter and the relay's Retry-After
 
-    const emu = (emulator = createEmulator({ faults: FAULTS, random: seeded(13) }));
+    const emu = (emulator = createEmulator({ faults: FAULTS, random: seededRandom(13) }));
     const upstream: Record<string, number> = {};
     const relayAnswers: Record<string, number> = {};
     const tally = (counts: Record<string, number>, key: string | number) => void (counts[key] = (counts[key] ?? 0) + 1);
@@ -86,14 +94,14 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
     let platformSeed = 1000;
 
     const spawn = (client: Pick<Client, 'userId' | 'storage'>, generation: number) => {
-      const platform = createMemoryPlatform({ storage: client.storage, fetch: relayFetch, random: seeded(platformSeed++) });
+      const platform = createMemoryPlatform({ storage: client.storage, fetch: relayFetch, random: seededRandom(platformSeed++) });
       const tracker = new PlaytimeTracker({
         platform,
         userId: client.userId,
         relay: { url: RELAY_URL, headers: { 'x-player': client.userId } },
         flushIntervalMs: 3_000,
         checkpointMs: 2_000,
-        backgroundTimeoutMs: 5_000,
+        backgroundTimeoutMs: BACKGROUND_TIMEOUT_MS,
       });
       tracker.on('session:start', ({ sessionId }) => void started.add(sessionId));
       tracker.on('session:end', ({ sessionId }) => void ended.add(sessionId));
@@ -103,11 +111,16 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
 
     const clients: Client[] = Array.from({ length: CLIENTS }, (_, i) => {
       const base = { userId: `player-${i}`, storage: createMemoryStorage() };
-      return { ...base, ...spawn(base, 0), running: false, backgroundTicks: 0 };
+      return { ...base, ...spawn(base, 0), running: false, backgroundTicks: 0, playedMs: 0 };
     });
     let restarts = 0;
     let crashes = 0;
     let ticks = 0;
+    /** Moves the clock, crediting the time as play to every player whose session runs in the foreground. */
+    const advance = async (ms: number) => {
+      for (const client of clients) if (client.running && client.backgroundTicks === 0) client.playedMs += ms;
+      await vi.advanceTimersByTimeAsync(ms);
+    };
 
     while (ended.size < TARGET_SESSIONS) {
       ticks++;
@@ -131,6 +144,8 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
         } else if (roll < 0.05) {
           client.platform.background();
           client.backgroundTicks = 1 + Math.floor(choose() * 8); // sometimes beyond backgroundTimeoutMs
+          // A background of the timeout or longer ends the session while in the background (no play either way).
+          if (client.backgroundTicks * TICK_MS >= BACKGROUND_TIMEOUT_MS) client.running = false;
         } else if (roll < 0.1) {
           if (client.running) await client.tracker.stop();
           client.running = false;
@@ -139,7 +154,7 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
           client.running = true;
         }
       }
-      await vi.advanceTimersByTimeAsync(TICK_MS);
+      await advance(TICK_MS);
     }
 
     // Faults off; every client stops playing; everything drains.
@@ -147,29 +162,56 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
     for (const client of clients) {
       client.platform.foreground();
       await client.tracker.stop();
+      Object.assign(client, { running: false, backgroundTicks: 0 });
     }
     const settled = () => {
       const recorded = new Set(emu.state().sessions.map((s: { sessionId: string }) => s.sessionId));
       return [...ended].every((id) => dropped.has(id) || recorded.has(id));
     };
     for (let round = 0; round < 40 && !settled(); round++) {
-      await vi.advanceTimersByTimeAsync(30_000);
+      await advance(30_000);
     }
     for (const client of clients) await client.tracker.flush();
     for (const client of clients) await client.tracker.dispose();
 
+    const recordedSessions = emu.state().sessions as RecordedSession[];
     const counts = new Map<string, number>();
-    for (const { sessionId } of emu.state().sessions as Array<{ sessionId: string }>) counts.set(sessionId, (counts.get(sessionId) ?? 0) + 1);
+    for (const { sessionId } of recordedSessions) counts.set(sessionId, (counts.get(sessionId) ?? 0) + 1);
     const lost = [...ended].filter((id) => !counts.has(id) && !dropped.has(id));
-    const duplicated = [...counts].filter(([, n]) => n > 1).map(([id]) => id);
     const recordedAndDropped = [...ended].filter((id) => counts.has(id) && dropped.has(id));
     const neverEnded = [...started].filter((id) => !ended.has(id));
     const reasons: Record<string, number> = {};
     for (const reason of dropped.values()) reasons[reason] = (reasons[reason] ?? 0) + 1;
     const recordedOnce = [...ended].filter((id) => counts.get(id) === 1).length;
+
+    // Play time per player: recorded (each session floor(played / 1000) s, so never above the play) against simulated.
+    const byUser = new Map<string, RecordedSession[]>(clients.map((client) => [client.userId, []]));
+    for (const session of recordedSessions) byUser.get(session.userId)?.push(session);
+    const strangers = recordedSessions.filter((session) => !byUser.has(session.userId)).map((s) => s.sessionId);
+    const playtime = clients.map((client) => ({
+      userId: client.userId,
+      simulatedMs: client.playedMs,
+      recordedMs: (byUser.get(client.userId) ?? []).reduce((sum, s) => sum + s.durationSeconds * 1000, 0),
+    }));
+    const overcounted = playtime.filter((p) => p.recordedMs > p.simulatedMs);
+    // Overlaps: sorted by start, each session must start no earlier than every earlier one of that player ended.
+    const overlaps: Array<[string, string]> = [];
+    for (const list of byUser.values()) {
+      const sorted = list.map((s) => ({ ...s, from: Date.parse(s.startedAt), to: Date.parse(s.endedAt) })).sort((a, b) => a.from - b.from || a.to - b.to);
+      let latest: (typeof sorted)[number] | undefined;
+      for (const session of sorted) {
+        if (latest && session.from < latest.to) overlaps.push([latest.sessionId, session.sessionId]);
+        if (!latest || session.to > latest.to) latest = session;
+      }
+    }
+    const simulatedSeconds = playtime.reduce((sum, p) => sum + p.simulatedMs, 0) / 1000;
+    const recordedSeconds = playtime.reduce((sum, p) => sum + p.recordedMs, 0) / 1000;
+    const tightest = Math.max(...playtime.map((p) => (p.recordedMs === 0 ? 0 : p.recordedMs / p.simulatedMs)));
     console.log(
       `chaos: ${CLIENTS} clients, ${ticks} ticks, ${ended.size} sessions ended, ${recordedOnce} recorded exactly once, ` +
-        `${dropped.size} dropped ${JSON.stringify(reasons)}, ${lost.length} lost, ${duplicated.length} duplicated, ` +
+        `${dropped.size} dropped ${JSON.stringify(reasons)}, ${lost.length} lost, ` +
+        `play ${recordedSeconds} s recorded of ${simulatedSeconds} s simulated (highest player ratio ${tightest.toFixed(3)}), ` +
+        `${overcounted.length} players over their play time, ${overlaps.length} overlapping session pairs, ` +
         `${restarts} disposals, ${crashes} crashes; service answers ${JSON.stringify(upstream)}, relay answers ${JSON.stringify(relayAnswers)}`,
     );
 
@@ -184,9 +226,14 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
     expect(ended.size).toBeGreaterThanOrEqual(TARGET_SESSIONS);
     expect(neverEnded).toEqual([]);
     expect(lost).toEqual([]);
-    expect(duplicated).toEqual([]);
     expect(recordedAndDropped).toEqual([]);
     expect(recordedOnce + dropped.size).toBe(ended.size);
     expect([...counts.keys()].filter((id) => !ended.has(id))).toEqual([]); // nothing recorded that no client ended
+
+    // Nothing counted twice: no player has more recorded play than the test simulated, no two sessions overlap.
+    expect(strangers).toEqual([]);
+    expect(simulatedSeconds).toBeGreaterThan(0);
+    expect(overcounted).toEqual([]);
+    expect(overlaps).toEqual([]);
   }, 120_000);
 });

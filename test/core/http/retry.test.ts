@@ -4,7 +4,22 @@ import { ConnectionError, InternalError, RateLimitError } from '../../../core/ht
 import type { LogEntry } from '../../../core/http/transport.js';
 import { CampaignServer, type CampaignServerOptions } from '../../../core/server/campaign-server.js';
 import { createFakeFetch, reply, type FakeFetch, type Reply } from '../../helpers/fake-fetch.js';
-import { CHALLENGE, boostRecord, couponRedemption, createdWebhook, oneTimeToken, paymentDetail, playtimeSession, sessionRequest } from '../schema/samples.js';
+import {
+  CHALLENGE,
+  boostRecord,
+  bulkPaymentResult,
+  bulkPlaytimeResult,
+  couponRedemption,
+  couponValidation,
+  createdWebhook,
+  oneTimeToken,
+  paymentDetail,
+  paymentItem,
+  paymentRecord,
+  playtimeSession,
+  sessionRequest,
+  webhookConfig,
+} from '../schema/samples.js';
 
 const SERVER_KEY = 'sk_test_1:s3cr3t';
 
@@ -74,6 +89,22 @@ describe('safe requests are retried after transient failures', () => {
     await vi.advanceTimersByTimeAsync(1);
     expect(call.outcome()).toEqual({ state: 'resolved', value: playtimeSession });
     expect(fake.calls.map((c) => c.rawBody)).toEqual(Array(3).fill(JSON.stringify(sessionRequest)));
+  });
+
+  const deduplicated: Array<[string, (server: CampaignServer) => Promise<unknown>, Reply]> = [
+    ['playtime.recordBulk', (s) => s.playtime.recordBulk({ sessions: [sessionRequest] }), reply.ok(bulkPlaytimeResult)],
+    ['payments.registerBulk', (s) => s.payments.registerBulk({ payments: [paymentItem] }), reply.ok(bulkPaymentResult)],
+    ['payments.register', (s) => s.payments.register(paymentItem), reply.ok(paymentRecord)],
+    ['webhooks.update (a PUT: assumed idempotent)', (s) => s.webhooks.update(5, { isActive: false }), reply.ok(webhookConfig)],
+    ['coupons.validate (assumed: changes nothing)', (s) => s.coupons.validate({ couponCode: 'WELCOME' }), reply.ok(couponValidation)],
+  ];
+  it.each(deduplicated)('retries %s after 503 and a connection error, sending the same body', async (_, call, success) => {
+    const { fake, server } = setup([unavailable(), reply.networkError(), success], { random: () => 0 });
+    const tracked = track(call(server));
+    await vi.advanceTimersByTimeAsync(1);
+    expect(tracked.outcome()).toMatchObject({ state: 'resolved' });
+    expect(fake.calls).toHaveLength(3);
+    expect(new Set(fake.calls.map((c) => c.rawBody)).size).toBe(1);
   });
 });
 
@@ -163,6 +194,8 @@ describe('unsafe writes are resent only after 429', () => {
     ['sponsors.change', (s) => s.sponsors.change('user-1', { newCreatorKey: 'XYZ99' }), reply.ok(boostRecord), boostRecord],
     ['webview.createToken', (s) => s.webview.createToken({ userId: 'user-1', codeChallenge: CHALLENGE }), reply.ok(oneTimeToken), oneTimeToken],
     ['webhooks.create', (s) => s.webhooks.create({ url: 'https://game.example/hooks', eventType: 'coupon.redeemed' }), reply.created(createdWebhook), createdWebhook],
+    ['sponsors.create', (s) => s.sponsors.create({ userId: 'user-1', creatorKey: 'XYZ99' }), reply.ok(boostRecord), boostRecord],
+    ['webhooks.delete', (s) => s.webhooks.delete(5), reply.noContent(), undefined],
   ];
 
   it.each(writes)('%s is not retried after 500', async (_, call, success) => {

@@ -110,9 +110,9 @@ const ENDPOINTS: Record<string, Endpoint> = {
     result: boostRecord,
   },
   'sponsors.create': {
-    call: (s) => s.sponsors.create({ userId: 'user-1', creatorKey: 'XYZ99' }),
+    call: (s) => s.sponsors.create({ userId: 'user-1', creatorKey: 'XYZ99', campaignId: 'camp-1', callbackId: 'cb-9', isTest: true }),
     answer: reply.ok(boostRecord),
-    sent: { method: 'POST', path: '/v1/server/sponsors', body: { userId: 'user-1', creatorKey: 'XYZ99' } },
+    sent: { method: 'POST', path: '/v1/server/sponsors', body: { userId: 'user-1', creatorKey: 'XYZ99', campaignId: 'camp-1', callbackId: 'cb-9', isTest: true } },
     result: boostRecord,
   },
   'sponsors.history': {
@@ -122,12 +122,12 @@ const ENDPOINTS: Record<string, Endpoint> = {
     result: boostHistory,
   },
   'webview.createToken': {
-    call: (s) => s.webview.createToken({ userId: 'user-1', campaignId: 'camp-1', codeChallenge: CHALLENGE, metadata: { from: 'shop' }, showCampaignDetail: true, callbackId: 'cb-6' }),
+    call: (s) => s.webview.createToken({ userId: 'user-1', campaignId: 'camp-1', codeChallenge: CHALLENGE, metadata: { from: 'shop' }, showCampaignDetail: true, callbackId: 'cb-6', isTest: true }),
     answer: reply.ok(oneTimeToken),
     sent: {
       method: 'POST',
       path: '/v1/server/webview/ott',
-      body: { userId: 'user-1', campaignId: 'camp-1', codeChallenge: CHALLENGE, metadata: { from: 'shop' }, showCampaignDetail: true, callbackId: 'cb-6' },
+      body: { userId: 'user-1', campaignId: 'camp-1', codeChallenge: CHALLENGE, metadata: { from: 'shop' }, showCampaignDetail: true, callbackId: 'cb-6', isTest: true },
     },
     result: oneTimeToken,
   },
@@ -138,9 +138,9 @@ const ENDPOINTS: Record<string, Endpoint> = {
     result: createdWebhook,
   },
   'webhooks.update': {
-    call: (s) => s.webhooks.update(5, { isActive: false, timeoutMs: 10000 }),
+    call: (s) => s.webhooks.update(5, { url: 'https://game.example/hooks/v2', isActive: false, retryCount: 0, timeoutMs: 10000, callbackId: 'cb-10' }),
     answer: reply.ok({ ...webhookConfig, isActive: false, timeoutMs: 10000 }),
-    sent: { method: 'PUT', path: '/v1/server/webhooks/5', body: { isActive: false, timeoutMs: 10000 } },
+    sent: { method: 'PUT', path: '/v1/server/webhooks/5', body: { url: 'https://game.example/hooks/v2', isActive: false, retryCount: 0, timeoutMs: 10000, callbackId: 'cb-10' } },
     result: { ...webhookConfig, isActive: false, timeoutMs: 10000 },
   },
   'webhooks.delete': {
@@ -156,10 +156,13 @@ const ENDPOINTS: Record<string, Endpoint> = {
     result: [deliveryLog],
   },
   'campaigns.list': {
-    call: async (s) => (await s.campaigns.list({ limit: 10 })).data,
+    call: async (s) => {
+      const page = await s.campaigns.list({ limit: 10 });
+      return { data: page.data, pagination: page.pagination, hasNextPage: page.hasNextPage() };
+    },
     answer: reply.page([campaign(1)], { page: 1, limit: 10, total: 1, totalPages: 1 }),
     sent: { method: 'GET', path: '/v1/server/campaigns', query: { page: '1', limit: '10' } },
-    result: [campaign(1)],
+    result: { data: [campaign(1)], pagination: { page: 1, limit: 10, total: 1, totalPages: 1 }, hasNextPage: false },
   },
   'campaigns.listCreators': {
     call: (s) => s.campaigns.listCreators('camp-1'),
