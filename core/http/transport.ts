@@ -7,6 +7,7 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
+import { exchange, ExchangeTimeout, parseJson } from './exchange.js';
 import { CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
@@ -138,23 +139,16 @@ export class Transport {
     const headers: Record<string, string> = { authorization: this.#authorization, accept: 'application/json' };
     const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
     if (hasBody) headers['content-type'] = 'application/json';
-    const controller = new AbortController();
     const timeoutMs = this.#options.timeoutMs ?? 30_000;
-    const timer = setTimeout(() => controller.abort(), timeoutMs);
     const fetch = this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     try {
-      const init = { method: spec.method, headers, signal: controller.signal, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
-      // Raced against the time-out, not only signalled: a fetch polyfill (XHR-backed) or an in-process handler
-      // may ignore the signal. The body is read within the time-out too, so a service that sends headers and
-      // then stalls cannot hang the caller, and a connection lost mid-body is a ConnectionError like any other.
-      const response = await unlessAborted(fetch(url, init), controller.signal);
-      const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal);
+      const init = { method: spec.method, headers, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
+      // A connection lost mid-body is a ConnectionError like any other.
+      const { response, text } = await exchange(fetch, url, init, timeoutMs);
       return { response, body: parseJson(text) };
     } catch (cause) {
-      if (controller.signal.aborted) throw new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms`, cause });
+      if (cause instanceof ExchangeTimeout) throw new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause });
       throw new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${describe(cause)}`, cause });
-    } finally {
-      clearTimeout(timer);
     }
   }
 
@@ -193,25 +187,6 @@ export class Transport {
 function isTransient(error: CampaignError): boolean {
   const status = error.status;
   return status === undefined || status === 408 || status === 429 || status >= 500;
-}
-
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
-}
-
-function parseJson(text: string): unknown {
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text; // not JSON (a proxy's HTML page): errorFromResponse still types it by status
-  }
 }
 
 function statusOf(error: CampaignError): { status?: number } {

@@ -5,6 +5,7 @@
  */
 import { parseRetryAfter } from '../http/backoff.js';
 import { errorFromResponse, type CampaignError } from '../http/errors.js';
+import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -77,39 +78,19 @@ export function playtimeUrl(relayUrl: string): string {
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
   const headers = await resolveHeaders(options.relay.headers);
   const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
-  const controller = new AbortController();
-  const outer = options.signal;
-  if (outer?.aborted) return { kind: 'transient', reason: 'aborted' };
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let abort = () => undefined as void;
-  // Resolves on time-out or on the caller's abort, even when the fetch ignores its signal (some XHR polyfills).
-  const interrupted = new Promise<'timeout' | 'aborted'>((resolve) => {
-    timer = setTimeout(() => resolve('timeout'), timeoutMs);
-    abort = () => resolve('aborted');
-  });
-  outer?.addEventListener('abort', abort, { once: true });
-  const exchange = async () => {
-    const response = await options.fetch(playtimeUrl(options.relay.url), {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: playtimeBody(options.sessions, options.isTest),
-      signal: controller.signal,
-      ...(options.keepalive ? { keepalive: true } : {}),
-    });
-    return { response, body: await readJson(response) };
+  if (options.signal?.aborted) return { kind: 'transient', reason: 'aborted' };
+  const init: RequestInit = {
+    method: 'POST',
+    headers: { ...headers, 'content-type': 'application/json' },
+    body: playtimeBody(options.sessions, options.isTest),
+    ...(options.keepalive ? { keepalive: true } : {}),
   };
   try {
-    const answer = await Promise.race([exchange(), interrupted]);
-    if (answer === 'timeout' || answer === 'aborted') {
-      controller.abort(outer?.reason);
-      return { kind: 'transient', reason: answer === 'aborted' ? 'aborted' : `no answer within ${timeoutMs} ms` };
-    }
-    return classify(answer.response, answer.body, (options.now ?? Date.now)());
+    const { response, text } = await exchange(options.fetch, playtimeUrl(options.relay.url), init, timeoutMs, options.signal);
+    return classify(response, parseJson(text), (options.now ?? Date.now)());
   } catch (error) {
-    return { kind: 'transient', reason: controller.signal.aborted ? 'aborted' : `connection failed: ${describe(error)}` };
-  } finally {
-    clearTimeout(timer);
-    outer?.removeEventListener('abort', abort);
+    if (error instanceof ExchangeTimeout) return { kind: 'transient', reason: `no answer within ${timeoutMs} ms` };
+    return { kind: 'transient', reason: options.signal?.aborted ? 'aborted' : `connection failed: ${describe(error)}` };
   }
 }
 
@@ -155,16 +136,6 @@ async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record
   const value = typeof headers === 'function' ? await headers() : (headers ?? {});
   // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
   return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
-}
-
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text();
-  if (!text) return undefined;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text; // a proxy's HTML page: classified by status, never trusted as results
-  }
 }
 
 function describe(error: unknown): string {

@@ -10,5 +10,7 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
   if (nav?.product === 'ReactNative') return 'react-native';
   if (typeof g['cc'] === 'object' && g['cc'] !== null) return 'cocos';
   if (typeof g['window'] === 'object' && typeof g['document'] === 'object') return 'browser';
+  // A browser's web or service worker (no window): only browsers give workers importScripts, edge runtimes do not.
+  if (typeof g['importScripts'] === 'function') return 'browser';
   return undefined;
 }

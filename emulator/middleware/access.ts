@@ -64,11 +64,25 @@ export function isLoopback(address: string): boolean {
   return plain === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(plain);
 }
 
-/** 403 `FORBIDDEN` over HTTP from anything but a loopback address; in-process calls (no socket) pass. */
+/** True for a loopback host name as a `Host` header carries it: localhost, 127.0.0.0/8, [::1], with or without a port. */
+export function isLoopbackHost(host: string): boolean {
+  const name = host.startsWith('[') ? host.slice(1, host.indexOf(']')) : host.replace(/:\d+$/, '');
+  return name.toLowerCase() === 'localhost' || isLoopback(name);
+}
+
+/**
+ * 403 `FORBIDDEN` over HTTP from anything but a loopback address, or under a `Host` that is not a loopback name
+ * (DNS rebinding: a page whose domain resolves to 127.0.0.1 reaches the socket from loopback, but names its own
+ * host). In-process calls (no socket) pass.
+ */
 export const loopbackOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   const address = c.env?.incoming?.socket?.remoteAddress;
   if (address !== undefined && !isLoopback(address)) {
     return fail(c, 403, 'FORBIDDEN', 'Emulator controls answer only loopback addresses');
+  }
+  const host = c.env?.incoming?.headers?.host;
+  if (address !== undefined && host !== undefined && !isLoopbackHost(host)) {
+    return fail(c, 403, 'FORBIDDEN', `Emulator controls answer only loopback host names, not ${host}`);
   }
   await next();
 };

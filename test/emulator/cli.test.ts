@@ -35,6 +35,16 @@ async function run(command: string, args: string[], detached = false): Promise<S
   return { child, firstLine, lines, exit };
 }
 
+/** Checks the `--json` line ({url, clientKey, serverKey}, the sandbox keys) and that the URL serves a Client API read. */
+async function servesFromJsonLine(line: string): Promise<{ info: { url: string; clientKey: string; serverKey: string }; response: Response }> {
+  const info = JSON.parse(line) as { url: string; clientKey: string; serverKey: string };
+  expect(Object.keys(info)).toEqual(['url', 'clientKey', 'serverKey']);
+  expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clientKey: DEFAULT_KEYS.clientKey, serverKey: DEFAULT_KEYS.serverKey });
+  const response = await fetch(`${info.url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${info.clientKey}` } });
+  expect(response.status).toBe(200);
+  return { info, response };
+}
+
 describe('emulator CLI', () => {
   const started: Started[] = [];
   afterEach(() => {
@@ -49,11 +59,7 @@ describe('emulator CLI', () => {
   it('runs with `npx tsx emulator/cli.ts --port 0 --json`: one JSON line with url and keys, then serves', async () => {
     const cli = await run('npx', ['tsx', 'emulator/cli.ts', '--port', '0', '--json'], true);
     started.push(cli);
-    const info = JSON.parse(cli.firstLine) as { url: string; clientKey: string; serverKey: string };
-    expect(Object.keys(info)).toEqual(['url', 'clientKey', 'serverKey']);
-    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clientKey: DEFAULT_KEYS.clientKey, serverKey: DEFAULT_KEYS.serverKey });
-    const response = await fetch(`${info.url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${info.clientKey}` } });
-    expect(response.status).toBe(200);
+    const { info, response } = await servesFromJsonLine(cli.firstLine);
     process.kill(-cli.child.pid!, 'SIGTERM');
     await cli.exit;
     await expect(fetch(`${info.url}/webview`)).rejects.toThrow(TypeError);
@@ -73,11 +79,7 @@ describe('emulator CLI', () => {
     expect(existsSync(BUILT_CLI), 'dist/emulator-cli.js is missing: run `npm run build` first (`npm test` does)').toBe(true);
     const cli = await run(process.execPath, ['bin/game-campaign-emulator.js', '--port', '0', '--json']);
     started.push(cli);
-    const info = JSON.parse(cli.firstLine) as { url: string; clientKey: string; serverKey: string };
-    expect(Object.keys(info)).toEqual(['url', 'clientKey', 'serverKey']);
-    expect(info).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), clientKey: DEFAULT_KEYS.clientKey, serverKey: DEFAULT_KEYS.serverKey });
-    const response = await fetch(`${info.url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${info.clientKey}` } });
-    expect(response.status).toBe(200);
+    const { info, response } = await servesFromJsonLine(cli.firstLine);
     expect(((await response.json()) as { data: { creatorKey: string } }).data.creatorKey).toBe('PIXEL');
     cli.child.kill('SIGTERM');
     expect(await cli.exit).toEqual({ code: 0, signal: null });

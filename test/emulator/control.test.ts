@@ -4,6 +4,7 @@ import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../emulator/app-env.js';
 import { DEMO_PROJECT_ID, DEMO_USERS, demoFixtures, isLoopback } from '../../emulator/index.js';
+import { isLoopbackHost } from '../../emulator/middleware/access.js';
 import { loopbackOnly } from '../../emulator/middleware/access.js';
 import { at, caller, DAY_MS, emulatorAtT0, sessionBody, T0 } from './helpers.js';
 
@@ -128,6 +129,8 @@ describe('emulator control endpoints', () => {
   it('answers control requests only from loopback addresses when a socket is present', async () => {
     expect(['127.0.0.1', '127.9.8.7', '::1', '::ffff:127.0.0.1'].map(isLoopback)).toEqual([true, true, true, true]);
     expect(['10.0.0.5', '192.168.1.2', '::ffff:10.0.0.5', 'fe80::1'].map(isLoopback)).toEqual([false, false, false, false]);
+    expect(['localhost', 'LOCALHOST:80', '127.0.0.1:8787', '[::1]:9', '[::1]'].map(isLoopbackHost)).toEqual([true, true, true, true, true]);
+    expect(['evil.example', 'localhost.evil.example:80', '10.0.0.5:80', '[fe80::1]:80'].map(isLoopbackHost)).toEqual([false, false, false, false]);
     const app = new Hono<AppEnv>().use('*', loopbackOnly).get('/_emulator/state', (c) => c.json({ ok: true }));
     const remote = { incoming: { socket: { remoteAddress: '10.0.0.5' } } } as unknown as AppEnv['Bindings'];
     const local = { incoming: { socket: { remoteAddress: '127.0.0.1' } } } as unknown as AppEnv['Bindings'];

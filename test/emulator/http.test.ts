@@ -56,6 +56,25 @@ describe('emulator over HTTP', () => {
     expect(emulator.state().sessions).toEqual([]);
   });
 
+  it('refuses control requests under a host name that is not loopback (DNS rebinding), and takes localhost', async () => {
+    const control = (host: string) =>
+      new Promise<{ status: number; body: string }>((resolve, reject) => {
+        const url = new URL(`${emulator.url}/_emulator/state`);
+        const req = httpRequest({ host: url.hostname, port: url.port, path: url.pathname, headers: { host } }, (res) => {
+          let body = '';
+          res.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+        });
+        req.on('error', reject);
+        req.end();
+      });
+    const rebound = await control('evil.example:8787');
+    expect(rebound.status).toBe(403);
+    expect(JSON.parse(rebound.body)).toEqual({ status: 403, error: 'Forbidden', message: 'Emulator controls answer only loopback host names, not evil.example:8787', code: 'FORBIDDEN' });
+    expect((await control(`localhost:${new URL(emulator.url).port}`)).status).toBe(200);
+    expect((await control('[::1]:1234')).status).toBe(200);
+  });
+
   it('destroys the socket for a drop before processing: the client sees a network error, nothing is recorded', async () => {
     emulator.setFaults({ dropRate: 1 });
     draw = 0.2;

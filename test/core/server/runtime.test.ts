@@ -20,6 +20,7 @@ const RUNTIMES: Array<[string, 'browser' | 'cocos' | 'react-native', () => void]
       vi.stubGlobal('document', {});
     },
   ],
+  ['a browser web worker (importScripts, no window)', 'browser', () => vi.stubGlobal('importScripts', () => undefined)],
   ['Cocos (globalThis.cc)', 'cocos', () => vi.stubGlobal('cc', { sys: {} })],
   ['React Native (navigator.product)', 'react-native', () => vi.stubGlobal('navigator', { product: 'ReactNative' })],
 ];

@@ -1,0 +1,57 @@
+/**
+ * One HTTP exchange within a time-out, shared by the API transport and the relay sender. The response and
+ * its body are raced against the time-out and the caller's signal rather than only signalled: a fetch
+ * polyfill (XHR-backed) or an in-process handler may ignore the signal, and a service that sends headers
+ * and then stalls must not hang the caller.
+ */
+import type { FetchLike } from '../platform.js';
+
+/** The rejection of an exchange that got no complete answer within its time-out. */
+export class ExchangeTimeout extends Error {
+  override readonly name = 'ExchangeTimeout';
+  constructor(readonly timeoutMs: number) {
+    super(`No response within ${timeoutMs} ms`);
+  }
+}
+
+/**
+ * Sends `init` to `url` and reads the whole body as text (none for 204).
+ * @throws ExchangeTimeout after `timeoutMs`; the caller's `signal.reason` when it aborts; the fetch's own error otherwise
+ */
+export async function exchange(fetch: FetchLike, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<{ response: Response; text: string }> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new ExchangeTimeout(timeoutMs)), timeoutMs);
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const response = await unlessAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal);
+    const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal);
+    return { response, text };
+  } catch (error) {
+    throw controller.signal.aborted ? controller.signal.reason : error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
+function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) return onAbort();
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+}
+
+/** A body as JSON when it is JSON; otherwise the text itself (a proxy's HTML page), undefined when empty. */
+export function parseJson(text: string): unknown {
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
