@@ -2,27 +2,35 @@
 // Rolls up the declarations of every entry into dist/<entry>.d.ts (+ .d.cts) with api-extractor and
 // checks its API report under docs/api/. `--local` (npm run build) updates the report; without it
 // (npm test, CI) a changed public API with an outdated report fails, as api-extractor intends.
-import { copyFileSync, mkdirSync } from 'node:fs';
+// `--report-folder DIR` and `--entry NAME` check one entry against reports kept elsewhere (without writing
+// dist/): the foundation test proves with them that an outdated report fails the check.
+import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { ENTRIES } from './entries.mjs';
 
 const localBuild = process.argv.includes('--local');
+const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
 const root = resolve(import.meta.dirname, '..');
-mkdirSync(resolve(root, 'docs/api'), { recursive: true });
-mkdirSync(resolve(root, 'temp'), { recursive: true });
+const reportFolder = resolve(root, option('--report-folder') ?? 'docs/api');
+const onlyEntry = option('--entry');
+const rollUp = option('--report-folder') === undefined;
+const entries = ENTRIES.filter((entry) => onlyEntry === undefined || entry.name === onlyEntry);
+const tempFolder = resolve(root, 'temp', rollUp ? '.' : `check-${process.pid}`);
+mkdirSync(reportFolder, { recursive: true });
+mkdirSync(tempFolder, { recursive: true });
 
 let failed = false;
-for (const entry of ENTRIES) {
+for (const entry of entries) {
   const reportName = entry.subpath === '.' ? 'game-campaign-sdk' : `game-campaign-sdk-${entry.name}`;
   const config = ExtractorConfig.prepare({
     configObject: {
       projectFolder: root,
       mainEntryPointFilePath: resolve(root, 'build/types', entry.source.replace(/\.ts$/, '.d.ts')),
       compiler: { tsconfigFilePath: resolve(root, 'tsconfig.build.json') },
-      apiReport: { enabled: true, reportFolder: resolve(root, 'docs/api'), reportTempFolder: resolve(root, 'temp'), reportFileName: `${reportName}.api.md` },
-      docModel: { enabled: true, apiJsonFilePath: resolve(root, `temp/${reportName}.api.json`) },
-      dtsRollup: { enabled: true, untrimmedFilePath: resolve(root, `dist/${entry.name}.d.ts`) },
+      apiReport: { enabled: true, reportFolder, reportTempFolder: tempFolder, reportFileName: `${reportName}.api.md` },
+      docModel: { enabled: true, apiJsonFilePath: resolve(tempFolder, `${reportName}.api.json`) },
+      dtsRollup: { enabled: rollUp, untrimmedFilePath: resolve(root, `dist/${entry.name}.d.ts`) },
       tsdocMetadata: { enabled: false },
       messages: {
         compilerMessageReporting: { default: { logLevel: 'warning' } },
@@ -39,12 +47,13 @@ for (const entry of ENTRIES) {
     packageJsonFullPath: resolve(root, 'package.json'),
   });
   const result = Extractor.invoke(config, { localBuild, showVerboseMessages: false });
-  copyFileSync(resolve(root, `dist/${entry.name}.d.ts`), resolve(root, `dist/${entry.name}.d.cts`));
+  if (rollUp) copyFileSync(resolve(root, `dist/${entry.name}.d.ts`), resolve(root, `dist/${entry.name}.d.cts`));
   if (!result.succeeded) {
     failed = true;
     const why = result.apiReportChanged ? 'the public API changed: run `npm run build` and commit docs/api/' : `${result.errorCount} errors, ${result.warningCount} warnings`;
     console.error(`api-report: ${entry.subpath}: ${why}`);
   }
 }
+if (!rollUp) rmSync(tempFolder, { recursive: true, force: true });
 if (failed) process.exit(1);
-console.log(`api-report: ${ENTRIES.length} entries ${localBuild ? 'written' : 'match docs/api/'}`);
+console.log(`api-report: ${entries.length} entries ${localBuild ? 'written' : `match ${reportFolder === resolve(root, 'docs/api') ? 'docs/api/' : reportFolder}`}`);
