@@ -85,9 +85,15 @@ describe('boost status', () => {
 });
 
 describe('keys', () => {
-  it('a wrong Client key is 401 UnauthorizedError', async () => {
+  it.each<[string, (c: CampaignClient) => Promise<unknown>]>([
+    ['campaigns.get', (c) => c.campaigns.get(DEMO_ACTIVE_CAMPAIGN_ID)],
+    ['campaigns.listCreators', (c) => c.campaigns.listCreators(DEMO_ACTIVE_CAMPAIGN_ID)],
+    ['creators.get', (c) => c.creators.get(DEMO_CREATOR_KEYS[1])],
+    ['creators.search', (c) => c.creators.search({ query: 'lu' })],
+    ['sponsors.get', (c) => c.sponsors.get(DEMO_USERS.changeable)],
+  ])('%s with a wrong Client key is 401 UnauthorizedError', async (_, call) => {
     const wrong = new CampaignClient({ clientKey: 'ck_wrong:nope', environment: { baseUrl: BASE_URL }, fetch: emulator.fetch });
-    const error = await wrong.campaigns.get(DEMO_ACTIVE_CAMPAIGN_ID).catch((e: unknown) => e);
+    const error = await call(wrong).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });

@@ -48,7 +48,38 @@ function session(sessionId: string, seconds = 90, extra: object = {}) {
   };
 }
 
+/** One call of every Server API method, with valid arguments. */
+const EVERY_METHOD: Array<[string, (s: CampaignServer) => PromiseLike<unknown>]> = [
+  ['playtime.record', (s) => s.playtime.record(session('s-keys'))],
+  ['playtime.recordBulk', (s) => s.playtime.recordBulk({ sessions: [session('s-keys-bulk')] })],
+  ['payments.registerBulk', (s) => s.payments.registerBulk({ payments: [paymentItem] })],
+  ['payments.register', (s) => s.payments.register(paymentItem)],
+  ['payments.get', (s) => s.payments.get('tx-1')],
+  ['coupons.redeem', (s) => s.coupons.redeem({ couponCode: DEMO_COUPONS.welcome, userId: DEMO_USERS.changeable })],
+  ['coupons.listUsage', (s) => s.coupons.listUsage(DEMO_USERS.changeable)],
+  ['coupons.validate', (s) => s.coupons.validate({ couponCode: DEMO_COUPONS.welcome })],
+  ['sponsors.change', (s) => s.sponsors.change(DEMO_USERS.changeable, { newCreatorKey: DEMO_CREATOR_KEYS[2] })],
+  ['sponsors.create', (s) => s.sponsors.create({ userId: DEMO_USERS.noBoost, creatorKey: DEMO_CREATOR_KEYS[2] })],
+  ['sponsors.history', (s) => s.sponsors.history(DEMO_USERS.changeable)],
+  ['webview.createToken', (s) => s.webview.createToken({ userId: DEMO_USERS.changeable, codeChallenge: CHALLENGE })],
+  ['webhooks.create', (s) => s.webhooks.create({ url: 'https://game.example/hooks', eventType: 'coupon.redeemed' })],
+  ['webhooks.update', (s) => s.webhooks.update(1, { isActive: false })],
+  ['webhooks.delete', (s) => s.webhooks.delete(1)],
+  ['webhooks.logs', (s) => s.webhooks.logs(1)],
+  ['campaigns.list', (s) => s.campaigns.list()],
+  ['campaigns.listCreators', (s) => s.campaigns.listCreators(DEMO_ACTIVE_CAMPAIGN_ID)],
+];
+
 describe('keys', () => {
+  it.each(EVERY_METHOD)('%s with a wrong key is 401 UnauthorizedError, and with a Client key 403 ForbiddenError', async (_, call) => {
+    const wrong = new CampaignServer({ serverKey: 'sk_wrong:nope', environment: { baseUrl: BASE_URL }, fetch: emulator.fetch });
+    await expect(call(wrong)).rejects.toMatchObject({ name: 'UnauthorizedError', status: 401, code: 'UNAUTHORIZED' });
+    const withClientKey = new CampaignServer({ serverKey: emulator.clientKey, environment: { baseUrl: BASE_URL }, fetch: emulator.fetch });
+    await expect(call(withClientKey)).rejects.toMatchObject({ name: 'ForbiddenError', status: 403, code: 'FORBIDDEN' });
+    const { sessions, payments, couponUsages, webhooks } = emulator.state();
+    expect({ sessions, payments, couponUsages, webhooks }).toEqual({ sessions: [], payments: [], couponUsages: [], webhooks: [] });
+  });
+
   it('a wrong key is 401 UnauthorizedError', async () => {
     const wrong = new CampaignServer({ serverKey: 'sk_wrong:nope', environment: { baseUrl: BASE_URL }, fetch: emulator.fetch });
     await expect(wrong.campaigns.listCreators(DEMO_ACTIVE_CAMPAIGN_ID)).rejects.toMatchObject({ name: 'UnauthorizedError', status: 401, code: 'UNAUTHORIZED' });
