@@ -6,6 +6,7 @@
  */
 import type { AddressInfo } from 'node:net';
 import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
+import { unlessAborted } from '../core/http/exchange.js';
 import { check } from '../core/schema/validate.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
@@ -79,7 +80,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     serverKey: keys.serverKey,
     fetch: async (input, init) => {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
-      const response = await untilAborted(Promise.resolve(app.fetch(request)), request.signal);
+      // The caller's abort rejects at once; the work itself goes on, as on a server.
+      const response = await unlessAborted(Promise.resolve(app.fetch(request)), request.signal);
       if (isDropped(response)) throw new TypeError('fetch failed', { cause: new Error('connection dropped by the emulator (fault injection)') });
       return response;
     },
@@ -158,14 +160,4 @@ function validFaults(faults: Partial<Faults>): Partial<Faults> {
   const checked = check(FaultsRequest, faults);
   if (!checked.success) throw new TypeError(`Invalid faults: ${checked.details.map((d) => `${d.path} ${d.message}`).join('; ')}`);
   return Object.fromEntries(Object.entries(checked.data).filter(([, value]) => value !== undefined));
-}
-
-/** The response, or a rejection with the signal's reason once the caller aborts (the work itself goes on, as on a server). */
-function untilAborted(response: Promise<Response>, signal: AbortSignal): Promise<Response> {
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    response.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-  });
 }

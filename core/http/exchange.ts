@@ -36,8 +36,8 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
   }
 }
 
-/** `promise`, or a rejection with the signal's reason as soon as it aborts. */
-function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `promise`, or a rejection with the signal's reason as soon as it aborts (the emulator's in-process fetch uses it too). */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
     if (signal.aborted) return onAbort();

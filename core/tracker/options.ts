@@ -79,7 +79,7 @@ const TrackerSettings = {
  * @throws ValidationError for a bad userId, relay url, creatorKey, campaignId or number
  */
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
-  const resolved = { ...TRACKER_DEFAULTS, ...withoutUndefined(options) } as ResolvedTrackerOptions;
+  const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
   validatedFields(TrackerSettings, resolved, 'options');
   validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
   return resolved;
@@ -93,6 +93,7 @@ export function checkStartOptions(options: StartSessionOptions): StartSessionOpt
   return validatedFields(SessionOptions, options, 'start');
 }
 
-function withoutUndefined<T extends object>(value: T): Partial<T> {
+/** `value` without its undefined fields (so they neither override defaults nor reach the wire as absent keys). */
+export function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }

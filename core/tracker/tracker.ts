@@ -7,7 +7,7 @@ import type { Platform } from '../platform.js';
 import { checkPlaytimeItem } from '../schema/playtime.js';
 import { TrackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerListener } from './events.js';
 import { Flusher, type FlushTrigger } from './flusher.js';
-import { checkStartOptions, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
+import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
 import { SessionQueue } from './queue.js';
 import { RunningStore, recoverCrashedSessions } from './running-store.js';
 import { SessionClock, recoveredSession, type RunningRecord } from './session-clock.js';
@@ -289,8 +289,4 @@ export class PlaytimeTracker {
   #error(event: TrackerErrorEvent): void {
     this.#events.emit('error', event);
   }
-}
-
-function definedOnly<T extends Record<string, unknown>>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
