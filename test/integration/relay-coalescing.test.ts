@@ -54,6 +54,7 @@ describe('relay coalescing against the emulator', () => {
     );
 
     const bulkCalls = emu.state().requests[BULK] ?? 0;
+    console.log(`coalescing: ${CLIENTS} clients x ${PER_CLIENT} sessions -> ${bulkCalls} upstream bulk call(s)`);
     expect(bulkCalls).toBeGreaterThanOrEqual(1);
     expect(bulkCalls).toBeLessThanOrEqual(5);
     for (const { user, status, body } of answers) {
