@@ -34,12 +34,14 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
 }
 
 /**
- * A body parser mounted before us (`express.json()`, `express.text()`, `express.raw()`) has read the stream
- * and kept only its result: that result becomes the raw body @hono/node-server hands on. JSON is written
- * back as JSON (the relay's routes take nothing else); the webhook middleware checks before this that a
- * signed body is still the raw bytes.
+ * A body parser mounted before us has read the stream: @hono/node-server then takes `req.rawBody`, and only as
+ * a Buffer. A string `rawBody` (a `verify` hook that kept text) becomes its UTF-8 bytes; without one, the
+ * parser's result does: the bytes (`express.raw()`), the text (`express.text()`) or JSON written back
+ * (`express.json()`: the relay's routes take nothing else). The webhook middleware refuses that last case
+ * before calling us, since a signature covers the exact bytes.
  */
 function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): void {
+  if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
   if (req.rawBody !== undefined || !req.readableDidRead || req.body === undefined) return;
   const { body } = req;
   req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));

@@ -19,8 +19,7 @@ export type WebhookMiddleware = NodeHandler &
  *
  * The signature covers the raw body, so mount it BEFORE `express.json()` (or any body parser) for its
  * route. After a parser it works when the parser kept the raw bytes: in `req.rawBody`, or as `req.body` itself
-(`express.raw({ type: 'application/json' })`, `express.text()`); otherwise the
- * request is passed to `next(error)` (or answered 500 without Express) with an error saying so.
+ * (`express.raw({ type: 'application/json' })`, `express.text()`); otherwise the request is passed to `next(error)` (or answered 500 without Express) with an error saying so.
  * `on`, `once` and `off` return the receiver, for chaining.
  * @throws TypeError when the secret is not `whsec_<base64>`
  * @example
@@ -54,13 +53,12 @@ function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is W
 }
 
 /**
- * An error when a body parser consumed the body and kept no raw copy. A string `rawBody` is taken as UTF-8;
- * a `req.body` that is still the raw bytes (`express.raw()`) or text (`express.text()`) is used as `rawBody`.
+ * An error when a body parser consumed the body and kept no raw copy: neither `req.rawBody` nor a `req.body`
+ * that is still the bytes (`express.raw()`) or the text (`express.text()`). `toNodeHandler` hands those on.
  */
 function rawBodyProblem(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Error | undefined {
-  if (req.rawBody === undefined && (Buffer.isBuffer(req.body) || typeof req.body === 'string')) req.rawBody = req.body;
-  if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
-  if (req.rawBody instanceof Buffer || !req.readableDidRead) return undefined;
+  const raw = req.rawBody ?? req.body;
+  if (!req.readableDidRead || Buffer.isBuffer(raw) || typeof raw === 'string') return undefined;
   return new Error(
     'webhookMiddleware: the request body was already read by a body parser and no req.rawBody was kept, so the signature cannot be checked. ' +
       'Mount webhookMiddleware before express.json() (or use a parser that keeps req.rawBody).',

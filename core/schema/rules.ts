@@ -42,15 +42,19 @@ export const CreatorKey = checked(z.string(), z.regex(CREATOR_KEY_PATTERN, 'must
 export const Id = checked(z.string(), z.regex(/^[\s\S]/, 'must not be empty'));
 
 /**
- * Whole numbers. The scalar rules use regexes and refinements rather than `z.int()`, `z.minLength()` or
- * `z.minimum()`: the fewer kinds of zod check a client bundle touches, the less of zod it carries.
+ * Whole numbers from `min` to `max`. The scalar rules use refinements rather than `z.int()` or `z.minimum()`:
+ * the fewer kinds of zod check a client bundle touches, the less of zod it carries.
  */
-const integer = z.refine<number>(Number.isSafeInteger, 'must be an integer');
+// @__NO_SIDE_EFFECTS__
+function wholeNumber(min: number, max: number, message: string) {
+  return checked(z.number(), z.refine<number>((n) => Number.isSafeInteger(n) && n >= min && n <= max, message));
+}
 
-export const PositiveInt = checked(z.number(), integer, z.minimum(1, 'must be at least 1'));
+/** A whole number of at least 1 (`durationSeconds`, page numbers, the tracker's counts and intervals). */
+export const PositiveInt = wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a whole number of at least 1');
 
 /** Page size and other list limits: 1 to 100. */
-export const Limit = checked(z.number(), z.refine<number>((n) => Number.isSafeInteger(n) && n >= 1 && n <= 100, 'must be an integer from 1 to 100'));
+export const Limit = wholeNumber(1, 100, 'must be an integer from 1 to 100');
 
 /** True for a plain key/value object (not null, not an array). */
 export function isRecord(value: unknown): value is Record<string, unknown> {

@@ -55,7 +55,7 @@ export interface DroppedEvent {
   reason: DropReason;
   /** The session, when the tracker could still read it. */
   session?: TrackedSession;
-  /** The service's per-item error (`rejected`) or the relay's message (`invalid`). */
+  /** Why, in words: the service's per-item error (`rejected`), the rule broken (`invalid`, `too-short`) or the relay's answer (`too-large`). */
   error?: string;
   /** Field problems (`invalid`). */
   details?: ErrorDetail[];

@@ -7,7 +7,7 @@ import * as z from 'zod/mini';
 import { validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { checked, CreatorKey, Id, Metadata } from '../schema/rules.js';
+import { CreatorKey, Id, Metadata, PositiveInt } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -62,14 +62,13 @@ export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<Play
 // Field by field with the spec's scalar rules (no zod objects: they would double the tracker's size).
 const SessionDefaults = { campaignId: z.optional(Id), creatorKey: z.optional(CreatorKey) };
 const SessionOptions = { ...SessionDefaults, metadata: z.optional(Metadata) };
-const Count = checked(z.number(), z.refine((n: number) => Number.isSafeInteger(n) && n >= 1, 'must be a whole number of at least 1'));
 const TrackerSettings = {
   userId: Id,
-  flushIntervalMs: Count,
-  flushAt: Count,
-  maxQueue: Count,
-  checkpointMs: Count,
-  backgroundTimeoutMs: Count,
+  flushIntervalMs: PositiveInt,
+  flushAt: PositiveInt,
+  maxQueue: PositiveInt,
+  checkpointMs: PositiveInt,
+  backgroundTimeoutMs: PositiveInt,
   storageKey: Id,
   ...SessionDefaults,
 };

@@ -5,8 +5,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import type { Hono } from 'hono';
 import * as z from 'zod/mini';
-import { CreatorKey } from '../../core/schema/primitives.js';
-import type { BoostRecord } from '../../core/schema/sponsors.js';
+import { CreateSponsorRequest, type BoostRecord } from '../../core/schema/sponsors.js';
 import { check } from '../../core/schema/validate.js';
 import { CreateOttRequest, WebviewExchangeRequest, type OneTimeToken, type WebviewSession } from '../../core/schema/webview.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
@@ -22,7 +21,7 @@ export const OTT_LIFETIME_SECONDS = 60;
 /** Lifetime of an exchanged web view session. assumed: one hour. */
 export const WEBVIEW_SESSION_LIFETIME_MS = 60 * 60 * 1000;
 
-const BoostFromWebview = z.object({ creatorKey: CreatorKey });
+const BoostFromWebview = z.pick(CreateSponsorRequest, { creatorKey: true });
 const encoder = new TextEncoder();
 
 /** Registers the web view routes. */

@@ -100,7 +100,7 @@ describe('PagePromise', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect(error).toMatchObject({
       details: [
-        { path: 'page', message: 'must be at least 1' },
+        { path: 'page', message: 'must be a whole number of at least 1' },
         { path: 'limit', message: 'must be an integer from 1 to 100' },
       ],
     });

@@ -86,11 +86,14 @@ describe('the relay over node:http (toNodeHandler)', () => {
 });
 
 describe('the relay behind a body parser (express.json() before it)', () => {
-  it('takes the parsed req.body as the body: the sessions are recorded, not refused as empty', async () => {
+  it.each([
+    ['the parsed req.body', 'bob', (raw: string) => ({ body: JSON.parse(raw) as unknown })],
+    ['a string req.rawBody kept by a verify hook', 'carol', (raw: string) => ({ body: JSON.parse(raw) as unknown, rawBody: raw })],
+  ])('takes %s as the body: the sessions are recorded, not refused as empty', async (_, user, leftByParser) => {
     const behindParser = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
-      Object.assign(req, { body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown }); // what express.json() leaves
+      Object.assign(req, leftByParser(Buffer.concat(chunks).toString('utf8'))); // what the parser leaves
       await toNodeHandler(service.relay)(req, res);
     });
     await new Promise<void>((resolve) => behindParser.listen(0, '127.0.0.1', resolve));
@@ -98,11 +101,11 @@ describe('the relay behind a body parser (express.json() before it)', () => {
       const url = `http://127.0.0.1:${(behindParser.address() as AddressInfo).port}/campaign${RELAY_ROUTES.playtime}`;
       const response = await fetch(url, {
         method: 'POST',
-        headers: { authorization: 'Bearer user:bob', 'content-type': 'application/json' },
-        body: JSON.stringify({ sessions: sessions('bob', 1) }),
+        headers: { authorization: `Bearer user:${user}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sessions: sessions(user, 1) }),
       });
       expect(response.status).toBe(200);
-      expect(((await response.json()) as { data: { results: unknown[] } }).data.results).toEqual([{ sessionId: 's-bob-0', status: 'SUCCESS' }]);
+      expect(((await response.json()) as { data: { results: unknown[] } }).data.results).toEqual([{ sessionId: `s-${user}-0`, status: 'SUCCESS' }]);
     } finally {
       await new Promise<void>((resolve) => behindParser.close(() => resolve()));
     }

@@ -94,10 +94,10 @@ describe('validation of the batch', () => {
       status: 400,
       error: 'Bad Request',
       code: 'VALIDATION_ERROR',
-      message: 'Invalid request: sessions.1.creatorKey must be exactly 5 uppercase letters or digits; sessions.2.durationSeconds must be at least 1',
+      message: 'Invalid request: sessions.1.creatorKey must be exactly 5 uppercase letters or digits; sessions.2.durationSeconds must be a whole number of at least 1',
       details: [
         { path: 'sessions.1.creatorKey', message: 'must be exactly 5 uppercase letters or digits' },
-        { path: 'sessions.2.durationSeconds', message: 'must be at least 1' },
+        { path: 'sessions.2.durationSeconds', message: 'must be a whole number of at least 1' },
       ],
     });
     expect(fake.calls).toEqual([]);

@@ -58,9 +58,9 @@ describe('durationSeconds: integer >= 1', () => {
   });
 
   it.each([
-    [0, 'must be at least 1'],
-    [-5, 'must be at least 1'],
-    [1.5, 'must be an integer'],
+    [0, 'must be a whole number of at least 1'],
+    [-5, 'must be a whole number of at least 1'],
+    [1.5, 'must be a whole number of at least 1'],
     ['60', 'must be a number'],
   ])('rejects %j', (value, message) => {
     expect(problems(PlaytimeSessionRequest, { ...sessionRequest, durationSeconds: value })).toEqual([{ path: 'durationSeconds', message }]);
@@ -132,7 +132,7 @@ describe('checkPlaytimeItem: the bulk item rules, field by field, for client bun
     const valid = { sessionId: 's', userId: 'u', durationSeconds: 1, startedAt: T0, endedAt: T0 };
     expect(checkPlaytimeItem(valid)).toEqual([]);
     expect(checkPlaytimeItem({ ...valid, durationSeconds: 0, creatorKey: 'abc', metadata: [] })).toEqual([
-      { path: 'durationSeconds', message: 'must be at least 1' },
+      { path: 'durationSeconds', message: 'must be a whole number of at least 1' },
       { path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' },
       { path: 'metadata', message: 'must be an object' },
     ]);
@@ -213,7 +213,7 @@ describe('paging: page >= 1, limit 1 to 100', () => {
   });
 
   it.each([
-    [{ page: 0 }, 'page', 'must be at least 1'],
+    [{ page: 0 }, 'page', 'must be a whole number of at least 1'],
     [{ limit: 0 }, 'limit', 'must be an integer from 1 to 100'],
     [{ limit: 101 }, 'limit', 'must be an integer from 1 to 100'],
   ])('rejects %j', (query, path, message) => {

@@ -11,7 +11,7 @@ const bad = <T>(value: unknown) => value as T;
 
 const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   ['playtime.record: creatorKey', (s) => s.playtime.record({ ...sessionRequest, creatorKey: 'abc12' }), [{ path: 'creatorKey', message: 'must be exactly 5 uppercase letters or digits' }]],
-  ['playtime.record: durationSeconds 0', (s) => s.playtime.record({ ...sessionRequest, durationSeconds: 0 }), [{ path: 'durationSeconds', message: 'must be at least 1' }]],
+  ['playtime.record: durationSeconds 0', (s) => s.playtime.record({ ...sessionRequest, durationSeconds: 0 }), [{ path: 'durationSeconds', message: 'must be a whole number of at least 1' }]],
   [
     'playtime.record: timestamp without milliseconds',
     (s) => s.playtime.record({ ...sessionRequest, endedAt: '2024-05-01T10:30:00Z' }),
@@ -28,7 +28,7 @@ const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   [
     'playtime.recordBulk: a bad item',
     (s) => s.playtime.recordBulk({ sessions: [sessionRequest, { ...sessionRequest, durationSeconds: 1.5 }] }),
-    [{ path: 'sessions.1.durationSeconds', message: 'must be an integer' }],
+    [{ path: 'sessions.1.durationSeconds', message: 'must be a whole number of at least 1' }],
   ],
   ['payments.registerBulk: amount as a string', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, amount: bad('4.99') }] }), [{ path: 'payments.0.amount', message: 'must be a number' }]],
   ['payments.register: purchasedAt', (s) => s.payments.register({ ...paymentItem, purchasedAt: '2024-02-30T00:00:00.000Z' }), [{ path: 'purchasedAt', message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' }]],
@@ -48,7 +48,7 @@ const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   ['webhooks.update: id 0', (s) => s.webhooks.update(0, {}), [{ path: 'id', message: 'must be a positive integer' }]],
   ['webhooks.delete: id 1.5', (s) => s.webhooks.delete(1.5), [{ path: 'id', message: 'must be an integer' }]],
   ['webhooks.logs: id as a string', (s) => s.webhooks.logs(bad('5')), [{ path: 'id', message: 'must be a number' }]],
-  ['campaigns.list: page 0', (s) => s.campaigns.list({ page: 0 }), [{ path: 'page', message: 'must be at least 1' }]],
+  ['campaigns.list: page 0', (s) => s.campaigns.list({ page: 0 }), [{ path: 'page', message: 'must be a whole number of at least 1' }]],
   ['campaigns.listCreators: empty id', (s) => s.campaigns.listCreators(''), [{ path: 'campaignId', message: 'must not be empty' }]],
 ];
 
