@@ -5,6 +5,7 @@
  * @see DESIGN section 4
  */
 import { sha256 } from '@noble/hashes/sha2.js';
+import { chainLock } from './chain-lock.js';
 import type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform } from './platform.js';
 
 /** A {@link KeyValueStorage} held in memory; values are stored as JSON text, so reads return copies. */
@@ -86,7 +87,7 @@ export interface MemoryPlatform extends Platform {
 }
 
 /** Every platform's lock chains, per underlying store and lock name. */
-const lockChains = new WeakMap<KeyValueStorage, Map<string, Promise<unknown>>>();
+const lockChains = new WeakMap<KeyValueStorage, Map<string, Promise<void>>>();
 /** The store a platform's storage view wraps, so views of one store share locks. */
 const underlyingStores = new WeakMap<KeyValueStorage, KeyValueStorage>();
 let platformCount = 0;
@@ -159,12 +160,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     lock(name, task) {
       let chains = lockChains.get(store);
       if (!chains) lockChains.set(store, (chains = new Map()));
-      const previous = chains.get(name) ?? Promise.resolve();
-      const result = previous.then(() => alive(task));
-      const done = result.then(() => undefined, () => undefined);
-      chains.set(name, done);
-      void done.then(() => chains.get(name) === done && chains.delete(name));
-      return result;
+      return chainLock(chains, name, () => alive(task));
     },
     now: () => Date.now() + wallOffsetMs,
     monotonic: () => (lastMonotonic = Math.max(lastMonotonic, Date.now())),

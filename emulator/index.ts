@@ -27,7 +27,6 @@ import { WebhookDispatcher } from './webhook-delivery.js';
 export * from './fixtures.js';
 export { DEFAULT_FAULTS, DEFAULT_KEYS, DEFAULT_PORT, defaultWebhookRetryDelayMs, type Clock, type EmulatorKeys, type EmulatorOptions, type Faults } from './options.js';
 export type { EmulatorState, StoredSession, StoredDelivery, StoredToken, StoredWebviewSession } from './store.js';
-export { isLoopback } from './middleware/access.js';
 
 /** A running emulator. */
 export interface Emulator {

@@ -2,7 +2,7 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
-import { errorBody, type ErrorCode, type ErrorDetail } from '../core/schema/errors.js';
+import { CODE_BY_STATUS, errorBody, type ErrorCode, type ErrorDetail } from '../core/schema/errors.js';
 import { WriteOptions, type Pagination } from '../core/schema/primitives.js';
 import { check } from '../core/schema/validate.js';
 import type { AppContext } from './app-env.js';
@@ -23,16 +23,13 @@ export function invalid(c: AppContext, details: ErrorDetail[], status: 400 | 422
   return fail(c, status, 'VALIDATION_ERROR', `Request validation failed: ${describeDetails(details.slice(0, 1))}${more}`, details);
 }
 
-/** Statuses the spec gives a code of its own (CONFLICT's 409 is the spec's own guess by name). */
-const CODE_OF_STATUS: Readonly<Record<number, ErrorCode>> = { 401: 'UNAUTHORIZED', 403: 'FORBIDDEN', 404: 'NOT_FOUND', 409: 'CONFLICT', 429: 'RATE_LIMITED' };
-
 /**
  * The code of an error the emulator did not answer itself (a hono `HTTPException`): the spec's code for the
  * status where the spec names one, `INTERNAL_ERROR` for 5xx. assumed: any other 4xx, 413 and 415 included,
  * answers `BAD_REQUEST`, as the body checks do for 413 and 415.
  */
 export function codeForStatus(status: number): ErrorCode {
-  return CODE_OF_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
+  return CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'BAD_REQUEST');
 }
 
 /** The app's `onError`: an `HTTPException` in the spec's error body, anything else 500 `INTERNAL_ERROR` (logged). */

@@ -31,6 +31,11 @@ export function parseRetryAfter(headers: Headers, nowMs: number): number | undef
   return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
 }
 
+/** No response, 408, 429 or 5xx: the request may not have been processed, or may succeed later. */
+export function isTransientStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 429 || status >= 500;
+}
+
 /** Resolves after `ms` on the runtime's own timer (fake timers drive it in tests). */
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));

@@ -4,7 +4,7 @@
  * and `details`, whether the service sent a well-formed error body or not.
  * @see spec "Errors"
  */
-import type { ErrorDetail } from '../schema/errors.js';
+import { CODE_BY_STATUS, type ErrorDetail } from '../schema/errors.js';
 
 /** Base class of every error the SDK throws about a request. */
 export class CampaignError extends Error {
@@ -110,15 +110,6 @@ const BY_CODE: Record<string, new (init: Init) => CampaignError> = {
   INTERNAL_ERROR: InternalError,
   USER_CODE_LIMIT: UserCodeLimitError,
 };
-const BY_STATUS: Record<number, string> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  422: 'VALIDATION_ERROR',
-  429: 'RATE_LIMITED',
-};
 
 /**
  * The days remaining in a cooldown message. assumed: the spec says only that the message states them; we
@@ -133,7 +124,7 @@ const COOLDOWN_DAYS = /\bin (\d+) days?\b|\b(\d+) days? remaining\b/i;
  */
 export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown = false): CampaignError {
   const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
-  const statusCode = BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
+  const statusCode = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
   const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
   const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;

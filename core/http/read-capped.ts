@@ -1,10 +1,17 @@
 /**
  * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
- * `Content-Length` cannot get a larger body past it. The relay and the webhook receiver both read with it.
+ * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it.
  */
 
-/** The body's bytes, or undefined as soon as more than `maxBytes` have arrived (the rest is not read). */
+/** The body cap of the relay, the webhook receiver and the emulator. assumed: 1 MiB, far above any real body. */
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The body's bytes, or undefined when it is over `maxBytes`: at once when its `Content-Length` says so, else as
+ * soon as more than that has arrived (the rest is not read).
+ */
 export async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

@@ -5,7 +5,7 @@
 import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
-import { backoffDelay, parseRetryAfter, sleep } from './backoff.js';
+import { backoffDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
 import { exchange, ExchangeTimeout, parseJson } from './exchange.js';
 import { CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
@@ -175,7 +175,7 @@ export class Transport {
 
 
   #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
-    const retryable = policy === 'safe' ? isTransient(error) : error.status === 429;
+    const retryable = policy === 'safe' ? isTransientStatus(error.status) : error.status === 429;
     if (!retryable) return undefined;
     const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
     if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
@@ -183,11 +183,6 @@ export class Transport {
   }
 }
 
-/** No response, 408, 429 or 5xx: the request may not have been processed, or may succeed later. */
-function isTransient(error: CampaignError): boolean {
-  const status = error.status;
-  return status === undefined || status === 408 || status === 429 || status >= 500;
-}
 
 function statusOf(error: CampaignError): { status?: number } {
   return error.status === undefined ? {} : { status: error.status };

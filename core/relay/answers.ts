@@ -4,7 +4,7 @@
  * @see spec "Errors"; DESIGN section 6
  */
 import { isCampaignError } from '../http/errors.js';
-import { parseRetryAfter } from '../http/backoff.js';
+import { isTransientStatus, parseRetryAfter } from '../http/backoff.js';
 import { ERROR_CODES, errorBody, type ErrorDetail } from '../schema/errors.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
@@ -70,7 +70,7 @@ export function upstreamErrorResponse(error: unknown): Response {
     return errorResponse(502, 'INTERNAL_ERROR', 'The service refused the relay\'s Server key');
   }
   const typed = (ERROR_CODES as readonly string[]).includes(error.code);
-  if (typed && status !== undefined && status >= 400 && status < 500 && status !== 408 && status !== 429) {
+  if (typed && status !== undefined && status >= 400 && !isTransientStatus(status)) {
     return errorResponse(status, error.code, error.message, error.details);
   }
   return unavailableResponse('The service is unavailable; keep the data and retry later', upstreamRetryAfterMs(error));

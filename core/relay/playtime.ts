@@ -4,6 +4,7 @@
  * @see DESIGN section 6; spec "Record bulk playtime sessions"
  */
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
+import { bulkResultFrom } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import type { PlaytimeCoalescer } from './coalescer.js';
@@ -40,12 +41,5 @@ export async function answerPlaytime(body: unknown, userId: string, coalescer: P
 
 /** A bulk result whose counts are those of `results`. */
 export function summarizeResults(results: PlaytimeItemResult[]): BulkPlaytimeResult {
-  const count = (status: PlaytimeItemResult['status']) => results.filter((r) => r.status === status).length;
-  return {
-    totalRequested: results.length,
-    successful: count('SUCCESS'),
-    failed: count('FAILED'),
-    skipped: count('SKIPPED'),
-    results,
-  };
+  return bulkResultFrom(results);
 }

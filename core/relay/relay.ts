@@ -4,6 +4,8 @@
  * @see DESIGN section 6
  */
 import { Hono } from 'hono';
+import type * as z from 'zod/mini';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../http/read-capped.js';
 import { createMiddleware } from 'hono/factory';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
@@ -53,7 +55,7 @@ export interface Relay {
 }
 
 /** Default of {@link RelayOptions.maxBodyBytes}. */
-export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 /** Default of {@link RelayOptions.coalesceWindowMs}. */
 export const DEFAULT_COALESCE_WINDOW_MS = 50;
 
@@ -97,31 +99,33 @@ export function createRelay(options: RelayOptions): Relay {
     return answerPlaytime(body.value, c.get('userId'), coalescer);
   });
 
-  app.post(RELAY_ROUTES.webviewToken, guard, async (c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes);
-    if (!body.ok) return body.response;
-    const parsed = check(RelayWebviewRequest, body.value);
-    if (!parsed.success) return validationErrorResponse(parsed.details);
-    try {
-      const token = await server.webview.createToken({ ...parsed.data, userId: c.get('userId') });
-      const data: RelayWebviewToken = { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
-      return dataResponse(data);
-    } catch (error) {
-      return upstreamErrorResponse(error);
-    }
-  });
+  /** A route that reads its body, checks it with `schema`, and answers `call`'s data or the upstream error. */
+  const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string) => Promise<unknown>) =>
+    createMiddleware<Env>(async (c) => {
+      const body = await readJsonBody(c.req.raw, maxBodyBytes);
+      if (!body.ok) return body.response;
+      const parsed = check(schema, body.value);
+      if (!parsed.success) return validationErrorResponse(parsed.details);
+      try {
+        return dataResponse(await call(parsed.data, c.get('userId')));
+      } catch (error) {
+        return upstreamErrorResponse(error);
+      }
+    });
 
-  app.put(RELAY_ROUTES.sponsor, guard, async (c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes);
-    if (!body.ok) return body.response;
-    const parsed = check(RelaySponsorRequest, body.value);
-    if (!parsed.success) return validationErrorResponse(parsed.details);
-    try {
-      return dataResponse(await server.sponsors.change(c.get('userId'), parsed.data));
-    } catch (error) {
-      return upstreamErrorResponse(error);
-    }
-  });
+  app.post(
+    RELAY_ROUTES.webviewToken,
+    guard,
+    forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken> => {
+      const token = await server.webview.createToken({ ...body, userId });
+      return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
+    }),
+  );
+  app.put(
+    RELAY_ROUTES.sponsor,
+    guard,
+    forward(RelaySponsorRequest, (body, userId) => server.sponsors.change(userId, body)),
+  );
 
   const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };
   for (const [route, method] of Object.entries(allowed)) {

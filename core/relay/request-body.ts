@@ -24,8 +24,6 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return fail(errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json'));
   }
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) return fail(tooLarge(maxBytes));
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readCapped(request, maxBytes);

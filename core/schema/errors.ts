@@ -26,6 +26,17 @@ export const ErrorBody = z.object({
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 
+/** The spec's code for an HTTP status, where the spec names one (CONFLICT's 409 is a guess by name). */
+export const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
+  400: 'BAD_REQUEST',
+  401: 'UNAUTHORIZED',
+  403: 'FORBIDDEN',
+  404: 'NOT_FOUND',
+  409: 'CONFLICT',
+  422: 'VALIDATION_ERROR',
+  429: 'RATE_LIMITED',
+};
+
 /** HTTP status names for the `error` field. assumed: the standard reason phrases. */
 export const STATUS_NAMES: Readonly<Record<number, string>> = {
   400: 'Bad Request',

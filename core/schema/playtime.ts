@@ -10,7 +10,7 @@ export const MAX_BULK_ITEMS = 1000;
  * The spec's cross-field rule: `endedAt` must be greater than or equal to `startedAt`. It is judged only when
  * both are valid timestamps (otherwise their own rule has said what is wrong), whatever else failed.
  */
-function endsBeforeStart(session: { startedAt?: unknown; endedAt?: unknown }): boolean {
+export function endsBeforeStart(session: { startedAt?: unknown; endedAt?: unknown }): boolean {
   const { startedAt, endedAt } = session;
   return typeof startedAt === 'string' && typeof endedAt === 'string' && isIsoMillis(startedAt) && isIsoMillis(endedAt) && Date.parse(endedAt) < Date.parse(startedAt);
 }

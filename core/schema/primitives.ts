@@ -53,6 +53,13 @@ export function pageOf<T extends z.ZodMiniType>(item: T) {
   return z.object({ data: z.array(item), pagination: Pagination });
 }
 
+/** A bulk result's counts and its `results`, from the item results (one pass). */
+export function bulkResultFrom<R extends { status: BulkItemStatus }>(results: R[]): { totalRequested: number; successful: number; failed: number; skipped: number; results: R[] } {
+  const counts = { SUCCESS: 0, FAILED: 0, SKIPPED: 0 };
+  for (const result of results) counts[result.status]++;
+  return { totalRequested: results.length, successful: counts.SUCCESS, failed: counts.FAILED, skipped: counts.SKIPPED, results };
+}
+
 /** Bulk result (`data` of both bulk operations), parameterised by its item result. */
 // @__NO_SIDE_EFFECTS__
 export function bulkResultOf<T extends z.ZodMiniType>(item: T) {

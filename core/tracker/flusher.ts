@@ -4,7 +4,8 @@
  * and `Retry-After`.
  * @see DESIGN section 5
  */
-import { backoffDelay } from '../http/backoff.js';
+import { chainLock } from '../chain-lock.js';
+import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import { MAX_BULK_ITEMS, type BulkPlaytimeResult, type PlaytimeItemResult } from '../schema/playtime.js';
@@ -112,7 +113,7 @@ export class Flusher {
         this.#holding = undefined;
       }
     };
-    return platform.lock ? platform.lock(lockName, guarded) : inProcessLock(lockName, guarded);
+    return platform.lock ? platform.lock(lockName, guarded) : chainLock(localLocks, lockName, guarded);
   }
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
@@ -168,7 +169,7 @@ export class Flusher {
       case 'transient':
         queue.release(batch.map((item) => item.key));
         // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
-        if (outcome.status !== undefined && outcome.status < 500 && outcome.status !== 408 && outcome.status !== 429) {
+        if (outcome.status !== undefined && !isTransientStatus(outcome.status)) {
           events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status: outcome.status });
         }
         this.#backOff(outcome.retryAfterMs);
@@ -253,16 +254,8 @@ export class Flusher {
 }
 
 /**
- * Without `platform.lock`: a promise-chain mutex per lock name, exclusive within this JavaScript realm.
+ * Without `platform.lock`: exclusive within this JavaScript realm, per lock name.
  * assumed: keyed by name only (not by store object), since two views of one store need not be one object;
  * trackers on different stores with the same `storageKey` merely take turns.
  */
 const localLocks = new Map<string, Promise<void>>();
-
-function inProcessLock(name: string, task: () => Promise<void>): Promise<void> {
-  const run = (localLocks.get(name) ?? Promise.resolve()).then(task);
-  const settled = run.then(() => undefined, () => undefined);
-  localLocks.set(name, settled);
-  void settled.then(() => localLocks.get(name) === settled && localLocks.delete(name));
-  return run;
-}

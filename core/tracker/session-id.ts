@@ -26,11 +26,6 @@ export class SessionIds {
     void this.#refill();
   }
 
-  /** Resolves once the first pool of random bytes arrived (or failed). */
-  get ready(): Promise<void> {
-    return this.#filling ?? Promise.resolve();
-  }
-
   /** A new UUIDv4. */
   next(): string {
     let bytes: Uint8Array;

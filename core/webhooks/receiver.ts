@@ -4,7 +4,7 @@
  * @see spec "Events", DESIGN sections 8 and 10
  */
 import EventEmitter from 'eventemitter3';
-import { readCapped } from '../http/read-capped.js';
+import { DEFAULT_BODY_LIMIT_BYTES, readCapped } from '../http/read-capped.js';
 import type { WebhookEvent, WebhookEventOf } from '../schema/events.js';
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
@@ -41,7 +41,7 @@ export interface WebhookReceiverOptions {
 }
 
 /** Default of {@link WebhookReceiverOptions.maxBodyBytes}. */
-export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = 1024 * 1024;
+export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 
 /** What each receiver event passes to its listeners: one entry per event type, plus `event` (any) and `error`. */
 export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<T> } & { event: WebhookEvent; error: unknown };
@@ -107,7 +107,6 @@ export class WebhookReceiver {
   async fetch(request: Request): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     const { maxBodyBytes } = this.#options;
-    if (Number(request.headers.get('content-length')) > maxBodyBytes) return json(413, { error: 'payload_too_large' });
     let payload: Uint8Array | undefined;
     try {
       payload = await readCapped(request, maxBodyBytes);

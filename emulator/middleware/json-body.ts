@@ -1,15 +1,15 @@
 /** Reads and checks JSON bodies: size, content type, syntax, nesting. */
 import type { MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
+import { DEFAULT_BODY_LIMIT_BYTES } from '../../core/http/read-capped.js';
+import { isJsonContentType } from '../../core/relay/request-body.js';
 import type { AppEnv } from '../app-env.js';
 import { fail } from '../respond.js';
 
-/** Bodies above this answer 413. assumed: 1 MiB, as the relay's default. */
-export const MAX_BODY_BYTES = 1024 * 1024;
+/** Bodies above this answer 413: the relay's default cap. */
+export const MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 /** Deeper JSON answers 400 (it could not be stored and shown back safely). assumed. */
 export const MAX_JSON_DEPTH = 64;
-
-const JSON_TYPE = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
 /** 413 `BAD_REQUEST` (assumed code) for a body over {@link MAX_BODY_BYTES}, using hono's bodyLimit. */
 export const limitBody: MiddlewareHandler<AppEnv> = bodyLimit({
@@ -28,11 +28,11 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
     if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return next();
     const text = await c.req.text();
     const type = c.req.header('content-type');
-    if (!required && text.trim() === '' && (type === undefined || JSON_TYPE.test(type))) {
+    if (!required && text.trim() === '' && (type === undefined || isJsonContentType(type))) {
       c.set('json', {});
       return next();
     }
-    if (!JSON_TYPE.test(type ?? '')) {
+    if (!isJsonContentType(type ?? null)) {
       return fail(c, 415, 'BAD_REQUEST', 'Request body must be JSON with Content-Type: application/json');
     }
     let value: unknown;

@@ -1,6 +1,7 @@
 /** Payments: bulk, single (assumed route) and read. @see spec "Register bulk payments", "Get payment" */
 import type { Hono } from 'hono';
 import { BulkPaymentRequest, PaymentItem, PaymentRequest, type PaymentDetail, type PaymentItemResult, type PaymentRecord } from '../../core/schema/payments.js';
+import { bulkResultFrom } from '../../core/schema/primitives.js';
 import { check } from '../../core/schema/validate.js';
 import type { AppEnv, Services } from '../app-env.js';
 import { describeDetails, envelopeProblems, invalid, notFound, ok, writeOptionsOf } from '../respond.js';
@@ -38,17 +39,13 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
       else store.payments.set(transactionId, record);
       return { transactionId, status: 'SUCCESS', data: record };
     });
-    const summary = {
-      totalRequested: results.length,
-      successful: results.filter((r) => r.status === 'SUCCESS').length,
-      failed: results.filter((r) => r.status === 'FAILED').length,
-      skipped: results.filter((r) => r.status === 'SKIPPED').length,
-    };
+    const result = bulkResultFrom(results);
     if (!isTest) {
+      const { results: _, ...summary } = result;
       const transactionIds = results.filter((r) => r.status === 'SUCCESS').map((r) => r.transactionId);
       webhooks.emit('payment.bulk_created', { ...summary, transactionIds }, callbackId);
     }
-    return ok(c, { ...summary, results });
+    return ok(c, result);
   });
 
   app.post('/v1/server/payments', (c) => {

@@ -2,8 +2,8 @@
 import type { Hono } from 'hono';
 import type * as z from 'zod/mini';
 import type { ErrorDetail } from '../../core/schema/errors.js';
-import { BulkPlaytimeItem, BulkPlaytimeRequest, PlaytimeSessionRequest, type PlaytimeItemResult, type PlaytimeSession } from '../../core/schema/playtime.js';
-import { isIsoMillis } from '../../core/schema/primitives.js';
+import { BulkPlaytimeItem, BulkPlaytimeRequest, endsBeforeStart, PlaytimeSessionRequest, type PlaytimeItemResult, type PlaytimeSession } from '../../core/schema/playtime.js';
+import { bulkResultFrom } from '../../core/schema/primitives.js';
 import { check } from '../../core/schema/validate.js';
 import type { AppEnv, Services } from '../app-env.js';
 import { describeDetails, envelopeProblems, invalid, ok, writeOptionsOf } from '../respond.js';
@@ -49,13 +49,7 @@ export function playtimeRoutes(app: Hono<AppEnv>, { store }: Services): void {
       if (!isTest) store.sessions.set(sessionId, row);
       return { sessionId, status: 'SUCCESS' };
     });
-    return ok(c, {
-      totalRequested: results.length,
-      successful: results.filter((r) => r.status === 'SUCCESS').length,
-      failed: results.filter((r) => r.status === 'FAILED').length,
-      skipped: results.filter((r) => r.status === 'SKIPPED').length,
-      results,
-    });
+    return ok(c, bulkResultFrom(results));
   });
 }
 
@@ -83,9 +77,7 @@ function sessionData(row: StoredSession, recorded: boolean): PlaytimeSession {
 
 /** The spec lists 422 for a session ending before it started: used when that is the only problem. */
 function onlyEndsBeforeStart(body: unknown, details: ErrorDetail[]): boolean {
-  if (details.length !== 1 || details[0]!.path !== 'endedAt') return false;
-  const { startedAt, endedAt } = body as { startedAt?: unknown; endedAt?: unknown };
-  return typeof startedAt === 'string' && typeof endedAt === 'string' && isIsoMillis(startedAt) && isIsoMillis(endedAt) && Date.parse(endedAt) < Date.parse(startedAt);
+  return details.length === 1 && details[0]!.path === 'endedAt' && endsBeforeStart(body as { startedAt?: unknown; endedAt?: unknown });
 }
 
 function idOf(item: unknown): string {

@@ -3,8 +3,8 @@
 import { Hono } from 'hono';
 import { describe, expect, it } from 'vitest';
 import type { AppEnv } from '../../emulator/app-env.js';
-import { DEMO_PROJECT_ID, DEMO_USERS, demoFixtures, isLoopback } from '../../emulator/index.js';
-import { isLoopbackHost } from '../../emulator/middleware/access.js';
+import { DEMO_PROJECT_ID, DEMO_USERS, demoFixtures } from '../../emulator/index.js';
+import { isLoopback, isLoopbackHost } from '../../emulator/middleware/access.js';
 import { loopbackOnly } from '../../emulator/middleware/access.js';
 import { at, caller, DAY_MS, emulatorAtT0, sessionBody, T0 } from './helpers.js';
 
