@@ -9,6 +9,7 @@ import { DEFAULT_BODY_LIMIT_BYTES } from '../http/read-capped.js';
 import { createMiddleware } from 'hono/factory';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
+import { recordCheckedBulk } from '../server/playtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
@@ -79,7 +80,8 @@ export function createRelay(options: RelayOptions): Relay {
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
   const coalescer = new PlaytimeCoalescer({
     windowMs: options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS,
-    send: (sessions, isTest) => server.playtime.recordBulk({ sessions, ...(isTest ? { isTest } : {}) }),
+    // Every item was checked with the SDK's schema on arrival: sent without a second pass.
+    send: (sessions, isTest) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }),
   });
 
   const guard = createMiddleware<Env>(async (c, next) => {

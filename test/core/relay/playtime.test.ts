@@ -216,8 +216,11 @@ describe('when the service fails', () => {
   });
 
   it('answers 500 INTERNAL_ERROR, not a crash, when the server object fails in an unexpected way', async () => {
-    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL } });
-    Object.defineProperty(server.playtime, 'recordBulk', { value: () => Promise.reject(new TypeError('bug')) });
+    // A logger that throws: a failure that is not the service's (no CampaignError), as a bug would be.
+    const logger = () => {
+      throw new TypeError('bug');
+    };
+    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL }, logger });
     const relay = createRelay({ server, authenticate: authenticateByHeader, coalesceWindowMs: 0 });
     const answer = await read(await relay.fetch(post({ sessions: sessions('alice', 1) })));
     expect(answer.status).toBe(500);

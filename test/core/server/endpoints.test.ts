@@ -1,6 +1,7 @@
 /** Every Server API method: the exact request it sends (through an injected fetch) and the typed result. */
 import { describe, expect, it } from 'vitest';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { recordCheckedBulk } from '../../../core/server/playtime.js';
 import { createFakeFetch, reply, type Reply } from '../../helpers/fake-fetch.js';
 import {
   CHALLENGE,
@@ -206,5 +207,23 @@ describe('CampaignServer endpoints', () => {
     const fake = createFakeFetch(reply.created(playtimeSession));
     await new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch }).playtime.record({ ...sessionRequest, startedAt: T0, endedAt: T0 });
     expect(fake.last().rawBody).toContain('"startedAt":"2024-05-01T10:00:00.000Z","endedAt":"2024-05-01T10:00:00.000Z"');
+  });
+});
+
+describe('recordCheckedBulk (the relay, whose items were checked on arrival)', () => {
+  it('sends the body as given, without a second schema pass: the same request as recordBulk', async () => {
+    const fake = createFakeFetch(reply.ok(bulkPlaytimeResult));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    const unchecked = { sessions: [{ ...sessionRequest, durationSeconds: 0 }] }; // recordBulk would refuse it
+    await expect(server.playtime.recordBulk(unchecked)).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
+    expect(await recordCheckedBulk(server.playtime, unchecked)).toEqual(bulkPlaytimeResult);
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['POST', '/v1/server/playtime/sessions/bulk', unchecked]]);
+  });
+
+  it('goes through the public recordBulk of a playtime resource it does not know (another copy of the package)', async () => {
+    const calls: unknown[] = [];
+    const foreign = { recordBulk: async (request: unknown) => (calls.push(request), bulkPlaytimeResult) };
+    expect(await recordCheckedBulk(foreign, bulkSessions)).toEqual(bulkPlaytimeResult);
+    expect(calls).toEqual([bulkSessions]);
   });
 });
