@@ -1,32 +1,15 @@
 // Coupons: redemption (usage stored, coupon.redeemed), per-user limits (USER_CODE_LIMIT), unknown codes,
 // validation without redeeming, and the paged usage list with query coercion.
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CouponRedemption, CouponUsage, CouponValidation, RedeemCouponRequest } from '../../core/schema/coupons.js';
 import { dataOf, PageQuery, pageOf } from '../../core/schema/primitives.js';
-import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_COUPON_LIMITS, DEMO_COUPONS, DEMO_USERS, demoFixtures, type Emulator } from '../../emulator/index.js';
-import { at, caller, emulatorAtT0, problemsOf, startReceiver, subscribe, T0 } from './helpers.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_COUPON_LIMITS, DEMO_COUPONS, DEMO_USERS, demoFixtures } from '../../emulator/index.js';
+import { at, problemsOf, useSubscribedEmulator, T0 } from './helpers.js';
 
 describe('emulator coupons', () => {
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
-  let emulator: Emulator;
-  let call: ReturnType<typeof caller>;
+  const ctx = useSubscribedEmulator(['coupon.redeemed']);
   const redeem = (couponCode: string, userId: string, extra: Record<string, unknown> = {}) =>
-    call('POST', '/v1/server/coupons/redeem', { body: { couponCode, userId, ...extra } });
-
-  beforeAll(async () => {
-    receiver = await startReceiver();
-  });
-  afterAll(() => receiver.close());
-  beforeEach(async () => {
-    receiver.received.length = 0;
-    emulator = emulatorAtT0();
-    call = caller(emulator);
-    await subscribe(emulator, receiver.url, ['coupon.redeemed']);
-  });
-  afterEach(async () => {
-    await emulator.webhooksIdle();
-    await emulator.close();
-  });
+    ctx.call('POST', '/v1/server/coupons/redeem', { body: { couponCode, userId, ...extra } });
 
   it('has fixture coupons with different per-user limits and localized rewards', () => {
     const coupons = demoFixtures(T0).coupons;
@@ -46,9 +29,9 @@ describe('emulator coupons', () => {
       data: { success: true, usageId: 1, couponCode: 'WELCOME', reward: welcome.reward, itemName: { en: 'Welcome Pack', ko: '웰컴 패키지' }, redeemedAt: at(0) },
     });
     const usage = { id: 1, userId: 'user_1', couponCode: 'WELCOME', packageId: 101, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: '', usedAt: at(0) };
-    expect(emulator.state().couponUsages).toEqual([usage]);
-    await emulator.webhooksIdle();
-    const [event, ...others] = receiver.events();
+    expect(ctx.emulator.state().couponUsages).toEqual([usage]);
+    await ctx.emulator.webhooksIdle();
+    const [event, ...others] = ctx.receiver.events();
     expect(others).toEqual([]);
     expect(event).toMatchObject({
       type: 'coupon.redeemed',
@@ -68,7 +51,7 @@ describe('emulator coupons', () => {
     const fourth = await redeem('DAILY', 'user_1');
     expect(fourth.status).toBe(400);
     expect(fourth.body.code).toBe('USER_CODE_LIMIT');
-    expect(emulator.state().couponUsages.map((u) => `${u.userId}:${u.couponCode}`)).toEqual([
+    expect(ctx.emulator.state().couponUsages.map((u) => `${u.userId}:${u.couponCode}`)).toEqual([
       'user_1:WELCOME',
       'user_2:WELCOME',
       'user_1:DAILY',
@@ -81,38 +64,38 @@ describe('emulator coupons', () => {
     const answer = await redeem('NOPE', 'user_1');
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ data: { success: false, couponCode: 'NOPE', errorCode: 'COUPON_NOT_FOUND', errorMessage: 'Coupon NOPE does not exist' } });
-    expect(emulator.state().couponUsages).toEqual([]);
-    await emulator.webhooksIdle();
-    expect(receiver.received).toEqual([]);
+    expect(ctx.emulator.state().couponUsages).toEqual([]);
+    await ctx.emulator.webhooksIdle();
+    expect(ctx.receiver.received).toEqual([]);
   });
 
   it('attributes usage to the coupon creator, else to the user boost in the coupon campaign', async () => {
     await redeem('luna7gift', 'user_1');
     await redeem('DAILY', DEMO_USERS.changeable);
-    expect(emulator.state().couponUsages.map((u) => [u.couponCode, u.creatorKey])).toEqual([
+    expect(ctx.emulator.state().couponUsages.map((u) => [u.couponCode, u.creatorKey])).toEqual([
       ['LUNA7GIFT', 'LUNA7'],
       ['DAILY', DEMO_BOOSTED_CREATORS.changeable],
     ]);
   });
 
   it('answers an invalid redeem body with 400 VALIDATION_ERROR', async () => {
-    const answer = await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', gameUserUuid: 'not-a-uuid' } });
+    const answer = await ctx.call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', gameUserUuid: 'not-a-uuid' } });
     expect(answer.status).toBe(400);
     expect(answer.body.details).toEqual(problemsOf(RedeemCouponRequest, { couponCode: 'WELCOME', gameUserUuid: 'not-a-uuid' }));
     expect(answer.body.details.map((d: { path: string }) => d.path)).toEqual(['userId', 'gameUserUuid']);
   });
 
   it('validates a code without redeeming it (assumed route)', async () => {
-    const valid = await call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    const valid = await ctx.call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'DAILY', userId: 'user_1' } });
     expect(dataOf(CouponValidation).parse(valid.body)).toEqual({ data: { valid: true, couponCode: 'DAILY', reward: demoFixtures(T0).coupons[1]!.reward } });
-    const unknown = await call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'NOPE' } });
+    const unknown = await ctx.call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'NOPE' } });
     expect(unknown.body).toEqual({ data: { valid: false, couponCode: 'NOPE', errorCode: 'COUPON_NOT_FOUND', errorMessage: 'Coupon NOPE does not exist' } });
     await redeem('WELCOME', 'user_1');
-    const used = await call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'WELCOME', userId: 'user_1' } });
+    const used = await ctx.call('POST', '/v1/server/coupons/validate', { body: { couponCode: 'WELCOME', userId: 'user_1' } });
     expect(used.body).toEqual({
       data: { valid: false, couponCode: 'WELCOME', errorCode: 'USER_CODE_LIMIT', errorMessage: 'User user_1 has used coupon WELCOME 1 time(s), the limit' },
     });
-    expect(emulator.state().couponUsages).toHaveLength(1);
+    expect(ctx.emulator.state().couponUsages).toHaveLength(1);
   });
 
   it('pages a user coupon usage with page/limit coerced from the query; a page past the end is empty', async () => {
@@ -122,7 +105,7 @@ describe('emulator coupons', () => {
     await redeem('DAILY', 'user_1');
     await redeem('LUNA7GIFT', 'user_1');
     await redeem('DAILY', 'user_1');
-    const page = (query: string) => call('GET', `/v1/server/coupons/user/user_1${query}`);
+    const page = (query: string) => ctx.call('GET', `/v1/server/coupons/user/user_1${query}`);
 
     const all = await page('');
     expect(pageOf(CouponUsage).parse(all.body).pagination).toEqual({ page: 1, limit: 20, total: 5, totalPages: 1 });
@@ -136,16 +119,16 @@ describe('emulator coupons', () => {
     const past = await page('?page=4&limit=2');
     expect(past.body).toEqual({ data: [], pagination: { page: 4, limit: 2, total: 5, totalPages: 3 } });
 
-    const nobody = await call('GET', '/v1/server/coupons/user/nobody');
+    const nobody = await ctx.call('GET', '/v1/server/coupons/user/nobody');
     expect(nobody.body).toEqual({ data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } });
   });
 
   it('answers bad page values with 400 VALIDATION_ERROR and details', async () => {
-    const answer = await call('GET', '/v1/server/coupons/user/user_1?page=0&limit=101');
+    const answer = await ctx.call('GET', '/v1/server/coupons/user/user_1?page=0&limit=101');
     expect(answer.status).toBe(400);
     expect(answer.body.details).toEqual(problemsOf(PageQuery, { page: 0, limit: 101 }));
     expect(answer.body.details.map((d: { path: string }) => d.path)).toEqual(['page', 'limit']);
-    const words = await call('GET', '/v1/server/coupons/user/user_1?page=two&limit=1.5');
+    const words = await ctx.call('GET', '/v1/server/coupons/user/user_1?page=two&limit=1.5');
     expect(words.body.details).toEqual(problemsOf(PageQuery, { page: 'two', limit: 1.5 }));
     expect(words.body.details.map((d: { path: string }) => d.path)).toEqual(['page', 'limit']);
   });

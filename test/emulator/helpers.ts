@@ -3,6 +3,7 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { sha256 } from '@noble/hashes/sha2.js';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type * as z from 'zod/mini';
 import type { ErrorDetail } from '../../core/schema/errors.js';
 import { check } from '../../core/schema/validate.js';
@@ -127,4 +128,34 @@ export function problemsOf(schema: z.ZodMiniType, value: unknown): ErrorDetail[]
 /** The `error` of a FAILED bulk item: `path: message` of each problem, joined with `; `. */
 export function itemErrorOf(schema: z.ZodMiniType, value: unknown): string {
   return problemsOf(schema, value).map((d) => `${d.path}: ${d.message}`).join('; ');
+}
+
+/** What {@link useSubscribedEmulator} gives each test: the current emulator, its caller and the receiver. */
+export interface SubscribedEmulator {
+  receiver: Awaited<ReturnType<typeof startReceiver>>;
+  emulator: Emulator;
+  call: ReturnType<typeof caller>;
+}
+
+/**
+ * Registers, for the calling `describe`: one local webhook receiver, and before each test a fresh emulator at T0
+ * subscribed to `eventTypes`, closed after the test once its deliveries are done.
+ */
+export function useSubscribedEmulator(eventTypes: string[]): SubscribedEmulator {
+  const context = {} as SubscribedEmulator;
+  beforeAll(async () => {
+    context.receiver = await startReceiver();
+  });
+  afterAll(() => context.receiver.close());
+  beforeEach(async () => {
+    context.receiver.received.length = 0;
+    context.emulator = emulatorAtT0();
+    context.call = caller(context.emulator);
+    await subscribe(context.emulator, context.receiver.url, eventTypes);
+  });
+  afterEach(async () => {
+    await context.emulator.webhooksIdle();
+    await context.emulator.close();
+  });
+  return context;
 }
