@@ -15,3 +15,4 @@ export { validateResponse } from './schema/responses.js';
 export type { Page, PagePromise } from './http/page.js';
 export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto } from './platform.js';
 export type * from './types.js';
+export { createGameCampaign, type GameCampaign, type GameCampaignOptions, type GameTrackerOptions } from './game-campaign.js';

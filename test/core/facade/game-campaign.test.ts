@@ -1,0 +1,70 @@
+/**
+ * The facade on a memory platform: reads go to the API with the Client key through the platform's fetch,
+ * play sessions go through the relay (which holds the Server key) to the emulator, all in-process.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGameCampaign } from '../../../core/game-campaign.js';
+import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { createRelay } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/index.js';
+import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
+
+const API = 'http://emulator.local';
+const RELAY = 'http://game.local/campaign';
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await emulator?.close();
+  emulator = undefined;
+});
+
+function setup() {
+  const emu = (emulator = createEmulator());
+  const server = new CampaignServer({ serverKey: emu.serverKey, environment: { baseUrl: API }, fetch: emu.fetch, maxRetries: 0 });
+  const relay = createRelay({ server, authenticate: (request) => (request.headers.get('authorization') === 'Bearer player-1-token' ? { userId: 'player-1' } : null) });
+  const seen: string[] = [];
+  const platform = createMemoryPlatform({
+    fetch: (input, init) => {
+      const request = new Request(input, init);
+      seen.push(`${request.method} ${request.url}`);
+      return request.url.startsWith(RELAY) ? relay.fetch(request) : emu.fetch(request);
+    },
+  });
+  const gc = createGameCampaign({
+    platform,
+    clientKey: emu.clientKey,
+    environment: { baseUrl: API },
+    relay: { url: RELAY, headers: { authorization: 'Bearer player-1-token' } },
+    userId: 'player-1',
+  });
+  return { emu, platform, gc, seen };
+}
+
+describe('createGameCampaign', () => {
+  it('reads campaigns through the platform fetch with the Client key', async () => {
+    const { gc, seen } = setup();
+    const campaign = await gc.campaigns.get(DEMO_ACTIVE_CAMPAIGN_ID);
+    expect(campaign.campaignId).toBe(DEMO_ACTIVE_CAMPAIGN_ID);
+    expect(seen).toEqual([`GET ${API}/v1/client/campaigns/${DEMO_ACTIVE_CAMPAIGN_ID}`]);
+    await gc.dispose();
+  });
+
+  it('records a play session for its user through the relay', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const { emu, gc } = setup();
+    const sessionId = gc.tracker.start({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+    // The relay waits its coalescing window (a timer) before it calls the service.
+    const flushed = gc.tracker.flush();
+    await vi.advanceTimersByTimeAsync(1_000);
+    await flushed;
+    const recorded = emu.state().sessions.filter((s: { sessionId: string }) => s.sessionId === sessionId);
+    expect(recorded).toMatchObject([{ userId: 'player-1', durationSeconds: 5 }]);
+    await gc.dispose();
+  });
+
+  it('refuses a malformed Client key at creation', () => {
+    expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'no-colon', relay: { url: RELAY }, userId: 'player-1' })).toThrow(TypeError);
+  });
+});
