@@ -66,6 +66,8 @@ export interface MemoryPlatform extends Platform {
   lock<T>(name: string, task: () => Promise<T>): Promise<T>;
   /** URLs passed to `openWebView`, in order. */
   readonly opened: string[];
+  /** Closes the web view opened last, as the player or the page's close message would. */
+  closeWebView(): void;
   /** True between `background()` and `foreground()`. */
   readonly inBackground: boolean;
   /** Moves only the wall clock (`now()`) by `offsetMs` from real time: the player changing the device clock. */
@@ -129,6 +131,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
   };
   underlyingStores.set(storage, store);
   const opened: string[] = [];
+  const openWebViews: Array<() => void> = [];
   const lifecycle: Lifecycle = { onBackground: subscribe(listeners.background), onForeground: subscribe(listeners.foreground), onUnload: subscribe(listeners.unload) };
   const fetch: FetchLike = (input, init) =>
     alive(async () => {
@@ -155,6 +158,13 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     },
     async openWebView(url) {
       opened.push(url);
+      let close!: () => void;
+      const closed = new Promise<void>((resolve) => (close = resolve));
+      openWebViews.push(close);
+      return { closed, close };
+    },
+    closeWebView() {
+      openWebViews.pop()?.();
     },
     network: { isOnline: () => online, onChange: subscribe(listeners.network) },
     lock(name, task) {

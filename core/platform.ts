@@ -35,13 +35,25 @@ export interface NetworkStatus {
 /** The fetch function the core calls (XHR-backed where a host has no fetch). */
 export type FetchLike = (input: string | Request, init?: RequestInit) => Promise<Response>;
 
+/**
+ * A web view the platform opened. assumed: platforms that can only hand the URL to another app (React Native's
+ * `Linking`, Cocos native `sys.openURL`) cannot see it close, so their `closed` settles only on `close()`.
+ */
+export interface WebViewHandle {
+  /** Settles when the web view is gone: closed by the player, by the page's close message, or by `close()`. */
+  readonly closed: Promise<void>;
+  /** Closes the web view (no-op when it is already closed). */
+  close(): void;
+}
+
 /** Everything the core needs from the runtime it runs in. */
 export interface Platform {
   storage: KeyValueStorage;
   lifecycle: Lifecycle;
   crypto: PlatformCrypto;
   fetch: FetchLike;
-  openWebView(url: string, options?: { title?: string }): Promise<void>;
+  /** Shows `url` in a web view over the game. @throws when this platform cannot show one (e.g. mini-games) */
+  openWebView(url: string, options?: { title?: string }): Promise<WebViewHandle>;
   network?: NetworkStatus;
   /** Runs `task` exclusively across tabs/instances sharing the same storage. */
   lock?<T>(name: string, task: () => Promise<T>): Promise<T>;

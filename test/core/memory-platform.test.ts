@@ -156,4 +156,19 @@ describe('crypto and web view', () => {
     await platform.openWebView('https://webview.example/?ott=2', { title: 'Boost' });
     expect(platform.opened).toEqual(['https://webview.example/?ott=1', 'https://webview.example/?ott=2']);
   });
+
+  it('openWebView returns a handle whose closed settles on close() or on the player closing it', async () => {
+    const platform = createMemoryPlatform();
+    const first = await platform.openWebView('https://webview.example/?ott=1');
+    const second = await platform.openWebView('https://webview.example/?ott=2');
+    const settled: string[] = [];
+    void first.closed.then(() => settled.push('first'));
+    void second.closed.then(() => settled.push('second'));
+    platform.closeWebView();
+    await Promise.resolve();
+    expect(settled).toEqual(['second']);
+    first.close();
+    await Promise.resolve();
+    expect(settled).toEqual(['second', 'first']);
+  });
 });
