@@ -16,3 +16,4 @@ export type { Page, PagePromise } from './http/page.js';
 export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto } from './platform.js';
 export type * from './types.js';
 export { createGameCampaign, type GameCampaign, type GameCampaignOptions, type GameTrackerOptions } from './game-campaign.js';
+export type { RequestOptions } from './http/transport.js';

@@ -20,7 +20,8 @@ const KB = 1024;
  * plus the tracker are reported as the part of it that exists.
  */
 const CLIENT_BUNDLES = [
-  { label: 'client reads (CampaignClient)', code: `export { CampaignClient } from './core/index.ts';`, budget: 7 * KB },
+  // Stop-gap until the client reads go zod-free (DESIGN: 4 KB); +0.1 KB for the per-call request options (issue 15).
+  { label: 'client reads (CampaignClient)', code: `export { CampaignClient } from './core/index.ts';`, budget: 7.1 * KB },
   { label: 'game client so far (reads + tracker)', code: `export { CampaignClient, PlaytimeTracker } from './core/index.ts';` },
   ...ENTRIES.filter((e) => e.client).map((e) => ({ label: `entry ${e.subpath} (all of it)`, code: `export * from './${e.source}';` })),
 ];

@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import type { CampaignDetail, Creator } from '../schema/campaigns.js';
 import { Id } from '../schema/rules.js';
@@ -7,14 +8,14 @@ import { Id } from '../schema/rules.js';
 /** Campaign reads of the Client API. */
 export class Campaigns extends Resource {
   /** One campaign, with its status. Retried after transient failures (a read). @throws NotFoundError */
-  async get(campaignId: string): Promise<CampaignDetail> {
+  async get(campaignId: string, options?: RequestOptions): Promise<CampaignDetail> {
     const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}`, retry: 'safe', response: { name: 'CampaignDetail', shape: 'item' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}`, retry: 'safe', response: { name: 'CampaignDetail', shape: 'item' }, options });
   }
 
   /** The creators taking part in a campaign. Retried after transient failures (a read). */
-  async listCreators(campaignId: string): Promise<Creator[]> {
+  async listCreators(campaignId: string, options?: RequestOptions): Promise<Creator[]> {
     const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
   }
 }

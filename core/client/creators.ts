@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import type { Creator } from '../schema/campaigns.js';
 import { CreatorKey, Flag, Limit, SearchText } from '../schema/rules.js';
@@ -17,22 +18,22 @@ export interface CreatorSearch {
 /** Creator reads of the Client API. */
 export class Creators extends Resource {
   /** One creator by key. Retried after transient failures (a read). @throws NotFoundError */
-  async get(creatorKey: string): Promise<Creator> {
+  async get(creatorKey: string, options?: RequestOptions): Promise<Creator> {
     const key = validated(CreatorKey, creatorKey, 'creatorKey');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/${key}`, retry: 'safe', response: { name: 'Creator', shape: 'item' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/${key}`, retry: 'safe', response: { name: 'Creator', shape: 'item' }, options });
   }
 
   /**
    * Creators whose name or key matches `query`. Retried after transient failures (a read).
    * @throws ValidationError for an empty or over-long query, a limit outside 1..100 or a non-boolean isTest
    */
-  async search(search: CreatorSearch): Promise<Creator[]> {
+  async search(search: CreatorSearch, options?: RequestOptions): Promise<Creator[]> {
     // Field by field rather than with SearchCreatorsQuery: an object schema would double this bundle's zod share.
     const query = {
       q: validated(SearchText, search.query, 'q'),
       limit: search.limit === undefined ? undefined : validated(Limit, search.limit, 'limit'),
       isTest: search.isTest === undefined ? undefined : validated(Flag, search.isTest, 'isTest'),
     };
-    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
   }
 }

@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import { Id } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
@@ -11,8 +12,8 @@ export class ClientSponsors extends Resource {
    * @throws NotFoundError when the user has no boost
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    */
-  async get(userId: string): Promise<BoostRecord> {
+  async get(userId: string, options?: RequestOptions): Promise<BoostRecord> {
     const id = validated(Id, userId, 'userId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/sponsors/user/${id}`, retry: 'safe', response: { name: 'BoostRecord', shape: 'item' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/client/sponsors/user/${id}`, retry: 'safe', response: { name: 'BoostRecord', shape: 'item' }, options });
   }
 }

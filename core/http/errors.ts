@@ -87,6 +87,24 @@ export class ConnectionError extends CampaignError {
 export class TimeoutError extends CampaignError {
   override readonly name = 'TimeoutError';
 }
+/**
+ * The call's `signal` aborted it, during a request or a wait before a retry. `code` is `ABORTED`, `status`
+ * undefined, `cause` the signal's reason. assumed: one typed error of this hierarchy rather than the reason
+ * itself, so `isCampaignError(error, 'ABORTED')` works and runtimes whose AbortController has no `reason`
+ * (React Native's) still get a real error; named `AbortError`, as a `fetch` abort is, so
+ * `error.name === 'AbortError'` checks keep working.
+ * @example
+ * ```ts
+ * try { await server.payments.get(id, { signal }); }
+ * catch (error) { if (isCampaignError(error, 'ABORTED')) return; throw error; }
+ * ```
+ */
+export class AbortError extends CampaignError {
+  override readonly name = 'AbortError';
+  constructor(signal: AbortSignal) {
+    super({ code: 'ABORTED', message: 'The request was aborted', cause: signal.reason });
+  }
+}
 
 /**
  * True for any error of this SDK, and when `code` is given, of that code. Checks `name`/`code` rather than

@@ -8,7 +8,7 @@ import type { ResponseName } from '../schema/responses.js';
 import { backoffDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
 import { exchange, ExchangeTimeout, parseJson } from './exchange.js';
-import { CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
+import { AbortError, CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
 export interface LogEntry {
@@ -53,6 +53,32 @@ export interface TransportOptions {
 export type ResponseValidator = (body: unknown, name: ResponseName, shape: 'item' | 'list' | 'page') => ErrorDetail[] | undefined;
 
 /**
+ * Options of one call, the last optional argument of every `CampaignClient` and `CampaignServer` method.
+ * On a paged list they apply to every page request.
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * await server.payments.get('tx-1', { signal: controller.signal, timeout: 5_000, maxRetries: 0, headers: { 'x-request-id': id } });
+ * ```
+ */
+export interface RequestOptions {
+  /**
+   * Cancels the request, and any wait before a retry: the call then rejects with an {@link AbortError}
+   * (its `cause` is the signal's reason). Nothing is sent after the signal aborts.
+   */
+  signal?: AbortSignal;
+  /** Per-attempt time-out in ms for this call. @defaultValue the client's `timeoutMs` */
+  timeout?: number;
+  /** Retries after a retryable failure, for this call. @defaultValue the client's `maxRetries` */
+  maxRetries?: number;
+  /**
+   * Headers added to each request of this call (names in any case). They never replace the SDK's own
+   * `authorization` (the key), `accept` and `content-type`.
+   */
+  headers?: Record<string, string>;
+}
+
+/**
  * When a method may be sent again. `safe`: after any transient failure (GETs, and writes the service
  * de-duplicates). `rate-limit`: only after a 429, which the service answers before processing.
  */
@@ -68,6 +94,8 @@ export interface RequestSpec {
   response?: { name: ResponseName; shape: 'item' | 'list' | 'page' };
   /** A 400 BAD_REQUEST here may be the boost cooldown (`BoostCooldownError`): only a boost change. */
   cooldown?: boolean;
+  /** The caller's per-call options. */
+  options?: RequestOptions | undefined;
 }
 
 const RETRY_BASE_MS = 500;
@@ -97,9 +125,10 @@ export class Transport {
   /** Sends one request (retrying as its policy allows) and returns the parsed body, or undefined for 204. */
   async request<T>(spec: RequestSpec): Promise<T> {
     const url = this.#url(spec);
-    const maxRetries = this.#options.maxRetries ?? 2;
+    const { signal, maxRetries = this.#options.maxRetries ?? 2 } = spec.options ?? {};
     for (let attempt = 0; ; attempt++) {
       const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => this.#options.logger?.({ type, method: spec.method, url, attempt, ...more });
+      if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
       try {
@@ -109,6 +138,7 @@ export class Transport {
         const retryAfterMs = parseRetryAfter(response.headers, Date.now());
         error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
+        if (signal?.aborted) throw new AbortError(signal);
         if (!(caught instanceof CampaignError)) throw caught;
         error = caught;
       }
@@ -118,7 +148,9 @@ export class Transport {
         throw error;
       }
       log('retry', { delayMs, ...statusOf(error) });
-      await sleep(delayMs);
+      await sleep(delayMs, signal).catch(() => {
+        throw new AbortError(signal!);
+      });
     }
   }
 
@@ -136,15 +168,20 @@ export class Transport {
 
   /** One attempt: the response and its body, read within the time-out. */
   async #send(spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> {
-    const headers: Record<string, string> = { authorization: this.#authorization, accept: 'application/json' };
+    const { signal, timeout, headers: extra = {} } = spec.options ?? {};
+    const headers: Record<string, string> = {};
+    // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
+    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    headers['authorization'] = this.#authorization;
+    headers['accept'] = 'application/json';
     const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
     if (hasBody) headers['content-type'] = 'application/json';
-    const timeoutMs = this.#options.timeoutMs ?? 30_000;
+    const timeoutMs = timeout ?? this.#options.timeoutMs ?? 30_000;
     const fetch = this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     try {
       const init = { method: spec.method, headers, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
       // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, init, timeoutMs);
+      const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
       return { response, body: parseJson(text) };
     } catch (cause) {
       if (cause instanceof ExchangeTimeout) throw new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause });

@@ -15,6 +15,7 @@ export * from '../webhooks/index.js';
 export * from '../http/errors.js';
 export { BASE_URLS, type Environment } from '../http/environment.js';
 export type { LogEntry, TransportOptions, RetryPolicy, ResponseValidator } from '../http/transport.js';
+export type { RequestOptions } from '../http/transport.js';
 export { validateResponse } from '../schema/responses.js';
 export type { Page, PagePromise } from '../http/page.js';
 export type * from '../types.js';

@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import {
   BulkPaymentRequest,
@@ -16,9 +17,9 @@ export class Payments extends Resource {
    * Registers up to 1000 payments; an existing transactionId is SKIPPED. Triggers one `payment.bulk_created`.
    * Retried after transient failures: the service de-duplicates by transactionId.
    */
-  async registerBulk(request: BulkPaymentRequest): Promise<BulkPaymentResult> {
+  async registerBulk(request: BulkPaymentRequest, options?: RequestOptions): Promise<BulkPaymentResult> {
     const body = validated(BulkPaymentRequest, request);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' }, options });
   }
 
   /**
@@ -26,14 +27,14 @@ export class Payments extends Resource {
    * Retried after transient failures: the service de-duplicates by transactionId.
    * @beta assumed (DESIGN section 10): the spec names this operation without a shape.
    */
-  async register(payment: PaymentRequest): Promise<PaymentRecord> {
+  async register(payment: PaymentRequest, options?: RequestOptions): Promise<PaymentRecord> {
     const body = validated(PaymentRequest, payment);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/payments`, body, retry: 'safe', response: { name: 'PaymentRecord', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/payments`, body, retry: 'safe', response: { name: 'PaymentRecord', shape: 'item' }, options });
   }
 
   /** One payment by transactionId. Retried after transient failures. @throws NotFoundError */
-  async get(transactionId: string): Promise<PaymentDetail> {
+  async get(transactionId: string, options?: RequestOptions): Promise<PaymentDetail> {
     const id = validated(Id, transactionId, 'transactionId');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/payments/${id}`, retry: 'safe', response: { name: 'PaymentDetail', shape: 'item' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/server/payments/${id}`, retry: 'safe', response: { name: 'PaymentDetail', shape: 'item' }, options });
   }
 }

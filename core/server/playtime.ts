@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import { BulkPlaytimeRequest, PlaytimeSessionRequest, type BulkPlaytimeResult, type PlaytimeSession } from '../schema/playtime.js';
 
@@ -17,21 +18,21 @@ export class Playtime extends Resource {
    * await server.playtime.record({ sessionId, userId, durationSeconds: 90, startedAt, endedAt });
    * ```
    */
-  async record(session: PlaytimeSessionRequest): Promise<PlaytimeSession> {
+  async record(session: PlaytimeSessionRequest, options?: RequestOptions): Promise<PlaytimeSession> {
     const body = validated(PlaytimeSessionRequest, session);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions`, body, retry: 'safe', response: { name: 'PlaytimeSession', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions`, body, retry: 'safe', response: { name: 'PlaytimeSession', shape: 'item' }, options });
   }
 
   /**
    * Records 1 to 1000 sessions; each item gets SUCCESS, SKIPPED (already recorded) or FAILED.
    * Retried after transient failures: the service de-duplicates by sessionId.
    */
-  async recordBulk(request: BulkPlaytimeRequest): Promise<BulkPlaytimeResult> {
-    return this.#sendBulk(validated(BulkPlaytimeRequest, request));
+  async recordBulk(request: BulkPlaytimeRequest, options?: RequestOptions): Promise<BulkPlaytimeResult> {
+    return this.#sendBulk(validated(BulkPlaytimeRequest, request), options);
   }
 
-  #sendBulk(body: BulkPlaytimeRequest): Promise<BulkPlaytimeResult> {
-    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions/bulk`, body, retry: 'safe', response: { name: 'BulkPlaytimeResult', shape: 'item' } });
+  #sendBulk(body: BulkPlaytimeRequest, options?: RequestOptions): Promise<BulkPlaytimeResult> {
+    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions/bulk`, body, retry: 'safe', response: { name: 'BulkPlaytimeResult', shape: 'item' }, options });
   }
 
   static {

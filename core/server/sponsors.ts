@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import { Id } from '../schema/primitives.js';
 import { ChangeSponsorRequest, CreateSponsorRequest, type BoostHistoryEntry, type BoostRecord } from '../schema/sponsors.js';
@@ -12,10 +13,10 @@ export class Sponsors extends Resource {
    * @throws BoostCooldownError inside the cooldown (`daysRemaining` says how long)
    * @throws NotFoundError when the creator does not exist
    */
-  async change(userId: string, request: ChangeSponsorRequest): Promise<BoostRecord> {
+  async change(userId: string, request: ChangeSponsorRequest, options?: RequestOptions): Promise<BoostRecord> {
     const id = validated(Id, userId, 'userId');
     const body = validated(ChangeSponsorRequest, request);
-    return this.transport.data({ method: 'PUT', path: path`/v1/server/sponsors/user/${id}`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' } });
+    return this.transport.data({ method: 'PUT', path: path`/v1/server/sponsors/user/${id}`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' }, options });
   }
 
   /**
@@ -23,17 +24,17 @@ export class Sponsors extends Resource {
    * the creator differs from the current one. Retried only after 429.
    * @beta assumed (DESIGN section 10): the spec names this operation without a shape.
    */
-  async create(request: CreateSponsorRequest): Promise<BoostRecord> {
+  async create(request: CreateSponsorRequest, options?: RequestOptions): Promise<BoostRecord> {
     const body = validated(CreateSponsorRequest, request);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/sponsors`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/sponsors`, body, retry: 'rate-limit', cooldown: true, response: { name: 'BoostRecord', shape: 'item' }, options });
   }
 
   /**
    * A user's boost history (`GET /v1/server/sponsors/user/{userId}/history`). Retried after transient failures.
    * @beta assumed (DESIGN section 10): the spec names this operation without a shape.
    */
-  async history(userId: string): Promise<BoostHistoryEntry[]> {
+  async history(userId: string, options?: RequestOptions): Promise<BoostHistoryEntry[]> {
     const id = validated(Id, userId, 'userId');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/sponsors/user/${id}/history`, retry: 'safe', response: { name: 'BoostHistoryEntry', shape: 'list' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/server/sponsors/user/${id}/history`, retry: 'safe', response: { name: 'BoostHistoryEntry', shape: 'list' }, options });
   }
 }

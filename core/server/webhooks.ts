@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import * as z from 'zod/mini';
 import { checked } from '../schema/primitives.js';
@@ -13,27 +14,27 @@ export class Webhooks extends Resource {
    * Registers a receiver; the answer holds the signing `secret`, shown only this once.
    * Retried only after 429: a lost answer would otherwise register a second receiver.
    */
-  async create(request: CreateWebhookRequest): Promise<CreatedWebhook> {
+  async create(request: CreateWebhookRequest, options?: RequestOptions): Promise<CreatedWebhook> {
     const body = validated(CreateWebhookRequest, request);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/webhooks`, body, retry: 'rate-limit', response: { name: 'CreatedWebhook', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/webhooks`, body, retry: 'rate-limit', response: { name: 'CreatedWebhook', shape: 'item' }, options });
   }
 
   /** Changes the fields given. Retried after transient failures (assumed: a PUT of the same values twice is harmless). */
-  async update(id: number, request: UpdateWebhookRequest): Promise<WebhookConfig> {
+  async update(id: number, request: UpdateWebhookRequest, options?: RequestOptions): Promise<WebhookConfig> {
     const webhookId = validated(WebhookId, id, 'id');
     const body = validated(UpdateWebhookRequest, request);
-    return this.transport.data({ method: 'PUT', path: path`/v1/server/webhooks/${webhookId}`, body, retry: 'safe', response: { name: 'WebhookConfig', shape: 'item' } });
+    return this.transport.data({ method: 'PUT', path: path`/v1/server/webhooks/${webhookId}`, body, retry: 'safe', response: { name: 'WebhookConfig', shape: 'item' }, options });
   }
 
   /** Removes a receiver. Retried only after 429 (a repeat after success would answer 404). @throws NotFoundError */
-  async delete(id: number): Promise<void> {
+  async delete(id: number, options?: RequestOptions): Promise<void> {
     const webhookId = validated(WebhookId, id, 'id');
-    await this.transport.request({ method: 'DELETE', path: path`/v1/server/webhooks/${webhookId}`, retry: 'rate-limit' });
+    await this.transport.request({ method: 'DELETE', path: path`/v1/server/webhooks/${webhookId}`, retry: 'rate-limit', options });
   }
 
   /** Delivery attempts of a receiver. Retried after transient failures. @throws NotFoundError */
-  async logs(id: number): Promise<WebhookDeliveryLog[]> {
+  async logs(id: number, options?: RequestOptions): Promise<WebhookDeliveryLog[]> {
     const webhookId = validated(WebhookId, id, 'id');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/webhooks/${webhookId}/logs`, retry: 'safe', response: { name: 'WebhookDeliveryLog', shape: 'list' } });
+    return this.transport.data({ method: 'GET', path: path`/v1/server/webhooks/${webhookId}/logs`, retry: 'safe', response: { name: 'WebhookDeliveryLog', shape: 'list' }, options });
   }
 }

@@ -1,5 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
+import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import { CreateOttRequest, type OneTimeToken } from '../schema/webview.js';
 
@@ -9,8 +10,8 @@ export class Webview extends Resource {
    * Issues a single-use token (60 s) bound to a PKCE S256 challenge; the user's older web view session ends.
    * Retried only after 429: a second token would invalidate the first.
    */
-  async createToken(request: CreateOttRequest): Promise<OneTimeToken> {
+  async createToken(request: CreateOttRequest, options?: RequestOptions): Promise<OneTimeToken> {
     const body = validated(CreateOttRequest, request);
-    return this.transport.data({ method: 'POST', path: path`/v1/server/webview/ott`, body, retry: 'rate-limit', response: { name: 'OneTimeToken', shape: 'item' } });
+    return this.transport.data({ method: 'POST', path: path`/v1/server/webview/ott`, body, retry: 'rate-limit', response: { name: 'OneTimeToken', shape: 'item' }, options });
   }
 }
