@@ -5,10 +5,11 @@
  */
 import EventEmitter from 'eventemitter3';
 import { DEFAULT_BODY_LIMIT_BYTES, readCapped } from '../http/read-capped.js';
-import type { WebhookEvent, WebhookEventOf } from '../schema/events.js';
+import type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventOf } from '../schema/events.js';
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
 import type { WebhookHeadersInput } from './headers.js';
+import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
@@ -43,17 +44,25 @@ export interface WebhookReceiverOptions {
 /** Default of {@link WebhookReceiverOptions.maxBodyBytes}. */
 export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 
-/** What each receiver event passes to its listeners: one entry per event type, plus `event` (any) and `error`. */
-export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<T> } & { event: WebhookEvent; error: unknown };
+/**
+ * What each receiver event passes to its listeners: one entry per known event type; `unknown` for an event
+ * of a type the SDK does not know (the service added one); `event` for every event, known or not; `error`
+ * for failures.
+ */
+export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<T> } & {
+  event: ReceivedWebhookEvent;
+  unknown: UnknownWebhookEvent;
+  error: unknown;
+};
 
 /** A listener of one receiver event. */
 export type WebhookReceiverListener<K extends keyof WebhookReceiverEventMap> = (value: WebhookReceiverEventMap[K]) => unknown;
 
 /** Options of {@link WebhookReceiver.waitFor}. */
-export interface WaitForOptions<T extends WebhookEventType = WebhookEventType> {
+export interface WaitForOptions<T extends string = string> {
   /** The `callbackId` sent with the request that caused the event. */
   callbackId: string;
-  /** Only an event of this type. */
+  /** Only an event of this type (a known one types the result). */
   type?: T;
   /**
    * How long to wait, ms.
@@ -69,8 +78,8 @@ export const DEFAULT_WAIT_TIMEOUT_MS = 30_000;
 type AnyListener = (...args: any[]) => void;
 
 interface Waiter {
-  matches(event: WebhookEvent): boolean;
-  resolve(event: WebhookEvent): void;
+  matches(event: ReceivedWebhookEvent): boolean;
+  resolve(event: ReceivedWebhookEvent): void;
 }
 
 /**
@@ -101,8 +110,8 @@ export class WebhookReceiver {
    * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
    * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`,
-   * 400 `{ error: 'invalid_payload' }` for a signed body that is not a known event (`unreadable_body` when
-   * the body could not be read).
+   * 400 `{ error: 'invalid_payload' }` for a signed body that is not a JSON object with a string `type`
+   * (`unreadable_body` when the body could not be read). A signed event of any shape or type is accepted.
    */
   async fetch(request: Request): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
@@ -133,7 +142,7 @@ export class WebhookReceiver {
    * replays, are also emitted as `error`.
    * @throws WebhookVerificationError with reason `replayed` for a repeat, or the reason of the failed check
    */
-  async verify(input: { payload: RawWebhookPayload; headers: WebhookHeadersInput }): Promise<WebhookEvent> {
+  async verify(input: { payload: RawWebhookPayload; headers: WebhookHeadersInput }): Promise<ReceivedWebhookEvent> {
     const { secret, toleranceSeconds, now, scheme } = this.#options;
     let verified;
     try {
@@ -162,18 +171,21 @@ export class WebhookReceiver {
    * const event = await receiver.waitFor({ callbackId: 'redeem-42', type: 'coupon.redeemed' });
    * ```
    */
-  waitFor<T extends WebhookEventType = WebhookEventType>(options: WaitForOptions<T>): Promise<WebhookEventOf<T>> {
+  waitFor<T extends WebhookEventType>(options: WaitForOptions<T> & { type: T }): Promise<WebhookEventOf<T>>;
+  /** Like the above, for an event of any type (or of a type the SDK does not know). */
+  waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent>;
+  waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent> {
     const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options;
-    const matches = (event: WebhookEvent) => event.callbackId === callbackId && (type === undefined || event.type === type);
+    const matches = (event: ReceivedWebhookEvent) => event.callbackId === callbackId && (type === undefined || event.type === type);
     const earlier = this.#recent.find(matches, this.#options.now());
-    if (earlier) return Promise.resolve(earlier as WebhookEventOf<T>);
+    if (earlier) return Promise.resolve(earlier);
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         matches,
         resolve: (event) => {
           clearTimeout(timer);
           this.#waiters.delete(waiter);
-          resolve(event as WebhookEventOf<T>);
+          resolve(event);
         },
       };
       const timer = setTimeout(() => {
@@ -186,7 +198,10 @@ export class WebhookReceiver {
     });
   }
 
-  /** Calls `listener` for each event of that type (`event`: every event; `error`: failures). */
+  /**
+   * Calls `listener` for each event of that type (`unknown`: each event of a type the SDK does not know;
+   * `event`: every event; `error`: failures).
+   */
   on<K extends keyof WebhookReceiverEventMap>(name: K, listener: WebhookReceiverListener<K>): this {
     this.#emitter.on(name, this.#guarded(name, listener));
     return this;
@@ -205,8 +220,10 @@ export class WebhookReceiver {
     return this;
   }
 
-  #dispatch(event: WebhookEvent): void {
-    this.#emitter.emit(event.type, event);
+  #dispatch(event: ReceivedWebhookEvent): void {
+    // An unknown type never reaches a listener by its own name: a type named `error` or `event` must not
+    // pose as one of the receiver's own events.
+    this.#emitter.emit(isKnownWebhookEvent(event) ? event.type : 'unknown', event);
     this.#emitter.emit('event', event);
     for (const waiter of this.#waiters) if (waiter.matches(event)) waiter.resolve(event);
   }

@@ -2,10 +2,10 @@
  * The deliveries a receiver accepted recently, by delivery id: what refuses replays and what `waitFor`
  * finds events in. Memory stays bounded: expired entries are pruned on every insert.
  */
-import type { WebhookEvent } from '../schema/events.js';
+import type { ReceivedWebhookEvent } from '../schema/events.js';
 
 interface Entry {
-  event: WebhookEvent;
+  event: ReceivedWebhookEvent;
   /** ms since the epoch. */
   expiresAt: number;
 }
@@ -15,20 +15,20 @@ export class RecentDeliveries {
   readonly #entries = new Map<string, Entry>();
 
   /** The event of a delivery id still remembered at `now`. */
-  get(id: string, now: number): WebhookEvent | undefined {
+  get(id: string, now: number): ReceivedWebhookEvent | undefined {
     const entry = this.#entries.get(id);
     return entry && entry.expiresAt > now ? entry.event : undefined;
   }
 
   /** Remembers a delivery until `expiresAt`, and forgets what expired. */
-  add(id: string, event: WebhookEvent, expiresAt: number, now: number): void {
+  add(id: string, event: ReceivedWebhookEvent, expiresAt: number, now: number): void {
     this.#prune(now);
     this.#entries.delete(id);
     this.#entries.set(id, { event, expiresAt });
   }
 
   /** The first remembered event, oldest first, that `matches`. */
-  find(matches: (event: WebhookEvent) => boolean, now: number): WebhookEvent | undefined {
+  find(matches: (event: ReceivedWebhookEvent) => boolean, now: number): ReceivedWebhookEvent | undefined {
     for (const { event, expiresAt } of this.#entries.values()) if (expiresAt > now && matches(event)) return event;
     return undefined;
   }

@@ -2,7 +2,7 @@
 // per attempt and the same webhook-id, the receiver time-out, inactive receivers, and webhooksIdle/close.
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { WebhookEvent } from '../../core/schema/events.js';
+import { SentWebhookEvent } from '../../core/schema/events.js';
 import { computeSignature } from '../../core/webhooks/signature.js';
 import type { Emulator } from '../../emulator/index.js';
 import { caller, emulatorAtT0, startReceiver, T0 } from './helpers.js';
@@ -29,7 +29,7 @@ describe('emulator webhook delivery', () => {
 
     expect(receiver.received).toHaveLength(1);
     const { headers, body } = receiver.received[0]!;
-    const event = WebhookEvent.parse(JSON.parse(body));
+    const event = SentWebhookEvent.parse(JSON.parse(body));
     expect(event).toMatchObject({ type: 'coupon.redeemed', callbackId: 'cb-42', createdAt: new Date(T0).toISOString() });
     expect(headers['content-type']).toBe('application/json');
     expect(headers['webhook-id']).toBe(event.id);

@@ -6,7 +6,7 @@ import type { WebhookEventOf } from '../../../core/schema/events.js';
 import { WebhookTimeoutError } from '../../../core/webhooks/errors.js';
 import { createWebhookReceiver } from '../../../core/webhooks/receiver.js';
 import { signWebhook } from '../../../core/webhooks/sign.js';
-import { couponRedeemed, SECRET, sponsorChanged } from '../../core/webhooks/fixtures.js';
+import { couponRedeemed, received, SECRET, sponsorChanged } from '../../core/webhooks/fixtures.js';
 
 const servers: Server[] = [];
 
@@ -70,7 +70,7 @@ describe('webhookMiddleware over real HTTP', () => {
     const url = await listen(middleware);
 
     expect(await send(url, signed(couponRedeemed()))).toEqual({ status: 204, body: undefined });
-    expect(redeemed).toEqual([couponRedeemed()]);
+    expect(redeemed).toEqual([received(couponRedeemed())]);
     expect(all).toEqual(['coupon.redeemed']);
   });
 
@@ -99,7 +99,7 @@ describe('webhookMiddleware over real HTTP', () => {
     const waiting = middleware.waitFor({ callbackId: 'cb-2' });
 
     expect((await send(url, signed(sponsorChanged(), 'msg_sponsor'))).status).toBe(204);
-    await expect(waiting).resolves.toEqual(sponsorChanged());
+    await expect(waiting).resolves.toEqual(received(sponsorChanged()));
   });
 
   it('waitFor resolves for an event that arrived before the call', async () => {
@@ -107,7 +107,7 @@ describe('webhookMiddleware over real HTTP', () => {
     const url = await listen(middleware);
 
     expect((await send(url, signed(couponRedeemed()))).status).toBe(204);
-    await expect(middleware.waitFor({ callbackId: 'cb-1', type: 'coupon.redeemed' })).resolves.toEqual(couponRedeemed());
+    await expect(middleware.waitFor({ callbackId: 'cb-1', type: 'coupon.redeemed' })).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('waitFor rejects with WebhookTimeoutError when no event with that callbackId comes', async () => {
@@ -127,7 +127,7 @@ describe('webhookMiddleware over real HTTP', () => {
 
     expect(middleware.receiver).toBe(receiver);
     expect((await send(url, signed(couponRedeemed()))).status).toBe(204);
-    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(couponRedeemed());
+    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('works after a body parser that kept req.rawBody', async () => {
@@ -135,7 +135,7 @@ describe('webhookMiddleware over real HTTP', () => {
     const url = await listen((req, res) => void parseJsonBody(req, true).then(() => middleware(req, res)));
 
     expect((await send(url, signed(couponRedeemed()))).status).toBe(204);
-    await expect(middleware.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(couponRedeemed());
+    await expect(middleware.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('passes an error to next after a body parser that kept no raw body', async () => {

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookEvent, WebhookEventOf } from '../../../core/schema/events.js';
+import type { ReceivedWebhookEvent, WebhookEventOf } from '../../../core/schema/events.js';
 import { WebhookTimeoutError, WebhookVerificationError } from '../../../core/webhooks/errors.js';
 import { createWebhookReceiver, type WebhookReceiver } from '../../../core/webhooks/receiver.js';
-import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, SECRET, sponsorChanged } from './fixtures.js';
+import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, received, SECRET, sponsorChanged } from './fixtures.js';
 
 /** A receiver on a clock the test moves. */
 function setup() {
   const clock = { ms: NOW_MS };
   const receiver = createWebhookReceiver({ secret: SECRET, now: () => clock.ms });
-  const events: WebhookEvent[] = [];
+  const events: ReceivedWebhookEvent[] = [];
   const errors: unknown[] = [];
   receiver.on('event', (event) => void events.push(event));
   receiver.on('error', (error) => void errors.push(error));
@@ -38,8 +38,8 @@ describe('createWebhookReceiver: fetch', () => {
     receiver.on('sponsor.changed', (event) => void changed.push(event.data.newCreatorKey));
 
     expect(await answer(receiver, post(delivery(couponRedeemed())))).toEqual({ status: 204, body: undefined });
-    expect(redeemed).toEqual([couponRedeemed()]);
-    expect(events).toEqual([couponRedeemed()]);
+    expect(redeemed).toEqual([received(couponRedeemed())]);
+    expect(events).toEqual([received(couponRedeemed())]);
     expect(changed).toEqual([]);
   });
 
@@ -129,7 +129,7 @@ describe('createWebhookReceiver: verify and replays', () => {
     const { receiver } = setup();
     const d = delivery(couponRedeemed());
 
-    await expect(receiver.verify(d)).resolves.toEqual(couponRedeemed());
+    await expect(receiver.verify(d)).resolves.toEqual(received(couponRedeemed()));
     const error = await receiver.verify(d).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(WebhookVerificationError);
     expect((error as WebhookVerificationError).reason).toBe('replayed');
@@ -140,7 +140,7 @@ describe('createWebhookReceiver: verify and replays', () => {
     const { receiver } = setup();
 
     await expect(receiver.verify(delivery(couponRedeemed(), { secret: OTHER_SECRET }))).rejects.toMatchObject({ reason: 'invalid_signature' });
-    await expect(receiver.verify(delivery(couponRedeemed()))).resolves.toEqual(couponRedeemed());
+    await expect(receiver.verify(delivery(couponRedeemed()))).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('forgets a delivery id once the tolerance window has passed', async () => {
@@ -150,7 +150,7 @@ describe('createWebhookReceiver: verify and replays', () => {
     clock.ms = NOW_MS + 300_999;
     await expect(receiver.verify(delivery(couponRedeemed(), { id: 'msg_old', timestamp: NOW_SECONDS + 300 }))).rejects.toMatchObject({ reason: 'replayed' });
     clock.ms = NOW_MS + 301_000;
-    await expect(receiver.verify(delivery(couponRedeemed(), { id: 'msg_old', timestamp: NOW_SECONDS + 300 }))).resolves.toEqual(couponRedeemed());
+    await expect(receiver.verify(delivery(couponRedeemed(), { id: 'msg_old', timestamp: NOW_SECONDS + 300 }))).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('keeps a delivery with a future timestamp until its timestamp plus the tolerance', async () => {
@@ -181,14 +181,14 @@ describe('createWebhookReceiver: waitFor', () => {
 
     await receiver.fetch(post(delivery(sponsorChanged())));
     await receiver.fetch(post(delivery(couponRedeemed(), { id: 'msg_2' })));
-    await expect(waiting).resolves.toEqual(couponRedeemed());
+    await expect(waiting).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('resolves with an event that arrived before the call', async () => {
     const { receiver } = setup();
     await receiver.fetch(post(delivery(couponRedeemed())));
 
-    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(couponRedeemed());
+    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
   });
 
   it('matches the type when one is given', async () => {
