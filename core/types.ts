@@ -8,5 +8,5 @@ export type { ChangeSponsorRequest, CreateSponsorRequest, BoostRecord, BoostHist
 export type { CreateOttRequest, OneTimeToken } from './schema/webview.js';
 export type { WebhookEventType, CreateWebhookRequest, UpdateWebhookRequest, WebhookConfig, CreatedWebhook, WebhookDeliveryLog } from './schema/webhooks.js';
 export type { WebhookEvent, WebhookEventOf } from './schema/events.js';
-export type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventData, WebhookEventEnvelope } from './schema/events.js';
+export type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventData, WebhookEventEnvelope, SentWebhookEvent } from './schema/events.js';
 export type { Campaign, CampaignDetail, Creator, SearchCreatorsQuery } from './schema/campaigns.js';

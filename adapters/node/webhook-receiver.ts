@@ -6,7 +6,10 @@ import type { IncomingMessage } from 'node:http';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
 import { toNodeHandler, type NodeHandler } from './to-node-handler.js';
 
-/** The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed. */
+/**
+ * The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed (listeners per known
+ * type, `unknown` for a type the SDK does not know, `event` for all, `error`).
+ */
 export type WebhookMiddleware = NodeHandler &
   Pick<WebhookReceiver, 'on' | 'once' | 'off' | 'waitFor' | 'verify'> & {
     /** The receiver behind the middleware. */
@@ -25,7 +28,8 @@ export type WebhookMiddleware = NodeHandler &
  * @example
  * ```ts
  * const webhooks = webhookMiddleware({ secret: process.env.WEBHOOK_SECRET! });
- * webhooks.on('coupon.redeemed', (event) => grantReward(event.data.userId, event.data.reward));
+ * webhooks.on('coupon.redeemed', ({ data }) => data.userId && data.reward && grantReward(data.userId, data.reward));
+ * webhooks.on('unknown', (event) => console.info('webhook of a newer type', event.type, event.raw));
  * app.post('/webhooks/campaign', webhooks); // before app.use(express.json())
  * ```
  */

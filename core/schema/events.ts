@@ -82,6 +82,7 @@ export type WebhookEventData<T extends WebhookEventType> = Extract<SentWebhookEv
 export interface WebhookEventEnvelope<T extends string, D> {
   /** The event id: the body's `id`, or, when the body has none (or not a string), the delivery id (`webhook-id`). */
   id: string;
+  /** The event type, e.g. `sponsor.changed`. */
   type: T;
   /** When the service created the event, when the body says so as an ISO 8601 date-time. */
   createdAt?: string;

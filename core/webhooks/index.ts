@@ -25,6 +25,6 @@ export {
 export type { WebhookHeadersInput, HeaderReader } from './headers.js';
 export type { SignedHeaders } from './signature.js';
 export type { WebhookEvent, WebhookEventOf } from '../schema/events.js';
-export type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventData, WebhookEventEnvelope } from '../schema/events.js';
+export type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventData, WebhookEventEnvelope, SentWebhookEvent } from '../schema/events.js';
 export { isKnownWebhookEvent } from './read-event.js';
 export type { WebhookEventType } from '../schema/webhooks.js';

@@ -58,7 +58,7 @@ export type WebhookReceiverEventMap = { [T in WebhookEventType]: WebhookEventOf<
 /** A listener of one receiver event. */
 export type WebhookReceiverListener<K extends keyof WebhookReceiverEventMap> = (value: WebhookReceiverEventMap[K]) => unknown;
 
-/** Options of {@link WebhookReceiver.waitFor}. */
+/** Options of `WebhookReceiver.waitFor`. */
 export interface WaitForOptions<T extends string = string> {
   /** The `callbackId` sent with the request that caused the event. */
   callbackId: string;
@@ -254,7 +254,10 @@ export class WebhookReceiver {
  * @example
  * ```ts
  * const receiver = createWebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });
- * receiver.on('coupon.redeemed', (event) => grantReward(event.data.userId, event.data.reward));
+ * receiver.on('coupon.redeemed', ({ data }) => {
+ *   if (data.userId && data.reward) grantReward(data.userId, data.reward); // every payload field is optional
+ * });
+ * receiver.on('unknown', (event) => log.info('webhook of a type this SDK does not know', event.type, event.raw));
  * receiver.on('error', (error) => log.warn('webhook refused', error));
  * export default { fetch: receiver.fetch };
  * ```

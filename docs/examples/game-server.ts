@@ -19,7 +19,8 @@ export async function grantWelcome(userId: string): Promise<void> {
 
 export async function everyUsage(userId: string): Promise<string[]> {
   const codes: string[] = [];
-  for await (const usage of server.coupons.listUsage(userId, { limit: 100 })) codes.push(usage.couponCode);
+  // Per-call options apply to every page request: here the whole walk is cut off after 10 s.
+  for await (const usage of server.coupons.listUsage(userId, { limit: 100 }, { signal: AbortSignal.timeout(10_000) })) codes.push(usage.couponCode);
   return codes;
 }
 
@@ -28,4 +29,5 @@ createServer(toNodeHandler(relay)).listen(8080);
 
 const webhooks = webhookMiddleware({ secret: process.env['CAMPAIGN_WEBHOOK_SECRET']! });
 webhooks.on('coupon.redeemed', (event) => console.log(event.data.userId, event.data.reward, event.callbackId));
+webhooks.on('unknown', (event) => console.info('webhook of a type this SDK does not know', event.type, event.raw));
 createServer(webhooks).listen(8081);
