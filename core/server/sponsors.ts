@@ -1,6 +1,6 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import { Id } from '../schema/primitives.js';
 import { ChangeSponsorRequest, CreateSponsorRequest, type BoostHistoryEntry, type BoostRecord } from '../schema/sponsors.js';
 

@@ -3,11 +3,10 @@
  * error at the call that passed it.
  * @see DESIGN section 5
  */
-import * as z from 'zod/mini';
 import { validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { CreatorKey, Id, Metadata, PositiveInt } from '../schema/rules.js';
+import { CreatorKey, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -59,9 +58,9 @@ export const TRACKER_DEFAULTS = {
 /** Options with every default filled in. */
 export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<PlaytimeTrackerOptions, keyof typeof TRACKER_DEFAULTS>>;
 
-// Field by field with the spec's scalar rules (no zod objects: they would double the tracker's size).
-const SessionDefaults = { campaignId: z.optional(Id), creatorKey: z.optional(CreatorKey) };
-const SessionOptions = { ...SessionDefaults, metadata: z.optional(Metadata) };
+// Field by field with the spec's rule table (no zod: game client bundles carry none).
+const SessionDefaults = { campaignId: optional(Id), creatorKey: optional(CreatorKey) };
+const SessionOptions = { ...SessionDefaults, metadata: optional(Metadata) };
 const TrackerSettings = {
   userId: Id,
   flushIntervalMs: PositiveInt,
