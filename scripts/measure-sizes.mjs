@@ -110,7 +110,8 @@ async function fileBytes(file) {
 /**
  * Measures every row whose entry exists (needs `npm run build` first). `only` keeps the rows whose label
  * contains it; `budget` overrides their budget.
- * @returns one row per measured line: `bytes` (min+gzip), `budget` when it has one, `tool` that gave the larger figure
+ * @returns one row per measured line: `bytes` (min+gzip, the larger figure), `budget` when it has one, `tool` that gave
+ *   `bytes`, and `byTool` (both figures) for bundled rows
  */
 export async function measureSizes({ only, budget } = {}) {
   const rows = SIZE_ROWS.filter((row) => (only === undefined || row.label.includes(only)) && skipReason(row) === undefined);
@@ -128,7 +129,7 @@ export async function measureSizes({ only, budget } = {}) {
       const byRollup = await rollupBytes(file);
       const byEsbuild = await esbuildBytes(file, folder);
       const [bytes, tool] = byRollup >= byEsbuild ? [byRollup, 'rollup'] : [byEsbuild, 'esbuild'];
-      measured.push({ label: row.label, bytes, ...(limit === undefined ? {} : { budget: limit }), tool });
+      measured.push({ label: row.label, bytes, ...(limit === undefined ? {} : { budget: limit }), tool, byTool: { rollup: byRollup, esbuild: byEsbuild } });
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -142,11 +143,12 @@ async function main() {
   const budget = option('--budget') === undefined ? undefined : Number(option('--budget'));
   const rows = await measureSizes({ only, budget });
   let failed = false;
-  for (const { label, bytes, budget: limit, tool } of rows) {
+  for (const { label, bytes, budget: limit, tool, byTool } of rows) {
     const over = limit !== undefined && bytes > limit;
     failed ||= over;
     const against = limit === undefined ? '' : ` / ${(limit / KB).toFixed(2)} KB${over ? '  OVER BUDGET' : ''}`;
-    console.log(`${label.padEnd(44)} ${(bytes / KB).toFixed(2).padStart(6)} KB (${tool})${against}`);
+    const tools = byTool ? `rollup ${(byTool.rollup / KB).toFixed(2)}, esbuild ${(byTool.esbuild / KB).toFixed(2)}` : tool;
+    console.log(`${label.padEnd(40)} ${(bytes / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (${tools})`);
   }
   for (const row of SIZE_ROWS.filter((r) => only === undefined || r.label.includes(only))) {
     const reason = skipReason(row);
