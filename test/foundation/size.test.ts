@@ -1,8 +1,10 @@
 // The size check `npm test` ends with (scripts/measure-sizes.mjs): it measures from the built dist/ and fails
 // over a budget. Runs after the build (`npm test` builds first).
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { promisify } from 'node:util';
 import { Parser } from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -69,5 +71,38 @@ describe('the IIFE', () => {
   it('lowers #name to a property, and `#name in obj` to a string key', () => {
     const code = 'class A { #count = 1; #bump() { return ++this.#count; } static has(o) { return #count in o; } }';
     expect(lowerPrivateNames(code)).toBe('class A { __private_count = 1; __private_bump() { return ++this.__private_count; } static has(o) { return "__private_count" in o; } }');
+  });
+});
+
+describe('game-client bundles', () => {
+  /** The node_modules paths a consumer bundle of `names` from the built package pulls in. */
+  async function bundledPackages(code: string): Promise<string[]> {
+    const folder = mkdtempSync(join(tmpdir(), 'gc-inputs-'));
+    try {
+      mkdirSync(join(folder, 'node_modules'));
+      symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
+      writeFileSync(join(folder, 'consumer.mjs'), code);
+      const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: folder });
+      const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/'));
+      return [...new Set(inputs.map((path) => path.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1')))].sort();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('the main entry (reads, tracker, facade) carries no zod, eventemitter3 or @noble/hashes: only mitt', async () => {
+    const code = "import * as sdk from 'game-campaign-sdk';\nconsole.log(sdk);\n";
+    expect(await bundledPackages(code)).toEqual(['mitt']);
+  });
+
+  it('createMemoryPlatform and validateResponse come from game-campaign-sdk/testing, not the main entry', async () => {
+    const main = await import(join(ROOT, 'dist/index.js'));
+    const testing = await import(join(ROOT, 'dist/testing.js'));
+    expect(main).not.toHaveProperty('createMemoryPlatform');
+    expect(main).not.toHaveProperty('validateResponse');
+    expect(typeof testing.createMemoryPlatform).toBe('function');
+    expect(typeof testing.createMemoryStorage).toBe('function');
+    expect(typeof testing.validateResponse).toBe('function');
+    expect(testing.validateResponse({ data: { ott: 'x', expiresIn: 'soon' } }, 'OneTimeToken', 'item')).toEqual([{ path: 'data.expiresIn', message: 'must be a number' }]);
   });
 });
