@@ -13,4 +13,4 @@
 export { createMemoryPlatform, createMemoryStorage, seededRandom, type MemoryPlatform, type MemoryPlatformOptions, type MemoryStorage } from './memory-platform.js';
 export { validateResponse, type ResponseName } from './schema/responses.js';
 export type { ErrorDetail } from './schema/errors.js';
-export type { Platform } from './platform.js';
+export type { KeyValueStorage, Platform } from './platform.js';
