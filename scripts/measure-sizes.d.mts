@@ -1,8 +1,8 @@
 // Types of measure-sizes.mjs, for the tests and the bench that import it.
 export interface SizeRow {
   label: string;
-  from?: string;
-  names?: string;
+  /** Names per module specifier, e.g. `{ 'game-campaign-sdk': '{ CampaignClient }' }` (`'*'` for all). */
+  import?: Record<string, string>;
   file?: string;
   budget?: number;
 }
@@ -16,4 +16,4 @@ export interface MeasuredSize {
 }
 export declare const SIZE_ROWS: SizeRow[];
 export declare function skipReason(row: SizeRow, exportsMap?: Record<string, unknown>): string | undefined;
-export declare function measureSizes(options?: { only?: string; budget?: number }): Promise<MeasuredSize[]>;
+export declare function measureSizes(options?: { only?: string; budget?: number; rows?: SizeRow[] }): Promise<MeasuredSize[]>;

@@ -10,7 +10,7 @@ import { Parser } from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
 import { lowerPrivateNames } from '../../scripts/lower-private.mjs';
-import { measureSizes, skipReason, SIZE_ROWS } from '../../scripts/measure-sizes.mjs';
+import { measureSizes, skipReason, SIZE_ROWS, type SizeRow } from '../../scripts/measure-sizes.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -52,6 +52,15 @@ describe('npm run size', () => {
     expect(esbuild).toBeGreaterThan(1000);
     expect(row!.bytes).toBe(Math.max(rollup, esbuild));
     expect(row!.tool).toBe(row!.bytes === rollup ? 'rollup' : 'esbuild');
+  });
+
+  it('bundles a row that imports from two entries as one consumer (how tracker + adapter rows are measured)', async () => {
+    const rows: SizeRow[] = [
+      { label: 'tracker', import: { 'game-campaign-sdk': '{ PlaytimeTracker }' } },
+      { label: 'tracker + memory platform', import: { 'game-campaign-sdk': '{ PlaytimeTracker }', 'game-campaign-sdk/testing': '{ createMemoryPlatform }' } },
+    ];
+    const [tracker, both] = await measureSizes({ rows });
+    expect(both!.bytes).toBeGreaterThan(tracker!.bytes + 500);
   });
 
   it('lists an entry that does not exist yet as skipped, never with a figure', () => {
