@@ -1,6 +1,7 @@
 /**
- * Building blocks shared by every resource schema. Each rule of the spec is written here once and
- * reused by the SDK (request validation), the relay and the emulator.
+ * Building blocks shared by every resource schema: the zod schemas of the rule table (`rules.ts`, where each
+ * scalar rule of the spec is written once) and the envelopes. Used where a server runs (server, relay,
+ * emulator, webhooks); game clients check with the rule table itself.
  * @see spec "Resources and their fields", "Limits"
  */
 import * as z from 'zod/mini';
@@ -17,13 +18,21 @@ export function checked<T extends z.ZodMiniType>(schema: T, ...checks: Array<z.c
   return schema.check(...checks);
 }
 
-/** The zod schema of one rule of the rule table (`rules.ts`): its type then its predicate, or the predicate alone. */
+/**
+ * The zod schema of one rule of the rule table (`rules.ts`): its type then its predicate as a refinement, or
+ * the predicate alone as a custom check (`abort: false`, as zod's own checks: a bad field does not hide an
+ * object's cross-field checks); in `z.optional` when the rule is optional.
+ */
 // @__NO_SIDE_EFFECTS__
 export function schemaOf<T>(rule: rules.Rule<T>): z.ZodMiniType<T> {
   const { type, test, message } = rule;
-  if (!type) return z.custom<T>(test as (value: unknown) => boolean, { message, abort: false });
-  const base = (type === 'string' ? z.string() : type === 'number' ? z.number() : z.boolean()) as unknown as z.ZodMiniType<T>;
-  return test ? checked(base, z.refine(test, message)) : base;
+  let schema: z.ZodMiniType<T>;
+  if (!type) schema = z.custom<T>(test as (value: unknown) => boolean, { message, abort: false });
+  else {
+    const base = (type === 'string' ? z.string() : type === 'number' ? z.number() : z.boolean()) as unknown as z.ZodMiniType<T>;
+    schema = test ? checked(base, z.refine(test, message)) : base;
+  }
+  return (rule.optional ? z.optional(schema) : schema) as z.ZodMiniType<T>;
 }
 
 /** The zod object shape of a table of rules: each field's {@link schemaOf}, optional ones in `z.optional`. */
@@ -31,8 +40,7 @@ export function schemaOf<T>(rule: rules.Rule<T>): z.ZodMiniType<T> {
 export function shapeOf<F extends Record<string, rules.Rule<never>>>(fields: F): ShapeOf<F> {
   const shape: Record<string, z.ZodMiniType> = {};
   for (const name in fields) {
-    const rule = fields[name] as rules.Rule;
-    shape[name] = rule.optional ? z.optional(schemaOf(rule)) : schemaOf(rule);
+    shape[name] = schemaOf(fields[name] as rules.Rule);
   }
   return shape as ShapeOf<F>;
 }
