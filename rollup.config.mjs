@@ -5,6 +5,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { BINS, ENTRIES, IIFE, isExternal } from './scripts/entries.mjs';
+import { lowerToEs2020, PRIVATE_PREFIX } from './scripts/lower-private.mjs';
 
 const input = Object.fromEntries([...ENTRIES, ...BINS].map((e) => [e.name, e.source]));
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
@@ -22,9 +23,16 @@ export default [
   },
   {
     input: IIFE.source,
-    plugins: [nodeResolve({ browser: true }), commonjs(), ts('es2020')],
+    // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
+    plugins: [nodeResolve({ browser: true }), commonjs(), ts('es2022')],
     onwarn: quiet,
-    output: { file: IIFE.file, format: 'iife', name: IIFE.name, inlineDynamicImports: true, plugins: [terser()] },
+    output: {
+      file: IIFE.file,
+      format: 'iife',
+      name: IIFE.name,
+      inlineDynamicImports: true,
+      plugins: [lowerToEs2020(), terser({ ecma: 2020, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
+    },
   },
 ];
 

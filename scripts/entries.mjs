@@ -7,6 +7,7 @@ export const ENTRIES = [
   { name: 'server', source: 'core/server/index.ts', subpath: './server' },
   { name: 'node', source: 'adapters/node/index.ts', subpath: './node' },
   { name: 'emulator', source: 'emulator/index.ts', subpath: './emulator' },
+  { name: 'testing', source: 'core/testing.ts', subpath: './testing' },
 ];
 
 /** Built for the `bin`, not an import path. */
@@ -17,5 +18,5 @@ export const IIFE = { source: 'core/index.ts', file: 'dist/game-campaign.iife.js
 
 /** Runtime dependencies stay external in the ESM/CJS builds (the game's bundler resolves them). */
 export function isExternal(id) {
-  return /^(node:|zod|hono|@hono\/|idb-keyval|eventemitter3|@noble\/|rate-limiter-flexible|ioredis)/.test(id) || ['http', 'https', 'net', 'crypto', 'util', 'events', 'stream', 'url', 'buffer', 'os', 'fs', 'path', 'child_process', 'zlib'].includes(id);
+  return /^(node:|zod|hono|@hono\/|idb-keyval|eventemitter3|mitt|@noble\/|rate-limiter-flexible|ioredis)/.test(id) || ['http', 'https', 'net', 'crypto', 'util', 'events', 'stream', 'url', 'buffer', 'os', 'fs', 'path', 'child_process', 'zlib'].includes(id);
 }

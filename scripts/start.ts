@@ -6,7 +6,8 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { webhookMiddleware, toNodeHandler } from '../adapters/node/index.js';
-import { CampaignClient, PlaytimeTracker, createMemoryPlatform } from '../core/index.js';
+import { CampaignClient, PlaytimeTracker } from '../core/index.js';
+import { createMemoryPlatform } from '../core/testing.js';
 import { CampaignServer, createRelay } from '../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_COUPONS, DEMO_CREATOR_KEYS, DEMO_USERS, startEmulator } from '../emulator/index.js';
 

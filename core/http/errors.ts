@@ -4,7 +4,7 @@
  * and `details`, whether the service sent a well-formed error body or not.
  * @see spec "Errors"
  */
-import { CODE_BY_STATUS, type ErrorDetail } from '../schema/errors.js';
+import { CODE_BY_STATUS, type ErrorDetail } from '../schema/error-codes.js';
 
 /** Base class of every error the SDK throws about a request. */
 export class CampaignError extends Error {

@@ -1,31 +1,32 @@
-/** Requests are checked against the spec's schemas before anything is sent. */
-import type * as z from 'zod/mini';
+/**
+ * Game-client arguments are checked against the spec's rules before anything is sent, with the plain rule
+ * table (`schema/rules.ts`) rather than zod, so client bundles carry no zod runtime. Same `ValidationError`,
+ * same `details`, same messages as the zod schemas built from that table (a property test proves it).
+ */
 import type { ErrorDetail } from '../schema/errors.js';
-import { check, checkFields } from '../schema/validate.js';
+import { broken, checkFields, type Rule } from '../schema/rules.js';
 import { ValidationError } from './errors.js';
 
 /**
- * The parsed request (unknown fields dropped, so exactly the spec's fields go on the wire), or a
- * `ValidationError` with the same `code` and `details` a server-side VALIDATION_ERROR carries.
+ * `value` when it keeps `rule`, else a `ValidationError` whose detail names `field`.
  * @throws ValidationError
  */
-export function validated<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): z.output<S> {
-  const result = check(schema, value, field);
-  if (result.success) return result.data;
-  return invalid(result.details);
+export function validated<T>(rule: Rule<T>, value: unknown, field: string): T {
+  const message = broken(rule as Rule<never>, value);
+  return message ? invalid([{ path: field, message }]) : (value as T);
 }
 
 /**
- * {@link validated} field by field ({@link checkFields}): for client-side arguments, whose rules are the
- * spec's scalar ones. Returns `value` as given.
+ * {@link validated} field by field ({@link checkFields}). Returns `value` as given.
  * @throws ValidationError
  */
-export function validatedFields<T extends object>(fields: Record<string, z.ZodMiniType>, value: T, prefix?: string): T {
+export function validatedFields<T extends object>(fields: Record<string, Rule<never>>, value: T, prefix?: string): T {
   const details = checkFields(fields, value as Record<string, unknown>, prefix);
   return details.length ? invalid(details) : value;
 }
 
-function invalid(details: ErrorDetail[]): never {
+/** Throws the `ValidationError` of a request that breaks the spec's rules (client and server alike). */
+export function invalid(details: ErrorDetail[]): never {
   const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');
   throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Invalid request: ${summary}`, details });
 }

@@ -7,12 +7,7 @@ import { BulkPlaytimeItem, BulkPlaytimeItems } from '../schema/playtime.js';
 import { Id, Metadata } from '../schema/primitives.js';
 import { CodeChallenge } from '../schema/webview.js';
 
-/** Routes under the relay's mount path. */
-export const RELAY_ROUTES = {
-  playtime: '/playtime/sessions',
-  webviewToken: '/webview/ott',
-  sponsor: '/sponsor',
-} as const;
+export { RELAY_ROUTES } from './routes.js';
 
 /** `POST {relay}/playtime/sessions`: bulk items; the user is bound by the relay, the body's userId checked. */
 export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTest: z.optional(z.boolean()) });

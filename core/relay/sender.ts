@@ -9,9 +9,9 @@ import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
-import { BULK_ITEM_STATUSES } from '../schema/primitives.js';
-import { isRecord } from '../schema/rules.js';
-import { RELAY_ROUTES, type RelaySession } from './protocol.js';
+import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
+import type { RelaySession } from './protocol.js';
+import { RELAY_ROUTES } from './routes.js';
 
 /** The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request. */
 export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);

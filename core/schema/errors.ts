@@ -1,21 +1,11 @@
-/** The error body every error response carries. @see spec "Errors" */
+/** The error body every error response carries, as zod schemas (the plain codes and shapes: `error-codes.ts`). @see spec "Errors" */
 import * as z from 'zod/mini';
+import type { ErrorBody as ErrorBodyShape, ErrorDetail as ErrorDetailShape } from './error-codes.js';
 
-export const ERROR_CODES = [
-  'VALIDATION_ERROR',
-  'BAD_REQUEST',
-  'UNAUTHORIZED',
-  'FORBIDDEN',
-  'NOT_FOUND',
-  'CONFLICT',
-  'INTERNAL_ERROR',
-  'RATE_LIMITED',
-  'USER_CODE_LIMIT',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+export { CODE_BY_STATUS, ERROR_CODES, errorBody, STATUS_NAMES, type ErrorCode } from './error-codes.js';
 
 export const ErrorDetail = z.object({ path: z.string(), message: z.string() });
-export type ErrorDetail = z.infer<typeof ErrorDetail>;
+export type ErrorDetail = ErrorDetailShape;
 
 export const ErrorBody = z.object({
   status: z.int(),
@@ -24,39 +14,5 @@ export const ErrorBody = z.object({
   code: z.string(),
   details: z.optional(z.array(ErrorDetail)),
 });
-export type ErrorBody = z.infer<typeof ErrorBody>;
+export type ErrorBody = ErrorBodyShape;
 
-/** The spec's code for an HTTP status, where the spec names one (CONFLICT's 409 is a guess by name). */
-export const CODE_BY_STATUS: Readonly<Record<number, ErrorCode>> = {
-  400: 'BAD_REQUEST',
-  401: 'UNAUTHORIZED',
-  403: 'FORBIDDEN',
-  404: 'NOT_FOUND',
-  409: 'CONFLICT',
-  422: 'VALIDATION_ERROR',
-  429: 'RATE_LIMITED',
-};
-
-/** HTTP status names for the `error` field. assumed: the standard reason phrases. */
-export const STATUS_NAMES: Readonly<Record<number, string>> = {
-  400: 'Bad Request',
-  401: 'Unauthorized',
-  403: 'Forbidden',
-  404: 'Not Found',
-  405: 'Method Not Allowed',
-  408: 'Request Timeout',
-  409: 'Conflict',
-  413: 'Payload Too Large',
-  415: 'Unsupported Media Type',
-  422: 'Unprocessable Entity',
-  429: 'Too Many Requests',
-  500: 'Internal Server Error',
-  502: 'Bad Gateway',
-  503: 'Service Unavailable',
-  504: 'Gateway Timeout',
-};
-
-/** Builds an error body in the spec's shape; the emulator and the relay answer with it. */
-export function errorBody(status: number, code: string, message: string, details?: ErrorDetail[]): ErrorBody {
-  return { status, error: STATUS_NAMES[status] ?? 'Error', message, code, ...(details ? { details } : {}) };
-}

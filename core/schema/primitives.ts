@@ -1,12 +1,70 @@
 /**
- * Building blocks shared by every resource schema. Each rule of the spec is written here once and
- * reused by the SDK (request validation), the relay and the emulator.
+ * Building blocks shared by every resource schema: the zod schemas of the rule table (`rules.ts`, where each
+ * scalar rule of the spec is written once) and the envelopes. Used where a server runs (server, relay,
+ * emulator, webhooks); game clients check with the rule table itself.
  * @see spec "Resources and their fields", "Limits"
  */
 import * as z from 'zod/mini';
-import { Limit, PositiveInt } from './rules.js';
+import * as rules from './rules.js';
 
-export * from './rules.js';
+export { BULK_ITEM_STATUSES, CREATOR_KEY_PATTERN, isIsoMillis, isRecord } from './rules.js';
+
+/**
+ * `schema.check(...checks)` that bundlers may drop when unused. zod marks its own constructors free of
+ * side effects but not the `.check()` method, so an unused schema built with it would stay in every bundle.
+ */
+// @__NO_SIDE_EFFECTS__
+export function checked<T extends z.ZodMiniType>(schema: T, ...checks: Array<z.core.CheckFn<z.output<T>> | z.core.$ZodCheck<z.output<T>>>): T {
+  return schema.check(...checks);
+}
+
+/**
+ * The zod schema of one rule of the rule table (`rules.ts`): its type then its predicate as a refinement, or
+ * the predicate alone as a custom check (`abort: false`, as zod's own checks: a bad field does not hide an
+ * object's cross-field checks); in `z.optional` when the rule is optional.
+ */
+// @__NO_SIDE_EFFECTS__
+export function schemaOf<T>(rule: rules.Rule<T>): z.ZodMiniType<T> {
+  const { type, test, message } = rule;
+  let schema: z.ZodMiniType<T>;
+  if (!type) schema = z.custom<T>(test as (value: unknown) => boolean, { message, abort: false });
+  else {
+    const base = (type === 'string' ? z.string() : type === 'number' ? z.number() : z.boolean()) as unknown as z.ZodMiniType<T>;
+    schema = test ? checked(base, z.refine(test, message)) : base;
+  }
+  return (rule.optional ? z.optional(schema) : schema) as z.ZodMiniType<T>;
+}
+
+/** The zod object shape of a table of rules: each field's {@link schemaOf}, optional ones in `z.optional`. */
+// @__NO_SIDE_EFFECTS__
+export function shapeOf<F extends Record<string, rules.Rule<never>>>(fields: F): ShapeOf<F> {
+  const shape: Record<string, z.ZodMiniType> = {};
+  for (const name in fields) {
+    shape[name] = schemaOf(fields[name] as rules.Rule);
+  }
+  return shape as ShapeOf<F>;
+}
+type ValueOf<R> = R extends rules.Rule<infer T> ? T : never;
+export type ShapeOf<F> = { [K in keyof F]: F[K] extends { optional: true } ? z.ZodMiniOptional<z.ZodMiniType<ValueOf<F[K]>>> : z.ZodMiniType<ValueOf<F[K]>> };
+
+/** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
+export const Timestamp = schemaOf(rules.Timestamp);
+/** Any ISO 8601 date-time with a zone: what we accept where we only read what the service sends. */
+export const DateTime = schemaOf(rules.DateTime);
+/** Creator key: exactly 5 uppercase alphanumeric characters. */
+export const CreatorKey = schemaOf(rules.CreatorKey);
+/** Non-empty identifier. */
+export const Id = schemaOf(rules.Id);
+/** A whole number of at least 1. */
+export const PositiveInt = schemaOf(rules.PositiveInt);
+/** Page size and other list limits: 1 to 100. */
+export const Limit = schemaOf(rules.Limit);
+/** A true/false flag, such as `isTest`. */
+export const Flag = schemaOf(rules.Flag);
+/** Creator search text: 1 to 10 characters. */
+export const SearchText = schemaOf(rules.SearchText);
+/** Arbitrary key/value pairs (a custom check rather than `z.record()`: the rule is the table's). */
+export const Metadata = schemaOf(rules.Metadata);
 
 export const PLATFORMS = ['iOS', 'Android', 'Web', 'ThirdPartyGame', 'Other'] as const;
 /** Platform of a playtime session; the service defaults it to `Other`. */
@@ -37,8 +95,7 @@ export const WriteOptions = {
 };
 
 /** Results of one item in a bulk request. */
-export const BULK_ITEM_STATUSES = ['SUCCESS', 'SKIPPED', 'FAILED'] as const;
-export const BulkItemStatus = z.enum(BULK_ITEM_STATUSES);
+export const BulkItemStatus = z.enum(rules.BULK_ITEM_STATUSES);
 export type BulkItemStatus = z.infer<typeof BulkItemStatus>;
 
 /** `{ data }` envelope of every successful response. */

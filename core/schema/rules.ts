@@ -1,18 +1,33 @@
 /**
- * The scalar rules of the spec (formats, ranges). Kept apart from the object schemas so that a client
- * bundle that sends only ids and a search text carries only these.
+ * The rule table: the spec's scalar rules (formats, ranges), each a plain predicate and its message. It is
+ * the one source of these rules: `primitives.ts` builds the zod schemas of the server, the relay and the
+ * emulator from it ({@link Rule} -> zod), and game clients check with it directly ({@link broken},
+ * {@link checkFields}), so their bundles carry no zod runtime. A property test proves both agree.
+ * No zod import here, by design.
  * @see spec "Limits"
  */
-import * as z from 'zod/mini';
+import type { ErrorDetail } from './errors.js';
+
+/** The JSON type a rule's value has before its predicate is asked. */
+export type RuleType = 'string' | 'number' | 'boolean';
 
 /**
- * `schema.check(...checks)` that bundlers may drop when unused. zod marks its own constructors free of
- * side effects but not the `.check()` method, so an unused schema built with it would stay in every
- * client bundle.
+ * One rule. `type`: the value must be of this type first ("is required" when missing, "must be a string" when
+ * of another type; numbers must be finite). `test`: then it must pass this predicate, else `message`.
+ * Without `type`, `test` alone decides (and `message` is also what a missing value gets).
  */
+export interface Rule<T = unknown> {
+  readonly type?: RuleType;
+  readonly test?: (value: T) => boolean;
+  readonly message?: string;
+  /** `undefined` passes (the field may be left out). */
+  readonly optional?: true;
+}
+
+/** A rule that lets `undefined` through: an optional field. */
 // @__NO_SIDE_EFFECTS__
-export function checked<T extends z.ZodMiniType>(schema: T, ...checks: Array<z.core.CheckFn<z.output<T>> | z.core.$ZodCheck<z.output<T>>>): T {
-  return schema.check(...checks);
+export function optional<T>(rule: Rule<T>): Rule<T> & { readonly optional: true } {
+  return { ...rule, optional: true };
 }
 
 /** True when `value` is exactly `YYYY-MM-DDTHH:mm:ss.sssZ` and names a real instant. */
@@ -21,33 +36,36 @@ export function isIsoMillis(value: string): boolean {
   return !Number.isNaN(time) && new Date(time).toISOString() === value;
 }
 
+/** True for a plain key/value object (not null, not an array). */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
 /** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
-export const Timestamp = checked(z.string(), z.refine(isIsoMillis, 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ'));
+export const Timestamp: Rule<string> = { type: 'string', test: isIsoMillis, message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' };
 
 /**
  * Any ISO 8601 date-time with a zone (`Z` or an offset), with or without fractional seconds: what we accept
  * where we only read what the service sends (webhook deliveries). assumed: the spec fixes the millisecond
  * form for playtime requests only, so a receiver must not refuse a signed delivery over `...:00Z`.
  */
-export const DateTime = checked(
-  z.string(),
-  z.refine((value: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)), 'must be an ISO 8601 date-time'),
-);
+export const DateTime: Rule<string> = {
+  type: 'string',
+  test: (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
+  message: 'must be an ISO 8601 date-time',
+};
 
 /** Creator key: exactly 5 uppercase alphanumeric characters. */
 export const CREATOR_KEY_PATTERN = /^[A-Z0-9]{5}$/;
-export const CreatorKey = checked(z.string(), z.regex(CREATOR_KEY_PATTERN, 'must be exactly 5 uppercase letters or digits'));
+export const CreatorKey: Rule<string> = { type: 'string', test: (value) => CREATOR_KEY_PATTERN.test(value), message: 'must be exactly 5 uppercase letters or digits' };
 
 /** Non-empty identifier. assumed: the spec gives ids as plain strings; an empty one is never meaningful. */
-export const Id = checked(z.string(), z.regex(/^[\s\S]/, 'must not be empty'));
+export const Id: Rule<string> = { type: 'string', test: (value) => value !== '', message: 'must not be empty' };
 
-/**
- * Whole numbers from `min` to `max`. The scalar rules use refinements rather than `z.int()` or `z.minimum()`:
- * the fewer kinds of zod check a client bundle touches, the less of zod it carries.
- */
+/** Whole numbers from `min` to `max`. */
 // @__NO_SIDE_EFFECTS__
-function wholeNumber(min: number, max: number, message: string) {
-  return checked(z.number(), z.refine<number>((n) => Number.isSafeInteger(n) && n >= min && n <= max, message));
+function wholeNumber(min: number, max: number, message: string): Rule<number> {
+  return { type: 'number', test: (n) => Number.isSafeInteger(n) && n >= min && n <= max, message };
 }
 
 /** A whole number of at least 1 (`durationSeconds`, page numbers, the tracker's counts and intervals). */
@@ -56,20 +74,39 @@ export const PositiveInt = wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a wh
 /** Page size and other list limits: 1 to 100. */
 export const Limit = wholeNumber(1, 100, 'must be an integer from 1 to 100');
 
-/** True for a plain key/value object (not null, not an array). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+/** Arbitrary key/value pairs stored with a request (playtime session, web view token). */
+export const Metadata: Rule<Record<string, unknown>> = { test: isRecord, message: 'must be an object' };
+
+/** A true/false flag, such as `isTest`. */
+export const Flag: Rule<boolean> = { type: 'boolean' };
+
+/** Creator search text: 1 to 10 characters (UTF-16 code units, as JavaScript counts them). */
+export const SearchText: Rule<string> = { type: 'string', test: (value) => value.length >= 1 && value.length <= 10, message: 'must be 1 to 10 characters' };
+
+/** Results of one item in a bulk request. */
+export const BULK_ITEM_STATUSES = ['SUCCESS', 'SKIPPED', 'FAILED'] as const;
+
+/** What is wrong with `value` under `rule`, or undefined when it keeps the rule. The client-side check. */
+export function broken(rule: Rule<never>, value: unknown): string | undefined {
+  if (value === undefined && rule.optional) return undefined;
+  const { type, test, message } = rule as Rule;
+  if (type) {
+    if (value === undefined) return 'is required';
+    if (typeof value !== type || (type === 'number' && !Number.isFinite(value))) return `must be a ${type}`;
+  }
+  return test && !test(value) ? message : undefined;
 }
 
 /**
- * Arbitrary key/value pairs stored with a request (playtime session, web view token). A custom check rather
- * than `z.record()`: it states the same rule at a fraction of the bytes a game client bundle would carry.
- * `abort: false` as zod's other checks: a bad metadata does not hide the object's cross-field checks.
+ * Checks `value` field by field against a table of rules: a game client's object check. A field missing from
+ * `value` is checked as `undefined` (so only optional ones pass); fields not in `fields` are not looked at.
+ * Paths are `{prefix}.{field}`.
  */
-export const Metadata = z.custom<Record<string, unknown>>(isRecord, { message: 'must be an object', abort: false });
-
-/** A true/false flag, such as `isTest`. */
-export const Flag = z.boolean();
-
-/** Creator search text: 1 to 10 characters. */
-export const SearchText = checked(z.string(), z.regex(/^[\s\S]{1,10}$/, 'must be 1 to 10 characters'));
+export function checkFields(fields: Record<string, Rule<never>>, value: Record<string, unknown>, prefix?: string): ErrorDetail[] {
+  const details: ErrorDetail[] = [];
+  for (const name in fields) {
+    const message = broken(fields[name]!, value[name]);
+    if (message) details.push({ path: prefix === undefined ? name : `${prefix}.${name}`, message });
+  }
+  return details;
+}

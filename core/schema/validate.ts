@@ -1,5 +1,6 @@
-/** Turning zod issues into the spec's `details: [{ path, message }]`. */
+/** Turning zod issues into the spec's `details: [{ path, message }]` (server side: the server, relay, emulator, webhooks). */
 import type * as z from 'zod/mini';
+import { invalid } from '../http/request-validation.js';
 import type { ErrorDetail } from './errors.js';
 
 export type Validated<T> = { success: true; data: T } | { success: false; details: ErrorDetail[] };
@@ -12,18 +13,14 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?
 }
 
 /**
- * Checks `value` field by field against the schemas an object schema is built from, so a game client
- * bundle applies the spec's field rules without carrying zod's object machinery. A field missing from
- * `value` is checked as `undefined` (so only optional ones pass); fields not in `fields` are not looked at.
- * Paths are `{prefix}.{field}`.
+ * The parsed value (unknown fields dropped, so exactly the spec's fields go on the wire), or a
+ * `ValidationError` with the same `code` and `details` a server-side VALIDATION_ERROR carries. Where a server
+ * runs (`CampaignServer`); game client code checks with the rule table instead (`http/request-validation.ts`).
+ * @throws ValidationError
  */
-export function checkFields(fields: Record<string, z.ZodMiniType>, value: Record<string, unknown>, prefix?: string): ErrorDetail[] {
-  const details: ErrorDetail[] = [];
-  for (const name of Object.keys(fields)) {
-    const result = check(fields[name]!, value[name], prefix === undefined ? name : `${prefix}.${name}`);
-    if (!result.success) details.push(...result.details);
-  }
-  return details;
+export function validated<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): z.output<S> {
+  const result = check(schema, value, field);
+  return result.success ? result.data : invalid(result.details);
 }
 
 /** `sessions.0.creatorKey`-style path under `field` (a path parameter's name), `(body)` for the root. */

@@ -2,7 +2,7 @@ import { path } from '../http/environment.js';
 import { pagedList, type PagePromise } from '../http/page.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import { RedeemCouponRequest, ValidateCouponRequest, type CouponRedemption, type CouponUsage, type CouponValidation } from '../schema/coupons.js';
 import { Id, PageQuery } from '../schema/primitives.js';
 

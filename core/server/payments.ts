@@ -1,7 +1,7 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import {
   BulkPaymentRequest,
   PaymentRequest,

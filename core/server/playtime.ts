@@ -1,7 +1,7 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import { BulkPlaytimeRequest, PlaytimeSessionRequest, type BulkPlaytimeResult, type PlaytimeSession } from '../schema/playtime.js';
 
 /** Set by `Playtime` itself: its private send, for {@link recordCheckedBulk}. */

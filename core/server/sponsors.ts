@@ -1,7 +1,7 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import { Id } from '../schema/primitives.js';
 import { ChangeSponsorRequest, CreateSponsorRequest, type BoostHistoryEntry, type BoostRecord } from '../schema/sponsors.js';
 

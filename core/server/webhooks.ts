@@ -1,7 +1,7 @@
 import { path } from '../http/environment.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
-import { validated } from '../http/request-validation.js';
+import { validated } from '../schema/validate.js';
 import * as z from 'zod/mini';
 import { checked } from '../schema/primitives.js';
 import { CreateWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../schema/webhooks.js';

@@ -7,22 +7,14 @@ import type { TrackedSession } from './events.js';
 /** A keepalive body must stay under this many bytes. */
 export const KEEPALIVE_BODY_LIMIT = 64 * 1024;
 
-/** UTF-8 length of a string (as `new TextEncoder().encode(text).length`). */
+/**
+ * UTF-8 length of a string (as `new TextEncoder().encode(text).length`): 3 bytes per UTF-16 unit, less 2 per
+ * ASCII unit, 1 per unit below U+0800 and 2 per surrogate pair (4 bytes, not 6). A lone surrogate counts 3,
+ * as TextEncoder writes U+FFFD for it. Regular expressions rather than a loop: a third of the bytes.
+ */
 export function utf8Length(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const code = text.charCodeAt(i);
-    if (code < 0x80) bytes += 1;
-    else if (code < 0x800) bytes += 2;
-    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) {
-        bytes += 4;
-        i++;
-      } else bytes += 3;
-    } else bytes += 3;
-  }
-  return bytes;
+  const count = (pattern: RegExp) => text.match(pattern)?.length ?? 0;
+  return 3 * text.length - 2 * count(/[\0-\x7f]/g) - count(/[\x80-\u07ff]/g) - 2 * count(/[\ud800-\udbff][\udc00-\udfff]/g);
 }
 
 /**

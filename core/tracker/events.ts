@@ -2,7 +2,7 @@
  * What a {@link PlaytimeTracker} tells its listeners, and a typed emitter whose listeners cannot break it.
  * @see DESIGN section 5
  */
-import EventEmitter from 'eventemitter3';
+import mitt from 'mitt';
 import type { RelaySession } from '../relay/protocol.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { PlaytimeItemResult } from '../schema/playtime.js';
@@ -93,37 +93,45 @@ export type TrackerListener<K extends keyof TrackerEventMap> = (event: TrackerEv
  * re-thrown from a timer (it would loop otherwise), so it surfaces as an uncaught error of the host.
  */
 export class TrackerEvents {
-  readonly #emitter = new EventEmitter();
-  /** The guarded wrapper of each listener, per event name (`off` needs it back). */
-  readonly #wrapped = new Map<keyof TrackerEventMap, WeakMap<(event: never) => unknown, (event: unknown) => void>>();
+  // TypeScript `private` rather than `#private` on the client path: see docs/decisions.md (ES2020 IIFE).
+  // mitt (ESM, ~200 B) rather than eventemitter3 (CommonJS, ~1 KB in every consumer's bundle).
+  private readonly emitter = mitt<Record<keyof TrackerEventMap, unknown>>();
 
   /** Adds a guarded listener (`once`: for the next event only). */
   on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>, once = false): void {
-    let byListener = this.#wrapped.get(name);
-    if (!byListener) this.#wrapped.set(name, (byListener = new WeakMap()));
-    const wrapped = byListener.get(listener) ?? this.#guard(name, listener);
-    byListener.set(listener, wrapped);
-    if (once) this.#emitter.once(name, wrapped);
-    else this.#emitter.on(name, wrapped);
+    const guarded = this.guard(name, listener);
+    const wrapped: Wrapped = once
+      ? (event) => {
+          this.remove(name, (handler) => handler === wrapped);
+          guarded(event);
+        }
+      : guarded;
+    wrapped.listener = listener;
+    this.emitter.on(name, wrapped);
   }
 
-  /** Removes a listener added with `on`. */
+  /** Removes a listener added with `on` (every time it was added). */
   off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): void {
-    const wrapped = this.#wrapped.get(name)?.get(listener);
-    if (wrapped) this.#emitter.off(name, wrapped);
+    this.remove(name, (handler) => handler.listener === listener);
   }
 
   /** Calls every listener of `name` with `event`. */
   emit<K extends keyof TrackerEventMap>(name: K, event: TrackerEventMap[K]): void {
-    this.#emitter.emit(name, event);
+    this.emitter.emit(name, event);
   }
 
   /** Forgets every listener (on dispose). */
   removeAll(): void {
-    this.#emitter.removeAllListeners();
+    this.emitter.all.clear();
   }
 
-  #guard(name: keyof TrackerEventMap, listener: (event: never) => unknown): (event: unknown) => void {
+  /** Drops the handlers of `name` that match (mitt's `off` drops one; a listener added twice is removed whole). */
+  private remove(name: keyof TrackerEventMap, matches: (handler: Wrapped) => boolean): void {
+    const handlers = this.emitter.all.get(name) as Wrapped[] | undefined;
+    if (handlers) this.emitter.all.set(name, handlers.filter((handler) => !matches(handler)));
+  }
+
+  private guard(name: keyof TrackerEventMap, listener: (event: never) => unknown): Wrapped {
     const report = (error: unknown) => {
       if (name !== 'error') return this.emit('error', { kind: 'listener', error });
       setTimeout(() => {
@@ -140,3 +148,6 @@ export class TrackerEvents {
     };
   }
 }
+
+/** A guarded listener as mitt holds it, with the game's listener it wraps (what `off` looks for). */
+type Wrapped = ((event: unknown) => void) & { listener?: (event: never) => unknown };

@@ -3,11 +3,10 @@
  * error at the call that passed it.
  * @see DESIGN section 5
  */
-import * as z from 'zod/mini';
 import { validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { CreatorKey, Id, Metadata, PositiveInt } from '../schema/rules.js';
+import { CreatorKey, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -59,19 +58,9 @@ export const TRACKER_DEFAULTS = {
 /** Options with every default filled in. */
 export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<PlaytimeTrackerOptions, keyof typeof TRACKER_DEFAULTS>>;
 
-// Field by field with the spec's scalar rules (no zod objects: they would double the tracker's size).
-const SessionDefaults = { campaignId: z.optional(Id), creatorKey: z.optional(CreatorKey) };
-const SessionOptions = { ...SessionDefaults, metadata: z.optional(Metadata) };
-const TrackerSettings = {
-  userId: Id,
-  flushIntervalMs: PositiveInt,
-  flushAt: PositiveInt,
-  maxQueue: PositiveInt,
-  checkpointMs: PositiveInt,
-  backgroundTimeoutMs: PositiveInt,
-  storageKey: Id,
-  ...SessionDefaults,
-};
+// Field by field with the spec's rule table (no zod: game client bundles carry none). Built per call, not at
+// module level: bundlers keep module-level calls, so a bundle with only the client reads would carry them.
+const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(CreatorKey) });
 
 /**
  * The options with defaults applied.
@@ -79,7 +68,9 @@ const TrackerSettings = {
  */
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
   const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
-  validatedFields(TrackerSettings, resolved, 'options');
+  const p = PositiveInt;
+  const settings = { userId: Id, flushIntervalMs: p, flushAt: p, maxQueue: p, checkpointMs: p, backgroundTimeoutMs: p, storageKey: Id, ...sessionDefaults() };
+  validatedFields(settings, resolved, 'options');
   validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
   return resolved;
 }
@@ -89,7 +80,7 @@ export function resolveTrackerOptions(options: PlaytimeTrackerOptions): Resolved
  * @throws ValidationError naming the bad field (a bad argument is a programming error, not a dropped session)
  */
 export function checkStartOptions(options: StartSessionOptions): StartSessionOptions {
-  return validatedFields(SessionOptions, options, 'start');
+  return validatedFields({ ...sessionDefaults(), metadata: optional(Metadata) }, options, 'start');
 }
 
 /** `value` without its undefined fields (so they neither override defaults nor reach the wire as absent keys). */

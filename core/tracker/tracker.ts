@@ -4,7 +4,7 @@
  * @see DESIGN section 5
  */
 import type { Platform } from '../platform.js';
-import { checkPlaytimeItem } from '../schema/playtime.js';
+import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { TrackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerListener } from './events.js';
 import { Flusher, type FlushTrigger } from './flusher.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';

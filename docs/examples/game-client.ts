@@ -1,7 +1,7 @@
 // A game client: reads with the Client key, play time through the game server's relay (type-checked by `npm test`).
 import { CampaignClient, PlaytimeTracker, type Platform } from 'game-campaign-sdk';
 
-declare const platform: Platform; // from an adapter; createMemoryPlatform() in tests
+declare const platform: Platform; // from an adapter; createMemoryPlatform() from 'game-campaign-sdk/testing' in tests
 declare const playerToken: string;
 
 const client = new CampaignClient({ clientKey: 'ck_live:public-client-secret', environment: 'live' });

@@ -1,0 +1,117 @@
+// The size check `npm test` ends with (scripts/measure-sizes.mjs): it measures from the built dist/ and fails
+// over a budget. Runs after the build (`npm test` builds first).
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import { promisify } from 'node:util';
+import { Parser } from 'acorn';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { IIFE } from '../../scripts/entries.mjs';
+import { lowerPrivateNames } from '../../scripts/lower-private.mjs';
+import { measureSizes, skipReason, SIZE_ROWS, type SizeRow } from '../../scripts/measure-sizes.mjs';
+
+const ROOT = join(import.meta.dirname, '../..');
+const run = promisify(execFile);
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+});
+
+/** Runs the size check, resolving with its exit code and output whatever the code. */
+async function sizeCheck(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ['scripts/measure-sizes.mjs', ...args], { cwd: ROOT });
+    return { code: 0, stdout, stderr };
+  } catch (error) {
+    const failure = error as { code: number; stdout: string; stderr: string };
+    return { code: failure.code, stdout: failure.stdout, stderr: failure.stderr };
+  }
+}
+
+describe('npm run size', () => {
+  it('fails when a budget is exceeded (the client reads against a 100-byte budget)', async () => {
+    const result = await sizeCheck(['--only', 'client reads', '--budget', '100']);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toMatch(/client reads \(CampaignClient\) .*OVER BUDGET/);
+    expect(result.stderr).toContain('size: over budget');
+  });
+
+  it('passes when the budget holds', async () => {
+    const result = await sizeCheck(['--only', 'client reads', '--budget', String(64 * 1024)]);
+    expect(result.code).toBe(0);
+    expect(result.stdout).not.toContain('OVER BUDGET');
+  });
+
+  it('measures a consumer of dist with rollup and esbuild and keeps the larger figure', async () => {
+    const [row] = await measureSizes({ only: 'client reads' });
+    expect(row).toMatchObject({ label: 'client reads (CampaignClient)', budget: 4096 });
+    const { rollup, esbuild } = row!.byTool!;
+    expect(rollup).toBeGreaterThan(1000);
+    expect(esbuild).toBeGreaterThan(1000);
+    expect(row!.bytes).toBe(Math.max(rollup, esbuild));
+    expect(row!.tool).toBe(row!.bytes === rollup ? 'rollup' : 'esbuild');
+  });
+
+  it('bundles a row that imports from two entries as one consumer (how tracker + adapter rows are measured)', async () => {
+    const rows: SizeRow[] = [
+      { label: 'tracker', import: { 'game-campaign-sdk': '{ PlaytimeTracker }' } },
+      { label: 'tracker + memory platform', import: { 'game-campaign-sdk': '{ PlaytimeTracker }', 'game-campaign-sdk/testing': '{ createMemoryPlatform }' } },
+    ];
+    const [tracker, both] = await measureSizes({ rows });
+    expect(both!.bytes).toBeGreaterThan(tracker!.bytes + 500);
+  });
+
+  it('lists an entry that does not exist yet as skipped, never with a figure', () => {
+    const browser = SIZE_ROWS.find((row) => row.label === 'tracker + browser adapter')!;
+    expect(skipReason(browser, { '.': {} })).toBe('entry ./browser is not in package.json exports yet');
+    expect(skipReason(browser, { '.': {}, './browser': {} })).toBeUndefined();
+  });
+});
+
+describe('the IIFE', () => {
+  it('parses as ES2020 and holds no #private member (lowered to mangled properties, not WeakMap helpers)', () => {
+    const code = readFileSync(join(ROOT, IIFE.file), 'utf8');
+    expect(() => Parser.parse(code, { ecmaVersion: 2020, sourceType: 'script' })).not.toThrow();
+    expect(code).not.toMatch(/__privateGet|__privateAdd|__private_/);
+  });
+
+  it('lowers #name to a property, and `#name in obj` to a string key', () => {
+    const code = 'class A { #count = 1; #bump() { return ++this.#count; } static has(o) { return #count in o; } }';
+    expect(lowerPrivateNames(code)).toBe('class A { __private_count = 1; __private_bump() { return ++this.__private_count; } static has(o) { return "__private_count" in o; } }');
+  });
+});
+
+describe('game-client bundles', () => {
+  /** The node_modules paths a consumer bundle of `names` from the built package pulls in. */
+  async function bundledPackages(code: string): Promise<string[]> {
+    const folder = mkdtempSync(join(tmpdir(), 'gc-inputs-'));
+    try {
+      mkdirSync(join(folder, 'node_modules'));
+      symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
+      writeFileSync(join(folder, 'consumer.mjs'), code);
+      const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: folder });
+      const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/'));
+      return [...new Set(inputs.map((path) => path.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1')))].sort();
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it('the main entry (reads, tracker, facade) carries no zod, eventemitter3 or @noble/hashes: only mitt', async () => {
+    const code = "import * as sdk from 'game-campaign-sdk';\nconsole.log(sdk);\n";
+    expect(await bundledPackages(code)).toEqual(['mitt']);
+  });
+
+  it('createMemoryPlatform and validateResponse come from game-campaign-sdk/testing, not the main entry', async () => {
+    const main = await import(join(ROOT, 'dist/index.js'));
+    const testing = await import(join(ROOT, 'dist/testing.js'));
+    expect(main).not.toHaveProperty('createMemoryPlatform');
+    expect(main).not.toHaveProperty('validateResponse');
+    expect(typeof testing.createMemoryPlatform).toBe('function');
+    expect(typeof testing.createMemoryStorage).toBe('function');
+    expect(typeof testing.validateResponse).toBe('function');
+    expect(testing.validateResponse({ data: { ott: 'x', expiresIn: 'soon' } }, 'OneTimeToken', 'item')).toEqual([{ path: 'data.expiresIn', message: 'must be a number' }]);
+  });
+});
