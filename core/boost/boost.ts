@@ -44,7 +44,7 @@ export interface Boost {
 /** The boost client of one player. */
 export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId: string): Boost {
   return {
-    change: (request, options) =>
+    change: async (request, options) =>
       relayRequest(relay, {
         method: 'PUT',
         route: RELAY_ROUTES.sponsor,

@@ -153,7 +153,7 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
     },
     async confirm(extra) {
       set({});
-      if (!state.canConfirm) return undefined;
+      if (disposed || !state.canConfirm) return undefined;
       set({ confirming: true, error: undefined });
       try {
         const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
@@ -166,6 +166,7 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
       }
     },
     async reload() {
+      if (disposed) return;
       const current = (load = {});
       const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
       set({ loading: true, error: undefined });
