@@ -35,7 +35,8 @@ export interface Boost {
    */
   change(request: BoostChangeRequest, options?: { signal?: AbortSignal }): Promise<BoostRecord>;
   /**
-   * The player's current boost (`GET /v1/client/sponsors/user/{userId}`), or undefined when they have none.
+   * The player's current boost (`GET /v1/client/sponsors/user/{userId}`), or undefined when they have none
+   * (assumed: the service's 404 for this read means no boost).
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    */
   current(): Promise<BoostRecord | undefined>;

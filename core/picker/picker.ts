@@ -50,7 +50,10 @@ export interface CreatorPickerState {
   readonly selected: string | undefined;
   /** True when `confirm()` would send a change: a creator other than the boosted one is selected, no cooldown, nothing in flight. */
   readonly canConfirm: boolean;
-  /** Whole days until the boost may change, while the 30-day cooldown runs (from the device clock, or the service's answer). */
+  /**
+   * Whole days until the boost may change, while the 30-day cooldown runs. assumed: from the boost's `sponsoredAt`
+   * on the device clock, rounded up; the service's `daysRemaining` wins once it has answered a change with it.
+   */
   readonly cooldownDays: number | undefined;
   /** True while a boost change is in flight. */
   readonly confirming: boolean;

@@ -42,8 +42,8 @@ export interface WebViewLauncherOptions {
 }
 
 /**
- * `gc.webview`: opens the campaign web view for the player the relay authenticates. One web view at a time:
- * opening another closes the first (the service invalidates the older session anyway).
+ * `gc.webview`: opens the campaign web view for the player the relay authenticates. One web view at a time
+ * (assumed): opening another closes the first, as the service invalidates the older session anyway.
  * @example
  * ```ts
  * const view = await gc.webview.open({ campaignId: 'cmp_spring_festival', showCampaignDetail: true });
@@ -72,10 +72,11 @@ export class WebViewLauncher {
     const { title, ...request } = options;
     const { codeVerifier, codeChallenge } = await createPkcePair(this.platform.crypto);
     const token = await relayRequest<RelayWebviewToken>(this.relay, { method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge } });
+    // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = token.url.split('#')[0]!;
     const url = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${codeVerifier}`;
     this.close();
-    const handle = await this.platform.openWebView(url, title === undefined ? {} : { title });
+    const handle = await this.platform.openWebView(url, { title });
     // Of two open() calls racing, the one that finishes last stays open.
     this.close();
     this.current = handle;
