@@ -199,7 +199,7 @@ describe('boost through the relay', () => {
     await gc.dispose();
   });
 
-  it('drives the picker end to end: the creators, a search, the cooldown, then a confirmed change', async () => {
+  it('drives the picker end to end: the creators, a search, then a confirmed change with its webhook', async () => {
     const { emulator, receiver } = context;
     const { gc } = gameFor(emulator, relayFor(emulator), DEMO_USERS.changeable);
     const picker = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, debounceMs: 0 });
