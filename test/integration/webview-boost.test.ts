@@ -167,6 +167,15 @@ describe('boost through the relay', () => {
     await gc.dispose();
   });
 
+  it('gives the relay\'s ValidationError with details for a malformed field, and changes nothing', async () => {
+    const { emulator } = context;
+    const { gc } = gameFor(emulator, relayFor(emulator), DEMO_USERS.changeable);
+    const error = await gc.boost.change({ newCreatorKey: 'NOVA1', callbackId: 42 as never }).catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ status: 400, code: 'VALIDATION_ERROR', details: [{ path: 'callbackId', message: expect.any(String) }] });
+    await expect(gc.boost.current()).resolves.toMatchObject({ creatorKey: DEMO_BOOSTED_CREATORS.changeable });
+    await gc.dispose();
+  });
+
   it('passes isTest through: validated, nothing recorded, no webhook', async () => {
     const { emulator, receiver } = context;
     const { gc } = gameFor(emulator, relayFor(emulator), DEMO_USERS.changeable);

@@ -54,7 +54,7 @@ function parts(url: string) {
 describe('WebViewLauncher', () => {
   it('opens {url}?ott=<token>#code_verifier=<verifier> and never sends the verifier to the relay or the service', async () => {
     const { platform, launcher, seen } = setup();
-    await launcher.open({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 } });
+    await launcher.open({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, callbackId: 'wv-1' });
     expect(platform.opened).toHaveLength(1);
     const { ott, verifier, parsed } = parts(platform.opened[0]!);
     expect(`${parsed.origin}${parsed.pathname}`).toBe(`${API}/webview`);
@@ -62,7 +62,7 @@ describe('WebViewLauncher', () => {
     expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The token request went relay -> service; the challenge travelled, the verifier did not.
     expect(seen.map((s) => `${s.to} ${new URL(s.url).pathname}`)).toEqual(['relay /campaign/webview/ott', 'service /v1/server/webview/ott']);
-    expect(JSON.parse(seen[1]!.body)).toMatchObject({ userId: 'player-1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, codeChallenge: expect.any(String) });
+    expect(JSON.parse(seen[1]!.body)).toMatchObject({ userId: 'player-1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, callbackId: 'wv-1', codeChallenge: expect.any(String) });
     for (const request of seen) expect(JSON.stringify(request)).not.toContain(verifier);
   });
 
