@@ -27,7 +27,8 @@ export interface Boost {
   /**
    * Points the player's boost at another creator. Retried only after a 429 (a change is not de-duplicated).
    * @throws BoostCooldownError (`daysRemaining`) inside the 30-day cooldown; NotFoundError for an unknown creator;
-   * RelayAuthError when the game's session is refused; ValidationError for a malformed request (nothing sent)
+   * RelayAuthError when the game's session is refused; ValidationError for an empty key (nothing sent) or a field
+   * the relay refuses (with `details`); `options.signal`'s reason when it aborts the request or a retry wait
    * @example
    * ```ts
    * const boost = await gc.boost.change({ newCreatorKey: 'LUNA7', callbackId: 'boost-42' });
@@ -52,7 +53,7 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
         // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
         body: { ...request, newCreatorKey: checkedId(request.newCreatorKey, 'newCreatorKey') },
         cooldown: true,
-        ...options,
+        signal: options?.signal,
       }),
     current: () =>
       sponsors.get(userId).catch((error: unknown) => {

@@ -7,7 +7,7 @@
  */
 import { API_RETRY, apiRetryDelay, parseRetryAfter, sleep } from '../http/backoff.js';
 import { ConnectionError, errorFromResponse, RelayAuthError, ResponseValidationError, TimeoutError, type RateLimitError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
+import { exchange, ExchangeTimeout, parseJson, unlessAborted } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import { isRecord } from '../schema/rules.js';
 import { resolveHeaders, RELAY_TIMEOUT_MS, type RelayTarget } from './sender.js';
@@ -65,7 +65,6 @@ export async function relayRequest<T>(client: RelayClient, call: RelayCall): Pro
     if (status === 401 || status === 403) throw new RelayAuthError({ status, code: error.code, message: error.message, headers: answerHeaders });
     const delayMs = status === 429 && attempt < (client.maxRetries ?? API_RETRY.maxRetries) ? apiRetryDelay((error as RateLimitError).retryAfterMs, attempt, client.random) : undefined;
     if (delayMs === undefined) throw error;
-    await sleep(delayMs);
-    if (call.signal?.aborted) throw call.signal.reason;
+    await (call.signal ? unlessAborted(sleep(delayMs), call.signal) : sleep(delayMs));
   }
 }

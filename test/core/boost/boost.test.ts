@@ -2,7 +2,7 @@
  * The boost client against a recording fake relay and API: what `PUT /sponsor` carries, the typed errors of the
  * relay's answers, and `current()` for a player without a boost.
  */
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBoost } from '../../../core/boost/boost.js';
 import { ClientSponsors } from '../../../core/client/sponsors.js';
 import { BoostCooldownError, ConnectionError, NotFoundError, ValidationError } from '../../../core/http/errors.js';
@@ -12,6 +12,7 @@ import type { FetchLike } from '../../../core/platform.js';
 const RELAY = 'http://game.local/campaign/';
 const API = 'http://emulator.local';
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+afterEach(() => vi.useRealTimers());
 const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', creatorName: 'Nova', isActive: true, sponsoredAt: '2025-06-01T12:00:00.000Z' };
 
 function boostWith(fetch: FetchLike) {
@@ -54,6 +55,21 @@ describe('boost', () => {
       throw new TypeError('Failed to fetch');
     });
     await expect(boostWith(fetch).change({ newCreatorKey: 'NOVA1' })).rejects.toBeInstanceOf(ConnectionError);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('stops at the abort signal, also while waiting to retry a 429', async () => {
+    vi.useFakeTimers();
+    const limited = { status: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'slow down' };
+    const fetch = vi.fn<FetchLike>(async () => new Response(JSON.stringify(limited), { status: 429, headers: { 'retry-after': '30' } }));
+    const controller = new AbortController();
+    const change = boostWith(fetch).change({ newCreatorKey: 'NOVA1' }, { signal: controller.signal });
+    const settled = change.catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    controller.abort(new Error('screen closed'));
+    await expect(settled).resolves.toMatchObject({ message: 'screen closed' });
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
