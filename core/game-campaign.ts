@@ -10,7 +10,7 @@ import type { Campaigns } from './client/campaigns.js';
 import { Creators } from './client/creators.js';
 import { unlessAborted } from './http/exchange.js';
 import { Transport, type TransportOptions } from './http/transport.js';
-import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions } from './picker/picker.js';
+import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions, type CreatorPickerSource } from './picker/picker.js';
 import type { FetchLike, Platform } from './platform.js';
 import type { RelayTarget } from './relay/sender.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
@@ -66,6 +66,8 @@ export interface GameCampaign {
  * ```ts
  * const gc = createGameCampaign({ platform, clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' });
  * gc.tracker.start({ campaignId: 'spring-event' });
+ * await gc.webview.open({ campaignId: 'spring-event' });
+ * const picker = gc.picker({ campaignId: 'spring-event' });
  * ```
  */
 export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
@@ -78,7 +80,7 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
   const pickers = new Set<CreatorPicker>();
   // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
   // and each gets a transport whose fetch its AbortSignal cancels. TODO(merge): per-call `{ signal }` (issue 15).
-  const search: Parameters<typeof createCreatorPicker>[0]['search'] = (query, signal) =>
+  const search: CreatorPickerSource['search'] = (query, signal) =>
     new Creators(new Transport(clientKey, 'Client', { ...transport, maxRetries: 0, fetch: abortable(platform.fetch, signal) })).search(query);
   return {
     campaigns: client.campaigns,
@@ -88,6 +90,7 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
     webview,
     picker(pickerOptions) {
       const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: () => platform.now() }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
+      // A disposed picker is forgotten, so a game that opens many boost screens does not keep them all.
       const dispose = picker.dispose;
       picker.dispose = () => {
         pickers.delete(picker);
