@@ -49,7 +49,7 @@ describe('createBrowserPlatform: crypto', () => {
   });
 
   it('falls back to @noble/hashes where crypto.subtle is missing (an insecure origin)', async () => {
-    const insecure = { getRandomValues: (array: Uint8Array) => globalThis.crypto.getRandomValues(array) } as unknown as Crypto;
+    const insecure = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => globalThis.crypto.getRandomValues(array) } as unknown as Crypto;
     const platform = createBrowserPlatform({ dbName: dbName(), window: Object.defineProperty(Object.create(window), 'crypto', { value: insecure }) });
     expect(hex(await platform.crypto.sha256(new TextEncoder().encode('abc')))).toBe(ABC_SHA256);
     expect(await platform.crypto.randomBytes(16)).toHaveLength(16);
