@@ -34,6 +34,19 @@ const bootstrap = (emulatorUrl: string, clientKey: string) => `
   window.errors = [];
   window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
   window.storage = sdk.createIdbStorage({ dbName });
+  // A web view opened by hand (PKCE pair, token from the relay), as the launcher does.
+  window.openCampaign = async (mode) => {
+    const platform = sdk.createBrowserPlatform({ dbName: 'webview', webView: { mode } });
+    const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/[+]/g, '-').replace(/[/]/g, '_').replace(/=+$/, '');
+    const verifier = base64url(await platform.crypto.randomBytes(32));
+    const challenge = base64url(await platform.crypto.sha256(new TextEncoder().encode(verifier)));
+    const response = await fetch('/campaign/webview/ott', { method: 'POST', headers: { authorization: 'Bearer ${USER}', 'content-type': 'application/json' }, body: JSON.stringify({ codeChallenge: challenge }) });
+    const { data } = await response.json();
+    const handle = await platform.openWebView(data.url + '?ott=' + encodeURIComponent(data.ott) + '#code_verifier=' + verifier, { title: 'Spring Festival' });
+    window.webViewClosed = false;
+    handle.closed.then(() => (window.webViewClosed = true));
+    window.webView = handle;
+  };
   window.ready = true;`;
 
 describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
@@ -170,6 +183,37 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     expect(sent(sessionId)).toBe(1);
     expect(await errors(nextVisit)).toEqual([]);
     await nextVisit.close();
+  });
+
+  it('the web view iframe: the sandboxed page completes its exchange, and its Close button closes the overlay', async () => {
+    const page = await openGame('webview-iframe');
+    await page.evaluate(() => (window as any).openCampaign('iframe'));
+    const frame = page.frameLocator('iframe[title="Spring Festival"]');
+    await expect.poll(() => frame.locator('h1').textContent(), { timeout: 10_000 }).toBe('Spring Festival'); // exchange + reads worked in the sandbox
+    expect(await page.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+    expect(emulator.state().webview.sessions.filter((session) => session.userId === USER).length).toBeGreaterThan(0);
+    await frame.locator('#close').click();
+    await expect.poll(() => page.evaluate(() => (window as any).webViewClosed)).toBe(true);
+    expect(await page.locator('iframe').count()).toBe(0);
+    // A close message from the game's own window (not the frame) is ignored.
+    await page.evaluate(() => (window as any).openCampaign('iframe'));
+    await page.evaluate(() => window.postMessage({ type: 'game-campaign:close' }, '*'));
+    await frame.locator('h1').waitFor();
+    expect(await page.evaluate(() => (window as any).webViewClosed)).toBe(false);
+    await page.evaluate(() => (window as any).webView.close());
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.close();
+  });
+
+  it('the web view window: opened without an opener, closed by its Close button', async () => {
+    const page = await openGame('webview-window');
+    const [popup] = await Promise.all([browser.context.waitForEvent('page'), page.evaluate(() => (window as any).openCampaign('window'))]);
+    await popup.locator('h1').waitFor();
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    await popup.locator('#close').click();
+    await expect.poll(() => page.evaluate(() => (window as any).webViewClosed), { timeout: 10_000 }).toBe(true);
+    expect(popup.isClosed()).toBe(true);
+    await page.close();
   });
 
   it('the IIFE by a <script> tag: play, stop, flush records the session once', async () => {
