@@ -1,7 +1,7 @@
 // The <script> bundle as built: it parses as ES2020 (old WebViews), defines the global GameCampaign with exactly the
 // browser entry's exports without touching any browser global at load, and its hand-written declaration types
 // that global from the browser entry's declarations. Runs after the build (`npm test` builds first).
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { parse } from 'acorn';
@@ -41,7 +41,8 @@ describe('dist/game-campaign.iife.d.ts', () => {
   });
 
   it('types the global for a plain <script> user: the real exports type-check, a missing one does not', () => {
-    const dir = mkdtempSync(join(ROOT, 'temp-iife-types-'));
+    mkdirSync(join(ROOT, 'temp'), { recursive: true });
+    const dir = mkdtempSync(join(ROOT, 'temp', 'iife-types-'));
     try {
       const file = join(dir, 'game.ts');
       writeFileSync(
