@@ -33,9 +33,9 @@ export function createBrowserNetwork(target: { window: Pick<Window, 'addEventLis
 }
 
 /**
- * The page's fetch (called on its window: an unbound `fetch` throws "Illegal invocation"), with keepalive
- * requests kept under the shared 64 KiB quota (`withKeepaliveQuota`).
+ * The page's fetch with keepalive requests kept under the shared 64 KiB quota (`withKeepaliveQuota`). Pass it
+ * bound to its window: an unbound `fetch` throws "Illegal invocation".
  */
 export function createBrowserFetch(fetch: FetchLike): FetchLike {
-  return withKeepaliveQuota((input, init) => fetch(input, init));
+  return withKeepaliveQuota(fetch);
 }
