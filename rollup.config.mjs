@@ -1,5 +1,6 @@
 // Builds every entry to ESM (.js) and CJS (.cjs), the emulator bin, and the minified IIFE bundle.
 // Declarations are rolled up separately by api-extractor (scripts/api-report.mjs).
+import { copyFileSync } from 'node:fs';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -16,15 +17,17 @@ export default [
     external: isExternal,
     onwarn: quiet,
     plugins: [ts('es2022')],
+    // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
+    // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
     output: [
-      { dir: 'dist', format: 'es', entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js' },
-      { dir: 'dist', format: 'cjs', entryFileNames: '[name].cjs', chunkFileNames: 'chunks/[name]-[hash].cjs', exports: 'named' },
+      { dir: 'dist', format: 'es', preserveModules: true, entryFileNames: fileName('js') },
+      { dir: 'dist', format: 'cjs', preserveModules: true, entryFileNames: fileName('cjs'), exports: 'named' },
     ],
   },
   {
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
-    plugins: [nodeResolve({ browser: true }), commonjs(), ts('es2022')],
+    plugins: [nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
     onwarn: quiet,
     output: {
       file: IIFE.file,
@@ -35,6 +38,17 @@ export default [
     },
   },
 ];
+
+/** Entries at `dist/<entry>.<ext>`, every other module under `dist/modules/` by its source path. */
+function fileName(ext) {
+  const entries = new Set(Object.keys(input));
+  return (chunk) => (chunk.isEntry && entries.has(chunk.name) ? `[name].${ext}` : `modules/[name].${ext}`);
+}
+
+// The hand-written declaration of the global goes next to the bundle.
+function iifeTypes() {
+  return { name: 'iife-types', writeBundle: () => copyFileSync(IIFE.types, IIFE.file.replace(/\.js$/, '.d.ts')) };
+}
 
 // zod ships comments rollup cannot place and a known internal import cycle; neither affects the output.
 function quiet(warning, warn) {

@@ -2,6 +2,11 @@
  * The web view page the SDK opens: `/webview?ott=<token>#code_verifier=<verifier>`. It exchanges the token and
  * verifier (`POST /v1/webview/sessions`), then shows the campaign and its creators and lets the user boost one.
  * Self-contained: inline style and script, no external requests.
+ *
+ * Its Close button asks the game to close it: it posts `{ type: 'game-campaign:close' }` to the frame's parent
+ * (iframe overlay) or its opener, then calls `window.close()` (a window the game opened). assumed: the spec shows
+ * no page-to-game protocol; the message carries no data, so it is posted to any origin (`'*'`), and the SDK's
+ * browser web view accepts it only from the page it opened, on that page's origin.
  */
 
 /** The HTML of `GET /webview`. */
@@ -22,9 +27,11 @@ export const WEBVIEW_PAGE = `<!doctype html>
   li.current { outline: 2px solid #5b8def; }
   button { background: #5b8def; color: #fff; border: 0; border-radius: 6px; padding: 6px 12px; cursor: pointer; }
   button[disabled] { background: #3a4256; cursor: default; }
+  #close { float: right; background: #3a4256; }
 </style>
 </head>
 <body>
+<button id="close" type="button" aria-label="Close">Close</button>
 <main id="app"><p class="muted">Loading…</p></main>
 <script>
 (function () {
@@ -35,6 +42,11 @@ export const WEBVIEW_PAGE = `<!doctype html>
   var codeVerifier = fragment.get('code_verifier');
   if (location.hash) history.replaceState(null, '', location.pathname + location.search);
   var sessionId = null;
+  document.getElementById('close').addEventListener('click', function () {
+    var target = window.parent !== window ? window.parent : window.opener;
+    if (target) target.postMessage({ type: 'game-campaign:close' }, '*');
+    window.close();
+  });
 
   function el(tag, attrs, children) {
     var node = document.createElement(tag);

@@ -7,5 +7,5 @@ export interface Entry {
 }
 export declare const ENTRIES: Entry[];
 export declare const BINS: Array<{ name: string; source: string }>;
-export declare const IIFE: { source: string; file: string; name: string };
+export declare const IIFE: { source: string; file: string; name: string; types: string };
 export declare function isExternal(id: string): boolean;

@@ -8,13 +8,14 @@ export const ENTRIES = [
   { name: 'node', source: 'adapters/node/index.ts', subpath: './node' },
   { name: 'emulator', source: 'emulator/index.ts', subpath: './emulator' },
   { name: 'testing', source: 'core/testing.ts', subpath: './testing' },
+  { name: 'browser', source: 'adapters/browser/index.ts', subpath: './browser', client: true },
 ];
 
 /** Built for the `bin`, not an import path. */
 export const BINS = [{ name: 'emulator-cli', source: 'emulator/cli.ts' }];
 
-/** The `<script>` bundle: global `GameCampaign`. */
-export const IIFE = { source: 'core/index.ts', file: 'dist/game-campaign.iife.js', name: 'GameCampaign' };
+/** The `<script>` bundle: global `GameCampaign`, built from the browser entry; `types` is its hand-checked declaration, copied next to it. */
+export const IIFE = { source: 'adapters/browser/index.ts', file: 'dist/game-campaign.iife.js', name: 'GameCampaign', types: 'types/game-campaign.iife.d.ts' };
 
 /** Runtime dependencies stay external in the ESM/CJS builds (the game's bundler resolves them). */
 export function isExternal(id) {

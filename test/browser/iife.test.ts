@@ -1,4 +1,5 @@
-// The <script> bundle in a real browser: the global, the request it sends (headers, URL) and the typed result/error.
+// The <script> bundle (built from the browser entry) in a real browser: the global, the request it sends
+// (headers, URL) and the typed result/error. Play/stop/flush through it: browser-adapter.test.ts.
 import { readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -48,7 +49,7 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
     await page.goto(origin);
     await page.addScriptTag({ url: '/sdk.js' });
     const result = await page.evaluate(async () => {
-      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../core/index.js') }).GameCampaign;
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
       const client = new sdk.CampaignClient({ clientKey: 'ck_test:secret', environment: { baseUrl: location.origin }, maxRetries: 0 });
       const campaign = await client.campaigns.get('cmp_1');
       const error = await client.campaigns.get('missing').catch((e: InstanceType<typeof sdk.NotFoundError>) => ({ name: e.name, status: e.status, code: e.code, isNotFound: e instanceof sdk.NotFoundError }));

@@ -24,7 +24,7 @@ describe('package.json', () => {
   });
 
   it('maps exactly the entries that hold code, each with types for import and require', () => {
-    const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.endsWith('.js'));
+    const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json' && !key.startsWith('./game-campaign.iife.'));
     expect(subpaths.sort()).toEqual(ENTRIES.map((e) => e.subpath).sort());
     for (const entry of ENTRIES) {
       expect(pkg.exports[entry.subpath]).toEqual({
@@ -55,7 +55,12 @@ describe('built entries', () => {
     expect(typeof require(join(ROOT, 'dist/server.cjs')).CampaignServer).toBe('function');
   });
 
-  it('the IIFE bundle defines the global GameCampaign with the main entry', () => {
+  it('maps the IIFE bundle and its declaration of the global', () => {
+    expect(pkg.exports['./game-campaign.iife.js']).toBe(`./${IIFE.file}`);
+    expect(pkg.exports['./game-campaign.iife.d.ts']).toBe(`./${IIFE.file.replace(/\.js$/, '.d.ts')}`);
+  });
+
+  it('the IIFE bundle defines the global GameCampaign with the browser entry', () => {
     const sandbox: Record<string, unknown> = {};
     runInNewContext(readFileSync(join(ROOT, IIFE.file), 'utf8'), sandbox);
     const global = sandbox[IIFE.name] as Record<string, unknown>;

@@ -1,0 +1,40 @@
+/**
+ * `game-campaign-sdk/browser`: the SDK for a web page (HTML5 games, Unity WebGL and Cocos web builds), and the
+ * source of the `<script>` bundle (global `GameCampaign`).
+ * @packageDocumentation
+ */
+import { createGameCampaign as createCoreGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
+import { createBrowserPlatform, type BrowserPlatformOptions } from './platform.js';
+
+/** Options of the browser {@link createGameCampaign}: the core facade's, with browser settings instead of a platform. */
+export interface BrowserGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'> {
+  /** Storage, web view, lease and error settings of the page's platform. @defaultValue IndexedDB, iframe overlay */
+  browser?: BrowserPlatformOptions;
+}
+
+/**
+ * Everything a web game does with the SDK (reads, playtime tracker, and what the core facade offers), on this
+ * page's IndexedDB, lifecycle, Web Locks, WebCrypto and fetch.
+ * @throws TypeError for a malformed Client key; ValidationError for a bad userId, relay url or tracker option
+ * @example
+ * ```ts
+ * const gc = createGameCampaign({ clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' });
+ * gc.tracker.start({ campaignId: 'spring-event' });
+ * gc.tracker.on('error', (event) => console.warn(event.kind, event.error));
+ * ```
+ */
+export function createGameCampaign(options: BrowserGameCampaignOptions): GameCampaign {
+  const { browser, ...rest } = options;
+  return createCoreGameCampaign({ ...rest, platform: createBrowserPlatform(browser) });
+}
+
+export { createBrowserPlatform, type BrowserPlatform, type BrowserPlatformOptions } from './platform.js';
+export { createIdbStorage, StorageUnavailableError, type BrowserStorage, type IdbStorageOptions } from './storage.js';
+export { WEBVIEW_CLOSE_MESSAGE, type BrowserWebViewOptions } from './webview.js';
+export type { GameCampaign, GameCampaignOptions, GameTrackerOptions } from '../../core/game-campaign.js';
+export { CampaignClient, type CampaignClientOptions } from '../../core/client/campaign-client.js';
+export * from '../../core/tracker/index.js';
+export * from '../../core/http/errors.js';
+export type { Environment } from '../../core/http/environment.js';
+export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto, WebViewHandle } from '../../core/platform.js';
+export type * from '../../core/types.js';

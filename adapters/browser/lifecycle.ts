@@ -1,0 +1,53 @@
+/**
+ * The browser's {@link Lifecycle}: the page going to the background and coming back, from `visibilitychange`,
+ * `pagehide`/`pageshow` and, where the browser has them, `freeze`/`resume` (Chromium's Page Lifecycle).
+ * Never `unload`: browsers do not fire it reliably, and listening to it keeps pages out of the back/forward cache.
+ * @see DESIGN section 4
+ */
+import type { Lifecycle } from '../../core/platform.js';
+
+/** The two objects the lifecycle listens to (injectable for tests). */
+export interface LifecycleTarget {
+  window: Pick<Window, 'addEventListener' | 'removeEventListener'>;
+  document: Pick<Document, 'addEventListener' | 'removeEventListener' | 'visibilityState'>;
+}
+
+const WINDOW_EVENTS = ['pagehide', 'pageshow'] as const;
+const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
+
+/**
+ * Creates the lifecycle. Each change is told once, whichever events announce it: a page that is hidden, then
+ * frozen, then closed (`visibilitychange`, `freeze`, `pagehide`) is one `onBackground`; it comes back to the
+ * foreground only when it is visible again. The DOM listeners are attached while someone listens.
+ * @example
+ * ```ts
+ * const lifecycle = createBrowserLifecycle({ window, document });
+ * const stop = lifecycle.onBackground(() => saveGame());
+ * ```
+ */
+export function createBrowserLifecycle({ window, document }: LifecycleTarget): Lifecycle {
+  const background = new Set<() => void>();
+  const foreground = new Set<() => void>();
+  let hidden = false;
+  const update = (event: Event) => {
+    // pagehide and freeze come before the page stops running, whatever visibilityState says at that moment.
+    const nowHidden = event.type === 'pagehide' || event.type === 'freeze' || document.visibilityState === 'hidden';
+    if (nowHidden === hidden) return;
+    hidden = nowHidden;
+    for (const listener of [...(hidden ? background : foreground)]) listener();
+  };
+  const listening = (attach: boolean) => {
+    const method = attach ? 'addEventListener' : 'removeEventListener';
+    if (attach) hidden = document.visibilityState === 'hidden';
+    for (const name of WINDOW_EVENTS) window[method](name, update);
+    for (const name of DOCUMENT_EVENTS) document[method](name, update);
+  };
+  const subscribe = (set: Set<() => void>) => (listener: () => void) => {
+    if (background.size + foreground.size === 0) listening(true);
+    set.add(listener);
+    return () => {
+      if (set.delete(listener) && background.size + foreground.size === 0) listening(false);
+    };
+  };
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground) };
+}

@@ -1,0 +1,61 @@
+/**
+ * `createBrowserPlatform`: the {@link Platform} of a web page (HTML5 games, Unity WebGL and Cocos web builds),
+ * wired from the pieces in this folder. Behaviour lives in core; this is wiring.
+ * @see DESIGN section 4
+ */
+import type { FetchLike, Platform } from '../../core/platform.js';
+import { createBrowserCrypto } from './crypto.js';
+import { createBrowserLifecycle } from './lifecycle.js';
+import { createBrowserLock, type BrowserLockOptions } from './lock.js';
+import { createBrowserFetch, createBrowserNetwork } from './network.js';
+import { createIdbStorage, type BrowserStorage, type IdbStorageOptions } from './storage.js';
+import { createBrowserWebView, type BrowserWebViewOptions } from './webview.js';
+
+/** Options of {@link createBrowserPlatform}. */
+export interface BrowserPlatformOptions extends IdbStorageOptions {
+  /** The store. @defaultValue IndexedDB through {@link createIdbStorage} with `dbName`, `storeName`, `onError` */
+  storage?: BrowserStorage;
+  /** The fetch to send with. @defaultValue the window's `fetch` */
+  fetch?: FetchLike;
+  /** How the web view opens. @defaultValue an iframe overlay over `document.body` */
+  webView?: BrowserWebViewOptions;
+  /** Timing of the storage lease used where the Web Locks API is missing. */
+  lease?: Pick<BrowserLockOptions, 'leaseMs' | 'pollMs'>;
+  /**
+   * The global object the platform reads (`document`, `navigator`, `crypto`, `fetch`, `performance`): for tests
+   * and frames. The Web Locks API is taken from its `navigator.locks`. @defaultValue globalThis
+   */
+  window?: Window & typeof globalThis;
+}
+
+/** The browser platform: a {@link Platform} whose storage says whether it persists. */
+export interface BrowserPlatform extends Platform {
+  storage: BrowserStorage;
+  lock: NonNullable<Platform['lock']>;
+}
+
+/**
+ * Creates the platform of this page. Nothing is touched before it is called (the entry is safe to import in
+ * server-side rendering); IndexedDB is opened on first use.
+ * @example
+ * ```ts
+ * const platform = createBrowserPlatform({ onError: (error) => console.warn(error) });
+ * const tracker = new PlaytimeTracker({ platform, userId, relay: { url: '/campaign' } });
+ * ```
+ */
+export function createBrowserPlatform(options: BrowserPlatformOptions = {}): BrowserPlatform {
+  const window = options.window ?? globalThis;
+  const { document, navigator } = window;
+  const storage = options.storage ?? createIdbStorage(options);
+  return {
+    storage,
+    lifecycle: createBrowserLifecycle({ window, document }),
+    crypto: createBrowserCrypto(window.crypto),
+    fetch: createBrowserFetch(options.fetch ?? ((input, init) => window.fetch(input, init))),
+    openWebView: createBrowserWebView(window, options.webView),
+    network: createBrowserNetwork({ window, navigator }),
+    lock: createBrowserLock({ ...options.lease, storage, locks: navigator.locks }),
+    now: () => Date.now(),
+    monotonic: () => window.performance.now(),
+  };
+}

@@ -1,0 +1,116 @@
+/**
+ * The browser's {@link KeyValueStorage}: IndexedDB through idb-keyval, in a database and object store of its own.
+ * Where IndexedDB is missing or refuses to open (Safari and Firefox private modes of some versions, storage
+ * blocked by the user or a sandboxed frame) it reports a {@link StorageUnavailableError} once and keeps the data
+ * in memory for the life of the page: the game keeps working, only a reload forgets.
+ * @see DESIGN section 4
+ */
+import { createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import type { KeyValueStorage } from '../../core/platform.js';
+
+/** Options of {@link createIdbStorage}. */
+export interface IdbStorageOptions {
+  /** IndexedDB database name. @defaultValue 'game-campaign' */
+  dbName?: string;
+  /** Object store name. Use a database of its own per store (idb-keyval creates the store with the database). @defaultValue 'kv' */
+  storeName?: string;
+  /** Hears a {@link StorageUnavailableError} when IndexedDB cannot be used. @defaultValue console.warn */
+  onError?: (error: unknown) => void;
+}
+
+/** A {@link KeyValueStorage} with the atomic read-modify-write the cross-tab lease needs. */
+export interface BrowserStorage extends KeyValueStorage {
+  /**
+   * Replaces the value of `key` by `updater(current)` in one IndexedDB read-write transaction (which other tabs'
+   * transactions on the store cannot interleave with); `undefined` deletes the key. Resolves to the new value.
+   */
+  update<T>(key: string, updater: (current: T | undefined) => T | undefined): Promise<T | undefined>;
+  /** Resolves to true when data persists in IndexedDB, false when it lives in memory only. */
+  persistent(): Promise<boolean>;
+}
+
+/** IndexedDB cannot be used here; the SDK keeps its data in memory for this page (its `cause` says why). */
+export class StorageUnavailableError extends Error {
+  override name = 'StorageUnavailableError';
+}
+
+type Backend = Omit<BrowserStorage, 'persistent'> & { persistent?: true };
+
+/**
+ * Creates the IndexedDB storage. The database is opened on first use; if that fails, every call is served from
+ * memory from then on, and `onError` hears why, once.
+ * @example
+ * ```ts
+ * const storage = createIdbStorage({ dbName: 'my-game-campaign', onError: (error) => showBanner(error.message) });
+ * await storage.set('greeting', { hello: 'world' });
+ * ```
+ */
+export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorage {
+  const { dbName = 'game-campaign', storeName = 'kv', onError = (error: unknown) => console.warn(error) } = options;
+  let backend: Promise<Backend> | undefined;
+  const open = () =>
+    (backend ??= (async () => {
+      try {
+        const store = createStore(dbName, storeName);
+        await get('', store); // opens the database (and creates the store) or fails
+        return idbBackend(store);
+      } catch (cause) {
+        onError(new StorageUnavailableError(`IndexedDB is unavailable (${String(cause)}): campaign data is kept in memory for this page only`, { cause }));
+        return memoryBackend();
+      }
+    })());
+  return {
+    get: async (key) => (await open()).get(key),
+    set: async (key, value) => (await open()).set(key, value),
+    delete: async (key) => (await open()).delete(key),
+    keys: async (prefix) => (await open()).keys(prefix),
+    update: async (key, updater) => (await open()).update(key, updater),
+    persistent: async () => (await open()).persistent === true,
+  } as BrowserStorage;
+}
+
+function idbBackend(store: UseStore): Backend {
+  return {
+    persistent: true,
+    get: (key) => get(key, store),
+    set: (key, value) => set(key, value, store),
+    delete: (key) => del(key, store),
+    // A key range where the runtime has one: the queue's keys are read without the rest of the store.
+    keys: (prefix = '') =>
+      store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) =>
+        found.map(String).filter((key) => key.startsWith(prefix)),
+      ),
+    update: <T>(key: string, updater: (current: T | undefined) => T | undefined) =>
+      store('readwrite', (objects) => {
+        let next: T | undefined;
+        const read = objects.get(key);
+        read.onsuccess = () => {
+          next = updater(read.result as T | undefined);
+          if (next === undefined) objects.delete(key);
+          else objects.put(next, key);
+        };
+        return promisifyRequest(objects.transaction).then(() => next);
+      }),
+  };
+}
+
+/** The fallback: JSON copies in a Map, so values behave as stored ones (a later change to an object does not leak in). */
+function memoryBackend(): Backend {
+  const entries = new Map<string, string>();
+  const read = (key: string) => {
+    const text = entries.get(key);
+    return text === undefined ? undefined : JSON.parse(text);
+  };
+  const write = (key: string, value: unknown) => (value === undefined ? entries.delete(key) : entries.set(key, JSON.stringify(value)));
+  return {
+    get: async (key) => read(key),
+    set: async (key, value) => void write(key, value),
+    delete: async (key) => void entries.delete(key),
+    keys: async (prefix = '') => [...entries.keys()].filter((key) => key.startsWith(prefix)).sort(),
+    update: async (key, updater) => {
+      const next = updater(read(key));
+      write(key, next);
+      return next;
+    },
+  };
+}

@@ -1,0 +1,34 @@
+/**
+ * Browsers give `keepalive` requests one shared quota: the bodies of all keepalive requests a page has in flight
+ * may total 64 KiB, and a request past it is refused at once (`TypeError`). The flusher keeps each body under
+ * the limit and sends one at a time; this wrapper keeps the TOTAL under it when several senders share one
+ * fetch (two trackers in a page, a flush that goes keepalive while another keepalive request is in flight).
+ * @see DESIGN sections 4 and 5
+ */
+import type { FetchLike } from '../platform.js';
+import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
+
+/**
+ * Wraps `fetch` so keepalive string bodies in flight through it stay under `limit` bytes in total. A keepalive
+ * request that would pass the limit is sent as an ordinary request instead of being refused: it completes while
+ * the page lives, and if the page goes away first its sessions simply stay queued for the next start-up.
+ * @param limit - @defaultValue 65536 (64 KiB, the quota of Chromium, Firefox and WebKit)
+ * @example
+ * ```ts
+ * const platformFetch = withKeepaliveQuota((input, init) => fetch(input, init));
+ * ```
+ */
+export function withKeepaliveQuota(fetch: FetchLike, limit: number = KEEPALIVE_BODY_LIMIT): FetchLike {
+  let inFlight = 0;
+  return async (input, init) => {
+    const bytes = init?.keepalive && typeof init.body === 'string' ? utf8Length(init.body) : 0;
+    if (bytes === 0) return fetch(input, init);
+    if (inFlight + bytes >= limit) return fetch(input, { ...init, keepalive: false });
+    inFlight += bytes;
+    try {
+      return await fetch(input, init);
+    } finally {
+      inFlight -= bytes;
+    }
+  };
+}

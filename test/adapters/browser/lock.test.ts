@@ -1,0 +1,92 @@
+// @vitest-environment happy-dom
+// The cross-tab lock: Web Locks where present; else a lease in IndexedDB that two "tabs" (two connections to one
+// database) contend for, that a live holder renews, and that a dead holder loses when it expires.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBrowserLock, LEASE_PREFIX } from '../../../adapters/browser/lock.js';
+import { createIdbStorage } from '../../../adapters/browser/storage.js';
+
+let dbCount = 0;
+const twoTabs = (lease: { leaseMs?: number; pollMs?: number } = {}) => {
+  const dbName = `lock-db-${++dbCount}`;
+  return [0, 1].map(() => {
+    const storage = createIdbStorage({ dbName });
+    return { storage, lock: createBrowserLock({ storage, locks: undefined, ...lease }) };
+  });
+};
+afterEach(() => void vi.useRealTimers());
+// fake-indexeddb schedules with setImmediate, which stays real.
+const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
+/** Moves the fake clock by `ms` in 100 ms steps, letting IndexedDB's (real) tasks run after each. */
+async function tick(ms: number): Promise<void> {
+  for (let elapsed = 0; elapsed < ms; elapsed += 100) {
+    await vi.advanceTimersByTimeAsync(Math.min(100, ms - elapsed));
+    for (let i = 0; i < 10; i++) await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+describe('createBrowserLock with the Web Locks API', () => {
+  it('runs the task inside navigator.locks.request under the same name and returns its result', async () => {
+    const names: string[] = [];
+    const locks = { request: async (name: string, task: () => Promise<unknown>) => (names.push(name), task()) } as unknown as LockManager;
+    const lock = createBrowserLock({ locks, storage: createIdbStorage({ dbName: `lock-db-${++dbCount}` }) });
+    expect(await lock('game-campaign:flush', async () => 42)).toBe(42);
+    expect(names).toEqual(['game-campaign:flush']);
+  });
+});
+
+describe('createBrowserLock with the storage lease (no navigator.locks)', () => {
+  it('two tabs contending never run their tasks at the same time, and each gets its turn', async () => {
+    const tabs = twoTabs({ pollMs: 5 });
+    let active = 0;
+    let maxActive = 0;
+    const ran: string[] = [];
+    const task = (who: string) => async () => {
+      maxActive = Math.max(maxActive, ++active);
+      await new Promise((resolve) => setTimeout(resolve, 2));
+      ran.push(who);
+      active--;
+    };
+    await Promise.all(Array.from({ length: 12 }, (_, i) => tabs[i % 2]!.lock('game-campaign:flush', task(`tab${i % 2}`))));
+    expect(maxActive).toBe(1);
+    expect(ran.filter((who) => who === 'tab0')).toHaveLength(6);
+    expect(ran.filter((who) => who === 'tab1')).toHaveLength(6);
+    expect(await tabs[0]!.storage.keys(LEASE_PREFIX)).toEqual([]); // released
+  });
+
+  it('a lease left by a tab that died is taken once it expires, not before', async () => {
+    fakeClock();
+    const [tab] = twoTabs({ leaseMs: 10_000, pollMs: 500 });
+    await tab!.storage.set(`${LEASE_PREFIX}game-campaign:alive:dead-tab`, { token: 'dead-tab', expiresAt: Date.now() + 10_000 });
+    let entered = false;
+    const done = tab!.lock('game-campaign:alive:dead-tab', async () => void (entered = true));
+    await tick(9_000);
+    expect(entered).toBe(false);
+    await tick(1_500);
+    await done;
+    expect(entered).toBe(true);
+  });
+
+  it('a live holder renews its lease: the other tab waits for the release, however long the task takes', async () => {
+    fakeClock();
+    const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
+    let release!: () => void;
+    const holding = a!.lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    let bEntered = false;
+    const waiting = b!.lock('game-campaign:flush', async () => void (bEntered = true));
+    await tick(20_000); // almost 7 lease lifetimes
+    expect(bEntered).toBe(false);
+    release();
+    await holding;
+    await tick(600);
+    await waiting;
+    expect(bEntered).toBe(true);
+  });
+
+  it('a task that throws releases the lock and rejects with its error', async () => {
+    const [a, b] = twoTabs({ pollMs: 5 });
+    await expect(a!.lock('x', async () => Promise.reject(new Error('task failed')))).rejects.toThrow('task failed');
+    expect(await b!.lock('x', async () => 'next')).toBe('next');
+  });
+});

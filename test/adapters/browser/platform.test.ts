@@ -1,0 +1,132 @@
+// @vitest-environment happy-dom
+// The browser platform as a whole, in happy-dom with fake-indexeddb: crypto (WebCrypto, and @noble/hashes where
+// `subtle` is missing), fetch with keepalive passed through, the background flush split into keepalive bodies
+// under the shared 64 KiB quota, and createGameCampaign carrying on in memory when IndexedDB is unavailable.
+import 'fake-indexeddb/auto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createBrowserPlatform, createGameCampaign, PlaytimeTracker, StorageUnavailableError } from '../../../adapters/browser/index.js';
+import type { FetchLike } from '../../../core/platform.js';
+import { KEEPALIVE_BODY_LIMIT } from '../../../core/tracker/body-size.js';
+
+const RELAY = { url: 'https://game.example/campaign' };
+const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+let dbCount = 0;
+const dbName = () => `platform-db-${++dbCount}`;
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+/** A relay stand-in: answers every batch SUCCESS (401 while `refuse` is set), recording each request. */
+function fakeRelay() {
+  const state = { refuse: false };
+  const calls: Array<{ keepalive: boolean; bytes: number; sessionIds: string[] }> = [];
+  let inFlightKeepalive = 0;
+  let maxInFlightKeepalive = 0;
+  const fetch: FetchLike = async (_input, init) => {
+    const body = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+    const bytes = new TextEncoder().encode(String(init?.body)).length;
+    const keepalive = init?.keepalive === true;
+    calls.push({ keepalive, bytes, sessionIds: body.sessions.map((s) => s.sessionId) });
+    if (keepalive) maxInFlightKeepalive = Math.max(maxInFlightKeepalive, (inFlightKeepalive += bytes));
+    await new Promise((resolve) => setTimeout(resolve, 1));
+    if (keepalive) inFlightKeepalive -= bytes;
+    if (state.refuse) return Response.json({ status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'no' }, { status: 401 });
+    return Response.json({ data: { total: body.sessions.length, successful: body.sessions.length, failed: 0, skipped: 0, results: body.sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } });
+  };
+  return { fetch, calls, state, maxInFlight: () => maxInFlightKeepalive };
+}
+
+describe('createBrowserPlatform: crypto', () => {
+  it('gives secure random bytes of any length and SHA-256 from crypto.subtle', async () => {
+    const platform = createBrowserPlatform({ dbName: dbName() });
+    const bytes = await platform.crypto.randomBytes(100_000); // past getRandomValues' 65 536-byte limit
+    expect(bytes).toHaveLength(100_000);
+    expect(new Set(bytes.subarray(70_000, 70_100)).size).toBeGreaterThan(1);
+    expect(hex(await platform.crypto.sha256(new TextEncoder().encode('abc')))).toBe(ABC_SHA256);
+  });
+
+  it('falls back to @noble/hashes where crypto.subtle is missing (an insecure origin)', async () => {
+    const insecure = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => globalThis.crypto.getRandomValues(array) } as unknown as Crypto;
+    const platform = createBrowserPlatform({ dbName: dbName(), window: Object.defineProperty(Object.create(window), 'crypto', { value: insecure }) });
+    expect(hex(await platform.crypto.sha256(new TextEncoder().encode('abc')))).toBe(ABC_SHA256);
+    expect(await platform.crypto.randomBytes(16)).toHaveLength(16);
+  });
+});
+
+describe('createBrowserPlatform: fetch, clocks', () => {
+  it("calls the page's fetch on its window with keepalive passed through", async () => {
+    const seen: Array<RequestInit | undefined> = [];
+    const pageFetch = vi.fn(function (this: unknown, _input: string | Request, init?: RequestInit) {
+      seen.push(init);
+      return Promise.resolve(new Response('ok'));
+    });
+    vi.stubGlobal('fetch', pageFetch);
+    const platform = createBrowserPlatform({ dbName: dbName(), window: globalThis as Window & typeof globalThis });
+    await platform.fetch('https://game.example/x', { method: 'POST', body: '{}', keepalive: true });
+    expect(seen[0]).toMatchObject({ method: 'POST', body: '{}', keepalive: true });
+    const t0 = platform.monotonic();
+    expect(platform.monotonic()).toBeGreaterThanOrEqual(t0);
+    expect(Math.abs(platform.now() - Date.now())).toBeLessThan(1_000);
+  });
+});
+
+describe('background flush on the browser platform', () => {
+  it('goes out as keepalive bodies each under 64 KiB, never more than 64 KiB in flight, every session once', async () => {
+    const name = dbName();
+    const platform = createBrowserPlatform({ dbName: name });
+    // 300 finished sessions left queued by an earlier visit (~190 KB as JSON).
+    const ids = Array.from({ length: 300 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
+    for (const [i, sessionId] of ids.entries()) {
+      await platform.storage.set(`game-campaign:queue:${String(i).padStart(12, '0')}:${sessionId}`, {
+        sessionId,
+        userId: 'player-1',
+        durationSeconds: 60,
+        startedAt: '2025-01-01T11:58:00.000Z',
+        endedAt: '2025-01-01T11:59:00.000Z',
+        metadata: { level: 'x'.repeat(500) },
+      });
+    }
+    const relay = fakeRelay();
+    relay.state.refuse = true; // the start-up flush is refused: everything stays queued
+    const tracker = new PlaytimeTracker({ platform: { ...platform, fetch: createBrowserPlatform({ dbName: name, fetch: relay.fetch }).fetch }, userId: 'player-1', relay: RELAY });
+    const errors: unknown[] = [];
+    tracker.on('error', (event) => void errors.push(event.kind));
+    await vi.waitFor(() => expect(errors).toContain('auth'));
+    await tracker.flush(); // joins the start-up flush (or is refused in turn): no flush runs after this
+    const refused = relay.calls.length;
+    relay.state.refuse = false;
+
+    window.dispatchEvent(new Event('pagehide'));
+    await tracker.flush();
+    const background = relay.calls.slice(refused);
+    expect(background.length).toBeGreaterThanOrEqual(3);
+    expect(background.every((call) => call.keepalive && call.bytes < KEEPALIVE_BODY_LIMIT)).toBe(true);
+    expect(relay.maxInFlight()).toBeLessThan(KEEPALIVE_BODY_LIMIT);
+    expect(background.flatMap((call) => call.sessionIds)).toEqual(ids);
+    expect(await platform.storage.keys('game-campaign:queue:')).toEqual([]);
+    await tracker.dispose();
+  });
+});
+
+describe('createGameCampaign (browser)', () => {
+  it('when IndexedDB is unavailable: one StorageUnavailableError to onError, and play time still reaches the relay', async () => {
+    vi.stubGlobal('indexedDB', undefined);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date', 'performance'] });
+    const relay = fakeRelay();
+    const onError = vi.fn();
+    const gc = createGameCampaign({ clientKey: 'ck_test:secret', relay: RELAY, userId: 'player-1', browser: { fetch: relay.fetch, onError, window: globalThis as Window & typeof globalThis } });
+    const sessionId = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+    const flushed = gc.tracker.flush();
+    await vi.advanceTimersByTimeAsync(10);
+    await flushed;
+    expect(onError).toHaveBeenCalledTimes(1);
+    expect(onError.mock.calls[0]![0]).toBeInstanceOf(StorageUnavailableError);
+    expect(relay.calls.flatMap((call) => call.sessionIds)).toEqual([sessionId]);
+    await gc.dispose();
+  });
+});

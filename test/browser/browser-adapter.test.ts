@@ -1,0 +1,234 @@
+// The browser entry in real Chromium against the emulator and a relay on 127.0.0.1, as a game gets it: the built
+// dist bundled for the page (ESM) or the IIFE by a <script> tag. Offline play survives a reload in IndexedDB, two
+// tabs never send the same session, a closed tab's session is recovered on the next visit. Time is moved with
+// Playwright's page clock; outcomes are awaited by polling the emulator, never timed.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeHandler } from '../../adapters/node/index.js';
+import { createRelay } from '../../core/relay/index.js';
+import { CampaignServer } from '../../core/server/index.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { IIFE } from '../../scripts/entries.mjs';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const USER = DEMO_USERS.changeable;
+
+/** The game's start-up code, the same for the ESM build and the IIFE (`sdk` is the module or the global). */
+const bootstrap = (emulatorUrl: string, clientKey: string) => `
+  const params = new URLSearchParams(location.search);
+  const dbName = params.get('db');
+  window.gc = sdk.createGameCampaign({
+    clientKey: ${JSON.stringify(clientKey)},
+    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
+    relay: { url: '/campaign', headers: { authorization: 'Bearer ${USER}' } },
+    userId: '${USER}',
+    tracker: { campaignId: '${DEMO_ACTIVE_CAMPAIGN_ID}', checkpointMs: 500, flushIntervalMs: 600000 },
+    browser: { dbName, onError: (error) => window.errors.push(String(error)) },
+  });
+  window.errors = [];
+  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
+  window.storage = sdk.createIdbStorage({ dbName });
+  // A web view opened by hand (PKCE pair, token from the relay), as the launcher does.
+  window.openCampaign = async (mode) => {
+    const platform = sdk.createBrowserPlatform({ dbName: 'webview', webView: { mode } });
+    const base64url = (bytes) => btoa(String.fromCharCode(...bytes)).replace(/[+]/g, '-').replace(/[/]/g, '_').replace(/=+$/, '');
+    const verifier = base64url(await platform.crypto.randomBytes(32));
+    const challenge = base64url(await platform.crypto.sha256(new TextEncoder().encode(verifier)));
+    const response = await fetch('/campaign/webview/ott', { method: 'POST', headers: { authorization: 'Bearer ${USER}', 'content-type': 'application/json' }, body: JSON.stringify({ codeChallenge: challenge }) });
+    const { data } = await response.json();
+    const handle = await platform.openWebView(data.url + '?ott=' + encodeURIComponent(data.ott) + '#code_verifier=' + verifier, { title: 'Spring Festival' });
+    window.webViewClosed = false;
+    handle.closed.then(() => (window.webViewClosed = true));
+    window.webView = handle;
+  };
+  window.ready = true;`;
+
+describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
+  let emulator: RunningEmulator;
+  let server: Server;
+  let origin: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  /** sessionId of every session the relay received, once per receipt. */
+  const received: string[] = [];
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    const campaignServer = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
+    const relay = createRelay({ server: campaignServer, authenticate: (request) => ({ userId: request.headers.get('authorization')?.replace('Bearer ', '') ?? '' }) });
+    const relayHandler = toNodeHandler({
+      fetch: async (request: Request) => {
+        if (request.url.endsWith('/playtime/sessions')) {
+          const body = (await request.clone().json()) as { sessions: Array<{ sessionId: string }> };
+          received.push(...body.sessions.map((session) => session.sessionId));
+        }
+        return relay.fetch(request);
+      },
+    });
+    // What a game's bundler makes of the built entry.
+    const esm = await build({ stdin: { contents: `export * from './dist/browser.js';`, resolveDir: ROOT }, bundle: true, format: 'esm', platform: 'browser', write: false });
+    const files: Record<string, [string, string]> = {
+      '/sdk.mjs': ['text/javascript', esm.outputFiles[0]!.text],
+      '/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
+      '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url, emulator.clientKey)}</script>`],
+      '/iife.html': ['text/html', `<!doctype html><title>game</title><script src="/game-campaign.iife.js"></script><script>const sdk = GameCampaign;${bootstrap(emulator.url, emulator.clientKey)}</script>`],
+    };
+    server = createServer((req, res) => {
+      if (req.url?.startsWith('/campaign/')) return void relayHandler(req, res);
+      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+      if (!file) return void res.writeHead(404).end();
+      // Cached, so a navigation while offline still loads the game (as a service worker would).
+      res.writeHead(200, { 'content-type': file[0], 'cache-control': 'max-age=3600' }).end(file[1]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    await emulator?.close();
+  });
+
+  /** Opens the game (ESM build, or the IIFE page) on a database of its own, with the page clock under control. */
+  async function openGame(db: string, path = '/', page?: Page): Promise<Page> {
+    page ??= await browser.context.newPage();
+    await page.clock.install();
+    await page.goto(`${origin}${path}?db=${db}`);
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    return page;
+  }
+  const start = (page: Page) => page.evaluate(() => (window as any).gc.tracker.start() as string);
+  const play = async (page: Page, ms: number) => page.clock.fastForward(ms);
+  const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
+  const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
+  const sent = (sessionId: string) => received.filter((id) => id === sessionId).length;
+  const queuedIds = (page: Page) => page.evaluate(async () => ((await (window as any).storage.keys('game-campaign:queue:')) as string[]).map((key) => key.split(':').at(-1)));
+  const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
+
+  it('offline play, stop and reload: the session waits in IndexedDB and is recorded once when the network returns', async () => {
+    const page = await openGame('offline-reload');
+    const sessionId = await start(page);
+    await play(page, 3_000);
+    await browser.context.setOffline(true);
+    await page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush(); // offline: nothing is sent
+    });
+    await openGame('offline-reload', '/', page); // the reload, still offline
+    expect(await queuedIds(page)).toEqual([sessionId]);
+    expect(recorded(sessionId)).toEqual([]);
+
+    await browser.context.setOffline(false); // `online`: the tracker flushes
+    await untilRecorded(sessionId);
+    expect(recorded(sessionId)[0]).toMatchObject({ userId: USER, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, durationSeconds: 3 });
+    await expect.poll(() => queuedIds(page)).toEqual([]);
+    expect(sent(sessionId)).toBe(1);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
+  it.each([
+    ['Web Locks', false],
+    ['the IndexedDB lease (no navigator.locks)', true],
+  ])('two tabs of one origin flushing at once send and record each session once, with %s', async (_, withoutWebLocks) => {
+    const db = withoutWebLocks ? 'two-tabs-lease' : 'two-tabs-locks';
+    const tabs = await Promise.all(
+      [0, 1].map(async () => {
+        const page = await browser.context.newPage();
+        if (withoutWebLocks) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true }));
+        return openGame(db, '/', page);
+      }),
+    );
+    expect(await tabs[0]!.evaluate(() => navigator.locks === undefined)).toBe(withoutWebLocks);
+    await browser.context.setOffline(true);
+    const ids: string[] = [];
+    for (const tab of tabs) {
+      for (let i = 0; i < 3; i++) {
+        ids.push(await start(tab));
+        await play(tab, 2_000);
+        await tab.evaluate(() => (window as any).gc.tracker.stop());
+      }
+    }
+    expect((await queuedIds(tabs[0]!)).sort()).toEqual([...ids].sort()); // one shared queue
+
+    await browser.context.setOffline(false);
+    await Promise.all(tabs.map((tab) => tab.evaluate(() => (window as any).gc.tracker.flush())));
+    await untilRecorded(...ids);
+    await expect.poll(() => queuedIds(tabs[1]!)).toEqual([]);
+    expect(ids.map(sent)).toEqual(ids.map(() => 1));
+    for (const tab of tabs) {
+      expect(await errors(tab)).toEqual([]);
+      await tab.close();
+    }
+  });
+
+  it('a tab closed mid-session leaves its session, recovered at its last checkpoint on the next visit', async () => {
+    const page = await openGame('closed-tab');
+    const sessionId = await start(page);
+    await play(page, 4_000); // the checkpoint timer fires at the end of the jump
+    await expect.poll(() => page.evaluate(async (id) => ((await (window as any).storage.get(`game-campaign:running:${id}`)) as { playedMs: number } | undefined)?.playedMs ?? 0, sessionId)).toBeGreaterThanOrEqual(4_000);
+    await page.close();
+    expect(recorded(sessionId)).toEqual([]);
+
+    const nextVisit = await openGame('closed-tab');
+    await untilRecorded(sessionId);
+    expect(recorded(sessionId)[0]!.durationSeconds).toBe(4);
+    expect(sent(sessionId)).toBe(1);
+    expect(await errors(nextVisit)).toEqual([]);
+    await nextVisit.close();
+  });
+
+  it('the web view iframe: the sandboxed page completes its exchange, and its Close button closes the overlay', async () => {
+    const page = await openGame('webview-iframe');
+    await page.evaluate(() => (window as any).openCampaign('iframe'));
+    const frame = page.frameLocator('iframe[title="Spring Festival"]');
+    await expect.poll(() => frame.locator('h1').textContent(), { timeout: 10_000 }).toBe('Spring Festival'); // exchange + reads worked in the sandbox
+    expect(await page.locator('iframe').getAttribute('sandbox')).toBe('allow-scripts allow-same-origin');
+    expect(emulator.state().webview.sessions.filter((session) => session.userId === USER).length).toBeGreaterThan(0);
+    await frame.locator('#close').click();
+    await expect.poll(() => page.evaluate(() => (window as any).webViewClosed)).toBe(true);
+    expect(await page.locator('iframe').count()).toBe(0);
+    // A close message from the game's own window (not the frame) is ignored.
+    await page.evaluate(() => (window as any).openCampaign('iframe'));
+    await page.evaluate(() => window.postMessage({ type: 'game-campaign:close' }, '*'));
+    await frame.locator('h1').waitFor();
+    expect(await page.evaluate(() => (window as any).webViewClosed)).toBe(false);
+    await page.evaluate(() => (window as any).webView.close());
+    expect(await page.locator('iframe').count()).toBe(0);
+    await page.close();
+  });
+
+  it('the web view window: opened without an opener, closed by its Close button', async () => {
+    const page = await openGame('webview-window');
+    const [popup] = await Promise.all([browser.context.waitForEvent('page'), page.evaluate(() => (window as any).openCampaign('window'))]);
+    await popup.locator('h1').waitFor();
+    expect(await popup.evaluate(() => window.opener)).toBeNull();
+    await popup.locator('#close').click();
+    await expect.poll(() => page.evaluate(() => (window as any).webViewClosed), { timeout: 10_000 }).toBe(true);
+    expect(popup.isClosed()).toBe(true);
+    await page.close();
+  });
+
+  it('the IIFE by a <script> tag: play, stop, flush records the session once', async () => {
+    const page = await openGame('iife', '/iife.html');
+    expect(await page.evaluate(() => typeof (window as any).GameCampaign.createBrowserPlatform)).toBe('function');
+    const sessionId = await start(page);
+    await play(page, 2_000);
+    await page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush();
+    });
+    await untilRecorded(sessionId);
+    expect(recorded(sessionId)[0]!.durationSeconds).toBe(2);
+    expect(sent(sessionId)).toBe(1);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+});

@@ -1,0 +1,55 @@
+// The shared keepalive quota: bodies in flight through one fetch stay under 64 KiB in total.
+import { describe, expect, it } from 'vitest';
+import { KEEPALIVE_BODY_LIMIT } from '../../../core/tracker/body-size.js';
+import { withKeepaliveQuota } from '../../../core/tracker/keepalive-quota.js';
+
+/** A fetch whose answers the test releases one by one, recording what each request asked for. */
+function deferredFetch() {
+  const calls: Array<{ keepalive: boolean; bytes: number; answer: () => void }> = [];
+  const fetch = (_input: string | Request, init?: RequestInit) =>
+    new Promise<Response>((resolve) => calls.push({ keepalive: init?.keepalive === true, bytes: String(init?.body ?? '').length, answer: () => resolve(new Response('{}')) }));
+  return { calls, fetch };
+}
+const body = (kib: number) => 'x'.repeat(kib * 1024);
+
+describe('withKeepaliveQuota', () => {
+  it('sends keepalive requests while their bodies in flight total under 64 KiB, the next one as an ordinary request', async () => {
+    const { calls, fetch } = deferredFetch();
+    const quota = withKeepaliveQuota(fetch);
+    const first = quota('/a', { method: 'POST', body: body(30), keepalive: true });
+    const second = quota('/b', { method: 'POST', body: body(30), keepalive: true });
+    const third = quota('/c', { method: 'POST', body: body(30), keepalive: true });
+    await Promise.resolve();
+    expect(calls.map((call) => call.keepalive)).toEqual([true, true, false]);
+    const inFlight = calls.filter((call) => call.keepalive).reduce((sum, call) => sum + call.bytes, 0);
+    expect(inFlight).toBeLessThan(KEEPALIVE_BODY_LIMIT);
+    calls.forEach((call) => call.answer());
+    await Promise.all([first, second, third]);
+  });
+
+  it('gives the quota back when an answer arrives (or the request fails)', async () => {
+    const { calls, fetch } = deferredFetch();
+    const quota = withKeepaliveQuota(fetch);
+    const first = quota('/a', { method: 'POST', body: body(60), keepalive: true });
+    await Promise.resolve();
+    calls[0]!.answer();
+    await first;
+    void quota('/b', { method: 'POST', body: body(60), keepalive: true });
+    await Promise.resolve();
+    expect(calls.map((call) => call.keepalive)).toEqual([true, true]);
+    const failedWith: boolean[] = [];
+    const failing = withKeepaliveQuota((_input, init) => (failedWith.push(init?.keepalive === true), Promise.reject(new TypeError('Failed to fetch'))), 100);
+    await expect(failing('/x', { body: 'y'.repeat(60), keepalive: true })).rejects.toThrow(TypeError);
+    await expect(failing('/x', { body: 'y'.repeat(60), keepalive: true })).rejects.toThrow(TypeError);
+    expect(failedWith).toEqual([true, true]);
+  });
+
+  it('counts UTF-8 bytes and leaves ordinary requests alone', async () => {
+    const { calls, fetch } = deferredFetch();
+    const quota = withKeepaliveQuota(fetch, 10);
+    void quota('/a', { body: 'ééééé', keepalive: true }); // 10 bytes in UTF-8: over a 10-byte quota
+    void quota('/b', { body: 'x'.repeat(100) });
+    await Promise.resolve();
+    expect(calls.map((call) => call.keepalive)).toEqual([false, false]);
+  });
+});
