@@ -91,7 +91,7 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
 
 /**
  * NetInfo 12: `addEventListener` returns the unsubscribe function and calls the listener with the current
- * state at once. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
+ * state at once; it is removed when our last listener leaves. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
  */
 function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
   let online = true;
@@ -113,7 +113,13 @@ function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
     onChange(listener) {
       attach();
       listeners.add(listener);
-      return () => void listeners.delete(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          unsubscribe?.();
+          unsubscribe = undefined;
+        }
+      };
     },
   };
 }

@@ -13,6 +13,10 @@
  *   per event type (`addEventListener` replaces); `timeout` is ignored; `abort()` aborts the request task.
  */
 import { randomBytes } from 'node:crypto';
+import type { XhrLike } from '../../../adapters/cocos/xhr-fetch.js';
+
+/** The wrapper's class: an XHR plus its one-listener-per-type `addEventListener`. */
+export type FakeXhrClass = new () => XhrLike & { addEventListener(type: string, listener: (event?: unknown) => void): void; removeEventListener(type: string, listener: (event?: unknown) => void): void };
 
 /** What the in-process server sees of a `wx.request`. */
 export interface WxRequest {
@@ -32,7 +36,7 @@ export interface FakeWx {
     onNetworkStatusChange(listener: (result: { isConnected: boolean; networkType: string }) => void): void;
     getUserCryptoManager(): { getRandomValues(options: { length: number; success?(result: { randomValues: ArrayBuffer }): void; fail?(error: { errMsg: string }): void }): void };
   };
-  XMLHttpRequest: new () => any;
+  XMLHttpRequest: FakeXhrClass;
   /** Every `wx.request`, as the service side would see it. */
   readonly requests: WxRequest[];
   /** Goes on/offline: listeners hear it; offline, `wx.request` fails with `request:fail`. */
