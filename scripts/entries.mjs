@@ -7,6 +7,8 @@ export const ENTRIES = [
   { name: 'server', source: 'core/server/index.ts', subpath: './server' },
   { name: 'node', source: 'adapters/node/index.ts', subpath: './node' },
   { name: 'emulator', source: 'emulator/index.ts', subpath: './emulator' },
+  { name: 'cocos', source: 'adapters/cocos/index.ts', subpath: './cocos', client: true },
+  { name: 'react-native', source: 'adapters/react-native/index.ts', subpath: './react-native', client: true },
 ];
 
 /** Built for the `bin`, not an import path. */
