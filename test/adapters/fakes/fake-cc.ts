@@ -1,8 +1,9 @@
 /**
  * A fake of the `cc` objects a Cocos Creator 3.8 game passes in, following cocos/cocos-engine v3.8.5:
  * - `sys.localStorage` is `{}` until `sys.init()` runs at engine start (cocos/core/platform/sys.ts), then the
- *   page's `localStorage` on web, or on native the `jsb` store (native/cocos/storage/local-storage: SQLite,
- *   synchronous, `getItem` -> null when missing, values force-stringified, `key(i)`/`length`).
+ *   page's `localStorage` on web, or on native the `jsb` store (native/cocos/bindings/manual/jsb_global.cpp
+ *   `register_sys_localStorage`: SQLite `jsb.sqlite`, synchronous, `getItem/setItem/removeItem/clear/key(i)`
+ *   and a `length` getter; `getItem` -> null when missing; values force-stringified).
  * - When the probe of the host storage throws, Cocos replaces it with stubs that only `warnID(5200)` and
  *   return undefined (`{ getItem: warn, setItem: warn, removeItem: warn, clear: warn }`): `breakStorage()`.
  * - `game` is an `EventTarget`; `Game.EVENT_HIDE = 'game_on_hide'`, `Game.EVENT_SHOW = 'game_on_show'`
