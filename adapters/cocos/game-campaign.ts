@@ -21,7 +21,7 @@ export interface CocosGameCampaignOptions extends Omit<GameCampaignOptions, 'pla
  * ```
  */
 export function createGameCampaign(options: CocosGameCampaignOptions): GameCampaign & { platform: CocosPlatform } {
-  const { cc, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError, ...facade } = options;
-  const platform = createCocosPlatform({ cc, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError });
+  const { cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError, ...facade } = options;
+  const platform = createCocosPlatform({ cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError });
   return Object.assign(createCoreGameCampaign({ ...facade, platform }), { platform });
 }

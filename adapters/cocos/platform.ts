@@ -36,13 +36,15 @@ export interface CocosPlatform extends Platform {
  * ```
  */
 export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatform {
-  const { cc, wx } = options;
-  if (!cc?.sys || !cc.game || !cc.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
-  const runtime: CocosRuntime = wx ? 'wechat' : cc.sys.isNative ? 'native' : 'web';
+  // Not `const { cc } = options`: Cocos reserves the identifier `cc` (its docs: "cc can be used as a property name").
+  const engine = options.cc;
+  const wx = options.wx;
+  if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
+  const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
   if (runtime !== 'web') ensureAbortController();
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
-  const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(cc.sys)), onStorageError);
+  const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);
   const monotonic = monotonicClock(hostPerformance());
 
   return {
@@ -51,10 +53,10 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
       return storage.persistent;
     },
     storage,
-    lifecycle: lifecycleHub(lifecycleSources(runtime, cc, g)),
+    lifecycle: lifecycleHub(lifecycleSources(runtime, engine, g)),
     crypto: platformCrypto(randomSource(runtime, options, wx)),
     fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
-    openWebView: cocosOpenWebView(runtime, cc.sys, options.webView),
+    openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
     ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g['navigator'], g['window']) } : {}),
     now: () => Date.now(),
     monotonic,
@@ -62,15 +64,16 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
 }
 
 /** `game` EVENT_HIDE/EVENT_SHOW everywhere; on web also `visibilitychange`/`pagehide` (the game events are not guaranteed there). */
-function lifecycleSources(runtime: CocosRuntime, cc: CocosModules, g: Record<string, any>): LifecycleSource[] {
+function lifecycleSources(runtime: CocosRuntime, engine: CocosModules, g: Record<string, any>): LifecycleSource[] {
   const gameEvents: LifecycleSource = (signal) => {
     const hide = () => signal.hidden(true);
     const show = () => signal.hidden(false);
-    cc.game.on(cc.Game.EVENT_HIDE, hide);
-    cc.game.on(cc.Game.EVENT_SHOW, show);
+    const { game, Game } = engine;
+    game.on(Game.EVENT_HIDE, hide);
+    game.on(Game.EVENT_SHOW, show);
     return () => {
-      cc.game.off(cc.Game.EVENT_HIDE, hide);
-      cc.game.off(cc.Game.EVENT_SHOW, show);
+      game.off(Game.EVENT_HIDE, hide);
+      game.off(Game.EVENT_SHOW, show);
     };
   };
   const doc = g['document'];
