@@ -26,8 +26,9 @@ export function cocosOpenWebView(runtime: CocosRuntime, sys: CocosSys, factory: 
     const view = factory(url);
     const handle = webViewHandle(() => view.node.destroy());
     view.setJavascriptInterfaceScheme?.(WEBVIEW_CLOSE_SCHEME);
-    view.setOnJSCallback?.((_target: unknown, called: unknown) => {
-      if (typeof called === 'string' && called.startsWith(`${WEBVIEW_CLOSE_SCHEME}://close`)) handle.close();
+    // The native callback is `(sender, url)` (cc::WebView's ccWebViewCallback): look for the URL among the arguments.
+    view.setOnJSCallback?.((...args: unknown[]) => {
+      if (args.some((arg) => typeof arg === 'string' && arg.startsWith(`${WEBVIEW_CLOSE_SCHEME}://close`))) handle.close();
     });
     // A page that failed to load is gone for the player: the launcher hears it as closed.
     view.node.on('error', () => handle.close());
