@@ -6,6 +6,7 @@
  */
 import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
+import { ensureUrlSearchParams } from '../shared/url-search-params.js';
 import { hostPerformance, monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
@@ -41,7 +42,10 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const wx = options.wx;
   if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
   const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
-  if (runtime !== 'web') ensureAbortController();
+  if (runtime !== 'web') {
+    ensureAbortController();
+    ensureUrlSearchParams();
+  }
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
   const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);

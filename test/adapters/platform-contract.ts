@@ -161,6 +161,16 @@ export function describePlatformContract(name: string, makeDevice: () => Contrac
       await expect(fetch(`${RELAY_URL}/echo`)).rejects.toBeDefined();
     });
 
+    it('API reads go through the platform fetch with the Client key (query strings included)', async () => {
+      const { emu, handler } = startService();
+      emulator = emu;
+      const gc = createGameCampaign({ platform: makeDevice().start(handler).platform, clientKey: emu.clientKey, environment: { baseUrl: API_URL }, relay: { url: RELAY_URL }, userId: USER, maxRetries: 0 });
+      expect((await gc.campaigns.get(DEMO_ACTIVE_CAMPAIGN_ID)).campaignId).toBe(DEMO_ACTIVE_CAMPAIGN_ID);
+      const found = await gc.creators.search({ query: 'a b', limit: 2 });
+      expect(found.length).toBeLessThanOrEqual(2);
+      await gc.dispose();
+    });
+
     it('tracker story: play, background, offline, stop, crash, restart, recovery, flush: each session recorded exactly once', async () => {
       vi.useFakeTimers(FAKE_TIMERS);
       const { emu, handler } = startService();
