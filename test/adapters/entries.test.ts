@@ -16,7 +16,7 @@ const ENTRIES = [
   { subpath: 'game-campaign-sdk/react-native', source: 'adapters/react-native/index.ts', exports: ['createGameCampaign', 'createReactNativePlatform', 'createWebViewHost', 'CryptoUnavailableError'] },
 ];
 /** What an adapter may only read when the game creates it (or never): the runtimes' own objects. */
-const PLATFORM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'indexedDB', 'cc', 'jsb', 'wx', 'tt', 'crypto', 'fetch', 'XMLHttpRequest', 'AbortController', 'performance', 'require', 'process', 'Buffer'];
+const PLATFORM_GLOBALS = ['window', 'document', 'navigator', 'localStorage', 'indexedDB', 'cc', 'jsb', 'wx', 'tt', 'crypto', 'fetch', 'XMLHttpRequest', 'AbortController', 'URLSearchParams', 'performance', 'require', 'process', 'Buffer'];
 
 /**
  * Globals a dependency of the core sets at import, not ours: zod 4 keeps its config on `globalThis`. It leaves
