@@ -9,6 +9,8 @@ export const ENTRIES = [
   { name: 'emulator', source: 'emulator/index.ts', subpath: './emulator' },
   { name: 'testing', source: 'core/testing.ts', subpath: './testing' },
   { name: 'browser', source: 'adapters/browser/index.ts', subpath: './browser', client: true },
+  { name: 'cocos', source: 'adapters/cocos/index.ts', subpath: './cocos', client: true },
+  { name: 'react-native', source: 'adapters/react-native/index.ts', subpath: './react-native', client: true },
 ];
 
 /** Built for the `bin`, not an import path. */

@@ -1,0 +1,27 @@
+/**
+ * `createGameCampaign` for Cocos Creator: the core facade on {@link createCocosPlatform}.
+ * @see DESIGN section 3
+ */
+import { createGameCampaign as createCoreGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
+import { createCocosPlatform, type CocosPlatform } from './platform.js';
+import type { CocosPlatformOptions } from './types.js';
+
+/** Options of the Cocos {@link createGameCampaign}: the facade's, with the `cc` objects instead of a platform. */
+export interface CocosGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'>, CocosPlatformOptions {}
+
+/**
+ * Builds the SDK for a Cocos game. Call it once the engine has started (in a component's `start()`).
+ * @throws TypeError for a malformed Client key or missing `cc` objects; ValidationError for a bad userId, relay url or tracker option
+ * @example
+ * ```ts
+ * import { sys, game, Game } from 'cc';
+ * import { createGameCampaign } from 'game-campaign-sdk/cocos';
+ * const gc = createGameCampaign({ cc: { sys, game, Game }, wx: (globalThis as any).wx, clientKey, relay: { url: 'https://game.example/campaign' }, userId });
+ * gc.tracker.start({ campaignId: 'spring-event' });
+ * ```
+ */
+export function createGameCampaign(options: CocosGameCampaignOptions): GameCampaign & { platform: CocosPlatform } {
+  const { cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError, ...facade } = options;
+  const platform = createCocosPlatform({ cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError });
+  return Object.assign(createCoreGameCampaign({ ...facade, platform }), { platform });
+}

@@ -1,0 +1,115 @@
+/**
+ * The Cocos Creator 3.8 {@link Platform}: web, native and WeChat mini-game builds, from the `cc` objects the
+ * game passes in. Nothing is read from the engine at import; everything at `createCocosPlatform`, and
+ * storage only at first use.
+ * @see DESIGN section 4, docs/guides/cocos.md
+ */
+import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
+import { ensureAbortController } from '../shared/abort-controller.js';
+import { ensureUrlSearchParams } from '../shared/url-search-params.js';
+import { hostPerformance, monotonicClock } from '../shared/clock.js';
+import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type RandomSource } from '../shared/crypto.js';
+import { CryptoUnavailableError } from '../shared/errors.js';
+import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
+import { probedStorage } from '../shared/string-storage.js';
+import { browserNetwork, wechatNetwork } from './network.js';
+import { cocosLocalStore, wechatStore } from './storage.js';
+import type { CocosModules, CocosPlatformOptions, CocosRuntime, WechatApi } from './types.js';
+import { cocosOpenWebView } from './web-view.js';
+import { createXhrFetch, type XhrConstructor } from './xhr-fetch.js';
+
+/** The Cocos platform, with the build it detected and whether its storage persists. */
+export interface CocosPlatform extends Platform {
+  /** `wechat` when `wx` was given, `native` when `sys.isNative`, else `web`. */
+  readonly runtime: CocosRuntime;
+  /** Whether storage keeps what is written; undefined until storage is first used. */
+  readonly persistentStorage: boolean | undefined;
+  openWebView(url: string, options?: { title?: string }): Promise<WebViewHandle>;
+}
+
+/**
+ * Creates the platform for the running Cocos build.
+ * @throws TypeError when `cc.sys`, `cc.game` or `cc.Game` is missing, or WeChat has no XHR
+ * @example
+ * ```ts
+ * import { sys, game, Game } from 'cc';
+ * const platform = createCocosPlatform({ cc: { sys, game, Game }, wx: (globalThis as any).wx });
+ * ```
+ */
+export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatform {
+  // Not `const { cc } = options`: Cocos reserves the identifier `cc` (its docs: "cc can be used as a property name").
+  const engine = options.cc;
+  const wx = options.wx;
+  if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
+  const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
+  if (runtime !== 'web') {
+    ensureAbortController();
+    ensureUrlSearchParams();
+  }
+  const g = globalThis as Record<string, any>;
+  const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
+  const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);
+  const monotonic = monotonicClock(hostPerformance());
+
+  return {
+    runtime,
+    get persistentStorage() {
+      return storage.persistent;
+    },
+    storage,
+    lifecycle: lifecycleHub(lifecycleSources(runtime, engine, g)),
+    crypto: platformCrypto(randomSource(runtime, options, wx)),
+    fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
+    openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
+    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g['navigator'], g['window']) } : {}),
+    now: () => Date.now(),
+    monotonic,
+  };
+}
+
+/** `game` EVENT_HIDE/EVENT_SHOW everywhere; on web also `visibilitychange`/`pagehide` (the game events are not guaranteed there). */
+function lifecycleSources(runtime: CocosRuntime, engine: CocosModules, g: Record<string, any>): LifecycleSource[] {
+  const gameEvents: LifecycleSource = (signal) => {
+    const hide = () => signal.hidden(true);
+    const show = () => signal.hidden(false);
+    const { game, Game } = engine;
+    game.on(Game.EVENT_HIDE, hide);
+    game.on(Game.EVENT_SHOW, show);
+    return () => {
+      game.off(Game.EVENT_HIDE, hide);
+      game.off(Game.EVENT_SHOW, show);
+    };
+  };
+  const doc = g['document'];
+  return runtime === 'web' && doc && typeof doc.addEventListener === 'function' ? [gameEvents, pageVisibilitySource(doc, g['window'])] : [gameEvents];
+}
+
+/** The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no fetch. */
+function hostFetch(runtime: CocosRuntime, Xhr: XhrConstructor | undefined): FetchLike {
+  if (runtime === 'wechat') {
+    if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest here; pass options.XMLHttpRequest or options.fetch');
+    return createXhrFetch(Xhr);
+  }
+  return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
+}
+
+/** The game's `getRandomValues`, else WeChat's async crypto manager, else the runtime's `crypto.getRandomValues`. */
+function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: WechatApi | undefined): RandomSource {
+  if (options.getRandomValues) return fromGetRandomValues(options.getRandomValues);
+  if (wx?.getUserCryptoManager) {
+    const manager = wx.getUserCryptoManager();
+    return (n) =>
+      new Promise((resolve, reject) =>
+        manager.getRandomValues({
+          length: n,
+          success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
+          fail: (error) => reject(new CryptoUnavailableError(`wx.getUserCryptoManager().getRandomValues failed: ${error?.errMsg ?? 'unknown error'}`)),
+        }),
+      );
+  }
+  const host = hostGetRandomValues();
+  if (host) return fromGetRandomValues(host);
+  return () => {
+    throw new CryptoUnavailableError(`Cocos ${runtime} has no secure random source: pass options.getRandomValues (e.g. a bridge to the OS's secure random)`);
+  };
+}

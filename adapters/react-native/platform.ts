@@ -1,0 +1,125 @@
+/**
+ * The React Native {@link Platform} (bare RN and Expo) from injected modules: AsyncStorage 2.x or 3.x,
+ * AppState, NetInfo when given, a secure random source (Hermes has none built in), a web view host or
+ * `Linking`. The package imports no React Native module; nothing is read at import.
+ * @see DESIGN section 4, docs/guides/react-native.md
+ */
+import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
+import { hostPerformance, monotonicClock } from '../shared/clock.js';
+import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
+import { CryptoUnavailableError } from '../shared/errors.js';
+import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
+import type { AppStateLike, NetInfoLike, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
+import { reactNativeOpenWebView } from './web-view.js';
+
+/** The React Native platform, with the AsyncStorage API it found. */
+export interface ReactNativePlatform extends Platform {
+  readonly storageShape: AsyncStorageShape;
+}
+
+/**
+ * Creates the platform.
+ * @throws TypeError when AsyncStorage or AppState is missing or malformed; {@link CryptoUnavailableError} when
+ * no secure random source exists (never falls back to `Math.random`)
+ * @example
+ * ```ts
+ * import AsyncStorage from '@react-native-async-storage/async-storage';
+ * import 'react-native-get-random-values';
+ * import { AppState, Linking } from 'react-native';
+ * const platform = createReactNativePlatform({ modules: { AsyncStorage, AppState, Linking } });
+ * ```
+ */
+export function createReactNativePlatform(options: ReactNativePlatformOptions): ReactNativePlatform {
+  const { modules } = options;
+  if (!modules?.AsyncStorage) throw new TypeError('createReactNativePlatform: pass modules.AsyncStorage (@react-native-async-storage/async-storage)');
+  if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
+  const { store, shape } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign');
+  const fetch: FetchLike = options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init));
+  return {
+    storageShape: shape,
+    storage: asyncStorageAdapter(store),
+    lifecycle: appStateLifecycle(modules.AppState),
+    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules))),
+    // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
+    // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
+    fetch,
+    openWebView: reactNativeOpenWebView(modules.WebView, modules.Linking),
+    ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
+    now: () => Date.now(),
+    monotonic: monotonicClock(hostPerformance()),
+  };
+}
+
+/** The injected source, else a `crypto.getRandomValues` a polyfill installed; else a loud failure. */
+function secureRandom(modules: ReactNativeModules): GetRandomValues {
+  const source = modules.getRandomValues ?? (modules.expoCrypto ? modules.expoCrypto.getRandomValues.bind(modules.expoCrypto) : undefined) ?? hostGetRandomValues();
+  if (!source) {
+    throw new CryptoUnavailableError(
+      "Hermes has no crypto.getRandomValues: install react-native-get-random-values (import it first) or expo-crypto and pass modules.getRandomValues or modules.expoCrypto",
+    );
+  }
+  return source;
+}
+
+/**
+ * `AppState` 'change': `background` is the background, `active` the foreground; iOS's passing `inactive`
+ * (a call, the app switcher) changes nothing. One AppState subscription, removed with `.remove()` when the
+ * last listener leaves.
+ */
+function appStateLifecycle(appState: AppStateLike): Lifecycle {
+  const sets = { background: new Set<() => void>(), foreground: new Set<() => void>() };
+  let inBackground = appState.currentState === 'background';
+  let subscription: { remove(): void } | undefined;
+  const subscribe = (set: Set<() => void>) => (listener: () => void) => {
+    subscription ??= appState.addEventListener('change', (state) => {
+      const background = state === 'background' ? true : state === 'active' ? false : inBackground;
+      if (background === inBackground) return;
+      inBackground = background;
+      for (const fn of [...(background ? sets.background : sets.foreground)]) fn();
+    });
+    set.add(listener);
+    return () => {
+      set.delete(listener);
+      if (sets.background.size + sets.foreground.size === 0) {
+        subscription?.remove();
+        subscription = undefined;
+      }
+    };
+  };
+  return { onBackground: subscribe(sets.background), onForeground: subscribe(sets.foreground) };
+}
+
+/**
+ * NetInfo 12: `addEventListener` returns the unsubscribe function and calls the listener with the current
+ * state at once; it is removed when our last listener leaves. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
+ */
+function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
+  let online = true;
+  let unsubscribe: (() => void) | undefined;
+  const listeners = new Set<(online: boolean) => void>();
+  const attach = () => {
+    unsubscribe ??= netInfo.addEventListener((state) => {
+      const next = state.isConnected !== false && state.isInternetReachable !== false;
+      if (next === online) return;
+      online = next;
+      for (const listener of [...listeners]) listener(online);
+    });
+  };
+  return {
+    isOnline() {
+      attach();
+      return online;
+    },
+    onChange(listener) {
+      attach();
+      listeners.add(listener);
+      return () => {
+        listeners.delete(listener);
+        if (listeners.size === 0) {
+          unsubscribe?.();
+          unsubscribe = undefined;
+        }
+      };
+    },
+  };
+}

@@ -1,0 +1,83 @@
+/**
+ * Web views on React Native: a small host over `react-native-webview` that the app renders once, or
+ * `Linking.openURL` (the browser) when there is none.
+ */
+import type { WebViewHandle } from '../../core/platform.js';
+import { WebViewUnavailableError } from '../shared/errors.js';
+import { webViewHandle } from '../shared/web-view-handle.js';
+import type { LinkingLike, WebViewOpener } from './types.js';
+
+/**
+ * The message a page posts to close the web view (`window.ReactNativeWebView.postMessage('close')`; the
+ * bridge exists only because the host sets `onMessage`). assumed: the message text.
+ */
+export const WEBVIEW_CLOSE_MESSAGE = 'close';
+
+/** The few React calls the host uses, so the package imports no React. */
+export interface ReactLike {
+  createElement(type: any, props?: any, ...children: any[]): any;
+  useSyncExternalStore<T>(subscribe: (onChange: () => void) => () => void, getSnapshot: () => T): T;
+}
+
+/** What {@link createWebViewHost} returns: pass it as `modules.WebView`, render `Host` once near the root. */
+export interface WebViewHost extends WebViewOpener {
+  /** Renders the open web view over the app (nothing when none is open). */
+  Host(props: { style?: unknown }): unknown;
+}
+
+/**
+ * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
+ * message or `handle.close()` removes it. One web view at a time: opening another closes the first.
+ * @example
+ * ```tsx
+ * import React from 'react';
+ * import { WebView } from 'react-native-webview';
+ * const webView = createWebViewHost({ React, WebView });
+ * const gc = createGameCampaign({ ..., modules: { AsyncStorage, AppState, WebView: webView } });
+ * // in App: <><Game /><webView.Host /></>
+ * ```
+ */
+export function createWebViewHost({ React, WebView }: { React: ReactLike; WebView: unknown }): WebViewHost {
+  let current: { url: string; handle: ReturnType<typeof webViewHandle> } | undefined;
+  const listeners = new Set<() => void>();
+  const changed = () => {
+    for (const listener of [...listeners]) listener();
+  };
+  const subscribe = (listener: () => void) => {
+    listeners.add(listener);
+    return () => void listeners.delete(listener);
+  };
+  const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
+  return {
+    async open(url) {
+      current?.handle.close();
+      const handle = webViewHandle(() => {
+        if (current?.handle === handle) current = undefined;
+        changed();
+      });
+      current = { url, handle };
+      changed();
+      return handle;
+    },
+    Host({ style }) {
+      const open = React.useSyncExternalStore(subscribe, () => current);
+      if (!open) return null;
+      return React.createElement(WebView, {
+        source: { uri: open.url },
+        style: style ?? fill,
+        onMessage: (event: { nativeEvent: { data: string } }) => event.nativeEvent.data === WEBVIEW_CLOSE_MESSAGE && open.handle.close(),
+      });
+    },
+  };
+}
+
+/** The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal. */
+export function reactNativeOpenWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): (url: string) => Promise<WebViewHandle> {
+  return async (url) => {
+    if (webView) return webView.open(url);
+    if (!linking) throw new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
+    await linking.openURL(url); // rejects when nothing can open the URL
+    // assumed: the browser cannot be watched, so `closed` settles on close() only.
+    return webViewHandle();
+  };
+}

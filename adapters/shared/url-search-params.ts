@@ -1,0 +1,48 @@
+/**
+ * The core builds every API URL with `new URLSearchParams()`; WeChat mini-games (and Cocos native's bare V8 /
+ * JavaScriptCore) have no `URLSearchParams`. Like the AbortController stand-in, the Cocos adapter installs this
+ * small one when, and only when, the runtime lacks it: at `createCocosPlatform`, never at import.
+ * assumed: the core needs `set`, `append`, `get` and `toString` only (query strings it writes, never parses).
+ */
+
+/** `application/x-www-form-urlencoded` encoding of one name or value, as `URLSearchParams#toString` does it. */
+function formEncode(text: string): string {
+  return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+}
+
+/** A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. */
+export function createUrlSearchParamsClass(): typeof URLSearchParams {
+  return class UrlSearchParamsStandIn {
+    private readonly pairs: Array<[string, string]> = [];
+    constructor(init?: Record<string, string>) {
+      if (init && typeof init === 'object') for (const name of Object.keys(init)) this.append(name, init[name]!);
+    }
+    append(name: string, value: string) {
+      this.pairs.push([String(name), String(value)]);
+    }
+    set(name: string, value: string) {
+      this.delete(name);
+      this.append(name, value);
+    }
+    get(name: string) {
+      return this.pairs.find(([key]) => key === name)?.[1] ?? null;
+    }
+    has(name: string) {
+      return this.pairs.some(([key]) => key === name);
+    }
+    delete(name: string) {
+      for (let index = this.pairs.length - 1; index >= 0; index--) if (this.pairs[index]![0] === name) this.pairs.splice(index, 1);
+    }
+    toString() {
+      return this.pairs.map(([name, value]) => `${formEncode(name)}=${formEncode(value)}`).join('&');
+    }
+  } as unknown as typeof URLSearchParams;
+}
+
+/** Installs {@link createUrlSearchParamsClass} on `globalThis` when there is no `URLSearchParams`; true when it did. */
+export function ensureUrlSearchParams(): boolean {
+  const g = globalThis as { URLSearchParams?: typeof URLSearchParams };
+  if (typeof g.URLSearchParams === 'function') return false;
+  g.URLSearchParams = createUrlSearchParamsClass();
+  return true;
+}

@@ -1,0 +1,233 @@
+/**
+ * What only the Cocos platform does, on the fake `cc`/`wx` (test/adapters/fakes): storage that is not ready
+ * or silently broken, WeChat's '' reads, lifecycle sources, WeChat network, web views, crypto and the
+ * AbortController stand-in.
+ */
+import { webcrypto } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, StorageUnavailableError, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
+import type { TrackerErrorEvent } from '../../../core/index.js';
+import { createFakeCc } from '../fakes/fake-cc.js';
+import { createFakeWx } from '../fakes/fake-wx.js';
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+const noServer = async () => new Response('{}');
+
+describe('Cocos storage', () => {
+  it('does not touch sys.localStorage until first used, so a platform made before the engine starts still persists', async () => {
+    const table = new Map<string, string>();
+    const cc = createFakeCc('native', table);
+    const platform = createCocosPlatform({ cc });
+    expect(platform.persistentStorage).toBeUndefined();
+    cc.start();
+    await platform.storage.set('k', { a: 1 });
+    expect(table.get('k')).toBe('{"a":1}');
+    expect(platform.persistentStorage).toBe(true);
+  });
+
+  it('used before the engine started, falls back to memory and says so', async () => {
+    const errors: unknown[] = [];
+    const platform = createCocosPlatform({ cc: createFakeCc('web'), onStorageError: (error) => errors.push(error) });
+    await platform.storage.set('k', 1);
+    expect(errors).toEqual([expect.any(StorageUnavailableError)]);
+    expect(platform.persistentStorage).toBe(false);
+  });
+
+  it('detects the warn-only stubs with a probe write: reports once, keeps data in memory, the first read rejects', async () => {
+    const table = new Map<string, string>();
+    const cc = createFakeCc('web', table);
+    cc.start();
+    cc.breakStorage();
+    const errors: unknown[] = [];
+    const { storage } = createCocosPlatform({ cc, onStorageError: (error) => errors.push(error) });
+    await storage.set('gc:a', { kept: true });
+    expect(cc.warnings.length).toBeGreaterThan(0); // the probe hit the stubs
+    await expect(storage.keys('gc:')).rejects.toBeInstanceOf(StorageUnavailableError);
+    expect(await storage.keys('gc:')).toEqual(['gc:a']);
+    expect(await storage.get('gc:a')).toEqual({ kept: true });
+    expect(errors).toHaveLength(1);
+    expect(table.size).toBe(0);
+  });
+
+  it('the tracker reports the broken storage as an error event and still delivers from memory', async () => {
+    const cc = createFakeCc('native');
+    cc.start();
+    cc.breakStorage();
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const sent: string[] = [];
+    const gc = createGameCampaign({
+      cc,
+      getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never,
+      fetch: async (_input, init) => {
+        const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+        sent.push(...sessions.map((s) => s.sessionId));
+        return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+      },
+      onStorageError: () => undefined,
+      clientKey: 'ck_key:secret',
+      relay: { url: 'https://game.example/campaign' },
+      userId: 'player-1',
+    });
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    try {
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      await gc.tracker.stop();
+      await gc.tracker.flush();
+      expect(errors).toEqual([{ kind: 'storage', error: expect.any(StorageUnavailableError) }]);
+      expect(sent).toEqual([id]);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('on WeChat reads a missing key (\'\') and a null as absent, and a failing setStorageSync rejects', async () => {
+    const table = new Map<string, unknown>([['empty', ''], ['nothing', null], ['other-code', { x: 1 }]]);
+    const { wx, XMLHttpRequest } = createFakeWx(table, noServer);
+    const { storage } = createCocosPlatform({ cc: createFakeCc('wechat'), wx, XMLHttpRequest });
+    expect([await storage.get('empty'), await storage.get('nothing'), await storage.get('never-set')]).toEqual([undefined, undefined, undefined]);
+    expect(await storage.get('other-code')).toEqual({ x: 1 });
+    await expect(storage.set('huge', 'x'.repeat(1024 * 1024 + 1))).rejects.toThrow('exceed max size');
+  });
+});
+
+describe('Cocos lifecycle', () => {
+  it('listens to game events only while someone listens', () => {
+    const cc = createFakeCc('native');
+    const { lifecycle } = createCocosPlatform({ cc, getRandomValues: (a) => a });
+    expect(cc.listenerCount()).toBe(0);
+    const heard: string[] = [];
+    const off = lifecycle.onBackground(() => heard.push('hide'));
+    expect(cc.listenerCount()).toBe(2);
+    cc.emit('game_on_hide');
+    off();
+    expect(cc.listenerCount()).toBe(0);
+    expect(heard).toEqual(['hide']);
+  });
+
+  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is unload', () => {
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    const window = new EventTarget();
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', window);
+    const { lifecycle } = createCocosPlatform({ cc: createFakeCc('web') });
+    const heard: string[] = [];
+    lifecycle.onBackground(() => heard.push('background'));
+    lifecycle.onForeground(() => heard.push('foreground'));
+    lifecycle.onUnload!(() => heard.push('unload'));
+    document.visibilityState = 'hidden';
+    document.dispatchEvent(new Event('visibilitychange'));
+    document.visibilityState = 'visible';
+    document.dispatchEvent(new Event('visibilitychange'));
+    window.dispatchEvent(new Event('pagehide'));
+    expect(heard).toEqual(['background', 'foreground', 'unload']);
+  });
+});
+
+describe('Cocos network', () => {
+  it('on WeChat starts from wx.getNetworkType and follows wx.onNetworkStatusChange', async () => {
+    const fake = createFakeWx(new Map(), noServer);
+    fake.setOnline(false);
+    const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    const changes: boolean[] = [];
+    network!.onChange((online) => changes.push(online));
+    await Promise.resolve();
+    await Promise.resolve();
+    expect(network!.isOnline()).toBe(false);
+    fake.setOnline(true);
+    expect([network!.isOnline(), changes]).toEqual([true, [true]]);
+  });
+
+  it('on native reports no network signal (sys.getNetworkType cannot tell), so the tracker just tries', () => {
+    expect(createCocosPlatform({ cc: createFakeCc('native') }).network).toBeUndefined();
+  });
+});
+
+describe('Cocos web view', () => {
+  it('rejects on WeChat with a typed error, without calling sys.openURL', async () => {
+    const cc = createFakeCc('wechat');
+    const fake = createFakeWx(new Map(), noServer);
+    const platform = createCocosPlatform({ cc, wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, webView: () => expect.fail('no component on mini-games') });
+    await expect(platform.openWebView('https://campaign.example/')).rejects.toMatchObject({ name: 'WebViewUnavailableError', code: 'WEBVIEW_UNAVAILABLE' });
+    await expect(platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
+    expect(cc.opened).toEqual([]);
+  });
+
+  it('shows the WebView component, closes it on the page\'s close scheme or on close(), destroying its node', async () => {
+    let callback: ((target: unknown, url: string) => void) | undefined;
+    const destroyed: string[] = [];
+    const makeView = (name: string): CocosWebView => ({
+      url: '',
+      node: { on: () => undefined, destroy: () => void destroyed.push(name) },
+      setJavascriptInterfaceScheme: (scheme) => expect(scheme).toBe('gamecampaign'),
+      setOnJSCallback: (fn) => (callback = fn),
+    });
+    const views: CocosWebView[] = [];
+    const platform = createCocosPlatform({ cc: createFakeCc('native'), webView: (url) => (views.push(makeView(url)), views.at(-1)!) });
+    const first = await platform.openWebView('https://campaign.example/one');
+    expect(views[0]!.url).toBe('https://campaign.example/one');
+    callback!(views[0], 'gamecampaign://close');
+    await first.closed;
+    const second = await platform.openWebView('https://campaign.example/two');
+    second.close();
+    second.close();
+    await second.closed;
+    expect(destroyed).toEqual(['https://campaign.example/one', 'https://campaign.example/two']);
+  });
+
+  it('without a component factory hands the URL to sys.openURL on web and native', async () => {
+    const cc = createFakeCc('native');
+    const handle = await createCocosPlatform({ cc }).openWebView('https://campaign.example/');
+    expect(cc.opened).toEqual(['https://campaign.example/']);
+    handle.close();
+    await handle.closed;
+  });
+});
+
+describe('Cocos crypto and globals', () => {
+  it('on native without a secure random source, randomBytes rejects with CryptoUnavailableError (never Math.random)', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const { crypto } = createCocosPlatform({ cc: createFakeCc('native') });
+    await expect(crypto.randomBytes(16)).rejects.toBeInstanceOf(CryptoUnavailableError);
+  });
+
+  it('installs an AbortController stand-in only where the runtime has none, and only when the platform is made', () => {
+    vi.stubGlobal('AbortController', undefined);
+    createCocosPlatform({ cc: createFakeCc('web') });
+    expect(globalThis.AbortController).toBeUndefined();
+    createCocosPlatform({ cc: createFakeCc('native') });
+    const controller = new AbortController();
+    const heard: unknown[] = [];
+    controller.signal.addEventListener('abort', () => heard.push(controller.signal.reason), { once: true });
+    controller.abort('why');
+    controller.abort('again');
+    expect([controller.signal.aborted, heard]).toEqual([true, ['why']]);
+  });
+
+  it('installs a URLSearchParams stand-in only where missing; it encodes like the real one', () => {
+    const Real = URLSearchParams;
+    vi.stubGlobal('URLSearchParams', undefined);
+    createCocosPlatform({ cc: createFakeCc('native') });
+    const StandIn = globalThis.URLSearchParams;
+    expect(StandIn).not.toBe(Real);
+    for (const [name, value] of [['q', 'a b'], ['x&y', "it's=~(ok)!*"], ['ü', '😀/?#+%']]) {
+      const ours = new StandIn();
+      const theirs = new Real();
+      ours.set('limit', '5');
+      theirs.set('limit', '5');
+      ours.append(name!, value!);
+      theirs.append(name!, value!);
+      expect(ours.toString()).toBe(theirs.toString());
+      expect(ours.get(name!)).toBe(value);
+    }
+  });
+
+  it('refuses to start without the cc objects', () => {
+    expect(() => createCocosPlatform({ cc: {} as never })).toThrow(TypeError);
+  });
+});

@@ -1,0 +1,105 @@
+/**
+ * The XHR-backed fetch on its own, over the fake WeChat XHR wrapper (test/adapters/fakes/fake-wx.ts):
+ * status, headers, body, time-out and abort with no AbortController in the runtime.
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createXhrFetch, XhrTimeoutError } from '../../../adapters/cocos/xhr-fetch.js';
+import { createAbortControllerClass } from '../../../adapters/shared/abort-controller.js';
+import { createFakeWx } from '../fakes/fake-wx.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+
+function setup(handler: (request: Request) => Promise<Response>) {
+  const fake = createFakeWx(new Map(), handler);
+  return { fake, fetch: createXhrFetch(fake.XMLHttpRequest, { timeoutMs: 5_000 }) };
+}
+
+describe('createXhrFetch', () => {
+  it('sends the method, body and lowercase headers, with the JSON content type the wrapper would otherwise replace', async () => {
+    const { fake, fetch } = setup(async () => new Response('{"data":1}', { status: 201, headers: { 'content-type': 'application/json', 'Retry-After': '7' } }));
+    const response = await fetch('https://relay.example/campaign/playtime/sessions', { method: 'post', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer t' }, body: '{"sessions":[]}' });
+    expect(fake.requests).toEqual([
+      { url: 'https://relay.example/campaign/playtime/sessions', method: 'POST', header: { 'content-type': 'application/json', authorization: 'Bearer t' }, data: '{"sessions":[]}' },
+    ]);
+    expect([response.status, response.ok, response.headers.get('Retry-After'), response.headers.has('content-type')]).toEqual([201, true, '7', true]);
+    expect(await response.json()).toEqual({ data: 1 });
+  });
+
+  it('gives a string body without a content type text/plain, never the wrapper\'s form-urlencoded default', async () => {
+    const { fake, fetch } = setup(async () => new Response('ok'));
+    await fetch('https://x.example/a', { method: 'PUT', body: 'hello' });
+    expect(fake.requests[0]!.header).toEqual({ 'content-type': 'text/plain;charset=UTF-8' });
+  });
+
+  it('takes a Headers object and [name, value] pairs; refuses a non-string body', async () => {
+    const { fake, fetch } = setup(async () => new Response('ok'));
+    await fetch('https://x.example/a', { headers: new Headers({ 'X-One': '1' }) });
+    await fetch('https://x.example/b', { headers: [['X-Two', '2']] });
+    expect(fake.requests.map((r) => r.header)).toEqual([
+      { 'content-type': 'application/x-www-form-urlencoded', 'x-one': '1' },
+      { 'content-type': 'application/x-www-form-urlencoded', 'x-two': '2' },
+    ]);
+    await expect(fetch('https://x.example/c', { method: 'POST', body: new Uint8Array(1) })).rejects.toThrow(TypeError);
+  });
+
+  it('resolves error statuses with their body and rejects a network failure with a TypeError', async () => {
+    const { fake, fetch } = setup(async () => new Response('{"code":"NOT_FOUND"}', { status: 404 }));
+    const missing = await fetch('https://x.example/missing');
+    expect([missing.status, missing.ok, await missing.text()]).toEqual([404, false, '{"code":"NOT_FOUND"}']);
+    fake.setOnline(false);
+    await expect(fetch('https://x.example/missing')).rejects.toThrow(TypeError);
+  });
+
+  it('re-serializes a JSON body wx.request parsed', async () => {
+    const { fetch } = setup(async () => new Response('{ "a" : [1, 2] }'));
+    expect(JSON.parse(await (await fetch('https://x.example/json')).text())).toEqual({ a: [1, 2] });
+  });
+
+  it('times out on its own timer (the wrapper ignores xhr.timeout) and aborts the request task', async () => {
+    vi.useFakeTimers();
+    const { fake } = setup(() => new Promise(() => undefined));
+    let aborts = 0;
+    class Counting extends fake.XMLHttpRequest {
+      override abort() {
+        aborts++;
+        super.abort();
+      }
+    }
+    const pending = createXhrFetch(Counting, { timeoutMs: 5_000 })('https://x.example/slow');
+    const outcome = expect(pending).rejects.toBeInstanceOf(XhrTimeoutError);
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(aborts).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    await outcome;
+    expect(aborts).toBe(1);
+  });
+
+  it('aborts with a signal from a stand-in AbortController, with no global AbortController', async () => {
+    vi.stubGlobal('AbortController', undefined);
+    const StandIn = createAbortControllerClass();
+    const { fetch } = setup(() => new Promise(() => undefined));
+    const early = new StandIn();
+    early.abort(new Error('already'));
+    await expect(fetch('https://x.example/a', { signal: early.signal })).rejects.toThrow('already');
+    const late = new StandIn();
+    const pending = fetch('https://x.example/b', { signal: late.signal });
+    late.abort();
+    await expect(pending).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('uses only the on* handlers, one each (the wrapper keeps one listener per event)', async () => {
+    const assigned: string[] = [];
+    const { fake } = setup(async () => new Response('ok'));
+    class Spy extends fake.XMLHttpRequest {
+      override addEventListener(type: string) {
+        assigned.push(`addEventListener:${type}`);
+      }
+    }
+    const fetch = createXhrFetch(Spy);
+    await fetch('https://x.example/a');
+    expect(assigned).toEqual([]);
+  });
+});

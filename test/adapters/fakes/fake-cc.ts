@@ -1,0 +1,90 @@
+/**
+ * A fake of the `cc` objects a Cocos Creator 3.8 game passes in, following cocos/cocos-engine v3.8.5:
+ * - `sys.localStorage` is `{}` until `sys.init()` runs at engine start (cocos/core/platform/sys.ts), then the
+ *   page's `localStorage` on web, or on native the `jsb` store (native/cocos/bindings/manual/jsb_global.cpp
+ *   `register_sys_localStorage`: SQLite `jsb.sqlite`, synchronous, `getItem/setItem/removeItem/clear/key(i)`
+ *   and a `length` getter; `getItem` -> null when missing; values force-stringified).
+ * - When the probe of the host storage throws, Cocos replaces it with stubs that only `warnID(5200)` and
+ *   return undefined (`{ getItem: warn, setItem: warn, removeItem: warn, clear: warn }`): `breakStorage()`.
+ * - `game` is an `EventTarget`; `Game.EVENT_HIDE = 'game_on_hide'`, `Game.EVENT_SHOW = 'game_on_show'`
+ *   (cocos/game/game.ts). `sys.openURL` is `window.open` on web, `jsb.openURL` on native, nothing on
+ *   mini-games (pal/system-info/minigame).
+ * No WebCrypto is modelled here: tests remove the `crypto` global for native and WeChat runs.
+ */
+
+/** One device's persistent SQLite/localStorage table: survives a "restart" (a new fake cc on the same map). */
+export type DeviceTable = Map<string, string>;
+
+export interface FakeCc {
+  sys: { localStorage: any; isNative: boolean; isBrowser: boolean; openURL(url: string): void };
+  game: { on(type: string, callback: () => void, target?: unknown, once?: boolean): void; off(type: string, callback?: (...args: any[]) => void): void };
+  Game: { readonly EVENT_HIDE: 'game_on_hide'; readonly EVENT_SHOW: 'game_on_show' };
+  /** What `sys.init` does: `sys.localStorage` becomes the host store. */
+  start(): void;
+  /** What Cocos does when its storage probe throws: warn-only stubs from now on. */
+  breakStorage(): void;
+  /** Fires `Game.EVENT_HIDE` / `Game.EVENT_SHOW`, as the engine does on app pause/resume. */
+  emit(type: string): void;
+  /** URLs given to `sys.openURL`. */
+  readonly opened: string[];
+  /** Warnings the stubs logged (warnID 5200). */
+  readonly warnings: number[];
+  /** Listeners currently registered on `game`. */
+  listenerCount(): number;
+}
+
+/** A fake `cc` for a web (`localStorage`) or native (`jsb` SQLite) build, over `table`. */
+export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: DeviceTable = new Map()): FakeCc {
+  const listeners = new Map<string, Set<() => void>>();
+  const opened: string[] = [];
+  const warnings: number[] = [];
+  const sys: FakeCc['sys'] = {
+    localStorage: {},
+    isNative: runtime === 'native',
+    isBrowser: runtime === 'web',
+    openURL(url) {
+      if (runtime !== 'wechat') opened.push(url); // mini-games: does nothing (warns in DEBUG only)
+    },
+  };
+  return {
+    sys,
+    game: {
+      on(type, callback) {
+        if (!listeners.has(type)) listeners.set(type, new Set());
+        listeners.get(type)!.add(callback);
+      },
+      off(type, callback) {
+        if (callback) listeners.get(type)?.delete(callback as () => void);
+        else listeners.delete(type);
+      },
+    },
+    Game: { EVENT_HIDE: 'game_on_hide', EVENT_SHOW: 'game_on_show' },
+    start() {
+      sys.localStorage = webStorage(table);
+    },
+    breakStorage() {
+      const warn = () => void warnings.push(5200);
+      sys.localStorage = { getItem: warn, setItem: warn, removeItem: warn, clear: warn };
+    },
+    emit(type) {
+      for (const listener of [...(listeners.get(type) ?? [])]) listener();
+    },
+    opened,
+    warnings,
+    listenerCount: () => [...listeners.values()].reduce((sum, set) => sum + set.size, 0),
+  };
+}
+
+/** Web Storage semantics over a Map: strings only (values force-stringified), null when missing. */
+function webStorage(table: DeviceTable) {
+  return {
+    getItem: (key: string) => (table.has(key) ? table.get(key)! : null),
+    setItem: (key: string, value: unknown) => void table.set(key, String(value)),
+    removeItem: (key: string) => void table.delete(key),
+    clear: () => table.clear(),
+    key: (index: number) => [...table.keys()][index] ?? null,
+    get length() {
+      return table.size;
+    },
+  };
+}

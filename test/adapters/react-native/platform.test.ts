@@ -1,0 +1,157 @@
+/**
+ * What only the React Native platform does, on the fakes of test/adapters/fakes/fake-react-native.ts:
+ * Hermes crypto, AsyncStorage 2.x/3.x shapes, AppState and NetInfo subscriptions, web views, and a
+ * background flush that does not rely on keepalive.
+ */
+import { webcrypto } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createGameCampaign, createReactNativePlatform, createWebViewHost, CryptoUnavailableError, type ReactLike } from '../../../adapters/react-native/index.js';
+import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from '../fakes/fake-react-native.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+  vi.unstubAllGlobals();
+});
+const getRandomValues = <T extends ArrayBufferView | null>(array: T) => webcrypto.getRandomValues(array as Uint8Array) as unknown as T;
+const facade = { clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
+
+describe('React Native crypto (Hermes has none)', () => {
+  it('fails loudly at createGameCampaign when no secure random source was given or installed', () => {
+    vi.stubGlobal('crypto', undefined);
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(CryptoUnavailableError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/react-native-get-random-values/);
+  });
+
+  it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
+    expect((await installed.crypto.randomBytes(8)).length).toBe(8);
+    vi.stubGlobal('crypto', undefined);
+    const calls: number[] = [];
+    const expoCrypto = { getRandomValues: <T extends ArrayBufferView | null>(array: T) => (calls.push(array!.byteLength), getRandomValues(array)) };
+    const expo = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto } });
+    await expo.crypto.randomBytes(100_000);
+    expect(calls).toEqual([65_536, 34_464]); // sliced at the 64 KiB per-call limit
+  });
+});
+
+describe('React Native storage', () => {
+  it('tells AsyncStorage 2.x from 3.x, and gives 3.x its own named store', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const disk: AsyncStorageDisk = new Map();
+    const base = { AppState: createFakeAppState() };
+    expect(createReactNativePlatform({ modules: { ...base, AsyncStorage: createAsyncStorageV2() } }).storageShape).toBe('v2');
+    expect(createReactNativePlatform({ modules: { ...base, AsyncStorage: createAsyncStorageV3Module().default } }).storageShape).toBe('v3');
+    const v3 = createReactNativePlatform({ modules: { ...base, AsyncStorage: createAsyncStorageV3Module(disk) } });
+    await v3.storage.set('k', [1]);
+    expect(disk.get('game-campaign')?.get('k')).toBe('[1]');
+    expect(disk.get('')?.size ?? 0).toBe(0);
+  });
+
+  it('refuses an AsyncStorage without the calls it needs', () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    expect(() => createReactNativePlatform({ modules: { AsyncStorage: { getItem: async () => null } as never, AppState: createFakeAppState() } })).toThrow(/getAllKeys|setItem/);
+  });
+});
+
+describe('React Native lifecycle and network', () => {
+  it('AppState: background and active only (inactive changes nothing); the subscription is removed with .remove()', () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const AppState = createFakeAppState();
+    const { lifecycle } = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState } });
+    const heard: string[] = [];
+    const offBackground = lifecycle.onBackground(() => heard.push('background'));
+    const offForeground = lifecycle.onForeground(() => heard.push('foreground'));
+    expect(AppState.listenerCount()).toBe(1);
+    AppState.set('inactive');
+    AppState.set('active');
+    AppState.set('inactive');
+    AppState.set('background');
+    AppState.set('active');
+    offBackground();
+    offForeground();
+    expect(AppState.listenerCount()).toBe(0);
+    expect(heard).toEqual(['background', 'foreground']);
+  });
+
+  it('NetInfo 12: offline only when isConnected or isInternetReachable is false; the unsubscribe function is called', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const NetInfo = createFakeNetInfo();
+    const { network } = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), NetInfo } });
+    const changes: boolean[] = [];
+    const off = network!.onChange((online) => changes.push(online));
+    NetInfo.set({ isInternetReachable: null });
+    NetInfo.set({ isInternetReachable: false });
+    NetInfo.set({ isConnected: true, isInternetReachable: true });
+    expect(changes).toEqual([false, true]);
+    off();
+    expect(NetInfo.listenerCount()).toBe(0);
+  });
+});
+
+describe('React Native web view', () => {
+  it('opens with Linking.openURL and passes its rejection on', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const opened: string[] = [];
+    const Linking = { openURL: async (url: string) => (url.startsWith('https:') ? void opened.push(url) : Promise.reject(new Error('No app can open ' + url))) };
+    const platform = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), Linking } });
+    const handle = await platform.openWebView('https://campaign.example/');
+    expect(opened).toEqual(['https://campaign.example/']);
+    handle.close();
+    await handle.closed;
+    await expect(platform.openWebView('campaign://x')).rejects.toThrow('No app can open');
+    const none = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
+    await expect(none.openWebView('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE' });
+  });
+
+  it('the react-native-webview host renders the page while open and closes on the page\'s close message', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const React: ReactLike = { createElement: (type, props) => ({ type, props }), useSyncExternalStore: (_subscribe, getSnapshot) => getSnapshot() };
+    const WebView = 'RNCWebView';
+    const host = createWebViewHost({ React, WebView });
+    const platform = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), WebView: host } });
+    expect(host.Host({})).toBeNull();
+    const handle = await platform.openWebView('https://campaign.example/?ott=1');
+    const element = host.Host({}) as { type: string; props: { source: { uri: string }; onMessage(event: unknown): void } };
+    expect([element.type, element.props.source.uri]).toEqual(['RNCWebView', 'https://campaign.example/?ott=1']);
+    element.props.onMessage({ nativeEvent: { data: 'something else' } });
+    expect(host.Host({})).not.toBeNull();
+    element.props.onMessage({ nativeEvent: { data: 'close' } });
+    await handle.closed;
+    expect(host.Host({})).toBeNull();
+  });
+});
+
+describe('React Native background flush without keepalive', () => {
+  it('a background flush cut by the app\'s suspension keeps the session, which is delivered once on return', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const AppState = createFakeAppState();
+    const attempts: Array<{ keepalive: boolean; sessionIds: string[] }> = [];
+    let suspended = false;
+    // RN's fetch (whatwg-fetch over XHR) drops keepalive: the request dies with the suspended app.
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      const sessionIds = (JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId);
+      attempts.push({ keepalive: init?.keepalive === true, sessionIds });
+      if (suspended) throw new TypeError('Network request failed');
+      return new Response(JSON.stringify({ data: { results: sessionIds.map((sessionId) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState, getRandomValues } });
+    const delivered: string[] = [];
+    gc.tracker.on('flushed', ({ results }) => delivered.push(...results.map((r) => r.sessionId)));
+    await vi.advanceTimersByTimeAsync(10);
+    const id = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(3_000);
+    await gc.tracker.stop();
+    suspended = true;
+    AppState.set('background');
+    await vi.advanceTimersByTimeAsync(10);
+    expect(attempts.at(-1)).toEqual({ keepalive: true, sessionIds: [id] });
+    expect(delivered).toEqual([]);
+    suspended = false;
+    AppState.set('active');
+    await gc.tracker.flush();
+    expect(delivered).toEqual([id]);
+    await gc.dispose();
+  });
+});
