@@ -7,6 +7,7 @@ import { createEmulator, type Emulator } from '../../emulator/index.js';
 import { createRelay, RELAY_ROUTES } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import type { BulkPlaytimeItem } from '../../core/schema/playtime.js';
+import { at } from '../core/relay/fake-service.js';
 
 const BULK = 'POST /v1/server/playtime/sessions/bulk';
 const CLIENTS = 100;
@@ -23,8 +24,8 @@ function clientSessions(user: string): BulkPlaytimeItem[] {
     sessionId: `${user}-session-${i}`,
     userId: user,
     durationSeconds: 30 + i,
-    startedAt: '2024-05-01T10:00:00.000Z',
-    endedAt: `2024-05-01T10:00:${String(30 + i).padStart(2, '0')}.000Z`,
+    startedAt: at(0),
+    endedAt: at(30 + i),
   }));
 }
 
