@@ -41,8 +41,8 @@ export async function readCapped(request: Request, maxBytes: number, signal?: Ab
 function abortedPromise(signal: AbortSignal, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<never> {
   const aborted = new Promise<never>((_, reject) => {
     const abort = () => {
+      reject(signal.reason); // first: cancelling settles the pending read too, and the race must see the abort
       reader.cancel().catch(() => undefined);
-      reject(signal.reason);
     };
     if (signal.aborted) abort();
     else signal.addEventListener('abort', abort, { once: true });

@@ -10,6 +10,12 @@ import type { BulkPlaytimeItem } from '../schema/playtime.js';
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_SECONDS = DAY_MS / 1000;
 
+/**
+ * The longest a `RateLimiterMemory` key can live: it expires keys with `setTimeout`, whose delay wraps
+ * (to 1 ms) above 2^31-1 ms, about 24.8 days.
+ */
+const MAX_MEMORY_KEY_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
 /** No user plays more than a day's seconds in a UTC day: the largest cap, and the default. */
 export const MAX_DAILY_PLAYTIME_SECONDS = DAY_SECONDS;
 
@@ -48,8 +54,8 @@ export class DailyPlaytimeCap {
   readonly #limiter: RateLimiterAbstract;
 
   /**
-   * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day,
-   * so a late (offline) session cannot find its day's budget reset
+   * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
+   * (in memory: at most about 24.8 days), so a late (offline) session cannot find its day's budget reset
    * @throws RangeError when `seconds` is not a whole number from 1 to 86400
    */
   constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number) {
@@ -60,7 +66,11 @@ export class DailyPlaytimeCap {
     // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
     const limits = { points: seconds, duration, keyPrefix: options.keyPrefix ?? 'game-campaign-playtime-day' };
-    this.#limiter = options.storeClient === undefined ? new RateLimiterMemory(limits) : new RateLimiterRedis({ ...limits, storeClient: options.storeClient });
+    this.#limiter =
+      options.storeClient === undefined
+        ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
+          new RateLimiterMemory({ ...limits, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
+        : new RateLimiterRedis({ ...limits, storeClient: options.storeClient });
   }
 
   /**
