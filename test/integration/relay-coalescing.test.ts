@@ -170,3 +170,21 @@ describe('one player cannot fail another merged with it', () => {
     for (const body of bulkBodies) expect(new TextEncoder().encode(body).length).toBeLessThanOrEqual(SERVICE_BODY_LIMIT);
   });
 });
+
+describe('the same sessionId from two users', () => {
+  it('is recorded for the first and SKIPPED for the second; the row stays the first user\'s (the spec\'s uniqueness rule)', async () => {
+    const emu = (emulator = createEmulator());
+    const server = new CampaignServer({ serverKey: emu.serverKey, environment: { baseUrl: 'http://emulator.local' }, fetch: emu.fetch });
+    const relay = createRelay({ server, authenticate: (request) => ({ userId: request.headers.get('x-user') ?? '' }), coalesceWindowMs: 0 });
+    const send = async (user: string) => {
+      const session = { ...clientSessions(user)[0], sessionId: 'shared-session' };
+      const response = await relay.fetch(
+        new Request(`http://game.local/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json', 'x-user': user }, body: JSON.stringify({ sessions: [session] }) }),
+      );
+      return ((await response.json()) as { data: { results: Array<{ status: string }> } }).data.results[0]?.status;
+    };
+    expect(await send('player-1')).toBe('SUCCESS');
+    expect(await send('player-2')).toBe('SKIPPED');
+    expect(emu.state().sessions.filter((s: { sessionId: string }) => s.sessionId === 'shared-session').map((s: { userId: string }) => s.userId)).toEqual(['player-1']);
+  });
+});
