@@ -34,6 +34,22 @@ export function serializedSize(session: BulkPlaytimeItem): number {
   return utf8Length(JSON.stringify(session));
 }
 
+/**
+ * The serialized size of a batch's items and the commas between them (its share of an upstream body), with
+ * each item's size when they were needed. One `JSON.stringify` of the whole batch; the items are measured one
+ * by one only when the batch is too large for one upstream body (then it is spread, or an item is too large).
+ */
+export interface BatchSize {
+  total: number;
+  items?: readonly number[] | undefined;
+}
+
+/** {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). */
+export function measureBatch(sessions: readonly BulkPlaytimeItem[], room: number): BatchSize {
+  const total = sessions.length === 0 ? 0 : utf8Length(JSON.stringify(sessions)) - 2;
+  return total <= room ? { total } : { total, items: sessions.map(serializedSize) };
+}
+
 /** The largest item (serialized) a bulk body of `maxBytes` can carry on its own. */
 export function maxItemBytes(isTest: boolean, maxBytes: number = SERVICE_MAX_BODY_BYTES): number {
   return maxBytes - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
@@ -90,34 +106,36 @@ export class PlaytimeCoalescer {
   /**
    * Queues one client's batch (at most `maxItems` sessions) and resolves with the service's results for
    * exactly these sessions, in their order.
-   * @param sizes - each session's {@link serializedSize}, when the caller has measured it already
+   * @param size - the batch's {@link measureBatch}, when the caller has measured it already
    * @throws what the upstream call threw (a `CampaignError`), a `ResponseValidationError` when the
    * service's answer leaves out one of these sessions, or a `RangeError` for a session that cannot fit in
    * any upstream body (callers refuse those first: see {@link maxItemBytes})
    */
-  submit(sessions: BulkPlaytimeItem[], isTest: boolean, sizes: readonly number[] = sessions.map(serializedSize)): Promise<PlaytimeItemResult[]> {
+  submit(sessions: BulkPlaytimeItem[], isTest: boolean, size?: BatchSize): Promise<PlaytimeItemResult[]> {
     return new Promise((resolve, reject) => {
-      const room = this.#maxBytes - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
-      if (sizes.some((size) => size > room)) {
+      const room = maxItemBytes(isTest, this.#maxBytes);
+      const measured = size ?? measureBatch(sessions, room);
+      const total = measured.total;
+      const sizes = total > room || sessions.length > this.#maxItems ? (measured.items ?? sessions.map(serializedSize)) : undefined;
+      if (sizes?.some((itemSize) => itemSize > room)) {
         reject(new RangeError(`A session is larger than the ${this.#maxBytes} bytes an upstream call may carry`));
         return;
       }
       const part: Part = { sessions, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
-      const total = sizes.reduce((sum, size) => sum + size, 0) + Math.max(0, sessions.length - 1);
       let buffer = this.#open.get(isTest);
       // A batch that fits a buffer of its own goes in one piece; it never joins a buffer it would overflow.
       if (buffer && !this.#fits(buffer, sessions.length, total, room)) {
         this.#dispatch(isTest, buffer);
         buffer = undefined;
       }
-      if (sessions.length <= this.#maxItems && total <= room) {
+      if (!sizes) {
         buffer ??= this.#openBuffer(isTest);
         this.#add(buffer, { part, start: 0, end: sessions.length }, sessions.length, total);
       } else {
         // Too big for one call: item by item, each buffer filled to its limits.
         for (let i = 0; i < sessions.length; i++) {
-          const size = sizes[i] as number;
-          if (buffer && !this.#fits(buffer, 1, size, room)) {
+          const itemSize = sizes[i] as number;
+          if (buffer && !this.#fits(buffer, 1, itemSize, room)) {
             this.#dispatch(isTest, buffer);
             buffer = undefined;
           }
@@ -126,9 +144,9 @@ export class PlaytimeCoalescer {
           if (last?.part === part) {
             last.end++;
             buffer.items++;
-            buffer.bytes += size + 1;
+            buffer.bytes += itemSize + 1;
           } else {
-            this.#add(buffer, { part, start: i, end: i + 1 }, 1, size);
+            this.#add(buffer, { part, start: i, end: i + 1 }, 1, itemSize);
           }
         }
       }

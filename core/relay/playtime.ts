@@ -9,7 +9,7 @@ import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '.
 import { bulkResultFrom } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
-import { maxItemBytes, serializedSize, type PlaytimeCoalescer } from './coalescer.js';
+import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
@@ -31,7 +31,6 @@ export interface PlaytimeRoute {
 interface Forwarded {
   index: number;
   session: BulkPlaytimeItem;
-  size: number;
   taken?: CapTaken | undefined;
 }
 
@@ -51,20 +50,20 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   const results = new Array<PlaytimeItemResult>(sessions.length);
   const nowMs = Date.now();
   const room = maxItemBytes(isTest, route.maxUpstreamBytes);
-  const tooLarge: ErrorDetail[] = [];
   let candidates: Forwarded[] = [];
   sessions.forEach((session, index) => {
     const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session, nowMs, route.rules);
-    if (refusal !== undefined) {
-      results[index] = failed(session, refusal);
-      return;
-    }
-    // Measured as the upstream body will carry it (`1e20` there is 21 bytes): the size splits merged calls too.
-    const size = serializedSize(session);
-    if (size > room) tooLarge.push({ path: `sessions.${index}`, message: `is ${size} bytes as JSON; the service takes at most ${room} bytes for one session` });
-    candidates.push({ index, session, size });
+    if (refusal !== undefined) results[index] = failed(session, refusal);
+    else candidates.push({ index, session });
+  });
+  // Measured as the upstream body will carry them (`1e20` there is 21 bytes): the size splits merged calls too.
+  const measured = measureBatch(candidates.map((c) => c.session), room);
+  const tooLarge: ErrorDetail[] = [];
+  measured.items?.forEach((size, i) => {
+    if (size > room) tooLarge.push({ path: `sessions.${candidates[i]?.index}`, message: `is ${size} bytes as JSON; the service takes at most ${room} bytes for one session` });
   });
   if (tooLarge.length > 0) return validationErrorResponse(tooLarge);
+  const candidateCount = candidates.length;
 
   try {
     if (route.acceptSession) candidates = await applyPolicy(route.acceptSession, candidates, user, results);
@@ -83,7 +82,9 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   if (forwarded.length > 0) {
     let upstream: PlaytimeItemResult[];
     try {
-      upstream = await route.coalescer.submit(forwarded.map((f) => f.session), isTest, forwarded.map((f) => f.size));
+      // The measure of the candidates holds when none was held back, as is usual; else the coalescer measures.
+      const size: BatchSize | undefined = forwarded.length === candidateCount ? measured : undefined;
+      upstream = await route.coalescer.submit(forwarded.map((f) => f.session), isTest, size);
     } catch (error) {
       await giveBack(route.dailyCap, forwarded);
       return upstreamErrorResponse(error);
