@@ -97,6 +97,45 @@ export class DailyPlaytimeCap {
     return taken;
   }
 
+  /**
+   * {@link take} for a batch, in order: what each session took, undefined for a session over the cap. The
+   * usual batch (within the budgets) costs one store call per UTC day it covers, not one per session; only
+   * a batch that would pass a budget is taken session by session, so the sessions that fit still count.
+   * @throws the store's error when it cannot be reached (then nothing is taken)
+   */
+  async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
+    const shares = sessions.map((session) => dayShares(userId, session));
+    const totals = new Map<string, number>();
+    for (const share of shares.flat()) totals.set(share.key, (totals.get(share.key) ?? 0) + share.seconds);
+    const taken: Share[] = [];
+    for (const [key, seconds] of totals) {
+      try {
+        await this.#limiter.consume(key, seconds);
+        taken.push({ key, seconds });
+      } catch (rejection) {
+        if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
+          await this.giveBack(taken);
+          throw rejection;
+        }
+        await this.giveBack([...taken, { key, seconds }]);
+        return this.#takeEach(userId, sessions);
+      }
+    }
+    return shares;
+  }
+
+  async #takeEach(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
+    const taken: Array<CapTaken | undefined> = [];
+    try {
+      // One at a time: the sessions of one batch share the user's budgets.
+      for (const session of sessions) taken.push(await this.take(userId, session));
+    } catch (error) {
+      await Promise.all(taken.map((t) => (t ? this.giveBack(t) : undefined)));
+      throw error;
+    }
+    return taken;
+  }
+
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
   async giveBack(taken: CapTaken): Promise<void> {
     await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));

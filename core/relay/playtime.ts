@@ -108,18 +108,13 @@ async function applyPolicy(accept: AcceptSession, candidates: Forwarded[], user:
 
 /** The sessions within the user's daily cap, their seconds taken; the others are FAILED in `results`. */
 async function takeFromCap(cap: DailyPlaytimeCap, userId: string, candidates: Forwarded[], results: PlaytimeItemResult[]): Promise<Forwarded[]> {
+  const taken = await cap.takeBatch(userId, candidates.map((c) => c.session));
   const within: Forwarded[] = [];
-  try {
-    // One at a time: the sessions of one batch share the user's budgets.
-    for (const c of candidates) {
-      const taken = await cap.take(userId, c.session);
-      if (taken) within.push({ ...c, taken });
-      else results[c.index] = failed(c.session, DAILY_CAP_ERROR);
-    }
-  } catch (error) {
-    await giveBack(cap, within);
-    throw error;
-  }
+  candidates.forEach((c, i) => {
+    const share = taken[i];
+    if (share) within.push({ ...c, taken: share });
+    else results[c.index] = failed(c.session, DAILY_CAP_ERROR);
+  });
   return within;
 }
 

@@ -11,6 +11,7 @@ import {
   RELAY_ROUTES,
   type RelayOptions,
 } from '../../../core/relay/index.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { dayShares } from '../../../core/relay/daily-cap.js';
 import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { reply } from '../../helpers/fake-fetch.js';
@@ -179,6 +180,22 @@ describe('daily play-time cap', () => {
     expect((await read(await fresh.relay.fetch(post([session])))).status).toBe(503);
     expect((await read(await fresh.relay.fetch(post([session])))).body.data.results[0].status).toBe('FAILED');
     expect((await read(await fresh.relay.fetch(post([session])))).body.data.results[0].status).toBe('SUCCESS'); // the whole 100 s still there
+  });
+
+  it('takes a batch within the budget with one store call per day, and a batch past it session by session', async () => {
+    const consume = vi.spyOn(RateLimiterMemory.prototype, 'consume');
+    try {
+      const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
+      const answer = async (sessions: BulkPlaytimeItem[]) => (await read(await service.relay.fetch(post(sessions)))).body.data.results.map((r: { status: string }) => r.status);
+      const capCalls = () => consume.mock.calls.filter(([key]) => String(key).includes(':2026-')).length;
+      const fifty = (i: number) => played(DAY + i * 100_000, DAY + i * 100_000 + 50_000, 50);
+      expect(await answer([fifty(0), fifty(1), fifty(2)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+      expect(capCalls()).toBe(1);
+      // 150 s left: of four more 50 s sessions, three fit and the fourth is FAILED.
+      expect(await answer([fifty(3), fifty(4), fifty(5), fifty(6)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILED']);
+    } finally {
+      consume.mockRestore();
+    }
   });
 
   it('shares a session over the UTC days it covers, in proportion', () => {
