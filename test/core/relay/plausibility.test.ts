@@ -207,6 +207,15 @@ describe('daily play-time cap', () => {
     expect(dayShares('alice', played(DAY, DAY, 1))).toEqual([{ key: 'alice:2026-03-10', seconds: 1 }]);
   });
 
+  it('does not count test-mode sessions (the service records nothing for them)', async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 60 } });
+    const send = async (sessions: BulkPlaytimeItem[], isTest?: boolean) =>
+      (await read(await service.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions, ...(isTest ? { isTest } : {}) }, 'alice')))).body.data.results[0].status;
+    expect(await send([played(DAY + 1000, DAY + 61_000, 60)], true)).toBe('SUCCESS');
+    expect(await send([played(DAY + 100_000, DAY + 160_000, 60)])).toBe('SUCCESS');
+    expect(await send([played(DAY + 200_000, DAY + 201_000, 1)])).toBe('FAILED');
+  });
+
   it('refuses a cap above 24 h or below 1 s', () => {
     expect(() => relayOverFakeService({ dailyPlaytimeCap: { seconds: 86_401 } })).toThrow(RangeError);
     expect(() => relayOverFakeService({ dailyPlaytimeCap: { seconds: 0 } })).toThrow(RangeError);
