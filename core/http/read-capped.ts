@@ -2,9 +2,10 @@
  * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
  * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it.
  */
+import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 
-/** The body cap of the relay, the webhook receiver and the emulator. assumed: 1 MiB, far above any real body. */
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** The default body cap of the relay and the webhook receiver: the service's own limit (1 MiB, assumed). */
+export const DEFAULT_BODY_LIMIT_BYTES = SERVICE_MAX_BODY_BYTES;
 
 /**
  * The body's bytes, or undefined when it is over `maxBytes`: at once when its `Content-Length` says so, else as
