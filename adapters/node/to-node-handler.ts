@@ -5,6 +5,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener } from '@hono/node-server';
+import { attachClientAddress } from '../../core/relay/client-address.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
 export interface FetchHandler {
@@ -16,14 +17,18 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
 
 /**
  * Mounts a Fetch-API handler on node:http: `http.createServer(toNodeHandler(relay))`, or
- * `app.use('/campaign', toNodeHandler(relay))` in Express.
+ * `app.use('/campaign', toNodeHandler(relay))` in Express. The socket's peer address goes with each request
+ * (the relay's default `clientAddress`); behind a proxy that is the proxy's address.
  * @example
  * ```ts
  * http.createServer(toNodeHandler(createRelay({ server, authenticate }))).listen(8080);
  * ```
  */
 export function toNodeHandler(handler: FetchHandler): NodeHandler {
-  const listener = getRequestListener((request) => handler.fetch(request));
+  const listener = getRequestListener((request, env) => {
+    attachClientAddress(request, env.incoming.socket?.remoteAddress);
+    return handler.fetch(request);
+  });
   return async (req, res) => {
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;

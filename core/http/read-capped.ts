@@ -2,22 +2,25 @@
  * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
  * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it.
  */
+import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 
-/** The body cap of the relay, the webhook receiver and the emulator. assumed: 1 MiB, far above any real body. */
-export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+/** The default body cap of the relay and the webhook receiver: the service's own limit (1 MiB, assumed). */
+export const DEFAULT_BODY_LIMIT_BYTES = SERVICE_MAX_BODY_BYTES;
 
 /**
  * The body's bytes, or undefined when it is over `maxBytes`: at once when its `Content-Length` says so, else as
  * soon as more than that has arrived (the rest is not read).
+ * @throws when the body cannot be read, or `signal`'s reason once it aborts (the rest is then not read)
  */
-export async function readCapped(request: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+export async function readCapped(request: Request, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
+  const aborted = signal ? abortedPromise(signal, reader) : undefined;
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    const { done, value } = await (aborted ? Promise.race([reader.read(), aborted]) : reader.read());
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {
@@ -33,4 +36,18 @@ export async function readCapped(request: Request, maxBytes: number): Promise<Ui
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** Rejects with the signal's reason once it aborts, cancelling the read so the stream is released. */
+function abortedPromise(signal: AbortSignal, reader: ReadableStreamDefaultReader<Uint8Array>): Promise<never> {
+  const aborted = new Promise<never>((_, reject) => {
+    const abort = () => {
+      reject(signal.reason); // first: cancelling settles the pending read too, and the race must see the abort
+      reader.cancel().catch(() => undefined);
+    };
+    if (signal.aborted) abort();
+    else signal.addEventListener('abort', abort, { once: true });
+  });
+  aborted.catch(() => undefined); // an abort after the body was read is nobody's error
+  return aborted;
 }

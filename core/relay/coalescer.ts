@@ -1,9 +1,13 @@
 /**
  * Merges the small playtime batches many clients send at about the same time into few upstream bulk
- * calls, and hands each client exactly its own items' results once the service has answered.
+ * calls, and hands each client exactly its own items' results once the service has answered. A client's
+ * outcome depends only on its own batch: merged calls stay under the service's item and byte limits, and a
+ * merged call the service refuses is sent again client by client before anyone is answered.
  * @see DESIGN section 6 (coalescing)
  */
+import { isTransientStatus } from '../http/backoff.js';
 import { ResponseValidationError, isCampaignError } from '../http/errors.js';
+import { SERVICE_MAX_BODY_BYTES, utf8Length } from '../schema/json-limits.js';
 import { MAX_BULK_ITEMS, type BulkPlaytimeItem, type BulkPlaytimeResult, type PlaytimeItemResult } from '../schema/playtime.js';
 
 /** Sends one merged batch upstream (in the relay: `server.playtime.recordBulk`). */
@@ -16,63 +20,154 @@ export interface CoalescerOptions {
   windowMs: number;
   /** Items per upstream call. @defaultValue 1000 (the spec's bulk limit) */
   maxItems?: number;
+  /** Bytes of an upstream body, as `JSON.stringify` writes it. @defaultValue the service's limit, 1 MiB */
+  maxBytes?: number;
 }
 
-/** One client's batch waiting in a buffer. */
+/** Bytes of `{"sessions":[` and `]}` around the items of an upstream body. */
+const ENVELOPE_BYTES = '{"sessions":[]}'.length;
+/** Bytes `,"isTest":true` adds to a test-mode body. */
+const IS_TEST_BYTES = ',"isTest":true'.length;
+
+/** The UTF-8 size of a bulk item as the upstream body carries it. */
+export function serializedSize(session: BulkPlaytimeItem): number {
+  return utf8Length(JSON.stringify(session));
+}
+
+/**
+ * The serialized size of a batch's items and the commas between them (its share of an upstream body), with
+ * each item's size when they were needed. One `JSON.stringify` of the whole batch; the items are measured one
+ * by one only when the batch is too large for one upstream body (then it is spread, or an item is too large).
+ */
+export interface BatchSize {
+  total: number;
+  items?: readonly number[] | undefined;
+}
+
+/** {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). */
+export function measureBatch(sessions: readonly BulkPlaytimeItem[], room: number): BatchSize {
+  const total = sessions.length === 0 ? 0 : utf8Length(JSON.stringify(sessions)) - 2;
+  return total <= room ? { total } : { total, items: sessions.map(serializedSize) };
+}
+
+/** The largest item (serialized) a bulk body of `maxBytes` can carry on its own. */
+export function maxItemBytes(isTest: boolean, maxBytes: number = SERVICE_MAX_BODY_BYTES): number {
+  return maxBytes - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
+}
+
+/** One client's batch: settled once every slice of it sent upstream has an answer. */
 interface Part {
   sessions: BulkPlaytimeItem[];
+  results: PlaytimeItemResult[];
+  pending: number;
+  error: { reason: unknown } | undefined;
   resolve(results: PlaytimeItemResult[]): void;
   reject(error: unknown): void;
 }
 
-/** Batches with the same `isTest` that will go upstream together. */
+/** Items `start..end` of a part, going upstream in one call. */
+interface Slice {
+  part: Part;
+  start: number;
+  end: number;
+}
+
+/** Slices with the same `isTest` that will go upstream together. */
 interface Buffer {
-  parts: Part[];
-  size: number;
+  slices: Slice[];
+  items: number;
+  /** Bytes of the items and the commas between them. */
+  bytes: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /**
  * Coalesces playtime batches per `isTest` value. A buffer goes upstream when its window ends or when it
- * holds `maxItems`; a batch that would overflow it sends it at once and opens a new one. If a merged call
- * fails with `VALIDATION_ERROR`, each client's part is sent on its own, so one client's bad batch cannot
- * fail the others. Any other failure is every part's failure: nothing is acknowledged that the service
- * has not answered.
+ * is full (`maxItems`, or `maxBytes` serialized); a batch that would overflow it sends it at once and opens
+ * a new one, and a batch too big for any one call is spread over several. If a merged call is refused for
+ * good (any 4xx but 401/403, 408 and 429), each client's part is sent on its own, so one client's batch
+ * cannot fail another. A transient failure is every part's failure: nothing is acknowledged that the
+ * service has not answered, and every client keeps its data.
  */
 export class PlaytimeCoalescer {
   readonly #send: SendBulk;
   readonly #windowMs: number;
   readonly #maxItems: number;
+  readonly #maxBytes: number;
   readonly #open = new Map<boolean, Buffer>();
 
   constructor(options: CoalescerOptions) {
     this.#send = options.send;
     this.#windowMs = options.windowMs;
     this.#maxItems = options.maxItems ?? MAX_BULK_ITEMS;
+    this.#maxBytes = options.maxBytes ?? SERVICE_MAX_BODY_BYTES;
   }
 
   /**
    * Queues one client's batch (at most `maxItems` sessions) and resolves with the service's results for
    * exactly these sessions, in their order.
-   * @throws what the upstream call threw (a `CampaignError`), or a `ResponseValidationError` when the
-   * service's answer leaves out one of these sessions
+   * @param size - the batch's {@link measureBatch}, when the caller has measured it already
+   * @throws what the upstream call threw (a `CampaignError`), a `ResponseValidationError` when the
+   * service's answer leaves out one of these sessions, or a `RangeError` for a session that cannot fit in
+   * any upstream body (callers refuse those first: see {@link maxItemBytes})
    */
-  submit(sessions: BulkPlaytimeItem[], isTest: boolean): Promise<PlaytimeItemResult[]> {
+  submit(sessions: BulkPlaytimeItem[], isTest: boolean, size?: BatchSize): Promise<PlaytimeItemResult[]> {
     return new Promise((resolve, reject) => {
+      const room = maxItemBytes(isTest, this.#maxBytes);
+      const measured = size ?? measureBatch(sessions, room);
+      const total = measured.total;
+      const sizes = total > room || sessions.length > this.#maxItems ? (measured.items ?? sessions.map(serializedSize)) : undefined;
+      if (sizes?.some((itemSize) => itemSize > room)) {
+        reject(new RangeError(`A session is larger than the ${this.#maxBytes} bytes an upstream call may carry`));
+        return;
+      }
+      const part: Part = { sessions, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
       let buffer = this.#open.get(isTest);
-      if (buffer && buffer.size + sessions.length > this.#maxItems) {
+      // A batch that fits a buffer of its own goes in one piece; it never joins a buffer it would overflow.
+      if (buffer && !this.#fits(buffer, sessions.length, total, room)) {
         this.#dispatch(isTest, buffer);
         buffer = undefined;
       }
-      if (!buffer) buffer = this.#openBuffer(isTest);
-      buffer.parts.push({ sessions, resolve, reject });
-      buffer.size += sessions.length;
-      if (buffer.size >= this.#maxItems) this.#dispatch(isTest, buffer);
+      if (!sizes) {
+        buffer ??= this.#openBuffer(isTest);
+        this.#add(buffer, { part, start: 0, end: sessions.length }, sessions.length, total);
+      } else {
+        // Too big for one call: item by item, each buffer filled to its limits.
+        for (let i = 0; i < sessions.length; i++) {
+          const itemSize = sizes[i] as number;
+          if (buffer && !this.#fits(buffer, 1, itemSize, room)) {
+            this.#dispatch(isTest, buffer);
+            buffer = undefined;
+          }
+          buffer ??= this.#openBuffer(isTest);
+          const last = buffer.slices[buffer.slices.length - 1];
+          if (last?.part === part) {
+            last.end++;
+            buffer.items++;
+            buffer.bytes += itemSize + 1;
+          } else {
+            this.#add(buffer, { part, start: i, end: i + 1 }, 1, itemSize);
+          }
+        }
+      }
+      if (buffer && (buffer.items >= this.#maxItems || buffer.bytes >= room)) this.#dispatch(isTest, buffer);
     });
   }
 
+  #fits(buffer: Buffer, items: number, bytes: number, room: number): boolean {
+    const separator = buffer.items > 0 ? 1 : 0;
+    return buffer.items + items <= this.#maxItems && buffer.bytes + separator + bytes <= room;
+  }
+
+  #add(buffer: Buffer, slice: Slice, items: number, bytes: number): void {
+    buffer.bytes += (buffer.items > 0 ? 1 : 0) + bytes;
+    buffer.items += items;
+    buffer.slices.push(slice);
+    slice.part.pending++;
+  }
+
   #openBuffer(isTest: boolean): Buffer {
-    const buffer: Buffer = { parts: [], size: 0, timer: undefined };
+    const buffer: Buffer = { slices: [], items: 0, bytes: 0, timer: undefined };
     buffer.timer = setTimeout(() => this.#dispatch(isTest, buffer), this.#windowMs);
     this.#open.set(isTest, buffer);
     return buffer;
@@ -81,28 +176,56 @@ export class PlaytimeCoalescer {
   #dispatch(isTest: boolean, buffer: Buffer): void {
     clearTimeout(buffer.timer);
     if (this.#open.get(isTest) === buffer) this.#open.delete(isTest);
-    void this.#deliver(buffer.parts, isTest);
+    void this.#deliver(buffer.slices, isTest);
   }
 
-  async #deliver(parts: Part[], isTest: boolean): Promise<void> {
+  async #deliver(slices: Slice[], isTest: boolean): Promise<void> {
     let result: BulkPlaytimeResult;
     try {
-      result = await this.#send(parts.flatMap((part) => part.sessions), isTest);
+      result = await this.#send(slices.flatMap(itemsOf), isTest);
     } catch (error) {
-      if (parts.length > 1 && isCampaignError(error, 'VALIDATION_ERROR')) {
-        await Promise.all(parts.map((part) => this.#deliver([part], isTest)));
+      const parts = new Set(slices.map((slice) => slice.part));
+      if (parts.size > 1 && isRefusal(error)) {
+        // Whose batch was refused is unknown: each client's slices go again on their own.
+        await Promise.all([...parts].map((part) => this.#deliver(slices.filter((slice) => slice.part === part), isTest)));
       } else {
-        for (const part of parts) part.reject(error);
+        for (const slice of slices) settle(slice, undefined, error);
       }
       return;
     }
-    const split = splitResults(result, parts);
-    parts.forEach((part, i) => {
+    const split = splitResults(result, slices.map((slice) => ({ sessions: itemsOf(slice) })));
+    slices.forEach((slice, i) => {
       const own = split[i];
-      if (own) part.resolve(own);
-      else part.reject(new ResponseValidationError({ code: 'INVALID_RESPONSE', message: 'The service did not answer for every session' }));
+      if (own) settle(slice, own, undefined);
+      else settle(slice, undefined, new ResponseValidationError({ code: 'INVALID_RESPONSE', message: 'The service did not answer for every session' }));
     });
   }
+}
+
+function itemsOf(slice: Slice): BulkPlaytimeItem[] {
+  return slice.start === 0 && slice.end === slice.part.sessions.length ? slice.part.sessions : slice.part.sessions.slice(slice.start, slice.end);
+}
+
+/** Records one slice's outcome; the part is answered when its last slice is (its first error wins). */
+function settle(slice: Slice, results: PlaytimeItemResult[] | undefined, error: unknown): void {
+  const { part } = slice;
+  if (results) for (let i = 0; i < results.length; i++) part.results[slice.start + i] = results[i] as PlaytimeItemResult;
+  else part.error ??= { reason: error };
+  if (--part.pending > 0) return;
+  if (part.error) part.reject(part.error.reason);
+  else part.resolve(part.results);
+}
+
+/**
+ * A refusal for good that may be about one client's items: a typed 4xx other than 408 and 429 (transient)
+ * and 401/403 (the relay's own Server key, the same for every part). assumed: those two are not retried
+ * part by part, since every part would get the same answer.
+ */
+function isRefusal(error: unknown): boolean {
+  if (!isCampaignError(error)) return false;
+  const status = error.status;
+  if (error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) return true;
+  return status !== undefined && status >= 400 && status < 500 && !isTransientStatus(status) && status !== 401 && status !== 403;
 }
 
 /**

@@ -5,6 +5,7 @@
  */
 export {
   createRelay,
+  DEFAULT_BODY_TIMEOUT_MS,
   DEFAULT_COALESCE_WINDOW_MS,
   DEFAULT_MAX_BODY_BYTES,
   type Relay,
@@ -13,4 +14,14 @@ export {
 } from './relay.js';
 export { DEFAULT_RELAY_RATE_LIMIT } from './rate-limit.js';
 export { USER_MISMATCH_ERROR } from './playtime.js';
+export {
+  DEFAULT_CLOCK_SKEW_MS,
+  DEFAULT_MAX_SESSION_AGE_MS,
+  DURATION_SLACK_SECONDS,
+  REFUSED_BY_POLICY_ERROR,
+  type AcceptSession,
+} from './plausibility.js';
+export { DAILY_CAP_ERROR, MAX_DAILY_PLAYTIME_SECONDS, type DailyPlaytimeCapOptions } from './daily-cap.js';
+export { DEFAULT_FAILED_AUTH_LIMIT } from './failed-auth.js';
+export { type ClientAddress } from './client-address.js';
 export { RELAY_ROUTES, type RelayPlaytimeRequest, type RelaySession, type RelaySponsorRequest, type RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';

@@ -1,42 +1,130 @@
 /**
- * The relay's playtime route: validates a client's batch, keeps it to the authenticated user, sends the
- * rest through the coalescer and answers with this client's items only.
+ * The relay's playtime route: validates a client's batch, keeps it to the authenticated user, refuses what
+ * the service would refuse and what cannot be believed, sends the rest through the coalescer and answers with
+ * this client's items only.
  * @see DESIGN section 6; spec "Record bulk playtime sessions"
  */
-import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
+import type { ErrorDetail } from '../schema/errors.js';
+import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
-import { dataResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
-import type { PlaytimeCoalescer } from './coalescer.js';
+import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
+import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
+import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
 
 /** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
 export const USER_MISMATCH_ERROR = 'userId does not match the authenticated user';
 
+/** What the playtime route works with, set up once by `createRelay`. */
+export interface PlaytimeRoute {
+  coalescer: PlaytimeCoalescer;
+  rules: PlausibilityRules;
+  acceptSession?: AcceptSession | undefined;
+  dailyCap?: DailyPlaytimeCap | undefined;
+  /** The largest upstream body, in bytes (the service's limit). */
+  maxUpstreamBytes: number;
+}
+
+/** A session on its way upstream, with what it took from the daily cap. */
+interface Forwarded {
+  index: number;
+  session: BulkPlaytimeItem;
+  taken?: CapTaken | undefined;
+}
+
 /**
- * Answers `POST {relay}/playtime/sessions` for `userId`: 400 `VALIDATION_ERROR` for a batch that breaks
- * the schema (the whole batch), else 200 `{ data: BulkPlaytimeResult }` holding every item sent, in order,
- * with counts recomputed for them; items of another user are FAILED without reaching the service.
+ * Answers `POST {relay}/playtime/sessions` for `user`: 400 `VALIDATION_ERROR` for a batch that breaks the
+ * schema or holds a session too large for the service on its own (the whole batch, details naming each
+ * session), else 200 `{ data: BulkPlaytimeResult }` holding every item sent, in order, with counts recomputed
+ * for them. Items of another user, implausible ones, those the game's policy refuses and those over the daily
+ * cap are FAILED without reaching the service.
  */
-export async function answerPlaytime(body: unknown, userId: string, coalescer: PlaytimeCoalescer): Promise<Response> {
+export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute): Promise<Response> {
   const parsed = check(RelayPlaytimeRequest, body);
   if (!parsed.success) return validationErrorResponse(parsed.details);
-  const { sessions, isTest } = parsed.data;
-  const own = sessions.filter((session) => session.userId === userId);
-  let upstream: PlaytimeItemResult[] = [];
-  if (own.length > 0) {
+  const { sessions } = parsed.data;
+  const isTest = parsed.data.isTest === true;
+  const { userId } = user;
+  const results = new Array<PlaytimeItemResult>(sessions.length);
+  const nowMs = Date.now();
+  const room = maxItemBytes(isTest, route.maxUpstreamBytes);
+  let candidates: Forwarded[] = [];
+  sessions.forEach((session, index) => {
+    const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session, nowMs, route.rules);
+    if (refusal !== undefined) results[index] = failed(session, refusal);
+    else candidates.push({ index, session });
+  });
+  // Measured as the upstream body will carry them (`1e20` there is 21 bytes): the size splits merged calls too.
+  const measured = measureBatch(candidates.map((c) => c.session), room);
+  const tooLarge: ErrorDetail[] = [];
+  measured.items?.forEach((size, i) => {
+    if (size > room) tooLarge.push({ path: `sessions.${candidates[i]?.index}`, message: `is ${size} bytes as JSON; the service takes at most ${room} bytes for one session` });
+  });
+  if (tooLarge.length > 0) return validationErrorResponse(tooLarge);
+  const candidateCount = candidates.length;
+
+  try {
+    if (route.acceptSession) candidates = await applyPolicy(route.acceptSession, candidates, user, results);
+  } catch {
+    return unavailableResponse("The game's session policy could not decide; retry later");
+  }
+  let forwarded = candidates;
+  const cap = isTest ? undefined : route.dailyCap; // a test-mode session is validated, never recorded: it plays no time
+  if (cap) {
     try {
-      upstream = await coalescer.submit(own, isTest === true);
-    } catch (error) {
-      return upstreamErrorResponse(error);
+      forwarded = await takeFromCap(cap, userId, candidates, results);
+    } catch {
+      return unavailableResponse('The play-time cap store is unavailable; retry later');
     }
   }
-  let next = 0;
-  const results = sessions.map((session): PlaytimeItemResult => {
-    if (session.userId !== userId) return { sessionId: session.sessionId, status: 'FAILED', error: USER_MISMATCH_ERROR };
-    return upstream[next++] as PlaytimeItemResult;
-  });
+
+  if (forwarded.length > 0) {
+    let upstream: PlaytimeItemResult[];
+    try {
+      // The measure of the candidates holds when none was held back, as is usual; else the coalescer measures.
+      const size: BatchSize | undefined = forwarded.length === candidateCount ? measured : undefined;
+      upstream = await route.coalescer.submit(forwarded.map((f) => f.session), isTest, size);
+    } catch (error) {
+      await giveBack(cap, forwarded);
+      return upstreamErrorResponse(error);
+    }
+    forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
+    // Only recorded play counts: a FAILED or SKIPPED (already recorded, so already counted) session gives its seconds back.
+    await giveBack(cap, forwarded.filter((f, i) => upstream[i]?.status !== 'SUCCESS'));
+  }
   return dataResponse(summarizeResults(results));
+}
+
+/** The sessions the game's `acceptSession` takes; the refused ones are FAILED in `results`. */
+async function applyPolicy(accept: AcceptSession, candidates: Forwarded[], user: { userId: string }, results: PlaytimeItemResult[]): Promise<Forwarded[]> {
+  const verdicts = await Promise.all(candidates.map((c) => accept(c.session, { userId: user.userId })));
+  return candidates.filter((c, i) => {
+    const refusal = policyRefusal(verdicts[i]);
+    if (refusal !== undefined) results[c.index] = failed(c.session, refusal);
+    return refusal === undefined;
+  });
+}
+
+/** The sessions within the user's daily cap, their seconds taken; the others are FAILED in `results`. */
+async function takeFromCap(cap: DailyPlaytimeCap, userId: string, candidates: Forwarded[], results: PlaytimeItemResult[]): Promise<Forwarded[]> {
+  const taken = await cap.takeBatch(userId, candidates.map((c) => c.session));
+  const within: Forwarded[] = [];
+  candidates.forEach((c, i) => {
+    const share = taken[i];
+    if (share) within.push({ ...c, taken: share });
+    else results[c.index] = failed(c.session, DAILY_CAP_ERROR);
+  });
+  return within;
+}
+
+async function giveBack(cap: DailyPlaytimeCap | undefined, sessions: Forwarded[]): Promise<void> {
+  if (cap) await Promise.all(sessions.map((f) => (f.taken ? cap.giveBack(f.taken) : undefined)));
+}
+
+function failed(session: BulkPlaytimeItem, error: string): PlaytimeItemResult {
+  return { sessionId: session.sessionId, status: 'FAILED', error };
 }
 
 /** A bulk result whose counts are those of `results`. */

@@ -12,12 +12,17 @@ import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
+import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
+import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
+import { authSucceeded, defaultFailedAuthLimiter, reserveAuthAttempt } from './failed-auth.js';
+import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
-import { readJsonBody } from './request-body.js';
+import { readJsonBody, type BodyLimits } from './request-body.js';
 
 /** The game's own check of a client request: the player's `{ userId }`, or null when it fails. */
 export type RelayAuthenticate = (request: Request) => Promise<{ userId: string } | null> | { userId: string } | null;
@@ -48,6 +53,53 @@ export interface RelayOptions {
   maxBodyBytes?: number;
   /** How long playtime batches wait to be merged with others into one bulk call, in ms. @defaultValue 50 */
   coalesceWindowMs?: number;
+  /**
+   * How long a request body may take to arrive, in ms, counted from when the relay starts reading it; a body
+   * still arriving then is answered 408 and not read further. Set node:http's own time-outs as well (see the
+   * tracker guide). @defaultValue 10000
+   */
+  bodyTimeoutMs?: number;
+  /**
+   * How far a session's `startedAt` or `endedAt` may be ahead of the server's clock, in ms, for device clocks
+   * that run fast; later is an item FAILED. @defaultValue 300000 (5 minutes, assumed)
+   */
+  clockSkewMs?: number;
+  /**
+   * The oldest `startedAt` accepted, in ms before now; older is an item FAILED. Offline queues hold sessions
+   * for days, so keep it generous. @defaultValue 2592000000 (30 days, assumed)
+   * @throws RangeError from `createRelay` when it is not a finite number >= 0
+   */
+  maxSessionAgeMs?: number;
+  /**
+   * The game's own policy per session, after the built-in checks (`durationSeconds` at most the interval
+   * + 1 s, no future dates, the maximum age): return `false` or a message to refuse the session (item FAILED,
+   * with that message as its `error`), `true` or nothing to accept it; throw to answer the batch 503, so the
+   * client keeps it and retries.
+   * @example
+   * ```ts
+   * acceptSession: (session, user) => session.durationSeconds <= 4 * 3600 || 'sessions last at most 4 h here'
+   * ```
+   */
+  acceptSession?: AcceptSession;
+  /**
+   * A per-user cap on recorded play time per UTC day (at most 86400 s), counted in memory or, with
+   * `storeClient`, in the Redis the fleet's rate limits use. Sessions over it are FAILED.
+   * @defaultValue none (no cap)
+   */
+  dailyPlaytimeCap?: DailyPlaytimeCapOptions;
+  /**
+   * Limits failed authentications per client address: `true` for a `RateLimiterMemory` of 10 failures per
+   * minute (assumed), or a rate-limiter-flexible limiter of your own (a `RateLimiterRedis` for a fleet), one
+   * point per failure. An address over the limit is answered 429 without calling `authenticate`; other
+   * addresses are not affected. @defaultValue false
+   */
+  failedAuthLimit?: boolean | RateLimiterAbstract;
+  /**
+   * The client's address for `failedAuthLimit`. Behind a proxy or load balancer, return the address it
+   * forwards (e.g. the last `X-Forwarded-For` entry your own proxy appended); a request with no address is
+   * not limited. @defaultValue the connection's peer address, which `toNodeHandler` supplies
+   */
+  clientAddress?: ClientAddress;
 }
 
 /** A Fetch-API handler: `relay.fetch(request)`, or `toNodeHandler(relay)` on node:http and Express. */
@@ -59,8 +111,10 @@ export interface Relay {
 export const DEFAULT_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 /** Default of {@link RelayOptions.coalesceWindowMs}. */
 export const DEFAULT_COALESCE_WINDOW_MS = 50;
+/** Default of {@link RelayOptions.bodyTimeoutMs}. */
+export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 
-type Env = { Variables: { userId: string } };
+type Env = { Variables: { user: { userId: string } } };
 
 /**
  * Creates the relay: `POST {basePath}/playtime/sessions`, `POST {basePath}/webview/ott` and
@@ -76,40 +130,61 @@ type Env = { Variables: { userId: string } };
 export function createRelay(options: RelayOptions): Relay {
   const { server } = options;
   const limiter = options.rateLimiter ?? defaultRateLimiter();
-  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const bodyLimits: BodyLimits = {
+    maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
+    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+  };
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
+  const maxSessionAgeMs = options.maxSessionAgeMs ?? DEFAULT_MAX_SESSION_AGE_MS;
+  if (!Number.isFinite(maxSessionAgeMs) || maxSessionAgeMs < 0) throw new RangeError('maxSessionAgeMs must be a finite number >= 0');
   const coalescer = new PlaytimeCoalescer({
     windowMs: options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS,
+    maxBytes: SERVICE_MAX_BODY_BYTES,
     // Every item was checked with the SDK's schema on arrival: sent without a second pass.
     send: (sessions, isTest) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }),
   });
+  const playtime = {
+    coalescer,
+    rules: { clockSkewMs: options.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS, maxSessionAgeMs },
+    acceptSession: options.acceptSession,
+    dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
+    maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
+  };
+  const failedAuth = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const clientAddress = options.clientAddress ?? attachedClientAddress;
 
   const guard = createMiddleware<Env>(async (c, next) => {
+    const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
+    if (failedAuth && address !== undefined) {
+      const blocked = await reserveAuthAttempt(failedAuth, address);
+      if (blocked) return blocked;
+    }
     const userId = await authenticatedUser(options.authenticate, c.req.raw);
     if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
+    if (failedAuth && address !== undefined) await authSucceeded(failedAuth, address);
     const limited = await takeRateLimitPoint(limiter, userId);
     if (limited) return limited;
-    c.set('userId', userId);
+    c.set('user', { userId });
     await next();
   });
 
   const app = new Hono<Env>().basePath(normalizeBasePath(options.basePath ?? '/campaign'));
 
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
-    const body = await readJsonBody(c.req.raw, maxBodyBytes);
+    const body = await readJsonBody(c.req.raw, bodyLimits);
     if (!body.ok) return body.response;
-    return answerPlaytime(body.value, c.get('userId'), coalescer);
+    return answerPlaytime(body.value, c.get('user'), playtime);
   });
 
   /** A route that reads its body, checks it with `schema`, and answers `call`'s data or the upstream error. */
   const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string) => Promise<unknown>) =>
     createMiddleware<Env>(async (c) => {
-      const body = await readJsonBody(c.req.raw, maxBodyBytes);
+      const body = await readJsonBody(c.req.raw, bodyLimits);
       if (!body.ok) return body.response;
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        return dataResponse(await call(parsed.data, c.get('userId')));
+        return dataResponse(await call(parsed.data, c.get('user').userId));
       } catch (error) {
         return upstreamErrorResponse(error);
       }
@@ -146,6 +221,16 @@ async function authenticatedUser(authenticate: RelayAuthenticate, request: Reque
     const result = await authenticate(request);
     const userId: unknown = result?.userId;
     return check(Id, userId).success ? (userId as string) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The client's address, or undefined when the game's `clientAddress` has none or throws (then it is not limited). */
+function addressOf(clientAddress: ClientAddress, request: Request): string | undefined {
+  try {
+    const address = clientAddress(request);
+    return typeof address === 'string' && address !== '' ? address : undefined;
   } catch {
     return undefined;
   }

@@ -1,9 +1,11 @@
 /**
- * Reading a client's JSON body with a byte cap. The cap counts the bytes that actually arrive, so a
- * missing or lying `Content-Length` cannot get a larger body past it.
+ * Reading a client's JSON body with a byte cap, a read time-out and a nesting cap. The cap counts the bytes
+ * that actually arrive, so a missing or lying `Content-Length` cannot get a larger body past it; the time-out
+ * frees the request of a body that trickles in; the nesting is measured on the text before it is parsed.
  */
 import { readCapped } from '../http/read-capped.js';
-import { errorResponse } from './answers.js';
+import { MAX_JSON_DEPTH, scanJsonDepth } from '../schema/json-limits.js';
+import { errorResponse, validationErrorResponse } from './answers.js';
 
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
@@ -15,20 +17,40 @@ export function isJsonContentType(header: string | null): boolean {
   return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
 }
 
+/** How a body is read: its byte cap and how long it may take to arrive. */
+export interface BodyLimits {
+  maxBytes: number;
+  timeoutMs: number;
+}
+
+/** The message of a nesting detail; the path names where it went too deep (`sessions.3.metadata`). */
+export const TOO_DEEP_MESSAGE = `must not be nested deeper than ${MAX_JSON_DEPTH} levels in the request body`;
+
+/** Thrown into the read when the time-out ends it. */
+class BodyTimeout extends Error {}
+
 /**
- * Reads and parses a JSON request body of at most `maxBytes` bytes.
+ * Reads and parses a JSON request body of at most `maxBytes` bytes, arriving within `timeoutMs`.
  * Answers 400 `BAD_REQUEST` for a wrong content type, an empty body, bytes that are not UTF-8 or text
- * that is not JSON, and 413 for a body over the cap. assumed: the spec names no code for 413; BAD_REQUEST.
+ * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes, 408 for a
+ * body still arriving at the time-out and 413 for a body over the cap. assumed: the spec names no code for
+ * 408 or 413; BAD_REQUEST.
  */
-export async function readJsonBody(request: Request, maxBytes: number): Promise<BodyResult> {
+export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return fail(errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json'));
   }
+  const { maxBytes, timeoutMs } = limits;
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new BodyTimeout()), timeoutMs);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await readCapped(request, maxBytes);
-  } catch {
+    bytes = await readCapped(request, maxBytes, deadline.signal);
+  } catch (error) {
+    if (error instanceof BodyTimeout) return fail(timedOut(timeoutMs));
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body could not be read')); // the client went away mid-body
+  } finally {
+    clearTimeout(timer);
   }
   if (bytes === undefined) return fail(tooLarge(maxBytes));
   let text: string;
@@ -38,6 +60,9 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body is not valid UTF-8'));
   }
   if (text.trim() === '') return fail(errorResponse(400, 'BAD_REQUEST', 'The body is empty; a JSON object is expected'));
+  // Before parsing: nothing deeper than the service takes is ever parsed, stringified or forwarded.
+  const { tooDeep } = scanJsonDepth(text);
+  if (tooDeep.length > 0) return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {
@@ -47,6 +72,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
 
 function tooLarge(maxBytes: number): Response {
   return errorResponse(413, 'BAD_REQUEST', `The body exceeds the relay's limit of ${maxBytes} bytes`);
+}
+
+/**
+ * 408 with `Connection: close`: the client is too slow, and what it still sends is not read.
+ * assumed: the spec names no code for 408; BAD_REQUEST.
+ */
+function timedOut(timeoutMs: number): Response {
+  return errorResponse(408, 'BAD_REQUEST', `The body did not arrive within ${timeoutMs} ms`, undefined, { connection: 'close' });
 }
 
 function fail(response: Response): BodyResult {

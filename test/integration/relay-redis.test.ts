@@ -8,7 +8,7 @@ import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RELAY_ROUTES } from '../../core/relay/index.js';
+import { DAILY_CAP_ERROR, RELAY_ROUTES } from '../../core/relay/index.js';
 import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -102,6 +102,31 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
       relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('bob', 1) }, 'bob'),
     );
     expect(other.status).toBe(200);
+  });
+
+  it('holds one daily play-time cap per user across both instances: 2000 s on A + 1600 s on B fill 3600 s, 1 s more is FAILED', async () => {
+    const keyPrefix = `playtime-day-${process.pid}-${Date.now()}`;
+    const cap = (client: Redis) => ({ seconds: 3600, storeClient: client, keyPrefix });
+    const a = relayOverFakeService({ dailyPlaytimeCap: cap(clients[0] as Redis), coalesceWindowMs: 0 });
+    const b = relayOverFakeService({ dailyPlaytimeCap: cap(clients[1] as Redis), coalesceWindowMs: 0 });
+    // Today (UTC), early enough that every session below has ended: sessions from 00:00 on.
+    const day = Math.floor((Date.now() - 2 * 3_600_000) / 86_400_000) * 86_400_000;
+    const played = (user: string, id: string, offsetS: number, seconds: number) => ({
+      sessionId: `cap-${keyPrefix}-${id}`,
+      userId: user,
+      durationSeconds: seconds,
+      startedAt: new Date(day + offsetS * 1000).toISOString(),
+      endedAt: new Date(day + (offsetS + seconds) * 1000).toISOString(),
+    });
+    const send = async (relay: typeof a.relay, user: string, session: ReturnType<typeof played>) =>
+      (await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, user)))).body.data.results[0];
+    expect(await send(a.relay, 'alice', played('alice', '1', 0, 2000))).toMatchObject({ status: 'SUCCESS' });
+    expect(await send(b.relay, 'alice', played('alice', '2', 2000, 1600))).toMatchObject({ status: 'SUCCESS' });
+    expect(await send(a.relay, 'alice', played('alice', '3', 3600, 1))).toEqual({ sessionId: `cap-${keyPrefix}-3`, status: 'FAILED', error: DAILY_CAP_ERROR });
+    expect(await send(b.relay, 'alice', played('alice', '4', 3700, 1))).toMatchObject({ status: 'FAILED' });
+    expect(await send(b.relay, 'bob', played('bob', '5', 0, 3600))).toMatchObject({ status: 'SUCCESS' });
+    expect(a.bulkCalls().length + b.bulkCalls().length).toBe(3);
+    expect(Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`))).toBeGreaterThan(30 * 86_400);
   });
 
   it('answers 503 with Retry-After, not 500, when Redis is unreachable', async () => {

@@ -65,14 +65,22 @@ export function relayOverFakeService(options: Partial<RelayOptions> & { timeoutM
   return { relay, fake, server, bulkCalls: () => fake.calls.filter((c) => c.path === BULK_PATH) };
 }
 
+/**
+ * When the fixture sessions start: an hour before the tests began, on a whole minute, so they pass the relay's
+ * plausibility rules (no future dates, no older than the maximum age) with real and fake clocks alike.
+ */
+export const SESSION_START_MS = Math.floor((Date.now() - 60 * 60 * 1000) / 60_000) * 60_000;
+/** An ISO timestamp `seconds` after {@link SESSION_START_MS}. */
+export const at = (seconds: number) => new Date(SESSION_START_MS + seconds * 1000).toISOString();
+
 /** A valid bulk item of `userId`. */
 export function session(userId: string, n: number, extra: Partial<BulkPlaytimeItem> = {}): BulkPlaytimeItem {
   return {
     sessionId: `s-${userId}-${n}`,
     userId,
     durationSeconds: 60,
-    startedAt: '2024-05-01T10:00:00.000Z',
-    endedAt: '2024-05-01T10:01:00.000Z',
+    startedAt: at(0),
+    endedAt: at(60),
     ...extra,
   };
 }

@@ -14,6 +14,7 @@ import { RELAY_ROUTES, RelayPlaytimeRequest, RelaySponsorRequest, RelayWebviewRe
 import { CampaignServer } from '../../../core/server/index.js';
 import { ErrorBody } from '../../../core/schema/errors.js';
 import { check } from '../../../core/schema/validate.js';
+import { MAX_JSON_DEPTH, SERVICE_MAX_BODY_BYTES, scanJsonDepth, utf8Length } from '../../../core/schema/json-limits.js';
 import type { FakeFetch } from '../../helpers/fake-fetch.js';
 import { authenticateByHeader, RELAY, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
@@ -179,6 +180,80 @@ describe('malformed bodies never reach the service', () => {
         else expect([body.status, body.code]).toEqual([400, 'VALIDATION_ERROR']);
       }),
       { numRuns: 100, seed: SEED },
+    );
+  });
+});
+
+describe('nesting depth and number formats', () => {
+  /** JSON text nesting `depth` containers (objects and arrays as `kinds` says) around a leaf. */
+  const nestedText = (kinds: boolean[], leaf: string) =>
+    kinds.map((isArray) => (isArray ? '[' : '{"k":')).join('') + leaf + [...kinds].reverse().map((isArray) => (isArray ? ']' : '}')).join('');
+
+  it('answers metadata of any depth (1 to 3000 levels) with 200 up to the service limit and 400 naming the item past it, never a 5xx (300 runs)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.integer({ min: 1, max: 20 }),
+        fc.nat(),
+        fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 3000 })),
+        fc.infiniteStream(fc.boolean()),
+        async (size, index, depth, kinds) => {
+          const at = index % size;
+          const items = sessions('alice', size).map((s, i) => {
+            const text = JSON.stringify(s);
+            return i === at ? text.replace(/}$/, `,"metadata":{"m":${nestedText([...kinds.take(depth)], '1')}}}`) : text;
+          });
+          const body = `{"sessions":[${items.join(',')}]}`;
+          const response = await service.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, body, 'alice'));
+          const forwarded = takeCalls(service.fake);
+          if (scanJsonDepth(body).depth <= MAX_JSON_DEPTH) {
+            expect(response.status).toBe(200);
+            expect(forwarded).toHaveLength(1);
+          } else {
+            const error = await expectClientError(response);
+            expect([error.status, error.code]).toEqual([400, 'VALIDATION_ERROR']);
+            expect(error.details?.map((d) => d.path)).toEqual([`sessions.${at}.metadata`]);
+            expect(forwarded).toEqual([]);
+          }
+        },
+      ),
+      { numRuns: 300, seed: SEED },
+    );
+  });
+
+  /** Number literals as a client may write them: exponents, negative zero, overflow, underflow, long digits. */
+  const numberText = fc.oneof(
+    fc.constantFrom('1e20', '-0', '0e0', '1E+308', '1e309', '-1e999', '1e-400', '6e1', '60.0', '600e-1', '9007199254740993', '0.1e1'),
+    fc.record({ mantissa: fc.integer({ min: -9, max: 9 }), exponent: fc.integer({ min: -2000, max: 2000 }) }).map(({ mantissa, exponent }) => `${mantissa}e${exponent}`),
+    fc.integer({ min: 1, max: 400 }).map((n) => '9'.repeat(n)),
+    fc.double().filter(Number.isFinite).map(String),
+  );
+
+  it('takes any number format in metadata and durationSeconds: 200 when valid, 400 VALIDATION_ERROR when not, never a 5xx (400 runs)', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(numberText, { minLength: 1, maxLength: 50 }), numberText, async (inMetadata, duration) => {
+        const template = JSON.stringify({ ...sessions('alice', 1)[0], durationSeconds: 0, metadata: { n: 0 } });
+        const item = template.replace('"durationSeconds":0', `"durationSeconds":${duration}`).replace('"n":0', `"n":[${inMetadata.join(',')}]`);
+        const body = `{"sessions":[${item}]}`;
+        const parsed = JSON.parse(body) as { sessions: Array<{ durationSeconds: number }> };
+        const response = await service.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, body, 'alice'));
+        const forwarded = takeCalls(service.fake);
+        expect(response.status).toBeLessThan(500);
+        const valid = check(RelayPlaytimeRequest, parsed).success && (parsed.sessions[0]?.durationSeconds ?? 0) <= 61; // the interval is 60 s
+        if (valid) {
+          expect(response.status).toBe(200);
+          expect(forwarded).toHaveLength(1);
+          for (const call of forwarded) expect(utf8Length(call.rawBody ?? '')).toBeLessThanOrEqual(SERVICE_MAX_BODY_BYTES);
+        } else if (!check(RelayPlaytimeRequest, parsed).success) {
+          expect((await expectClientError(response)).code).toBe('VALIDATION_ERROR');
+          expect(forwarded).toEqual([]);
+        } else {
+          // Valid by the schema but longer than its interval: an item FAILED, not forwarded.
+          const answer = (await response.json()) as { data: { results: Array<{ status: string }> } };
+          expect(answer.data.results.map((r) => r.status)).toEqual(['FAILED']);
+          expect(forwarded).toEqual([]);
+        }
+      }),
+      { numRuns: 400, seed: SEED },
     );
   });
 });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
-import { read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+import { read, relayOverFakeService, relayRequest, SESSION_START_MS, sessions } from './fake-service.js';
 
 const post = (userId: string, n = 0) => relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions(userId, 1, n) }, userId);
 
@@ -11,7 +11,7 @@ afterEach(() => {
 
 describe('per-user rate limit', () => {
   it('answers the 21st request of a user within a second with 429 RATE_LIMITED by default', async () => {
-    vi.useFakeTimers({ now: new Date('2024-05-01T00:00:00.000Z') });
+    vi.useFakeTimers({ now: SESSION_START_MS + 3_600_000 });
     const { relay, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 0 });
     const statuses: number[] = [];
     for (let i = 0; i < 21; i++) {
@@ -31,7 +31,7 @@ describe('per-user rate limit', () => {
   });
 
   it('says when to retry in whole seconds: the ceiling of msBeforeNext, at least 1', async () => {
-    vi.useFakeTimers({ now: new Date('2024-05-01T00:00:00.000Z') });
+    vi.useFakeTimers({ now: SESSION_START_MS + 3_600_000 });
     const rateLimiter = new RateLimiterMemory({ points: 1, duration: 10 });
     const { relay, fake } = relayOverFakeService({ rateLimiter, coalesceWindowMs: 0 });
     const first = relay.fetch(post('alice'));

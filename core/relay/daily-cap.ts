@@ -1,0 +1,166 @@
+/**
+ * The optional per-user daily play-time cap: at most so many seconds of play per user per UTC day, counted
+ * with rate-limiter-flexible in the same kind of store as the rate limits (memory for one relay, Redis for a
+ * fleet, so every relay counts against one budget).
+ * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
+ */
+import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { BulkPlaytimeItem } from '../schema/playtime.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+const DAY_SECONDS = DAY_MS / 1000;
+
+/**
+ * The longest a `RateLimiterMemory` key can live: it expires keys with `setTimeout`, whose delay wraps
+ * (to 1 ms) above 2^31-1 ms, about 24.8 days.
+ */
+const MAX_MEMORY_KEY_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
+
+/** No user plays more than a day's seconds in a UTC day: the largest cap, and the default. */
+export const MAX_DAILY_PLAYTIME_SECONDS = DAY_SECONDS;
+
+/** Options of `RelayOptions.dailyPlaytimeCap`. */
+export interface DailyPlaytimeCapOptions {
+  /** Seconds of play a user may record per UTC day, 1 to 86400. @defaultValue 86400 (24 h) */
+  seconds?: number;
+  /**
+   * The Redis client (ioredis or node-redis) the fleet's `RateLimiterRedis` uses: every relay then counts
+   * against one budget per user and day. @defaultValue none: counted in this process's memory
+   */
+  storeClient?: unknown;
+  /** Prefix of the store's keys. @defaultValue 'game-campaign-playtime-day' */
+  keyPrefix?: string;
+}
+
+/** The `error` of a session over the cap; it is FAILED, not forwarded. */
+export const DAILY_CAP_ERROR = "the user's play time for this UTC day would exceed the relay's daily cap";
+
+/** Seconds taken from one user's budget for one day. */
+interface Share {
+  key: string;
+  seconds: number;
+}
+
+/** What {@link DailyPlaytimeCap.take} took, to give back when the service does not record the session. */
+export type CapTaken = readonly Share[];
+
+/**
+ * Counts recorded play time per user and UTC day. A session's seconds are shared among the UTC days its
+ * `startedAt`..`endedAt` interval covers, in proportion. Seconds are taken before the session goes upstream
+ * and given back when the service does not record it (FAILED, SKIPPED as already recorded, or no answer),
+ * so a retried or duplicate session is counted once.
+ */
+export class DailyPlaytimeCap {
+  readonly #limiter: RateLimiterAbstract;
+
+  /**
+   * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
+   * (in memory: at most about 24.8 days), so a late (offline) session cannot find its day's budget reset
+   * @throws RangeError when `seconds` is not a whole number from 1 to 86400
+   */
+  constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number) {
+    const seconds = options.seconds ?? MAX_DAILY_PLAYTIME_SECONDS;
+    if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_DAILY_PLAYTIME_SECONDS) {
+      throw new RangeError(`dailyPlaytimeCap.seconds must be a whole number from 1 to ${MAX_DAILY_PLAYTIME_SECONDS}`);
+    }
+    // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
+    const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
+    const limits = { points: seconds, duration, keyPrefix: options.keyPrefix ?? 'game-campaign-playtime-day' };
+    this.#limiter =
+      options.storeClient === undefined
+        ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
+          new RateLimiterMemory({ ...limits, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
+        : new RateLimiterRedis({ ...limits, storeClient: options.storeClient });
+  }
+
+  /**
+   * Takes the session's seconds from `userId`'s budgets; undefined when a day's budget is too small (then
+   * nothing is taken).
+   * @throws the store's error when it cannot be reached
+   */
+  async take(userId: string, session: BulkPlaytimeItem): Promise<CapTaken | undefined> {
+    const taken: Share[] = [];
+    for (const share of dayShares(userId, session)) {
+      try {
+        await this.#limiter.consume(share.key, share.seconds);
+        taken.push(share);
+      } catch (rejection) {
+        if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
+          await this.giveBack(taken);
+          throw rejection;
+        }
+        // rate-limiter-flexible counts a refused consume too: those seconds go back with the rest.
+        await this.giveBack([...taken, share]);
+        return undefined;
+      }
+    }
+    return taken;
+  }
+
+  /**
+   * {@link take} for a batch, in order: what each session took, undefined for a session over the cap. The
+   * usual batch (within the budgets) costs one store call per UTC day it covers, not one per session; only
+   * a batch that would pass a budget is taken session by session, so the sessions that fit still count.
+   * @throws the store's error when it cannot be reached (then nothing is taken)
+   */
+  async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
+    const shares = sessions.map((session) => dayShares(userId, session));
+    const totals = new Map<string, number>();
+    for (const share of shares.flat()) totals.set(share.key, (totals.get(share.key) ?? 0) + share.seconds);
+    const taken: Share[] = [];
+    for (const [key, seconds] of totals) {
+      try {
+        await this.#limiter.consume(key, seconds);
+        taken.push({ key, seconds });
+      } catch (rejection) {
+        if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
+          await this.giveBack(taken);
+          throw rejection;
+        }
+        await this.giveBack([...taken, { key, seconds }]);
+        return this.#takeEach(userId, sessions);
+      }
+    }
+    return shares;
+  }
+
+  async #takeEach(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
+    const taken: Array<CapTaken | undefined> = [];
+    try {
+      // One at a time: the sessions of one batch share the user's budgets.
+      for (const session of sessions) taken.push(await this.take(userId, session));
+    } catch (error) {
+      await Promise.all(taken.map((t) => (t ? this.giveBack(t) : undefined)));
+      throw error;
+    }
+    return taken;
+  }
+
+  /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
+  async giveBack(taken: CapTaken): Promise<void> {
+    await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));
+  }
+}
+
+/** The session's seconds per UTC day it covers, in proportion to its time in each; the last day gets the rest. */
+export function dayShares(userId: string, session: BulkPlaytimeItem): Share[] {
+  const start = Date.parse(session.startedAt);
+  const end = Date.parse(session.endedAt);
+  const duration = session.durationSeconds;
+  const firstDay = Math.floor(start / DAY_MS) * DAY_MS;
+  if (end - start <= 0) return [{ key: keyOf(userId, firstDay), seconds: duration }];
+  const shares: Share[] = [];
+  let assigned = 0;
+  for (let day = firstDay; day < end; day += DAY_MS) {
+    const overlap = Math.min(end, day + DAY_MS) - Math.max(start, day);
+    const seconds = Math.floor((duration * overlap) / (end - start));
+    shares.push({ key: keyOf(userId, day), seconds });
+    assigned += seconds;
+  }
+  (shares[shares.length - 1] as Share).seconds += duration - assigned;
+  return shares.filter((share) => share.seconds > 0);
+}
+
+function keyOf(userId: string, dayMs: number): string {
+  return `${userId}:${new Date(dayMs).toISOString().slice(0, 10)}`;
+}

@@ -1,0 +1,113 @@
+/**
+ * What the service refuses in any JSON body, written once: the emulator enforces these rules and the relay
+ * applies the same ones per item before it merges batches, so what the relay forwards is never refused for
+ * its size or its nesting.
+ * @see DESIGN section 6; docs/decisions.md ("Request body limit", "JSON nesting")
+ */
+
+/** The largest request body the service takes, in bytes (413 above). assumed: 1 MiB (the spec shows none). */
+export const SERVICE_MAX_BODY_BYTES = 1024 * 1024;
+
+/** The deepest JSON the service takes: `{}` is 1 level, `{"a":[1]}` 2. assumed: 64 levels (the spec shows none). */
+export const MAX_JSON_DEPTH = 64;
+
+/** How many leading segments a {@link JsonDepthScan} path keeps (`sessions.3.metadata`). */
+const PATH_SEGMENTS = 3;
+/** At most this many too-deep paths are reported (an error body names them; it need not name thousands). */
+const MAX_REPORTED_PATHS = 20;
+
+/** What {@link scanJsonDepth} found. */
+export interface JsonDepthScan {
+  /** The deepest nesting in the text. */
+  depth: number;
+  /** Where the nesting went past the limit: the first segments of the path, dot-joined (`(body)` at the root). */
+  tooDeep: string[];
+}
+
+/**
+ * The nesting depth of JSON text, found without parsing it: one pass over the characters with a counter,
+ * so it costs O(n) and no stack whatever the depth (100,000 levels included), and runs before `JSON.parse`
+ * (which recurses on some engines) or `JSON.stringify` (which overflows on every engine) see the value.
+ * Brackets inside strings are skipped. The text is not validated: `JSON.parse` still judges its syntax.
+ */
+export function scanJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): JsonDepthScan {
+  const segments: Array<string | number> = [];
+  const inArray: boolean[] = [];
+  const tooDeep = new Set<string>();
+  let depth = 0;
+  let deepest = 0;
+  let keyStart = -1;
+  let keyEnd = -1;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) {
+      const start = i + 1;
+      i = closingQuote(text, start);
+      if (depth >= 1 && depth <= PATH_SEGMENTS && !inArray[depth - 1]) {
+        keyStart = start;
+        keyEnd = i;
+      }
+    } else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (depth <= PATH_SEGMENTS) {
+        inArray[depth - 1] = c === 0x5b;
+        segments[depth - 1] = c === 0x5b ? 0 : '';
+      }
+      if (depth === maxDepth + 1 && tooDeep.size < MAX_REPORTED_PATHS) tooDeep.add(pathOf(segments, depth - 1));
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) {
+      depth--;
+    } else if (depth >= 1 && depth <= PATH_SEGMENTS) {
+      if (c === 0x3a /* : */ && !inArray[depth - 1] && keyEnd >= 0) segments[depth - 1] = keyText(text, keyStart, keyEnd);
+      else if (c === 0x2c /* , */ && inArray[depth - 1]) segments[depth - 1] = (segments[depth - 1] as number) + 1;
+    }
+  }
+  return { depth: deepest, tooDeep: [...tooDeep] };
+}
+
+/** The index of the quote that closes a string opened before `start` (the text's end when it is unclosed). */
+function closingQuote(text: string, start: number): number {
+  let at = start;
+  for (;;) {
+    const quote = text.indexOf('"', at);
+    if (quote < 0) return text.length;
+    let backslashes = 0;
+    while (text.charCodeAt(quote - 1 - backslashes) === 0x5c) backslashes++;
+    if (backslashes % 2 === 0) return quote;
+    at = quote + 1;
+  }
+}
+
+/** A key as JSON means it (escapes resolved when it has any). */
+function keyText(text: string, start: number, end: number): string {
+  const raw = text.slice(start, end);
+  if (!raw.includes('\\')) return raw;
+  try {
+    return JSON.parse(`"${raw}"`) as string;
+  } catch {
+    return raw;
+  }
+}
+
+function pathOf(segments: ReadonlyArray<string | number>, containers: number): string {
+  const kept = segments.slice(0, Math.min(containers, PATH_SEGMENTS));
+  return kept.length === 0 ? '(body)' : kept.join('.');
+}
+
+/** True when every character is ASCII (then the UTF-8 length is the string's length). */
+const ASCII_ONLY = /^[\x00-\x7f]*$/;
+
+/**
+ * The UTF-8 byte length of a string, without encoding it. JSON text from `JSON.stringify` holds no lone
+ * surrogate (it escapes them), so each surrogate half is 2 of a pair's 4 bytes.
+ */
+export function utf8Length(text: string): number {
+  if (ASCII_ONLY.test(text)) return text.length;
+  let bytes = text.length;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c >= 0x80) bytes += c < 0x800 || (c >= 0xd800 && c <= 0xdfff) ? 1 : 2;
+  }
+  return bytes;
+}

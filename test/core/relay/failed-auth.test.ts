@@ -1,0 +1,112 @@
+/**
+ * Failed authentications limited per client address: after the limit, an address is answered 429 without
+ * `authenticate` being called; another address is unaffected; successes do not count. The address comes from
+ * `clientAddress` (behind a proxy) or, by default, from the socket `toNodeHandler` read.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { toNodeHandler } from '../../../adapters/node/index.js';
+import { DEFAULT_FAILED_AUTH_LIMIT, RELAY_ROUTES } from '../../../core/relay/index.js';
+import { authenticateByHeader, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+
+/** A request from `address` (as a trusted proxy would forward it), with a valid or a guessed token. */
+const from = (address: string, userId: string | undefined, n = 0) =>
+  relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions(userId ?? 'alice', 1, n) }, undefined, {
+    'x-client-address': address,
+    authorization: userId === undefined ? `Bearer guess-${n}` : `Bearer user:${userId}`,
+  });
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('failed authentications per client address', () => {
+  it('answers 429 after the limit without calling authenticate, leaves another address alone, and lets the address in again after the window', async () => {
+    vi.useFakeTimers();
+    const authenticate = vi.fn(authenticateByHeader);
+    const { relay, bulkCalls } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate,
+      failedAuthLimit: new RateLimiterMemory({ points: 3, duration: 60 }),
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    /** Fetches with fake timers running (the coalescing window is a timer, even at 0 ms). */
+    const go = async (request: Request) => {
+      const answer = relay.fetch(request);
+      await vi.advanceTimersByTimeAsync(0);
+      return answer;
+    };
+    const statuses: number[] = [];
+    for (let i = 0; i < 5; i++) statuses.push((await go(from('203.0.113.7', undefined, i))).status);
+    expect(statuses).toEqual([401, 401, 401, 429, 429]);
+    expect(authenticate).toHaveBeenCalledTimes(3);
+
+    const blocked = await read(await go(from('203.0.113.7', 'alice')));
+    expect(blocked.status).toBe(429); // even a valid token, from that address, until the window ends
+    expect(blocked.body).toEqual({ status: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'Too many failed authentications from this address' });
+    expect(Number(blocked.headers.get('retry-after'))).toBeGreaterThanOrEqual(59);
+    expect(Number(blocked.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(authenticate).toHaveBeenCalledTimes(3);
+
+    expect((await go(from('198.51.100.2', 'bob'))).status).toBe(200);
+    expect((await go(from('198.51.100.2', undefined))).status).toBe(401);
+
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect((await go(from('203.0.113.7', 'alice', 1))).status).toBe(200);
+    expect(bulkCalls()).toHaveLength(2);
+  });
+
+  it('does not count successes: many valid requests from one address are never limited', async () => {
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    expect((await relay.fetch(from('203.0.113.9', undefined))).status).toBe(401);
+    for (let i = 0; i < 5; i++) expect((await relay.fetch(from('203.0.113.9', 'alice', i))).status).toBe(200);
+    expect((await relay.fetch(from('203.0.113.9', undefined, 1))).status).toBe(401); // the second failure is still allowed
+    expect((await relay.fetch(from('203.0.113.9', undefined, 2))).status).toBe(429);
+  });
+
+  it('holds a burst of concurrent guesses to the limit', async () => {
+    const authenticate = vi.fn(authenticateByHeader);
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate,
+      failedAuthLimit: new RateLimiterMemory({ points: 5, duration: 60 }),
+      clientAddress: () => '203.0.113.10',
+    });
+    const statuses = (await Promise.all(Array.from({ length: 50 }, (_, i) => relay.fetch(from('ignored', undefined, i))))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(45);
+    expect(authenticate).toHaveBeenCalledTimes(5);
+  });
+
+  it('is off by default, and does not limit a request with no known address', async () => {
+    const off = relayOverFakeService({ coalesceWindowMs: 0 });
+    for (let i = 0; i < 30; i++) expect((await off.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401);
+    const noAddress = relayOverFakeService({ coalesceWindowMs: 0, failedAuthLimit: new RateLimiterMemory({ points: 1, duration: 60 }) });
+    for (let i = 0; i < 5; i++) expect((await noAddress.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401); // a bare Request has no peer
+  });
+
+  it('keys on the socket address toNodeHandler supplies (failedAuthLimit: true: 10 failures a minute)', async () => {
+    const authenticate = vi.fn(authenticateByHeader);
+    const { relay } = relayOverFakeService({ coalesceWindowMs: 0, authenticate, failedAuthLimit: true });
+    const server: Server = createServer(toNodeHandler(relay));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/campaign${RELAY_ROUTES.playtime}`;
+    const send = (authorization: string, spoofed = '198.51.100.99') =>
+      fetch(url, { method: 'POST', headers: { authorization, 'content-type': 'application/json', 'x-forwarded-for': spoofed }, body: JSON.stringify({ sessions: sessions('alice', 1) }) });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i <= DEFAULT_FAILED_AUTH_LIMIT.points; i++) statuses.push((await send(`Bearer guess-${i}`, `198.51.100.${i}`)).status);
+      expect(statuses).toEqual([...Array(DEFAULT_FAILED_AUTH_LIMIT.points).fill(401), 429]);
+      expect(authenticate).toHaveBeenCalledTimes(DEFAULT_FAILED_AUTH_LIMIT.points);
+      expect((await send('Bearer user:alice')).status).toBe(429); // a forwarded-for header does not change the socket
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});

@@ -1,0 +1,224 @@
+/**
+ * Play time that cannot be inflated: each built-in rule at its boundary (accepted) and one past it (item
+ * FAILED with a clear error, never forwarded), the game's `acceptSession` hook, and the daily cap.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import {
+  DAILY_CAP_ERROR,
+  DEFAULT_CLOCK_SKEW_MS,
+  DEFAULT_MAX_SESSION_AGE_MS,
+  REFUSED_BY_POLICY_ERROR,
+  RELAY_ROUTES,
+  type RelayOptions,
+} from '../../../core/relay/index.js';
+import { RateLimiterMemory } from 'rate-limiter-flexible';
+import { dayShares } from '../../../core/relay/daily-cap.js';
+import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
+import { reply } from '../../helpers/fake-fetch.js';
+import { read, relayOverFakeService, relayRequest } from './fake-service.js';
+
+const NOW = Date.parse('2026-03-10T12:00:00.000Z');
+const iso = (ms: number) => new Date(ms).toISOString();
+const post = (sessions: BulkPlaytimeItem[], user = 'alice') => relayRequest('POST', RELAY_ROUTES.playtime, { sessions }, user);
+
+let next = 0;
+/** A session of alice from `start` to `end` (ms), `duration` seconds. */
+function played(start: number, end: number, duration: number, userId = 'alice'): BulkPlaytimeItem {
+  return { sessionId: `p-${next++}`, userId, durationSeconds: duration, startedAt: iso(start), endedAt: iso(end) };
+}
+
+/** Sends the sessions through a relay over the fake service; the answer's results and what was forwarded. */
+async function send(sessions: BulkPlaytimeItem[], options: Partial<RelayOptions> = {}) {
+  const service = relayOverFakeService({ coalesceWindowMs: 0, ...options });
+  const answer = await read(await service.relay.fetch(post(sessions)));
+  const forwarded = service.bulkCalls().flatMap((c) => (c.body as { sessions: BulkPlaytimeItem[] }).sessions.map((s) => s.sessionId));
+  return { status: answer.status, results: answer.body.data?.results as Array<{ sessionId: string; status: string; error?: string }>, forwarded, body: answer.body };
+}
+
+beforeEach(() => {
+  vi.useFakeTimers({ now: NOW, toFake: ['Date'] });
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe('durationSeconds at most the interval + 1 s', () => {
+  it('accepts the interval + 1 s and fails the interval + 2 s', async () => {
+    const start = NOW - 3_600_000;
+    const fit = played(start, start + 60_000, 61);
+    const over = played(start, start + 60_000, 62);
+    const { results, forwarded } = await send([fit, over]);
+    expect(results[0]).toEqual({ sessionId: fit.sessionId, status: 'SUCCESS' });
+    expect(results[1]).toEqual({ sessionId: over.sessionId, status: 'FAILED', error: 'durationSeconds (62) exceeds the 60 s from startedAt to endedAt by more than 1 s' });
+    expect(forwarded).toEqual([fit.sessionId]);
+  });
+
+  it('fails 2^53-1 seconds over a 1-second interval', async () => {
+    const { results, forwarded } = await send([played(NOW - 2000, NOW - 1000, Number.MAX_SAFE_INTEGER)]);
+    expect(results[0]?.status).toBe('FAILED');
+    expect(results[0]?.error).toMatch(/^durationSeconds \(9007199254740991\) exceeds the 1 s/);
+    expect(forwarded).toEqual([]);
+  });
+
+  it('judges millisecond intervals: 1.5 s takes 2 s, not 3 s', async () => {
+    const { results } = await send([played(NOW - 5000, NOW - 3500, 2), played(NOW - 5000, NOW - 3500, 3)]);
+    expect(results.map((r) => r.status)).toEqual(['SUCCESS', 'FAILED']);
+  });
+});
+
+describe('no future dates beyond the clock-skew allowance', () => {
+  it('accepts startedAt and endedAt at now + skew, and fails each 1 ms past it', async () => {
+    const edge = NOW + DEFAULT_CLOCK_SKEW_MS;
+    const atEdge = played(edge - 1000, edge, 1);
+    const startsLater = played(edge + 1, edge + 1001, 1);
+    const endsLater = played(edge - 1000, edge + 1, 1);
+    const { results, forwarded } = await send([atEdge, startsLater, endsLater]);
+    expect(results.map((r) => r.status)).toEqual(['SUCCESS', 'FAILED', 'FAILED']);
+    expect(results[1]?.error).toBe(`startedAt is in the future (more than ${DEFAULT_CLOCK_SKEW_MS} ms ahead of the server's clock)`);
+    expect(results[2]?.error).toBe(`endedAt is in the future (more than ${DEFAULT_CLOCK_SKEW_MS} ms ahead of the server's clock)`);
+    expect(forwarded).toEqual([atEdge.sessionId]);
+  });
+
+  it('fails year 2999 and year +275760, and honours a configured skew', async () => {
+    const far = { ...played(NOW, NOW + 1000, 1), startedAt: '2999-01-01T00:00:00.000Z', endedAt: '2999-01-01T00:00:01.000Z' };
+    const farthest = { ...played(NOW, NOW + 1000, 1), startedAt: '+275760-09-13T00:00:00.000Z', endedAt: '+275760-09-13T00:00:00.000Z' };
+    expect((await send([far, farthest])).results.map((r) => r.status)).toEqual(['FAILED', 'FAILED']);
+    const ahead = played(NOW + 10_000, NOW + 11_000, 1);
+    expect((await send([ahead], { clockSkewMs: 10_000 })).results[0]?.status).toBe('FAILED'); // ends 11 s ahead
+    expect((await send([{ ...ahead, sessionId: 'p-ahead' }], { clockSkewMs: 11_000 })).results[0]?.status).toBe('SUCCESS');
+  });
+});
+
+describe('maximum session age', () => {
+  it('accepts startedAt exactly the maximum age ago (30 days by default), and fails 1 ms older', async () => {
+    const oldest = NOW - DEFAULT_MAX_SESSION_AGE_MS;
+    const { results, forwarded } = await send([played(oldest, oldest + 1000, 1), played(oldest - 1, oldest + 1000, 1)]);
+    expect(results.map((r) => r.status)).toEqual(['SUCCESS', 'FAILED']);
+    expect(results[1]?.error).toBe(`startedAt is older than the relay's maximum session age of ${DEFAULT_MAX_SESSION_AGE_MS} ms`);
+    expect(forwarded).toHaveLength(1);
+  });
+
+  it('fails year 0001, and takes a configured age', async () => {
+    const ancient = { ...played(NOW, NOW, 1), startedAt: '0001-01-01T00:00:00.000Z', endedAt: '0001-01-01T00:00:01.000Z' };
+    expect((await send([ancient])).results[0]?.status).toBe('FAILED');
+    const week = 7 * 86_400_000;
+    const { results } = await send([played(NOW - week, NOW - week + 1000, 1), played(NOW - week - 1, NOW - week + 1000, 1)], { maxSessionAgeMs: week });
+    expect(results.map((r) => r.status)).toEqual(['SUCCESS', 'FAILED']);
+  });
+
+  it('refuses a maximum age that is not a finite number >= 0', () => {
+    expect(() => relayOverFakeService({ maxSessionAgeMs: Number.POSITIVE_INFINITY })).toThrow(RangeError);
+    expect(() => relayOverFakeService({ maxSessionAgeMs: -1 })).toThrow(RangeError);
+  });
+});
+
+describe('acceptSession', () => {
+  it('gets each session and the authenticated user; false and a message refuse, true and nothing accept', async () => {
+    const calls: Array<[string, string]> = [];
+    const sessions = [played(NOW - 9000, NOW - 8000, 1), played(NOW - 9000, NOW - 8000, 1), played(NOW - 9000, NOW - 8000, 1), played(NOW - 9000, NOW - 8000, 1)];
+    const verdicts = [true, false, 'no play during maintenance', undefined];
+    const acceptSession = vi.fn(async (session: BulkPlaytimeItem, user: { userId: string }) => {
+      calls.push([session.sessionId, user.userId]);
+      return verdicts[sessions.findIndex((s) => s.sessionId === session.sessionId)];
+    });
+    const { results, forwarded } = await send(sessions, { acceptSession });
+    expect(calls).toEqual(sessions.map((s) => [s.sessionId, 'alice']));
+    expect(results.map((r) => [r.status, r.error])).toEqual([
+      ['SUCCESS', undefined],
+      ['FAILED', REFUSED_BY_POLICY_ERROR],
+      ['FAILED', 'no play during maintenance'],
+      ['SUCCESS', undefined],
+    ]);
+    expect(forwarded).toEqual([sessions[0]?.sessionId, sessions[3]?.sessionId]);
+  });
+
+  it('is not asked about sessions the built-in rules already failed', async () => {
+    const acceptSession = vi.fn(() => true);
+    await send([played(NOW - 2000, NOW - 1000, 5)], { acceptSession });
+    expect(acceptSession).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 with Retry-After when it throws: the client keeps the batch', async () => {
+    const { status, forwarded, body } = await send([played(NOW - 2000, NOW - 1000, 1)], {
+      acceptSession: () => {
+        throw new Error('policy database down');
+      },
+    });
+    expect([status, body.code, forwarded]).toEqual([503, 'INTERNAL_ERROR', []]);
+  });
+});
+
+describe('daily play-time cap', () => {
+  const DAY = Date.parse('2026-03-10T00:00:00.000Z');
+
+  it('accepts play up to the cap in a UTC day and fails the session that would pass it; another day has its own budget', async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 3600 } });
+    const answer = async (sessions: BulkPlaytimeItem[], user = 'alice') => (await read(await service.relay.fetch(post(sessions, user)))).body.data.results;
+    const first = played(DAY + 3_600_000, DAY + 3_600_000 + 3_000_000, 3000);
+    const rest = played(DAY + 7_200_000, DAY + 7_200_000 + 600_000, 600); // exactly the cap
+    const onePast = played(DAY + 9_000_000, DAY + 9_000_000 + 1000, 1);
+    expect((await answer([first, rest, onePast])).map((r: { status: string }) => r.status)).toEqual(['SUCCESS', 'SUCCESS', 'FAILED']);
+    expect((await answer([played(DAY + 9_100_000, DAY + 9_101_000, 1)]))[0]).toMatchObject({ status: 'FAILED', error: DAILY_CAP_ERROR });
+    // The day before, and another player, are untouched.
+    expect((await answer([played(DAY - 3_600_000, DAY - 1000, 3599)]))[0].status).toBe('SUCCESS');
+    expect((await answer([played(DAY + 3_600_000, DAY + 7_200_000, 3600, 'bob')], 'bob'))[0].status).toBe('SUCCESS');
+  });
+
+  it('counts a session once: seconds of a SKIPPED (already recorded) or FAILED session, or of a failed call, are given back', async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
+    const answer = async (sessions: BulkPlaytimeItem[]) => read(await service.relay.fetch(post(sessions)));
+    const session = played(DAY + 1000, DAY + 101_000, 100);
+    expect((await answer([session])).body.data.results[0].status).toBe('SUCCESS');
+    expect((await answer([session])).body.data.results[0].status).toBe('SKIPPED'); // resent: its 100 s go back
+    const rest = played(DAY + 200_000, DAY + 400_000, 200);
+    expect((await answer([rest])).body.data.results[0].status).toBe('SUCCESS'); // 100 + 200 = the cap
+    expect((await answer([played(DAY + 500_000, DAY + 501_000, 1)])).body.data.results[0]).toMatchObject({ status: 'FAILED', error: DAILY_CAP_ERROR });
+
+    const fresh = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 100 } });
+    fresh.fake.push(reply.error(500, 'INTERNAL_ERROR', 'boom'));
+    fresh.fake.push(reply.ok({ totalRequested: 1, successful: 0, failed: 1, skipped: 0, results: [{ sessionId: session.sessionId, status: 'FAILED', error: 'nope' }] }));
+    expect((await read(await fresh.relay.fetch(post([session])))).status).toBe(503);
+    expect((await read(await fresh.relay.fetch(post([session])))).body.data.results[0].status).toBe('FAILED');
+    expect((await read(await fresh.relay.fetch(post([session])))).body.data.results[0].status).toBe('SUCCESS'); // the whole 100 s still there
+  });
+
+  it('takes a batch within the budget with one store call per day, and a batch past it session by session', async () => {
+    const consume = vi.spyOn(RateLimiterMemory.prototype, 'consume');
+    try {
+      const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
+      const answer = async (sessions: BulkPlaytimeItem[]) => (await read(await service.relay.fetch(post(sessions)))).body.data.results.map((r: { status: string }) => r.status);
+      const capCalls = () => consume.mock.calls.filter(([key]) => String(key).includes(':2026-')).length;
+      const fifty = (i: number) => played(DAY + i * 100_000, DAY + i * 100_000 + 50_000, 50);
+      expect(await answer([fifty(0), fifty(1), fifty(2)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
+      expect(capCalls()).toBe(1);
+      // 150 s left: of four more 50 s sessions, three fit and the fourth is FAILED.
+      expect(await answer([fifty(3), fifty(4), fifty(5), fifty(6)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILED']);
+    } finally {
+      consume.mockRestore();
+    }
+  });
+
+  it('shares a session over the UTC days it covers, in proportion', () => {
+    const session = played(DAY - 1_800_000, DAY + 5_400_000, 7200); // 30 min before midnight, 90 after
+    expect(dayShares('alice', session)).toEqual([
+      { key: 'alice:2026-03-09', seconds: 1800 },
+      { key: 'alice:2026-03-10', seconds: 5400 },
+    ]);
+    expect(dayShares('alice', played(DAY, DAY, 1))).toEqual([{ key: 'alice:2026-03-10', seconds: 1 }]);
+  });
+
+  it('does not count test-mode sessions (the service records nothing for them)', async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 60 } });
+    const send = async (sessions: BulkPlaytimeItem[], isTest?: boolean) =>
+      (await read(await service.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions, ...(isTest ? { isTest } : {}) }, 'alice')))).body.data.results[0].status;
+    expect(await send([played(DAY + 1000, DAY + 61_000, 60)], true)).toBe('SUCCESS');
+    expect(await send([played(DAY + 100_000, DAY + 160_000, 60)])).toBe('SUCCESS');
+    expect(await send([played(DAY + 200_000, DAY + 201_000, 1)])).toBe('FAILED');
+  });
+
+  it('refuses a cap above 24 h or below 1 s', () => {
+    expect(() => relayOverFakeService({ dailyPlaytimeCap: { seconds: 86_401 } })).toThrow(RangeError);
+    expect(() => relayOverFakeService({ dailyPlaytimeCap: { seconds: 0 } })).toThrow(RangeError);
+    expect(() => relayOverFakeService({ dailyPlaytimeCap: {} })).not.toThrow();
+  });
+});
