@@ -90,6 +90,9 @@ export function consoleTable(rows: JudgedRow[]): string {
 }
 
 /** Writes `bench/results.json`: the machine, when, how long, and every row with its verdict. */
-export function writeResults(file: string, result: { machine: ReturnType<typeof machine>; loadAverageAtEnd: number[]; startedAt: string; durationSeconds: number; rows: JudgedRow[] }): void {
+export function writeResults(
+  file: string,
+  result: { machine: ReturnType<typeof machine>; loadAverageAtEnd: number[]; startedAt: string; durationSeconds: number; timings: unknown[]; rows: JudgedRow[] },
+): void {
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
 }
