@@ -113,11 +113,30 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
   let lastMonotonic = -Infinity;
   let online = options.online ?? true;
   let inBackground = false;
-  let crashed = false;
-  let markCrashed!: (error: Error) => void;
-  const crash = new Promise<never>((_, reject) => (markCrashed = reject));
-  crash.catch(() => undefined); // observed by every race below; this only keeps the rejection from being "unhandled"
-  const alive = <T>(run: () => Promise<T>): Promise<T> => (crashed ? crash : Promise.race([run(), crash]));
+  /** After `crash()`: what every call answers (one rejected promise, already observed, as a dead process answers nothing). */
+  let crashed: Promise<never> | undefined;
+  /**
+   * The reject of every call in flight, so `crash()` can fail them. Each call removes its own entry once it
+   * settles: racing every call against one never-settling crash promise instead left a reaction on that
+   * promise per call (~300 bytes) for the platform's lifetime.
+   */
+  const inFlight = new Set<(error: Error) => void>();
+  const alive = <T>(run: () => Promise<T>): Promise<T> => {
+    if (crashed) return crashed;
+    return new Promise<T>((resolve, reject) => {
+      inFlight.add(reject);
+      const settled = () => inFlight.delete(reject);
+      try {
+        run().then(
+          (value) => (settled(), resolve(value)),
+          (error: unknown) => (settled(), reject(error)),
+        );
+      } catch (error) {
+        settled();
+        reject(error);
+      }
+    });
+  };
   const subscribe = <L>(set: Set<L>) => (listener: L) => {
     if (!crashed) set.add(listener);
     return () => void set.delete(listener);
@@ -197,9 +216,12 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     },
     crash() {
       if (crashed) return;
-      crashed = true;
+      const error = new Error('memory platform: the process crashed');
+      crashed = Promise.reject(error);
+      crashed.catch(() => undefined); // keeps it from counting as "unhandled" when a caller fires and forgets
       for (const set of Object.values(listeners)) set.clear();
-      markCrashed(new Error('memory platform: the process crashed'));
+      for (const reject of inFlight) reject(error);
+      inFlight.clear();
     },
   };
 }

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryPlatform, createMemoryStorage } from '../../core/memory-platform.js';
+import type { KeyValueStorage } from '../../core/platform.js';
 
 afterEach(() => void vi.useRealTimers());
 
@@ -132,6 +133,33 @@ describe('crash', () => {
     dying.background();
     expect(heard).toEqual([]);
     expect(await survivor.storage.get('k')).toBe(1);
+  });
+});
+
+describe('calls in flight', () => {
+  it('a storage call still running at the crash rejects; one that settled before keeps its answer', async () => {
+    const store = createMemoryStorage();
+    await store.set('k', 'v');
+    let finishWrite!: () => void;
+    const slowWrites: KeyValueStorage = { ...store, set: () => new Promise<void>((resolve) => (finishWrite = resolve)) };
+    const platform = createMemoryPlatform({ storage: slowWrites });
+    const read = await platform.storage.get('k');
+    const write = platform.storage.set('k', 'w');
+    platform.crash();
+    finishWrite();
+    await expect(write).rejects.toThrow('memory platform: the process crashed');
+    expect(read).toBe('v');
+  });
+
+  it('a storage that throws synchronously rejects the call rather than throwing at the caller', async () => {
+    const throwing: KeyValueStorage = {
+      ...createMemoryStorage(),
+      get: () => {
+        throw new Error('broken store');
+      },
+    };
+    const call = createMemoryPlatform({ storage: throwing }).storage.get('k');
+    await expect(call).rejects.toThrow('broken store');
   });
 });
 
