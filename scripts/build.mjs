@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// `npm run build`: declarations (tsc), bundles (rollup), rolled-up .d.ts and the API report (api-extractor).
+// `npm run build`: declarations (tsc), bundles (rollup), rolled-up .d.ts and the API report (api-extractor),
+// and the API reference (api-documenter).
 // With --local the API report is updated; without it (npm test, CI) an outdated report fails the build.
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
@@ -9,4 +10,6 @@ rmSync('dist', { recursive: true, force: true });
 rmSync('build', { recursive: true, force: true });
 run('npx', ['tsc', '-p', 'tsconfig.build.json']);
 run('npx', ['rollup', '-c', '--silent']);
-run('node', ['scripts/api-report.mjs', ...(process.argv.includes('--local') ? ['--local'] : [])]);
+const local = process.argv.includes('--local') ? ['--local'] : [];
+run('node', ['scripts/api-report.mjs', ...local]);
+run('node', ['scripts/api-reference.mjs', ...local]);

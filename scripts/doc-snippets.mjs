@@ -1,0 +1,83 @@
+#!/usr/bin/env node
+// Every TypeScript code block in README.md and docs/ is compiled, so a guide never shows code that does not
+// build. Each block becomes one module under build/doc-snippets/ (top-level await allowed), type-checked with
+// the project's settings and `test/docs/snippet-context.d.ts`, which declares the few names guides use without
+// defining them (the game's own token, request, platform...). Errors point at the Markdown file and line.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+
+const ROOT = new URL('..', import.meta.url).pathname;
+const OUT = join(ROOT, 'build/doc-snippets');
+
+/** README.md and every Markdown file under docs/, except the generated API report and reference. */
+export function markdownFiles() {
+  const walk = (dir) =>
+    readdirSync(join(ROOT, dir), { withFileTypes: true }).flatMap((entry) => {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) return path === 'docs/api' || path === 'docs/reference' ? [] : walk(path);
+      return entry.name.endsWith('.md') ? [path] : [];
+    });
+  return ['README.md', ...walk('docs')];
+}
+
+/** The ```ts blocks of a Markdown text: their code and the line the code starts on. */
+export function tsBlocks(text) {
+  const blocks = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```(ts|typescript|tsx)\b/.exec(lines[i]);
+    if (!open) continue;
+    const start = i + 1;
+    let end = start;
+    while (end < lines.length && !/^\s*```/.test(lines[end])) end++;
+    blocks.push({ line: start + 1, code: lines.slice(start, end).map((l) => l.slice(open[1].length)).join('\n') });
+    i = end;
+  }
+  return blocks;
+}
+
+/** Writes the snippets and runs tsc; returns the errors mapped to Markdown locations (empty when all build). */
+export function checkSnippets() {
+  rmSync(OUT, { recursive: true, force: true });
+  mkdirSync(OUT, { recursive: true });
+  const origins = new Map();
+  let count = 0;
+  for (const file of markdownFiles()) {
+    for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8'))) {
+      const name = `${file.replace(/[^\w]+/g, '_')}_L${block.line}.ts`;
+      // Line 1 of the snippet file is the `export {}` that makes it a module: code starts on line 2.
+      writeFileSync(join(OUT, name), `export {};\n${block.code}\n`);
+      origins.set(name, { file, line: block.line - 2 });
+      count++;
+    }
+  }
+  const tsconfig = {
+    extends: relative(OUT, join(ROOT, 'tsconfig.json')),
+    compilerOptions: { noEmit: true, noUnusedLocals: false, types: ['node'] },
+    include: ['*.ts', relative(OUT, join(ROOT, 'test/docs/snippet-context.d.ts'))],
+  };
+  writeFileSync(join(OUT, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  let output = '';
+  try {
+    execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(OUT, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8' });
+  } catch (error) {
+    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
+  }
+  const errors = output
+    .split('\n')
+    .filter((line) => line.trim())
+    .map((line) => {
+      const match = /([\w.]+\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+      const origin = match && origins.get(match[1]);
+      return origin ? `${origin.file}:${origin.line + Number(match[2])}: ${match[4]}` : line;
+    });
+  return { count, errors };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const { count, errors } = checkSnippets();
+  console.log(`${count} TypeScript blocks in README.md and docs/`);
+  for (const error of errors) console.log(error);
+  process.exitCode = errors.length ? 1 : 0;
+}

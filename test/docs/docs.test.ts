@@ -1,0 +1,33 @@
+/**
+ * The docs stay true: every TypeScript block in README.md and docs/ compiles against the current API, and
+ * every relative link in them points at a file that exists.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without types
+import { checkSnippets, markdownFiles } from '../../scripts/doc-snippets.mjs';
+
+const ROOT = join(import.meta.dirname, '../..');
+
+describe('docs', () => {
+  it('every TypeScript code block type-checks', () => {
+    const { count, errors } = checkSnippets() as { count: number; errors: string[] };
+    expect(count).toBeGreaterThan(10);
+    expect(errors).toEqual([]);
+  }, 120_000);
+
+  it('every relative link resolves, the generated reference included', () => {
+    const reference = readdirSync(join(ROOT, 'docs/reference')).map((file) => `docs/reference/${file}`);
+    const broken: string[] = [];
+    for (const file of [...(markdownFiles() as string[]), ...reference]) {
+      const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+        if (/^(https?:|mailto:|#)/.test(target!)) continue;
+        const path = decodeURIComponent(target!.split('#')[0]!);
+        if (!existsSync(join(ROOT, dirname(file), path))) broken.push(`${file}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+});
