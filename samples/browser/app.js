@@ -10,6 +10,7 @@ let token;
 let offline = false;
 let playStartedAt;
 let stats;
+let clockOffsetMs = config.clockOffsetMs;
 
 /** The game's own login: the relay knows the player only through this token. */
 async function login(userId) {
@@ -33,8 +34,8 @@ async function switchPlayer(userId) {
     environment: { baseUrl: config.apiBaseUrl },
     relay: { url: config.relayUrl, headers: () => ({ authorization: `Bearer ${token}` }) },
     userId,
-    fetch: gameFetch,
-    storageKey: `sample:${userId}`,
+    // Each player gets their own IndexedDB database; the offline switch wraps the page's fetch.
+    browser: { dbName: `sample-${userId}`, fetch: gameFetch },
   });
   stats = { queued: 0, dropped: 0, lastFlush: undefined };
   gc.tracker.on('session:end', () => ((stats.queued += 1), renderStats()));
@@ -105,7 +106,9 @@ async function refreshRecorded() {
 // ---- Creator picker: the SDK holds the state, this code only draws it ----------------------------------
 async function bindPicker() {
   picker?.dispose();
-  picker = gc.picker({ campaignId: config.campaignId });
+  // The cooldown is judged by the emulator's clock, which the panel below can move (a game would pass its
+  // server-synchronised clock here, so a player's device clock cannot fake the cooldown).
+  picker = gc.picker({ campaignId: config.campaignId, now: () => Date.now() + clockOffsetMs });
   picker.on('change', renderPicker);
   renderPicker(picker.state);
 }
@@ -113,8 +116,8 @@ $('search').oninput = (event) => picker.search(event.target.value);
 $('confirm').onclick = () => void picker.confirm();
 
 function renderPicker(state) {
-  const list = state.query ? state.results : state.creators;
-  const current = state.current?.creatorKey;
+  const list = state.results ?? state.creators;
+  const current = state.boost?.creatorKey;
   $('current-boost').textContent = current ?? 'none';
   $('creators').replaceChildren(
     ...(list ?? []).map((creator) => {
@@ -123,7 +126,7 @@ function renderPicker(state) {
       button.setAttribute('aria-pressed', String(creator.creatorKey === state.selected));
       button.onclick = () => picker.select(creator.creatorKey);
       const name = document.createElement('span');
-      name.textContent = creator.name ?? creator.creatorKey;
+      name.textContent = creator.creatorName;
       const key = document.createElement('span');
       key.className = creator.creatorKey === current ? 'current' : 'key';
       key.textContent = creator.creatorKey === current ? 'boosted' : creator.creatorKey;
@@ -171,8 +174,9 @@ new EventSource('/events').addEventListener('webhook', (message) => {
 
 // ---- Emulator controls -------------------------------------------------------------------------------------
 $('clock-30').onclick = async () => {
-  await fetch('/demo/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ days: 30 }) });
-  $('clock-status').textContent = 'The emulator is now 30 days later.';
+  const answer = await fetch('/demo/clock', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ days: 30 }) });
+  clockOffsetMs = (await answer.json()).clockOffsetMs;
+  $('clock-status').textContent = `The emulator is now ${Math.round(clockOffsetMs / 86_400_000)} days later.`;
   void bindPicker();
 };
 

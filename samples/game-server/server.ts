@@ -39,6 +39,8 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   const root = options.root ?? new URL('../..', import.meta.url).pathname;
   const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
 
+  /** How far the demo moved the emulator's clock, so the page can judge the boost cooldown by the same clock. */
+  let clockOffsetMs = 0;
   // Toy accounts: token -> player. A real game verifies its own session here.
   const players = new Map<string, string>();
   const relay = createRelay({
@@ -84,13 +86,14 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
     }),
   );
   app.get('/demo/config', (c) =>
-    c.json({ apiBaseUrl: emulator.url, clientKey: emulator.clientKey, relayUrl: `${url}/campaign`, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, players: DEMO_USERS }),
+    c.json({ apiBaseUrl: emulator.url, clientKey: emulator.clientKey, relayUrl: `${url}/campaign`, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, players: DEMO_USERS, clockOffsetMs }),
   );
   app.post('/demo/clock', async (c) => {
     const { days } = await c.req.json<{ days?: unknown }>().catch(() => ({ days: undefined }));
     if (typeof days !== 'number' || !(days > 0 && days <= 365)) return c.json({ message: 'days: 1 to 365' }, 400);
     emulator.advanceClock(days * 86_400_000);
-    return c.json({ advancedDays: days });
+    clockOffsetMs += days * 86_400_000;
+    return c.json({ advancedDays: days, clockOffsetMs });
   });
   app.get('/demo/sessions', (c) => {
     const userId = players.get(c.req.header('authorization')?.replace(/^Bearer /, '') ?? '');
