@@ -1,0 +1,82 @@
+using System;
+using System.Collections.Generic;
+using System.Threading.Tasks;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The headless creator picker (<c>gc.picker({ campaignId })</c>): the state a boost screen needs, with no
+    /// UI. Bind a list to <see cref="State"/> and redraw on <see cref="Changed"/>. The picker never throws into
+    /// the UI: failures are <see cref="PickerState.Error"/>.
+    /// </summary>
+    public sealed class CreatorPicker : IDisposable
+    {
+        private static readonly Dictionary<long, CreatorPicker> Open = new Dictionary<long, CreatorPicker>();
+        private readonly long handle;
+        private bool disposed;
+
+        static CreatorPicker()
+        {
+            Bridge.EventReceived += OnEvent;
+        }
+
+        private CreatorPicker(long handle, PickerState state)
+        {
+            this.handle = handle;
+            State = state;
+        }
+
+        /// <summary>The latest state.</summary>
+        public PickerState State { get; private set; }
+
+        /// <summary>Raised with the new state whenever it changes (search results, selection, confirming, errors).</summary>
+        public event Action<PickerState> Changed;
+
+        /// <summary>Creates a picker for a campaign; completes with its first state.</summary>
+        public static async Task<CreatorPicker> Create(string campaignId)
+        {
+            var value = Json.Obj(await Bridge.Call("picker.open", Bridge.Args("campaignId", campaignId)));
+            var picker = new CreatorPicker(Json.Long(value, "picker") ?? 0, PickerState.FromJson(Json.Field(value, "state")));
+            Open[picker.handle] = picker;
+            return picker;
+        }
+
+        /// <summary>Sets the search query (debounced in JavaScript; 1 to 10 characters are sent, others clear the results).</summary>
+        public Task Search(string query) { return Send("picker.search", Bridge.Args("query", query ?? "")); }
+
+        /// <summary>Selects a creator by key.</summary>
+        public Task Select(string creatorKey) { return Send("picker.select", Bridge.Args("creatorKey", creatorKey)); }
+
+        /// <summary>Boosts the selected creator; the outcome (new boost, cooldown, error) arrives as state.</summary>
+        public Task Confirm() { return Send("picker.confirm", null); }
+
+        /// <summary>Stops the picker's requests and events.</summary>
+        public void Dispose()
+        {
+            if (disposed) return;
+            disposed = true;
+            Open.Remove(handle);
+            Send("picker.dispose", null).ContinueWith(task => { if (task.Exception != null) Debug.LogException(task.Exception); });
+        }
+
+        private Task Send(string method, Dictionary<string, object> args)
+        {
+            if (disposed && method != "picker.dispose") throw new ObjectDisposedException("CreatorPicker");
+            var withHandle = args ?? new Dictionary<string, object>();
+            withHandle["picker"] = (double)handle;
+            return Bridge.Call(method, withHandle);
+        }
+
+        private static void OnEvent(string name, Dictionary<string, object> message)
+        {
+            CreatorPicker picker;
+            if (name != "picker:change" || !Open.TryGetValue(Json.Long(message, "picker") ?? 0, out picker)) return;
+            picker.State = PickerState.FromJson(Json.Field(message, "data"));
+            var handlers = picker.Changed;
+            if (handlers == null) return;
+            try { handlers(picker.State); }
+            catch (Exception error) { Debug.LogException(error); }
+        }
+    }
+}

@@ -1,0 +1,54 @@
+/**
+ * THE one place that decides which `window.GameCampaign` the Unity bridge tests run over: the built IIFE
+ * (`dist/game-campaign.iife.js`, from `npm run build`), evaluated in its own vm context as a page would load
+ * it from the WebGL template, with `fetch` routed to the test's relay and emulator.
+ *
+ * Interim (for the lead to remove at merge time): today's IIFE is built from the main entry, whose
+ * `createGameCampaign` needs a `platform` and whose facade has no `boost` yet. Until the browser IIFE (wt-browser)
+ * and the boost client (wt-9) land, `createGameCampaign` is wrapped here with the bundle's own memory platform,
+ * and a missing `gc.boost` is filled with the relay's `PUT /sponsor` route and the bundle's own
+ * `errorFromResponse` (the same typed errors). Once the IIFE exports the browser `createGameCampaign`, the
+ * wrapper steps aside by itself (`createBrowserPlatform` present) and only the browser globals below matter.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import vm from 'node:vm';
+import { IIFE } from '../../../scripts/entries.mjs';
+
+type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
+type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+
+/** Globals a page gives the bundle (read when this is called, so fake timers installed before apply). */
+const PAGE_GLOBALS = [
+  'Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'console',
+  'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'Headers', 'Request', 'Response', 'AbortController',
+  'AbortSignal', 'DOMException', 'crypto', 'structuredClone', 'atob', 'btoa', 'Event', 'EventTarget',
+];
+
+/** Loads `window.GameCampaign` from the built IIFE; its network is `fetch`. */
+export function loadGameCampaignGlobal(options: { fetch: Fetch }): AnyRecord {
+  const page: AnyRecord = Object.fromEntries(PAGE_GLOBALS.map((name) => [name, (globalThis as AnyRecord)[name]]));
+  page['fetch'] = options.fetch;
+  page['window'] = page;
+  page['self'] = page;
+  const context = vm.createContext(page);
+  vm.runInContext(readFileSync(join(import.meta.dirname, '../../..', IIFE.file), 'utf8'), context, { filename: IIFE.file });
+  const sdk = context['GameCampaign'] as AnyRecord;
+  if (typeof sdk?.['createGameCampaign'] !== 'function') throw new Error(`${IIFE.file} defines no GameCampaign.createGameCampaign`);
+  if (sdk['createBrowserPlatform']) return sdk;
+  return { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => withInterimBoost(sdk, sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }), gameOptions, options.fetch) };
+}
+
+/** Interim `gc.boost.change` (DESIGN section 3) over the relay route, until core's lands. */
+function withInterimBoost(sdk: AnyRecord, gc: AnyRecord, gameOptions: AnyRecord, fetch: Fetch): AnyRecord {
+  if (gc['boost']) return gc;
+  const relay = gameOptions['relay'] as { url: string; headers?: () => Record<string, string> };
+  const change = async (body: AnyRecord) => {
+    const headers = { ...(typeof relay.headers === 'function' ? relay.headers() : relay.headers), 'content-type': 'application/json' };
+    const response = await fetch(`${relay.url.replace(/\/+$/, '')}/sponsor`, { method: 'PUT', headers, body: JSON.stringify(body) });
+    const json = (await response.json().catch(() => undefined)) as AnyRecord | undefined;
+    if (!response.ok) throw sdk['errorFromResponse'](response.status, json, response.headers, undefined, true);
+    return json?.['data'];
+  };
+  return { ...gc, boost: { change } };
+}
