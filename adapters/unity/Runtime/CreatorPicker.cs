@@ -57,7 +57,21 @@ namespace GameCampaignSdk
             if (disposed) return;
             disposed = true;
             Open.Remove(handle);
-            Send("picker.dispose", null).ContinueWith(task => { if (task.Exception != null) Debug.LogException(task.Exception); });
+            LogFailure(Send("picker.dispose", null));
+        }
+
+        /// <summary>Forgets every picker (the JavaScript side dropped them with the facade).</summary>
+        internal static void ForgetAll()
+        {
+            foreach (var picker in Open.Values) picker.disposed = true;
+            Open.Clear();
+        }
+
+        // Awaited rather than ContinueWith: the continuation stays on Unity's main thread (WebGL has no thread pool threads).
+        private static async void LogFailure(Task task)
+        {
+            try { await task; }
+            catch (Exception error) { Debug.LogException(error); }
         }
 
         private Task Send(string method, Dictionary<string, object> args)

@@ -20,10 +20,22 @@ namespace GameCampaignSdk
         public static bool IsSupported { get { return NativeDefault.Supported; } }
 
         /// <summary>Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous one.</summary>
-        /// <exception cref="GameCampaignException">NOT_LOADED when the page did not load the SDK's script; the SDK's own errors for bad options; WEBGL_ONLY outside WebGL.</exception>
+        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the page did not load the SDK's script; the SDK's own errors for bad options; WEBGL_ONLY outside WebGL.</exception>
         public static Task Init(GameCampaignOptions options)
         {
-            return Bridge.Call("init", options.ToJson());
+            Dictionary<string, object> json;
+            try
+            {
+                if (options == null) throw new System.ArgumentNullException("options");
+                json = options.ToJson();
+            }
+            catch (System.ArgumentException error)
+            {
+                var failed = new TaskCompletionSource<object>();
+                failed.SetException(new GameCampaignException("VALIDATION_ERROR", error.Message));
+                return failed.Task;
+            }
+            return Bridge.Call("init", json);
         }
 
         /// <summary>Replaces the relay headers (e.g. a refreshed session token) for the next relay requests.</summary>
@@ -35,6 +47,7 @@ namespace GameCampaignSdk
         /// <summary>Ends the running session, stops timers and listeners; queued sessions stay stored for the next start.</summary>
         public static Task Dispose()
         {
+            CreatorPicker.ForgetAll();
             return Bridge.Call("dispose", null);
         }
     }

@@ -68,8 +68,17 @@ describe('Unity C# (mcs)', () => {
         { event: 'flushed', data: { results: [{ sessionId, status: 'SUCCESS' }] } },
         { event: 'dropped', data: { sessionId: 'other', reason: 'too-short' } },
       ];
+      // Picker envelopes in the shape jslib-picker.test.ts shows the jslib sending (core's picker is not on this branch yet).
+      const creators = answers['creators.search']['value'] as unknown[];
+      answers['picker.open'] = { ok: true, value: { picker: 1, state: { creators, query: '', results: [], canConfirm: false, confirming: false } } };
+      const cooldown = { name: 'BoostCooldownError', code: 'BAD_REQUEST', status: 400, message: 'Boost can be changed again in 20 days', daysRemaining: 20 };
+      const pickerEvents = [
+        { event: 'picker:change', picker: 1, data: { creators, query: '', results: [], canConfirm: true, confirming: false, selected: 'NOVA1' } },
+        { event: 'picker:change', picker: 2, data: { creators: [], query: '', results: [], canConfirm: false, confirming: false } },
+        { event: 'picker:change', picker: 1, data: { creators, query: '', results: [], canConfirm: false, confirming: false, selected: 'NOVA1', cooldownDays: 20, error: cooldown } },
+      ];
       const input = join(work, 'answers.json');
-      writeFileSync(input, JSON.stringify({ answers, events }));
+      writeFileSync(input, JSON.stringify({ answers, events, pickerEvents }));
 
       const exe = join(work, 'probe.exe');
       mcs(['-target:exe', `-out:${exe}`, ...runtime(), STUB, PROBE]);
@@ -77,6 +86,7 @@ describe('Unity C# (mcs)', () => {
 
       expect(report['supported']).toBe(false);
       expect(report['editor']).toMatchObject({ type: 'GameCampaignException', code: 'WEBGL_ONLY', message: expect.stringContaining('WebGL') });
+      expect(report['invalidOptions']).toMatchObject({ type: 'GameCampaignException', code: 'VALIDATION_ERROR', message: expect.stringContaining('ClientKey') });
       expect(report['sessionId']).toBe(sessionId);
       expect(report['flushed']).toEqual([`SUCCESS ${sessionId}`]);
       expect(report['loggedExceptions']).toBe(1); // the throwing Dropped handler: logged, not thrown into JavaScript
@@ -91,6 +101,8 @@ describe('Unity C# (mcs)', () => {
         isBoostCooldown: true,
         message: 'Boost can be changed again in 20 days',
       });
+      expect(report['pickerFirst']).toBe("1 creators, query ''");
+      expect(report['pickerStates']).toEqual(['NOVA1 canConfirm=True cooldown= error=none', 'NOVA1 canConfirm=False cooldown=20 error=BoostCooldownError']);
       expect(report['pending']).toBe(0);
       // C# sends the arguments the jslib reads.
       expect(report['sent']).toEqual([
@@ -99,6 +111,7 @@ describe('Unity C# (mcs)', () => {
         { method: 'creators.search', args: { query: 'Luna', limit: 5 } },
         { method: 'campaigns.get', args: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
         { method: 'boost.change', args: { newCreatorKey: 'NOVA1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
+        { method: 'picker.open', args: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
       ]);
     } finally {
       await page.emulator.close();

@@ -102,7 +102,10 @@ describe('GameCampaign.jslib', () => {
     const { unity } = setup();
     expect(await unity.request('tracker.start', {})).toMatchObject({ ok: false, error: { code: 'NOT_INITIALIZED' } });
     await unity.request('init', initOptions('player-1'));
-    expect(await unity.request('nope', {})).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
+    const before = unity.messages.length;
+    const unknown = unity.request('nope', {});
+    expect(unity.messages.length).toBe(before); // answered from a later task, never inside the C# -> JS call
+    expect(await unknown).toMatchObject({ ok: false, error: { code: 'UNKNOWN_METHOD' } });
     const bare = createFakeUnityRuntime({ jslibPath: JSLIB, window: {} });
     expect(await bare.request('init', initOptions('player-1'))).toMatchObject({ ok: false, error: { code: 'NOT_LOADED', message: expect.stringContaining('WebGL template') } });
     expect(unity.live.size + bare.live.size).toBe(0);

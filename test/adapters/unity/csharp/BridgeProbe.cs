@@ -38,6 +38,8 @@ internal static class BridgeProbe
         report["supported"] = GameCampaign.IsSupported;
         report["editor"] = Describe(Catch(Tracker.Start()));
 
+        report["invalidOptions"] = Describe(Catch(GameCampaign.Init(new GameCampaignOptions { UserId = "p", RelayUrl = "/campaign" })));
+
         var native = new ScriptedNative((Dictionary<string, object>)input["answers"]);
         Bridge.Native = native;
         Wait(GameCampaign.Init(new GameCampaignOptions { ClientKey = "ck:secret", UserId = "player-1", RelayUrl = "http://game.local/campaign", BaseUrl = "http://emulator.local" }));
@@ -56,6 +58,12 @@ internal static class BridgeProbe
         var campaign = Campaigns.Get("cmp_spring_festival").Result;
         report["campaign"] = campaign.CampaignId + " " + campaign.CampaignName["en"];
         report["cooldown"] = Describe(Catch(Boost.Change("NOVA1", "cmp_spring_festival")));
+        var picker = CreatorPicker.Create("cmp_spring_festival").Result;
+        var states = new List<object>();
+        picker.Changed += state => states.Add(state.Selected + " canConfirm=" + state.CanConfirm + " cooldown=" + state.CooldownDays + " error=" + (state.Error == null ? "none" : state.Error.Name));
+        foreach (var envelope in (List<object>)input["pickerEvents"]) native.Push(envelope);
+        report["pickerFirst"] = picker.State.Creators.Count + " creators, query '" + picker.State.Query + "'";
+        report["pickerStates"] = states;
         report["sent"] = native.Sent;
         report["pending"] = (double)Bridge.PendingCount;
         Console.WriteLine(Json.Serialize(report));

@@ -185,10 +185,9 @@ var GameCampaignLibrary = {
       var args = argsPtr ? JSON.parse(UTF8ToString(argsPtr)) : {};
       result = GameCampaignBridge.invoke(UTF8ToString(methodPtr), args || {});
     } catch (error) {
-      answer(false, error);
-      return;
+      result = Promise.reject(error);
     }
-    // Always answered from a later task: C# has its pending request in place, and no callback runs inside this call.
+    // Always answered from a later task, failures included: no C# runs inside this call.
     Promise.resolve(result).then(
       function (value) { answer(true, value); },
       function (error) { answer(false, error); }
