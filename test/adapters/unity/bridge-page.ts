@@ -14,7 +14,7 @@ export const JSLIB = join(import.meta.dirname, '../../../adapters/unity/Runtime/
 export const API = 'http://emulator.local';
 export const RELAY = 'http://game.local/campaign';
 
-/** The page; close `emulator` after the test. */
+/** The page; `close()` it after the test. */
 export function createBridgePage(dynCall: DynCallStyle = 'table') {
   const emulator: Emulator = createEmulator();
   const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: API }, fetch: emulator.fetch, maxRetries: 0 });
@@ -23,8 +23,13 @@ export function createBridgePage(dynCall: DynCallStyle = 'table') {
     const request = new Request(input, init);
     return request.url.startsWith(RELAY) ? relay.fetch(request) : emulator.fetch(request);
   };
-  const window: Record<string, unknown> = { GameCampaign: loadGameCampaignGlobal({ fetch }) };
+  const loaded = loadGameCampaignGlobal({ fetch });
+  const window: Record<string, unknown> = { GameCampaign: loaded.sdk };
   const unity = createFakeUnityRuntime({ jslibPath: JSLIB, window, dynCall });
   const initOptions = (userId: string) => ({ clientKey: emulator.clientKey, userId, environment: { baseUrl: API }, relay: { url: RELAY, headers: { authorization: `Bearer ${userId}` } } });
-  return { emulator, unity, initOptions };
+  const close = async () => {
+    await emulator.close();
+    await loaded.close();
+  };
+  return { emulator, unity, initOptions, close };
 }

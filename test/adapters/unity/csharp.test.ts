@@ -114,7 +114,7 @@ describe('Unity C# (mcs)', () => {
         { method: 'picker.open', args: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
       ]);
     } finally {
-      await page.emulator.close();
+      await page.close();
     }
   });
 });

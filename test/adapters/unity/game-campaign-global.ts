@@ -8,11 +8,14 @@
  * and the boost client (wt-9) land, `createGameCampaign` is wrapped here with the bundle's own memory platform,
  * and a missing `gc.boost` is filled with the relay's `PUT /sponsor` route and the bundle's own
  * `errorFromResponse` (the same typed errors). Once the IIFE exports the browser `createGameCampaign`, the
- * wrapper steps aside by itself (`createBrowserPlatform` present) and only the browser globals below matter.
+ * wrapper steps aside by itself (`createBrowserPlatform` present) and the page's browser globals are used: a
+ * happy-dom document/navigator (visibilitychange, pagehide) and a fresh fake-indexeddb per page.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
+import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
+import { Window } from 'happy-dom';
 import { IIFE } from '../../../scripts/entries.mjs';
 
 type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
@@ -25,18 +28,36 @@ const PAGE_GLOBALS = [
   'AbortSignal', 'DOMException', 'crypto', 'structuredClone', 'atob', 'btoa', 'Event', 'EventTarget',
 ];
 
+/** A loaded page: its `window.GameCampaign`, and `close()` for its DOM. */
+export interface GameCampaignPage {
+  sdk: AnyRecord;
+  close(): Promise<void>;
+}
+
 /** Loads `window.GameCampaign` from the built IIFE; its network is `fetch`. */
-export function loadGameCampaignGlobal(options: { fetch: Fetch }): AnyRecord {
+export function loadGameCampaignGlobal(options: { fetch: Fetch }): GameCampaignPage {
+  const dom = new Window({ url: 'http://game.local/' });
   const page: AnyRecord = Object.fromEntries(PAGE_GLOBALS.map((name) => [name, (globalThis as AnyRecord)[name]]));
-  page['fetch'] = options.fetch;
+  Object.assign(page, {
+    fetch: options.fetch,
+    document: dom.document,
+    navigator: dom.navigator,
+    location: dom.location,
+    addEventListener: dom.addEventListener.bind(dom),
+    removeEventListener: dom.removeEventListener.bind(dom),
+    indexedDB: new IDBFactory(),
+    IDBKeyRange,
+  });
   page['window'] = page;
   page['self'] = page;
+  const close = () => dom.happyDOM.close();
   const context = vm.createContext(page);
   vm.runInContext(readFileSync(join(import.meta.dirname, '../../..', IIFE.file), 'utf8'), context, { filename: IIFE.file });
   const sdk = context['GameCampaign'] as AnyRecord;
   if (typeof sdk?.['createGameCampaign'] !== 'function') throw new Error(`${IIFE.file} defines no GameCampaign.createGameCampaign`);
-  if (sdk['createBrowserPlatform']) return sdk;
-  return { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => withInterimBoost(sdk, sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }), gameOptions, options.fetch) };
+  if (sdk['createBrowserPlatform']) return { sdk, close };
+  const interim = { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => withInterimBoost(sdk, sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }), gameOptions, options.fetch) };
+  return { sdk: interim, close };
 }
 
 /** Interim `gc.boost.change` (DESIGN section 3) over the relay route, until core's lands. */

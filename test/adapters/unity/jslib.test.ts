@@ -5,21 +5,19 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'acorn';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type Emulator } from '../../../emulator/index.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS } from '../../../emulator/index.js';
 import { createBridgePage, JSLIB } from './bridge-page.js';
 import { createFakeUnityRuntime, type DynCallStyle, type FakeUnityRuntime } from './fake-unity-runtime.js';
 
-let emulator: Emulator | undefined;
+let page: ReturnType<typeof createBridgePage> | undefined;
 afterEach(async () => {
   vi.useRealTimers();
-  await emulator?.close();
-  emulator = undefined;
+  await page?.close();
+  page = undefined;
 });
 
-let page: ReturnType<typeof createBridgePage> | undefined;
 function setup(dynCall: DynCallStyle = 'table') {
   page = createBridgePage(dynCall);
-  emulator = page.emulator;
   return { emu: page.emulator, unity: page.unity };
 }
 
