@@ -3,14 +3,19 @@
  * `createGameCampaign(options)` is this function with its platform filled in.
  * @see DESIGN section 3
  */
+import { createBoost, type Boost } from './boost/boost.js';
+import { checkedId } from './client-checks.js';
 import { CampaignClient } from './client/campaign-client.js';
 import type { Campaigns } from './client/campaigns.js';
-import type { Creators } from './client/creators.js';
-import type { TransportOptions } from './http/transport.js';
-import type { Platform } from './platform.js';
+import { Creators } from './client/creators.js';
+import { unlessAborted } from './http/exchange.js';
+import { Transport, type TransportOptions } from './http/transport.js';
+import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions } from './picker/picker.js';
+import type { FetchLike, Platform } from './platform.js';
 import type { RelayTarget } from './relay/sender.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
+import { WebViewLauncher } from './webview/launcher.js';
 
 /** Tracker settings a game may tune; the platform, user and relay come from the facade's own options. */
 export type GameTrackerOptions = Omit<PlaytimeTrackerOptions, 'platform' | 'userId' | 'relay'>;
@@ -37,7 +42,19 @@ export interface GameCampaign {
   readonly creators: Creators;
   /** The offline playtime tracker. */
   readonly tracker: PlaytimeTracker;
-  /** Ends the running session, stops timers and listeners. The queue stays in storage for the next start. */
+  /** The player's boost: change it through the relay, read the current one. */
+  readonly boost: Boost;
+  /** Opens the campaign web view (PKCE + a one-time token from the relay). */
+  readonly webview: WebViewLauncher;
+  /**
+   * A headless creator picker for a boost screen: state and events, no UI. It starts loading at once.
+   * @throws ValidationError for an empty campaignId
+   */
+  picker(options: CreatorPickerOptions): CreatorPicker;
+  /**
+   * Ends the running session, stops timers and listeners, closes the web view and disposes every picker. The
+   * queue stays in storage for the next start.
+   */
   dispose(): Promise<void>;
 }
 
@@ -55,10 +72,46 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
   const tracker = new PlaytimeTracker({ ...trackerOptions, platform, userId, relay });
+  const relayClient = { relay, timeoutMs: transport.timeoutMs, maxRetries: transport.maxRetries, random: transport.random };
+  const boost = createBoost({ ...relayClient, fetch: platform.fetch }, client.sponsors, userId);
+  const webview = new WebViewLauncher({ ...relayClient, platform });
+  const pickers = new Set<CreatorPicker>();
+  // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
+  // and each gets a transport whose fetch its AbortSignal cancels. TODO(merge): per-call `{ signal }` (issue 15).
+  const search: Parameters<typeof createCreatorPicker>[0]['search'] = (query, signal) =>
+    new Creators(new Transport(clientKey, 'Client', { ...transport, maxRetries: 0, fetch: abortable(platform.fetch, signal) })).search(query);
   return {
     campaigns: client.campaigns,
     creators: client.creators,
     tracker,
-    dispose: () => tracker.dispose(),
+    boost,
+    webview,
+    picker(pickerOptions) {
+      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: () => platform.now() }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
+      const dispose = picker.dispose;
+      picker.dispose = () => {
+        pickers.delete(picker);
+        dispose();
+      };
+      pickers.add(picker);
+      return picker;
+    },
+    dispose() {
+      webview.close();
+      for (const picker of pickers) picker.dispose();
+      return tracker.dispose();
+    },
+  };
+}
+
+/** `fetch` whose requests `signal` aborts too, also where the platform's fetch ignores signals (in-process handlers). */
+function abortable(fetch: FetchLike, signal: AbortSignal): FetchLike {
+  return (input, init) => {
+    const controller = new AbortController();
+    const abort = () => controller.abort(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    init?.signal?.addEventListener('abort', () => controller.abort(init.signal?.reason), { once: true });
+    if (signal.aborted) abort();
+    return unlessAborted(fetch(input, { ...init, signal: controller.signal }), controller.signal).finally(() => signal.removeEventListener('abort', abort));
   };
 }

@@ -16,3 +16,8 @@ export type { Page, PagePromise } from './http/page.js';
 export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto } from './platform.js';
 export type * from './types.js';
 export { createGameCampaign, type GameCampaign, type GameCampaignOptions, type GameTrackerOptions } from './game-campaign.js';
+export { createPkcePair, createCodeVerifier, codeChallengeOf, type PkcePair } from './webview/pkce.js';
+export { WebViewLauncher, type WebViewLauncherOptions, type WebViewOpenOptions } from './webview/launcher.js';
+export type { WebViewHandle } from './platform.js';
+export type { Boost, BoostChangeRequest } from './boost/boost.js';
+export type { CreatorPicker, CreatorPickerOptions, CreatorPickerState } from './picker/picker.js';

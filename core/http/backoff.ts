@@ -40,3 +40,15 @@ export function isTransientStatus(status: number | undefined): boolean {
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/**
+ * The API transport's retry timing (core/http/transport.ts), for every request path of a game client: backoff
+ * from 500 ms to 8 s with full jitter, and a `Retry-After` honoured up to 60 s (a longer one goes to the caller).
+ */
+export const API_RETRY = { baseMs: 500, maxMs: 8_000, maxRetryAfterMs: 60_000, maxRetries: 2 } as const;
+
+/** The wait before retry number `attempt` (0-based) under {@link API_RETRY}, or undefined when the service asks for longer than it waits. */
+export function apiRetryDelay(retryAfterMs: number | undefined, attempt: number, random?: () => number): number | undefined {
+  if (retryAfterMs !== undefined) return retryAfterMs <= API_RETRY.maxRetryAfterMs ? retryAfterMs : undefined;
+  return backoffDelay(attempt, API_RETRY, random);
+}

@@ -142,3 +142,12 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
 export class ResponseValidationError extends CampaignError {
   override readonly name = 'ResponseValidationError';
 }
+
+/**
+ * 401 or 403 from the game server's relay: the game's own authentication of the player (its session token) was
+ * refused, typically because it expired. Sign the player in again, then retry; nothing was sent to the service.
+ * `code` is `UNAUTHORIZED` or `FORBIDDEN`.
+ */
+export class RelayAuthError extends CampaignError {
+  override readonly name = 'RelayAuthError';
+}

@@ -19,13 +19,14 @@ export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTe
 export type RelayPlaytimeRequest = z.infer<typeof RelayPlaytimeRequest>;
 export type RelaySession = z.infer<typeof BulkPlaytimeItem>;
 
-/** `POST {relay}/webview/ott`: the relay adds the userId; `isTest` is passed through (a sample-data session). */
+/** `POST {relay}/webview/ott`: the relay adds the userId; `isTest` and `callbackId` are passed through (a sample-data session). */
 export const RelayWebviewRequest = z.object({
   campaignId: z.optional(Id),
   codeChallenge: CodeChallenge,
   showCampaignDetail: z.optional(z.boolean()),
   metadata: z.optional(Metadata),
   isTest: z.optional(z.boolean()),
+  callbackId: z.optional(z.string()),
 });
 export type RelayWebviewRequest = z.infer<typeof RelayWebviewRequest>;
 
@@ -37,8 +38,9 @@ export interface RelayWebviewToken {
 }
 
 /**
- * `PUT {relay}/sponsor`; `isTest` is passed through (validated, nothing recorded, no cooldown started). The
- * fields' rules are those of `ChangeSponsorRequest` (an unknown key is the service's 404 to give).
+ * `PUT {relay}/sponsor`; `isTest` is passed through (validated, nothing recorded, no cooldown started), and so is
+ * `callbackId` (the `sponsor.changed` webhook carries it). The fields' rules are those of `ChangeSponsorRequest`
+ * (an unknown key is the service's 404 to give).
  */
-export const RelaySponsorRequest = z.object({ newCreatorKey: Id, campaignId: z.optional(Id), isTest: z.optional(z.boolean()) });
+export const RelaySponsorRequest = z.object({ newCreatorKey: Id, campaignId: z.optional(Id), isTest: z.optional(z.boolean()), callbackId: z.optional(z.string()) });
 export type RelaySponsorRequest = z.infer<typeof RelaySponsorRequest>;

@@ -132,7 +132,8 @@ function errorBodyIn(body: unknown): ErrorBody | undefined {
   return Array.isArray(body['details']) || body['details'] === undefined ? (body as ErrorBody) : undefined;
 }
 
-async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
+/** The game's headers for one request, without a content-type of its own. */
+export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
   const value = typeof headers === 'function' ? await headers() : (headers ?? {});
   // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
   return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));

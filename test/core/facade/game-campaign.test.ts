@@ -4,6 +4,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGameCampaign } from '../../../core/game-campaign.js';
+import { ValidationError } from '../../../core/http/errors.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { createRelay } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
@@ -62,6 +63,50 @@ describe('createGameCampaign', () => {
     const recorded = emu.state().sessions.filter((s: { sessionId: string }) => s.sessionId === sessionId);
     expect(recorded).toMatchObject([{ userId: 'player-1', durationSeconds: 5 }]);
     await gc.dispose();
+  });
+
+  it('holds boost, webview and picker, and dispose closes the web view and stops every picker', async () => {
+    const { gc, platform } = setup();
+    const view = await gc.webview.open();
+    expect(platform.opened).toHaveLength(1);
+    const picker = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await new Promise<void>((resolve) => picker.on('change', (state) => !state.loading && resolve()));
+    const listener = vi.fn();
+    picker.on('change', listener);
+    await gc.dispose();
+    await expect(view.closed).resolves.toBeUndefined();
+    picker.select('NOVA1');
+    expect(listener).not.toHaveBeenCalled();
+  });
+
+  it('refuses a picker without a campaign', async () => {
+    const { gc } = setup();
+    expect(() => gc.picker({ campaignId: '' })).toThrow(ValidationError);
+    await gc.dispose();
+  });
+
+  it('aborts the Client API request of a stale picker search', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const emu = (emulator = createEmulator());
+    const searches: Array<{ url: string; signal: AbortSignal | undefined }> = [];
+    const platform = createMemoryPlatform({
+      fetch: (input, init) => {
+        const request = new Request(input, init);
+        if (!request.url.includes('/creators/search')) return emu.fetch(request);
+        searches.push({ url: request.url, signal: init?.signal ?? undefined });
+        return new Promise<Response>(() => undefined); // the slow answer never comes on its own
+      },
+    });
+    const gc = createGameCampaign({ platform, clientKey: emu.clientKey, environment: { baseUrl: API }, relay: { url: RELAY }, userId: 'player-1' });
+    const picker = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    picker.search('lu');
+    await vi.advanceTimersByTimeAsync(250);
+    picker.search('luna');
+    await vi.advanceTimersByTimeAsync(250);
+    expect(searches.map((s) => new URL(s.url).searchParams.get('q'))).toEqual(['lu', 'luna']);
+    expect(searches.map((s) => s.signal?.aborted)).toEqual([true, false]);
+    await gc.dispose();
+    expect(searches[1]!.signal?.aborted).toBe(true);
   });
 
   it('refuses a malformed Client key at creation', () => {

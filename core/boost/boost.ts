@@ -1,0 +1,62 @@
+/**
+ * Boosts from a game client: the change goes through the game server's relay (`PUT /sponsor`, the relay binds the
+ * player and holds the Server key); the current boost is the Client API's boost status read.
+ * @see spec "Change boosted creator"; DESIGN sections 3 and 6
+ */
+import { checkedId } from '../client-checks.js';
+import type { ClientSponsors } from '../client/sponsors.js';
+import { NotFoundError } from '../http/errors.js';
+import { relayRequest, type RelayClient } from '../relay/client-request.js';
+import { RELAY_ROUTES } from '../relay/protocol.js';
+import type { BoostRecord } from '../schema/sponsors.js';
+
+/** What {@link Boost.change} asks for. */
+export interface BoostChangeRequest {
+  /** The creator to boost. A key that names no creator is the service's `NotFoundError`. */
+  newCreatorKey: string;
+  /** The campaign. @defaultValue the project's active campaign */
+  campaignId?: string;
+  /** Carried by the `sponsor.changed` webhook this change triggers, to match it to the request. */
+  callbackId?: string;
+  /** Validated as usual, nothing recorded, no cooldown started. @defaultValue false */
+  isTest?: boolean;
+}
+
+/** The player's boost: `gc.boost`. */
+export interface Boost {
+  /**
+   * Points the player's boost at another creator. Retried only after a 429 (a change is not de-duplicated).
+   * @throws BoostCooldownError (`daysRemaining`) inside the 30-day cooldown; NotFoundError for an unknown creator;
+   * RelayAuthError when the game's session is refused; ValidationError for a malformed request (nothing sent)
+   * @example
+   * ```ts
+   * const boost = await gc.boost.change({ newCreatorKey: 'LUNA7', callbackId: 'boost-42' });
+   * ```
+   */
+  change(request: BoostChangeRequest, options?: { signal?: AbortSignal }): Promise<BoostRecord>;
+  /**
+   * The player's current boost (`GET /v1/client/sponsors/user/{userId}`), or undefined when they have none.
+   * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
+   */
+  current(): Promise<BoostRecord | undefined>;
+}
+
+/** The boost client of one player. */
+export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId: string): Boost {
+  return {
+    change: async (request, options) =>
+      relayRequest(relay, {
+        method: 'PUT',
+        route: RELAY_ROUTES.sponsor,
+        // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
+        body: { ...request, newCreatorKey: checkedId(request.newCreatorKey, 'newCreatorKey') },
+        cooldown: true,
+        ...options,
+      }),
+    current: () =>
+      sponsors.get(userId).catch((error: unknown) => {
+        if (error instanceof NotFoundError) return undefined;
+        throw error;
+      }),
+  };
+}

@@ -1,0 +1,189 @@
+/**
+ * A headless creator picker: the state a boost screen needs (the campaign and its creators, search as the player
+ * types, the current boost, the selection, whether confirming is allowed and the cooldown when it is not), with no
+ * UI, so a DOM, React, Cocos or Unity screen renders it. It never throws into the UI: every failure becomes
+ * `state.error`, and no promise it starts is left to reject unhandled.
+ * @see DESIGN section 3
+ */
+import mitt from 'mitt';
+import type { Boost, BoostChangeRequest } from '../boost/boost.js';
+import { isSearchText } from '../client-checks.js';
+import type { Campaigns } from '../client/campaigns.js';
+import type { CreatorSearch } from '../client/creators.js';
+import { BoostCooldownError } from '../http/errors.js';
+import type { CampaignDetail, Creator } from '../schema/campaigns.js';
+import type { BoostRecord } from '../schema/sponsors.js';
+
+const DAY_MS = 86_400_000;
+/** Days a boost stays on one creator (spec "Limits"); the same figure as `BOOST_COOLDOWN_DAYS`, which lives beside zod. */
+const COOLDOWN_DAYS = 30;
+
+/** Options of `gc.picker(options)`. */
+export interface CreatorPickerOptions {
+  /** The campaign whose creators are offered; also the campaign of the boost change. */
+  campaignId: string;
+  /** Quiet time after the last keystroke before a search is sent, ms. @defaultValue 250 */
+  debounceMs?: number;
+  /** At most this many search results (1 to 100). @defaultValue the service's */
+  limit?: number;
+  /** Search and boost in test mode (mock data, nothing recorded). @defaultValue false */
+  isTest?: boolean;
+}
+
+/** A snapshot of the picker; each change replaces it (so `state === previous` means nothing changed). */
+export interface CreatorPickerState {
+  /** The campaign, once loaded. */
+  readonly campaign: CampaignDetail | undefined;
+  /** The campaign's creators, once loaded. */
+  readonly creators: readonly Creator[];
+  /** True while the campaign, its creators and the current boost load. */
+  readonly loading: boolean;
+  /** The search text as typed. */
+  readonly query: string;
+  /** Results for `query`; undefined while there is no valid query (empty or over 10 characters) or no answer yet. */
+  readonly results: readonly Creator[] | undefined;
+  /** True from a valid keystroke until its answer (debounce included). */
+  readonly searching: boolean;
+  /** The player's current boost; undefined when they have none (or before it loaded). */
+  readonly boost: BoostRecord | undefined;
+  /** The creator key the player selected. */
+  readonly selected: string | undefined;
+  /** True when `confirm()` would send a change: a creator other than the boosted one is selected, no cooldown, nothing in flight. */
+  readonly canConfirm: boolean;
+  /** Whole days until the boost may change, while the 30-day cooldown runs (from the device clock, or the service's answer). */
+  readonly cooldownDays: number | undefined;
+  /** True while a boost change is in flight. */
+  readonly confirming: boolean;
+  /** The last failure (load, search or confirm); cleared by the next success of the same kind. */
+  readonly error: Error | undefined;
+}
+
+/** `gc.picker(...)`: state and actions for a creator picker screen. */
+export interface CreatorPicker {
+  /** The current snapshot. */
+  readonly state: CreatorPickerState;
+  /** Calls `listener` with each new state; returns its unsubscribe function. */
+  on(type: 'change', listener: (state: CreatorPickerState) => void): () => void;
+  /** Sets the search text; a valid one (1 to 10 characters) is sent after the debounce, replacing any search in flight. */
+  search(query: string): void;
+  /** Selects a creator (or none). */
+  select(creatorKey: string | undefined): void;
+  /**
+   * Changes the boost to the selected creator. Sends nothing when `canConfirm` is false (during the cooldown,
+   * `cooldownDays` says how long). Never rejects.
+   * @returns the new boost, or undefined when nothing changed (the reason is in the state)
+   */
+  confirm(options?: Pick<BoostChangeRequest, 'callbackId'>): Promise<BoostRecord | undefined>;
+  /** Loads the campaign, its creators and the current boost again. Never rejects. */
+  reload(): Promise<void>;
+  /** Stops timers, aborts searches, drops listeners; later answers change nothing. A boost change in flight still completes at the service. */
+  dispose(): void;
+}
+
+/** What the picker reads and writes through: the facade's clients. */
+export interface CreatorPickerSource {
+  campaigns: Pick<Campaigns, 'get' | 'listCreators'>;
+  boost: Boost;
+  /** Creator search whose request `signal` aborts. */
+  search(search: CreatorSearch, signal: AbortSignal): Promise<Creator[]>;
+  /** Wall clock, ms (the platform's). */
+  now(): number;
+}
+
+/** Builds a picker and starts loading its campaign, creators and the player's boost. */
+export function createCreatorPicker(source: CreatorPickerSource, options: CreatorPickerOptions): CreatorPicker {
+  const { campaignId, debounceMs = 250, limit, isTest } = options;
+  const emitter = mitt<{ change: CreatorPickerState }>();
+  // Members that start undefined are left out: the snapshot type still lists them.
+  let state = { creators: [], loading: true, query: '', searching: false, canConfirm: false, confirming: false } as object as CreatorPickerState;
+  let disposed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let search: AbortController | undefined;
+  let load: object | undefined;
+  /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
+  let reportedCooldownEnd = 0;
+
+  const set = (patch: Partial<CreatorPickerState>) => {
+    if (disposed) return;
+    const next = { ...state, ...patch };
+    const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
+    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - source.now();
+    const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
+    const canConfirm = next.selected !== undefined && next.selected !== next.boost?.creatorKey && !cooldownDays && !next.confirming && !next.loading;
+    state = { ...next, cooldownDays, canConfirm };
+    try {
+      emitter.emit('change', state);
+    } catch (error) {
+      // A listener's bug must not break the picker or surface as an unhandled rejection from its timers.
+      console.error(error);
+    }
+  };
+
+  const stopSearch = () => {
+    clearTimeout(timer);
+    search?.abort();
+    search = undefined;
+  };
+
+  const send = (query: string) => {
+    const controller = (search = new AbortController());
+    const latest = () => search === controller && !disposed;
+    source.search({ query, limit, isTest }, controller.signal).then(
+      (results) => latest() && set({ results, searching: false, error: undefined }),
+      (error: Error) => latest() && set({ searching: false, error }),
+    );
+  };
+
+  const picker: CreatorPicker = {
+    get state() {
+      return state;
+    },
+    on(type, listener) {
+      emitter.on(type, listener);
+      return () => emitter.off(type, listener);
+    },
+    search(query) {
+      stopSearch();
+      const valid = isSearchText(query);
+      set({ query, results: undefined, searching: valid });
+      if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
+    },
+    select(selected) {
+      set({ selected });
+    },
+    async confirm(extra) {
+      set({});
+      if (disposed || !state.canConfirm) return undefined;
+      set({ confirming: true, error: undefined });
+      try {
+        const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
+        set({ boost, confirming: false });
+        return boost;
+      } catch (error) {
+        if (error instanceof BoostCooldownError) reportedCooldownEnd = source.now() + error.daysRemaining * DAY_MS;
+        set({ confirming: false, error: error as Error });
+        return undefined;
+      }
+    },
+    async reload() {
+      if (disposed) return;
+      const current = (load = {});
+      const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
+      set({ loading: true, error: undefined });
+      // Each part shows as it arrives; Promise.all handles every rejection, the first becomes the error.
+      await Promise.all([
+        source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
+        source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
+        source.boost.current().then((boost) => keep({ boost })),
+      ]).catch((error: Error) => keep({ error }));
+      keep({ loading: false });
+    },
+    dispose() {
+      stopSearch();
+      disposed = true;
+      emitter.all.clear();
+    },
+  };
+  void picker.reload();
+  return picker;
+}

@@ -1,0 +1,93 @@
+/**
+ * Opens the campaign web view: a PKCE pair made on the device, a one-time token bound to its challenge from the
+ * game server's relay, and `{url}?ott=<token>#code_verifier=<verifier>` shown through the platform. The verifier
+ * travels only in the URL fragment, which browsers never send to a server, so no server log, proxy or relay ever
+ * holds both halves; it is not kept anywhere either.
+ * @see DESIGN section 7; spec "Create web view one-time token"
+ */
+import type { Platform, WebViewHandle } from '../platform.js';
+import { relayRequest, type RelayClient } from '../relay/client-request.js';
+import { RELAY_ROUTES, type RelayWebviewToken } from '../relay/protocol.js';
+import type { RelayTarget } from '../relay/sender.js';
+import { createPkcePair } from './pkce.js';
+
+/** What {@link WebViewLauncher.open} shows. */
+export interface WebViewOpenOptions {
+  /** Restricts the web view to one campaign. @defaultValue the project's active campaign */
+  campaignId?: string;
+  /** Shows a campaign-detail button on the boost screen. @defaultValue false */
+  showCampaignDetail?: boolean;
+  /** Stored with the web view session. */
+  metadata?: Record<string, unknown>;
+  /** A session on sample data. @defaultValue false */
+  isTest?: boolean;
+  /** Carried by the webhooks the session's actions trigger. */
+  callbackId?: string;
+  /** Title for platforms whose web view shows one. */
+  title?: string;
+}
+
+/** Options of {@link WebViewLauncher}. */
+export interface WebViewLauncherOptions {
+  /** Supplies `openWebView`, `crypto` and `fetch`. */
+  platform: Platform;
+  /** The game server's relay, which issues the one-time token for the player it authenticates. */
+  relay: RelayTarget;
+  /** Per-attempt time-out of the token request, ms. @defaultValue 30000 */
+  timeoutMs?: number;
+  /** Retries after a 429. @defaultValue 2 */
+  maxRetries?: number;
+  /** Source of jitter for the retry backoff. @defaultValue Math.random */
+  random?: () => number;
+}
+
+/**
+ * `gc.webview`: opens the campaign web view for the player the relay authenticates. One web view at a time:
+ * opening another closes the first (the service invalidates the older session anyway).
+ * @example
+ * ```ts
+ * const view = await gc.webview.open({ campaignId: 'cmp_spring_festival', showCampaignDetail: true });
+ * await view.closed; // the player closed it
+ * ```
+ */
+export class WebViewLauncher {
+  private readonly platform: Platform;
+  private readonly relay: RelayClient;
+  private current: WebViewHandle | undefined;
+
+  constructor(options: WebViewLauncherOptions) {
+    this.platform = options.platform;
+    this.relay = { ...options, fetch: options.platform.fetch };
+  }
+
+  /**
+   * Makes a PKCE pair, gets a one-time token (60 s, single use) for its challenge from the relay
+   * (`POST /webview/ott`) and opens the web view with it.
+   * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
+   * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; whatever
+   * `platform.openWebView` throws where the platform cannot show one
+   */
+  async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
+    // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
+    const { title, ...request } = options;
+    const { codeVerifier, codeChallenge } = await createPkcePair(this.platform.crypto);
+    const token = await relayRequest<RelayWebviewToken>(this.relay, { method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge } });
+    const base = token.url.split('#')[0]!;
+    const url = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${codeVerifier}`;
+    this.close();
+    const handle = await this.platform.openWebView(url, title === undefined ? {} : { title });
+    // Of two open() calls racing, the one that finishes last stays open.
+    this.close();
+    this.current = handle;
+    handle.closed.then(() => {
+      if (this.current === handle) this.current = undefined;
+    }, () => undefined);
+    return handle;
+  }
+
+  /** Closes the web view this launcher opened, if one is open. */
+  close(): void {
+    this.current?.close();
+    this.current = undefined;
+  }
+}

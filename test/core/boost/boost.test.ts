@@ -1,0 +1,70 @@
+/**
+ * The boost client against a recording fake relay and API: what `PUT /sponsor` carries, the typed errors of the
+ * relay's answers, and `current()` for a player without a boost.
+ */
+import { describe, expect, it, vi } from 'vitest';
+import { createBoost } from '../../../core/boost/boost.js';
+import { ClientSponsors } from '../../../core/client/sponsors.js';
+import { BoostCooldownError, ConnectionError, NotFoundError, ValidationError } from '../../../core/http/errors.js';
+import { Transport } from '../../../core/http/transport.js';
+import type { FetchLike } from '../../../core/platform.js';
+
+const RELAY = 'http://game.local/campaign/';
+const API = 'http://emulator.local';
+const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', creatorName: 'Nova', isActive: true, sponsoredAt: '2025-06-01T12:00:00.000Z' };
+
+function boostWith(fetch: FetchLike) {
+  const sponsors = new ClientSponsors(new Transport('ck_test:secret', 'Client', { environment: { baseUrl: API }, fetch, maxRetries: 0 }));
+  return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1');
+}
+
+describe('boost', () => {
+  it('sends PUT {relay}/sponsor with the request and the game\'s headers, and returns the boost', async () => {
+    const requests: Request[] = [];
+    const boost = boostWith(async (input, init) => {
+      requests.push(new Request(input, init));
+      return json(200, { data: RECORD });
+    });
+    await expect(boost.change({ newCreatorKey: 'NOVA1', campaignId: 'cmp_1', callbackId: 'cb-1', isTest: false })).resolves.toEqual(RECORD);
+    const [request] = requests;
+    expect(`${request!.method} ${request!.url}`).toBe('PUT http://game.local/campaign/sponsor');
+    expect(request!.headers.get('authorization')).toBe('Bearer session-1');
+    expect(request!.headers.get('content-type')).toBe('application/json');
+    expect(await request!.json()).toEqual({ newCreatorKey: 'NOVA1', campaignId: 'cmp_1', callbackId: 'cb-1', isTest: false });
+  });
+
+  it('refuses an empty creator key without sending anything', async () => {
+    const fetch = vi.fn<FetchLike>();
+    const error = await boostWith(fetch).change({ newCreatorKey: '' }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).details).toEqual([{ path: 'newCreatorKey', message: 'must not be empty' }]);
+    expect(fetch).not.toHaveBeenCalled();
+  });
+
+  it('turns the cooldown 400 into BoostCooldownError and an unknown creator into NotFoundError', async () => {
+    const cooldown = boostWith(async () => json(400, { status: 400, error: 'Bad Request', code: 'BAD_REQUEST', message: 'Boost can be changed again in 12 days' }));
+    await expect(cooldown.change({ newCreatorKey: 'NOVA1' })).rejects.toMatchObject({ constructor: BoostCooldownError, daysRemaining: 12, status: 400 });
+    const unknown = boostWith(async () => json(404, { status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Creator ZZZZ9 not found' }));
+    await expect(unknown.change({ newCreatorKey: 'ZZZZ9' })).rejects.toBeInstanceOf(NotFoundError);
+  });
+
+  it('reports a relay that cannot be reached as ConnectionError, without retrying the write', async () => {
+    const fetch = vi.fn<FetchLike>(async () => {
+      throw new TypeError('Failed to fetch');
+    });
+    await expect(boostWith(fetch).change({ newCreatorKey: 'NOVA1' })).rejects.toBeInstanceOf(ConnectionError);
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+
+  it('reads the current boost from the Client API; none is undefined, other failures throw', async () => {
+    const urls: string[] = [];
+    const found = boostWith(async (input) => (urls.push(String(input)), json(200, { data: RECORD })));
+    await expect(found.current()).resolves.toEqual(RECORD);
+    expect(urls).toEqual([`${API}/v1/client/sponsors/user/player-1`]);
+    const none = boostWith(async () => json(404, { status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'User player-1 has no boost' }));
+    await expect(none.current()).resolves.toBeUndefined();
+    const down = boostWith(async () => json(401, { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'bad key' }));
+    await expect(down.current()).rejects.toMatchObject({ status: 401 });
+  });
+});

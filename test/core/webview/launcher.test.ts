@@ -1,0 +1,137 @@
+/**
+ * The launcher on a memory platform: the URL it opens, what the relay and the service receive (never the verifier),
+ * one web view at a time, and the relay's failures as typed errors (401 -> RelayAuthError, 429 retried).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { RateLimitError, RelayAuthError, ValidationError } from '../../../core/http/errors.js';
+import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { createRelay } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/index.js';
+import { WebViewLauncher } from '../../../core/webview/launcher.js';
+import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
+
+const API = 'http://emulator.local';
+const RELAY = 'http://game.local/campaign';
+let emulator: Emulator | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await emulator?.close();
+  emulator = undefined;
+});
+
+interface Seen {
+  to: 'relay' | 'service';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** A memory platform whose fetch reaches a real relay in front of the emulator; every request on both legs is recorded. */
+function setup() {
+  const emu = (emulator = createEmulator());
+  const seen: Seen[] = [];
+  const record = async (to: Seen['to'], request: Request) => {
+    seen.push({ to, url: request.url, headers: Object.fromEntries(request.headers), body: await request.clone().text() });
+    return request;
+  };
+  const server = new CampaignServer({ serverKey: emu.serverKey, environment: { baseUrl: API }, fetch: async (input, init) => emu.fetch(await record('service', new Request(input, init))), maxRetries: 0 });
+  const relay = createRelay({ server, authenticate: (request) => (request.headers.get('authorization') === 'Bearer player-1' ? { userId: 'player-1' } : null) });
+  const platform = createMemoryPlatform({
+    fetch: async (input, init) => {
+      const request = new Request(input, init);
+      return request.url.startsWith(RELAY) ? relay.fetch(await record('relay', request)) : emu.fetch(await record('service', request));
+    },
+  });
+  const launcher = new WebViewLauncher({ platform, relay: { url: RELAY, headers: { authorization: 'Bearer player-1' } } });
+  return { emu, platform, launcher, seen };
+}
+
+function parts(url: string) {
+  const parsed = new URL(url);
+  return { ott: parsed.searchParams.get('ott'), verifier: new URLSearchParams(parsed.hash.slice(1)).get('code_verifier'), parsed };
+}
+
+describe('WebViewLauncher', () => {
+  it('opens {url}?ott=<token>#code_verifier=<verifier> and never sends the verifier to the relay or the service', async () => {
+    const { platform, launcher, seen } = setup();
+    await launcher.open({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 } });
+    expect(platform.opened).toHaveLength(1);
+    const { ott, verifier, parsed } = parts(platform.opened[0]!);
+    expect(`${parsed.origin}${parsed.pathname}`).toBe(`${API}/webview`);
+    expect(ott).toMatch(/^ott_/);
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    // The token request went relay -> service; the challenge travelled, the verifier did not.
+    expect(seen.map((s) => `${s.to} ${new URL(s.url).pathname}`)).toEqual(['relay /campaign/webview/ott', 'service /v1/server/webview/ott']);
+    expect(JSON.parse(seen[1]!.body)).toMatchObject({ userId: 'player-1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, codeChallenge: expect.any(String) });
+    for (const request of seen) expect(JSON.stringify(request)).not.toContain(verifier);
+  });
+
+  it('appends the token to a web view URL that already has a query, and replaces its fragment', async () => {
+    const platform = createMemoryPlatform({
+      fetch: async () => new Response(JSON.stringify({ data: { ott: 'ott_1', expiresIn: 60, url: 'https://view.example/wv?lang=en#old' } }), { status: 200 }),
+    });
+    await new WebViewLauncher({ platform, relay: { url: RELAY } }).open();
+    expect(platform.opened[0]).toMatch(/^https:\/\/view\.example\/wv\?lang=en&ott=ott_1#code_verifier=[A-Za-z0-9_-]{43}$/);
+  });
+
+  it('closes the open web view when another opens, and resolves closed when the player closes it', async () => {
+    const { platform, launcher } = setup();
+    const first = await launcher.open();
+    const firstClosed = vi.fn();
+    void first.closed.then(firstClosed);
+    const second = await launcher.open();
+    await Promise.resolve();
+    expect(firstClosed).toHaveBeenCalled();
+    platform.closeWebView();
+    await expect(second.closed).resolves.toBeUndefined();
+    launcher.close(); // nothing open: a no-op
+  });
+
+  it('turns a relay 401 into RelayAuthError and opens nothing', async () => {
+    const { platform } = setup();
+    const launcher = new WebViewLauncher({ platform, relay: { url: RELAY, headers: { authorization: 'Bearer expired' } } });
+    const error = await launcher.open().catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(RelayAuthError);
+    expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
+    expect(platform.opened).toEqual([]);
+  });
+
+  it('gives the relay validation error for bad options, with details', async () => {
+    const { launcher } = setup();
+    const error = await launcher.open({ metadata: 'not an object' as never }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ValidationError);
+    expect((error as ValidationError).details).toEqual([{ path: 'metadata', message: expect.any(String) }]);
+  });
+
+  it('retries a 429 after its Retry-After, then opens', async () => {
+    vi.useFakeTimers();
+    const answers = [
+      new Response(JSON.stringify({ status: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'slow down' }), { status: 429, headers: { 'retry-after': '2' } }),
+      new Response(JSON.stringify({ data: { ott: 'ott_2', expiresIn: 60, url: 'https://view.example/wv' } }), { status: 200 }),
+    ];
+    const fetch = vi.fn(async () => answers.shift()!);
+    const platform = createMemoryPlatform({ fetch });
+    const opened = new WebViewLauncher({ platform, relay: { url: RELAY } }).open();
+    await vi.advanceTimersByTimeAsync(1_999);
+    expect(fetch).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await opened;
+    expect(fetch).toHaveBeenCalledTimes(2);
+    expect(platform.opened).toHaveLength(1);
+  });
+
+  it('gives up on 429 after maxRetries with a RateLimitError', async () => {
+    const limited = () => new Response(JSON.stringify({ status: 429, error: 'Too Many Requests', code: 'RATE_LIMITED', message: 'slow down' }), { status: 429, headers: { 'retry-after': '0' } });
+    const fetch = vi.fn(async () => limited());
+    const launcher = new WebViewLauncher({ platform: createMemoryPlatform({ fetch }), relay: { url: RELAY }, maxRetries: 1 });
+    await expect(launcher.open()).rejects.toBeInstanceOf(RateLimitError);
+    expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('does not retry other failures (a token request is not de-duplicated)', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ status: 503, error: 'Service Unavailable', code: 'INTERNAL_ERROR', message: 'down' }), { status: 503, headers: { 'retry-after': '1' } }));
+    const launcher = new WebViewLauncher({ platform: createMemoryPlatform({ fetch }), relay: { url: RELAY } });
+    await expect(launcher.open()).rejects.toMatchObject({ status: 503, code: 'INTERNAL_ERROR' });
+    expect(fetch).toHaveBeenCalledTimes(1);
+  });
+});
