@@ -5,14 +5,16 @@
  * here. `scripts/generate-unity-types.ts` turns them into the C# of `adapters/unity/Runtime/Generated/`.
  */
 import * as z from 'zod/mini';
-import { RelayWebviewRequest } from '../core/relay/protocol.js';
+import type { BoostChangeRequest } from '../core/boost/boost.js';
+import type { CreatorPickerState } from '../core/picker/picker.js';
+import { RelaySponsorRequest, RelayWebviewRequest } from '../core/relay/protocol.js';
 import { BoostRecord } from '../core/schema/sponsors.js';
 import { CampaignDetail, Creator } from '../core/schema/campaigns.js';
 import { ErrorDetail } from '../core/schema/errors.js';
 import { BulkPlaytimeItem, PlaytimeItemResult } from '../core/schema/playtime.js';
-import { ChangeSponsorRequest } from '../core/schema/sponsors.js';
 import { Limit, Metadata, PositiveInt } from '../core/schema/rules.js';
 import type { DroppedEvent, FlushedEvent, SessionEndEvent, SessionStartEvent } from '../core/tracker/events.js';
+import type { WebViewOpenOptions as LauncherOpenOptions } from '../core/webview/launcher.js';
 
 /** A finished play session (a bulk playtime item). */
 const Session = BulkPlaytimeItem;
@@ -53,21 +55,24 @@ const ErrorInfo = z.object({
   retryAfterMs: z.optional(z.number()),
 });
 
-/** `gc.webview.open(...)` options: the relay's web view body without the challenge the launcher makes. */
-const WebViewOpenOptions = z.omit(RelayWebviewRequest, { codeChallenge: true });
+/**
+ * `gc.webview.open(...)` options: the relay's web view body without the challenge the launcher makes, plus the
+ * title some platforms show.
+ */
+const WebViewOpenOptions = z.extend(z.omit(RelayWebviewRequest, { codeChallenge: true }), { title: z.optional(z.string()) });
 
 /**
- * The headless picker's state (DESIGN section 3, `gc.picker({ campaignId })`). assumed: the field names of
- * the picker issue (campaign and creators, query and results, the current boost, the selection, whether
- * confirming is allowed, the cooldown days, `confirming`, the last error); unknown fields are ignored in C#.
+ * The headless picker's state (`gc.picker({ campaignId })`, core/picker/picker.ts `CreatorPickerState`), with its
+ * `error` as the bridge's error record.
  */
 const PickerState = z.object({
   campaign: z.optional(CampaignDetail),
   creators: z.array(Creator),
+  loading: z.boolean(),
   query: z.string(),
-  results: z.array(Creator),
-  searching: z.optional(z.boolean()),
-  current: z.optional(BoostRecord),
+  results: z.optional(z.array(Creator)),
+  searching: z.boolean(),
+  boost: z.optional(BoostRecord),
   selected: z.optional(z.string()),
   canConfirm: z.boolean(),
   cooldownDays: z.optional(z.int()),
@@ -89,7 +94,7 @@ export const UNITY_TYPES: ReadonlyArray<[name: string, schema: z.ZodMiniType, su
   ['FlushedEvent', FlushedEventSchema, 'Payload of the tracker event `flushed`: sessions the service acknowledged.'],
   ['DroppedEvent', DroppedEventSchema, 'Payload of the tracker event `dropped`: a session that will never be sent, and why.'],
   ['TrackerError', TrackerErrorSchema, 'Payload of the tracker event `error`: no session is lost by it.'],
-  ['BoostChange', ChangeSponsorRequest, 'What `Boost.Change` sends through the relay.'],
+  ['BoostChange', RelaySponsorRequest, 'What `Boost.Change` sends through the relay.'],
   ['WebViewOpenOptions', WebViewOpenOptions, 'Options of `WebView.Open`.'],
   ['PickerState', PickerState, "The creator picker's state, for any UI."],
 ];
@@ -101,12 +106,16 @@ export const UNREPRESENTABLE = new Map<unknown, Record<string, unknown>>([
   [Metadata, { type: 'object' }],
 ]);
 
-// The hand-built schemas above must say what the TypeScript interfaces say (compile-time checks).
+// The hand-built schemas above must say what the TypeScript interfaces say (compile-time checks): the same
+// shapes for the tracker events, the same field names for the options and the picker state.
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const sameShapes: [
   Same<z.infer<typeof SessionStartEventSchema>, SessionStartEvent>,
   Same<z.infer<typeof SessionEndEventSchema>, SessionEndEvent>,
   Same<z.infer<typeof FlushedEventSchema>, FlushedEvent>,
   Same<z.infer<typeof DroppedEventSchema>, DroppedEvent>,
-] = [true, true, true, true];
+  Same<keyof z.infer<typeof PickerState>, keyof CreatorPickerState>,
+  Same<keyof z.infer<typeof RelaySponsorRequest>, keyof BoostChangeRequest>,
+  Same<keyof z.infer<typeof WebViewOpenOptions>, keyof LauncherOpenOptions>,
+] = [true, true, true, true, true, true, true];
 void sameShapes;

@@ -33,10 +33,14 @@ namespace GameCampaignSdk
         /// <summary>Raised with the new state whenever it changes (search results, selection, confirming, errors).</summary>
         public event Action<PickerState> Changed;
 
-        /// <summary>Creates a picker for a campaign; completes with its first state.</summary>
-        public static async Task<CreatorPicker> Create(string campaignId)
+        /// <summary>Creates a picker for a campaign; completes with its first state (it goes on loading the campaign, its creators and the player's boost).</summary>
+        /// <param name="campaignId">The campaign whose creators are offered, and of the boost change.</param>
+        /// <param name="debounceMs">Quiet time after the last keystroke before a search is sent (JavaScript default 250 ms).</param>
+        /// <param name="limit">At most this many search results (1 to 100).</param>
+        /// <param name="isTest">Search and boost in test mode (mock data, nothing recorded).</param>
+        public static async Task<CreatorPicker> Create(string campaignId, int? debounceMs = null, int? limit = null, bool? isTest = null)
         {
-            var value = Json.Obj(await Bridge.Call("picker.open", Bridge.Args("campaignId", campaignId)));
+            var value = Json.Obj(await Bridge.Call("picker.open", Bridge.Args("campaignId", campaignId, "debounceMs", debounceMs, "limit", limit, "isTest", isTest)));
             var picker = new CreatorPicker(Json.Long(value, "picker") ?? 0, PickerState.FromJson(Json.Field(value, "state")));
             Open[picker.handle] = picker;
             return picker;
@@ -45,11 +49,18 @@ namespace GameCampaignSdk
         /// <summary>Sets the search query (debounced in JavaScript; 1 to 10 characters are sent, others clear the results).</summary>
         public Task Search(string query) { return Send("picker.search", Bridge.Args("query", query ?? "")); }
 
-        /// <summary>Selects a creator by key.</summary>
+        /// <summary>Selects a creator by key (null: none).</summary>
         public Task Select(string creatorKey) { return Send("picker.select", Bridge.Args("creatorKey", creatorKey)); }
 
-        /// <summary>Boosts the selected creator; the outcome (new boost, cooldown, error) arrives as state.</summary>
-        public Task Confirm() { return Send("picker.confirm", null); }
+        /// <summary>
+        /// Boosts the selected creator. Never fails: completes with the new boost, or null when nothing changed
+        /// (during the cooldown nothing is sent and <see cref="PickerState.CooldownDays"/> says how long; errors are <see cref="PickerState.Error"/>).
+        /// </summary>
+        /// <param name="callbackId">Carried by the <c>sponsor.changed</c> webhook, to match it to this change.</param>
+        public async Task<BoostRecord> Confirm(string callbackId = null)
+        {
+            return BoostRecord.FromJson(await Send("picker.confirm", Bridge.Args("callbackId", callbackId)));
+        }
 
         /// <summary>Stops the picker's requests and events.</summary>
         public void Dispose()
@@ -74,7 +85,7 @@ namespace GameCampaignSdk
             catch (Exception error) { Debug.LogException(error); }
         }
 
-        private Task Send(string method, Dictionary<string, object> args)
+        private Task<object> Send(string method, Dictionary<string, object> args)
         {
             if (disposed && method != "picker.dispose") throw new ObjectDisposedException("CreatorPicker");
             var withHandle = args ?? new Dictionary<string, object>();

@@ -101,7 +101,7 @@ namespace GameCampaignSdk
             return Change(new BoostChange { NewCreatorKey = newCreatorKey, CampaignId = campaignId });
         }
 
-        /// <summary>The player's current boost.</summary>
+        /// <summary>The player's current boost; null when they have none.</summary>
         public static Task<BoostRecord> Current()
         {
             return Bridge.Call("boost.current", null, BoostRecord.FromJson);

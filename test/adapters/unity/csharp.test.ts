@@ -68,14 +68,14 @@ describe('Unity C# (mcs)', () => {
         { event: 'flushed', data: { results: [{ sessionId, status: 'SUCCESS' }] } },
         { event: 'dropped', data: { sessionId: 'other', reason: 'too-short' } },
       ];
-      // Picker envelopes in the shape jslib-picker.test.ts shows the jslib sending (core's picker is not on this branch yet).
+      // Picker envelopes as jslib-picker.test.ts shows the jslib sending them.
       const creators = answers['creators.search']['value'] as unknown[];
-      answers['picker.open'] = { ok: true, value: { picker: 1, state: { creators, query: '', results: [], canConfirm: false, confirming: false } } };
+      answers['picker.open'] = { ok: true, value: { picker: 1, state: { creators, loading: true, query: '', searching: false, canConfirm: false, confirming: false } } };
       const cooldown = { name: 'BoostCooldownError', code: 'BAD_REQUEST', status: 400, message: 'Boost can be changed again in 20 days', daysRemaining: 20 };
       const pickerEvents = [
-        { event: 'picker:change', picker: 1, data: { creators, query: '', results: [], canConfirm: true, confirming: false, selected: 'NOVA1' } },
-        { event: 'picker:change', picker: 2, data: { creators: [], query: '', results: [], canConfirm: false, confirming: false } },
-        { event: 'picker:change', picker: 1, data: { creators, query: '', results: [], canConfirm: false, confirming: false, selected: 'NOVA1', cooldownDays: 20, error: cooldown } },
+        { event: 'picker:change', picker: 1, data: { creators, loading: false, query: '', searching: false, canConfirm: true, confirming: false, selected: 'NOVA1' } },
+        { event: 'picker:change', picker: 2, data: { creators: [], loading: false, query: '', searching: false, canConfirm: false, confirming: false } },
+        { event: 'picker:change', picker: 1, data: { creators, loading: false, query: '', searching: false, canConfirm: false, confirming: false, selected: 'NOVA1', cooldownDays: 20, error: cooldown } },
       ];
       const input = join(work, 'answers.json');
       writeFileSync(input, JSON.stringify({ answers, events, pickerEvents }));

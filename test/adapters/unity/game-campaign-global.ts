@@ -3,13 +3,11 @@
  * (`dist/game-campaign.iife.js`, from `npm run build`), evaluated in its own vm context as a page would load
  * it from the WebGL template, with `fetch` routed to the test's relay and emulator.
  *
- * Interim (for the lead to remove at merge time): today's IIFE is built from the main entry, whose
- * `createGameCampaign` needs a `platform` and whose facade has no `boost` yet. Until the browser IIFE (wt-browser)
- * and the boost client (wt-9) land, `createGameCampaign` is wrapped here with the bundle's own memory platform,
- * and a missing `gc.boost` is filled with the relay's `PUT /sponsor` route and the bundle's own
- * `errorFromResponse` (the same typed errors). Once the IIFE exports the browser `createGameCampaign`, the
- * wrapper steps aside by itself (`createBrowserPlatform` present) and the page's browser globals are used: a
- * happy-dom document/navigator (visibilitychange, pagehide) and a fresh fake-indexeddb per page.
+ * Interim (for the lead to remove at merge time): on this branch the IIFE is built from the main entry, whose
+ * `createGameCampaign` needs a `platform`. Until the browser IIFE (wt-browser) lands, `createGameCampaign` is
+ * wrapped here with the bundle's own memory platform. Once the IIFE exports the browser `createGameCampaign`,
+ * the wrapper steps aside by itself (`createBrowserPlatform` present) and the page's browser globals are used:
+ * a happy-dom document/navigator (visibilitychange, pagehide) and a fresh fake-indexeddb per page.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -56,20 +54,6 @@ export function loadGameCampaignGlobal(options: { fetch: Fetch }): GameCampaignP
   const sdk = context['GameCampaign'] as AnyRecord;
   if (typeof sdk?.['createGameCampaign'] !== 'function') throw new Error(`${IIFE.file} defines no GameCampaign.createGameCampaign`);
   if (sdk['createBrowserPlatform']) return { sdk, close };
-  const interim = { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => withInterimBoost(sdk, sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }), gameOptions, options.fetch) };
+  const interim = { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }) };
   return { sdk: interim, close };
-}
-
-/** Interim `gc.boost.change` (DESIGN section 3) over the relay route, until core's lands. */
-function withInterimBoost(sdk: AnyRecord, gc: AnyRecord, gameOptions: AnyRecord, fetch: Fetch): AnyRecord {
-  if (gc['boost']) return gc;
-  const relay = gameOptions['relay'] as { url: string; headers?: () => Record<string, string> };
-  const change = async (body: AnyRecord) => {
-    const headers = { ...(typeof relay.headers === 'function' ? relay.headers() : relay.headers), 'content-type': 'application/json' };
-    const response = await fetch(`${relay.url.replace(/\/+$/, '')}/sponsor`, { method: 'PUT', headers, body: JSON.stringify(body) });
-    const json = (await response.json().catch(() => undefined)) as AnyRecord | undefined;
-    if (!response.ok) throw sdk['errorFromResponse'](response.status, json, response.headers, undefined, true);
-    return json?.['data'];
-  };
-  return { ...gc, boost: { change } };
 }

@@ -511,10 +511,10 @@ namespace GameCampaignSdk
         public string NewCreatorKey;
         /// <summary>JSON <c>campaignId</c> (optional: null when absent).</summary>
         public string CampaignId;
-        /// <summary>JSON <c>callbackId</c> (optional: null when absent).</summary>
-        public string CallbackId;
         /// <summary>JSON <c>isTest</c> (optional: null when absent).</summary>
         public bool? IsTest;
+        /// <summary>JSON <c>callbackId</c> (optional: null when absent).</summary>
+        public string CallbackId;
 
         /// <summary>Reads a parsed JSON object (null for anything else).</summary>
         public static BoostChange FromJson(object node)
@@ -525,8 +525,8 @@ namespace GameCampaignSdk
             {
                 NewCreatorKey = Json.Str(o, "newCreatorKey"),
                 CampaignId = Json.Str(o, "campaignId"),
-                CallbackId = Json.Str(o, "callbackId"),
                 IsTest = Json.Bool(o, "isTest"),
+                CallbackId = Json.Str(o, "callbackId"),
             };
         }
 
@@ -536,8 +536,8 @@ namespace GameCampaignSdk
             var o = new Dictionary<string, object>();
             Json.Put(o, "newCreatorKey", NewCreatorKey);
             Json.Put(o, "campaignId", CampaignId);
-            Json.Put(o, "callbackId", CallbackId);
             Json.Put(o, "isTest", IsTest);
+            Json.Put(o, "callbackId", CallbackId);
             return o;
         }
     }
@@ -554,6 +554,10 @@ namespace GameCampaignSdk
         public Dictionary<string, object> Metadata;
         /// <summary>JSON <c>isTest</c> (optional: null when absent).</summary>
         public bool? IsTest;
+        /// <summary>JSON <c>callbackId</c> (optional: null when absent).</summary>
+        public string CallbackId;
+        /// <summary>JSON <c>title</c> (optional: null when absent).</summary>
+        public string Title;
 
         /// <summary>Reads a parsed JSON object (null for anything else).</summary>
         public static WebViewOpenOptions FromJson(object node)
@@ -566,6 +570,8 @@ namespace GameCampaignSdk
                 ShowCampaignDetail = Json.Bool(o, "showCampaignDetail"),
                 Metadata = Json.Obj(Json.Field(o, "metadata")),
                 IsTest = Json.Bool(o, "isTest"),
+                CallbackId = Json.Str(o, "callbackId"),
+                Title = Json.Str(o, "title"),
             };
         }
 
@@ -577,6 +583,8 @@ namespace GameCampaignSdk
             Json.Put(o, "showCampaignDetail", ShowCampaignDetail);
             Json.Put(o, "metadata", Metadata);
             Json.Put(o, "isTest", IsTest);
+            Json.Put(o, "callbackId", CallbackId);
+            Json.Put(o, "title", Title);
             return o;
         }
     }
@@ -589,14 +597,16 @@ namespace GameCampaignSdk
         public Campaign Campaign;
         /// <summary>JSON <c>creators</c>.</summary>
         public List<Creator> Creators;
+        /// <summary>JSON <c>loading</c>.</summary>
+        public bool Loading;
         /// <summary>JSON <c>query</c>.</summary>
         public string Query;
-        /// <summary>JSON <c>results</c>.</summary>
+        /// <summary>JSON <c>results</c> (optional: null when absent).</summary>
         public List<Creator> Results;
-        /// <summary>JSON <c>searching</c> (optional: null when absent).</summary>
-        public bool? Searching;
-        /// <summary>JSON <c>current</c> (optional: null when absent).</summary>
-        public BoostRecord Current;
+        /// <summary>JSON <c>searching</c>.</summary>
+        public bool Searching;
+        /// <summary>JSON <c>boost</c> (optional: null when absent).</summary>
+        public BoostRecord Boost;
         /// <summary>JSON <c>selected</c> (optional: null when absent).</summary>
         public string Selected;
         /// <summary>JSON <c>canConfirm</c>.</summary>
@@ -617,10 +627,11 @@ namespace GameCampaignSdk
             {
                 Campaign = Campaign.FromJson(Json.Field(o, "campaign")),
                 Creators = Json.Items(o, "creators", Creator.FromJson),
+                Loading = Json.Bool(o, "loading") ?? false,
                 Query = Json.Str(o, "query"),
                 Results = Json.Items(o, "results", Creator.FromJson),
-                Searching = Json.Bool(o, "searching"),
-                Current = BoostRecord.FromJson(Json.Field(o, "current")),
+                Searching = Json.Bool(o, "searching") ?? false,
+                Boost = BoostRecord.FromJson(Json.Field(o, "boost")),
                 Selected = Json.Str(o, "selected"),
                 CanConfirm = Json.Bool(o, "canConfirm") ?? false,
                 CooldownDays = Json.Long(o, "cooldownDays"),
@@ -635,10 +646,11 @@ namespace GameCampaignSdk
             var o = new Dictionary<string, object>();
             Json.Put(o, "campaign", Campaign == null ? null : Campaign.ToJson());
             Json.Put(o, "creators", Json.Write(Creators, item => item.ToJson()));
+            Json.Put(o, "loading", Loading);
             Json.Put(o, "query", Query);
             Json.Put(o, "results", Json.Write(Results, item => item.ToJson()));
             Json.Put(o, "searching", Searching);
-            Json.Put(o, "current", Current == null ? null : Current.ToJson());
+            Json.Put(o, "boost", Boost == null ? null : Boost.ToJson());
             Json.Put(o, "selected", Selected);
             Json.Put(o, "canConfirm", CanConfirm);
             Json.Put(o, "cooldownDays", CooldownDays);

@@ -70,14 +70,14 @@ namespace GameCampaignSdk.Samples
         private void DrawPicker(PickerState state)
         {
             if (state == null) return;
-            GUILayout.Label(state.Current != null ? "Boosting " + state.Current.CreatorName : "No boost yet");
+            GUILayout.Label(state.Loading ? "Loading..." : state.Boost != null ? "Boosting " + state.Boost.CreatorName : "No boost yet");
             var next = GUILayout.TextField(query);
             if (next != query)
             {
                 query = next;
                 Fire("search", () => picker.Search(query));
             }
-            var shown = state.Query.Length > 0 ? state.Results : state.Creators;
+            var shown = state.Results ?? state.Creators; // results while a valid query is answered
             foreach (var creator in shown ?? new List<Creator>())
             {
                 var mark = creator.CreatorKey == state.Selected ? "> " : "";

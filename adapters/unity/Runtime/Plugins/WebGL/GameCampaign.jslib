@@ -112,7 +112,7 @@ var GameCampaignLibrary = {
 
     openPicker: function (gc, args) {
       var handle = GameCampaignBridge.nextPicker++;
-      var picker = gc.picker({ campaignId: args.campaignId });
+      var picker = gc.picker({ campaignId: args.campaignId, debounceMs: args.debounceMs, limit: args.limit, isTest: args.isTest });
       GameCampaignBridge.pickers[handle] = picker;
       picker.on('change', function (state) {
         GameCampaignBridge.emit('picker:change', GameCampaignBridge.pickerState(state || picker.state), { picker: handle });
@@ -155,7 +155,7 @@ var GameCampaignLibrary = {
         case 'picker.open': return GameCampaignBridge.openPicker(gc, args);
         case 'picker.search': GameCampaignBridge.picker(args.picker).search(args.query); return null;
         case 'picker.select': GameCampaignBridge.picker(args.picker).select(args.creatorKey); return null;
-        case 'picker.confirm': return Promise.resolve(GameCampaignBridge.picker(args.picker).confirm()).then(function () { return null; });
+        case 'picker.confirm': return GameCampaignBridge.picker(args.picker).confirm({ callbackId: args.callbackId });
         case 'picker.dispose':
           GameCampaignBridge.picker(args.picker).dispose();
           delete GameCampaignBridge.pickers[args.picker];
