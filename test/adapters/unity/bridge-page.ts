@@ -14,8 +14,8 @@ export const JSLIB = join(import.meta.dirname, '../../../adapters/unity/Runtime/
 export const API = 'http://emulator.local';
 export const RELAY = 'http://game.local/campaign';
 
-/** The page; `close()` it after the test. */
-export function createBridgePage(dynCall: DynCallStyle = 'table') {
+/** The page; `close()` it after the test. `GAME_CAMPAIGN_IIFE` runs the suite over another IIFE build. */
+export function createBridgePage(dynCall: DynCallStyle = 'table', iifeFile = process.env['GAME_CAMPAIGN_IIFE']) {
   const emulator: Emulator = createEmulator();
   const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: API }, fetch: emulator.fetch, maxRetries: 0 });
   const relay = createRelay({ server, authenticate: (request) => ({ userId: (request.headers.get('authorization') ?? '').replace(/^Bearer /, '') }) });
@@ -23,7 +23,7 @@ export function createBridgePage(dynCall: DynCallStyle = 'table') {
     const request = new Request(input, init);
     return request.url.startsWith(RELAY) ? relay.fetch(request) : emulator.fetch(request);
   };
-  const loaded = loadGameCampaignGlobal({ fetch });
+  const loaded = loadGameCampaignGlobal({ fetch, ...(iifeFile ? { file: iifeFile } : {}) });
   const window: Record<string, unknown> = { GameCampaign: loaded.sdk };
   const unity = createFakeUnityRuntime({ jslibPath: JSLIB, window, dynCall });
   const initOptions = (userId: string) => ({ clientKey: emulator.clientKey, userId, environment: { baseUrl: API }, relay: { url: RELAY, headers: { authorization: `Bearer ${userId}` } } });

@@ -23,7 +23,7 @@ type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/
 const PAGE_GLOBALS = [
   'Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'queueMicrotask', 'console',
   'TextEncoder', 'TextDecoder', 'URL', 'URLSearchParams', 'Headers', 'Request', 'Response', 'AbortController',
-  'AbortSignal', 'DOMException', 'crypto', 'structuredClone', 'atob', 'btoa', 'Event', 'EventTarget',
+  'AbortSignal', 'DOMException', 'crypto', 'structuredClone', 'atob', 'btoa', 'Event', 'EventTarget', 'performance',
 ];
 
 /** A loaded page: its `window.GameCampaign`, and `close()` for its DOM. */
@@ -32,8 +32,8 @@ export interface GameCampaignPage {
   close(): Promise<void>;
 }
 
-/** Loads `window.GameCampaign` from the built IIFE; its network is `fetch`. */
-export function loadGameCampaignGlobal(options: { fetch: Fetch }): GameCampaignPage {
+/** Loads `window.GameCampaign` from the built IIFE (or another build of it, `file`); its network is `fetch`. */
+export function loadGameCampaignGlobal(options: { fetch: Fetch; file?: string }): GameCampaignPage {
   const dom = new Window({ url: 'http://game.local/' });
   const page: AnyRecord = Object.fromEntries(PAGE_GLOBALS.map((name) => [name, (globalThis as AnyRecord)[name]]));
   Object.assign(page, {
@@ -50,9 +50,10 @@ export function loadGameCampaignGlobal(options: { fetch: Fetch }): GameCampaignP
   page['self'] = page;
   const close = () => dom.happyDOM.close();
   const context = vm.createContext(page);
-  vm.runInContext(readFileSync(join(import.meta.dirname, '../../..', IIFE.file), 'utf8'), context, { filename: IIFE.file });
+  const file = options.file ?? join(import.meta.dirname, '../../..', IIFE.file);
+  vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
   const sdk = context['GameCampaign'] as AnyRecord;
-  if (typeof sdk?.['createGameCampaign'] !== 'function') throw new Error(`${IIFE.file} defines no GameCampaign.createGameCampaign`);
+  if (typeof sdk?.['createGameCampaign'] !== 'function') throw new Error(`${file} defines no GameCampaign.createGameCampaign`);
   if (sdk['createBrowserPlatform']) return { sdk, close };
   const interim = { ...sdk, createGameCampaign: (gameOptions: AnyRecord) => sdk['createGameCampaign']({ ...gameOptions, platform: sdk['createMemoryPlatform']({ fetch: options.fetch }) }) };
   return { sdk: interim, close };

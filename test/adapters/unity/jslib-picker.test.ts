@@ -15,7 +15,7 @@ afterEach(async () => {
 });
 
 async function initialized(userId: string) {
-  vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  vi.useFakeTimers({ toFake: ['Date', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
   page = createBridgePage();
   const answer = page.unity.request('init', page.initOptions(userId));
   await vi.advanceTimersByTimeAsync(0);
