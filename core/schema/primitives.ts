@@ -26,14 +26,20 @@ export function checked<T extends z.ZodMiniType>(schema: T, ...checks: Array<z.c
 // @__NO_SIDE_EFFECTS__
 export function schemaOf<T>(rule: rules.Rule<T>): z.ZodMiniType<T> {
   const { type, test, message } = rule;
-  let schema: z.ZodMiniType<T>;
-  if (!type) schema = z.custom<T>(test as (value: unknown) => boolean, { message, abort: false });
-  else {
-    const base = (type === 'string' ? z.string() : type === 'number' ? z.number() : z.boolean()) as unknown as z.ZodMiniType<T>;
-    schema = test ? checked(base, z.refine(test, message)) : base;
+  // One schema per rule (a rule and its optional form share their predicate), so tools that map schemas by
+  // identity (the Unity type generator) see the same schema wherever the rule is used.
+  let schema = test && (built.get(test) as z.ZodMiniType<T> | undefined);
+  if (!schema) {
+    if (!type) schema = z.custom<T>(test as (value: unknown) => boolean, { message, abort: false });
+    else {
+      const base = (type === 'string' ? z.string() : type === 'number' ? z.number() : z.boolean()) as unknown as z.ZodMiniType<T>;
+      schema = test ? checked(base, z.refine(test, message)) : base;
+    }
+    if (test) built.set(test, schema);
   }
   return (rule.optional ? z.optional(schema) : schema) as z.ZodMiniType<T>;
 }
+const built = new WeakMap<(value: never) => boolean, z.ZodMiniType>();
 
 /** The zod object shape of a table of rules: each field's {@link schemaOf}, optional ones in `z.optional`. */
 // @__NO_SIDE_EFFECTS__

@@ -13,7 +13,7 @@ import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { streamSSE } from 'hono/streaming';
-import { CampaignServer, createRelay, createWebhookReceiver, type WebhookEvent } from 'game-campaign-sdk/server';
+import { CampaignServer, createRelay, createWebhookReceiver, type ReceivedWebhookEvent } from 'game-campaign-sdk/server';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type RunningEmulator } from 'game-campaign-sdk/emulator';
 import { WEBHOOK_EVENT_TYPES } from '../../core/schema/webhooks.js';
 
@@ -53,7 +53,7 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   });
 
   // Every verified webhook goes to every open feed.
-  const feeds = new Set<(event: WebhookEvent) => void>();
+  const feeds = new Set<(event: ReceivedWebhookEvent) => void>();
   const receivers = new Map<string, ReturnType<typeof createWebhookReceiver>>();
   const app = new Hono();
   let running!: ServerType;
@@ -79,7 +79,7 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   app.post('/webhooks/:type', (c) => receivers.get(c.req.param('type'))?.fetch(c.req.raw) ?? c.notFound());
   app.get('/events', (c) =>
     streamSSE(c, async (stream) => {
-      const send = (event: WebhookEvent) => void stream.writeSSE({ event: 'webhook', data: JSON.stringify(event) });
+      const send = (event: ReceivedWebhookEvent) => void stream.writeSSE({ event: 'webhook', data: JSON.stringify(event) });
       feeds.add(send);
       await new Promise<void>((resolve) => stream.onAbort(resolve));
       feeds.delete(send);

@@ -1,0 +1,27 @@
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>Boosting a creator, through the game server's relay.</summary>
+    public static class Boost
+    {
+        /// <summary>Boosts another creator.</summary>
+        /// <exception cref="GameCampaignException">with <see cref="GameCampaignException.DaysRemaining"/> inside the 30-day cooldown; NOT_FOUND for an unknown creator.</exception>
+        public static Task<BoostRecord> Change(BoostChange change)
+        {
+            return Bridge.Call("boost.change", change.ToJson(), BoostRecord.FromJson);
+        }
+
+        /// <summary>Boosts <paramref name="newCreatorKey"/> (in <paramref name="campaignId"/>, when given).</summary>
+        public static Task<BoostRecord> Change(string newCreatorKey, string campaignId = null)
+        {
+            return Change(new BoostChange { NewCreatorKey = newCreatorKey, CampaignId = campaignId });
+        }
+
+        /// <summary>The player's current boost; null when they have none.</summary>
+        public static Task<BoostRecord> Current()
+        {
+            return Bridge.Call("boost.current", null, BoostRecord.FromJson);
+        }
+    }
+}

@@ -1,0 +1,101 @@
+using System;
+using System.Collections.Generic;
+using System.Threading.Tasks;
+using AOT;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The C# end of the bridge: every call gets a request id and a pending Task; the jslib answers through
+    /// one static [MonoPInvokeCallback] with a JSON envelope, <c>{"id":1,"ok":true,"value":...}</c> or
+    /// <c>{"id":1,"ok":false,"error":{...}}</c>, and pushes events as <c>{"event":"flushed","data":...}</c>.
+    /// </summary>
+    internal static class Bridge
+    {
+        private static readonly Dictionary<int, TaskCompletionSource<object>> Pending = new Dictionary<int, TaskCompletionSource<object>>();
+        private static readonly MessageCallback Callback = OnMessage;
+        private static INative native;
+        private static bool registered;
+        private static int nextId;
+
+        /// <summary>The JavaScript side; tests replace it.</summary>
+        internal static INative Native
+        {
+            get { return native ?? (native = NativeDefault.Create()); }
+            set { native = value; registered = false; }
+        }
+
+        /// <summary>Event envelopes (<c>event</c>, <c>data</c>, and <c>picker</c> for picker events).</summary>
+        internal static event Action<string, Dictionary<string, object>> EventReceived;
+
+        /// <summary>Calls <paramref name="method"/> in JavaScript; the Task completes when its answer arrives.</summary>
+        internal static Task<object> Call(string method, Dictionary<string, object> args)
+        {
+            // Continuations run after the callback returned to JavaScript, never inside it.
+            var pending = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
+            var id = ++nextId;
+            Pending[id] = pending;
+            try
+            {
+                if (!registered)
+                {
+                    Native.Register(Callback);
+                    registered = true;
+                }
+                Native.Call(id, method, Json.Serialize(args ?? new Dictionary<string, object>()));
+            }
+            catch (GameCampaignException error)
+            {
+                Pending.Remove(id);
+                pending.TrySetException(error);
+            }
+            return pending.Task;
+        }
+
+        /// <summary>Like <see cref="Call"/>, with the answer read by <paramref name="read"/>.</summary>
+        internal static async Task<T> Call<T>(string method, Dictionary<string, object> args, Func<object, T> read)
+        {
+            return read(await Call(method, args));
+        }
+
+        /// <summary>Requests still waiting for an answer.</summary>
+        internal static int PendingCount { get { return Pending.Count; } }
+
+        /// <summary>Every message from JavaScript. Never throws back into JavaScript.</summary>
+        [MonoPInvokeCallback(typeof(MessageCallback))]
+        internal static void OnMessage(string json)
+        {
+            try
+            {
+                var message = Json.Parse(json) as Dictionary<string, object>;
+                if (message == null) throw new FormatException("not a JSON object");
+                var eventName = Json.Str(message, "event");
+                if (eventName != null)
+                {
+                    var handlers = EventReceived;
+                    if (handlers != null) handlers(eventName, message);
+                    return;
+                }
+                var id = (int)(Json.Long(message, "id") ?? 0);
+                TaskCompletionSource<object> pending;
+                if (!Pending.TryGetValue(id, out pending)) throw new InvalidOperationException("no request " + id + " is waiting");
+                Pending.Remove(id);
+                if (Json.Bool(message, "ok") == true) pending.TrySetResult(Json.Field(message, "value"));
+                else pending.TrySetException(new GameCampaignException(ErrorInfo.FromJson(Json.Field(message, "error"))));
+            }
+            catch (Exception error)
+            {
+                Debug.LogException(error);
+            }
+        }
+
+        /// <summary>Builds an argument object from name/value pairs, leaving out nulls.</summary>
+        internal static Dictionary<string, object> Args(params object[] pairs)
+        {
+            var args = new Dictionary<string, object>();
+            for (var i = 0; i + 1 < pairs.Length; i += 2) Json.Put(args, (string)pairs[i], pairs[i + 1]);
+            return args;
+        }
+    }
+}

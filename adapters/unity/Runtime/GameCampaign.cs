@@ -1,0 +1,54 @@
+using System.Collections.Generic;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The Game Campaign SDK in a Unity WebGL game: call <see cref="Init"/> once, then use
+    /// <see cref="Campaigns"/>, <see cref="Creators"/>, <see cref="Tracker"/>, <see cref="Boost"/>,
+    /// <see cref="WebView"/> and <see cref="CreatorPicker"/>. Every call is a Task that completes when the
+    /// JavaScript SDK answers, and fails with a <see cref="GameCampaignException"/>. In the Editor and on
+    /// other platforms every call fails with code <c>WEBGL_ONLY</c> (check <see cref="IsSupported"/>).
+    /// </summary>
+    /// <example><code>
+    /// await GameCampaign.Init(new GameCampaignOptions { ClientKey = "ck_...:...", UserId = playerId, RelayUrl = "https://game.example/campaign" });
+    /// await Tracker.Start("cmp_spring_festival");
+    /// </code></example>
+    public static class GameCampaign
+    {
+        /// <summary>True in a WebGL player; false in the Editor and on other platforms.</summary>
+        public static bool IsSupported { get { return NativeDefault.Supported; } }
+
+        /// <summary>Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous one.</summary>
+        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the page did not load the SDK's script; the SDK's own errors for bad options; WEBGL_ONLY outside WebGL.</exception>
+        public static Task Init(GameCampaignOptions options)
+        {
+            Dictionary<string, object> json;
+            try
+            {
+                if (options == null) throw new System.ArgumentNullException("options");
+                json = options.ToJson();
+            }
+            catch (System.ArgumentException error)
+            {
+                var failed = new TaskCompletionSource<object>();
+                failed.SetException(new GameCampaignException("VALIDATION_ERROR", error.Message));
+                return failed.Task;
+            }
+            return Bridge.Call("init", json);
+        }
+
+        /// <summary>Replaces the relay headers (e.g. a refreshed session token) for the next relay requests.</summary>
+        public static Task SetRelayHeaders(Dictionary<string, string> headers)
+        {
+            return Bridge.Call("relay.headers", Bridge.Args("headers", Json.Write(headers ?? new Dictionary<string, string>())));
+        }
+
+        /// <summary>Ends the running session, stops timers and listeners; queued sessions stay stored for the next start.</summary>
+        public static Task Dispose()
+        {
+            CreatorPicker.ForgetAll();
+            return Bridge.Call("dispose", null);
+        }
+    }
+}

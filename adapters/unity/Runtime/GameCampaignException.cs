@@ -1,0 +1,60 @@
+using System;
+using System.Collections.Generic;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// Every failure of the SDK in C#: the TypeScript error's class name, <see cref="Code"/> (the spec's code,
+    /// e.g. <c>NOT_FOUND</c>, or the bridge's own <c>WEBGL_ONLY</c>, <c>NOT_LOADED</c>, <c>NOT_INITIALIZED</c>),
+    /// the HTTP <see cref="Status"/> when a response arrived, and <see cref="DaysRemaining"/> for a boost change
+    /// inside the 30-day cooldown.
+    /// </summary>
+    public class GameCampaignException : Exception
+    {
+        /// <summary>The code for calls made outside a WebGL player (the Editor, other platforms).</summary>
+        public const string WebGlOnlyCode = "WEBGL_ONLY";
+
+        /// <summary>The TypeScript error class, e.g. <c>BoostCooldownError</c>, <c>NotFoundError</c>.</summary>
+        public string ErrorName { get; private set; }
+        /// <summary>Machine-readable code, e.g. <c>BAD_REQUEST</c>, <c>CONNECTION_ERROR</c>, <c>WEBGL_ONLY</c>.</summary>
+        public string Code { get; private set; }
+        /// <summary>HTTP status; null when no response arrived.</summary>
+        public int? Status { get; private set; }
+        /// <summary>Days until the boost may change (a <c>BoostCooldownError</c>); null otherwise.</summary>
+        public int? DaysRemaining { get; private set; }
+        /// <summary>How long the service asked to wait, in ms (a <c>RateLimitError</c>); null otherwise.</summary>
+        public double? RetryAfterMs { get; private set; }
+        /// <summary>Field problems of a validation error (empty otherwise).</summary>
+        public IList<ErrorDetail> Details { get; private set; }
+
+        /// <summary>An error with a code and a message.</summary>
+        public GameCampaignException(string code, string message) : this(new ErrorInfo { Name = "GameCampaignException", Code = code, Message = message }) { }
+
+        /// <summary>The C# form of an error the bridge delivered.</summary>
+        public GameCampaignException(ErrorInfo info) : base(info == null ? "unknown error" : info.Message)
+        {
+            info = info ?? new ErrorInfo { Name = "Error", Code = "UNKNOWN", Message = "unknown error" };
+            ErrorName = info.Name;
+            Code = info.Code;
+            Status = info.Status.HasValue ? (int?)info.Status.Value : null;
+            DaysRemaining = info.DaysRemaining.HasValue ? (int?)info.DaysRemaining.Value : null;
+            RetryAfterMs = info.RetryAfterMs;
+            Details = (IList<ErrorDetail>)info.Details ?? new List<ErrorDetail>();
+        }
+
+        /// <summary>True for a boost change refused by the 30-day cooldown.</summary>
+        public bool IsBoostCooldown { get { return DaysRemaining.HasValue; } }
+
+        /// <summary>The error every call throws outside a WebGL player.</summary>
+        public static GameCampaignException WebGlOnly()
+        {
+            return new GameCampaignException(WebGlOnlyCode, "Game Campaign SDK runs in Unity WebGL builds only: the JavaScript SDK is not available in the Editor or on this platform.");
+        }
+
+        /// <summary>Code, status and message, e.g. <c>BAD_REQUEST (400): Boost can be changed again in 20 days</c>.</summary>
+        public override string ToString()
+        {
+            return Code + (Status.HasValue ? " (" + Status.Value + ")" : "") + ": " + Message;
+        }
+    }
+}

@@ -1,0 +1,199 @@
+/*
+ * Game Campaign SDK: the WebGL side of the C# bridge. ES5 only (Unity's rule for .jslib): the SDK itself is
+ * the IIFE `game-campaign.iife.js` that the WebGL template loads before the game, as `window.GameCampaign`.
+ *
+ * C# calls GameCampaign_Call(requestId, method, argsJson); every answer goes back through the one callback
+ * registered with GameCampaign_Register as a JSON envelope: {"id":1,"ok":true,"value":...} or
+ * {"id":1,"ok":false,"error":{"name","code","message","status","details","daysRemaining","retryAfterMs"}},
+ * and events as {"event":"flushed","data":...} ({"event":"picker:change","picker":1,"data":state}).
+ * Each string handed to C# is allocated with _malloc and freed as soon as the callback returns (C# has
+ * copied it by then).
+ */
+var GameCampaignLibrary = {
+  $GameCampaignBridge: {
+    callback: 0,
+    gc: null,
+    headers: {},
+    webview: null,
+    pickers: {},
+    nextPicker: 1,
+
+    send: function (message) {
+      if (!GameCampaignBridge.callback) return;
+      var json = JSON.stringify(message);
+      var size = lengthBytesUTF8(json) + 1;
+      var buffer = _malloc(size);
+      stringToUTF8(json, buffer, size);
+      try {
+        {{{ makeDynCall('vi', 'GameCampaignBridge.callback') }}}(buffer);
+      } finally {
+        _free(buffer);
+      }
+    },
+
+    emit: function (name, data, extra) {
+      var message = { event: name, data: data };
+      if (extra) for (var key in extra) message[key] = extra[key];
+      GameCampaignBridge.send(message);
+    },
+
+    /* An error as plain JSON: the SDK's typed errors keep their class name, code, status and extra fields. */
+    errorInfo: function (error) {
+      var e = error || {};
+      var info = { name: String(e.name || 'Error'), code: String(e.code || 'JS_ERROR'), message: String(e.message || e) };
+      if (typeof e.status === 'number') info.status = e.status;
+      if (e.details) info.details = e.details;
+      if (typeof e.daysRemaining === 'number') info.daysRemaining = e.daysRemaining;
+      if (typeof e.retryAfterMs === 'number') info.retryAfterMs = e.retryAfterMs;
+      return info;
+    },
+
+    fail: function (code, message) {
+      var error = new Error(message);
+      error.name = 'GameCampaignBridgeError';
+      error.code = code;
+      return error;
+    },
+
+    sdk: function () {
+      var sdk = typeof window !== 'undefined' ? window.GameCampaign : undefined;
+      if (!sdk || typeof sdk.createGameCampaign !== 'function') {
+        throw GameCampaignBridge.fail('NOT_LOADED', 'window.GameCampaign is missing: load game-campaign.iife.js in the WebGL template before the game');
+      }
+      return sdk;
+    },
+
+    facade: function () {
+      if (!GameCampaignBridge.gc) throw GameCampaignBridge.fail('NOT_INITIALIZED', 'call GameCampaign.Init first');
+      return GameCampaignBridge.gc;
+    },
+
+    picker: function (handle) {
+      var picker = GameCampaignBridge.pickers[handle];
+      if (!picker) throw GameCampaignBridge.fail('NOT_FOUND', 'no open picker ' + handle);
+      return picker;
+    },
+
+    /* The picker's state as JSON: its error (an Error object) as an error record. */
+    pickerState: function (state) {
+      var copy = {};
+      for (var key in state) copy[key] = state[key];
+      if (state && state.error) copy.error = GameCampaignBridge.errorInfo(state.error);
+      return copy;
+    },
+
+    init: function (args) {
+      var sdk = GameCampaignBridge.sdk();
+      if (GameCampaignBridge.gc) GameCampaignBridge.gc.dispose();
+      GameCampaignBridge.gc = null;
+      GameCampaignBridge.headers = (args.relay && args.relay.headers) || {};
+      var options = {};
+      for (var key in args) options[key] = args[key];
+      // The game's headers are read per request, so C# can replace them (a refreshed token) later.
+      options.relay = { url: args.relay && args.relay.url, headers: function () { return GameCampaignBridge.headers; } };
+      var gc = sdk.createGameCampaign(options);
+      var names = ['session:start', 'session:end', 'flushed', 'dropped', 'error'];
+      for (var i = 0; i < names.length; i++) GameCampaignBridge.forward(gc, names[i]);
+      GameCampaignBridge.gc = gc;
+      return null;
+    },
+
+    forward: function (gc, name) {
+      gc.tracker.on(name, function (event) {
+        if (name !== 'error') return GameCampaignBridge.emit(name, event);
+        var info = GameCampaignBridge.errorInfo(event.error);
+        var data = { kind: event.kind, message: info.message };
+        if (info.code !== 'JS_ERROR') data.code = info.code;
+        if (typeof event.status === 'number') data.status = event.status;
+        else if (typeof info.status === 'number') data.status = info.status;
+        GameCampaignBridge.emit('error', data);
+      });
+    },
+
+    openPicker: function (gc, args) {
+      var handle = GameCampaignBridge.nextPicker++;
+      var picker = gc.picker({ campaignId: args.campaignId, debounceMs: args.debounceMs, limit: args.limit, isTest: args.isTest });
+      GameCampaignBridge.pickers[handle] = picker;
+      picker.on('change', function (state) {
+        GameCampaignBridge.emit('picker:change', GameCampaignBridge.pickerState(state || picker.state), { picker: handle });
+      });
+      return { picker: handle, state: GameCampaignBridge.pickerState(picker.state) };
+    },
+
+    openWebView: function (gc, args) {
+      return gc.webview.open(args).then(function (handle) {
+        GameCampaignBridge.webview = handle;
+        if (handle && handle.closed) {
+          handle.closed.then(function () {
+            if (GameCampaignBridge.webview === handle) GameCampaignBridge.webview = null;
+            GameCampaignBridge.emit('webview:closed', null);
+          });
+        }
+        return null;
+      });
+    },
+
+    /* One C# call: its JavaScript, by name. Returns a value or a promise of one. */
+    invoke: function (method, args) {
+      if (method === 'init') return GameCampaignBridge.init(args);
+      var gc = GameCampaignBridge.facade();
+      switch (method) {
+        case 'relay.headers': GameCampaignBridge.headers = args.headers || {}; return null;
+        case 'campaigns.get': return gc.campaigns.get(args.campaignId);
+        case 'campaigns.listCreators': return gc.campaigns.listCreators(args.campaignId);
+        case 'creators.get': return gc.creators.get(args.creatorKey);
+        case 'creators.search': return gc.creators.search({ query: args.query, limit: args.limit, isTest: args.isTest });
+        case 'tracker.start': return gc.tracker.start({ campaignId: args.campaignId, creatorKey: args.creatorKey, metadata: args.metadata });
+        case 'tracker.stop': return gc.tracker.stop().then(function () { return null; });
+        case 'tracker.flush': return gc.tracker.flush().then(function () { return null; });
+        case 'boost.change': return gc.boost.change(args);
+        case 'boost.current': return gc.boost.current();
+        case 'webview.open': return GameCampaignBridge.openWebView(gc, args);
+        case 'webview.close':
+          if (GameCampaignBridge.webview) GameCampaignBridge.webview.close();
+          return null;
+        case 'picker.open': return GameCampaignBridge.openPicker(gc, args);
+        case 'picker.search': GameCampaignBridge.picker(args.picker).search(args.query); return null;
+        case 'picker.select': GameCampaignBridge.picker(args.picker).select(args.creatorKey); return null;
+        case 'picker.confirm': return GameCampaignBridge.picker(args.picker).confirm({ callbackId: args.callbackId });
+        case 'picker.dispose':
+          GameCampaignBridge.picker(args.picker).dispose();
+          delete GameCampaignBridge.pickers[args.picker];
+          return null;
+        case 'dispose':
+          GameCampaignBridge.gc = null;
+          GameCampaignBridge.pickers = {};
+          return Promise.resolve(gc.dispose()).then(function () { return null; });
+      }
+      throw GameCampaignBridge.fail('UNKNOWN_METHOD', 'the bridge has no method ' + method);
+    }
+  },
+
+  GameCampaign_Register: function (callback) {
+    GameCampaignBridge.callback = callback;
+  },
+
+  GameCampaign_Call: function (requestId, methodPtr, argsPtr) {
+    var answer = function (ok, payload) {
+      var message = { id: requestId, ok: ok };
+      if (ok) message.value = payload === undefined ? null : payload;
+      else message.error = GameCampaignBridge.errorInfo(payload);
+      GameCampaignBridge.send(message);
+    };
+    var result;
+    try {
+      var args = argsPtr ? JSON.parse(UTF8ToString(argsPtr)) : {};
+      result = GameCampaignBridge.invoke(UTF8ToString(methodPtr), args || {});
+    } catch (error) {
+      result = Promise.reject(error);
+    }
+    // Always answered from a later task, failures included: no C# runs inside this call.
+    Promise.resolve(result).then(
+      function (value) { answer(true, value); },
+      function (error) { answer(false, error); }
+    );
+  }
+};
+
+autoAddDeps(GameCampaignLibrary, '$GameCampaignBridge');
+mergeInto(LibraryManager.library, GameCampaignLibrary);

@@ -1,0 +1,115 @@
+using System;
+using System.Collections.Generic;
+using System.Threading.Tasks;
+using GameCampaignSdk;
+using UnityEngine;
+
+namespace GameCampaignSdk.Samples
+{
+    /// <summary>
+    /// The whole SDK on one IMGUI screen: play/stop a tracked session, a creator picker list with search and
+    /// boost, and the campaign web view. Put it on any GameObject in a WebGL build whose template loads
+    /// game-campaign.iife.js (see docs/guides/unity.md). In the Editor it shows the WEBGL_ONLY error.
+    /// </summary>
+    public sealed class GameCampaignSample : MonoBehaviour
+    {
+        [Tooltip("Client key (read-only, safe to ship). The emulator prints its sandbox keys on start.")]
+        [SerializeField] private string clientKey = "ck_sandbox_emulator:client-secret";
+        [Tooltip("The game server's relay mount URL.")]
+        [SerializeField] private string relayUrl = "http://127.0.0.1:8788/campaign";
+        [Tooltip("API address; empty for the sandbox service. The local emulator: http://127.0.0.1:8787")]
+        [SerializeField] private string baseUrl = "http://127.0.0.1:8787";
+        [SerializeField] private string campaignId = "cmp_spring_festival";
+        [SerializeField] private string playerId = "player-1";
+
+        private CreatorPicker picker;
+        private string query = "";
+        private string status = "starting";
+        private string sessionId;
+
+        private async void Start()
+        {
+            if (!GameCampaign.IsSupported)
+            {
+                status = "Game Campaign SDK: WebGL builds only (this is the Editor or another platform).";
+                return;
+            }
+            Tracker.Flushed += e => status = "sent " + e.Results.Count + " session(s)";
+            Tracker.Dropped += e => status = "dropped " + e.SessionId + ": " + e.Reason;
+            Tracker.Error += e => status = "tracker " + e.Kind + ": " + e.Message;
+            await Run("init", async () =>
+            {
+                await GameCampaign.Init(new GameCampaignOptions
+                {
+                    ClientKey = clientKey,
+                    UserId = playerId,
+                    RelayUrl = relayUrl,
+                    // The game's own session token for its relay; refresh it with GameCampaign.SetRelayHeaders.
+                    RelayHeaders = new Dictionary<string, string> { { "authorization", "Bearer " + playerId } },
+                    BaseUrl = string.IsNullOrEmpty(baseUrl) ? null : baseUrl,
+                    CampaignId = campaignId,
+                });
+                picker = await CreatorPicker.Create(campaignId);
+                status = "ready";
+            });
+        }
+
+        private void OnGUI()
+        {
+            GUILayout.BeginVertical();
+            GUILayout.Label(status);
+            GUILayout.BeginHorizontal();
+            if (sessionId == null && GUILayout.Button("Play")) Fire("play", async () => sessionId = await Tracker.Start(campaignId));
+            if (sessionId != null && GUILayout.Button("Stop")) Fire("stop", async () => { await Tracker.Stop(); sessionId = null; await Tracker.Flush(); });
+            if (GUILayout.Button("Open campaign page")) Fire("web view", () => WebView.Open(new WebViewOpenOptions { CampaignId = campaignId, ShowCampaignDetail = true }));
+            GUILayout.EndHorizontal();
+            if (picker != null) DrawPicker(picker.State);
+            GUILayout.EndVertical();
+        }
+
+        private void DrawPicker(PickerState state)
+        {
+            if (state == null) return;
+            GUILayout.Label(state.Loading ? "Loading..." : state.Boost != null ? "Boosting " + state.Boost.CreatorName : "No boost yet");
+            var next = GUILayout.TextField(query);
+            if (next != query)
+            {
+                query = next;
+                Fire("search", () => picker.Search(query));
+            }
+            var shown = state.Results ?? state.Creators; // results while a valid query is answered
+            foreach (var creator in shown ?? new List<Creator>())
+            {
+                var mark = creator.CreatorKey == state.Selected ? "> " : "";
+                if (GUILayout.Button(mark + creator.CreatorName + " (" + creator.Genre + ")")) Fire("select", () => picker.Select(creator.CreatorKey));
+            }
+            if (state.CooldownDays.HasValue) GUILayout.Label("You can change your boost in " + state.CooldownDays.Value + " days");
+            if (state.Error != null) GUILayout.Label(state.Error.Code + ": " + state.Error.Message);
+            if (state.CanConfirm && !state.Confirming && GUILayout.Button("Boost")) Fire("boost", () => picker.Confirm());
+        }
+
+        private void OnDestroy()
+        {
+            if (picker != null) picker.Dispose();
+            if (GameCampaign.IsSupported) Fire("dispose", GameCampaign.Dispose);
+        }
+
+        private async void Fire(string what, Func<Task> action)
+        {
+            await Run(what, action);
+        }
+
+        private async Task Run(string what, Func<Task> action)
+        {
+            try
+            {
+                await action();
+            }
+            catch (GameCampaignException error)
+            {
+                status = what + " failed: " + error;
+                if (error.IsBoostCooldown) status = "Boost locked for " + error.DaysRemaining + " more days";
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+#!/usr/bin/env -S npx tsx
+/**
+ * Writes the C# data classes of the Unity bridge from the SDK's zod schemas (scripts/unity-types.ts), through
+ * zod 4's JSON Schema: one source of truth from zod to Unity. Run `npx tsx scripts/generate-unity-types.ts`
+ * after changing a schema; test/adapters/unity/generated.test.ts fails while the checked-in C# is stale.
+ *
+ * Each class gets public fields (PascalCase, the JSON name in a comment), `FromJson` (lenient: a missing or
+ * mistyped field reads as null/default, as the TypeScript side reads answers) and `ToJson` (absent fields
+ * left out). Integers are `long` (the schemas allow safe integers), optional numbers and flags nullable.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import * as z from 'zod/mini';
+import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
+
+/** Where the generated C# lives. */
+export const UNITY_TYPES_FILE = join(import.meta.dirname, '../adapters/unity/Runtime/Generated/Models.g.cs');
+
+interface JsonSchema {
+  type?: string;
+  $ref?: string;
+  enum?: unknown[];
+  items?: JsonSchema;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+}
+
+/** How one property is typed, read and written in C#. */
+interface CsType {
+  type: string;
+  read: (key: string) => string;
+  write: (field: string) => string;
+  note?: string;
+}
+
+function csType(schema: JsonSchema, required: boolean, where: string): CsType {
+  if (schema.$ref) {
+    const name = schema.$ref;
+    return { type: name, read: (key) => `${name}.FromJson(Json.Field(o, "${key}"))`, write: (f) => `${f} == null ? null : ${f}.ToJson()` };
+  }
+  const nullable = (t: string) => (required ? t : `${t}?`);
+  const orDefault = (expression: string, fallback: string) => (required ? `${expression} ?? ${fallback}` : expression);
+  switch (schema.type) {
+    case 'string':
+      return { type: 'string', read: (key) => `Json.Str(o, "${key}")`, write: (f) => f, ...(schema.enum ? { note: `One of: ${schema.enum.join(', ')}.` } : {}) };
+    case 'integer':
+      return { type: nullable('long'), read: (key) => orDefault(`Json.Long(o, "${key}")`, '0L'), write: (f) => f };
+    case 'number':
+      return { type: nullable('double'), read: (key) => orDefault(`Json.Num(o, "${key}")`, '0d'), write: (f) => f };
+    case 'boolean':
+      return { type: nullable('bool'), read: (key) => orDefault(`Json.Bool(o, "${key}")`, 'false'), write: (f) => f };
+    case 'array': {
+      const item = csType(schema.items ?? {}, true, `${where}[]`);
+      if (schema.items?.$ref) {
+        const name = schema.items.$ref;
+        return { type: `List<${name}>`, read: (key) => `Json.Items(o, "${key}", ${name}.FromJson)`, write: (f) => `Json.Write(${f}, item => item.ToJson())` };
+      }
+      if (item.type !== 'string') throw new Error(`${where}: arrays of ${item.type} are not mapped`);
+      return { type: 'List<string>', read: (key) => `Json.Items(o, "${key}", Json.AsString)`, write: (f) => `Json.Write(${f}, item => item)` };
+    }
+    case 'object': {
+      const values = schema.additionalProperties;
+      if (typeof values === 'object' && values.type === 'string' && !schema.properties) {
+        return { type: 'Dictionary<string, string>', read: (key) => `Json.StringMap(o, "${key}")`, write: (f) => `Json.Write(${f})` };
+      }
+      if (!schema.properties) return { type: 'Dictionary<string, object>', read: (key) => `Json.Obj(Json.Field(o, "${key}"))`, write: (f) => f };
+      throw new Error(`${where}: inline objects need a name in scripts/unity-types.ts`);
+    }
+    default:
+      throw new Error(`${where}: no C# type for ${JSON.stringify(schema)}`);
+  }
+}
+
+const pascal = (name: string) => name.charAt(0).toUpperCase() + name.slice(1);
+
+function renderClass(name: string, summary: string, schema: JsonSchema): string {
+  const required = new Set(schema.required ?? []);
+  const fields = Object.entries(schema.properties ?? {}).map(([key, property]) => ({ key, field: pascal(key), cs: csType(property, required.has(key), `${name}.${key}`), optional: !required.has(key) }));
+  const lines = [
+    `    /// <summary>${summary}</summary>`,
+    '    [Serializable]',
+    `    public sealed class ${name}`,
+    '    {',
+    ...fields.flatMap(({ key, field, cs, optional }) => [
+      `        /// <summary>JSON <c>${key}</c>${optional ? ' (optional: null when absent)' : ''}.${cs.note ? ` ${cs.note}` : ''}</summary>`,
+      `        public ${cs.type} ${field};`,
+    ]),
+    '',
+    `        /// <summary>Reads a parsed JSON object (null for anything else).</summary>`,
+    `        public static ${name} FromJson(object node)`,
+    '        {',
+    '            var o = node as Dictionary<string, object>;',
+    '            if (o == null) return null;',
+    `            return new ${name}`,
+    '            {',
+    ...fields.map(({ key, field, cs }) => `                ${field} = ${cs.read(key)},`),
+    '            };',
+    '        }',
+    '',
+    '        /// <summary>The JSON object of this value, without the absent fields.</summary>',
+    '        public Dictionary<string, object> ToJson()',
+    '        {',
+    '            var o = new Dictionary<string, object>();',
+    ...fields.map(({ key, field, cs }) => `            Json.Put(o, "${key}", ${cs.write(field)});`),
+    '            return o;',
+    '        }',
+    '    }',
+  ];
+  return lines.join('\n');
+}
+
+/** The whole generated C# file, for `types` (the default: every type of scripts/unity-types.ts). */
+export function renderUnityTypes(types: typeof UNITY_TYPES = UNITY_TYPES): string {
+  const registry = z.registry<{ id: string }>();
+  for (const [name, schema] of types) registry.add(schema, { id: name });
+  const { schemas } = z.toJSONSchema(registry, {
+    io: 'output',
+    uri: (id) => id,
+    unrepresentable: 'any',
+    override: (ctx) => {
+      const replacement = UNREPRESENTABLE.get(ctx.zodSchema);
+      if (replacement) Object.assign(ctx.jsonSchema, replacement);
+    },
+  }) as unknown as { schemas: Record<string, JsonSchema> };
+  const classes = types.map(([name, , summary]) => renderClass(name, summary, schemas[name]!));
+  return [
+    '// <auto-generated>',
+    '// Generated by scripts/generate-unity-types.ts from the SDK\'s zod schemas. Do not edit:',
+    '// run `npx tsx scripts/generate-unity-types.ts` instead.',
+    '// </auto-generated>',
+    'using System;',
+    'using System.Collections.Generic;',
+    '',
+    'namespace GameCampaignSdk',
+    '{',
+    classes.join('\n\n'),
+    '}',
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  writeFileSync(UNITY_TYPES_FILE, renderUnityTypes());
+  console.log(`wrote ${UNITY_TYPES_FILE}`);
+}

@@ -1,0 +1,78 @@
+/**
+ * The jslib's picker and web view: core's headless picker and launcher, over the IIFE, a real relay and the
+ * emulator, driven as C# drives them (handles, change events with errors as records, close).
+ */
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS } from '../../../emulator/index.js';
+import { createBridgePage } from './bridge-page.js';
+import type { Envelope, FakeUnityRuntime } from './fake-unity-runtime.js';
+
+let page: ReturnType<typeof createBridgePage> | undefined;
+afterEach(async () => {
+  vi.useRealTimers();
+  await page?.close();
+  page = undefined;
+});
+
+async function initialized(userId: string) {
+  vi.useFakeTimers({ toFake: ['Date', 'performance', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+  page = createBridgePage();
+  const answer = page.unity.request('init', page.initOptions(userId));
+  await vi.advanceTimersByTimeAsync(0);
+  expect(await answer).toMatchObject({ ok: true });
+  return page;
+}
+
+/** A request answered while fake time passes (the picker debounces searches for 250 ms). */
+async function answered(unity: FakeUnityRuntime, method: string, args?: unknown, advanceMs = 1_000): Promise<Envelope> {
+  const answer = unity.request(method, args);
+  await vi.advanceTimersByTimeAsync(advanceMs);
+  return answer;
+}
+
+const pickerStates = (unity: FakeUnityRuntime) => unity.messages.filter((m) => m['event'] === 'picker:change').map((m) => m['data'] as Envelope);
+
+describe('GameCampaign.jslib picker and web view', () => {
+  it('a picker in the cooldown: loads, searches, and confirming sends nothing while the state says how long', async () => {
+    const { unity, emulator } = await initialized(DEMO_USERS.inCooldown);
+    const opened = await answered(unity, 'picker.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    expect(opened).toMatchObject({ ok: true, value: { picker: 1, state: { loading: true, creators: [] } } });
+    expect(pickerStates(unity).at(-1)).toMatchObject({ loading: false, boost: { creatorKey: 'PIXEL' }, cooldownDays: 20, canConfirm: false, campaign: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } });
+    expect(unity.messages.every((m) => m['event'] !== 'picker:change' || m['picker'] === 1)).toBe(true);
+
+    await answered(unity, 'picker.search', { picker: 1, query: 'Nova' });
+    expect(pickerStates(unity).at(-1)).toMatchObject({ query: 'Nova', searching: false, results: [{ creatorKey: 'NOVA1' }] });
+    await answered(unity, 'picker.select', { picker: 1, creatorKey: 'NOVA1' });
+    expect(await answered(unity, 'picker.confirm', { picker: 1 })).toMatchObject({ ok: true, value: null });
+    expect(pickerStates(unity).at(-1)).toMatchObject({ selected: 'NOVA1', canConfirm: false, cooldownDays: 20 });
+    expect(emulator.state().boosts).toContainEqual(expect.objectContaining({ userId: DEMO_USERS.inCooldown, creatorKey: 'PIXEL' }));
+
+    await answered(unity, 'picker.dispose', { picker: 1 });
+    expect(await answered(unity, 'picker.search', { picker: 1, query: 'x' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(unity.live.size).toBe(0);
+  });
+
+  it('a picker out of the cooldown boosts the selected creator; C# gets the new boost', async () => {
+    const { unity, emulator } = await initialized(DEMO_USERS.changeable);
+    await answered(unity, 'picker.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await answered(unity, 'picker.select', { picker: 1, creatorKey: 'NOVA1' });
+    expect(pickerStates(unity).at(-1)).toMatchObject({ selected: 'NOVA1', canConfirm: true });
+    const confirmed = await answered(unity, 'picker.confirm', { picker: 1, callbackId: 'unity-boost-1' });
+    expect(confirmed).toMatchObject({ ok: true, value: { userId: DEMO_USERS.changeable, creatorKey: 'NOVA1', isActive: true } });
+    expect(pickerStates(unity).at(-1)).toMatchObject({ boost: { creatorKey: 'NOVA1' }, confirming: false, cooldownDays: 30 });
+    expect(emulator.state().boosts).toContainEqual(expect.objectContaining({ userId: DEMO_USERS.changeable, creatorKey: 'NOVA1' }));
+    expect(unity.live.size).toBe(0);
+  });
+
+  it('opens the web view with a one-time token for the player, closes it, and tells C# it closed', async () => {
+    const { unity, emulator } = await initialized('player-1');
+    expect(await answered(unity, 'webview.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true })).toMatchObject({ ok: true, value: null });
+    expect(emulator.state().webview.tokens).toMatchObject([{ userId: 'player-1' }]);
+    expect(unity.messages.some((m) => m['event'] === 'webview:closed')).toBe(false);
+    await answered(unity, 'webview.close');
+    expect(unity.messages.filter((m) => m['event'] === 'webview:closed')).toEqual([{ event: 'webview:closed', data: null }]);
+    await answered(unity, 'dispose');
+    expect(await answered(unity, 'webview.open', {})).toMatchObject({ ok: false, error: { code: 'NOT_INITIALIZED' } });
+    expect(unity.live.size).toBe(0);
+  });
+});

@@ -1,0 +1,54 @@
+// The few UnityEngine (and AOT) members the Game Campaign package and its sample use, so that the package
+// compiles with Debian's mcs in CI. Signatures follow UnityEngine.CoreModule / IMGUIModule; bodies do nothing
+// beyond what the C# tests observe (logged exceptions).
+using System;
+using System.Collections.Generic;
+
+namespace AOT
+{
+    /// <summary>Marks a static method that native code calls back (IL2CPP needs it for reverse P/Invoke).</summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class MonoPInvokeCallbackAttribute : Attribute
+    {
+        public MonoPInvokeCallbackAttribute(Type type) { Type = type; }
+        public Type Type { get; private set; }
+    }
+}
+
+namespace UnityEngine
+{
+    public static class Debug
+    {
+        /// <summary>What LogException received (the C# tests read it).</summary>
+        public static readonly List<Exception> Exceptions = new List<Exception>();
+        public static void Log(object message) { Console.WriteLine(message); }
+        public static void LogWarning(object message) { Console.WriteLine("warning: " + message); }
+        public static void LogError(object message) { Console.WriteLine("error: " + message); }
+        public static void LogException(Exception exception) { Exceptions.Add(exception); }
+    }
+
+    public class Object { }
+    public class Component : Object { }
+    public class Behaviour : Component { public bool enabled { get; set; } }
+    public class MonoBehaviour : Behaviour { }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class SerializeField : Attribute { }
+
+    [AttributeUsage(AttributeTargets.Field)]
+    public sealed class TooltipAttribute : Attribute { public TooltipAttribute(string tooltip) { } }
+
+    public sealed class GUILayoutOption { }
+
+    public static class GUILayout
+    {
+        public static void Label(string text, params GUILayoutOption[] options) { }
+        public static bool Button(string text, params GUILayoutOption[] options) { return false; }
+        public static string TextField(string text, params GUILayoutOption[] options) { return text; }
+        public static void BeginVertical(params GUILayoutOption[] options) { }
+        public static void EndVertical() { }
+        public static void BeginHorizontal(params GUILayoutOption[] options) { }
+        public static void EndHorizontal() { }
+        public static GUILayoutOption Width(float width) { return new GUILayoutOption(); }
+    }
+}
