@@ -31,7 +31,7 @@ export function tsBlocks(text) {
     const start = i + 1;
     let end = start;
     while (end < lines.length && !/^\s*```/.test(lines[end])) end++;
-    blocks.push({ line: start + 1, code: lines.slice(start, end).map((l) => l.slice(open[1].length)).join('\n') });
+    blocks.push({ line: start + 1, tsx: open[2] === 'tsx', code: lines.slice(start, end).map((l) => l.slice(open[1].length)).join('\n') });
     i = end;
   }
   return blocks;
@@ -45,7 +45,7 @@ export function checkSnippets() {
   let count = 0;
   for (const file of markdownFiles()) {
     for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8'))) {
-      const name = `${file.replace(/[^\w]+/g, '_')}_L${block.line}.ts`;
+      const name = `${file.replace(/[^\w]+/g, '_')}_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`;
       // Line 1 of the snippet file is the `export {}` that makes it a module: code starts on line 2.
       writeFileSync(join(OUT, name), `export {};\n${block.code}\n`);
       origins.set(name, { file, line: block.line - 2 });
@@ -54,8 +54,8 @@ export function checkSnippets() {
   }
   const tsconfig = {
     extends: relative(OUT, join(ROOT, 'tsconfig.json')),
-    compilerOptions: { noEmit: true, noUnusedLocals: false, types: ['node'] },
-    include: ['*.ts', relative(OUT, join(ROOT, 'test/docs/snippet-context.d.ts'))],
+    compilerOptions: { noEmit: true, noUnusedLocals: false, jsx: 'preserve', types: ['node', '@cocos/creator-types/engine'] },
+    include: ['*.ts', '*.tsx', relative(OUT, join(ROOT, 'test/docs/snippet-context.d.ts')), relative(OUT, join(ROOT, 'test/docs/snippet-modules.d.ts'))],
   };
   writeFileSync(join(OUT, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
   let output = '';
@@ -68,7 +68,7 @@ export function checkSnippets() {
     .split('\n')
     .filter((line) => line.trim())
     .map((line) => {
-      const match = /([\w.]+\.ts)\((\d+),(\d+)\): (.*)$/.exec(line);
+      const match = /([\w.]+\.tsx?)\((\d+),(\d+)\): (.*)$/.exec(line);
       const origin = match && origins.get(match[1]);
       return origin ? `${origin.file}:${origin.line + Number(match[2])}: ${match[4]}` : line;
     });

@@ -18,3 +18,4 @@ declare global {
   /** The game's reward logic. */
   function grant(userId: string | undefined, reward: unknown): void;
 }
+
