@@ -88,7 +88,7 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
     boost,
     webview,
     picker(pickerOptions) {
-      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: () => platform.now() }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
+      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
       // A disposed picker is forgotten, so a game that opens many boost screens does not keep them all.
       const dispose = picker.dispose;
       picker.dispose = () => {

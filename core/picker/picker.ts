@@ -28,6 +28,12 @@ export interface CreatorPickerOptions {
   limit?: number;
   /** Search and boost in test mode (mock data, nothing recorded). @defaultValue false */
   isTest?: boolean;
+  /**
+   * The clock the 30-day cooldown is judged by, ms since the epoch. A game with a server-synchronised clock
+   * passes it, so a player who moves the device clock sees the cooldown the service applies.
+   * @defaultValue the platform's wall clock
+   */
+  now?: () => number;
 }
 
 /** A snapshot of the picker; each change replaces it (so `state === previous` means nothing changed). */

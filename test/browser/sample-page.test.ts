@@ -102,13 +102,14 @@ describe.runIf(chromiumAvailable())('sample game page in Chromium', () => {
     await page.goto(game.url);
     await page.waitForSelector('body[data-ready="true"]');
     await page.click('#creators button:has-text("RIVER")');
-    await page.click('#confirm');
     await expect.poll(() => page.textContent('#picker-status')).toMatch(/again in 30 days/);
+    expect(await page.isDisabled('#confirm')).toBe(true);
     expect(await page.textContent('#current-boost')).toBe('NOVA1');
     await shot('cooldown');
     await page.click('#clock-30');
     await expect.poll(() => page.textContent('#clock-status')).toContain('30 days later');
     await page.click('#creators button:has-text("RIVER")');
+    await expect.poll(() => page.isDisabled('#confirm')).toBe(false);
     await page.click('#confirm');
     await expect.poll(() => page.textContent('#current-boost')).toBe('RIVER');
     await expect.poll(() => page.textContent('#feed')).toContain('"newCreatorKey":"RIVER"');

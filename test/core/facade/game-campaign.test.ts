@@ -8,7 +8,7 @@ import { ValidationError } from '../../../core/http/errors.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { createRelay } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
-import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
+import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type Emulator } from '../../../emulator/index.js';
 
 const API = 'http://emulator.local';
 const RELAY = 'http://game.local/campaign';
@@ -107,6 +107,22 @@ describe('createGameCampaign', () => {
     expect(searches.map((s) => s.signal?.aborted)).toEqual([true, false]);
     await gc.dispose();
     expect(searches[1]!.signal?.aborted).toBe(true);
+  });
+
+  it("judges a picker's cooldown by the clock the game passes (a server-synchronised one), else the platform's", async () => {
+    const emu = (emulator = createEmulator());
+    const platform = createMemoryPlatform({ fetch: (input, init) => emu.fetch(new Request(input, init)) });
+    const gc = createGameCampaign({ platform, clientKey: emu.clientKey, environment: { baseUrl: API }, relay: { url: RELAY }, userId: DEMO_USERS.inCooldown });
+    const loaded = (picker: ReturnType<typeof gc.picker>) => new Promise<void>((resolve) => (picker.state.loading ? picker.on('change', (state) => !state.loading && resolve()) : resolve()));
+    const onDevice = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    const serverTime = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, now: () => Date.now() + 30 * 86_400_000 });
+    await Promise.all([loaded(onDevice), loaded(serverTime)]);
+    expect(onDevice.state.cooldownDays).toBe(20);
+    expect(serverTime.state.cooldownDays).toBeUndefined();
+    onDevice.select('RIVER');
+    serverTime.select('RIVER');
+    expect([onDevice.state.canConfirm, serverTime.state.canConfirm]).toEqual([false, true]);
+    await gc.dispose();
   });
 
   it('refuses a malformed Client key at creation', () => {
