@@ -88,7 +88,8 @@ export class CampaignComponent extends Component {
     const widget = node.addComponent(Widget);
     widget.isAlignTop = widget.isAlignBottom = widget.isAlignLeft = widget.isAlignRight = true;
     widget.top = widget.bottom = widget.left = widget.right = 0;
-    director.getScene()?.getChildByName('Canvas')?.addChild(node);
+    const scene = director.getScene()!;
+    (scene.getChildByName('Canvas') ?? scene).addChild(node); // UI renders under a Canvas
     return node.addComponent(WebView);
   }
 
