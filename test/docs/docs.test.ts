@@ -17,10 +17,11 @@ describe('docs', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('every relative link resolves, the generated reference included', () => {
+  it('every relative link resolves, the generated reference and the samples' READMEs included', () => {
     const reference = readdirSync(join(ROOT, 'docs/reference')).map((file) => `docs/reference/${file}`);
+    const samples = readdirSync(join(ROOT, 'samples'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).map((file) => `samples/${file}`);
     const broken: string[] = [];
-    for (const file of [...(markdownFiles() as string[]), ...reference]) {
+    for (const file of [...(markdownFiles() as string[]), ...reference, ...samples]) {
       const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
       for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
         if (/^(https?:|mailto:|#)/.test(target!)) continue;
