@@ -17,7 +17,7 @@ describe('docs', () => {
     expect(errors).toEqual([]);
   }, 120_000);
 
-  it('every relative link resolves, the generated reference and the samples' READMEs included', () => {
+  it("every relative link resolves, the generated reference and the samples' READMEs included", () => {
     const reference = readdirSync(join(ROOT, 'docs/reference')).map((file) => `docs/reference/${file}`);
     const samples = readdirSync(join(ROOT, 'samples'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).map((file) => `samples/${file}`);
     const broken: string[] = [];
