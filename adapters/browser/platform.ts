@@ -4,7 +4,7 @@
  * @see DESIGN section 4
  */
 import type { FetchLike, Platform } from '../../core/platform.js';
-import { createBrowserCrypto } from './crypto.js';
+import { fromGetRandomValues, getRandomValuesOf, platformCrypto, subtleDigest } from '../shared/crypto.js';
 import { createBrowserLifecycle } from './lifecycle.js';
 import { createBrowserLock, type BrowserLockOptions } from './lock.js';
 import { createBrowserFetch, createBrowserNetwork } from './network.js';
@@ -50,7 +50,8 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   return {
     storage,
     lifecycle: createBrowserLifecycle({ window, document }),
-    crypto: createBrowserCrypto(window.crypto),
+    // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load @noble/hashes on first use.
+    crypto: platformCrypto(fromGetRandomValues(getRandomValuesOf(window.crypto)!), subtleDigest(window.crypto)),
     fetch: createBrowserFetch(options.fetch ?? ((input, init) => window.fetch(input, init))),
     openWebView: createBrowserWebView(window, options.webView),
     network: createBrowserNetwork({ window, navigator }),

@@ -8,7 +8,7 @@ import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js'
 import { ensureAbortController } from '../shared/abort-controller.js';
 import { ensureUrlSearchParams } from '../shared/url-search-params.js';
 import { hostPerformance, monotonicClock } from '../shared/clock.js';
-import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type RandomSource } from '../shared/crypto.js';
+import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
 import { probedStorage } from '../shared/string-storage.js';
@@ -58,7 +58,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     },
     storage,
     lifecycle: lifecycleHub(lifecycleSources(runtime, engine, g)),
-    crypto: platformCrypto(randomSource(runtime, options, wx)),
+    crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
     openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
     ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g['navigator'], g['window']) } : {}),
@@ -107,7 +107,7 @@ function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: 
         }),
       );
   }
-  const host = hostGetRandomValues();
+  const host = getRandomValuesOf(hostCrypto());
   if (host) return fromGetRandomValues(host);
   return () => {
     throw new CryptoUnavailableError(`Cocos ${runtime} has no secure random source: pass options.getRandomValues (e.g. a bridge to the OS's secure random)`);
