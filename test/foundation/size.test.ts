@@ -63,6 +63,22 @@ describe('npm run size', () => {
     expect(both!.bytes).toBeGreaterThan(tracker!.bytes + 500);
   });
 
+  it('counts what loads before the game can call the SDK: a static import, never a lazily imported chunk (both bundlers)', async () => {
+    const base = "import { PlaytimeTracker } from 'game-campaign-sdk';\nconsole.log(PlaytimeTracker);\n";
+    const rows: SizeRow[] = [
+      { label: 'base', code: base },
+      { label: 'lazy', code: `${base}console.log(() => import('game-campaign-sdk/testing'));\n` },
+      { label: 'static', code: `${base}import * as testing from 'game-campaign-sdk/testing';\nconsole.log(testing);\n` },
+    ];
+    const [plain, lazy, eager] = await measureSizes({ rows });
+    for (const tool of ['rollup', 'esbuild'] as const) {
+      // The testing entry (zod's response schemas, the memory platform, @noble/hashes) is > 10 KB: counted when
+      // imported statically; imported lazily, only the chunk boundary (code the two share, split apart) is.
+      expect(eager!.byTool![tool]).toBeGreaterThan(plain!.byTool![tool] + 5000);
+      expect(lazy!.byTool![tool]).toBeLessThan(plain!.byTool![tool] + 1000);
+    }
+  });
+
   it('lists an entry that does not exist yet as skipped, never with a figure', () => {
     const browser = SIZE_ROWS.find((row) => row.label === 'tracker + browser adapter')!;
     expect(skipReason(browser, { '.': {} })).toBe('entry ./browser is not in package.json exports yet');
