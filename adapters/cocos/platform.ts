@@ -84,13 +84,14 @@ function lifecycleSources(runtime: CocosRuntime, engine: CocosModules, g: Record
   return runtime === 'web' && doc && typeof doc.addEventListener === 'function' ? [gameEvents, pageVisibilitySource(doc, g['window'])] : [gameEvents];
 }
 
-/** The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no fetch. */
+/**
+ * The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no
+ * fetch (its request code is imported on the first request: web and native builds never load it).
+ */
 function hostFetch(runtime: CocosRuntime, Xhr: XhrConstructor | undefined): FetchLike {
-  if (runtime === 'wechat') {
-    if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest here; pass options.XMLHttpRequest or options.fetch');
-    return createXhrFetch(Xhr);
-  }
-  return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
+  if (runtime !== 'wechat') return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
+  if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest; pass options.XMLHttpRequest or options.fetch');
+  return createXhrFetch(Xhr);
 }
 
 /** The game's `getRandomValues`, else WeChat's async crypto manager, else the runtime's `crypto.getRandomValues`. */
