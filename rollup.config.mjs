@@ -29,6 +29,9 @@ export default [
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
     plugins: [sha256FromScript(), nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
+    // As package.json's `sideEffects: false` tells a game's bundler: a module none of whose exports is used adds
+    // nothing (else a type-only import kept as `import './protocol.js'` drags the relay's zod schemas in).
+    treeshake: { moduleSideEffects: false },
     onwarn: quiet,
     output: {
       file: IIFE.file,

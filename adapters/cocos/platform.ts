@@ -61,7 +61,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
     openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
-    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g['navigator'], g['window']) } : {}),
+    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork({ navigator: g['navigator'], window: g['window'] }) } : {}),
     now: () => Date.now(),
     monotonic,
   };
