@@ -7,7 +7,7 @@
 import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
 import { ensureUrlSearchParams } from '../shared/url-search-params.js';
-import { hostPerformance, monotonicClock } from '../shared/clock.js';
+import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
@@ -49,7 +49,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
   const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);
-  const monotonic = monotonicClock(hostPerformance());
+  const monotonic = monotonicClock();
 
   return {
     runtime,

@@ -5,7 +5,7 @@
  * @see DESIGN section 4, docs/guides/react-native.md
  */
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
-import { hostPerformance, monotonicClock } from '../shared/clock.js';
+import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
@@ -47,7 +47,7 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
     openWebView: reactNativeOpenWebView(modules.WebView, modules.Linking),
     ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
     now: () => Date.now(),
-    monotonic: monotonicClock(hostPerformance()),
+    monotonic: monotonicClock(),
   };
 }
 
