@@ -38,7 +38,7 @@ export default [
       format: 'iife',
       name: IIFE.name,
       inlineDynamicImports: true,
-      plugins: [lowerToEs2020(), terser({ ecma: 2020, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
+      plugins: [lowerToEs2020(), terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
     },
   },
   {
