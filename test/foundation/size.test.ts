@@ -100,7 +100,7 @@ describe('the IIFE', () => {
 });
 
 describe('game-client bundles', () => {
-  /** The node_modules paths a consumer bundle of `names` from the built package pulls in. */
+  /** The node_modules packages whose code a consumer bundle of the built package carries. */
   async function bundledPackages(code: string): Promise<string[]> {
     const folder = mkdtempSync(join(tmpdir(), 'gc-inputs-'));
     try {
@@ -108,7 +108,11 @@ describe('game-client bundles', () => {
       symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
       writeFileSync(join(folder, 'consumer.mjs'), code);
       const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: folder });
-      const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/'));
+      // Files that put bytes in the bundle: esbuild also lists files it parsed and then shook off entirely (a
+      // `sideEffects: false` module reached by an import it ignores), which the game does not get.
+      const inputs = Object.values(result.metafile.outputs)
+        .flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path))
+        .filter((path) => path.includes('node_modules/'));
       return [...new Set(inputs.map((path) => path.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1')))].sort();
     } finally {
       rmSync(folder, { recursive: true, force: true });
