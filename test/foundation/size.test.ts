@@ -134,4 +134,45 @@ describe('game-client bundles', () => {
     expect(typeof testing.validateResponse).toBe('function');
     expect(testing.validateResponse({ data: { ott: 'x', expiresIn: 'soon' } }, 'OneTimeToken', 'item')).toEqual([{ path: 'data.expiresIn', message: 'must be a number' }]);
   });
+
+  /** The files whose code a consumer loads at once (entry chunk and its static imports) and later (`import()`), bundled by esbuild with code splitting. */
+  async function loadedFiles(code: string): Promise<{ atOnce: string[]; later: string[]; laterCode: string }> {
+    const folder = mkdtempSync(join(tmpdir(), 'gc-split-'));
+    try {
+      mkdirSync(join(folder, 'node_modules'));
+      symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
+      writeFileSync(join(folder, 'consumer.mjs'), code);
+      const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, splitting: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: join(folder, 'out') });
+      const outputs = result.metafile.outputs;
+      const atOnce = new Set<string>();
+      const visit = (path: string) => {
+        if (atOnce.has(path)) return;
+        atOnce.add(path);
+        for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement') visit(imported.path);
+      };
+      visit(Object.keys(outputs).find((path) => outputs[path]!.entryPoint?.endsWith('consumer.mjs'))!);
+      const files = (paths: string[]) => [...new Set(paths.flatMap((path) => Object.entries(outputs[path]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([input]) => input.replace(/^.*node_modules\/(?!game-campaign-sdk)/, '').replace(/^.*dist\/modules\//, ''))))].sort();
+      const laterPaths = Object.keys(outputs).filter((path) => !atOnce.has(path));
+      const laterCode = result.outputFiles.filter((file) => laterPaths.some((path) => file.path.endsWith(path.replace(/^.*\//, '/')))).map((file) => file.text).join('\n');
+      return { atOnce: files([...atOnce]), later: files(laterPaths), laterCode };
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['browser', 'createBrowserPlatform', ['@noble/hashes/sha2.js', 'adapters/browser/webview.js']],
+    ['cocos', 'createCocosPlatform', ['@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js']],
+    ['react-native', 'createReactNativePlatform', ['@noble/hashes/sha2.js']],
+  ])('game-campaign-sdk/%s loads SHA-256 (and its other on-demand code) only when needed, through import()', async (entry, name, onDemand) => {
+    const { atOnce, later, laterCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(${name});\n`);
+    for (const file of onDemand) {
+      expect(atOnce, file).not.toContain(file);
+      expect(later, file).toContain(file);
+    }
+    expect(atOnce.some((file) => file.startsWith('@noble/'))).toBe(false);
+    // Only sha256 of @noble/hashes/sha2.js: SHA-512's round constants (hex strings that survive minification) are not there.
+    expect(laterCode).toContain('getUint32');
+    expect(laterCode).not.toContain('428a2f98d728ae22');
+  });
 });
