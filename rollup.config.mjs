@@ -5,7 +5,8 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { BINS, ENTRIES, IIFE, isExternal } from './scripts/entries.mjs';
+import { BINS, ENTRIES, IIFE, IIFE_SHA256, isExternal } from './scripts/entries.mjs';
+import { sha256FromScript } from './scripts/iife-sha256.mjs';
 import { lowerToEs2020, PRIVATE_PREFIX } from './scripts/lower-private.mjs';
 
 const input = Object.fromEntries([...ENTRIES, ...BINS].map((e) => [e.name, e.source]));
@@ -27,15 +28,25 @@ export default [
   {
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
-    plugins: [nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
+    plugins: [sha256FromScript(), nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
+    // As package.json's `sideEffects: false` tells a game's bundler: a module none of whose exports is used adds
+    // nothing (else a type-only import kept as `import './protocol.js'` drags the relay's zod schemas in).
+    treeshake: { moduleSideEffects: false },
     onwarn: quiet,
     output: {
       file: IIFE.file,
       format: 'iife',
       name: IIFE.name,
       inlineDynamicImports: true,
-      plugins: [lowerToEs2020(), terser({ ecma: 2020, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
+      plugins: [lowerToEs2020(), terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
     },
+  },
+  {
+    // The IIFE's SHA-256 fallback, loaded by it only on pages without crypto.subtle (scripts/iife-sha256.mjs).
+    input: IIFE_SHA256.source,
+    plugins: [nodeResolve({ browser: true }), ts('es2020')],
+    onwarn: quiet,
+    output: { file: IIFE_SHA256.file, format: 'iife', name: IIFE_SHA256.name, plugins: [terser({ ecma: 2020 })] },
   },
 ];
 

@@ -23,3 +23,9 @@ export const IIFE = { source: 'adapters/browser/index.ts', file: 'dist/game-camp
 export function isExternal(id) {
   return /^(node:|zod|hono|@hono\/|idb-keyval|eventemitter3|mitt|@noble\/|rate-limiter-flexible|ioredis)/.test(id) || ['http', 'https', 'net', 'crypto', 'util', 'events', 'stream', 'url', 'buffer', 'os', 'fs', 'path', 'child_process', 'zlib'].includes(id);
 }
+
+/**
+ * The IIFE's SHA-256 fallback, a file of its own next to it: the IIFE cannot split code, so it injects this
+ * `<script>` (which sets the global `name`) only on pages without `crypto.subtle`. See adapters/browser/sha256-script.ts.
+ */
+export const IIFE_SHA256 = { source: 'adapters/shared/sha256.ts', file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' };

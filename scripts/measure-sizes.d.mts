@@ -4,6 +4,8 @@ export interface SizeRow {
   /** Names per module specifier, e.g. `{ 'game-campaign-sdk': '{ CampaignClient }' }` (`'*'` for all). */
   import?: Record<string, string>;
   file?: string;
+  /** A consumer file's source, bundled as is (for tests). */
+  code?: string;
   budget?: number;
 }
 export interface MeasuredSize {

@@ -3,6 +3,8 @@
 // exports map of package.json, as `game-campaign-sdk/...`), bundled and minified with esbuild (by size-limit
 // 11.2 with its esbuild and file plugins) and with rollup + terser (our code: size-limit has no rollup plugin
 // at 11.2), min+gzip; the larger of the two counts. The IIFE is measured as built (size-limit's file plugin).
+// Both bundlers split code (ESM, `splitting: true` for esbuild) and count what a game loads before it can call
+// the SDK: the entry chunk and the chunks it imports statically, never a chunk only reached by `import()`.
 // `npm run size` runs this file: it prints the table and exits 1 when a budget (DESIGN section 11) is exceeded.
 // Options: `--only <label part>` measures the matching rows only; `--budget <bytes>` overrides their budget
 // (the test that proves an exceeded budget fails the check uses both).
@@ -49,13 +51,14 @@ function subpathOf(specifier) {
 
 /** Why a row cannot be measured yet, or undefined when it can. */
 export function skipReason(row, exportsMap = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports) {
-  if (row.file) return undefined;
+  if (row.file || row.code !== undefined) return undefined;
   const missing = Object.keys(row.import).map(subpathOf).filter((subpath) => !(subpath in exportsMap));
   return missing.length ? `entry ${missing.join(', ')} is not in package.json exports yet` : undefined;
 }
 
 /** A consumer file importing the row's names, as a game would, and using them so nothing is shaken off. */
 function consumerCode(row) {
+  if (row.code !== undefined) return row.code;
   return Object.entries(row.import)
     .map(([from, names], index) => {
       const all = `all${index}`;
@@ -98,13 +101,37 @@ async function rollupBytes(file) {
   return gzipSync([...loaded].map((chunk) => chunk.code).join('\n'), { level: 9 }).length;
 }
 
+/**
+ * An esbuild plugin that leaves in the build result's metafile only the entry chunk and the chunks it imports
+ * statically (size-limit's esbuild plugin then sizes exactly those files): lazily imported chunks load later.
+ */
+const staticGraphOnly = {
+  name: 'static-graph-only',
+  setup(build) {
+    build.onEnd((result) => {
+      const outputs = result.metafile?.outputs;
+      if (!outputs) return;
+      const loaded = new Set();
+      const visit = (path) => {
+        if (loaded.has(path) || !outputs[path]) return;
+        loaded.add(path);
+        for (const imported of outputs[path].imports) if (imported.kind === 'import-statement') visit(imported.path);
+      };
+      // A chunk reached by `import()` is an entry point of esbuild's metafile too: start from the build's own entries.
+      const entries = new Set(build.initialOptions.entryPoints.map((entry) => resolve(entry)));
+      for (const [path, output] of Object.entries(outputs)) if (output.entryPoint && entries.has(resolve(output.entryPoint))) visit(path);
+      for (const path of Object.keys(outputs)) if (!loaded.has(path)) delete outputs[path];
+    });
+  },
+};
+
 /** min+gzip bytes of the consumer file bundled by esbuild through size-limit (its own empty-project bytes taken off). */
 async function esbuildBytes(file, folder) {
   const check = {
     files: [file],
     gzip: true,
-    // Resolve `game-campaign-sdk` from the consumer's folder; ESM output, like a game's bundler.
-    modifyEsbuildConfig: (config) => ({ ...config, format: 'esm', nodePaths: [join(folder, 'node_modules')] }),
+    // Resolve `game-campaign-sdk` from the consumer's folder; ESM with code splitting, like a game's bundler.
+    modifyEsbuildConfig: (config) => ({ ...config, format: 'esm', splitting: true, logLevel: 'error', nodePaths: [join(folder, 'node_modules')], plugins: [...(config.plugins ?? []), staticGraphOnly] }),
   };
   const [result] = await sizeLimit([esbuildPlugin, filePlugin], { checks: [check] });
   return result.size;

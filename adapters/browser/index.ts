@@ -30,7 +30,7 @@ export function createGameCampaign(options: BrowserGameCampaignOptions): GameCam
 
 export { createBrowserPlatform, type BrowserPlatform, type BrowserPlatformOptions } from './platform.js';
 export { createIdbStorage, StorageUnavailableError, type BrowserStorage, type IdbStorageOptions } from './storage.js';
-export { WEBVIEW_CLOSE_MESSAGE, type BrowserWebViewOptions } from './webview.js';
+export { WEBVIEW_CLOSE_MESSAGE, type BrowserWebViewOptions } from './webview-options.js';
 export type { GameCampaign, GameCampaignOptions, GameTrackerOptions } from '../../core/game-campaign.js';
 export { CampaignClient, type CampaignClientOptions } from '../../core/client/campaign-client.js';
 export * from '../../core/tracker/index.js';

@@ -4,12 +4,12 @@
  * @see DESIGN section 4
  */
 import type { FetchLike, Platform } from '../../core/platform.js';
-import { createBrowserCrypto } from './crypto.js';
+import { fromGetRandomValues, getRandomValuesOf, platformCrypto, subtleDigest } from '../shared/crypto.js';
 import { createBrowserLifecycle } from './lifecycle.js';
 import { createBrowserLock, type BrowserLockOptions } from './lock.js';
 import { createBrowserFetch, createBrowserNetwork } from './network.js';
 import { createIdbStorage, type BrowserStorage, type IdbStorageOptions } from './storage.js';
-import { createBrowserWebView, type BrowserWebViewOptions } from './webview.js';
+import type { BrowserWebViewOptions } from './webview-options.js';
 
 /** Options of {@link createBrowserPlatform}. */
 export interface BrowserPlatformOptions extends IdbStorageOptions {
@@ -50,9 +50,11 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   return {
     storage,
     lifecycle: createBrowserLifecycle({ window, document }),
-    crypto: createBrowserCrypto(window.crypto),
+    // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load @noble/hashes on first use.
+    crypto: platformCrypto(fromGetRandomValues(getRandomValuesOf(window.crypto)!), subtleDigest(window.crypto)),
     fetch: createBrowserFetch(options.fetch ?? ((input, init) => window.fetch(input, init))),
-    openWebView: createBrowserWebView(window, options.webView),
+    // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).
+    openWebView: async (url, open) => (await import('./webview.js')).createBrowserWebView(window, options.webView)(url, open),
     network: createBrowserNetwork({ window, navigator }),
     lock: createBrowserLock({ ...options.lease, storage, locks: navigator.locks }),
     now: () => Date.now(),

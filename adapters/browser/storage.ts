@@ -59,14 +59,10 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
         return memoryBackend();
       }
     })());
-  return {
-    get: async (key) => (await open()).get(key),
-    set: async (key, value) => (await open()).set(key, value),
-    delete: async (key) => (await open()).delete(key),
-    keys: async (prefix) => (await open()).keys(prefix),
-    update: async (key, updater) => (await open()).update(key, updater),
-    persistent: async () => (await open()).persistent === true,
-  } as BrowserStorage;
+  // Every call waits for the backend chosen on first use.
+  const storage: Record<string, (...args: unknown[]) => Promise<unknown>> = { persistent: async () => (await open()).persistent === true };
+  for (const name of ['get', 'set', 'delete', 'keys', 'update'] as const) storage[name] = async (...args) => ((await open())[name] as (...args: unknown[]) => unknown)(...args);
+  return storage as unknown as BrowserStorage;
 }
 
 function idbBackend(store: UseStore): Backend {

@@ -1,30 +1,15 @@
 /**
  * The browser's web view (`Platform.openWebView`): an iframe overlay over the game (default) or a new window.
  * It closes when the player presses its close button, when the page posts the close message, or on `close()`.
+ * The platform imports this module when a web view first opens (after PKCE and the token request), so pages
+ * that never open one never load it.
  * @see DESIGN sections 4 and 7
  */
 import type { WebViewHandle } from '../../core/platform.js';
 
-/**
- * What the web view page posts (`postMessage({ type: WEBVIEW_CLOSE_MESSAGE }, '*')` to its parent or opener) to
- * be closed. assumed: the spec shows no page-to-game protocol; the emulator's page posts this.
- */
-export const WEBVIEW_CLOSE_MESSAGE = 'game-campaign:close';
+import { WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX, type BrowserWebViewOptions } from './webview-options.js';
 
-/**
- * The iframe's sandbox: scripts, and its own origin so the page can call its host (the exchange and the
- * boost). Safe because the page is on the campaign service's origin, never the game's: it cannot reach the game.
- * No forms, popups, top navigation or downloads; no `allow` permissions (the page uses none).
- */
-export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
-
-/** Options of the browser web view. */
-export interface BrowserWebViewOptions {
-  /** `iframe`: an overlay over the game. `window`: a new browser window (opened from a click, or blocked). @defaultValue 'iframe' */
-  mode?: 'iframe' | 'window';
-  /** Where the overlay goes. @defaultValue document.body */
-  container?: HTMLElement;
-}
+export { WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX, type BrowserWebViewOptions };
 
 /** The window the web view is opened from (injectable for tests). */
 export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'>;

@@ -6,27 +6,8 @@
 import type { NetworkStatus } from '../../core/platform.js';
 import type { WechatApi } from './types.js';
 
-interface EventHost {
-  addEventListener(type: string, fn: () => void): void;
-  removeEventListener(type: string, fn: () => void): void;
-}
-
-/** `navigator.onLine` and the window's `online`/`offline` events. */
-export function browserNetwork(navigator: { onLine: boolean }, win: EventHost): NetworkStatus {
-  return {
-    isOnline: () => navigator.onLine !== false,
-    onChange(listener) {
-      const online = () => listener(true);
-      const offline = () => listener(false);
-      win.addEventListener('online', online);
-      win.addEventListener('offline', offline);
-      return () => {
-        win.removeEventListener('online', online);
-        win.removeEventListener('offline', offline);
-      };
-    },
-  };
-}
+/** `navigator.onLine` and the window's `online`/`offline` events: the browser adapter's. */
+export { createBrowserNetwork as browserNetwork } from '../browser/network.js';
 
 /**
  * WeChat's network state: assumed online until `wx.getNetworkType` answers, then kept by one

@@ -7,8 +7,8 @@
 import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
 import { ensureUrlSearchParams } from '../shared/url-search-params.js';
-import { hostPerformance, monotonicClock } from '../shared/clock.js';
-import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type RandomSource } from '../shared/crypto.js';
+import { monotonicClock } from '../shared/clock.js';
+import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
 import { probedStorage } from '../shared/string-storage.js';
@@ -49,7 +49,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
   const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);
-  const monotonic = monotonicClock(hostPerformance());
+  const monotonic = monotonicClock();
 
   return {
     runtime,
@@ -58,10 +58,10 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     },
     storage,
     lifecycle: lifecycleHub(lifecycleSources(runtime, engine, g)),
-    crypto: platformCrypto(randomSource(runtime, options, wx)),
+    crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
     openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
-    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g['navigator'], g['window']) } : {}),
+    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork({ navigator: g['navigator'], window: g['window'] }) } : {}),
     now: () => Date.now(),
     monotonic,
   };
@@ -84,13 +84,14 @@ function lifecycleSources(runtime: CocosRuntime, engine: CocosModules, g: Record
   return runtime === 'web' && doc && typeof doc.addEventListener === 'function' ? [gameEvents, pageVisibilitySource(doc, g['window'])] : [gameEvents];
 }
 
-/** The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no fetch. */
+/**
+ * The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no
+ * fetch (its request code is imported on the first request: web and native builds never load it).
+ */
 function hostFetch(runtime: CocosRuntime, Xhr: XhrConstructor | undefined): FetchLike {
-  if (runtime === 'wechat') {
-    if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest here; pass options.XMLHttpRequest or options.fetch');
-    return createXhrFetch(Xhr);
-  }
-  return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
+  if (runtime !== 'wechat') return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
+  if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest; pass options.XMLHttpRequest or options.fetch');
+  return createXhrFetch(Xhr);
 }
 
 /** The game's `getRandomValues`, else WeChat's async crypto manager, else the runtime's `crypto.getRandomValues`. */
@@ -107,7 +108,7 @@ function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: 
         }),
       );
   }
-  const host = hostGetRandomValues();
+  const host = getRandomValuesOf(hostCrypto());
   if (host) return fromGetRandomValues(host);
   return () => {
     throw new CryptoUnavailableError(`Cocos ${runtime} has no secure random source: pass options.getRandomValues (e.g. a bridge to the OS's secure random)`);

@@ -5,8 +5,8 @@
  * @see DESIGN section 4, docs/guides/react-native.md
  */
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
-import { hostPerformance, monotonicClock } from '../shared/clock.js';
-import { fromGetRandomValues, hostGetRandomValues, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
+import { monotonicClock } from '../shared/clock.js';
+import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
 import type { AppStateLike, NetInfoLike, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
@@ -39,20 +39,21 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
     storageShape: shape,
     storage: asyncStorageAdapter(store),
     lifecycle: appStateLifecycle(modules.AppState),
-    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules))),
+    // SHA-256 from expo-crypto's digest when given, else @noble/hashes loaded on the first hash.
+    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules)), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', data))),
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch,
     openWebView: reactNativeOpenWebView(modules.WebView, modules.Linking),
     ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
     now: () => Date.now(),
-    monotonic: monotonicClock(hostPerformance()),
+    monotonic: monotonicClock(),
   };
 }
 
 /** The injected source, else a `crypto.getRandomValues` a polyfill installed; else a loud failure. */
 function secureRandom(modules: ReactNativeModules): GetRandomValues {
-  const source = modules.getRandomValues ?? (modules.expoCrypto ? modules.expoCrypto.getRandomValues.bind(modules.expoCrypto) : undefined) ?? hostGetRandomValues();
+  const source = modules.getRandomValues ?? (modules.expoCrypto ? modules.expoCrypto.getRandomValues.bind(modules.expoCrypto) : undefined) ?? getRandomValuesOf(hostCrypto());
   if (!source) {
     throw new CryptoUnavailableError(
       "Hermes has no crypto.getRandomValues: install react-native-get-random-values (import it first) or expo-crypto and pass modules.getRandomValues or modules.expoCrypto",

@@ -31,9 +31,11 @@ export interface NetInfoLike {
   addEventListener(listener: (state: { isConnected: boolean | null; isInternetReachable?: boolean | null }) => void): () => void;
 }
 
-/** `expo-crypto`'s `getRandomValues`. */
+/** `expo-crypto`: its `getRandomValues`, and `digest` (SHA-256 natively instead of @noble/hashes) when present. */
 export interface ExpoCryptoLike {
   getRandomValues: GetRandomValues;
+  /** `digest(CryptoDigestAlgorithm.SHA256, data)`; `CryptoDigestAlgorithm.SHA256` is `'SHA-256'`. */
+  digest?(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>;
 }
 
 /** `Linking` from `react-native`: `openURL` rejects when no app can open the URL. */

@@ -9,41 +9,41 @@
 
 type Listener = (event: { type: 'abort'; target: unknown }) => void;
 
-/** A minimal `AbortController`: `signal.aborted/reason/onabort/addEventListener/removeEventListener/throwIfAborted`, `abort(reason)`. */
+/** The stand-in's signal: `aborted`, `reason`, `onabort`, `add/removeEventListener('abort')` (with `once`), `throwIfAborted()`. */
+class SignalStandIn {
+  aborted = false;
+  reason: unknown;
+  onabort: Listener | null = null;
+  /** Each listener once (as EventTarget: adding it again changes nothing), with its `once` option. */
+  readonly #listeners = new Map<Listener, boolean>();
+  addEventListener(type: string, listener: Listener, options?: boolean | { once?: boolean }) {
+    if (type === 'abort' && !this.#listeners.has(listener)) this.#listeners.set(listener, typeof options === 'object' && !!options.once);
+  }
+  removeEventListener(type: string, listener: Listener) {
+    if (type === 'abort') this.#listeners.delete(listener);
+  }
+  throwIfAborted() {
+    if (this.aborted) throw this.reason;
+  }
+  /** Called by the controller's `abort`. */
+  fire(reason: unknown) {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
+    const event = { type: 'abort' as const, target: this };
+    this.onabort?.(event);
+    for (const [listener, once] of [...this.#listeners]) {
+      if (once) this.#listeners.delete(listener);
+      listener(event);
+    }
+  }
+}
+
+/** A minimal `AbortController`: `signal` ({@link SignalStandIn}) and `abort(reason)`. */
 export function createAbortControllerClass(): typeof AbortController {
   return class AbortControllerStandIn {
-    readonly signal: AbortSignal;
-    abort: (reason?: unknown) => void;
-    constructor() {
-      const listeners: Array<{ listener: Listener; once: boolean }> = [];
-      const signal = {
-        aborted: false,
-        reason: undefined as unknown,
-        onabort: null as Listener | null,
-        addEventListener(type: string, listener: Listener, options?: boolean | { once?: boolean }) {
-          if (type === 'abort' && !listeners.some((entry) => entry.listener === listener)) listeners.push({ listener, once: typeof options === 'object' && !!options.once });
-        },
-        removeEventListener(type: string, listener: Listener) {
-          const index = listeners.findIndex((entry) => entry.listener === listener);
-          if (type === 'abort' && index >= 0) listeners.splice(index, 1);
-        },
-        throwIfAborted() {
-          if (signal.aborted) throw signal.reason;
-        },
-      };
-      this.signal = signal as unknown as AbortSignal;
-      this.abort = (reason?: unknown) => {
-        if (signal.aborted) return;
-        signal.aborted = true;
-        signal.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
-        const event = { type: 'abort' as const, target: signal };
-        signal.onabort?.(event);
-        for (const entry of listeners.slice()) {
-          if (entry.once) signal.removeEventListener('abort', entry.listener);
-          entry.listener(event);
-        }
-      };
-    }
+    readonly signal = new SignalStandIn();
+    abort = (reason?: unknown) => this.signal.fire(reason);
   } as unknown as typeof AbortController;
 }
 
@@ -51,9 +51,9 @@ export function createAbortControllerClass(): typeof AbortController {
 export function ensureAbortController(): boolean {
   const g = globalThis as { AbortController?: typeof AbortController };
   try {
-    if (typeof g.AbortController === 'function' && new g.AbortController().signal) return false;
+    if (new g.AbortController!().signal) return false;
   } catch {
-    // a constructor that throws is as good as none
+    // missing, or a constructor that throws: as good as none
   }
   g.AbortController = createAbortControllerClass();
   return true;

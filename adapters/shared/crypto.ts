@@ -1,8 +1,11 @@
 /**
- * `Platform.crypto` from a random source: SHA-256 is pure JS (@noble/hashes), since neither Cocos native,
- * WeChat mini-games nor Hermes has `crypto.subtle`.
+ * `Platform.crypto` of every adapter: random bytes from the runtime's (or the game's) secure source, SHA-256
+ * from a native digest where there is one (WebCrypto's `crypto.subtle`, expo-crypto's `digest`), else from
+ * @noble/hashes, imported lazily (`./sha256.js`) on the first hash only: pages with WebCrypto never load it,
+ * and a game elsewhere loads it when a web view opens (PKCE), not before it can call the SDK.
+ * assumed: the game's bundler supports `import()` (Vite, webpack, esbuild, rollup and Cocos Creator 3.8 split it
+ * into a chunk; Metro inlines it): docs/decisions.md.
  */
-import { sha256 } from '@noble/hashes/sha2.js';
 import type { PlatformCrypto } from '../../core/platform.js';
 
 /** Fills `n` secure random bytes; may be async (WeChat, expo-crypto). */
@@ -11,37 +14,42 @@ export type RandomSource = (n: number) => Uint8Array | Promise<Uint8Array>;
 /** A `crypto.getRandomValues`-shaped function. */
 export type GetRandomValues = <T extends ArrayBufferView | null>(array: T) => T;
 
-/**
- * Web Crypto's limit per `getRandomValues` call (react-native-get-random-values keeps it too): larger requests
- * are filled in slices.
- */
-const MAX_RANDOM_CALL = 65_536;
+/** A native SHA-256 (`crypto.subtle.digest('SHA-256', data)`'s shape, bound). */
+export type Digest = (data: Uint8Array) => Promise<ArrayBuffer | Uint8Array>;
 
-/** A {@link RandomSource} over a `getRandomValues` function. */
+/** A {@link RandomSource} over `getRandomValues`, in slices of WebCrypto's 65 536-byte limit per call. */
 export function fromGetRandomValues(getRandomValues: GetRandomValues): RandomSource {
   return (n) => {
     const bytes = new Uint8Array(n);
-    for (let offset = 0; offset < n; offset += MAX_RANDOM_CALL) getRandomValues(bytes.subarray(offset, Math.min(n, offset + MAX_RANDOM_CALL)));
+    for (let offset = 0; offset < n; offset += 65_536) getRandomValues(bytes.subarray(offset, offset + 65_536));
     return bytes;
   };
 }
 
-/** `crypto.getRandomValues` of the runtime, bound, when there is one. */
-export function hostGetRandomValues(): GetRandomValues | undefined {
-  const crypto = (globalThis as { crypto?: { getRandomValues?: GetRandomValues } }).crypto;
-  return crypto && typeof crypto.getRandomValues === 'function' ? crypto.getRandomValues.bind(crypto) : undefined;
+/** The runtime's `crypto` global, read when a platform is created (never at import). */
+export const hostCrypto = (): Partial<Crypto> | undefined => (globalThis as { crypto?: Partial<Crypto> }).crypto;
+
+/** `crypto.getRandomValues` of `crypto`, bound, when it has one. */
+export function getRandomValuesOf(crypto: Partial<Crypto> | undefined): GetRandomValues | undefined {
+  return typeof crypto?.getRandomValues === 'function' ? (crypto.getRandomValues.bind(crypto) as GetRandomValues) : undefined;
 }
 
-/** The platform crypto: random bytes from `random`, SHA-256 from @noble/hashes. */
-export function platformCrypto(random: RandomSource): PlatformCrypto {
+/** `crypto.subtle`'s SHA-256, when `crypto` has a `subtle` (secure browser contexts). */
+export function subtleDigest(crypto: Partial<Crypto> | undefined): Digest | undefined {
+  const subtle = crypto?.subtle;
+  return subtle ? (data) => subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>) : undefined;
+}
+
+/** The platform crypto: random bytes from `random`, SHA-256 from `digest` or, lazily, @noble/hashes. */
+export function platformCrypto(random: RandomSource, digest?: Digest): PlatformCrypto {
   return {
     async randomBytes(n) {
       const bytes = await random(n);
-      if (!(bytes instanceof Uint8Array) || bytes.length !== n) throw new TypeError(`the random source returned ${bytes instanceof Uint8Array ? bytes.length : typeof bytes} bytes, ${n} were asked`);
+      if (!(bytes instanceof Uint8Array) || bytes.length !== n) throw new TypeError(`random source gave ${(bytes as Uint8Array)?.length} bytes, not ${n}`);
       return bytes;
     },
     async sha256(data) {
-      return sha256(data);
+      return digest ? new Uint8Array(await digest(data)) : (await import('./sha256.js')).sha256(data);
     },
   };
 }

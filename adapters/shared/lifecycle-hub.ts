@@ -10,7 +10,7 @@ export type LifecycleSource = (signal: { hidden(isHidden: boolean): void; unload
 
 /** A lifecycle over `sources`, deduplicating repeated hide/show signals. */
 export function lifecycleHub(sources: LifecycleSource[]): Lifecycle {
-  const sets = { background: new Set<() => void>(), foreground: new Set<() => void>(), unload: new Set<() => void>() };
+  const [background, foreground, unload] = [new Set<() => void>(), new Set<() => void>(), new Set<() => void>()];
   let hidden = false;
   let detach: Array<() => void> = [];
   const emit = (set: Set<() => void>) => {
@@ -20,19 +20,20 @@ export function lifecycleHub(sources: LifecycleSource[]): Lifecycle {
     hidden(isHidden: boolean) {
       if (isHidden === hidden) return;
       hidden = isHidden;
-      emit(isHidden ? sets.background : sets.foreground);
+      emit(isHidden ? background : foreground);
     },
-    unload: () => emit(sets.unload),
+    unload: () => emit(unload),
   };
+  const listened = () => background.size + foreground.size + unload.size > 0;
   const subscribe = (set: Set<() => void>) => (listener: () => void) => {
-    if (detach.length === 0 && sources.length > 0 && sets.background.size + sets.foreground.size + sets.unload.size === 0) detach = sources.map((source) => source(signal));
+    if (!listened()) detach = sources.map((source) => source(signal));
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (sets.background.size + sets.foreground.size + sets.unload.size === 0) for (const off of detach.splice(0)) off();
+      if (!listened()) for (const off of detach.splice(0)) off();
     };
   };
-  return { onBackground: subscribe(sets.background), onForeground: subscribe(sets.foreground), onUnload: subscribe(sets.unload) };
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground), onUnload: subscribe(unload) };
 }
 
 /** The page's `visibilitychange` (hidden/visible) and `pagehide` (unload): the browser's reliable signals. */

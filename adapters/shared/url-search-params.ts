@@ -6,35 +6,33 @@
  */
 
 /** `application/x-www-form-urlencoded` encoding of one name or value, as `URLSearchParams#toString` does it. */
-function formEncode(text: string): string {
-  return encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-}
+const formEncode = (text: string) => encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
 /** A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. */
 export function createUrlSearchParamsClass(): typeof URLSearchParams {
   return class UrlSearchParamsStandIn {
-    private readonly pairs: Array<[string, string]> = [];
+    #pairs: Array<[string, string]> = [];
     constructor(init?: Record<string, string>) {
-      if (init && typeof init === 'object') for (const name of Object.keys(init)) this.append(name, init[name]!);
+      for (const name in init) this.append(name, init[name]!);
     }
     append(name: string, value: string) {
-      this.pairs.push([String(name), String(value)]);
+      this.#pairs.push([String(name), String(value)]);
     }
     set(name: string, value: string) {
       this.delete(name);
       this.append(name, value);
     }
     get(name: string) {
-      return this.pairs.find(([key]) => key === name)?.[1] ?? null;
+      return this.#pairs.find((pair) => pair[0] === name)?.[1] ?? null;
     }
     has(name: string) {
-      return this.pairs.some(([key]) => key === name);
+      return this.get(name) !== null;
     }
     delete(name: string) {
-      for (let index = this.pairs.length - 1; index >= 0; index--) if (this.pairs[index]![0] === name) this.pairs.splice(index, 1);
+      this.#pairs = this.#pairs.filter((pair) => pair[0] !== name);
     }
     toString() {
-      return this.pairs.map(([name, value]) => `${formEncode(name)}=${formEncode(value)}`).join('&');
+      return this.#pairs.map((pair) => pair.map(formEncode).join('=')).join('&');
     }
   } as unknown as typeof URLSearchParams;
 }

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IIFE } from '../../scripts/entries.mjs';
+import { IIFE, IIFE_SHA256 } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -24,10 +24,15 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
   let origin: string;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   const seen: IncomingMessage[] = [];
+  const scripts: string[] = [];
 
   beforeAll(async () => {
     const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
+    const fallback = readFileSync(join(ROOT, IIFE_SHA256.file), 'utf8');
     server = createServer((req, res) => {
+      if (req.url?.startsWith('/js/')) scripts.push(req.url);
+      if (req.url === '/js/game-campaign.iife.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      if (req.url === '/js/game-campaign.sha256.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(fallback);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url?.startsWith('/v1/')) seen.push(req);
@@ -61,5 +66,35 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
       ['GET', '/v1/client/campaigns/cmp_1', 'Bearer ck_test:secret'],
       ['GET', '/v1/client/campaigns/missing', 'Bearer ck_test:secret'],
     ]);
+  });
+
+  /** SHA-256 of 'abc' twice at once through the IIFE's platform, in a page where `crypto.subtle` is `subtle`. */
+  async function hashInPage(withSubtle: boolean) {
+    scripts.length = 0;
+    const page = await browser.context.newPage();
+    // An insecure origin (http on a host other than localhost) has no crypto.subtle: take it away before any script.
+    if (!withSubtle) await page.addInitScript(() => Object.defineProperty(crypto, 'subtle', { value: undefined }));
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const result = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const { crypto: platformCrypto } = sdk.createBrowserPlatform();
+      const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+      const abc = new TextEncoder().encode('abc');
+      const digests = await Promise.all([platformCrypto.sha256(abc), platformCrypto.sha256(abc)]);
+      return { digests: digests.map(hex), subtle: typeof crypto.subtle, fallbackGlobal: typeof (globalThis as Record<string, unknown>)['GameCampaignSha256'] };
+    });
+    await page.close();
+    return { ...result, scripts: [...scripts] };
+  }
+
+  const ABC = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+
+  it('hashes with crypto.subtle and never loads the SHA-256 fallback where subtle exists', async () => {
+    expect(await hashInPage(true)).toEqual({ digests: [ABC, ABC], subtle: 'object', fallbackGlobal: 'undefined', scripts: ['/js/game-campaign.iife.js'] });
+  });
+
+  it('without crypto.subtle, loads game-campaign.sha256.js once, from next to the IIFE, and hashes with it', async () => {
+    expect(await hashInPage(false)).toEqual({ digests: [ABC, ABC], subtle: 'undefined', fallbackGlobal: 'object', scripts: ['/js/game-campaign.iife.js', '/js/game-campaign.sha256.js'] });
   });
 });

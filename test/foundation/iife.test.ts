@@ -23,6 +23,11 @@ describe('dist/game-campaign.iife.js', () => {
     expect(() => parse('class A { x = 1 }', { ecmaVersion: 2020 })).toThrow(); // the check does catch ES2022
   });
 
+  it('carries no zod (tree-shaken as package.json declares: a type-only import does not pull the relay schemas in) and no SHA-256 code', () => {
+    expect(code()).not.toMatch(/\$Zod/); // zod's class names survive minification
+    expect(code()).not.toMatch(/0x6a09e667|1779033703/); // SHA-256's first initial hash word: @noble/hashes is in game-campaign.sha256.js only
+  });
+
   it('defines GameCampaign with exactly the exports of game-campaign-sdk/browser, touching no browser global at load', async () => {
     const sandbox: Record<string, unknown> = {};
     runInNewContext(code(), sandbox); // no window, document, navigator or indexedDB here

@@ -63,6 +63,22 @@ describe('npm run size', () => {
     expect(both!.bytes).toBeGreaterThan(tracker!.bytes + 500);
   });
 
+  it('counts what loads before the game can call the SDK: a static import, never a lazily imported chunk (both bundlers)', async () => {
+    const base = "import { PlaytimeTracker } from 'game-campaign-sdk';\nconsole.log(PlaytimeTracker);\n";
+    const rows: SizeRow[] = [
+      { label: 'base', code: base },
+      { label: 'lazy', code: `${base}console.log(() => import('game-campaign-sdk/testing'));\n` },
+      { label: 'static', code: `${base}import * as testing from 'game-campaign-sdk/testing';\nconsole.log(testing);\n` },
+    ];
+    const [plain, lazy, eager] = await measureSizes({ rows });
+    for (const tool of ['rollup', 'esbuild'] as const) {
+      // The testing entry (zod's response schemas, the memory platform, @noble/hashes) is > 10 KB: counted when
+      // imported statically; imported lazily, only the chunk boundary (code the two share, split apart) is.
+      expect(eager!.byTool![tool]).toBeGreaterThan(plain!.byTool![tool] + 5000);
+      expect(lazy!.byTool![tool]).toBeLessThan(plain!.byTool![tool] + 1000);
+    }
+  });
+
   it('lists an entry that does not exist yet as skipped, never with a figure', () => {
     const browser = SIZE_ROWS.find((row) => row.label === 'tracker + browser adapter')!;
     expect(skipReason(browser, { '.': {} })).toBe('entry ./browser is not in package.json exports yet');
@@ -84,7 +100,7 @@ describe('the IIFE', () => {
 });
 
 describe('game-client bundles', () => {
-  /** The node_modules paths a consumer bundle of `names` from the built package pulls in. */
+  /** The node_modules packages whose code a consumer bundle of the built package carries. */
   async function bundledPackages(code: string): Promise<string[]> {
     const folder = mkdtempSync(join(tmpdir(), 'gc-inputs-'));
     try {
@@ -92,7 +108,11 @@ describe('game-client bundles', () => {
       symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
       writeFileSync(join(folder, 'consumer.mjs'), code);
       const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: folder });
-      const inputs = Object.keys(result.metafile.inputs).filter((path) => path.includes('node_modules/'));
+      // Files that put bytes in the bundle: esbuild also lists files it parsed and then shook off entirely (a
+      // `sideEffects: false` module reached by an import it ignores), which the game does not get.
+      const inputs = Object.values(result.metafile.outputs)
+        .flatMap((output) => Object.entries(output.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([path]) => path))
+        .filter((path) => path.includes('node_modules/'));
       return [...new Set(inputs.map((path) => path.replace(/^.*node_modules\/((?:@[^/]+\/)?[^/]+).*$/, '$1')))].sort();
     } finally {
       rmSync(folder, { recursive: true, force: true });
@@ -113,5 +133,46 @@ describe('game-client bundles', () => {
     expect(typeof testing.createMemoryStorage).toBe('function');
     expect(typeof testing.validateResponse).toBe('function');
     expect(testing.validateResponse({ data: { ott: 'x', expiresIn: 'soon' } }, 'OneTimeToken', 'item')).toEqual([{ path: 'data.expiresIn', message: 'must be a number' }]);
+  });
+
+  /** The files whose code a consumer loads at once (entry chunk and its static imports) and later (`import()`), bundled by esbuild with code splitting. */
+  async function loadedFiles(code: string): Promise<{ atOnce: string[]; later: string[]; laterCode: string }> {
+    const folder = mkdtempSync(join(tmpdir(), 'gc-split-'));
+    try {
+      mkdirSync(join(folder, 'node_modules'));
+      symlinkSync(ROOT, join(folder, 'node_modules', 'game-campaign-sdk'), 'dir');
+      writeFileSync(join(folder, 'consumer.mjs'), code);
+      const result = await build({ entryPoints: [join(folder, 'consumer.mjs')], bundle: true, splitting: true, format: 'esm', write: false, metafile: true, logLevel: 'silent', outdir: join(folder, 'out') });
+      const outputs = result.metafile.outputs;
+      const atOnce = new Set<string>();
+      const visit = (path: string) => {
+        if (atOnce.has(path)) return;
+        atOnce.add(path);
+        for (const imported of outputs[path]!.imports) if (imported.kind === 'import-statement') visit(imported.path);
+      };
+      visit(Object.keys(outputs).find((path) => outputs[path]!.entryPoint?.endsWith('consumer.mjs'))!);
+      const files = (paths: string[]) => [...new Set(paths.flatMap((path) => Object.entries(outputs[path]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([input]) => input.replace(/^.*node_modules\/(?!game-campaign-sdk)/, '').replace(/^.*dist\/modules\//, ''))))].sort();
+      const laterPaths = Object.keys(outputs).filter((path) => !atOnce.has(path));
+      const laterCode = result.outputFiles.filter((file) => laterPaths.some((path) => file.path.endsWith(path.replace(/^.*\//, '/')))).map((file) => file.text).join('\n');
+      return { atOnce: files([...atOnce]), later: files(laterPaths), laterCode };
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }
+
+  it.each([
+    ['browser', 'createBrowserPlatform', ['@noble/hashes/sha2.js', 'adapters/browser/webview.js']],
+    ['cocos', 'createCocosPlatform', ['@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js']],
+    ['react-native', 'createReactNativePlatform', ['@noble/hashes/sha2.js']],
+  ])('game-campaign-sdk/%s loads SHA-256 (and its other on-demand code) only when needed, through import()', async (entry, name, onDemand) => {
+    const { atOnce, later, laterCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(${name});\n`);
+    for (const file of onDemand) {
+      expect(atOnce, file).not.toContain(file);
+      expect(later, file).toContain(file);
+    }
+    expect(atOnce.some((file) => file.startsWith('@noble/'))).toBe(false);
+    // Only sha256 of @noble/hashes/sha2.js: SHA-512's round constants (hex strings that survive minification) are not there.
+    expect(laterCode).toContain('getUint32');
+    expect(laterCode).not.toContain('428a2f98d728ae22');
   });
 });

@@ -3,7 +3,9 @@
  * status, headers, body, time-out and abort with no AbortController in the runtime.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createXhrFetch, XhrTimeoutError } from '../../../adapters/cocos/xhr-fetch.js';
+import { createXhrFetch as createLazyXhrFetch, XhrTimeoutError } from '../../../adapters/cocos/xhr-fetch.js';
+// The request code itself (createXhrFetch imports it on the first request), so fake timers see its timers at once.
+import { xhrFetch as createXhrFetch } from '../../../adapters/cocos/xhr-request.js';
 import { createAbortControllerClass } from '../../../adapters/shared/abort-controller.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
@@ -18,6 +20,17 @@ function setup(handler: (request: Request) => Promise<Response>) {
 }
 
 describe('createXhrFetch', () => {
+  it('loads its request code on the first request, then sends as the request code does', async () => {
+    const fake = createFakeWx(new Map(), async () => new Response('{"data":1}', { status: 201 }));
+    const fetch = createLazyXhrFetch(fake.XMLHttpRequest);
+    const [first, second] = await Promise.all([fetch('https://x.example/a', { method: 'POST', body: '{}' }), fetch('https://x.example/b')]);
+    expect([first.status, await first.json(), second.status]).toEqual([201, { data: 1 }, 201]);
+    expect(fake.requests.map((r) => [r.method, r.url, r.header['content-type']])).toEqual([
+      ['POST', 'https://x.example/a', 'text/plain;charset=UTF-8'],
+      ['GET', 'https://x.example/b', 'application/x-www-form-urlencoded'],
+    ]);
+  });
+
   it('sends the method, body and lowercase headers, with the JSON content type the wrapper would otherwise replace', async () => {
     const { fake, fetch } = setup(async () => new Response('{"data":1}', { status: 201, headers: { 'content-type': 'application/json', 'Retry-After': '7' } }));
     const response = await fetch('https://relay.example/campaign/playtime/sessions', { method: 'post', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer t' }, body: '{"sessions":[]}' });

@@ -36,6 +36,23 @@ describe('React Native crypto (Hermes has none)', () => {
   });
 });
 
+describe('React Native SHA-256', () => {
+  it("hashes with expo-crypto's digest when it has one, else with @noble/hashes (same digest)", async () => {
+    vi.stubGlobal('crypto', undefined);
+    const algorithms: string[] = [];
+    const digest = async (algorithm: string, data: Uint8Array) => (algorithms.push(algorithm), webcrypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
+    const abc = new TextEncoder().encode('abc');
+    const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+    const expo = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto: { getRandomValues, digest } } });
+    const noble = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues } });
+    const expected = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
+    expect(hex(await expo.crypto.sha256(abc))).toBe(expected);
+    expect(algorithms).toEqual(['SHA-256']);
+    expect(hex(await noble.crypto.sha256(abc))).toBe(expected);
+    expect(algorithms).toHaveLength(1);
+  });
+});
+
 describe('React Native storage', () => {
   it('tells AsyncStorage 2.x from 3.x, and gives 3.x its own named store', async () => {
     vi.stubGlobal('crypto', { getRandomValues });

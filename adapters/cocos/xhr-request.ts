@@ -1,0 +1,93 @@
+/**
+ * The request code of {@link createXhrFetch} (./xhr-fetch.ts says why it is shaped so), imported by it on the
+ * first request.
+ */
+import type { FetchLike } from '../../core/platform.js';
+import { XhrTimeoutError, type XhrConstructor, type XhrFetchOptions, type XhrLike } from './xhr-fetch.js';
+
+/** Anything shaped like an `AbortSignal`: a real one, a polyfill's, or the SDK's own. */
+interface SignalLike {
+  readonly aborted: boolean;
+  readonly reason?: unknown;
+  addEventListener?(type: 'abort', listener: () => void): void;
+  removeEventListener?(type: 'abort', listener: () => void): void;
+}
+
+/** The fetch of {@link createXhrFetch}, ready to send (see there). */
+export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions = {}): FetchLike {
+  return (input, init = {}) =>
+    new Promise<Response>((resolve, reject) => {
+      const request = typeof input === 'string' ? undefined : input;
+      const url = request ? request.url : (input as string);
+      const method = (init.method ?? request?.method ?? 'GET').toUpperCase();
+      const body = init.body ?? null;
+      const signal = (init.signal ?? undefined) as SignalLike | undefined;
+      if (body !== null && typeof body !== 'string') return reject(new TypeError('xhr fetch: only string bodies are supported'));
+      if (signal?.aborted) return reject(abortReason(signal));
+
+      const xhr = new Xhr();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      // Settles once: every handler is detached first, so an `xhr.abort()` after it reports nothing more.
+      const settle = (outcome: () => void) => {
+        clearTimeout(timer);
+        signal?.removeEventListener?.('abort', onAbort);
+        xhr.onload = xhr.onerror = xhr.ontimeout = xhr.onabort = null;
+        outcome();
+      };
+      const cancel = (error: unknown) => {
+        settle(() => reject(error));
+        xhr.abort();
+      };
+      const onAbort = () => cancel(abortReason(signal));
+      xhr.onload = () => settle(() => resolve(xhrResponse(xhr, url)));
+      xhr.onerror = xhr.ontimeout = () => settle(() => reject(new TypeError(`Network request failed: ${method} ${url}`)));
+      xhr.onabort = () => settle(() => reject(abortReason(signal)));
+      xhr.open(method, url, true);
+      const headers = lowercaseHeaders(init.headers ?? request?.headers);
+      if (body !== null) headers['content-type'] ??= 'text/plain;charset=UTF-8';
+      for (const name in headers) xhr.setRequestHeader(name, headers[name]!);
+      signal?.addEventListener?.('abort', onAbort);
+      if (timeoutMs) timer = setTimeout(() => cancel(new XhrTimeoutError(`xhr fetch: no answer within ${timeoutMs} ms: ${method} ${url}`)), timeoutMs);
+      xhr.send(body);
+    });
+}
+
+/** Header pairs from any `HeadersInit`, names lowercased (the WeChat wrapper matches names case-sensitively). */
+function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (value: string, name: string) => (out[name.toLowerCase()] = String(value));
+  if (Array.isArray(headers)) for (const [name, value] of headers) add(value!, name!);
+  else if (typeof (headers as Headers)?.forEach === 'function') (headers as Headers).forEach(add);
+  else for (const name in headers) add((headers as Record<string, string>)[name]!, name);
+  return out;
+}
+
+function abortReason(signal: SignalLike | undefined): unknown {
+  return signal?.reason !== undefined ? signal.reason : Object.assign(new Error('The request was aborted'), { name: 'AbortError' });
+}
+
+/** The answer as the subset of `Response` the SDK reads; response header names lowercased, repeats joined with `, `. */
+function xhrResponse(xhr: XhrLike, url: string): Response {
+  const headers = new Map<string, string>();
+  for (const line of (xhr.getAllResponseHeaders() ?? '').split('\n')) {
+    const colon = line.indexOf(':');
+    if (colon <= 0) continue;
+    const name = line.slice(0, colon).trim().toLowerCase();
+    const value = line.slice(colon + 1).trim();
+    headers.set(name, headers.has(name) ? `${headers.get(name)}, ${value}` : value);
+  }
+  const text = xhr.responseText ?? '';
+  return {
+    ok: xhr.status >= 200 && xhr.status < 300,
+    status: xhr.status,
+    statusText: xhr.statusText ?? '',
+    url,
+    headers: {
+      get: (name: string) => headers.get(name.toLowerCase()) ?? null,
+      has: (name: string) => headers.has(name.toLowerCase()),
+      forEach: (fn: (value: string, name: string) => void) => headers.forEach(fn),
+    },
+    text: async () => text,
+    json: async () => JSON.parse(text) as unknown,
+  } as unknown as Response;
+}
