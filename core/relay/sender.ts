@@ -4,7 +4,7 @@
  * @see DESIGN sections 5 and 6
  */
 import { parseRetryAfter } from '../http/backoff.js';
-import { errorFromResponse, type CampaignError } from '../http/errors.js';
+import { ForbiddenError, UnauthorizedError, type CampaignError } from '../http/errors.js';
 import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
@@ -106,7 +106,7 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
   if ((status === 400 || status === 422) && errorBody?.code === 'VALIDATION_ERROR') {
     return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
   }
-  if (status === 401 || status === 403) return { kind: 'auth', status, error: errorFromResponse(status, body, response.headers) };
+  if (status === 401 || status === 403) return { kind: 'auth', status, error: authError(status, errorBody, response.headers) };
   if (status === 413) return { kind: 'too-large' };
   const retryAfterMs = parseRetryAfter(response.headers, nowMs);
   const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
@@ -130,6 +130,16 @@ function bulkResultIn(body: unknown): BulkPlaytimeResult | undefined {
 function errorBodyIn(body: unknown): ErrorBody | undefined {
   if (!isRecord(body) || typeof body['code'] !== 'string' || typeof body['message'] !== 'string') return undefined;
   return Array.isArray(body['details']) || body['details'] === undefined ? (body as ErrorBody) : undefined;
+}
+
+/**
+ * The typed error of a relay's 401/403, built directly rather than through `errorFromResponse`: its table of
+ * every error class would otherwise ride in every tracker bundle. The class follows the status; `code`,
+ * `message` and `details` come from a spec-shaped body when there is one.
+ */
+function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
+  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, ...(body?.details ? { details: body.details } : {}) };
+  return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
 }
 
 /** The game's headers for one request, without a content-type of its own. */
