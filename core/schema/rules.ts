@@ -30,10 +30,20 @@ export function optional<T>(rule: Rule<T>): Rule<T> & { readonly optional: true 
   return { ...rule, optional: true };
 }
 
-/** True when `value` is exactly `YYYY-MM-DDTHH:mm:ss.sssZ` and names a real instant. */
+/**
+ * True when `value` is exactly `YYYY-MM-DDTHH:mm:ss.sssZ` and names a real instant: what
+ * `new Date(Date.parse(value)).toISOString() === value` says (a property test proves it), without the Date
+ * round trip, which was a quarter of the relay's own CPU per session (four checks per session).
+ */
 export function isIsoMillis(value: string): boolean {
-  const time = Date.parse(value);
-  return !Number.isNaN(time) && new Date(time).toISOString() === value;
+  const parts = /^(\d{4})-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/.exec(value);
+  if (!parts) return false;
+  const year = +parts[1]!;
+  const month = +parts[2]!;
+  const day = +parts[3]!;
+  // Days in the month: 28/29 for February (Gregorian leap years), else 30 + the month's parity, flipped from August.
+  const days = month === 2 ? (year % 4 || (!(year % 100) && year % 400) ? 28 : 29) : 30 + ((month + (month >> 3)) & 1);
+  return month > 0 && month < 13 && day > 0 && day <= days;
 }
 
 /** True for a plain key/value object (not null, not an array). */
