@@ -5,7 +5,7 @@
  */
 import { parseRetryAfter } from '../http/backoff.js';
 import { ForbiddenError, UnauthorizedError, type CampaignError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
+import { exchange, ExchangeTimeout, messageOf, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -90,7 +90,7 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     return classify(response, parseJson(text), (options.now ?? Date.now)());
   } catch (error) {
     if (error instanceof ExchangeTimeout) return { kind: 'transient', reason: `no answer within ${timeoutMs} ms` };
-    return { kind: 'transient', reason: options.signal?.aborted ? 'aborted' : `connection failed: ${describe(error)}` };
+    return { kind: 'transient', reason: options.signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}` };
   }
 }
 
@@ -149,6 +149,3 @@ export async function resolveHeaders(headers: RelayHeaders | undefined): Promise
   return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -36,14 +36,10 @@ export function optional<T>(rule: Rule<T>): Rule<T> & { readonly optional: true 
  * round trip, which was a quarter of the relay's own CPU per session (four checks per session).
  */
 export function isIsoMillis(value: string): boolean {
-  const parts = /^(\d{4})-(\d\d)-(\d\d)T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/.exec(value);
-  if (!parts) return false;
-  const year = +parts[1]!;
-  const month = +parts[2]!;
-  const day = +parts[3]!;
-  // Days in the month: 28/29 for February (Gregorian leap years), else 30 + the month's parity, flipped from August.
-  const days = month === 2 ? (year % 4 || (!(year % 100) && year % 400) ? 28 : 29) : 30 + ((month + (month >> 3)) & 1);
-  return month > 0 && month < 13 && day > 0 && day <= days;
+  const parts = /^(\d{4})-(0[1-9]|1[0-2])-(0[1-9]|[12]\d|3[01])T([01]\d|2[0-3]):[0-5]\d:[0-5]\d\.\d{3}Z$/.exec(value);
+  // Days 29 to 31 exist only in some months: the last day of the month, from setUTCFullYear (which, unlike
+  // Date.UTC, keeps years 0-99 as they are).
+  return !!parts && (parts[3]! < '29' || +parts[3]! <= new Date(new Date(0).setUTCFullYear(+parts[1]!, +parts[2]!, 0)).getUTCDate());
 }
 
 /** True for a plain key/value object (not null, not an array). */

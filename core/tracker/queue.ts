@@ -98,7 +98,8 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
       }
       const merged = new Map(index);
       for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1) });
-      index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+      // Keys are unique: no two compare equal.
+      index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
       keyOfSession = new Map([...index].map(([key, entry]) => [entry.sessionId, key]));
       const lastKey = [...index.keys()].at(-1);
       if (lastKey !== undefined) nextSeq = Math.max(nextSeq, Number(lastKey.slice(seqStart, seqStart + SEQ_DIGITS)) + 1);
