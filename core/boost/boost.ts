@@ -7,7 +7,7 @@ import { checkedId } from '../client-checks.js';
 import type { ClientSponsors } from '../client/sponsors.js';
 import { NotFoundError } from '../http/errors.js';
 import { relayRequest, type RelayClient } from '../relay/client-request.js';
-import { RELAY_ROUTES } from '../relay/protocol.js';
+import { RELAY_ROUTES } from '../relay/routes.js';
 import type { BoostRecord } from '../schema/sponsors.js';
 
 /** What {@link Boost.change} asks for. */

@@ -7,7 +7,8 @@
  */
 import type { Platform, WebViewHandle } from '../platform.js';
 import { relayRequest, type RelayClient } from '../relay/client-request.js';
-import { RELAY_ROUTES, type RelayWebviewToken } from '../relay/protocol.js';
+import type { RelayWebviewToken } from '../relay/protocol.js';
+import { RELAY_ROUTES } from '../relay/routes.js';
 import type { RelayTarget } from '../relay/sender.js';
 import { createPkcePair } from './pkce.js';
 
