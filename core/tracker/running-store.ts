@@ -37,27 +37,22 @@ export function runningStore(storage: KeyValueStorage, prefix: string, onError: 
   };
 }
 
-/** What {@link recoverCrashedSessions} needs from its tracker. */
-export interface RecoveryContext {
-  platform: Platform;
-  store: RunningStore;
-  /** `{storageKey}:running:`, where the records are listed. */
-  prefix: string;
-  /** This tracker's instance id: its own records are never recovered. */
-  owner: string;
-  aliveLockName(owner: string): string;
-  /** Ends one crashed session (queue or drop it, then delete its record). Called inside the owner's lock. */
-  recover(record: RunningRecord): Promise<void>;
-  onError(error: unknown): void;
-}
-
 /**
- * Recovers every running record of other instances. Without `platform.lock` it resolves when they are done;
- * with it, each instance's records are recovered in the background once its lock is free (at once for a
- * crashed one), and it resolves after asking.
+ * Recovers every running record (under `prefix`, `{storageKey}:running:`) of instances other than `owner` (this
+ * tracker's instance id). `recover` ends one crashed session (queue or drop it, then delete its record), inside
+ * the lock `aliveLockName(previousOwner)`. Without `platform.lock` it resolves when they are done; with it, each
+ * instance's records are recovered in the background once its lock is free (at once for a crashed one), and it
+ * resolves after asking. Positional parameters: a bundler shortens them, not an options object's names.
  */
-export async function recoverCrashedSessions(context: RecoveryContext): Promise<void> {
-  const { platform, store, owner, prefix, onError } = context;
+export async function recoverCrashedSessions(
+  platform: Platform,
+  store: RunningStore,
+  prefix: string,
+  owner: string,
+  aliveLockName: (owner: string) => string,
+  recover: (record: RunningRecord) => Promise<void>,
+  onError: (error: unknown) => void,
+): Promise<void> {
   let keys: string[] = [];
   try {
     keys = await platform.storage.keys(prefix);
@@ -73,12 +68,12 @@ export async function recoverCrashedSessions(context: RecoveryContext): Promise<
   const recoverAll = async (records: RunningRecord[]) => {
     for (const stale of records) {
       const record = await store.read(stale.sessionId); // its owner may have ended it while we waited
-      if (record) await context.recover(record);
+      if (record) await recover(record);
     }
   };
   const immediate: Promise<void>[] = [];
   for (const [previousOwner, records] of byOwner) {
-    if (platform.lock) platform.lock(context.aliveLockName(previousOwner), () => recoverAll(records)).catch(onError);
+    if (platform.lock) platform.lock(aliveLockName(previousOwner), () => recoverAll(records)).catch(onError);
     else immediate.push(recoverAll(records));
   }
   await Promise.all(immediate);

@@ -3,6 +3,7 @@
  * the service exactly once through the game server's relay.
  * @see DESIGN section 5
  */
+import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { trackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
 import { createFlusher, type FlushTrigger } from './flusher.js';
@@ -188,8 +189,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     if (session.durationSeconds < 1) {
       events.emit('dropped', { sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' });
     } else if (details.length) {
-      const reason = details.map((detail) => `${detail.path} ${detail.message}`).join('; ');
-      events.emit('dropped', { sessionId, reason: 'invalid', session, error: reason, details });
+      events.emit('dropped', { sessionId, reason: 'invalid', session, error: summarize(details), details });
     } else {
       await queue.enqueue(session);
       if (queue.size() >= config.flushAt) requestFlush('threshold');
@@ -227,7 +227,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
   const ready = (async () => {
     await loaded;
-    await recoverCrashedSessions({ platform, store: running, prefix: runningPrefix, owner: instanceId, aliveLockName, recover, onError: storageError });
+    await recoverCrashedSessions(platform, running, runningPrefix, instanceId, aliveLockName, recover, storageError);
     requestFlush('startup');
   })();
 
