@@ -76,9 +76,10 @@ export function playtimeUrl(relayUrl: string): string {
  * ```
  */
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
-  const headers = await resolveHeaders(options.relay.headers);
-  const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
-  if (options.signal?.aborted) return { kind: 'transient', reason: 'aborted' };
+  const { relay, signal, timeoutMs = RELAY_TIMEOUT_MS, now = Date.now } = options;
+  const headers = await resolveHeaders(relay.headers);
+  const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
+  if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -86,31 +87,11 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     ...(options.keepalive ? { keepalive: true } : {}),
   };
   try {
-    const { response, text } = await exchange(options.fetch, playtimeUrl(options.relay.url), init, timeoutMs, options.signal);
-    return classify(response, parseJson(text), (options.now ?? Date.now)());
+    const { response, text } = await exchange(options.fetch, playtimeUrl(relay.url), init, timeoutMs, signal);
+    return classify(response, parseJson(text), now());
   } catch (error) {
-    if (error instanceof ExchangeTimeout) return { kind: 'transient', reason: `no answer within ${timeoutMs} ms` };
-    return { kind: 'transient', reason: options.signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}` };
+    return transient(error instanceof ExchangeTimeout ? `no answer within ${timeoutMs} ms` : signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}`);
   }
-}
-
-/** Sorts a relay answer into a {@link SendOutcome}. */
-function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
-  const status = response.status;
-  if (status >= 200 && status < 300) {
-    const result = bulkResultIn(body);
-    return result ? { kind: 'results', result } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
-  }
-  const errorBody = errorBodyIn(body);
-  // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
-  if ((status === 400 || status === 422) && errorBody?.code === 'VALIDATION_ERROR') {
-    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
-  }
-  if (status === 401 || status === 403) return { kind: 'auth', status, error: authError(status, errorBody, response.headers) };
-  if (status === 413) return { kind: 'too-large' };
-  const retryAfterMs = parseRetryAfter(response.headers, nowMs);
-  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
-  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 /*
@@ -118,18 +99,29 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
  * (core/schema/responses.ts) stay out of game client bundles, and `validateResponses` covers them in tests.
  */
 
-/** `data` of a 2xx answer when it holds one `{ sessionId, status }` result per answered item. */
-function bulkResultIn(body: unknown): BulkPlaytimeResult | undefined {
-  const data = isRecord(body) ? body['data'] : undefined;
-  const results = isRecord(data) ? data['results'] : undefined;
-  const valid = Array.isArray(results) && results.every((item) => isRecord(item) && typeof item['sessionId'] === 'string' && BULK_ITEM_STATUSES.includes(item['status'] as never));
-  return valid ? (data as BulkPlaytimeResult) : undefined;
-}
-
-/** An error answer in the spec's shape (a proxy's page is not one: it is classified by its status alone). */
-function errorBodyIn(body: unknown): ErrorBody | undefined {
-  if (!isRecord(body) || typeof body['code'] !== 'string' || typeof body['message'] !== 'string') return undefined;
-  return Array.isArray(body['details']) || body['details'] === undefined ? (body as ErrorBody) : undefined;
+/** Sorts a relay answer into a {@link SendOutcome}. */
+function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
+  const { status, headers } = response;
+  const fields = isRecord(body) ? body : {};
+  if (status >= 200 && status < 300) {
+    // `data` holds one `{ sessionId, status }` result per answered item.
+    const data = fields['data'];
+    const results = isRecord(data) ? data['results'] : undefined;
+    const valid = Array.isArray(results) && results.every((item) => isRecord(item) && typeof item['sessionId'] === 'string' && BULK_ITEM_STATUSES.includes(item['status'] as never));
+    return valid ? { kind: 'results', result: data as BulkPlaytimeResult } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
+  }
+  // An error answer in the spec's shape (a proxy's page is not one: it is classified by its status alone).
+  const { code, message, details } = fields;
+  const errorBody = typeof code === 'string' && typeof message === 'string' && (details === undefined || Array.isArray(details)) ? (fields as ErrorBody) : undefined;
+  // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
+  if ((status === 400 || status === 422) && code === 'VALIDATION_ERROR' && errorBody) {
+    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
+  }
+  if (status === 401 || status === 403) return { kind: 'auth', status, error: authError(status, errorBody, headers) };
+  if (status === 413) return { kind: 'too-large' };
+  const retryAfterMs = parseRetryAfter(headers, nowMs);
+  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
+  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 /**
