@@ -27,16 +27,6 @@ export const FLUSH_BACKOFF = { baseMs: 1_000, maxMs: 300_000 } as const;
 
 const WAITS_FOR_BACKOFF: readonly FlushTrigger[] = ['interval', 'threshold', 'startup'];
 
-/** Everything a flusher works with. */
-export interface FlusherConfig {
-  platform: Platform;
-  queue: SessionQueue;
-  relay: RelayTarget;
-  isTest: boolean | undefined;
-  /** Lock name, `{storageKey}:flush`. */
-  lockName: string;
-  events: TrackerEvents;
-}
 
 /** Whether the drain goes on (`true`) or stops until the next trigger (`false`). */
 type Step = boolean;
@@ -53,8 +43,11 @@ export interface Flusher {
   dispose(): Promise<void>;
 }
 
-/** The {@link Flusher} of one tracker. */
-export function createFlusher({ platform, queue, relay, isTest, lockName, events }: FlusherConfig): Flusher {
+/**
+ * The {@link Flusher} of one tracker: `lockName` is `{storageKey}:flush`. Positional parameters: a bundler
+ * shortens them, not an options object's names.
+ */
+export function createFlusher(platform: Platform, queue: SessionQueue, relay: RelayTarget, isTest: boolean | undefined, lockName: string, events: TrackerEvents): Flusher {
   const abort = new AbortController();
   let running: Promise<void> | undefined;
   /** The part of `running` that holds the lock (not the wait for it). */

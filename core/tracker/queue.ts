@@ -6,11 +6,6 @@
 import type { KeyValueStorage } from '../platform.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
 
-/** What the queue reports; the tracker turns these into events. */
-export interface QueueReporter {
-  dropped(event: DroppedEvent): void;
-  storageError(error: unknown): void;
-}
 
 interface Entry {
   sessionId: string;
@@ -56,7 +51,14 @@ export interface SessionQueue {
  * same store is sending at that moment (that needs two live tabs and a full queue; the lock is not taken
  * for an eviction so that `stop()` never waits on the network).
  */
-export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: number, report: QueueReporter): SessionQueue {
+export function sessionQueue(
+  storage: KeyValueStorage,
+  prefix: string,
+  maxSize: number,
+  /** Hears the sessions evicted by overflow (the tracker's `dropped` event). */
+  dropped: (event: DroppedEvent) => void,
+  storageError: (error: unknown) => void,
+): SessionQueue {
   /** Insertion order is oldest first. */
   let index = new Map<string, Entry>();
   let keyOfSession = new Map<string, string>();
@@ -79,9 +81,9 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
       const session = entry.session ?? (await storage.get<TrackedSession>(key));
       if (session === undefined) return; // another tracker on this store sent it meanwhile: not ours to report
       await storage.delete(key);
-      report.dropped({ sessionId: entry.sessionId, reason: 'overflow', session });
+      dropped({ sessionId: entry.sessionId, reason: 'overflow', session });
     } catch (error) {
-      report.storageError(error);
+      storageError(error);
     }
   };
 
@@ -94,7 +96,7 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
       try {
         keys = await storage.keys(prefix);
       } catch (error) {
-        return report.storageError(error);
+        return storageError(error);
       }
       const merged = new Map(index);
       for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1) });
@@ -113,7 +115,7 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
         await storage.set(key, session);
       } catch (error) {
         entry.session = session;
-        report.storageError(error);
+        storageError(error);
       }
       index.set(key, entry);
       keyOfSession.set(sessionId, key);
@@ -149,7 +151,7 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
         try {
           session ??= await storage.get<TrackedSession>(key);
         } catch (error) {
-          report.storageError(error);
+          storageError(error);
           continue;
         }
         if (session === undefined) forget(key);
@@ -172,7 +174,7 @@ export function sessionQueue(storage: KeyValueStorage, prefix: string, maxSize: 
         try {
           await storage.delete(key);
         } catch (error) {
-          report.storageError(error);
+          storageError(error);
           continue;
         }
         forget(key);

@@ -117,10 +117,10 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
     platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
   }
-  const queue = sessionQueue(platform.storage, `${storageKey}:queue:`, config.maxQueue, { dropped: (event) => events.emit('dropped', event), storageError });
+  const queue = sessionQueue(platform.storage, `${storageKey}:queue:`, config.maxQueue, (event) => events.emit('dropped', event), storageError);
   const runningPrefix = `${storageKey}:running:`;
   const running = runningStore(platform.storage, runningPrefix, storageError);
-  const flusher = createFlusher({ platform, queue, relay: config.relay, isTest: config.isTest, lockName: `${storageKey}:flush`, events });
+  const flusher = createFlusher(platform, queue, config.relay, config.isTest, `${storageKey}:flush`, events);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
