@@ -61,17 +61,12 @@ export function sessionQueue(
 ): SessionQueue {
   /** Insertion order is oldest first. */
   let index = new Map<string, Entry>();
-  let keyOfSession = new Map<string, string>();
   let nextSeq = 0;
   /** Keys a flush is sending now: never evicted under it. */
   const inFlight = new Set<string>();
   const seqStart = prefix.length;
 
-  const forget = (key: string) => {
-    const entry = index.get(key);
-    index.delete(key);
-    if (entry && keyOfSession.get(entry.sessionId) === key) keyOfSession.delete(entry.sessionId);
-  };
+  const forget = (key: string) => index.delete(key);
 
   /** Removes `key` from the index at once (so concurrent evictions pick different keys), then from storage. */
   const evict = async (key: string) => {
@@ -89,7 +84,8 @@ export function sessionQueue(
 
   return {
     size: () => index.size,
-    has: (sessionId) => keyOfSession.has(sessionId),
+    // A scan: asked only when recovering a crashed session at start-up, so no second index is kept for it.
+    has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
 
     async sync() {
       let keys: string[];
@@ -102,7 +98,6 @@ export function sessionQueue(
       for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1) });
       // Keys are unique: no two compare equal.
       index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
-      keyOfSession = new Map([...index].map(([key, entry]) => [entry.sessionId, key]));
       const lastKey = [...index.keys()].at(-1);
       if (lastKey !== undefined) nextSeq = Math.max(nextSeq, Number(lastKey.slice(seqStart, seqStart + SEQ_DIGITS)) + 1);
     },
@@ -118,7 +113,6 @@ export function sessionQueue(
         storageError(error);
       }
       index.set(key, entry);
-      keyOfSession.set(sessionId, key);
       const evictions: Promise<void>[] = [];
       // The first key not in flight, walking the index lazily: O(1) for a queue that is not being sent.
       evicting: while (index.size > maxSize) {
