@@ -8,15 +8,16 @@ import { CODE_BY_STATUS, type ErrorDetail } from '../schema/error-codes.js';
 
 /** Base class of every error the SDK throws about a request. */
 export class CampaignError extends Error {
+  // `declare`: assigned in the constructor, so no field initialisers are emitted (smaller client bundles).
   override readonly name: string = 'CampaignError';
   /** HTTP status; undefined when no response arrived (connection error, time-out, local validation). */
-  readonly status: number | undefined;
+  declare readonly status: number | undefined;
   /** Machine-readable code, e.g. `NOT_FOUND`, or `CONNECTION_ERROR`/`TIMEOUT` for transport failures. */
-  readonly code: string;
+  declare readonly code: string;
   /** Field-level problems, for validation errors. */
-  readonly details: ErrorDetail[] | undefined;
+  declare readonly details: ErrorDetail[] | undefined;
   /** Response headers, when a response arrived. */
-  readonly headers: Headers | undefined;
+  declare readonly headers: Headers | undefined;
 
   constructor(init: { message: string; code: string; status?: number; details?: ErrorDetail[]; headers?: Headers; cause?: unknown }) {
     super(init.message, { cause: init.cause });

@@ -5,6 +5,7 @@
  * and then stalls must not hang the caller.
  */
 import type { FetchLike } from '../platform.js';
+import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 
 /** The rejection of an exchange that got no complete answer within its time-out. */
 export class ExchangeTimeout extends Error {
@@ -44,6 +45,21 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
+}
+
+/** The message of whatever was thrown. */
+export function messageOf(cause: unknown): string {
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
+/**
+ * The typed error of an exchange that got no answer, for the API transport and the relay's JSON calls alike:
+ * `TimeoutError` after the time-out, `ConnectionError` otherwise (a connection lost mid-body included).
+ */
+export function noAnswerError(cause: unknown): CampaignError {
+  return cause instanceof ExchangeTimeout
+    ? new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause })
+    : new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${messageOf(cause)}`, cause });
 }
 
 /** A body as JSON when it is JSON; otherwise the text itself (a proxy's HTML page), undefined when empty. */

@@ -27,6 +27,10 @@ export function validatedFields<T extends object>(fields: Record<string, Rule<ne
 
 /** Throws the `ValidationError` of a request that breaks the spec's rules (client and server alike). */
 export function invalid(details: ErrorDetail[]): never {
-  const summary = details.map((d) => `${d.path} ${d.message}`).join('; ');
-  throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Invalid request: ${summary}`, details });
+  throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Invalid request: ${summarize(details)}`, details });
+}
+
+/** Details in one line: `path message; path message` (error messages, and the tracker's `dropped` events). */
+export function summarize(details: ErrorDetail[]): string {
+  return details.map((detail) => `${detail.path} ${detail.message}`).join('; ');
 }

@@ -7,8 +7,8 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { backoffDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
-import { exchange, ExchangeTimeout, parseJson } from './exchange.js';
-import { AbortError, CampaignError, ConnectionError, ResponseValidationError, TimeoutError, errorFromResponse } from './errors.js';
+import { exchange, noAnswerError, parseJson } from './exchange.js';
+import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
 export interface LogEntry {
@@ -184,8 +184,7 @@ export class Transport {
       const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
       return { response, body: parseJson(text) };
     } catch (cause) {
-      if (cause instanceof ExchangeTimeout) throw new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause });
-      throw new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${describe(cause)}`, cause });
+      throw noAnswerError(cause);
     }
   }
 
@@ -225,6 +224,4 @@ function statusOf(error: CampaignError): { status?: number } {
   return error.status === undefined ? {} : { status: error.status };
 }
 
-function describe(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
-}
+

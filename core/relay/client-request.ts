@@ -6,8 +6,8 @@
  * @see DESIGN sections 3 and 6
  */
 import { API_RETRY, apiRetryDelay, parseRetryAfter, sleep } from '../http/backoff.js';
-import { ConnectionError, errorFromResponse, RelayAuthError, ResponseValidationError, TimeoutError, type RateLimitError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, parseJson, unlessAborted } from '../http/exchange.js';
+import { errorFromResponse, RelayAuthError, ResponseValidationError, type RateLimitError } from '../http/errors.js';
+import { exchange, noAnswerError, parseJson, unlessAborted } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import { isRecord } from '../schema/rules.js';
 import { resolveHeaders, RELAY_TIMEOUT_MS, type RelayTarget } from './sender.js';
@@ -51,8 +51,7 @@ export async function relayRequest<T>(client: RelayClient, call: RelayCall): Pro
       answer = await exchange(client.fetch, url, { method: call.method, headers, body: JSON.stringify(call.body) }, timeoutMs, call.signal);
     } catch (cause) {
       if (call.signal?.aborted) throw cause;
-      if (cause instanceof ExchangeTimeout) throw new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause });
-      throw new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+      throw noAnswerError(cause);
     }
     const { response } = answer;
     const { status, headers: answerHeaders } = response;

@@ -4,8 +4,8 @@
  * @see DESIGN sections 5 and 6
  */
 import { parseRetryAfter } from '../http/backoff.js';
-import { errorFromResponse, type CampaignError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, parseJson } from '../http/exchange.js';
+import { ForbiddenError, UnauthorizedError, type CampaignError } from '../http/errors.js';
+import { exchange, ExchangeTimeout, messageOf, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -76,9 +76,10 @@ export function playtimeUrl(relayUrl: string): string {
  * ```
  */
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
-  const headers = await resolveHeaders(options.relay.headers);
-  const timeoutMs = options.timeoutMs ?? RELAY_TIMEOUT_MS;
-  if (options.signal?.aborted) return { kind: 'transient', reason: 'aborted' };
+  const { relay, signal, timeoutMs = RELAY_TIMEOUT_MS, now = Date.now } = options;
+  const headers = await resolveHeaders(relay.headers);
+  const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
+  if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
@@ -86,31 +87,11 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     ...(options.keepalive ? { keepalive: true } : {}),
   };
   try {
-    const { response, text } = await exchange(options.fetch, playtimeUrl(options.relay.url), init, timeoutMs, options.signal);
-    return classify(response, parseJson(text), (options.now ?? Date.now)());
+    const { response, text } = await exchange(options.fetch, playtimeUrl(relay.url), init, timeoutMs, signal);
+    return classify(response, parseJson(text), now());
   } catch (error) {
-    if (error instanceof ExchangeTimeout) return { kind: 'transient', reason: `no answer within ${timeoutMs} ms` };
-    return { kind: 'transient', reason: options.signal?.aborted ? 'aborted' : `connection failed: ${describe(error)}` };
+    return transient(error instanceof ExchangeTimeout ? `no answer within ${timeoutMs} ms` : signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}`);
   }
-}
-
-/** Sorts a relay answer into a {@link SendOutcome}. */
-function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
-  const status = response.status;
-  if (status >= 200 && status < 300) {
-    const result = bulkResultIn(body);
-    return result ? { kind: 'results', result } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
-  }
-  const errorBody = errorBodyIn(body);
-  // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
-  if ((status === 400 || status === 422) && errorBody?.code === 'VALIDATION_ERROR') {
-    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
-  }
-  if (status === 401 || status === 403) return { kind: 'auth', status, error: errorFromResponse(status, body, response.headers) };
-  if (status === 413) return { kind: 'too-large' };
-  const retryAfterMs = parseRetryAfter(response.headers, nowMs);
-  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
-  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
 /*
@@ -118,18 +99,39 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
  * (core/schema/responses.ts) stay out of game client bundles, and `validateResponses` covers them in tests.
  */
 
-/** `data` of a 2xx answer when it holds one `{ sessionId, status }` result per answered item. */
-function bulkResultIn(body: unknown): BulkPlaytimeResult | undefined {
-  const data = isRecord(body) ? body['data'] : undefined;
-  const results = isRecord(data) ? data['results'] : undefined;
-  const valid = Array.isArray(results) && results.every((item) => isRecord(item) && typeof item['sessionId'] === 'string' && BULK_ITEM_STATUSES.includes(item['status'] as never));
-  return valid ? (data as BulkPlaytimeResult) : undefined;
+/** Sorts a relay answer into a {@link SendOutcome}. */
+function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
+  const { status, headers } = response;
+  const fields = isRecord(body) ? body : {};
+  if (status >= 200 && status < 300) {
+    // `data` holds one `{ sessionId, status }` result per answered item.
+    const data = fields['data'];
+    const results = isRecord(data) ? data['results'] : undefined;
+    const valid = Array.isArray(results) && results.every((item) => isRecord(item) && typeof item['sessionId'] === 'string' && BULK_ITEM_STATUSES.includes(item['status'] as never));
+    return valid ? { kind: 'results', result: data as BulkPlaytimeResult } : { kind: 'transient', status, reason: 'the relay answered with an unexpected body' };
+  }
+  // An error answer in the spec's shape (a proxy's page is not one: it is classified by its status alone).
+  const { code, message, details } = fields;
+  const errorBody = typeof code === 'string' && typeof message === 'string' && (details === undefined || Array.isArray(details)) ? (fields as ErrorBody) : undefined;
+  // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
+  if ((status === 400 || status === 422) && code === 'VALIDATION_ERROR' && errorBody) {
+    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
+  }
+  if (status === 401 || status === 403) return { kind: 'auth', status, error: authError(status, errorBody, headers) };
+  if (status === 413) return { kind: 'too-large' };
+  const retryAfterMs = parseRetryAfter(headers, nowMs);
+  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
+  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
 }
 
-/** An error answer in the spec's shape (a proxy's page is not one: it is classified by its status alone). */
-function errorBodyIn(body: unknown): ErrorBody | undefined {
-  if (!isRecord(body) || typeof body['code'] !== 'string' || typeof body['message'] !== 'string') return undefined;
-  return Array.isArray(body['details']) || body['details'] === undefined ? (body as ErrorBody) : undefined;
+/**
+ * The typed error of a relay's 401/403, built directly rather than through `errorFromResponse`: its table of
+ * every error class would otherwise ride in every tracker bundle. The class follows the status; `code`,
+ * `message` and `details` come from a spec-shaped body when there is one.
+ */
+function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
+  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, ...(body?.details ? { details: body.details } : {}) };
+  return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
 }
 
 /** The game's headers for one request, without a content-type of its own. */
@@ -139,6 +141,3 @@ export async function resolveHeaders(headers: RelayHeaders | undefined): Promise
   return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}

@@ -24,11 +24,12 @@ export const SESSION_RULES = {
 
 /**
  * The spec's cross-field rule: `endedAt` must be greater than or equal to `startedAt`. It is judged only when
- * both are valid timestamps (otherwise their own rule has said what is wrong), whatever else failed.
+ * both are valid timestamps (otherwise their own rule has said what is wrong), whatever else failed. Two valid
+ * timestamps (one fixed width, 4-digit years, UTC) compare as strings in time order: no Date.parse needed.
  */
 export function endsBeforeStart(session: { startedAt?: unknown; endedAt?: unknown }): boolean {
   const { startedAt, endedAt } = session;
-  return typeof startedAt === 'string' && typeof endedAt === 'string' && isIsoMillis(startedAt) && isIsoMillis(endedAt) && Date.parse(endedAt) < Date.parse(startedAt);
+  return typeof startedAt === 'string' && typeof endedAt === 'string' && isIsoMillis(startedAt) && isIsoMillis(endedAt) && endedAt < startedAt;
 }
 
 /** The detail of {@link endsBeforeStart}. */

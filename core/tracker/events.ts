@@ -87,66 +87,55 @@ export interface TrackerEventMap {
 /** A listener of one tracker event. */
 export type TrackerListener<K extends keyof TrackerEventMap> = (event: TrackerEventMap[K]) => unknown;
 
+/** Typed events where each listener runs on its own (see {@link trackerEvents}). */
+export interface TrackerEvents {
+  /** Adds a guarded listener (`once`: for the next event only). */
+  on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>, once?: boolean): void;
+  /** Removes a listener added with `on` (every time it was added). */
+  off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): void;
+  /** Calls every listener of `name` with `event`. */
+  emit<K extends keyof TrackerEventMap>(name: K, event: TrackerEventMap[K]): void;
+  /** Forgets every listener (on dispose). */
+  clear(): void;
+}
+
 /**
  * Typed events where each listener runs on its own: one that throws or rejects neither stops the others nor
  * the tracker; its error is emitted as `error` (kind `listener`). An `error` listener that throws is
  * re-thrown from a timer (it would loop otherwise), so it surfaces as an uncaught error of the host.
+ * mitt (ESM, ~200 B) rather than eventemitter3 (CommonJS, ~1 KB in every consumer's bundle); closures rather
+ * than a class: bundlers do not shorten property names, they do shorten local names.
  */
-export class TrackerEvents {
-  // TypeScript `private` rather than `#private` on the client path: see docs/decisions.md (ES2020 IIFE).
-  // mitt (ESM, ~200 B) rather than eventemitter3 (CommonJS, ~1 KB in every consumer's bundle).
-  private readonly emitter = mitt<Record<keyof TrackerEventMap, unknown>>();
-
-  /** Adds a guarded listener (`once`: for the next event only). */
-  on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>, once = false): void {
-    const guarded = this.guard(name, listener);
-    const wrapped: Wrapped = once
-      ? (event) => {
-          this.remove(name, (handler) => handler === wrapped);
-          guarded(event);
+export function trackerEvents(): TrackerEvents {
+  const emitter = mitt<Record<keyof TrackerEventMap, unknown>>();
+  const { all } = emitter;
+  // mitt's `off` drops one handler; a listener added twice is removed whole.
+  const remove = (name: keyof TrackerEventMap, matches: (handler: Wrapped) => boolean) => all.set(name, ((all.get(name) ?? []) as Wrapped[]).filter((handler) => !matches(handler)));
+  const events: TrackerEvents = {
+    on(name, listener, once) {
+      const report = (error: unknown) =>
+        name === 'error'
+          ? setTimeout(() => {
+              throw error;
+            })
+          : events.emit('error', { kind: 'listener', error });
+      const wrapped: Wrapped = (event) => {
+        if (once) remove(name, (handler) => handler === wrapped);
+        try {
+          const result = (listener as (event: unknown) => unknown)(event);
+          if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
+        } catch (error) {
+          report(error);
         }
-      : guarded;
-    wrapped.listener = listener;
-    this.emitter.on(name, wrapped);
-  }
-
-  /** Removes a listener added with `on` (every time it was added). */
-  off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): void {
-    this.remove(name, (handler) => handler.listener === listener);
-  }
-
-  /** Calls every listener of `name` with `event`. */
-  emit<K extends keyof TrackerEventMap>(name: K, event: TrackerEventMap[K]): void {
-    this.emitter.emit(name, event);
-  }
-
-  /** Forgets every listener (on dispose). */
-  removeAll(): void {
-    this.emitter.all.clear();
-  }
-
-  /** Drops the handlers of `name` that match (mitt's `off` drops one; a listener added twice is removed whole). */
-  private remove(name: keyof TrackerEventMap, matches: (handler: Wrapped) => boolean): void {
-    const handlers = this.emitter.all.get(name) as Wrapped[] | undefined;
-    if (handlers) this.emitter.all.set(name, handlers.filter((handler) => !matches(handler)));
-  }
-
-  private guard(name: keyof TrackerEventMap, listener: (event: never) => unknown): Wrapped {
-    const report = (error: unknown) => {
-      if (name !== 'error') return this.emit('error', { kind: 'listener', error });
-      setTimeout(() => {
-        throw error;
-      });
-    };
-    return (event) => {
-      try {
-        const result = (listener as (event: unknown) => unknown)(event);
-        if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
-      } catch (error) {
-        report(error);
-      }
-    };
-  }
+      };
+      wrapped.listener = listener;
+      emitter.on(name, wrapped);
+    },
+    off: (name, listener) => void remove(name, (handler) => handler.listener === listener),
+    emit: emitter.emit,
+    clear: () => all.clear(),
+  };
+  return events;
 }
 
 /** A guarded listener as mitt holds it, with the game's listener it wraps (what `off` looks for). */

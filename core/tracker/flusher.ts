@@ -25,169 +25,125 @@ export type FlushTrigger = 'manual' | 'interval' | 'threshold' | 'background' | 
 /** Retry timing after a transient failure: full jitter, 1 s doubling up to 5 min. */
 export const FLUSH_BACKOFF = { baseMs: 1_000, maxMs: 300_000 } as const;
 
-const WAITS_FOR_BACKOFF: ReadonlySet<FlushTrigger> = new Set(['interval', 'threshold', 'startup']);
+const WAITS_FOR_BACKOFF: readonly FlushTrigger[] = ['interval', 'threshold', 'startup'];
 
-/** Everything a flusher works with. */
-export interface FlusherConfig {
-  platform: Platform;
-  queue: SessionQueue;
-  relay: RelayTarget;
-  isTest: boolean | undefined;
-  /** Lock name, `{storageKey}:flush`. */
-  lockName: string;
-  events: TrackerEvents;
-}
 
-type Step = 'continue' | 'stop';
+/** Whether the drain goes on (`true`) or stops until the next trigger (`false`). */
+type Step = boolean;
 
 /** Drains the queue through the relay; see {@link FlushTrigger} for when it may start. */
-export class Flusher {
-  readonly #config: FlusherConfig;
-  readonly #abort = new AbortController();
-  #running: Promise<void> | undefined;
-  /** The part of `#running` that holds the lock (not the wait for it). */
-  #holding: Promise<void> | undefined;
-  /** Another trigger arrived during a drain: drain once more when it ends (it may have missed new sessions). */
-  #again = false;
-  /** Send with `keepalive` (the game went to the background during or before this flush). */
-  #keepalive = false;
-  #attempt = 0;
-  #backoffUntil = 0;
-  #retryAfterUntil = 0;
-  #retryTimer: ReturnType<typeof setTimeout> | undefined;
-  #disposed = false;
-
-  constructor(config: FlusherConfig) {
-    this.#config = config;
-  }
-
+export interface Flusher {
   /** Flushes now if `trigger` may start one; joins the flush already running. */
-  flush(trigger: FlushTrigger): Promise<void> {
-    if (this.#running) {
-      this.#again = true;
-      // Going to the background mid-flush: the rest of this flush goes out as keepalive requests.
-      if (trigger === 'background') this.#keepalive = true;
-      return this.#running;
-    }
-    if (!this.#mayStart(trigger)) return Promise.resolve();
-    this.#keepalive = trigger === 'background';
-    this.#running = this.#exclusive(async () => {
-      do {
-        this.#again = false;
-        if ((await this.#drain()) === 'stop') break;
-      } while (this.#again && !this.#disposed);
-    })
-      .catch((error: unknown) => this.#config.events.emit('error', { kind: 'lock', error }))
-      .finally(() => (this.#running = undefined));
-    return this.#running;
-  }
-
+  flush(trigger: FlushTrigger): Promise<void>;
   /**
    * Stops timers and aborts the request in flight (its sessions stay queued for the next start-up).
    * Resolves once a flush holding the lock has wound down, so its last events reach the listeners; a flush
    * still waiting for the lock (another tab's turn) is not waited for: it gives up when its turn comes.
    */
-  dispose(): Promise<void> {
-    this.#disposed = true;
-    clearTimeout(this.#retryTimer);
-    this.#abort.abort();
-    return this.#holding?.catch(() => undefined) ?? Promise.resolve();
-  }
+  dispose(): Promise<void>;
+}
 
-  #mayStart(trigger: FlushTrigger): boolean {
-    const { platform } = this.#config;
-    if (this.#disposed || platform.network?.isOnline() === false) return false;
+/**
+ * The {@link Flusher} of one tracker: `lockName` is `{storageKey}:flush`. Positional parameters: a bundler
+ * shortens them, not an options object's names.
+ */
+export function createFlusher(platform: Platform, queue: SessionQueue, relay: RelayTarget, isTest: boolean | undefined, lockName: string, events: TrackerEvents): Flusher {
+  const abort = new AbortController();
+  let running: Promise<void> | undefined;
+  /** The part of `running` that holds the lock (not the wait for it). */
+  let holding: Promise<void> | undefined;
+  /** Another trigger arrived during a drain: drain once more when it ends (it may have missed new sessions). */
+  let again = false;
+  /** Send with `keepalive` (the game went to the background during or before this flush). */
+  let keepalive = false;
+  let attempt = 0;
+  let backoffUntil = 0;
+  let retryAfterUntil = 0;
+  let retryTimer: ReturnType<typeof setTimeout> | undefined;
+  let disposed = false;
+  const keys = (items: QueuedSession[]) => items.map((item) => item.key);
+  const release = (items: QueuedSession[]) => queue.release(keys(items));
+
+  const mayStart = (trigger: FlushTrigger): boolean => {
+    if (disposed || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
-    if (now < this.#retryAfterUntil) return false;
-    return !(WAITS_FOR_BACKOFF.has(trigger) && now < this.#backoffUntil);
-  }
+    return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
+  };
 
-  #exclusive(task: () => Promise<void>): Promise<void> {
-    const { platform, lockName } = this.#config;
+  const exclusive = (task: () => Promise<void>): Promise<void> => {
     const guarded = async () => {
-      if (this.#disposed) return;
-      this.#holding = task();
+      if (disposed) return;
+      holding = task();
       try {
-        await this.#holding;
+        await holding;
       } finally {
-        this.#holding = undefined;
+        holding = undefined;
       }
     };
     return platform.lock ? platform.lock(lockName, guarded) : chainLock(localLocks, lockName, guarded);
-  }
+  };
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
-  async #drain(): Promise<Step> {
-    const { queue } = this.#config;
+  const drain = async (): Promise<Step> => {
     await queue.sync();
     const tried = new Set<string>();
-    while (!this.#disposed) {
-      const keys = queue.oldest(MAX_BULK_ITEMS, tried);
-      if (keys.length === 0) return 'continue';
-      for (const key of keys) tried.add(key);
-      const batch = await queue.read(keys);
+    while (!disposed) {
+      const oldest = queue.oldest(MAX_BULK_ITEMS, tried);
+      if (oldest.length === 0) return true;
+      for (const key of oldest) tried.add(key);
+      const batch = await queue.read(oldest);
       if (batch.length === 0) continue;
-      const keepalive = this.#keepalive;
-      const { chunks, oversized } = keepalive ? chunkBySize(batch, utf8Length(playtimeBody([], this.#config.isTest))) : { chunks: [batch], oversized: [] };
+      const withKeepalive = keepalive;
+      const { chunks, oversized } = withKeepalive ? chunkBySize(batch, utf8Length(playtimeBody([], isTest))) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
-      queue.release(oversized.map((item) => item.key));
+      release(oversized);
       for (const [index, chunk] of chunks.entries()) {
-        if ((await this.#send(chunk, keepalive)) === 'stop') {
-          queue.release(chunks.slice(index).flatMap((rest) => rest.map((item) => item.key)));
-          return 'stop';
+        if (!(await send(chunk, withKeepalive))) {
+          release(chunks.slice(index).flat());
+          return false;
         }
       }
     }
-    return 'stop';
-  }
+    return false;
+  };
 
   /** Sends one batch and acts on the outcome; a rejected or too-large batch is split and each half sent. */
-  async #send(batch: QueuedSession[], keepalive: boolean): Promise<Step> {
-    const { platform, relay, isTest, queue, events } = this.#config;
+  const send = async (batch: QueuedSession[], withKeepalive: boolean): Promise<Step> => {
     let outcome;
     try {
       const sessions = batch.map((item) => item.session);
-      outcome = await sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal: this.#abort.signal, now: () => platform.now() });
+      outcome = await sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: abort.signal, now: () => platform.now() });
     } catch (error) {
-      queue.release(batch.map((item) => item.key));
+      release(batch);
       events.emit('error', { kind: 'headers', error });
-      return 'stop';
+      return false;
     }
-    switch (outcome.kind) {
-      case 'results':
-        return this.#settle(batch, outcome.result);
-      case 'invalid':
-        if (batch.length === 1) return this.#drop(batch[0]!, 'invalid', outcome.message, outcome.details);
-        return this.#bisect(batch, keepalive);
-      case 'too-large':
-        if (batch.length === 1) return this.#drop(batch[0]!, 'too-large', 'the relay answered 413 for this session alone');
-        return this.#bisect(batch, keepalive);
-      case 'auth':
-        queue.release(batch.map((item) => item.key));
-        events.emit('error', { kind: 'auth', error: outcome.error, status: outcome.status });
-        return 'stop';
-      case 'transient':
-        queue.release(batch.map((item) => item.key));
-        // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
-        if (outcome.status !== undefined && !isTransientStatus(outcome.status)) {
-          events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status: outcome.status });
-        }
-        this.#backOff(outcome.retryAfterMs);
-        return 'stop';
+    const { kind } = outcome;
+    if (kind === 'results') return settle(batch, outcome.result);
+    if (kind === 'invalid' || kind === 'too-large') {
+      if (batch.length > 1) return bisect(batch, withKeepalive);
+      return kind === 'invalid' ? drop(batch[0]!, kind, outcome.message, outcome.details) : drop(batch[0]!, kind, 'the relay answered 413 for this session alone');
     }
-  }
+    release(batch);
+    if (kind === 'auth') events.emit('error', { kind, error: outcome.error, status: outcome.status });
+    else {
+      // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
+      const { status } = outcome;
+      if (!isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
+      backOff(outcome.retryAfterMs);
+    }
+    return false;
+  };
 
-  async #bisect(batch: QueuedSession[], keepalive: boolean): Promise<Step> {
+  const bisect = async (batch: QueuedSession[], withKeepalive: boolean): Promise<Step> => {
     const middle = Math.ceil(batch.length / 2);
-    for (const [index, half] of [batch.slice(0, middle), batch.slice(middle)].entries()) {
-      if ((await this.#send(half, keepalive)) === 'stop') {
-        if (index === 0) this.#config.queue.release(batch.slice(middle).map((item) => item.key));
-        return 'stop';
-      }
+    if (!(await send(batch.slice(0, middle), withKeepalive))) {
+      release(batch.slice(middle));
+      return false;
     }
-    return 'continue';
-  }
+    return send(batch.slice(middle), withKeepalive);
+  };
 
   /**
    * SUCCESS and SKIPPED leave the queue (`flushed`); FAILED is dead-lettered (`dropped`); unanswered items stay.
@@ -195,63 +151,82 @@ export class Flusher {
    * `error`, so no other kind of item failure can be told apart (a failure of the service itself answers
    * the whole request with an error status, which keeps everything).
    */
-  async #settle(batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> {
-    const { queue, events } = this.#config;
-    this.#resetBackoff();
+  const settle = async (batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> => {
+    resetBackoff();
     const unanswered = new Map(batch.map((item) => [item.session.sessionId, item]));
-    const acknowledged: Array<{ key: string; result: PlaytimeItemResult }> = [];
-    const failed: Array<{ item: QueuedSession; error: string }> = [];
+    const acknowledged: Array<[key: string, result: PlaytimeItemResult]> = [];
+    const failed: Array<[item: QueuedSession, error: string]> = [];
     for (const itemResult of result.results) {
       const item = unanswered.get(itemResult.sessionId);
       if (!item) continue;
       unanswered.delete(itemResult.sessionId);
-      if (itemResult.status === 'FAILED') failed.push({ item, error: itemResult.error ?? 'FAILED without an error message' });
-      else acknowledged.push({ key: item.key, result: itemResult });
+      if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED without an error message']);
+      else acknowledged.push([item.key, itemResult]);
     }
-    const removed = await queue.remove(acknowledged.map((entry) => entry.key));
-    const results = acknowledged.filter((entry) => removed.has(entry.key)).map((entry) => entry.result);
+    const removed = await queue.remove(acknowledged.map(([key]) => key));
+    const results = acknowledged.filter(([key]) => removed.has(key)).map(([, itemResult]) => itemResult);
     if (results.length) events.emit('flushed', { results });
-    for (const { item, error } of failed) await this.#drop(item, 'rejected', error);
-    if (unanswered.size === 0) return 'continue';
+    for (const [item, error] of failed) await drop(item, 'rejected', error);
+    if (unanswered.size === 0) return true;
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
-    queue.release([...unanswered.values()].map((item) => item.key));
+    release([...unanswered.values()]);
     events.emit('error', { kind: 'relay', error: new Error(`The relay answered for ${batch.length - unanswered.size} of ${batch.length} sessions`) });
-    this.#backOff(undefined);
-    return 'stop';
-  }
+    backOff(undefined);
+    return false;
+  };
 
-  async #drop(item: QueuedSession, reason: DropReason, error: string, details?: ErrorDetail[]): Promise<Step> {
-    const removed = await this.#config.queue.remove([item.key]);
-    if (removed.has(item.key)) {
-      const sessionId = item.session.sessionId;
-      this.#config.events.emit('dropped', { sessionId, reason, session: item.session, error, ...(details ? { details } : {}) });
-    }
-    return 'continue';
-  }
+  const drop = async (item: QueuedSession, reason: DropReason, error: string, details?: ErrorDetail[]): Promise<Step> => {
+    const { key, session } = item;
+    if ((await queue.remove([key])).has(key)) events.emit('dropped', { sessionId: session.sessionId, reason, session, error, ...(details ? { details } : {}) });
+    return true;
+  };
 
   /**
    * assumed: a `Retry-After` beyond the backoff ceiling (5 min) is waited for 5 min only: a relay asking for
    * days would otherwise park the queue longer than most players keep a game (and overflow timers).
    */
-  #backOff(requestedMs: number | undefined): void {
-    if (this.#disposed) return;
+  const backOff = (requestedMs: number | undefined) => {
+    if (disposed) return;
     const retryAfterMs = requestedMs === undefined ? undefined : Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
-    const delay = Math.max(retryAfterMs ?? 0, backoffDelay(this.#attempt, FLUSH_BACKOFF));
-    this.#attempt++;
-    const now = this.#config.platform.monotonic();
-    this.#backoffUntil = now + delay;
-    if (retryAfterMs !== undefined) this.#retryAfterUntil = now + retryAfterMs;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = setTimeout(() => void this.flush('retry'), delay);
-  }
+    const delay = Math.max(retryAfterMs ?? 0, backoffDelay(attempt++, FLUSH_BACKOFF));
+    const now = platform.monotonic();
+    backoffUntil = now + delay;
+    if (retryAfterMs !== undefined) retryAfterUntil = now + retryAfterMs;
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(() => void flusher.flush('retry'), delay);
+  };
 
-  #resetBackoff(): void {
-    this.#attempt = 0;
-    this.#backoffUntil = 0;
-    this.#retryAfterUntil = 0;
-    clearTimeout(this.#retryTimer);
-    this.#retryTimer = undefined;
-  }
+  const resetBackoff = () => {
+    attempt = backoffUntil = retryAfterUntil = 0;
+    clearTimeout(retryTimer);
+  };
+
+  const flusher: Flusher = {
+    flush(trigger) {
+      if (running) {
+        again = true;
+        // Going to the background mid-flush: the rest of this flush goes out as keepalive requests.
+        if (trigger === 'background') keepalive = true;
+        return running;
+      }
+      if (!mayStart(trigger)) return Promise.resolve();
+      keepalive = trigger === 'background';
+      running = exclusive(async () => {
+        do again = false;
+        while ((await drain()) && again && !disposed);
+      })
+        .catch((error: unknown) => events.emit('error', { kind: 'lock', error }))
+        .finally(() => (running = undefined));
+      return running;
+    },
+    dispose() {
+      disposed = true;
+      clearTimeout(retryTimer);
+      abort.abort();
+      return holding?.catch(() => undefined) ?? Promise.resolve();
+    },
+  };
+  return flusher;
 }
 
 /**

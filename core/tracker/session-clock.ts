@@ -4,6 +4,7 @@
  * @see DESIGN section 5
  */
 import type { TrackedSession } from './events.js';
+import { definedOnly } from './options.js';
 
 /** The fields a session carries besides its times. */
 export interface SessionFields {
@@ -30,89 +31,70 @@ export interface RunningRecord extends SessionFields {
 }
 
 /** Measures one session. Every method takes the current `platform.monotonic()`. */
-export class SessionClock {
-  readonly fields: SessionFields;
-  readonly startedAtMs: number;
-  readonly #startMono: number;
-  #playedBeforeMs = 0;
-  /** Start of the current foreground stretch; undefined while paused. */
-  #resumedAt: number | undefined;
-  #pausedAt: number | undefined;
-
-  constructor(fields: SessionFields, startedAtMs: number, nowMono: number) {
-    this.fields = fields;
-    this.startedAtMs = startedAtMs;
-    this.#startMono = nowMono;
-    this.#resumedAt = nowMono;
-  }
-
-  /** Whether the game is in the background (the clock stands still). */
-  get paused(): boolean {
-    return this.#pausedAt !== undefined;
-  }
-
+export interface SessionClock {
   /** How long the session has been paused, ms (0 when running). */
-  pausedFor(nowMono: number): number {
-    return this.#pausedAt === undefined ? 0 : nowMono - this.#pausedAt;
-  }
-
-  /** Stops counting play time (going to the background). */
-  pause(nowMono: number): void {
-    if (this.#resumedAt === undefined) return;
-    this.#playedBeforeMs += nowMono - this.#resumedAt;
-    this.#resumedAt = undefined;
-    this.#pausedAt = nowMono;
-  }
-
+  pausedFor(nowMono: number): number;
+  /** Stops counting play time (going to the background); false when it was already paused. */
+  pause(nowMono: number): boolean;
   /** Counts play time again (back in the foreground within the timeout). */
-  resume(nowMono: number): void {
-    if (this.#pausedAt === undefined) return;
-    this.#pausedAt = undefined;
-    this.#resumedAt = nowMono;
-  }
-
-  /** Play time so far, ms: foreground stretches only. */
-  playedMs(nowMono: number): number {
-    return this.#playedBeforeMs + (this.#resumedAt === undefined ? 0 : nowMono - this.#resumedAt);
-  }
-
-  /** Time from start to now, or to the pause when paused (a session ending in the background ended when it went there). */
-  spanMs(nowMono: number): number {
-    return (this.#pausedAt ?? nowMono) - this.#startMono;
-  }
-
+  resume(nowMono: number): void;
   /** The checkpoint record at `nowMono`. */
-  record(owner: string, nowMono: number): RunningRecord {
-    return { ...this.fields, owner, startedAtMs: this.startedAtMs, spanMs: this.spanMs(nowMono), playedMs: this.playedMs(nowMono) };
-  }
-
+  record(owner: string, nowMono: number): RunningRecord;
   /** The finished session at `nowMono`. */
-  finish(nowMono: number): TrackedSession {
-    return toTrackedSession(this.fields, this.startedAtMs, this.spanMs(nowMono), this.playedMs(nowMono));
-  }
+  finish(nowMono: number): TrackedSession;
 }
 
 /**
- * A finished session: `endedAt = startedAt + span` (so `endedAt >= startedAt` whatever the device clock did)
- * and `durationSeconds = floor(played / 1000)`.
+ * The clock of a session started at `startedAtMs` (wall) and `startMono` (monotonic). Play time counts the
+ * foreground stretches only; the span runs to now, or to the pause when paused (a session ending in the
+ * background ended when it went there).
  */
-export function toTrackedSession(fields: SessionFields, startedAtMs: number, spanMs: number, playedMs: number): TrackedSession {
-  const { sessionId, userId, campaignId, creatorKey, metadata } = fields;
+export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number): SessionClock {
+  let playedBeforeMs = 0;
+  /** Start of the current foreground stretch; undefined while paused. */
+  let resumedAt: number | undefined = startMono;
+  let pausedAt: number | undefined;
+  const record = (owner: string, now: number): RunningRecord => ({
+    ...fields,
+    owner,
+    startedAtMs,
+    spanMs: (pausedAt ?? now) - startMono,
+    playedMs: playedBeforeMs + (resumedAt === undefined ? 0 : now - resumedAt),
+  });
   return {
-    sessionId,
-    userId,
-    durationSeconds: Math.floor(playedMs / 1000),
-    startedAt: isoMillis(startedAtMs),
-    endedAt: isoMillis(startedAtMs + spanMs),
-    ...(campaignId === undefined ? {} : { campaignId }),
-    ...(creatorKey === undefined ? {} : { creatorKey }),
-    ...(metadata === undefined ? {} : { metadata }),
+    pausedFor: (now) => (pausedAt === undefined ? 0 : now - pausedAt),
+    pause(now) {
+      if (resumedAt === undefined) return false;
+      playedBeforeMs += now - resumedAt;
+      resumedAt = undefined;
+      pausedAt = now;
+      return true;
+    },
+    resume(now) {
+      if (pausedAt === undefined) return;
+      pausedAt = undefined;
+      resumedAt = now;
+    },
+    record,
+    finish: (now) => recoveredSession(record('', now)),
   };
 }
 
-/** The session recovered from a crashed run's record: ended at its last checkpoint. */
+/**
+ * A finished session from a record (a live one's, or a crashed run's: ended at its last checkpoint):
+ * `endedAt = startedAt + span` (so `endedAt >= startedAt` whatever the device clock did) and
+ * `durationSeconds = floor(played / 1000)`.
+ */
 export function recoveredSession(record: RunningRecord): TrackedSession {
-  return toTrackedSession(record, record.startedAtMs, record.spanMs, record.playedMs);
+  const { sessionId, userId, campaignId, creatorKey, metadata, startedAtMs } = record;
+  return {
+    sessionId,
+    userId,
+    durationSeconds: Math.floor(record.playedMs / 1000),
+    startedAt: isoMillis(startedAtMs),
+    endedAt: isoMillis(startedAtMs + record.spanMs),
+    ...definedOnly({ campaignId, creatorKey, metadata }),
+  };
 }
 
 /** `YYYY-MM-DDTHH:mm:ss.sssZ`; an impossible clock value gives a string the schema rejects (the session is dropped as invalid). */

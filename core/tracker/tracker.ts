@@ -3,15 +3,15 @@
  * the service exactly once through the game server's relay.
  * @see DESIGN section 5
  */
-import type { Platform } from '../platform.js';
+import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
-import { TrackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerListener } from './events.js';
-import { Flusher, type FlushTrigger } from './flusher.js';
+import { trackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import { createFlusher, type FlushTrigger } from './flusher.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
-import { SessionQueue } from './queue.js';
-import { RunningStore, recoverCrashedSessions } from './running-store.js';
-import { SessionClock, recoveredSession, type RunningRecord } from './session-clock.js';
-import { SessionIds } from './session-id.js';
+import { sessionQueue } from './queue.js';
+import { recoverCrashedSessions, runningStore } from './running-store.js';
+import { recoveredSession, sessionClock, type RunningRecord, type SessionClock } from './session-clock.js';
+import { sessionIds } from './session-id.js';
 
 /** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
 const FIRST_CHECKPOINT_MS = 1_000;
@@ -38,49 +38,12 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * @see DESIGN section 5
  */
 export class PlaytimeTracker {
-  readonly #options: ResolvedTrackerOptions;
-  readonly #platform: Platform;
-  readonly #events = new TrackerEvents();
-  readonly #ids: SessionIds;
-  readonly #instanceId: string;
-  readonly #queue: SessionQueue;
-  readonly #running: RunningStore;
-  readonly #flusher: Flusher;
-  /** The queue index is loaded: sessions may be queued. */
-  readonly #loaded: Promise<void>;
-  /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
-  readonly #ready: Promise<void>;
-  /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
-  readonly #pending = new Set<Promise<void>>();
-  readonly #unsubscribe: Array<() => void> = [];
-  #releaseAlive: () => void = () => undefined;
-  #clock: SessionClock | undefined;
-  #inBackground = false;
-  #checkpointTimer: ReturnType<typeof setInterval> | undefined;
-  #firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
-  #backgroundTimer: ReturnType<typeof setTimeout> | undefined;
-  #flushTimer: ReturnType<typeof setInterval> | undefined;
-  #disposed: Promise<void> | undefined;
+  readonly #events = trackerEvents();
+  readonly #run: TrackerRun;
 
   /** @throws ValidationError for a bad userId, relay url, default campaignId/creatorKey or timing option */
   constructor(options: PlaytimeTrackerOptions) {
-    this.#options = resolveTrackerOptions(options);
-    const { platform, storageKey } = this.#options;
-    this.#platform = platform;
-    const storageError = (error: unknown) => this.#error({ kind: 'storage', error });
-    this.#ids = new SessionIds(platform.crypto, (error) => this.#error({ kind: 'crypto', error }));
-    this.#instanceId = this.#ids.next();
-    this.#holdAliveLock();
-    this.#queue = new SessionQueue(platform.storage, `${storageKey}:queue:`, this.#options.maxQueue, {
-      dropped: (event) => this.#events.emit('dropped', event),
-      storageError,
-    });
-    this.#running = new RunningStore(platform.storage, `${storageKey}:running:`, storageError);
-    const { relay, isTest } = this.#options;
-    this.#flusher = new Flusher({ platform, queue: this.#queue, relay, isTest, lockName: `${storageKey}:flush`, events: this.#events });
-    this.#listen();
-    this.#loaded = this.#queue.sync();
-    this.#ready = this.#init();
+    this.#run = runTracker(resolveTrackerOptions(options), this.#events);
   }
 
   /**
@@ -89,41 +52,17 @@ export class PlaytimeTracker {
    * @throws Error after `dispose()`
    */
   start(options: StartSessionOptions = {}): string {
-    if (this.#disposed) throw new Error('PlaytimeTracker: start() was called after dispose()');
-    const { campaignId, creatorKey, metadata } = checkStartOptions(options);
-    if (this.#clock) this.#end('restart');
-    const sessionId = this.#ids.next();
-    const fields = {
-      sessionId,
-      userId: this.#options.userId,
-      ...definedOnly({ campaignId: campaignId ?? this.#options.campaignId, creatorKey: creatorKey ?? this.#options.creatorKey, metadata }),
-    };
-    const now = this.#platform.monotonic();
-    const clock = new SessionClock(fields, this.#platform.now(), now);
-    this.#clock = clock;
-    if (this.#inBackground) this.#pause(clock, now);
-    else {
-      this.#checkpointTimer = setInterval(() => this.#checkpoint(), this.#options.checkpointMs);
-      // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-      this.#firstCheckpointTimer = setTimeout(() => this.#checkpoint(), Math.min(FIRST_CHECKPOINT_MS, this.#options.checkpointMs));
-    }
-    void this.#running.save(clock.record(this.#instanceId, now));
-    const start = clock.finish(now);
-    this.#events.emit('session:start', { sessionId, startedAt: start.startedAt, ...definedOnly({ campaignId: start.campaignId, creatorKey: start.creatorKey }) });
-    return sessionId;
+    return this.#run.start(options);
   }
 
   /** Ends the running session and queues it (or drops it, with `dropped`); resolves once that is stored. No session: no-op. */
-  async stop(): Promise<void> {
-    if (this.#clock) this.#end('stop');
-    await this.#settled();
+  stop(): Promise<void> {
+    return this.#run.stop();
   }
 
   /** Sends every queued session now (joins a flush in progress). Resolves when done; outcomes arrive as events. */
-  async flush(): Promise<void> {
-    await this.#ready;
-    await this.#settled();
-    await this.#flusher.flush('manual');
+  flush(): Promise<void> {
+    return this.#run.flush();
   }
 
   /**
@@ -131,17 +70,7 @@ export class PlaytimeTracker {
    * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted.
    */
   dispose(): Promise<void> {
-    this.#disposed ??= (async () => {
-      for (const unsubscribe of this.#unsubscribe.splice(0)) unsubscribe();
-      clearInterval(this.#flushTimer);
-      if (this.#clock) this.#end('dispose');
-      await this.#flusher.dispose();
-      await this.#ready;
-      await this.#settled();
-      this.#releaseAlive();
-      this.#events.removeAll();
-    })();
-    return this.#disposed;
+    return this.#run.dispose();
   }
 
   /** Listens to an event: `session:start`, `session:end`, `flushed`, `dropped` or `error`. */
@@ -161,132 +90,194 @@ export class PlaytimeTracker {
     this.#events.off(name, listener);
     return this;
   }
+}
 
-  async #init(): Promise<void> {
-    await this.#loaded;
-    await recoverCrashedSessions({
-      platform: this.#platform,
-      store: this.#running,
-      owner: this.#instanceId,
-      aliveLockName: (owner) => `${this.#options.storageKey}:alive:${owner}`,
-      recover: (record) => this.#recover(record),
-      onError: (error) => this.#error({ kind: 'storage', error }),
-    });
-    this.#requestFlush('startup');
-  }
+/** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state. */
+interface TrackerRun {
+  start(options: StartSessionOptions): string;
+  stop(): Promise<void>;
+  flush(): Promise<void>;
+  dispose(): Promise<void>;
+}
 
-  #holdAliveLock(): void {
-    const platform = this.#platform;
-    if (!platform.lock) return;
-    const alive = new Promise<void>((resolve) => (this.#releaseAlive = resolve));
-    platform.lock(`${this.#options.storageKey}:alive:${this.#instanceId}`, () => alive).catch((error: unknown) => this.#error({ kind: 'storage', error }));
+/**
+ * One tracker's state and behaviour. Closures over local variables rather than private fields: a bundler
+ * shortens local names but keeps `this.` before every field, so closures are the smaller bundle.
+ */
+function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): TrackerRun {
+  const { platform, storageKey, checkpointMs } = config;
+  const error = (kind: TrackerErrorEvent['kind'], cause: unknown) => events.emit('error', { kind, error: cause });
+  const storageError = (cause: unknown) => error('storage', cause);
+  const monotonic = () => platform.monotonic();
+  const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause));
+  const instanceId = nextId();
+  const aliveLockName = (owner: string) => `${storageKey}:alive:${owner}`;
+  let releaseAlive = () => {};
+  if (platform.lock) {
+    const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
+    platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
   }
+  const queue = sessionQueue(platform.storage, `${storageKey}:queue:`, config.maxQueue, (event) => events.emit('dropped', event), storageError);
+  const runningPrefix = `${storageKey}:running:`;
+  const running = runningStore(platform.storage, runningPrefix, storageError);
+  const flusher = createFlusher(platform, queue, config.relay, config.isTest, `${storageKey}:flush`, events);
+  /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
+  const pending = new Set<Promise<void>>();
+  const unsubscribe: Array<() => void> = [];
+  let clock: SessionClock | undefined;
+  let inBackground = false;
+  let checkpointTimer: ReturnType<typeof setInterval> | undefined;
+  let firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
+  let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
+  let flushTimer: ReturnType<typeof setInterval> | undefined;
+  let disposed: Promise<void> | undefined;
 
-  #listen(): void {
-    const { lifecycle, network } = this.#platform;
-    this.#unsubscribe.push(lifecycle.onBackground(() => this.#toBackground()));
-    this.#unsubscribe.push(lifecycle.onForeground(() => this.#toForeground()));
-    if (lifecycle.onUnload) this.#unsubscribe.push(lifecycle.onUnload(() => this.#toBackground()));
-    if (network) this.#unsubscribe.push(network.onChange((online) => online && this.#requestFlush('network')));
-    this.#flushTimer = setInterval(() => this.#requestFlush('interval'), this.#options.flushIntervalMs);
-  }
-
-  #toBackground(): void {
-    this.#inBackground = true;
-    clearInterval(this.#flushTimer);
-    if (this.#clock) this.#pause(this.#clock, this.#platform.monotonic());
-    this.#requestFlush('background');
-  }
-
-  #toForeground(): void {
-    if (!this.#inBackground) return;
-    this.#inBackground = false;
-    clearInterval(this.#flushTimer);
-    this.#flushTimer = setInterval(() => this.#requestFlush('interval'), this.#options.flushIntervalMs);
-    const clock = this.#clock;
-    if (!clock) return;
-    const now = this.#platform.monotonic();
-    if (clock.pausedFor(now) >= this.#options.backgroundTimeoutMs) return this.#end('background-timeout');
-    clearTimeout(this.#backgroundTimer);
-    clock.resume(now);
-    this.#checkpointTimer = setInterval(() => this.#checkpoint(), this.#options.checkpointMs);
-  }
+  const requestFlush = (trigger: FlushTrigger) => void flusher.flush(trigger);
+  const flushEvery = () => {
+    clearInterval(flushTimer);
+    flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
+  };
+  const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
+  const checkpointEvery = () => (checkpointTimer = setInterval(checkpoint, checkpointMs));
+  const stopTimers = () => {
+    clearInterval(checkpointTimer);
+    clearTimeout(firstCheckpointTimer);
+    clearTimeout(backgroundTimer);
+  };
 
   /** Stops the clock, checkpoints, and ends the session if the background outlasts the timeout. */
-  #pause(clock: SessionClock, now: number): void {
-    if (clock.paused) return;
-    clock.pause(now);
-    this.#stopCheckpoints();
-    void this.#running.save(clock.record(this.#instanceId, now));
-    clearTimeout(this.#backgroundTimer);
-    this.#backgroundTimer = setTimeout(() => this.#clock === clock && this.#end('background-timeout'), this.#options.backgroundTimeoutMs);
-  }
+  const pause = (paused: SessionClock, now: number) => {
+    if (!paused.pause(now)) return;
+    stopTimers();
+    void running.save(paused.record(instanceId, now));
+    backgroundTimer = setTimeout(() => clock === paused && end('background-timeout'), config.backgroundTimeoutMs);
+  };
 
-  #stopCheckpoints(): void {
-    clearInterval(this.#checkpointTimer);
-    clearTimeout(this.#firstCheckpointTimer);
-  }
+  const toBackground = () => {
+    inBackground = true;
+    clearInterval(flushTimer);
+    if (clock) pause(clock, monotonic());
+    requestFlush('background');
+  };
 
-  #checkpoint(): void {
-    if (this.#clock) void this.#running.save(this.#clock.record(this.#instanceId, this.#platform.monotonic()));
-  }
+  const toForeground = () => {
+    if (!inBackground) return;
+    inBackground = false;
+    flushEvery();
+    if (!clock) return;
+    const now = monotonic();
+    if (clock.pausedFor(now) >= config.backgroundTimeoutMs) return end('background-timeout');
+    clearTimeout(backgroundTimer);
+    clock.resume(now);
+    checkpointEvery();
+  };
 
   /** Ends the running session now (at its pause, when paused) and queues it in the background. */
-  #end(reason: SessionEndReason): void {
-    const clock = this.#clock!;
-    this.#clock = undefined;
-    this.#stopCheckpoints();
-    clearTimeout(this.#backgroundTimer);
-    const session = clock.finish(this.#platform.monotonic());
-    this.#events.emit('session:end', { sessionId: session.sessionId, reason, session });
-    this.#track(this.#finish(session));
-  }
-
-  async #recover(record: RunningRecord): Promise<void> {
-    if (this.#disposed) return;
-    if (this.#queue.has(record.sessionId)) return this.#running.remove(record.sessionId); // queued just before the crash
-    const session = recoveredSession(record);
-    this.#events.emit('session:end', { sessionId: session.sessionId, reason: 'recovered', session });
-    const finished = this.#finish(session);
-    this.#track(finished);
-    await finished;
-    this.#requestFlush('startup');
-  }
+  const end = (reason: SessionEndReason) => {
+    const session = clock!.finish(monotonic());
+    clock = undefined;
+    stopTimers();
+    events.emit('session:end', { sessionId: session.sessionId, reason, session });
+    track(finish(session));
+  };
 
   /** Queues a finished session, or drops it when it is under 1 s or breaks the spec's rules; then deletes its record. */
-  async #finish(session: TrackedSession): Promise<void> {
-    await this.#loaded;
+  const finish = async (session: TrackedSession) => {
+    await loaded;
     const { sessionId } = session;
+    const details = checkPlaytimeItem(session);
     if (session.durationSeconds < 1) {
-      this.#events.emit('dropped', { sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' });
+      events.emit('dropped', { sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' });
+    } else if (details.length) {
+      events.emit('dropped', { sessionId, reason: 'invalid', session, error: summarize(details), details });
     } else {
-      const details = checkPlaytimeItem(session);
-      if (details.length) {
-        const error = details.map((detail) => `${detail.path} ${detail.message}`).join('; ');
-        this.#events.emit('dropped', { sessionId, reason: 'invalid', session, error, details });
-      } else {
-        await this.#queue.enqueue(session);
-        if (this.#queue.size >= this.#options.flushAt) this.#requestFlush('threshold');
-      }
+      await queue.enqueue(session);
+      if (queue.size() >= config.flushAt) requestFlush('threshold');
     }
-    await this.#running.remove(sessionId);
-  }
+    await running.remove(sessionId);
+  };
 
-  #requestFlush(trigger: FlushTrigger): void {
-    void this.#flusher.flush(trigger);
-  }
+  const recover = async (record: RunningRecord) => {
+    if (disposed) return;
+    if (queue.has(record.sessionId)) return running.remove(record.sessionId); // queued just before the crash
+    const session = recoveredSession(record);
+    events.emit('session:end', { sessionId: session.sessionId, reason: 'recovered', session });
+    const finished = finish(session);
+    track(finished);
+    await finished;
+    requestFlush('startup');
+  };
 
-  #track(work: Promise<void>): void {
-    const tracked = work.catch((error: unknown) => this.#error({ kind: 'storage', error }));
-    this.#pending.add(tracked);
-    void tracked.finally(() => this.#pending.delete(tracked));
-  }
+  const track = (work: Promise<void>) => {
+    const tracked = work.catch(storageError);
+    pending.add(tracked);
+    void tracked.finally(() => pending.delete(tracked));
+  };
 
-  async #settled(): Promise<void> {
-    while (this.#pending.size) await Promise.all(this.#pending);
-  }
+  const settled = async () => {
+    while (pending.size) await Promise.all(pending);
+  };
 
-  #error(event: TrackerErrorEvent): void {
-    this.#events.emit('error', event);
-  }
+  unsubscribe.push(platform.lifecycle.onBackground(toBackground), platform.lifecycle.onForeground(toForeground));
+  if (platform.lifecycle.onUnload) unsubscribe.push(platform.lifecycle.onUnload(toBackground));
+  if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
+  flushEvery();
+  /** The queue index is loaded: sessions may be queued. */
+  const loaded = queue.sync();
+  /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
+  const ready = (async () => {
+    await loaded;
+    await recoverCrashedSessions(platform, running, runningPrefix, instanceId, aliveLockName, recover, storageError);
+    requestFlush('startup');
+  })();
+
+  return {
+    start(options) {
+      if (disposed) throw new Error('PlaytimeTracker: start() was called after dispose()');
+      const { campaignId, creatorKey, metadata } = checkStartOptions(options);
+      if (clock) end('restart');
+      const sessionId = nextId();
+      const fields = {
+        sessionId,
+        userId: config.userId,
+        ...definedOnly({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata }),
+      };
+      const now = monotonic();
+      const started = sessionClock(fields, platform.now(), now);
+      clock = started;
+      if (inBackground) pause(started, now);
+      else {
+        checkpointEvery();
+        // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
+        firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
+      }
+      void running.save(started.record(instanceId, now));
+      events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ campaignId: fields.campaignId, creatorKey: fields.creatorKey }) });
+      return sessionId;
+    },
+
+    async stop() {
+      if (clock) end('stop');
+      await settled();
+    },
+
+    async flush() {
+      await ready;
+      await settled();
+      await flusher.flush('manual');
+    },
+
+    dispose() {
+      return (disposed ??= (async () => {
+        for (const stopListening of unsubscribe.splice(0)) stopListening();
+        clearInterval(flushTimer);
+        if (clock) end('dispose');
+        await flusher.dispose();
+        await ready;
+        await settled();
+        releaseAlive();
+        events.clear();
+      })());
+    },
+  };
 }

@@ -18,6 +18,7 @@ import {
   check,
   checkPlaytimeItem,
 } from '../../../core/schema/index.js';
+import { isIsoMillis } from '../../../core/schema/rules.js';
 import { CHALLENGE, T0, UUID, paymentItem, sessionRequest } from './samples.js';
 
 const CREATOR_KEY_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
@@ -85,6 +86,28 @@ describe('timestamps: exactly YYYY-MM-DDTHH:mm:ss.sssZ', () => {
     expect(problems(PlaytimeSessionRequest, { ...sessionRequest, startedAt: value, endedAt: '2099-01-01T00:00:00.000Z' })).toEqual([
       { path: 'startedAt', message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' },
     ]);
+  });
+});
+
+describe('isIsoMillis: the Date round trip, without the Date', () => {
+  /** The definition: Date.parse and back gives the same string. */
+  const roundTrip = (value: string) => {
+    const time = Date.parse(value);
+    return !Number.isNaN(time) && new Date(time).toISOString() === value;
+  };
+  const digits = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
+  // Every field drawn from all its digit strings, so impossible days, months, hours and leap days come up often.
+  const nearIso = fc
+    .tuple(fc.oneof(digits(4), fc.constantFrom('2000', '1900', '2024', '2100', '0000', '9999')), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+    .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+  const instants = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((date) => date.toISOString());
+  const mangled = fc.tuple(instants, fc.nat(23), fc.string({ maxLength: 2 })).map(([iso, at, text]) => iso.slice(0, at) + text + iso.slice(at + 1));
+
+  it('agrees with the round trip on real instants, near-ISO strings, mangled ones and leap days', () => {
+    fc.assert(fc.property(fc.oneof(instants, nearIso, mangled, fc.string()), (value) => isIsoMillis(value) === roundTrip(value)), { numRuns: 20_000 });
+    for (const value of ['2000-02-29T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '2023-02-29T00:00:00.000Z', '2024-04-31T00:00:00.000Z', '2024-12-31T00:00:00.000Z']) {
+      expect(isIsoMillis(value)).toBe(roundTrip(value));
+    }
   });
 });
 
