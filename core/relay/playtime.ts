@@ -7,6 +7,8 @@
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
+import { checkPlaytimeItem, MAX_BULK_ITEMS, SESSION_RULES } from '../schema/playtime-rules.js';
+import { isRecord } from '../schema/rules.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
@@ -42,7 +44,7 @@ interface Forwarded {
  * cap are FAILED without reaching the service.
  */
 export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute): Promise<Response> {
-  const parsed = check(RelayPlaytimeRequest, body);
+  const parsed = validBatch(body) ?? check(RelayPlaytimeRequest, body);
   if (!parsed.success) return validationErrorResponse(parsed.details);
   const { sessions } = parsed.data;
   const isTest = parsed.data.isTest === true;
@@ -122,6 +124,26 @@ async function takeFromCap(cap: DailyPlaytimeCap, userId: string, candidates: Fo
 async function giveBack(cap: DailyPlaytimeCap | undefined, sessions: Forwarded[]): Promise<void> {
   if (cap) await Promise.all(sessions.map((f) => (f.taken ? cap.giveBack(f.taken) : undefined)));
 }
+
+/**
+ * The batch, when it is valid, checked with the plain rule table the zod schema is built from (a property test
+ * proves both agree) and stripped to the spec's fields as zod would strip it: several times faster than the
+ * zod pass, which then runs only for a batch that breaks a rule, to name every problem as it always has.
+ */
+function validBatch(body: unknown): { success: true; data: { sessions: BulkPlaytimeItem[]; isTest?: boolean } } | undefined {
+  if (!isRecord(body) || !Array.isArray(body['sessions']) || (body['isTest'] !== undefined && typeof body['isTest'] !== 'boolean')) return undefined;
+  const items: unknown[] = body['sessions'];
+  if (items.length < 1 || items.length > MAX_BULK_ITEMS) return undefined;
+  const sessions: BulkPlaytimeItem[] = [];
+  for (const item of items) {
+    if (!isRecord(item) || checkPlaytimeItem(item).length > 0) return undefined;
+    const session: Record<string, unknown> = {};
+    for (const field of SESSION_FIELDS) if (item[field] !== undefined) session[field] = item[field];
+    sessions.push(session as BulkPlaytimeItem);
+  }
+  return { success: true, data: body['isTest'] === undefined ? { sessions } : { sessions, isTest: body['isTest'] } };
+}
+const SESSION_FIELDS = Object.keys(SESSION_RULES);
 
 function failed(session: BulkPlaytimeItem, error: string): PlaytimeItemResult {
   return { sessionId: session.sessionId, status: 'FAILED', error };
