@@ -11,15 +11,18 @@ export function cocosLocalStore(sys: CocosSys): StringStore {
   return webStorageStore(sys.localStorage);
 }
 
-/** WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON. */
+/**
+ * WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON.
+ * A missing key (`''`) and a `null` pass through as they are: the storage reads both as absent.
+ */
 export function wechatStore(wx: WechatApi): StringStore {
   return {
-    getItem(key) {
+    get(key) {
       const value: unknown = wx.getStorageSync(key);
-      return value === '' || value === null || value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+      return value == null || typeof value === 'string' ? (value as string | null | undefined) : JSON.stringify(value);
     },
-    setItem: (key, value) => wx.setStorageSync(key, value),
-    removeItem: (key) => wx.removeStorageSync(key),
+    set: (key, value) => wx.setStorageSync(key, value),
+    delete: (key) => wx.removeStorageSync(key),
     keys: () => wx.getStorageInfoSync().keys,
   };
 }

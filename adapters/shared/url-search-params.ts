@@ -8,32 +8,28 @@
 /** `application/x-www-form-urlencoded` encoding of one name or value, as `URLSearchParams#toString` does it. */
 const formEncode = (text: string) => encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
-/** A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. */
+type Pairs = Array<[string, string]>;
+
+/**
+ * A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. The
+ * pairs live in a closure per instance (no private field: its name would stay in the minified code).
+ */
 export function createUrlSearchParamsClass(): typeof URLSearchParams {
-  return class UrlSearchParamsStandIn {
-    #pairs: Array<[string, string]> = [];
-    constructor(init?: Record<string, string>) {
-      for (const name in init) this.append(name, init[name]!);
-    }
-    append(name: string, value: string) {
-      this.#pairs.push([String(name), String(value)]);
-    }
-    set(name: string, value: string) {
-      this.delete(name);
-      this.append(name, value);
-    }
-    get(name: string) {
-      return this.#pairs.find((pair) => pair[0] === name)?.[1] ?? null;
-    }
-    has(name: string) {
-      return this.get(name) !== null;
-    }
-    delete(name: string) {
-      this.#pairs = this.#pairs.filter((pair) => pair[0] !== name);
-    }
-    toString() {
-      return this.#pairs.map((pair) => pair.map(formEncode).join('=')).join('&');
-    }
+  return function UrlSearchParamsStandIn(this: URLSearchParams, init?: Record<string, string>) {
+    let pairs: Pairs = [];
+    const params = {
+      append: (name: string, value: string) => void pairs.push([String(name), String(value)]),
+      set(name: string, value: string) {
+        params.delete(name);
+        params.append(name, value);
+      },
+      get: (name: string) => pairs.find((pair) => pair[0] === name)?.[1] ?? null,
+      has: (name: string) => params.get(name) !== null,
+      delete: (name: string) => void (pairs = pairs.filter((pair) => pair[0] !== name)),
+      toString: () => pairs.map((pair) => pair.map(formEncode).join('=')).join('&'),
+    };
+    for (const name in init) params.append(name, init[name]!);
+    Object.assign(this, params);
   } as unknown as typeof URLSearchParams;
 }
 
