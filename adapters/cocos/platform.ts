@@ -104,13 +104,13 @@ function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: 
         manager.getRandomValues({
           length: n,
           success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
-          fail: (error) => reject(new CryptoUnavailableError(`wx.getUserCryptoManager().getRandomValues failed: ${error?.errMsg ?? 'unknown error'}`)),
+          fail: (error) => reject(new CryptoUnavailableError(`wx getRandomValues failed: ${error?.errMsg}`)),
         }),
       );
   }
   const host = getRandomValuesOf(hostCrypto());
   if (host) return fromGetRandomValues(host);
   return () => {
-    throw new CryptoUnavailableError(`Cocos ${runtime} has no secure random source: pass options.getRandomValues (e.g. a bridge to the OS's secure random)`);
+    throw new CryptoUnavailableError(`no secure random source on Cocos ${runtime}: pass options.getRandomValues`);
   };
 }

@@ -43,12 +43,12 @@ export function probedStorage(open: () => StringStore, onError: StorageErrorList
         host.set(PROBE_KEY, token);
         const read = host.get(PROBE_KEY);
         host.delete(PROBE_KEY);
-        if (read !== token) throw new Error(`a probe write read back as ${JSON.stringify(read)}`);
+        if (read !== token) throw new Error(`probe read back ${read}`);
         persistent = true;
         store = host;
       } catch (cause) {
         persistent = false;
-        onError((unreported = new StorageUnavailableError(`storage does not persist; data is kept in memory for this run only (${String(cause)})`, { cause })));
+        onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));
         store = new Map();
       }
     }
@@ -87,7 +87,7 @@ export function probedStorage(open: () => StringStore, onError: StorageErrorList
 
 /** A Web Storage (`localStorage`, Cocos native's `sys.localStorage`) as a {@link StringStore}. */
 export function webStorageStore(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void; key(index: number): string | null; readonly length: number }): StringStore {
-  if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready (has the engine started?)');
+  if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready');
   return {
     get: (key) => storage.getItem(key),
     set: (key, value) => storage.setItem(key, value),
