@@ -3,13 +3,10 @@
  * (synchronous SQLite through `jsb`), `wx.*StorageSync` on WeChat (10 MB per game, 1 MB per key, a write
  * can throw, a missing key reads as `''`).
  */
-import { webStorageStore, type StringStore } from '../shared/string-storage.js';
-import type { CocosSys, WechatApi } from './types.js';
+import type { StringStore } from '../shared/string-storage.js';
+import type { WechatApi } from './types.js';
 
-/** `sys.localStorage`, read when first used (it is `{}` until the engine has started). */
-export function cocosLocalStore(sys: CocosSys): StringStore {
-  return webStorageStore(sys.localStorage);
-}
+// `sys.localStorage` (web and native) goes through webStorageStore of ../shared/string-storage.ts.
 
 /**
  * WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON.

@@ -8,28 +8,21 @@
 /** `application/x-www-form-urlencoded` encoding of one name or value, as `URLSearchParams#toString` does it. */
 const formEncode = (text: string) => encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
-type Pairs = Array<[string, string]>;
-
 /**
- * A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. The
- * pairs live in a closure per instance (no private field: its name would stay in the minified code).
+ * A minimal `URLSearchParams`: built empty or from a record, with `append/set/get/toString` (what the core
+ * calls). The pairs live in a closure per instance (no private field: its name would stay in minified code).
  */
 export function createUrlSearchParamsClass(): typeof URLSearchParams {
-  return function UrlSearchParamsStandIn(this: URLSearchParams, init?: Record<string, string>) {
-    let pairs: Pairs = [];
-    const params = {
-      append: (name: string, value: string) => void pairs.push([String(name), String(value)]),
-      set(name: string, value: string) {
-        params.delete(name);
-        params.append(name, value);
-      },
-      get: (name: string) => pairs.find((pair) => pair[0] === name)?.[1] ?? null,
-      has: (name: string) => params.get(name) !== null,
-      delete: (name: string) => void (pairs = pairs.filter((pair) => pair[0] !== name)),
-      toString: () => pairs.map((pair) => pair.map(formEncode).join('=')).join('&'),
+  return function UrlSearchParamsStandIn(this: Pick<URLSearchParams, 'append' | 'set' | 'get' | 'toString'>, init?: Record<string, string>) {
+    let pairs: string[][] = [];
+    this.append = (name, value) => void pairs.push([String(name), String(value)]);
+    this.set = (name, value) => {
+      pairs = pairs.filter((pair) => pair[0] !== name);
+      this.append(name, value);
     };
-    for (const name in init) params.append(name, init[name]!);
-    Object.assign(this, params);
+    this.get = (name) => pairs.find((pair) => pair[0] === name)?.[1] ?? null;
+    this.toString = () => pairs.map((pair) => pair.map(formEncode).join('=')).join('&');
+    for (const name in init) this.append(name, init[name]!);
   } as unknown as typeof URLSearchParams;
 }
 
