@@ -7,9 +7,17 @@
  */
 import type { WebViewHandle } from '../../core/platform.js';
 
-import { WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX, type BrowserWebViewOptions } from './webview-options.js';
+import type { BrowserWebViewOptions } from './webview-options.js';
 
-export { WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX, type BrowserWebViewOptions };
+export type { BrowserWebViewOptions };
+
+// The constants of ./webview-options.ts (which documents them), repeated rather than imported: a value import of
+// that file from this lazily loaded one makes bundlers split it into a chunk the entry loads at start-up.
+// test/adapters/browser/webview.test.ts proves both copies equal.
+/** What the web view page posts to be closed: the public `WEBVIEW_CLOSE_MESSAGE` of ./webview-options.ts. */
+export const WEBVIEW_CLOSE_MESSAGE = 'game-campaign:close';
+/** The iframe's sandbox: `WEBVIEW_SANDBOX` of ./webview-options.ts. */
+export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
 
 /** The window the web view is opened from (injectable for tests). */
 export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'>;

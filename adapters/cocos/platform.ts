@@ -11,9 +11,9 @@ import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
-import { probedStorage } from '../shared/string-storage.js';
+import { probedStorage, webStorageStore } from '../shared/string-storage.js';
 import { browserNetwork, wechatNetwork } from './network.js';
-import { cocosLocalStore, wechatStore } from './storage.js';
+import { wechatStore } from './storage.js';
 import type { CocosModules, CocosPlatformOptions, CocosRuntime, WechatApi } from './types.js';
 import { cocosOpenWebView } from './web-view.js';
 import { createXhrFetch, type XhrConstructor } from './xhr-fetch.js';
@@ -48,8 +48,8 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   }
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
-  const storage = probedStorage(() => (wx ? wechatStore(wx) : cocosLocalStore(engine.sys)), onStorageError);
-  const monotonic = monotonicClock();
+  // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
+  const storage = probedStorage(() => (wx ? wechatStore(wx) : webStorageStore(engine.sys.localStorage)), onStorageError);
 
   return {
     runtime,
@@ -61,9 +61,10 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
     openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
-    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork({ navigator: g['navigator'], window: g['window'] }) } : {}),
+    // The page's `window` and `navigator` are globals: globalThis has both.
+    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g as Parameters<typeof browserNetwork>[0]) } : {}),
     now: () => Date.now(),
-    monotonic,
+    monotonic: monotonicClock(),
   };
 }
 
@@ -104,13 +105,13 @@ function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: 
         manager.getRandomValues({
           length: n,
           success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
-          fail: (error) => reject(new CryptoUnavailableError(`wx.getUserCryptoManager().getRandomValues failed: ${error?.errMsg ?? 'unknown error'}`)),
+          fail: (error) => reject(new CryptoUnavailableError(`wx getRandomValues failed: ${error?.errMsg}`)),
         }),
       );
   }
   const host = getRandomValuesOf(hostCrypto());
   if (host) return fromGetRandomValues(host);
   return () => {
-    throw new CryptoUnavailableError(`Cocos ${runtime} has no secure random source: pass options.getRandomValues (e.g. a bridge to the OS's secure random)`);
+    throw new CryptoUnavailableError(`no secure random source on Cocos ${runtime}: pass options.getRandomValues`);
   };
 }

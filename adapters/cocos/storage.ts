@@ -3,23 +3,23 @@
  * (synchronous SQLite through `jsb`), `wx.*StorageSync` on WeChat (10 MB per game, 1 MB per key, a write
  * can throw, a missing key reads as `''`).
  */
-import { webStorageStore, type StringStore } from '../shared/string-storage.js';
-import type { CocosSys, WechatApi } from './types.js';
+import type { StringStore } from '../shared/string-storage.js';
+import type { WechatApi } from './types.js';
 
-/** `sys.localStorage`, read when first used (it is `{}` until the engine has started). */
-export function cocosLocalStore(sys: CocosSys): StringStore {
-  return webStorageStore(sys.localStorage);
-}
+// `sys.localStorage` (web and native) goes through webStorageStore of ../shared/string-storage.ts.
 
-/** WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON. */
+/**
+ * WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON.
+ * A missing key (`''`) and a `null` pass through as they are: the storage reads both as absent.
+ */
 export function wechatStore(wx: WechatApi): StringStore {
   return {
-    getItem(key) {
+    get(key) {
       const value: unknown = wx.getStorageSync(key);
-      return value === '' || value === null || value === undefined ? undefined : typeof value === 'string' ? value : JSON.stringify(value);
+      return value == null || typeof value === 'string' ? (value as string | null | undefined) : JSON.stringify(value);
     },
-    setItem: (key, value) => wx.setStorageSync(key, value),
-    removeItem: (key) => wx.removeStorageSync(key),
+    set: (key, value) => wx.setStorageSync(key, value),
+    delete: (key) => wx.removeStorageSync(key),
     keys: () => wx.getStorageInfoSync().keys,
   };
 }

@@ -17,7 +17,7 @@ export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
 /** The `openWebView` of a Cocos build. */
 export function cocosOpenWebView(runtime: CocosRuntime, sys: CocosSys, factory: CocosWebViewFactory | undefined): (url: string) => Promise<WebViewHandle> {
   return async (url) => {
-    if (runtime === 'wechat') throw new WebViewUnavailableError('WeChat mini-games cannot show a web view (sys.openURL does nothing there): offer the campaign page another way');
+    if (runtime === 'wechat') throw new WebViewUnavailableError('WeChat mini-games cannot show a web view');
     if (!factory) {
       sys.openURL(url);
       // assumed: an external browser cannot be watched, so `closed` settles on close() only.

@@ -54,5 +54,5 @@ export class XhrTimeoutError extends Error {
  */
 export function createXhrFetch(Xhr: XhrConstructor, options: XhrFetchOptions = {}): FetchLike {
   let ready: Promise<ReturnType<typeof xhrFetch>> | undefined;
-  return async (input, init) => (await (ready ??= import('./xhr-request.js').then((module) => module.xhrFetch(Xhr, options))))(input, init);
+  return async (input, init) => (await (ready ??= import('./xhr-request.js').then((module) => module.xhrFetch(Xhr, options, XhrTimeoutError))))(input, init);
 }

@@ -3,7 +3,7 @@
  * first request.
  */
 import type { FetchLike } from '../../core/platform.js';
-import { XhrTimeoutError, type XhrConstructor, type XhrFetchOptions, type XhrLike } from './xhr-fetch.js';
+import type { XhrConstructor, XhrFetchOptions, XhrLike, XhrTimeoutError } from './xhr-fetch.js';
 
 /** Anything shaped like an `AbortSignal`: a real one, a polyfill's, or the SDK's own. */
 interface SignalLike {
@@ -13,8 +13,11 @@ interface SignalLike {
   removeEventListener?(type: 'abort', listener: () => void): void;
 }
 
-/** The fetch of {@link createXhrFetch}, ready to send (see there). */
-export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions = {}): FetchLike {
+/**
+ * The fetch of {@link createXhrFetch}, ready to send (see there). `TimeoutError` is passed in, not imported:
+ * a static import back into ./xhr-fetch.ts would make bundlers split that file into a chunk of its own.
+ */
+export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError): FetchLike {
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = typeof input === 'string' ? undefined : input;
@@ -47,7 +50,7 @@ export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions = {
       if (body !== null) headers['content-type'] ??= 'text/plain;charset=UTF-8';
       for (const name in headers) xhr.setRequestHeader(name, headers[name]!);
       signal?.addEventListener?.('abort', onAbort);
-      if (timeoutMs) timer = setTimeout(() => cancel(new XhrTimeoutError(`xhr fetch: no answer within ${timeoutMs} ms: ${method} ${url}`)), timeoutMs);
+      if (timeoutMs) timer = setTimeout(() => cancel(new TimeoutError(`xhr fetch: no answer within ${timeoutMs} ms: ${method} ${url}`)), timeoutMs);
       xhr.send(body);
     });
 }

@@ -9,41 +9,41 @@
 
 type Listener = (event: { type: 'abort'; target: unknown }) => void;
 
-/** The stand-in's signal: `aborted`, `reason`, `onabort`, `add/removeEventListener('abort')` (with `once`), `throwIfAborted()`. */
-class SignalStandIn {
-  aborted = false;
-  reason: unknown;
-  onabort: Listener | null = null;
-  /** Each listener once (as EventTarget: adding it again changes nothing), with its `once` option. */
-  readonly #listeners = new Map<Listener, boolean>();
-  addEventListener(type: string, listener: Listener, options?: boolean | { once?: boolean }) {
-    if (type === 'abort' && !this.#listeners.has(listener)) this.#listeners.set(listener, typeof options === 'object' && !!options.once);
-  }
-  removeEventListener(type: string, listener: Listener) {
-    if (type === 'abort') this.#listeners.delete(listener);
-  }
-  throwIfAborted() {
-    if (this.aborted) throw this.reason;
-  }
-  /** Called by the controller's `abort`. */
-  fire(reason: unknown) {
-    if (this.aborted) return;
-    this.aborted = true;
-    this.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
-    const event = { type: 'abort' as const, target: this };
-    this.onabort?.(event);
-    for (const [listener, once] of [...this.#listeners]) {
-      if (once) this.#listeners.delete(listener);
-      listener(event);
-    }
-  }
-}
-
-/** A minimal `AbortController`: `signal` ({@link SignalStandIn}) and `abort(reason)`. */
+/**
+ * A minimal `AbortController`: `abort(reason)` (bound) and a `signal` with `aborted`, `reason`, `onabort`,
+ * `add/removeEventListener('abort')` (each listener once, as EventTarget, with its `once` option) and
+ * `throwIfAborted()`. One closure per controller: smaller than a signal class once minified.
+ */
 export function createAbortControllerClass(): typeof AbortController {
-  return class AbortControllerStandIn {
-    readonly signal = new SignalStandIn();
-    abort = (reason?: unknown) => this.signal.fire(reason);
+  return function AbortControllerStandIn(this: { signal: unknown; abort(reason?: unknown): void }) {
+    /** Each listener with its `once` option. */
+    const listeners = new Map<Listener, boolean>();
+    const signal = {
+      aborted: false,
+      reason: undefined as unknown,
+      onabort: null as Listener | null,
+      addEventListener(type: string, listener: Listener, options?: boolean | { once?: boolean }) {
+        if (type === 'abort' && !listeners.has(listener)) listeners.set(listener, !!(options as { once?: boolean } | undefined)?.once);
+      },
+      removeEventListener(type: string, listener: Listener) {
+        if (type === 'abort') listeners.delete(listener);
+      },
+      throwIfAborted() {
+        if (signal.aborted) throw signal.reason;
+      },
+    };
+    this.signal = signal;
+    this.abort = (reason) => {
+      if (signal.aborted) return;
+      signal.aborted = true;
+      signal.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
+      const event = { type: 'abort' as const, target: signal };
+      signal.onabort?.(event);
+      for (const [listener, once] of [...listeners]) {
+        if (once) listeners.delete(listener);
+        listener(event);
+      }
+    };
   } as unknown as typeof AbortController;
 }
 

@@ -5,14 +5,17 @@
 import type { KeyValueStorage } from '../../core/platform.js';
 import { StorageUnavailableError } from './errors.js';
 
-/** The few synchronous calls every host string store answers. */
+/**
+ * The few synchronous calls every host string store answers, named as `Map`'s so a `Map` is one: the
+ * in-memory fallback needs no wrapper.
+ */
 export interface StringStore {
   /** The stored text; `null`, `undefined` or `''` mean absent (WeChat reads a missing key as `''`). */
-  getItem(key: string): string | null | undefined;
-  setItem(key: string, value: string): void;
-  removeItem(key: string): void;
+  get(key: string): string | null | undefined;
+  set(key: string, value: string): unknown;
+  delete(key: string): unknown;
   /** Every stored key. */
-  keys(): string[];
+  keys(): Iterable<string>;
 }
 
 /** What {@link probedStorage} reports when it had to fall back to memory. */
@@ -29,81 +32,71 @@ const PROBE_KEY = '__game_campaign_probe__';
  */
 export function probedStorage(open: () => StringStore, onError: StorageErrorListener): KeyValueStorage & { readonly persistent: boolean | undefined } {
   let store: StringStore | undefined;
-  let unavailable: StorageUnavailableError | undefined;
-  let reported = false;
+  let persistent: boolean | undefined;
+  /** The error the first read still has to throw. */
+  let unreported: StorageUnavailableError | undefined;
   const ready = (): StringStore => {
-    if (store) return store;
-    try {
-      const host = open();
-      const token = String(Math.random());
-      host.setItem(PROBE_KEY, token);
-      const read = host.getItem(PROBE_KEY);
-      host.removeItem(PROBE_KEY);
-      if (read !== token) throw new Error(`a probe write read back as ${JSON.stringify(read)}`);
-      return (store = host);
-    } catch (cause) {
-      unavailable = new StorageUnavailableError(`storage does not persist; data is kept in memory for this run only (${cause instanceof Error ? cause.message : String(cause)})`, { cause });
-      onError(unavailable);
-      return (store = memoryStringStore());
+    if (!store) {
+      try {
+        const host = open();
+        const token = String(Math.random());
+        host.set(PROBE_KEY, token);
+        const read = host.get(PROBE_KEY);
+        host.delete(PROBE_KEY);
+        if (read !== token) throw new Error(`probe read back ${read}`);
+        persistent = true;
+        store = host;
+      } catch (cause) {
+        persistent = false;
+        onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));
+        store = new Map();
+      }
     }
+    return store;
   };
   const read = <T>(run: (host: StringStore) => T): T => {
     const host = ready();
-    if (unavailable && !reported) {
-      reported = true;
-      throw unavailable;
-    }
+    const error = unreported;
+    unreported = undefined;
+    if (error) throw error;
     return run(host);
   };
   return {
     get persistent() {
-      return store === undefined ? undefined : unavailable === undefined;
+      return persistent;
     },
     async get<T>(key: string) {
       return read((host) => {
-        const text = host.getItem(key);
-        return text === null || text === undefined || text === '' ? undefined : (JSON.parse(text) as T);
+        const text = host.get(key);
+        return text ? (JSON.parse(text) as T) : undefined;
       });
     },
     async set(key, value) {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
-      ready().setItem(key, text);
+      ready().set(key, text);
     },
     async delete(key) {
-      ready().removeItem(key);
+      ready().delete(key);
     },
     async keys(prefix = '') {
-      return read((host) => host.keys().filter((key) => key.startsWith(prefix) && key !== PROBE_KEY).sort());
+      return read((host) => [...host.keys()].filter((key) => key.startsWith(prefix) && key !== PROBE_KEY).sort());
     },
-  };
-}
-
-/** A Map as a {@link StringStore}: the fallback when the host's store does not persist. */
-export function memoryStringStore(): StringStore {
-  const entries = new Map<string, string>();
-  return {
-    getItem: (key) => entries.get(key),
-    setItem: (key, value) => void entries.set(key, value),
-    removeItem: (key) => void entries.delete(key),
-    keys: () => [...entries.keys()],
   };
 }
 
 /** A Web Storage (`localStorage`, Cocos native's `sys.localStorage`) as a {@link StringStore}. */
 export function webStorageStore(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void; key(index: number): string | null; readonly length: number }): StringStore {
-  if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready (has the engine started?)');
+  if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready');
   return {
-    getItem: (key) => storage.getItem(key),
-    setItem: (key, value) => storage.setItem(key, value),
-    removeItem: (key) => storage.removeItem(key),
+    get: (key) => storage.getItem(key),
+    set: (key, value) => storage.setItem(key, value),
+    delete: (key) => storage.removeItem(key),
     keys() {
       const keys: string[] = [];
-      for (let index = 0; index < storage.length; index++) {
-        const key = storage.key(index);
-        if (key !== null && key !== undefined) keys.push(key);
-      }
-      return keys;
+      for (let index = 0; index < storage.length; index++) keys.push(storage.key(index)!);
+      // A key that vanished under us (another tab) reads as null: skip it.
+      return keys.filter((key) => key != null);
     },
   };
 }

@@ -8,32 +8,21 @@
 /** `application/x-www-form-urlencoded` encoding of one name or value, as `URLSearchParams#toString` does it. */
 const formEncode = (text: string) => encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()~]/g, (c) => '%' + c.charCodeAt(0).toString(16).toUpperCase());
 
-/** A minimal `URLSearchParams`: built empty or from a record, with `set/append/get/has/delete/toString`. */
+/**
+ * A minimal `URLSearchParams`: built empty or from a record, with `append/set/get/toString` (what the core
+ * calls). The pairs live in a closure per instance (no private field: its name would stay in minified code).
+ */
 export function createUrlSearchParamsClass(): typeof URLSearchParams {
-  return class UrlSearchParamsStandIn {
-    #pairs: Array<[string, string]> = [];
-    constructor(init?: Record<string, string>) {
-      for (const name in init) this.append(name, init[name]!);
-    }
-    append(name: string, value: string) {
-      this.#pairs.push([String(name), String(value)]);
-    }
-    set(name: string, value: string) {
-      this.delete(name);
+  return function UrlSearchParamsStandIn(this: Pick<URLSearchParams, 'append' | 'set' | 'get' | 'toString'>, init?: Record<string, string>) {
+    let pairs: string[][] = [];
+    this.append = (name, value) => void pairs.push([String(name), String(value)]);
+    this.set = (name, value) => {
+      pairs = pairs.filter((pair) => pair[0] !== name);
       this.append(name, value);
-    }
-    get(name: string) {
-      return this.#pairs.find((pair) => pair[0] === name)?.[1] ?? null;
-    }
-    has(name: string) {
-      return this.get(name) !== null;
-    }
-    delete(name: string) {
-      this.#pairs = this.#pairs.filter((pair) => pair[0] !== name);
-    }
-    toString() {
-      return this.#pairs.map((pair) => pair.map(formEncode).join('=')).join('&');
-    }
+    };
+    this.get = (name) => pairs.find((pair) => pair[0] === name)?.[1] ?? null;
+    this.toString = () => pairs.map((pair) => pair.map(formEncode).join('=')).join('&');
+    for (const name in init) this.append(name, init[name]!);
   } as unknown as typeof URLSearchParams;
 }
 

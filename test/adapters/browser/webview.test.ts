@@ -3,6 +3,7 @@
 // from its own origin only) or a new window (watched until it closes; a blocked popup is a clear error).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserWebView, WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX } from '../../../adapters/browser/webview.js';
+import * as options from '../../../adapters/browser/webview-options.js';
 import { WEBVIEW_PAGE } from '../../../emulator/webview-page.js';
 
 const URL_ = 'https://campaign.example/webview?ott=abc#code_verifier=xyz';
@@ -23,6 +24,10 @@ async function openOverlay() {
   const post = (data: unknown, origin: string, source: unknown = frameWindow) => window.dispatchEvent(new MessageEvent('message', { data, origin, source: source as Window }));
   return { handle, frame, isClosed, post };
 }
+
+it('uses the public constants of webview-options (repeated there so the entry chunk does not load a chunk for them)', () => {
+  expect([WEBVIEW_CLOSE_MESSAGE, WEBVIEW_SANDBOX]).toEqual([options.WEBVIEW_CLOSE_MESSAGE, options.WEBVIEW_SANDBOX]);
+});
 
 describe('iframe overlay (default)', () => {
   it('shows the page in a sandboxed frame over the game, with only scripts and its own origin allowed', async () => {

@@ -3,11 +3,14 @@
  * status, headers, body, time-out and abort with no AbortController in the runtime.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createXhrFetch as createLazyXhrFetch, XhrTimeoutError } from '../../../adapters/cocos/xhr-fetch.js';
+import { createXhrFetch as createLazyXhrFetch, XhrTimeoutError, type XhrConstructor, type XhrFetchOptions } from '../../../adapters/cocos/xhr-fetch.js';
 // The request code itself (createXhrFetch imports it on the first request), so fake timers see its timers at once.
-import { xhrFetch as createXhrFetch } from '../../../adapters/cocos/xhr-request.js';
+import { xhrFetch } from '../../../adapters/cocos/xhr-request.js';
 import { createAbortControllerClass } from '../../../adapters/shared/abort-controller.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
+
+/** The request code as createXhrFetch calls it (it passes the time-out error class in). */
+const createXhrFetch = (Xhr: XhrConstructor, options: XhrFetchOptions = {}) => xhrFetch(Xhr, options, XhrTimeoutError);
 
 afterEach(() => {
   vi.useRealTimers();
