@@ -5,7 +5,7 @@
 import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
-import { backoffDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
+import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
 import { exchange, noAnswerError, parseJson } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
@@ -97,11 +97,6 @@ export interface RequestSpec {
   /** The caller's per-call options. */
   options?: RequestOptions | undefined;
 }
-
-const RETRY_BASE_MS = 500;
-const RETRY_MAX_MS = 8_000;
-/** A Retry-After longer than this is not waited for: the error goes to the caller. */
-const MAX_RETRY_AFTER_MS = 60_000;
 
 export class Transport {
   readonly baseUrl: string;
@@ -213,9 +208,8 @@ export class Transport {
   #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
     const retryable = policy === 'safe' ? isTransientStatus(error.status) : error.status === 429;
     if (!retryable) return undefined;
-    const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
-    if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
-    return backoffDelay(attempt, { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS }, this.#options.random);
+    // API_RETRY's timing: a Retry-After longer than it waits goes to the caller.
+    return apiRetryDelay(error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined, attempt, this.#options.random);
   }
 }
 
