@@ -4,15 +4,15 @@
  * @see DESIGN section 3
  */
 import { createBoost, type Boost } from './boost/boost.js';
-import { checkedId } from './client-checks.js';
 import { CampaignClient } from './client/campaign-client.js';
 import type { Campaigns } from './client/campaigns.js';
 import { Creators } from './client/creators.js';
-import { unlessAborted } from './http/exchange.js';
-import { Transport, type TransportOptions } from './http/transport.js';
+import { validated } from './http/request-validation.js';
+import type { TransportOptions } from './http/transport.js';
 import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions, type CreatorPickerSource } from './picker/picker.js';
-import type { FetchLike, Platform } from './platform.js';
+import type { Platform } from './platform.js';
 import type { RelayTarget } from './relay/sender.js';
+import { Id } from './schema/rules.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
@@ -88,7 +88,7 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
     boost,
     webview,
     picker(pickerOptions) {
-      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
+      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') });
       // A disposed picker is forgotten, so a game that opens many boost screens does not keep them all.
       const dispose = picker.dispose;
       picker.dispose = () => {
