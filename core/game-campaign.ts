@@ -74,9 +74,9 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
   const tracker = new PlaytimeTracker({ ...trackerOptions, platform, userId, relay });
-  const relayClient = { relay, timeoutMs: transport.timeoutMs, maxRetries: transport.maxRetries, random: transport.random };
-  const boost = createBoost({ ...relayClient, fetch: platform.fetch }, client.sponsors, userId);
-  const webview = new WebViewLauncher({ ...relayClient, platform });
+  // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
+  const boost = createBoost({ ...transport, relay, fetch: platform.fetch }, client.sponsors, userId);
+  const webview = new WebViewLauncher({ ...transport, relay, platform });
   const pickers = new Set<CreatorPicker>();
   // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
   // and a newer search aborts the one in flight through the per-call signal.
