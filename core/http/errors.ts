@@ -40,7 +40,7 @@ export class BadRequestError extends CampaignError {
 export class BoostCooldownError extends BadRequestError {
   override readonly name = 'BoostCooldownError';
   /** Days until the boost can change, parsed from the service's message. */
-  readonly daysRemaining: number;
+  declare readonly daysRemaining: number;
   constructor(init: ConstructorParameters<typeof CampaignError>[0] & { daysRemaining: number }) {
     super(init);
     this.daysRemaining = init.daysRemaining;
@@ -70,7 +70,7 @@ export class InternalError extends CampaignError {
 export class RateLimitError extends CampaignError {
   override readonly name = 'RateLimitError';
   /** How long the service asked us to wait (`Retry-After`), in ms, when it said. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   constructor(init: ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
