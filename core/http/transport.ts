@@ -99,7 +99,7 @@ export interface RequestSpec {
 }
 
 export class Transport {
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   readonly #authorization: string;
   readonly #options: TransportOptions;
   readonly #validate: ResponseValidator | undefined;
