@@ -84,7 +84,8 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: playtimeBody(options.sessions, options.isTest),
-    ...(options.keepalive ? { keepalive: true } : {}),
+    // false or absent: fetch's own default.
+    keepalive: options.keepalive,
   };
   try {
     const { response, text } = await exchange(options.fetch, playtimeUrl(relay.url), init, timeoutMs, signal);
