@@ -147,7 +147,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
   const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
   const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;
-  const init: Init = { status, code, message, headers, ...(details ? { details } : {}) };
+  const init: Init = { status, code, message, headers, details };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
   const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) || code === 'RATE_LIMITED' ? code : statusCode;
   if (kind === 'RATE_LIMITED') return new RateLimitError({ ...init, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });

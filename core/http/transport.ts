@@ -199,7 +199,7 @@ export class Transport {
         : body === undefined
           ? `The response has no body (status ${response.status}); ${expected.name} data was expected`
           : 'The response body is not a JSON object with a data member';
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, ...(details ? { details } : {}), headers: response.headers });
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
     }
     return body;
   }

@@ -131,7 +131,7 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
  * `message` and `details` come from a spec-shaped body when there is one.
  */
 function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
-  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, ...(body?.details ? { details: body.details } : {}) };
+  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details };
   return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
 }
 
