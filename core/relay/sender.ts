@@ -61,7 +61,7 @@ export function playtimeBody(sessions: RelaySession[], isTest?: boolean): string
   return JSON.stringify(isTest === undefined ? { sessions } : { sessions, isTest });
 }
 
-/** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL. */
+/** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL (as {@link sendToRelay} writes it inline). */
 export function playtimeUrl(relayUrl: string): string {
   return relayUrl.replace(/\/+$/, '') + RELAY_ROUTES.playtime;
 }
@@ -88,7 +88,7 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     keepalive: options.keepalive,
   };
   try {
-    const { response, text } = await exchange(options.fetch, playtimeUrl(relay.url), init, timeoutMs, signal);
+    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, timeoutMs, signal);
     return classify(response, parseJson(text), now());
   } catch (error) {
     return transient(error instanceof ExchangeTimeout ? `no answer within ${timeoutMs} ms` : signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}`);
