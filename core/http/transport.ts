@@ -126,18 +126,22 @@ export class Transport {
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
+      let retryAfterMs: number | undefined;
       try {
         const { response, body } = await this.#send(spec, url);
         log('response', { status: response.status });
         if (response.ok) return this.#success(response, body, spec) as T;
-        const retryAfterMs = parseRetryAfter(response.headers, Date.now());
+        retryAfterMs = parseRetryAfter(response.headers, Date.now());
         error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
         if (signal?.aborted) throw new AbortError(signal);
         if (!(caught instanceof CampaignError)) throw caught;
         error = caught;
       }
-      const delayMs = attempt < maxRetries && !(error instanceof ResponseValidationError) ? this.#retryDelay(spec.retry, error, attempt) : undefined;
+      // A ResponseValidationError (2xx) is retried by neither policy; API_RETRY's timing, where a Retry-After
+      // longer than it waits goes to the caller.
+      const retryable = spec.retry === 'safe' ? isTransientStatus(error.status) : error.status === 429;
+      const delayMs = attempt < maxRetries && retryable ? apiRetryDelay(retryAfterMs, attempt, this.#options.random) : undefined;
       if (delayMs === undefined) {
         log('error', { error, ...statusOf(error) });
         throw error;
@@ -202,14 +206,6 @@ export class Transport {
       throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
     }
     return body;
-  }
-
-
-  #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
-    const retryable = policy === 'safe' ? isTransientStatus(error.status) : error.status === 429;
-    if (!retryable) return undefined;
-    // API_RETRY's timing: a Retry-After longer than it waits goes to the caller.
-    return apiRetryDelay(error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined, attempt, this.#options.random);
   }
 }
 
