@@ -143,10 +143,10 @@ export class Transport {
       const retryable = spec.retry === 'safe' ? isTransientStatus(error.status) : error.status === 429;
       const delayMs = attempt < maxRetries && retryable ? apiRetryDelay(retryAfterMs, attempt, this.#options.random) : undefined;
       if (delayMs === undefined) {
-        log('error', { error, ...statusOf(error) });
+        log('error', { error, status: error.status });
         throw error;
       }
-      log('retry', { delayMs, ...statusOf(error) });
+      log('retry', { delayMs, status: error.status });
       await sleep(delayMs, signal).catch(() => {
         throw new AbortError(signal!);
       });
@@ -208,10 +208,3 @@ export class Transport {
     return body;
   }
 }
-
-
-function statusOf(error: CampaignError): { status?: number } {
-  return error.status === undefined ? {} : { status: error.status };
-}
-
-
