@@ -4,15 +4,15 @@
  * @see DESIGN section 3
  */
 import { createBoost, type Boost } from './boost/boost.js';
-import { checkedId } from './client-checks.js';
 import { CampaignClient } from './client/campaign-client.js';
 import type { Campaigns } from './client/campaigns.js';
 import { Creators } from './client/creators.js';
-import { unlessAborted } from './http/exchange.js';
-import { Transport, type TransportOptions } from './http/transport.js';
+import { validated } from './http/request-validation.js';
+import type { TransportOptions } from './http/transport.js';
 import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions, type CreatorPickerSource } from './picker/picker.js';
-import type { FetchLike, Platform } from './platform.js';
+import type { Platform } from './platform.js';
 import type { RelayTarget } from './relay/sender.js';
+import { Id } from './schema/rules.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
@@ -74,9 +74,9 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
   const tracker = new PlaytimeTracker({ ...trackerOptions, platform, userId, relay });
-  const relayClient = { relay, timeoutMs: transport.timeoutMs, maxRetries: transport.maxRetries, random: transport.random };
-  const boost = createBoost({ ...relayClient, fetch: platform.fetch }, client.sponsors, userId);
-  const webview = new WebViewLauncher({ ...relayClient, platform });
+  // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
+  const boost = createBoost({ ...transport, relay, fetch: platform.fetch }, client.sponsors, userId);
+  const webview = new WebViewLauncher({ ...transport, relay, platform });
   const pickers = new Set<CreatorPicker>();
   // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
   // and a newer search aborts the one in flight through the per-call signal.
@@ -88,7 +88,7 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
     boost,
     webview,
     picker(pickerOptions) {
-      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: checkedId(pickerOptions.campaignId, 'campaignId') });
+      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') });
       // A disposed picker is forgotten, so a game that opens many boost screens does not keep them all.
       const dispose = picker.dispose;
       picker.dispose = () => {

@@ -3,11 +3,12 @@
  * player and holds the Server key); the current boost is the Client API's boost status read.
  * @see spec "Change boosted creator"; DESIGN sections 3 and 6
  */
-import { checkedId } from '../client-checks.js';
 import type { ClientSponsors } from '../client/sponsors.js';
 import { NotFoundError } from '../http/errors.js';
+import { validated } from '../http/request-validation.js';
 import { relayRequest, type RelayClient } from '../relay/client-request.js';
 import { RELAY_ROUTES } from '../relay/routes.js';
+import { Id } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
 
 /** What {@link Boost.change} asks for. */
@@ -51,7 +52,7 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
         method: 'PUT',
         route: RELAY_ROUTES.sponsor,
         // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
-        body: { ...request, newCreatorKey: checkedId(request.newCreatorKey, 'newCreatorKey') },
+        body: { ...request, newCreatorKey: validated(Id, request.newCreatorKey, 'newCreatorKey') },
         cooldown: true,
         signal: options?.signal,
       }),

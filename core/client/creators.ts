@@ -3,7 +3,7 @@ import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../http/request-validation.js';
 import type { Creator } from '../schema/campaigns.js';
-import { CreatorKey, Flag, Limit, SearchText } from '../schema/rules.js';
+import { CreatorKey, Flag, Limit, optional, SearchText } from '../schema/rules.js';
 
 /** Options of {@link Creators.search}. */
 export interface CreatorSearch {
@@ -31,8 +31,8 @@ export class Creators extends Resource {
     // Field by field rather than with SearchCreatorsQuery: an object schema would double this bundle's zod share.
     const query = {
       q: validated(SearchText, search.query, 'q'),
-      limit: search.limit === undefined ? undefined : validated(Limit, search.limit, 'limit'),
-      isTest: search.isTest === undefined ? undefined : validated(Flag, search.isTest, 'isTest'),
+      limit: validated(optional(Limit), search.limit, 'limit'),
+      isTest: validated(optional(Flag), search.isTest, 'isTest'),
     };
     return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
   }

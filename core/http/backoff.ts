@@ -11,11 +11,11 @@ export interface BackoffOptions {
 }
 
 /**
- * Full-jitter delay for retry number `attempt` (0-based): a random point in `[0, min(maxMs, baseMs * 2^attempt))`.
+ * Full-jitter delay for retry number `attempt` (0-based, never negative): a random point in `[0, min(maxMs, baseMs * 2^attempt))`.
  * Full jitter spreads a crowd of clients that failed together (AWS architecture blog, "Exponential Backoff And Jitter").
  */
 export function backoffDelay(attempt: number, options: BackoffOptions, random: () => number = Math.random): number {
-  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** Math.max(0, attempt));
+  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** attempt);
   return Math.floor(random() * ceiling);
 }
 

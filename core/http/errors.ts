@@ -40,7 +40,7 @@ export class BadRequestError extends CampaignError {
 export class BoostCooldownError extends BadRequestError {
   override readonly name = 'BoostCooldownError';
   /** Days until the boost can change, parsed from the service's message. */
-  readonly daysRemaining: number;
+  declare readonly daysRemaining: number;
   constructor(init: ConstructorParameters<typeof CampaignError>[0] & { daysRemaining: number }) {
     super(init);
     this.daysRemaining = init.daysRemaining;
@@ -70,7 +70,7 @@ export class InternalError extends CampaignError {
 export class RateLimitError extends CampaignError {
   override readonly name = 'RateLimitError';
   /** How long the service asked us to wait (`Retry-After`), in ms, when it said. */
-  readonly retryAfterMs: number | undefined;
+  declare readonly retryAfterMs: number | undefined;
   constructor(init: ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
@@ -147,7 +147,7 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
   const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
   const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;
-  const init: Init = { status, code, message, headers, ...(details ? { details } : {}) };
+  const init: Init = { status, code, message, headers, details };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
   const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) || code === 'RATE_LIMITED' ? code : statusCode;
   if (kind === 'RATE_LIMITED') return new RateLimitError({ ...init, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });

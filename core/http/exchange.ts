@@ -10,7 +10,7 @@ import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 /** The rejection of an exchange that got no complete answer within its time-out. */
 export class ExchangeTimeout extends Error {
   override readonly name = 'ExchangeTimeout';
-  constructor(readonly timeoutMs: number) {
+  constructor(timeoutMs: number) {
     super(`No response within ${timeoutMs} ms`);
   }
 }

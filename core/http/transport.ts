@@ -5,7 +5,7 @@
 import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
-import { backoffDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
+import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
 import { exchange, noAnswerError, parseJson } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
@@ -98,13 +98,8 @@ export interface RequestSpec {
   options?: RequestOptions | undefined;
 }
 
-const RETRY_BASE_MS = 500;
-const RETRY_MAX_MS = 8_000;
-/** A Retry-After longer than this is not waited for: the error goes to the caller. */
-const MAX_RETRY_AFTER_MS = 60_000;
-
 export class Transport {
-  readonly baseUrl: string;
+  declare readonly baseUrl: string;
   readonly #authorization: string;
   readonly #options: TransportOptions;
   readonly #validate: ResponseValidator | undefined;
@@ -131,23 +126,27 @@ export class Transport {
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
+      let retryAfterMs: number | undefined;
       try {
         const { response, body } = await this.#send(spec, url);
         log('response', { status: response.status });
         if (response.ok) return this.#success(response, body, spec) as T;
-        const retryAfterMs = parseRetryAfter(response.headers, Date.now());
+        retryAfterMs = parseRetryAfter(response.headers, Date.now());
         error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
         if (signal?.aborted) throw new AbortError(signal);
         if (!(caught instanceof CampaignError)) throw caught;
         error = caught;
       }
-      const delayMs = attempt < maxRetries && !(error instanceof ResponseValidationError) ? this.#retryDelay(spec.retry, error, attempt) : undefined;
+      // A ResponseValidationError (2xx) is retried by neither policy; API_RETRY's timing, where a Retry-After
+      // longer than it waits goes to the caller.
+      const retryable = spec.retry === 'safe' ? isTransientStatus(error.status) : error.status === 429;
+      const delayMs = attempt < maxRetries && retryable ? apiRetryDelay(retryAfterMs, attempt, this.#options.random) : undefined;
       if (delayMs === undefined) {
-        log('error', { error, ...statusOf(error) });
+        log('error', { error, status: error.status });
         throw error;
       }
-      log('retry', { delayMs, ...statusOf(error) });
+      log('retry', { delayMs, status: error.status });
       await sleep(delayMs, signal).catch(() => {
         throw new AbortError(signal!);
       });
@@ -204,24 +203,8 @@ export class Transport {
         : body === undefined
           ? `The response has no body (status ${response.status}); ${expected.name} data was expected`
           : 'The response body is not a JSON object with a data member';
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, ...(details ? { details } : {}), headers: response.headers });
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
     }
     return body;
   }
-
-
-  #retryDelay(policy: RetryPolicy, error: CampaignError, attempt: number): number | undefined {
-    const retryable = policy === 'safe' ? isTransientStatus(error.status) : error.status === 429;
-    if (!retryable) return undefined;
-    const retryAfterMs = error.headers ? parseRetryAfter(error.headers, Date.now()) : undefined;
-    if (retryAfterMs !== undefined) return retryAfterMs <= MAX_RETRY_AFTER_MS ? retryAfterMs : undefined;
-    return backoffDelay(attempt, { baseMs: RETRY_BASE_MS, maxMs: RETRY_MAX_MS }, this.#options.random);
-  }
 }
-
-
-function statusOf(error: CampaignError): { status?: number } {
-  return error.status === undefined ? {} : { status: error.status };
-}
-
-

@@ -7,11 +7,11 @@
  */
 import mitt from 'mitt';
 import type { Boost, BoostChangeRequest } from '../boost/boost.js';
-import { isSearchText } from '../client-checks.js';
 import type { Campaigns } from '../client/campaigns.js';
 import type { CreatorSearch } from '../client/creators.js';
 import { BoostCooldownError } from '../http/errors.js';
 import type { CampaignDetail, Creator } from '../schema/campaigns.js';
+import { broken, SearchText } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
 
 const DAY_MS = 86_400_000;
@@ -153,7 +153,8 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
     },
     search(query) {
       stopSearch();
-      const valid = isSearchText(query);
+      // The `SearchText` rule (1 to 10 UTF-16 units), as creators.search checks it.
+      const valid = !broken(SearchText, query);
       set({ query, results: undefined, searching: valid });
       if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
     },

@@ -7,7 +7,7 @@
  */
 import { API_RETRY, apiRetryDelay, parseRetryAfter, sleep } from '../http/backoff.js';
 import { errorFromResponse, RelayAuthError, ResponseValidationError, type RateLimitError } from '../http/errors.js';
-import { exchange, noAnswerError, parseJson, unlessAborted } from '../http/exchange.js';
+import { exchange, noAnswerError, parseJson } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import { isRecord } from '../schema/rules.js';
 import { resolveHeaders, RELAY_TIMEOUT_MS, type RelayTarget } from './sender.js';
@@ -64,6 +64,7 @@ export async function relayRequest<T>(client: RelayClient, call: RelayCall): Pro
     if (status === 401 || status === 403) throw new RelayAuthError({ status, code: error.code, message: error.message, headers: answerHeaders });
     const delayMs = status === 429 && attempt < (client.maxRetries ?? API_RETRY.maxRetries) ? apiRetryDelay((error as RateLimitError).retryAfterMs, attempt, client.random) : undefined;
     if (delayMs === undefined) throw error;
-    await (call.signal ? unlessAborted(sleep(delayMs), call.signal) : sleep(delayMs));
+    // Rejects with the signal's reason, the timer cleared, when it aborts during the wait.
+    await sleep(delayMs, call.signal);
   }
 }

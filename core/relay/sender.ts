@@ -61,7 +61,7 @@ export function playtimeBody(sessions: RelaySession[], isTest?: boolean): string
   return JSON.stringify(isTest === undefined ? { sessions } : { sessions, isTest });
 }
 
-/** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL. */
+/** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL (as {@link sendToRelay} writes it inline). */
 export function playtimeUrl(relayUrl: string): string {
   return relayUrl.replace(/\/+$/, '') + RELAY_ROUTES.playtime;
 }
@@ -84,10 +84,11 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     body: playtimeBody(options.sessions, options.isTest),
-    ...(options.keepalive ? { keepalive: true } : {}),
+    // false or absent: fetch's own default.
+    keepalive: options.keepalive,
   };
   try {
-    const { response, text } = await exchange(options.fetch, playtimeUrl(relay.url), init, timeoutMs, signal);
+    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, timeoutMs, signal);
     return classify(response, parseJson(text), now());
   } catch (error) {
     return transient(error instanceof ExchangeTimeout ? `no answer within ${timeoutMs} ms` : signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}`);
@@ -130,7 +131,7 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
  * `message` and `details` come from a spec-shaped body when there is one.
  */
 function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
-  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, ...(body?.details ? { details: body.details } : {}) };
+  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details };
   return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
 }
 

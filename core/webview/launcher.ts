@@ -52,12 +52,11 @@ export interface WebViewLauncherOptions {
  * ```
  */
 export class WebViewLauncher {
-  readonly #platform: Platform;
-  readonly #relay: RelayClient;
+  /** The relay client, which also carries the platform. */
+  readonly #relay: RelayClient & { platform: Platform };
   #current: WebViewHandle | undefined;
 
   constructor(options: WebViewLauncherOptions) {
-    this.#platform = options.platform;
     this.#relay = { ...options, fetch: options.platform.fetch };
   }
 
@@ -71,13 +70,13 @@ export class WebViewLauncher {
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
     const { title, ...request } = options;
-    const { codeVerifier, codeChallenge } = await createPkcePair(this.#platform.crypto);
+    const { codeVerifier, codeChallenge } = await createPkcePair(this.#relay.platform.crypto);
     const token = await relayRequest<RelayWebviewToken>(this.#relay, { method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge } });
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = token.url.split('#')[0]!;
     const url = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${codeVerifier}`;
     this.close();
-    const handle = await this.#platform.openWebView(url, { title });
+    const handle = await this.#relay.platform.openWebView(url, { title });
     // Of two open() calls racing, the one that finishes last stays open.
     this.close();
     this.#current = handle;

@@ -21,12 +21,15 @@ const BASE64URL = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012345678
  */
 export function base64Url(bytes: Uint8Array): string {
   let out = '';
-  for (let i = 0; i < bytes.length; i += 3) {
-    const n = (bytes[i]! << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
-    // 1, 2 or 3 bytes give 2, 3 or 4 characters.
-    for (let j = 0, chars = Math.min(3, bytes.length - i) + 1; j < chars; j++) out += BASE64URL[(n >> (18 - 6 * j)) & 63];
+  let bits = 0;
+  let value = 0;
+  for (const byte of bytes) {
+    // Only the low `bits` (under 14) of `value` are read, so its older bits may fall off the 32-bit shift.
+    value = (value << 8) | byte;
+    for (bits += 8; bits >= 6; ) out += BASE64URL[(value >> (bits -= 6)) & 63];
   }
-  return out;
+  // The last 2 or 4 bits, padded with zeros to one character.
+  return bits ? out + BASE64URL[(value << (6 - bits)) & 63] : out;
 }
 
 /**
