@@ -4,6 +4,7 @@
  * `wx.onNetworkStatusChange`; native builds report nothing (the tracker then simply tries).
  */
 import type { NetworkStatus } from '../../core/platform.js';
+import { watchedNetwork } from '../shared/watched-network.js';
 import type { WechatApi } from './types.js';
 
 /** `navigator.onLine` and the window's `online`/`offline` events: the browser adapter's. */
@@ -11,31 +12,11 @@ export { createBrowserNetwork as browserNetwork } from '../browser/network.js';
 
 /**
  * WeChat's network state: assumed online until `wx.getNetworkType` answers, then kept by one
- * `wx.onNetworkStatusChange` listener that fans out to ours (attached once, on first use).
+ * `wx.onNetworkStatusChange` listener (attached on first use; WeChat offers no way to remove it).
  */
 export function wechatNetwork(wx: WechatApi): NetworkStatus {
-  let online = true;
-  let attached = false;
-  const listeners = new Set<(online: boolean) => void>();
-  const attach = () => {
-    if (attached) return;
-    attached = true;
-    wx.getNetworkType({ success: ({ networkType }) => (online = networkType !== 'none') });
-    wx.onNetworkStatusChange(({ isConnected }) => {
-      if (isConnected === online) return;
-      online = isConnected;
-      for (const listener of [...listeners]) listener(online);
-    });
-  };
-  return {
-    isOnline() {
-      attach();
-      return online;
-    },
-    onChange(listener) {
-      attach();
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-  };
+  return watchedNetwork((update) => {
+    wx.getNetworkType({ success: ({ networkType }) => update(networkType !== 'none') });
+    wx.onNetworkStatusChange(({ isConnected }) => update(isConnected));
+  });
 }

@@ -8,6 +8,7 @@ import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/p
 import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
+import { watchedNetwork } from '../shared/watched-network.js';
 import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
 import type { AppStateLike, NetInfoLike, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
 import { reactNativeOpenWebView } from './web-view.js';
@@ -95,32 +96,5 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
  * state at once; it is removed when our last listener leaves. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
  */
 function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
-  let online = true;
-  let unsubscribe: (() => void) | undefined;
-  const listeners = new Set<(online: boolean) => void>();
-  const attach = () => {
-    unsubscribe ??= netInfo.addEventListener((state) => {
-      const next = state.isConnected !== false && state.isInternetReachable !== false;
-      if (next === online) return;
-      online = next;
-      for (const listener of [...listeners]) listener(online);
-    });
-  };
-  return {
-    isOnline() {
-      attach();
-      return online;
-    },
-    onChange(listener) {
-      attach();
-      listeners.add(listener);
-      return () => {
-        listeners.delete(listener);
-        if (listeners.size === 0) {
-          unsubscribe?.();
-          unsubscribe = undefined;
-        }
-      };
-    },
-  };
+  return watchedNetwork((update) => netInfo.addEventListener((state) => update(state.isConnected !== false && state.isInternetReachable !== false)));
 }
