@@ -5,7 +5,7 @@
  * @see DESIGN section 6; docs/decisions.md ("Failed authentications")
  */
 import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
+import { consumePoint } from './rate-limit.js';
 
 /**
  * The limit of the default failed-authentication limiter. assumed: 10 failures per address per minute, far
@@ -24,26 +24,11 @@ export function defaultFailedAuthLimiter(): RateLimiterAbstract {
  * reached (assumed: fail closed, as the rate limit does). The attempt is reserved first, atomically, so a
  * burst of concurrent guesses is held to the limit too; {@link authSucceeded} gives it back.
  */
-export async function reserveAuthAttempt(limiter: RateLimiterAbstract, address: string): Promise<Response | undefined> {
-  try {
-    await limiter.consume(address, 1);
-    return undefined;
-  } catch (rejection) {
-    if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
-      return unavailableResponse('The rate limit store is unavailable; retry later');
-    }
-    const msBeforeNext = (rejection as { msBeforeNext?: unknown }).msBeforeNext;
-    return tooManyFailures(typeof msBeforeNext === 'number' && Number.isFinite(msBeforeNext) ? msBeforeNext : 1000);
-  }
+export function reserveAuthAttempt(limiter: RateLimiterAbstract, address: string): Promise<Response | undefined> {
+  return consumePoint(limiter, address, 'Too many failed authentications from this address');
 }
 
 /** Gives back the attempt an authentication that succeeded reserved: only failures count. */
 export async function authSucceeded(limiter: RateLimiterAbstract, address: string): Promise<void> {
   await limiter.reward(address, 1).catch(() => undefined); // a store gone away forgets it at the key's expiry
-}
-
-function tooManyFailures(msBeforeNext: number): Response {
-  return errorResponse(429, 'RATE_LIMITED', 'Too many failed authentications from this address', undefined, {
-    'retry-after': String(retryAfterSeconds(msBeforeNext)),
-  });
 }

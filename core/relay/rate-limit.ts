@@ -19,16 +19,23 @@ export function defaultRateLimiter(): RateLimiterAbstract {
  * the limiter's store cannot be reached (assumed: fail closed, so a fleet never exceeds its shared limit;
  * clients keep their data and retry).
  */
-export async function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string): Promise<Response | undefined> {
+export function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string): Promise<Response | undefined> {
+  return consumePoint(limiter, userId, 'Too many requests for this user');
+}
+
+/**
+ * Takes one point for `key`: undefined when it may go on, else 429 `RATE_LIMITED` saying `tooMany` with
+ * `Retry-After`, or 503 when the store cannot be reached. The one path both relay limits (requests per user,
+ * failed logins per address) go through.
+ */
+export async function consumePoint(limiter: RateLimiterAbstract, key: string, tooMany: string): Promise<Response | undefined> {
   try {
-    await limiter.consume(userId, 1);
+    await limiter.consume(key, 1);
     return undefined;
   } catch (rejection) {
     const msBeforeNext = msBeforeNextOf(rejection);
     if (msBeforeNext === undefined) return unavailableResponse('The rate limit store is unavailable; retry later');
-    return errorResponse(429, 'RATE_LIMITED', 'Too many requests for this user', undefined, {
-      'retry-after': String(retryAfterSeconds(msBeforeNext)),
-    });
+    return errorResponse(429, 'RATE_LIMITED', tooMany, undefined, { 'retry-after': String(retryAfterSeconds(msBeforeNext)) });
   }
 }
 
