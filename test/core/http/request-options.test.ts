@@ -6,12 +6,12 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CampaignClient } from '../../../core/client/campaign-client.js';
 import { AbortError, InternalError, TimeoutError, isCampaignError } from '../../../core/http/errors.js';
-import type { LogEntry, RequestOptions } from '../../../core/http/transport.js';
-import { CampaignServer, type CampaignServerOptions } from '../../../core/server/campaign-server.js';
-import { createFakeFetch, reply, type FakeFetch, type Reply } from '../../helpers/fake-fetch.js';
+import type { RequestOptions } from '../../../core/http/transport.js';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { createFakeFetch, reply, type FakeFetch } from '../../helpers/fake-fetch.js';
+import { SERVER_KEY, setup, track, unavailable } from './server-on-fake-fetch.js';
 import { campaign, paymentDetail, paymentItem, sessionRequest, CHALLENGE } from '../schema/samples.js';
 
-const SERVER_KEY = 'sk_test_1:s3cr3t';
 const CLIENT_KEY = 'ck_test_1:s3cr3t';
 
 beforeEach(() => {
@@ -22,24 +22,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A call in flight whose outcome the test can inspect while the fake clock stands still. */
-function track<T>(promise: PromiseLike<T>) {
-  let outcome: { state: 'pending' } | { state: 'resolved'; value: T } | { state: 'rejected'; error: unknown } = { state: 'pending' };
-  promise.then(
-    (value) => (outcome = { state: 'resolved', value }),
-    (error: unknown) => (outcome = { state: 'rejected', error }),
-  );
-  return { outcome: () => outcome };
-}
-
-function setup(script: Reply[], options: Partial<CampaignServerOptions> = {}): { fake: FakeFetch; server: CampaignServer; log: LogEntry[] } {
-  const fake = createFakeFetch(...script);
-  const log: LogEntry[] = [];
-  const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, logger: (entry) => log.push(entry), ...options });
-  return { fake, server, log };
-}
-
-const unavailable = () => reply.error(503, 'INTERNAL_ERROR', 'Service unavailable');
 
 describe('signal', () => {
   it('aborts a request in flight: AbortError (code ABORTED, the reason as cause), the fetch signalled, no retry', async () => {

@@ -1,9 +1,9 @@
 /** Retries on a fake clock: backoff bounds, Retry-After, which methods may be resent, maxRetries, the logger. */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ConnectionError, InternalError, RateLimitError } from '../../../core/http/errors.js';
-import type { LogEntry } from '../../../core/http/transport.js';
-import { CampaignServer, type CampaignServerOptions } from '../../../core/server/campaign-server.js';
-import { createFakeFetch, reply, type FakeFetch, type Reply } from '../../helpers/fake-fetch.js';
+import type { CampaignServer } from '../../../core/server/campaign-server.js';
+import { reply, type Reply } from '../../helpers/fake-fetch.js';
+import { setup, track, unavailable } from './server-on-fake-fetch.js';
 import {
   CHALLENGE,
   boostRecord,
@@ -21,7 +21,6 @@ import {
   webhookConfig,
 } from '../schema/samples.js';
 
-const SERVER_KEY = 'sk_test_1:s3cr3t';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
@@ -31,24 +30,6 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-/** A call in flight whose outcome the test can inspect while the fake clock stands still. */
-function track<T>(promise: Promise<T>): { outcome: () => { state: 'pending' } | { state: 'resolved'; value: T } | { state: 'rejected'; error: unknown } } {
-  let outcome: ReturnType<ReturnType<typeof track<T>>['outcome']> = { state: 'pending' };
-  promise.then(
-    (value) => (outcome = { state: 'resolved', value }),
-    (error: unknown) => (outcome = { state: 'rejected', error }),
-  );
-  return { outcome: () => outcome };
-}
-
-function setup(script: Reply[], options: Partial<CampaignServerOptions> = {}): { fake: FakeFetch; server: CampaignServer; log: LogEntry[] } {
-  const fake = createFakeFetch(...script);
-  const log: LogEntry[] = [];
-  const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, logger: (entry) => log.push(entry), ...options });
-  return { fake, server, log };
-}
-
-const unavailable = () => reply.error(503, 'INTERNAL_ERROR', 'Service unavailable');
 
 describe('safe requests are retried after transient failures', () => {
   it('retries a GET after 503 and returns the later success', async () => {

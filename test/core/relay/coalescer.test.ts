@@ -4,19 +4,12 @@ import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { ValidationError } from '../../../core/http/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult } from '../../../core/schema/playtime.js';
 import { reply, type RecordedRequest } from '../../helpers/fake-fetch.js';
-import { read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
+import { read, relayOverFakeService, relayRequest, session, sessions, settle, success } from './fake-service.js';
 
 const post = (body: unknown, userId: string) => relayRequest('POST', RELAY_ROUTES.playtime, body, userId);
 const sent = (calls: RecordedRequest[]) => calls.map((c) => (c.body as { sessions: BulkPlaytimeItem[] }).sessions.map((s) => s.sessionId));
 
-function success(items: BulkPlaytimeItem[]): BulkPlaytimeResult {
-  return { totalRequested: items.length, successful: items.length, failed: 0, skipped: 0, results: items.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' as const })) };
-}
 
-/** Settles every microtask and stream read the relay does before its coalescing timer, without advancing time. */
-async function settle() {
-  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(0);
-}
 
 beforeEach(() => {
   vi.useFakeTimers();

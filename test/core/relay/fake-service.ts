@@ -5,7 +5,8 @@
  */
 import { createRelay, type RelayOptions } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
-import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
+import type { BulkPlaytimeItem, BulkPlaytimeResult } from '../../../core/schema/playtime.js';
+import { vi } from 'vitest';
 import { createFakeFetch, reply, type FakeFetch, type RecordedRequest, type Reply } from '../../helpers/fake-fetch.js';
 
 export const BASE_URL = 'https://api.test';
@@ -103,4 +104,14 @@ export function relayRequest(method: string, route: string, body: unknown, userI
 export async function read(response: Response): Promise<{ status: number; body: any; headers: Headers }> {
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+/** The service's answer recording every item of `items`. */
+export function success(items: BulkPlaytimeItem[]): BulkPlaytimeResult {
+  return { totalRequested: items.length, successful: items.length, failed: 0, skipped: 0, results: items.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' as const })) };
+}
+
+/** Settles every microtask and stream read the relay does before its coalescing timer, without advancing time (fake timers). */
+export async function settle(): Promise<void> {
+  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(0);
 }

@@ -8,26 +8,20 @@ import { PlaytimeCoalescer, maxItemBytes, serializedSize } from '../../../core/r
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { CampaignError } from '../../../core/http/errors.js';
 import { SERVICE_MAX_BODY_BYTES, utf8Length } from '../../../core/schema/json-limits.js';
-import type { BulkPlaytimeItem, BulkPlaytimeResult } from '../../../core/schema/playtime.js';
+import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { reply, type RecordedRequest } from '../../helpers/fake-fetch.js';
-import { read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
+import { read, relayOverFakeService, relayRequest, session, sessions, settle, success } from './fake-service.js';
 
 const post = (body: unknown, userId: string) => relayRequest('POST', RELAY_ROUTES.playtime, typeof body === 'string' ? body : JSON.stringify(body), userId);
 const ids = (call: RecordedRequest) => (call.body as { sessions: BulkPlaytimeItem[] }).sessions.map((s) => s.sessionId);
 const bytesOf = (call: RecordedRequest) => utf8Length(call.rawBody ?? '');
 
-function success(items: BulkPlaytimeItem[]): BulkPlaytimeResult {
-  return { totalRequested: items.length, successful: items.length, failed: 0, skipped: 0, results: items.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' as const })) };
-}
 
 /** `count` sessions of `userId` whose metadata pads each to about `bytes` bytes of JSON. */
 function padded(userId: string, count: number, bytes: number, first = 0): BulkPlaytimeItem[] {
   return sessions(userId, count, first).map((s) => ({ ...s, metadata: { pad: 'x'.repeat(Math.max(0, bytes - serializedSize(s) - 20)) } }));
 }
 
-async function settle() {
-  for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(0);
-}
 
 beforeEach(() => {
   vi.useFakeTimers();
