@@ -58,17 +58,26 @@ export function skipReason(row, exportsMap = JSON.parse(readFileSync(join(ROOT, 
   return missing.length ? `entry ${missing.join(', ')} is not in package.json exports yet` : undefined;
 }
 
-/** A consumer file importing the row's names, as a game would, and using them so nothing is shaken off. */
-function consumerCode(row) {
+/**
+ * A consumer file importing the row's names, as a game would, and using them so nothing is shaken off. `*` (the
+ * whole entry) is written as a named import of every export (`names[specifier]`), not `import * as`: logging a
+ * namespace object makes esbuild build it with a getter per export, bytes no game's own code would cost.
+ */
+function consumerCode(row, names = {}) {
   if (row.code !== undefined) return row.code;
   return Object.entries(row.import)
-    .map(([from, names], index) => {
-      const all = `all${index}`;
-      return names === '*'
-        ? `import * as ${all} from ${JSON.stringify(from)};\nconsole.log(${all});\n`
-        : `import ${names} from ${JSON.stringify(from)};\nconsole.log(${names.replace(/[{}]/g, '').trim()});\n`;
+    .map(([from, imported]) => {
+      const list = imported === '*' ? `{ ${names[from].join(', ')} }` : imported;
+      return `import ${list} from ${JSON.stringify(from)};\nconsole.log(${list.replace(/[{}]/g, '').trim()});\n`;
     })
     .join('');
+}
+
+/** The export names of a built entry (`game-campaign-sdk/browser`), read by importing its ESM file from dist. */
+async function exportNames(specifier) {
+  const exportsMap = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')).exports;
+  const target = exportsMap[subpathOf(specifier)].import.default;
+  return Object.keys(await import(pathToFileURL(join(ROOT, target)).href)).sort();
 }
 
 /**
@@ -164,7 +173,9 @@ export async function measureSizes({ only, budget, rows: allRows = SIZE_ROWS } =
         continue;
       }
       const file = join(folder, `consumer-${index}.mjs`);
-      writeFileSync(file, consumerCode(row));
+      const whole = Object.keys(row.import ?? {}).filter((from) => row.import[from] === '*');
+      const names = Object.fromEntries(await Promise.all(whole.map(async (from) => [from, await exportNames(from)])));
+      writeFileSync(file, consumerCode(row, names));
       const byRollup = await rollupBytes(file);
       const byEsbuild = await esbuildBytes(file, folder);
       const [bytes, tool] = byRollup >= byEsbuild ? [byRollup, 'rollup'] : [byEsbuild, 'esbuild'];
