@@ -6,7 +6,6 @@
  */
 import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
-import { ensureUrlSearchParams } from '../shared/url-search-params.js';
 import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
@@ -42,10 +41,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const wx = options.wx;
   if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
   const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
-  if (runtime !== 'web') {
-    ensureAbortController();
-    ensureUrlSearchParams();
-  }
+  if (runtime !== 'web') ensureAbortController();
   const g = globalThis as Record<string, any>;
   const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.

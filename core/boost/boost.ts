@@ -6,7 +6,7 @@
 import type { ClientSponsors } from '../client/sponsors.js';
 import { NotFoundError } from '../http/errors.js';
 import { validated } from '../http/request-validation.js';
-import { relayRequest, type RelayClient } from '../relay/client-request.js';
+import { relayCaller, type RelayClient } from '../relay/client-request.js';
 import { RELAY_ROUTES } from '../relay/routes.js';
 import { Id } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
@@ -29,7 +29,7 @@ export interface Boost {
    * Points the player's boost at another creator. Retried only after a 429 (a change is not de-duplicated).
    * @throws BoostCooldownError (`daysRemaining`) inside the 30-day cooldown; NotFoundError for an unknown creator;
    * RelayAuthError when the game's session is refused; ValidationError for an empty key (nothing sent) or a field
-   * the relay refuses (with `details`); `options.signal`'s reason when it aborts the request or a retry wait
+   * the relay refuses (with `details`); AbortError when `options.signal` aborts the request or a retry wait
    * @example
    * ```ts
    * const boost = await gc.boost.change({ newCreatorKey: 'LUNA7', callbackId: 'boost-42' });
@@ -46,11 +46,13 @@ export interface Boost {
 
 /** The boost client of one player. */
 export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId: string): Boost {
+  const call = relayCaller(relay);
   return {
     change: async (request, options) =>
-      relayRequest(relay, {
+      call({
         method: 'PUT',
         route: RELAY_ROUTES.sponsor,
+        answer: 'BoostRecord',
         // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
         body: { ...request, newCreatorKey: validated(Id, request.newCreatorKey, 'newCreatorKey') },
         cooldown: true,

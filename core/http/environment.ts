@@ -20,11 +20,16 @@ export function baseUrlOf(environment: Environment): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Keys have the form `<key_id>:<secret>` (spec, Authentication rule 1). */
-export function assertApiKey(key: unknown, kind: 'Client' | 'Server'): asserts key is string {
+/**
+ * The service's endpoint for a key: the environment's base address, and the key as a bearer token. Keys have
+ * the form `<key_id>:<secret>` (spec, Authentication rule 1).
+ * @throws TypeError for a malformed key or an unknown environment
+ */
+export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment: Environment = 'sandbox'): { baseUrl: string; headers: { authorization: string } } {
   if (typeof key !== 'string' || !/^[^:\s]+:[^\s]+$/.test(key)) {
     throw new TypeError(`${kind} key must have the form <key_id>:<secret>`);
   }
+  return { baseUrl: baseUrlOf(environment), headers: { authorization: `Bearer ${key}` } };
 }
 
 /**

@@ -71,3 +71,13 @@ export function parseJson(text: string): unknown {
     return text;
   }
 }
+
+/** Headers for every request of a transport: an object, or a function evaluated per request (a game's session token). */
+export type HeaderSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+
+/** The headers of one request, without a content-type of their own. */
+export async function resolveHeaders(headers: HeaderSource | undefined): Promise<Record<string, string>> {
+  const value = typeof headers === 'function' ? await headers() : (headers ?? {});
+  // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
+  return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
+}

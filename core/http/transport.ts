@@ -1,13 +1,14 @@
 /**
- * The single request path every API method goes through: URL and headers, time-out, retries with
- * backoff and `Retry-After`, typed errors, optional response validation and a logger hook.
+ * The single request path every API method and every game-client call to the relay goes through: URL and
+ * headers, time-out, retries with backoff and `Retry-After`, typed errors, optional response validation and a
+ * logger hook.
  */
 import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
-import { assertApiKey, baseUrlOf, type Environment } from './environment.js';
-import { exchange, noAnswerError, parseJson } from './exchange.js';
+import type { Environment } from './environment.js';
+import { exchange, noAnswerError, parseJson, resolveHeaders, type HeaderSource } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
@@ -98,17 +99,26 @@ export interface RequestSpec {
   options?: RequestOptions | undefined;
 }
 
+/**
+ * Where a transport sends, and the headers it adds to every request: the service's base URL and its key as a
+ * bearer token ({@link apiEndpoint}), or a game's relay and the game's own authentication.
+ */
+export interface Endpoint {
+  /** Without a trailing slash: request paths start with one. */
+  baseUrl: string;
+  headers: HeaderSource | undefined;
+}
+
 export class Transport {
   declare readonly baseUrl: string;
-  readonly #authorization: string;
+  readonly #headers: HeaderSource | undefined;
   readonly #options: TransportOptions;
   readonly #validate: ResponseValidator | undefined;
 
-  /** `validator` is what `validateResponses: true` means for this surface. */
-  constructor(apiKey: string, kind: 'Client' | 'Server', options: TransportOptions = {}, validator?: ResponseValidator) {
-    assertApiKey(apiKey, kind);
-    this.baseUrl = baseUrlOf(options.environment ?? 'sandbox');
-    this.#authorization = `Bearer ${apiKey}`;
+  /** `options.environment` is not read here (the endpoint says where); `validator` is what `validateResponses: true` means. */
+  constructor(endpoint: Endpoint, options: TransportOptions = {}, validator?: ResponseValidator) {
+    this.baseUrl = endpoint.baseUrl;
+    this.#headers = endpoint.headers;
     this.#options = options;
     const wanted = options.validateResponses;
     if (wanted === true && !validator) {
@@ -158,10 +168,15 @@ export class Transport {
     return (await this.request<{ data: T }>(spec)).data;
   }
 
+  /**
+   * The request URL. The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat
+   * mini-games and Cocos native lack and React Native implements only in part (its `set` throws).
+   */
   #url(spec: RequestSpec): string {
-    const params = new URLSearchParams();
-    for (const [key, value] of Object.entries(spec.query ?? {})) if (value !== undefined) params.set(key, String(value));
-    const query = params.toString();
+    const query = Object.entries(spec.query ?? {})
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+      .join('&');
     return `${this.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
   }
 
@@ -171,7 +186,7 @@ export class Transport {
     const headers: Record<string, string> = {};
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-    headers['authorization'] = this.#authorization;
+    Object.assign(headers, await resolveHeaders(this.#headers));
     headers['accept'] = 'application/json';
     const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
     if (hasBody) headers['content-type'] = 'application/json';

@@ -5,7 +5,7 @@
  */
 import { parseRetryAfter } from '../http/backoff.js';
 import { ForbiddenError, UnauthorizedError, type CampaignError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, messageOf, parseJson } from '../http/exchange.js';
+import { exchange, ExchangeTimeout, messageOf, parseJson, resolveHeaders } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -134,11 +134,3 @@ function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Head
   const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details };
   return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
 }
-
-/** The game's headers for one request, without a content-type of its own. */
-export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
-  const value = typeof headers === 'function' ? await headers() : (headers ?? {});
-  // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
-  return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
-}
-

@@ -6,7 +6,7 @@
  * @see DESIGN section 7; spec "Create web view one-time token"
  */
 import type { Platform, WebViewHandle } from '../platform.js';
-import { relayRequest, type RelayClient } from '../relay/client-request.js';
+import { relayCaller, type RelayCall } from '../relay/client-request.js';
 import type { RelayWebviewToken } from '../relay/protocol.js';
 import { RELAY_ROUTES } from '../relay/routes.js';
 import type { RelayTarget } from '../relay/sender.js';
@@ -52,12 +52,13 @@ export interface WebViewLauncherOptions {
  * ```
  */
 export class WebViewLauncher {
-  /** The relay client, which also carries the platform. */
-  readonly #relay: RelayClient & { platform: Platform };
+  readonly #platform: Platform;
+  readonly #call: <T>(call: RelayCall) => Promise<T>;
   #current: WebViewHandle | undefined;
 
   constructor(options: WebViewLauncherOptions) {
-    this.#relay = { ...options, fetch: options.platform.fetch };
+    this.#platform = options.platform;
+    this.#call = relayCaller({ ...options, fetch: options.platform.fetch });
   }
 
   /**
@@ -70,13 +71,13 @@ export class WebViewLauncher {
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
     const { title, ...request } = options;
-    const { codeVerifier, codeChallenge } = await createPkcePair(this.#relay.platform.crypto);
-    const token = await relayRequest<RelayWebviewToken>(this.#relay, { method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge } });
+    const { codeVerifier, codeChallenge } = await createPkcePair(this.#platform.crypto);
+    const token = await this.#call<RelayWebviewToken>({ method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge }, answer: 'OneTimeToken' });
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = token.url.split('#')[0]!;
     const url = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${codeVerifier}`;
     this.close();
-    const handle = await this.#relay.platform.openWebView(url, { title });
+    const handle = await this.#platform.openWebView(url, { title });
     // Of two open() calls racing, the one that finishes last stays open.
     this.close();
     this.#current = handle;

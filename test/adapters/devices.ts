@@ -84,10 +84,10 @@ export function cocosDevice(runtime: 'web' | 'native' | 'wechat'): ContractDevic
           },
         };
       }
-      // Native and WeChat have no WebCrypto, no AbortController and no URLSearchParams.
+      // Native and WeChat have no WebCrypto and no AbortController. (Nor URLSearchParams, which the core never
+      // uses: test/core/client/endpoints.test.ts reads without it; stubbing it here would break the emulator.)
       vi.stubGlobal('crypto', undefined);
       vi.stubGlobal('AbortController', undefined);
-      vi.stubGlobal('URLSearchParams', undefined);
       if (runtime === 'native') {
         vi.stubGlobal('fetch', routedFetch(server, () => online, { dropSignal: true, dropKeepalive: true }));
         // The game bridges the OS's secure random (no WebCrypto on native).

@@ -209,24 +209,6 @@ describe('Cocos crypto and globals', () => {
     expect([controller.signal.aborted, heard]).toEqual([true, ['why']]);
   });
 
-  it('installs a URLSearchParams stand-in only where missing; it encodes like the real one', () => {
-    const Real = URLSearchParams;
-    vi.stubGlobal('URLSearchParams', undefined);
-    createCocosPlatform({ cc: createFakeCc('native') });
-    const StandIn = globalThis.URLSearchParams;
-    expect(StandIn).not.toBe(Real);
-    for (const [name, value] of [['q', 'a b'], ['x&y', "it's=~(ok)!*"], ['ü', '😀/?#+%']]) {
-      const ours = new StandIn();
-      const theirs = new Real();
-      ours.set('limit', '5');
-      theirs.set('limit', '5');
-      ours.append(name!, value!);
-      theirs.append(name!, value!);
-      expect(ours.toString()).toBe(theirs.toString());
-      expect(ours.get(name!)).toBe(value);
-    }
-  });
-
   it('refuses to start without the cc objects', () => {
     expect(() => createCocosPlatform({ cc: {} as never })).toThrow(TypeError);
   });

@@ -5,7 +5,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBoost } from '../../../core/boost/boost.js';
 import { ClientSponsors } from '../../../core/client/sponsors.js';
-import { BoostCooldownError, ConnectionError, NotFoundError, ValidationError } from '../../../core/http/errors.js';
+import { AbortError, BoostCooldownError, ConnectionError, NotFoundError, ValidationError } from '../../../core/http/errors.js';
+import { apiEndpoint } from '../../../core/http/environment.js';
 import { Transport } from '../../../core/http/transport.js';
 import type { FetchLike } from '../../../core/platform.js';
 
@@ -16,7 +17,7 @@ afterEach(() => vi.useRealTimers());
 const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', creatorName: 'Nova', isActive: true, sponsoredAt: '2025-06-01T12:00:00.000Z' };
 
 function boostWith(fetch: FetchLike) {
-  const sponsors = new ClientSponsors(new Transport('ck_test:secret', 'Client', { environment: { baseUrl: API }, fetch, maxRetries: 0 }));
+  const sponsors = new ClientSponsors(new Transport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
   return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1');
 }
 
@@ -67,8 +68,9 @@ describe('boost', () => {
     const settled = change.catch((error: unknown) => error);
     await vi.advanceTimersByTimeAsync(1_000);
     expect(fetch).toHaveBeenCalledTimes(1);
-    controller.abort(new Error('screen closed'));
-    await expect(settled).resolves.toMatchObject({ message: 'screen closed' });
+    const reason = new Error('screen closed');
+    controller.abort(reason);
+    await expect(settled).resolves.toMatchObject({ constructor: AbortError, code: 'ABORTED', cause: reason });
     await vi.advanceTimersByTimeAsync(60_000);
     expect(fetch).toHaveBeenCalledTimes(1);
   });

@@ -1,5 +1,5 @@
 /** Every Client API method: the exact request it sends, the typed result, and input refused before sending. */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CampaignClient } from '../../../core/client/campaign-client.js';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
 import { NotFoundError, ValidationError } from '../../../core/http/errors.js';
@@ -78,6 +78,23 @@ describe('CampaignClient endpoints', () => {
     const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
     await client.creators.search({ query: 'a+b=c?' });
     expect(fake.last().url).toBe('https://sandbox-api.game-campaign.com/v1/client/creators/search?q=a%2Bb%3Dc%3F');
+  });
+
+  it('writes the query without URLSearchParams (missing on WeChat and Cocos native), and it decodes to what was sent', async () => {
+    const queries = ['a b', "it's=~(o)!", 'ü&😀', '/?#+%', '&x=1'];
+    const fake = createFakeFetch(...queries.map(() => reply.ok([creator])));
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
+    vi.stubGlobal('URLSearchParams', undefined);
+    try {
+      for (const query of queries) {
+        await client.creators.search({ query, limit: 5 });
+        vi.unstubAllGlobals();
+        expect(Object.fromEntries(new URL(fake.last().url).searchParams)).toEqual({ q: query, limit: '5' });
+        vi.stubGlobal('URLSearchParams', undefined);
+      }
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('a 404 for an unknown creator is a NotFoundError', async () => {
