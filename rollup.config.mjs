@@ -5,11 +5,13 @@ import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
-import { BINS, ENTRIES, IIFE, IIFE_SHA256, isExternal } from './scripts/entries.mjs';
-import { sha256FromScript } from './scripts/iife-sha256.mjs';
+import { BINS, ENTRIES, IIFE, IIFE_SIBLINGS, isExternal } from './scripts/entries.mjs';
+import { siblingsFromScripts } from './scripts/iife-siblings.mjs';
 import { lowerToEs2020, PRIVATE_PREFIX } from './scripts/lower-private.mjs';
 
 const input = Object.fromEntries([...ENTRIES, ...BINS].map((e) => [e.name, e.source]));
+/** terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs). */
+const IIFE_TERSER = { ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } };
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
 
 export default [
@@ -28,7 +30,7 @@ export default [
   {
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
-    plugins: [sha256FromScript(), nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
+    plugins: [siblingsFromScripts(), nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
     // As package.json's `sideEffects: false` tells a game's bundler: a module none of whose exports is used adds
     // nothing (else a type-only import kept as `import './protocol.js'` drags the relay's zod schemas in).
     treeshake: { moduleSideEffects: false },
@@ -38,16 +40,19 @@ export default [
       format: 'iife',
       name: IIFE.name,
       inlineDynamicImports: true,
-      plugins: [lowerToEs2020(), terser({ ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } })],
+      plugins: [lowerToEs2020(), terser(IIFE_TERSER)],
     },
   },
-  {
-    // The IIFE's SHA-256 fallback, loaded by it only on pages without crypto.subtle (scripts/iife-sha256.mjs).
-    input: IIFE_SHA256.source,
-    plugins: [nodeResolve({ browser: true }), ts('es2020')],
+  // The IIFE's siblings, loaded by it on first use (scripts/iife-siblings.mjs): SHA-256 where crypto.subtle is
+  // missing, and the web view's code.
+  ...Object.values(IIFE_SIBLINGS).map((sibling) => ({
+    input: sibling.source,
+    plugins: [nodeResolve({ browser: true }), ts('es2022')],
     onwarn: quiet,
-    output: { file: IIFE_SHA256.file, format: 'iife', name: IIFE_SHA256.name, plugins: [terser({ ecma: 2020 })] },
-  },
+    // Lowered after bundling, like the IIFE: @noble/hashes ships ES2022 class fields, which the ts plugin (our
+    // sources only) leaves as they are.
+    output: { file: sibling.file, format: 'iife', name: sibling.name, plugins: [lowerToEs2020(), terser(IIFE_TERSER)] },
+  })),
 ];
 
 /** Entries at `dist/<entry>.<ext>`, every other module under `dist/modules/` by its source path. */

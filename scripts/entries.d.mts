@@ -9,4 +9,5 @@ export declare const ENTRIES: Entry[];
 export declare const BINS: Array<{ name: string; source: string }>;
 export declare const IIFE: { source: string; file: string; name: string; types: string };
 export declare function isExternal(id: string): boolean;
-export declare const IIFE_SHA256: { source: string; file: string; name: string; loader: string };
+type IifeSibling = { source: string; file: string; name: string; loader: string };
+export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling };

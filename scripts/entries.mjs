@@ -25,7 +25,13 @@ export function isExternal(id) {
 }
 
 /**
- * The IIFE's SHA-256 fallback, a file of its own next to it: the IIFE cannot split code, so it injects this
- * `<script>` (which sets the global `name`) only on pages without `crypto.subtle`. See adapters/browser/sha256-script.ts.
+ * The IIFE's siblings: files of their own next to it, for modules the ESM build imports lazily (`import()`). The
+ * IIFE cannot split code, so its build points each lazy import of `source` at `loader`, which injects
+ * `<script src="file">` (setting the global `name`) on first use. See adapters/browser/sibling-script.ts.
  */
-export const IIFE_SHA256 = { source: 'adapters/shared/sha256.ts', file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' };
+export const IIFE_SIBLINGS = {
+  /** @noble/hashes' SHA-256, only on pages without `crypto.subtle`. */
+  sha256: { source: 'adapters/shared/sha256.ts', file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' },
+  /** The web view's overlay and window code, when a web view first opens. */
+  webview: { source: 'adapters/browser/webview.ts', file: 'dist/game-campaign.webview.js', name: 'GameCampaignWebView', loader: 'adapters/browser/webview-script.ts' },
+};

@@ -5,7 +5,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { IIFE, IIFE_SHA256 } from '../../scripts/entries.mjs';
+import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -25,14 +25,17 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
   let browser: Awaited<ReturnType<typeof launchChromium>>;
   const seen: IncomingMessage[] = [];
   const scripts: string[] = [];
+  let webviewServed = true;
 
   beforeAll(async () => {
     const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
-    const fallback = readFileSync(join(ROOT, IIFE_SHA256.file), 'utf8');
+    const fallback = readFileSync(join(ROOT, IIFE_SIBLINGS.sha256.file), 'utf8');
+    const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
     server = createServer((req, res) => {
       if (req.url?.startsWith('/js/')) scripts.push(req.url);
       if (req.url === '/js/game-campaign.iife.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url === '/js/game-campaign.sha256.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(fallback);
+      if (req.url === '/js/game-campaign.webview.js' && webviewServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url?.startsWith('/v1/')) seen.push(req);
@@ -96,5 +99,34 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
 
   it('without crypto.subtle, loads game-campaign.sha256.js once, from next to the IIFE, and hashes with it', async () => {
     expect(await hashInPage(false)).toEqual({ digests: [ABC, ABC], subtle: 'undefined', fallbackGlobal: 'object', scripts: ['/js/game-campaign.iife.js', '/js/game-campaign.sha256.js'] });
+  });
+
+  it('opens a web view by loading game-campaign.webview.js once, from next to the IIFE; a failed load rejects and the next open tries again', async () => {
+    scripts.length = 0;
+    webviewServed = false;
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const failed = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const platform = sdk.createBrowserPlatform();
+      (globalThis as Record<string, unknown>)['platform'] = platform;
+      return platform.openWebView!(`${location.origin}/campaign-page`).then(() => 'opened', (error: Error) => error.message);
+    });
+    expect(failed).toMatch(/game-campaign\.webview\.js did not load/);
+    webviewServed = true;
+    const opened = await page.evaluate(async () => {
+      const platform = (globalThis as Record<string, unknown>)['platform'] as import('../../adapters/browser/index.js').BrowserPlatform;
+      const first = await platform.openWebView!(`${location.origin}/campaign-page?n=1`);
+      const frames = [...document.querySelectorAll('iframe')].map((frame) => [frame.getAttribute('src'), frame.getAttribute('sandbox')]);
+      first.close();
+      await first.closed;
+      const second = await platform.openWebView!(`${location.origin}/campaign-page?n=2`);
+      second.close();
+      return { frames, left: document.querySelectorAll('iframe').length, global: typeof (globalThis as Record<string, unknown>)['GameCampaignWebView'] };
+    });
+    await page.close();
+    expect(opened).toEqual({ frames: [[`${origin}/campaign-page?n=1`, 'allow-scripts allow-same-origin']], left: 0, global: 'object' });
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.webview.js', '/js/game-campaign.webview.js']);
   });
 });

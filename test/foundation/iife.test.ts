@@ -7,7 +7,7 @@ import { runInNewContext } from 'node:vm';
 import { parse } from 'acorn';
 import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { IIFE } from '../../scripts/entries.mjs';
+import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const IIFE_TYPES = IIFE.file.replace(/\.js$/, '.d.ts');
@@ -23,9 +23,24 @@ describe('dist/game-campaign.iife.js', () => {
     expect(() => parse('class A { x = 1 }', { ecmaVersion: 2020 })).toThrow(); // the check does catch ES2022
   });
 
-  it('carries no zod (tree-shaken as package.json declares: a type-only import does not pull the relay schemas in) and no SHA-256 code', () => {
+  it('carries no zod (tree-shaken as package.json declares: a type-only import does not pull the relay schemas in), no SHA-256 and no web view code', () => {
     expect(code()).not.toMatch(/\$Zod/); // zod's class names survive minification
     expect(code()).not.toMatch(/0x6a09e667|1779033703/); // SHA-256's first initial hash word: @noble/hashes is in game-campaign.sha256.js only
+    expect(code()).not.toMatch(/position:fixed/); // the overlay's style: in game-campaign.webview.js only
+    expect(readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8')).toMatch(/position:fixed/);
+  });
+
+  it('has siblings that parse as ES2020 and set their globals, touching no browser global at load', () => {
+    for (const sibling of Object.values(IIFE_SIBLINGS)) {
+      const sibCode = readFileSync(join(ROOT, sibling.file), 'utf8');
+      expect(() => parse(sibCode, { ecmaVersion: 2020, sourceType: 'script' }), sibling.file).not.toThrow();
+      const sandbox: Record<string, unknown> = {};
+      runInNewContext(sibCode, sandbox);
+      expect(Object.keys(sandbox), sibling.file).toEqual([sibling.name]);
+    }
+    const sandbox: Record<string, Record<string, unknown>> = {};
+    runInNewContext(readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8'), sandbox);
+    expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['createBrowserWebView']).toBe('function');
   });
 
   it('defines GameCampaign with exactly the exports of game-campaign-sdk/browser, touching no browser global at load', async () => {

@@ -3,14 +3,16 @@
  * (`dist/game-campaign.iife.js`, from `npm run build`), evaluated in its own vm context as a page would load
  * it from the WebGL template, with `fetch` routed to the test's relay and emulator.
  * The page has what the browser adapter uses: a happy-dom document/navigator (visibilitychange, pagehide) and a
- * fresh fake-indexeddb.
+ * fresh fake-indexeddb. A vm context has no `document.currentScript` to load the IIFE's siblings from, so the page
+ * includes the web view's sibling itself, as the browser guide allows (the injection from next to the IIFE is
+ * proven in Chromium: test/browser/iife.test.ts).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { Window } from 'happy-dom';
-import { IIFE } from '../../../scripts/entries.mjs';
+import { IIFE, IIFE_SIBLINGS } from '../../../scripts/entries.mjs';
 
 type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
 type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -48,6 +50,8 @@ export function loadGameCampaignGlobal(options: { fetch: Fetch; file?: string })
   const context = vm.createContext(page);
   const file = options.file ?? join(import.meta.dirname, '../../..', IIFE.file);
   vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
+  const webview = join(import.meta.dirname, '../../..', IIFE_SIBLINGS.webview.file);
+  vm.runInContext(readFileSync(webview, 'utf8'), context, { filename: webview });
   const sdk = context['GameCampaign'] as AnyRecord;
   if (typeof sdk?.['createGameCampaign'] !== 'function' || typeof sdk['createBrowserPlatform'] !== 'function') {
     throw new Error(`${file} is not the browser bundle: GameCampaign.createGameCampaign/createBrowserPlatform missing`);

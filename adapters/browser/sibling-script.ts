@@ -1,0 +1,35 @@
+/**
+ * How the `<script>` bundle (`dist/game-campaign.iife.js`) loads code it needs only sometimes. An IIFE cannot
+ * split code, so where the ESM build imports a module lazily (`import()`), the IIFE build points that import at a
+ * loader (scripts/iife-siblings.mjs) which, on first use, adds `<script src="<file>">` from the folder the IIFE
+ * itself was loaded from; that file sets a global holding the module's exports. A page may also include the file
+ * itself, before first use (an inlined IIFE, a strict Content-Security-Policy).
+ * @see docs/guides/browser.md
+ */
+
+// Read while the IIFE's own <script> runs (the only moment `document.currentScript` is it); guarded, so the
+// bundle still loads where there is no document (a worker, Node's vm).
+const base = typeof document == 'object' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
+
+/**
+ * A loader of the sibling `file` that sets `globalName`: resolves to that global, loading the file once; a failed
+ * load rejects that call and the next one tries again.
+ */
+export function siblingScript<T>(file: string, globalName: string): () => Promise<T> {
+  let loading: Promise<T> | undefined;
+  const loaded = () => (globalThis as Record<string, unknown>)[globalName] as T | undefined;
+  return () =>
+    (loading ??= new Promise<T>((resolve, reject) => {
+      const fail = (message: string) => {
+        loading = undefined;
+        reject(new Error(message));
+      };
+      if (loaded()) return resolve(loaded()!);
+      if (!base) return fail(`no ${globalName}: include ${file} with a <script> next to game-campaign.iife.js`);
+      const script = document.createElement('script');
+      script.src = new URL(file, base).href;
+      script.onload = () => (loaded() ? resolve(loaded()!) : fail(`${script.src} did not set ${globalName}`));
+      script.onerror = () => fail(`${script.src} did not load`);
+      document.head.append(script);
+    }));
+}
