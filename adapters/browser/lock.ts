@@ -50,7 +50,7 @@ export function createBrowserLock(options: BrowserLockOptions): LockFunction {
   return (name, task) =>
     chainLock(local, name, async () => {
       const key = LEASE_PREFIX + name;
-      const token = `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+      const token = String(Math.random()); // tells this holder's lease from another tab's
       const mine = () => ({ token, expiresAt: Date.now() + leaseMs });
       for (;;) {
         const lease = await storage.update<Lease>(key, (current) => (current && current.expiresAt > Date.now() ? current : mine()));

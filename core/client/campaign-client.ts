@@ -1,5 +1,5 @@
 import { apiEndpoint } from '../http/environment.js';
-import { Transport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type TransportOptions } from '../http/transport.js';
 import { Campaigns } from './campaigns.js';
 import { Creators } from './creators.js';
 import { ClientSponsors } from './sponsors.js';
@@ -26,7 +26,7 @@ export class CampaignClient {
 
   /** @throws TypeError when the key is not `<key_id>:<secret>` */
   constructor(options: CampaignClientOptions) {
-    const transport = new Transport(apiEndpoint(options.clientKey, 'Client', options.environment), options);
+    const transport = createTransport(apiEndpoint(options.clientKey, 'Client', options.environment), options);
     this.campaigns = new Campaigns(transport);
     this.creators = new Creators(transport);
     this.sponsors = new ClientSponsors(transport);

@@ -10,12 +10,12 @@ export class Campaigns extends Resource {
   /** One campaign, with its status. Retried after transient failures (a read). @throws NotFoundError */
   async get(campaignId: string, options?: RequestOptions): Promise<CampaignDetail> {
     const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}`, retry: 'safe', response: { name: 'CampaignDetail', shape: 'item' }, options });
+    return this.transport.get(path`/v1/client/campaigns/${id}`, 'CampaignDetail', 'item', options);
   }
 
   /** The creators taking part in a campaign. Retried after transient failures (a read). */
   async listCreators(campaignId: string, options?: RequestOptions): Promise<Creator[]> {
     const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
+    return this.transport.get(path`/v1/client/campaigns/${id}/creators`, 'Creator', 'list', options);
   }
 }

@@ -20,7 +20,7 @@ export class Creators extends Resource {
   /** One creator by key. Retried after transient failures (a read). @throws NotFoundError */
   async get(creatorKey: string, options?: RequestOptions): Promise<Creator> {
     const key = validated(CreatorKey, creatorKey, 'creatorKey');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/${key}`, retry: 'safe', response: { name: 'Creator', shape: 'item' }, options });
+    return this.transport.get(path`/v1/client/creators/${key}`, 'Creator', 'item', options);
   }
 
   /**
@@ -34,6 +34,6 @@ export class Creators extends Resource {
       limit: validated(optional(Limit), search.limit, 'limit'),
       isTest: validated(optional(Flag), search.isTest, 'isTest'),
     };
-    return this.transport.data({ method: 'GET', path: path`/v1/client/creators/search`, query, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
+    return this.transport.get(path`/v1/client/creators/search`, 'Creator', 'list', options, query);
   }
 }

@@ -14,6 +14,6 @@ export class ClientSponsors extends Resource {
    */
   async get(userId: string, options?: RequestOptions): Promise<BoostRecord> {
     const id = validated(Id, userId, 'userId');
-    return this.transport.data({ method: 'GET', path: path`/v1/client/sponsors/user/${id}`, retry: 'safe', response: { name: 'BoostRecord', shape: 'item' }, options });
+    return this.transport.get(path`/v1/client/sponsors/user/${id}`, 'BoostRecord', 'item', options);
   }
 }

@@ -1,5 +1,5 @@
 /** Where requests go. @see spec "What the service does" (Live and Sandbox environments) */
-import { ValidationError } from './errors.js';
+import { invalid } from './request-validation.js';
 
 /** `live`, `sandbox`, or your own base address (the emulator, a proxy). */
 export type Environment = 'live' | 'sandbox' | { baseUrl: string };
@@ -41,10 +41,7 @@ export function path(strings: TemplateStringsArray, ...values: Array<string | nu
   return strings.reduce((out, part, i) => {
     if (i >= values.length) return out + part;
     const value = String(values[i]);
-    if (value === '.' || value === '..') {
-      const message = `"${value}" cannot be a path parameter`;
-      throw new ValidationError({ code: 'VALIDATION_ERROR', message: `Invalid request: ${message}`, details: [{ path: '(path)', message }] });
-    }
+    if (value === '.' || value === '..') invalid([{ path: '(path)', message: `"${value}" cannot be a path parameter` }]);
     return out + part + encodeURIComponent(value);
   }, '');
 }

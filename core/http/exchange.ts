@@ -7,21 +7,14 @@
 import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 
-/** The rejection of an exchange that got no complete answer within its time-out. */
-export class ExchangeTimeout extends Error {
-  override readonly name = 'ExchangeTimeout';
-  constructor(timeoutMs: number) {
-    super(`No response within ${timeoutMs} ms`);
-  }
-}
-
 /**
  * Sends `init` to `url` and reads the whole body as text (none for 204).
- * @throws ExchangeTimeout after `timeoutMs`; the caller's `signal.reason` when it aborts; the fetch's own error otherwise
+ * @throws TimeoutError after `timeoutMs` (the SDK's own, so callers need no class of their own to tell it apart); the
+ * caller's `signal.reason` when it aborts; the fetch's own error otherwise
  */
 export async function exchange(fetch: FetchLike, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<{ response: Response; text: string }> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new ExchangeTimeout(timeoutMs)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs);
   const onAbort = () => controller.abort(signal?.reason);
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
@@ -57,8 +50,8 @@ export function messageOf(cause: unknown): string {
  * `TimeoutError` after the time-out, `ConnectionError` otherwise (a connection lost mid-body included).
  */
 export function noAnswerError(cause: unknown): CampaignError {
-  return cause instanceof ExchangeTimeout
-    ? new TimeoutError({ code: 'TIMEOUT', message: cause.message, cause })
+  return cause instanceof TimeoutError
+    ? cause
     : new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${messageOf(cause)}`, cause });
 }
 

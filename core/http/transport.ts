@@ -109,38 +109,95 @@ export interface Endpoint {
   headers: HeaderSource | undefined;
 }
 
-export class Transport {
-  declare readonly baseUrl: string;
-  readonly #headers: HeaderSource | undefined;
-  readonly #options: TransportOptions;
-  readonly #validate: ResponseValidator | undefined;
-
-  /** `options.environment` is not read here (the endpoint says where); `validator` is what `validateResponses: true` means. */
-  constructor(endpoint: Endpoint, options: TransportOptions = {}, validator?: ResponseValidator) {
-    this.baseUrl = endpoint.baseUrl;
-    this.#headers = endpoint.headers;
-    this.#options = options;
-    const wanted = options.validateResponses;
-    if (wanted === true && !validator) {
-      throw new TypeError('validateResponses: pass validateResponse, not true, in a game client');
-    }
-    this.#validate = typeof wanted === 'function' ? wanted : wanted ? validator : undefined;
-  }
-
+/** The single request path of one endpoint: `CampaignClient`'s and `CampaignServer`'s resources, and the relay calls. */
+export interface Transport {
+  readonly baseUrl: string;
   /** Sends one request (retrying as its policy allows) and returns the parsed body, or undefined for 204. */
-  async request<T>(spec: RequestSpec): Promise<T> {
-    const url = this.#url(spec);
-    const { signal, maxRetries = this.#options.maxRetries ?? 2 } = spec.options ?? {};
+  request<T>(spec: RequestSpec): Promise<T>;
+  /** Sends the request and returns the response's `data` member. */
+  data<T>(spec: RequestSpec): Promise<T>;
+  /** A GET (retried after any transient failure) of `path`, returning the `data` of the named schema. */
+  get<T>(path: string, name: ResponseName, shape: 'item' | 'list', options: RequestOptions | undefined, query?: RequestSpec['query']): Promise<T>;
+}
+
+/**
+ * The {@link Transport} of `endpoint`. `options.environment` is not read here (the endpoint says where);
+ * `validator` is what `validateResponses: true` means for this surface. Closures over local variables rather
+ * than a class with private fields: a bundler shortens local names but keeps `this.` before every field.
+ */
+export function createTransport(endpoint: Endpoint, options: TransportOptions = {}, validator?: ResponseValidator): Transport {
+  const { baseUrl } = endpoint;
+  const wanted = options.validateResponses;
+  if (wanted === true && !validator) {
+    throw new TypeError('validateResponses: pass validateResponse, not true, in a game client');
+  }
+  const validate = typeof wanted === 'function' ? wanted : wanted ? validator : undefined;
+
+  /**
+   * The request URL. The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat
+   * mini-games and Cocos native lack and React Native implements only in part (its `set` throws).
+   */
+  const urlOf = (spec: RequestSpec): string => {
+    const query = Object.entries(spec.query ?? {})
+      .filter(([, value]) => value !== undefined)
+      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
+      .join('&');
+    return `${baseUrl}${spec.path}${query ? `?${query}` : ''}`;
+  };
+
+  /** One attempt: the response and its body, read within the time-out. */
+  const send = async (spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> => {
+    const { signal, timeout, headers: extra = {} } = spec.options ?? {};
+    const headers: Record<string, string> = {};
+    // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
+    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    Object.assign(headers, await resolveHeaders(endpoint.headers));
+    headers['accept'] = 'application/json';
+    const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
+    if (hasBody) headers['content-type'] = 'application/json';
+    const timeoutMs = timeout ?? options.timeoutMs ?? 30_000;
+    const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    try {
+      const init = { method: spec.method, headers, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
+      // A connection lost mid-body is a ConnectionError like any other.
+      const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
+      return { response, body: parseJson(text) };
+    } catch (cause) {
+      throw noAnswerError(cause);
+    }
+  };
+
+  /**
+   * The body of a success. A method that expects no body (delete) takes whatever comes, 204 or 200; one that
+   * expects `data` gets it or a `ResponseValidationError` (a 204 or a body without `data` included), checked
+   * against its schema when `validateResponses` is on.
+   */
+  const success = (response: Response, body: unknown, spec: RequestSpec): unknown => {
+    const expected = spec.response;
+    if (!expected) return response.status === 204 ? undefined : body;
+    const envelope = typeof body === 'object' && body !== null && 'data' in body;
+    const details = envelope ? validate?.(body, expected.name, expected.shape) : undefined;
+    if (!envelope || details) {
+      // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member.
+      const message = envelope ? `The response does not match the ${expected.name} schema` : `The response (status ${response.status}) has no ${expected.name} data`;
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
+    }
+    return body;
+  };
+
+  const request = async <T>(spec: RequestSpec): Promise<T> => {
+    const url = urlOf(spec);
+    const { signal, maxRetries = options.maxRetries ?? 2 } = spec.options ?? {};
     for (let attempt = 0; ; attempt++) {
-      const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => this.#options.logger?.({ type, method: spec.method, url, attempt, ...more });
+      const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => options.logger?.({ type, method: spec.method, url, attempt, ...more });
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
       let retryAfterMs: number | undefined;
       try {
-        const { response, body } = await this.#send(spec, url);
+        const { response, body } = await send(spec, url);
         log('response', { status: response.status });
-        if (response.ok) return this.#success(response, body, spec) as T;
+        if (response.ok) return success(response, body, spec) as T;
         retryAfterMs = parseRetryAfter(response.headers, Date.now());
         error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
@@ -151,7 +208,7 @@ export class Transport {
       // A ResponseValidationError (2xx) is retried by neither policy; API_RETRY's timing, where a Retry-After
       // longer than it waits goes to the caller.
       const retryable = spec.retry === 'safe' ? isTransientStatus(error.status) : error.status === 429;
-      const delayMs = attempt < maxRetries && retryable ? apiRetryDelay(retryAfterMs, attempt, this.#options.random) : undefined;
+      const delayMs = attempt < maxRetries && retryable ? apiRetryDelay(retryAfterMs, attempt, options.random) : undefined;
       if (delayMs === undefined) {
         log('error', { error, status: error.status });
         throw error;
@@ -161,65 +218,13 @@ export class Transport {
         throw new AbortError(signal!);
       });
     }
-  }
+  };
 
-  /** Sends the request and returns the response's `data` member. */
-  async data<T>(spec: RequestSpec): Promise<T> {
-    return (await this.request<{ data: T }>(spec)).data;
-  }
-
-  /**
-   * The request URL. The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat
-   * mini-games and Cocos native lack and React Native implements only in part (its `set` throws).
-   */
-  #url(spec: RequestSpec): string {
-    const query = Object.entries(spec.query ?? {})
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-      .join('&');
-    return `${this.baseUrl}${spec.path}${query ? `?${query}` : ''}`;
-  }
-
-  /** One attempt: the response and its body, read within the time-out. */
-  async #send(spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> {
-    const { signal, timeout, headers: extra = {} } = spec.options ?? {};
-    const headers: Record<string, string> = {};
-    // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
-    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-    Object.assign(headers, await resolveHeaders(this.#headers));
-    headers['accept'] = 'application/json';
-    const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
-    if (hasBody) headers['content-type'] = 'application/json';
-    const timeoutMs = timeout ?? this.#options.timeoutMs ?? 30_000;
-    const fetch = this.#options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-    try {
-      const init = { method: spec.method, headers, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
-      // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
-      return { response, body: parseJson(text) };
-    } catch (cause) {
-      throw noAnswerError(cause);
-    }
-  }
-
-  /**
-   * The body of a success. A method that expects no body (delete) takes whatever comes, 204 or 200; one that
-   * expects `data` gets it or a `ResponseValidationError` (a 204 or a body without `data` included), checked
-   * against its schema when `validateResponses` is on.
-   */
-  #success(response: Response, body: unknown, spec: RequestSpec): unknown {
-    const expected = spec.response;
-    if (!expected) return response.status === 204 ? undefined : body;
-    const envelope = typeof body === 'object' && body !== null && 'data' in body;
-    const details = envelope ? this.#validate?.(body, expected.name, expected.shape) : undefined;
-    if (!envelope || details) {
-      const message = envelope
-        ? `The response does not match the ${expected.name} schema`
-        : body === undefined
-          ? `The response has no body (status ${response.status}); ${expected.name} data was expected`
-          : 'The response body is not a JSON object with a data member';
-      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
-    }
-    return body;
-  }
+  const data = async <T>(spec: RequestSpec) => (await request<{ data: T }>(spec)).data;
+  return {
+    baseUrl,
+    request,
+    data,
+    get: (path, name, shape, options, query) => data({ method: 'GET', path, query, retry: 'safe', response: { name, shape }, options }),
+  };
 }

@@ -6,7 +6,7 @@
  * @see DESIGN sections 3 and 6
  */
 import { CampaignError, RelayAuthError } from '../http/errors.js';
-import { Transport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type TransportOptions } from '../http/transport.js';
 import type { ResponseName } from '../schema/responses.js';
 import type { RelayTarget } from './sender.js';
 
@@ -38,7 +38,7 @@ export interface RelayCall {
  */
 export function relayCaller(client: RelayClient): <T>(call: RelayCall) => Promise<T> {
   // The relay's answers are its own, not the service's schemas: never validated against them.
-  const transport = new Transport({ baseUrl: client.relay.url.replace(/\/+$/, ''), headers: client.relay.headers }, { ...client, validateResponses: false });
+  const transport = createTransport({ baseUrl: client.relay.url.replace(/\/+$/, ''), headers: client.relay.headers }, { ...client, validateResponses: false });
   return async ({ route, answer, signal, ...call }) => {
     try {
       return await transport.data({ ...call, path: route, retry: 'rate-limit', response: { name: answer, shape: 'item' }, options: { signal } });

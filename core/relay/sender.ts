@@ -4,8 +4,8 @@
  * @see DESIGN sections 5 and 6
  */
 import { parseRetryAfter } from '../http/backoff.js';
-import { ForbiddenError, UnauthorizedError, type CampaignError } from '../http/errors.js';
-import { exchange, ExchangeTimeout, messageOf, parseJson, resolveHeaders } from '../http/exchange.js';
+import { RelayAuthError, type CampaignError } from '../http/errors.js';
+import { exchange, noAnswerError, parseJson, resolveHeaders } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -29,7 +29,7 @@ export type SendOutcome =
   | { kind: 'results'; result: BulkPlaytimeResult }
   /** 400/422 `VALIDATION_ERROR` with the spec's error body: the whole batch was rejected for its content. */
   | { kind: 'invalid'; status: number; message: string; details: ErrorDetail[] }
-  /** 401/403: the game's authentication to its relay failed. */
+  /** 401/403: the game's authentication to its relay failed (a `RelayAuthError`). */
   | { kind: 'auth'; status: number; error: CampaignError }
   /** 413: the body was too large for the relay. */
   | { kind: 'too-large' }
@@ -91,7 +91,8 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, timeoutMs, signal);
     return classify(response, parseJson(text), now());
   } catch (error) {
-    return transient(error instanceof ExchangeTimeout ? `no answer within ${timeoutMs} ms` : signal?.aborted ? 'aborted' : `connection failed: ${messageOf(error)}`);
+    // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.
+    return transient(signal?.aborted ? 'aborted' : noAnswerError(error).message);
   }
 }
 
@@ -126,11 +127,11 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
 }
 
 /**
- * The typed error of a relay's 401/403, built directly rather than through `errorFromResponse`: its table of
- * every error class would otherwise ride in every tracker bundle. The class follows the status; `code`,
- * `message` and `details` come from a spec-shaped body when there is one.
+ * The `RelayAuthError` of a relay's 401/403, as the game client's other relay calls throw it: the game's own
+ * authentication of the player was refused. Built directly rather than through `errorFromResponse`, whose table of
+ * every error class would otherwise ride in every tracker bundle. `code`, `message` and `details` come from a
+ * spec-shaped body when there is one.
  */
 function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
-  const init = { status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details };
-  return status === 401 ? new UnauthorizedError(init) : new ForbiddenError(init);
+  return new RelayAuthError({ status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details });
 }

@@ -1,5 +1,5 @@
 import { apiEndpoint } from '../http/environment.js';
-import { Transport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type TransportOptions } from '../http/transport.js';
 import { validateResponse } from '../schema/responses.js';
 import { ServerCampaigns } from './campaigns.js';
 import { Coupons } from './coupons.js';
@@ -54,7 +54,7 @@ export class CampaignServer {
           'Call the Server API from your game server, and let clients reach it through createRelay().',
       );
     }
-    const transport = new Transport(apiEndpoint(options.serverKey, 'Server', options.environment), options, validateResponse);
+    const transport = createTransport(apiEndpoint(options.serverKey, 'Server', options.environment), options, validateResponse);
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);

@@ -22,6 +22,6 @@ export class ServerCampaigns extends Resource {
   /** The creators of a campaign. Retried after transient failures. */
   async listCreators(campaignId: string, options?: RequestOptions): Promise<Creator[]> {
     const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/campaigns/${id}/creators`, retry: 'safe', response: { name: 'Creator', shape: 'list' }, options });
+    return this.transport.get(path`/v1/server/campaigns/${id}/creators`, 'Creator', 'list', options);
   }
 }

@@ -35,6 +35,6 @@ export class Payments extends Resource {
   /** One payment by transactionId. Retried after transient failures. @throws NotFoundError */
   async get(transactionId: string, options?: RequestOptions): Promise<PaymentDetail> {
     const id = validated(Id, transactionId, 'transactionId');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/payments/${id}`, retry: 'safe', response: { name: 'PaymentDetail', shape: 'item' }, options });
+    return this.transport.get(path`/v1/server/payments/${id}`, 'PaymentDetail', 'item', options);
   }
 }

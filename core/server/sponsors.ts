@@ -35,6 +35,6 @@ export class Sponsors extends Resource {
    */
   async history(userId: string, options?: RequestOptions): Promise<BoostHistoryEntry[]> {
     const id = validated(Id, userId, 'userId');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/sponsors/user/${id}/history`, retry: 'safe', response: { name: 'BoostHistoryEntry', shape: 'list' }, options });
+    return this.transport.get(path`/v1/server/sponsors/user/${id}/history`, 'BoostHistoryEntry', 'list', options);
   }
 }

@@ -35,6 +35,6 @@ export class Webhooks extends Resource {
   /** Delivery attempts of a receiver. Retried after transient failures. @throws NotFoundError */
   async logs(id: number, options?: RequestOptions): Promise<WebhookDeliveryLog[]> {
     const webhookId = validated(WebhookId, id, 'id');
-    return this.transport.data({ method: 'GET', path: path`/v1/server/webhooks/${webhookId}/logs`, retry: 'safe', response: { name: 'WebhookDeliveryLog', shape: 'list' }, options });
+    return this.transport.get(path`/v1/server/webhooks/${webhookId}/logs`, 'WebhookDeliveryLog', 'list', options);
   }
 }

@@ -63,7 +63,7 @@ export interface DroppedEvent {
 
 /**
  * Payload of `error`: something the game should know about; no session is lost by it. `auth`: the relay
- * refused the game's credentials (data kept, retried on the next trigger). `headers`: the `relay.headers`
+ * refused the game's credentials (a `RelayAuthError`; data kept, retried on the next trigger). `headers`: the `relay.headers`
  * function threw. `storage`: a storage call failed. `relay`: the relay answered something unexpected.
  * `crypto`: `platform.crypto.randomBytes` failed (session ids then come from `Math.random`). `lock`:
  * `platform.lock` failed, so that flush did not run. `listener`: one of your listeners threw.

@@ -160,7 +160,7 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
       const item = unanswered.get(itemResult.sessionId);
       if (!item) continue;
       unanswered.delete(itemResult.sessionId);
-      if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED without an error message']);
+      if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
       else acknowledged.push([item.key, itemResult]);
     }
     const removed = await queue.remove(acknowledged.map(([key]) => key));

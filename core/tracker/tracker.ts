@@ -186,10 +186,9 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     await loaded;
     const { sessionId } = session;
     const details = checkPlaytimeItem(session);
-    if (session.durationSeconds < 1) {
-      events.emit('dropped', { sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' });
-    } else if (details.length) {
-      events.emit('dropped', { sessionId, reason: 'invalid', session, error: summarize(details), details });
+    if (details.length) {
+      // Under 1 s breaks the `durationSeconds` rule too; it has a reason of its own, as the commonest case.
+      events.emit('dropped', { sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details });
     } else {
       await queue.enqueue(session);
       if (queue.size() >= config.flushAt) requestFlush('threshold');

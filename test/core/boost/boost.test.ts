@@ -7,7 +7,7 @@ import { createBoost } from '../../../core/boost/boost.js';
 import { ClientSponsors } from '../../../core/client/sponsors.js';
 import { AbortError, BoostCooldownError, ConnectionError, NotFoundError, ValidationError } from '../../../core/http/errors.js';
 import { apiEndpoint } from '../../../core/http/environment.js';
-import { Transport } from '../../../core/http/transport.js';
+import { createTransport } from '../../../core/http/transport.js';
 import type { FetchLike } from '../../../core/platform.js';
 
 const RELAY = 'http://game.local/campaign/';
@@ -17,7 +17,7 @@ afterEach(() => vi.useRealTimers());
 const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', creatorName: 'Nova', isActive: true, sponsoredAt: '2025-06-01T12:00:00.000Z' };
 
 function boostWith(fetch: FetchLike) {
-  const sponsors = new ClientSponsors(new Transport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
+  const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
   return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1');
 }
 

@@ -62,7 +62,7 @@ describe('validateResponses', () => {
       name: 'ResponseValidationError',
       code: 'INVALID_RESPONSE',
       status: 200,
-      message: 'The response body is not a JSON object with a data member',
+      message: 'The response (status 200) has no PaymentDetail data',
     });
   });
 
@@ -72,9 +72,9 @@ describe('validateResponses', () => {
     await expect(server.webhooks.update(1, { isActive: false })).rejects.toMatchObject({
       name: 'ResponseValidationError',
       status: 204,
-      message: 'The response has no body (status 204); WebhookConfig data was expected',
+      message: 'The response (status 204) has no WebhookConfig data',
     });
-    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The response body is not a JSON object with a data member' });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The response (status 200) has no PaymentDetail data' });
   });
 
   it('takes the validator as a function in game clients', async () => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ForbiddenError, UnauthorizedError } from '../../../core/http/errors.js';
+import { RelayAuthError } from '../../../core/http/errors.js';
 import type { FetchLike } from '../../../core/platform.js';
 import { playtimeBody, playtimeUrl, sendToRelay, type SendToRelayOptions } from '../../../core/relay/sender.js';
 import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
@@ -99,14 +99,14 @@ describe('the outcome', () => {
   it('401 and 403 -> auth, with the typed error', async () => {
     const unauthorized = await send(recorder(() => errorAnswer(401, 'UNAUTHORIZED', 'bad token')).fetch);
     expect(unauthorized).toMatchObject({ kind: 'auth', status: 401, error: { code: 'UNAUTHORIZED', message: 'bad token', status: 401 } });
-    expect(unauthorized.kind === 'auth' && unauthorized.error).toBeInstanceOf(UnauthorizedError);
+    expect(unauthorized.kind === 'auth' && unauthorized.error).toBeInstanceOf(RelayAuthError);
     const forbidden = await send(recorder(() => new Response('no', { status: 403 })).fetch);
-    expect(forbidden.kind === 'auth' && forbidden.error).toBeInstanceOf(ForbiddenError);
+    expect(forbidden.kind === 'auth' && forbidden.error).toBeInstanceOf(RelayAuthError);
   });
 
   it('a network error -> transient, never a throw', async () => {
     const fetch: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
-    expect(await send(fetch)).toEqual({ kind: 'transient', reason: 'connection failed: fetch failed' });
+    expect(await send(fetch)).toEqual({ kind: 'transient', reason: 'Connection failed: fetch failed' });
   });
 
   it('no answer within timeoutMs -> transient, and the request is aborted', async () => {
@@ -120,7 +120,7 @@ describe('the outcome', () => {
     await vi.advanceTimersByTimeAsync(4_999);
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toEqual({ kind: 'transient', reason: 'no answer within 5000 ms' });
+    expect(await outcome).toEqual({ kind: 'transient', reason: 'No response within 5000 ms' });
     expect(signal?.aborted).toBe(true);
   });
 

@@ -62,7 +62,7 @@ describe('crash recovery', () => {
     const second = createHarness({}, { storage: first.storage, relay: first.relay });
     await settle();
     expect(eventsOf(second.log, 'dropped')).toEqual([
-      { sessionId, reason: 'too-short', session: { sessionId, userId: 'player-1', durationSeconds: 0, startedAt: iso(T0), endedAt: iso(T0) }, error: 'durationSeconds must be at least 1' },
+      { sessionId, reason: 'too-short', session: { sessionId, userId: 'player-1', durationSeconds: 0, startedAt: iso(T0), endedAt: iso(T0) }, error: 'durationSeconds must be a whole number of at least 1', details: [{ path: 'durationSeconds', message: 'must be a whole number of at least 1' }] },
     ]);
     expect(first.storage.snapshot()).toEqual({});
   });

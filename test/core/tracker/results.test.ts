@@ -1,6 +1,6 @@
 import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ForbiddenError, UnauthorizedError } from '../../../core/http/errors.js';
+import { RelayAuthError } from '../../../core/http/errors.js';
 import { createMemoryStorage } from '../../../core/memory-platform.js';
 import { bulkResult, createFakeRelay, errorAnswer, json, type FakeRelay, type RelayAnswer } from './fake-relay.js';
 import { RELAY_URL, T0, advance, item, key, createHarness, eventsOf, iso, settle, useFakeClock } from './harness.js';
@@ -159,12 +159,12 @@ describe('whole-batch rejections', () => {
 });
 
 describe('authentication failures', () => {
-  for (const [status, code, ErrorClass] of [[401, 'UNAUTHORIZED', UnauthorizedError], [403, 'FORBIDDEN', ForbiddenError]] as const) {
+  for (const [status, code] of [[401, 'UNAUTHORIZED'], [403, 'FORBIDDEN']] as const) {
     it(`${status} keeps everything, emits error, and retries only on the next trigger`, async () => {
       const harness = await withQueue([item('a')], [errorAnswer(status, code, 'who are you')], { flushIntervalMs: 30_000 });
       const [error] = eventsOf(harness.log, 'error');
       expect(error).toMatchObject({ kind: 'auth', status, error: { code, status, message: 'who are you' } });
-      expect(error?.error).toBeInstanceOf(ErrorClass);
+      expect(error?.error).toBeInstanceOf(RelayAuthError);
       expect(Object.keys(harness.storage.snapshot())).toEqual([key(0, 'a')]);
       await advance(29_999);
       expect(harness.relay.requests.length).toBe(1);

@@ -162,7 +162,7 @@ describe('clocks', () => {
     await advance(999);
     await tracker.stop();
     const session = { sessionId, userId: 'player-1', durationSeconds: 0, startedAt: iso(T0), endedAt: iso(T0 + 999) };
-    expect(eventsOf(log, 'dropped')).toEqual([{ sessionId, reason: 'too-short', session, error: 'durationSeconds must be at least 1' }]);
+    expect(eventsOf(log, 'dropped')).toEqual([{ sessionId, reason: 'too-short', session, error: 'durationSeconds must be a whole number of at least 1', details: [{ path: 'durationSeconds', message: 'must be a whole number of at least 1' }] }]);
     expect(storage.snapshot()).toEqual({});
   });
 
