@@ -11,19 +11,19 @@ type Listener = (event: { type: 'abort'; target: unknown }) => void;
 
 /**
  * A minimal `AbortController`: `abort(reason)` (bound) and a `signal` with `aborted`, `reason`, `onabort`,
- * `add/removeEventListener('abort')` (each listener once, as EventTarget, with its `once` option) and
- * `throwIfAborted()`. One closure per controller: smaller than a signal class once minified.
+ * `add/removeEventListener('abort')` (each listener once, as EventTarget) and `throwIfAborted()`. A signal aborts
+ * once, so every listener is heard at most once and `{ once: true }` needs no bookkeeping. One closure per
+ * controller: smaller than a signal class once minified.
  */
 export function createAbortControllerClass(): typeof AbortController {
   return function AbortControllerStandIn(this: { signal: unknown; abort(reason?: unknown): void }) {
-    /** Each listener with its `once` option. */
-    const listeners = new Map<Listener, boolean>();
+    const listeners = new Set<Listener>();
     const signal = {
       aborted: false,
       reason: undefined as unknown,
       onabort: null as Listener | null,
-      addEventListener(type: string, listener: Listener, options?: boolean | { once?: boolean }) {
-        if (type === 'abort' && !listeners.has(listener)) listeners.set(listener, !!(options as { once?: boolean } | undefined)?.once);
+      addEventListener(type: string, listener: Listener) {
+        if (type === 'abort') listeners.add(listener);
       },
       removeEventListener(type: string, listener: Listener) {
         if (type === 'abort') listeners.delete(listener);
@@ -39,10 +39,8 @@ export function createAbortControllerClass(): typeof AbortController {
       signal.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
       const event = { type: 'abort' as const, target: signal };
       signal.onabort?.(event);
-      for (const [listener, once] of [...listeners]) {
-        if (once) listeners.delete(listener);
-        listener(event);
-      }
+      for (const listener of [...listeners]) listener(event);
+      listeners.clear();
     };
   } as unknown as typeof AbortController;
 }

@@ -71,7 +71,7 @@ export class RateLimitError extends CampaignError {
   override readonly name = 'RateLimitError';
   /** How long the service asked us to wait (`Retry-After`), in ms, when it said. */
   declare readonly retryAfterMs: number | undefined;
-  constructor(init: ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number }) {
+  constructor(init: ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number | undefined }) {
     super(init);
     this.retryAfterMs = init.retryAfterMs;
   }
@@ -118,8 +118,9 @@ export function isCampaignError(value: unknown, code?: string): value is Campaig
   return ok && (code === undefined || error.code === code);
 }
 
-type Init = ConstructorParameters<typeof CampaignError>[0];
+type Init = ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number | undefined };
 const BY_CODE: Record<string, new (init: Init) => CampaignError> = {
+  RATE_LIMITED: RateLimitError,
   VALIDATION_ERROR: ValidationError,
   BAD_REQUEST: BadRequestError,
   UNAUTHORIZED: UnauthorizedError,
@@ -147,10 +148,10 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
   const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
   const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;
-  const init: Init = { status, code, message, headers, details };
+  // `retryAfterMs` is kept by a RateLimitError only.
+  const init: Init = { status, code, message, headers, details, retryAfterMs };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
-  const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) || code === 'RATE_LIMITED' ? code : statusCode;
-  if (kind === 'RATE_LIMITED') return new RateLimitError({ ...init, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+  const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) ? code : statusCode;
   const days = kind === 'BAD_REQUEST' && cooldown ? COOLDOWN_DAYS.exec(message) : null;
   if (days) return new BoostCooldownError({ ...init, daysRemaining: Number(days[1] ?? days[2]) });
   const Class = BY_CODE[kind] ?? CampaignError;
