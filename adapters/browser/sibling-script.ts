@@ -27,9 +27,10 @@ export function siblingScript<T>(file: string, globalName: string): () => Promis
       if (loaded()) return resolve(loaded()!);
       if (!base) return fail(`no ${globalName}: include ${file} with a <script> next to game-campaign.iife.js`);
       const script = document.createElement('script');
+      const failed = () => fail(`${script.src} did not load ${globalName}`);
       script.src = new URL(file, base).href;
-      script.onload = () => (loaded() ? resolve(loaded()!) : fail(`${script.src} did not set ${globalName}`));
-      script.onerror = () => fail(`${script.src} did not load`);
+      script.onload = () => (loaded() ? resolve(loaded()!) : failed());
+      script.onerror = failed;
       document.head.append(script);
     }));
 }

@@ -5,7 +5,7 @@
  * in memory for the life of the page: the game keeps working, only a reload forgets.
  * @see DESIGN section 4
  */
-import { createStore, del, get, promisifyRequest, set, type UseStore } from 'idb-keyval';
+import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
 import type { KeyValueStorage } from '../../core/platform.js';
 
 /** Options of {@link createIdbStorage}. */
@@ -52,10 +52,11 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
     (backend ??= (async () => {
       try {
         const store = createStore(dbName, storeName);
-        await get('', store); // opens the database (and creates the store) or fails
-        return idbBackend(store);
+        const backend = idbBackend(store);
+        await backend.get(''); // opens the database (and creates the store) or fails
+        return backend;
       } catch (cause) {
-        onError(new StorageUnavailableError(`IndexedDB is unavailable (${String(cause)}): campaign data is kept in memory for this page only`, { cause }));
+        onError(new StorageUnavailableError(`IndexedDB is unavailable (${cause}): data is kept in memory for this page only`, { cause }));
         return memoryBackend();
       }
     })());
@@ -65,28 +66,37 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
   return storage as unknown as BrowserStorage;
 }
 
+/**
+ * The store's operations, each one transaction through idb-keyval's `createStore` and `promisifyRequest` (its
+ * `get`/`set`/`del` would add their default-store fallback, which a custom store never uses).
+ */
 function idbBackend(store: UseStore): Backend {
+  const write = (change: (objects: IDBObjectStore) => unknown) =>
+    store('readwrite', (objects) => {
+      change(objects);
+      return promisifyRequest(objects.transaction);
+    });
   return {
     persistent: true,
-    get: (key) => get(key, store),
-    set: (key, value) => set(key, value, store),
-    delete: (key) => del(key, store),
+    get: (key) => store('readonly', (objects) => promisifyRequest(objects.get(key))),
+    set: (key, value) => write((objects) => objects.put(value, key)),
+    delete: (key) => write((objects) => objects.delete(key)),
     // A key range where the runtime has one: the queue's keys are read without the rest of the store.
     keys: (prefix = '') =>
       store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) =>
         found.map(String).filter((key) => key.startsWith(prefix)),
       ),
-    update: <T>(key: string, updater: (current: T | undefined) => T | undefined) =>
-      store('readwrite', (objects) => {
-        let next: T | undefined;
+    update: <T>(key: string, updater: (current: T | undefined) => T | undefined) => {
+      let next: T | undefined;
+      return write((objects) => {
         const read = objects.get(key);
         read.onsuccess = () => {
           next = updater(read.result as T | undefined);
           if (next === undefined) objects.delete(key);
           else objects.put(next, key);
         };
-        return promisifyRequest(objects.transaction).then(() => next);
-      }),
+      }).then(() => next);
+    },
   };
 }
 
@@ -101,7 +111,7 @@ function memoryBackend(): Backend {
   return {
     get: async (key) => read(key),
     set: async (key, value) => void write(key, value),
-    delete: async (key) => void entries.delete(key),
+    delete: async (key) => void write(key, undefined),
     keys: async (prefix = '') => [...entries.keys()].filter((key) => key.startsWith(prefix)).sort(),
     update: async (key, updater) => {
       const next = updater(read(key));

@@ -20,9 +20,9 @@ export interface CampaignClientOptions extends TransportOptions {
  * @see spec "Client API"
  */
 export class CampaignClient {
-  readonly campaigns: Campaigns;
-  readonly creators: Creators;
-  readonly sponsors: ClientSponsors;
+  declare readonly campaigns: Campaigns;
+  declare readonly creators: Creators;
+  declare readonly sponsors: ClientSponsors;
 
   /** @throws TypeError when the key is not `<key_id>:<secret>` */
   constructor(options: CampaignClientOptions) {

@@ -170,7 +170,7 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
     if (unanswered.size === 0) return true;
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
     release([...unanswered.values()]);
-    events.emit('error', { kind: 'relay', error: new Error(`The relay answered for ${batch.length - unanswered.size} of ${batch.length} sessions`) });
+    events.emit('error', { kind: 'relay', error: new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`) });
     backOff(undefined);
     return false;
   };

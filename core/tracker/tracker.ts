@@ -232,7 +232,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
 
   return {
     start(options) {
-      if (disposed) throw new Error('PlaytimeTracker: start() was called after dispose()');
+      if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
       const { campaignId, creatorKey, metadata } = checkStartOptions(options);
       if (clock) end('restart');
       const sessionId = nextId();

@@ -53,7 +53,7 @@ describe('per-item results', () => {
     const answer = json(200, { data: bulkResult([{ sessionId: 'a', status: 'SUCCESS' }]) });
     const harness = await withQueue([item('a'), item('b')], [answer]);
     expect(eventsOf(harness.log, 'flushed')).toEqual([{ results: [{ sessionId: 'a', status: 'SUCCESS' }] }]);
-    expect(eventsOf(harness.log, 'error').map((e) => [e.kind, (e.error as Error).message])).toEqual([['relay', 'The relay answered for 1 of 2 sessions']]);
+    expect(eventsOf(harness.log, 'error').map((e) => [e.kind, (e.error as Error).message])).toEqual([['relay', 'The relay answered 1 of 2 sessions']]);
     expect(Object.keys(harness.storage.snapshot())).toEqual([key(1, 'b')]);
     await advance(500);
     expect(ids(harness)).toEqual([['a', 'b'], ['b']]);

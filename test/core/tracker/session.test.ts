@@ -215,6 +215,6 @@ describe('arguments', () => {
   it('start() after dispose() throws', async () => {
     const { tracker } = createHarness();
     await tracker.dispose();
-    expect(() => tracker.start()).toThrow('PlaytimeTracker: start() was called after dispose()');
+    expect(() => tracker.start()).toThrow('PlaytimeTracker: start() after dispose()');
   });
 });
