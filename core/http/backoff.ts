@@ -1,6 +1,7 @@
 /**
  * Retry timing shared by the API transport and the tracker: exponential backoff with full jitter, and
- * the service's `Retry-After`. assumed: we honour `retry-after-ms` too (openai-node does), the more precise.
+ * the service's `Retry-After` (seconds, as the emulator sends it, or an HTTP date). assumed: only the standard
+ * header; the service is not documented to send openai-node's `retry-after-ms`, so clients do not carry it.
  */
 
 export interface BackoffOptions {
@@ -19,10 +20,8 @@ export function backoffDelay(attempt: number, options: BackoffOptions, random: (
   return Math.floor(random() * ceiling);
 }
 
-/** The wait a response asks for, in ms: `retry-after-ms`, else `Retry-After` as seconds or an HTTP date. */
+/** The wait a response asks for, in ms: `Retry-After` as seconds or an HTTP date. */
 export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
-  const ms = Number(headers.get('retry-after-ms'));
-  if (headers.has('retry-after-ms') && Number.isFinite(ms) && ms >= 0) return ms;
   const value = headers.get('retry-after');
   if (value === null || value.trim() === '') return undefined;
   const seconds = Number(value);

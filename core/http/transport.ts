@@ -153,7 +153,8 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
     Object.assign(headers, await resolveHeaders(endpoint.headers));
     headers['accept'] = 'application/json';
-    const hasBody = spec.body !== undefined && spec.method !== 'GET' && spec.method !== 'DELETE';
+    // Only writes carry a body (no GET or DELETE of the spec has one).
+    const hasBody = spec.body !== undefined;
     if (hasBody) headers['content-type'] = 'application/json';
     const timeoutMs = timeout ?? options.timeoutMs ?? 30_000;
     const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));

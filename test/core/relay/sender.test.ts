@@ -80,7 +80,7 @@ describe('the outcome', () => {
     ['400 from a proxy (not the error body)', () => new Response('Bad Request', { status: 400 }), { kind: 'transient', status: 400, reason: 'the relay answered 400' }],
     ['413', () => errorAnswer(413, 'BAD_REQUEST', 'too large'), { kind: 'too-large' }],
     ['429 with Retry-After seconds', () => errorAnswer(429, 'RATE_LIMITED', 'slow down', { 'retry-after': '7' }), { kind: 'transient', status: 429, reason: '429 RATE_LIMITED: slow down', retryAfterMs: 7_000 }],
-    ['503 with retry-after-ms', () => errorAnswer(503, 'INTERNAL_ERROR', 'down', { 'retry-after-ms': '1500' }), { kind: 'transient', status: 503, reason: '503 INTERNAL_ERROR: down', retryAfterMs: 1_500 }],
+    ['503 with Retry-After', () => errorAnswer(503, 'INTERNAL_ERROR', 'down', { 'retry-after': '2' }), { kind: 'transient', status: 503, reason: '503 INTERNAL_ERROR: down', retryAfterMs: 2_000 }],
     ['500 without Retry-After', () => new Response('', { status: 500 }), { kind: 'transient', status: 500, reason: 'the relay answered 500' }],
     ['408', () => new Response('', { status: 408 }), { kind: 'transient', status: 408, reason: 'the relay answered 408' }],
   ];
