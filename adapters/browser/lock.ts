@@ -55,7 +55,8 @@ export function createBrowserLock(options: BrowserLockOptions): LockFunction {
       for (;;) {
         const lease = await storage.update<Lease>(key, (current) => (current && current.expiresAt > Date.now() ? current : mine()));
         if (lease?.token === token) break;
-        await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(lease!.expiresAt - Date.now(), 0), pollMs)));
+        // Until the lease expires, polling at most every pollMs (a negative delay is no delay).
+        await new Promise((resolve) => setTimeout(resolve, Math.min(lease!.expiresAt - Date.now(), pollMs)));
       }
       const renewal = setInterval(() => void storage.update<Lease>(key, (current) => (current?.token === token ? mine() : current)).catch(() => undefined), leaseMs / 3);
       try {
