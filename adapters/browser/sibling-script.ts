@@ -25,7 +25,7 @@ export function siblingScript<T>(file: string, globalName: string): () => Promis
         reject(new Error(message));
       };
       if (loaded()) return resolve(loaded()!);
-      if (!base) return fail(`no ${globalName}: include ${file} with a <script> next to game-campaign.iife.js`);
+      if (!base) return fail(`${file} is not loaded: include it with a <script>`);
       const script = document.createElement('script');
       const failed = () => fail(`${script.src} did not load ${globalName}`);
       script.src = new URL(file, base).href;

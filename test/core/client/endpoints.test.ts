@@ -134,6 +134,7 @@ describe('request validation (Client API)', () => {
     ['creators.search: 11 characters', (c) => c.creators.search({ query: 'abcdefghijk' }), [{ path: 'q', message: 'must be 1 to 10 characters' }]],
     ['creators.search: limit 101', (c) => c.creators.search({ query: 'a', limit: 101 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
     ['creators.search: limit 0', (c) => c.creators.search({ query: 'a', limit: 0 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
+    ['creators.search: every problem at once', (c) => c.creators.search({ query: '', limit: 0 }), [{ path: 'q', message: 'must be 1 to 10 characters' }, { path: 'limit', message: 'must be an integer from 1 to 100' }]],
     ['campaigns.get: empty id', (c) => c.campaigns.get(''), [{ path: 'campaignId', message: 'must not be empty' }]],
     ['campaigns.listCreators: not a string', (c) => c.campaigns.listCreators(bad(7)), [{ path: 'campaignId', message: 'must be a string' }]],
     ['sponsors.get: empty userId', (c) => c.sponsors.get(''), [{ path: 'userId', message: 'must not be empty' }]],
