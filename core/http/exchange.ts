@@ -4,6 +4,7 @@
  * polyfill (XHR-backed) or an in-process handler may ignore the signal, and a service that sends headers
  * and then stalls must not hang the caller.
  */
+import type { RelayHeaders } from '../relay/sender.js';
 import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 
@@ -65,11 +66,8 @@ export function parseJson(text: string): unknown {
   }
 }
 
-/** Headers for every request of a transport: an object, or a function evaluated per request (a game's session token). */
-export type HeaderSource = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-
 /** The headers of one request, without a content-type of their own. */
-export async function resolveHeaders(headers: HeaderSource | undefined): Promise<Record<string, string>> {
+export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
   const value = typeof headers === 'function' ? await headers() : (headers ?? {});
   // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
   return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));

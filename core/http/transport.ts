@@ -8,7 +8,8 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
 import type { Environment } from './environment.js';
-import { exchange, noAnswerError, parseJson, resolveHeaders, type HeaderSource } from './exchange.js';
+import type { RelayHeaders } from '../relay/sender.js';
+import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
 
 /** One line for the logger hook. The API key is never part of it. */
@@ -106,7 +107,8 @@ export interface RequestSpec {
 export interface Endpoint {
   /** Without a trailing slash: request paths start with one. */
   baseUrl: string;
-  headers: HeaderSource | undefined;
+  /** An object, or a function evaluated per request (the API key's `authorization`; a game's session token). */
+  headers: RelayHeaders | undefined;
 }
 
 /** The single request path of one endpoint: `CampaignClient`'s and `CampaignServer`'s resources, and the relay calls. */
