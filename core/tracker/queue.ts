@@ -98,7 +98,9 @@ export function sessionQueue(
       for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1) });
       // Keys are unique: no two compare equal.
       index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
-      const lastKey = [...index.keys()].at(-1);
+      // Not `.at(-1)`: iOS before 15.4 has no Array.prototype.at (ES2022).
+      const sorted = [...index.keys()];
+      const lastKey = sorted[sorted.length - 1];
       if (lastKey !== undefined) nextSeq = Math.max(nextSeq, Number(lastKey.slice(seqStart, seqStart + SEQ_DIGITS)) + 1);
     },
 
