@@ -8,10 +8,11 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
 import { checkPlaytimeItem, MAX_BULK_ITEMS, SESSION_RULES } from '../schema/playtime-rules.js';
-import { isRecord } from '../schema/rules.js';
+import { broken, isRecord, Timestamp } from '../schema/rules.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
+import { clockShiftMs, shiftSession } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
@@ -51,9 +52,12 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   const { userId } = user;
   const results = new Array<PlaytimeItemResult>(sessions.length);
   const nowMs = Date.now();
+  const shiftMs = clockShiftMs(parsed.data.sentAt, nowMs);
   const room = maxItemBytes(isTest, route.maxUpstreamBytes);
   let candidates: Forwarded[] = [];
-  sessions.forEach((session, index) => {
+  sessions.forEach((sent, index) => {
+    // Judged and forwarded in the relay's time: plausibility still refuses what is inflated after the move.
+    const session = shiftSession(sent, shiftMs);
     const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session, nowMs, route.rules);
     if (refusal !== undefined) results[index] = failed(session, refusal);
     else candidates.push({ index, session });
@@ -130,8 +134,10 @@ async function giveBack(cap: DailyPlaytimeCap | undefined, sessions: Forwarded[]
  * proves both agree) and stripped to the spec's fields as zod would strip it: several times faster than the
  * zod pass, which then runs only for a batch that breaks a rule, to name every problem as it always has.
  */
-function validBatch(body: unknown): { success: true; data: { sessions: BulkPlaytimeItem[]; isTest?: boolean } } | undefined {
+function validBatch(body: unknown): { success: true; data: { sessions: BulkPlaytimeItem[]; isTest?: boolean; sentAt?: string } } | undefined {
   if (!isRecord(body) || !Array.isArray(body['sessions']) || (body['isTest'] !== undefined && typeof body['isTest'] !== 'boolean')) return undefined;
+  const sentAt = body['sentAt'];
+  if (sentAt !== undefined && broken(Timestamp, sentAt) !== undefined) return undefined;
   const items: unknown[] = body['sessions'];
   if (items.length < 1 || items.length > MAX_BULK_ITEMS) return undefined;
   const sessions: BulkPlaytimeItem[] = [];
@@ -141,7 +147,7 @@ function validBatch(body: unknown): { success: true; data: { sessions: BulkPlayt
     for (const field of SESSION_FIELDS) if (item[field] !== undefined) session[field] = item[field];
     sessions.push(session as BulkPlaytimeItem);
   }
-  return { success: true, data: body['isTest'] === undefined ? { sessions } : { sessions, isTest: body['isTest'] } };
+  return { success: true, data: { sessions, ...(body['isTest'] === undefined ? {} : { isTest: body['isTest'] }), ...(sentAt === undefined ? {} : { sentAt: sentAt as string }) } };
 }
 const SESSION_FIELDS = Object.keys(SESSION_RULES);
 

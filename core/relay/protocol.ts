@@ -4,13 +4,17 @@
  */
 import * as z from 'zod/mini';
 import { BulkPlaytimeItem, BulkPlaytimeItems } from '../schema/playtime.js';
-import { Id, Metadata } from '../schema/primitives.js';
+import { Id, Metadata, Timestamp } from '../schema/primitives.js';
 import { CodeChallenge } from '../schema/webview.js';
 
 export { RELAY_ROUTES } from './routes.js';
 
-/** `POST {relay}/playtime/sessions`: bulk items; the user is bound by the relay, the body's userId checked. */
-export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTest: z.optional(z.boolean()) });
+/**
+ * `POST {relay}/playtime/sessions`: bulk items; the user is bound by the relay, the body's userId checked.
+ * `sentAt` is the device's wall clock when it sent the batch: the relay moves the sessions' times by its own
+ * clock's difference from it (a device clock that is off by a constant amount then dates its play right).
+ */
+export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTest: z.optional(z.boolean()), sentAt: z.optional(Timestamp) });
 export type RelayPlaytimeRequest = z.infer<typeof RelayPlaytimeRequest>;
 export type RelaySession = z.infer<typeof BulkPlaytimeItem>;
 
