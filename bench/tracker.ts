@@ -118,7 +118,7 @@ async function queuedHeap(): Promise<BenchRow[]> {
   const store = createMemoryStorage();
   const withTracker = await heapWhileQueued(store);
   const storeOnly = await settledHeap();
-  const queued = (await store.keys('bench:queue:')).length;
+  const queued = (await store.keys('bench:player:bench-player:queue:')).length;
   if (queued !== 10_000) throw new Error(`tracker bench: expected 10 000 queued sessions, the store holds ${queued}`);
   return [
     { section: SECTION, name: "tracker's own heap, 10 000 queued (storage contents excluded)", value: (withTracker - storeOnly) / MB, unit: 'MB', budget: { op: '<=', limit: 2 } },

@@ -13,7 +13,7 @@ import { CampaignDetail, Creator } from '../core/schema/campaigns.js';
 import { ErrorDetail } from '../core/schema/errors.js';
 import { BulkPlaytimeItem, PlaytimeItemResult } from '../core/schema/playtime.js';
 import { Limit, Metadata, PositiveInt } from '../core/schema/primitives.js';
-import type { DroppedEvent, FlushedEvent, SessionEndEvent, SessionStartEvent } from '../core/tracker/events.js';
+import { DROP_REASONS, type DroppedEvent, type FlushedEvent, type SessionEndEvent, type SessionStartEvent } from '../core/tracker/events.js';
 import type { WebViewOpenOptions as LauncherOpenOptions } from '../core/webview/launcher.js';
 
 /** A finished play session (a bulk playtime item). */
@@ -24,7 +24,7 @@ const SessionEndEventSchema = z.object({ sessionId: z.string(), reason: z.enum([
 const FlushedEventSchema = z.object({ results: z.array(PlaytimeItemResult) });
 const DroppedEventSchema = z.object({
   sessionId: z.string(),
-  reason: z.enum(['too-short', 'invalid', 'rejected', 'overflow', 'too-large']),
+  reason: z.enum(DROP_REASONS),
   session: z.optional(Session),
   error: z.optional(z.string()),
   details: z.optional(z.array(ErrorDetail)),

@@ -3,6 +3,7 @@
  * the tracker acts on. It never throws for an HTTP or network outcome.
  * @see DESIGN sections 5 and 6
  */
+import { isoTime } from '../iso-time.js';
 import { parseRetryAfter } from '../http/backoff.js';
 import { RelayAuthError, type CampaignError } from '../http/errors.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from '../http/exchange.js';
@@ -33,8 +34,11 @@ export type SendOutcome =
   | { kind: 'auth'; status: number; error: CampaignError }
   /** 413: the body was too large for the relay. */
   | { kind: 'too-large' }
-  /** No usable answer (network error, time-out, 408, 429, 5xx, an unexpected status or body): keep the data. */
-  | { kind: 'transient'; reason: string; status?: number; retryAfterMs?: number };
+  /**
+   * No usable answer (network error, time-out, 408, 429, 5xx, an unexpected status or body): keep the data.
+   * `error`: what the fetch rejected with, when it did (e.g. a mini-game's `RequestBlockedError`).
+   */
+  | { kind: 'transient'; reason: string; status?: number; retryAfterMs?: number; error?: unknown };
 
 /** Options of {@link sendToRelay}. */
 export interface SendToRelayOptions {
@@ -49,16 +53,19 @@ export interface SendToRelayOptions {
   timeoutMs?: number;
   /** Aborts the request; the outcome is then `transient`. */
   signal?: AbortSignal;
-  /** Wall clock for an HTTP-date `Retry-After`. @defaultValue Date.now */
+  /** Wall clock for `sentAt` and an HTTP-date `Retry-After`. @defaultValue Date.now */
   now?: () => number;
 }
 
 /** Default of {@link SendToRelayOptions.timeoutMs}. */
 export const RELAY_TIMEOUT_MS = 30_000;
 
-/** The JSON body of a playtime batch, exactly as sent (the tracker measures it to size keepalive chunks). */
-export function playtimeBody(sessions: RelaySession[], isTest?: boolean): string {
-  return JSON.stringify(isTest === undefined ? { sessions } : { sessions, isTest });
+/**
+ * The JSON body of a playtime batch, exactly as sent (the tracker measures it to size keepalive chunks).
+ * `sentAt`: the device's wall clock at sending, by which the relay dates the sessions (DESIGN section 6).
+ */
+export function playtimeBody(sessions: RelaySession[], isTest?: boolean, sentAt?: string): string {
+  return JSON.stringify({ sessions, isTest, sentAt });
 }
 
 /** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL (as {@link sendToRelay} writes it inline). */
@@ -83,7 +90,8 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
   const init: RequestInit = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
-    body: playtimeBody(options.sessions, options.isTest),
+    // A clock that gives no valid time sends no `sentAt`: the relay then takes the times as sent.
+    body: playtimeBody(options.sessions, options.isTest, isoTime(now())),
     // false or absent: fetch's own default.
     keepalive: options.keepalive,
   };
@@ -92,7 +100,7 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     return classify(response, parseJson(text), now());
   } catch (error) {
     // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.
-    return transient(signal?.aborted ? 'aborted' : noAnswerError(error).message);
+    return signal?.aborted ? transient('aborted') : { kind: 'transient', reason: noAnswerError(error).message, error };
   }
 }
 

@@ -21,9 +21,14 @@ export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'disp
  * Why a session will never reach the service. `too-short`: under 1 s of play. `invalid`: it breaks the
  * spec's rules (found locally, or isolated by bisecting a batch the relay rejected). `rejected`: the
  * service answered FAILED for it. `overflow`: the queue was full and it was the oldest. `too-large`: alone
- * it is larger than the relay accepts (413).
+ * it is larger than the relay accepts (413). `expired`: another player's session waited on this device
+ * longer than the relay's maximum session age. `opted-out`: it ended while the player had recording
+ * switched off. `erased`: the player deleted their stored data.
  */
-export type DropReason = 'too-short' | 'invalid' | 'rejected' | 'overflow' | 'too-large';
+export type DropReason = (typeof DROP_REASONS)[number];
+
+/** Every {@link DropReason} (the one list the Unity types are generated from). */
+export const DROP_REASONS = ['too-short', 'invalid', 'rejected', 'overflow', 'too-large', 'expired', 'opted-out', 'erased'] as const;
 
 /** Payload of `session:start`. */
 export interface SessionStartEvent {

@@ -10,6 +10,7 @@ import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
+import { shiftSession } from '../relay/device-clock.js';
 import { playtimeBody, sendToRelay, type RelayTarget } from '../relay/sender.js';
 import { chunkBySize, utf8Length } from './body-size.js';
 import type { DropReason, TrackerEvents } from './events.js';
@@ -43,11 +44,30 @@ export interface Flusher {
   dispose(): Promise<void>;
 }
 
+/** A `sentAt` of the length every one has, to measure a keepalive body's envelope. */
+const SENT_AT_SAMPLE = new Date(0).toISOString();
+
 /**
- * The {@link Flusher} of one tracker: `lockName` is `{storageKey}:flush`. Positional parameters: a bundler
- * shortens them, not an options object's names.
+ * Whether a failed request was refused by the host before it left the device (a mini-game's request-domain
+ * list): the developer must act, so it is reported, not only retried.
  */
-export function createFlusher(platform: Platform, queue: SessionQueue, relay: RelayTarget, isTest: boolean | undefined, lockName: string, events: TrackerEvents): Flusher {
+const isBlocked = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'REQUEST_BLOCKED';
+
+/**
+ * The {@link Flusher} of one player's queue: `lockName` is that player's flush lock. `clockMoved` tells how far
+ * the device clock has been moved (see `clockWatch`); nothing is sent while `enabled()` is false (the player
+ * opted out). Positional parameters: a bundler shortens them, not an options object's names.
+ */
+export function createFlusher(
+  platform: Platform,
+  queue: SessionQueue,
+  relay: RelayTarget,
+  isTest: boolean | undefined,
+  lockName: string,
+  events: TrackerEvents,
+  clockMoved: () => number,
+  enabled: () => boolean,
+): Flusher {
   const abort = new AbortController();
   let running: Promise<void> | undefined;
   /** The part of `running` that holds the lock (not the wait for it). */
@@ -65,7 +85,7 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
   const release = (items: QueuedSession[]) => queue.release(keys(items));
 
   const mayStart = (trigger: FlushTrigger): boolean => {
-    if (disposed || platform.network?.isOnline() === false) return false;
+    if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
     return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
@@ -81,21 +101,33 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
         holding = undefined;
       }
     };
-    return platform.lock ? platform.lock(lockName, guarded) : chainLock(localLocks, lockName, guarded);
+    return withLock(platform, lockName, guarded);
+  };
+
+  /**
+   * A queued session in the device clock's present frame, the one `sentAt` is read in: moved as far as the
+   * clock was moved since it was queued, and ending no later than now (a clock moved back while the game was
+   * closed would otherwise date it in the future).
+   */
+  const presentFrame = (item: QueuedSession, moved: number, nowMs: number): QueuedSession => {
+    const shift = Math.min(moved - item.moved, nowMs - Date.parse(item.session.endedAt));
+    return shift < 0 || shift > 0 ? { ...item, session: shiftSession(item.session, shift) } : item;
   };
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
   const drain = async (): Promise<Step> => {
     await queue.sync();
     const tried = new Set<string>();
-    while (!disposed) {
+    while (!disposed && enabled()) {
       const oldest = queue.oldest(MAX_BULK_ITEMS, tried);
       if (oldest.length === 0) return true;
       for (const key of oldest) tried.add(key);
-      const batch = await queue.read(oldest);
+      const moved = clockMoved();
+      const nowMs = platform.now();
+      const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       const withKeepalive = keepalive;
-      const { chunks, oversized } = withKeepalive ? chunkBySize(batch, utf8Length(playtimeBody([], isTest))) : { chunks: [batch], oversized: [] };
+      const { chunks, oversized } = withKeepalive ? chunkBySize(batch, utf8Length(playtimeBody([], isTest, SENT_AT_SAMPLE))) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {
@@ -129,8 +161,9 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
     if (kind === 'auth') events.emit('error', { kind, error: outcome.error, status: outcome.status });
     else {
       // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
-      const { status } = outcome;
-      if (!isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
+      const { status, error } = outcome;
+      if (isBlocked(error)) events.emit('error', { kind: 'relay', error });
+      else if (!isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
       backOff(outcome.retryAfterMs);
     }
     return false;
@@ -227,6 +260,11 @@ export function createFlusher(platform: Platform, queue: SessionQueue, relay: Re
     },
   };
   return flusher;
+}
+
+/** Runs `task` under the lock `name`: across tabs with `platform.lock`, within this realm without it. */
+export function withLock(platform: Platform, name: string, task: () => Promise<void>): Promise<void> {
+  return platform.lock ? platform.lock(name, task) : chainLock(localLocks, name, task);
 }
 
 /**

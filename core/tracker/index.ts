@@ -3,6 +3,7 @@
  * @see DESIGN section 5
  */
 export { PlaytimeTracker } from './tracker.js';
+export { DROP_REASONS } from './events.js';
 export { TRACKER_DEFAULTS, type PlaytimeTrackerOptions, type StartSessionOptions } from './options.js';
 export type {
   DropReason,

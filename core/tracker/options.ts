@@ -6,7 +6,7 @@
 import { validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { CreatorKey, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
+import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -34,6 +34,11 @@ export interface PlaytimeTrackerOptions {
   backgroundTimeoutMs?: number;
   /** Prefix of every storage key and lock name. @defaultValue 'game-campaign' */
   storageKey?: string;
+  /**
+   * Whether recording is off for a player who has made no choice on this device yet (e.g. `true` until the
+   * game has the player's consent); a choice made with `tracker.setOptOut()` is stored and wins. @defaultValue false
+   */
+  optOut?: boolean;
 }
 
 /** Options of `tracker.start()`: each overrides the tracker's default for this session. */
@@ -69,7 +74,7 @@ const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
   const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
   const p = PositiveInt;
-  const settings = { userId: Id, flushIntervalMs: p, flushAt: p, maxQueue: p, checkpointMs: p, backgroundTimeoutMs: p, storageKey: Id, ...sessionDefaults() };
+  const settings = { userId: Id, flushIntervalMs: p, flushAt: p, maxQueue: p, checkpointMs: p, backgroundTimeoutMs: p, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');
   validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
   return resolved;

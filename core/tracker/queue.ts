@@ -9,6 +9,8 @@ import type { DroppedEvent, TrackedSession } from './events.js';
 
 interface Entry {
   sessionId: string;
+  /** How far the device clock had been moved when the entry joined the index (see `clockWatch`). */
+  moved: number;
   /** Held in memory only when writing it to storage failed, so this run can still send it. */
   session?: TrackedSession;
 }
@@ -17,6 +19,8 @@ interface Entry {
 export interface QueuedSession {
   key: string;
   session: TrackedSession;
+  /** How far the device clock had been moved when it was queued: the session's times are in that frame. */
+  moved: number;
 }
 
 const SEQ_DIGITS = 12;
@@ -29,8 +33,11 @@ export interface SessionQueue {
   has(sessionId: string): boolean;
   /** Adds the sessions stored by this or another tracker to the index (start-up, and each flush under the lock). */
   sync(): Promise<void>;
-  /** Persists one finished session (one write), then evicts the oldest while the queue is over its cap. */
-  enqueue(session: TrackedSession): Promise<void>;
+  /**
+   * Persists one finished session (one write), then evicts the oldest while the queue is over its cap.
+   * Resolves whether the write succeeded (if not, the session is held in memory for this run).
+   */
+  enqueue(session: TrackedSession): Promise<boolean>;
   /** Up to `limit` keys, oldest first, leaving out `skip`. */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
   /** Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten. */
@@ -42,6 +49,8 @@ export interface SessionQueue {
    * queued (sent again later, which the service's de-duplication makes safe).
    */
   remove(keys: string[]): Promise<Set<string>>;
+  /** Deletes every queued session (the player asked); resolves the ids of those deleted. */
+  erase(): Promise<string[]>;
 }
 
 /**
@@ -58,6 +67,10 @@ export function sessionQueue(
   /** Hears the sessions evicted by overflow (the tracker's `dropped` event). */
   dropped: (event: DroppedEvent) => void,
   storageError: (error: unknown) => void,
+  /** How far the device clock has been moved (see `clockWatch`). */
+  clockMoved: () => number,
+  /** Hears a session held in memory only (its write failed) leaving the queue: sent, dropped or evicted. */
+  leftMemory: (sessionId: string) => void,
 ): SessionQueue {
   /** Insertion order is oldest first. */
   let index = new Map<string, Entry>();
@@ -66,7 +79,11 @@ export function sessionQueue(
   const inFlight = new Set<string>();
   const seqStart = prefix.length;
 
-  const forget = (key: string) => index.delete(key);
+  const forget = (key: string) => {
+    const entry = index.get(key);
+    index.delete(key);
+    if (entry?.session) leftMemory(entry.sessionId);
+  };
 
   /** Removes `key` from the index at once (so concurrent evictions pick different keys), then from storage. */
   const evict = async (key: string) => {
@@ -82,7 +99,7 @@ export function sessionQueue(
     }
   };
 
-  return {
+  const queue: SessionQueue = {
     size: () => index.size,
     // A scan: asked only when recovering a crashed session at start-up, so no second index is kept for it.
     has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
@@ -95,7 +112,7 @@ export function sessionQueue(
         return storageError(error);
       }
       const merged = new Map(index);
-      for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1) });
+      for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved: clockMoved() });
       // Keys are unique: no two compare equal.
       index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
       // Not `.at(-1)`: iOS before 15.4 has no Array.prototype.at (ES2022).
@@ -107,7 +124,7 @@ export function sessionQueue(
     async enqueue(session) {
       const { sessionId } = session;
       const key = prefix + String(nextSeq++).padStart(SEQ_DIGITS, '0') + ':' + sessionId;
-      const entry: Entry = { sessionId };
+      const entry: Entry = { sessionId, moved: clockMoved() };
       try {
         await storage.set(key, session);
       } catch (error) {
@@ -127,6 +144,7 @@ export function sessionQueue(
         break;
       }
       await Promise.all(evictions);
+      return !entry.session;
     },
 
     oldest(limit, skip) {
@@ -153,7 +171,7 @@ export function sessionQueue(
         if (session === undefined) forget(key);
         else {
           inFlight.add(key);
-          found.push({ key, session });
+          found.push({ key, session, moved: entry.moved });
         }
       }
       return found;
@@ -161,6 +179,13 @@ export function sessionQueue(
 
     release(keys) {
       for (const key of keys) inFlight.delete(key);
+    },
+
+    async erase() {
+      await queue.sync();
+      const ids = new Map([...index].map(([key, entry]) => [key, entry.sessionId]));
+      const removed = await queue.remove([...ids.keys()]);
+      return [...removed].map((key) => ids.get(key)!);
     },
 
     async remove(keys) {
@@ -179,4 +204,5 @@ export function sessionQueue(
       return removed;
     },
   };
+  return queue;
 }

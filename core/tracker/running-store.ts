@@ -12,7 +12,7 @@
 import type { KeyValueStorage, Platform } from '../platform.js';
 import type { RunningRecord } from './session-clock.js';
 
-/** The running-session records under `{storageKey}:running:`; writes are applied in the order they were asked for. */
+/** The running-session records under `{player prefix}running:`; writes are applied in the order they were asked for. */
 export interface RunningStore {
   /** Writes (or overwrites) the record of a running session: at start, at each checkpoint, on going to the background. */
   save(record: RunningRecord): Promise<void>;
@@ -38,7 +38,7 @@ export function runningStore(storage: KeyValueStorage, prefix: string, onError: 
 }
 
 /**
- * Recovers every running record (under `prefix`, `{storageKey}:running:`) of instances other than `owner` (this
+ * Recovers every running record (under `prefix`, the player's `running:` keys) of instances other than `owner` (this
  * tracker's instance id). `recover` ends one crashed session (queue or drop it, then delete its record), inside
  * the lock `aliveLockName(previousOwner)`. Without `platform.lock` it resolves when they are done; with it, each
  * instance's records are recovered in the background once its lock is free (at once for a crashed one), and it
@@ -46,6 +46,7 @@ export function runningStore(storage: KeyValueStorage, prefix: string, onError: 
  */
 export async function recoverCrashedSessions(
   platform: Platform,
+  storage: KeyValueStorage,
   store: RunningStore,
   prefix: string,
   owner: string,
@@ -55,7 +56,7 @@ export async function recoverCrashedSessions(
 ): Promise<void> {
   let keys: string[] = [];
   try {
-    keys = await platform.storage.keys(prefix);
+    keys = await storage.keys(prefix);
   } catch (error) {
     onError(error);
   }

@@ -4,6 +4,7 @@
  * @see DESIGN section 5
  */
 import type { TrackedSession } from './events.js';
+import { isoTime } from '../iso-time.js';
 import { definedOnly } from './options.js';
 
 /** The fields a session carries besides its times. */
@@ -16,7 +17,7 @@ export interface SessionFields {
 }
 
 /**
- * The write-ahead record of a running session, as stored under `{storageKey}:running:{sessionId}`. Times are
+ * The write-ahead record of a running session, as stored under `{player prefix}running:{sessionId}`. Times are
  * elapsed spans, not monotonic stamps: the monotonic origin does not survive a restart.
  */
 export interface RunningRecord extends SessionFields {
@@ -47,9 +48,12 @@ export interface SessionClock {
 /**
  * The clock of a session started at `startedAtMs` (wall) and `startMono` (monotonic). Play time counts the
  * foreground stretches only; the span runs to now, or to the pause when paused (a session ending in the
- * background ended when it went there).
+ * background ended when it went there). `clockMoved` tells how far the device's wall clock has been moved
+ * (see `clockWatch`): the start is moved with it, so records and the finished session are in the clock's
+ * present frame.
  */
-export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number): SessionClock {
+export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number, clockMoved: () => number): SessionClock {
+  const movedAtStart = clockMoved();
   let playedBeforeMs = 0;
   /** Start of the current foreground stretch; undefined while paused. */
   let resumedAt: number | undefined = startMono;
@@ -57,7 +61,7 @@ export function sessionClock(fields: SessionFields, startedAtMs: number, startMo
   const record = (owner: string, now: number): RunningRecord => ({
     ...fields,
     owner,
-    startedAtMs,
+    startedAtMs: startedAtMs + clockMoved() - movedAtStart,
     spanMs: (pausedAt ?? now) - startMono,
     playedMs: playedBeforeMs + (resumedAt === undefined ? 0 : now - resumedAt),
   });
@@ -97,8 +101,5 @@ export function recoveredSession(record: RunningRecord): TrackedSession {
   };
 }
 
-/** `YYYY-MM-DDTHH:mm:ss.sssZ`; an impossible clock value gives a string the schema rejects (the session is dropped as invalid). */
-function isoMillis(ms: number): string {
-  const date = new Date(ms);
-  return Number.isNaN(date.getTime()) ? `invalid time ${ms}` : date.toISOString();
-}
+/** An impossible clock value gives a string the schema rejects (the session is dropped as invalid). */
+const isoMillis = (ms: number): string => isoTime(ms) ?? `invalid time ${ms}`;

@@ -5,9 +5,11 @@
  */
 import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
-import { trackerEvents, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
-import { createFlusher, type FlushTrigger } from './flusher.js';
+import { clockWatch } from './clock-watch.js';
+import { trackerEvents, type DropReason, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import { createFlusher, withLock, type FlushTrigger } from './flusher.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
+import { expireOtherPlayers, migrateSharedQueue, playerPrefix, QUEUE, RUNNING } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { recoverCrashedSessions, runningStore } from './running-store.js';
 import { recoveredSession, sessionClock, type RunningRecord, type SessionClock } from './session-clock.js';
@@ -20,7 +22,9 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
  * the running session is written ahead and checkpointed; finished sessions wait in a persisted queue that
  * is flushed on a timer, at `flushAt`, on going to the background, when the network returns and at start-up.
- * Every session ends up either acknowledged (`flushed`) or reported (`dropped`).
+ * Every session ends up either acknowledged (`flushed`) or reported (`dropped`). Each player's sessions are
+ * stored apart and sent only by that player's tracker; the player may switch recording off (`setOptOut`)
+ * and erase what is stored (`deleteStoredData`).
  *
  * assumed: `start()` while a session runs ends that one first (reason `restart`). A session ended by a long
  * background is not restarted on return: `session:end` says `background-timeout` and the game calls
@@ -38,12 +42,10 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * @see DESIGN section 5
  */
 export class PlaytimeTracker {
-  readonly #events = trackerEvents();
-  readonly #run: TrackerRun;
-
   /** @throws ValidationError for a bad userId, relay url, default campaignId/creatorKey or timing option */
   constructor(options: PlaytimeTrackerOptions) {
-    this.#run = runTracker(resolveTrackerOptions(options), this.#events);
+    const events = trackerEvents();
+    trackers.set(this, [events, runTracker(resolveTrackerOptions(options), events)]);
   }
 
   /**
@@ -52,17 +54,36 @@ export class PlaytimeTracker {
    * @throws Error after `dispose()`
    */
   start(options: StartSessionOptions = {}): string {
-    return this.#run.start(options);
+    return runOf(this).start(options);
+  }
+
+  /**
+   * Switches recording and sending off (`true`) or back on (`false`) for this player, on this device, from now
+   * and after restarts. Switching off ends the running session without recording it (`dropped`, reason
+   * `opted-out`); sessions already queued stay on the device unsent until switched back on (or erased with
+   * {@link PlaytimeTracker.deleteStoredData}). Resolves once the choice is stored.
+   * @throws the storage's error when the choice could not be stored (it holds for this run regardless)
+   */
+  setOptOut(optOut: boolean): Promise<void> {
+    return runOf(this).setOptOut(optOut);
+  }
+
+  /**
+   * Deletes every session this player has stored on this device: the running session and the queue (each
+   * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched.
+   */
+  deleteStoredData(): Promise<void> {
+    return runOf(this).deleteStoredData();
   }
 
   /** Ends the running session and queues it (or drops it, with `dropped`); resolves once that is stored. No session: no-op. */
   stop(): Promise<void> {
-    return this.#run.stop();
+    return runOf(this).stop();
   }
 
   /** Sends every queued session now (joins a flush in progress). Resolves when done; outcomes arrive as events. */
   flush(): Promise<void> {
-    return this.#run.flush();
+    return runOf(this).flush();
   }
 
   /**
@@ -70,31 +91,41 @@ export class PlaytimeTracker {
    * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted.
    */
   dispose(): Promise<void> {
-    return this.#run.dispose();
+    return runOf(this).dispose();
   }
 
   /** Listens to an event: `session:start`, `session:end`, `flushed`, `dropped` or `error`. */
   on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.on(name, listener);
+    eventsOf(this).on(name, listener);
     return this;
   }
 
   /** Like {@link PlaytimeTracker.on}, for the next event only. */
   once<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.on(name, listener, true);
+    eventsOf(this).on(name, listener, true);
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.off(name, listener);
+    eventsOf(this).off(name, listener);
     return this;
   }
 }
 
+/**
+ * Each tracker's events and run. A module-level map rather than `#private` fields: lowered to ES2020, each
+ * class with private fields carries the bundler's WeakMap helpers and their error messages.
+ */
+const trackers = new WeakMap<PlaytimeTracker, [TrackerEvents, TrackerRun]>();
+const eventsOf = (tracker: PlaytimeTracker) => trackers.get(tracker)![0];
+const runOf = (tracker: PlaytimeTracker) => trackers.get(tracker)![1];
+
 /** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state. */
 interface TrackerRun {
   start(options: StartSessionOptions): string;
+  setOptOut(optOut: boolean): Promise<void>;
+  deleteStoredData(): Promise<void>;
   stop(): Promise<void>;
   flush(): Promise<void>;
   dispose(): Promise<void>;
@@ -107,8 +138,17 @@ interface TrackerRun {
 function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): TrackerRun {
   const { platform, storageKey, checkpointMs } = config;
   const error = (kind: TrackerErrorEvent['kind'], cause: unknown) => events.emit('error', { kind, error: cause });
-  const storageError = (cause: unknown) => error('storage', cause);
+  /** Storage failing since a session was last stored: reported once, not at every checkpoint (a full device). */
+  let storageFailing = false;
+  const storageError = (cause: unknown) => {
+    if (!storageFailing) error('storage', cause);
+    storageFailing = true;
+  };
+  const { storage } = platform;
   const monotonic = () => platform.monotonic();
+  const watch = clockWatch(platform);
+  const clockMoved = watch.moved;
+  const dropped = (sessionId: string, reason: DropReason, session?: TrackedSession) => events.emit('dropped', { sessionId, reason, ...definedOnly({ session }) });
   const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause));
   const instanceId = nextId();
   const aliveLockName = (owner: string) => `${storageKey}:alive:${owner}`;
@@ -117,10 +157,15 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
     platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
   }
-  const queue = sessionQueue(platform.storage, `${storageKey}:queue:`, config.maxQueue, (event) => events.emit('dropped', event), storageError);
-  const runningPrefix = `${storageKey}:running:`;
-  const running = runningStore(platform.storage, runningPrefix, storageError);
-  const flusher = createFlusher(platform, queue, config.relay, config.isTest, `${storageKey}:flush`, events);
+  const prefix = playerPrefix(storageKey, config.userId);
+  const optOutKey = `${prefix}opt-out`;
+  /** The player's choice; the option's default until the stored choice is loaded. */
+  let optedOut = config.optOut ?? false;
+  const runningPrefix = prefix + RUNNING;
+  const running = runningStore(storage, runningPrefix, storageError);
+  // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
+  const queue = sessionQueue(storage, prefix + QUEUE, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
+  const flusher = createFlusher(platform, queue, config.relay, config.isTest, `${prefix}flush`, events, clockMoved, () => !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -155,6 +200,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
 
   const toBackground = () => {
     inBackground = true;
+    watch.background(true);
     clearInterval(flushTimer);
     if (clock) pause(clock, monotonic());
     requestFlush('background');
@@ -163,6 +209,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const toForeground = () => {
     if (!inBackground) return;
     inBackground = false;
+    watch.background(false);
     flushEvery();
     if (!clock) return;
     const now = monotonic();
@@ -172,26 +219,37 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     checkpointEvery();
   };
 
-  /** Ends the running session now (at its pause, when paused) and queues it in the background. */
-  const end = (reason: SessionEndReason) => {
-    const session = clock!.finish(monotonic());
+  /**
+   * Ends the running session now (at its pause, when paused) and queues it in the background, or drops it
+   * as `discard` (the player opted out or erased their data).
+   */
+  const end = (reason: SessionEndReason, discard?: DropReason) => {
+    const record = clock!.record(instanceId, monotonic());
+    const session = recoveredSession(record);
     clock = undefined;
     stopTimers();
     events.emit('session:end', { sessionId: session.sessionId, reason, session });
-    track(finish(session));
+    track(finish(session, record, discard));
   };
 
-  /** Queues a finished session, or drops it when it is under 1 s or breaks the spec's rules; then deletes its record. */
-  const finish = async (session: TrackedSession) => {
+  /**
+   * Queues a finished session, or drops it when it is under 1 s, breaks the spec's rules or the player opted
+   * out; then deletes its record. When the queue write fails, the record (as the session ended) is kept
+   * instead, until the session leaves the queue: a restart then recovers what this run could not send.
+   */
+  const finish = async (session: TrackedSession, record: RunningRecord, discard?: DropReason) => {
     await loaded;
     const { sessionId } = session;
     const details = checkPlaytimeItem(session);
-    if (details.length) {
+    if (discard || optedOut) dropped(sessionId, discard ?? 'opted-out', session);
+    else if (details.length) {
       // Under 1 s breaks the `durationSeconds` rule too; it has a reason of its own, as the commonest case.
       events.emit('dropped', { sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details });
     } else {
-      await queue.enqueue(session);
+      const stored = await queue.enqueue(session);
       if (queue.size() >= config.flushAt) requestFlush('threshold');
+      if (!stored) return void (queue.has(sessionId) && running.save(record));
+      storageFailing = false;
     }
     await running.remove(sessionId);
   };
@@ -201,7 +259,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     if (queue.has(record.sessionId)) return running.remove(record.sessionId); // queued just before the crash
     const session = recoveredSession(record);
     events.emit('session:end', { sessionId: session.sessionId, reason: 'recovered', session });
-    const finished = finish(session);
+    const finished = finish(session, record);
     track(finished);
     await finished;
     requestFlush('startup');
@@ -221,13 +279,19 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   if (platform.lifecycle.onUnload) unsubscribe.push(platform.lifecycle.onUnload(toBackground));
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
-  /** The queue index is loaded: sessions may be queued. */
-  const loaded = queue.sync();
+  /** Storage of an earlier release migrated, the queue index and the player's choice loaded: sessions may be queued. */
+  const loaded = (async () => {
+    await migrateSharedQueue(storage, storageKey).catch(storageError);
+    await queue.sync();
+    const choice = await storage.get(optOutKey).catch(storageError);
+    if (typeof choice === 'boolean') optedOut = choice;
+  })();
   /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
   const ready = (async () => {
     await loaded;
-    await recoverCrashedSessions(platform, running, runningPrefix, instanceId, aliveLockName, recover, storageError);
+    await recoverCrashedSessions(platform, storage, running, runningPrefix, instanceId, aliveLockName, recover, storageError);
     requestFlush('startup');
+    track(expireOtherPlayers(storage, storageKey, prefix, platform.now(), (event) => events.emit('dropped', event)));
   })();
 
   return {
@@ -235,6 +299,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
       const { campaignId, creatorKey, metadata } = checkStartOptions(options);
       if (clock) end('restart');
+      if (optedOut) return '';
       const sessionId = nextId();
       const fields = {
         sessionId,
@@ -242,7 +307,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
         ...definedOnly({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata }),
       };
       const now = monotonic();
-      const started = sessionClock(fields, platform.now(), now);
+      const started = sessionClock(fields, platform.now(), now, clockMoved);
       clock = started;
       if (inBackground) pause(started, now);
       else {
@@ -258,6 +323,24 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     async stop() {
       if (clock) end('stop');
       await settled();
+    },
+
+    async setOptOut(optOut) {
+      optedOut = optOut;
+      if (optOut && clock) end('stop', 'opted-out');
+      await settled();
+      await storage.set(optOutKey, optOut);
+      if (!optOut) requestFlush('manual');
+    },
+
+    async deleteStoredData() {
+      if (clock) end('stop', 'erased');
+      await ready;
+      await settled();
+      await withLock(platform, `${prefix}flush`, async () => {
+        for (const sessionId of await queue.erase()) dropped(sessionId, 'erased');
+        for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
+      });
     },
 
     async flush() {

@@ -228,7 +228,7 @@ export function describePlatformContract(name: string, makeDevice: () => Contrac
       const durations = Object.fromEntries(recorded.map((s) => [s.sessionId, s.durationSeconds]));
       expect(recorded).toHaveLength(3);
       expect(durations).toEqual({ [a]: 8, [b]: 4, [c]: 15 });
-      expect(await run2.platform.storage.keys('game-campaign:queue:')).toEqual([]);
+      expect(await run2.platform.storage.keys(`game-campaign:player:${encodeURIComponent(USER)}:queue:`)).toEqual([]);
       await gc2.dispose();
       await gc1.dispose().catch(() => undefined);
     });

@@ -89,7 +89,7 @@ describe('background flush on the browser platform', () => {
     // 300 finished sessions left queued by an earlier visit (~190 KB as JSON).
     const ids = Array.from({ length: 300 }, (_, i) => `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`);
     for (const [i, sessionId] of ids.entries()) {
-      await platform.storage.set(`game-campaign:queue:${String(i).padStart(12, '0')}:${sessionId}`, {
+      await platform.storage.set(`game-campaign:player:player-1:queue:${String(i).padStart(12, '0')}:${sessionId}`, {
         sessionId,
         userId: 'player-1',
         durationSeconds: 60,
@@ -115,7 +115,7 @@ describe('background flush on the browser platform', () => {
     expect(background.every((call) => call.keepalive && call.bytes < KEEPALIVE_BODY_LIMIT)).toBe(true);
     expect(relay.maxInFlight()).toBeLessThan(KEEPALIVE_BODY_LIMIT);
     expect(background.flatMap((call) => call.sessionIds)).toEqual(ids);
-    expect(await platform.storage.keys('game-campaign:queue:')).toEqual([]);
+    expect(await platform.storage.keys('game-campaign:player:player-1:queue:')).toEqual([]);
     await tracker.dispose();
   });
 });

@@ -20,7 +20,10 @@ function recorder(answer: (init: RequestInit | undefined) => Promise<Response> |
   return { fetch, calls };
 }
 
-const send = (fetch: FetchLike, extra: Partial<SendToRelayOptions> = {}) => sendToRelay({ fetch, relay: { url: 'https://game.example/campaign' }, sessions: [session], ...extra });
+/** The device's wall clock when sending: 2025-01-02T00:00:00.000Z. */
+const NOW = Date.UTC(2025, 0, 2);
+const sentAt = new Date(NOW).toISOString();
+const send = (fetch: FetchLike, extra: Partial<SendToRelayOptions> = {}) => sendToRelay({ fetch, relay: { url: 'https://game.example/campaign' }, sessions: [session], now: () => NOW, ...extra });
 
 describe('the request', () => {
   it('POSTs the batch as JSON to {relay.url}/playtime/sessions with the game headers', async () => {
@@ -29,7 +32,7 @@ describe('the request', () => {
     expect(calls).toEqual([
       {
         url: 'https://game.example/campaign/playtime/sessions',
-        init: { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ sessions: [session] }), signal: expect.any(AbortSignal) },
+        init: { method: 'POST', headers: { authorization: 'Bearer t', 'content-type': 'application/json' }, body: JSON.stringify({ sessions: [session], sentAt }), signal: expect.any(AbortSignal) },
       },
     ]);
   });
@@ -41,9 +44,19 @@ describe('the request', () => {
     await send(fetch, { relay: { url: 'https://game.example/campaign', headers }, keepalive: true, isTest: true });
     await send(fetch, { relay: { url: 'https://game.example/campaign', headers } });
     expect(calls.map((call) => [call.init?.headers, call.init?.keepalive, call.init?.body])).toEqual([
-      [{ 'x-token': 't1', 'content-type': 'application/json' }, true, JSON.stringify({ sessions: [session], isTest: true })],
-      [{ 'x-token': 't2', 'content-type': 'application/json' }, undefined, JSON.stringify({ sessions: [session] })],
+      [{ 'x-token': 't1', 'content-type': 'application/json' }, true, JSON.stringify({ sessions: [session], isTest: true, sentAt })],
+      [{ 'x-token': 't2', 'content-type': 'application/json' }, undefined, JSON.stringify({ sessions: [session], sentAt })],
     ]);
+  });
+
+  it('sends the wall clock as sentAt, read when sending; a clock that gives no time sends none (the relay then takes the times as sent)', async () => {
+    const { fetch, calls } = recorder();
+    let clock = NOW;
+    await send(fetch, { now: () => clock });
+    clock = NOW + 90_000;
+    await send(fetch, { now: () => clock });
+    await send(fetch, { now: () => Number.NaN });
+    expect(calls.map((call) => JSON.parse(String(call.init?.body)).sentAt)).toEqual([sentAt, new Date(NOW + 90_000).toISOString(), undefined]);
   });
 
   it('rejects with the error of a headers function that throws (not an HTTP outcome)', async () => {
@@ -56,6 +69,7 @@ describe('the request', () => {
   it('playtimeBody and playtimeUrl give exactly what goes on the wire', () => {
     expect(playtimeBody([session])).toBe(`{"sessions":[${JSON.stringify(session)}]}`);
     expect(playtimeBody([], false)).toBe('{"sessions":[],"isTest":false}');
+    expect(playtimeBody([], undefined, sentAt)).toBe(`{"sessions":[],"sentAt":"${sentAt}"}`);
     expect(playtimeUrl('https://g.example/relay//')).toBe('https://g.example/relay/playtime/sessions');
   });
 });
@@ -105,8 +119,10 @@ describe('the outcome', () => {
   });
 
   it('a network error -> transient, never a throw', async () => {
-    const fetch: FetchLike = () => Promise.reject(new TypeError('fetch failed'));
-    expect(await send(fetch)).toEqual({ kind: 'transient', reason: 'Connection failed: fetch failed' });
+    const failure = new TypeError('fetch failed');
+    const fetch: FetchLike = () => Promise.reject(failure);
+    // The fetch's own error rides along: a host that refuses a request (a mini-game's domain list) says why in it.
+    expect(await send(fetch)).toEqual({ kind: 'transient', reason: 'Connection failed: fetch failed', error: failure });
   });
 
   it('no answer within timeoutMs -> transient, and the request is aborted', async () => {
@@ -120,7 +136,7 @@ describe('the outcome', () => {
     await vi.advanceTimersByTimeAsync(4_999);
     expect(signal?.aborted).toBe(false);
     await vi.advanceTimersByTimeAsync(1);
-    expect(await outcome).toEqual({ kind: 'transient', reason: 'No response within 5000 ms' });
+    expect(await outcome).toMatchObject({ kind: 'transient', reason: 'No response within 5000 ms' });
     expect(signal?.aborted).toBe(true);
   });
 

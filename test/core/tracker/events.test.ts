@@ -69,7 +69,7 @@ describe('unload and dispose', () => {
     platform.unload();
     await settle();
     expect(relay.requests.map((r) => [r.keepalive, r.body.sessions.map((s) => s.sessionId)])).toEqual([[true, [earlier]]]);
-    expect(storage.snapshot()[`game-campaign:running:${sessionId}`]).toMatchObject({ spanMs: 4_000, playedMs: 4_000 });
+    expect(storage.snapshot()[`game-campaign:player:player-1:running:${sessionId}`]).toMatchObject({ spanMs: 4_000, playedMs: 4_000 });
     await advance(10_000);
     platform.background();
     platform.foreground();

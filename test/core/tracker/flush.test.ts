@@ -35,9 +35,10 @@ describe('flush triggers', () => {
         url: PLAYTIME_URL,
         method: 'POST',
         headers: { authorization: 'Bearer token-1', 'content-type': 'application/json' },
-        rawBody: JSON.stringify({ sessions: [{ sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) }] }),
+        // sentAt: the device's clock when sending, by which the relay dates the sessions.
+        rawBody: JSON.stringify({ sessions: [{ sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) }], sentAt: iso(T0 + 30_000) }),
         bytes: expect.any(Number),
-        body: { sessions: [{ sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) }] },
+        body: { sessions: [{ sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) }], sentAt: iso(T0 + 30_000) },
         keepalive: false,
         at: T0 + 30_000,
       },
@@ -124,7 +125,7 @@ describe('flush triggers', () => {
     await leftInQueue(storage, [item('a'), item('b', { creatorKey: 'ABCDE' })]);
     const harness = createHarness({}, { storage });
     await settle();
-    expect(harness.relay.requests.map((r) => r.body)).toEqual([{ sessions: [item('a'), item('b', { creatorKey: 'ABCDE' })] }]);
+    expect(harness.relay.requests.map((r) => r.body)).toEqual([{ sessions: [item('a'), item('b', { creatorKey: 'ABCDE' })], sentAt: iso(T0) }]);
     expect(harness.log).toEqual([['flushed', { results: [{ sessionId: 'a', status: 'SUCCESS' }, { sessionId: 'b', status: 'SUCCESS' }] }]]);
     expect(storage.snapshot()).toEqual({});
   });

@@ -16,7 +16,7 @@ export const T0 = Date.UTC(2025, 0, 1, 12, 0, 0);
 export const iso = (ms: number) => new Date(ms).toISOString();
 
 /** The storage key of the `seq`-th queued session of the default tracker. */
-export const key = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
+export const key = (seq: number, sessionId: string) => `game-campaign:player:player-1:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
 
 /** A valid queued session of player-1, a minute long, ended a minute before T0. */
 export const item = (sessionId: string, extra: Partial<BulkPlaytimeItem> = {}): BulkPlaytimeItem => ({

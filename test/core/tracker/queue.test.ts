@@ -8,7 +8,7 @@ beforeEach(useFakeClock);
 afterEach(() => void vi.useRealTimers());
 
 const quiet = { flushIntervalMs: 10_000_000, flushAt: 10_000 };
-const key = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
+const key = (seq: number, sessionId: string) => `game-campaign:player:player-1:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
 
 /** A store that counts every call, by method. */
 function countingStorage(inner: KeyValueStorage) {

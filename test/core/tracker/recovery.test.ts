@@ -23,7 +23,7 @@ describe('crash recovery', () => {
       ['session:end', { sessionId, reason: 'recovered', session }],
       ['flushed', { results: [{ sessionId, status: 'SUCCESS' }] }],
     ]);
-    expect(first.relay.requests.map((request) => [request.url, request.body])).toEqual([[PLAYTIME_URL, { sessions: [session] }]]);
+    expect(first.relay.requests.map((request) => [request.url, request.body])).toEqual([[PLAYTIME_URL, { sessions: [session], sentAt: iso(T0 + 60_000) }]]);
     expect(first.storage.snapshot()).toEqual({});
   });
 
@@ -88,13 +88,13 @@ describe('crash recovery', () => {
     first.relay.hold(); // the network never answers during dispose
     await first.tracker.dispose();
     const session = { sessionId, userId: 'player-1', durationSeconds: 7, startedAt: iso(T0), endedAt: iso(T0 + 7_000) };
-    expect(first.storage.snapshot()).toEqual({ [`game-campaign:queue:000000000000:${sessionId}`]: session });
+    expect(first.storage.snapshot()).toEqual({ [`game-campaign:player:player-1:queue:000000000000:${sessionId}`]: session });
     expect(eventsOf(first.log, 'session:end')).toEqual([{ sessionId, reason: 'dispose', session }]);
 
     const relay = createFakeRelay();
     const second = createHarness({}, { storage: first.storage, relay });
     await settle();
-    expect(relay.requests.map((request) => request.body)).toEqual([{ sessions: [session] }]);
+    expect(relay.requests.map((request) => request.body)).toEqual([{ sessions: [session], sentAt: iso(T0 + 7_000) }]);
     expect(second.log).toEqual([['flushed', { results: [{ sessionId, status: 'SUCCESS' }] }]]);
   });
 
@@ -116,7 +116,7 @@ describe('crash recovery', () => {
 
   it('a stored record that breaks the rules (a bad creatorKey) is dropped as invalid at recovery, never queued', async () => {
     const storage = createMemoryStorage();
-    await storage.set('game-campaign:running:s-1', { sessionId: 's-1', userId: 'player-1', creatorKey: 'bad', owner: 'gone', startedAtMs: T0, spanMs: 5_000, playedMs: 5_000 });
+    await storage.set('game-campaign:player:player-1:running:s-1', { sessionId: 's-1', userId: 'player-1', creatorKey: 'bad', owner: 'gone', startedAtMs: T0, spanMs: 5_000, playedMs: 5_000 });
     const { log } = createHarness({}, { storage });
     await settle();
     expect(eventsOf(log, 'dropped')).toEqual([

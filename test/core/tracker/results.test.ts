@@ -73,6 +73,17 @@ describe('transient failures', () => {
     expect(harness.storage.snapshot()).toEqual({});
   });
 
+  it('a request the host refuses before it leaves (code REQUEST_BLOCKED: a mini-game domain list) is reported as error (relay), the data kept and retried', async () => {
+    const blocked = Object.assign(new Error('game.example is not on the request domain list'), { name: 'RequestBlockedError', code: 'REQUEST_BLOCKED' });
+    const harness = await withQueue([item('a')], [() => Promise.reject(blocked)]);
+    await advance(1_000);
+    expect(harness.log).toEqual([
+      ['error', { kind: 'relay', error: blocked }],
+      ['flushed', { results: [{ sessionId: 'a', status: 'SUCCESS' }] }],
+    ]);
+    expect(harness.storage.snapshot()).toEqual({});
+  });
+
   it('the backoff ceiling doubles from 1 s up to 5 min, and success resets it', async () => {
     const failures = Array.from({ length: 12 }, () => errorAnswer(503, 'INTERNAL_ERROR', 'down'));
     const harness = await withQueue([item('a')], failures);

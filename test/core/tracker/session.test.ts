@@ -4,7 +4,7 @@ import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, settle, useFakeClock } from './harness.js';
 
-const queueKey = (seq: number, sessionId: string) => `game-campaign:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
+const queueKey = (seq: number, sessionId: string) => `game-campaign:player:player-1:queue:${String(seq).padStart(12, '0')}:${sessionId}`;
 
 beforeEach(useFakeClock);
 afterEach(() => void vi.useRealTimers());
@@ -16,9 +16,9 @@ describe('a session', () => {
     const sessionId = tracker.start({ campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } });
     await settle();
     const running = { sessionId, userId: 'player-1', campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 }, owner: expect.any(String), startedAtMs: T0 };
-    expect(storage.snapshot()).toEqual({ [`game-campaign:running:${sessionId}`]: { ...running, spanMs: 0, playedMs: 0 } });
+    expect(storage.snapshot()).toEqual({ [`game-campaign:player:player-1:running:${sessionId}`]: { ...running, spanMs: 0, playedMs: 0 } });
     await advance(15_000);
-    expect(storage.snapshot()).toEqual({ [`game-campaign:running:${sessionId}`]: { ...running, spanMs: 15_000, playedMs: 15_000 } });
+    expect(storage.snapshot()).toEqual({ [`game-campaign:player:player-1:running:${sessionId}`]: { ...running, spanMs: 15_000, playedMs: 15_000 } });
     await advance(5_500);
     await tracker.stop();
     const session = { sessionId, userId: 'player-1', durationSeconds: 20, startedAt: iso(T0), endedAt: iso(T0 + 20_500), campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } };
@@ -82,7 +82,7 @@ describe('the background', () => {
     platform.background();
     await settle();
     // checkpointed on going to the background
-    expect(storage.snapshot()[`game-campaign:running:${sessionId}`]).toMatchObject({ spanMs: 10_000, playedMs: 10_000 });
+    expect(storage.snapshot()[`game-campaign:player:player-1:running:${sessionId}`]).toMatchObject({ spanMs: 10_000, playedMs: 10_000 });
     await advance(59_000);
     platform.foreground();
     await advance(5_000);
@@ -135,7 +135,7 @@ describe('the background', () => {
 });
 
 describe('clocks', () => {
-  it('a device clock change during play changes neither the duration nor the order of startedAt and endedAt', async () => {
+  it('a device clock change during play changes neither the duration nor the span: the times move with the clock, into its present frame', async () => {
     const { tracker, platform, log } = createHarness();
     const sessionId = tracker.start();
     await advance(5_000);
@@ -144,7 +144,8 @@ describe('clocks', () => {
     platform.setWallClock(86_400_000); // and then a day forward
     await advance(2_000);
     await tracker.stop();
-    expect(eventsOf(log, 'session:end')[0]?.session).toEqual({ sessionId, userId: 'player-1', durationSeconds: 12, startedAt: iso(T0), endedAt: iso(T0 + 12_000) });
+    // The clock now reads a day ahead: the session is dated in that frame, which sentAt then corrects.
+    expect(eventsOf(log, 'session:end')[0]?.session).toEqual({ sessionId, userId: 'player-1', durationSeconds: 12, startedAt: iso(T0 + 86_400_000), endedAt: iso(T0 + 86_412_000) });
   });
 
   it('startedAt is the wall clock at start(), whatever it says', async () => {

@@ -427,7 +427,7 @@ namespace GameCampaignSdk
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
-        /// <summary>JSON <c>reason</c>. One of: too-short, invalid, rejected, overflow, too-large.</summary>
+        /// <summary>JSON <c>reason</c>. One of: too-short, invalid, rejected, overflow, too-large, expired, opted-out, erased.</summary>
         public string Reason;
         /// <summary>JSON <c>session</c> (optional: null when absent).</summary>
         public Session Session;

@@ -1,0 +1,129 @@
+// Field conditions in real Chromium: the browser entry as a game bundles it, IndexedDB as the storage, against
+// the emulator behind a real relay on 127.0.0.1. Storage that throws on write is a quota the DevTools
+// protocol lowers (`Storage.overrideQuotaForOrigin`); a device clock that is off is the page clock installed
+// off the true time. Outcomes are awaited by polling the emulator, never timed.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { build } from 'esbuild';
+import type { CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeHandler } from '../../adapters/node/index.js';
+import { createRelay } from '../../core/relay/index.js';
+import { CampaignServer } from '../../core/server/index.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const USER = 'field-player';
+
+const page = (emulatorUrl: string, clientKey: string) => `<!doctype html><title>game</title><script type="module">
+  import * as sdk from '/sdk.mjs';
+  const dbName = new URLSearchParams(location.search).get('db');
+  window.errors = [];
+  window.gc = sdk.createGameCampaign({
+    clientKey: ${JSON.stringify(clientKey)},
+    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
+    relay: { url: '/campaign', headers: { authorization: 'Bearer ${USER}' } },
+    userId: '${USER}',
+    tracker: { campaignId: '${DEMO_ACTIVE_CAMPAIGN_ID}', checkpointMs: 500, flushIntervalMs: 600000 },
+    browser: { dbName },
+  });
+  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + (event.error && event.error.name)));
+  window.dropped = [];
+  window.gc.tracker.on('dropped', (event) => window.dropped.push(event.reason));
+  window.ready = true;
+</script>`;
+
+describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
+  let emulator: RunningEmulator;
+  let server: Server;
+  let origin: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    const campaignServer = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
+    const relay = toNodeHandler(createRelay({ server: campaignServer, authenticate: (request) => ({ userId: request.headers.get('authorization')?.replace('Bearer ', '') ?? '' }) }));
+    const esm = await build({ stdin: { contents: `export * from './dist/browser.js';`, resolveDir: ROOT }, bundle: true, format: 'esm', platform: 'browser', write: false });
+    const files: Record<string, [string, string]> = { '/sdk.mjs': ['text/javascript', esm.outputFiles[0]!.text], '/': ['text/html', page(emulator.url, emulator.clientKey)] };
+    server = createServer((req, res) => {
+      if (req.url?.startsWith('/campaign/')) return void relay(req, res);
+      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
+      if (!file) return void res.writeHead(404).end();
+      res.writeHead(200, { 'content-type': file[0], 'cache-control': 'max-age=3600' }).end(file[1]);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+    await emulator?.close();
+  });
+
+  /** Opens the game on database `db`, its page clock installed at the true time + `clockOffsetMs`. */
+  async function openGame(db: string, clockOffsetMs = 0): Promise<{ page: Page; cdp: CDPSession }> {
+    const page = await browser.context.newPage();
+    const cdp = await browser.context.newCDPSession(page);
+    await page.clock.install({ time: Date.now() + clockOffsetMs });
+    await page.goto(`${origin}/?db=${db}`);
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    return { page, cdp };
+  }
+  /** The origin's storage quota: `bytes` (writes beyond it throw QuotaExceededError), or undefined for the real one. */
+  const setQuota = (cdp: CDPSession, bytes?: number) => cdp.send('Storage.overrideQuotaForOrigin', bytes === undefined ? { origin } : { origin, quotaSize: bytes });
+  const playSession = async (page: Page, ms: number) => {
+    const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
+    await page.clock.fastForward(ms);
+    await page.evaluate(() => (window as any).gc.tracker.stop());
+    return sessionId;
+  };
+  const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
+  const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
+  const read = <T>(page: Page, name: string) => page.evaluate((global) => (window as any)[global] as T, name);
+
+  it('a full origin (quota exceeded on every write): sessions are still delivered while the game runs, the failure reported once', async () => {
+    const { page, cdp } = await openGame('quota-online');
+    await setQuota(cdp, 1);
+    const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await untilRecorded(...ids);
+    expect(ids.map((id) => recorded(id)[0]!.durationSeconds)).toEqual([3, 2]);
+    expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
+    expect(await read<string[]>(page, 'dropped')).toEqual([]);
+    await setQuota(cdp);
+    await page.close();
+  });
+
+  it('offline, the origin fills up as a session ends, the tab closes: the next visit recovers the session and delivers it', async () => {
+    const { page, cdp } = await openGame('quota-closed');
+    await browser.context.setOffline(true);
+    const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
+    await page.clock.fastForward(4_000); // checkpoints every 500 ms
+    await setQuota(cdp, 1);
+    await page.evaluate(() => (window as any).gc.tracker.stop());
+    expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
+    await page.close();
+    await browser.context.setOffline(false);
+
+    const next = await openGame('quota-closed');
+    await setQuota(next.cdp);
+    await untilRecorded(sessionId);
+    expect(recorded(sessionId)[0]!.durationSeconds).toBeGreaterThanOrEqual(3);
+    await next.page.close();
+  });
+
+  it('a device clock 10 minutes ahead: the session is recorded once, at the true time', async () => {
+    const { page } = await openGame('clock-ahead', 10 * 60_000);
+    const startedAt = Date.now();
+    const sessionId = await playSession(page, 3_000);
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await untilRecorded(sessionId);
+    expect(Math.abs(Date.parse(recorded(sessionId)[0]!.startedAt) - startedAt)).toBeLessThan(60_000);
+    expect(await read<string[]>(page, 'dropped')).toEqual([]);
+    await page.close();
+  });
+});
