@@ -2,6 +2,9 @@
 // the emulator behind a real relay on 127.0.0.1. Storage that throws on write is a quota the DevTools
 // protocol lowers (`Storage.overrideQuotaForOrigin`); a device clock that is off is the page clock installed
 // off the true time. Outcomes are awaited by polling the emulator, never timed.
+// Chromium applies a quota override from the origin's first write on (an override set later left writes
+// succeeding, and the usage it counts per write is not predictable enough to fill an origin mid-session), so the
+// story of an origin filling up while a session runs is told on the memory platform (storage-and-auth.test.ts).
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -64,10 +67,15 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
     await emulator?.close();
   });
 
-  /** Opens the game on database `db`, its page clock installed at the true time + `clockOffsetMs`. */
-  async function openGame(db: string, clockOffsetMs = 0): Promise<{ page: Page; cdp: CDPSession }> {
+  /**
+   * Opens the game on database `db`, its page clock installed at the true time + `clockOffsetMs`, the origin's
+   * storage quota set first (`quotaBytes`; the real quota when undefined). Chromium applies a quota override
+   * from the origin's next first write on, so it is set before the page loads.
+   */
+  async function openGame(db: string, clockOffsetMs = 0, quotaBytes?: number): Promise<{ page: Page; cdp: CDPSession }> {
     const page = await browser.context.newPage();
     const cdp = await browser.context.newCDPSession(page);
+    await setQuota(cdp, quotaBytes);
     await page.clock.install({ time: Date.now() + clockOffsetMs });
     await page.goto(`${origin}/?db=${db}`);
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
@@ -86,34 +94,14 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
   const read = <T>(page: Page, name: string) => page.evaluate((global) => (window as any)[global] as T, name);
 
   it('a full origin (quota exceeded on every write): sessions are still delivered while the game runs, the failure reported once', async () => {
-    const { page, cdp } = await openGame('quota-online');
-    await setQuota(cdp, 1);
+    const { page } = await openGame('quota-online', 0, 1);
     const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await untilRecorded(...ids);
     expect(ids.map((id) => recorded(id)[0]!.durationSeconds)).toEqual([3, 2]);
     expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
     expect(await read<string[]>(page, 'dropped')).toEqual([]);
-    await setQuota(cdp);
     await page.close();
-  });
-
-  it('offline, the origin fills up as a session ends, the tab closes: the next visit recovers the session and delivers it', async () => {
-    const { page, cdp } = await openGame('quota-closed');
-    await browser.context.setOffline(true);
-    const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
-    await page.clock.fastForward(4_000); // checkpoints every 500 ms
-    await setQuota(cdp, 1);
-    await page.evaluate(() => (window as any).gc.tracker.stop());
-    expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
-    await page.close();
-    await browser.context.setOffline(false);
-
-    const next = await openGame('quota-closed');
-    await setQuota(next.cdp);
-    await untilRecorded(sessionId);
-    expect(recorded(sessionId)[0]!.durationSeconds).toBeGreaterThanOrEqual(3);
-    await next.page.close();
   });
 
   it('a device clock 10 minutes ahead: the session is recorded once, at the true time', async () => {
