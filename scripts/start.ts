@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { startEmulator } from 'game-campaign-sdk/emulator';
 import { startGameServer } from '../samples/game-server/server.js';
 
-// The page loads the SDK's browser bundle from dist/; a fresh clone builds it once (npm install does too).
+// The page loads the SDK's browser bundle from dist/; a fresh clone builds it once (npm install runs no build).
 if (!existsSync(new URL('../dist/game-campaign.iife.js', import.meta.url))) {
   console.log('Building the SDK once (dist/ is missing)…');
   execFileSync(process.execPath, ['scripts/build.mjs', '--local'], { stdio: 'inherit', cwd: new URL('..', import.meta.url) });

@@ -1,0 +1,4 @@
+// Types of release.mjs, for the tests of the release.
+export declare const UNITY_MANIFEST: string;
+export declare function syncUnityVersion(root: string): string;
+export declare function moveApiBaseline(root: string): number;

@@ -1,0 +1,44 @@
+#!/usr/bin/env node
+// `npm run release`: versions the package from the pending changesets and writes CHANGELOG.md (`changeset
+// version`), gives the Unity package (adapters/unity/package.json) the same version, and makes today's API
+// report the baseline the next changesets are checked against (docs/api/released/, scripts/release-semver.mjs).
+// Publishing stays a separate, deliberate `npm publish` (prepack builds dist/ first). Works on the current
+// folder, as npm runs it from the package root.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BASELINE, REPORTS } from './release-semver.mjs';
+
+export const UNITY_MANIFEST = 'adapters/unity/package.json';
+
+/** Sets the Unity manifest's "version" to the npm package's, changing only that line (the manifest is hand-formatted). */
+export function syncUnityVersion(root) {
+  const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const file = join(root, UNITY_MANIFEST);
+  const manifest = readFileSync(file, 'utf8');
+  const synced = manifest.replace(/("version"\s*:\s*)"[^"]*"/, `$1"${version}"`);
+  if (JSON.parse(synced).version !== version) throw new Error(`${UNITY_MANIFEST}: no "version" to set`);
+  writeFileSync(file, synced);
+  return version;
+}
+
+/** Copies the API report (docs/api/*.api.md) to the released baseline, replacing what was there. */
+export function moveApiBaseline(root) {
+  const baseline = join(root, BASELINE);
+  rmSync(baseline, { recursive: true, force: true });
+  mkdirSync(baseline, { recursive: true });
+  const reports = readdirSync(join(root, REPORTS)).filter((file) => file.endsWith('.api.md'));
+  for (const file of reports) copyFileSync(join(root, REPORTS, file), join(baseline, file));
+  return reports.length;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const root = process.cwd();
+  const changeset = createRequire(import.meta.url).resolve('@changesets/cli/bin.js');
+  execFileSync(process.execPath, [changeset, 'version'], { cwd: root, stdio: 'inherit' });
+  const version = syncUnityVersion(root);
+  const reports = moveApiBaseline(root);
+  console.log(`release: ${version} (npm and ${UNITY_MANIFEST}); ${reports} API reports are the baseline in ${BASELINE}/. Review, commit, then npm publish.`);
+}

@@ -1,0 +1,124 @@
+// The published package, checked from the tarball `npm pack` makes (not from the tree): publint and Are the
+// Types Wrong clean, exactly the files a user needs, nothing run at install, and once installed offline in a
+// fresh folder every entry loads through import and require and the bin starts the emulator. One pack and one
+// install serve every check. Runs after the build (`npm test` builds first).
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { createInterface } from 'node:readline';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ENTRIES } from '../../scripts/entries.mjs';
+import { linkedFiles } from './linked-files.js';
+import { installOffline, npmEnv, pack, type Packed } from './packed.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const require = createRequire(import.meta.url);
+
+/** Linked from the README for contributors and readers of the repository; the package does not carry them. */
+const inRepositoryOnly = (path: string) => path === 'CONTRIBUTING.md' || path.startsWith('samples/') || path.startsWith('docs/reference/');
+/** Files of the `<script>` form: plain files served next to a page, not modules to import. */
+const scriptFiles = (manifest: Packed['manifest']) => Object.keys(manifest.exports).filter((subpath) => subpath.startsWith('./game-campaign.'));
+
+let work: string;
+let packed: Packed;
+let consumer: string;
+let installOutput: string;
+
+beforeAll(() => {
+  if (!existsSync(join(ROOT, 'dist/index.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+  work = mkdtempSync(join(tmpdir(), 'gc-packed-'));
+  packed = pack(ROOT, work);
+  consumer = join(work, 'consumer');
+  mkdirSync(consumer);
+  installOutput = installOffline(ROOT, packed, consumer);
+}, 180_000);
+
+afterAll(() => {
+  if (work) rmSync(work, { recursive: true, force: true });
+});
+
+describe('the tarball', () => {
+  it('holds exactly dist/, the bin, package.json, README, LICENSE, CHANGELOG, SECURITY and the docs the README links', () => {
+    const walk = (dir: string): string[] => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)));
+    const { packaged, repositoryOnly } = linkedFiles(ROOT, inRepositoryOnly);
+    expect(packaged).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'docs/getting-started.md']));
+    expect(repositoryOnly).toContain('CONTRIBUTING.md');
+    const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', ...packaged];
+    expect(packed.files).toEqual([...new Set(expected)].sort());
+  });
+
+  it('holds no tests, fixtures of tests or TypeScript sources (declarations and the linked docs/examples aside)', () => {
+    expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|__fixtures__)\//.test(file) || /\.(test|spec)\.[cm]?[jt]s$/.test(file))).toEqual([]);
+    expect(packed.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !/\.d\.c?ts$/.test(file) && !file.startsWith('docs/examples/'))).toEqual([]);
+  });
+
+  it('asks to run nothing at install: no preinstall, install, postinstall or prepare script', () => {
+    const scripts = Object.keys(packed.manifest.scripts ?? {});
+    expect(scripts.filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
+    expect(scripts).toContain('prepack'); // the build runs before packing instead
+    expect(installOutput).not.toMatch(/install-scripts|prepare:/); // npm 11 warns every installer of a package with one
+  });
+
+  it('is publint clean, suggestions included', async () => {
+    const tarball = readFileSync(packed.tarball);
+    const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, level: 'suggestion', strict: true });
+    expect(messages.map((message) => formatMessage(message, pkg, { color: false }))).toEqual([]);
+  });
+
+  it('has types that resolve for every entry under node10, node16 (CJS and ESM) and bundler (Are the Types Wrong)', () => {
+    const cli = require.resolve('@arethetypeswrong/cli/package.json');
+    const bin = join(cli, '..', (JSON.parse(readFileSync(cli, 'utf8')) as { bin: Record<string, string> }).bin['attw']!);
+    // The <script> files are not modules: the IIFE's .d.ts declares a global, the siblings have no types by design.
+    const run = spawnSync(process.execPath, [bin, packed.tarball, '--format', 'json', '--exclude-entrypoints', ...scriptFiles(packed.manifest)], { encoding: 'utf8', env: npmEnv });
+    const report = JSON.parse(run.stdout) as { analysis: { problems: unknown[]; entrypoints: Record<string, unknown> } };
+    expect(Object.keys(report.analysis.entrypoints).sort()).toEqual([...ENTRIES.map((entry) => entry.subpath), './package.json'].sort());
+    expect(report.analysis.problems).toEqual([]);
+  });
+});
+
+describe('installed from the tarball in a fresh folder', () => {
+  it('loads every entry of "exports" through import and through require, with the same names', () => {
+    const subpaths = Object.keys(packed.manifest.exports).filter((subpath) => subpath !== './package.json' && !scriptFiles(packed.manifest).includes(subpath));
+    expect(subpaths.sort()).toEqual(ENTRIES.map((entry) => entry.subpath).sort());
+    const specifiers = subpaths.map((subpath) => `game-campaign-sdk${subpath.slice(1)}`);
+    // A plain Node in the consumer folder: resolution through its node_modules only, as a studio's code gets it.
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const loaded = {};
+      for (const specifier of ${JSON.stringify(specifiers)}) {
+        loaded[specifier] = { file: require.resolve(specifier), esm: Object.keys(await import(specifier)).sort(), cjs: Object.keys(require(specifier)).sort() };
+      }
+      console.log(JSON.stringify(loaded));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const loaded = JSON.parse(run.stdout) as Record<string, { file: string; esm: string[]; cjs: string[] }>;
+    expect(Object.keys(loaded)).toEqual(specifiers);
+    for (const [specifier, { file, esm, cjs }] of Object.entries(loaded)) {
+      expect(file.startsWith(join(consumer, 'node_modules/game-campaign-sdk/dist/')), `${specifier} from ${file}`).toBe(true);
+      expect(esm.length, specifier).toBeGreaterThan(0);
+      expect(cjs, specifier).toEqual(esm);
+    }
+  });
+
+  it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {
+    const child = spawn(join(consumer, 'node_modules/.bin/game-campaign-emulator'), ['--port', '0', '--json'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
+    try {
+      const line = await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`the bin exited with ${code} before printing`)));
+      });
+      const { url, clientKey } = JSON.parse(line) as { url: string; clientKey: string };
+      const response = await fetch(`${url}/v1/client/creators/PIXEL`, { headers: { authorization: `Bearer ${clientKey}` } });
+      expect(response.status).toBe(200);
+    } finally {
+      child.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0); // the CLI closes the emulator on SIGTERM and exits 0
+  });
+});
