@@ -13,3 +13,5 @@ run('npx', ['rollup', '-c', '--silent']);
 const local = process.argv.includes('--local') ? ['--local'] : [];
 run('node', ['scripts/api-report.mjs', ...local]);
 run('node', ['scripts/api-reference.mjs', ...local]);
+// The Unity package's GameCampaign.jspre (from the IIFE just built) and .meta files; checked by the tests otherwise.
+if (local.length) run('node', ['scripts/unity-package.mjs']);

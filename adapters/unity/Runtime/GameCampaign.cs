@@ -7,8 +7,9 @@ namespace GameCampaignSdk
     /// The Game Campaign SDK in a Unity WebGL game: call <see cref="Init"/> once, then use
     /// <see cref="Campaigns"/>, <see cref="Creators"/>, <see cref="Tracker"/>, <see cref="Boost"/>,
     /// <see cref="WebView"/> and <see cref="CreatorPicker"/>. Every call is a Task that completes when the
-    /// JavaScript SDK answers, and fails with a <see cref="GameCampaignException"/>. In the Editor and on
-    /// other platforms every call fails with code <c>WEBGL_ONLY</c> (check <see cref="IsSupported"/>).
+    /// SDK answers, and fails with a <see cref="GameCampaignException"/>. In a WebGL player the SDK is the JavaScript
+    /// SDK (GameCampaign.jspre); in the Editor's Play mode and in other players it is a C# implementation over
+    /// UnityWebRequest with the same behaviour, except the creator picker (WEBGL_ONLY there; see <see cref="IsWebGl"/>).
     /// </summary>
     /// <example><code>
     /// await GameCampaign.Init(new GameCampaignOptions { ClientKey = "ck_...:...", UserId = playerId, RelayUrl = "https://game.example/campaign" });
@@ -16,11 +17,14 @@ namespace GameCampaignSdk
     /// </code></example>
     public static class GameCampaign
     {
-        /// <summary>True in a WebGL player; false in the Editor and on other platforms.</summary>
-        public static bool IsSupported { get { return NativeDefault.Supported; } }
+        /// <summary>True on every platform: the JavaScript SDK in a WebGL player, the C# implementation elsewhere.</summary>
+        public static bool IsSupported { get { return true; } }
+
+        /// <summary>True in a WebGL player (the JavaScript SDK); false in the Editor and other players (the C# implementation, without the creator picker).</summary>
+        public static bool IsWebGl { get { return NativeDefault.WebGl; } }
 
         /// <summary>Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous one.</summary>
-        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the page did not load the SDK's script; the SDK's own errors for bad options; WEBGL_ONLY outside WebGL.</exception>
+        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the build holds no SDK script (WebGL); the SDK's own errors for bad options.</exception>
         public static Task Init(GameCampaignOptions options)
         {
             Dictionary<string, object> json;

@@ -11,7 +11,7 @@ namespace GameCampaignSdk
     /// </summary>
     public class GameCampaignException : Exception
     {
-        /// <summary>The code for calls made outside a WebGL player (the Editor, other platforms).</summary>
+        /// <summary>The code of what runs in a WebGL player only (the creator picker, outside WebGL).</summary>
         public const string WebGlOnlyCode = "WEBGL_ONLY";
 
         /// <summary>The TypeScript error class, e.g. <c>BoostCooldownError</c>, <c>NotFoundError</c>.</summary>
@@ -45,10 +45,10 @@ namespace GameCampaignSdk
         /// <summary>True for a boost change refused by the 30-day cooldown.</summary>
         public bool IsBoostCooldown { get { return DaysRemaining.HasValue; } }
 
-        /// <summary>The error every call throws outside a WebGL player.</summary>
+        /// <summary>The error of the creator picker outside a WebGL player.</summary>
         public static GameCampaignException WebGlOnly()
         {
-            return new GameCampaignException(WebGlOnlyCode, "Game Campaign SDK runs in Unity WebGL builds only: the JavaScript SDK is not available in the Editor or on this platform.");
+            return new GameCampaignException(WebGlOnlyCode, "The creator picker runs in Unity WebGL builds only: in the Editor and other players use Creators.Search and Boost.Change.");
         }
 
         /// <summary>Code, status and message, e.g. <c>BAD_REQUEST (400): Boost can be changed again in 20 days</c>.</summary>

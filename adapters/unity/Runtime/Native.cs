@@ -29,17 +29,10 @@ namespace GameCampaignSdk
     }
 #endif
 
-    /// <summary>The Editor and every other platform: no JavaScript, so every call fails with WEBGL_ONLY.</summary>
-    internal sealed class UnsupportedNative : INative
-    {
-        public void Register(MessageCallback callback) { }
-        public void Call(int requestId, string method, string argsJson) { throw GameCampaignException.WebGlOnly(); }
-    }
-
     internal static class NativeDefault
     {
-        /// <summary>True in a WebGL player, where the JavaScript SDK can run.</summary>
-        public static bool Supported
+        /// <summary>True in a WebGL player, where the JavaScript SDK runs; elsewhere the C# implementation does.</summary>
+        public static bool WebGl
         {
             get
             {
@@ -56,7 +49,7 @@ namespace GameCampaignSdk
 #if UNITY_WEBGL && !UNITY_EDITOR
             return new WebGlNative();
 #else
-            return new UnsupportedNative();
+            return new ManagedNative();
 #endif
         }
     }

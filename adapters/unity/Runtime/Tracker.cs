@@ -6,9 +6,11 @@ using UnityEngine;
 namespace GameCampaignSdk
 {
     /// <summary>
-    /// The offline playtime tracker of the JavaScript SDK: sessions are stored in the browser (IndexedDB) and
-    /// sent through the relay, surviving reloads, tab switches and lost connections. Events are raised on the
-    /// main thread; a handler that throws is logged and does not stop the others.
+    /// The offline playtime tracker: sessions are stored on the device and sent through the relay, each once,
+    /// surviving restarts and lost connections. In a WebGL player it is the JavaScript SDK's (IndexedDB; reloads and
+    /// tab switches too); in the Editor and other players the C# one (a file per player in
+    /// <c>Application.persistentDataPath</c>). Events are raised on the main thread; a handler that throws is
+    /// logged and does not stop the others.
     /// </summary>
     public static class Tracker
     {

@@ -4,7 +4,7 @@
  * mono against answers the jslib really produced (so JSON -> typed C# objects and exceptions is proven).
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -14,10 +14,14 @@ import type { Envelope } from './fake-unity-runtime.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const PACKAGE = join(ROOT, 'adapters/unity');
-const STUB = join(import.meta.dirname, 'stubs/UnityEngine.cs');
+const STUBS = csFilesIn(join(import.meta.dirname, 'stubs'));
 const PROBE = join(import.meta.dirname, 'csharp/BridgeProbe.cs');
 const work = mkdtempSync(join(tmpdir(), 'unity-cs-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+function csFilesIn(dir: string): string[] {
+  return readdirSync(dir).filter((name) => name.endsWith('.cs')).map((name) => join(dir, name));
+}
 
 function csFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
@@ -42,17 +46,31 @@ describe('Unity C# (mcs)', () => {
   it('compiles for the Editor and other platforms, and for the WebGL player, warnings as errors', () => {
     expect(runtime().length).toBeGreaterThan(5);
     expect(samples().length).toBeGreaterThan(0);
-    mcs(['-target:library', `-out:${join(work, 'editor.dll')}`, ...runtime(), ...samples(), STUB]);
-    mcs(['-target:library', '-define:UNITY_WEBGL', `-out:${join(work, 'webgl.dll')}`, ...runtime(), ...samples(), STUB]);
+    mcs(['-target:library', `-out:${join(work, 'editor.dll')}`, ...runtime(), ...samples(), ...STUBS]);
+    mcs(['-target:library', '-define:UNITY_WEBGL', `-out:${join(work, 'webgl.dll')}`, ...runtime(), ...samples(), ...STUBS]);
+  });
+
+  it('marks every method the WebGL player calls back through a function pointer [MonoPInvokeCallback], static, and uses no reflection', () => {
+    const source = runtime().map((file) => readFileSync(file, 'utf8')).join('\n');
+    const delegates = [...source.matchAll(/public delegate \w+ (\w+)\(/g)].map((match) => match[1]!);
+    expect(delegates).toEqual(['MessageCallback']);
+    // Every delegate instance handed to JavaScript is made from a method group: each such method needs the attribute.
+    const bound = [...source.matchAll(new RegExp(`(?:${delegates.join('|')}) \\w+ = (\\w+);`, 'g'))].map((match) => match[1]!);
+    expect(bound).toEqual(['OnMessage']);
+    for (const method of bound) {
+      expect(source).toMatch(new RegExp(`\\[MonoPInvokeCallback\\(typeof\\((?:${delegates.join('|')})\\)\\)\\]\\s+internal static void ${method}\\(`));
+    }
+    // No reflection for IL2CPP's managed stripping to miss (so no link.xml).
+    expect(source.replace(/\/\/.*$/gm, '')).not.toMatch(/System\.Reflection|Activator\.|\.GetMethod\(|\.GetField\(|\.GetProperty\(|Type\.GetType\(|SHA256\.Create\(|RandomNumberGenerator\.Create\(/);
   });
 
   it('fails on a warning (the check can fail)', () => {
     const typo = join(work, 'Typo.cs');
     writeFileSync(typo, 'namespace GameCampaignSdk { internal static class Typo { internal static int Value() { int unused = 1; return 2; } } }\n');
-    expect(() => mcs(['-target:library', `-out:${join(work, 'typo.dll')}`, ...runtime(), STUB, typo])).toThrow(/CS0219/);
+    expect(() => mcs(['-target:library', `-out:${join(work, 'typo.dll')}`, ...runtime(), ...STUBS, typo])).toThrow(/CS0219/);
   });
 
-  it('turns what the jslib sends into typed C# results, events and exceptions; WEBGL_ONLY outside WebGL', async () => {
+  it('turns what the jslib sends into typed C# results, events and exceptions', async () => {
     // What the jslib answers, over the real IIFE, relay and emulator.
     const page = createBridgePage();
     try {
@@ -81,11 +99,12 @@ describe('Unity C# (mcs)', () => {
       writeFileSync(input, JSON.stringify({ answers, events, pickerEvents }));
 
       const exe = join(work, 'probe.exe');
-      mcs(['-target:exe', `-out:${exe}`, ...runtime(), STUB, PROBE]);
+      mcs(['-target:exe', `-out:${exe}`, ...runtime(), ...STUBS, PROBE]);
       const report = JSON.parse(execFileSync('mono', [exe, input], { encoding: 'utf8' })) as Record<string, unknown>;
 
-      expect(report['supported']).toBe(false);
-      expect(report['editor']).toMatchObject({ type: 'GameCampaignException', code: 'WEBGL_ONLY', message: expect.stringContaining('WebGL') });
+      // Outside WebGL the C# implementation answers (editor.test.ts runs it against the emulator and a relay).
+      expect(report['supported']).toBe(true);
+      expect(report['editor']).toMatchObject({ type: 'GameCampaignException', code: 'NOT_INITIALIZED' });
       expect(report['invalidOptions']).toMatchObject({ type: 'GameCampaignException', code: 'VALIDATION_ERROR', message: expect.stringContaining('ClientKey') });
       expect(report['sessionId']).toBe(sessionId);
       expect(report['flushed']).toEqual([`SUCCESS ${sessionId}`]);

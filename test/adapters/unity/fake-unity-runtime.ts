@@ -12,11 +12,19 @@ import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 
 /**
- * How `makeDynCall` is expanded. `table`: emscripten 3.1 and later (Unity 2023.2 / Unity 6):
- * `getWasmTableEntry(ptr)`. `dynCall`: the older build with dynCall exports (Unity 2021-2022 LTS):
- * a wrapper calling `dynCall_<sig>(ptr, ...)`.
+ * How `{{{ makeDynCall(sig, ptr) }}}` is expanded, per Unity version (Unity manual "Native plug-ins with
+ * Emscripten": 2021.2+ Emscripten 2.0.19, 2022.2+ 3.1.8, 2023.2+/Unity 6 3.1.38, 6000.5+ 4.0.19), after
+ * Emscripten's src/parseTools.js `makeDynCall`:
+ * - `table`: 3.1 and later without DYNCALLS (Unity 2022.3, Unity 6): `getWasmTableEntry(ptr)`;
+ * - `wasmTable`: 2.0.x without DYNCALLS (Unity 2021.3): `wasmTable.get(ptr)`;
+ * - `dynCall`: with DYNCALLS (the dynCall_* exports; 2.0.x and 3.1.x): `function(a1) { dynCall_vi.apply(null, [ptr, a1]) }`;
+ * - `moduleDynCall`: the same in a dynamically linked (MAIN_MODULE) build, where `exportedAsmFunc` reads the
+ *   export from `Module['dynCall_vi']`.
  */
-export type DynCallStyle = 'table' | 'dynCall';
+export type DynCallStyle = 'table' | 'wasmTable' | 'dynCall' | 'moduleDynCall';
+
+/** Every expansion above: the jslib must work with each. */
+export const DYN_CALL_STYLES: readonly DynCallStyle[] = ['table', 'wasmTable', 'dynCall', 'moduleDynCall'];
 
 /** What C# received through its callback: the parsed JSON envelopes, in order. */
 export type Envelope = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -25,8 +33,10 @@ export type Envelope = Record<string, any>; // eslint-disable-line @typescript-e
 export function expandMacros(source: string, style: DynCallStyle): string {
   return source.replace(/\{\{\{\s*makeDynCall\(\s*'(\w+)'\s*,\s*'([^']+)'\s*\)\s*\}\}\}/g, (_, sig: string, pointer: string) => {
     if (style === 'table') return `getWasmTableEntry(${pointer})`;
+    if (style === 'wasmTable') return `wasmTable.get(${pointer})`;
     const args = Array.from({ length: sig.length - 1 }, (_, i) => `a${i + 1}`).join(', ');
-    return `(function(${args}) { dynCall_${sig}.apply(null, [${pointer}${args ? ', ' + args : ''}]); })`;
+    const dynCall = style === 'dynCall' ? `dynCall_${sig}` : `Module['dynCall_${sig}']`;
+    return `(function(${args}) { ${dynCall}.apply(null, [${pointer}${args ? ', ' + args : ''}]); })`;
   });
 }
 
@@ -136,7 +146,9 @@ export function createFakeUnityRuntime(options: { jslibPath: string; window: Rec
   Object.assign(context, runtime, {
     HEAPU8: heap,
     getWasmTableEntry: (index: number) => table[index],
+    wasmTable: { get: (index: number) => table[index] },
     dynCall_vi: (index: number, a1: number) => table[index]!(a1),
+    Module: { dynCall_vi: (index: number, a1: number) => table[index]!(a1) },
     SendMessage: (...args: unknown[]) => sentMessages.push(args),
   });
   (options.window as Record<string, unknown>)['unityInstance'] ??= { SendMessage: (...args: unknown[]) => sentMessages.push(args) };

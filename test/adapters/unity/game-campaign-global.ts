@@ -1,18 +1,24 @@
 /**
- * THE one place that decides which `window.GameCampaign` the Unity bridge tests run over: the built IIFE
- * (`dist/game-campaign.iife.js`, from `npm run build`), evaluated in its own vm context as a page would load
- * it from the WebGL template, with `fetch` routed to the test's relay and emulator.
+ * THE one place that decides which `window.GameCampaign` the Unity bridge tests run over, with `fetch` routed to
+ * the test's relay and emulator, in its own vm context. By default the package's GameCampaign.jspre, run as Unity
+ * runs it: prepended to the framework's JavaScript (emcc --pre-js), i.e. inside the module function Unity's loader
+ * calls (assumed: Unity's `build.framework.js` is `function unityFramework(Module) { ... }`, Emscripten's
+ * MODULARIZE shell, which places --pre-js code inside that function), so its `var`s are local, there is no
+ * `document.currentScript`, and it must set `window.GameCampaign` and find the siblings itself.
+ * Or another IIFE build (`file`), loaded as the optional WebGL template loads `dist/game-campaign.iife.js`; a vm
+ * context has no `document.currentScript` to load the IIFE's siblings from, so the page then includes the web view's
+ * sibling itself, as the browser guide allows (the injection from next to the IIFE is proven in Chromium:
+ * test/browser/iife.test.ts).
  * The page has what the browser adapter uses: a happy-dom document/navigator (visibilitychange, pagehide) and a
- * fresh fake-indexeddb. A vm context has no `document.currentScript` to load the IIFE's siblings from, so the page
- * includes the web view's sibling itself, as the browser guide allows (the injection from next to the IIFE is
- * proven in Chromium: test/browser/iife.test.ts).
+ * fresh fake-indexeddb.
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import vm from 'node:vm';
 import { IDBFactory, IDBKeyRange } from 'fake-indexeddb';
 import { Window } from 'happy-dom';
-import { IIFE, IIFE_SIBLINGS } from '../../../scripts/entries.mjs';
+import { IIFE_SIBLINGS } from '../../../scripts/entries.mjs';
+import { UNITY_JSPRE } from '../../../scripts/unity-jspre.mjs';
 
 type Fetch = (input: string | Request, init?: RequestInit) => Promise<Response>;
 type AnyRecord = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
@@ -24,13 +30,14 @@ const PAGE_GLOBALS = [
   'AbortSignal', 'DOMException', 'crypto', 'structuredClone', 'atob', 'btoa', 'Event', 'EventTarget', 'performance',
 ];
 
-/** A loaded page: its `window.GameCampaign`, and `close()` for its DOM. */
+/** A loaded page: its `window` (holding `GameCampaign`), and `close()` for its DOM. */
 export interface GameCampaignPage {
+  window: AnyRecord;
   sdk: AnyRecord;
   close(): Promise<void>;
 }
 
-/** Loads `window.GameCampaign` from the built IIFE (or another build of it, `file`); its network is `fetch`. */
+/** Loads `window.GameCampaign` from the package's .jspre (or from an IIFE build, `file`); its network is `fetch`. */
 export function loadGameCampaignGlobal(options: { fetch: Fetch; file?: string }): GameCampaignPage {
   const dom = new Window({ url: 'http://game.local/' });
   const page: AnyRecord = Object.fromEntries(PAGE_GLOBALS.map((name) => [name, (globalThis as AnyRecord)[name]]));
@@ -48,13 +55,19 @@ export function loadGameCampaignGlobal(options: { fetch: Fetch; file?: string })
   page['self'] = page;
   const close = () => dom.happyDOM.close();
   const context = vm.createContext(page);
-  const file = options.file ?? join(import.meta.dirname, '../../..', IIFE.file);
-  vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
-  const webview = join(import.meta.dirname, '../../..', IIFE_SIBLINGS.webview.file);
-  vm.runInContext(readFileSync(webview, 'utf8'), context, { filename: webview });
+  const root = join(import.meta.dirname, '../../..');
+  const file = options.file ?? join(root, UNITY_JSPRE);
+  if (options.file) {
+    vm.runInContext(readFileSync(file, 'utf8'), context, { filename: file });
+    const webview = join(root, IIFE_SIBLINGS.webview.file);
+    vm.runInContext(readFileSync(webview, 'utf8'), context, { filename: webview });
+  } else {
+    const framework = `function unityFramework(Module) {\n${readFileSync(file, 'utf8')}\n}\nunityFramework({});`;
+    vm.runInContext(framework, context, { filename: file, lineOffset: -1 });
+  }
   const sdk = context['GameCampaign'] as AnyRecord;
   if (typeof sdk?.['createGameCampaign'] !== 'function' || typeof sdk['createBrowserPlatform'] !== 'function') {
     throw new Error(`${file} is not the browser bundle: GameCampaign.createGameCampaign/createBrowserPlatform missing`);
   }
-  return { sdk, close };
+  return { window: page, sdk, close };
 }

@@ -7,7 +7,7 @@ import { parse } from 'acorn';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS } from '../../../emulator/index.js';
 import { createBridgePage, JSLIB } from './bridge-page.js';
-import { createFakeUnityRuntime, type DynCallStyle, type FakeUnityRuntime } from './fake-unity-runtime.js';
+import { createFakeUnityRuntime, DYN_CALL_STYLES, type DynCallStyle, type FakeUnityRuntime } from './fake-unity-runtime.js';
 
 let page: ReturnType<typeof createBridgePage> | undefined;
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe('GameCampaign.jslib', () => {
     expect(code).toMatch(/\{\{\{ makeDynCall\('vi', 'GameCampaignBridge\.callback'\) \}\}\}/);
   });
 
-  for (const style of ['table', 'dynCall'] as const) {
+  for (const style of DYN_CALL_STYLES) {
     it(`start, stop, flush -> one session recorded for the player, events in C# (makeDynCall as ${style})`, async () => {
       // Only the clocks are fake (play time); I/O and the relay's coalescing window run on real timers.
       vi.useFakeTimers({ toFake: ['Date', 'performance'] });
@@ -70,6 +70,17 @@ describe('GameCampaign.jslib', () => {
       expect(unity.linked.sort()).toEqual(['$GameCampaignBridge', 'GameCampaign_Call', 'GameCampaign_Register']);
     });
   }
+
+  it('finds window.GameCampaign and both siblings from the .jspre alone, the siblings evaluated on first use', () => {
+    page = createBridgePage();
+    const { window } = page;
+    expect(typeof (window['GameCampaign'] as Record<string, unknown>)['createGameCampaign']).toBe('function');
+    for (const name of ['GameCampaignWebView', 'GameCampaignSha256']) {
+      expect(Object.getOwnPropertyDescriptor(window, name)?.get, name).toBeTypeOf('function');
+      expect(window[name], name).toBeTypeOf('object'); // evaluated now, then kept as a plain value
+      expect(Object.getOwnPropertyDescriptor(window, name)?.get, name).toBeUndefined();
+    }
+  });
 
   it('a boost change during the cooldown reaches C# as an error with daysRemaining', async () => {
     const { unity } = setup();

@@ -8,8 +8,10 @@ namespace GameCampaignSdk.Samples
 {
     /// <summary>
     /// The whole SDK on one IMGUI screen: play/stop a tracked session, a creator picker list with search and
-    /// boost, and the campaign web view. Put it on any GameObject in a WebGL build whose template loads
-    /// game-campaign.iife.js (see docs/guides/unity.md). In the Editor it shows the WEBGL_ONLY error.
+    /// boost, and the campaign web view. Put it on any GameObject: adding the package is the only install step.
+    /// In a WebGL build it runs the JavaScript SDK (any WebGL template); in the Editor's Play mode the C#
+    /// implementation records sessions through the relay on the emulator too, and opens the web view in the
+    /// system browser, but has no creator picker: the list then comes from Creators.Search.
     /// </summary>
     public sealed class GameCampaignSample : MonoBehaviour
     {
@@ -23,17 +25,14 @@ namespace GameCampaignSdk.Samples
         [SerializeField] private string playerId = "player-1";
 
         private CreatorPicker picker;
+        private List<Creator> found = new List<Creator>();
+        private string selected;
         private string query = "";
         private string status = "starting";
         private string sessionId;
 
         private async void Start()
         {
-            if (!GameCampaign.IsSupported)
-            {
-                status = "Game Campaign SDK: WebGL builds only (this is the Editor or another platform).";
-                return;
-            }
             Tracker.Flushed += e => status = "sent " + e.Results.Count + " session(s)";
             Tracker.Dropped += e => status = "dropped " + e.SessionId + ": " + e.Reason;
             Tracker.Error += e => status = "tracker " + e.Kind + ": " + e.Message;
@@ -49,8 +48,10 @@ namespace GameCampaignSdk.Samples
                     BaseUrl = string.IsNullOrEmpty(baseUrl) ? null : baseUrl,
                     CampaignId = campaignId,
                 });
-                picker = await CreatorPicker.Create(campaignId);
-                status = "ready";
+                // The picker is the JavaScript SDK's; outside WebGL the sample searches and boosts directly.
+                if (GameCampaign.IsWebGl) picker = await CreatorPicker.Create(campaignId);
+                else found = await Campaigns.ListCreators(campaignId);
+                status = GameCampaign.IsWebGl ? "ready" : "ready (C# implementation: Editor or non-WebGL player)";
             });
         }
 
@@ -64,6 +65,7 @@ namespace GameCampaignSdk.Samples
             if (GUILayout.Button("Open campaign page")) Fire("web view", () => WebView.Open(new WebViewOpenOptions { CampaignId = campaignId, ShowCampaignDetail = true }));
             GUILayout.EndHorizontal();
             if (picker != null) DrawPicker(picker.State);
+            else DrawSearch();
             GUILayout.EndVertical();
         }
 
@@ -88,10 +90,27 @@ namespace GameCampaignSdk.Samples
             if (state.CanConfirm && !state.Confirming && GUILayout.Button("Boost")) Fire("boost", () => picker.Confirm());
         }
 
+        /// <summary>Outside WebGL: a search box over Creators.Search and a Boost button over Boost.Change.</summary>
+        private void DrawSearch()
+        {
+            var next = GUILayout.TextField(query);
+            if (next != query)
+            {
+                query = next;
+                if (query.Length >= 1 && query.Length <= 10) Fire("search", async () => found = await Creators.Search(query));
+            }
+            foreach (var creator in found)
+            {
+                var mark = creator.CreatorKey == selected ? "> " : "";
+                if (GUILayout.Button(mark + creator.CreatorName + " (" + creator.Genre + ")")) selected = creator.CreatorKey;
+            }
+            if (selected != null && GUILayout.Button("Boost")) Fire("boost", async () => { var boost = await Boost.Change(selected, campaignId); status = "Boosting " + boost.CreatorName; });
+        }
+
         private void OnDestroy()
         {
             if (picker != null) picker.Dispose();
-            if (GameCampaign.IsSupported) Fire("dispose", GameCampaign.Dispose);
+            Fire("dispose", GameCampaign.Dispose);
         }
 
         private async void Fire(string what, Func<Task> action)

@@ -34,7 +34,7 @@ internal static class BridgeProbe
         var input = (Dictionary<string, object>)Json.Parse(File.ReadAllText(args[0]));
         var report = new Dictionary<string, object>();
 
-        // Outside a WebGL player (no UNITY_WEBGL define): a clear error, never DllNotFoundException.
+        // Outside a WebGL player (no UNITY_WEBGL define): the C# implementation, never DllNotFoundException.
         report["supported"] = GameCampaign.IsSupported;
         report["editor"] = Describe(Catch(Tracker.Start()));
 

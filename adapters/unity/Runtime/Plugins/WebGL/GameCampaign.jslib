@@ -1,6 +1,7 @@
 /*
  * Game Campaign SDK: the WebGL side of the C# bridge. ES5 only (Unity's rule for .jslib): the SDK itself is
- * the IIFE `game-campaign.iife.js` that the WebGL template loads before the game, as `window.GameCampaign`.
+ * `window.GameCampaign`, set by GameCampaign.jspre next to this file (the IIFE and its siblings, which Unity
+ * prepends to the build's JavaScript), or by a WebGL template that loads game-campaign.iife.js itself.
  *
  * C# calls GameCampaign_Call(requestId, method, argsJson); every answer goes back through the one callback
  * registered with GameCampaign_Register as a JSON envelope: {"id":1,"ok":true,"value":...} or
@@ -25,6 +26,8 @@ var GameCampaignLibrary = {
       var buffer = _malloc(size);
       stringToUTF8(json, buffer, size);
       try {
+        // Expanded by Unity's Emscripten: getWasmTableEntry (3.1+: 2022.3, Unity 6), wasmTable.get (2.0: 2021.3)
+        // or a dynCall_vi wrapper (DYNCALLS builds); never the deprecated dynCall() itself.
         {{{ makeDynCall('vi', 'GameCampaignBridge.callback') }}}(buffer);
       } finally {
         _free(buffer);
@@ -58,7 +61,7 @@ var GameCampaignLibrary = {
     sdk: function () {
       var sdk = typeof window !== 'undefined' ? window.GameCampaign : undefined;
       if (!sdk || typeof sdk.createGameCampaign !== 'function') {
-        throw GameCampaignBridge.fail('NOT_LOADED', 'window.GameCampaign is missing: load game-campaign.iife.js in the WebGL template before the game');
+        throw GameCampaignBridge.fail('NOT_LOADED', 'window.GameCampaign is missing: GameCampaign.jspre of the package was not part of this build (or load game-campaign.iife.js in the WebGL template before the game)');
       }
       return sdk;
     },

@@ -1,0 +1,104 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Text;
+using System.Text.RegularExpressions;
+using System.Threading.Tasks;
+using UnityEngine.Networking;
+
+namespace GameCampaignSdk
+{
+    /// <summary>One HTTP answer: its status (0 when none arrived), its parsed JSON body, or why nothing arrived.</summary>
+    internal sealed class HttpAnswer
+    {
+        public long Status;
+        public object Body;
+        public string NetworkError;
+        public string RetryAfter;
+
+        public bool Reached { get { return NetworkError == null; } }
+        public bool Ok { get { return Reached && Status >= 200 && Status < 300; } }
+        /// <summary>The service's <c>{ data }</c>.</summary>
+        public object Data { get { return Json.Field(Json.Obj(Body), "data"); } }
+        /// <summary>Network errors, 408, 429 and 5xx: the weather; the request may be tried again later.</summary>
+        public bool Transient { get { return !Reached || Status == 408 || Status == 429 || Status >= 500; } }
+    }
+
+    /// <summary>
+    /// HTTP over <see cref="UnityWebRequest"/> for the C# implementation, and the typed errors the JavaScript SDK
+    /// would throw for its answers (core/http/errors.ts <c>errorFromResponse</c>), as <see cref="GameCampaignException"/>.
+    /// Awaiting a request resumes on the main thread: <c>completed</c> is raised there.
+    /// </summary>
+    internal static class HttpExchange
+    {
+        /// <summary>Seconds before a request without an answer fails (the JavaScript SDK's 30 s).</summary>
+        private const int TimeoutSeconds = 30;
+
+        private static readonly Dictionary<string, string> NameByCode = new Dictionary<string, string>
+        {
+            { "RATE_LIMITED", "RateLimitError" }, { "VALIDATION_ERROR", "ValidationError" }, { "BAD_REQUEST", "BadRequestError" },
+            { "UNAUTHORIZED", "UnauthorizedError" }, { "FORBIDDEN", "ForbiddenError" }, { "NOT_FOUND", "NotFoundError" },
+            { "CONFLICT", "ConflictError" }, { "INTERNAL_ERROR", "InternalError" }, { "USER_CODE_LIMIT", "UserCodeLimitError" },
+        };
+
+        private static readonly Dictionary<long, string> CodeByStatus = new Dictionary<long, string>
+        {
+            { 400, "BAD_REQUEST" }, { 401, "UNAUTHORIZED" }, { 403, "FORBIDDEN" }, { 404, "NOT_FOUND" }, { 409, "CONFLICT" }, { 422, "VALIDATION_ERROR" }, { 429, "RATE_LIMITED" },
+        };
+
+        /// <summary>The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining").</summary>
+        private static readonly Regex CooldownDays = new Regex(@"\bin (\d+) days?\b|\b(\d+) days? remaining\b", RegexOptions.IgnoreCase);
+
+        internal static Task<HttpAnswer> Send(string method, string url, Dictionary<string, string> headers, object body)
+        {
+            var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(Json.Serialize(body))));
+            request.timeout = TimeoutSeconds;
+            if (headers != null) foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
+            request.SetRequestHeader("Accept", "application/json");
+            if (body != null) request.SetRequestHeader("Content-Type", "application/json");
+            var answered = new TaskCompletionSource<HttpAnswer>();
+            request.SendWebRequest().completed += _ =>
+            {
+                var answer = new HttpAnswer { Status = request.responseCode };
+                if (request.result == UnityWebRequest.Result.ConnectionError || request.result == UnityWebRequest.Result.DataProcessingError) answer.NetworkError = request.error ?? "no response";
+                else
+                {
+                    answer.RetryAfter = request.GetResponseHeader("Retry-After");
+                    try { answer.Body = Json.Parse(request.downloadHandler.text); }
+                    catch (FormatException) { answer.Body = null; }
+                }
+                request.Dispose();
+                answered.TrySetResult(answer);
+            };
+            return answered.Task;
+        }
+
+        /// <summary>The typed error of a failed answer. <paramref name="cooldown"/>: a boost change; <paramref name="relay"/>: a 401/403 is the game's authentication.</summary>
+        internal static GameCampaignException ErrorOf(HttpAnswer answer, bool cooldown = false, bool relay = false)
+        {
+            if (!answer.Reached) return new GameCampaignException(new ErrorInfo { Name = "ConnectionError", Code = "CONNECTION_ERROR", Message = "Connection failed: " + answer.NetworkError });
+            var fields = Json.Obj(answer.Body) ?? new Dictionary<string, object>();
+            string statusCode;
+            if (!CodeByStatus.TryGetValue(answer.Status, out statusCode)) statusCode = answer.Status >= 500 ? "INTERNAL_ERROR" : "UNKNOWN";
+            var code = Json.Str(fields, "code") ?? statusCode;
+            var message = Json.Str(fields, "message") ?? "HTTP " + answer.Status;
+            var kind = NameByCode.ContainsKey(code) ? code : statusCode;
+            string name;
+            if (!NameByCode.TryGetValue(kind, out name)) name = "CampaignError";
+            var info = new ErrorInfo { Name = name, Code = code, Message = message, Status = answer.Status, Details = Json.Items(fields, "details", ErrorDetail.FromJson) };
+            if (relay && (answer.Status == 401 || answer.Status == 403)) info.Name = "RelayAuthError";
+            var days = kind == "BAD_REQUEST" && cooldown ? CooldownDays.Match(message) : Match.Empty;
+            if (days.Success)
+            {
+                info.Name = "BoostCooldownError";
+                info.DaysRemaining = long.Parse(days.Groups[1].Success ? days.Groups[1].Value : days.Groups[2].Value, CultureInfo.InvariantCulture);
+            }
+            double seconds;
+            if (kind == "RATE_LIMITED" && double.TryParse(answer.RetryAfter, NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)) info.RetryAfterMs = seconds * 1000;
+            return new GameCampaignException(info);
+        }
+    }
+}
+#endif

@@ -1,0 +1,116 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.Threading.Tasks;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The SDK outside WebGL, for one <c>Init</c>: the Client API reads with the Client key, and the relay calls (boost,
+    /// web view token, playtime) with the game's relay headers, over <see cref="HttpExchange"/>; the tracker is
+    /// <see cref="ManagedTracker"/>. The same requests and answers as the JavaScript SDK (core/client, core/boost,
+    /// core/webview, core/relay/routes.ts), so the relay and the service cannot tell the two apart.
+    /// </summary>
+    internal sealed class ManagedSdk
+    {
+        private static readonly Dictionary<string, string> BaseUrls = new Dictionary<string, string>
+        {
+            { "live", "https://api.game-campaign.com" },
+            { "sandbox", "https://sandbox-api.game-campaign.com" },
+        };
+
+        private readonly string clientKey;
+        private readonly string relayUrl;
+        private readonly string baseUrl;
+        private readonly Action<string, object> emit;
+
+        internal ManagedSdk(Dictionary<string, object> options, Action<string, object> emit)
+        {
+            this.emit = emit;
+            clientKey = Required(options, "clientKey");
+            UserId = Required(options, "userId");
+            var relay = Json.Obj(Json.Field(options, "relay")) ?? new Dictionary<string, object>();
+            relayUrl = Required(relay, "url").TrimEnd('/');
+            RelayHeaders = Json.StringMap(relay, "headers") ?? new Dictionary<string, string>();
+            var environment = Json.Field(options, "environment");
+            var custom = Json.Str(Json.Obj(environment), "baseUrl");
+            var named = environment as string ?? "sandbox";
+            if (custom == null && !BaseUrls.TryGetValue(named, out custom)) throw Invalid("environment must be live, sandbox or { baseUrl }");
+            baseUrl = custom.TrimEnd('/');
+            var tracker = Json.Obj(Json.Field(options, "tracker")) ?? new Dictionary<string, object>();
+            CampaignId = Json.Str(tracker, "campaignId");
+            CreatorKey = Json.Str(tracker, "creatorKey");
+            IsTest = Json.Bool(tracker, "isTest") == true;
+            Tracker = new ManagedTracker(this);
+        }
+
+        internal string UserId { get; private set; }
+        internal string CampaignId { get; private set; }
+        internal string CreatorKey { get; private set; }
+        internal bool IsTest { get; private set; }
+        internal Dictionary<string, string> RelayHeaders { get; set; }
+        internal ManagedTracker Tracker { get; private set; }
+
+        internal void Emit(string name, object data) { emit(name, data); }
+
+        /// <summary>A Client API read (<c>GET {baseUrl}{path}</c>): its <c>data</c>, or the typed error. <paramref name="missing"/>: what a 404 means instead of an error.</summary>
+        internal async Task<object> Read(string path, bool nullWhenNotFound = false)
+        {
+            var answer = await HttpExchange.Send("GET", baseUrl + path, new Dictionary<string, string> { { "Authorization", "Bearer " + clientKey } }, null);
+            if (answer.Ok) return answer.Data;
+            if (nullWhenNotFound && answer.Status == 404) return null;
+            throw HttpExchange.ErrorOf(answer);
+        }
+
+        /// <summary>A relay request with the game's headers (read per request, so <c>SetRelayHeaders</c> applies to the next one).</summary>
+        internal Task<HttpAnswer> Relay(string method, string route, Dictionary<string, object> body)
+        {
+            return HttpExchange.Send(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), body);
+        }
+
+        /// <summary>A relay call whose answer is the result: its <c>data</c>, or the typed error (401/403 a <c>RelayAuthError</c>).</summary>
+        internal async Task<object> RelayCall(string method, string route, Dictionary<string, object> body, bool cooldown = false)
+        {
+            var answer = await Relay(method, route, body);
+            if (answer.Ok) return answer.Data;
+            throw HttpExchange.ErrorOf(answer, cooldown, relay: true);
+        }
+
+        /// <summary>
+        /// The web view in the system browser: a PKCE pair made here, a one-time token bound to its challenge from the
+        /// relay, and <c>{url}?ott=...#code_verifier=...</c> opened with <see cref="Application.OpenURL"/> (core/webview/launcher.ts).
+        /// </summary>
+        internal async Task<object> OpenWebView(Dictionary<string, object> args)
+        {
+            string codeVerifier, codeChallenge;
+            RandomIds.PkcePair(out codeVerifier, out codeChallenge);
+            var request = new Dictionary<string, object>(args);
+            request.Remove("title");
+            request["codeChallenge"] = codeChallenge;
+            var token = Json.Obj(await RelayCall("POST", "/webview/ott", request)) ?? new Dictionary<string, object>();
+            var url = (Json.Str(token, "url") ?? "").Split('#')[0];
+            Application.OpenURL(url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott") ?? "") + "#code_verifier=" + codeVerifier);
+            return null;
+        }
+
+        internal static string Segment(Dictionary<string, object> args, string key)
+        {
+            return Uri.EscapeDataString(Required(args, key));
+        }
+
+        private static string Required(Dictionary<string, object> o, string key)
+        {
+            var value = Json.Str(o, key);
+            if (string.IsNullOrEmpty(value)) throw Invalid(key + " is required");
+            return value;
+        }
+
+        private static GameCampaignException Invalid(string message)
+        {
+            return new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = message });
+        }
+    }
+}
+#endif

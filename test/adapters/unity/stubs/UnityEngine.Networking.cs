@@ -1,0 +1,208 @@
+// The members of UnityEngine.AsyncOperation, UnityEngine.Application and UnityEngine.Networking.UnityWebRequest
+// the package uses outside WebGL, with Unity's signatures (Scripting API: Networking.UnityWebRequest,
+// UnityWebRequest.Result, UnityWebRequestAsyncOperation, DownloadHandlerBuffer, UploadHandlerRaw,
+// AsyncOperation.completed, Application.persistentDataPath / OpenURL / quitting / Quit; docs.unity3d.com/ScriptReference).
+// Behaviour follows those pages where the package relies on it:
+// - a request runs off the main thread and `completed` is raised on the main thread (the SynchronizationContext of
+//   the thread that called SendWebRequest, Unity's UnitySynchronizationContext); a handler added after completion
+//   runs at once ("If a handler is registered after the operation has completed ... called synchronously");
+// - `result` is ConnectionError when no response arrived, ProtocolError for a 4xx/5xx ("response codes 4xx and 5xx
+//   mean errors"), and the body of an error response is still in `downloadHandler.text`.
+// HTTP goes through System.Net.HttpWebRequest (System.dll): Debian's mono runtime here has no System.Net.Http.
+// Stand-in only: `persistentDataPath` comes from GAME_CAMPAIGN_PERSISTENT_DATA_PATH, OpenURL records the URLs.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Net;
+using System.Text;
+using System.Threading;
+
+namespace UnityEngine
+{
+    public class AsyncOperation
+    {
+        private readonly object gate = new object();
+        private Action<AsyncOperation> handlers;
+
+        public bool isDone { get; private set; }
+
+        public event Action<AsyncOperation> completed
+        {
+            add
+            {
+                lock (gate)
+                {
+                    if (!isDone) { handlers += value; return; }
+                }
+                value(this);
+            }
+            remove { lock (gate) handlers -= value; }
+        }
+
+        /// <summary>Stand-in only: marks the operation done and raises <see cref="completed"/> (on the caller's thread).</summary>
+        protected void Complete()
+        {
+            Action<AsyncOperation> toRun;
+            lock (gate)
+            {
+                isDone = true;
+                toRun = handlers;
+                handlers = null;
+            }
+            if (toRun != null) toRun(this);
+        }
+    }
+
+    public static class Application
+    {
+        /// <summary>Stand-in only: every URL OpenURL was given.</summary>
+        public static readonly List<string> OpenedUrls = new List<string>();
+
+        public static string persistentDataPath
+        {
+            get { return Environment.GetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH") ?? Path.Combine(Path.GetTempPath(), "unity-persistent"); }
+        }
+
+        public static bool isEditor { get { return true; } }
+
+        public static event Action quitting;
+
+        public static void OpenURL(string url) { OpenedUrls.Add(url); }
+
+        /// <summary>In a player, quits; the stand-in raises <see cref="quitting"/> as Unity does first.</summary>
+        public static void Quit()
+        {
+            var handlers = quitting;
+            if (handlers != null) handlers();
+        }
+    }
+}
+
+namespace UnityEngine.Networking
+{
+    public abstract class DownloadHandler : IDisposable
+    {
+        internal byte[] received = new byte[0];
+        public byte[] data { get { return received; } }
+        public string text { get { return Encoding.UTF8.GetString(received); } }
+        public void Dispose() { }
+    }
+
+    public sealed class DownloadHandlerBuffer : DownloadHandler { }
+
+    public abstract class UploadHandler : IDisposable
+    {
+        internal byte[] payload;
+        public byte[] data { get { return payload; } }
+        public string contentType { get; set; }
+        public void Dispose() { }
+    }
+
+    public sealed class UploadHandlerRaw : UploadHandler
+    {
+        public UploadHandlerRaw(byte[] data) { payload = data; }
+    }
+
+    public sealed class UnityWebRequestAsyncOperation : AsyncOperation
+    {
+        internal UnityWebRequestAsyncOperation(UnityWebRequest request) { webRequest = request; }
+        public UnityWebRequest webRequest { get; private set; }
+        internal void Finish() { Complete(); }
+    }
+
+    public class UnityWebRequest : IDisposable
+    {
+        public enum Result { InProgress, Success, ConnectionError, ProtocolError, DataProcessingError }
+
+        public const string kHttpVerbGET = "GET";
+        public const string kHttpVerbPOST = "POST";
+        public const string kHttpVerbPUT = "PUT";
+
+        private readonly Dictionary<string, string> requestHeaders = new Dictionary<string, string>();
+        private WebHeaderCollection responseHeaders = new WebHeaderCollection();
+
+        public UnityWebRequest(string url, string method, DownloadHandler downloadHandler, UploadHandler uploadHandler)
+        {
+            this.url = url;
+            this.method = method;
+            this.downloadHandler = downloadHandler;
+            this.uploadHandler = uploadHandler;
+        }
+
+        public string url { get; set; }
+        public string method { get; set; }
+        public DownloadHandler downloadHandler { get; set; }
+        public UploadHandler uploadHandler { get; set; }
+        /// <summary>Seconds; 0 means none.</summary>
+        public int timeout { get; set; }
+        public Result result { get; private set; }
+        public long responseCode { get; private set; }
+        public string error { get; private set; }
+
+        public static UnityWebRequest Get(string uri) { return new UnityWebRequest(uri, kHttpVerbGET, new DownloadHandlerBuffer(), null); }
+
+        public void SetRequestHeader(string name, string value) { requestHeaders[name] = value; }
+
+        public string GetResponseHeader(string name) { return responseHeaders[name]; }
+
+        public UnityWebRequestAsyncOperation SendWebRequest()
+        {
+            var operation = new UnityWebRequestAsyncOperation(this);
+            var mainThread = SynchronizationContext.Current;
+            result = Result.InProgress;
+            ThreadPool.QueueUserWorkItem(_ =>
+            {
+                Exchange();
+                if (mainThread != null) mainThread.Post(__ => operation.Finish(), null);
+                else operation.Finish();
+            });
+            return operation;
+        }
+
+        private void Exchange()
+        {
+            try
+            {
+                var request = (HttpWebRequest)WebRequest.Create(url);
+                request.Method = method;
+                if (timeout > 0) request.Timeout = timeout * 1000;
+                foreach (var header in requestHeaders)
+                {
+                    if (string.Equals(header.Key, "Content-Type", StringComparison.OrdinalIgnoreCase)) request.ContentType = header.Value;
+                    else if (string.Equals(header.Key, "Accept", StringComparison.OrdinalIgnoreCase)) request.Accept = header.Value;
+                    else request.Headers[header.Key] = header.Value;
+                }
+                if (uploadHandler != null && uploadHandler.payload != null)
+                {
+                    if (request.ContentType == null) request.ContentType = uploadHandler.contentType ?? "application/octet-stream";
+                    request.ContentLength = uploadHandler.payload.Length;
+                    using (var body = request.GetRequestStream()) body.Write(uploadHandler.payload, 0, uploadHandler.payload.Length);
+                }
+                HttpWebResponse response;
+                try { response = (HttpWebResponse)request.GetResponse(); }
+                catch (WebException failure)
+                {
+                    response = failure.Response as HttpWebResponse;
+                    if (response == null) throw;
+                }
+                using (response)
+                {
+                    responseCode = (long)response.StatusCode;
+                    responseHeaders = response.Headers;
+                    var received = new MemoryStream();
+                    using (var stream = response.GetResponseStream()) stream.CopyTo(received);
+                    if (downloadHandler != null) downloadHandler.received = received.ToArray();
+                }
+                result = responseCode >= 400 ? Result.ProtocolError : Result.Success;
+                if (result == Result.ProtocolError) error = "HTTP/1.1 " + responseCode;
+            }
+            catch (Exception failure)
+            {
+                result = Result.ConnectionError;
+                error = failure.Message;
+            }
+        }
+
+        public void Dispose() { }
+    }
+}
