@@ -17,7 +17,7 @@ const BATCH = 1_000;
 /** Batches each side sends per round, clients in flight, and paired rounds (after one unrecorded warm-up round). */
 const BATCHES_PER_ROUND = 24;
 const IN_FLIGHT = 4;
-export const PAIRED_ROUNDS = 9;
+const PAIRED_ROUNDS = 9;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
