@@ -4,6 +4,8 @@
  * writes bench/results.json and the same table in Markdown (bench/results.md, what docs/performance.md
  * shows). Never part of `npm test`: these figures depend on the machine and its load. Run with
  * `node --expose-gc` (the heap rows need `gc()`); `npm run bench` builds dist first for the size rows.
+ * `npm run bench -- relay` runs only the sections whose names start with the words given, prints their rows
+ * and writes no results file (those hold whole runs).
  */
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +21,7 @@ const RESULTS = fileURLToPath(new URL('./results.json', import.meta.url));
 /** The same table in Markdown, as docs/performance.md shows it. */
 const RESULTS_MARKDOWN = fileURLToPath(new URL('./results.md', import.meta.url));
 
-const sections: Array<[string, () => Promise<BenchRow[]>]> = [
+const allSections: Array<[string, () => Promise<BenchRow[]>]> = [
   ['size', sizeRows],
   ['tracker', trackerRows],
   ['relay throughput', relayThroughputRows],
@@ -27,6 +29,8 @@ const sections: Array<[string, () => Promise<BenchRow[]>]> = [
   ['backlog', backlogRows],
   ['emulator', emulatorRows],
 ];
+const only = process.argv.slice(2);
+const sections = only.length === 0 ? allSections : allSections.filter(([name]) => only.some((prefix) => name.startsWith(prefix)));
 
 const host = machine();
 console.log(`Machine: ${host.cores} cores, ${host.cpuModel}, Node ${host.node}, ${host.platform}, ${host.memoryGB} GB; load average ${host.loadAverageAtStart.join(' / ')}`);
@@ -53,10 +57,14 @@ console.log(`\n${consoleTable(judged)}\n`);
 const over = judged.filter((row) => row.holds === false);
 console.log(`${judged.length} rows in ${durationSeconds} s; ${over.length ? `${over.length} over budget: ${over.map((row) => row.name).join('; ')}` : 'every budget holds'}`);
 const loadAverageAtEnd = loadavg().map((load) => Math.round(load * 100) / 100);
+const cpuLine = timings.map((t) => `${t.section} ${t.seconds} s at ${t.cpuCores} cores`).join(', ');
+if (only.length > 0) {
+  console.log(`load average at the end ${loadAverageAtEnd.join(' / ')}; CPU this process got: ${cpuLine}; a partial run: no results file written`);
+  process.exit(0);
+}
 console.log(`load average at the end ${loadAverageAtEnd.join(' / ')}; written to bench/results.json and bench/results.md`);
 writeResults(RESULTS, { machine: host, loadAverageAtEnd, startedAt: startedAt.toISOString(), durationSeconds, timings, rows: judged });
 const machineLine = `${host.cores} cores, ${host.cpuModel}, Node ${host.node}, ${host.platform}; load average ${host.loadAverageAtStart.join(' / ')} at the start, ${loadAverageAtEnd.join(' / ')} at the end`;
-const cpuLine = timings.map((t) => `${t.section} ${t.seconds} s at ${t.cpuCores} cores`).join(', ');
 writeFileSync(RESULTS_MARKDOWN, `Run of ${startedAt.toISOString()} (${durationSeconds} s) on ${machineLine}.\nCPU this process got per section: ${cpuLine}.\n\n${markdownTable(judged)}\n`);
 // Connection pools and the trackers' keep-alive timers are closed or disposed; exit without waiting on stragglers.
 process.exit(0);

@@ -1,8 +1,8 @@
 /**
- * Relay rows: sessions/s through relay -> emulator over loopback HTTP against a direct `recordBulk` of the
- * same batches (interleaved A/B rounds, medians), with one batch in flight and with four; and the relay's
- * own cost per session in front of a service that answers at once, against the floor of parsing and
- * serialising the same batch.
+ * Relay rows: sessions/s through relay -> emulator over loopback HTTP against a bare proxy on the same
+ * server stack that only parses, serialises and forwards to the same emulator endpoint (the floor any relay
+ * pays), in interleaved paired rounds; and the relay's own cost per session in front of a service that
+ * answers at once, against the floor of parsing and serialising the same batch.
  */
 import { Bench } from 'tinybench';
 import { RateLimiterMemory } from 'rate-limiter-flexible';
@@ -14,9 +14,10 @@ import { startLoopback, USER_HEADER, type Loopback } from './servers.js';
 
 const SECTION = 'relay';
 const BATCH = 1_000;
-/** Batches each side sends per round, and rounds per concurrency (after one unrecorded warm-up round). */
-const BATCHES_PER_ROUND = 16;
-const ROUNDS = 7;
+/** Batches each side sends per round, clients in flight, and paired rounds (after one unrecorded warm-up round). */
+const BATCHES_PER_ROUND = 24;
+const IN_FLIGHT = 4;
+const PAIRED_ROUNDS = 9;
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -24,101 +25,100 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 };
 
-/** Wall time and this process's CPU time (user + system) of one run, in ms. */
+/** Wall time and this process's CPU time (user + system) of one side of a round, in ms. */
 interface RunTime {
   wallMs: number;
   cpuMs: number;
 }
 
-/**
- * Sends every batch with `inFlight` of them outstanding at a time. Client, relay and emulator share this
- * process, so its CPU time is all the work a run took: on a machine other processes load, sessions per
- * CPU-second stays what the code costs while sessions per wall second falls with the share of CPU we got.
- */
-async function timed(batches: RelaySession[][], inFlight: number, send: (batch: RelaySession[]) => Promise<void>): Promise<RunTime> {
-  let next = 0;
-  const started = performance.now();
-  const cpuStart = process.cpuUsage();
-  await Promise.all(
-    Array.from({ length: inFlight }, async () => {
-      while (next < batches.length) await send(batches[next++]!);
-    }),
-  );
-  const cpu = process.cpuUsage(cpuStart);
-  return { wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
-}
+type Side = 'relay' | 'bare proxy';
 
-/** One player's batch through the relay over HTTP, as the tracker sends it; fails unless all were recorded. */
-async function viaRelay(relayUrl: string, batch: RelaySession[]): Promise<void> {
-  const response = await fetch(`${relayUrl}${RELAY_ROUTES.playtime}`, {
+/**
+ * One player's batch, as the tracker sends it (with `sentAt`, its clock at sending), POSTed to `url`;
+ * fails unless the service recorded all of it. Both sides answer `{ data: BulkPlaytimeResult }`.
+ */
+async function post(url: string, batch: RelaySession[]): Promise<void> {
+  const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', [USER_HEADER]: batch[0]!.userId },
-    body: JSON.stringify({ sessions: batch }),
+    body: JSON.stringify({ sessions: batch, sentAt: new Date().toISOString() }),
   });
   const body = (await response.json()) as { data?: { successful: number } };
-  if (response.status !== 200 || body.data?.successful !== batch.length) throw new Error(`relay answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
-}
-
-async function direct(server: CampaignServer, batch: RelaySession[]): Promise<void> {
-  const result = await server.playtime.recordBulk({ sessions: batch });
-  if (result.successful !== batch.length) throw new Error(`recordBulk recorded ${result.successful} of ${batch.length}`);
+  if (response.status !== 200 || body.data?.successful !== batch.length) throw new Error(`answered ${response.status}: ${JSON.stringify(body).slice(0, 300)}`);
 }
 
 /** Fresh batches, one player each (the relay's default limit is per player, as a real player base spreads it). */
 let players = 0;
 const freshBatches = () => Array.from({ length: BATCHES_PER_ROUND }, () => sessionsOf(`player-${++players}`, BATCH));
 
-/** Interleaved rounds at one concurrency: relay then direct, direct then relay, ...; the emulator emptied before each run. */
-async function throughputAt(loopback: Loopback, inFlight: number): Promise<BenchRow[]> {
-  const { emulator, server, relayUrl } = loopback;
-  const run = async (side: 'relay' | 'direct') => {
-    const batches = freshBatches();
-    emulator.reset();
-    return timed(batches, inFlight, side === 'relay' ? (batch) => viaRelay(relayUrl, batch) : (batch) => direct(server, batch));
-  };
-  await run('relay');
-  await run('direct');
-  const relayRuns: RunTime[] = [];
-  const directRuns: RunTime[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    const order = round % 2 === 0 ? (['relay', 'direct'] as const) : (['direct', 'relay'] as const);
-    for (const side of order) (side === 'relay' ? relayRuns : directRuns).push(await run(side));
-  }
-  const sessions = BATCHES_PER_ROUND * BATCH;
-  const rate = (ms: number) => (sessions / ms) * 1000;
-  const spread = (values: number[]) => `${Math.round(Math.min(...values)).toLocaleString('en-US')}-${Math.round(Math.max(...values)).toLocaleString('en-US')}`;
-  const how = `median of ${ROUNDS} interleaved rounds of ${BATCHES_PER_ROUND} x ${BATCH}-session batches`;
-  const label = inFlight === 1 ? 'one batch in flight' : `${inFlight} batches in flight`;
-  const rows: BenchRow[] = [];
-  for (const clock of ['wall', 'cpu'] as const) {
-    const relayMs = relayRuns.map((r) => (clock === 'wall' ? r.wallMs : r.cpuMs));
-    const directMs = directRuns.map((r) => (clock === 'wall' ? r.wallMs : r.cpuMs));
-    const ratios = relayMs.map((ms, i) => ms / directMs[i]!);
-    const per = clock === 'wall' ? 'sessions/s' : 'sessions per CPU-second';
-    rows.push(
-      { section: SECTION, name: `relay -> emulator over loopback, ${label}, ${per}`, value: rate(median(relayMs)), unit: 'sessions/s', budget: { op: '>=', limit: 20_000 }, detail: `${how}; rounds ${spread(relayMs.map(rate))}` },
-      { section: SECTION, name: `direct recordBulk -> emulator, ${label}, ${per}`, value: rate(median(directMs)), unit: 'sessions/s', detail: `same batches; rounds ${spread(directMs.map(rate))}` },
-      {
-        section: SECTION,
-        name: `${clock === 'wall' ? 'time' : 'CPU time'} ratio relay / direct, ${label}`,
-        value: median(ratios),
-        unit: 'x',
-        budget: { op: '<=', limit: 1.3 },
-        detail: `median of per-round ratios; rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`,
+/**
+ * One paired round: a tinybench task per side, run one after the other in `order`, each sending
+ * {@link BATCHES_PER_ROUND} fresh batches with {@link IN_FLIGHT} clients in flight (tinybench's task
+ * concurrency); the emulator emptied and the wall and CPU clocks read around each side's iterations.
+ * Client, proxies and emulator share this process, so its CPU time is all the work a side took.
+ */
+async function pairedRound(loopback: Loopback, order: readonly Side[]): Promise<Record<Side, RunTime>> {
+  const bench = new Bench({ concurrency: 'task', threshold: IN_FLIGHT, iterations: BATCHES_PER_ROUND, time: 0, warmup: false, throws: true });
+  const times = {} as Record<Side, RunTime>;
+  for (const side of order) {
+    const url = side === 'relay' ? `${loopback.relayUrl}${RELAY_ROUTES.playtime}` : loopback.bareProxyUrl;
+    let batches: RelaySession[][] = [];
+    let started = 0;
+    let cpuStart = process.cpuUsage();
+    bench.add(side, () => post(url, batches.pop()!), {
+      beforeAll: () => {
+        batches = freshBatches();
+        loopback.emulator.reset();
+        cpuStart = process.cpuUsage();
+        started = performance.now();
       },
-    );
+      afterAll: () => {
+        const cpu = process.cpuUsage(cpuStart);
+        times[side] = { wallMs: performance.now() - started, cpuMs: (cpu.user + cpu.system) / 1000 };
+      },
+    });
   }
-  return rows;
+  await bench.run();
+  return times;
 }
 
 export async function relayThroughputRows(): Promise<BenchRow[]> {
   // assumed: the emulator's per-key limit (50 requests/s by default) is off: it would cap both sides at 50 000/s.
   const loopback = await startLoopback({ faults: { rateLimitPerSecond: 0 } });
+  const rounds: Array<Record<Side, RunTime>> = [];
   try {
-    return [...(await throughputAt(loopback, 1)), ...(await throughputAt(loopback, 4))];
+    await pairedRound(loopback, ['relay', 'bare proxy']); // warm-up: loads and compiles both paths
+    for (let round = 0; round < PAIRED_ROUNDS; round++) {
+      rounds.push(await pairedRound(loopback, round % 2 === 0 ? ['relay', 'bare proxy'] : ['bare proxy', 'relay']));
+    }
   } finally {
     await loopback.close();
   }
+  const sessions = BATCHES_PER_ROUND * BATCH;
+  const rate = (ms: number) => (sessions / ms) * 1000;
+  const spread = (values: number[]) => `${Math.round(Math.min(...values)).toLocaleString('en-US')}-${Math.round(Math.max(...values)).toLocaleString('en-US')}`;
+  const how = `median of ${PAIRED_ROUNDS} paired rounds of ${BATCHES_PER_ROUND} x ${BATCH}-session batches (with sentAt), ${IN_FLIGHT} in flight`;
+  const rows: BenchRow[] = [];
+  for (const clock of ['wall', 'cpu'] as const) {
+    const ms = (side: Side) => rounds.map((round) => (clock === 'wall' ? round[side].wallMs : round[side].cpuMs));
+    const relayMs = ms('relay');
+    const bareMs = ms('bare proxy');
+    const ratios = relayMs.map((relay, i) => relay / bareMs[i]!);
+    const per = clock === 'wall' ? 'sessions/s' : 'sessions per CPU-second';
+    rows.push(
+      { section: SECTION, name: `relay -> emulator over loopback, ${per}`, value: rate(median(relayMs)), unit: 'sessions/s', budget: { op: '>=', limit: 20_000 }, detail: `${how}; rounds ${spread(relayMs.map(rate))}` },
+      { section: SECTION, name: `bare proxy -> emulator over loopback, ${per}`, value: rate(median(bareMs)), unit: 'sessions/s', detail: `same server stack, fetch and endpoint; parse, stringify, forward; rounds ${spread(bareMs.map(rate))}` },
+      {
+        section: SECTION,
+        name: `${clock === 'wall' ? 'time' : 'CPU time'} ratio relay / bare proxy`,
+        value: median(ratios),
+        unit: 'x',
+        budget: { op: '<=', limit: 1.15 },
+        detail: `median of the ${PAIRED_ROUNDS} paired rounds' ratios; rounds ${Math.min(...ratios).toFixed(2)}-${Math.max(...ratios).toFixed(2)}x`,
+      },
+    );
+  }
+  return rows;
 }
 
 /**

@@ -91,6 +91,11 @@ export interface RequestSpec {
   path: string;
   query?: Record<string, string | number | boolean | undefined>;
   body?: unknown;
+  /**
+   * `body` already written as JSON text, sent as it is instead of `JSON.stringify(body)`: the relay serializes
+   * its merged batches once, to measure them, and forwards that text.
+   */
+  json?: string;
   retry: RetryPolicy;
   /** The schema of `data`, and whether the body is one item, a list or a page. */
   response?: { name: ResponseName; shape: 'item' | 'list' | 'page' };
@@ -156,12 +161,12 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     Object.assign(headers, await resolveHeaders(endpoint.headers));
     headers['accept'] = 'application/json';
     // Only writes carry a body (no GET or DELETE of the spec has one).
-    const hasBody = spec.body !== undefined;
+    const hasBody = spec.body !== undefined || spec.json !== undefined;
     if (hasBody) headers['content-type'] = 'application/json';
     const timeoutMs = timeout ?? options.timeoutMs ?? 30_000;
     const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
     try {
-      const init = { method: spec.method, headers, ...(hasBody ? { body: JSON.stringify(spec.body) } : {}) };
+      const init = { method: spec.method, headers, ...(hasBody ? { body: spec.json ?? JSON.stringify(spec.body) } : {}) };
       // A connection lost mid-body is a ConnectionError like any other.
       const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
       return { response, body: parseJson(text) };

@@ -10,8 +10,12 @@ import { ResponseValidationError, isCampaignError } from '../http/errors.js';
 import { SERVICE_MAX_BODY_BYTES, utf8Length } from '../schema/json-limits.js';
 import { MAX_BULK_ITEMS, type BulkPlaytimeItem, type BulkPlaytimeResult, type PlaytimeItemResult } from '../schema/playtime.js';
 
-/** Sends one merged batch upstream (in the relay: `server.playtime.recordBulk`). */
-export type SendBulk = (sessions: BulkPlaytimeItem[], isTest: boolean) => Promise<BulkPlaytimeResult>;
+/**
+ * Sends one merged batch upstream (in the relay: `server.playtime.recordBulk`). `json` is the request body
+ * already written, `JSON.stringify({ sessions, isTest })` to the byte ({@link bulkBody}): each batch is
+ * serialized once, when it is measured, and that text is what goes upstream.
+ */
+export type SendBulk = (sessions: BulkPlaytimeItem[], isTest: boolean, json: string) => Promise<BulkPlaytimeResult>;
 
 /** Options of {@link PlaytimeCoalescer}. */
 export interface CoalescerOptions {
@@ -25,9 +29,9 @@ export interface CoalescerOptions {
 }
 
 /** Bytes of `{"sessions":[` and `]}` around the items of an upstream body. */
-const ENVELOPE_BYTES = '{"sessions":[]}'.length;
+const ENVELOPE_BYTES = bulkBody('', false).length;
 /** Bytes `,"isTest":true` adds to a test-mode body. */
-const IS_TEST_BYTES = ',"isTest":true'.length;
+const IS_TEST_BYTES = bulkBody('', true).length - ENVELOPE_BYTES;
 
 /** The UTF-8 size of a bulk item as the upstream body carries it. */
 export function serializedSize(session: BulkPlaytimeItem): number {
@@ -35,19 +39,34 @@ export function serializedSize(session: BulkPlaytimeItem): number {
 }
 
 /**
- * The serialized size of a batch's items and the commas between them (its share of an upstream body), with
- * each item's size when they were needed. One `JSON.stringify` of the whole batch; the items are measured one
- * by one only when the batch is too large for one upstream body (then it is spread, or an item is too large).
+ * A batch's items as JSON text with the commas between them (its share of an upstream body), their size, and
+ * each item's size when they were needed. One `JSON.stringify` of the whole batch, whose text is then sent
+ * upstream as it is; the items are measured one by one only when the batch is too large for one upstream
+ * body (then it is spread, or an item is too large).
  */
 export interface BatchSize {
+  /** The items, comma-separated, as `JSON.stringify` writes them (without the array's brackets). */
+  json: string;
+  /** UTF-8 bytes of `json`. */
   total: number;
   items?: readonly number[] | undefined;
 }
 
 /** {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). */
 export function measureBatch(sessions: readonly BulkPlaytimeItem[], room: number): BatchSize {
-  const total = sessions.length === 0 ? 0 : utf8Length(JSON.stringify(sessions)) - 2;
-  return total <= room ? { total } : { total, items: sessions.map(serializedSize) };
+  const json = sessions.length === 0 ? '' : itemsJson(sessions);
+  const total = utf8Length(json);
+  return total <= room ? { json, total } : { json, total, items: sessions.map(serializedSize) };
+}
+
+/** `sessions` as JSON, comma-separated, without the array's brackets. */
+function itemsJson(sessions: readonly BulkPlaytimeItem[]): string {
+  return JSON.stringify(sessions).slice(1, -1);
+}
+
+/** The upstream body of items already written as JSON ({@link BatchSize.json}): `JSON.stringify({ sessions, isTest })` to the byte. */
+export function bulkBody(itemsJson: string, isTest: boolean): string {
+  return `{"sessions":[${itemsJson}]${isTest ? ',"isTest":true' : ''}}`;
 }
 
 /** The largest item (serialized) a bulk body of `maxBytes` can carry on its own. */
@@ -58,6 +77,8 @@ export function maxItemBytes(isTest: boolean, maxBytes: number = SERVICE_MAX_BOD
 /** One client's batch: settled once every slice of it sent upstream has an answer. */
 interface Part {
   sessions: BulkPlaytimeItem[];
+  /** All of `sessions` as JSON ({@link BatchSize.json}), for a slice that carries them all. */
+  json: string;
   results: PlaytimeItemResult[];
   pending: number;
   error: { reason: unknown } | undefined;
@@ -121,7 +142,7 @@ export class PlaytimeCoalescer {
         reject(new RangeError(`A session is larger than the ${this.#maxBytes} bytes an upstream call may carry`));
         return;
       }
-      const part: Part = { sessions, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
+      const part: Part = { sessions, json: measured.json, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
       let buffer = this.#open.get(isTest);
       // A batch that fits a buffer of its own goes in one piece; it never joins a buffer it would overflow.
       if (buffer && !this.#fits(buffer, sessions.length, total, room)) {
@@ -182,7 +203,7 @@ export class PlaytimeCoalescer {
   async #deliver(slices: Slice[], isTest: boolean): Promise<void> {
     let result: BulkPlaytimeResult;
     try {
-      result = await this.#send(slices.flatMap(itemsOf), isTest);
+      result = await this.#send(slices.flatMap(itemsOf), isTest, bulkBody(slices.map(jsonOf).join(','), isTest));
     } catch (error) {
       const parts = new Set(slices.map((slice) => slice.part));
       if (parts.size > 1 && isRefusal(error)) {
@@ -202,8 +223,17 @@ export class PlaytimeCoalescer {
   }
 }
 
+function isWhole(slice: Slice): boolean {
+  return slice.start === 0 && slice.end === slice.part.sessions.length;
+}
+
 function itemsOf(slice: Slice): BulkPlaytimeItem[] {
-  return slice.start === 0 && slice.end === slice.part.sessions.length ? slice.part.sessions : slice.part.sessions.slice(slice.start, slice.end);
+  return isWhole(slice) ? slice.part.sessions : slice.part.sessions.slice(slice.start, slice.end);
+}
+
+/** A slice's items as JSON: the part's own text when it carries the whole part (as usual), else written for it. */
+function jsonOf(slice: Slice): string {
+  return isWhole(slice) ? slice.part.json : itemsJson(itemsOf(slice));
 }
 
 /** Records one slice's outcome; the part is answered when its last slice is (its first error wins). */

@@ -7,8 +7,8 @@
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
-import { checkPlaytimeItem, MAX_BULK_ITEMS, SESSION_RULES } from '../schema/playtime-rules.js';
-import { broken, isRecord, Timestamp } from '../schema/rules.js';
+import { MAX_BULK_ITEMS, SESSION_RULES } from '../schema/playtime-rules.js';
+import { broken, checkFields, isRecord, Timestamp } from '../schema/rules.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
@@ -98,7 +98,7 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     }
     forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
     // Only recorded play counts: a FAILED or SKIPPED (already recorded, so already counted) session gives its seconds back.
-    await giveBack(cap, forwarded.filter((f, i) => upstream[i]?.status !== 'SUCCESS'));
+    if (cap) await giveBack(cap, forwarded.filter((f, i) => upstream[i]?.status !== 'SUCCESS'));
   }
   return dataResponse(summarizeResults(results));
 }
@@ -142,7 +142,9 @@ function validBatch(body: unknown): { success: true; data: { sessions: BulkPlayt
   if (items.length < 1 || items.length > MAX_BULK_ITEMS) return undefined;
   const sessions: BulkPlaytimeItem[] = [];
   for (const item of items) {
-    if (!isRecord(item) || checkPlaytimeItem(item).length > 0) return undefined;
+    // checkPlaytimeItem's rules: with every field valid, its cross-field rule is a plain comparison of two
+    // fixed-width UTC timestamps (see endsBeforeStart), so the timestamps are not matched twice.
+    if (!isRecord(item) || checkFields(SESSION_RULES, item).length > 0 || (item['endedAt'] as string) < (item['startedAt'] as string)) return undefined;
     const session: Record<string, unknown> = {};
     for (const field of SESSION_FIELDS) if (item[field] !== undefined) session[field] = item[field];
     sessions.push(session as BulkPlaytimeItem);

@@ -140,8 +140,8 @@ export function createRelay(options: RelayOptions): Relay {
   const coalescer = new PlaytimeCoalescer({
     windowMs: options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS,
     maxBytes: SERVICE_MAX_BODY_BYTES,
-    // Every item was checked with the SDK's schema on arrival: sent without a second pass.
-    send: (sessions, isTest) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }),
+    // Every item was checked with the SDK's schema on arrival: sent without a second pass, as the text it was measured in.
+    send: (sessions, isTest, json) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }, json),
   });
   const playtime = {
     coalescer,

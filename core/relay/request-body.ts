@@ -4,7 +4,7 @@
  * frees the request of a body that trickles in; the nesting is measured on the text before it is parsed.
  */
 import { readCapped } from '../http/read-capped.js';
-import { MAX_JSON_DEPTH, scanJsonDepth } from '../schema/json-limits.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 
 /** The parsed body, or the error answer to send instead. */
@@ -61,8 +61,10 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   }
   if (text.trim() === '') return fail(errorResponse(400, 'BAD_REQUEST', 'The body is empty; a JSON object is expected'));
   // Before parsing: nothing deeper than the service takes is ever parsed, stringified or forwarded.
-  const { tooDeep } = scanJsonDepth(text);
-  if (tooDeep.length > 0) return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
+  if (nestsDeeperThan(text)) {
+    const { tooDeep } = scanJsonDepth(text); // where, for the error body
+    return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
+  }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };
   } catch {

@@ -66,6 +66,24 @@ export function scanJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): 
   return { depth: deepest, tooDeep: [...tooDeep] };
 }
 
+/**
+ * True when JSON text nests deeper than `maxDepth`: the depth {@link scanJsonDepth} measures, counted the same
+ * way, without the paths it keeps for an error body, and stopping at the first level too deep. The relay's
+ * check of every body; `scanJsonDepth` runs only to name where a body went too deep.
+ */
+export function nestsDeeperThan(text: string, maxDepth: number = MAX_JSON_DEPTH): boolean {
+  let depth = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) i = closingQuote(text, i + 1);
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return false;
+}
+
 /** The index of the quote that closes a string opened before `start` (the text's end when it is unclosed). */
 function closingQuote(text: string, start: number): number {
   let at = start;

@@ -5,7 +5,7 @@ import { validated } from '../schema/validate.js';
 import { BulkPlaytimeRequest, PlaytimeSessionRequest, type BulkPlaytimeResult, type PlaytimeSession } from '../schema/playtime.js';
 
 /** Set by `Playtime` itself: its private send, for {@link recordCheckedBulk}. */
-let sendCheckedBulk: (playtime: Playtime, body: BulkPlaytimeRequest) => Promise<BulkPlaytimeResult>;
+let sendCheckedBulk: (playtime: Playtime, body: BulkPlaytimeRequest, json: string | undefined) => Promise<BulkPlaytimeResult>;
 
 /** Playtime sessions. @see spec "Record playtime session", "Record bulk playtime sessions" */
 export class Playtime extends Resource {
@@ -31,21 +31,22 @@ export class Playtime extends Resource {
     return this.#sendBulk(validated(BulkPlaytimeRequest, request), options);
   }
 
-  #sendBulk(body: BulkPlaytimeRequest, options?: RequestOptions): Promise<BulkPlaytimeResult> {
-    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions/bulk`, body, retry: 'safe', response: { name: 'BulkPlaytimeResult', shape: 'item' }, options });
+  #sendBulk(body: BulkPlaytimeRequest, options?: RequestOptions, json?: string): Promise<BulkPlaytimeResult> {
+    return this.transport.data({ method: 'POST', path: path`/v1/server/playtime/sessions/bulk`, body, json, retry: 'safe', response: { name: 'BulkPlaytimeResult', shape: 'item' }, options });
   }
 
   static {
-    sendCheckedBulk = (playtime, body) => playtime.#sendBulk(body);
+    sendCheckedBulk = (playtime, body, json) => playtime.#sendBulk(body, undefined, json);
   }
 }
 
 /**
  * `playtime.recordBulk(body)` for a body already checked against `BulkPlaytimeRequest`: the relay checks every
  * item with that schema before it coalesces them, and a second pass would cost it a third of its throughput.
- * Internal to the package (not exported from an entry). A `Playtime` of another copy of the package is
- * called through its public `recordBulk`.
+ * `json`, when given, is `JSON.stringify(body)` already written (the relay serialized it to measure it), and
+ * is sent as it is. Internal to the package (not exported from an entry). A `Playtime` of another copy of the
+ * package is called through its public `recordBulk`.
  */
-export function recordCheckedBulk(playtime: Pick<Playtime, 'recordBulk'>, body: BulkPlaytimeRequest): Promise<BulkPlaytimeResult> {
-  return playtime instanceof Playtime ? sendCheckedBulk(playtime, body) : playtime.recordBulk(body);
+export function recordCheckedBulk(playtime: Pick<Playtime, 'recordBulk'>, body: BulkPlaytimeRequest, json?: string): Promise<BulkPlaytimeResult> {
+  return playtime instanceof Playtime ? sendCheckedBulk(playtime, body, json) : playtime.recordBulk(body);
 }

@@ -3,11 +3,12 @@
  * emulator (the service) applies, so 100,000 levels are a 400 VALIDATION_ERROR naming the item, never a 5xx,
  * and nothing is stored.
  */
+import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEmulator } from '../../../emulator/index.js';
 import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
-import { MAX_JSON_DEPTH, scanJsonDepth } from '../../../core/schema/json-limits.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../../../core/schema/json-limits.js';
 import { MAX_JSON_DEPTH as EMULATOR_MAX_JSON_DEPTH } from '../../../emulator/middleware/json-body.js';
 import { authenticateByHeader, read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
 
@@ -49,6 +50,21 @@ describe('scanJsonDepth', () => {
   it('takes 1,000,000 levels without a stack', () => {
     const text = '['.repeat(1_000_000) + ']'.repeat(1_000_000);
     expect(scanJsonDepth(text)).toEqual({ depth: 1_000_000, tooDeep: ['0.0.0'] });
+  });
+});
+
+describe('nestsDeeperThan (the check of every body; scanJsonDepth then names where)', () => {
+  it('says a text is too deep exactly when scanJsonDepth measures it deeper than the limit', () => {
+    const texts = ['1', '{}', '{"a":[1,{"b":[]}]}', '["[[[[", "\\"[[[", {"k}]": "{{"}]', '["\\\\", [[]]]', nested(3), bodyWithMetadata(MAX_JSON_DEPTH - 3), bodyWithMetadata(MAX_JSON_DEPTH)];
+    for (const text of texts) for (const max of [0, 1, 2, 3, 4, MAX_JSON_DEPTH]) expect([text, max, nestsDeeperThan(text, max)]).toEqual([text, max, scanJsonDepth(text, max).depth > max]);
+    fc.assert(
+      fc.property(fc.json({ depthSize: 'large' }), fc.nat(8), (text, max) => nestsDeeperThan(text, max) === scanJsonDepth(text, max).depth > max),
+      { numRuns: 500 },
+    );
+  });
+
+  it('stops at the first level too deep (1,000,000 levels, no stack)', () => {
+    expect(nestsDeeperThan('['.repeat(1_000_000) + ']'.repeat(1_000_000))).toBe(true);
   });
 });
 

@@ -220,6 +220,14 @@ describe('recordCheckedBulk (the relay, whose items were checked on arrival)', (
     expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['POST', '/v1/server/playtime/sessions/bulk', unchecked]]);
   });
 
+  it('sends the JSON text it is given as the body, as it is (the relay serialized it once, to measure it)', async () => {
+    const fake = createFakeFetch(reply.ok(bulkPlaytimeResult));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    const json = JSON.stringify(bulkSessions).replace('{', '{ '); // not what JSON.stringify writes: proves it is not rewritten
+    expect(await recordCheckedBulk(server.playtime, bulkSessions, json)).toEqual(bulkPlaytimeResult);
+    expect(fake.calls.map((c) => [c.method, c.path, c.headers['content-type'], c.rawBody])).toEqual([['POST', '/v1/server/playtime/sessions/bulk', 'application/json', json]]);
+  });
+
   it('goes through the public recordBulk of a playtime resource it does not know (another copy of the package)', async () => {
     const calls: unknown[] = [];
     const foreign = { recordBulk: async (request: unknown) => (calls.push(request), bulkPlaytimeResult) };
