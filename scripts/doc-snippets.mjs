@@ -3,6 +3,8 @@
 // build. Each block becomes one module under build/doc-snippets/ (top-level await allowed), type-checked with
 // the project's settings and `test/docs/snippet-context.d.ts`, which declares the few names guides use without
 // defining them (the game's own token, request, platform...). Errors point at the Markdown file and line.
+// The React Native guide's blocks are checked apart, under tsconfig.react-native.json, against the real react,
+// react-native and community module types (build/doc-snippets/react-native/).
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -37,33 +39,49 @@ export function tsBlocks(text) {
   return blocks;
 }
 
+/** Markdown files whose blocks compile as a React Native app (tsconfig.react-native.json). */
+const REACT_NATIVE_FILES = new Set(['docs/guides/react-native.md']);
+
+/** Runs tsc on a snippet directory's tsconfig; returns its output (empty when all build). */
+function tsc(dir, tsconfig) {
+  writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
+  try {
+    execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(dir, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8' });
+    return '';
+  } catch (error) {
+    return `${error.stdout ?? ''}${error.stderr ?? ''}`;
+  }
+}
+
 /** Writes the snippets and runs tsc; returns the errors mapped to Markdown locations (empty when all build). */
 export function checkSnippets() {
+  const RN_OUT = join(OUT, 'react-native');
   rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
+  mkdirSync(RN_OUT, { recursive: true });
   const origins = new Map();
   let count = 0;
   for (const file of markdownFiles()) {
     for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8'))) {
       const name = `${file.replace(/[^\w]+/g, '_')}_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`;
       // Line 1 of the snippet file is the `export {}` that makes it a module: code starts on line 2.
-      writeFileSync(join(OUT, name), `export {};\n${block.code}\n`);
+      writeFileSync(join(REACT_NATIVE_FILES.has(file) ? RN_OUT : OUT, name), `export {};\n${block.code}\n`);
       origins.set(name, { file, line: block.line - 2 });
       count++;
     }
   }
-  const tsconfig = {
-    extends: relative(OUT, join(ROOT, 'tsconfig.json')),
-    compilerOptions: { noEmit: true, noUnusedLocals: false, jsx: 'preserve', types: ['node', '@cocos/creator-types/engine'] },
-    include: ['*.ts', '*.tsx', relative(OUT, join(ROOT, 'test/docs/snippet-context.d.ts')), relative(OUT, join(ROOT, 'test/docs/snippet-modules.d.ts'))],
-  };
-  writeFileSync(join(OUT, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
-  let output = '';
-  try {
-    execFileSync(join(ROOT, 'node_modules/.bin/tsc'), ['-p', join(OUT, 'tsconfig.json'), '--pretty', 'false'], { encoding: 'utf8' });
-  } catch (error) {
-    output = `${error.stdout ?? ''}${error.stderr ?? ''}`;
-  }
+  const context = (dir) => relative(dir, join(ROOT, 'test/docs/snippet-context.d.ts'));
+  const output =
+    tsc(OUT, {
+      extends: relative(OUT, join(ROOT, 'tsconfig.json')),
+      compilerOptions: { noEmit: true, noUnusedLocals: false, jsx: 'preserve', types: ['node', '@cocos/creator-types/engine'] },
+      include: ['*.ts', '*.tsx', context(OUT)],
+    }) +
+    tsc(RN_OUT, {
+      extends: relative(RN_OUT, join(ROOT, 'tsconfig.react-native.json')),
+      compilerOptions: { noUnusedLocals: false },
+      files: [],
+      include: ['*.ts', '*.tsx', context(RN_OUT)],
+    });
   const errors = output
     .split('\n')
     .filter((line) => line.trim())

@@ -7,7 +7,7 @@ import { createReactNativePlatform, type ReactNativePlatform } from './platform.
 import type { ReactNativePlatformOptions } from './types.js';
 
 /** Options of the React Native {@link createGameCampaign}: the facade's, with the modules instead of a platform. */
-export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'>, ReactNativePlatformOptions {}
+export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'>, Omit<ReactNativePlatformOptions, 'storageKey'> {}
 
 /**
  * Builds the SDK for a React Native or Expo app.
@@ -16,7 +16,7 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
  * @example
  * ```ts
  * import 'react-native-get-random-values';
- * import AsyncStorage from '@react-native-async-storage/async-storage';
+ * import * as AsyncStorage from '@react-native-async-storage/async-storage';
  * import NetInfo from '@react-native-community/netinfo';
  * import { AppState, Linking } from 'react-native';
  * import { createGameCampaign } from 'game-campaign-sdk/react-native';
@@ -25,6 +25,6 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
  */
 export function createGameCampaign(options: ReactNativeGameCampaignOptions): GameCampaign & { platform: ReactNativePlatform } {
   const { modules, fetch, storageName, ...facade } = options;
-  const platform = createReactNativePlatform({ modules, fetch, storageName });
+  const platform = createReactNativePlatform({ modules, fetch, storageName, storageKey: facade.tracker?.storageKey });
   return Object.assign(createCoreGameCampaign({ ...facade, platform }), { platform });
 }

@@ -7,7 +7,7 @@ export { createGameCampaign, type ReactNativeGameCampaignOptions } from './game-
 export { createReactNativePlatform, type ReactNativePlatform } from './platform.js';
 export { createWebViewHost, WEBVIEW_CLOSE_MESSAGE, type ReactLike, type WebViewHost } from './web-view.js';
 export type { AsyncStorageShape } from './storage.js';
-export type { AppStateLike, AsyncStorageLike, AsyncStorageModule, ExpoCryptoLike, LinkingLike, NetInfoLike, ReactNativeModules, ReactNativePlatformOptions, WebViewOpener } from './types.js';
+export type { AppStateLike, AsyncStorageLike, AsyncStorageModule, ExpoCryptoLike, LinkingLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions, WebViewOpener } from './types.js';
 export { CryptoUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
 export type { GetRandomValues } from '../shared/crypto.js';
 export type { GameCampaign, GameCampaignOptions } from '../../core/game-campaign.js';

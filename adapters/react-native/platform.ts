@@ -10,7 +10,7 @@ import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, typ
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { watchedNetwork } from '../shared/watched-network.js';
 import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
-import type { AppStateLike, NetInfoLike, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
+import type { AppStateLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
 import { reactNativeOpenWebView } from './web-view.js';
 
 /** The React Native platform, with the AsyncStorage API it found. */
@@ -24,8 +24,8 @@ export interface ReactNativePlatform extends Platform {
  * no secure random source exists (never falls back to `Math.random`)
  * @example
  * ```ts
- * import AsyncStorage from '@react-native-async-storage/async-storage';
  * import 'react-native-get-random-values';
+ * import * as AsyncStorage from '@react-native-async-storage/async-storage';
  * import { AppState, Linking } from 'react-native';
  * const platform = createReactNativePlatform({ modules: { AsyncStorage, AppState, Linking } });
  * ```
@@ -34,14 +34,15 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
   const { modules } = options;
   if (!modules?.AsyncStorage) throw new TypeError('createReactNativePlatform: pass modules.AsyncStorage (@react-native-async-storage/async-storage)');
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
-  const { store, shape } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign');
+  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', `${options.storageKey ?? 'game-campaign'}:`);
   const fetch: FetchLike = options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init));
   return {
     storageShape: shape,
-    storage: asyncStorageAdapter(store),
+    storage: asyncStorageAdapter(store, prepare),
     lifecycle: appStateLifecycle(modules.AppState),
     // SHA-256 from expo-crypto's digest when given, else @noble/hashes loaded on the first hash.
-    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules)), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', data))),
+    // fromGetRandomValues only ever passes Uint8Array slices, all a RandomValuesFill takes.
+    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules) as GetRandomValues), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', new Uint8Array(data)))),
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch,
@@ -53,7 +54,7 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
 }
 
 /** The injected source, else a `crypto.getRandomValues` a polyfill installed; else a loud failure. */
-function secureRandom(modules: ReactNativeModules): GetRandomValues {
+function secureRandom(modules: ReactNativeModules): RandomValuesFill {
   const source = modules.getRandomValues ?? (modules.expoCrypto ? modules.expoCrypto.getRandomValues.bind(modules.expoCrypto) : undefined) ?? getRandomValuesOf(hostCrypto());
   if (!source) {
     throw new CryptoUnavailableError(

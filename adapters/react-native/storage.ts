@@ -2,37 +2,77 @@
  * AsyncStorage (2.x or 3.x, told apart by duck typing) as a {@link KeyValueStorage}. Values are JSON text.
  */
 import type { KeyValueStorage } from '../../core/platform.js';
+import { moveLegacyKeys } from './legacy-keys.js';
 import type { AsyncStorageLike, AsyncStorageModule } from './types.js';
 
 /** Which AsyncStorage API a store has. */
 export type AsyncStorageShape = 'v2' | 'v3';
 
-/** The store to use: the 3.x module's own named store (`createAsyncStorage(name)`), or the instance given. */
-export function resolveAsyncStorage(module: AsyncStorageModule, name: string): { store: AsyncStorageLike; shape: AsyncStorageShape } {
-  const candidate = 'createAsyncStorage' in module && typeof module.createAsyncStorage === 'function' ? module.createAsyncStorage(name) : module;
-  const store = candidate as AsyncStorageLike;
-  for (const method of ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const) {
-    if (typeof store?.[method] !== 'function') throw new TypeError(`createReactNativePlatform: modules.AsyncStorage has no ${method}(); pass the default export of @react-native-async-storage/async-storage`);
-  }
-  return { store, shape: typeof store.getMany === 'function' && typeof store.multiGet !== 'function' ? 'v3' : 'v2' };
+/** The store the SDK uses, and a step to run before its first use (moving 0.1.0's keys into it). */
+export interface ResolvedAsyncStorage {
+  store: AsyncStorageLike;
+  shape: AsyncStorageShape;
+  prepare(): Promise<void>;
 }
 
-/** A {@link KeyValueStorage} over an AsyncStorage store. */
-export function asyncStorageAdapter(store: AsyncStorageLike): KeyValueStorage {
+const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as AsyncStorageLike | undefined)?.getItem === 'function';
+
+/**
+ * The store to use:
+ * - the 3.x module (`import * as AsyncStorage`): the SDK's own store `createAsyncStorage(name)`, never the
+ *   app's legacy shared store (3.1.1 `src/index.tsx`: `createAsyncStorage` is a named export, the default
+ *   export is `getLegacyStorage()`); keys under `keyPrefix` that an SDK 0.1.0 wrote into that legacy store
+ *   (its guide passed the default export) are moved into the SDK's store before first use;
+ * - a store (2.x's default export, or a store the game made): that store;
+ * - 2.x's module (`import * as`, Metro's interop namespace): its default export.
+ */
+export function resolveAsyncStorage(module: AsyncStorageModule, name: string, keyPrefix: string): ResolvedAsyncStorage {
+  const candidate = module as Partial<{ createAsyncStorage(name: string): AsyncStorageLike; default: unknown }> & Partial<AsyncStorageLike>;
+  let store: unknown = candidate;
+  let prepare = () => Promise.resolve();
+  if (typeof candidate.createAsyncStorage === 'function') {
+    const own = candidate.createAsyncStorage(name);
+    const legacy = candidate.default;
+    store = own;
+    if (isStore(legacy)) prepare = () => moveLegacyKeys(legacy, own, keyPrefix);
+  } else if (!isStore(candidate) && isStore(candidate.default)) {
+    store = candidate.default;
+  }
+  for (const method of ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const) {
+    if (typeof (store as Partial<AsyncStorageLike> | undefined)?.[method] !== 'function') {
+      throw new TypeError(`createReactNativePlatform: modules.AsyncStorage has no ${method}(); pass @react-native-async-storage/async-storage (import * as AsyncStorage)`);
+    }
+  }
+  const found = store as AsyncStorageLike;
+  return { store: found, shape: typeof found.getMany === 'function' && typeof found.multiGet !== 'function' ? 'v3' : 'v2', prepare };
+}
+
+/**
+ * A {@link KeyValueStorage} over an AsyncStorage store; every call waits for `prepare` (run once). A value that
+ * is not text (3.x stores whatever it is given) is returned as it is.
+ */
+export function asyncStorageAdapter(store: AsyncStorageLike, prepare: () => Promise<void> = () => Promise.resolve()): KeyValueStorage {
+  let prepared: Promise<void> | undefined;
+  const ready = () => (prepared ??= prepare());
   return {
     async get<T>(key: string) {
-      const text = await store.getItem(key);
-      return text === null || text === undefined ? undefined : (JSON.parse(text) as T);
+      await ready();
+      const stored: unknown = await store.getItem(key);
+      if (stored === null || stored === undefined) return undefined;
+      return (typeof stored === 'string' ? JSON.parse(stored) : stored) as T;
     },
     async set(key, value) {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
+      await ready();
       await store.setItem(key, text);
     },
     async delete(key) {
+      await ready();
       await store.removeItem(key);
     },
     async keys(prefix = '') {
+      await ready();
       return (await store.getAllKeys()).filter((key) => key.startsWith(prefix)).sort();
     },
   };

@@ -3,7 +3,14 @@
  * `react-native` nor any community module, so they stay optional peer dependencies.
  */
 import type { FetchLike } from '../../core/platform.js';
-import type { GetRandomValues } from '../shared/crypto.js';
+
+/**
+ * A secure random fill as the SDK calls it: always with one `Uint8Array` of at most 65 536 bytes; the return
+ * value is ignored. Wider than `crypto.getRandomValues`' type on purpose, so expo-crypto's
+ * `getRandomValues<T extends IntBasedTypedArray | UintBasedTypedArray>(typedArray: T): T` and a bound
+ * `crypto.getRandomValues` both fit as they are, without a cast.
+ */
+export type RandomValuesFill = (array: Uint8Array) => unknown;
 
 /** The calls both AsyncStorage 2.x and 3.x have (3.x dropped `multiGet` & co. for `getMany` & co.). */
 export interface AsyncStorageLike {
@@ -17,8 +24,11 @@ export interface AsyncStorageLike {
   getMany?(keys: readonly string[]): Promise<Record<string, string | null>>;
 }
 
-/** The default instance, or the 3.x module (`createAsyncStorage(name)` is then used for a store of our own). */
-export type AsyncStorageModule = AsyncStorageLike | { createAsyncStorage(name: string): AsyncStorageLike };
+/**
+ * What `modules.AsyncStorage` may be: the module (`import * as AsyncStorage`; with 3.x the SDK then uses a store
+ * of its own, `createAsyncStorage(name)`), or a store (2.x's default export, or a 3.x store the game created).
+ */
+export type AsyncStorageModule = AsyncStorageLike | { createAsyncStorage(name: string): AsyncStorageLike; default?: unknown } | { default: AsyncStorageLike };
 
 /** `AppState` from `react-native`. */
 export interface AppStateLike {
@@ -31,11 +41,14 @@ export interface NetInfoLike {
   addEventListener(listener: (state: { isConnected: boolean | null; isInternetReachable?: boolean | null }) => void): () => void;
 }
 
-/** `expo-crypto`: its `getRandomValues`, and `digest` (SHA-256 natively instead of @noble/hashes) when present. */
+/**
+ * `expo-crypto` (`import * as ExpoCrypto from 'expo-crypto'`): its `getRandomValues`, and `digest` (SHA-256
+ * natively instead of @noble/hashes) when present.
+ */
 export interface ExpoCryptoLike {
-  getRandomValues: GetRandomValues;
+  getRandomValues: RandomValuesFill;
   /** `digest(CryptoDigestAlgorithm.SHA256, data)`; `CryptoDigestAlgorithm.SHA256` is `'SHA-256'`. */
-  digest?(algorithm: string, data: Uint8Array): Promise<ArrayBuffer>;
+  digest?(algorithm: string, data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
 }
 
 /** `Linking` from `react-native`: `openURL` rejects when no app can open the URL. */
@@ -50,14 +63,18 @@ export interface WebViewOpener {
 
 /** The modules a React Native game passes in. */
 export interface ReactNativeModules {
-  /** `@react-native-async-storage/async-storage` (2.x or 3.x): its default export, or the module. */
+  /**
+   * `@react-native-async-storage/async-storage` (2.x or 3.x) as `import * as AsyncStorage`: with 3.x the SDK
+   * keeps its data in its own store, not in the app's legacy shared store (the 3.x default export). A store
+   * (2.x's default export) works too.
+   */
   AsyncStorage: AsyncStorageModule;
   /** `AppState` from `react-native`. */
   AppState: AppStateLike;
   /** `@react-native-community/netinfo`'s default export: flushes when the network returns. */
   NetInfo?: NetInfoLike;
   /** `crypto.getRandomValues` as `react-native-get-random-values` installs it (bound). */
-  getRandomValues?: GetRandomValues;
+  getRandomValues?: RandomValuesFill;
   /** `expo-crypto`, for its `getRandomValues`. */
   expoCrypto?: ExpoCryptoLike;
   /** Shows the campaign page in the app: {@link createWebViewHost} over `react-native-webview`. */
@@ -73,4 +90,10 @@ export interface ReactNativePlatformOptions {
   fetch?: FetchLike;
   /** Name of the AsyncStorage 3.x store created with `createAsyncStorage`. @defaultValue `'game-campaign'` */
   storageName?: string;
+  /**
+   * The tracker's `storageKey`: with the 3.x module, keys under `${storageKey}:` that SDK 0.1.0 left in the
+   * legacy shared store are moved into the SDK's own store before first use. `createGameCampaign` passes it.
+   * @defaultValue `'game-campaign'`
+   */
+  storageKey?: string;
 }

@@ -13,16 +13,20 @@ import type { LinkingLike, WebViewOpener } from './types.js';
  */
 export const WEBVIEW_CLOSE_MESSAGE = 'close';
 
-/** The few React calls the host uses, so the package imports no React. */
-export interface ReactLike {
-  createElement(type: any, props?: any, ...children: any[]): any;
+/**
+ * The few React calls the host uses, so the package imports no React (not even its types). `Element` is what
+ * `createElement` returns, inferred from the `React` passed in (`ReactElement` with React's own types), so
+ * `Host` is a function component React's types accept: `<webView.Host />` compiles under React 19.
+ */
+export interface ReactLike<Element = unknown> {
+  createElement(type: any, props?: any, ...children: any[]): Element;
   useSyncExternalStore<T>(subscribe: (onChange: () => void) => () => void, getSnapshot: () => T): T;
 }
 
 /** What {@link createWebViewHost} returns: pass it as `modules.WebView`, render `Host` once near the root. */
-export interface WebViewHost extends WebViewOpener {
-  /** Renders the open web view over the app (nothing when none is open). */
-  Host(props: { style?: unknown }): unknown;
+export interface WebViewHost<Element = unknown> extends WebViewOpener {
+  /** Renders the open web view over the app (nothing when none is open): a function component. */
+  Host(props: { style?: unknown }): Element | null;
 }
 
 /**
@@ -37,7 +41,7 @@ export interface WebViewHost extends WebViewOpener {
  * // in App: <><Game /><webView.Host /></>
  * ```
  */
-export function createWebViewHost({ React, WebView }: { React: ReactLike; WebView: unknown }): WebViewHost {
+export function createWebViewHost<Element>({ React, WebView }: { React: ReactLike<Element>; WebView: unknown }): WebViewHost<Element> {
   let current: { url: string; handle: ReturnType<typeof webViewHandle> } | undefined;
   const listeners = new Set<() => void>();
   const changed = () => {

@@ -3,9 +3,8 @@
  * session (stored in AsyncStorage, paused in the background, sent when the network is back) and the campaign
  * page in an in-app web view. Guide: docs/guides/react-native.md.
  *
- * Not type-checked in this repository: React Native and its modules (and their types) are not installed here,
- * so samples/react-native is excluded from tsconfig.json. The SDK side of it is: the adapter's option types are
- * checked in `npm test`, and docs/guides/react-native.md compiles the same calls against stand-ins.
+ * Type-checked in `npm test` (tsconfig.react-native.json) against the real react 19, react-native, async-storage,
+ * NetInfo and react-native-webview types.
  *
  * Install: `npm install game-campaign-sdk @react-native-async-storage/async-storage react-native-get-random-values
  * @react-native-community/netinfo react-native-webview` (Expo: `npx expo install expo-crypto` and pass
@@ -14,7 +13,8 @@
 import 'react-native-get-random-values'; // first: installs crypto.getRandomValues, which Hermes lacks
 import React, { useEffect, useState } from 'react';
 import { AppState, Button, Linking, Platform, SafeAreaView, Text, View } from 'react-native';
-import AsyncStorage from '@react-native-async-storage/async-storage';
+// The module: with 3.x the SDK keeps its data in its own store, not in the app's legacy shared store.
+import * as AsyncStorage from '@react-native-async-storage/async-storage';
 import NetInfo from '@react-native-community/netinfo';
 import { WebView } from 'react-native-webview';
 import { createGameCampaign, createWebViewHost, type GameCampaign } from 'game-campaign-sdk/react-native';

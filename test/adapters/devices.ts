@@ -14,7 +14,7 @@ import { createFakeWx } from './fakes/fake-wx.js';
 import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from './fakes/fake-react-native.js';
 
 /** A fetch to the in-process server that fails while offline (a browser's or RN's fetch, minus the network). */
-function routedFetch(server: ServerHandler, isOnline: () => boolean, options: { dropSignal?: boolean; dropKeepalive?: boolean } = {}): FetchLike {
+export function routedFetch(server: ServerHandler, isOnline: () => boolean, options: { dropSignal?: boolean; dropKeepalive?: boolean } = {}): FetchLike {
   return async (input, init = {}) => {
     if (!isOnline()) throw new TypeError('Network request failed');
     const { signal, keepalive, ...rest } = init;
@@ -113,7 +113,7 @@ export function reactNativeDevice(version: 'v2' | 'v3'): ContractDevice {
       vi.stubGlobal('fetch', routedFetch(server, () => online, { dropKeepalive: true }));
       const AppState = createFakeAppState();
       const NetInfo = createFakeNetInfo();
-      const random = { getRandomValues: <T extends ArrayBufferView | null>(array: T) => webcrypto.getRandomValues(array as Uint8Array) as unknown as T };
+      const random = { getRandomValues: (array: Uint8Array) => webcrypto.getRandomValues(array) };
       const modules =
         version === 'v2'
           ? { AsyncStorage: createAsyncStorageV2(disk), AppState, NetInfo, getRandomValues: random.getRandomValues }

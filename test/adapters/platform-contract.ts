@@ -33,12 +33,12 @@ export interface ContractDevice {
 }
 
 export const RELAY_URL = 'http://game.local/campaign';
-const API_URL = 'http://emulator.local';
-const USER = 'player-1';
-const TOKEN = 'Bearer player-1-token';
+export const API_URL = 'http://emulator.local';
+export const USER = 'player-1';
+export const TOKEN = 'Bearer player-1-token';
 
 /** The emulator behind a relay, in-process. */
-function startService(): { emu: Emulator; handler: ServerHandler } {
+export function startService(): { emu: Emulator; handler: ServerHandler } {
   const emu = createEmulator();
   // The game server runs elsewhere with Node's own AbortController; in this one process the global may be the
   // Cocos stand-in, which Node's Request refuses, so the server side sends without a signal.
@@ -49,7 +49,7 @@ function startService(): { emu: Emulator; handler: ServerHandler } {
 }
 
 /** A platform that "dies" on `kill()`: storage and fetch reject, lifecycle events stop (the process crashed). */
-function killable(platform: Platform): { platform: Platform; kill(): void } {
+export function killable(platform: Platform): { platform: Platform; kill(): void } {
   let dead = false;
   const guard = <A extends unknown[], R>(call: (...args: A) => Promise<R>) => (...args: A): Promise<R> => (dead ? Promise.reject(new Error('process died')) : call(...args));
   const storage: KeyValueStorage = {

@@ -12,7 +12,7 @@ afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
-const getRandomValues = <T extends ArrayBufferView | null>(array: T) => webcrypto.getRandomValues(array as Uint8Array) as unknown as T;
+const getRandomValues = (array: Uint8Array) => webcrypto.getRandomValues(array);
 const facade = { clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
 
 describe('React Native crypto (Hermes has none)', () => {
@@ -24,12 +24,12 @@ describe('React Native crypto (Hermes has none)', () => {
   });
 
   it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
-    vi.stubGlobal('crypto', { getRandomValues });
+    vi.stubGlobal('crypto', webcrypto);
     const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
     expect((await installed.crypto.randomBytes(8)).length).toBe(8);
     vi.stubGlobal('crypto', undefined);
     const calls: number[] = [];
-    const expoCrypto = { getRandomValues: <T extends ArrayBufferView | null>(array: T) => (calls.push(array!.byteLength), getRandomValues(array)) };
+    const expoCrypto = { getRandomValues: (array: Uint8Array) => (calls.push(array.byteLength), getRandomValues(array)) };
     const expo = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto } });
     await expo.crypto.randomBytes(100_000);
     expect(calls).toEqual([65_536, 34_464]); // sliced at the 64 KiB per-call limit
@@ -40,7 +40,7 @@ describe('React Native SHA-256', () => {
   it("hashes with expo-crypto's digest when it has one, else with @noble/hashes (same digest)", async () => {
     vi.stubGlobal('crypto', undefined);
     const algorithms: string[] = [];
-    const digest = async (algorithm: string, data: Uint8Array) => (algorithms.push(algorithm), webcrypto.subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>));
+    const digest = async (algorithm: string, data: Uint8Array) => (algorithms.push(algorithm), webcrypto.subtle.digest('SHA-256', new Uint8Array(data)));
     const abc = new TextEncoder().encode('abc');
     const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
     const expo = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto: { getRandomValues, digest } } });

@@ -1,0 +1,32 @@
+/**
+ * Type test (tsconfig.react-native.json, in `npm run typecheck`): the real modules' types fit the adapter's
+ * options as they are, without a cast, and the web view host is a component React 19's types accept.
+ */
+import * as AsyncStorage from '@react-native-async-storage/async-storage';
+import AsyncStorageV2 from 'async-storage-v2';
+import * as AsyncStorageV2Module from 'async-storage-v2';
+import NetInfo from '@react-native-community/netinfo';
+import * as ExpoCrypto from 'expo-crypto';
+import React from 'react';
+import { AppState, Linking } from 'react-native';
+import { WebView } from 'react-native-webview';
+import { createWebViewHost, type ReactNativeModules } from '../../../adapters/react-native/index.js';
+
+/** expo-crypto's `getRandomValues<T extends IntBasedTypedArray | UintBasedTypedArray>`, as the module and alone. */
+export const expo: ReactNativeModules = { AsyncStorage, AppState, NetInfo, expoCrypto: ExpoCrypto };
+export const expoFill: ReactNativeModules = { AsyncStorage, AppState, getRandomValues: ExpoCrypto.getRandomValues };
+
+/** async-storage 3.x as the module or one of its stores; 2.x as its default export or its module. */
+export const v3Store: ReactNativeModules = { AsyncStorage: AsyncStorage.createAsyncStorage('game-campaign'), AppState };
+export const v2: ReactNativeModules = { AsyncStorage: AsyncStorageV2, AppState, Linking };
+export const v2Module: ReactNativeModules = { AsyncStorage: AsyncStorageV2Module, AppState };
+
+/** `Host` is a React function component: JSX and `ComponentType` accept it. */
+const webView = createWebViewHost({ React, WebView });
+export const component: React.ComponentType<{ style?: { flex: number } }> = webView.Host;
+export const App = (): React.JSX.Element => (
+  <>
+    <webView.Host />
+    <webView.Host style={{ flex: 1 }} />
+  </>
+);
