@@ -9,6 +9,7 @@
  * "url not in domain list" becomes a `RequestBlockedError`.
  */
 import type { FetchLike } from '../../core/platform.js';
+import { RequestBlockedError } from '../shared/errors.js';
 import type { xhrFetch } from './xhr-request.js';
 
 /** The part of `XMLHttpRequest` this fetch uses. */
@@ -60,5 +61,5 @@ export class XhrTimeoutError extends Error {
  */
 export function createXhrFetch(Xhr: XhrConstructor, options: XhrFetchOptions = {}): FetchLike {
   let ready: Promise<ReturnType<typeof xhrFetch>> | undefined;
-  return async (input, init) => (await (ready ??= import('./xhr-request.js').then((module) => module.xhrFetch(Xhr, options, XhrTimeoutError))))(input, init);
+  return async (input, init) => (await (ready ??= import('./xhr-request.js').then((module) => module.xhrFetch(Xhr, options, XhrTimeoutError, RequestBlockedError))))(input, init);
 }

@@ -3,7 +3,7 @@
  * first request.
  */
 import type { FetchLike } from '../../core/platform.js';
-import { RequestBlockedError } from '../shared/errors.js';
+import type { RequestBlockedError } from '../shared/errors.js';
 import type { XhrConstructor, XhrFetchOptions, XhrLike, XhrTimeoutError } from './xhr-fetch.js';
 
 /** Anything shaped like an `AbortSignal`: a real one, a polyfill's, or the SDK's own. */
@@ -15,10 +15,11 @@ interface SignalLike {
 }
 
 /**
- * The fetch of {@link createXhrFetch}, ready to send (see there). `TimeoutError` is passed in, not imported:
- * a static import back into ./xhr-fetch.ts would make bundlers split that file into a chunk of its own.
+ * The fetch of {@link createXhrFetch}, ready to send (see there). The error classes are passed in, not imported:
+ * a static import of a module the eager code uses too (./xhr-fetch.ts, ../shared/errors.ts) would make bundlers
+ * split it into a chunk of its own.
  */
-export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError): FetchLike {
+export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError, BlockedError: typeof RequestBlockedError): FetchLike {
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = typeof input === 'string' ? undefined : input;
@@ -46,7 +47,7 @@ export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, Ti
       const timedOut = () => new TimeoutError(`xhr fetch: no answer within ${timeoutMs ? `${timeoutMs} ms` : 'the runtime\'s request time-out'}: ${method} ${url}`);
       xhr.onload = () => settle(() => resolve(xhrResponse(xhr, url)));
       // WeChat's wrapper calls onerror with wx.request's errMsg (XMLHttpRequest.js:146), a browser with an event.
-      xhr.onerror = (detail) => settle(() => reject(requestError(detail, method, url)));
+      xhr.onerror = (detail) => settle(() => reject(requestError(detail, method, url, BlockedError)));
       xhr.ontimeout = () => settle(() => reject(timedOut()));
       xhr.onabort = () => settle(() => reject(abortReason(signal)));
       xhr.open(method, url, true);
@@ -78,9 +79,9 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
  * of the mini-game's request domain list: wx.request's errMsg "url not in domain list"), else the `TypeError`
  * a `fetch` rejects with on a network error.
  */
-function requestError(detail: unknown, method: string, url: string): Error {
+function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
   if (typeof detail === 'string' && detail.includes('url not in domain list')) {
-    return new RequestBlockedError(
+    return new BlockedError(
       `WeChat refused ${method} ${url}: ${hostOf(url)} is not on this mini-game's request domain list. Add it (HTTPS only) to the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain (${detail})`,
     );
   }

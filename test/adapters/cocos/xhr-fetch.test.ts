@@ -10,8 +10,8 @@ import { createAbortControllerClass } from '../../../adapters/shared/abort-contr
 import { RequestBlockedError } from '../../../adapters/shared/errors.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
-/** The request code as createXhrFetch calls it (it passes the time-out error class in). */
-const createXhrFetch = (Xhr: XhrConstructor, options: XhrFetchOptions = {}) => xhrFetch(Xhr, options, XhrTimeoutError);
+/** The request code as createXhrFetch calls it (it passes the error classes in). */
+const createXhrFetch = (Xhr: XhrConstructor, options: XhrFetchOptions = {}) => xhrFetch(Xhr, options, XhrTimeoutError, RequestBlockedError);
 
 afterEach(() => {
   vi.useRealTimers();
