@@ -69,12 +69,11 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
  * Whether `wx` is WeChat's mini-game API, not the JS-SDK (`jWeixin`) a web page in WeChat's browser gets as
  * `window.wx` (its API list, developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/JS-SDK.html, has
  * `getNetworkType` but no `*StorageSync` call and no `onNetworkStatusChange`). Checked by the calls themselves
- * rather than `sys.platform === sys.Platform.WECHAT_GAME` (set only in the engine's WeChat build,
- * cocos-engine v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the calls are exactly what the adapter
- * needs, so a `wx` that passes cannot crash it, and the check holds for whatever `sys` the game passes.
+ * rather than `sys.platform === sys.Platform.WECHAT_GAME` (set only in the engine's WeChat build, cocos-engine
+ * v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the check holds for whatever `sys` the game passes, and
+ * it looks at the two calls the WeChat runtime makes first (storage, network events), which jWeixin lacks.
  */
 function isWechatMiniGameApi(wx: any): wx is WechatApi {
-  // Storage and network events: what jWeixin lacks and the WeChat runtime needs first.
   return typeof wx?.getStorageSync == 'function' && typeof wx.onNetworkStatusChange == 'function';
 }
 

@@ -71,8 +71,8 @@ export interface CocosPlatformOptions {
   /** `{ sys, game, Game }` from `cc`. */
   cc: CocosModules;
   /**
-   * The global `wx`. It selects the WeChat runtime only when it is the mini-game API (it has every storage and
-   * network call of {@link WechatApi}); a web build in WeChat's browser, where a page with the JS-SDK has
+   * The global `wx`. It selects the WeChat runtime only when it is the mini-game API (it has `getStorageSync` and
+   * `onNetworkStatusChange`); a web build in WeChat's browser, where a page with the JS-SDK has
    * `window.wx = jWeixin`, stays a web build.
    */
   wx?: WechatApi;
