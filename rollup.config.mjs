@@ -22,9 +22,11 @@ export default [
     plugins: [ts('es2022')],
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
     // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
+    // ES2020 syntax, like the IIFE (scripts/lower-private.mjs): Cocos Creator may pack these files for WeChat or
+    // native without lowering them (docs/guides/cocos.md), and old WebViews run the game's bundle as it is.
     output: [
-      { dir: 'dist', format: 'es', preserveModules: true, entryFileNames: fileName('js') },
-      { dir: 'dist', format: 'cjs', preserveModules: true, entryFileNames: fileName('cjs'), exports: 'named' },
+      { dir: 'dist', format: 'es', preserveModules: true, entryFileNames: fileName('js'), plugins: [lowerToEs2020()] },
+      { dir: 'dist', format: 'cjs', preserveModules: true, entryFileNames: fileName('cjs'), exports: 'named', plugins: [lowerToEs2020()] },
     ],
   },
   {

@@ -8,7 +8,7 @@ export { createCocosPlatform, type CocosPlatform } from './platform.js';
 export { createXhrFetch, XhrTimeoutError, type XhrConstructor, type XhrFetchOptions, type XhrLike } from './xhr-fetch.js';
 export { WEBVIEW_CLOSE_SCHEME } from './web-view.js';
 export type { CocosGame, CocosGameClass, CocosModules, CocosPlatformOptions, CocosRuntime, CocosSys, CocosWebView, CocosWebViewFactory, WechatApi } from './types.js';
-export { CryptoUnavailableError, StorageUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
+export { CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
 export type { GetRandomValues } from '../shared/crypto.js';
 export type { GameCampaign, GameCampaignOptions } from '../../core/game-campaign.js';
 export type { WebViewHandle } from '../../core/platform.js';

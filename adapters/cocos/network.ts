@@ -12,11 +12,15 @@ export { createBrowserNetwork as browserNetwork } from '../browser/network.js';
 
 /**
  * WeChat's network state: assumed online until `wx.getNetworkType` answers, then kept by one
- * `wx.onNetworkStatusChange` listener (attached on first use; WeChat offers no way to remove it).
+ * `wx.onNetworkStatusChange` listener, attached on first use and removed with `wx.offNetworkStatusChange`
+ * (base library 2.9.3+) when the last listener leaves (the tracker's `dispose()`).
  */
 export function wechatNetwork(wx: WechatApi): NetworkStatus {
   return watchedNetwork((update) => {
+    const listener = ({ isConnected }: { isConnected: boolean }) => update(isConnected);
     wx.getNetworkType({ success: ({ networkType }) => update(networkType !== 'none') });
-    wx.onNetworkStatusChange(({ isConnected }) => update(isConnected));
+    wx.onNetworkStatusChange(listener);
+    // The same function object: WeChat removes only the listener it is given.
+    return () => wx.offNetworkStatusChange?.(listener);
   });
 }

@@ -19,7 +19,7 @@ import { createXhrFetch, type XhrConstructor } from './xhr-fetch.js';
 
 /** The Cocos platform, with the build it detected and whether its storage persists. */
 export interface CocosPlatform extends Platform {
-  /** `wechat` when `wx` was given, `native` when `sys.isNative`, else `web`. */
+  /** `wechat` when `wx` is the mini-game API, `native` when `sys.isNative`, else `web`. */
   readonly runtime: CocosRuntime;
   /** Whether storage keeps what is written; undefined until storage is first used. */
   readonly persistentStorage: boolean | undefined;
@@ -38,8 +38,9 @@ export interface CocosPlatform extends Platform {
 export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatform {
   // Not `const { cc } = options`: Cocos reserves the identifier `cc` (its docs: "cc can be used as a property name").
   const engine = options.cc;
-  const wx = options.wx;
   if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
+  // A `wx` that is not the mini-game API (jWeixin on a web page in WeChat's browser) is ignored: a web build.
+  const wx = isWechatMiniGameApi(options.wx) ? options.wx : undefined;
   const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
   if (runtime !== 'web') ensureAbortController();
   const g = globalThis as Record<string, any>;
@@ -62,6 +63,18 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     now: () => Date.now(),
     monotonic: monotonicClock(),
   };
+}
+
+/**
+ * Whether `wx` is WeChat's mini-game API, not the JS-SDK (`jWeixin`) a web page in WeChat's browser gets as
+ * `window.wx` (its API list, developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/JS-SDK.html, has
+ * `getNetworkType` but no `*StorageSync` call and no `onNetworkStatusChange`). Checked by the calls themselves
+ * rather than `sys.platform === sys.Platform.WECHAT_GAME` (set only in the engine's WeChat build, cocos-engine
+ * v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the check holds for whatever `sys` the game passes, and
+ * it looks at the two calls the WeChat runtime makes first (storage, network events), which jWeixin lacks.
+ */
+function isWechatMiniGameApi(wx: any): wx is WechatApi {
+  return typeof wx?.getStorageSync == 'function' && typeof wx.onNetworkStatusChange == 'function';
 }
 
 /** `game` EVENT_HIDE/EVENT_SHOW everywhere; on web also `visibilitychange`/`pagehide` (the game events are not guaranteed there). */

@@ -70,7 +70,11 @@ export interface WechatApi {
 export interface CocosPlatformOptions {
   /** `{ sys, game, Game }` from `cc`. */
   cc: CocosModules;
-  /** The global `wx` on a WeChat mini-game build: its presence selects the WeChat runtime. */
+  /**
+   * The global `wx`. It selects the WeChat runtime only when it is the mini-game API (it has `getStorageSync` and
+   * `onNetworkStatusChange`); a web build in WeChat's browser, where a page with the JS-SDK has
+   * `window.wx = jWeixin`, stays a web build.
+   */
   wx?: WechatApi;
   /** Builds the `WebView` component `openWebView` shows. @defaultValue `sys.openURL` (an external browser) on web and native */
   webView?: CocosWebViewFactory;

@@ -3,6 +3,7 @@
  * first request.
  */
 import type { FetchLike } from '../../core/platform.js';
+import type { RequestBlockedError } from '../shared/errors.js';
 import type { XhrConstructor, XhrFetchOptions, XhrLike, XhrTimeoutError } from './xhr-fetch.js';
 
 /** Anything shaped like an `AbortSignal`: a real one, a polyfill's, or the SDK's own. */
@@ -14,10 +15,11 @@ interface SignalLike {
 }
 
 /**
- * The fetch of {@link createXhrFetch}, ready to send (see there). `TimeoutError` is passed in, not imported:
- * a static import back into ./xhr-fetch.ts would make bundlers split that file into a chunk of its own.
+ * The fetch of {@link createXhrFetch}, ready to send (see there). The error classes are passed in, not imported:
+ * a static import of a module the eager code uses too (./xhr-fetch.ts, ../shared/errors.ts) would make bundlers
+ * split it into a chunk of its own.
  */
-export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError): FetchLike {
+export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError, BlockedError: typeof RequestBlockedError): FetchLike {
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = typeof input === 'string' ? undefined : input;
@@ -42,16 +44,23 @@ export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, Ti
         xhr.abort();
       };
       const onAbort = () => cancel(abortReason(signal));
+      const timedOut = () => new TimeoutError(`xhr fetch: no answer within ${timeoutMs ? `${timeoutMs} ms` : 'the runtime\'s request time-out'}: ${method} ${url}`);
       xhr.onload = () => settle(() => resolve(xhrResponse(xhr, url)));
-      xhr.onerror = xhr.ontimeout = () => settle(() => reject(new TypeError(`Network request failed: ${method} ${url}`)));
+      // WeChat's wrapper calls onerror with wx.request's errMsg (XMLHttpRequest.js:146), a browser with an event.
+      xhr.onerror = (detail) => settle(() => reject(requestError(detail, method, url, BlockedError)));
+      xhr.ontimeout = () => settle(() => reject(timedOut()));
       xhr.onabort = () => settle(() => reject(abortReason(signal)));
       xhr.open(method, url, true);
+      // The wrapper hands it to wx.request, which then ends the request itself (and frees one of its 10 slots).
+      if (timeoutMs) xhr.timeout = timeoutMs;
       const headers = lowercaseHeaders(init.headers ?? request?.headers);
       if (body !== null) headers['content-type'] ??= 'text/plain;charset=UTF-8';
       for (const name in headers) xhr.setRequestHeader(name, headers[name]!);
       signal?.addEventListener?.('abort', onAbort);
-      if (timeoutMs) timer = setTimeout(() => cancel(new TimeoutError(`xhr fetch: no answer within ${timeoutMs} ms: ${method} ${url}`)), timeoutMs);
-      xhr.send(body);
+      if (timeoutMs) timer = setTimeout(() => cancel(timedOut()), timeoutMs);
+      // No argument for no body: the wrapper's `send(data = '')` defaults only `undefined`, and would pass a `null` on.
+      if (body === null) xhr.send();
+      else xhr.send(body);
     });
 }
 
@@ -63,6 +72,26 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
   else if (typeof (headers as Headers)?.forEach === 'function') (headers as Headers).forEach(add);
   else for (const name in headers) add((headers as Record<string, string>)[name]!, name);
   return out;
+}
+
+/**
+ * The rejection of a failed request: a {@link RequestBlockedError} when WeChat refused the URL (not an HTTPS host
+ * of the mini-game's request domain list: wx.request's errMsg "url not in domain list"), else the `TypeError`
+ * a `fetch` rejects with on a network error.
+ */
+function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
+  if (typeof detail === 'string' && detail.includes('url not in domain list')) {
+    return new BlockedError(
+      `WeChat refused ${method} ${url}: ${hostOf(url)} is not on this mini-game's request domain list. Add it (HTTPS only) to the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain (${detail})`,
+    );
+  }
+  return new TypeError(`Network request failed: ${method} ${url}${typeof detail === 'string' ? ` (${detail})` : ''}`);
+}
+
+/** `https://host` of a URL, for the message (the URL itself when it does not parse). */
+function hostOf(url: string): string {
+  const match = /^([a-z][a-z0-9+.-]*:\/\/[^/?#]+)/i.exec(url);
+  return match ? match[1]! : url;
 }
 
 function abortReason(signal: SignalLike | undefined): unknown {

@@ -23,3 +23,13 @@ export class StorageUnavailableError extends Error {
   override readonly name = 'StorageUnavailableError';
   readonly code = 'STORAGE_UNAVAILABLE';
 }
+
+/**
+ * The host refused to send the request: a WeChat mini-game reaches only HTTPS hosts on its request domain list,
+ * and `wx.request` fails every other URL with "url not in domain list". Nothing is wrong with the network, so
+ * retrying cannot help until the developer adds the host to the list.
+ */
+export class RequestBlockedError extends Error {
+  override readonly name = 'RequestBlockedError';
+  readonly code = 'REQUEST_BLOCKED';
+}

@@ -11,11 +11,14 @@
  * Type-checked against @cocos/creator-types 3.8 by `npx tsc -p tsconfig.cocos.json` (part of `npm test`).
  */
 import { _decorator, Button, Component, director, Game, game, Label, Node, sys, WebView, Widget } from 'cc';
-import { createGameCampaign, type GameCampaign, type WechatApi } from 'game-campaign-sdk/cocos';
+import { createGameCampaign, RequestBlockedError, type GameCampaign, type WechatApi } from 'game-campaign-sdk/cocos';
 
 const { ccclass, property } = _decorator;
 
-/** The global `wx` exists on WeChat mini-game builds only; its presence selects the WeChat runtime. */
+/**
+ * The global `wx`: WeChat's mini-game API in a mini-game build, but also `jWeixin` (the JS-SDK) when the web build
+ * runs in WeChat's browser. The SDK takes the WeChat runtime only for the mini-game API, so passing it is safe.
+ */
 const wechat = (globalThis as { wx?: WechatApi }).wx;
 
 @ccclass('CampaignComponent')
@@ -52,7 +55,11 @@ export class CampaignComponent extends Component {
     gc.tracker.on('session:end', ({ session }) => this.show(`Played ${session.durationSeconds} s: queued`));
     gc.tracker.on('flushed', ({ results }) => this.show(`Sent ${results.length} session(s)`));
     gc.tracker.on('dropped', ({ reason }) => this.show(`A session was not recorded (${reason})`));
-    gc.tracker.on('error', ({ kind, error }) => console.warn('campaign', kind, error));
+    gc.tracker.on('error', ({ kind, error }) => {
+      console.warn('campaign', kind, error);
+      // WeChat refuses hosts off the mini-game's request domain list: sessions stay queued until the relay's host is added.
+      if (error instanceof RequestBlockedError) this.show(error.message);
+    });
 
     this.playButton?.node.on(Button.EventType.CLICK, this.play, this);
     this.stopButton?.node.on(Button.EventType.CLICK, this.stop, this);

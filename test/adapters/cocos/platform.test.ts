@@ -5,8 +5,8 @@
  */
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, StorageUnavailableError, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
-import type { TrackerErrorEvent } from '../../../core/index.js';
+import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
+import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
@@ -129,6 +129,46 @@ describe('Cocos lifecycle', () => {
   });
 });
 
+describe('Cocos runtime', () => {
+  /** What a web page that loads WeChat's JS-SDK gets as `window.wx` (jWeixin): no storage, no network events. */
+  const jWeixin = () => ({ config: () => undefined, ready: () => undefined, error: () => undefined, checkJsApi: () => undefined, getNetworkType: () => undefined, chooseImage: () => undefined, updateAppMessageShareData: () => undefined });
+
+  it('a web build in WeChat\'s browser (wx = jWeixin) is a web build: createGameCampaign works and delivers through the page\'s fetch', async () => {
+    const table = new Map<string, string>();
+    const cc = createFakeCc('web', table);
+    cc.start();
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+    vi.stubGlobal('window', new EventTarget());
+    vi.stubGlobal('navigator', { onLine: true });
+    const sent: string[] = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      sent.push(...sessions.map((s) => s.sessionId));
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, wx: jWeixin() as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+      expect(gc.platform.runtime).toBe('web');
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' });
+      await vi.advanceTimersByTimeAsync(2_000);
+      await gc.tracker.stop();
+      expect([...table.keys()].some((key) => key.startsWith('game-campaign'))).toBe(true); // the page's localStorage, not wx
+      await gc.tracker.flush();
+      expect(sent).toEqual([id]);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a WeChat mini-game (wx with the mini-game API) is the WeChat runtime, whatever sys says', () => {
+    const fake = createFakeWx(new Map(), noServer);
+    expect(createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest }).runtime).toBe('wechat');
+  });
+});
+
 describe('Cocos network', () => {
   it('on WeChat starts from wx.getNetworkType (telling listeners when it is not the assumed online) and follows wx.onNetworkStatusChange', async () => {
     const fake = createFakeWx(new Map(), noServer);
@@ -143,8 +183,44 @@ describe('Cocos network', () => {
     expect([network!.isOnline(), changes]).toEqual([true, [false, true]]);
   });
 
+  it('on WeChat removes its wx.onNetworkStatusChange listener with wx.offNetworkStatusChange on dispose (the same function)', async () => {
+    const fake = createFakeWx(new Map(), noServer);
+    const on = vi.spyOn(fake.wx, 'onNetworkStatusChange');
+    const off = vi.spyOn(fake.wx, 'offNetworkStatusChange');
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    gc.tracker.start({ campaignId: 'spring' });
+    await vi.waitFor(() => expect(fake.networkListeners).toHaveLength(1));
+    await gc.dispose();
+    expect(off).toHaveBeenCalledTimes(1);
+    expect(off.mock.calls[0]![0]).toBe(on.mock.calls[0]![0]);
+    expect(fake.networkListeners).toEqual([]);
+  });
+
   it('on native reports no network signal (sys.getNetworkType cannot tell), so the tracker just tries', () => {
     expect(createCocosPlatform({ cc: createFakeCc('native') }).network).toBeUndefined();
+  });
+});
+
+describe('Cocos on WeChat: hosts off the request domain list', () => {
+  const blockedGame = () => {
+    const fake = createFakeWx(new Map(), async () => new Response('{}'), { domains: ['cdn.example'] });
+    return createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1', maxRetries: 0 });
+  };
+
+  it('the platform fetch rejects with RequestBlockedError (REQUEST_BLOCKED), telling the developer to add the host', async () => {
+    const gc = blockedGame();
+    const blocked = gc.platform.fetch('https://game.example/campaign/playtime/sessions', { method: 'POST', body: '{}' });
+    await expect(blocked).rejects.toBeInstanceOf(RequestBlockedError);
+    await expect(blocked).rejects.toMatchObject({ code: 'REQUEST_BLOCKED', message: expect.stringContaining('request domain list') });
+    await gc.dispose();
+  });
+
+  it('a read rejects with the SDK\'s ConnectionError carrying that RequestBlockedError (its message and its cause)', async () => {
+    const gc = blockedGame();
+    const read = gc.campaigns.get('spring');
+    await expect(read).rejects.toBeInstanceOf(ConnectionError);
+    await expect(read).rejects.toMatchObject({ message: expect.stringContaining('is not on this mini-game\'s request domain list'), cause: expect.any(RequestBlockedError) });
+    await gc.dispose();
   });
 });
 

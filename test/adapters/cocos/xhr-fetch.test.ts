@@ -7,18 +7,19 @@ import { createXhrFetch as createLazyXhrFetch, XhrTimeoutError, type XhrConstruc
 // The request code itself (createXhrFetch imports it on the first request), so fake timers see its timers at once.
 import { xhrFetch } from '../../../adapters/cocos/xhr-request.js';
 import { createAbortControllerClass } from '../../../adapters/shared/abort-controller.js';
+import { RequestBlockedError } from '../../../adapters/shared/errors.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
-/** The request code as createXhrFetch calls it (it passes the time-out error class in). */
-const createXhrFetch = (Xhr: XhrConstructor, options: XhrFetchOptions = {}) => xhrFetch(Xhr, options, XhrTimeoutError);
+/** The request code as createXhrFetch calls it (it passes the error classes in). */
+const createXhrFetch = (Xhr: XhrConstructor, options: XhrFetchOptions = {}) => xhrFetch(Xhr, options, XhrTimeoutError, RequestBlockedError);
 
 afterEach(() => {
   vi.useRealTimers();
   vi.unstubAllGlobals();
 });
 
-function setup(handler: (request: Request) => Promise<Response>) {
-  const fake = createFakeWx(new Map(), handler);
+function setup(handler: (request: Request) => Promise<Response>, fakeOptions?: Parameters<typeof createFakeWx>[2]) {
+  const fake = createFakeWx(new Map(), handler, fakeOptions);
   return { fake, fetch: createXhrFetch(fake.XMLHttpRequest, { timeoutMs: 5_000 }) };
 }
 
@@ -38,7 +39,17 @@ describe('createXhrFetch', () => {
     const { fake, fetch } = setup(async () => new Response('{"data":1}', { status: 201, headers: { 'content-type': 'application/json', 'Retry-After': '7' } }));
     const response = await fetch('https://relay.example/campaign/playtime/sessions', { method: 'post', headers: { 'Content-Type': 'application/json', Authorization: 'Bearer t' }, body: '{"sessions":[]}' });
     expect(fake.requests).toEqual([
-      { url: 'https://relay.example/campaign/playtime/sessions', method: 'POST', header: { 'content-type': 'application/json', authorization: 'Bearer t' }, data: '{"sessions":[]}' },
+      {
+        url: 'https://relay.example/campaign/playtime/sessions',
+        method: 'POST',
+        header: { 'content-type': 'application/json', authorization: 'Bearer t' },
+        data: '{"sessions":[]}',
+        hasData: true,
+        // The wrapper's own (XMLHttpRequest.js:98-100), with our time-out handed on.
+        dataType: 'other',
+        responseType: 'text',
+        timeout: 5_000,
+      },
     ]);
     expect([response.status, response.ok, response.headers.get('Retry-After'), response.headers.has('content-type')]).toEqual([201, true, '7', true]);
     expect(await response.json()).toEqual({ data: 1 });
@@ -69,12 +80,44 @@ describe('createXhrFetch', () => {
     await expect(fetch('https://x.example/missing')).rejects.toThrow(TypeError);
   });
 
-  it('re-serializes a JSON body wx.request parsed', async () => {
-    const { fetch } = setup(async () => new Response('{ "a" : [1, 2] }'));
-    expect(JSON.parse(await (await fetch('https://x.example/json')).text())).toEqual({ a: [1, 2] });
+  it('answers the raw text the wrapper gets (dataType \'other\'), JSON or not, with an empty statusText', async () => {
+    const { fetch } = setup(async () => new Response('{ "a" : [1, 2] }', { status: 200, statusText: 'Fine' }));
+    const response = await fetch('https://x.example/json');
+    expect([await response.text(), response.statusText]).toEqual(['{ "a" : [1, 2] }', '']);
   });
 
-  it('times out on its own timer (the wrapper ignores xhr.timeout) and aborts the request task', async () => {
+  it('sends a GET with no data: send() without an argument, so the wrapper passes its default \'\', never null', async () => {
+    const { fake, fetch } = setup(async () => new Response('ok'));
+    await fetch('https://x.example/a');
+    await fetch('https://x.example/b', { method: 'DELETE', body: null });
+    expect(fake.requests.map((r) => [r.method, r.data])).toEqual([
+      ['GET', ''],
+      ['DELETE', ''],
+    ]);
+  });
+
+  it('rejects a URL WeChat refuses ("url not in domain list") with a RequestBlockedError naming the host to add', async () => {
+    const { fake, fetch } = setup(async () => new Response('ok'), { domains: ['relay.example'] });
+    expect((await fetch('https://relay.example/campaign/x')).status).toBe(200);
+    const blocked = fetch('https://other.example/campaign/x', { method: 'POST', body: '{}' });
+    await expect(blocked).rejects.toBeInstanceOf(RequestBlockedError);
+    await expect(blocked).rejects.toMatchObject({ name: 'RequestBlockedError', code: 'REQUEST_BLOCKED', message: expect.stringContaining('https://other.example is not on this mini-game\'s request domain list') });
+    await expect(fetch('http://relay.example/campaign/x')).rejects.toMatchObject({ code: 'REQUEST_BLOCKED' }); // HTTPS only
+    fake.setOnline(false);
+    await expect(fetch('https://relay.example/campaign/x')).rejects.toBeInstanceOf(TypeError); // offline is no block
+  });
+
+  it('rejects with XhrTimeoutError when wx.request itself times out (errMsg "timeout" fires ontimeout)', async () => {
+    vi.useFakeTimers();
+    const { fake } = setup(() => new Promise(() => undefined), { requestTimeoutMs: 60_000 });
+    const pending = createXhrFetch(fake.XMLHttpRequest)('https://x.example/slow'); // no time-out of ours
+    const outcome = expect(pending).rejects.toBeInstanceOf(XhrTimeoutError);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await outcome;
+    expect(fake.requests[0]!.timeout).toBeUndefined(); // game.json's networkTimeout applied
+  });
+
+  it('times out on its own timer too and aborts the request task', async () => {
     vi.useFakeTimers();
     const { fake } = setup(() => new Promise(() => undefined));
     let aborts = 0;

@@ -5,7 +5,9 @@
  *   `register_sys_localStorage`: SQLite `jsb.sqlite`, synchronous, `getItem/setItem/removeItem/clear/key(i)`
  *   and a `length` getter; `getItem` -> null when missing; values force-stringified).
  * - When the probe of the host storage throws, Cocos replaces it with stubs that only `warnID(5200)` and
- *   return undefined (`{ getItem: warn, setItem: warn, removeItem: warn, clear: warn }`): `breakStorage()`.
+ *   return undefined, plus `length: 0` (cocos/core/platform/sys.ts:315-327, `sys.init`): `breakStorage()`.
+ * - `sys.platform` is a `sys.Platform` value (pal/system-info/enum-type/platform.ts:25-56), fixed when the
+ *   engine is built for a platform (pal/system-info/minigame/system-info.ts:35-36: `WECHAT` -> `WECHAT_GAME`).
  * - `game` is an `EventTarget`; `Game.EVENT_HIDE = 'game_on_hide'`, `Game.EVENT_SHOW = 'game_on_show'`
  *   (cocos/game/game.ts). `sys.openURL` is `window.open` on web, `jsb.openURL` on native, nothing on
  *   mini-games (pal/system-info/minigame).
@@ -16,7 +18,7 @@
 export type DeviceTable = Map<string, string>;
 
 export interface FakeCc {
-  sys: { localStorage: any; isNative: boolean; isBrowser: boolean; openURL(url: string): void };
+  sys: { localStorage: any; isNative: boolean; isBrowser: boolean; platform: string; Platform: typeof PLATFORM; openURL(url: string): void };
   game: { on(type: string, callback: () => void, target?: unknown, once?: boolean): void; off(type: string, callback?: (...args: any[]) => void): void };
   Game: { readonly EVENT_HIDE: 'game_on_hide'; readonly EVENT_SHOW: 'game_on_show' };
   /** What `sys.init` does: `sys.localStorage` becomes the host store. */
@@ -33,6 +35,10 @@ export interface FakeCc {
   listenerCount(): number;
 }
 
+/** The `sys.Platform` values the fake uses (pal/system-info/enum-type/platform.ts:25-56, abridged). */
+const PLATFORM = { DESKTOP_BROWSER: 'DESKTOP_BROWSER', MOBILE_BROWSER: 'MOBILE_BROWSER', ANDROID: 'ANDROID', IOS: 'IOS', WECHAT_GAME: 'WECHAT_GAME' } as const;
+const PLATFORM_OF = { web: PLATFORM.MOBILE_BROWSER, native: PLATFORM.ANDROID, wechat: PLATFORM.WECHAT_GAME } as const;
+
 /** A fake `cc` for a web (`localStorage`) or native (`jsb` SQLite) build, over `table`. */
 export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: DeviceTable = new Map()): FakeCc {
   const listeners = new Map<string, Set<() => void>>();
@@ -42,6 +48,8 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
     localStorage: {},
     isNative: runtime === 'native',
     isBrowser: runtime === 'web',
+    platform: PLATFORM_OF[runtime],
+    Platform: PLATFORM,
     openURL(url) {
       if (runtime !== 'wechat') opened.push(url); // mini-games: does nothing (warns in DEBUG only)
     },
@@ -63,8 +71,9 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
       sys.localStorage = webStorage(table);
     },
     breakStorage() {
+      // sys.ts:316-326, key for key.
       const warn = () => void warnings.push(5200);
-      sys.localStorage = { getItem: warn, setItem: warn, removeItem: warn, clear: warn };
+      sys.localStorage = { getItem: warn, setItem: warn, clear: warn, removeItem: warn, key: warn, length: 0 };
     },
     emit(type) {
       for (const listener of [...(listeners.get(type) ?? [])]) listener();
