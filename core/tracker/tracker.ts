@@ -148,7 +148,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const monotonic = () => platform.monotonic();
   const watch = clockWatch(platform);
   const clockMoved = watch.moved;
-  const dropped = (sessionId: string, reason: DropReason, session?: TrackedSession) => events.emit('dropped', { sessionId, reason, ...definedOnly({ session }) });
+  const dropped = (sessionId: string, reason: DropReason, session?: TrackedSession) => events.emit('dropped', { sessionId, reason, session });
   const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause));
   const instanceId = nextId();
   const aliveLockName = (owner: string) => `${storageKey}:alive:${owner}`;
