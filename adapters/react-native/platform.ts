@@ -40,7 +40,7 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
     storageShape: shape,
     storage: asyncStorageAdapter(store),
     lifecycle: appStateLifecycle(modules.AppState),
-    // SHA-256 from expo-crypto's digest when given, else @noble/hashes loaded on the first hash.
+    // SHA-256 from expo-crypto's digest when given, else the SDK's own SHA-256 loaded on the first hash.
     crypto: platformCrypto(fromGetRandomValues(secureRandom(modules)), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', data))),
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.

@@ -31,7 +31,7 @@ export interface NetInfoLike {
   addEventListener(listener: (state: { isConnected: boolean | null; isInternetReachable?: boolean | null }) => void): () => void;
 }
 
-/** `expo-crypto`: its `getRandomValues`, and `digest` (SHA-256 natively instead of @noble/hashes) when present. */
+/** `expo-crypto`: its `getRandomValues`, and `digest` (SHA-256 natively instead of the SDK's own fallback) when present. */
 export interface ExpoCryptoLike {
   getRandomValues: GetRandomValues;
   /** `digest(CryptoDigestAlgorithm.SHA256, data)`; `CryptoDigestAlgorithm.SHA256` is `'SHA-256'`. */
