@@ -7,11 +7,11 @@ import terser from '@rollup/plugin-terser';
 import esbuild from 'rollup-plugin-esbuild';
 import { BINS, ENTRIES, IIFE, IIFE_SIBLINGS, isExternal } from './scripts/entries.mjs';
 import { siblingsFromScripts } from './scripts/iife-siblings.mjs';
-import { lowerToEs2020, PRIVATE_PREFIX } from './scripts/lower-private.mjs';
+import { LOWERED_NAME, lowerToEs2020 } from './scripts/lower-private.mjs';
 
 const input = Object.fromEntries([...ENTRIES, ...BINS].map((e) => [e.name, e.source]));
 /** terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs). */
-const IIFE_TERSER = { ecma: 2020, compress: { passes: 2 }, mangle: { properties: { regex: new RegExp(`^${PRIVATE_PREFIX}`) } } };
+const IIFE_TERSER = { ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: LOWERED_NAME } } };
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
 
 export default [
@@ -23,7 +23,8 @@ export default [
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
     // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
     // ES2020 syntax, like the IIFE (scripts/lower-private.mjs): Cocos Creator may pack these files for WeChat or
-    // native without lowering them (docs/guides/cocos.md), and old WebViews run the game's bundle as it is.
+    // native without lowering them (docs/guides/cocos.md), old WebViews run the game's bundle as it is, and a game's
+    // bundler at ES2020 has nothing to lower, so esbuild adds no helpers (a second file every game loads at start).
     output: [
       { dir: 'dist', format: 'es', preserveModules: true, entryFileNames: fileName('js'), plugins: [lowerToEs2020()] },
       { dir: 'dist', format: 'cjs', preserveModules: true, entryFileNames: fileName('cjs'), exports: 'named', plugins: [lowerToEs2020()] },
@@ -42,6 +43,9 @@ export default [
       format: 'iife',
       name: IIFE.name,
       inlineDynamicImports: true,
+      // A lazily imported module inlined here is a namespace object: plain (not frozen), reached by an arrow.
+      generatedCode: { arrowFunctions: true },
+      freeze: false,
       plugins: [lowerToEs2020(), terser(IIFE_TERSER)],
     },
   },

@@ -11,3 +11,4 @@ export declare const IIFE: { source: string; file: string; name: string; types: 
 export declare function isExternal(id: string): boolean;
 type IifeSibling = { source: string; file: string; name: string; loader: string };
 export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling };
+export declare const IIFE_REPLACED: Array<{ source: string; replacement: string }>;

@@ -35,3 +35,9 @@ export const IIFE_SIBLINGS = {
   /** The web view's overlay and window code, when a web view first opens. */
   webview: { source: 'adapters/browser/webview.ts', file: 'dist/game-campaign.webview.js', name: 'GameCampaignWebView', loader: 'adapters/browser/webview-script.ts' },
 };
+
+/**
+ * Modules the IIFE build replaces by another (scripts/iife-siblings.mjs): a lazy `import()` whose code the IIFE
+ * carries anyway is swapped for a module handing it over directly.
+ */
+export const IIFE_REPLACED = [{ source: 'adapters/browser/lease-lock-import.ts', replacement: 'adapters/browser/lease-lock-bundled.ts' }];

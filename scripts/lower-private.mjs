@@ -1,20 +1,33 @@
-// Every client build must parse as ES2020 (old WebViews, WeChat on iOS), which has no `#private` class members.
+// Everything built parses as ES2020 (old WebViews), which has no `#private` class members and no class fields.
 // esbuild would lower them to a WeakMap per field plus helper functions (about +0.5 KB min+gzip on today's core,
-// more as classes are added). This rollup output plugin lowers them instead to ordinary properties named
-// `__private_<name>` (in the IIFE terser then mangles them to a letter or two: it is one chunk, so every use of
-// a name is renamed alike), and then lowers the rest of ES2021/ES2022 to ES2020 with esbuild. The ESM/CJS builds
-// use it too (issue 21: Cocos Creator does not document lowering npm packages for WeChat or native).
-// Trade-off (docs/decisions.md): private state is reachable as a property, as with TS `private`.
+// more as classes are added), and a game's esbuild at ES2020 would do the same to dist/: its helpers then land in
+// a chunk of their own that every chunk imports, a second file the game loads at start (esbuild issue #1892).
+// This rollup output plugin lowers them instead to ordinary properties named `__private_<name>` (which the IIFE's
+// terser mangles to a letter or two: the IIFE is one chunk, so every use of a name is renamed alike) and class
+// fields to assignments, then the rest of ES2021/ES2022 to ES2020 with esbuild: the ESM/CJS modules of dist/ too.
+// Trade-off (docs/decisions.md): private state is reachable as a property, as with TypeScript `private`.
 import { Parser } from 'acorn';
 import { transform } from 'esbuild';
 
-/** Prefix of a lowered private name; the IIFE's terser `mangle.properties.regex` matches it. */
-export const PRIVATE_PREFIX = '__private_';
+/**
+ * Prefix of a lowered private name: short, since a game's minifier cannot shorten a property name (every byte
+ * of it is in the game's bundle); the IIFE's terser mangles `_` + a letter ({@link LOWERED_NAME}).
+ */
+export const PRIVATE_PREFIX = '_';
 
-/** `code` with every `#name` written as the property `__private_name` (`#name in obj` as `'__private_name' in obj`). */
+/** What a lowered private name looks like, for the IIFE's terser `mangle.properties.regex`. */
+export const LOWERED_NAME = /^_[a-zA-Z]/;
+
+/**
+ * `code` with every `#name` written as the property `_name` (`#name in obj` as `'_name' in obj`). `sourceType` is
+ * `module` for ESM output. Throws when the code already uses a name a private one would become.
+ */
 export function lowerPrivateNames(code, sourceType = 'script') {
   const edits = [];
+  const names = new Set();
   const visit = (node, parent) => {
+    if (node.type === 'Identifier') names.add(node.name);
+    if (node.type === 'Literal' && typeof node.value === 'string') names.add(node.value);
     if (node.type === 'PrivateIdentifier') {
       const name = `${PRIVATE_PREFIX}${node.name}`;
       const inCheck = parent?.type === 'BinaryExpression' && parent.operator === 'in' && parent.left === node;
@@ -26,20 +39,25 @@ export function lowerPrivateNames(code, sourceType = 'script') {
     }
   };
   visit(Parser.parse(code, { ecmaVersion: 2022, sourceType, allowHashBang: true }));
+  const taken = edits.map(([, , text]) => text.replace(/"/g, '')).filter((name) => names.has(name));
+  if (taken.length) throw new Error(`lower-private: ${[...new Set(taken)].join(', ')} already used; a private name cannot become it`);
   let out = code;
   for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
   return out;
 }
 
-/** Rollup output plugin: private names to properties, then down to `target` (ES2020) with esbuild; a script or a module, as the output is. */
+/** Rollup output plugin: private names to properties, then down to `target` (ES2020) with esbuild. */
 export function lowerToEs2020({ target = 'es2020' } = {}) {
   return {
     name: 'lower-to-es2020',
-    async renderChunk(code, _chunk, outputOptions) {
+    async renderChunk(code, chunk, output) {
       // Assign semantics for class fields (TypeScript's useDefineForClassFields: false, which esbuild applies to its
       // ts loader only; the JavaScript here is valid TypeScript): plain `this.x = v`, no
       // defineProperty helper, so terser can mangle the lowered private names (a helper call would quote them).
-      const lowered = await transform(lowerPrivateNames(code, outputOptions.format === 'es' ? 'module' : 'script'), { target, loader: 'ts', tsconfigRaw: { compilerOptions: { useDefineForClassFields: false } } });
+      // verbatimModuleSyntax: the ts loader keeps every import as written (it would drop ones it takes for types).
+      const sourceType = output.format === 'es' ? 'module' : 'script';
+      const compilerOptions = { useDefineForClassFields: false, verbatimModuleSyntax: true };
+      const lowered = await transform(lowerPrivateNames(code, sourceType), { target, loader: 'ts', format: output.format === 'es' ? 'esm' : undefined, tsconfigRaw: { compilerOptions } });
       return { code: lowered.code, map: null };
     },
   };

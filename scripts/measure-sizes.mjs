@@ -1,35 +1,36 @@
 #!/usr/bin/env node
-// Bundle sizes as a game gets them: a consumer file that imports from the BUILT package (dist/, through the
-// exports map of package.json, as `game-campaign-sdk/...`), bundled and minified with esbuild (by size-limit
-// 11.2 with its esbuild and file plugins) and with rollup + terser (our code: size-limit has no rollup plugin
-// at 11.2), min+gzip; the larger of the two counts. The IIFE is measured as built (size-limit's file plugin).
-// Both bundlers split code (ESM, `splitting: true` for esbuild) and count what a game loads before it can call
-// the SDK: the entry chunk and the chunks it imports statically, never a chunk only reached by `import()`.
-// `npm run size` runs this file: it prints the table and exits 1 when a budget (DESIGN section 11) is exceeded.
+// Bundle sizes as the wire carries them (DESIGN section 11): a consumer file that imports from the BUILT package
+// (dist/, through the exports map of package.json, as `game-campaign-sdk/...`), bundled the way a game's
+// project bundles it, by the project's own esbuild (ESM, code splitting, minified, target ES2020) and by the
+// project's rollup (node-resolve, commonjs, terser). Each file a game downloads before it can call the SDK (the
+// entry chunk and the chunks it imports statically, never a chunk only reached by `import()`) is gzipped on its
+// own, as a server sends it, and those figures are summed; the larger sum of the two bundlers counts. The IIFE
+// is one file, gzipped as built.
+// `npm run size` runs this file: it prints the table, file by file, and exits 1 when a budget is exceeded.
 // Options: `--only <label part>` measures the matching rows only; `--budget <bytes>` overrides their budget
 // (the test that proves an exceeded budget fails the check uses both).
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
-import esbuildPlugin from '@size-limit/esbuild';
-import filePlugin from '@size-limit/file';
+import { build } from 'esbuild';
 import { rollup } from 'rollup';
-import sizeLimit from 'size-limit';
 import { IIFE } from './entries.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PACKAGE = 'game-campaign-sdk';
 const KB = 1024;
+/** The oldest syntax a game's bundle is asked for (DESIGN section 11: old WebViews). */
+export const TARGET = 'es2020';
 
 /**
- * The budget rows, one line each: what a game imports (`import`: names per module specifier, as size-limit's
- * `import` option), or a built `file`. A row whose entry is not in package.json's exports yet is listed as
- * skipped, never measured against something else.
+ * The budget rows, one line each: what a game imports (`import`: names per module specifier), or a built
+ * `file`. A row whose entry is not in package.json's exports yet is listed as skipped, never measured against
+ * something else.
  */
 export const SIZE_ROWS = [
   { label: 'client reads (CampaignClient)', import: { [PACKAGE]: '{ CampaignClient }' }, budget: 4 * KB },
@@ -91,74 +92,78 @@ function consumerFolder() {
   return folder;
 }
 
-/** min+gzip bytes of the consumer file bundled by rollup (+ node-resolve, commonjs, terser). */
-async function rollupBytes(file) {
-  const bundle = await rollup({
-    input: file,
-    plugins: [nodeResolve({ browser: true }), commonjs()],
-    onwarn: () => {},
-  });
-  const { output } = await bundle.generate({ format: 'es', inlineDynamicImports: false, plugins: [terser({ ecma: 2020, module: true, compress: { passes: 2 } })] });
-  await bundle.close();
-  // The entry chunk and every chunk it imports statically: what loads before the game can call it.
-  const chunks = new Map(output.filter((chunk) => chunk.type === 'chunk').map((chunk) => [chunk.fileName, chunk]));
-  const loaded = new Set();
-  const visit = (chunk) => {
-    if (loaded.has(chunk)) return;
-    loaded.add(chunk);
-    for (const name of chunk.imports) visit(chunks.get(name));
-  };
-  visit([...chunks.values()].find((chunk) => chunk.isEntry));
-  return gzipSync([...loaded].map((chunk) => chunk.code).join('\n'), { level: 9 }).length;
+/** gzip of one file as a server sends a static file (level 9, the most a server would spend on a file it caches). */
+export function gzipBytes(code) {
+  return gzipSync(code, { level: 9 }).length;
 }
 
 /**
- * An esbuild plugin that leaves in the build result's metafile only the entry chunk and the chunks it imports
- * statically (size-limit's esbuild plugin then sizes exactly those files): lazily imported chunks load later.
+ * Splits a bundler's output files into what loads before the game can call the SDK (`eager`: the entry and,
+ * transitively, what it imports statically) and what loads later (`lazy`), each file gzipped alone.
+ * @param files - `{ name, code, imports }` per output file, `imports` being its static imports' names
  */
-const staticGraphOnly = {
-  name: 'static-graph-only',
-  setup(build) {
-    build.onEnd((result) => {
-      const outputs = result.metafile?.outputs;
-      if (!outputs) return;
-      const loaded = new Set();
-      const visit = (path) => {
-        if (loaded.has(path) || !outputs[path]) return;
-        loaded.add(path);
-        for (const imported of outputs[path].imports) if (imported.kind === 'import-statement') visit(imported.path);
-      };
-      // A chunk reached by `import()` is an entry point of esbuild's metafile too: start from the build's own entries.
-      const entries = new Set(build.initialOptions.entryPoints.map((entry) => resolve(entry)));
-      for (const [path, output] of Object.entries(outputs)) if (output.entryPoint && entries.has(resolve(output.entryPoint))) visit(path);
-      for (const path of Object.keys(outputs)) if (!loaded.has(path)) delete outputs[path];
-    });
-  },
-};
-
-/** min+gzip bytes of the consumer file bundled by esbuild through size-limit (its own empty-project bytes taken off). */
-async function esbuildBytes(file, folder) {
-  const check = {
-    files: [file],
-    gzip: true,
-    // Resolve `game-campaign-sdk` from the consumer's folder; ESM with code splitting, like a game's bundler.
-    modifyEsbuildConfig: (config) => ({ ...config, format: 'esm', splitting: true, logLevel: 'error', nodePaths: [join(folder, 'node_modules')], plugins: [...(config.plugins ?? []), staticGraphOnly] }),
+function eagerAndLazy(files, entryName) {
+  const byName = new Map(files.map((file) => [file.name, file]));
+  const eager = new Set();
+  const visit = (name) => {
+    if (eager.has(name)) return;
+    eager.add(name);
+    for (const imported of byName.get(name).imports) visit(imported);
   };
-  const [result] = await sizeLimit([esbuildPlugin, filePlugin], { checks: [check] });
-  return result.size;
+  visit(entryName);
+  const sized = (file) => ({ file: file.name, bytes: gzipBytes(file.code), code: file.code });
+  return { eager: files.filter((file) => eager.has(file.name)).map(sized), lazy: files.filter((file) => !eager.has(file.name)).map(sized) };
 }
 
-/** min+gzip bytes of a built file (size-limit's file plugin, no bundling). */
-async function fileBytes(file) {
-  const [result] = await sizeLimit([filePlugin], { checks: [{ files: [join(ROOT, file)], gzip: true }] });
-  return result.size;
+/** The consumer file bundled by rollup (+ node-resolve, commonjs, terser), ESM with its chunks. */
+async function rollupFiles(file) {
+  const bundle = await rollup({ input: file, plugins: [nodeResolve({ browser: true }), commonjs()], onwarn: () => {} });
+  try {
+    const { output } = await bundle.generate({ format: 'es', plugins: [terser({ ecma: 2020, module: true, compress: { passes: 2 } })] });
+    const chunks = output.filter((chunk) => chunk.type === 'chunk');
+    return eagerAndLazy(
+      chunks.map((chunk) => ({ name: chunk.fileName, code: chunk.code, imports: chunk.imports })),
+      chunks.find((chunk) => chunk.isEntry).fileName,
+    );
+  } finally {
+    await bundle.close();
+  }
 }
+
+/** The consumer file bundled by the project's esbuild: ESM, code splitting, minified, at {@link TARGET}. */
+async function esbuildFiles(file, folder) {
+  const outdir = join(folder, 'esbuild-out');
+  const result = await build({
+    entryPoints: [file],
+    absWorkingDir: folder,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'browser',
+    target: TARGET,
+    minify: true,
+    write: false,
+    metafile: true,
+    outdir,
+    logLevel: 'error',
+  });
+  const outputs = Object.fromEntries(Object.entries(result.metafile.outputs).map(([path, output]) => [basename(path), output]));
+  const files = result.outputFiles.map((output) => {
+    const name = basename(output.path);
+    return { name, code: output.text, imports: outputs[name].imports.filter((imported) => imported.kind === 'import-statement').map((imported) => basename(imported.path)) };
+  });
+  return eagerAndLazy(files, basename(file).replace(/\.mjs$/, '.js'));
+}
+
+/** The sum of files' gzip bytes. */
+const total = (files) => files.reduce((sum, file) => sum + file.bytes, 0);
 
 /**
  * Measures every row whose entry exists (needs `npm run build` first). `only` keeps the rows whose label
  * contains it; `budget` overrides their budget; `rows` replaces {@link SIZE_ROWS}.
- * @returns one row per measured line: `bytes` (min+gzip, the larger figure), `budget` when it has one, `tool` that gave
- *   `bytes`, and `byTool` (both figures) for bundled rows
+ * @returns one row per measured line: `bytes` (the larger sum), `budget` when it has one, `tool` that gave
+ *   `bytes`, `byTool` (each bundler's sum), and `files` (per bundler, the eager files and the lazy ones, each
+ *   with its gzip bytes and code)
  */
 export async function measureSizes({ only, budget, rows: allRows = SIZE_ROWS } = {}) {
   const rows = allRows.filter((row) => (only === undefined || row.label.includes(only)) && skipReason(row) === undefined);
@@ -167,18 +172,21 @@ export async function measureSizes({ only, budget, rows: allRows = SIZE_ROWS } =
   try {
     for (const [index, row] of rows.entries()) {
       const limit = budget ?? row.budget;
+      const withBudget = limit === undefined ? {} : { budget: limit };
       if (row.file) {
-        measured.push({ label: row.label, bytes: await fileBytes(row.file), ...(limit === undefined ? {} : { budget: limit }), tool: 'file' });
+        const code = readFileSync(join(ROOT, row.file), 'utf8');
+        const files = { file: { eager: [{ file: basename(row.file), bytes: gzipBytes(code), code }], lazy: [] } };
+        measured.push({ label: row.label, bytes: total(files.file.eager), ...withBudget, tool: 'file', files });
         continue;
       }
       const file = join(folder, `consumer-${index}.mjs`);
       const whole = Object.keys(row.import ?? {}).filter((from) => row.import[from] === '*');
       const names = Object.fromEntries(await Promise.all(whole.map(async (from) => [from, await exportNames(from)])));
       writeFileSync(file, consumerCode(row, names));
-      const byRollup = await rollupBytes(file);
-      const byEsbuild = await esbuildBytes(file, folder);
-      const [bytes, tool] = byRollup >= byEsbuild ? [byRollup, 'rollup'] : [byEsbuild, 'esbuild'];
-      measured.push({ label: row.label, bytes, ...(limit === undefined ? {} : { budget: limit }), tool, byTool: { rollup: byRollup, esbuild: byEsbuild } });
+      const files = { rollup: await rollupFiles(file), esbuild: await esbuildFiles(file, folder) };
+      const byTool = { rollup: total(files.rollup.eager), esbuild: total(files.esbuild.eager) };
+      const tool = byTool.rollup >= byTool.esbuild ? 'rollup' : 'esbuild';
+      measured.push({ label: row.label, bytes: byTool[tool], ...withBudget, tool, byTool, files });
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
@@ -186,23 +194,29 @@ export async function measureSizes({ only, budget, rows: allRows = SIZE_ROWS } =
   return measured;
 }
 
+/** A file list as printed: `name 1,234` per file. */
+const listed = (files) => files.map((file) => `${file.file} ${file.bytes.toLocaleString('en-US')}`).join(' + ');
+
 async function main() {
   const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   const only = option('--only');
   const budget = option('--budget') === undefined ? undefined : Number(option('--budget'));
   const rows = await measureSizes({ only, budget });
   let failed = false;
-  for (const { label, bytes, budget: limit, tool, byTool } of rows) {
+  for (const { label, bytes, budget: limit, tool, files } of rows) {
     const over = limit !== undefined && bytes > limit;
     failed ||= over;
     const against = limit === undefined ? '' : ` / ${(limit / KB).toFixed(2)} KB${over ? '  OVER BUDGET' : ''}`;
-    const tools = byTool ? `rollup ${(byTool.rollup / KB).toFixed(2)}, esbuild ${(byTool.esbuild / KB).toFixed(2)}` : tool;
-    console.log(`${label.padEnd(40)} ${(bytes / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (${tools})`);
+    console.log(`${label.padEnd(40)} ${(bytes / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (${tool})`);
+    for (const [by, { eager, lazy }] of Object.entries(files)) {
+      console.log(`    ${by.padEnd(8)} eager ${listed(eager)} bytes${lazy.length ? `; lazy ${listed(lazy)}` : ''}`);
+    }
   }
   for (const row of SIZE_ROWS.filter((r) => only === undefined || r.label.includes(only))) {
     const reason = skipReason(row);
     if (reason) console.log(`${row.label.padEnd(44)} skipped: ${reason}`);
   }
+  console.log(`gzip level 9 per file; esbuild ${(await import('esbuild')).version} (ESM, splitting, minify, target ${TARGET}); rollup ${(await import('rollup')).VERSION} + terser`);
   if (failed) {
     console.error('size: over budget (DESIGN section 11)');
     process.exit(1);

@@ -50,7 +50,7 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   return {
     storage,
     lifecycle: createBrowserLifecycle({ window, document }),
-    // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load @noble/hashes on first use.
+    // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load ../shared/sha256.js on first use.
     crypto: platformCrypto(fromGetRandomValues(getRandomValuesOf(window.crypto)!), subtleDigest(window.crypto)),
     fetch: createBrowserFetch(options.fetch ?? ((input, init) => window.fetch(input, init))),
     // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).

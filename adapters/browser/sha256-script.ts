@@ -1,7 +1,7 @@
 /**
  * The SHA-256 fallback of the `<script>` bundle: where the adapters import `../shared/sha256.js` lazily, the IIFE
  * build puts this module (scripts/iife-siblings.mjs). On a page without `crypto.subtle` the first hash loads
- * `game-campaign.sha256.js` (@noble/hashes' sha256, global `GameCampaignSha256`) from next to the IIFE.
+ * `game-campaign.sha256.js` (../shared/sha256.ts, global `GameCampaignSha256`) from next to the IIFE.
  * @see ./sibling-script.ts, docs/guides/browser.md
  */
 import { siblingScript } from './sibling-script.js';

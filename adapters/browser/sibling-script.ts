@@ -6,6 +6,7 @@
  * itself, before first use (an inlined IIFE, a strict Content-Security-Policy).
  * @see docs/guides/browser.md
  */
+import { once } from '../shared/once.js';
 
 // Read while the IIFE's own <script> runs (the only moment `document.currentScript` is it); guarded, so the
 // bundle still loads where there is no document (a worker, Node's vm).
@@ -16,21 +17,18 @@ const base = typeof document == 'object' ? (document.currentScript as HTMLScript
  * load rejects that call and the next one tries again.
  */
 export function siblingScript<T>(file: string, globalName: string): () => Promise<T> {
-  let loading: Promise<T> | undefined;
   const loaded = () => (globalThis as Record<string, unknown>)[globalName] as T | undefined;
-  return () =>
-    (loading ??= new Promise<T>((resolve, reject) => {
-      const fail = (message: string) => {
-        loading = undefined;
-        reject(new Error(message));
-      };
-      if (loaded()) return resolve(loaded()!);
-      if (!base) return fail(`${file} is not loaded: include it with a <script>`);
-      const script = document.createElement('script');
-      const failed = () => fail(`${script.src} did not load ${globalName}`);
-      script.src = new URL(file, base).href;
-      script.onload = () => (loaded() ? resolve(loaded()!) : failed());
-      script.onerror = failed;
-      document.head.append(script);
-    }));
+  return once(
+    () =>
+      new Promise<T>((resolve, reject) => {
+        if (loaded()) return resolve(loaded()!);
+        if (!base) return reject(new Error(`${file} is not loaded: include it with a <script>`));
+        const script = document.createElement('script');
+        const failed = () => reject(new Error(`${script.src} did not load ${globalName}`));
+        script.src = new URL(file, base).href;
+        script.onload = () => (loaded() ? resolve(loaded()!) : failed());
+        script.onerror = failed;
+        document.head.append(script);
+      }),
+  );
 }

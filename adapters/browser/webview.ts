@@ -1,6 +1,9 @@
 /**
  * The browser's web view (`Platform.openWebView`): an iframe overlay over the game (default) or a new window.
- * It closes when the player presses its close button, when the page posts the close message, or on `close()`.
+ * The overlay is a modal dialog: its close button sits in a bar above the frame (never over the page's own
+ * controls), Escape closes it, focus stays inside while it is open and returns to where it was when it closes.
+ * It closes when the player presses its close button or Escape, when the page posts the close message, or on
+ * `close()`.
  * The platform imports this module when a web view first opens (after PKCE and the token request), so pages
  * that never open one never load it.
  * @see DESIGN sections 4 and 7
@@ -50,28 +53,60 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       cleanUps.push(() => clearInterval(watch), () => popup.closed || popup.close());
     } else {
       const { document } = window;
+      // A modal dialog: a bar with the close control ABOVE the frame, never over the page (whose own controls,
+      // such as a Close button top right, stay where the page put them and stay clickable).
       const overlay = document.createElement('div');
-      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:#000b';
+      overlay.setAttribute('role', 'dialog');
+      overlay.setAttribute('aria-modal', 'true');
+      overlay.setAttribute('aria-label', open.title ?? 'Campaign');
+      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;display:flex;flex-direction:column;background:#000';
+      const bar = document.createElement('div');
+      bar.style.cssText = 'display:flex;justify-content:flex-end;padding:4px;background:#222';
+      const button = document.createElement('button');
+      button.type = 'button';
+      button.textContent = '×';
+      button.setAttribute('aria-label', 'Close');
+      button.style.cssText = 'font:24px/1 sans-serif;padding:4px 12px;border:0;border-radius:6px';
+      button.onclick = finish;
+      bar.append(button);
       const frame = document.createElement('iframe');
       frame.src = url;
       frame.title = open.title ?? 'Campaign';
       frame.setAttribute('sandbox', WEBVIEW_SANDBOX);
       frame.referrerPolicy = 'no-referrer';
-      frame.style.cssText = 'width:100%;height:100%;border:0';
-      const button = document.createElement('button');
-      button.type = 'button';
-      button.textContent = '×';
-      button.setAttribute('aria-label', 'Close');
-      button.style.cssText = 'position:absolute;top:8px;right:8px;font:24px/1 sans-serif;padding:4px 10px;border:0;border-radius:6px';
-      button.onclick = finish;
-      overlay.append(frame, button);
+      frame.style.cssText = 'flex:1;width:100%;border:0;background:#fff';
+      // Tab past either end lands on a sentinel that sends focus round to the other end (after the frame's last
+      // control there may be nothing focusable in the game's document, and focus would leave the page).
+      const wrapTo = (target: HTMLElement) => {
+        const sentinel = document.createElement('span');
+        sentinel.tabIndex = 0;
+        sentinel.onfocus = () => target.focus();
+        return sentinel;
+      };
+      overlay.append(wrapTo(frame), bar, frame, wrapTo(button));
+      // Focus goes to the close control, stays in the dialog while it is open, and returns where it was.
+      const before = document.activeElement as HTMLElement | null;
       (options.container ?? document.body).append(overlay);
+      button.focus();
       const origin = new URL(url, document.baseURI).origin;
       const onMessage = (event: MessageEvent) => {
         if (event.source && event.source === frame.contentWindow && event.origin === origin && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
       };
+      // Escape while focus is in the game's document (the bar); inside the frame, keys go to the page, which
+      // closes by posting the close message.
+      const onKey = (event: KeyboardEvent) => event.key === 'Escape' && finish();
+      // Focus that reaches the game anyway (a click, the game's own code) comes back to the dialog.
+      const onFocus = (event: FocusEvent) => overlay.contains(event.target as Node) || button.focus();
       window.addEventListener('message', onMessage);
-      cleanUps.push(() => window.removeEventListener('message', onMessage), () => overlay.remove());
+      document.addEventListener('keydown', onKey, true);
+      document.addEventListener('focusin', onFocus, true);
+      cleanUps.push(
+        () => window.removeEventListener('message', onMessage),
+        () => document.removeEventListener('keydown', onKey, true),
+        () => document.removeEventListener('focusin', onFocus, true),
+        () => overlay.remove(),
+        () => before?.isConnected && before.focus?.(),
+      );
     }
     return { closed, close: finish };
   };

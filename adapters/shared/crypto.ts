@@ -1,7 +1,7 @@
 /**
  * `Platform.crypto` of every adapter: random bytes from the runtime's (or the game's) secure source, SHA-256
  * from a native digest where there is one (WebCrypto's `crypto.subtle`, expo-crypto's `digest`), else from
- * @noble/hashes, imported lazily (`./sha256.js`) on the first hash only: pages with WebCrypto never load it,
+ * ./sha256.ts (plain functions, no dependency), imported lazily on the first hash only: pages with WebCrypto never load it,
  * and a game elsewhere loads it when a web view opens (PKCE), not before it can call the SDK.
  * assumed: the game's bundler supports `import()` (Vite, webpack, esbuild, rollup and Cocos Creator 3.8 split it
  * into a chunk; Metro inlines it): docs/decisions.md.
@@ -40,7 +40,7 @@ export function subtleDigest(crypto: Partial<Crypto> | undefined): Digest | unde
   return subtle ? (data) => subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>) : undefined;
 }
 
-/** The platform crypto: random bytes from `random`, SHA-256 from `digest` or, lazily, @noble/hashes. */
+/** The platform crypto: random bytes from `random`, SHA-256 from `digest` or, lazily, ./sha256.ts. */
 export function platformCrypto(random: RandomSource, digest?: Digest): PlatformCrypto {
   return {
     async randomBytes(n) {

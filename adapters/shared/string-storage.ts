@@ -92,11 +92,7 @@ export function webStorageStore(storage: { getItem(key: string): string | null; 
     get: (key) => storage.getItem(key),
     set: (key, value) => storage.setItem(key, value),
     delete: (key) => storage.removeItem(key),
-    keys() {
-      const keys: string[] = [];
-      for (let index = 0; index < storage.length; index++) keys.push(storage.key(index)!);
-      // A key that vanished under us (another tab) reads as null: skip it.
-      return keys.filter((key) => key != null);
-    },
+    // A key that vanished under us (another tab) reads as null: skipped.
+    keys: () => Array.from({ length: storage.length }, (_, index) => storage.key(index)).filter((key): key is string => key != null),
   };
 }

@@ -1,5 +1,6 @@
-// The size check `npm test` ends with (scripts/measure-sizes.mjs): it measures from the built dist/ and fails
-// over a budget. Runs after the build (`npm test` builds first).
+// The size check `npm test` ends with (scripts/measure-sizes.mjs): it measures from the built dist/ as the wire
+// carries it (each file a game loads at start gzipped alone, summed; esbuild at ES2020 with code splitting, and
+// rollup) and fails over a budget. Runs after the build (`npm test` builds first).
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,7 @@ import { Parser } from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
 import { lowerPrivateNames } from '../../scripts/lower-private.mjs';
-import { measureSizes, skipReason, SIZE_ROWS, type SizeRow } from '../../scripts/measure-sizes.mjs';
+import { gzipBytes, measureSizes, skipReason, SIZE_ROWS, type MeasuredSize, type SizeRow } from '../../scripts/measure-sizes.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -30,7 +31,10 @@ async function sizeCheck(args: string[]): Promise<{ code: number; stdout: string
   }
 }
 
-describe('npm run size', () => {
+// Each measured row bundles twice (esbuild, rollup): minutes on a busy 2-core machine, not the default 30 s.
+const MEASURING = { timeout: 300_000 };
+
+describe('npm run size', MEASURING, () => {
   it('fails when a budget is exceeded (the client reads against a 100-byte budget)', async () => {
     const result = await sizeCheck(['--only', 'client reads', '--budget', '100']);
     expect(result.code).toBe(1);
@@ -79,10 +83,64 @@ describe('npm run size', () => {
     }
   });
 
+  it('gzips each file a game loads at start on its own and sums them (a shared chunk is a file of its own on the wire)', async () => {
+    // A lazily imported entry that shares modules with the eager code: esbuild splits the shared code into a chunk
+    // the entry imports statically, a second eager file.
+    const code = "import { PlaytimeTracker } from 'game-campaign-sdk';\nconsole.log(PlaytimeTracker, () => import('game-campaign-sdk/testing'));\n";
+    const [row] = await measureSizes({ rows: [{ label: 'two eager files', code }] });
+    const { eager } = row!.files!['esbuild']!;
+    expect(eager).toHaveLength(2);
+    for (const file of eager) expect(file.bytes).toBe(gzipBytes(file.code));
+    expect(row!.byTool!.esbuild).toBe(eager[0]!.bytes + eager[1]!.bytes);
+    // Not what gzipping them as one stream would say (the old measure), which is smaller.
+    expect(row!.byTool!.esbuild).toBeGreaterThan(gzipBytes(eager.map((file) => file.code).join('\n')));
+  });
+
   it('lists an entry that does not exist yet as skipped, never with a figure', () => {
     const browser = SIZE_ROWS.find((row) => row.label === 'tracker + browser adapter')!;
     expect(skipReason(browser, { '.': {} })).toBe('entry ./browser is not in package.json exports yet');
     expect(skipReason(browser, { '.': {}, './browser': {} })).toBeUndefined();
+  });
+});
+
+describe('every size row (DESIGN section 11)', () => {
+  let rows: MeasuredSize[] = [];
+  beforeAll(async () => {
+    rows = await measureSizes();
+  }, 300_000);
+
+  it('measures every row, with both bundlers where it is bundled', () => {
+    expect(rows.map((row) => row.label)).toEqual(SIZE_ROWS.map((row) => row.label));
+    for (const row of rows) expect(Object.keys(row.files!).sort(), row.label).toEqual(row.tool === 'file' ? ['file'] : ['esbuild', 'rollup']);
+  });
+
+  it('is one file a game loads before it can call the SDK, whichever bundler (the lazy chunks share nothing with it)', () => {
+    for (const row of rows) for (const [tool, { eager }] of Object.entries(row.files!)) expect(eager.map((file) => file.file), `${row.label}, ${tool}`).toHaveLength(1);
+  });
+
+  it('counts, per bundler, the gzip bytes of each eager file alone, and the larger sum against the budget', () => {
+    for (const row of rows) {
+      const sums = Object.fromEntries(
+        Object.entries(row.files!).map(([tool, { eager }]) => {
+          for (const file of eager) expect(file.bytes, `${row.label}, ${tool}, ${file.file}`).toBe(gzipBytes(file.code));
+          return [tool, eager.reduce((sum, file) => sum + file.bytes, 0)];
+        }),
+      );
+      expect(row.bytes, row.label).toBe(Math.max(...Object.values(sums)));
+      if (row.budget !== undefined) expect(row.bytes, `${row.label}: ${row.bytes} bytes over its budget of ${row.budget}`).toBeLessThanOrEqual(row.budget);
+    }
+  });
+
+  it('holds the budgets DESIGN section 11 sets', () => {
+    const budgets = Object.fromEntries(rows.filter((row) => row.budget !== undefined).map((row) => [row.label, row.budget! / 1024]));
+    expect(budgets).toEqual({
+      'client reads (CampaignClient)': 4,
+      'tracker + browser adapter': 8.5,
+      'game-campaign-sdk/browser (all of it)': 12,
+      'tracker + Cocos adapter': 9,
+      'tracker + React Native adapter': 9,
+      'IIFE dist/game-campaign.iife.js': 12,
+    });
   });
 });
 
@@ -95,7 +153,25 @@ describe('the IIFE', () => {
 
   it('lowers #name to a property, and `#name in obj` to a string key', () => {
     const code = 'class A { #count = 1; #bump() { return ++this.#count; } static has(o) { return #count in o; } }';
-    expect(lowerPrivateNames(code)).toBe('class A { __private_count = 1; __private_bump() { return ++this.__private_count; } static has(o) { return "__private_count" in o; } }');
+    expect(lowerPrivateNames(code)).toBe('class A { _count = 1; _bump() { return ++this._count; } static has(o) { return "_count" in o; } }');
+  });
+
+  it('refuses to lower #name where the code already uses the property it would become', () => {
+    expect(() => lowerPrivateNames('class A { #count = 1; _count = 2; }')).toThrow('lower-private: _count already used');
+    expect(() => lowerPrivateNames('export class A { #n = 1; }', 'module')).not.toThrow();
+  });
+});
+
+describe('the built modules of dist', () => {
+  it('parse as ES2020 (no class fields, no #private): a game bundling them at ES2020 has nothing to lower', () => {
+    for (const entry of ['browser', 'cocos', 'react-native', 'index']) {
+      const code = readFileSync(join(ROOT, `dist/${entry}.js`), 'utf8');
+      expect(() => Parser.parse(code, { ecmaVersion: 2020, sourceType: 'module' }), entry).not.toThrow();
+    }
+    for (const module of ['core/tracker/tracker.js', 'core/webview/launcher.js', 'core/http/errors.js', 'adapters/shared/errors.js', 'adapters/browser/storage.js']) {
+      const code = readFileSync(join(ROOT, 'dist/modules', module), 'utf8');
+      expect(() => Parser.parse(code, { ecmaVersion: 2020, sourceType: 'module' }), module).not.toThrow();
+    }
   });
 });
 
@@ -161,9 +237,9 @@ describe('game-client bundles', () => {
   }
 
   it.each([
-    ['browser', 'createBrowserPlatform', ['@noble/hashes/sha2.js', 'adapters/browser/webview.js']],
-    ['cocos', 'createCocosPlatform', ['@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js']],
-    ['react-native', 'createReactNativePlatform', ['@noble/hashes/sha2.js']],
+    ['browser', 'createBrowserPlatform', ['adapters/shared/sha256.js', 'adapters/browser/webview.js', 'adapters/browser/lease-lock.js']],
+    ['cocos', 'createCocosPlatform', ['adapters/shared/sha256.js', 'adapters/cocos/xhr-request.js']],
+    ['react-native', 'createReactNativePlatform', ['adapters/shared/sha256.js']],
   ])('game-campaign-sdk/%s loads SHA-256 (and its other on-demand code) only when needed, through import()', async (entry, name, onDemand) => {
     const { atOnce, later, laterCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(${name});\n`);
     for (const file of onDemand) {
@@ -171,8 +247,7 @@ describe('game-client bundles', () => {
       expect(later, file).toContain(file);
     }
     expect(atOnce.some((file) => file.startsWith('@noble/'))).toBe(false);
-    // Only sha256 of @noble/hashes/sha2.js: SHA-512's round constants (hex strings that survive minification) are not there.
+    expect(later.some((file) => file.startsWith('@noble/'))).toBe(false); // the SDK's own SHA-256, no class fields to lower
     expect(laterCode).toContain('getUint32');
-    expect(laterCode).not.toContain('428a2f98d728ae22');
   });
 });

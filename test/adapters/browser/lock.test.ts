@@ -3,7 +3,8 @@
 // database) contend for, that a live holder renews, and that a dead holder loses when it expires.
 import 'fake-indexeddb/auto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createBrowserLock, LEASE_PREFIX } from '../../../adapters/browser/lock.js';
+import { LEASE_PREFIX } from '../../../adapters/browser/lease-lock.js';
+import { createBrowserLock } from '../../../adapters/browser/lock.js';
 import { createIdbStorage } from '../../../adapters/browser/storage.js';
 
 let dbCount = 0;

@@ -1,5 +1,5 @@
 // @vitest-environment happy-dom
-// The browser platform as a whole, in happy-dom with fake-indexeddb: crypto (WebCrypto, and @noble/hashes where
+// The browser platform as a whole, in happy-dom with fake-indexeddb: crypto (WebCrypto, and the SHA-256 fallback where
 // `subtle` is missing), fetch with keepalive passed through, the background flush split into keepalive bodies
 // under the shared 64 KiB quota, and createGameCampaign carrying on in memory when IndexedDB is unavailable.
 import 'fake-indexeddb/auto';
@@ -11,11 +11,11 @@ import { KEEPALIVE_BODY_LIMIT } from '../../../core/tracker/body-size.js';
 const RELAY = { url: 'https://game.example/campaign' };
 const hex = (bytes: Uint8Array) => Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
 const ABC_SHA256 = 'ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad';
-// Counts the lazy @noble/hashes fallback's hashes: a page with crypto.subtle must never use (or load) it.
-const noble = vi.hoisted(() => ({ calls: 0 }));
+// Counts the lazy SHA-256 fallback's hashes: a page with crypto.subtle must never use (or load) it.
+const fallback = vi.hoisted(() => ({ calls: 0 }));
 vi.mock('../../../adapters/shared/sha256.js', async (importOriginal) => {
   const real = await importOriginal<typeof import('../../../adapters/shared/sha256.js')>();
-  return { sha256: (data: Uint8Array) => (noble.calls++, real.sha256(data)) };
+  return { sha256: (data: Uint8Array) => (fallback.calls++, real.sha256(data)) };
 });
 let dbCount = 0;
 const dbName = () => `platform-db-${++dbCount}`;
@@ -52,15 +52,15 @@ describe('createBrowserPlatform: crypto', () => {
     expect(bytes).toHaveLength(100_000);
     expect(new Set(bytes.subarray(70_000, 70_100)).size).toBeGreaterThan(1);
     expect(hex(await platform.crypto.sha256(new TextEncoder().encode('abc')))).toBe(ABC_SHA256);
-    expect(noble.calls).toBe(0);
+    expect(fallback.calls).toBe(0);
   });
 
-  it('falls back to @noble/hashes where crypto.subtle is missing (an insecure origin)', async () => {
+  it('falls back to the lazily loaded SHA-256 where crypto.subtle is missing (an insecure origin)', async () => {
     const insecure = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => globalThis.crypto.getRandomValues(array) } as unknown as Crypto;
     const platform = createBrowserPlatform({ dbName: dbName(), window: Object.defineProperty(Object.create(window), 'crypto', { value: insecure }) });
-    const before = noble.calls;
+    const before = fallback.calls;
     expect(hex(await platform.crypto.sha256(new TextEncoder().encode('abc')))).toBe(ABC_SHA256);
-    expect(noble.calls).toBe(before + 1);
+    expect(fallback.calls).toBe(before + 1);
     expect(await platform.crypto.randomBytes(16)).toHaveLength(16);
   });
 });

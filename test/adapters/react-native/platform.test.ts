@@ -37,7 +37,7 @@ describe('React Native crypto (Hermes has none)', () => {
 });
 
 describe('React Native SHA-256', () => {
-  it("hashes with expo-crypto's digest when it has one, else with @noble/hashes (same digest)", async () => {
+  it("hashes with expo-crypto's digest when it has one, else with the SDK's own fallback (same digest)", async () => {
     vi.stubGlobal('crypto', undefined);
     const algorithms: string[] = [];
     const digest = async (algorithm: string, data: Uint8Array) => (algorithms.push(algorithm), webcrypto.subtle.digest('SHA-256', new Uint8Array(data)));

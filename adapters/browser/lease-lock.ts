@@ -1,0 +1,50 @@
+/**
+ * The storage lease of the cross-tab lock (./lock.ts), for browsers without the Web Locks API (Safari before
+ * 15.4, pages on plain http other than localhost): a lease kept in the SDK's own IndexedDB store, taken and
+ * renewed in read-write transactions, which tabs cannot interleave, and given up when it expires, so a tab that
+ * dies frees its locks within `leaseMs`. ./lock.ts imports this module lazily, only where `navigator.locks` is
+ * missing; it imports nothing the entry does (the caller passes `chainLock`), so a game's bundler splits it off
+ * alone instead of into a chunk shared with the entry.
+ * @see DESIGN sections 4 and 5
+ */
+import type { chainLock as ChainLock } from '../../core/chain-lock.js';
+import type { BrowserLockOptions, LockFunction } from './lock.js';
+
+interface Lease {
+  token: string;
+  expiresAt: number;
+}
+
+/** Storage key prefix of the leases (apart from the tracker's `{storageKey}:` keys). */
+export const LEASE_PREFIX = 'lease:';
+
+/**
+ * The lease lock over `options.storage`, one holder per name in this tab through `chainLock`.
+ * assumed: a tab whose timers the browser stops for longer than `leaseMs` while it holds a lock (a frozen
+ * background tab) may lose it to another tab; a send it resumes afterwards can repeat one the other tab made,
+ * which the service's de-duplication by sessionId answers SKIPPED (nothing is recorded twice). Leases compare
+ * `Date.now()` of tabs on one device, so they share one clock.
+ */
+export function leaseLock(options: BrowserLockOptions, chainLock: typeof ChainLock): LockFunction {
+  const { storage, leaseMs = 10_000, pollMs = 500 } = options;
+  const local = new Map<string, Promise<void>>(); // one holder per name in this tab; the lease is between tabs
+  return (name, task) =>
+    chainLock(local, name, async () => {
+      const key = LEASE_PREFIX + name;
+      const token = String(Math.random()); // tells this holder's lease from another tab's
+      const mine = () => ({ token, expiresAt: Date.now() + leaseMs });
+      for (;;) {
+        const lease = await storage.update<Lease>(key, (current) => (current && current.expiresAt > Date.now() ? current : mine()));
+        if (lease?.token === token) break;
+        // Until the lease expires, polling at most every pollMs (a negative delay is no delay).
+        await new Promise((resolve) => setTimeout(resolve, Math.min(lease!.expiresAt - Date.now(), pollMs)));
+      }
+      const renewal = setInterval(() => void storage.update<Lease>(key, (current) => (current?.token === token ? mine() : current)).catch(() => undefined), leaseMs / 3);
+      try {
+        return await task();
+      } finally {
+        clearInterval(renewal);
+        await storage.update<Lease>(key, (current) => (current?.token === token ? undefined : current)).catch(() => undefined);
+      }
+    });
+}

@@ -1,0 +1,106 @@
+// The web view overlay in Chromium at 1280x900 (issue 21, item 13): the campaign page's own top-right corner
+// (where a page puts its Close button) stays the page's, for elementFromPoint and for a real click; the overlay's
+// control is in a bar above the frame. Escape closes the overlay; focus stays inside it while it is open and goes
+// back to the game's element that had it. The overlay's code is the built web view file (dist/), as a page loads it.
+import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IIFE_SIBLINGS } from '../../scripts/entries.mjs';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const GAME = '<!doctype html><title>game</title><button id="play">Play</button><button id="settings">Settings</button>';
+// A campaign page with its own Close button in the top-right corner and a few controls to tab through.
+const CAMPAIGN = `<!doctype html><title>campaign</title><body style="margin:0">
+<button id="page-close" style="position:fixed;top:0;right:0;width:96px;height:48px">Close</button>
+<a href="#one">one</a> <button>two</button> <input aria-label="three">
+<script>window.clicks = 0; document.getElementById('page-close').onclick = () => window.clicks++;</script></body>`;
+
+describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', () => {
+  let server: Server;
+  let game: string;
+  let campaign: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
+    server = createServer((req, res) => {
+      if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(GAME);
+      if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
+      if (req.url?.startsWith('/campaign')) return res.writeHead(200, { 'content-type': 'text/html' }).end(CAMPAIGN);
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    game = `http://127.0.0.1:${port}/`;
+    campaign = `http://localhost:${port}/campaign?ott=abc`; // another origin than the game's, as in production
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    server?.close();
+  });
+
+  /** The game page with the #play button focused and the overlay open on the campaign page (loaded). */
+  async function openOverlay(): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.setViewportSize({ width: 1280, height: 900 });
+    await page.goto(game);
+    await page.addScriptTag({ url: '/js/game-campaign.webview.js' });
+    await page.focus('#play');
+    await page.evaluate(async (url) => {
+      const { createBrowserWebView } = (globalThis as unknown as { GameCampaignWebView: typeof import('../../adapters/browser/webview.js') }).GameCampaignWebView;
+      const handle = await createBrowserWebView(window)(url, { title: 'Spring event' });
+      (globalThis as unknown as { overlayClosed: boolean }).overlayClosed = false;
+      void handle.closed.then(() => ((globalThis as unknown as { overlayClosed: boolean }).overlayClosed = true));
+    }, campaign);
+    await page.frameLocator('iframe').locator('#page-close').waitFor();
+    return page;
+  }
+
+  /** Whether the element focused in the game's document is inside the overlay (the frame counts: focus is in the page). */
+  const focusInOverlay = (page: Page) => page.evaluate(() => document.querySelector('[role=dialog]')!.contains(document.activeElement));
+
+  it("leaves the page's own top-right Close button uncovered: elementFromPoint and a real click reach it", async () => {
+    const page = await openOverlay();
+    const box = (await page.frameLocator('iframe').locator('#page-close').boundingBox())!;
+    expect(box.x + box.width).toBeCloseTo(1280, 0); // the page's corner is the viewport's right edge
+    const corner = { x: box.x + box.width - 4, y: box.y + 4 }; // the very corner, where an overlay button sat
+    const center = { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+    for (const point of [corner, center]) {
+      expect(await page.evaluate(({ x, y }) => document.elementFromPoint(x, y)?.tagName, point)).toBe('IFRAME');
+    }
+    await page.mouse.click(center.x, center.y);
+    await page.mouse.click(corner.x, corner.y);
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(campaign))!;
+    expect(await frame.evaluate(() => (window as unknown as { clicks: number }).clicks)).toBe(2);
+    // The overlay's own control is in a bar above the frame, overlapping none of it.
+    const close = (await page.locator('[role=dialog] button[aria-label=Close]').boundingBox())!;
+    const frameBox = (await page.locator('[role=dialog] iframe').boundingBox())!;
+    expect(close.y + close.height).toBeLessThanOrEqual(frameBox.y);
+    expect(await page.evaluate(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed)).toBe(false);
+    await page.close();
+  });
+
+  it('keeps focus inside while open (Tab and Shift+Tab), closes on Escape and gives focus back to the game', async () => {
+    const page = await openOverlay();
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Close');
+    const visited = new Set<string>();
+    for (const key of [...Array<string>(8).fill('Tab'), ...Array<string>(8).fill('Shift+Tab')]) {
+      await page.keyboard.press(key);
+      expect(await focusInOverlay(page), `after ${key}`).toBe(true);
+      visited.add(await page.evaluate(() => document.activeElement!.tagName));
+    }
+    expect(visited).toEqual(new Set(['BUTTON', 'IFRAME'])); // the bar's button and the page's controls, nothing else
+    await page.focus('[role=dialog] button[aria-label=Close]');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed);
+    expect(await page.evaluate(() => document.querySelector('[role=dialog]'))).toBeNull();
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('play');
+    await page.close();
+  });
+});
