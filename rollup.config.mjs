@@ -17,9 +17,11 @@ const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: f
 export default [
   {
     input,
-    external: isExternal,
+    // @noble/hashes is bundled into dist/ (lowered to ES2020 with the rest): it ships ES2022 class fields
+    // (adapters/shared/sha256.ts says why a game's bundler must find nothing to lower).
+    external: (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest),
     onwarn: quiet,
-    plugins: [ts('es2022')],
+    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), ts('es2022')],
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
     // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
     // ES2020 syntax, like the IIFE (scripts/lower-private.mjs): Cocos Creator may pack these files for WeChat or
@@ -61,10 +63,13 @@ export default [
   })),
 ];
 
-/** Entries at `dist/<entry>.<ext>`, every other module under `dist/modules/` by its source path. */
+/**
+ * Entries at `dist/<entry>.<ext>`, every other module under `dist/modules/` by its source path; a bundled
+ * package's under `dist/modules/vendor/` (npm leaves every `node_modules` folder out of a tarball).
+ */
 function fileName(ext) {
   const entries = new Set(Object.keys(input));
-  return (chunk) => (chunk.isEntry && entries.has(chunk.name) ? `[name].${ext}` : `modules/[name].${ext}`);
+  return (chunk) => (chunk.isEntry && entries.has(chunk.name) ? `[name].${ext}` : `modules/${chunk.name.replace(/^node_modules\//, 'vendor/')}.${ext}`);
 }
 
 // The hand-written declaration of the global goes next to the bundle.

@@ -40,7 +40,7 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
     storageShape: shape,
     storage: asyncStorageAdapter(store, prepare),
     lifecycle: appStateLifecycle(modules.AppState),
-    // SHA-256 from expo-crypto's digest when given, else the SDK's own SHA-256 loaded on the first hash.
+    // SHA-256 from expo-crypto's digest when given, else @noble/hashes' sha256 loaded on the first hash.
     // fromGetRandomValues only ever passes Uint8Array slices, all a RandomValuesFill takes.
     crypto: platformCrypto(fromGetRandomValues(secureRandom(modules) as GetRandomValues), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', new Uint8Array(data)))),
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue

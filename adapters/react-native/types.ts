@@ -43,7 +43,7 @@ export interface NetInfoLike {
 
 /**
  * `expo-crypto` (`import * as ExpoCrypto from 'expo-crypto'`): its `getRandomValues`, and `digest` (SHA-256
- * natively instead of the SDK's own fallback) when present.
+ * natively instead of @noble/hashes) when present.
  */
 export interface ExpoCryptoLike {
   getRandomValues: RandomValuesFill;

@@ -1,7 +1,7 @@
 /**
  * `Platform.crypto` of every adapter: random bytes from the runtime's (or the game's) secure source, SHA-256
  * from a native digest where there is one (WebCrypto's `crypto.subtle`, expo-crypto's `digest`), else from
- * ./sha256.ts (plain functions, no dependency), imported lazily on the first hash only: pages with WebCrypto never load it,
+ * ./sha256.ts (@noble/hashes' sha256, bundled into dist/ at ES2020), imported lazily on the first hash only: pages with WebCrypto never load it,
  * and a game elsewhere loads it when a web view opens (PKCE), not before it can call the SDK.
  * assumed: the game's bundler supports `import()` (Vite, webpack, esbuild, rollup and Cocos Creator 3.8 split it
  * into a chunk; Metro inlines it): docs/decisions.md.
