@@ -112,10 +112,11 @@ export function sessionQueue(
         return storageError(error);
       }
       const merged = new Map(index);
-      for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved: clockMoved() });
+      const moved = clockMoved();
+      for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved });
       // Keys are unique: no two compare equal.
       index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
-      // Not `.at(-1)`: iOS before 15.4 has no Array.prototype.at (ES2022).
+      // By index: iOS before 15.4 lacks ES2022's negative-index array accessor.
       const sorted = [...index.keys()];
       const lastKey = sorted[sorted.length - 1];
       if (lastKey !== undefined) nextSeq = Math.max(nextSeq, Number(lastKey.slice(seqStart, seqStart + SEQ_DIGITS)) + 1);

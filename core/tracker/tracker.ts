@@ -42,10 +42,12 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * @see DESIGN section 5
  */
 export class PlaytimeTracker {
+  readonly #events = trackerEvents();
+  readonly #run: TrackerRun;
+
   /** @throws ValidationError for a bad userId, relay url, default campaignId/creatorKey or timing option */
   constructor(options: PlaytimeTrackerOptions) {
-    const events = trackerEvents();
-    trackers.set(this, [events, runTracker(resolveTrackerOptions(options), events)]);
+    this.#run = runTracker(resolveTrackerOptions(options), this.#events);
   }
 
   /**
@@ -54,7 +56,7 @@ export class PlaytimeTracker {
    * @throws Error after `dispose()`
    */
   start(options: StartSessionOptions = {}): string {
-    return runOf(this).start(options);
+    return this.#run.start(options);
   }
 
   /**
@@ -65,7 +67,7 @@ export class PlaytimeTracker {
    * @throws the storage's error when the choice could not be stored (it holds for this run regardless)
    */
   setOptOut(optOut: boolean): Promise<void> {
-    return runOf(this).setOptOut(optOut);
+    return this.#run.setOptOut(optOut);
   }
 
   /**
@@ -73,17 +75,17 @@ export class PlaytimeTracker {
    * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched.
    */
   deleteStoredData(): Promise<void> {
-    return runOf(this).deleteStoredData();
+    return this.#run.deleteStoredData();
   }
 
   /** Ends the running session and queues it (or drops it, with `dropped`); resolves once that is stored. No session: no-op. */
   stop(): Promise<void> {
-    return runOf(this).stop();
+    return this.#run.stop();
   }
 
   /** Sends every queued session now (joins a flush in progress). Resolves when done; outcomes arrive as events. */
   flush(): Promise<void> {
-    return runOf(this).flush();
+    return this.#run.flush();
   }
 
   /**
@@ -91,35 +93,27 @@ export class PlaytimeTracker {
    * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted.
    */
   dispose(): Promise<void> {
-    return runOf(this).dispose();
+    return this.#run.dispose();
   }
 
   /** Listens to an event: `session:start`, `session:end`, `flushed`, `dropped` or `error`. */
   on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    eventsOf(this).on(name, listener);
+    this.#events.on(name, listener);
     return this;
   }
 
   /** Like {@link PlaytimeTracker.on}, for the next event only. */
   once<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    eventsOf(this).on(name, listener, true);
+    this.#events.on(name, listener, true);
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    eventsOf(this).off(name, listener);
+    this.#events.off(name, listener);
     return this;
   }
 }
-
-/**
- * Each tracker's events and run. A module-level map rather than `#private` fields: lowered to ES2020, each
- * class with private fields carries the bundler's WeakMap helpers and their error messages.
- */
-const trackers = new WeakMap<PlaytimeTracker, [TrackerEvents, TrackerRun]>();
-const eventsOf = (tracker: PlaytimeTracker) => trackers.get(tracker)![0];
-const runOf = (tracker: PlaytimeTracker) => trackers.get(tracker)![1];
 
 /** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state. */
 interface TrackerRun {
@@ -158,6 +152,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
   }
   const prefix = playerPrefix(storageKey, config.userId);
+  const flushLock = `${prefix}flush`;
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
@@ -165,7 +160,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const running = runningStore(storage, runningPrefix, storageError);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
   const queue = sessionQueue(storage, prefix + QUEUE, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
-  const flusher = createFlusher(platform, queue, config.relay, config.isTest, `${prefix}flush`, events, clockMoved, () => !optedOut);
+  const flusher = createFlusher(platform, queue, config.relay, config.isTest, flushLock, events, clockMoved, () => !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -337,7 +332,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       if (clock) end('stop', 'erased');
       await ready;
       await settled();
-      await withLock(platform, `${prefix}flush`, async () => {
+      await withLock(platform, flushLock, async () => {
         for (const sessionId of await queue.erase()) dropped(sessionId, 'erased');
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
       });

@@ -3,10 +3,8 @@
 // tabs never send the same session, a closed tab's session is recovered on the next visit. Time is moved with
 // Playwright's page clock; outcomes are awaited by polling the emulator, never timed.
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../adapters/node/index.js';
@@ -15,6 +13,7 @@ import { CampaignServer } from '../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { bundledBrowserEntry, serveGame } from '../helpers/game-server.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const USER = DEMO_USERS.changeable;
@@ -71,22 +70,13 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
       },
     });
     // What a game's bundler makes of the built entry.
-    const esm = await build({ stdin: { contents: `export * from './dist/browser.js';`, resolveDir: ROOT }, bundle: true, format: 'esm', platform: 'browser', write: false });
     const files: Record<string, [string, string]> = {
-      '/sdk.mjs': ['text/javascript', esm.outputFiles[0]!.text],
+      '/sdk.mjs': ['text/javascript', await bundledBrowserEntry()],
       '/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
       '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url, emulator.clientKey)}</script>`],
       '/iife.html': ['text/html', `<!doctype html><title>game</title><script src="/game-campaign.iife.js"></script><script>const sdk = GameCampaign;${bootstrap(emulator.url, emulator.clientKey)}</script>`],
     };
-    server = createServer((req, res) => {
-      if (req.url?.startsWith('/campaign/')) return void relayHandler(req, res);
-      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-      if (!file) return void res.writeHead(404).end();
-      // Cached, so a navigation while offline still loads the game (as a service worker would).
-      res.writeHead(200, { 'content-type': file[0], 'cache-control': 'max-age=3600' }).end(file[1]);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await serveGame(files, relayHandler));
     browser = await launchChromium();
   });
 

@@ -5,10 +5,7 @@
 // Chromium applies a quota override from the origin's first write on (an override set later left writes
 // succeeding, and the usage it counts per write is not predictable enough to fill an origin mid-session), so the
 // story of an origin filling up while a session runs is told on the memory platform (storage-and-auth.test.ts).
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { join } from 'node:path';
-import { build } from 'esbuild';
+import type { Server } from 'node:http';
 import type { CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../adapters/node/index.js';
@@ -16,8 +13,8 @@ import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { bundledBrowserEntry, serveGame } from '../helpers/game-server.js';
 
-const ROOT = join(import.meta.dirname, '../..');
 const USER = 'field-player';
 
 const page = (emulatorUrl: string, clientKey: string) => `<!doctype html><title>game</title><script type="module">
@@ -48,16 +45,7 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
     emulator = await startEmulator({ port: 0 });
     const campaignServer = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
     const relay = toNodeHandler(createRelay({ server: campaignServer, authenticate: (request) => ({ userId: request.headers.get('authorization')?.replace('Bearer ', '') ?? '' }) }));
-    const esm = await build({ stdin: { contents: `export * from './dist/browser.js';`, resolveDir: ROOT }, bundle: true, format: 'esm', platform: 'browser', write: false });
-    const files: Record<string, [string, string]> = { '/sdk.mjs': ['text/javascript', esm.outputFiles[0]!.text], '/': ['text/html', page(emulator.url, emulator.clientKey)] };
-    server = createServer((req, res) => {
-      if (req.url?.startsWith('/campaign/')) return void relay(req, res);
-      const file = files[new URL(req.url ?? '/', 'http://x').pathname];
-      if (!file) return void res.writeHead(404).end();
-      res.writeHead(200, { 'content-type': file[0], 'cache-control': 'max-age=3600' }).end(file[1]);
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, origin } = await serveGame({ '/sdk.mjs': ['text/javascript', await bundledBrowserEntry()], '/': ['text/html', page(emulator.url, emulator.clientKey)] }, relay));
     browser = await launchChromium();
   });
 
