@@ -34,6 +34,8 @@ export const IIFE_SIBLINGS = {
   sha256: { source: 'adapters/shared/sha256.ts', file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' },
   /** The web view's overlay and window code, when a web view first opens. */
   webview: { source: 'adapters/browser/webview.ts', file: 'dist/game-campaign.webview.js', name: 'GameCampaignWebView', loader: 'adapters/browser/webview-script.ts' },
+  /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
+  housekeeping: { source: 'core/tracker/housekeeping.ts', file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
 };
 
 /**

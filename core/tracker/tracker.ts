@@ -7,11 +7,12 @@ import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
 import { trackerEvents, type DropReason, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import type { Housekeeping } from './housekeeping.js';
 import { createFlusher, withLock, type FlushTrigger } from './flusher.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
-import { expireOtherPlayers, migrateSharedQueue, playerPrefix, QUEUE, RUNNING } from './player-storage.js';
+import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
-import { recoverCrashedSessions, runningStore } from './running-store.js';
+import { runningStore } from './running-store.js';
 import { recoveredSession, sessionClock, type RunningRecord, type SessionClock } from './session-clock.js';
 import { sessionIds } from './session-id.js';
 
@@ -151,15 +152,17 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
     platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
   }
-  const prefix = playerPrefix(storageKey, config.userId);
+  const layout = storageLayout(storageKey, config.userId);
+  const prefix = layout.own;
+  const queuePrefix = prefix + layout.queue;
   const flushLock = `${prefix}flush`;
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
-  const runningPrefix = prefix + RUNNING;
+  const runningPrefix = prefix + layout.running;
   const running = runningStore(storage, runningPrefix, storageError);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
-  const queue = sessionQueue(storage, prefix + QUEUE, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
+  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
   const flusher = createFlusher(platform, queue, config.relay, config.isTest, flushLock, events, clockMoved, () => !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
@@ -274,9 +277,18 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   if (platform.lifecycle.onUnload) unsubscribe.push(platform.lifecycle.onUnload(toBackground));
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
+  /**
+   * The housekeeping module (./housekeeping.ts), imported only when something other than this player's queue
+   * and choice is stored (0.1.0's shared queue, a running record, another player's data): most start-ups have
+   * nothing to do. A failed import (a page gone offline) is reported and skipped; the data stays stored for
+   * the next start-up.
+   */
+  let housekeeping: Promise<Housekeeping | void> | undefined;
   /** Storage of an earlier release migrated, the queue index and the player's choice loaded: sessions may be queued. */
   const loaded = (async () => {
-    await migrateSharedQueue(storage, storageKey).catch(storageError);
+    const keys = (await storage.keys(layout.root).catch(storageError)) ?? [];
+    if (keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey)) housekeeping = import('./housekeeping.js').then((module) => module.housekeepingCode()).catch((cause) => error('storage', cause));
+    await (await housekeeping)?.migrateSharedQueue(storage, layout).catch(storageError);
     await queue.sync();
     const choice = await storage.get(optOutKey).catch(storageError);
     if (typeof choice === 'boolean') optedOut = choice;
@@ -284,9 +296,10 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
   const ready = (async () => {
     await loaded;
-    await recoverCrashedSessions(platform, storage, running, runningPrefix, instanceId, aliveLockName, recover, storageError);
+    const tidy = await housekeeping;
+    await tidy?.recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
     requestFlush('startup');
-    track(expireOtherPlayers(storage, storageKey, prefix, platform.now(), (event) => events.emit('dropped', event)));
+    if (tidy) track(tidy.expireOtherPlayers(storage, layout, platform.now(), (event) => events.emit('dropped', event), recoveredSession));
   })();
 
   return {

@@ -26,15 +26,18 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
   const seen: IncomingMessage[] = [];
   const scripts: string[] = [];
   let webviewServed = true;
+  let housekeepingServed = true;
 
   beforeAll(async () => {
     const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
     const fallback = readFileSync(join(ROOT, IIFE_SIBLINGS.sha256.file), 'utf8');
     const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
+    const housekeeping = readFileSync(join(ROOT, IIFE_SIBLINGS.housekeeping.file), 'utf8');
     server = createServer((req, res) => {
       if (req.url?.startsWith('/js/')) scripts.push(req.url);
       if (req.url === '/js/game-campaign.iife.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url === '/js/game-campaign.sha256.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(fallback);
+      if (req.url === '/js/game-campaign.housekeeping.js' && housekeepingServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(housekeeping);
       if (req.url === '/js/game-campaign.webview.js' && webviewServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
@@ -128,5 +131,46 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
     await page.close();
     expect(opened).toEqual({ frames: [[`${origin}/campaign-page?n=1`, 'allow-scripts allow-same-origin']], left: 0, global: 'object' });
     expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.webview.js', '/js/game-campaign.webview.js']);
+  });
+
+  /**
+   * A page of the game with the IIFE, where a tracker for player `p1` starts: `play` ms of play then the page is
+   * closed without `stop()` (a crash), or `0` to only start the tracker and report its events after 1.5 s.
+   */
+  async function trackerPage(play: number) {
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const events = await page.evaluate(async (play) => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/relay` } });
+      const log: Array<[string, string]> = [];
+      tracker.on('session:end', (event) => void log.push(['session:end', event.reason]));
+      // the test server has no relay: its 404s are reported as kind `relay`, which this story does not look at
+      tracker.on('error', (event) => void (event.kind !== 'relay' && log.push(['error', `${event.kind}: ${String(event.error)}`])));
+      if (play) tracker.start();
+      await new Promise((resolve) => setTimeout(resolve, play || 1_500));
+      return log;
+    }, play);
+    await page.close({ runBeforeUnload: false });
+    return events;
+  }
+
+  it('loads game-campaign.housekeeping.js only when there is stored work (a crashed session), and a failed load keeps the session for the next page', async () => {
+    scripts.length = 0;
+    expect(await trackerPage(0)).toEqual([]);
+    expect(scripts).toEqual(['/js/game-campaign.iife.js']);
+
+    expect(await trackerPage(1_500)).toEqual([]);
+    scripts.length = 0;
+    housekeepingServed = false;
+    const failed = await trackerPage(0);
+    expect(failed).toEqual([['error', expect.stringMatching(/^storage: Error: .*game-campaign\.housekeeping\.js did not load GameCampaignHousekeeping/)]]);
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.housekeeping.js']);
+
+    scripts.length = 0;
+    housekeepingServed = true;
+    expect(await trackerPage(0)).toEqual([['session:end', 'recovered']]);
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.housekeeping.js']);
   });
 });

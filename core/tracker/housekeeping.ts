@@ -1,0 +1,128 @@
+/**
+ * A tracker's start-up work on stored data other than its own player's queue: SDK 0.1.0's shared queue
+ * migrated, crashed sessions recovered, other players' old sessions expired. It runs only when such data is
+ * stored, so the tracker imports this module lazily (`import()`), and this module imports none of the
+ * tracker's: what it needs comes as arguments (a game's bundler would otherwise add a shared chunk to what
+ * every game loads).
+ * @see ./tracker.ts, ./player-storage.ts, DESIGN section 5
+ */
+import type { KeyValueStorage, Platform } from '../platform.js';
+import { DEFAULT_MAX_SESSION_AGE_MS } from '../relay/plausibility.js';
+import type { DroppedEvent, TrackedSession } from './events.js';
+import type { StorageLayout } from './player-storage.js';
+import type { RunningStore } from './running-store.js';
+import type { RunningRecord } from './session-clock.js';
+
+/**
+ * Moves what a tracker of SDK 0.1.0 stored in its one shared queue (`{storageKey}:queue:…`,
+ * `{storageKey}:running:…`) under each session's own player, keeping each key's tail (queue order and
+ * session id). Written before deleted: a run cut short in between leaves a copy, which the service's
+ * de-duplication by sessionId makes harmless. assumed: an entry with no userId (not written by a tracker) is
+ * left where it is.
+ */
+export async function migrateSharedQueue(storage: KeyValueStorage, layout: StorageLayout): Promise<void> {
+  for (const part of [layout.queue, layout.running]) {
+    const shared = layout.root + part;
+    for (const key of await storage.keys(shared)) {
+      const value = await storage.get<{ userId?: unknown }>(key);
+      if (typeof value?.userId !== 'string') continue;
+      await storage.set(layout.prefixOf(value.userId) + part + key.slice(shared.length), value);
+      await storage.delete(key);
+    }
+  }
+}
+
+/**
+ * Recovers every running record of this player (`layout.own` + `running:`) left by instances other than
+ * `owner` (this tracker's instance id). `recover` ends one crashed session (queue or drop it, then delete its
+ * record), inside the lock `aliveLockName(previousOwner)`. Without `platform.lock` it resolves when they are
+ * done; with it, each instance's records are recovered in the background once its lock is free (at once for a
+ * crashed one), and it resolves after asking.
+ * assumed: without `platform.lock` (React Native, Cocos), one tracker per store runs at a time, so every
+ * record of another instance is a crashed one.
+ */
+export async function recoverCrashedSessions(
+  platform: Platform,
+  layout: StorageLayout,
+  store: RunningStore,
+  owner: string,
+  aliveLockName: (owner: string) => string,
+  recover: (record: RunningRecord) => Promise<void>,
+  onError: (error: unknown) => void,
+): Promise<void> {
+  const prefix = layout.own + layout.running;
+  let keys: string[] = [];
+  try {
+    keys = await platform.storage.keys(prefix);
+  } catch (error) {
+    onError(error);
+  }
+  const byOwner = new Map<string, RunningRecord[]>();
+  for (const record of await Promise.all(keys.map((key) => store.read(key.slice(prefix.length))))) {
+    if (!record || record.owner === owner) continue;
+    const previous = String(record.owner);
+    byOwner.set(previous, [...(byOwner.get(previous) ?? []), record]);
+  }
+  const recoverAll = async (records: RunningRecord[]) => {
+    for (const stale of records) {
+      const record = await store.read(stale.sessionId); // its owner may have ended it while we waited
+      if (record) await recover(record);
+    }
+  };
+  const immediate: Promise<void>[] = [];
+  for (const [previousOwner, records] of byOwner) {
+    if (platform.lock) platform.lock(aliveLockName(previousOwner), () => recoverAll(records)).catch(onError);
+    else immediate.push(recoverAll(records));
+  }
+  await Promise.all(immediate);
+}
+
+/**
+ * Deletes the sessions of players other than `layout.own`'s that are older than the relay's default maximum
+ * age by the device's clock (the relay would refuse them), reporting each as `dropped` (reason `expired`):
+ * queued ones oldest first, until one is young enough; running records of a crash while that player played
+ * (made a session by `toSession`, the tracker's own `recoveredSession`).
+ * assumed: the relay's default age (30 days); a relay configured otherwise still judges by its own. No lock:
+ * that player's own tracker sending the same session meanwhile (another tab) costs at most a second report.
+ */
+export async function expireOtherPlayers(
+  storage: KeyValueStorage,
+  layout: StorageLayout,
+  nowMs: number,
+  dropped: (event: DroppedEvent) => void,
+  toSession: (record: RunningRecord) => TrackedSession,
+): Promise<void> {
+  const { players, queue, running } = layout;
+  /** Players whose queue reached a young session: the rest of their queue is younger still. */
+  const young = new Set<string>();
+  for (const key of (await storage.keys(players)).sort()) {
+    const prefix = key.slice(0, key.indexOf(':', players.length) + 1);
+    const part = key.slice(prefix.length);
+    const queued = part.startsWith(queue);
+    if (prefix === layout.own || (queued ? young.has(prefix) : !part.startsWith(running))) continue;
+    const value = await storage.get<TrackedSession & RunningRecord>(key);
+    if (!value) continue;
+    const session = queued ? value : toSession({ ...value, sessionId: part.slice(running.length) });
+    if (Date.parse(session.startedAt) < nowMs - DEFAULT_MAX_SESSION_AGE_MS) {
+      await storage.delete(key);
+      dropped({ sessionId: session.sessionId, reason: 'expired', session });
+    } else if (queued) young.add(prefix);
+  }
+}
+
+/** What this module does, as the tracker receives it. */
+export interface Housekeeping {
+  migrateSharedQueue: typeof migrateSharedQueue;
+  recoverCrashedSessions: typeof recoverCrashedSessions;
+  expireOtherPlayers: typeof expireOtherPlayers;
+}
+
+/**
+ * This module's functions once its code is here: at once from a bundle's chunk; in the `<script>` bundle,
+ * after its sibling file has loaded (adapters/browser/housekeeping-script.ts), so a failed load fails here,
+ * once, as a failed `import()` does.
+ */
+export async function housekeepingCode(): Promise<Housekeeping> {
+  return { migrateSharedQueue, recoverCrashedSessions, expireOtherPlayers };
+}
+

@@ -1,0 +1,80 @@
+// The tracker's start-up housekeeping (core/tracker/housekeeping.ts) is imported lazily, only when something
+// other than the player's own queue is stored; a failed import (a web page gone offline) loses nothing.
+// `flush()` waits for start-up, the import included (a module load takes real time, which fake timers do not
+// move): each story waits on it before looking.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { advance, createHarness, eventsOf, settle, useFakeClock } from './harness.js';
+
+const HOUSEKEEPING = '../../../core/tracker/housekeeping.js';
+let loads = 0;
+
+beforeEach(() => {
+  useFakeClock();
+  loads = 0;
+  vi.doMock(HOUSEKEEPING, async (importOriginal) => {
+    loads++;
+    return importOriginal();
+  });
+});
+afterEach(() => {
+  vi.doUnmock(HOUSEKEEPING);
+  vi.useRealTimers();
+});
+
+describe('start-up housekeeping', () => {
+  it('is not loaded while only this player queue and choice are stored', async () => {
+    const first = createHarness();
+    first.platform.setOnline(false);
+    first.tracker.start();
+    await advance(5_000);
+    await first.tracker.stop();
+    await first.tracker.setOptOut(false);
+    await first.tracker.dispose();
+    expect(Object.keys(first.storage.snapshot()).sort()).toEqual(['game-campaign:player:player-1:opt-out', expect.stringMatching(/^game-campaign:player:player-1:queue:/)]);
+
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await second.tracker.flush();
+    expect(loads).toBe(0);
+    expect(eventsOf(second.log, 'flushed')).toHaveLength(1);
+  });
+
+  it('is loaded once for a crashed session, which it recovers', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(20_000);
+    first.platform.crash();
+    const second = createHarness({}, { storage: first.storage, relay: first.relay });
+    await second.tracker.flush();
+    await settle();
+    expect(loads).toBe(1);
+    expect(eventsOf(second.log, 'session:end').map((event) => [event.sessionId, event.reason])).toEqual([[sessionId, 'recovered']]);
+    expect(eventsOf(second.log, 'flushed')).toHaveLength(1);
+  });
+
+  it('failing to load is reported once as a storage error; the crashed session stays stored and the next start-up recovers it', async () => {
+    const first = createHarness();
+    const sessionId = first.tracker.start();
+    await advance(20_000);
+    first.platform.crash();
+    const stored = first.storage.snapshot();
+
+    vi.doMock(HOUSEKEEPING, () => {
+      throw new Error('Failed to fetch dynamically imported module: housekeeping.js');
+    });
+    const offline = createHarness({}, { storage: first.storage, relay: first.relay });
+    await offline.tracker.flush();
+    // vitest wraps the factory's error in its own, with the import's error as `cause`
+    expect(eventsOf(offline.log, 'error').map((event) => [event.kind, String((event.error as Error).cause)])).toEqual([['storage', expect.stringContaining('housekeeping.js')]]);
+    expect(eventsOf(offline.log, 'session:end')).toEqual([]);
+    expect(first.storage.snapshot()).toEqual(stored);
+    offline.platform.crash();
+
+    vi.doMock(HOUSEKEEPING, async (importOriginal) => importOriginal());
+    const next = createHarness({}, { storage: first.storage, relay: first.relay });
+    await next.tracker.flush();
+    await settle();
+    expect(eventsOf(next.log, 'session:end').map((event) => [event.sessionId, event.reason])).toEqual([[sessionId, 'recovered']]);
+    expect(eventsOf(next.log, 'flushed').flatMap((event) => event.results.map((result) => result.sessionId))).toEqual([sessionId]);
+    expect(first.storage.snapshot()).toEqual({});
+  });
+});
