@@ -95,13 +95,15 @@ export interface CreatorPickerSource {
   boost: Boost;
   /** Creator search whose request `signal` aborts. */
   search(search: CreatorSearch, signal: AbortSignal): Promise<Creator[]>;
-  /** Wall clock, ms (the platform's). */
+  /** Wall clock, ms (the platform's); `options.now` replaces it. */
   now(): number;
+  /** Where each picker stays until it is disposed (the facade disposes those still there with itself). */
+  live?: Set<CreatorPicker>;
 }
 
 /** Builds a picker and starts loading its campaign, creators and the player's boost. */
 export function createCreatorPicker(source: CreatorPickerSource, options: CreatorPickerOptions): CreatorPicker {
-  const { campaignId, debounceMs = 250, limit, isTest } = options;
+  const { campaignId, debounceMs = 250, limit, isTest, now = source.now } = options;
   const emitter = mitt<{ change: CreatorPickerState }>();
   // Members that start undefined are left out: the snapshot type still lists them.
   let state = { creators: [], loading: true, query: '', searching: false, canConfirm: false, confirming: false } as object as CreatorPickerState;
@@ -116,7 +118,7 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
     if (disposed) return;
     const next = { ...state, ...patch };
     const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
-    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - source.now();
+    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
     const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
     const canConfirm = next.selected !== undefined && next.selected !== next.boost?.creatorKey && !cooldownDays && !next.confirming && !next.loading;
     state = { ...next, cooldownDays, canConfirm };
@@ -170,7 +172,7 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
         set({ boost, confirming: false });
         return boost;
       } catch (error) {
-        if (error instanceof BoostCooldownError) reportedCooldownEnd = source.now() + error.daysRemaining * DAY_MS;
+        if (error instanceof BoostCooldownError) reportedCooldownEnd = now() + error.daysRemaining * DAY_MS;
         set({ confirming: false, error: error as Error });
         return undefined;
       }
@@ -192,8 +194,11 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
       stopSearch();
       disposed = true;
       emitter.all.clear();
+      // Forgotten once disposed, so a game that opens many boost screens does not keep them all.
+      source.live?.delete(picker);
     },
   };
+  source.live?.add(picker);
   void picker.reload();
   return picker;
 }

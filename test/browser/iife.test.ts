@@ -38,6 +38,16 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
       if (req.url === '/js/game-campaign.webview.js' && webviewServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      if (req.url === '/relay/webview/ott') {
+        // The relay's answer, the challenge echoed in the token so the page can check it against the verifier.
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk));
+        req.on('end', () => {
+          const { codeChallenge } = JSON.parse(body) as { codeChallenge: string };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { ott: codeChallenge, expiresIn: 60, url: `${origin}/campaign-page` } }));
+        });
+        return;
+      }
       if (req.url?.startsWith('/v1/')) seen.push(req);
       if (req.url === '/v1/client/campaigns/cmp_1') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: CAMPAIGN }));
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 404, error: 'Not Found', message: 'Campaign not found', code: 'NOT_FOUND' }));
@@ -128,5 +138,27 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
     await page.close();
     expect(opened).toEqual({ frames: [[`${origin}/campaign-page?n=1`, 'allow-scripts allow-same-origin']], left: 0, global: 'object' });
     expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.webview.js', '/js/game-campaign.webview.js']);
+  });
+
+  it('opens gc.webview with PKCE from game-campaign.webview.js, loaded once for the address and the overlay', async () => {
+    scripts.length = 0;
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const result = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const gc = sdk.createGameCampaign({ clientKey: 'ck_test:secret', environment: { baseUrl: location.origin }, relay: { url: `${location.origin}/relay` }, userId: 'player-1' });
+      const view = await gc.webview.open({ campaignId: 'cmp_1' });
+      const src = new URL(document.querySelector('iframe')!.getAttribute('src')!);
+      const verifier = new URLSearchParams(src.hash.slice(1)).get('code_verifier')!;
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+      const challenge = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      view.close();
+      await gc.dispose();
+      return { path: src.pathname, verifier, challengeMatches: src.searchParams.get('ott') === challenge };
+    });
+    await page.close();
+    expect(result).toEqual({ path: '/campaign-page', verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), challengeMatches: true });
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.webview.js']);
   });
 });
