@@ -41,6 +41,8 @@ export const IIFE_SIBLINGS = {
     name: 'GameCampaignWebView',
     loader: 'adapters/browser/webview-script.ts',
   },
+  /** The creator picker's behaviour, when the first picker is created. */
+  picker: { source: 'core/picker/picker-core.ts', modules: ['core/picker/picker-import.ts'], file: 'dist/game-campaign.picker.js', name: 'GameCampaignPicker', loader: 'adapters/browser/picker-script.ts' },
 };
 
 /**
