@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',
+    setupFiles: ['test/setup/lazy-chunks.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     reporters: ['default', 'json'],

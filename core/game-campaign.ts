@@ -77,30 +77,25 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
   const boost = createBoost({ ...transport, relay, fetch: platform.fetch }, client.sponsors, userId);
   const webview = new WebViewLauncher({ ...transport, relay, platform });
-  const pickers = new Set<CreatorPicker>();
-  // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
-  // and a newer search aborts the one in flight through the per-call signal.
-  const search: CreatorPickerSource['search'] = (query, signal) => client.creators.search(query, { signal, maxRetries: 0 });
+  const source: CreatorPickerSource = {
+    campaigns: client.campaigns,
+    boost,
+    // assumed: picker searches are not retried (the next keystroke is the retry, and a late retry would be stale),
+    // and a newer search aborts the one in flight through the per-call signal.
+    search: (query, signal) => client.creators.search(query, { signal, maxRetries: 0 }),
+    now: () => platform.now(),
+    live: new Set(),
+  };
   return {
     campaigns: client.campaigns,
     creators: client.creators,
     tracker,
     boost,
     webview,
-    picker(pickerOptions) {
-      const picker = createCreatorPicker({ campaigns: client.campaigns, boost, search, now: pickerOptions.now ?? (() => platform.now()) }, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') });
-      // A disposed picker is forgotten, so a game that opens many boost screens does not keep them all.
-      const dispose = picker.dispose;
-      picker.dispose = () => {
-        pickers.delete(picker);
-        dispose();
-      };
-      pickers.add(picker);
-      return picker;
-    },
+    picker: (pickerOptions) => createCreatorPicker(source, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') }),
     dispose() {
       webview.close();
-      for (const picker of pickers) picker.dispose();
+      for (const picker of source.live!) picker.dispose();
       return tracker.dispose();
     },
   };

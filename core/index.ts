@@ -15,7 +15,8 @@ export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, Pl
 export type * from './types.js';
 export { createGameCampaign, type GameCampaign, type GameCampaignOptions, type GameTrackerOptions } from './game-campaign.js';
 export type { RequestOptions } from './http/transport.js';
-export { createPkcePair, createCodeVerifier, codeChallengeOf, type PkcePair } from './webview/pkce.js';
+export { createPkcePair, createCodeVerifier, codeChallengeOf } from './webview/pkce-lazy.js';
+export type { PkcePair } from './webview/pkce.js';
 export { WebViewLauncher, type WebViewLauncherOptions, type WebViewOpenOptions } from './webview/launcher.js';
 export type { WebViewHandle } from './platform.js';
 export type { Boost, BoostChangeRequest } from './boost/boost.js';

@@ -9,6 +9,6 @@ export declare const ENTRIES: Entry[];
 export declare const BINS: Array<{ name: string; source: string }>;
 export declare const IIFE: { source: string; file: string; name: string; types: string };
 export declare function isExternal(id: string): boolean;
-type IifeSibling = { source: string; file: string; name: string; loader: string };
-export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling; housekeeping: IifeSibling };
+type IifeSibling = { source: string; modules: string[]; file: string; name: string; loader: string };
+export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling; picker: IifeSibling; housekeeping: IifeSibling };
 export declare const IIFE_REPLACED: Array<{ source: string; replacement: string }>;

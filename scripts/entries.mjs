@@ -26,16 +26,25 @@ export function isExternal(id) {
 
 /**
  * The IIFE's siblings: files of their own next to it, for modules the ESM build imports lazily (`import()`). The
- * IIFE cannot split code, so its build points each lazy import of `source` at `loader`, which injects
- * `<script src="file">` (setting the global `name`) on first use. See adapters/browser/sibling-script.ts.
+ * IIFE cannot split code, so its build points each lazy import of a `modules` entry at `loader`, which injects
+ * `<script src="file">` (setting the global `name`) on first use. The sibling is built from `source`, which exports
+ * what the loader hands over. See adapters/browser/sibling-script.ts.
  */
 export const IIFE_SIBLINGS = {
   /** @noble/hashes' SHA-256, only on pages without `crypto.subtle`. */
-  sha256: { source: 'adapters/shared/sha256.ts', file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' },
-  /** The web view's overlay and window code, when a web view first opens. */
-  webview: { source: 'adapters/browser/webview.ts', file: 'dist/game-campaign.webview.js', name: 'GameCampaignWebView', loader: 'adapters/browser/webview-script.ts' },
+  sha256: { source: 'adapters/shared/sha256.ts', modules: ['adapters/shared/sha256.ts'], file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' },
+  /** The web view's overlay and window code, and its address with PKCE, when a web view first opens. */
+  webview: {
+    source: 'adapters/browser/webview-sibling.ts',
+    modules: ['adapters/browser/webview.ts', 'core/webview/webview-url.ts'],
+    file: 'dist/game-campaign.webview.js',
+    name: 'GameCampaignWebView',
+    loader: 'adapters/browser/webview-script.ts',
+  },
+  /** The creator picker's behaviour, when the first picker is created. */
+  picker: { source: 'core/picker/picker-core.ts', modules: ['core/picker/picker-import.ts'], file: 'dist/game-campaign.picker.js', name: 'GameCampaignPicker', loader: 'adapters/browser/picker-script.ts' },
   /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
-  housekeeping: { source: 'core/tracker/housekeeping.ts', file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
+  housekeeping: { source: 'core/tracker/housekeeping.ts', modules: ['core/tracker/housekeeping.ts'], file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
 };
 
 /**

@@ -1,12 +1,12 @@
-// The IIFE's siblings (adapters/browser/sibling-script.ts). In the IIFE build, a lazy `import()` of a sibling's
-// source module resolves to its loader instead, so the IIFE carries none of its code; each sibling is built on its
+// The IIFE's siblings (adapters/browser/sibling-script.ts). In the IIFE build, a lazy `import()` of a module a sibling
+// holds resolves to the sibling's loader instead, so the IIFE carries none of its code; each sibling is built on its
 // own as `dist/game-campaign.<name>.js`, setting its global (scripts/entries.mjs, IIFE_SIBLINGS).
 import { resolve } from 'node:path';
 import { IIFE_REPLACED, IIFE_SIBLINGS } from './entries.mjs';
 
 /** Each module the IIFE does not carry as it is, and what it carries instead. */
 const LOADERS = new Map([
-  ...Object.values(IIFE_SIBLINGS).map((sibling) => [resolve(sibling.source), resolve(sibling.loader)]),
+  ...Object.values(IIFE_SIBLINGS).flatMap((sibling) => sibling.modules.map((module) => [resolve(module), resolve(sibling.loader)])),
   ...IIFE_REPLACED.map((replaced) => [resolve(replaced.source), resolve(replaced.replacement)]),
 ]);
 

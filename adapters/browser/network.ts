@@ -1,10 +1,8 @@
 /**
- * The browser's {@link NetworkStatus} (`navigator.onLine` and the `online`/`offline` events) and its fetch:
- * the page's own `fetch` with `keepalive` passed through, under the quota browsers share between keepalive bodies.
+ * The browser's {@link NetworkStatus}: `navigator.onLine` and the `online`/`offline` events.
  * @see DESIGN section 4
  */
-import type { FetchLike, NetworkStatus } from '../../core/platform.js';
-import { withKeepaliveQuota } from '../../core/tracker/keepalive-quota.js';
+import type { NetworkStatus } from '../../core/platform.js';
 
 /**
  * Connectivity as the browser reports it. assumed: `navigator.onLine === false` is trusted (no request can
@@ -20,22 +18,13 @@ export function createBrowserNetwork(target: { window: Pick<Window, 'addEventLis
   return {
     isOnline: () => navigator.onLine !== false,
     onChange(listener) {
-      const online = () => listener(true);
-      const offline = () => listener(false);
-      window.addEventListener('online', online);
-      window.addEventListener('offline', offline);
+      const changed = (event: Event) => listener(event.type === 'online');
+      window.addEventListener('online', changed);
+      window.addEventListener('offline', changed);
       return () => {
-        window.removeEventListener('online', online);
-        window.removeEventListener('offline', offline);
+        window.removeEventListener('online', changed);
+        window.removeEventListener('offline', changed);
       };
     },
   };
-}
-
-/**
- * The page's fetch with keepalive requests kept under the shared 64 KiB quota (`withKeepaliveQuota`). Pass it
- * bound to its window: an unbound `fetch` throws "Illegal invocation".
- */
-export function createBrowserFetch(fetch: FetchLike): FetchLike {
-  return withKeepaliveQuota(fetch);
 }

@@ -4,10 +4,11 @@
  * @see DESIGN section 4
  */
 import type { FetchLike, Platform } from '../../core/platform.js';
+import { withKeepaliveQuota } from '../../core/tracker/keepalive-quota.js';
 import { fromGetRandomValues, getRandomValuesOf, platformCrypto, subtleDigest } from '../shared/crypto.js';
 import { createBrowserLifecycle } from './lifecycle.js';
 import { createBrowserLock, type BrowserLockOptions } from './lock.js';
-import { createBrowserFetch, createBrowserNetwork } from './network.js';
+import { createBrowserNetwork } from './network.js';
 import { createIdbStorage, type BrowserStorage, type IdbStorageOptions } from './storage.js';
 import type { BrowserWebViewOptions } from './webview-options.js';
 
@@ -52,7 +53,9 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
     lifecycle: createBrowserLifecycle({ window, document }),
     // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load ../shared/sha256.js on first use.
     crypto: platformCrypto(fromGetRandomValues(getRandomValuesOf(window.crypto)!), subtleDigest(window.crypto)),
-    fetch: createBrowserFetch(options.fetch ?? ((input, init) => window.fetch(input, init))),
+    // The page's own fetch (bound to its window: an unbound `fetch` throws "Illegal invocation"), `keepalive` passed
+    // through with the bodies kept under the 64 KiB quota browsers share between them.
+    fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init))),
     // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).
     openWebView: async (url, open) => (await import('./webview.js')).createBrowserWebView(window, options.webView)(url, open),
     network: createBrowserNetwork({ window, navigator }),

@@ -103,20 +103,21 @@ function idbBackend(store: UseStore): Backend {
 /** The fallback: JSON copies in a Map, so values behave as stored ones (a later change to an object does not leak in). */
 function memoryBackend(): Backend {
   const entries = new Map<string, string>();
+  // A stored text is never empty (JSON), so a missing key reads as undefined.
   const read = (key: string) => {
     const text = entries.get(key);
-    return text === undefined ? undefined : JSON.parse(text);
+    return text && JSON.parse(text);
   };
-  const write = (key: string, value: unknown) => (value === undefined ? entries.delete(key) : entries.set(key, JSON.stringify(value)));
+  const write = <T>(key: string, value?: T) => {
+    if (value === undefined) entries.delete(key);
+    else entries.set(key, JSON.stringify(value));
+    return value;
+  };
   return {
     get: async (key) => read(key),
     set: async (key, value) => void write(key, value),
-    delete: async (key) => void write(key, undefined),
+    delete: async (key) => void write(key),
     keys: async (prefix = '') => [...entries.keys()].filter((key) => key.startsWith(prefix)).sort(),
-    update: async (key, updater) => {
-      const next = updater(read(key));
-      write(key, next);
-      return next;
-    },
+    update: async (key, updater) => write(key, updater(read(key))),
   };
 }

@@ -9,13 +9,11 @@ import { Id } from '../schema/rules.js';
 export class Campaigns extends Resource {
   /** One campaign, with its status. Retried after transient failures (a read). @throws NotFoundError */
   async get(campaignId: string, options?: RequestOptions): Promise<CampaignDetail> {
-    const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.get(path`/v1/client/campaigns/${id}`, 'CampaignDetail', 'item', options);
+    return this.transport.get(path`/v1/client/campaigns/${validated(Id, campaignId, 'campaignId')}`, 'CampaignDetail', 'item', options);
   }
 
   /** The creators taking part in a campaign. Retried after transient failures (a read). */
   async listCreators(campaignId: string, options?: RequestOptions): Promise<Creator[]> {
-    const id = validated(Id, campaignId, 'campaignId');
-    return this.transport.get(path`/v1/client/campaigns/${id}/creators`, 'Creator', 'list', options);
+    return this.transport.get(path`/v1/client/campaigns/${validated(Id, campaignId, 'campaignId')}/creators`, 'Creator', 'list', options);
   }
 }

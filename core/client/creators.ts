@@ -19,8 +19,7 @@ export interface CreatorSearch {
 export class Creators extends Resource {
   /** One creator by key. Retried after transient failures (a read). @throws NotFoundError */
   async get(creatorKey: string, options?: RequestOptions): Promise<Creator> {
-    const key = validated(CreatorKey, creatorKey, 'creatorKey');
-    return this.transport.get(path`/v1/client/creators/${key}`, 'Creator', 'item', options);
+    return this.transport.get(path`/v1/client/creators/${validated(CreatorKey, creatorKey, 'creatorKey')}`, 'Creator', 'item', options);
   }
 
   /**
@@ -30,6 +29,6 @@ export class Creators extends Resource {
   async search(search: CreatorSearch, options?: RequestOptions): Promise<Creator[]> {
     // Every problem at once, from the rule table (no zod in client bundles).
     const query = validatedFields({ q: SearchText, limit: optional(Limit), isTest: optional(Flag) }, { q: search.query, limit: search.limit, isTest: search.isTest });
-    return this.transport.get(path`/v1/client/creators/search`, 'Creator', 'list', options, query);
+    return this.transport.get('/v1/client/creators/search', 'Creator', 'list', options, query);
   }
 }

@@ -13,7 +13,6 @@ export class ClientSponsors extends Resource {
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    */
   async get(userId: string, options?: RequestOptions): Promise<BoostRecord> {
-    const id = validated(Id, userId, 'userId');
-    return this.transport.get(path`/v1/client/sponsors/user/${id}`, 'BoostRecord', 'item', options);
+    return this.transport.get(path`/v1/client/sponsors/user/${validated(Id, userId, 'userId')}`, 'BoostRecord', 'item', options);
   }
 }

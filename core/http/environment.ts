@@ -38,10 +38,8 @@ export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment
  * @throws ValidationError for a `.` or `..` value
  */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
-  return strings.reduce((out, part, i) => {
-    if (i >= values.length) return out + part;
-    const value = String(values[i]);
+  return values.reduce<string>((out, value, i) => {
     if (value === '.' || value === '..') invalid([{ path: '(path)', message: `"${value}" cannot be a path parameter` }]);
-    return out + part + encodeURIComponent(value);
-  }, '');
+    return out + encodeURIComponent(value) + strings[i + 1];
+  }, strings[0]!);
 }

@@ -5,6 +5,7 @@
  * @see spec "Errors"
  */
 import { CODE_BY_STATUS, type ErrorDetail } from '../schema/error-codes.js';
+import { isRecord } from '../schema/rules.js';
 
 /** Base class of every error the SDK throws about a request. */
 export class CampaignError extends Error {
@@ -119,7 +120,9 @@ export function isCampaignError(value: unknown, code?: string): value is Campaig
 }
 
 type Init = ConstructorParameters<typeof CampaignError>[0] & { retryAfterMs?: number | undefined };
-const BY_CODE: Record<string, new (init: Init) => CampaignError> = {
+/** The class of each code (no prototype: a body's `code` of `constructor` or `toString` finds nothing here). */
+const BY_CODE = {
+  __proto__: null,
   RATE_LIMITED: RateLimitError,
   VALIDATION_ERROR: ValidationError,
   BAD_REQUEST: BadRequestError,
@@ -129,7 +132,7 @@ const BY_CODE: Record<string, new (init: Init) => CampaignError> = {
   CONFLICT: ConflictError,
   INTERNAL_ERROR: InternalError,
   USER_CODE_LIMIT: UserCodeLimitError,
-};
+} as object as Record<string, (new (init: Init) => CampaignError) | undefined>;
 
 /**
  * The days remaining in a cooldown message. assumed: the spec says only that the message states them; we
@@ -143,7 +146,7 @@ const COOLDOWN_DAYS = /\bin (\d+) days?\b|\b(\d+) days? remaining\b/i;
  * change, so a BAD_REQUEST stating the days remaining is a `BoostCooldownError`.
  */
 export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown = false): CampaignError {
-  const fields = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+  const fields = isRecord(body) ? body : {};
   const statusCode = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
   const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
@@ -151,11 +154,9 @@ export function errorFromResponse(status: number, body: unknown, headers: Header
   // `retryAfterMs` is kept by a RateLimitError only.
   const init: Init = { status, code, message, headers, details, retryAfterMs };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).
-  const kind = Object.prototype.hasOwnProperty.call(BY_CODE, code) ? code : statusCode;
-  const days = kind === 'BAD_REQUEST' && cooldown ? COOLDOWN_DAYS.exec(message) : null;
-  if (days) return new BoostCooldownError({ ...init, daysRemaining: Number(days[1] ?? days[2]) });
-  const Class = BY_CODE[kind] ?? CampaignError;
-  return new Class(init);
+  const Class = BY_CODE[code] ?? BY_CODE[statusCode] ?? CampaignError;
+  const days = Class === BadRequestError && cooldown ? COOLDOWN_DAYS.exec(message) : null;
+  return days ? new BoostCooldownError({ ...init, daysRemaining: Number(days[1] ?? days[2]) }) : new Class(init);
 }
 
 /** A success response whose body does not match the spec (only checked with `validateResponses: true`). */

@@ -41,11 +41,6 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Prom
   });
 }
 
-/** The message of whatever was thrown. */
-export function messageOf(cause: unknown): string {
-  return cause instanceof Error ? cause.message : String(cause);
-}
-
 /**
  * The typed error of an exchange that got no answer, for the API transport and the relay's JSON calls alike:
  * `TimeoutError` after the time-out, `ConnectionError` otherwise (a connection lost mid-body included).
@@ -53,7 +48,7 @@ export function messageOf(cause: unknown): string {
 export function noAnswerError(cause: unknown): CampaignError {
   return cause instanceof TimeoutError
     ? cause
-    : new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${messageOf(cause)}`, cause });
+    : new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
 }
 
 /** A body as JSON when it is JSON; otherwise the text itself (a proxy's HTML page), undefined when empty. */

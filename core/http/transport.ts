@@ -11,6 +11,7 @@ import type { Environment } from './environment.js';
 import type { RelayHeaders } from '../relay/sender.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
+import { isRecord } from '../schema/rules.js';
 
 /** One line for the logger hook. The API key is never part of it. */
 export interface LogEntry {
@@ -144,12 +145,10 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
    * The request URL. The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat
    * mini-games and Cocos native lack and React Native implements only in part (its `set` throws).
    */
-  const urlOf = (spec: RequestSpec): string => {
-    const query = Object.entries(spec.query ?? {})
-      .filter(([, value]) => value !== undefined)
-      .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
-      .join('&');
-    return `${baseUrl}${spec.path}${query ? `?${query}` : ''}`;
+  const urlOf = ({ path, query = {} }: RequestSpec): string => {
+    let url = baseUrl + path;
+    for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(query[key]!)}`;
+    return url;
   };
 
   /** One attempt: the response and its body, read within the time-out. */
@@ -158,17 +157,14 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     const headers: Record<string, string> = {};
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-    Object.assign(headers, await resolveHeaders(endpoint.headers));
-    headers['accept'] = 'application/json';
-    // Only writes carry a body (no GET or DELETE of the spec has one).
-    const hasBody = spec.body !== undefined || spec.json !== undefined;
-    if (hasBody) headers['content-type'] = 'application/json';
-    const timeoutMs = timeout ?? options.timeoutMs ?? 30_000;
-    const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+    Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
     try {
-      const init = { method: spec.method, headers, ...(hasBody ? { body: spec.json ?? JSON.stringify(spec.body) } : {}) };
+      // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined.
+      const body: string | undefined = spec.json ?? JSON.stringify(spec.body);
+      if (body) headers['content-type'] = 'application/json';
+      const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
       // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, init, timeoutMs, signal);
+      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout ?? options.timeoutMs ?? 30_000, signal);
       return { response, body: parseJson(text) };
     } catch (cause) {
       throw noAnswerError(cause);
@@ -182,8 +178,9 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
    */
   const success = (response: Response, body: unknown, spec: RequestSpec): unknown => {
     const expected = spec.response;
-    if (!expected) return response.status === 204 ? undefined : body;
-    const envelope = typeof body === 'object' && body !== null && 'data' in body;
+    // A 204's body is undefined (no text).
+    if (!expected) return body;
+    const envelope = isRecord(body) && 'data' in body;
     const details = envelope ? validate?.(body, expected.name, expected.shape) : undefined;
     if (!envelope || details) {
       // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member.

@@ -2,7 +2,8 @@
  * A headless creator picker: the state a boost screen needs (the campaign and its creators, search as the player
  * types, the current boost, the selection, whether confirming is allowed and the cooldown when it is not), with no
  * UI, so a DOM, React, Cocos or Unity screen renders it. It never throws into the UI: every failure becomes
- * `state.error`, and no promise it starts is left to reject unhandled.
+ * `state.error`, and no promise it starts is left to reject unhandled. Its behaviour is ./picker-core.ts, imported
+ * with the first picker (a boost screen opening), so a game downloads none of it at start-up.
  * @see DESIGN section 3
  */
 import mitt from 'mitt';
@@ -13,10 +14,8 @@ import { BoostCooldownError } from '../http/errors.js';
 import type { CampaignDetail, Creator } from '../schema/campaigns.js';
 import { broken, SearchText } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
-
-const DAY_MS = 86_400_000;
-/** Days a boost stays on one creator (spec "Limits"); the same figure as `BOOST_COOLDOWN_DAYS`, which lives beside zod. */
-const COOLDOWN_DAYS = 30;
+import type { PickerCore } from './picker-core.js';
+import { importPickerCore } from './picker-import.js';
 
 /** Options of `gc.picker(options)`. */
 export interface CreatorPickerOptions {
@@ -95,105 +94,72 @@ export interface CreatorPickerSource {
   boost: Boost;
   /** Creator search whose request `signal` aborts. */
   search(search: CreatorSearch, signal: AbortSignal): Promise<Creator[]>;
-  /** Wall clock, ms (the platform's). */
+  /** Wall clock, ms (the platform's); `options.now` replaces it. */
   now(): number;
+  /** Where each picker stays until it is disposed (the facade disposes those still there with itself). */
+  live?: Set<CreatorPicker>;
 }
 
-/** Builds a picker and starts loading its campaign, creators and the player's boost. */
+/**
+ * Builds a picker and starts loading its campaign, creators and the player's boost. The picker's code
+ * (./picker-core.ts) is imported with the first picker, not when the game starts: until it arrives `state` is the
+ * first snapshot (`loading`), and what the game calls meanwhile applies once it has, in call order. When it cannot
+ * load (the page went offline), `state.error` says why and the next call, `reload()` included, tries again.
+ */
 export function createCreatorPicker(source: CreatorPickerSource, options: CreatorPickerOptions): CreatorPicker {
-  const { campaignId, debounceMs = 250, limit, isTest } = options;
   const emitter = mitt<{ change: CreatorPickerState }>();
   // Members that start undefined are left out: the snapshot type still lists them.
   let state = { creators: [], loading: true, query: '', searching: false, canConfirm: false, confirming: false } as object as CreatorPickerState;
+  let core: PickerCore | undefined;
+  /** The import of the picker's code; forgotten when it fails, so the next call tries again. */
+  let imported: Promise<void> | undefined;
+  /** The load of the campaign, creators and boost that the code starts when it arrives. */
+  let firstLoad: Promise<void> | undefined;
   let disposed = false;
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  let search: AbortController | undefined;
-  let load: object | undefined;
-  /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
-  let reportedCooldownEnd = 0;
-
-  const set = (patch: Partial<CreatorPickerState>) => {
-    if (disposed) return;
-    const next = { ...state, ...patch };
-    const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
-    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - source.now();
-    const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
-    const canConfirm = next.selected !== undefined && next.selected !== next.boost?.creatorKey && !cooldownDays && !next.confirming && !next.loading;
-    state = { ...next, cooldownDays, canConfirm };
-    try {
-      emitter.emit('change', state);
-    } catch (error) {
-      // A listener's bug must not break the picker or surface as an unhandled rejection from its timers.
-      console.error(error);
-    }
-  };
-
-  const stopSearch = () => {
-    clearTimeout(timer);
-    search?.abort();
-    search = undefined;
-  };
-
-  const send = (query: string) => {
-    const controller = (search = new AbortController());
-    const latest = () => search === controller && !disposed;
-    source.search({ query, limit, isTest }, controller.signal).then(
-      (results) => latest() && set({ results, searching: false, error: undefined }),
-      (error: Error) => latest() && set({ searching: false, error }),
-    );
-  };
+  const load = () =>
+    (imported ??= importPickerCore().then(
+      (module) => {
+        if (disposed) return;
+        core = module.pickerCore(source, options, emitter, state, (query) => !broken(SearchText, query), BoostCooldownError);
+        firstLoad = core.reload();
+      },
+      (error: Error) => {
+        imported = undefined;
+        if (disposed) return;
+        state = { ...state, loading: false, error };
+        try {
+          emitter.emit('change', state);
+        } catch (bug) {
+          // A listener's bug must not surface as an unhandled rejection (as in ./picker-core.ts).
+          console.error(bug);
+        }
+      },
+    ));
+  /** `run` on the picker's code: at once when it is here, else once it has loaded (never, if it cannot). */
+  const later = <T>(run: (core: PickerCore) => T) => (core ? run(core) : load().then(() => core && run(core)));
 
   const picker: CreatorPicker = {
     get state() {
-      return state;
+      return core ? core.state : state;
     },
     on(type, listener) {
       emitter.on(type, listener);
       return () => emitter.off(type, listener);
     },
-    search(query) {
-      stopSearch();
-      // The `SearchText` rule (1 to 10 UTF-16 units), as creators.search checks it.
-      const valid = !broken(SearchText, query);
-      set({ query, results: undefined, searching: valid });
-      if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
-    },
-    select(selected) {
-      set({ selected });
-    },
-    async confirm(extra) {
-      set({});
-      if (disposed || !state.canConfirm) return undefined;
-      set({ confirming: true, error: undefined });
-      try {
-        const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
-        set({ boost, confirming: false });
-        return boost;
-      } catch (error) {
-        if (error instanceof BoostCooldownError) reportedCooldownEnd = source.now() + error.daysRemaining * DAY_MS;
-        set({ confirming: false, error: error as Error });
-        return undefined;
-      }
-    },
-    async reload() {
-      if (disposed) return;
-      const current = (load = {});
-      const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
-      set({ loading: true, error: undefined });
-      // Each part shows as it arrives; Promise.all handles every rejection, the first becomes the error.
-      await Promise.all([
-        source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
-        source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
-        source.boost.current().then((boost) => keep({ boost })),
-      ]).catch((error: Error) => keep({ error }));
-      keep({ loading: false });
-    },
+    search: (query) => void later((core) => core.search(query)),
+    select: (selected) => void later((core) => core.select(selected)),
+    confirm: async (extra) => later((core) => core.confirm(extra)),
+    // Before the code is here, the load it starts when it arrives.
+    reload: async () => (core ? core.reload() : load().then(() => firstLoad)),
     dispose() {
-      stopSearch();
       disposed = true;
+      core?.dispose();
       emitter.all.clear();
+      // Forgotten once disposed, so a game that opens many boost screens does not keep them all.
+      source.live?.delete(picker);
     },
   };
-  void picker.reload();
+  source.live?.add(picker);
+  void load();
   return picker;
 }

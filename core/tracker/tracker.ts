@@ -163,7 +163,13 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const running = runningStore(storage, runningPrefix, storageError);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
   const queue = sessionQueue(storage, queuePrefix, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
-  const flusher = createFlusher(platform, queue, config.relay, config.isTest, flushLock, events, clockMoved, () => !optedOut);
+  /**
+   * Until start-up has looked for crashed sessions, nothing is sent: a session queued just before a crash (its
+   * running record not yet deleted) must still be in the queue when recovery asks, or it would be recovered
+   * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
+   */
+  let starting = true;
+  const flusher = createFlusher(platform, queue, config.relay, config.isTest, flushLock, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -297,7 +303,11 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const ready = (async () => {
     await loaded;
     const tidy = await housekeeping;
-    await tidy?.recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
+    try {
+      await tidy?.recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
+    } finally {
+      starting = false;
+    }
     requestFlush('startup');
     if (tidy) track(tidy.expireOtherPlayers(storage, layout, platform.now(), (event) => events.emit('dropped', event), recoveredSession));
   })();

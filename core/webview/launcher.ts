@@ -2,15 +2,13 @@
  * Opens the campaign web view: a PKCE pair made on the device, a one-time token bound to its challenge from the
  * game server's relay, and `{url}?ott=<token>#code_verifier=<verifier>` shown through the platform. The verifier
  * travels only in the URL fragment, which browsers never send to a server, so no server log, proxy or relay ever
- * holds both halves; it is not kept anywhere either.
+ * holds both halves; it is not kept anywhere either. PKCE and the URL are ./webview-url.ts, imported when a web view
+ * first opens (no game downloads them at start-up).
  * @see DESIGN section 7; spec "Create web view one-time token"
  */
 import type { Platform, WebViewHandle } from '../platform.js';
 import { relayCaller, type RelayCall } from '../relay/client-request.js';
-import type { RelayWebviewToken } from '../relay/protocol.js';
-import { RELAY_ROUTES } from '../relay/routes.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { createPkcePair } from './pkce.js';
 
 /** What {@link WebViewLauncher.open} shows. */
 export interface WebViewOpenOptions {
@@ -66,16 +64,14 @@ export class WebViewLauncher {
    * (`POST /webview/ott`) and opens the web view with it.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
    * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; whatever
-   * `platform.openWebView` throws where the platform cannot show one
+   * `platform.openWebView` throws where the platform cannot show one; the loader's error when PKCE's code, imported on
+   * the first `open()`, cannot load (the page went offline)
    */
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
     const { title, ...request } = options;
-    const { codeVerifier, codeChallenge } = await createPkcePair(this.#platform.crypto);
-    const token = await this.#call<RelayWebviewToken>({ method: 'POST', route: RELAY_ROUTES.webviewToken, body: { ...request, codeChallenge }, answer: 'OneTimeToken' });
-    // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
-    const base = token.url.split('#')[0]!;
-    const url = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${codeVerifier}`;
+    // PKCE and the URL's code load with the first open: an import that fails rejects this call, before any token exists.
+    const url = await (await import('./webview-url.js')).webViewUrl(this.#platform.crypto, this.#call, request);
     this.close();
     const handle = await this.#platform.openWebView(url, { title });
     // Of two open() calls racing, the one that finishes last stays open.

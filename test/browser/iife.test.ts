@@ -27,20 +27,33 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
   const scripts: string[] = [];
   let webviewServed = true;
   let housekeepingServed = true;
+  let pickerServed = true;
 
   beforeAll(async () => {
     const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
     const fallback = readFileSync(join(ROOT, IIFE_SIBLINGS.sha256.file), 'utf8');
     const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
     const housekeeping = readFileSync(join(ROOT, IIFE_SIBLINGS.housekeeping.file), 'utf8');
+    const picker = readFileSync(join(ROOT, IIFE_SIBLINGS.picker.file), 'utf8');
     server = createServer((req, res) => {
       if (req.url?.startsWith('/js/')) scripts.push(req.url);
       if (req.url === '/js/game-campaign.iife.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url === '/js/game-campaign.sha256.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(fallback);
       if (req.url === '/js/game-campaign.housekeeping.js' && housekeepingServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(housekeeping);
       if (req.url === '/js/game-campaign.webview.js' && webviewServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
+      if (req.url === '/js/game-campaign.picker.js' && pickerServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(picker);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
+      if (req.url === '/relay/webview/ott') {
+        // The relay's answer, the challenge echoed in the token so the page can check it against the verifier.
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk));
+        req.on('end', () => {
+          const { codeChallenge } = JSON.parse(body) as { codeChallenge: string };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { ott: codeChallenge, expiresIn: 60, url: `${origin}/campaign-page` } }));
+        });
+        return;
+      }
       if (req.url?.startsWith('/v1/')) seen.push(req);
       if (req.url === '/v1/client/campaigns/cmp_1') return res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: CAMPAIGN }));
       res.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ status: 404, error: 'Not Found', message: 'Campaign not found', code: 'NOT_FOUND' }));
@@ -172,5 +185,61 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
     housekeepingServed = true;
     expect(await trackerPage(0)).toEqual([['session:end', 'recovered']]);
     expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.housekeeping.js']);
+
+    // The recovered session waits in p1's queue (this server has no relay): erased, so the stories after this one
+    // start from an empty origin.
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.evaluate(() => new Promise((resolve, reject) => Object.assign(indexedDB.deleteDatabase('game-campaign'), { onsuccess: resolve, onerror: reject, onblocked: reject })));
+    await page.close();
+  });
+
+  it('opens gc.webview with PKCE from game-campaign.webview.js, loaded once for the address and the overlay', async () => {
+    scripts.length = 0;
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const result = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const gc = sdk.createGameCampaign({ clientKey: 'ck_test:secret', environment: { baseUrl: location.origin }, relay: { url: `${location.origin}/relay` }, userId: 'player-1' });
+      const view = await gc.webview.open({ campaignId: 'cmp_1' });
+      const src = new URL(document.querySelector('iframe')!.getAttribute('src')!);
+      const verifier = new URLSearchParams(src.hash.slice(1)).get('code_verifier')!;
+      const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(verifier)));
+      const challenge = btoa(String.fromCharCode(...digest)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+      view.close();
+      await gc.dispose();
+      return { path: src.pathname, verifier, challengeMatches: src.searchParams.get('ott') === challenge };
+    });
+    await page.close();
+    expect(result).toEqual({ path: '/campaign-page', verifier: expect.stringMatching(/^[A-Za-z0-9_-]{43}$/), challengeMatches: true });
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.webview.js']);
+  });
+
+  it('runs a creator picker on game-campaign.picker.js, loaded with the first picker; a failed load is state.error and the next call tries again', async () => {
+    scripts.length = 0;
+    pickerServed = false;
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    const failed = await page.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const gc = sdk.createGameCampaign({ clientKey: 'ck_test:secret', environment: { baseUrl: location.origin }, relay: { url: `${location.origin}/relay` }, userId: 'player-1' });
+      const picker = gc.picker({ campaignId: 'cmp_1' });
+      (globalThis as Record<string, unknown>)['picker'] = picker;
+      const state = await new Promise<{ loading: boolean; error?: Error }>((resolve) => picker.on('change', resolve));
+      return { loading: state.loading, error: state.error?.message };
+    });
+    expect(failed).toEqual({ loading: false, error: expect.stringMatching(/game-campaign\.picker\.js did not load/) });
+    pickerServed = true;
+    const loaded = await page.evaluate(async () => {
+      const picker = (globalThis as Record<string, unknown>)['picker'] as ReturnType<import('../../core/game-campaign.js').GameCampaign['picker']>;
+      await picker.reload();
+      picker.select('LUNA7');
+      return { campaign: picker.state.campaign?.campaignId, selected: picker.state.selected, global: typeof (globalThis as Record<string, unknown>)['GameCampaignPicker'] };
+    });
+    await page.close();
+    expect(loaded).toEqual({ campaign: 'cmp_1', selected: 'LUNA7', global: 'object' });
+    expect(scripts).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.picker.js', '/js/game-campaign.picker.js']);
   });
 });

@@ -23,11 +23,17 @@ describe('dist/game-campaign.iife.js', () => {
     expect(() => parse('class A { x = 1 }', { ecmaVersion: 2020 })).toThrow(); // the check does catch ES2022
   });
 
-  it('carries no zod (tree-shaken as package.json declares: a type-only import does not pull the relay schemas in), no SHA-256 and no web view code', () => {
+  it('carries no zod (tree-shaken as package.json declares: a type-only import does not pull the relay schemas in), no SHA-256, no web view code (overlay, PKCE) and no picker code', () => {
     expect(code()).not.toMatch(/\$Zod/); // zod's class names survive minification
     expect(code()).not.toMatch(/0x6a09e667|1779033703/); // SHA-256's first initial hash word: @noble/hashes is in game-campaign.sha256.js only
     expect(code()).not.toMatch(/position:fixed/); // the overlay's style: in game-campaign.webview.js only
-    expect(readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8')).toMatch(/position:fixed/);
+    expect(code()).not.toMatch(/ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_/); // PKCE's Base64URL alphabet: there too
+    expect(code()).not.toMatch(/code_verifier/);
+    expect(code()).not.toMatch(/sponsoredAt/); // the picker's cooldown: in game-campaign.picker.js only
+    expect(readFileSync(join(ROOT, IIFE_SIBLINGS.picker.file), 'utf8')).toMatch(/sponsoredAt/);
+    const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
+    expect(webview).toMatch(/position:fixed/);
+    expect(webview).toMatch(/code_verifier/);
   });
 
   it('has siblings that parse as ES2020 and set their globals, touching no browser global at load', () => {
@@ -41,6 +47,9 @@ describe('dist/game-campaign.iife.js', () => {
     const sandbox: Record<string, Record<string, unknown>> = {};
     runInNewContext(readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8'), sandbox);
     expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['createBrowserWebView']).toBe('function');
+    expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['webViewUrl']).toBe('function');
+    runInNewContext(readFileSync(join(ROOT, IIFE_SIBLINGS.picker.file), 'utf8'), sandbox);
+    expect(typeof sandbox[IIFE_SIBLINGS.picker.name]!['pickerCore']).toBe('function');
   });
 
   it('defines GameCampaign with exactly the exports of game-campaign-sdk/browser, touching no browser global at load', async () => {

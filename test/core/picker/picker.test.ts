@@ -7,6 +7,8 @@ import type { Boost, BoostChangeRequest } from '../../../core/boost/boost.js';
 import type { CreatorSearch } from '../../../core/client/creators.js';
 import { BoostCooldownError, ConnectionError, NotFoundError } from '../../../core/http/errors.js';
 import { createCreatorPicker, type CreatorPickerOptions, type CreatorPickerState } from '../../../core/picker/picker.js';
+// The picker's code, imported by the first picker: loaded here first, so the fake timers need not wait for a file.
+import '../../../core/picker/picker-core.js';
 import type { CampaignDetail, Creator } from '../../../core/schema/campaigns.js';
 import type { BoostRecord } from '../../../core/schema/sponsors.js';
 

@@ -3,7 +3,8 @@
 // `flush()` waits for start-up, the import included (a module load takes real time, which fake timers do not
 // move): each story waits on it before looking.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { advance, createHarness, eventsOf, settle, useFakeClock } from './harness.js';
+import { createMemoryStorage } from '../../../core/memory-platform.js';
+import { T0, advance, createHarness, eventsOf, item, key, settle, useFakeClock } from './harness.js';
 
 const HOUSEKEEPING = '../../../core/tracker/housekeeping.js';
 let loads = 0;
@@ -77,4 +78,33 @@ describe('start-up housekeeping', () => {
     expect(eventsOf(next.log, 'flushed').flatMap((event) => event.results.map((result) => result.sessionId))).toEqual([sessionId]);
     expect(first.storage.snapshot()).toEqual({});
   });
+
+  it('sends nothing until recovery has looked: a session queued just before a crash (its record not yet deleted) is sent once, not recovered', async () => {
+    // The crash fell between the queue write and the deletion of the running record.
+    const storage = createMemoryStorage();
+    const queued = item('11111111-1111-4111-8111-111111111111');
+    await storage.set(key(0, queued.sessionId), queued);
+    await storage.set(`game-campaign:player:player-1:running:${queued.sessionId}`, { userId: 'player-1', owner: 'crashed-instance', startedAtMs: T0 - 120_000, spanMs: 60_000, playedMs: 60_000 });
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    vi.doMock(HOUSEKEEPING, async (importOriginal) => {
+      await held; // a slow download
+      return importOriginal();
+    });
+    const game = createHarness({}, { storage });
+    await settle();
+    game.platform.setOnline(false);
+    game.platform.setOnline(true); // the network returns while the chunk downloads: a flush is asked for
+    game.platform.background(); // and the game goes to the background: another
+    await settle();
+    expect(game.relay.requests).toEqual([]);
+
+    release();
+    await game.tracker.flush();
+    await settle();
+    expect(eventsOf(game.log, 'session:end')).toEqual([]);
+    expect(game.relay.successes).toEqual(new Map([[queued.sessionId, 1]]));
+    expect(game.storage.snapshot()).toEqual({});
+  });
 });
+

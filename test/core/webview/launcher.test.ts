@@ -7,7 +7,9 @@ import { RateLimitError, RelayAuthError, ValidationError } from '../../../core/h
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { createRelay } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
+import { RELAY_ROUTES } from '../../../core/relay/routes.js';
 import { WebViewLauncher } from '../../../core/webview/launcher.js';
+import { WEBVIEW_TOKEN_ROUTE } from '../../../core/webview/webview-url.js';
 import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
 
 const API = 'http://emulator.local';
@@ -126,6 +128,30 @@ describe('WebViewLauncher', () => {
     const launcher = new WebViewLauncher({ platform: createMemoryPlatform({ fetch }), relay: { url: RELAY }, maxRetries: 1 });
     await expect(launcher.open()).rejects.toBeInstanceOf(RateLimitError);
     expect(fetch).toHaveBeenCalledTimes(2);
+  });
+
+  it('rejects with the import error when the code of open() does not load, asking the relay for nothing', async () => {
+    vi.resetModules();
+    vi.doMock('../../../core/webview/webview-url.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: /webview-url.js');
+    });
+    try {
+      const { WebViewLauncher: Launcher } = await import('../../../core/webview/launcher.js');
+      const fetch = vi.fn(async () => new Response('{}'));
+      const platform = createMemoryPlatform({ fetch });
+      const error = await new Launcher({ platform, relay: { url: RELAY } }).open().catch((caught: unknown) => caught);
+      // vitest wraps a mock factory's error; a browser rejects with its own TypeError naming the chunk.
+      expect((error as Error).cause ?? error).toMatchObject({ message: expect.stringMatching(/Failed to fetch dynamically imported module/) });
+      expect(fetch).not.toHaveBeenCalled();
+      expect(platform.opened).toEqual([]);
+    } finally {
+      vi.doUnmock('../../../core/webview/webview-url.js');
+      vi.resetModules();
+    }
+  });
+
+  it('posts to the relay route of RELAY_ROUTES (the lazily loaded code repeats it)', () => {
+    expect(WEBVIEW_TOKEN_ROUTE).toBe(RELAY_ROUTES.webviewToken);
   });
 
   it('does not retry other failures (a token request is not de-duplicated)', async () => {

@@ -69,3 +69,16 @@ describe('PKCE', () => {
     expect(calls).toEqual([Uint8Array.from([97, 98, 99])]);
   });
 });
+
+describe('the PKCE helpers of the main entry (their code imported on first use)', () => {
+  it('give what ./pkce.ts gives, defaults and refusals included', async () => {
+    const lazy = await import('../../../core/index.js');
+    const octets = Uint8Array.from({ length: 96 }, (_, i) => i);
+    const fixed: PlatformCrypto = { ...nodeCrypto, randomBytes: async (n) => octets.slice(0, n) };
+    await expect(lazy.createPkcePair(fixed)).resolves.toEqual(await createPkcePair(fixed));
+    await expect(lazy.createCodeVerifier(fixed)).resolves.toBe(await createCodeVerifier(fixed));
+    await expect(lazy.createCodeVerifier(fixed, 96)).resolves.toBe(await createCodeVerifier(fixed, 96));
+    await expect(lazy.codeChallengeOf(fixed, 'abc')).resolves.toBe(await codeChallengeOf(fixed, 'abc'));
+    await expect(lazy.createCodeVerifier(fixed, 31)).rejects.toThrow(RangeError);
+  });
+});

@@ -1,0 +1,118 @@
+/**
+ * What the creator picker does (./picker.ts holds its types and the part a game calls): the state it derives (the
+ * cooldown, whether confirming is allowed), the debounced search, the boost change and the loads. ./picker.ts imports
+ * this module when the first picker is created (a boost screen opens), not when the game starts; it imports nothing
+ * the entry does (the emitter, the query rule and the cooldown's error class come in as arguments), so it is a chunk
+ * of its own. The `<script>` bundle loads it as `game-campaign.picker.js`.
+ * @see DESIGN section 3
+ */
+import type { Emitter } from 'mitt';
+import type { BoostCooldownError } from '../http/errors.js';
+import type { CreatorPicker, CreatorPickerOptions, CreatorPickerSource, CreatorPickerState } from './picker.js';
+
+const DAY_MS = 86_400_000;
+/** Days a boost stays on one creator (spec "Limits"); the same figure as `BOOST_COOLDOWN_DAYS`, which lives beside zod. */
+const COOLDOWN_DAYS = 30;
+
+/** The picker once its code has loaded: everything but `on`, which ./picker.ts answers from the start. */
+export type PickerCore = Omit<CreatorPicker, 'on'>;
+
+/**
+ * The picker's behaviour over `emitter` (./picker.ts's, whose listeners it tells every change), from `state` (the
+ * first snapshot, or a failed import's). `validQuery` is the `SearchText` rule (1 to 10 UTF-16 units), as
+ * creators.search checks it; `Cooldown` the class of a change refused inside the cooldown. Loads nothing until
+ * `reload()`.
+ */
+export function pickerCore(
+  source: CreatorPickerSource,
+  options: CreatorPickerOptions,
+  emitter: Emitter<{ change: CreatorPickerState }>,
+  state: CreatorPickerState,
+  validQuery: (query: string) => boolean,
+  Cooldown: typeof BoostCooldownError,
+): PickerCore {
+  const { campaignId, debounceMs = 250, limit, isTest, now = source.now } = options;
+  let disposed = false;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let search: AbortController | undefined;
+  let load: object | undefined;
+  /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
+  let reportedCooldownEnd = 0;
+
+  const set = (patch: Partial<CreatorPickerState>) => {
+    if (disposed) return;
+    const next = { ...state, ...patch };
+    const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
+    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
+    const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
+    const canConfirm = next.selected !== undefined && next.selected !== next.boost?.creatorKey && !cooldownDays && !next.confirming && !next.loading;
+    state = { ...next, cooldownDays, canConfirm };
+    try {
+      emitter.emit('change', state);
+    } catch (error) {
+      // A listener's bug must not break the picker or surface as an unhandled rejection from its timers.
+      console.error(error);
+    }
+  };
+
+  const stopSearch = () => {
+    clearTimeout(timer);
+    search?.abort();
+    search = undefined;
+  };
+
+  const send = (query: string) => {
+    const controller = (search = new AbortController());
+    const latest = () => search === controller && !disposed;
+    source.search({ query, limit, isTest }, controller.signal).then(
+      (results) => latest() && set({ results, searching: false, error: undefined }),
+      (error: Error) => latest() && set({ searching: false, error }),
+    );
+  };
+
+  return {
+    get state() {
+      return state;
+    },
+    search(query) {
+      stopSearch();
+      const valid = validQuery(query);
+      set({ query, results: undefined, searching: valid });
+      if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
+    },
+    select(selected) {
+      set({ selected });
+    },
+    async confirm(extra) {
+      set({});
+      if (disposed || !state.canConfirm) return undefined;
+      set({ confirming: true, error: undefined });
+      try {
+        const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
+        set({ boost, confirming: false });
+        return boost;
+      } catch (error) {
+        if (error instanceof Cooldown) reportedCooldownEnd = now() + error.daysRemaining * DAY_MS;
+        set({ confirming: false, error: error as Error });
+        return undefined;
+      }
+    },
+    async reload() {
+      if (disposed) return;
+      const current = (load = {});
+      const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
+      set({ loading: true, error: undefined });
+      // Each part shows as it arrives; Promise.all handles every rejection, the first becomes the error.
+      await Promise.all([
+        source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
+        source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
+        source.boost.current().then((boost) => keep({ boost })),
+      ]).catch((error: Error) => keep({ error }));
+      keep({ loading: false });
+    },
+    dispose() {
+      stopSearch();
+      disposed = true;
+    },
+  };
+}
