@@ -5,7 +5,7 @@
  */
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
+import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WEBVIEW_CLOSE_SCHEME, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
@@ -255,7 +255,8 @@ describe('Cocos web view', () => {
     const makeView = (name: string): CocosWebView => ({
       url: '',
       node: { on: () => undefined, destroy: () => void destroyed.push(name) },
-      setJavascriptInterfaceScheme: (scheme) => expect(scheme).toBe('gamecampaign'),
+      // The exported constant and the web view chunk's own copy of it (adapters/cocos/web-view.ts) agree.
+      setJavascriptInterfaceScheme: (scheme) => expect([scheme, WEBVIEW_CLOSE_SCHEME]).toEqual(['gamecampaign', 'gamecampaign']),
       setOnJSCallback: (fn) => (callback = fn),
     });
     const views: CocosWebView[] = [];
