@@ -4,9 +4,8 @@
  * @packageDocumentation
  */
 export { createGameCampaign, type CocosGameCampaignOptions } from './game-campaign.js';
-export { createCocosPlatform, type CocosPlatform } from './platform.js';
+export { createCocosPlatform, WEBVIEW_CLOSE_SCHEME, type CocosPlatform } from './platform.js';
 export { createXhrFetch, XhrTimeoutError, type XhrConstructor, type XhrFetchOptions, type XhrLike } from './xhr-fetch.js';
-export { WEBVIEW_CLOSE_SCHEME } from './web-view.js';
 export type { CocosGame, CocosGameClass, CocosModules, CocosPlatformOptions, CocosRuntime, CocosSys, CocosWebView, CocosWebViewFactory, WechatApi } from './types.js';
 export { CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
 export type { GetRandomValues } from '../shared/crypto.js';

@@ -4,18 +4,20 @@
  * storage only at first use.
  * @see DESIGN section 4, docs/guides/cocos.md
  */
-import type { FetchLike, Platform, WebViewHandle } from '../../core/platform.js';
+import type { Lifecycle, Platform, WebViewHandle } from '../../core/platform.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
-import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
-import { CryptoUnavailableError } from '../shared/errors.js';
-import { lifecycleHub, pageVisibilitySource, type LifecycleSource } from '../shared/lifecycle-hub.js';
+import { CryptoUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
 import { probedStorage, webStorageStore } from '../shared/string-storage.js';
 import { browserNetwork, wechatNetwork } from './network.js';
-import { wechatStore } from './storage.js';
 import type { CocosModules, CocosPlatformOptions, CocosRuntime, WechatApi } from './types.js';
-import { cocosOpenWebView } from './web-view.js';
-import { createXhrFetch, type XhrConstructor } from './xhr-fetch.js';
+import { createXhrFetch } from './xhr-fetch.js';
+
+/**
+ * The URL scheme a page uses to close the web view on native (`location.href = 'gamecampaign://close'`).
+ * assumed: the scheme name; on web the component is an iframe and closes through the handle only.
+ */
+export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
 
 /** The Cocos platform, with the build it detected and whether its storage persists. */
 export interface CocosPlatform extends Platform {
@@ -39,14 +41,22 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   // Not `const { cc } = options`: Cocos reserves the identifier `cc` (its docs: "cc can be used as a property name").
   const engine = options.cc;
   if (!engine?.sys || !engine.game || !engine.Game) throw new TypeError('createCocosPlatform: pass { cc: { sys, game, Game } } from "cc"');
-  // A `wx` that is not the mini-game API (jWeixin on a web page in WeChat's browser) is ignored: a web build.
-  const wx = isWechatMiniGameApi(options.wx) ? options.wx : undefined;
+  // `wx` counts only when it is WeChat's mini-game API: a web page in WeChat's browser may have the JS-SDK
+  // (`jWeixin`) as `window.wx`, whose API list (developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/JS-SDK.html) has
+  // `getNetworkType` but no `*StorageSync` call and no `onNetworkStatusChange`: that is a web build. Checked by the
+  // calls themselves rather than `sys.platform === sys.Platform.WECHAT_GAME` (set only in the engine's WeChat build,
+  // cocos-engine v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the check holds for whatever `sys` the game
+  // passes, and it looks at the two calls the WeChat runtime makes first (storage, network events), which jWeixin lacks.
+  const wx = typeof options.wx?.getStorageSync == 'function' && typeof options.wx.onNetworkStatusChange == 'function' ? options.wx : undefined;
   const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
-  if (runtime !== 'web') ensureAbortController();
   const g = globalThis as Record<string, any>;
-  const onStorageError = options.onStorageError ?? ((error) => console.warn(`[game-campaign] ${error.message}`));
+  // The page's `document` and `window` are globals; native and mini-game builds have neither.
+  const page = runtime === 'web' ? g : undefined;
+  if (!page) ensureAbortController();
+  const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
-  const storage = probedStorage(() => (wx ? wechatStore(wx) : webStorageStore(engine.sys.localStorage)), onStorageError);
+  // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
+  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage), onStorageError);
 
   return {
     runtime,
@@ -54,73 +64,63 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
       return storage.persistent;
     },
     storage,
-    lifecycle: lifecycleHub(lifecycleSources(runtime, engine, g)),
+    lifecycle: cocosLifecycle(engine, page?.['document']?.addEventListener ? page : undefined),
     crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
-    fetch: options.fetch ?? hostFetch(runtime, options.XMLHttpRequest ?? g['XMLHttpRequest']),
-    openWebView: cocosOpenWebView(runtime, engine.sys, options.webView),
-    // The page's `window` and `navigator` are globals: globalThis has both.
-    ...(wx ? { network: wechatNetwork(wx) } : runtime === 'web' && g['navigator'] && g['window'] ? { network: browserNetwork(g as Parameters<typeof browserNetwork>[0]) } : {}),
+    // The global fetch on web and native (native: whatwg-fetch over XHR); on WeChat, which has no fetch, an XHR
+    // fetch (its request code is imported on the first request: web and native builds never load it).
+    fetch: options.fetch ?? (wx ? createXhrFetch(options.XMLHttpRequest ?? g['XMLHttpRequest']) : (input, init) => g['fetch'](input, init)),
+    // Its code loads when a web view first opens (WeChat, which has none, rejects there).
+    openWebView: async (url) => (await import('./web-view.js')).openCocosWebView(url, engine.sys, options.webView, wx && WebViewUnavailableError),
+    // Native builds have no signal: no `network`.
+    network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
     now: () => Date.now(),
-    monotonic: monotonicClock(),
+    // Every Cocos build has it: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045, `_calculateDT`),
+    // and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
+    monotonic: () => performance.now(),
   };
 }
 
 /**
- * Whether `wx` is WeChat's mini-game API, not the JS-SDK (`jWeixin`) a web page in WeChat's browser gets as
- * `window.wx` (its API list, developers.weixin.qq.com/doc/offiaccount/OA_Web_Apps/JS-SDK.html, has
- * `getNetworkType` but no `*StorageSync` call and no `onNetworkStatusChange`). Checked by the calls themselves
- * rather than `sys.platform === sys.Platform.WECHAT_GAME` (set only in the engine's WeChat build, cocos-engine
- * v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the check holds for whatever `sys` the game passes, and
- * it looks at the two calls the WeChat runtime makes first (storage, network events), which jWeixin lacks.
+ * `game` EVENT_HIDE/EVENT_SHOW everywhere; on a web page (`page`, the global object when it has a `document`) also
+ * the page's `visibilitychange` and `pagehide` (unload), since the game events are not guaranteed there. Each
+ * subscription attaches its own host listeners and drops them when unsubscribed, and keeps its own hidden state:
+ * a change both sources report (the game event and `visibilitychange` on web) reaches the listener once.
  */
-function isWechatMiniGameApi(wx: any): wx is WechatApi {
-  return typeof wx?.getStorageSync == 'function' && typeof wx.onNetworkStatusChange == 'function';
-}
-
-/** `game` EVENT_HIDE/EVENT_SHOW everywhere; on web also `visibilitychange`/`pagehide` (the game events are not guaranteed there). */
-function lifecycleSources(runtime: CocosRuntime, engine: CocosModules, g: Record<string, any>): LifecycleSource[] {
-  const gameEvents: LifecycleSource = (signal) => {
-    const hide = () => signal.hidden(true);
-    const show = () => signal.hidden(false);
-    const { game, Game } = engine;
-    game.on(Game.EVENT_HIDE, hide);
-    game.on(Game.EVENT_SHOW, show);
-    return () => {
-      game.off(Game.EVENT_HIDE, hide);
-      game.off(Game.EVENT_SHOW, show);
+function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined): Lifecycle {
+  const listen = (hidden: (isHidden: boolean) => void, unload?: () => void) => {
+    const hide = () => hidden(true);
+    const show = () => hidden(false);
+    const visibility = () => hidden(page!['document'].visibilityState === 'hidden');
+    const each = (on: boolean) => {
+      game[on ? 'on' : 'off'](Game.EVENT_HIDE, hide);
+      game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
+      const method = on ? 'addEventListener' : 'removeEventListener';
+      page?.['document'][method]('visibilitychange', visibility);
+      if (unload) page?.['window']?.[method]('pagehide', unload);
     };
+    each(true);
+    return () => each(false);
   };
-  const doc = g['document'];
-  return runtime === 'web' && doc && typeof doc.addEventListener === 'function' ? [gameEvents, pageVisibilitySource(doc, g['window'])] : [gameEvents];
+  /** The last state a subscription heard: where a later subscription starts from. */
+  let last = false;
+  /** Hears a change to hidden (`background`) or to shown: once per change, however many sources report it. */
+  const change = (background: boolean) => (listener: () => void) => {
+    let hidden = last;
+    return listen((isHidden) => {
+      last = isHidden;
+      if (isHidden !== hidden && (hidden = isHidden) === background) listener();
+    });
+  };
+  // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing.
+  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener) };
 }
 
 /**
- * The global fetch on web and native (native: whatwg-fetch over XHR); an XHR fetch on WeChat, which has no
- * fetch (its request code is imported on the first request: web and native builds never load it).
+ * The game's `getRandomValues`, else the runtime's `crypto.getRandomValues` (web), else WeChat's crypto manager;
+ * native has none of its own. The last is in ./wechat.ts, imported on first use, and so is the refusal where
+ * there is no source at all (a rejection with a `CryptoUnavailableError`).
  */
-function hostFetch(runtime: CocosRuntime, Xhr: XhrConstructor | undefined): FetchLike {
-  if (runtime !== 'wechat') return (input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init);
-  if (typeof Xhr !== 'function') throw new TypeError('createCocosPlatform: WeChat has no XMLHttpRequest; pass options.XMLHttpRequest or options.fetch');
-  return createXhrFetch(Xhr);
-}
-
-/** The game's `getRandomValues`, else WeChat's async crypto manager, else the runtime's `crypto.getRandomValues`. */
 function randomSource(runtime: CocosRuntime, options: CocosPlatformOptions, wx: WechatApi | undefined): RandomSource {
-  if (options.getRandomValues) return fromGetRandomValues(options.getRandomValues);
-  if (wx?.getUserCryptoManager) {
-    const manager = wx.getUserCryptoManager();
-    return (n) =>
-      new Promise((resolve, reject) =>
-        manager.getRandomValues({
-          length: n,
-          success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
-          fail: (error) => reject(new CryptoUnavailableError(`wx getRandomValues failed: ${error?.errMsg}`)),
-        }),
-      );
-  }
-  const host = getRandomValuesOf(hostCrypto());
-  if (host) return fromGetRandomValues(host);
-  return () => {
-    throw new CryptoUnavailableError(`no secure random source on Cocos ${runtime}: pass options.getRandomValues`);
-  };
+  const getRandomValues = options.getRandomValues ?? getRandomValuesOf(hostCrypto());
+  return getRandomValues ? fromGetRandomValues(getRandomValues) : async (n) => (await import('./wechat.js')).wechatRandomBytes(runtime, wx, n, CryptoUnavailableError);
 }

@@ -1,38 +1,39 @@
 /**
- * `Platform.openWebView` on Cocos: the game's `WebView` component on web, iOS and Android; `sys.openURL`
- * (the system browser) when the game gave no component factory; a typed refusal on mini-games, where
- * `sys.openURL` silently does nothing.
+ * `Platform.openWebView` on Cocos web and native builds: the game's `WebView` component, or `sys.openURL` (the
+ * system browser) when the game gave no component factory. Imported by ./platform.ts when a web view first opens
+ * (the launcher has awaited PKCE and a token by then), so a game that never opens one never loads it. On WeChat
+ * mini-games, where `sys.openURL` silently does nothing, it refuses with a `WebViewUnavailableError`.
+ * Nothing here may import a module the entry reaches too (../shared/errors.ts: the error class is passed in;
+ * ./platform.ts): esbuild would split that module into a chunk of its own, one more file every game loads at start.
  */
 import type { WebViewHandle } from '../../core/platform.js';
-import { WebViewUnavailableError } from '../shared/errors.js';
+import type { WebViewUnavailableError } from '../shared/errors.js';
 import { webViewHandle } from '../shared/web-view-handle.js';
-import type { CocosRuntime, CocosSys, CocosWebViewFactory } from './types.js';
+import type { CocosSys, CocosWebViewFactory } from './types.js';
+
+/** {@link WEBVIEW_CLOSE_SCHEME} of ./platform.ts, spelled again: importing it would put both files in one chunk. */
+const CLOSE_SCHEME = 'gamecampaign';
 
 /**
- * The URL scheme a page uses to close the web view on native (`location.href = 'gamecampaign://close'`).
- * assumed: the scheme name; on web the component is an iframe and closes through the handle only.
+ * Opens `url` in the component `factory` builds, else with `sys.openURL`; on a WeChat mini-game (`Unavailable`
+ * given: the error class, passed in) throws that error instead.
  */
-export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
-
-/** The `openWebView` of a Cocos build. */
-export function cocosOpenWebView(runtime: CocosRuntime, sys: CocosSys, factory: CocosWebViewFactory | undefined): (url: string) => Promise<WebViewHandle> {
-  return async (url) => {
-    if (runtime === 'wechat') throw new WebViewUnavailableError('WeChat mini-games cannot show a web view');
-    if (!factory) {
-      sys.openURL(url);
-      // assumed: an external browser cannot be watched, so `closed` settles on close() only.
-      return webViewHandle();
-    }
-    const view = factory(url);
-    const handle = webViewHandle(() => view.node.destroy());
-    view.setJavascriptInterfaceScheme?.(WEBVIEW_CLOSE_SCHEME);
-    // The native callback is `(sender, url)` (cc::WebView's ccWebViewCallback): look for the URL among the arguments.
-    view.setOnJSCallback?.((...args: unknown[]) => {
-      if (args.some((arg) => typeof arg === 'string' && arg.startsWith(`${WEBVIEW_CLOSE_SCHEME}://close`))) handle.close();
-    });
-    // A page that failed to load is gone for the player: the launcher hears it as closed.
-    view.node.on('error', () => handle.close());
-    view.url = url;
-    return handle;
-  };
+export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebViewFactory | undefined, Unavailable?: typeof WebViewUnavailableError): WebViewHandle {
+  if (Unavailable) throw new Unavailable('WeChat mini-games cannot show a web view');
+  if (!factory) {
+    sys.openURL(url);
+    // assumed: an external browser cannot be watched, so `closed` settles on close() only.
+    return webViewHandle();
+  }
+  const view = factory(url);
+  const handle = webViewHandle(() => view.node.destroy());
+  view.setJavascriptInterfaceScheme?.(CLOSE_SCHEME);
+  // The native callback is `(sender, url)` (cc::WebView's ccWebViewCallback): look for the URL among the arguments.
+  view.setOnJSCallback?.((...args: unknown[]) => {
+    if (args.some((arg) => typeof arg === 'string' && arg.startsWith(`${CLOSE_SCHEME}://close`))) handle.close();
+  });
+  // A page that failed to load is gone for the player: the launcher hears it as closed.
+  view.node.on('error', () => handle.close());
+  view.url = url;
+  return handle;
 }

@@ -50,7 +50,7 @@ export class XhrTimeoutError extends Error {
  * `headers.get/has/forEach`, `text()`, `json()`); it is not a full `Response` (WeChat has no `Response`).
  * A string body without a `content-type` is sent as `text/plain;charset=UTF-8`, as `fetch` would. The request
  * code is imported on the first request: only WeChat builds use it, so no other build loads it.
- * @throws (as a rejection) `TypeError` on a network error, `RequestBlockedError` when WeChat refuses a host
+ * @throws TypeError when `Xhr` is not a constructor (a runtime without XHR); as a rejection: `TypeError` on a network error, `RequestBlockedError` when WeChat refuses a host
  * that is not on the mini-game's request domain list, {@link XhrTimeoutError} on a time-out (ours or the
  * runtime's), the signal's reason (or an `AbortError`) when aborted
  * @example
@@ -60,6 +60,7 @@ export class XhrTimeoutError extends Error {
  * ```
  */
 export function createXhrFetch(Xhr: XhrConstructor, options: XhrFetchOptions = {}): FetchLike {
+  if (typeof Xhr !== 'function') throw new TypeError('no XMLHttpRequest: pass options.XMLHttpRequest or options.fetch');
   let ready: Promise<ReturnType<typeof xhrFetch>> | undefined;
   return async (input, init) => (await (ready ??= import('./xhr-request.js').then((module) => module.xhrFetch(Xhr, options, XhrTimeoutError, RequestBlockedError))))(input, init);
 }

@@ -8,49 +8,43 @@
  */
 
 type Listener = (event: { type: 'abort'; target: unknown }) => void;
-
-/**
- * A minimal `AbortController`: `abort(reason)` (bound) and a `signal` with `aborted`, `reason`, `onabort`,
- * `add/removeEventListener('abort')` (each listener once, as EventTarget). Not `throwIfAborted()`: neither the core
- * nor the fetches it serves (whatwg-fetch, the XHR fetch) call it, and every byte here is in every Cocos game. A signal aborts
- * once, so every listener is heard at most once and `{ once: true }` needs no bookkeeping. One closure per
- * controller: smaller than a signal class once minified.
- */
-export function createAbortControllerClass(): typeof AbortController {
-  return function AbortControllerStandIn(this: { signal: unknown; abort(reason?: unknown): void }) {
-    const listeners = new Set<Listener>();
-    const signal = {
-      aborted: false,
-      reason: undefined as unknown,
-      onabort: null as Listener | null,
-      addEventListener(type: string, listener: Listener) {
-        if (type === 'abort') listeners.add(listener);
-      },
-      removeEventListener(type: string, listener: Listener) {
-        if (type === 'abort') listeners.delete(listener);
-      },
-    };
-    this.signal = signal;
-    this.abort = (reason) => {
-      if (signal.aborted) return;
-      signal.aborted = true;
-      signal.reason = reason !== undefined ? reason : Object.assign(new Error('This operation was aborted'), { name: 'AbortError' });
-      const event = { type: 'abort' as const, target: signal };
-      signal.onabort?.(event);
-      for (const listener of [...listeners]) listener(event);
-      listeners.clear();
-    };
-  } as unknown as typeof AbortController;
+interface Signal {
+  aborted: boolean;
+  reason?: unknown;
+  addEventListener(type: string, listener: Listener): void;
+  removeEventListener(type: string, listener: Listener): void;
 }
 
-/** Installs {@link createAbortControllerClass} on `globalThis` when `new AbortController()` is missing or throws; true when it did. */
-export function ensureAbortController(): boolean {
-  const g = globalThis as { AbortController?: typeof AbortController };
+/**
+ * A minimal `AbortController`: `abort(reason)` (bound) and a `signal` with `aborted`, `reason` and
+ * `add/removeEventListener('abort')` (each listener once, as EventTarget). Not `onabort` nor `throwIfAborted()`:
+ * neither the core nor the fetches it serves (whatwg-fetch, the XHR fetch) use them, and every byte here is in
+ * every Cocos game. A signal aborts once, so every listener is heard at most once and `{ once: true }` needs no
+ * bookkeeping. One closure per controller: smaller than a signal class once minified.
+ */
+export function AbortControllerStandIn(this: { signal: Signal; abort(reason?: unknown): void }): void {
+  const listeners = new Set<Listener>();
+  const signal: Signal = (this.signal = {
+    aborted: false,
+    addEventListener: (type, listener) => type == 'abort' && listeners.add(listener),
+    removeEventListener: (_type, listener) => listeners.delete(listener),
+  });
+  this.abort = (reason) => {
+    if (signal.aborted) return;
+    signal.aborted = true;
+    signal.reason = reason === undefined ? Object.assign(new Error('This operation was aborted'), { name: 'AbortError' }) : reason;
+    // A copy: a listener added while the signal aborts is not heard (as EventTarget).
+    for (const listener of [...listeners]) listener({ type: 'abort', target: signal });
+  };
+}
+
+/** Installs {@link AbortControllerStandIn} on `globalThis` when `new AbortController()` is missing or throws. */
+export function ensureAbortController(): void {
+  const g = globalThis as { AbortController?: unknown };
   try {
-    if (new g.AbortController!().signal) return false;
+    if (new (g.AbortController as typeof AbortController)().signal) return;
   } catch {
     // missing, or a constructor that throws: as good as none
   }
-  g.AbortController = createAbortControllerClass();
-  return true;
+  g.AbortController = AbortControllerStandIn;
 }

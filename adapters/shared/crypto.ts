@@ -43,11 +43,9 @@ export function subtleDigest(crypto: Partial<Crypto> | undefined): Digest | unde
 /** The platform crypto: random bytes from `random`, SHA-256 from `digest` or, lazily, ./sha256.ts. */
 export function platformCrypto(random: RandomSource, digest?: Digest): PlatformCrypto {
   return {
-    async randomBytes(n) {
-      const bytes = await random(n);
-      if (!(bytes instanceof Uint8Array) || bytes.length !== n) throw new TypeError(`random source gave ${(bytes as Uint8Array)?.length} bytes, not ${n}`);
-      return bytes;
-    },
+    // Every source gives `n` bytes: fromGetRandomValues by construction, WeChat's crypto manager as its
+    // getRandomValues documents (`randomValues`: as many bytes as `length` asked).
+    randomBytes: async (n) => random(n),
     async sha256(data) {
       return digest ? new Uint8Array(await digest(data)) : (await import('./sha256.js')).sha256(data);
     },

@@ -21,66 +21,67 @@ export interface StringStore {
 /** What {@link probedStorage} reports when it had to fall back to memory. */
 export type StorageErrorListener = (error: StorageUnavailableError) => void;
 
-const PROBE_KEY = '__game_campaign_probe__';
+/**
+ * The probe's key. assumed: it never shows in `keys(prefix)`, since the core lists under longer prefixes
+ * (`game-campaign:player:...`) and the probe is deleted as soon as it is read back.
+ */
+const PROBE_KEY = 'game-campaign:probe';
 
 /**
  * Opens the store on first use (never at import: Cocos's `sys.localStorage` is an empty object until the
- * engine starts), writes a probe and reads it back. When that throws or does not read back (Cocos's
- * warn-only stubs return `undefined`), everything goes to memory for this run, `onError` hears why, and the
- * first read (`get`/`keys`) rejects with the {@link StorageUnavailableError} so the tracker reports it as an
- * `error` event. assumed: failing that read loses nothing, since the memory store is still empty then.
+ * engine starts; `open` may be async, to import the store's code), writes a probe and reads it back. When that
+ * throws or does not read back (Cocos's warn-only stubs return `undefined`), everything goes to memory for this
+ * run, `onError` hears why, and the first read (`get`/`keys`) rejects with the {@link StorageUnavailableError} so
+ * the tracker reports it as an `error` event. assumed: failing that read loses nothing, since the memory store is
+ * still empty then. `persistent` is undefined until first use, then whether the host store passed the probe
+ * (`open` must not give a `Map`: that is the memory fallback).
  */
-export function probedStorage(open: () => StringStore, onError: StorageErrorListener): KeyValueStorage & { readonly persistent: boolean | undefined } {
+export function probedStorage(open: () => StringStore | Promise<StringStore>, onError: StorageErrorListener): KeyValueStorage & { readonly persistent: boolean | undefined } {
   let store: StringStore | undefined;
-  let persistent: boolean | undefined;
   /** The error the first read still has to throw. */
   let unreported: StorageUnavailableError | undefined;
-  const ready = (): StringStore => {
-    if (!store) {
+  let opening: Promise<StringStore> | undefined;
+  // Opened once, however many calls wait for it; calls then run in the order they were made.
+  const ready = () =>
+    (opening ??= (async () => {
       try {
-        const host = open();
+        store = await open();
         const token = String(Math.random());
-        host.set(PROBE_KEY, token);
-        const read = host.get(PROBE_KEY);
-        host.delete(PROBE_KEY);
+        store.set(PROBE_KEY, token);
+        const read = store.get(PROBE_KEY);
+        store.delete(PROBE_KEY);
         if (read !== token) throw new Error(`probe read back ${read}`);
-        persistent = true;
-        store = host;
       } catch (cause) {
-        persistent = false;
-        onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));
         store = new Map();
+        onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));
       }
-    }
-    return store;
-  };
-  const read = <T>(run: (host: StringStore) => T): T => {
-    const host = ready();
+      return store;
+    })());
+  const read = async (): Promise<StringStore> => {
+    const host = await ready();
     const error = unreported;
     unreported = undefined;
     if (error) throw error;
-    return run(host);
+    return host;
   };
   return {
     get persistent() {
-      return persistent;
+      return store && !(store instanceof Map);
     },
     async get<T>(key: string) {
-      return read((host) => {
-        const text = host.get(key);
-        return text ? (JSON.parse(text) as T) : undefined;
-      });
+      const text = (await read()).get(key);
+      return text ? (JSON.parse(text) as T) : undefined;
     },
     async set(key, value) {
       const text = JSON.stringify(value);
       if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
-      ready().set(key, text);
+      (await ready()).set(key, text);
     },
     async delete(key) {
-      ready().delete(key);
+      (await ready()).delete(key);
     },
     async keys(prefix = '') {
-      return read((host) => [...host.keys()].filter((key) => key.startsWith(prefix) && key !== PROBE_KEY).sort());
+      return [...(await read()).keys()].filter((key) => key.startsWith(prefix)).sort();
     },
   };
 }

@@ -241,7 +241,7 @@ describe('game-client bundles', () => {
 
   it.each([
     ['browser', 'createBrowserPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/browser/webview.js', 'adapters/browser/lease-lock.js']],
-    ['cocos', 'createCocosPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js']],
+    ['cocos', 'createCocosPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js', 'adapters/cocos/wechat.js', 'adapters/cocos/web-view.js', 'adapters/shared/web-view-handle.js']],
     ['react-native', 'createReactNativePlatform', ['vendor/@noble/hashes/sha2.js']],
   ])('game-campaign-sdk/%s loads SHA-256 (and its other on-demand code) only when needed, through import()', async (entry, name, onDemand) => {
     const { atOnce, later, laterCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(${name});\n`);

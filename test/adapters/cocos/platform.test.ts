@@ -5,7 +5,7 @@
  */
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
+import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WEBVIEW_CLOSE_SCHEME, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
@@ -110,6 +110,22 @@ describe('Cocos lifecycle', () => {
     expect(heard).toEqual(['hide']);
   });
 
+  it('a listener that arrives while the game is in the background hears its return (each subscription listens on its own)', () => {
+    const cc = createFakeCc('native');
+    const { lifecycle } = createCocosPlatform({ cc, getRandomValues: (a) => a });
+    const heard: string[] = [];
+    const offBackground = lifecycle.onBackground(() => heard.push('background'));
+    cc.emit('game_on_hide');
+    cc.emit('game_on_hide');
+    const offForeground = lifecycle.onForeground(() => heard.push('foreground'));
+    cc.emit('game_on_show');
+    expect(heard).toEqual(['background', 'foreground']);
+    offBackground();
+    offBackground();
+    offForeground();
+    expect(cc.listenerCount()).toBe(0);
+  });
+
   it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is unload', () => {
     const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
     const window = new EventTarget();
@@ -176,9 +192,8 @@ describe('Cocos network', () => {
     const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
     const changes: boolean[] = [];
     network!.onChange((online) => changes.push(online));
-    await Promise.resolve();
-    await Promise.resolve();
-    expect(network!.isOnline()).toBe(false);
+    // WeChat's code (adapters/cocos/wechat.ts) is imported first, then wx.getNetworkType answers.
+    await vi.waitFor(() => expect(network!.isOnline()).toBe(false));
     fake.setOnline(true);
     expect([network!.isOnline(), changes]).toEqual([true, [false, true]]);
   });
@@ -240,7 +255,8 @@ describe('Cocos web view', () => {
     const makeView = (name: string): CocosWebView => ({
       url: '',
       node: { on: () => undefined, destroy: () => void destroyed.push(name) },
-      setJavascriptInterfaceScheme: (scheme) => expect(scheme).toBe('gamecampaign'),
+      // The exported constant and the web view chunk's own copy of it (adapters/cocos/web-view.ts) agree.
+      setJavascriptInterfaceScheme: (scheme) => expect([scheme, WEBVIEW_CLOSE_SCHEME]).toEqual(['gamecampaign', 'gamecampaign']),
       setOnJSCallback: (fn) => (callback = fn),
     });
     const views: CocosWebView[] = [];

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createXhrFetch as createLazyXhrFetch, XhrTimeoutError, type XhrConstructor, type XhrFetchOptions } from '../../../adapters/cocos/xhr-fetch.js';
 // The request code itself (createXhrFetch imports it on the first request), so fake timers see its timers at once.
 import { xhrFetch } from '../../../adapters/cocos/xhr-request.js';
-import { createAbortControllerClass } from '../../../adapters/shared/abort-controller.js';
+import { AbortControllerStandIn } from '../../../adapters/shared/abort-controller.js';
 import { RequestBlockedError } from '../../../adapters/shared/errors.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
@@ -138,7 +138,7 @@ describe('createXhrFetch', () => {
 
   it('aborts with a signal from a stand-in AbortController, with no global AbortController', async () => {
     vi.stubGlobal('AbortController', undefined);
-    const StandIn = createAbortControllerClass();
+    const StandIn = AbortControllerStandIn as unknown as typeof AbortController;
     const { fetch } = setup(() => new Promise(() => undefined));
     const early = new StandIn();
     early.abort(new Error('already'));

@@ -6,21 +6,32 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createMemoryStorage } from '../../../core/memory-platform.js';
 import { T0, advance, createHarness, eventsOf, item, key, settle, useFakeClock } from './harness.js';
 
-const HOUSEKEEPING = '../../../core/tracker/housekeeping.js';
-let loads = 0;
+type Housekeeping = typeof import('../../../core/tracker/housekeeping.js');
+
+/**
+ * The module as the tracker gets it, counting its loads: `housekeepingCode()` is where a load completes (in the
+ * `<script>` bundle, where its sibling file loads), so failing or holding it stands for a chunk that did not
+ * arrive or arrives late. Mocked for the whole file (hoisted), so every story sees the same module.
+ */
+const chunk = vi.hoisted(() => ({ loads: 0, fail: false, held: undefined as Promise<void> | undefined }));
+vi.mock('../../../core/tracker/housekeeping.js', async (importOriginal) => {
+  const original = await importOriginal<Housekeeping>();
+  return {
+    ...original,
+    housekeepingCode: async () => {
+      chunk.loads++;
+      await chunk.held;
+      if (chunk.fail) throw new Error('Failed to fetch dynamically imported module: housekeeping.js');
+      return original.housekeepingCode();
+    },
+  };
+});
 
 beforeEach(() => {
   useFakeClock();
-  loads = 0;
-  vi.doMock(HOUSEKEEPING, async (importOriginal) => {
-    loads++;
-    return importOriginal();
-  });
+  Object.assign(chunk, { loads: 0, fail: false, held: undefined });
 });
-afterEach(() => {
-  vi.doUnmock(HOUSEKEEPING);
-  vi.useRealTimers();
-});
+afterEach(() => void vi.useRealTimers());
 
 describe('start-up housekeeping', () => {
   it('is not loaded while only this player queue and choice are stored', async () => {
@@ -35,7 +46,7 @@ describe('start-up housekeeping', () => {
 
     const second = createHarness({}, { storage: first.storage, relay: first.relay });
     await second.tracker.flush();
-    expect(loads).toBe(0);
+    expect(chunk.loads).toBe(0);
     expect(eventsOf(second.log, 'flushed')).toHaveLength(1);
   });
 
@@ -47,7 +58,7 @@ describe('start-up housekeeping', () => {
     const second = createHarness({}, { storage: first.storage, relay: first.relay });
     await second.tracker.flush();
     await settle();
-    expect(loads).toBe(1);
+    expect(chunk.loads).toBe(1);
     expect(eventsOf(second.log, 'session:end').map((event) => [event.sessionId, event.reason])).toEqual([[sessionId, 'recovered']]);
     expect(eventsOf(second.log, 'flushed')).toHaveLength(1);
   });
@@ -59,18 +70,15 @@ describe('start-up housekeeping', () => {
     first.platform.crash();
     const stored = first.storage.snapshot();
 
-    vi.doMock(HOUSEKEEPING, () => {
-      throw new Error('Failed to fetch dynamically imported module: housekeeping.js');
-    });
+    chunk.fail = true;
     const offline = createHarness({}, { storage: first.storage, relay: first.relay });
     await offline.tracker.flush();
-    // vitest wraps the factory's error in its own, with the import's error as `cause`
-    expect(eventsOf(offline.log, 'error').map((event) => [event.kind, String((event.error as Error).cause)])).toEqual([['storage', expect.stringContaining('housekeeping.js')]]);
+    expect(eventsOf(offline.log, 'error').map((event) => [event.kind, String(event.error)])).toEqual([['storage', expect.stringContaining('housekeeping.js')]]);
     expect(eventsOf(offline.log, 'session:end')).toEqual([]);
     expect(first.storage.snapshot()).toEqual(stored);
     offline.platform.crash();
 
-    vi.doMock(HOUSEKEEPING, async (importOriginal) => importOriginal());
+    chunk.fail = false;
     const next = createHarness({}, { storage: first.storage, relay: first.relay });
     await next.tracker.flush();
     await settle();
@@ -86,11 +94,7 @@ describe('start-up housekeeping', () => {
     await storage.set(key(0, queued.sessionId), queued);
     await storage.set(`game-campaign:player:player-1:running:${queued.sessionId}`, { userId: 'player-1', owner: 'crashed-instance', startedAtMs: T0 - 120_000, spanMs: 60_000, playedMs: 60_000 });
     let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    vi.doMock(HOUSEKEEPING, async (importOriginal) => {
-      await held; // a slow download
-      return importOriginal();
-    });
+    chunk.held = new Promise<void>((resolve) => (release = resolve)); // a slow download
     const game = createHarness({}, { storage });
     await settle();
     game.platform.setOnline(false);

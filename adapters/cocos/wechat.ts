@@ -1,0 +1,57 @@
+/**
+ * What only a WeChat mini-game runs: its storage (`wx.*StorageSync`: 10 MB per game, 1 MB per key, a write can
+ * throw, a missing key reads as `''`), its network events and its random bytes (and the refusal of a build with
+ * no random source at all). ./platform.ts imports this module when one of them is first used: in a mini-game the
+ * chunk is part of the game's package (nothing to download), and a web or native build loads it only to refuse
+ * random bytes it cannot make.
+ * Nothing here may import a module the entry reaches too (../shared/errors.ts: the error class is passed in),
+ * or esbuild would split that module into a chunk of its own, one more file every game loads at start.
+ */
+import type { CryptoUnavailableError } from '../shared/errors.js';
+import type { StringStore } from '../shared/string-storage.js';
+import type { CocosRuntime, WechatApi } from './types.js';
+
+/**
+ * WeChat's synchronous storage. Values are our JSON text; a value stored by other code is read as its JSON.
+ * A missing key (`''`) and a `null` pass through as they are: the storage reads both as absent.
+ */
+export function wechatStore(wx: WechatApi): StringStore {
+  return {
+    get(key) {
+      const value: unknown = wx.getStorageSync(key);
+      return value == null || typeof value === 'string' ? (value as string | null | undefined) : JSON.stringify(value);
+    },
+    set: (key, value) => wx.setStorageSync(key, value),
+    delete: (key) => wx.removeStorageSync(key),
+    keys: () => wx.getStorageInfoSync().keys,
+  };
+}
+
+/**
+ * WeChat's network state for ../shared/watched-network.ts: `wx.getNetworkType` answers what it is now, one
+ * `wx.onNetworkStatusChange` listener follows it, and the returned function removes that listener with
+ * `wx.offNetworkStatusChange` (base library 2.9.3+; the same function object: WeChat removes only the listener it
+ * is given).
+ */
+export function watchWechatNetwork(wx: WechatApi, update: (online: boolean) => void): () => void {
+  const listener = ({ isConnected }: { isConnected: boolean }) => update(isConnected);
+  wx.getNetworkType({ success: ({ networkType }) => update(networkType !== 'none') });
+  wx.onNetworkStatusChange(listener);
+  return () => wx.offNetworkStatusChange?.(listener);
+}
+
+/**
+ * `n` secure random bytes from WeChat's crypto manager (`wx.getUserCryptoManager`, base library 2.17.3+), which
+ * answers asynchronously; where there is none (native without `options.getRandomValues`, an older WeChat), a
+ * `CryptoUnavailableError` (`CryptoError`, passed in) instead.
+ */
+export function wechatRandomBytes(runtime: CocosRuntime, wx: WechatApi | undefined, n: number, CryptoError: typeof CryptoUnavailableError): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    if (!wx?.getUserCryptoManager) throw new CryptoError(`no secure random source on Cocos ${runtime}: pass options.getRandomValues`);
+    wx.getUserCryptoManager().getRandomValues({
+      length: n,
+      success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
+      fail: (error) => reject(new CryptoError(`wx getRandomValues failed: ${error?.errMsg}`)),
+    });
+  });
+}
