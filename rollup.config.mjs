@@ -21,7 +21,7 @@ export default [
     // (adapters/shared/sha256.ts says why a game's bundler must find nothing to lower).
     external: (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest),
     onwarn: quiet,
-    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), ts('es2022')],
+    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), es2020BuiltIns(), ts('es2022')],
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
     // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
     // ES2020 syntax, like the IIFE (scripts/lower-private.mjs): Cocos Creator may pack these files for WeChat or
@@ -35,7 +35,7 @@ export default [
   {
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).
-    plugins: [siblingsFromScripts(), nodeResolve({ browser: true }), commonjs(), ts('es2022'), iifeTypes()],
+    plugins: [siblingsFromScripts(), nodeResolve({ browser: true }), commonjs(), es2020BuiltIns(), ts('es2022'), iifeTypes()],
     // As package.json's `sideEffects: false` tells a game's bundler: a module none of whose exports is used adds
     // nothing (else a type-only import kept as `import './protocol.js'` drags the relay's zod schemas in).
     treeshake: { moduleSideEffects: false },
@@ -55,7 +55,7 @@ export default [
   // missing, and the web view's code.
   ...Object.values(IIFE_SIBLINGS).map((sibling) => ({
     input: sibling.source,
-    plugins: [nodeResolve({ browser: true }), ts('es2022')],
+    plugins: [nodeResolve({ browser: true }), es2020BuiltIns(), ts('es2022')],
     onwarn: quiet,
     // Lowered after bundling, like the IIFE: @noble/hashes ships ES2022 class fields, which the ts plugin (our
     // sources only) leaves as they are.
@@ -70,6 +70,18 @@ export default [
 function fileName(ext) {
   const entries = new Set(Object.keys(input));
   return (chunk) => (chunk.isEntry && entries.has(chunk.name) ? `[name].${ext}` : `modules/${chunk.name.replace(/^node_modules\//, 'vendor/')}.${ext}`);
+}
+
+/**
+ * @noble/hashes calls `Object.hasOwn` (ES2022) when its module loads (`createHasher` -> `checkOpts`): an ES2020
+ * engine (Safari before 15.4, an old WebView) threw there, so the SHA-256 fallback never loaded. Lowering syntax
+ * does not touch built-ins; `Object.prototype.hasOwnProperty.call` is the same test in ES2020.
+ */
+function es2020BuiltIns() {
+  return {
+    name: 'es2020-built-ins',
+    transform: (code, id) => (id.includes('@noble/hashes') && code.includes('Object.hasOwn(') ? code.replace(/Object\.hasOwn\(/g, 'Object.prototype.hasOwnProperty.call(') : null),
+  };
 }
 
 // The hand-written declaration of the global goes next to the bundle.

@@ -44,11 +44,7 @@ export const IIFE_SIBLINGS = {
   /** The creator picker's behaviour, when the first picker is created. */
   picker: { source: 'core/picker/picker-core.ts', modules: ['core/picker/picker-import.ts'], file: 'dist/game-campaign.picker.js', name: 'GameCampaignPicker', loader: 'adapters/browser/picker-script.ts' },
   /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
+  /** The cross-tab lease (./lease-lock.ts), only in browsers without Web Locks, when the first lock is taken. */
+  leaseLock: { source: 'adapters/browser/lease-lock.ts', modules: ['adapters/browser/lease-lock-import.ts'], file: 'dist/game-campaign.lease-lock.js', name: 'GameCampaignLeaseLock', loader: 'adapters/browser/lease-lock-script.ts' },
   housekeeping: { source: 'core/tracker/housekeeping.ts', modules: ['core/tracker/housekeeping.ts'], file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
 };
-
-/**
- * Modules the IIFE build replaces by another (scripts/iife-siblings.mjs): a lazy `import()` whose code the IIFE
- * carries anyway is swapped for a module handing it over directly.
- */
-export const IIFE_REPLACED = [{ source: 'adapters/browser/lease-lock-import.ts', replacement: 'adapters/browser/lease-lock-bundled.ts' }];

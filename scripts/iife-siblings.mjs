@@ -2,15 +2,14 @@
 // holds resolves to the sibling's loader instead, so the IIFE carries none of its code; each sibling is built on its
 // own as `dist/game-campaign.<name>.js`, setting its global (scripts/entries.mjs, IIFE_SIBLINGS).
 import { resolve } from 'node:path';
-import { IIFE_REPLACED, IIFE_SIBLINGS } from './entries.mjs';
+import { IIFE_SIBLINGS } from './entries.mjs';
 
 /** Each module the IIFE does not carry as it is, and what it carries instead. */
 const LOADERS = new Map([
   ...Object.values(IIFE_SIBLINGS).flatMap((sibling) => sibling.modules.map((module) => [resolve(module), resolve(sibling.loader)])),
-  ...IIFE_REPLACED.map((replaced) => [resolve(replaced.source), resolve(replaced.replacement)]),
 ]);
 
-/** A rollup plugin: each sibling's source module becomes its loader (each replaced module its replacement), except inside the loader's own imports. */
+/** A rollup plugin: each module a sibling holds becomes the sibling's loader, except inside the loader's own imports. */
 export function siblingsFromScripts() {
   return {
     name: 'siblings-from-scripts',

@@ -5,7 +5,8 @@
  * which the relay answers before anything is done (the `rate-limit` policy).
  * @see DESIGN sections 3 and 6
  */
-import { CampaignError, RelayAuthError } from '../http/errors.js';
+import { CampaignError } from '../http/errors.js';
+import { relayAuthError } from './auth-error.js';
 import { createTransport, type TransportOptions } from '../http/transport.js';
 import type { ResponseName } from '../schema/responses.js';
 import type { RelayTarget } from './sender.js';
@@ -44,7 +45,7 @@ export function relayCaller(client: RelayClient): <T>(call: RelayCall) => Promis
       return await transport.data({ ...call, path: route, retry: 'rate-limit', response: { name: answer, shape: 'item' }, options: { signal } });
     } catch (error) {
       const { status } = error as CampaignError;
-      if (error instanceof CampaignError && (status === 401 || status === 403)) throw new RelayAuthError({ status, code: error.code, message: error.message, headers: error.headers });
+      if (error instanceof CampaignError && (status === 401 || status === 403)) throw relayAuthError(status, error, error.headers);
       throw error;
     }
   };

@@ -5,7 +5,8 @@
  */
 import { isoTime } from '../iso-time.js';
 import { parseRetryAfter } from '../http/backoff.js';
-import { RelayAuthError, type CampaignError } from '../http/errors.js';
+import type { CampaignError } from '../http/errors.js';
+import { relayAuthError } from './auth-error.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
@@ -127,19 +128,9 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
   if ((status === 400 || status === 422) && code === 'VALIDATION_ERROR' && errorBody) {
     return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
   }
-  if (status === 401 || status === 403) return { kind: 'auth', status, error: authError(status, errorBody, headers) };
+  if (status === 401 || status === 403) return { kind: 'auth', status, error: relayAuthError(status, errorBody, headers) };
   if (status === 413) return { kind: 'too-large' };
   const retryAfterMs = parseRetryAfter(headers, nowMs);
   const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
   return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
-}
-
-/**
- * The `RelayAuthError` of a relay's 401/403, as the game client's other relay calls throw it: the game's own
- * authentication of the player was refused. Built directly rather than through `errorFromResponse`, whose table of
- * every error class would otherwise ride in every tracker bundle. `code`, `message` and `details` come from a
- * spec-shaped body when there is one.
- */
-function authError(status: 401 | 403, body: ErrorBody | undefined, headers: Headers): CampaignError {
-  return new RelayAuthError({ status, headers, code: body?.code ?? (status === 401 ? 'UNAUTHORIZED' : 'FORBIDDEN'), message: body?.message ?? `HTTP ${status}`, details: body?.details });
 }
