@@ -11,7 +11,7 @@ import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
-import { clockShiftMs, shiftSession } from './device-clock.js';
+import { clockShiftMs } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
@@ -56,9 +56,11 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   let candidates: Forwarded[] = [];
   for (let index = 0; index < sessions.length; index++) {
     // Judged and forwarded in the relay's time: plausibility still refuses what is inflated after the move.
-    const session = shiftSession(sessions[index] as BulkPlaytimeItem, shiftMs);
+    const sent = sessions[index] as BulkPlaytimeItem;
     const started = (startedMs[index] as number) + shiftMs;
     const ended = (endedMs[index] as number) + shiftMs;
+    // shiftSession's move, from the instants already read (no second parse of either timestamp).
+    const session = shiftMs === 0 ? sent : { ...sent, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString() };
     const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);
     if (refusal !== undefined) results[index] = failed(session, refusal);
     else candidates.push({ index, session });
