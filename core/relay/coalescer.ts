@@ -212,7 +212,7 @@ export class PlaytimeCoalescer {
   async #deliver(slices: Slice[], isTest: boolean): Promise<void> {
     let result: BulkPlaytimeResult;
     try {
-      result = await this.#send(slices.flatMap(itemsOf), isTest, bodyOf(slices, isTest));
+      result = await this.#send(slices.length === 1 ? itemsOf(slices[0] as Slice) : slices.flatMap(itemsOf), isTest, bodyOf(slices, isTest));
     } catch (error) {
       const parts = new Set(slices.map((slice) => slice.part));
       if (parts.size > 1 && isRefusal(error)) {
@@ -281,9 +281,7 @@ function isRefusal(error: unknown): boolean {
 export function splitResults(result: BulkPlaytimeResult, parts: ReadonlyArray<{ sessions: BulkPlaytimeItem[] }>): Array<PlaytimeItemResult[] | undefined> {
   const results: unknown = result?.results;
   if (!Array.isArray(results)) return parts.map(() => undefined);
-  const sent = parts.flatMap((part) => part.sessions);
-  const aligned = results.length === sent.length && sent.every((s, i) => isResultFor(results[i], s.sessionId));
-  if (aligned) {
+  if (alignedWith(results, parts)) {
     let offset = 0;
     return parts.map((part) => results.slice(offset, (offset += part.sessions.length)) as PlaytimeItemResult[]);
   }
@@ -303,6 +301,15 @@ export function splitResults(result: BulkPlaytimeResult, parts: ReadonlyArray<{ 
     }
     return own;
   });
+}
+
+/** True when `results` answers the parts' sessions one by one, in order (a plain loop: this runs for every batch). */
+function alignedWith(results: unknown[], parts: ReadonlyArray<{ sessions: BulkPlaytimeItem[] }>): boolean {
+  let at = 0;
+  for (const { sessions } of parts) {
+    for (let i = 0; i < sessions.length; i++) if (!isResultFor(results[at++], (sessions[i] as BulkPlaytimeItem).sessionId)) return false;
+  }
+  return at === results.length;
 }
 
 function isResultFor(item: unknown, sessionId: unknown): item is PlaytimeItemResult {
