@@ -45,8 +45,9 @@ export function serializedSize(session: BulkPlaytimeItem): number {
  * when they were needed. One `JSON.stringify` of the whole body, whose text goes upstream as it is when the
  * batch is sent alone (as a full batch is), and whose items are cut from it when it joins others; the items
  * are measured one by one only when the batch is too large for one upstream body (then it is spread, or an
- * item is too large). Writing the body whole, not its items then the body around them, keeps a batch of
- * 128 KiB or more to one copy of that size in the heap besides the encoded bytes, as any proxy makes.
+ * item is too large). Written whole, the body is flattened once, as any proxy's is (by `fetch`, or here when
+ * measured); cutting the items out of `JSON.stringify`'s rope, then writing the envelope around them, made two
+ * flat copies of every batch.
  */
 export interface BatchSize {
   /** The upstream body of the batch alone: `JSON.stringify({ sessions, isTest })` ({@link bulkBody}). */
