@@ -51,11 +51,17 @@ async function post(url: string, batch: RelaySession[]): Promise<void> {
 let players = 0;
 const freshBatches = () => Array.from({ length: BATCHES_PER_ROUND }, () => sessionsOf(`player-${++players}`, BATCH));
 
+/** `gc()`, which `npm run bench` exposes (node --expose-gc). */
+const collectGarbage = (globalThis as { gc?: () => void }).gc;
+
 /**
  * One paired round: a tinybench task per side, run one after the other in `order`, each sending
  * {@link BATCHES_PER_ROUND} fresh batches with {@link IN_FLIGHT} clients in flight (tinybench's task
- * concurrency); the emulator emptied and the wall and CPU clocks read around each side's iterations.
- * Client, proxies and emulator share this process, so its CPU time is all the work a side took.
+ * concurrency); the emulator emptied, the heap collected, and the wall and CPU clocks read around each side's
+ * iterations. Client, proxies and emulator share this process, so its CPU time is all the work a side took.
+ * The collection before each side keeps one side's garbage (and the fixtures', and the emulator's store) off
+ * the other's clock: without it, a full collection fell every second side, so on the first side of each
+ * round, and the rounds' ratios split into two groups by order rather than by work.
  */
 async function pairedRound(loopback: Loopback, order: readonly Side[]): Promise<Record<Side, RunTime>> {
   const bench = new Bench({ concurrency: 'task', threshold: IN_FLIGHT, iterations: BATCHES_PER_ROUND, time: 0, warmup: false, throws: true });
@@ -69,6 +75,7 @@ async function pairedRound(loopback: Loopback, order: readonly Side[]): Promise<
       beforeAll: () => {
         batches = freshBatches();
         loopback.emulator.reset();
+        collectGarbage?.();
         cpuStart = process.cpuUsage();
         started = performance.now();
       },

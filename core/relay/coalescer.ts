@@ -28,6 +28,8 @@ export interface CoalescerOptions {
   maxBytes?: number;
 }
 
+/** `{"sessions":[`, before the items of an upstream body. */
+const BODY_START = '{"sessions":[';
 /** Bytes of `{"sessions":[` and `]}` around the items of an upstream body. */
 const ENVELOPE_BYTES = bulkBody('', false).length;
 /** Bytes `,"isTest":true` adds to a test-mode body. */
@@ -39,24 +41,32 @@ export function serializedSize(session: BulkPlaytimeItem): number {
 }
 
 /**
- * A batch's items as JSON text with the commas between them (its share of an upstream body), their size, and
- * each item's size when they were needed. One `JSON.stringify` of the whole batch, whose text is then sent
- * upstream as it is; the items are measured one by one only when the batch is too large for one upstream
- * body (then it is spread, or an item is too large).
+ * A batch as the upstream body that carries it alone, the size of its items in that body, and each item's size
+ * when they were needed. One `JSON.stringify` of the whole body, whose text goes upstream as it is when the
+ * batch is sent alone (as a full batch is), and whose items are cut from it when it joins others; the items
+ * are measured one by one only when the batch is too large for one upstream body (then it is spread, or an
+ * item is too large). Written whole, the body is flattened once, as any proxy's is (by `fetch`, or here when
+ * measured); cutting the items out of `JSON.stringify`'s rope, then writing the envelope around them, made two
+ * flat copies of every batch.
  */
 export interface BatchSize {
-  /** The items, comma-separated, as `JSON.stringify` writes them (without the array's brackets). */
-  json: string;
-  /** UTF-8 bytes of `json`. */
+  /** The upstream body of the batch alone: `JSON.stringify({ sessions, isTest })` ({@link bulkBody}). */
+  body: string;
+  /** UTF-8 bytes of the items and the commas between them (the body without its envelope). */
   total: number;
   items?: readonly number[] | undefined;
 }
 
 /** {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). */
-export function measureBatch(sessions: readonly BulkPlaytimeItem[], room: number): BatchSize {
-  const json = sessions.length === 0 ? '' : itemsJson(sessions);
-  const total = utf8Length(json);
-  return total <= room ? { json, total } : { json, total, items: sessions.map(serializedSize) };
+export function measureBatch(sessions: readonly BulkPlaytimeItem[], isTest: boolean, room: number): BatchSize {
+  const body = JSON.stringify(isTest ? { sessions, isTest } : { sessions });
+  const total = utf8Length(body) - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
+  return total <= room ? { body, total } : { body, total, items: sessions.map(serializedSize) };
+}
+
+/** The items of an upstream body ({@link BatchSize.body}), comma-separated, without the array's brackets. */
+function itemsOfBody(body: string, isTest: boolean): string {
+  return body.slice(BODY_START.length, body.length - (bulkBody('', isTest).length - BODY_START.length));
 }
 
 /** `sessions` as JSON, comma-separated, without the array's brackets. */
@@ -64,9 +74,9 @@ function itemsJson(sessions: readonly BulkPlaytimeItem[]): string {
   return JSON.stringify(sessions).slice(1, -1);
 }
 
-/** The upstream body of items already written as JSON ({@link BatchSize.json}): `JSON.stringify({ sessions, isTest })` to the byte. */
+/** The upstream body of items already written as JSON: `JSON.stringify({ sessions, isTest })` to the byte. */
 export function bulkBody(itemsJson: string, isTest: boolean): string {
-  return `{"sessions":[${itemsJson}]${isTest ? ',"isTest":true' : ''}}`;
+  return `${BODY_START}${itemsJson}]${isTest ? ',"isTest":true' : ''}}`;
 }
 
 /** The largest item (serialized) a bulk body of `maxBytes` can carry on its own. */
@@ -77,8 +87,8 @@ export function maxItemBytes(isTest: boolean, maxBytes: number = SERVICE_MAX_BOD
 /** One client's batch: settled once every slice of it sent upstream has an answer. */
 interface Part {
   sessions: BulkPlaytimeItem[];
-  /** All of `sessions` as JSON ({@link BatchSize.json}), for a slice that carries them all. */
-  json: string;
+  /** The upstream body of all of `sessions` ({@link BatchSize.body}), for slices that carry them all. */
+  body: string;
   results: PlaytimeItemResult[];
   pending: number;
   error: { reason: unknown } | undefined;
@@ -135,14 +145,14 @@ export class PlaytimeCoalescer {
   submit(sessions: BulkPlaytimeItem[], isTest: boolean, size?: BatchSize): Promise<PlaytimeItemResult[]> {
     return new Promise((resolve, reject) => {
       const room = maxItemBytes(isTest, this.#maxBytes);
-      const measured = size ?? measureBatch(sessions, room);
+      const measured = size ?? measureBatch(sessions, isTest, room);
       const total = measured.total;
       const sizes = total > room || sessions.length > this.#maxItems ? (measured.items ?? sessions.map(serializedSize)) : undefined;
       if (sizes?.some((itemSize) => itemSize > room)) {
         reject(new RangeError(`A session is larger than the ${this.#maxBytes} bytes an upstream call may carry`));
         return;
       }
-      const part: Part = { sessions, json: measured.json, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
+      const part: Part = { sessions, body: measured.body, results: new Array<PlaytimeItemResult>(sessions.length), pending: 0, error: undefined, resolve, reject };
       let buffer = this.#open.get(isTest);
       // A batch that fits a buffer of its own goes in one piece; it never joins a buffer it would overflow.
       if (buffer && !this.#fits(buffer, sessions.length, total, room)) {
@@ -203,7 +213,7 @@ export class PlaytimeCoalescer {
   async #deliver(slices: Slice[], isTest: boolean): Promise<void> {
     let result: BulkPlaytimeResult;
     try {
-      result = await this.#send(slices.flatMap(itemsOf), isTest, bulkBody(slices.map(jsonOf).join(','), isTest));
+      result = await this.#send(slices.length === 1 ? itemsOf(slices[0] as Slice) : slices.flatMap(itemsOf), isTest, bodyOf(slices, isTest));
     } catch (error) {
       const parts = new Set(slices.map((slice) => slice.part));
       if (parts.size > 1 && isRefusal(error)) {
@@ -231,9 +241,15 @@ function itemsOf(slice: Slice): BulkPlaytimeItem[] {
   return isWhole(slice) ? slice.part.sessions : slice.part.sessions.slice(slice.start, slice.end);
 }
 
-/** A slice's items as JSON: the part's own text when it carries the whole part (as usual), else written for it. */
-function jsonOf(slice: Slice): string {
-  return isWhole(slice) ? slice.part.json : itemsJson(itemsOf(slice));
+/** The upstream body of `slices`: a part's own body when it is the only one, whole (as usual); else written around their items. */
+function bodyOf(slices: Slice[], isTest: boolean): string {
+  const only = slices.length === 1 ? slices[0] : undefined;
+  return only && isWhole(only) ? only.part.body : bulkBody(slices.map((slice) => jsonOf(slice, isTest)).join(','), isTest);
+}
+
+/** A slice's items as JSON: cut from the part's own body when it carries the whole part, else written for it. */
+function jsonOf(slice: Slice, isTest: boolean): string {
+  return isWhole(slice) ? itemsOfBody(slice.part.body, isTest) : itemsJson(itemsOf(slice));
 }
 
 /** Records one slice's outcome; the part is answered when its last slice is (its first error wins). */
@@ -266,9 +282,7 @@ function isRefusal(error: unknown): boolean {
 export function splitResults(result: BulkPlaytimeResult, parts: ReadonlyArray<{ sessions: BulkPlaytimeItem[] }>): Array<PlaytimeItemResult[] | undefined> {
   const results: unknown = result?.results;
   if (!Array.isArray(results)) return parts.map(() => undefined);
-  const sent = parts.flatMap((part) => part.sessions);
-  const aligned = results.length === sent.length && sent.every((s, i) => isResultFor(results[i], s.sessionId));
-  if (aligned) {
+  if (alignedWith(results, parts)) {
     let offset = 0;
     return parts.map((part) => results.slice(offset, (offset += part.sessions.length)) as PlaytimeItemResult[]);
   }
@@ -288,6 +302,15 @@ export function splitResults(result: BulkPlaytimeResult, parts: ReadonlyArray<{ 
     }
     return own;
   });
+}
+
+/** True when `results` answers the parts' sessions one by one, in order (a plain loop: this runs for every batch). */
+function alignedWith(results: unknown[], parts: ReadonlyArray<{ sessions: BulkPlaytimeItem[] }>): boolean {
+  let at = 0;
+  for (const { sessions } of parts) {
+    for (let i = 0; i < sessions.length; i++) if (!isResultFor(results[at++], (sessions[i] as BulkPlaytimeItem).sessionId)) return false;
+  }
+  return at === results.length;
 }
 
 function isResultFor(item: unknown, sessionId: unknown): item is PlaytimeItemResult {

@@ -28,22 +28,21 @@ export interface PlausibilityRules {
 }
 
 /**
- * Why a session (already valid by the schema) cannot be believed, or undefined when it can:
+ * Why a session (already valid by the schema) cannot be believed, or undefined when it can, from its
+ * `durationSeconds` and the instants of its `startedAt` and `endedAt` (ms, read once with its check):
  * - `durationSeconds` greater than the interval from `startedAt` to `endedAt` plus {@link DURATION_SLACK_SECONDS};
  * - `startedAt` or `endedAt` later than `nowMs` plus the clock-skew allowance (play that has not happened);
  * - `startedAt` earlier than `nowMs` minus the maximum session age.
  */
-export function implausibility(session: BulkPlaytimeItem, nowMs: number, rules: PlausibilityRules): string | undefined {
-  const started = Date.parse(session.startedAt);
-  const ended = Date.parse(session.endedAt);
-  const intervalSeconds = (ended - started) / 1000;
-  if (session.durationSeconds > intervalSeconds + DURATION_SLACK_SECONDS) {
-    return `durationSeconds (${session.durationSeconds}) exceeds the ${intervalSeconds} s from startedAt to endedAt by more than ${DURATION_SLACK_SECONDS} s`;
+export function implausibility(durationSeconds: number, startedMs: number, endedMs: number, nowMs: number, rules: PlausibilityRules): string | undefined {
+  const intervalSeconds = (endedMs - startedMs) / 1000;
+  if (durationSeconds > intervalSeconds + DURATION_SLACK_SECONDS) {
+    return `durationSeconds (${durationSeconds}) exceeds the ${intervalSeconds} s from startedAt to endedAt by more than ${DURATION_SLACK_SECONDS} s`;
   }
   const latest = nowMs + rules.clockSkewMs;
-  if (started > latest) return `startedAt is in the future (more than ${rules.clockSkewMs} ms ahead of the server's clock)`;
-  if (ended > latest) return `endedAt is in the future (more than ${rules.clockSkewMs} ms ahead of the server's clock)`;
-  if (started < nowMs - rules.maxSessionAgeMs) return `startedAt is older than the relay's maximum session age of ${rules.maxSessionAgeMs} ms`;
+  if (startedMs > latest) return `startedAt is in the future (more than ${rules.clockSkewMs} ms ahead of the server's clock)`;
+  if (endedMs > latest) return `endedAt is in the future (more than ${rules.clockSkewMs} ms ahead of the server's clock)`;
+  if (startedMs < nowMs - rules.maxSessionAgeMs) return `startedAt is older than the relay's maximum session age of ${rules.maxSessionAgeMs} ms`;
   return undefined;
 }
 

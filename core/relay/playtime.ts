@@ -7,15 +7,15 @@
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
-import { MAX_BULK_ITEMS, SESSION_RULES } from '../schema/playtime-rules.js';
-import { broken, checkFields, isRecord, Timestamp } from '../schema/rules.js';
 import { check } from '../schema/validate.js';
 import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
-import { clockShiftMs, shiftSession } from './device-clock.js';
+import { clockShiftMs } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
+import { timestampTime } from './timestamp-time.js';
 
 /** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
 export const USER_MISMATCH_ERROR = 'userId does not match the authenticated user';
@@ -45,25 +45,28 @@ interface Forwarded {
  * cap are FAILED without reaching the service.
  */
 export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute): Promise<Response> {
-  const parsed = validBatch(body) ?? check(RelayPlaytimeRequest, body);
-  if (!parsed.success) return validationErrorResponse(parsed.details);
-  const { sessions } = parsed.data;
-  const isTest = parsed.data.isTest === true;
+  const batch = checkedBatch(body) ?? zodCheckedBatch(body);
+  if ('details' in batch) return validationErrorResponse(batch.details);
+  const { sessions, startedMs, endedMs, isTest } = batch;
   const { userId } = user;
   const results = new Array<PlaytimeItemResult>(sessions.length);
   const nowMs = Date.now();
-  const shiftMs = clockShiftMs(parsed.data.sentAt, nowMs);
+  const shiftMs = clockShiftMs(batch.sentAt, nowMs);
   const room = maxItemBytes(isTest, route.maxUpstreamBytes);
   let candidates: Forwarded[] = [];
-  sessions.forEach((sent, index) => {
+  for (let index = 0; index < sessions.length; index++) {
     // Judged and forwarded in the relay's time: plausibility still refuses what is inflated after the move.
-    const session = shiftSession(sent, shiftMs);
-    const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session, nowMs, route.rules);
+    const sent = sessions[index] as BulkPlaytimeItem;
+    const started = (startedMs[index] as number) + shiftMs;
+    const ended = (endedMs[index] as number) + shiftMs;
+    // shiftSession's move, from the instants already read (no second parse of either timestamp).
+    const session = shiftMs === 0 ? sent : { ...sent, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString() };
+    const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);
     if (refusal !== undefined) results[index] = failed(session, refusal);
     else candidates.push({ index, session });
-  });
+  }
   // Measured as the upstream body will carry them (`1e20` there is 21 bytes): the size splits merged calls too.
-  const measured = measureBatch(candidates.map((c) => c.session), room);
+  const measured = measureBatch(candidates.map((c) => c.session), isTest, room);
   const tooLarge: ErrorDetail[] = [];
   measured.items?.forEach((size, i) => {
     if (size > room) tooLarge.push({ path: `sessions.${candidates[i]?.index}`, message: `is ${size} bytes as JSON; the service takes at most ${room} bytes for one session` });
@@ -130,28 +133,21 @@ async function giveBack(cap: DailyPlaytimeCap | undefined, sessions: Forwarded[]
 }
 
 /**
- * The batch, when it is valid, checked with the plain rule table the zod schema is built from (a property test
- * proves both agree) and stripped to the spec's fields as zod would strip it: several times faster than the
- * zod pass, which then runs only for a batch that breaks a rule, to name every problem as it always has.
+ * The zod pass, for a batch {@link checkedBatch} refused: the details of every problem. Were it to take a batch
+ * the rule table refused (a property test proves they agree), its own output goes on, its times read from it.
  */
-function validBatch(body: unknown): { success: true; data: { sessions: BulkPlaytimeItem[]; isTest?: boolean; sentAt?: string } } | undefined {
-  if (!isRecord(body) || !Array.isArray(body['sessions']) || (body['isTest'] !== undefined && typeof body['isTest'] !== 'boolean')) return undefined;
-  const sentAt = body['sentAt'];
-  if (sentAt !== undefined && broken(Timestamp, sentAt) !== undefined) return undefined;
-  const items: unknown[] = body['sessions'];
-  if (items.length < 1 || items.length > MAX_BULK_ITEMS) return undefined;
-  const sessions: BulkPlaytimeItem[] = [];
-  for (const item of items) {
-    // checkPlaytimeItem's rules: with every field valid, its cross-field rule is a plain comparison of two
-    // fixed-width UTC timestamps (see endsBeforeStart), so the timestamps are not matched twice.
-    if (!isRecord(item) || checkFields(SESSION_RULES, item).length > 0 || (item['endedAt'] as string) < (item['startedAt'] as string)) return undefined;
-    const session: Record<string, unknown> = {};
-    for (const field of SESSION_FIELDS) if (item[field] !== undefined) session[field] = item[field];
-    sessions.push(session as BulkPlaytimeItem);
-  }
-  return { success: true, data: { sessions, ...(body['isTest'] === undefined ? {} : { isTest: body['isTest'] }), ...(sentAt === undefined ? {} : { sentAt: sentAt as string }) } };
+function zodCheckedBatch(body: unknown): CheckedBatch | { details: ErrorDetail[] } {
+  const parsed = check(RelayPlaytimeRequest, body);
+  if (!parsed.success) return { details: parsed.details };
+  const { sessions, isTest, sentAt } = parsed.data;
+  return {
+    sessions,
+    startedMs: sessions.map((session) => timestampTime(session.startedAt)),
+    endedMs: sessions.map((session) => timestampTime(session.endedAt)),
+    isTest: isTest === true,
+    sentAt,
+  };
 }
-const SESSION_FIELDS = Object.keys(SESSION_RULES);
 
 function failed(session: BulkPlaytimeItem, error: string): PlaytimeItemResult {
   return { sessionId: session.sessionId, status: 'FAILED', error };

@@ -1,11 +1,12 @@
 /**
- * Reading a client's JSON body with a byte cap, a read time-out and a nesting cap. The cap counts the bytes
- * that actually arrive, so a missing or lying `Content-Length` cannot get a larger body past it; the time-out
- * frees the request of a body that trickles in; the nesting is measured on the text before it is parsed.
+ * Reading a client's JSON body with a byte cap, a read time-out and a nesting cap. The cap holds for the bytes
+ * that actually arrive, so a missing or lying `Content-Length` cannot get a larger body past it (see
+ * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
+ * the text before it is parsed.
  */
-import { readCapped } from '../http/read-capped.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
+import { bodyBytes } from './body-bytes.js';
 
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
@@ -26,6 +27,9 @@ export interface BodyLimits {
 /** The message of a nesting detail; the path names where it went too deep (`sessions.3.metadata`). */
 export const TOO_DEEP_MESSAGE = `must not be nested deeper than ${MAX_JSON_DEPTH} levels in the request body`;
 
+/** Decodes a whole body at once (no stream state), refusing bytes that are not UTF-8. */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
 /** Thrown into the read when the time-out ends it. */
 class BodyTimeout extends Error {}
 
@@ -45,7 +49,7 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   const timer = setTimeout(() => deadline.abort(new BodyTimeout()), timeoutMs);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await readCapped(request, maxBytes, deadline.signal);
+    bytes = await bodyBytes(request, maxBytes, deadline.signal);
   } catch (error) {
     if (error instanceof BodyTimeout) return fail(timedOut(timeoutMs));
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body could not be read')); // the client went away mid-body
@@ -55,7 +59,7 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   if (bytes === undefined) return fail(tooLarge(maxBytes));
   let text: string;
   try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+    text = UTF8.decode(bytes);
   } catch {
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body is not valid UTF-8'));
   }

@@ -72,6 +72,39 @@ describe('body read time-out', () => {
     expect(bulkCalls()).toEqual([]);
   });
 
+  it('answers 408 over node:http to a client that declared its length and sends 1 byte/s, and closes the connection', async () => {
+    const { relay, fake } = relayOverFakeService({ coalesceWindowMs: 0, bodyTimeoutMs: 300 });
+    const server: Server = createServer(toNodeHandler(relay));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const text = JSON.stringify({ sessions: sessions('alice', 1) });
+    try {
+      const { status, closed } = await new Promise<{ status: number; closed: Promise<void> }>((resolve, reject) => {
+        const headers = { authorization: 'Bearer user:alice', 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(text)) };
+        const req = httpRequest({ host: '127.0.0.1', port, path: `/campaign${RELAY_ROUTES.playtime}`, method: 'POST', headers }, (res) => {
+          res.resume();
+          // The relay stops reading: the connection it answered on ends with the answer (Connection: close).
+          const closed = new Promise<void>((done) => req.socket?.once('close', () => done()));
+          resolve({ status: res.statusCode ?? 0, closed });
+        });
+        req.on('error', (error) => (req.destroyed ? undefined : reject(error)));
+        let sent = 0;
+        req.write(text[sent++]);
+        const writer = setInterval(() => {
+          if (sent < text.length && !req.destroyed && req.socket?.writable) req.write(text[sent++]);
+          else clearInterval(writer);
+        }, 1000);
+        req.on('close', () => clearInterval(writer));
+      });
+      expect(status).toBe(408);
+      await closed;
+      expect(fake.calls).toEqual([]);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
   it('answers 408 over node:http to a client sending 1 byte/s', async () => {
     const { relay, fake } = relayOverFakeService({ coalesceWindowMs: 0, bodyTimeoutMs: 300 });
     const server: Server = createServer(toNodeHandler(relay));

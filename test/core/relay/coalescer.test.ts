@@ -157,20 +157,21 @@ describe('PlaytimeCoalescer', () => {
     expect(send.mock.calls.map(([items]) => items.map((s) => s.sessionId))).toEqual([['s-a-0', 's-a-1'], ['s-b-0', 's-b-1', 's-c-0']]);
   });
 
-  it('hands send each upstream body as the JSON text of its sessions, written once: merged, spread over calls, in test mode', async () => {
+  it('hands send each upstream body as the JSON text of its sessions, written once: merged, spread over calls, in test mode, alone', async () => {
     const send = vi.fn((items: BulkPlaytimeItem[], _isTest: boolean, _json: string) => Promise.resolve(success(items)));
     // 3 items a call: bob's 4 are more than one call takes, so they are spread over two, the last joined by dave's 2.
     const coalescer = new PlaytimeCoalescer({ send, windowMs: 5, maxItems: 3 });
     const bob = [session('bob', 0, { metadata: { name: 'Zoë 🎮', quote: 'say "hi"\n' } }), ...sessions('bob', 3, 1)];
     const results = [
-      coalescer.submit(sessions('alice', 2), false, measureBatch(sessions('alice', 2), maxItemBytes(false))),
+      coalescer.submit(sessions('alice', 2), false, measureBatch(sessions('alice', 2), false, maxItemBytes(false))),
       coalescer.submit(bob, false),
       coalescer.submit(sessions('dave', 2), false),
       coalescer.submit(sessions('carol', 1), true),
+      coalescer.submit(sessions('erin', 1), true, measureBatch(sessions('erin', 1), true, maxItemBytes(true))),
     ];
     await vi.advanceTimersByTimeAsync(5);
     await Promise.all(results);
-    expect(send.mock.calls.map(([items]) => items.map((s) => s.sessionId))).toEqual([['s-alice-0', 's-alice-1'], ['s-bob-0', 's-bob-1', 's-bob-2'], ['s-bob-3', 's-dave-0', 's-dave-1'], ['s-carol-0']]);
+    expect(send.mock.calls.map(([items]) => items.map((s) => s.sessionId))).toEqual([['s-alice-0', 's-alice-1'], ['s-bob-0', 's-bob-1', 's-bob-2'], ['s-bob-3', 's-dave-0', 's-dave-1'], ['s-carol-0', 's-erin-0']]);
     for (const [items, isTest, json] of send.mock.calls) expect(json).toBe(JSON.stringify(isTest ? { sessions: items, isTest } : { sessions: items }));
   });
 });

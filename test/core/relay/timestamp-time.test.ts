@@ -1,0 +1,60 @@
+/**
+ * The relay's one-pass timestamp reading agrees with the shared `Timestamp` rule (`isIsoMillis`) and with
+ * `Date.parse` on every string: real instants, near-ISO strings with impossible fields, mangled ones, any text.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { timestampTime } from '../../../core/relay/timestamp-time.js';
+import { SESSION_RULES } from '../../../core/schema/playtime-rules.js';
+import { isIsoMillis, Timestamp } from '../../../core/schema/rules.js';
+
+/** The definition: the rule, then the instant `Date.parse` reads. */
+const expected = (value: string) => (isIsoMillis(value) ? Date.parse(value) : NaN);
+
+const digits = (length: number) => fc.string({ unit: fc.constantFrom(...'0123456789'), minLength: length, maxLength: length });
+const nearIso = fc
+  .tuple(fc.oneof(digits(4), fc.constantFrom('2000', '1900', '2024', '2100', '0000', '0400', '9999')), digits(2), digits(2), digits(2), digits(2), digits(2), digits(3))
+  .map(([y, mo, d, h, mi, s, ms]) => `${y}-${mo}-${d}T${h}:${mi}:${s}.${ms}Z`);
+const instants = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((date) => date.toISOString());
+const mangled = fc.tuple(instants, fc.nat(23), fc.string({ maxLength: 2 })).map(([iso, at, text]) => iso.slice(0, at) + text + iso.slice(at + 1));
+
+describe('timestampTime', () => {
+  it('is isIsoMillis then Date.parse, for every string', () => {
+    fc.assert(fc.property(fc.oneof(instants, nearIso, mangled, fc.string()), (value) => Object.is(timestampTime(value), expected(value))), { numRuns: 30_000 });
+  });
+
+  it.each([
+    '0000-01-01T00:00:00.000Z',
+    '0000-02-29T12:00:00.000Z',
+    '0001-03-01T00:00:00.000Z',
+    '0099-12-31T23:59:59.999Z',
+    '1969-12-31T23:59:59.999Z',
+    '1970-01-01T00:00:00.000Z',
+    '1900-02-29T00:00:00.000Z',
+    '2000-02-29T00:00:00.000Z',
+    '2024-02-29T23:59:59.999Z',
+    '2023-02-29T00:00:00.000Z',
+    '2024-04-31T00:00:00.000Z',
+    '2024-13-01T00:00:00.000Z',
+    '2024-00-01T00:00:00.000Z',
+    '2024-01-00T00:00:00.000Z',
+    '2024-01-01T24:00:00.000Z',
+    '2024-01-01T00:60:00.000Z',
+    '2024-01-01T00:00:60.000Z',
+    '2024-01-01T00:00:00.000+00:00',
+    '2024-01-01T00:00:00.0000Z',
+    '2024-01-01T00:00:00.00aZ',
+    '-2024-01-01T00:00:00.000Z',
+    '+002024-01-01T00:00:00.000Z',
+    '2024-01-01T00:00:00.000z',
+    '9999-12-31T23:59:59.999Z',
+    '２０２４-01-01T00:00:00.000Z',
+  ])('%j', (value) => {
+    expect(timestampTime(value)).toBe(expected(value));
+  });
+
+  it('reads the fields whose rule is Timestamp (the relay reads startedAt and endedAt with it)', () => {
+    expect(SESSION_RULES.startedAt).toBe(Timestamp);
+    expect(SESSION_RULES.endedAt).toBe(Timestamp);
+  });
+});
