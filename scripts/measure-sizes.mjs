@@ -28,18 +28,18 @@ const KB = 1024;
 export const TARGET = 'es2020';
 
 /**
- * What the field-conditions work (issue 20) added to every row holding the tracker, measured by this script:
- * sentAt and a clock watch, one queue per player with 0.1.0's storage migrated and other players' sessions
- * expired, a failed write's session kept for recovery, the off switch and erasure (tracker alone 6.59 -> 7.65
- * KB). DESIGN section 11's budgets predate it; assumed: they grow by this much, pending DESIGN's update
- * (docs/decisions.md, "Size budgets and the field features").
+ * What two rows still carry beyond DESIGN section 11's budget (issue 23, item 7, not met): the field features of
+ * issue 20 (sentAt and the clock watch, one queue per player, the write-failure recovery, the off switch) cost
+ * the tracker about 0.9 KB; lazy chunks (start-up housekeeping, PKCE, the picker, the Cocos web view and WeChat
+ * code) won back the rest on every other row. assumed: the allowance stays until the tracker and these adapters
+ * are smaller; it may only shrink (docs/decisions.md, "Size budgets and the field features").
  */
-export const FIELD_FEATURES = 1.1 * KB;
+export const OVER_DESIGN = { 'tracker + browser adapter': 0.5 * KB, 'tracker + Cocos adapter': 0.25 * KB };
 
 /**
  * The budget rows, one line each: what a game imports (`import`: names per module specifier), or a built
  * `file`. A row whose entry is not in package.json's exports yet is listed as skipped, never measured against
- * something else. Budgets: DESIGN section 11's, plus {@link FIELD_FEATURES} where the tracker is in the row.
+ * something else. Budgets: DESIGN section 11's, plus {@link OVER_DESIGN} on the two rows that do not meet it yet.
  */
 export const SIZE_ROWS = [
   { label: 'client reads (CampaignClient)', import: { [PACKAGE]: '{ CampaignClient }' }, budget: 4 * KB },
@@ -47,13 +47,11 @@ export const SIZE_ROWS = [
   { label: 'reads + tracker', import: { [PACKAGE]: '{ CampaignClient, PlaytimeTracker }' } },
   { label: 'core facade (createGameCampaign)', import: { [PACKAGE]: '{ createGameCampaign }' } },
   { label: `${PACKAGE} (all of it)`, import: { [PACKAGE]: '*' } },
-  { label: 'tracker + browser adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/browser`]: '{ createBrowserPlatform }' }, budget: 8.5 * KB + FIELD_FEATURES },
-  // assumed (issue 21, pending DESIGN): +0.05 KB for the ES2020 output (class fields and `??=` lowered).
-  { label: `${PACKAGE}/browser (all of it)`, import: { [`${PACKAGE}/browser`]: '*' }, budget: 12.05 * KB + FIELD_FEATURES },
-  // assumed (issue 21, pending DESIGN): +0.1 KB for the ES2020 output and the WeChat fixes (domain list, jWeixin).
-  { label: 'tracker + Cocos adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/cocos`]: '{ createCocosPlatform }' }, budget: 9.1 * KB + FIELD_FEATURES },
-  { label: 'tracker + React Native adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/react-native`]: '{ createReactNativePlatform }' }, budget: 9 * KB + FIELD_FEATURES },
-  { label: `IIFE ${IIFE.file}`, file: IIFE.file, budget: 12 * KB + FIELD_FEATURES },
+  { label: 'tracker + browser adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/browser`]: '{ createBrowserPlatform }' }, budget: 8.5 * KB + OVER_DESIGN['tracker + browser adapter'] },
+  { label: `${PACKAGE}/browser (all of it)`, import: { [`${PACKAGE}/browser`]: '*' }, budget: 12 * KB },
+  { label: 'tracker + Cocos adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/cocos`]: '{ createCocosPlatform }' }, budget: 9 * KB + OVER_DESIGN['tracker + Cocos adapter'] },
+  { label: 'tracker + React Native adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/react-native`]: '{ createReactNativePlatform }' }, budget: 9 * KB },
+  { label: `IIFE ${IIFE.file}`, file: IIFE.file, budget: 12 * KB },
 ];
 
 /** The package subpath of a bare specifier (`game-campaign-sdk/browser` -> `./browser`). */

@@ -11,7 +11,7 @@ import { Parser } from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
 import { lowerPrivateNames } from '../../scripts/lower-private.mjs';
-import { FIELD_FEATURES, gzipBytes, measureSizes, skipReason, SIZE_ROWS, type MeasuredSize, type SizeRow } from '../../scripts/measure-sizes.mjs';
+import { gzipBytes, OVER_DESIGN, measureSizes, skipReason, SIZE_ROWS, type MeasuredSize, type SizeRow } from '../../scripts/measure-sizes.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const run = promisify(execFile);
@@ -131,18 +131,17 @@ describe('every size row (DESIGN section 11)', () => {
     }
   });
 
-  it('holds the budgets DESIGN section 11 sets, plus the ES2020 output (Cocos, browser) and the measured cost of the field features where the tracker is in the row', () => {
+  it('holds the budgets DESIGN section 11 sets, with an allowance on the two rows that do not meet it yet, which may only shrink', () => {
     const kb = (bytes: number) => Math.round((bytes / 1024) * 1000) / 1000;
     const budgets = Object.fromEntries(rows.filter((row) => row.budget !== undefined).map((row) => [row.label, kb(row.budget!)]));
-    const field = kb(FIELD_FEATURES);
-    expect(field).toBe(1.1);
+    expect(Object.fromEntries(Object.entries(OVER_DESIGN).map(([label, bytes]) => [label, kb(bytes)]))).toEqual({ 'tracker + browser adapter': 0.5, 'tracker + Cocos adapter': 0.25 });
     expect(budgets).toEqual({
       'client reads (CampaignClient)': 4,
-      'tracker + browser adapter': kb((8.5 + field) * 1024),
-      'game-campaign-sdk/browser (all of it)': kb((12.05 + field) * 1024),
-      'tracker + Cocos adapter': kb((9.1 + field) * 1024),
-      'tracker + React Native adapter': kb((9 + field) * 1024),
-      'IIFE dist/game-campaign.iife.js': kb((12 + field) * 1024),
+      'tracker + browser adapter': 8.5 + 0.5,
+      'game-campaign-sdk/browser (all of it)': 12,
+      'tracker + Cocos adapter': 9 + 0.25,
+      'tracker + React Native adapter': 9,
+      'IIFE dist/game-campaign.iife.js': 12,
     });
   });
 });
