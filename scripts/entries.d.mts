@@ -10,4 +10,4 @@ export declare const BINS: Array<{ name: string; source: string }>;
 export declare const IIFE: { source: string; file: string; name: string; types: string };
 export declare function isExternal(id: string): boolean;
 type IifeSibling = { source: string; modules: string[]; file: string; name: string; loader: string };
-export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling; picker: IifeSibling; leaseLock: IifeSibling; housekeeping: IifeSibling };
+export declare const IIFE_SIBLINGS: { sha256: IifeSibling; webview: IifeSibling; picker: IifeSibling; leaseLock: IifeSibling; housekeeping: IifeSibling; flusher: IifeSibling };

@@ -43,8 +43,10 @@ export const IIFE_SIBLINGS = {
   },
   /** The creator picker's behaviour, when the first picker is created. */
   picker: { source: 'core/picker/picker-core.ts', modules: ['core/picker/picker-import.ts'], file: 'dist/game-campaign.picker.js', name: 'GameCampaignPicker', loader: 'adapters/browser/picker-script.ts' },
-  /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
   /** The cross-tab lease (./lease-lock.ts), only in browsers without Web Locks, when the first lock is taken. */
   leaseLock: { source: 'adapters/browser/lease-lock.ts', modules: ['adapters/browser/lease-lock-import.ts'], file: 'dist/game-campaign.lease-lock.js', name: 'GameCampaignLeaseLock', loader: 'adapters/browser/lease-lock-script.ts' },
+  /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
   housekeeping: { source: 'core/tracker/housekeeping.ts', modules: ['core/tracker/housekeeping.ts'], file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
+  /** The tracker's flusher (what sends the queue to the relay), while the first tracker starts up. */
+  flusher: { source: 'core/tracker/flusher.ts', modules: ['core/tracker/flusher.ts'], file: 'dist/game-campaign.flusher.js', name: 'GameCampaignFlusher', loader: 'adapters/browser/flusher-script.ts' },
 };

@@ -25,7 +25,6 @@ export interface MeasuredSize {
   files?: Record<string, { eager: SizedFile[]; lazy: SizedFile[] }>;
 }
 export declare const TARGET: string;
-export declare const OVER_DESIGN: Record<'tracker + browser adapter' | 'tracker + Cocos adapter', number>;
 export declare const SIZE_ROWS: SizeRow[];
 export declare function gzipBytes(code: string | Uint8Array): number;
 export declare function skipReason(row: SizeRow, exportsMap?: Record<string, unknown>): string | undefined;

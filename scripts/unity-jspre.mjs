@@ -2,7 +2,7 @@
 // prepends every `.jspre` of a WebGL plugin folder to the build's JavaScript (emcc --pre-js), so adding the package
 // is the only install step and any WebGL template works.
 //
-// Made from the built IIFE and its two siblings (scripts/entries.mjs), inlined rather than loaded: pre-js code runs
+// Made from the built IIFE and its siblings (scripts/entries.mjs), inlined rather than loaded: pre-js code runs
 // inside the framework's module function, where `document.currentScript` is not the IIFE's script, so the siblings
 // could not be found next to it (adapters/browser/sibling-script.ts). Each sibling is a lazy getter on `window`
 // under the global name the IIFE's loader checks first, so it is evaluated on first use, as in the browser.

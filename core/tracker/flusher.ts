@@ -1,19 +1,16 @@
 /**
  * Sends the queue to the relay: one flusher at a time (a lock across instances), batches of at most 1000,
  * keepalive chunks under 64 KiB, per-item results, bisection of rejected batches, backoff with full jitter
- * and `Retry-After`.
+ * and `Retry-After`. A chunk of its own, which the tracker loads while it starts up: it imports nothing the
+ * tracker does, and takes what it shares with it as {@link FlushTools} (see ./flush-tools.ts).
  * @see DESIGN section 5
  */
-import { chainLock } from '../chain-lock.js';
-import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
-import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
 import { shiftSession } from '../relay/device-clock.js';
-import { playtimeBody, sendToRelay, type RelayTarget } from '../relay/sender.js';
-import { chunkBySize, utf8Length } from './body-size.js';
 import type { DropReason, TrackerEvents } from './events.js';
+import type { FlushTools } from './flush-tools.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
 
 /**
@@ -44,9 +41,6 @@ export interface Flusher {
   dispose(): Promise<void>;
 }
 
-/** A `sentAt` of the length every one has, to measure a keepalive body's envelope. */
-const SENT_AT_SAMPLE = new Date(0).toISOString();
-
 /**
  * Whether a failed request was refused by the host before it left the device (a mini-game's request-domain
  * list): the developer must act, so it is reported, not only retried.
@@ -54,16 +48,14 @@ const SENT_AT_SAMPLE = new Date(0).toISOString();
 const isBlocked = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'REQUEST_BLOCKED';
 
 /**
- * The {@link Flusher} of one player's queue: `lockName` is that player's flush lock. `clockMoved` tells how far
+ * The {@link Flusher} of one player's queue, sending with that player's `tools`. `clockMoved` tells how far
  * the device clock has been moved (see `clockWatch`); nothing is sent while `enabled()` is false (the player
  * opted out). Positional parameters: a bundler shortens them, not an options object's names.
  */
 export function createFlusher(
   platform: Platform,
   queue: SessionQueue,
-  relay: RelayTarget,
-  isTest: boolean | undefined,
-  lockName: string,
+  tools: FlushTools,
   events: TrackerEvents,
   clockMoved: () => number,
   enabled: () => boolean,
@@ -101,7 +93,7 @@ export function createFlusher(
         holding = undefined;
       }
     };
-    return withLock(platform, lockName, guarded);
+    return tools.lock(guarded);
   };
 
   /**
@@ -119,7 +111,7 @@ export function createFlusher(
     await queue.sync();
     const tried = new Set<string>();
     while (!disposed && enabled()) {
-      const oldest = queue.oldest(MAX_BULK_ITEMS, tried);
+      const oldest = queue.oldest(tools.maxItems, tried);
       if (oldest.length === 0) return true;
       for (const key of oldest) tried.add(key);
       const moved = clockMoved();
@@ -127,7 +119,7 @@ export function createFlusher(
       const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       const withKeepalive = keepalive;
-      const { chunks, oversized } = withKeepalive ? chunkBySize(batch, utf8Length(playtimeBody([], isTest, SENT_AT_SAMPLE))) : { chunks: [batch], oversized: [] };
+      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {
@@ -144,8 +136,7 @@ export function createFlusher(
   const send = async (batch: QueuedSession[], withKeepalive: boolean): Promise<Step> => {
     let outcome;
     try {
-      const sessions = batch.map((item) => item.session);
-      outcome = await sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: abort.signal, now: () => platform.now() });
+      outcome = await tools.send(batch.map((item) => item.session), withKeepalive, abort.signal);
     } catch (error) {
       release(batch);
       events.emit('error', { kind: 'headers', error });
@@ -163,7 +154,7 @@ export function createFlusher(
       // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
       const { status, error } = outcome;
       if (isBlocked(error)) events.emit('error', { kind: 'relay', error });
-      else if (!isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
+      else if (!tools.isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
       backOff(outcome.retryAfterMs);
     }
     return false;
@@ -221,7 +212,7 @@ export function createFlusher(
   const backOff = (requestedMs: number | undefined) => {
     if (disposed) return;
     const retryAfterMs = requestedMs === undefined ? undefined : Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
-    const delay = Math.max(retryAfterMs ?? 0, backoffDelay(attempt++, FLUSH_BACKOFF));
+    const delay = Math.max(retryAfterMs ?? 0, tools.backoffDelay(attempt++, FLUSH_BACKOFF));
     const now = platform.monotonic();
     backoffUntil = now + delay;
     if (retryAfterMs !== undefined) retryAfterUntil = now + retryAfterMs;
@@ -262,14 +253,16 @@ export function createFlusher(
   return flusher;
 }
 
-/** Runs `task` under the lock `name`: across tabs with `platform.lock`, within this realm without it. */
-export function withLock(platform: Platform, name: string, task: () => Promise<void>): Promise<void> {
-  return platform.lock ? platform.lock(name, task) : chainLock(localLocks, name, task);
+/** What ./flusher.ts hands the tracker; see {@link flusherCode}. */
+export interface FlusherCode {
+  createFlusher: typeof createFlusher;
 }
 
 /**
- * Without `platform.lock`: exclusive within this JavaScript realm, per lock name.
- * assumed: keyed by name only (not by store object), since two views of one store need not be one object;
- * trackers on different stores with the same `storageKey` merely take turns.
+ * The flusher's code as the tracker loads it: `import('./flusher.js')`, then this. The `<script>` bundle puts
+ * adapters/browser/flusher-script.ts in this module's place, whose `flusherCode` resolves once its sibling file
+ * has loaded, so a failed load fails here, as a failed `import()` does.
  */
-const localLocks = new Map<string, Promise<void>>();
+export async function flusherCode(): Promise<FlusherCode> {
+  return { createFlusher };
+}

@@ -8,7 +8,8 @@ import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
 import { trackerEvents, type DropReason, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
 import type { Housekeeping } from './housekeeping.js';
-import { createFlusher, withLock, type FlushTrigger } from './flusher.js';
+import type { Flusher, FlushTrigger } from './flusher.js';
+import { flushTools } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
@@ -155,7 +156,6 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const layout = storageLayout(storageKey, config.userId);
   const prefix = layout.own;
   const queuePrefix = prefix + layout.queue;
-  const flushLock = `${prefix}flush`;
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
@@ -169,7 +169,27 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
    */
   let starting = true;
-  const flusher = createFlusher(platform, queue, config.relay, config.isTest, flushLock, events, clockMoved, () => !starting && !optedOut);
+  const tools = flushTools(platform, config.relay, config.isTest, `${prefix}flush`);
+  /**
+   * The flusher's code (./flusher.ts) is a chunk of its own, downloaded while start-up reads storage: nothing is
+   * sent before start-up is done anyway, and the game's first frame waits for less code. A failed download is
+   * reported once (`error`, kind `relay`) and tried again at the next flush request; the sessions stay queued.
+   */
+  let flusher: Flusher | undefined;
+  let flusherLoading: Promise<Flusher | void> | undefined;
+  let flusherFailed = false;
+  const loadFlusher = () =>
+    (flusherLoading ??= import('./flusher.js')
+      .then((module) => module.flusherCode())
+      .then(
+        (code) => (flusher = code.createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut)),
+        (cause) => {
+          flusherLoading = undefined;
+          if (!flusherFailed) error('relay', cause);
+          flusherFailed = true;
+        },
+      ));
+  void loadFlusher();
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -181,7 +201,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
 
-  const requestFlush = (trigger: FlushTrigger) => void flusher.flush(trigger);
+  const requestFlush = (trigger: FlushTrigger) => void (disposed || (flusher ? flusher.flush(trigger) : loadFlusher().then((loaded) => loaded?.flush(trigger))));
   const flushEvery = () => {
     clearInterval(flushTimer);
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
@@ -355,7 +375,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       if (clock) end('stop', 'erased');
       await ready;
       await settled();
-      await withLock(platform, flushLock, async () => {
+      await tools.lock(async () => {
         for (const sessionId of await queue.erase()) dropped(sessionId, 'erased');
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
       });
@@ -364,7 +384,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     async flush() {
       await ready;
       await settled();
-      await flusher.flush('manual');
+      if (!disposed) await (flusher ?? (await loadFlusher()))?.flush('manual');
     },
 
     dispose() {
@@ -372,7 +392,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
         for (const stopListening of unsubscribe.splice(0)) stopListening();
         clearInterval(flushTimer);
         if (clock) end('dispose');
-        await flusher.dispose();
+        await (await flusherLoading)?.dispose();
         await ready;
         await settled();
         releaseAlive();

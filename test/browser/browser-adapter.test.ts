@@ -4,14 +4,14 @@
 // Playwright's page clock; outcomes are awaited by polling the emulator, never timed.
 import { readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../adapters/node/index.js';
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
-import { IIFE } from '../../scripts/entries.mjs';
+import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { bundledBrowserEntry, serveGame } from '../helpers/game-server.js';
 
@@ -73,6 +73,8 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     const files: Record<string, [string, string]> = {
       '/sdk.mjs': ['text/javascript', await bundledBrowserEntry()],
       '/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
+      // The files the IIFE loads from next to itself (its flusher as the tracker starts, the others on first use).
+      ...Object.fromEntries(Object.values(IIFE_SIBLINGS).map((sibling) => [`/${basename(sibling.file)}`, ['text/javascript', readFileSync(join(ROOT, sibling.file), 'utf8')] as [string, string]])),
       '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url, emulator.clientKey)}</script>`],
       '/iife.html': ['text/html', `<!doctype html><title>game</title><script src="/game-campaign.iife.js"></script><script>const sdk = GameCampaign;${bootstrap(emulator.url, emulator.clientKey)}</script>`],
     };
