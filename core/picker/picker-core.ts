@@ -102,13 +102,17 @@ export function pickerCore(
       const current = (load = {});
       const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
       set({ loading: true, error: undefined });
-      // Each part shows as it arrives; Promise.all handles every rejection, the first becomes the error.
-      await Promise.all([
-        source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
-        source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
-        source.boost.current().then((boost) => keep({ boost })),
-      ]).catch((error: Error) => keep({ error }));
-      keep({ loading: false });
+      // Each part shows as it arrives; loading ends once every part has arrived or failed (a failed part does not
+      // end it while the others are on their way), and the first failure becomes the error.
+      let failure: { error: Error } | undefined;
+      await Promise.all(
+        [
+          source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
+          source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
+          source.boost.current().then((boost) => keep({ boost })),
+        ].map((part) => part.catch((error: Error) => void (failure ??= { error }))),
+      );
+      keep({ loading: false, ...failure });
     },
     dispose() {
       stopSearch();

@@ -93,6 +93,22 @@ describe('creator picker: loading', () => {
     const { picker } = await ready(source);
     expect(picker.state).toMatchObject({ campaign: CAMPAIGN, creators: CREATORS, loading: false, error: failure });
   });
+
+  it('a part that fails first does not end loading while the others are on their way; reload resolves with them all', async () => {
+    const failure = new ConnectionError({ code: 'CONNECTION_ERROR', message: 'offline' });
+    const { source } = fakeSource({ currentError: failure });
+    let arrive = (_campaign: CampaignDetail) => {};
+    source.campaigns.get.mockImplementation(() => new Promise<CampaignDetail>((resolve) => (arrive = resolve)));
+    const { picker, states } = await ready(source);
+    expect(picker.state).toMatchObject({ loading: true, creators: CREATORS });
+    expect(picker.state.campaign).toBeUndefined();
+    const reloaded = picker.reload();
+    await vi.advanceTimersByTimeAsync(0);
+    arrive(CAMPAIGN);
+    await reloaded;
+    expect(picker.state).toMatchObject({ campaign: CAMPAIGN, creators: CREATORS, loading: false, error: failure });
+    expect(states.filter((state) => !state.loading).every((state) => state.campaign === CAMPAIGN)).toBe(true);
+  });
 });
 
 describe('creator picker: search', () => {
