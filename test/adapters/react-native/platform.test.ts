@@ -105,6 +105,20 @@ describe('React Native lifecycle and network', () => {
     off();
     expect(NetInfo.listenerCount()).toBe(0);
   });
+
+  it('NetInfo 12: a read with no listener (a flush ending after its tracker was disposed) answers and subscribes to nothing', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const NetInfo = createFakeNetInfo();
+    const { network } = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), NetInfo } });
+    const off = network!.onChange(() => {});
+    NetInfo.set({ isConnected: false });
+    off();
+    expect(network!.isOnline()).toBe(false);
+    expect(NetInfo.listenerCount()).toBe(0);
+    NetInfo.set({ isConnected: true });
+    expect(network!.isOnline()).toBe(true);
+    expect(NetInfo.listenerCount()).toBe(0);
+  });
 });
 
 describe('React Native web view', () => {
