@@ -175,14 +175,14 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    * sent before start-up is done anyway, and the game's first frame waits for less code. A failed download is
    * reported once (`error`, kind `relay`) and tried again at the next flush request; the sessions stay queued.
    */
-  let flusher: Flusher | undefined;
   let flusherLoading: Promise<Flusher | void> | undefined;
   let flusherFailed = false;
+  /** The flusher, loading it if it is not here yet (once; again after a failed load). */
   const loadFlusher = () =>
     (flusherLoading ??= import('./flusher.js')
       .then((module) => module.flusherCode())
       .then(
-        (code) => (flusher = code.createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut)),
+        (code) => code.createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut),
         (cause) => {
           flusherLoading = undefined;
           if (!flusherFailed) error('relay', cause);
@@ -201,7 +201,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
 
-  const requestFlush = (trigger: FlushTrigger) => void (disposed || (flusher ? flusher.flush(trigger) : loadFlusher().then((loaded) => loaded?.flush(trigger))));
+  const requestFlush = (trigger: FlushTrigger) => void (disposed || loadFlusher().then((flusher) => flusher?.flush(trigger)));
   const flushEvery = () => {
     clearInterval(flushTimer);
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
@@ -384,7 +384,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     async flush() {
       await ready;
       await settled();
-      if (!disposed) await (flusher ?? (await loadFlusher()))?.flush('manual');
+      if (!disposed) await (await loadFlusher())?.flush('manual');
     },
 
     dispose() {
