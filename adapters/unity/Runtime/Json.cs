@@ -9,25 +9,30 @@ namespace GameCampaignSdk
     /// The small JSON reader and writer the bridge needs. Unity's JsonUtility cannot read the SDK's data
     /// (localized text and metadata are maps, fields are optional), and a package should not force
     /// Newtonsoft on a game: objects parse to <c>Dictionary&lt;string, object&gt;</c>, arrays to
-    /// <c>List&lt;object&gt;</c>, numbers to <c>double</c>.
+    /// <c>List&lt;object&gt;</c>, numbers to <c>double</c>. Reading is strict RFC 8259 (<see cref="JsonReader"/>).
     /// </summary>
     public static class Json
     {
-        /// <summary>Parses JSON text. Throws <see cref="FormatException"/> for malformed text.</summary>
+        /// <summary>
+        /// The deepest nesting of arrays and objects read or written: 64, far beyond any SDK message (3 to 5 levels)
+        /// yet well inside a player's stack, since each level is a recursive call and a stack overflow cannot be
+        /// caught (under IL2CPP it ends the player). Deeper text is a <see cref="FormatException"/>, a deeper
+        /// value (or one holding itself) an <see cref="ArgumentException"/>.
+        /// </summary>
+        public const int MaxDepth = 64;
+
+        /// <summary>Parses JSON text. Throws <see cref="FormatException"/> for text RFC 8259 does not allow or nested deeper than <see cref="MaxDepth"/>.</summary>
         public static object Parse(string text)
         {
             if (text == null) throw new ArgumentNullException("text");
-            var reader = new Reader(text);
-            var value = reader.Value();
-            reader.End();
-            return value;
+            return JsonReader.Read(text);
         }
 
-        /// <summary>Writes a value made of dictionaries, lists, strings, numbers, booleans and null.</summary>
+        /// <summary>Writes a value made of dictionaries, lists, strings, numbers, booleans and null. Throws <see cref="ArgumentException"/> for anything else, NaN, infinities, or nesting deeper than <see cref="MaxDepth"/>.</summary>
         public static string Serialize(object value)
         {
             var output = new StringBuilder();
-            Write(output, value);
+            Write(output, value, 0);
             return output.ToString();
         }
 
@@ -114,14 +119,14 @@ namespace GameCampaignSdk
             return result;
         }
 
-        private static void Write(StringBuilder output, object value)
+        private static void Write(StringBuilder output, object value, int depth)
         {
             if (value == null) output.Append("null");
             else if (value is string) Quote(output, (string)value);
             else if (value is bool) output.Append((bool)value ? "true" : "false");
-            else if (value is Dictionary<string, object>) WriteObject(output, (Dictionary<string, object>)value);
-            else if (value is Dictionary<string, string>) WriteObject(output, Write((Dictionary<string, string>)value));
-            else if (value is System.Collections.IList) WriteArray(output, (System.Collections.IList)value);
+            else if (value is Dictionary<string, object>) WriteObject(output, (Dictionary<string, object>)value, depth + 1);
+            else if (value is Dictionary<string, string>) WriteObject(output, Write((Dictionary<string, string>)value), depth + 1);
+            else if (value is System.Collections.IList) WriteArray(output, (System.Collections.IList)value, depth + 1);
             else if (value is double || value is float || value is decimal)
             {
                 var number = Convert.ToDouble(value, CultureInfo.InvariantCulture);
@@ -132,8 +137,9 @@ namespace GameCampaignSdk
             else throw new ArgumentException("cannot write a " + value.GetType().Name + " as JSON");
         }
 
-        private static void WriteObject(StringBuilder output, Dictionary<string, object> o)
+        private static void WriteObject(StringBuilder output, Dictionary<string, object> o, int depth)
         {
+            CheckDepth(depth);
             output.Append('{');
             var first = true;
             foreach (var entry in o)
@@ -142,27 +148,41 @@ namespace GameCampaignSdk
                 first = false;
                 Quote(output, entry.Key);
                 output.Append(':');
-                Write(output, entry.Value);
+                Write(output, entry.Value, depth);
             }
             output.Append('}');
         }
 
-        private static void WriteArray(StringBuilder output, System.Collections.IList items)
+        private static void WriteArray(StringBuilder output, System.Collections.IList items, int depth)
         {
+            CheckDepth(depth);
             output.Append('[');
             for (var i = 0; i < items.Count; i++)
             {
                 if (i > 0) output.Append(',');
-                Write(output, items[i]);
+                Write(output, items[i], depth);
             }
             output.Append(']');
         }
 
+        private static void CheckDepth(int depth)
+        {
+            if (depth > MaxDepth) throw new ArgumentException("JSON: a value nested deeper than " + MaxDepth + " arrays and objects (or one holding itself) cannot be written");
+        }
+
+        /// <summary>A JSON string; a lone surrogate is escaped (as JSON.stringify does) so the UTF-8 marshalling keeps it.</summary>
         private static void Quote(StringBuilder output, string text)
         {
             output.Append('"');
-            foreach (var c in text)
+            for (var i = 0; i < text.Length; i++)
             {
+                var c = text[i];
+                if (char.IsSurrogate(c))
+                {
+                    if (char.IsHighSurrogate(c) && i + 1 < text.Length && char.IsLowSurrogate(text[i + 1])) output.Append(c).Append(text[++i]);
+                    else output.Append("\\u").Append(((int)c).ToString("x4", CultureInfo.InvariantCulture));
+                    continue;
+                }
                 switch (c)
                 {
                     case '"': output.Append("\\\""); break;
@@ -177,130 +197,6 @@ namespace GameCampaignSdk
                 }
             }
             output.Append('"');
-        }
-
-        private sealed class Reader
-        {
-            private readonly string text;
-            private int at;
-
-            public Reader(string text) { this.text = text; }
-
-            public void End()
-            {
-                Skip();
-                if (at != text.Length) throw Error("unexpected text after the value");
-            }
-
-            public object Value()
-            {
-                Skip();
-                if (at >= text.Length) throw Error("unexpected end");
-                var c = text[at];
-                if (c == '{') return ReadObject();
-                if (c == '[') return ReadArray();
-                if (c == '"') return ReadString();
-                if (Word("true")) return true;
-                if (Word("false")) return false;
-                if (Word("null")) return null;
-                return ReadNumber();
-            }
-
-            private Dictionary<string, object> ReadObject()
-            {
-                var result = new Dictionary<string, object>();
-                at++;
-                Skip();
-                if (Take('}')) return result;
-                do
-                {
-                    Skip();
-                    if (at >= text.Length || text[at] != '"') throw Error("expected a member name");
-                    var key = ReadString();
-                    Skip();
-                    if (!Take(':')) throw Error("expected ':'");
-                    result[key] = Value();
-                    Skip();
-                } while (Take(','));
-                if (!Take('}')) throw Error("expected ',' or '}'");
-                return result;
-            }
-
-            private List<object> ReadArray()
-            {
-                var result = new List<object>();
-                at++;
-                Skip();
-                if (Take(']')) return result;
-                do
-                {
-                    result.Add(Value());
-                    Skip();
-                } while (Take(','));
-                if (!Take(']')) throw Error("expected ',' or ']'");
-                return result;
-            }
-
-            private string ReadString()
-            {
-                var output = new StringBuilder();
-                at++;
-                while (at < text.Length)
-                {
-                    var c = text[at++];
-                    if (c == '"') return output.ToString();
-                    if (c != '\\') { output.Append(c); continue; }
-                    if (at >= text.Length) break;
-                    var escape = text[at++];
-                    switch (escape)
-                    {
-                        case 'b': output.Append('\b'); break;
-                        case 'f': output.Append('\f'); break;
-                        case 'n': output.Append('\n'); break;
-                        case 'r': output.Append('\r'); break;
-                        case 't': output.Append('\t'); break;
-                        case 'u':
-                            if (at + 4 > text.Length) throw Error("bad \\u escape");
-                            output.Append((char)int.Parse(text.Substring(at, 4), NumberStyles.HexNumber, CultureInfo.InvariantCulture));
-                            at += 4;
-                            break;
-                        default: output.Append(escape); break;
-                    }
-                }
-                throw Error("unterminated string");
-            }
-
-            private double ReadNumber()
-            {
-                var start = at;
-                while (at < text.Length && "+-0123456789.eE".IndexOf(text[at]) >= 0) at++;
-                double number;
-                if (at == start || !double.TryParse(text.Substring(start, at - start), NumberStyles.Float, CultureInfo.InvariantCulture, out number)) throw Error("unexpected character");
-                return number;
-            }
-
-            private bool Word(string word)
-            {
-                if (string.CompareOrdinal(text, at, word, 0, word.Length) != 0) return false;
-                at += word.Length;
-                return true;
-            }
-
-            private bool Take(char c)
-            {
-                if (at < text.Length && text[at] == c) { at++; return true; }
-                return false;
-            }
-
-            private void Skip()
-            {
-                while (at < text.Length && char.IsWhiteSpace(text[at])) at++;
-            }
-
-            private FormatException Error(string message)
-            {
-                return new FormatException("JSON: " + message + " at " + at);
-            }
         }
     }
 }

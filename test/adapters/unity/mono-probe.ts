@@ -1,0 +1,41 @@
+/**
+ * Compiles a C# probe with the Unity package's runtime and the stand-in UnityEngine (stubs/) using Debian's mcs,
+ * warnings as errors, and runs it on mono: the way the Unity tests reach the package's C#.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ROOT = join(import.meta.dirname, '../../..');
+
+/** Every `.cs` file under `dir`, recursively. */
+export function csFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.cs'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The package's runtime sources plus the UnityEngine stubs. */
+export function runtimeWithStubs(): string[] {
+  return [...csFiles(join(ROOT, 'adapters/unity/Runtime')), ...csFiles(join(import.meta.dirname, 'stubs'))];
+}
+
+/** mcs with warnings as errors; throws with its output on failure. */
+export function mcs(args: string[]): string {
+  try {
+    return execFileSync('mcs', ['-warnaserror+', '-warn:4', '-langversion:7', ...args], { encoding: 'utf8', stdio: 'pipe' });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`mcs failed:\n${stdout ?? ''}${stderr ?? ''}`);
+  }
+}
+
+/** Compiles csharp/<probe>.cs with the runtime and stubs into `exe`. */
+export function compileProbe(probe: string, exe: string): void {
+  mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), join(import.meta.dirname, 'csharp', `${probe}.cs`)]);
+}
+
+/** Runs a compiled probe on mono; its stdout. */
+export function runProbe(exe: string, args: string[] = []): string {
+  return execFileSync('mono', [exe, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
