@@ -10,6 +10,8 @@ namespace GameCampaignSdk
     /// The C# end of the bridge: every call gets a request id and a pending Task; the jslib answers through
     /// one static [MonoPInvokeCallback] with a JSON envelope, <c>{"id":1,"ok":true,"value":...}</c> or
     /// <c>{"id":1,"ok":false,"error":{...}}</c>, and pushes events as <c>{"event":"flushed","data":...}</c>.
+    /// Every Task of <see cref="Call"/> completes (answered, or failed with a <see cref="GameCampaignException"/>
+    /// whatever went wrong on the way), and its pending entry goes with it.
     /// </summary>
     internal static class Bridge
     {
@@ -26,8 +28,33 @@ namespace GameCampaignSdk
             set { native = value; registered = false; }
         }
 
-        /// <summary>Event envelopes (<c>event</c>, <c>data</c>, and <c>picker</c> for picker events).</summary>
+        /// <summary>
+        /// Event envelopes (<c>event</c>, <c>data</c>, and <c>picker</c> for picker events). Its handlers are the SDK's
+        /// own dispatchers (<see cref="CreatorPicker"/>, <see cref="WebView"/>, <see cref="Tracker"/>), added once by
+        /// their static constructors; a handler that throws is logged and the others still run.
+        /// </summary>
         internal static event Action<string, Dictionary<string, object>> EventReceived;
+
+        /// <summary>
+        /// Enter Play Mode with domain reload off keeps every static (Unity manual, "Domain Reloading"): this puts the
+        /// bridge back as a fresh domain has it, before any scene loads. The native side of the last Play session is
+        /// disposed when it can be (<see cref="IDisposable"/>) and dropped, so the next call makes a new one; calls
+        /// still pending are forgotten, not completed, as a domain reload forgets them (their continuations belong
+        /// to objects of the last session). Kept: <see cref="EventReceived"/>, whose handlers are the SDK's static
+        /// dispatchers (static constructors do not run again without a domain reload, so clearing it would cut
+        /// them off for good), and the request counter, so an answer of the last session never completes a new call.
+        /// </summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetForPlayMode()
+        {
+            var previous = native as IDisposable;
+            native = null;
+            registered = false;
+            Pending.Clear();
+            if (previous == null) return;
+            try { previous.Dispose(); }
+            catch (Exception error) { Debug.LogException(error); }
+        }
 
         /// <summary>Calls <paramref name="method"/> in JavaScript; the Task completes when its answer arrives.</summary>
         internal static Task<object> Call(string method, Dictionary<string, object> args)
@@ -38,17 +65,21 @@ namespace GameCampaignSdk
             Pending[id] = pending;
             try
             {
+                string json;
+                try { json = Json.Serialize(args ?? new Dictionary<string, object>()); }
+                catch (Exception error) { throw new GameCampaignException("VALIDATION_ERROR", method + ": the arguments cannot be written as JSON (" + error.Message + ")", error); }
                 if (!registered)
                 {
                     Native.Register(Callback);
                     registered = true;
                 }
-                Native.Call(id, method, Json.Serialize(args ?? new Dictionary<string, object>()));
+                Native.Call(id, method, json);
             }
-            catch (GameCampaignException error)
+            catch (Exception error)
             {
+                // Whatever was thrown (a value JSON cannot hold, a missing plugin, a bug): the Task fails, the entry goes.
                 Pending.Remove(id);
-                pending.TrySetException(error);
+                pending.TrySetException(error as GameCampaignException ?? new GameCampaignException("BRIDGE_ERROR", method + ": " + error.Message, error));
             }
             return pending.Task;
         }
@@ -73,8 +104,7 @@ namespace GameCampaignSdk
                 var eventName = Json.Str(message, "event");
                 if (eventName != null)
                 {
-                    var handlers = EventReceived;
-                    if (handlers != null) handlers(eventName, message);
+                    EventHandlers.Raise(EventReceived, eventName, message);
                     return;
                 }
                 var id = (int)(Json.Long(message, "id") ?? 0);

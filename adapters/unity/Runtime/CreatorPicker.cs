@@ -8,23 +8,27 @@ namespace GameCampaignSdk
     /// <summary>
     /// The headless creator picker (<c>gc.picker({ campaignId })</c>): the state a boost screen needs, with no
     /// UI. Bind a list to <see cref="State"/> and redraw on <see cref="Changed"/>. The picker never throws into
-    /// the UI: failures are <see cref="PickerState.Error"/>.
+    /// the UI: failures are <see cref="PickerState.Error"/>. A handler of <see cref="Changed"/> that throws is
+    /// logged and the others still run.
     /// </summary>
     public sealed class CreatorPicker : IDisposable
     {
         private static readonly Dictionary<long, CreatorPicker> Open = new Dictionary<long, CreatorPicker>();
+        // Handles are chosen here, not by JavaScript, so a picker is registered before its "picker.open" is sent.
+        // Never reset: a late event of a picker of the last Play session cannot reach a new one.
+        private static long nextHandle;
         private readonly long handle;
         private bool disposed;
+        private bool changedBeforeOpen;
 
         static CreatorPicker()
         {
             Bridge.EventReceived += OnEvent;
         }
 
-        private CreatorPicker(long handle, PickerState state)
+        private CreatorPicker(long handle)
         {
             this.handle = handle;
-            State = state;
         }
 
         /// <summary>The latest state.</summary>
@@ -40,9 +44,21 @@ namespace GameCampaignSdk
         /// <param name="isTest">Search and boost in test mode (mock data, nothing recorded).</param>
         public static async Task<CreatorPicker> Create(string campaignId, int? debounceMs = null, int? limit = null, bool? isTest = null)
         {
-            var value = Json.Obj(await Bridge.Call("picker.open", Bridge.Args("campaignId", campaignId, "debounceMs", debounceMs, "limit", limit, "isTest", isTest)));
-            var picker = new CreatorPicker(Json.Long(value, "picker") ?? 0, PickerState.FromJson(Json.Field(value, "state")));
+            // Registered before the await: the picker's "picker:change" events can arrive before this method resumes
+            // (its answer is read on a later frame), and each one is kept as the newest state.
+            var picker = new CreatorPicker(++nextHandle);
             Open[picker.handle] = picker;
+            object opened;
+            try
+            {
+                opened = await Bridge.Call("picker.open", Bridge.Args("picker", picker.handle, "campaignId", campaignId, "debounceMs", debounceMs, "limit", limit, "isTest", isTest));
+            }
+            catch
+            {
+                picker.Forget();
+                throw;
+            }
+            if (!picker.changedBeforeOpen) picker.State = PickerState.FromJson(Json.Field(Json.Obj(opened), "state"));
             return picker;
         }
 
@@ -66,16 +82,28 @@ namespace GameCampaignSdk
         public void Dispose()
         {
             if (disposed) return;
-            disposed = true;
-            Open.Remove(handle);
+            Forget();
             LogFailure(Send("picker.dispose", null));
         }
 
-        /// <summary>Forgets every picker (the JavaScript side dropped them with the facade).</summary>
+        /// <summary>Forgets every picker (the JavaScript side dropped them with the facade) and their handlers.</summary>
         internal static void ForgetAll()
         {
-            foreach (var picker in Open.Values) picker.disposed = true;
-            Open.Clear();
+            foreach (var picker in new List<CreatorPicker>(Open.Values)) picker.Forget();
+        }
+
+        /// <summary>Enter Play Mode with domain reload off: the pickers of the last session and their handlers go (see <see cref="Bridge.ResetForPlayMode"/>).</summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetForPlayMode()
+        {
+            ForgetAll();
+        }
+
+        private void Forget()
+        {
+            disposed = true;
+            Changed = null; // a disposed picker raises nothing, and holds no destroyed object alive
+            Open.Remove(handle);
         }
 
         // Awaited rather than ContinueWith: the continuation stays on Unity's main thread (WebGL has no thread pool threads).
@@ -98,10 +126,8 @@ namespace GameCampaignSdk
             CreatorPicker picker;
             if (name != "picker:change" || !Open.TryGetValue(Json.Long(message, "picker") ?? 0, out picker)) return;
             picker.State = PickerState.FromJson(Json.Field(message, "data"));
-            var handlers = picker.Changed;
-            if (handlers == null) return;
-            try { handlers(picker.State); }
-            catch (Exception error) { Debug.LogException(error); }
+            picker.changedBeforeOpen = true;
+            EventHandlers.Raise(picker.Changed, picker.State);
         }
     }
 }

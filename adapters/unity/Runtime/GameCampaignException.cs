@@ -30,6 +30,14 @@ namespace GameCampaignSdk
         /// <summary>An error with a code and a message.</summary>
         public GameCampaignException(string code, string message) : this(new ErrorInfo { Name = "GameCampaignException", Code = code, Message = message }) { }
 
+        /// <summary>An error with a code and a message, caused by <paramref name="cause"/> (<see cref="Exception.InnerException"/>).</summary>
+        public GameCampaignException(string code, string message, Exception cause) : base(message, cause)
+        {
+            ErrorName = "GameCampaignException";
+            Code = code;
+            Details = new List<ErrorDetail>();
+        }
+
         /// <summary>The C# form of an error the bridge delivered.</summary>
         public GameCampaignException(ErrorInfo info) : base(info == null ? "unknown error" : info.Message)
         {

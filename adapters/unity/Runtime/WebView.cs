@@ -1,20 +1,30 @@
+using System.Collections.Generic;
 using System.Threading.Tasks;
+using UnityEngine;
 
 namespace GameCampaignSdk
 {
     /// <summary>The campaign web view (PKCE and a one-time token through the relay).</summary>
     public static class WebView
     {
-        /// <summary>Raised when the web view opened last has closed (the player, the page, or <see cref="Close"/>).</summary>
+        /// <summary>Raised when the web view opened last has closed (the player, the page, or <see cref="Close"/>). A handler that throws is logged and the others still run.</summary>
         public static event System.Action Closed;
 
         static WebView()
         {
-            Bridge.EventReceived += (name, message) =>
-            {
-                var handlers = Closed;
-                if (name == "webview:closed" && handlers != null) handlers();
-            };
+            Bridge.EventReceived += OnEvent;
+        }
+
+        /// <summary>Enter Play Mode with domain reload off: the handlers of the last session (of destroyed objects) go (see <see cref="Bridge.ResetForPlayMode"/>).</summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetForPlayMode()
+        {
+            Closed = null;
+        }
+
+        private static void OnEvent(string name, Dictionary<string, object> message)
+        {
+            if (name == "webview:closed") EventHandlers.Raise(Closed);
         }
 
         /// <summary>Opens the web view; the Task completes once it is open. Opening again closes the first.</summary>

@@ -130,7 +130,7 @@ describe('Unity C# (mcs)', () => {
         { method: 'creators.search', args: { query: 'Luna', limit: 5 } },
         { method: 'campaigns.get', args: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
         { method: 'boost.change', args: { newCreatorKey: 'NOVA1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
-        { method: 'picker.open', args: { campaignId: DEMO_ACTIVE_CAMPAIGN_ID } },
+        { method: 'picker.open', args: { picker: 1, campaignId: DEMO_ACTIVE_CAMPAIGN_ID } }, // the handle C# chose and registered first
       ]);
     } finally {
       await page.close();

@@ -52,6 +52,17 @@ describe('GameCampaign.jslib picker and web view', () => {
     expect(unity.live.size).toBe(0);
   });
 
+  it('uses the handle C# chose (C# registers it before sending picker.open) and refuses one already open', async () => {
+    const { unity } = await initialized(DEMO_USERS.changeable);
+    expect(await answered(unity, 'picker.open', { picker: 7, campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toMatchObject({ ok: true, value: { picker: 7 } });
+    const changes = unity.messages.filter((m) => m['event'] === 'picker:change');
+    expect(changes.length).toBeGreaterThan(0);
+    expect(changes.every((m) => m['picker'] === 7)).toBe(true);
+    expect(await answered(unity, 'picker.open', { picker: 7, campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toMatchObject({ ok: false, error: { code: 'BAD_REQUEST' } });
+    await answered(unity, 'picker.dispose', { picker: 7 });
+    expect(unity.live.size).toBe(0);
+  });
+
   it('a picker out of the cooldown boosts the selected creator; C# gets the new boost', async () => {
     const { unity, emulator } = await initialized(DEMO_USERS.changeable);
     await answered(unity, 'picker.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });

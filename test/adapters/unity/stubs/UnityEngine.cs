@@ -15,8 +15,38 @@ namespace AOT
     }
 }
 
+namespace UnityEngine.Scripting
+{
+    /// <summary>Keeps a type or member through managed code stripping.</summary>
+    [AttributeUsage(AttributeTargets.Assembly | AttributeTargets.Class | AttributeTargets.Struct | AttributeTargets.Enum | AttributeTargets.Constructor | AttributeTargets.Method | AttributeTargets.Property | AttributeTargets.Field | AttributeTargets.Event | AttributeTargets.Interface | AttributeTargets.Delegate, Inherited = false)]
+    public class PreserveAttribute : Attribute { }
+}
+
 namespace UnityEngine
 {
+    /// <summary>When Unity calls a [RuntimeInitializeOnLoadMethod] (UnityEngine.CoreModule, same values).</summary>
+    public enum RuntimeInitializeLoadType
+    {
+        AfterSceneLoad = 0,
+        BeforeSceneLoad = 1,
+        AfterAssembliesLoaded = 2,
+        BeforeSplashScreen = 3,
+        SubsystemRegistration = 4,
+    }
+
+    /// <summary>
+    /// A static method Unity calls as the player (or Play mode) starts, also when Enter Play Mode Options skip the
+    /// domain reload (Scripting API: RuntimeInitializeOnLoadMethodAttribute). The C# tests call the
+    /// SubsystemRegistration ones to play a new Play mode session in the same domain.
+    /// </summary>
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = false)]
+    public class RuntimeInitializeOnLoadMethodAttribute : Scripting.PreserveAttribute
+    {
+        public RuntimeInitializeOnLoadMethodAttribute() { loadType = RuntimeInitializeLoadType.AfterSceneLoad; }
+        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { this.loadType = loadType; }
+        public RuntimeInitializeLoadType loadType { get; private set; }
+    }
+
     public static class Debug
     {
         /// <summary>What LogException received (the C# tests read it).</summary>

@@ -113,8 +113,10 @@ var GameCampaignLibrary = {
       });
     },
 
+    /* C# chooses the handle (args.picker) and registers it before it sends this, so no change event is missed. */
     openPicker: function (gc, args) {
-      var handle = GameCampaignBridge.nextPicker++;
+      var handle = typeof args.picker === 'number' ? args.picker : GameCampaignBridge.nextPicker++;
+      if (GameCampaignBridge.pickers[handle]) throw GameCampaignBridge.fail('BAD_REQUEST', 'picker ' + handle + ' is already open');
       var picker = gc.picker({ campaignId: args.campaignId, debounceMs: args.debounceMs, limit: args.limit, isTest: args.isTest });
       GameCampaignBridge.pickers[handle] = picker;
       picker.on('change', function (state) {
