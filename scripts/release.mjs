@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // `npm run release`: versions the package from the pending changesets and writes CHANGELOG.md (`changeset
-// version`), gives the Unity package (adapters/unity/package.json) the same version, and makes today's API
+// version`), gives the Unity package (adapters/unity/package.json) the same version and its documentation links
+// the same tag, copies the changelog (and license) into the Unity package, and makes today's API
 // report the baseline the next changesets are checked against (docs/api/released/, scripts/release-semver.mjs).
 // Publishing stays a separate, deliberate `npm publish` (prepack builds dist/ first). Works on the current
 // folder, as npm runs it from the package root.
@@ -10,17 +11,31 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { BASELINE, REPORTS } from './release-semver.mjs';
+import { writeUnityCopies } from './unity-package-docs.mjs';
 
 export const UNITY_MANIFEST = 'adapters/unity/package.json';
 
-/** Sets the Unity manifest's "version" to the npm package's, changing only that line (the manifest is hand-formatted). */
+/** The Unity package's README, whose install line and links name the release tag. */
+export const UNITY_README = 'adapters/unity/README.md';
+
+/** Points every release-tag reference (`/blob/vX.Y.Z/`, `#vX.Y.Z`) of `text` at `version`'s tag. */
+export function retag(text, version) {
+  return text.replace(/\/blob\/v\d+\.\d+\.\d+[^/"\s]*\//g, `/blob/v${version}/`).replace(/#v\d+\.\d+\.\d+[^\s"`)]*/g, `#v${version}`);
+}
+
+/**
+ * Sets the Unity manifest's "version" to the npm package's, and the release tag in its documentation links and in
+ * the package README, changing only those (the manifest is hand-formatted).
+ */
 export function syncUnityVersion(root) {
   const { version } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const file = join(root, UNITY_MANIFEST);
   const manifest = readFileSync(file, 'utf8');
-  const synced = manifest.replace(/("version"\s*:\s*)"[^"]*"/, `$1"${version}"`);
+  const synced = retag(manifest.replace(/("version"\s*:\s*)"[^"]*"/, `$1"${version}"`), version);
   if (JSON.parse(synced).version !== version) throw new Error(`${UNITY_MANIFEST}: no "version" to set`);
   writeFileSync(file, synced);
+  const readme = join(root, UNITY_README);
+  writeFileSync(readme, retag(readFileSync(readme, 'utf8'), version));
   return version;
 }
 
@@ -39,6 +54,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const changeset = createRequire(import.meta.url).resolve('@changesets/cli/bin.js');
   execFileSync(process.execPath, [changeset, 'version'], { cwd: root, stdio: 'inherit' });
   const version = syncUnityVersion(root);
+  writeUnityCopies(root);
   const reports = moveApiBaseline(root);
   console.log(`release: ${version} (npm and ${UNITY_MANIFEST}); ${reports} API reports are the baseline in ${BASELINE}/. Review, commit, then npm publish.`);
 }

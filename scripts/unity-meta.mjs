@@ -8,7 +8,8 @@
 // (Samples~, WebGLTemplates~: Unity manual, "Special folder names" / hidden assets), so those get no `.meta`.
 // The importer blocks follow what Unity 2021.3+ writes (compared with the committed metas of
 // Playgama/bridge-unity: Runtime.meta, Editor/*.asmdef.meta, Editor/*.cs.meta, README.md.meta and
-// Runtime/Plugins/PlaygamaBridge.jslib.meta at 7d2eb62).
+// Runtime/Plugins/PlaygamaBridge.jslib.meta at 7d2eb62); a package's package.json gets PackageManifestImporter,
+// its .md files TextScriptImporter, as Unity writes them for packages it imports.
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -85,6 +86,8 @@ export function importerOf(assetPath) {
     return ['MonoImporter:', '  externalObjects: {}', '  serializedVersion: 2', '  defaultReferences: []', '  executionOrder: 0', '  icon: {instanceID: 0}', ...COMMON.slice(1)];
   }
   if (assetPath.endsWith('.asmdef')) return ['AssemblyDefinitionImporter:', ...COMMON];
+  // The package's manifest is a PackageManifest asset (what Unity writes for it, not a text asset).
+  if (assetPath === 'package.json') return ['PackageManifestImporter:', ...COMMON];
   if (/\.(json|md|txt|xml)$/.test(assetPath)) return ['TextScriptImporter:', ...COMMON];
   return ['DefaultImporter:', ...COMMON];
 }

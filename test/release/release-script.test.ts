@@ -1,16 +1,17 @@
 // `npm run release` (scripts/release.mjs) on a copy of the release's inputs: Changesets versions the package
-// and writes the changelog, the Unity manifest gets the same version (its hand formatting kept), and the API
-// report becomes the baseline the next changesets are checked against.
+// and writes the changelog, the Unity manifest gets the same version (its hand formatting kept) and its links and
+// README the same tag, the Unity package gets the new changelog, and the API report becomes the baseline the next
+// changesets are checked against.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UNITY_MANIFEST } from '../../scripts/release.mjs';
+import { UNITY_MANIFEST, UNITY_README } from '../../scripts/release.mjs';
 import { BASELINE, REPORTS, semverProblems } from '../../scripts/release-semver.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
-const RELEASE_INPUTS = ['package.json', 'CHANGELOG.md', '.changeset/config.json', UNITY_MANIFEST, REPORTS];
+const RELEASE_INPUTS = ['package.json', 'CHANGELOG.md', 'LICENSE', '.changeset/config.json', UNITY_MANIFEST, UNITY_README, 'adapters/unity/CHANGELOG.md', REPORTS];
 const folders: string[] = [];
 
 afterEach(() => {
@@ -40,12 +41,19 @@ describe('npm run release', () => {
     writeFileSync(join(folder, '.changeset/new-export.md'), '---\n"game-campaign-sdk": minor\n---\n\n`added()` from `game-campaign-sdk/node`.\n');
     expect(semverProblems(folder)).toEqual([]);
     const unityBefore = read(folder, UNITY_MANIFEST);
+    const readmeBefore = read(folder, UNITY_README);
+    expect(unityBefore).toContain(`/blob/v${version}/`);
+    expect(readmeBefore).toContain(`#v${version}`);
 
     execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs')], { cwd: folder, stdio: 'pipe' });
 
     const next = `${major}.${minor + 1}.0`;
     expect((JSON.parse(read(folder, 'package.json')) as { version: string }).version).toBe(next);
-    expect(read(folder, UNITY_MANIFEST)).toBe(unityBefore.replace(`"version": "${version}"`, `"version": "${next}"`));
+    expect(read(folder, UNITY_MANIFEST)).toBe(unityBefore.replace(`"version": "${version}"`, `"version": "${next}"`).replaceAll(`/blob/v${version}/`, `/blob/v${next}/`));
+    expect(read(folder, UNITY_README)).toBe(readmeBefore.replaceAll(`/blob/v${version}/`, `/blob/v${next}/`).replaceAll(`#v${version}`, `#v${next}`));
+    // The Unity package carries the new changelog (a git-URL install gets only adapters/unity).
+    expect(read(folder, 'adapters/unity/CHANGELOG.md')).toBe(read(folder, 'CHANGELOG.md'));
+    expect(read(folder, 'adapters/unity/CHANGELOG.md')).toContain(`## ${next}`);
     expect(read(folder, 'CHANGELOG.md')).toMatch(new RegExp(`^# game-campaign-sdk\\n\\n## ${next.replace(/\./g, '\\.')}\\n\\n### Minor Changes\\n\\n- [^\\n]*\`added\\(\\)\` from \`game-campaign-sdk/node\`\\.`));
     expect(read(folder, 'CHANGELOG.md')).toContain(`## ${version}`);
     expect(read(folder, `${BASELINE}/game-campaign-sdk-node.api.md`)).toBe(read(folder, `${REPORTS}/game-campaign-sdk-node.api.md`));

@@ -72,7 +72,7 @@ function oneUlp(x: number): number {
 /** C# accepts exactly what JSON.parse accepts, and reads the same value. */
 function expectAgreement(texts: string[]): void {
   const outcomes = readInCSharp(texts);
-  const disagreements = texts.flatMap((text, i) => {
+  const disagreements = texts.flatMap((text, i): Array<{ text: string; js: unknown; csharp: unknown }> => {
     const outcome = outcomes[i]!;
     const valid = jsValidity(text);
     if (valid !== outcome.ok) return [{ text, js: valid ? 'valid' : 'invalid', csharp: outcome }];

@@ -15,7 +15,7 @@ const work = mkdtempSync(join(tmpdir(), 'unity-lifecycle-'));
 let report: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 beforeAll(() => {
   const exe = join(work, 'lifecycle-probe.exe');
-  compileProbe('LifecycleProbe', exe);
+  compileProbe('LifecycleProbe', exe, ['HandNative']);
   report = JSON.parse(runProbe(exe)) as typeof report;
 });
 afterAll(() => rmSync(work, { recursive: true, force: true }));

@@ -30,9 +30,10 @@ export function mcs(args: string[]): string {
   }
 }
 
-/** Compiles csharp/<probe>.cs with the runtime and stubs into `exe`. */
-export function compileProbe(probe: string, exe: string): void {
-  mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), join(import.meta.dirname, 'csharp', `${probe}.cs`)]);
+/** Compiles csharp/<probe>.cs (with the csharp/<helper>.cs files it needs) and the runtime and stubs into `exe`. */
+export function compileProbe(probe: string, exe: string, helpers: string[] = []): void {
+  const sources = [probe, ...helpers].map((name) => join(import.meta.dirname, 'csharp', `${name}.cs`));
+  mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), ...sources]);
 }
 
 /** Runs a compiled probe on mono; its stdout. */

@@ -82,14 +82,18 @@ describe('Unity package .meta files', () => {
     expect(assets.some((asset) => asset.includes('~'))).toBe(false); // Samples~ and WebGLTemplates~ are not imported
   });
 
-  it('gives each kind of asset its importer: the .jslib and .jspre WebGL-only plugins', () => {
+  it('gives each kind of asset its importer: the .jslib and .jspre WebGL-only plugins, the manifest, the documents', () => {
     const meta = (path: string) => readFileSync(join(PACKAGE, `${path}.meta`), 'utf8');
     for (const plugin of ['Runtime/Plugins/WebGL/GameCampaign.jslib', 'Runtime/Plugins/WebGL/GameCampaign.jspre']) {
       expect(meta(plugin)).toMatch(/PluginImporter:[\s\S]*Any:\n {4}second:\n {6}enabled: 0[\s\S]*Editor: Editor\n {4}second:\n {6}enabled: 0[\s\S]*WebGL: WebGL\n {4}second:\n {6}enabled: 1/);
     }
     expect(meta('Runtime/Bridge.cs')).toContain('MonoImporter:');
     expect(meta('Runtime/GameCampaign.Runtime.asmdef')).toContain('AssemblyDefinitionImporter:');
-    expect(meta('package.json')).toContain('TextScriptImporter:');
+    // What Unity writes for a package's manifest: a PackageManifest asset, not a text asset.
+    expect(meta('package.json')).toMatch(/^fileFormatVersion: 2\nguid: [0-9a-f]{32}\nPackageManifestImporter:\n {2}externalObjects: \{\}\n {2}userData:\n {2}assetBundleName:\n {2}assetBundleVariant:\n$/);
+    for (const document of ['README.md', 'CHANGELOG.md', 'LICENSE.md', 'Third Party Notices.md']) {
+      expect(meta(document)).toMatch(/^fileFormatVersion: 2\nguid: [0-9a-f]{32}\nTextScriptImporter:\n {2}externalObjects: \{\}\n/);
+    }
     expect(meta('Runtime')).toMatch(/folderAsset: yes\nDefaultImporter:/);
   });
 
@@ -118,6 +122,8 @@ describe('Unity package .meta files', () => {
     expect([...imported.keys()].sort()).toEqual(unityAssets(dir).map((asset) => asset.replace(/\/$/, '')).sort());
     expect(new Set(imported.values()).size).toBe(imported.size);
     expect(tree(dir)).toEqual(before);
+    // The folder is all a `?path=adapters/unity` install gets: its own documents are in it, and imported.
+    expect([...imported.keys()]).toEqual(expect.arrayContaining(['package.json', 'README.md', 'CHANGELOG.md', 'LICENSE.md', 'Third Party Notices.md']));
   });
 
   it('an asset without its .meta in the immutable folder is ignored (the check can fail)', () => {

@@ -15,6 +15,8 @@ namespace GameCampaignSdk.Samples
     /// </summary>
     public sealed class GameCampaignSample : MonoBehaviour
     {
+        [Tooltip("A settings asset (Assets > Create > Game Campaign > Settings). When set, it is used instead of the key, relay and API address below.")]
+        [SerializeField] private GameCampaignSettings settings;
         [Tooltip("Client key (read-only, safe to ship). The emulator prints its sandbox keys on start.")]
         [SerializeField] private string clientKey = "ck_sandbox_emulator:client-secret";
         [Tooltip("The game server's relay mount URL.")]
@@ -38,16 +40,21 @@ namespace GameCampaignSdk.Samples
             Tracker.Error += e => status = "tracker " + e.Kind + ": " + e.Message;
             await Run("init", async () =>
             {
-                await GameCampaign.Init(new GameCampaignOptions
+                // The game's own session token for its relay; refresh it with GameCampaign.SetRelayHeaders.
+                var relayHeaders = new Dictionary<string, string> { { "authorization", "Bearer " + playerId } };
+                if (settings != null) await settings.Init(playerId, relayHeaders);
+                else
                 {
-                    ClientKey = clientKey,
-                    UserId = playerId,
-                    RelayUrl = relayUrl,
-                    // The game's own session token for its relay; refresh it with GameCampaign.SetRelayHeaders.
-                    RelayHeaders = new Dictionary<string, string> { { "authorization", "Bearer " + playerId } },
-                    BaseUrl = string.IsNullOrEmpty(baseUrl) ? null : baseUrl,
-                    CampaignId = campaignId,
-                });
+                    await GameCampaign.Init(new GameCampaignOptions
+                    {
+                        ClientKey = clientKey,
+                        UserId = playerId,
+                        RelayUrl = relayUrl,
+                        RelayHeaders = relayHeaders,
+                        BaseUrl = string.IsNullOrEmpty(baseUrl) ? null : baseUrl,
+                        CampaignId = campaignId,
+                    });
+                }
                 // The picker is the JavaScript SDK's; outside WebGL the sample searches and boosts directly.
                 if (GameCampaign.IsWebGl) picker = await CreatorPicker.Create(campaignId);
                 else found = await Campaigns.ListCreators(campaignId);

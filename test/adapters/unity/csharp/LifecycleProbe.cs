@@ -2,6 +2,7 @@
 // completes whatever is thrown, every event handler runs when one throws, the WebGL picker keeps the changes that
 // arrive between its answer and the frame that resumes Create, and a second Play mode session in the same domain
 // (Enter Play Mode Options, domain reload off) starts from fresh statics. Prints one JSON object for the Node test.
+// Compiled with HandNative.cs.
 using System;
 using System.Collections.Generic;
 using System.Linq;
@@ -10,58 +11,6 @@ using System.Threading;
 using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
-
-/// <summary>A native side the probe answers by hand; it can be told to throw, and records being disposed.</summary>
-internal sealed class HandNative : INative, IDisposable
-{
-    public MessageCallback Callback;
-    public readonly List<KeyValuePair<int, Dictionary<string, object>>> Calls = new List<KeyValuePair<int, Dictionary<string, object>>>();
-    public Exception ThrowOnCall;
-    public Exception ThrowOnRegister;
-    public bool Disposed;
-
-    public void Register(MessageCallback callback)
-    {
-        if (ThrowOnRegister != null) throw ThrowOnRegister;
-        Callback = callback;
-    }
-
-    public void Call(int requestId, string method, string argsJson)
-    {
-        if (ThrowOnCall != null) throw ThrowOnCall;
-        var args = (Dictionary<string, object>)Json.Parse(argsJson);
-        args["method"] = method;
-        Calls.Add(new KeyValuePair<int, Dictionary<string, object>>(requestId, args));
-    }
-
-    public void Answer(int requestId, object value) { Push(new Dictionary<string, object> { { "id", (double)requestId }, { "ok", true }, { "value", value } }); }
-
-    public void Push(Dictionary<string, object> message) { Callback(Json.Serialize(message)); }
-
-    public void Dispose() { Disposed = true; }
-}
-
-/// <summary>Unity's main thread in miniature: continuations are queued and run when the probe pumps a "frame".</summary>
-internal sealed class FrameContext : SynchronizationContext
-{
-    private readonly Queue<Action> queue = new Queue<Action>();
-
-    public override void Post(SendOrPostCallback callback, object state) { lock (queue) queue.Enqueue(() => callback(state)); }
-
-    public void NextFrame()
-    {
-        while (true)
-        {
-            Action next;
-            lock (queue)
-            {
-                if (queue.Count == 0) return;
-                next = queue.Dequeue();
-            }
-            next();
-        }
-    }
-}
 
 internal static class LifecycleProbe
 {

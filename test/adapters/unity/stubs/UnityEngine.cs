@@ -59,6 +59,21 @@ namespace UnityEngine
 
     public class Object { }
     public class Component : Object { }
+
+    /// <summary>An asset holding data (UnityEngine.CoreModule); Unity makes instances, never `new`.</summary>
+    public class ScriptableObject : Object
+    {
+        public static T CreateInstance<T>() where T : ScriptableObject, new() { return new T(); }
+    }
+
+    /// <summary>Lists a ScriptableObject type under Assets > Create (UnityEngine.CoreModule).</summary>
+    [AttributeUsage(AttributeTargets.Class, Inherited = false)]
+    public sealed class CreateAssetMenuAttribute : Attribute
+    {
+        public string menuName { get; set; }
+        public string fileName { get; set; }
+        public int order { get; set; }
+    }
     public class Behaviour : Component { public bool enabled { get; set; } }
     public class MonoBehaviour : Behaviour { }
 
