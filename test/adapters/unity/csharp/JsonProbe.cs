@@ -7,14 +7,27 @@ using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Text;
+using System.Threading;
 using GameCampaignSdk;
 
 internal static class JsonProbe
 {
+    // A thread's stack as small as a phone gives one (1 MB: Android's and iOS's secondary threads), where unbounded
+    // recursion overflows long before mono's 8 MB main thread would.
+    private const int StackBytes = 1024 * 1024;
+
     private static int Main(string[] args)
     {
+        var thread = new Thread(() => Run(args[0]), StackBytes);
+        thread.Start();
+        thread.Join();
+        return 0;
+    }
+
+    private static void Run(string casesFile)
+    {
         var output = new StringBuilder();
-        foreach (var line in File.ReadAllLines(args[0]))
+        foreach (var line in File.ReadAllLines(casesFile))
         {
             var text = FromUtf16(Convert.FromBase64String(line));
             try
@@ -26,7 +39,6 @@ internal static class JsonProbe
             catch (Exception error) { output.Append("crash ").Append(error.GetType().Name).Append(": ").Append(error.Message.Replace('\n', ' ')).Append('\n'); }
         }
         Console.Write(output.ToString());
-        return 0;
     }
 
     // By hand: Encoding.Unicode replaces a lone surrogate with U+FFFD, and the test sends lone surrogates on purpose.
