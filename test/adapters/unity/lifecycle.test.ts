@@ -5,20 +5,13 @@
  * domain reload starts from fresh statics (Unity calls the [RuntimeInitializeOnLoadMethod(SubsystemRegistration)]
  * methods; the probe calls them the same way).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileProbe, runProbe } from './mono-probe.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { probeReport } from './mono-probe.js';
 
-const work = mkdtempSync(join(tmpdir(), 'unity-lifecycle-'));
 let report: Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 beforeAll(() => {
-  const exe = join(work, 'lifecycle-probe.exe');
-  compileProbe('LifecycleProbe', exe, ['HandNative']);
-  report = JSON.parse(runProbe(exe)) as typeof report;
+  report = probeReport<typeof report>('LifecycleProbe', ['HandNative']);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('Unity lifecycle (C# on mono)', () => {
   it('completes every Bridge.Call Task and clears its pending entry, whatever is thrown', () => {

@@ -3,7 +3,8 @@
  * warnings as errors, and runs it on mono: the way the Unity tests reach the package's C#.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -39,4 +40,16 @@ export function compileProbe(probe: string, exe: string, helpers: string[] = [])
 /** Runs a compiled probe on mono; its stdout. */
 export function runProbe(exe: string, args: string[] = []): string {
   return execFileSync('mono', [exe, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+}
+
+/** Compiles and runs a probe that prints one JSON object (its report), in a folder removed afterwards. */
+export function probeReport<T>(probe: string, helpers: string[] = []): T {
+  const work = mkdtempSync(join(tmpdir(), `unity-${probe}-`));
+  try {
+    const exe = join(work, `${probe}.exe`);
+    compileProbe(probe, exe, helpers);
+    return JSON.parse(runProbe(exe)) as T;
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
 }

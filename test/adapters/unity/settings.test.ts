@@ -3,20 +3,13 @@
  * the environment, and GameCampaignSettings.Init(userId), which sends the same init the options would
  * (csharp/SettingsProbe.cs on mono).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { compileProbe, runProbe } from './mono-probe.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { probeReport } from './mono-probe.js';
 
-const work = mkdtempSync(join(tmpdir(), 'unity-settings-'));
 let report: Record<string, unknown>;
 beforeAll(() => {
-  const exe = join(work, 'settings-probe.exe');
-  compileProbe('SettingsProbe', exe, ['HandNative']);
-  report = JSON.parse(runProbe(exe)) as typeof report;
+  report = probeReport<typeof report>('SettingsProbe', ['HandNative']);
 });
-afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 describe('GameCampaignSettings (the settings asset)', () => {
   it('initializes the SDK from the asset: trimmed key and relay, the environment, the tracker defaults, the player and headers', () => {

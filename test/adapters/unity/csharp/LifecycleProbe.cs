@@ -77,11 +77,8 @@ internal static class LifecycleProbe
         Bridge.Call("boost.current", null); // registers the callback
         native.Push(new Dictionary<string, object> { { "event", "webview:closed" }, { "data", null } });
 
-        var create = CreatorPicker.Create("cmp_1");
-        var handle = PickerHandle(native);
-        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
-        frames.NextFrame();
-        var picker = create.Result;
+        long handle;
+        var picker = OpenPicker(native, frames, out handle);
         picker.Changed += state => ran.Add("changed 1");
         picker.Changed += state => { throw new InvalidOperationException("changed handler"); };
         picker.Changed += state => ran.Add("changed 3");
@@ -103,7 +100,7 @@ internal static class LifecycleProbe
         // The answer arrives, then a change before the next frame runs Create's continuation.
         var create = CreatorPicker.Create("cmp_1");
         var handle = PickerHandle(native);
-        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
+        AnswerOpen(native, handle);
         native.Push(Change(handle, State(false, 3)));
         frames.NextFrame();
         outcomes["changeAfterAnswer"] = Describe(create.Result.State);
@@ -113,16 +110,12 @@ internal static class LifecycleProbe
         create = CreatorPicker.Create("cmp_1");
         handle = PickerHandle(native);
         native.Push(Change(handle, State(false, 4)));
-        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
+        AnswerOpen(native, handle);
         frames.NextFrame();
         outcomes["changeBeforeAnswer"] = Describe(create.Result.State);
 
         // No change: the answer's state.
-        create = CreatorPicker.Create("cmp_1");
-        handle = PickerHandle(native);
-        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
-        frames.NextFrame();
-        outcomes["noChange"] = Describe(create.Result.State);
+        outcomes["noChange"] = Describe(OpenPicker(native, frames, out handle).State);
         Report["picker"] = outcomes;
     }
 
@@ -133,11 +126,8 @@ internal static class LifecycleProbe
         Bridge.Native = native;
         var calls = new List<object>();
         WebView.Closed += () => calls.Add("old closed");
-        var create = CreatorPicker.Create("cmp_1");
-        var handle = PickerHandle(native);
-        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
-        frames.NextFrame();
-        var oldPicker = create.Result;
+        long handle;
+        var oldPicker = OpenPicker(native, frames, out handle);
         oldPicker.Changed += state => calls.Add("old changed");
         Bridge.Call("boost.current", null); // left pending by the old session
         Report["pendingBeforeReset"] = (double)Bridge.PendingCount;
@@ -166,12 +156,25 @@ internal static class LifecycleProbe
         fresh.Push(new Dictionary<string, object> { { "event", "webview:closed" }, { "data", null } });
         fresh.Push(Change(handle, State(false, 5)));
         fresh.Push(new Dictionary<string, object> { { "event", "flushed" }, { "data", new Dictionary<string, object> { { "results", new List<object>() } } } });
-        create = CreatorPicker.Create("cmp_1");
-        var newHandle = PickerHandle(fresh);
-        fresh.Answer(fresh.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)newHandle }, { "state", State(true, 0) } });
-        frames.NextFrame();
+        long newHandle;
+        OpenPicker(fresh, frames, out newHandle);
         Report["newPickerHandleDiffers"] = newHandle != handle;
         Report["afterReset"] = calls;
+    }
+
+    /// <summary>A picker opened the plain way: its answer, then the frame that resumes Create.</summary>
+    private static CreatorPicker OpenPicker(HandNative native, FrameContext frames, out long handle)
+    {
+        var create = CreatorPicker.Create("cmp_1");
+        handle = PickerHandle(native);
+        AnswerOpen(native, handle);
+        frames.NextFrame();
+        return create.Result;
+    }
+
+    private static void AnswerOpen(HandNative native, long handle)
+    {
+        native.Answer(native.Calls.Last().Key, new Dictionary<string, object> { { "picker", (double)handle }, { "state", State(true, 0) } });
     }
 
     private static long PickerHandle(HandNative native)
