@@ -5,6 +5,7 @@
  */
 import type { KeyValueStorage } from '../platform.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
+import { isUnreadable } from './unreadable.js';
 
 
 interface Entry {
@@ -40,7 +41,10 @@ export interface SessionQueue {
   enqueue(session: TrackedSession): Promise<boolean>;
   /** Up to `limit` keys, oldest first, leaving out `skip`. */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
-  /** Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten. */
+  /**
+   * Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten, and one
+   * whose value no longer parses is set aside (see ./unreadable.ts).
+   */
   read(keys: string[]): Promise<QueuedSession[]>;
   /** Ends the in-flight mark of keys that stay queued. */
   release(keys: Iterable<string>): void;
@@ -167,6 +171,7 @@ export function sessionQueue(
           session ??= await storage.get<TrackedSession>(key);
         } catch (error) {
           storageError(error);
+          if (isUnreadable(error)) await queue.remove([key]);
           continue;
         }
         if (session === undefined) forget(key);

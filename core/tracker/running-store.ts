@@ -10,6 +10,7 @@
  */
 import type { KeyValueStorage } from '../platform.js';
 import type { RunningRecord } from './session-clock.js';
+import { isUnreadable } from './unreadable.js';
 
 /** The running-session records under `{player prefix}running:`; writes are applied in the order they were asked for. */
 export interface RunningStore {
@@ -17,7 +18,10 @@ export interface RunningStore {
   save(record: RunningRecord): Promise<void>;
   /** Deletes the record once its session is queued or dropped. */
   remove(sessionId: string): Promise<void>;
-  /** The record of one session, if still stored (the session id always taken from the key). */
+  /**
+   * The record of one session, if still stored (the session id always taken from the key). A record that no
+   * longer parses is reported and set aside (./unreadable.ts): no later start-up meets it again.
+   */
   read(sessionId: string): Promise<RunningRecord | undefined>;
 }
 
@@ -31,7 +35,11 @@ export function runningStore(storage: KeyValueStorage, prefix: string, onError: 
     read: (sessionId) =>
       storage.get<RunningRecord>(prefix + sessionId).then(
         (record) => record && { ...record, sessionId },
-        (error: unknown) => void onError(error),
+        (error: unknown) => {
+          onError(error);
+          if (isUnreadable(error)) void write(() => storage.delete(prefix + sessionId));
+          return undefined;
+        },
       ),
   };
 }

@@ -1,0 +1,44 @@
+/**
+ * The `expect` step of a contract scenario (test/contract/FORMAT.md, "Checks"): what was observed against
+ * what the file expects, as readable differences (an empty list when everything holds).
+ */
+import type { ReceivedSession } from './relays.js';
+import type { Expectation, ReceivedEntry } from './scenario.js';
+
+/** The state a runner observed since the scenario began. */
+export interface ObservedState {
+  received: readonly ReceivedSession[];
+  dropped: readonly string[];
+  errors: readonly string[];
+  sends: number;
+  /** Sessions stored for the player, game and environment the check names (when it has `stored`). */
+  stored?: number;
+}
+
+const RECEIVED_KEYS = ['player', 'durationSeconds', 'environment', 'game', 'isTest'] as const;
+
+/** An entry's checked keys only, for messages. */
+const shown = (entry: ReceivedEntry | ReceivedSession) => Object.fromEntries(RECEIVED_KEYS.filter((key) => entry[key] !== undefined).map((key) => [key, entry[key]]));
+
+const matches = (expected: ReceivedEntry, actual: ReceivedSession) => RECEIVED_KEYS.every((key) => expected[key] === undefined || expected[key] === actual[key]);
+
+const list = (items: readonly unknown[]) => JSON.stringify(items);
+
+/** Every check of `expected` that `observed` breaks, one line each: "<check>: expected ..., got ...". */
+export function checkExpectation(expected: Expectation, observed: ObservedState): string[] {
+  const differences: string[] = [];
+  const { received, dropped, errors, sends, stored } = expected;
+  if (received) {
+    const actual = observed.received;
+    const same = actual.length === received.length && received.every((entry, index) => matches(entry, actual[index]!));
+    if (!same) differences.push(`received: expected ${list(received.map(shown))}, got ${list(actual.map(shown))}`);
+  }
+  if (dropped && list(dropped) !== list(observed.dropped)) differences.push(`dropped: expected ${list(dropped)}, got ${list(observed.dropped)}`);
+  if (errors && list(errors) !== list(observed.errors)) differences.push(`errors: expected ${list(errors)}, got ${list(observed.errors)}`);
+  if (sends !== undefined && sends !== observed.sends) differences.push(`sends: expected ${sends}, got ${observed.sends}`);
+  if (stored && stored.sessions !== observed.stored) {
+    const whose = `player ${stored.player}, game ${stored.game ?? 'g1'}, ${stored.environment ?? 'sandbox'}`;
+    differences.push(`stored (${whose}): expected ${stored.sessions} sessions, got ${observed.stored}`);
+  }
+  return differences;
+}

@@ -1,0 +1,82 @@
+/**
+ * The contract runner can fail, and says why: a scenario whose expectation is wrong fails with the scenario's
+ * name, the step (number and JSON) and, per check, what was expected and what was observed; a malformed file
+ * fails before anything plays.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { checkExpectation } from './expectations.js';
+import { parseScenario, type Scenario } from './scenario.js';
+import { runScenario, ScenarioFailure } from './ts-runner.js';
+
+const scenarios = join(import.meta.dirname, 'scenarios');
+const fromFile = (file: string): Scenario => parseScenario(JSON.parse(readFileSync(join(scenarios, file), 'utf8')), file);
+
+/** The message `runScenario` fails with (the test fails if it does not). */
+async function failureOf(scenario: Scenario): Promise<string> {
+  const error = await runScenario(scenario).then(
+    () => undefined,
+    (caught: unknown) => caught,
+  );
+  expect(error).toBeInstanceOf(ScenarioFailure);
+  return (error as Error).message;
+}
+
+describe('the contract runner', () => {
+  it('fails a real scenario given the wrong expectation (the 7 s the old C# tracker recorded for 2 s + 4 s paused + 1 s)', async () => {
+    const scenario = fromFile('pause-resume.json');
+    const last = scenario.steps.length - 1;
+    scenario.steps[last] = { expect: { received: [{ player: 'p1', durationSeconds: 7 }] } };
+    const message = await failureOf(scenario);
+    expect(message).toContain(`"2 s of play, 4 s paused, 1 s more is one session of 3 s", step ${last + 1} of ${last + 1}: {"expect":`);
+    expect(message).toContain('received: expected [{"player":"p1","durationSeconds":7}], got [{"player":"p1","durationSeconds":3,"environment":"sandbox","game":"g1","isTest":true}]');
+  });
+
+  it('reports every check that differs in one step, each on its own line', async () => {
+    const message = await failureOf({
+      name: 'a session too short to keep',
+      covers: ['too-short'],
+      steps: [{ init: { player: 'p1' } }, { start: {} }, { advance: 500 }, { stop: {} }, { expect: { dropped: [], errors: ['storage'], sends: 1, stored: { player: 'p1', sessions: 1 } } }],
+    });
+    expect(message.split('\n').slice(1)).toEqual([
+      'dropped: expected [], got ["too-short"]',
+      'errors: expected ["storage"], got []',
+      'sends: expected 1, got 0',
+      'stored (player p1, game g1, sandbox): expected 1 sessions, got 0',
+    ]);
+    expect(message.split('\n')[0]).toBe('"a session too short to keep", step 5 of 5: {"expect":{"dropped":[],"errors":["storage"],"sends":1,"stored":{"player":"p1","sessions":1}}}');
+  });
+
+  it('fails a step that needs a running process when none runs', async () => {
+    const message = await failureOf({ name: 'no process', covers: ['start'], steps: [{ start: {} }] });
+    expect(message).toBe('"no process", step 1 of 1: {"start":{}}\n"start" needs a running process (add an "init" step first)');
+  });
+
+  it('passes the same scenario with the right expectation (the failures above come from the expectation alone)', async () => {
+    await runScenario(fromFile('pause-resume.json'));
+  });
+});
+
+describe('scenario files', () => {
+  const base = { name: 'n', covers: ['play'], steps: [{ init: { player: 'p1' } }] };
+  it.each([
+    [{ ...base, steps: [{ init: { player: 'p1' } }, { sleep: 5 }] }, 'f.json: step 2: unknown step "sleep"'],
+    [{ ...base, steps: [{ advance: -1 }] }, 'f.json: step 1 (advance): needs a whole number of ms, 0 or more'],
+    [{ ...base, steps: [{ start: {}, stop: {} }] }, 'f.json: step 1 must be an object with exactly one key'],
+    [{ ...base, steps: [{ expect: { recieved: [] } }] }, 'f.json: step 1 (expect): unknown check(s) recieved'],
+    [{ ...base, covers: ['pausing'] }, 'f.json: unknown tag "pausing" in "covers"'],
+    [{ ...base, options: { checkpointMS: 5 } }, 'f.json: unknown option(s) checkpointMS'],
+    [{ ...base, steps: [{ init: { player: 'p1', environment: 'staging' } }] }, 'f.json: step 1 (init): environment must be "sandbox" or "live", not "staging"'],
+  ])('a malformed file fails before it plays: %j', (data, message) => {
+    expect(() => parseScenario(data, 'f.json')).toThrow(message);
+  });
+
+  it('an expectation that holds gives no differences; an entry checks only the keys it sets', () => {
+    const received = [{ sessionId: 's', player: 'p1', durationSeconds: 3, game: 'g1', environment: 'live' as const, isTest: false }];
+    expect(checkExpectation({ received: [{ durationSeconds: 3, isTest: false }], sends: 1 }, { received, dropped: [], errors: [], sends: 1 })).toEqual([]);
+    expect(checkExpectation({ received: [{ environment: 'sandbox' }] }, { received, dropped: [], errors: [], sends: 1 })).toEqual([
+      'received: expected [{"environment":"sandbox"}], got [{"player":"p1","durationSeconds":3,"environment":"live","game":"g1","isTest":false}]',
+    ]);
+  });
+});

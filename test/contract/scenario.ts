@@ -1,0 +1,158 @@
+/**
+ * A scenario file of the tracker contract (test/contract/FORMAT.md), read and checked before it is played: a
+ * file with a typo fails with the file, the step and what is wrong, never plays half a story.
+ */
+import { readFileSync } from 'node:fs';
+
+/** The tags a scenario may cover (FORMAT.md, `covers`). */
+export const COVER_TAGS = [
+  'start', 'play', 'pause', 'background-timeout', 'kill', 'restart', 'storage-truncated', 'storage-unwritable', 'network',
+  'relay-answers', 'clock-moved', 'two-players', 'two-environments', 'two-games', 'checkpoint', 'backoff', 'opt-out',
+  'erase', 'expiry', 'overflow', 'too-short',
+] as const;
+
+/** Tracker options a scenario may set (FORMAT.md, `options`). */
+export interface ScenarioOptions {
+  checkpointMs?: number;
+  backgroundTimeoutMs?: number;
+  flushIntervalMs?: number;
+  flushAt?: number;
+  maxQueue?: number;
+}
+
+export type Environment = 'sandbox' | 'live';
+
+/** One entry of `received`: unset keys are not checked. */
+export interface ReceivedEntry {
+  player?: string;
+  durationSeconds?: number;
+  environment?: Environment;
+  game?: string;
+  isTest?: boolean;
+}
+
+export interface Expectation {
+  received?: ReceivedEntry[];
+  dropped?: string[];
+  errors?: string[];
+  stored?: { player: string; game?: string; environment?: Environment; sessions: number };
+  sends?: number;
+}
+
+export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string };
+
+export type Step =
+  | { init: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions } }
+  | { start: { campaignId?: string; creatorKey?: string } }
+  | { stop: Record<string, never> }
+  | { flush: Record<string, never> }
+  | { advance: number }
+  | { clock: number }
+  | { background: Record<string, never> }
+  | { foreground: Record<string, never> }
+  | { kill: Record<string, never> }
+  | { quit: Record<string, never> }
+  | { network: 'online' | 'offline' }
+  | { relay: RelayMode }
+  | { storage: 'truncate' | 'unwritable' | 'writable' }
+  | { optOut: boolean }
+  | { erase: Record<string, never> }
+  | { expect: Expectation };
+
+export interface Scenario {
+  name: string;
+  covers: string[];
+  options?: ScenarioOptions;
+  steps: Step[];
+}
+
+const OPTION_KEYS = ['checkpointMs', 'backgroundTimeoutMs', 'flushIntervalMs', 'flushAt', 'maxQueue'];
+const EXPECT_KEYS = ['received', 'dropped', 'errors', 'stored', 'sends'];
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
+
+/** What each step's value must be; a message when it is not. */
+const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
+  init: (v) => (isObject(v) && typeof v.player === 'string' && v.player !== '' ? checkEnvironment(v.environment) ?? (v.options === undefined ? undefined : checkOptions(v.options)) : 'needs {"player": "<id>"}'),
+  start: (v) => (isObject(v) ? undefined : 'needs an object'),
+  advance: (v) => (isCount(v) ? undefined : 'needs a whole number of ms, 0 or more'),
+  clock: (v) => (Number.isInteger(v) ? undefined : 'needs a whole number of ms'),
+  network: (v) => (v === 'online' || v === 'offline' ? undefined : 'needs "online" or "offline"'),
+  relay: (v) =>
+    v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string'))
+      ? undefined
+      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2} or {"reject": "reason"}',
+  storage: (v) => (v === 'truncate' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "unwritable" or "writable"'),
+  optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
+  expect: (v) => checkExpectation(v),
+  ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),
+};
+
+function checkEnvironment(value: unknown): string | undefined {
+  return value === undefined || value === 'sandbox' || value === 'live' ? undefined : `environment must be "sandbox" or "live", not ${JSON.stringify(value)}`;
+}
+
+function checkOptions(value: unknown): string | undefined {
+  if (!isObject(value)) return 'options must be an object';
+  const unknown = Object.keys(value).filter((key) => !OPTION_KEYS.includes(key));
+  if (unknown.length) return `unknown option(s) ${unknown.join(', ')} (known: ${OPTION_KEYS.join(', ')})`;
+  const bad = Object.entries(value).filter(([, v]) => !Number.isInteger(v) || (v as number) <= 0);
+  return bad.length ? `option(s) ${bad.map(([k]) => k).join(', ')} must be positive whole numbers` : undefined;
+}
+
+function checkExpectation(value: unknown): string | undefined {
+  if (!isObject(value)) return 'needs an object of checks';
+  const unknown = Object.keys(value).filter((key) => !EXPECT_KEYS.includes(key));
+  if (unknown.length) return `unknown check(s) ${unknown.join(', ')} (known: ${EXPECT_KEYS.join(', ')})`;
+  if (value.received !== undefined && !(Array.isArray(value.received) && value.received.every(isObject))) return 'received must be a list of objects';
+  for (const list of ['dropped', 'errors'] as const) {
+    if (value[list] !== undefined && !(Array.isArray(value[list]) && (value[list] as unknown[]).every((item) => typeof item === 'string'))) return `${list} must be a list of strings`;
+  }
+  const { stored } = value;
+  if (stored !== undefined && !(isObject(stored) && typeof stored.player === 'string' && isCount(stored.sessions))) return 'stored needs {"player": "<id>", "sessions": <count>}';
+  if (stored !== undefined && checkEnvironment(stored.environment)) return checkEnvironment(stored.environment);
+  if (value.sends !== undefined && !isCount(value.sends)) return 'sends must be a count';
+  return undefined;
+}
+
+/**
+ * Checks a parsed scenario.
+ * @throws Error naming `source` and the first thing wrong (the step by its 1-based number)
+ */
+export function parseScenario(data: unknown, source: string): Scenario {
+  const fail = (message: string): never => {
+    throw new Error(`${source}: ${message}`);
+  };
+  if (!isObject(data)) return fail('a scenario is a JSON object');
+  if (typeof data.name !== 'string' || data.name === '') fail('"name" must be a non-empty string');
+  if (!Array.isArray(data.covers) || data.covers.length === 0) fail('"covers" must list at least one tag');
+  for (const tag of data.covers as unknown[]) if (!(COVER_TAGS as readonly unknown[]).includes(tag)) fail(`unknown tag ${JSON.stringify(tag)} in "covers" (known: ${COVER_TAGS.join(', ')})`);
+  if (data.options !== undefined) {
+    const problem = checkOptions(data.options);
+    if (problem) fail(problem);
+  }
+  if (!Array.isArray(data.steps) || data.steps.length === 0) fail('"steps" must be a non-empty list');
+  (data.steps as unknown[]).forEach((step, index) => {
+    const keys = isObject(step) ? Object.keys(step) : [];
+    if (keys.length !== 1) return fail(`step ${index + 1} must be an object with exactly one key, got ${JSON.stringify(step)}`);
+    const [kind] = keys as [string];
+    const check = STEP_CHECKS[kind];
+    if (!check) return fail(`step ${index + 1}: unknown step "${kind}" (known: ${Object.keys(STEP_CHECKS).join(', ')})`);
+    const problem = check((step as Record<string, unknown>)[kind]);
+    if (problem) fail(`step ${index + 1} (${kind}): ${problem}`);
+  });
+  const unknown = Object.keys(data).filter((key) => !['name', 'covers', 'options', 'steps'].includes(key));
+  if (unknown.length) fail(`unknown field(s) ${unknown.join(', ')}`);
+  return data as unknown as Scenario;
+}
+
+/** Reads and checks one scenario file. */
+export function loadScenario(path: string): Scenario {
+  let data: unknown;
+  try {
+    data = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (error) {
+    throw new Error(`${path}: not readable JSON: ${(error as Error).message}`);
+  }
+  return parseScenario(data, path);
+}

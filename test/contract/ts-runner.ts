@@ -1,0 +1,173 @@
+/**
+ * Plays a tracker-contract scenario (test/contract/FORMAT.md) against the TypeScript tracker, as a game runs
+ * it: each process is the real `createGameCampaign` facade on a memory platform, over one device storage that
+ * outlives every process, with fake timers driving both clocks (the memory platform reads `Date.now()`;
+ * `setWallClock` moves only the wall clock) and one fake relay per (game, environment).
+ * A step that does not hold fails with the scenario, the step's number and what differed.
+ */
+import { vi } from 'vitest';
+import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
+import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
+import { createDeviceStorage } from './device-storage.js';
+import { checkExpectation, type ObservedState } from './expectations.js';
+import { clientKey, createRelays, relayUrl } from './relays.js';
+import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
+
+/** Both clocks start here (FORMAT.md, "Two clocks"). */
+export const SCENARIO_EPOCH_MS = Date.parse('2026-06-01T12:00:00.000Z');
+
+/** How many turns of the event loop (no time passing) a step's work may take before it counts as stuck. */
+const MAX_TURNS = 200;
+/** Turns given to work a step started but does not wait for (a flush after `online`, start-up's flush). */
+const SETTLE_TURNS = 40;
+
+/** A scenario step that did not hold. */
+export class ScenarioFailure extends Error {
+  override name = 'ScenarioFailure';
+}
+
+/** One process of the game: a facade for one player, game and environment. */
+interface Process {
+  game: string;
+  environment: Environment;
+  player: string;
+  platform: MemoryPlatform;
+  campaign: GameCampaign;
+  /** False once killed or quit: a dead process's events are not heard. */
+  alive: boolean;
+}
+
+/** Runs every pending timer due now and lets promise chains run, `turns` times, without moving time. */
+async function settle(turns = SETTLE_TURNS): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) await vi.advanceTimersByTimeAsync(0);
+}
+
+/** Waits for `work` while letting fake-time I/O run; rejects when it does not end without time passing. */
+async function finish(work: Promise<unknown>, what: string): Promise<void> {
+  let outcome: { error?: unknown } | undefined;
+  work.then(
+    () => (outcome = {}),
+    (error: unknown) => (outcome = { error }),
+  );
+  for (let turn = 0; turn < MAX_TURNS && !outcome; turn++) await vi.advanceTimersByTimeAsync(0);
+  if (!outcome) throw new Error(`${what} did not finish without time passing`);
+  if ('error' in outcome) throw new Error(`${what} threw: ${String(outcome.error)}`);
+  await settle();
+}
+
+/**
+ * Plays `scenario` on fresh fake timers and a fresh device.
+ * @throws ScenarioFailure naming the step (1-based), the step itself and every check that differed
+ */
+export async function runScenario(scenario: Scenario): Promise<void> {
+  vi.useFakeTimers();
+  vi.setSystemTime(SCENARIO_EPOCH_MS);
+  /** The storage namespace (what precedes `player:`) each (game, environment) was seen writing under. */
+  const namespaces = new Map<string, string>();
+  let current: Process | undefined;
+  const storage = createDeviceStorage((key) => {
+    const at = key.indexOf('player:');
+    const scope = current && `${current.game}/${current.environment}`;
+    if (scope && at >= 0 && current!.alive && !namespaces.has(scope)) namespaces.set(scope, key.slice(0, at));
+  });
+  const relays = createRelays();
+  const dropped: string[] = [];
+  const errors: string[] = [];
+  let online = true;
+  let wallOffsetMs = 0;
+
+  const running = (step: string): Process => {
+    if (!current) throw new Error(`"${step}" needs a running process (add an "init" step first)`);
+    return current;
+  };
+
+  const kill = async () => {
+    if (!current) throw new Error('"kill" needs a running process');
+    const process = current;
+    process.alive = false;
+    process.platform.crash();
+    current = undefined;
+    // No code of a killed process runs on: its timers are stopped here (every storage call and fetch already fails).
+    await finish(process.campaign.dispose().catch(() => undefined), 'stopping the killed process');
+  };
+
+  const init = async ({ player, game = 'g1', environment = 'sandbox', options }: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions }) => {
+    if (current) await kill();
+    const platform = createMemoryPlatform({ storage, fetch: relays.fetch, online });
+    platform.setWallClock(wallOffsetMs);
+    const process: Process = { game, environment, player, platform, alive: true, campaign: undefined as unknown as GameCampaign };
+    current = process;
+    process.campaign = createGameCampaign({
+      platform,
+      clientKey: clientKey(game, environment),
+      relay: { url: relayUrl(game, environment) },
+      userId: player,
+      tracker: { ...scenario.options, ...options, ...(environment === 'sandbox' ? { isTest: true } : {}) },
+    });
+    process.campaign.tracker.on('dropped', ({ reason }) => void (process.alive && dropped.push(reason)));
+    process.campaign.tracker.on('error', ({ kind }) => void (process.alive && errors.push(kind)));
+  };
+
+  /** What the device holds for one player of one game and environment: queued sessions and running records. */
+  const storedSessions = async (player: string, game: string, environment: Environment) => {
+    const root = namespaces.get(`${game}/${environment}`);
+    if (root === undefined) return 0;
+    const own = `${root}player:${encodeURIComponent(player)}:`;
+    return (await storage.keys(own)).filter((key) => key.startsWith(own + 'queue:') || key.startsWith(own + 'running:')).length;
+  };
+
+  /** Does one step (an `expect` is checked by the caller); the caller then lets the work it started settle. */
+  const play = async (step: Exclude<Step, { expect: unknown }>): Promise<void> => {
+    if ('init' in step) return init(step.init);
+    if ('kill' in step) return kill();
+    if ('advance' in step) return void (await vi.advanceTimersByTimeAsync(step.advance));
+    if ('relay' in step) return relays.answer(step.relay);
+    if ('storage' in step) return step.storage === 'truncate' ? storage.truncate() : storage.setWritable(step.storage === 'writable');
+    if ('network' in step) {
+      online = step.network === 'online';
+      return current?.platform.setOnline(online);
+    }
+    if ('clock' in step) return current?.platform.setWallClock((wallOffsetMs += step.clock));
+    if ('background' in step) return running('background').platform.background();
+    if ('foreground' in step) return running('foreground').platform.foreground();
+    const { campaign: game } = running(Object.keys(step)[0]!);
+    if ('start' in step) return void game.tracker.start(step.start);
+    if ('stop' in step) return finish(game.tracker.stop(), 'stop()');
+    if ('flush' in step) return finish(game.tracker.flush(), 'flush()');
+    if ('optOut' in step) return finish(game.tracker.setOptOut(step.optOut), 'setOptOut()');
+    if ('erase' in step) return finish(game.tracker.deleteStoredData(), 'deleteStoredData()');
+    await finish(game.dispose(), 'dispose()');
+    current!.alive = false;
+    current = undefined;
+  };
+
+  /** Checks an `expect` step against what the device and the relays show now. */
+  const check = async (step: { expect: Expectation }): Promise<void> => {
+    const { stored } = step.expect;
+    const observed: ObservedState = {
+      received: relays.received,
+      dropped,
+      errors,
+      sends: relays.sends(),
+      stored: stored && (await storedSessions(stored.player, stored.game ?? 'g1', stored.environment ?? 'sandbox')),
+    };
+    const differences = checkExpectation(step.expect, observed);
+    if (differences.length) throw new ScenarioFailure(differences.join('\n'));
+  };
+
+  try {
+    for (const [index, step] of scenario.steps.entries()) {
+      try {
+        if ('expect' in step) await check(step);
+        else await play(step);
+        await settle();
+      } catch (error) {
+        const where = `"${scenario.name}", step ${index + 1} of ${scenario.steps.length}: ${JSON.stringify(step)}`;
+        throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });
+      }
+    }
+  } finally {
+    if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
+    vi.useRealTimers();
+  }
+}
