@@ -21,16 +21,18 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
  * made cannot be settled from another request's work (workerd answers the waiting request with a bare 500), so the
  * relay must not answer one player from an upstream call another player's request made. Read from a change of the
  * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
- * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH`, as it never
- * does elsewhere (the Fetch standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT).
+ * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
+ * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd,
+ * whose `navigator.userAgent` is `Cloudflare-Workers`.
  */
 export function crossRequestPromisesUnsupported(): boolean {
   const g = globalThis as Record<string, unknown>;
   const nav = g['navigator'] as { userAgent?: unknown } | undefined;
   if (nav?.userAgent !== 'Cloudflare-Workers' || typeof g['Request'] !== 'function') return false;
   try {
-    return new Request('https://relay.invalid/', { method: 'patch' }).method === 'patch';
+    return new Request('https://relay.invalid/', { method: 'patch' }).method !== 'PATCH';
   } catch {
-    return false;
+    // Before that date workerd refuses the lower-case name outright ("Invalid HTTP method string: patch").
+    return true;
   }
 }

@@ -9,17 +9,20 @@ import { read, relayOverFakeService, relayRequest, sessions } from './fake-servi
 const post = (userId: string, count = 2) => relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions(userId, count) }, userId);
 const sent = (calls: RecordedRequest[]) => calls.map((c) => (c.body as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId));
 
-/** workerd's `navigator.userAgent`, and its `Request` before or after `upper_case_all_http_methods` (2024-10-14). */
-function pretendWorker(dated: 'before' | 'after') {
+/**
+ * workerd's `navigator.userAgent`, and its `Request` after `upper_case_all_http_methods` (2024-10-14: `patch` becomes
+ * `PATCH`) or before it (workerd throws "Invalid HTTP method string: patch"; Node's Request keeps `patch`).
+ */
+function pretendWorker(dated: 'before' | 'before, throwing' | 'after') {
   vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
-  if (dated === 'after') {
-    const Native = Request;
-    vi.stubGlobal('Request', class extends Native {
-      constructor(input: RequestInfo | URL, init?: RequestInit) {
-        super(input, init?.method ? { ...init, method: init.method.toUpperCase() } : init);
-      }
-    });
-  }
+  if (dated === 'before') return;
+  const Native = Request;
+  vi.stubGlobal('Request', class extends Native {
+    constructor(input: RequestInfo | URL, init?: RequestInit) {
+      if (dated !== 'after' && init?.method === 'patch') throw new TypeError('Invalid HTTP method string: patch');
+      super(input, init?.method ? { ...init, method: init.method.toUpperCase() } : init);
+    }
+  });
 }
 
 beforeEach(() => {
@@ -58,8 +61,8 @@ describe('coalesceWindowMs: 0', () => {
 });
 
 describe('on a Cloudflare Worker', () => {
-  it('dated before 2024-10-14: detected, and the relay never merges, whatever the window', async () => {
-    pretendWorker('before');
+  it.each(['before', 'before, throwing'] as const)('dated before 2024-10-14 (Request %s): detected, and the relay never merges, whatever the window', async (dated) => {
+    pretendWorker(dated);
     expect(crossRequestPromisesUnsupported()).toBe(true);
     const { relay, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 50 });
     await Promise.all(['alice', 'bob'].map((user) => relay.fetch(post(user))));
