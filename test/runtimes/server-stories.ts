@@ -121,7 +121,7 @@ export function serverStories(runtime: RuntimeName): void {
 
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {
       // workerd on loopback has no CF-Connecting-IP: Cloudflare's edge sets it, so the test does.
-      const as = (address: string) => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});
+      const as = (address: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});
       const source = (address: string) => (runtime === 'workerd' ? '127.0.0.1' : address);
       const statuses: number[] = [];
       for (let i = 0; i < 11; i++) statuses.push(await postFrom(source('127.0.0.2'), served.url, { authorization: 'Bearer wrong', ...as('127.0.0.2') }));
