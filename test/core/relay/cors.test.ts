@@ -132,6 +132,15 @@ describe('answers to an allowed origin', () => {
     expect((await read(limited)).body.code).toBe('RATE_LIMITED');
   });
 
+  it('marks a 413 and the 405 of an OPTIONS that is no preflight (no Access-Control-Request-Method)', async () => {
+    const { relay } = withCors({ maxBodyBytes: 64 });
+    const tooLarge = await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 3) }, 'alice', { origin: GAME }));
+    const plainOptions = await relay.fetch(new Request(`${RELAY}${RELAY_ROUTES.playtime}`, { method: 'OPTIONS', headers: { origin: GAME } }));
+    expect([tooLarge.status, plainOptions.status]).toEqual([413, 405]);
+    expectMarked(tooLarge.headers);
+    expectMarked(plainOptions.headers);
+  });
+
   it('exposes every response header the SDK reads', () => {
     expect(CORS_EXPOSED_HEADERS).toEqual(['retry-after']);
   });
