@@ -2,7 +2,8 @@
 // game on the portal's CDN, the relay on the studio's server): the relay's `cors` option answers the preflight the
 // game's authorization header causes, the session is recorded once, and the relay's Retry-After is readable by the
 // tracker (exposed), which then waits as asked instead of its own short backoff. Two loopback ports are two origins.
-// On main before the option the preflight was answered 405: the browser blocked every send and the session stayed queued.
+// A boost change (PUT) passes its own preflight and the relay's typed error reaches the game. On main before the option
+// the preflight was answered 405: the browser blocked every send and the session stayed queued.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -43,7 +44,10 @@ describe.runIf(chromiumAvailable())('a relay on another origin, through the SDK 
     } as unknown as RateLimiterAbstract;
     const relay = createRelay({
       server: new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } }),
-      authenticate: (request) => (request.headers.get('authorization') === `Bearer ${USER}` ? { userId: USER } : null),
+      authenticate: (request) => {
+        const userId = request.headers.get('authorization')?.replace('Bearer ', '');
+        return userId === USER || userId === DEMO_USERS.changeable ? { userId } : null;
+      },
       rateLimiter: limiter,
       cors: { origins: [gameOrigin] },
     });
@@ -60,6 +64,7 @@ describe.runIf(chromiumAvailable())('a relay on another origin, through the SDK 
     relayOrigin = `http://127.0.0.1:${(relayServer.address() as AddressInfo).port}`;
     const page = `<!doctype html><title>portal game</title><script type="module">
       import * as sdk from '/sdk.mjs';
+      window.sdk = sdk;
       window.errors = [];
       window.gc = sdk.createGameCampaign({
         clientKey: ${JSON.stringify(emulator.clientKey)},
@@ -124,6 +129,30 @@ describe.runIf(chromiumAvailable())('a relay on another origin, through the SDK 
     await expect.poll(() => posts().map((request) => request.status)).toEqual([200, 429, 200]);
     expect(recorded(second)).toBe(1);
     expect(await page.evaluate(() => (window as any).errors as string[])).toEqual([]);
+    await page.close();
+  });
+
+  it("changes the boost with a PUT through that route's own preflight, and reads the relay's typed error", async () => {
+    const page = await browser.context.newPage();
+    await page.goto(gameOrigin);
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+    const before = seen.length;
+    const outcome = await page.evaluate(
+      async ([campaignId, relayUrl, changeable, clientKey, apiUrl]) => {
+        // A player whose boost may change (40 days old), on a facade of its own; and this page's player, who has none.
+        const other = (window as any).sdk.createGameCampaign({ clientKey, environment: { baseUrl: apiUrl }, relay: { url: relayUrl, headers: { authorization: `Bearer ${changeable}` } }, userId: changeable, browser: { dbName: 'boost' } });
+        const boost = await other.boost.change({ newCreatorKey: 'NOVA1', campaignId });
+        const refused = await (window as any).gc.boost.change({ newCreatorKey: 'NOVA1', campaignId }).catch((error: { name: string; status: number; message: string }) => `${error.name} ${error.status}: ${error.message}`);
+        return { creatorKey: boost.creatorKey, refused };
+      },
+      [DEMO_ACTIVE_CAMPAIGN_ID, `${relayOrigin}/campaign`, DEMO_USERS.changeable, emulator.clientKey, emulator.url] as const,
+    );
+    expect(outcome).toEqual({ creatorKey: 'NOVA1', refused: `NotFoundError 404: User ${USER} has no boost` });
+    expect(seen.slice(before).map((request) => [request.method, request.status])).toEqual([
+      ['OPTIONS', 204],
+      ['PUT', 200],
+      ['PUT', 404],
+    ]);
     await page.close();
   });
 });
