@@ -20,7 +20,10 @@ export type SendBulk = (sessions: BulkPlaytimeItem[], isTest: boolean, json: str
 /** Options of {@link PlaytimeCoalescer}. */
 export interface CoalescerOptions {
   send: SendBulk;
-  /** How long the first batch of a buffer waits for others to join it, in ms. */
+  /**
+   * How long the first batch of a buffer waits for others to join it, in ms; 0: never merged, each batch goes
+   * upstream at once from the caller's own call (a Worker dated before 2024-10-14 needs that: see the relay).
+   */
   windowMs: number;
   /** Items per upstream call. @defaultValue 1000 (the spec's bulk limit) */
   maxItems?: number;
@@ -181,7 +184,7 @@ export class PlaytimeCoalescer {
           }
         }
       }
-      if (buffer && (buffer.items >= this.#maxItems || buffer.bytes >= room)) this.#dispatch(isTest, buffer);
+      if (buffer && (this.#windowMs <= 0 || buffer.items >= this.#maxItems || buffer.bytes >= room)) this.#dispatch(isTest, buffer);
     });
   }
 
@@ -199,7 +202,8 @@ export class PlaytimeCoalescer {
 
   #openBuffer(isTest: boolean): Buffer {
     const buffer: Buffer = { slices: [], items: 0, bytes: 0, timer: undefined };
-    buffer.timer = setTimeout(() => this.#dispatch(isTest, buffer), this.#windowMs);
+    // No window, no timer: the caller dispatches the buffer before `submit` returns.
+    if (this.#windowMs > 0) buffer.timer = setTimeout(() => this.#dispatch(isTest, buffer), this.#windowMs);
     this.#open.set(isTest, buffer);
     return buffer;
   }

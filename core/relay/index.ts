@@ -24,4 +24,5 @@ export {
 export { DAILY_CAP_ERROR, MAX_DAILY_PLAYTIME_SECONDS, type DailyPlaytimeCapOptions } from './daily-cap.js';
 export { DEFAULT_FAILED_AUTH_LIMIT } from './failed-auth.js';
 export { type ClientAddress } from './client-address.js';
+export { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, DEFAULT_CORS_MAX_AGE_SECONDS, type RelayCorsOptions } from './cors.js';
 export { RELAY_ROUTES, type RelayPlaytimeRequest, type RelaySession, type RelaySponsorRequest, type RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';

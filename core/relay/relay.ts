@@ -10,12 +10,14 @@ import { createMiddleware } from 'hono/factory';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
+import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
+import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
 import { authSucceeded, defaultFailedAuthLimiter, reserveAuthAttempt } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
@@ -51,8 +53,25 @@ export interface RelayOptions {
   rateLimiter?: RateLimiterAbstract;
   /** Largest request body in bytes, counted as it arrives (413 above). @defaultValue 1048576 (1 MiB) */
   maxBodyBytes?: number;
-  /** How long playtime batches wait to be merged with others into one bulk call, in ms. @defaultValue 50 */
+  /**
+   * How long playtime batches wait to be merged with others into one bulk call, in ms; 0 turns merging off (each
+   * request's batch goes upstream on its own, from that request). On a Cloudflare Worker whose compatibility date
+   * is before 2024-10-14 merging is always off: such a Worker cannot answer one request from another's upstream
+   * call (workerd would answer a bare 500). @defaultValue 50
+   */
   coalesceWindowMs?: number;
+  /**
+   * CORS, for game pages served from other origins (web portals): the origins allowed to call the relay. The relay
+   * then answers their preflights (204) and marks every answer to them, errors included, with
+   * `Access-Control-Allow-Origin`, `Access-Control-Expose-Headers: Retry-After` and `Vary: Origin`; other
+   * origins get no CORS header. No credentials (cookies) are allowed: authenticate with a header.
+   * @defaultValue none (same-origin pages only; a preflight is answered 405)
+   * @example
+   * ```ts
+   * cors: { origins: ['https://game.portal-cdn.example', 'https://html.itch.zone'] }
+   * ```
+   */
+  cors?: RelayCorsOptions;
   /**
    * How long a request body may take to arrive, in ms, counted from when the relay starts reading it; a body
    * still arriving then is answered 408 and not read further. Set node:http's own time-outs as well (see the
@@ -138,7 +157,7 @@ export function createRelay(options: RelayOptions): Relay {
   const maxSessionAgeMs = options.maxSessionAgeMs ?? DEFAULT_MAX_SESSION_AGE_MS;
   if (!Number.isFinite(maxSessionAgeMs) || maxSessionAgeMs < 0) throw new RangeError('maxSessionAgeMs must be a finite number >= 0');
   const coalescer = new PlaytimeCoalescer({
-    windowMs: options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS,
+    windowMs: crossRequestPromisesUnsupported() ? 0 : (options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS),
     maxBytes: SERVICE_MAX_BODY_BYTES,
     // Every item was checked with the SDK's schema on arrival: sent without a second pass, as the text it was measured in.
     send: (sessions, isTest, json) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }, json),
@@ -168,7 +187,8 @@ export function createRelay(options: RelayOptions): Relay {
     await next();
   });
 
-  const app = new Hono<Env>().basePath(normalizeBasePath(options.basePath ?? '/campaign'));
+  const basePath = normalizeBasePath(options.basePath ?? '/campaign');
+  const app = new Hono<Env>().basePath(basePath);
 
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
     const body = await readJsonBody(c.req.raw, bodyLimits);
@@ -207,12 +227,16 @@ export function createRelay(options: RelayOptions): Relay {
   const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };
   for (const [route, method] of Object.entries(allowed)) {
     // assumed: the spec has no code for a wrong method; 405 with BAD_REQUEST and an Allow header.
-    app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}`, undefined, { allow: method }));
+    app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}${preflightHint(c.req.raw)}`, undefined, { allow: method }));
   }
   app.notFound((c) => errorResponse(404, 'NOT_FOUND', `No relay route ${c.req.method} ${new URL(c.req.url).pathname}`));
   app.onError(() => errorResponse(500, 'INTERNAL_ERROR', 'The relay failed to handle the request'));
 
-  return { fetch: async (request) => app.fetch(request) };
+  if (!options.cors) return { fetch: async (request) => app.fetch(request) };
+  const prefix = basePath === '/' ? '' : basePath;
+  const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
+  // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
+  return { fetch: async (request) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(request)) };
 }
 
 /** The user `authenticate` vouches for, or undefined when it returned nothing usable or threw. */
@@ -234,6 +258,13 @@ function addressOf(clientAddress: ClientAddress, request: Request): string | und
   } catch {
     return undefined;
   }
+}
+
+/** For a CORS preflight reaching a relay without `cors`: what to set, in the 405's message. */
+function preflightHint(request: Request): string {
+  const origin = request.headers.get('origin');
+  if (request.method !== 'OPTIONS' || origin === null || !request.headers.has('access-control-request-method')) return '';
+  return ` (a CORS preflight from ${origin}: allow it with createRelay({ cors: { origins: ['${origin}'] } }))`;
 }
 
 /** `/campaign`, `campaign/` and `/campaign/` all mount at `/campaign`; `''` and `/` at the root. */

@@ -1,6 +1,7 @@
 /**
  * Where this code runs. The single place core reads platform globals (through `globalThis`, by name):
- * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players.
+ * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players, and the
+ * relay must not merge requests on a Worker that cannot answer one request from another's work.
  */
 
 /** The game-client runtime detected, or undefined on a server runtime (Node, Bun, Deno, edge workers). */
@@ -13,4 +14,25 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
   // A browser's web or service worker (no window): only browsers give workers importScripts, edge runtimes do not.
   if (typeof g['importScripts'] === 'function') return 'browser';
   return undefined;
+}
+
+/**
+ * True on a Cloudflare Worker (workerd) whose compatibility date is before 2024-10-14: there a promise one request
+ * made cannot be settled from another request's work (workerd answers the waiting request with a bare 500), so the
+ * relay must not answer one player from an upstream call another player's request made. Read from a change of the
+ * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
+ * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
+ * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd,
+ * whose `navigator.userAgent` is `Cloudflare-Workers`.
+ */
+export function crossRequestPromisesUnsupported(): boolean {
+  const g = globalThis as Record<string, unknown>;
+  const nav = g['navigator'] as { userAgent?: unknown } | undefined;
+  if (nav?.userAgent !== 'Cloudflare-Workers' || typeof g['Request'] !== 'function') return false;
+  try {
+    return new Request('https://relay.invalid/', { method: 'patch' }).method !== 'PATCH';
+  } catch {
+    // Before that date workerd refuses the lower-case name outright ("Invalid HTTP method string: patch").
+    return true;
+  }
 }

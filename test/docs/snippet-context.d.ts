@@ -17,5 +17,15 @@ declare global {
   const req: { headers: Record<string, string | string[] | undefined> };
   /** The game's reward logic. */
   function grant(userId: string | undefined, reward: unknown): void;
+  /** Bun's globals, as far as the relay guide uses them (bun-types in a Bun project). */
+  const Bun: {
+    env: Record<string, string | undefined>;
+    serve(options: { port?: number; fetch(request: Request): Response | Promise<Response> }): { requestIP(request: Request): { address: string; port: number } | null };
+  };
+  /** Deno's globals, as far as the relay guide uses them. */
+  const Deno: {
+    env: { get(name: string): string | undefined };
+    serve(options: { port?: number }, handler: (request: Request, info: { remoteAddr: { hostname: string; port: number } }) => Response | Promise<Response>): unknown;
+  };
 }
 

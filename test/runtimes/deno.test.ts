@@ -1,0 +1,4 @@
+// The server stories on deno (see server-stories.ts): a regression there fails the build.
+import { serverStories } from './server-stories.js';
+
+serverStories('deno');

@@ -1,0 +1,133 @@
+/**
+ * The server stories, asserted from Node against a runtime serving story-app.ts (see harness.ts): `CampaignServer`
+ * against the emulator, webhook signing and verification, a real webhook delivery over HTTP verified on the runtime,
+ * and the relay as that runtime's fetch handler (concurrent players, CORS, bad input, failed logins per address).
+ * One launch per runtime; the stories share it.
+ */
+import { request as httpRequest } from 'node:http';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_PENDING_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { launch, type Launched, type RuntimeName } from './harness.js';
+
+export const GAME_ORIGIN = 'https://game.portal-cdn.example';
+
+/** A playtime batch of `userId`, ended a minute ago. */
+export function batch(userId: string, run: string, count = 2) {
+  const now = Date.now();
+  return {
+    sessions: Array.from({ length: count }, (_, n) => ({
+      sessionId: `${run}-${userId}-${n}`,
+      userId,
+      durationSeconds: 30,
+      startedAt: new Date(now - 90_000).toISOString(),
+      endedAt: new Date(now - 60_000).toISOString(),
+    })),
+  };
+}
+
+/** POSTs `body` to the relay's playtime route as `userId`, from the game's origin. */
+export function postPlaytime(url: string, userId: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return fetch(`${url}/campaign/playtime/sessions`, {
+    method: 'POST',
+    headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${userId}`, 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
+}
+
+/**
+ * Concurrent players through the relay: each answered 200 with exactly its own sessions, all recorded once. Several
+ * requests in flight at once is what makes the relay answer one from another's upstream call (coalescing).
+ */
+export async function concurrentPlayers(url: string, emulator: RunningEmulator, run: string): Promise<void> {
+  const players = ['ana', 'ben', 'cai', 'dev'];
+  const answers = await Promise.all(players.map((player) => postPlaytime(url, player, batch(player, run))));
+  const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, text: await answer.text() })));
+  expect(bodies.map((body) => body.status), JSON.stringify(bodies)).toEqual([200, 200, 200, 200]);
+  expect(bodies.map((body) => (JSON.parse(body.text) as { data: { results: Array<{ sessionId: string; status: string }> } }).data.results)).toEqual(
+    players.map((player) => batch(player, run).sessions.map((session) => ({ sessionId: session.sessionId, status: 'SUCCESS' }))),
+  );
+  const recorded = emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`));
+  expect(recorded.map((session) => session.sessionId).sort()).toEqual(players.flatMap((player) => batch(player, run).sessions.map((s) => s.sessionId)).sort());
+}
+
+/** A request from another loopback address (127.0.0.x), for limits kept per client address. */
+function postFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const target = new URL(`${url}/campaign/playtime/sessions`);
+    const req = httpRequest({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', localAddress, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('error', reject);
+    req.end('{"sessions":[]}');
+  });
+}
+
+/** Every server story on `runtime`. */
+export function serverStories(runtime: RuntimeName): void {
+  describe(`server stories on ${runtime}`, () => {
+    let emulator: RunningEmulator;
+    let served: Launched;
+
+    beforeAll(async () => {
+      emulator = await startEmulator({ port: 0, webhookRetryDelayMs: () => 50 });
+      served = await launch(runtime, { emulatorUrl: emulator.url, serverKey: emulator.serverKey, gameOrigin: GAME_ORIGIN });
+    });
+    afterAll(async () => {
+      await served?.stop();
+      await emulator?.close();
+    });
+
+    it('CampaignServer against the emulator, webhook signing and a real delivery verified on the runtime', async () => {
+      const answer = await fetch(`${served.url}/stories`, { method: 'POST' });
+      const observed = (await answer.json()) as Record<string, unknown>;
+      expect([answer.status, observed], served.output()).toEqual([
+        200,
+        {
+          runtime,
+          campaignIds: [DEMO_ACTIVE_CAMPAIGN_ID, DEMO_PENDING_CAMPAIGN_ID].sort(),
+          recorded: ['SUCCESS', 'SUCCESS'],
+          recordedAgain: ['SKIPPED', 'SKIPPED'],
+          invalid: 'ValidationError VALIDATION_ERROR durationSeconds',
+          notFound: 'NotFoundError 404',
+          redeemed: 'DAILY',
+          callbackId: expect.stringMatching(/^runtime-cb-/),
+          signing: { good: 'verified coupon.redeemed', tampered: 'WebhookVerificationError', wrongSecret: 'WebhookVerificationError' },
+        },
+      ]);
+      // The emulator delivers the coupon's webhook over HTTP to the runtime, which verifies it with the secret it got.
+      await emulator.webhooksIdle();
+      const hooks = (await (await fetch(`${served.url}/hooks`)).json()) as { verified: unknown[]; refused: string[] };
+      expect(hooks).toEqual({ verified: [{ type: 'coupon.redeemed', callbackId: observed['callbackId'] }], refused: [] });
+      expect(emulator.state().deliveries.map((delivery) => [delivery.status, delivery.responseStatus])).toEqual([['SUCCESS', 204]]);
+    });
+
+    it('the relay as its fetch handler: concurrent players each get their own results, recorded once; a resend is SKIPPED', async () => {
+      await concurrentPlayers(served.url, emulator, `${runtime}-relay`);
+      const again = await postPlaytime(served.url, 'ana', batch('ana', `${runtime}-relay`));
+      expect(((await again.json()) as { data: { results: Array<{ status: string }> } }).data.results.map((r) => r.status)).toEqual(['SKIPPED', 'SKIPPED']);
+    });
+
+    it('the relay answers preflight and marks its answers for the game origin; bad input is a 400, never a 5xx', async () => {
+      const preflight = await fetch(`${served.url}/campaign/playtime/sessions`, {
+        method: 'OPTIONS',
+        headers: { origin: GAME_ORIGIN, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' },
+      });
+      expect([preflight.status, preflight.headers.get('access-control-allow-origin'), preflight.headers.get('access-control-allow-methods')]).toEqual([204, GAME_ORIGIN, 'POST']);
+      const invalid = await postPlaytime(served.url, 'ana', { sessions: [{ sessionId: 1 }] });
+      expect([invalid.status, ((await invalid.json()) as { code: string }).code]).toEqual([400, 'VALIDATION_ERROR']);
+      expect([invalid.headers.get('access-control-allow-origin'), invalid.headers.get('access-control-expose-headers')]).toEqual([GAME_ORIGIN, 'retry-after']);
+    });
+
+    it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {
+      // workerd on loopback has no CF-Connecting-IP: Cloudflare's edge sets it, so the test does.
+      const as = (address: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});
+      const source = (address: string) => (runtime === 'workerd' ? '127.0.0.1' : address);
+      const statuses: number[] = [];
+      for (let i = 0; i < 11; i++) statuses.push(await postFrom(source('127.0.0.2'), served.url, { authorization: 'Bearer wrong', ...as('127.0.0.2') }));
+      expect(statuses).toEqual([...Array<number>(10).fill(401), 429]);
+      // Another address is not affected.
+      expect(await postFrom(source('127.0.0.3'), served.url, { authorization: 'Bearer wrong', ...as('127.0.0.3') })).toBe(401);
+    });
+  });
+}

@@ -1,0 +1,128 @@
+/**
+ * The server stories every runtime the README names must pass, as one Fetch-API app that each runtime serves as it
+ * would serve a game server (Bun.serve, Deno.serve, a Worker's fetch, node:http). It runs the built package
+ * (dist/server.js, which the entry imports), as an installed package runs, and uses only what the runtimes share
+ * (fetch, Request, Response, URL, btoa): the same file runs on all four.
+ *
+ * - `POST /stories`: `CampaignServer` calls against the emulator (playtime recorded then SKIPPED, a ValidationError
+ *   before sending, a typed NotFoundError, a coupon redeemed), a webhook registered to this app's `/hooks`, and
+ *   `signWebhook`/`verifyWebhook` (a good signature, a tampered body, a wrong secret); answers what it observed.
+ * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`).
+ * - `POST /hooks`: a real webhook delivery from the emulator, verified; `GET /hooks`: what was verified.
+ */
+import type * as ServerEntry from '../../core/server/index.js';
+
+/** `game-campaign-sdk/server` as built (dist/server.js): each runtime's entry imports it and hands it over. */
+export type ServerSdk = typeof ServerEntry;
+
+/** What a runtime's entry passes in: from its arguments or a Worker's bindings. */
+export interface StoryConfig {
+  /** The emulator's URL (running on Node, in the test). */
+  emulatorUrl: string;
+  serverKey: string;
+  /** The page origin the relay's CORS allows. */
+  gameOrigin: string;
+}
+
+/** The client's address as each runtime knows it (the README's `clientAddress` examples); Node's comes with `toNodeHandler`. */
+export type AddressOf = (request: Request) => string | undefined;
+
+/** The stories' app: `fetch(request)` as every runtime mounts it. */
+export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddress?: AddressOf): { fetch(request: Request): Promise<Response> } {
+  const { CampaignServer, createRelay, isCampaignError, verifyWebhook } = sdk;
+  const server = new CampaignServer({ serverKey: config.serverKey, environment: { baseUrl: config.emulatorUrl }, maxRetries: 1 });
+  const relay: ServerEntry.Relay = createRelay({
+    server,
+    authenticate: (request) => {
+      const match = /^Bearer user:(.+)$/.exec(request.headers.get('authorization') ?? '');
+      return match ? { userId: match[1] as string } : null;
+    },
+    cors: { origins: [config.gameOrigin] },
+    failedAuthLimit: true,
+    // None on Node: toNodeHandler attaches the socket's address, which the relay reads by default.
+    ...(clientAddress ? { clientAddress } : {}),
+  });
+  let webhookSecret: string | undefined;
+  const verified: Array<{ type: string; callbackId: string | undefined }> = [];
+  const refused: string[] = [];
+
+  const stories = async (selfUrl: string): Promise<Record<string, unknown>> => {
+    const run = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const observed: Record<string, unknown> = { runtime: runtimeName() };
+    const hook = await server.webhooks.create({ url: `${selfUrl}/hooks`, eventType: 'coupon.redeemed' });
+    webhookSecret = hook.secret;
+    const campaigns = await server.campaigns.list();
+    observed['campaignIds'] = campaigns.data.map((campaign) => campaign.campaignId).sort();
+    const now = Date.now();
+    const sessions = [1, 2].map((n) => ({
+      sessionId: `runtime-${run}-${n}`,
+      userId: 'runtime-player',
+      durationSeconds: 60,
+      startedAt: new Date(now - 120_000).toISOString(),
+      endedAt: new Date(now - 60_000).toISOString(),
+    }));
+    observed['recorded'] = (await server.playtime.recordBulk({ sessions })).results.map((result) => result.status);
+    observed['recordedAgain'] = (await server.playtime.recordBulk({ sessions })).results.map((result) => result.status);
+    observed['invalid'] = await server.playtime.record({ ...sessions[0]!, durationSeconds: -1 }).then(
+      () => 'recorded',
+      (error: unknown) => (isCampaignError(error) ? `${error.name} ${error.code} ${error.details?.map((d) => d.path).join(',')}` : String(error)),
+    );
+    observed['notFound'] = await server.campaigns.listCreators('cmp_no_such_campaign').then(
+      () => 'found',
+      (error: unknown) => (isCampaignError(error) ? `${error.name} ${error.status}` : String(error)),
+    );
+    const redeemed = await server.coupons.redeem({ couponCode: 'DAILY', userId: `runtime-${run}`, callbackId: `runtime-cb-${run}` });
+    observed['redeemed'] = redeemed.couponCode;
+    observed['callbackId'] = `runtime-cb-${run}`;
+    observed['signing'] = await signingStories(sdk);
+    return observed;
+  };
+
+  return {
+    async fetch(request) {
+      const { pathname, origin } = new URL(request.url);
+      try {
+        if (pathname.startsWith('/campaign/')) return await relay.fetch(request);
+        if (pathname === '/stories' && request.method === 'POST') return Response.json(await stories(origin));
+        if (pathname === '/hooks' && request.method === 'POST') {
+          const payload = await request.text();
+          try {
+            const event = await verifyWebhook({ payload, headers: request.headers, secret: webhookSecret ?? 'whsec_none' });
+            verified.push({ type: event.type, callbackId: event.callbackId });
+            return new Response(null, { status: 204 });
+          } catch (error) {
+            refused.push(String(error));
+            return new Response('refused', { status: 400 });
+          }
+        }
+        if (pathname === '/hooks' && request.method === 'GET') return Response.json({ verified, refused });
+        return new Response('not found', { status: 404 });
+      } catch (error) {
+        // A story that threw: said in full, so the test names it (never a runtime's bare 500).
+        return Response.json({ threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, { status: 599 });
+      }
+    },
+  };
+}
+
+/** Which runtime this is, by its own globals, so a test cannot pass on another one by mistake. */
+function runtimeName(): string {
+  const g = globalThis as Record<string, unknown>;
+  if (g['Bun']) return 'bun';
+  if (g['Deno']) return 'deno';
+  if ((g['navigator'] as { userAgent?: string } | undefined)?.userAgent === 'Cloudflare-Workers') return 'workerd';
+  return (g['process'] as { release?: { name?: string } } | undefined)?.release?.name ?? 'unknown';
+}
+
+/** `signWebhook` then `verifyWebhook` on this runtime's WebCrypto: a good signature, a tampered body, a wrong secret. */
+async function signingStories({ signWebhook, verifyWebhook }: ServerSdk): Promise<Record<string, string>> {
+  const secret = 'whsec_' + btoa('a runtime story secret, 32 bytes');
+  const payload = JSON.stringify({ id: 'evt_1', type: 'coupon.redeemed', createdAt: new Date().toISOString(), data: { couponCode: 'DAILY' } });
+  const { headers } = signWebhook({ payload, secret, id: 'msg_1' });
+  const outcome = (promise: Promise<{ type: string }>) => promise.then((event) => `verified ${event.type}`, (error: Error) => `${error.name}`);
+  return {
+    good: await outcome(verifyWebhook({ payload, headers, secret })),
+    tampered: await outcome(verifyWebhook({ payload: payload.replace('DAILY', 'WELCOME'), headers, secret })),
+    wrongSecret: await outcome(verifyWebhook({ payload, headers, secret: 'whsec_' + btoa('another secret of thirty-two by') })),
+  };
+}
