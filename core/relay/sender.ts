@@ -50,6 +50,11 @@ export interface SendToRelayOptions {
   isTest?: boolean;
   /** Send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB). */
   keepalive?: boolean;
+  /**
+   * The game's headers already resolved (the last ones `relay.headers` gave): used as they are, so `fetch` is
+   * called before this function first yields, from within the caller's event handler (a page being left).
+   */
+  resolvedHeaders?: Record<string, string>;
   /** Time-out for the whole exchange, ms. assumed: 30 s, as the API transport. @defaultValue 30000 */
   timeoutMs?: number;
   /** Aborts the request; the outcome is then `transient`. */
@@ -85,7 +90,8 @@ export function playtimeUrl(relayUrl: string): string {
  */
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
   const { relay, signal, timeoutMs = RELAY_TIMEOUT_MS, now = Date.now } = options;
-  const headers = await resolveHeaders(relay.headers);
+  // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
+  const headers = options.resolvedHeaders ?? (await resolveHeaders(relay.headers));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
   if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {
