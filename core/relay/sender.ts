@@ -15,13 +15,19 @@ import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
 import type { RelaySession } from './protocol.js';
 import { RELAY_ROUTES } from './routes.js';
 
-/** The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request. */
+/**
+ * The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request.
+ * A function must return headers that stay valid for a while (a session token, not a one-time nonce): a page
+ * being left cannot wait for it, so the request sent in that exit carries what it returned the last time it
+ * succeeded (docs/guides/tracker.md, "A page that is left").
+ */
 export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** Where the game server mounted its relay, and how the game authenticates to it. */
 export interface RelayTarget {
   /** The relay's mount URL, e.g. `https://game.example/campaign`. */
   url: string;
+  /** See {@link RelayHeaders}: the exit request as a page is left uses the last headers a function gave. */
   headers?: RelayHeaders;
 }
 
