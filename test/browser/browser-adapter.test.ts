@@ -73,7 +73,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     const files: Record<string, [string, string]> = {
       '/sdk.mjs': ['text/javascript', await bundledBrowserEntry()],
       '/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
-      // The files the IIFE loads from next to itself (its flusher as the tracker starts, the others on first use).
+      // The files the IIFE loads from next to itself on first use (what a game may never need).
       ...Object.fromEntries(Object.values(IIFE_SIBLINGS).map((sibling) => [`/${basename(sibling.file)}`, ['text/javascript', readFileSync(join(ROOT, sibling.file), 'utf8')] as [string, string]])),
       '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url, emulator.clientKey)}</script>`],
       '/iife.html': ['text/html', `<!doctype html><title>game</title><script src="/game-campaign.iife.js"></script><script>const sdk = GameCampaign;${bootstrap(emulator.url, emulator.clientKey)}</script>`],
