@@ -151,7 +151,8 @@ export function createFlusher(
       const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       const withKeepalive = keepalive;
-      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
+      // Within what keepalive bodies in flight leave (a page's exit request may be one of them).
+      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch, KEEPALIVE_BODY_LIMIT - keepaliveBytes) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {

@@ -39,7 +39,7 @@ export interface SessionQueue {
    * Resolves whether the write succeeded (if not, the session is held in memory for this run).
    */
   enqueue(session: TrackedSession): Promise<boolean>;
-  /** Up to `limit` keys, oldest first, leaving out `skip`. */
+  /** Up to `limit` keys, oldest first, leaving out `skip` and those being sent (a page's exit request holds them). */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
   /** Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten. */
   read(keys: string[]): Promise<QueuedSession[]>;
@@ -186,7 +186,7 @@ export function sessionQueue(
       const keys: string[] = [];
       for (const key of index.keys()) {
         if (keys.length >= limit) break;
-        if (!skip.has(key)) keys.push(key);
+        if (!skip.has(key) && !inFlight.has(key)) keys.push(key);
       }
       return keys;
     },

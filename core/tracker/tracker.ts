@@ -232,8 +232,9 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     clearInterval(flushTimer);
     const now = monotonic();
     if (clock) (leavesOnBackground ? leave : pause)(clock, now);
+    // The exit goes out now, from memory; the flush sends the rest of the queue after it, as keepalive too.
     if (leavesOnBackground) flusher.exit();
-    else requestFlush('background');
+    requestFlush('background');
   };
 
   const toForeground = () => {
