@@ -2,12 +2,12 @@
 // The session reaches the relay (a local HTTP server) in that exit, with its full play time (within 1 s) and the
 // game's last good auth header, and is recorded once: a later visit's flush finds nothing new to record.
 import { readFileSync } from 'node:fs';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { serveGame, type GameFiles } from '../helpers/game-server.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -26,31 +26,25 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
   let arrived: () => void = () => {};
 
   beforeAll(async () => {
-    const bundle = readFileSync(join(ROOT, IIFE.file), 'utf8');
-    server = createServer((req, res) => {
-      if (req.url === '/js/game-campaign.iife.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
-      if (req.url === '/' || req.url === '/elsewhere') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
-      if (req.url === '/relay/playtime/sessions' && req.method === 'POST') {
-        let body = '';
-        req.on('data', (chunk: Buffer) => (body += chunk));
-        req.on('end', () => {
-          const { sessions } = JSON.parse(body) as Received;
-          received.push({ headers: req.headers, sessions });
-          const results = sessions.map(({ sessionId }) => {
-            const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
-            recorded.set(sessionId, (recorded.get(sessionId) ?? 0) + (status === 'SUCCESS' ? 1 : 0));
-            return { sessionId, status };
-          });
-          const count = (status: string) => results.filter((result) => result.status === status).length;
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { totalRequested: results.length, successful: count('SUCCESS'), failed: 0, skipped: count('SKIPPED'), results } }));
-          arrived();
+    const page: [string, string] = ['text/html', '<!doctype html><title>game</title>'];
+    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')] };
+    // The relay's playtime route, answering as the service would (a sessionId recorded once, then SKIPPED).
+    ({ server, origin } = await serveGame(files, (req, res) => {
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => {
+        const { sessions } = JSON.parse(body) as Received;
+        received.push({ headers: req.headers, sessions });
+        const results = sessions.map(({ sessionId }) => {
+          const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
+          recorded.set(sessionId, (recorded.get(sessionId) ?? 0) + (status === 'SUCCESS' ? 1 : 0));
+          return { sessionId, status };
         });
-        return;
-      }
-      res.writeHead(404).end();
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+        const count = (status: string) => results.filter((result) => result.status === status).length;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { totalRequested: results.length, successful: count('SUCCESS'), failed: 0, skipped: count('SKIPPED'), results } }));
+        arrived();
+      });
+    }));
     browser = await launchChromium();
   });
 
@@ -77,7 +71,7 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
     await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
     const sessionId = await page.evaluate(async () => {
       const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
-      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/relay`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
       await tracker.flush(); // start-up done
       return tracker.start({ campaignId: 'camp-1' });
     });
@@ -94,7 +88,7 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
     await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
     await page.evaluate(async () => {
       const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
-      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/relay`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
       await tracker.flush();
       await tracker.dispose();
     });

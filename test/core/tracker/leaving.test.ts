@@ -8,7 +8,7 @@ import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { createFakeRelay } from './fake-relay.js';
-import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock } from './harness.js';
+import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
 
 beforeEach(useFakeClock);
 afterEach(() => void vi.useRealTimers());
@@ -16,6 +16,23 @@ afterEach(() => void vi.useRealTimers());
 const KEEPALIVE_LIMIT = 64 * 1024;
 /** A tracker on a page whose background may be its last event (as the browser adapter's lifecycle says). */
 const onPage = (options: Parameters<typeof createHarness>[0] = {}, shared: Parameters<typeof createHarness>[1] = {}) => createHarness(options, { ...shared, backgroundMayBeFinal: true });
+/**
+ * Starts a session, plays `before` ms, hides the page for `hidden` ms (running `whileHidden` at once), shows it,
+ * plays `after` ms and stops: resolves what the relay recorded, `[sessionId, durationSeconds]` each, and the first id.
+ */
+async function hideAndShow(harness: Harness, before: number, hidden: number, after: number, whileHidden: () => void = () => {}) {
+  await settle();
+  const sessionId = harness.tracker.start();
+  await advance(before);
+  harness.platform.background();
+  whileHidden();
+  await advance(hidden);
+  harness.platform.foreground();
+  await advance(after);
+  await harness.tracker.stop();
+  await harness.tracker.flush();
+  return { sessionId, recorded: [...harness.relay.recorded.values()].map((session) => [session.sessionId, session.durationSeconds]) };
+}
 const sentIds = (relay: { requests: Array<{ body: { sessions: Array<{ sessionId: string }> } }> }) => relay.requests.map((request) => request.body.sessions.map((session) => session.sessionId));
 
 describe('a page being left', () => {
@@ -177,19 +194,12 @@ describe('a page shown again', () => {
 
   it('keeps a part under the 1 s minimum unsent and lets it continue as itself (a tab switched for a moment)', async () => {
     const page = onPage();
-    await settle();
-    const sessionId = page.tracker.start();
-    await advance(600);
-    page.platform.background();
-    expect(page.relay.requests).toEqual([]);
-    expect(eventsOf(page.log, 'session:end')).toEqual([]);
-    expect(eventsOf(page.log, 'dropped')).toEqual([]);
-    await advance(5_000);
-    page.platform.foreground();
-    await advance(1_000);
-    await page.tracker.stop();
-    await page.tracker.flush();
-    expect([...page.relay.recorded.values()].map((session) => [session.sessionId, session.durationSeconds])).toEqual([[sessionId, 1]]);
+    const { sessionId, recorded } = await hideAndShow(page, 600, 5_000, 1_000, () => {
+      expect(page.relay.requests).toEqual([]);
+      expect(eventsOf(page.log, 'session:end')).toEqual([]);
+      expect(eventsOf(page.log, 'dropped')).toEqual([]);
+    });
+    expect(recorded).toEqual([[sessionId, 1]]); // 0.6 + 1 s
     expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
   });
 });
@@ -197,18 +207,9 @@ describe('a page shown again', () => {
 describe('where the background is not the last event (apps, engines, the memory platform)', () => {
   it('a short background pauses and resumes the same session, sending it only when it ends', async () => {
     const app = createHarness();
-    await settle();
-    const sessionId = app.tracker.start();
-    await advance(4_000);
-    app.platform.background();
-    expect(app.relay.requests).toEqual([]);
-    await advance(10_000);
-    app.platform.foreground();
-    await advance(2_000);
-    await app.tracker.stop();
-    await app.tracker.flush();
+    const { sessionId, recorded } = await hideAndShow(app, 4_000, 10_000, 2_000, () => expect(app.relay.requests).toEqual([]));
     expect(eventsOf(app.log, 'session:end').map((event) => event.reason)).toEqual(['stop']);
-    expect([...app.relay.recorded.values()].map((session) => [session.sessionId, session.durationSeconds])).toEqual([[sessionId, 6]]);
+    expect(recorded).toEqual([[sessionId, 6]]);
   });
 });
 
