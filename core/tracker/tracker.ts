@@ -390,6 +390,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
 
     async deleteStoredData() {
       if (clock) end('stop', 'erased');
+      hiddenSession = undefined;
       await ready;
       await settled();
       await tools.lock(async () => {
