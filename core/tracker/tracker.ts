@@ -35,8 +35,9 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * start-up if the page really went away. Where going to the background may be the last event
  * (`Lifecycle.backgroundMayBeFinal`, a browser page), the session ends there (`hidden`) and is sent at once,
  * and comes back as a new session (`session:start` with `continues`) when the page is shown within
- * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad argument to `start()` throws a `ValidationError` (a
- * programming error), while a finished session that breaks the rules is dropped (`invalid`).
+ * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad
+ * argument to `start()` throws a `ValidationError` (a programming error), while a finished session that breaks
+ * the rules is dropped (`invalid`).
  * @example
  * ```ts
  * const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: 'https://game.example/campaign' } });
