@@ -57,6 +57,11 @@ export interface MemoryPlatformOptions {
    * NOT secure: for tests only.
    */
   random?: () => number;
+  /**
+   * Whether `background()` may be the last event, as on a browser page (`Lifecycle.backgroundMayBeFinal`): the
+   * tracker then ends and sends a session on `background()` and continues it on `foreground()`. @defaultValue false
+   */
+  backgroundMayBeFinal?: boolean;
 }
 
 /** A {@link Platform} with the switches a test turns. */
@@ -151,7 +156,12 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
   underlyingStores.set(storage, store);
   const opened: string[] = [];
   const openWebViews: Array<() => void> = [];
-  const lifecycle: Lifecycle = { onBackground: subscribe(listeners.background), onForeground: subscribe(listeners.foreground), onUnload: subscribe(listeners.unload) };
+  const lifecycle: Lifecycle = {
+    onBackground: subscribe(listeners.background),
+    onForeground: subscribe(listeners.foreground),
+    onUnload: subscribe(listeners.unload),
+    ...(options.backgroundMayBeFinal ? { backgroundMayBeFinal: true } : {}),
+  };
   const fetch: FetchLike = (input, init) =>
     alive(async () => {
       if (!online) throw new TypeError('Failed to fetch: the memory platform is offline');

@@ -18,6 +18,14 @@ export interface Lifecycle {
   onBackground(listener: () => void): () => void;
   onForeground(listener: () => void): () => void;
   onUnload?(listener: () => void): () => void;
+  /**
+   * True where going to the background may be the last event the code ever gets (a browser page: a hidden tab
+   * is closed, discarded or evicted from the back/forward cache without another event). The tracker then ends
+   * and sends the running session as it goes to the background and continues it as a new session when it
+   * comes back. Absent or false (apps, engines, the memory platform): a short background pauses and resumes
+   * the same session. @defaultValue false
+   */
+  readonly backgroundMayBeFinal?: boolean;
 }
 
 /** Secure randomness and SHA-256; async because `wx.getRandomValues` and expo-crypto are. */

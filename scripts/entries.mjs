@@ -25,7 +25,8 @@ export function isExternal(id) {
 }
 
 /**
- * The IIFE's siblings: files of their own next to it, for modules the ESM build imports lazily (`import()`). The
+ * The IIFE's siblings: files of their own next to it, for modules the ESM build imports lazily (`import()`): only
+ * code a game may never use (DESIGN section 11; what every tracker start needs is in the IIFE itself). The
  * IIFE cannot split code, so its build points each lazy import of a `modules` entry at `loader`, which injects
  * `<script src="file">` (setting the global `name`) on first use. The sibling is built from `source`, which exports
  * what the loader hands over. See adapters/browser/sibling-script.ts.
@@ -45,8 +46,4 @@ export const IIFE_SIBLINGS = {
   picker: { source: 'core/picker/picker-core.ts', modules: ['core/picker/picker-import.ts'], file: 'dist/game-campaign.picker.js', name: 'GameCampaignPicker', loader: 'adapters/browser/picker-script.ts' },
   /** The cross-tab lease (./lease-lock.ts), only in browsers without Web Locks, when the first lock is taken. */
   leaseLock: { source: 'adapters/browser/lease-lock.ts', modules: ['adapters/browser/lease-lock-import.ts'], file: 'dist/game-campaign.lease-lock.js', name: 'GameCampaignLeaseLock', loader: 'adapters/browser/lease-lock-script.ts' },
-  /** The tracker's start-up housekeeping, when data other than the player's own queue is stored. */
-  housekeeping: { source: 'core/tracker/housekeeping.ts', modules: ['core/tracker/housekeeping.ts'], file: 'dist/game-campaign.housekeeping.js', name: 'GameCampaignHousekeeping', loader: 'adapters/browser/housekeeping-script.ts' },
-  /** The tracker's flusher (what sends the queue to the relay), while the first tracker starts up. */
-  flusher: { source: 'core/tracker/flusher.ts', modules: ['core/tracker/flusher.ts'], file: 'dist/game-campaign.flusher.js', name: 'GameCampaignFlusher', loader: 'adapters/browser/flusher-script.ts' },
 };

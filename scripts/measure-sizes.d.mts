@@ -29,3 +29,4 @@ export declare const SIZE_ROWS: SizeRow[];
 export declare function gzipBytes(code: string | Uint8Array): number;
 export declare function skipReason(row: SizeRow, exportsMap?: Record<string, unknown>): string | undefined;
 export declare function measureSizes(options?: { only?: string; budget?: number; rows?: SizeRow[] }): Promise<MeasuredSize[]>;
+export declare const START_UP_CODE: number;

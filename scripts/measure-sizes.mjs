@@ -24,13 +24,19 @@ import { IIFE } from './entries.mjs';
 const ROOT = resolve(import.meta.dirname, '..');
 const PACKAGE = 'game-campaign-sdk';
 const KB = 1024;
+/**
+ * What DESIGN section 11 adds to each budget where the tracker is in the row: the code every tracker start needs
+ * (issue 20's field features, the flusher, the start-up housekeeping), now loaded with the entry instead of as a
+ * second request; "about 2.7 KB, no more".
+ */
+export const START_UP_CODE = 2.7 * KB;
 /** The oldest syntax a game's bundle is asked for (DESIGN section 11: old WebViews). */
 export const TARGET = 'es2020';
 
 /**
  * The budget rows, one line each: what a game imports (`import`: names per module specifier), or a built
  * `file`. A row whose entry is not in package.json's exports yet is listed as skipped, never measured against
- * something else. Budgets: DESIGN section 11's, on every row.
+ * something else. Budgets: DESIGN section 11's, on every row (with {@link START_UP_CODE} where the tracker is).
  */
 export const SIZE_ROWS = [
   { label: 'client reads (CampaignClient)', import: { [PACKAGE]: '{ CampaignClient }' }, budget: 4 * KB },
@@ -38,11 +44,11 @@ export const SIZE_ROWS = [
   { label: 'reads + tracker', import: { [PACKAGE]: '{ CampaignClient, PlaytimeTracker }' } },
   { label: 'core facade (createGameCampaign)', import: { [PACKAGE]: '{ createGameCampaign }' } },
   { label: `${PACKAGE} (all of it)`, import: { [PACKAGE]: '*' } },
-  { label: 'tracker + browser adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/browser`]: '{ createBrowserPlatform }' }, budget: 8.5 * KB },
-  { label: `${PACKAGE}/browser (all of it)`, import: { [`${PACKAGE}/browser`]: '*' }, budget: 12 * KB },
-  { label: 'tracker + Cocos adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/cocos`]: '{ createCocosPlatform }' }, budget: 9 * KB },
-  { label: 'tracker + React Native adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/react-native`]: '{ createReactNativePlatform }' }, budget: 9 * KB },
-  { label: `IIFE ${IIFE.file}`, file: IIFE.file, budget: 12 * KB },
+  { label: 'tracker + browser adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/browser`]: '{ createBrowserPlatform }' }, budget: 8.5 * KB + START_UP_CODE },
+  { label: `${PACKAGE}/browser (all of it)`, import: { [`${PACKAGE}/browser`]: '*' }, budget: 12 * KB + START_UP_CODE },
+  { label: 'tracker + Cocos adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/cocos`]: '{ createCocosPlatform }' }, budget: 9 * KB + START_UP_CODE },
+  { label: 'tracker + React Native adapter', import: { [PACKAGE]: '{ PlaytimeTracker }', [`${PACKAGE}/react-native`]: '{ createReactNativePlatform }' }, budget: 9 * KB + START_UP_CODE },
+  { label: `IIFE ${IIFE.file}`, file: IIFE.file, budget: 12 * KB + START_UP_CODE },
 ];
 
 /** The package subpath of a bare specifier (`game-campaign-sdk/browser` -> `./browser`). */

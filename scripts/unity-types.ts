@@ -19,8 +19,8 @@ import type { WebViewOpenOptions as LauncherOpenOptions } from '../core/webview/
 /** A finished play session (a bulk playtime item). */
 const Session = BulkPlaytimeItem;
 
-const SessionStartEventSchema = z.object({ sessionId: z.string(), startedAt: z.string(), campaignId: z.optional(z.string()), creatorKey: z.optional(z.string()) });
-const SessionEndEventSchema = z.object({ sessionId: z.string(), reason: z.enum(['stop', 'restart', 'background-timeout', 'dispose', 'recovered']), session: Session });
+const SessionStartEventSchema = z.object({ sessionId: z.string(), continues: z.optional(z.string()), startedAt: z.string(), campaignId: z.optional(z.string()), creatorKey: z.optional(z.string()) });
+const SessionEndEventSchema = z.object({ sessionId: z.string(), reason: z.enum(['stop', 'restart', 'background-timeout', 'dispose', 'recovered', 'hidden']), session: Session });
 const FlushedEventSchema = z.object({ results: z.array(PlaytimeItemResult) });
 const DroppedEventSchema = z.object({
   sessionId: z.string(),

@@ -18,7 +18,9 @@ const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
 /**
  * Creates the lifecycle. Each change is told once, whichever events announce it: a page that is hidden, then
  * frozen, then closed (`visibilitychange`, `freeze`, `pagehide`) is one `onBackground`; it comes back to the
- * foreground only when it is visible again. The DOM listeners are attached while someone listens.
+ * foreground only when it is visible again. The DOM listeners are attached while someone listens. A hidden page
+ * may never run again (a closed tab, a discarded one, one evicted from the back/forward cache after `pagehide`
+ * with `persisted`), so `backgroundMayBeFinal` is true: the tracker sends the session as the page is hidden.
  * @example
  * ```ts
  * const lifecycle = createBrowserLifecycle({ window, document });
@@ -49,5 +51,5 @@ export function createBrowserLifecycle({ window, document }: LifecycleTarget): L
       if (set.delete(listener) && background.size + foreground.size === 0) listening(false);
     };
   };
-  return { onBackground: subscribe(background), onForeground: subscribe(foreground) };
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground), backgroundMayBeFinal: true };
 }

@@ -24,7 +24,8 @@ export function siblingScript<T>(file: string, globalName: string): () => Promis
         if (loaded()) return resolve(loaded()!);
         if (!base) return reject(new Error(`${file} is not loaded: include it with a <script>`));
         const script = document.createElement('script');
-        const failed = () => reject(new Error(`${script.src} did not load ${globalName}`));
+        // Names the file and the fix: a missing sibling is a deployment problem, not the relay's or the storage's.
+        const failed = () => reject(new Error(`${file} did not load from ${script.src} (global ${globalName}): serve it next to the IIFE, or include it with a <script>`));
         script.src = new URL(file, base).href;
         script.onload = () => (loaded() ? resolve(loaded()!) : failed());
         script.onerror = failed;

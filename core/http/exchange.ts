@@ -63,7 +63,10 @@ export function parseJson(text: string): unknown {
 
 /** The headers of one request, without a content-type of their own. */
 export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
-  const value = typeof headers === 'function' ? await headers() : (headers ?? {});
-  // Ours is the only content-type: a game's differently-cased one would otherwise be merged into it.
-  return Object.fromEntries(Object.entries(value).filter(([name]) => name.toLowerCase() !== 'content-type'));
+  return withoutContentType(typeof headers === 'function' ? await headers() : (headers ?? {}));
+}
+
+/** `headers` without a content-type: ours is the only one (a game's differently-cased one would be merged into it). */
+export function withoutContentType(headers: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }

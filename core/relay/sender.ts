@@ -15,13 +15,19 @@ import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
 import type { RelaySession } from './protocol.js';
 import { RELAY_ROUTES } from './routes.js';
 
-/** The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request. */
+/**
+ * The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request.
+ * A function must return headers that stay valid for a while (a session token, not a one-time nonce): a page
+ * being left cannot wait for it, so the request sent in that exit carries what it returned the last time it
+ * succeeded (docs/guides/tracker.md, "A page that is left").
+ */
 export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 
 /** Where the game server mounted its relay, and how the game authenticates to it. */
 export interface RelayTarget {
   /** The relay's mount URL, e.g. `https://game.example/campaign`. */
   url: string;
+  /** See {@link RelayHeaders}: the exit request as a page is left uses the last headers a function gave. */
   headers?: RelayHeaders;
 }
 
@@ -50,6 +56,11 @@ export interface SendToRelayOptions {
   isTest?: boolean;
   /** Send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB). */
   keepalive?: boolean;
+  /**
+   * The game's headers already resolved (the last ones `relay.headers` gave): used as they are, so `fetch` is
+   * called before this function first yields, from within the caller's event handler (a page being left).
+   */
+  resolvedHeaders?: Record<string, string>;
   /** Time-out for the whole exchange, ms. assumed: 30 s, as the API transport. @defaultValue 30000 */
   timeoutMs?: number;
   /** Aborts the request; the outcome is then `transient`. */
@@ -85,7 +96,8 @@ export function playtimeUrl(relayUrl: string): string {
  */
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
   const { relay, signal, timeoutMs = RELAY_TIMEOUT_MS, now = Date.now } = options;
-  const headers = await resolveHeaders(relay.headers);
+  // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
+  const headers = options.resolvedHeaders ?? (await resolveHeaders(relay.headers));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
   if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {

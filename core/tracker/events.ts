@@ -13,9 +13,11 @@ export type TrackedSession = RelaySession;
 /**
  * Why a session ended. `restart`: `start()` was called while it ran. `background-timeout`: the game stayed
  * in the background longer than `backgroundTimeoutMs`. `recovered`: the previous run crashed; the session
- * ended at its last checkpoint.
+ * ended at its last checkpoint. `hidden`: the page was hidden or left where that may be the last event it gets
+ * (a browser: `Lifecycle.backgroundMayBeFinal`); the session was sent at once, and a `session:start` whose
+ * `continues` names it follows if the page is shown again within `backgroundTimeoutMs`.
  */
-export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'dispose' | 'recovered';
+export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'dispose' | 'recovered' | 'hidden';
 
 /**
  * Why a session will never reach the service. `too-short`: under 1 s of play. `invalid`: it breaks the
@@ -33,6 +35,12 @@ export const DROP_REASONS = ['too-short', 'invalid', 'rejected', 'overflow', 'to
 /** Payload of `session:start`. */
 export interface SessionStartEvent {
   sessionId: string;
+  /**
+   * Set when the tracker started this session itself, continuing the one named here: that one ended `hidden`
+   * (sent at once) and the page was shown again. Same campaign, creator and metadata, a new sessionId: the
+   * service records a sessionId once, so a sent session cannot grow.
+   */
+  continues?: string;
   startedAt: string;
   campaignId?: string;
   creatorKey?: string;

@@ -1,24 +1,38 @@
 /**
- * What the flusher (./flusher.ts) is handed instead of importing it. The flusher is a chunk of its own, loaded
- * while the tracker starts up; any module it shared with the tracker's bundle would make a bundler split that
- * bundle into one more file a game downloads before it can call the SDK (DESIGN section 11). So the flusher
- * imports nothing the tracker does, and everything it shares comes through here.
+ * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing,
+ * the flush lock and the backoff. It also keeps the game's headers from the last successful `relay.headers()`
+ * call, so a page being left can send with them at once, from within the event handler (DESIGN section 5).
  */
 import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import { chainLock } from '../chain-lock.js';
+import { resolveHeaders, withoutContentType } from '../http/exchange.js';
 import type { Platform } from '../platform.js';
 import { playtimeBody, sendToRelay, type RelayTarget, type SendOutcome } from '../relay/sender.js';
 import type { RelaySession } from '../relay/protocol.js';
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
-import { chunkBySize, utf8Length } from './body-size.js';
+import { chunkBySize, KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
 import type { TrackedSession } from './events.js';
 
 /** The tools of one player's flusher; see {@link flushTools}. */
 export interface FlushTools {
-  /** POSTs one batch to the relay and sorts the answer (core/relay/sender.ts). */
-  send(sessions: RelaySession[], keepalive: boolean, signal: AbortSignal): Promise<SendOutcome>;
-  /** Splits a batch into bodies a keepalive request may carry; a session too large alone is `oversized`. */
-  keepaliveChunks<T extends { session: TrackedSession }>(items: T[]): { chunks: T[][]; oversized: T[] };
+  /** The relay's mount URL (named in errors). */
+  url: string;
+  /**
+   * POSTs one batch to the relay and sorts the answer (core/relay/sender.ts). `exitHeaders`: send with these
+   * (see {@link FlushTools.exitHeaders}) and call `fetch` before returning; otherwise `relay.headers` is asked first.
+   */
+  send(sessions: RelaySession[], keepalive: boolean, signal: AbortSignal, exitHeaders?: Record<string, string>): Promise<SendOutcome>;
+  /**
+   * The headers a request sent while the page is being left carries: the game's static headers, or what its
+   * `relay.headers()` function gave last time it succeeded; undefined when it has not succeeded yet.
+   */
+  exitHeaders(): Record<string, string> | undefined;
+  /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
+  warmHeaders(): void;
+  /** Splits a batch into bodies a keepalive request may carry (each under `limit` bytes); a session too large alone is `oversized`. */
+  keepaliveChunks<T extends { session: TrackedSession }>(items: T[], limit?: number): { chunks: T[][]; oversized: T[] };
+  /** The UTF-8 size of the body that carries `sessions`. */
+  bodyBytes(sessions: RelaySession[]): number;
   /** Runs `task` under the player's flush lock. */
   lock(task: () => Promise<void>): Promise<void>;
   /** The wait before retry `attempt` (core/http/backoff.ts). */
@@ -34,9 +48,23 @@ const SENT_AT_SAMPLE = new Date(0).toISOString();
 
 /** The {@link FlushTools} of the player whose flush lock is `lockName`, sending to `relay`. */
 export function flushTools(platform: Platform, relay: RelayTarget, isTest: boolean | undefined, lockName: string): FlushTools {
+  const { headers } = relay;
+  /** The last headers `relay.headers()` resolved to (a function's); static headers are read as they are. */
+  let lastHeaders: Record<string, string> | undefined;
+  const resolved = () => resolveHeaders(headers).then((value) => (lastHeaders = value));
+  const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
   return {
-    send: (sessions, keepalive, signal) => sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal, now: () => platform.now() }),
-    keepaliveChunks: (items) => chunkBySize(items, utf8Length(playtimeBody([], isTest, SENT_AT_SAMPLE))),
+    url: relay.url,
+    send(sessions, keepalive, signal, exitHeaders) {
+      const send = (resolvedHeaders: Record<string, string>) => sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal, resolvedHeaders, now: () => platform.now() });
+      return exitHeaders ? send(exitHeaders) : resolved().then(send);
+    },
+    exitHeaders: () => (typeof headers === 'function' ? lastHeaders : withoutContentType(headers ?? {})),
+    warmHeaders() {
+      if (typeof headers === 'function' && !lastHeaders) resolved().catch(() => undefined); // a failure is reported by the next flush that asks
+    },
+    keepaliveChunks: (items, limit = KEEPALIVE_BODY_LIMIT) => chunkBySize(items, bodyBytes([]), limit),
+    bodyBytes,
     lock: (task) => withLock(platform, lockName, task),
     backoffDelay,
     isTransientStatus,

@@ -1,14 +1,15 @@
 /**
  * Sends the queue to the relay: one flusher at a time (a lock across instances), batches of at most 1000,
  * keepalive chunks under 64 KiB, per-item results, bisection of rejected batches, backoff with full jitter
- * and `Retry-After`. A chunk of its own, which the tracker loads while it starts up: it imports nothing the
- * tracker does, and takes what it shares with it as {@link FlushTools} (see ./flush-tools.ts).
+ * and `Retry-After`; and, when the page is being left, one keepalive request at once from what is in memory
+ * ({@link Flusher.exit}). Part of the tracker's own code: every start needs it (DESIGN section 11).
  * @see DESIGN section 5
  */
 import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { shiftSession } from '../relay/device-clock.js';
+import { KEEPALIVE_BODY_LIMIT } from './body-size.js';
 import type { DropReason, TrackerEvents } from './events.js';
 import type { FlushTools } from './flush-tools.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
@@ -34,6 +35,14 @@ export interface Flusher {
   /** Flushes now if `trigger` may start one; joins the flush already running. */
   flush(trigger: FlushTrigger): Promise<void>;
   /**
+   * The page is being left: sends the queued sessions held in memory (the session that just ended among them)
+   * in one keepalive request, calling `fetch` before it returns: no lock (the service de-duplicates), no storage
+   * read, the headers of the last successful `relay.headers()` call. If the page lives on, the answer is acted
+   * on as a flush's. assumed: nothing is sent while `relay.headers()` has not succeeded yet (sent without the
+   * game's credentials it would be refused); storage keeps those sessions for the next flush or visit.
+   */
+  exit(): void;
+  /**
    * Stops timers and aborts the request in flight (its sessions stay queued for the next start-up).
    * Resolves once a flush holding the lock has wound down, so its last events reach the listeners; a flush
    * still waiting for the lock (another tab's turn) is not waited for: it gives up when its turn comes.
@@ -46,6 +55,19 @@ export interface Flusher {
  * list): the developer must act, so it is reported, not only retried.
  */
 const isBlocked = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'REQUEST_BLOCKED';
+
+/**
+ * Requests in a row that `fetch` rejected (TypeError) while the platform said it was online before the relay is
+ * reported unreachable. assumed: 3: one or two are a flaky network; a CORS refusal fails every time.
+ */
+export const UNREACHABLE_AFTER = 3;
+
+/** The message of the `relay` error a relay that cannot be reached while online gets. */
+export const unreachableMessage = (url: string) =>
+  `The relay at ${url} could not be reached ${UNREACHABLE_AFTER} times in a row while the device is online. Likely causes: ` +
+  "CORS does not allow this page's origin (the relay's cors option must list it), mixed content (an http:// relay " +
+  'from an https:// page), a blocked host (an ad blocker, a firewall, a Content-Security-Policy connect-src), or a ' +
+  'wrong relay URL. The sessions stay queued.';
 
 /**
  * The {@link Flusher} of one player's queue, sending with that player's `tools`. `clockMoved` tells how far
@@ -73,6 +95,16 @@ export function createFlusher(
   let retryAfterUntil = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
+  /** Bytes of this flusher's keepalive bodies in flight (an exit may come while a keepalive flush is under way). */
+  let keepaliveBytes = 0;
+  /** Requests in a row that got no answer while online (see {@link UNREACHABLE_AFTER}). */
+  let unreachable = 0;
+  /** A `relay` error was reported since the relay last answered with results: the next waits for a success. */
+  let relayReported = false;
+  const relayError = (error: unknown, status?: number) => {
+    if (!relayReported) events.emit('error', { kind: 'relay', error, ...(status === undefined ? {} : { status }) });
+    relayReported = true;
+  };
   const keys = (items: QueuedSession[]) => items.map((item) => item.key);
   const release = (items: QueuedSession[]) => queue.release(keys(items));
 
@@ -119,7 +151,8 @@ export function createFlusher(
       const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       const withKeepalive = keepalive;
-      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
+      // Within what keepalive bodies in flight leave (a page's exit request may be one of them).
+      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch, KEEPALIVE_BODY_LIMIT - keepaliveBytes) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {
@@ -132,15 +165,23 @@ export function createFlusher(
     return false;
   };
 
-  /** Sends one batch and acts on the outcome; a rejected or too-large batch is split and each half sent. */
-  const send = async (batch: QueuedSession[], withKeepalive: boolean): Promise<Step> => {
+  /**
+   * Sends one batch and acts on the outcome; a rejected or too-large batch is split and each half sent. With
+   * `exitHeaders`, `fetch` is called before this function first yields (see {@link Flusher.exit}).
+   */
+  const send = async (batch: QueuedSession[], withKeepalive: boolean, exitHeaders?: Record<string, string>): Promise<Step> => {
     let outcome;
+    const sessions = batch.map((item) => item.session);
+    const bytes = withKeepalive ? tools.bodyBytes(sessions) : 0;
+    keepaliveBytes += bytes;
     try {
-      outcome = await tools.send(batch.map((item) => item.session), withKeepalive, abort.signal);
+      outcome = await tools.send(sessions, withKeepalive, abort.signal, exitHeaders);
     } catch (error) {
       release(batch);
       events.emit('error', { kind: 'headers', error });
       return false;
+    } finally {
+      keepaliveBytes -= bytes;
     }
     const { kind } = outcome;
     if (kind === 'results') return settle(batch, outcome.result);
@@ -151,10 +192,14 @@ export function createFlusher(
     release(batch);
     if (kind === 'auth') events.emit('error', { kind, error: outcome.error, status: outcome.status });
     else {
-      // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status means the relay is misconfigured.
+      // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status (a 200 that is not the
+      // relay's answer, e.g. a captive portal's login page, included) means the relay is misconfigured.
       const { status, error } = outcome;
-      if (isBlocked(error)) events.emit('error', { kind: 'relay', error });
-      else if (!tools.isTransientStatus(status)) events.emit('error', { kind: 'relay', error: new Error(outcome.reason), status });
+      const noAnswer = status === undefined && (error as Error | undefined)?.name === 'TypeError' && platform.network?.isOnline() === true;
+      unreachable = noAnswer ? unreachable + 1 : 0;
+      if (isBlocked(error)) relayError(error);
+      else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(tools.url)), { cause: error }));
+      else if (status !== undefined && !tools.isTransientStatus(status)) relayError(new Error(outcome.reason), status);
       backOff(outcome.retryAfterMs);
     }
     return false;
@@ -177,6 +222,8 @@ export function createFlusher(
    */
   const settle = async (batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> => {
     resetBackoff();
+    unreachable = 0;
+    relayReported = false;
     const unanswered = new Map(batch.map((item) => [item.session.sessionId, item]));
     const acknowledged: Array<[key: string, result: PlaytimeItemResult]> = [];
     const failed: Array<[item: QueuedSession, error: string]> = [];
@@ -243,6 +290,18 @@ export function createFlusher(
         .finally(() => (running = undefined));
       return running;
     },
+    exit() {
+      const headers = tools.exitHeaders();
+      if (disposed || !enabled() || !headers || platform.network?.isOnline() === false) return;
+      const moved = clockMoved();
+      const nowMs = platform.now();
+      const held = queue.readHeld().map((item) => presentFrame(item, moved, nowMs));
+      // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
+      const { chunks } = tools.keepaliveChunks(held, KEEPALIVE_BODY_LIMIT - keepaliveBytes);
+      const [first = []] = chunks;
+      release(held.filter((item) => !first.includes(item)));
+      if (first.length) void send(first, true, headers);
+    },
     dispose() {
       disposed = true;
       clearTimeout(retryTimer);
@@ -251,18 +310,4 @@ export function createFlusher(
     },
   };
   return flusher;
-}
-
-/** What ./flusher.ts hands the tracker; see {@link flusherCode}. */
-export interface FlusherCode {
-  createFlusher: typeof createFlusher;
-}
-
-/**
- * The flusher's code as the tracker loads it: `import('./flusher.js')`, then this. The `<script>` bundle puts
- * adapters/browser/flusher-script.ts in this module's place, whose `flusherCode` resolves once its sibling file
- * has loaded, so a failed load fails here, as a failed `import()` does.
- */
-export async function flusherCode(): Promise<FlusherCode> {
-  return { createFlusher };
 }

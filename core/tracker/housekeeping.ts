@@ -1,9 +1,8 @@
 /**
  * A tracker's start-up work on stored data other than its own player's queue: SDK 0.1.0's shared queue
- * migrated, crashed sessions recovered, other players' old sessions expired. It runs only when such data is
- * stored, so the tracker imports this module lazily (`import()`), and this module imports none of the
- * tracker's: what it needs comes as arguments (a game's bundler would otherwise add a shared chunk to what
- * every game loads).
+ * migrated, crashed sessions recovered (after a page was left, the usual case on web portals), other players'
+ * old sessions expired. It runs only when such data is stored; its code comes with the tracker's (a start-up
+ * should not wait for a second download, DESIGN section 11).
  * @see ./tracker.ts, ./player-storage.ts, DESIGN section 5
  */
 import type { KeyValueStorage, Platform } from '../platform.js';
@@ -109,20 +108,3 @@ export async function expireOtherPlayers(
     } else if (queued) young.add(prefix);
   }
 }
-
-/** What this module does, as the tracker receives it. */
-export interface Housekeeping {
-  migrateSharedQueue: typeof migrateSharedQueue;
-  recoverCrashedSessions: typeof recoverCrashedSessions;
-  expireOtherPlayers: typeof expireOtherPlayers;
-}
-
-/**
- * This module's functions once its code is here: at once from a bundle's chunk; in the `<script>` bundle,
- * after its sibling file has loaded (adapters/browser/housekeeping-script.ts), so a failed load fails here,
- * once, as a failed `import()` does.
- */
-export async function housekeepingCode(): Promise<Housekeeping> {
-  return { migrateSharedQueue, recoverCrashedSessions, expireOtherPlayers };
-}
-

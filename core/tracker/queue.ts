@@ -4,6 +4,7 @@
  * @see DESIGN section 5
  */
 import type { KeyValueStorage } from '../platform.js';
+import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
 import { isUnreadable } from './unreadable.js';
 
@@ -39,13 +40,18 @@ export interface SessionQueue {
    * Resolves whether the write succeeded (if not, the session is held in memory for this run).
    */
   enqueue(session: TrackedSession): Promise<boolean>;
-  /** Up to `limit` keys, oldest first, leaving out `skip`. */
+  /** Up to `limit` keys, oldest first, leaving out `skip` and those being sent (a page's exit request holds them). */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
   /**
    * Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten, and one
    * whose value no longer parses is set aside (see ./unreadable.ts).
    */
   read(keys: string[]): Promise<QueuedSession[]>;
+  /**
+   * The queued sessions this tracker still holds in memory (those it queued itself, newest first, at most a
+   * keepalive body's worth), marked in flight: at once, with no storage read, for a page being left.
+   */
+  readHeld(): QueuedSession[];
   /** Ends the in-flight mark of keys that stay queued. */
   release(keys: Iterable<string>): void;
   /**
@@ -81,11 +87,34 @@ export function sessionQueue(
   let nextSeq = 0;
   /** Keys a flush is sending now: never evicted under it. */
   const inFlight = new Set<string>();
+  /** Keys being deleted now (two answers for one session, an exit's and a flush's, report it once). */
+  const removing = new Set<string>();
+  /**
+   * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
+   * what a page being left sends without reading storage. Storage still holds them (the source of truth).
+   */
+  const held = new Map<string, { session: TrackedSession; bytes: number }>();
+  let heldBytes = 0;
+  /** Keys whose first write is under way: storage may not show them yet. */
+  const writing = new Set<string>();
   const seqStart = prefix.length;
+
+  const hold = (key: string, session: TrackedSession) => {
+    const bytes = utf8Length(JSON.stringify(session));
+    held.set(key, { session, bytes });
+    heldBytes += bytes;
+    for (const [oldest, { bytes: oldestBytes }] of held) {
+      if (heldBytes <= KEEPALIVE_BODY_LIMIT) break;
+      held.delete(oldest);
+      heldBytes -= oldestBytes;
+    }
+  };
 
   const forget = (key: string) => {
     const entry = index.get(key);
     index.delete(key);
+    heldBytes -= held.get(key)?.bytes ?? 0;
+    held.delete(key);
     if (entry?.session) leftMemory(entry.sessionId);
   };
 
@@ -130,13 +159,18 @@ export function sessionQueue(
       const { sessionId } = session;
       const key = prefix + String(nextSeq++).padStart(SEQ_DIGITS, '0') + ':' + sessionId;
       const entry: Entry = { sessionId, moved: clockMoved() };
+      // In the index and held before the write ends (synchronously): a page being left sends it at once.
+      index.set(key, entry);
+      hold(key, session);
+      writing.add(key);
       try {
         await storage.set(key, session);
       } catch (error) {
         entry.session = session;
         storageError(error);
+      } finally {
+        writing.delete(key);
       }
-      index.set(key, entry);
       const evictions: Promise<void>[] = [];
       // The first key not in flight, walking the index lazily: O(1) for a queue that is not being sent.
       evicting: while (index.size > maxSize) {
@@ -156,7 +190,7 @@ export function sessionQueue(
       const keys: string[] = [];
       for (const key of index.keys()) {
         if (keys.length >= limit) break;
-        if (!skip.has(key)) keys.push(key);
+        if (!skip.has(key) && !inFlight.has(key)) keys.push(key);
       }
       return keys;
     },
@@ -174,11 +208,22 @@ export function sessionQueue(
           if (isUnreadable(error)) await queue.remove([key]);
           continue;
         }
+        // Not in storage yet (its write is under way), rather than sent by another tracker.
+        if (session === undefined && writing.has(key)) session = held.get(key)?.session;
         if (session === undefined) forget(key);
         else {
           inFlight.add(key);
           found.push({ key, session, moved: entry.moved });
         }
+      }
+      return found;
+    },
+
+    readHeld() {
+      const found: QueuedSession[] = [];
+      for (const [key, { session }] of held) {
+        inFlight.add(key);
+        found.unshift({ key, session, moved: index.get(key)!.moved });
       }
       return found;
     },
@@ -198,11 +243,15 @@ export function sessionQueue(
       const removed = new Set<string>();
       for (const key of keys) {
         inFlight.delete(key);
+        if (!index.has(key) || removing.has(key)) continue;
+        removing.add(key);
         try {
           await storage.delete(key);
         } catch (error) {
           storageError(error);
           continue;
+        } finally {
+          removing.delete(key);
         }
         forget(key);
         removed.add(key);

@@ -47,14 +47,15 @@ export interface SessionClock {
 
 /**
  * The clock of a session started at `startedAtMs` (wall) and `startMono` (monotonic). Play time counts the
- * foreground stretches only; the span runs to now, or to the pause when paused (a session ending in the
+ * foreground stretches only, plus `carriedMs` (under 1 s: what the session it continues played beyond its whole
+ * seconds, so splitting a session loses no play time to rounding); the span runs to now, or to the pause when paused (a session ending in the
  * background ended when it went there). `clockMoved` tells how far the device's wall clock has been moved
  * (see `clockWatch`): the start is moved with it, so records and the finished session are in the clock's
  * present frame.
  */
-export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number, clockMoved: () => number): SessionClock {
+export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number, clockMoved: () => number, carriedMs = 0): SessionClock {
   const movedAtStart = clockMoved();
-  let playedBeforeMs = 0;
+  let playedBeforeMs = carriedMs;
   /** Start of the current foreground stretch; undefined while paused. */
   let resumedAt: number | undefined = startMono;
   let pausedAt: number | undefined;

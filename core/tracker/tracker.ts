@@ -7,14 +7,14 @@ import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
 import { trackerEvents, type DropReason, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
-import type { Housekeeping } from './housekeeping.js';
-import type { Flusher, FlushTrigger } from './flusher.js';
+import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from './housekeeping.js';
+import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
-import { recoveredSession, sessionClock, type RunningRecord, type SessionClock } from './session-clock.js';
+import { recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
 
 /** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
@@ -32,8 +32,12 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * background is not restarted on return: `session:end` says `background-timeout` and the game calls
  * `start()` again if it wants; a background of exactly `backgroundTimeoutMs` counts as longer. `onUnload` is
  * treated as going to the background (checkpoint and keepalive flush); the session is recovered at the next
- * start-up if the page really went away. A bad argument to `start()` throws a `ValidationError` (a
- * programming error), while a finished session that breaks the rules is dropped (`invalid`).
+ * start-up if the page really went away. Where going to the background may be the last event
+ * (`Lifecycle.backgroundMayBeFinal`, a browser page), the session ends there (`hidden`) and is sent at once,
+ * and comes back as a new session (`session:start` with `continues`) when the page is shown within
+ * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad
+ * argument to `start()` throws a `ValidationError` (a programming error), while a finished session that breaks
+ * the rules is dropped (`invalid`).
  * @example
  * ```ts
  * const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: 'https://game.example/campaign' } });
@@ -170,26 +174,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    */
   let starting = true;
   const tools = flushTools(platform, config.relay, config.isTest, `${prefix}flush`);
-  /**
-   * The flusher's code (./flusher.ts) is a chunk of its own, downloaded while start-up reads storage: nothing is
-   * sent before start-up is done anyway, and the game's first frame waits for less code. A failed download is
-   * reported once (`error`, kind `relay`) and tried again at the next flush request; the sessions stay queued.
-   */
-  let flusherLoading: Promise<Flusher | void> | undefined;
-  let flusherFailed = false;
-  /** The flusher, loading it if it is not here yet (once; again after a failed load). */
-  const loadFlusher = () =>
-    (flusherLoading ??= import('./flusher.js')
-      .then((module) => module.flusherCode())
-      .then(
-        (code) => code.createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut),
-        (cause) => {
-          flusherLoading = undefined;
-          if (!flusherFailed) error('relay', cause);
-          flusherFailed = true;
-        },
-      ));
-  void loadFlusher();
+  const flusher = createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -200,8 +185,14 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
+  /** Where going to the background may be the page's last event: the session ends there and is sent at once. */
+  const leavesOnBackground = platform.lifecycle.backgroundMayBeFinal === true;
+  /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
+  let isLoaded = false;
+  /** The session that ended `hidden`, which the page being shown again within the timeout continues. */
+  let hiddenSession: { fields: SessionFields; at: number; carriedMs: number } | undefined;
 
-  const requestFlush = (trigger: FlushTrigger) => void (disposed || loadFlusher().then((flusher) => flusher?.flush(trigger)));
+  const requestFlush = (trigger: FlushTrigger) => void (disposed || flusher.flush(trigger));
   const flushEvery = () => {
     clearInterval(flushTimer);
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
@@ -222,11 +213,28 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     backgroundTimer = setTimeout(() => clock === paused && end('background-timeout'), config.backgroundTimeoutMs);
   };
 
+  /**
+   * The page may be going away for good: the session ends now, its final record stored first (in case the
+   * request is lost), and is queued and sent within this event handler. Under the 1 s minimum it would be
+   * dropped as too short, so it is paused instead (a tab switched for a moment continues it as itself).
+   */
+  const leave = (ending: SessionClock, now: number) => {
+    const record = ending.record(instanceId, now);
+    if (record.playedMs < FIRST_CHECKPOINT_MS) return pause(ending, now);
+    void running.save(record);
+    const { sessionId, userId, campaignId, creatorKey, metadata } = record;
+    hiddenSession = { fields: { sessionId, userId, ...definedOnly({ campaignId, creatorKey, metadata }) }, at: now, carriedMs: record.playedMs % 1000 };
+    end('hidden');
+  };
+
   const toBackground = () => {
     inBackground = true;
     watch.background(true);
     clearInterval(flushTimer);
-    if (clock) pause(clock, monotonic());
+    const now = monotonic();
+    if (clock) (leavesOnBackground ? leave : pause)(clock, now);
+    // The exit goes out now, from memory; the flush sends the rest of the queue after it, as keepalive too.
+    if (leavesOnBackground) flusher.exit();
     requestFlush('background');
   };
 
@@ -235,6 +243,9 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     inBackground = false;
     watch.background(false);
     flushEvery();
+    const hidden = hiddenSession;
+    hiddenSession = undefined;
+    if (hidden && !clock && !optedOut && monotonic() - hidden.at < config.backgroundTimeoutMs) return void begin(hidden.fields, hidden.fields.sessionId, hidden.carriedMs);
     if (!clock) return;
     const now = monotonic();
     if (clock.pausedFor(now) >= config.backgroundTimeoutMs) return end('background-timeout');
@@ -262,7 +273,8 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    * instead, until the session leaves the queue: a restart then recovers what this run could not send.
    */
   const finish = async (session: TrackedSession, record: RunningRecord, discard?: DropReason) => {
-    await loaded;
+    // Not `await loaded` once it is: the session must be queued (held in memory) before `end()` returns.
+    if (!isLoaded) await loaded;
     const { sessionId } = session;
     const details = checkPlaytimeItem(session);
     if (discard || optedOut) dropped(sessionId, discard ?? 'opted-out', session);
@@ -296,7 +308,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   };
 
   const settled = async () => {
-    while (pending.size) await Promise.all(pending);
+    while (pending.size) await Promise.all([...pending]);
   };
 
   unsubscribe.push(platform.lifecycle.onBackground(toBackground), platform.lifecycle.onForeground(toForeground));
@@ -304,62 +316,68 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
   /**
-   * The housekeeping module (./housekeeping.ts), imported only when something other than this player's queue
-   * and choice is stored (0.1.0's shared queue, a running record, another player's data): most start-ups have
-   * nothing to do. A failed import (a page gone offline) is reported and skipped; the data stays stored for
-   * the next start-up.
+   * Whether something other than this player's queue and choice is stored (0.1.0's shared queue, a running
+   * record, another player's data): only then does start-up run the housekeeping (./housekeeping.ts).
    */
-  let housekeeping: Promise<Housekeeping | void> | undefined;
+  let tidy = false;
   /** Storage of an earlier release migrated, the queue index and the player's choice loaded: sessions may be queued. */
   const loaded = (async () => {
     const keys = (await storage.keys(layout.root).catch(storageError)) ?? [];
-    if (keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey)) housekeeping = import('./housekeeping.js').then((module) => module.housekeepingCode()).catch((cause) => error('storage', cause));
-    await (await housekeeping)?.migrateSharedQueue(storage, layout).catch(storageError);
+    tidy = keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey);
+    if (tidy) await migrateSharedQueue(storage, layout).catch(storageError);
     await queue.sync();
     const choice = await storage.get(optOutKey).catch(storageError);
     if (typeof choice === 'boolean') optedOut = choice;
+    isLoaded = true;
   })();
   /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
   const ready = (async () => {
     await loaded;
-    const tidy = await housekeeping;
     try {
-      await tidy?.recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
+      if (tidy) await recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
     } finally {
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(tidy.expireOtherPlayers(storage, layout, platform.now(), (event) => events.emit('dropped', event), recoveredSession));
+    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), (event) => events.emit('dropped', event), recoveredSession));
   })();
+
+  /**
+   * Starts a session with `like`'s campaign, creator and metadata under a new id: the game's `start()`, or the
+   * continuation of a session that ended `hidden` (`carriedMs`: what it played beyond its whole seconds).
+   */
+  const begin = (like: Omit<SessionFields, 'sessionId' | 'userId'>, continues?: string, carriedMs = 0): string => {
+    const { campaignId, creatorKey, metadata } = like;
+    const sessionId = nextId();
+    const fields = { sessionId, userId: config.userId, ...definedOnly({ campaignId, creatorKey, metadata }) };
+    const now = monotonic();
+    const started = sessionClock(fields, platform.now(), now, clockMoved, carriedMs);
+    clock = started;
+    tools.warmHeaders();
+    if (inBackground) pause(started, now);
+    else {
+      checkpointEvery();
+      // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
+      firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
+    }
+    void running.save(started.record(instanceId, now));
+    events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ continues, campaignId, creatorKey }) });
+    return sessionId;
+  };
 
   return {
     start(options) {
       if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
       const { campaignId, creatorKey, metadata } = checkStartOptions(options);
       if (clock) end('restart');
+      hiddenSession = undefined;
       if (optedOut) return '';
-      const sessionId = nextId();
-      const fields = {
-        sessionId,
-        userId: config.userId,
-        ...definedOnly({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata }),
-      };
-      const now = monotonic();
-      const started = sessionClock(fields, platform.now(), now, clockMoved);
-      clock = started;
-      if (inBackground) pause(started, now);
-      else {
-        checkpointEvery();
-        // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-        firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
-      }
-      void running.save(started.record(instanceId, now));
-      events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ campaignId: fields.campaignId, creatorKey: fields.creatorKey }) });
-      return sessionId;
+      return begin({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata });
     },
 
     async stop() {
       if (clock) end('stop');
+      hiddenSession = undefined;
       await settled();
     },
 
@@ -373,6 +391,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
 
     async deleteStoredData() {
       if (clock) end('stop', 'erased');
+      hiddenSession = undefined;
       await ready;
       await settled();
       await tools.lock(async () => {
@@ -384,7 +403,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     async flush() {
       await ready;
       await settled();
-      if (!disposed) await (await loadFlusher())?.flush('manual');
+      if (!disposed) await flusher.flush('manual');
     },
 
     dispose() {
@@ -392,7 +411,8 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
         for (const stopListening of unsubscribe.splice(0)) stopListening();
         clearInterval(flushTimer);
         if (clock) end('dispose');
-        await (await flusherLoading)?.dispose();
+        hiddenSession = undefined;
+        await flusher.dispose();
         await ready;
         await settled();
         releaseAlive();

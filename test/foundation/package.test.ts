@@ -2,10 +2,10 @@
 // Runs after the build (`npm test` builds first).
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ENTRIES, IIFE } from '../../scripts/entries.mjs';
+import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -59,6 +59,15 @@ describe('built entries', () => {
   it('maps the IIFE bundle and its declaration of the global', () => {
     expect(pkg.exports['./game-campaign.iife.js']).toBe(`./${IIFE.file}`);
     expect(pkg.exports['./game-campaign.iife.d.ts']).toBe(`./${IIFE.file.replace(/\.js$/, '.d.ts')}`);
+  });
+
+  it('resolves every file the browser guide tells a <script> user to serve through the export map, and lists exactly the built siblings', () => {
+    // A copy step finds them with require.resolve / import.meta.resolve, through the package's own name.
+    const self = createRequire(join(ROOT, 'package.json'));
+    const guide = readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8');
+    const served = [...new Set(guide.match(/game-campaign\.[a-z0-9-]+\.js/g))].sort();
+    expect(served).toEqual(['game-campaign.iife.js', ...Object.values(IIFE_SIBLINGS).map((sibling) => basename(sibling.file))].sort());
+    for (const file of served) expect(self.resolve(`game-campaign-sdk/${file}`), file).toBe(join(ROOT, 'dist', file));
   });
 
   it('the IIFE bundle defines the global GameCampaign with the browser entry', () => {

@@ -135,12 +135,13 @@ describe('every size row (DESIGN section 11)', () => {
     const kb = (bytes: number) => Math.round((bytes / 1024) * 1000) / 1000;
     const budgets = Object.fromEntries(rows.filter((row) => row.budget !== undefined).map((row) => [row.label, kb(row.budget!)]));
     expect(budgets).toEqual({
+      // + 2.7 KB where the tracker is: the code every tracker start needs, loaded with the entry (DESIGN section 11).
       'client reads (CampaignClient)': 4,
-      'tracker + browser adapter': 8.5,
-      'game-campaign-sdk/browser (all of it)': 12,
-      'tracker + Cocos adapter': 9,
-      'tracker + React Native adapter': 9,
-      'IIFE dist/game-campaign.iife.js': 12,
+      'tracker + browser adapter': 11.2,
+      'game-campaign-sdk/browser (all of it)': 14.7,
+      'tracker + Cocos adapter': 11.7,
+      'tracker + React Native adapter': 11.7,
+      'IIFE dist/game-campaign.iife.js': 14.7,
     });
   });
 });
@@ -236,6 +237,18 @@ describe('game-client bundles', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   }
+
+  it.each([
+    ['browser', 'createBrowserPlatform'],
+    ['cocos', 'createCocosPlatform'],
+    ['react-native', 'createReactNativePlatform'],
+  ])('game-campaign-sdk/%s with the tracker loads what every tracker start needs at once (the flusher, the start-up housekeeping): no second request', async (entry, name) => {
+    const { atOnce, later } = await loadedFiles(`import { PlaytimeTracker } from 'game-campaign-sdk';\nimport { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(PlaytimeTracker, ${name});\n`);
+    for (const file of ['core/tracker/flusher.js', 'core/tracker/housekeeping.js', 'core/tracker/tracker.js']) {
+      expect(atOnce, file).toContain(file);
+      expect(later, file).not.toContain(file);
+    }
+  });
 
   it.each([
     ['browser', 'createBrowserPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/browser/webview.js', 'adapters/browser/lease-lock.js']],

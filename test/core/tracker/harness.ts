@@ -53,10 +53,10 @@ export interface Harness {
 }
 
 /** A tracker on a memory platform (over `storage`, new by default) talking to `relay` (new by default). */
-export function createHarness(options: Partial<PlaytimeTrackerOptions> = {}, shared: { storage?: MemoryStorage; relay?: FakeRelay } = {}): Harness {
+export function createHarness(options: Partial<PlaytimeTrackerOptions> = {}, shared: { storage?: MemoryStorage; relay?: FakeRelay; backgroundMayBeFinal?: boolean } = {}): Harness {
   const storage = shared.storage ?? createMemoryStorage();
   const relay = shared.relay ?? createFakeRelay();
-  const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
+  const platform = createMemoryPlatform({ storage, fetch: relay.fetch, backgroundMayBeFinal: shared.backgroundMayBeFinal });
   const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL }, ...options });
   return { storage, relay, platform, tracker, log: recordEvents(tracker) };
 }

@@ -326,6 +326,8 @@ namespace GameCampaignSdk
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
+        /// <summary>JSON <c>continues</c> (optional: null when absent).</summary>
+        public string Continues;
         /// <summary>JSON <c>startedAt</c>.</summary>
         public string StartedAt;
         /// <summary>JSON <c>campaignId</c> (optional: null when absent).</summary>
@@ -341,6 +343,7 @@ namespace GameCampaignSdk
             return new SessionStartEvent
             {
                 SessionId = Json.Str(o, "sessionId"),
+                Continues = Json.Str(o, "continues"),
                 StartedAt = Json.Str(o, "startedAt"),
                 CampaignId = Json.Str(o, "campaignId"),
                 CreatorKey = Json.Str(o, "creatorKey"),
@@ -352,6 +355,7 @@ namespace GameCampaignSdk
         {
             var o = new Dictionary<string, object>();
             Json.Put(o, "sessionId", SessionId);
+            Json.Put(o, "continues", Continues);
             Json.Put(o, "startedAt", StartedAt);
             Json.Put(o, "campaignId", CampaignId);
             Json.Put(o, "creatorKey", CreatorKey);
@@ -365,7 +369,7 @@ namespace GameCampaignSdk
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
-        /// <summary>JSON <c>reason</c>. One of: stop, restart, background-timeout, dispose, recovered.</summary>
+        /// <summary>JSON <c>reason</c>. One of: stop, restart, background-timeout, dispose, recovered, hidden.</summary>
         public string Reason;
         /// <summary>JSON <c>session</c>.</summary>
         public Session Session;

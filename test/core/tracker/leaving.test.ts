@@ -1,0 +1,247 @@
+// A page being left (DESIGN section 5, "Leaving is an ending too"): where going to the background may be the last
+// event (a browser page: Lifecycle.backgroundMayBeFinal), the running session ends and goes out in that same event
+// handler: `fetch` is called before the handler returns, before any microtask runs, with keepalive, within the
+// 64 KiB keepalive budget and the game's last good headers. Storage still holds it in case the request is lost. A
+// page shown again continues as a new session; no play time is lost or counted twice.
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
+import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { PlaytimeTracker } from '../../../core/tracker/index.js';
+import { createFakeRelay } from './fake-relay.js';
+import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
+
+beforeEach(useFakeClock);
+afterEach(() => void vi.useRealTimers());
+
+const KEEPALIVE_LIMIT = 64 * 1024;
+/** A tracker on a page whose background may be its last event (as the browser adapter's lifecycle says). */
+const onPage = (options: Parameters<typeof createHarness>[0] = {}, shared: Parameters<typeof createHarness>[1] = {}) => createHarness(options, { ...shared, backgroundMayBeFinal: true });
+/**
+ * Starts a session, plays `before` ms, hides the page for `hidden` ms (running `whileHidden` at once), shows it,
+ * plays `after` ms and stops: resolves what the relay recorded, `[sessionId, durationSeconds]` each, and the first id.
+ */
+async function hideAndShow(harness: Harness, before: number, hidden: number, after: number, whileHidden: () => void = () => {}) {
+  await settle();
+  const sessionId = harness.tracker.start();
+  await advance(before);
+  harness.platform.background();
+  whileHidden();
+  await advance(hidden);
+  harness.platform.foreground();
+  await advance(after);
+  await harness.tracker.stop();
+  await harness.tracker.flush();
+  return { sessionId, recorded: [...harness.relay.recorded.values()].map((session) => [session.sessionId, session.durationSeconds]) };
+}
+const sentIds = (relay: { requests: Array<{ body: { sessions: Array<{ sessionId: string }> } }> }) => relay.requests.map((request) => request.body.sessions.map((session) => session.sessionId));
+
+describe('a page being left', () => {
+  it('sends the running session inside the hide event, before any microtask, with its full play time', async () => {
+    const page = onPage({ campaignId: 'camp-1' });
+    await settle();
+    const sessionId = page.tracker.start({ creatorKey: 'ABCDE', metadata: { level: 3 } });
+    await advance(3_600);
+    expect(page.relay.requests).toEqual([]);
+
+    page.platform.background();
+    // No await since the event: the request was issued synchronously from the listener.
+    expect(page.relay.requests).toHaveLength(1);
+    const [request] = page.relay.requests;
+    expect(request!.keepalive).toBe(true);
+    expect(request!.body.sessions).toEqual([
+      { sessionId, userId: 'player-1', durationSeconds: 3, startedAt: iso(T0), endedAt: iso(T0 + 3_600), campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } },
+    ]);
+    expect(eventsOf(page.log, 'session:end').map((event) => [event.sessionId, event.reason])).toEqual([[sessionId, 'hidden']]);
+
+    // The page lived on: the answer is acted on as a flush's, and storage is left empty.
+    await settle();
+    expect(eventsOf(page.log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
+    expect(page.storage.snapshot()).toEqual({});
+  });
+
+  it('uses the headers of the last successful relay.headers() call, without waiting for the function again', async () => {
+    let calls = 0;
+    let answer: () => Promise<Record<string, string>> = async () => ({ authorization: `Bearer token-${++calls}` });
+    const page = onPage({ relay: { url: RELAY_URL, headers: () => answer() } });
+    await settle();
+    page.tracker.start();
+    await settle();
+    await advance(2_000);
+    await page.tracker.flush(); // nothing queued yet: the token asked for at start is the last good one
+    answer = () => new Promise(() => {}); // the game's token refresh hangs as the page goes away
+    page.platform.background();
+    expect(page.relay.requests).toHaveLength(1);
+    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token-1', 'content-type': 'application/json' });
+  });
+
+  it('sends nothing at the exit while relay.headers() has never succeeded; storage keeps the session for the next visit', async () => {
+    const page = onPage({ relay: { url: RELAY_URL, headers: async () => Promise.reject(new Error('not logged in')) } });
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(5_000);
+    page.platform.background();
+    expect(page.relay.requests).toEqual([]);
+    await settle();
+    page.platform.crash(); // the tab is closed
+
+    const next = createHarness({}, { storage: page.storage, relay: page.relay });
+    await next.tracker.flush();
+    expect(next.relay.recorded.get(sessionId)?.durationSeconds).toBe(5);
+  });
+
+  it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
+    const page = onPage();
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(12_300);
+    const release = page.relay.hold(); // the request reaches the relay, the page dies before the answer
+    page.platform.background();
+    await settle(); // the storage writes of the exit are done
+    page.platform.crash();
+    release();
+    await settle();
+    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(12);
+
+    const next = createHarness({}, { storage: page.storage, relay: page.relay });
+    await next.tracker.flush();
+    await settle();
+    expect(eventsOf(next.log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SKIPPED' }] }]);
+    expect(next.relay.successes.get(sessionId)).toBe(1);
+    expect(next.storage.snapshot()).toEqual({});
+  });
+
+  it('keeps each keepalive body, and all of them in flight, within 64 KiB; the session that just ended leads', async () => {
+    const page = onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
+    await settle();
+    for (let i = 0; i < 30; i++) {
+      page.tracker.start({ metadata: { notes: 'x'.repeat(3_000), i } });
+      await advance(1_000);
+      await page.tracker.stop();
+    }
+    expect(page.relay.requests).toEqual([]); // ~90 KB queued, unsent
+    const release = page.relay.hold();
+    const first = page.tracker.start({ metadata: { last: 1 } });
+    await advance(2_000);
+    page.platform.background();
+    expect(sentIds(page.relay)).toHaveLength(1);
+    expect(sentIds(page.relay)[0]![0]).toBe(first);
+    expect(page.relay.requests[0]!.bytes).toBeLessThan(KEEPALIVE_LIMIT);
+    expect(page.relay.requests[0]!.bytes).toBeGreaterThan(KEEPALIVE_LIMIT / 2);
+
+    // Shown and hidden again while the first exit request is still in flight: the second fits what is left.
+    page.platform.foreground();
+    await advance(1_500);
+    page.platform.background();
+    expect(page.relay.requests).toHaveLength(2);
+    expect(page.relay.requests[0]!.bytes + page.relay.requests[1]!.bytes).toBeLessThan(KEEPALIVE_LIMIT);
+    expect(page.relay.requests.every((request) => request.keepalive)).toBe(true);
+    release();
+    await settle();
+  });
+});
+
+describe('a page shown again', () => {
+  it('continues as a new session with the same campaign, creator and metadata; no play time lost or counted twice', async () => {
+    const page = onPage();
+    await settle();
+    const first = page.tracker.start({ campaignId: 'camp-1', creatorKey: 'ABCDE', metadata: { level: 3 } });
+    await advance(3_600);
+    page.platform.background();
+    await advance(20_000); // background time is not play time
+    page.platform.foreground();
+    const starts = eventsOf(page.log, 'session:start');
+    expect(starts).toHaveLength(2);
+    const second = starts[1]!;
+    expect(second).toEqual({ sessionId: expect.any(String), continues: first, startedAt: iso(T0 + 23_600), campaignId: 'camp-1', creatorKey: 'ABCDE' });
+    await advance(2_600);
+    await page.tracker.stop();
+    await page.tracker.flush();
+
+    const recorded = [...page.relay.recorded.values()];
+    expect(recorded.map((session) => [session.sessionId, session.durationSeconds, session.startedAt, session.endedAt, session.metadata])).toEqual([
+      [first, 3, iso(T0), iso(T0 + 3_600), { level: 3 }],
+      // 0.6 s of the first part carried over: 3.6 + 2.6 = 6.2 s played, 6 s recorded in all (as one session would be).
+      [second.sessionId, 3, iso(T0 + 23_600), iso(T0 + 26_200), { level: 3 }],
+    ]);
+    expect(eventsOf(page.log, 'session:end').map((event) => event.reason)).toEqual(['hidden', 'stop']);
+    expect([...page.relay.successes.values()]).toEqual([1, 1]);
+  });
+
+  it('does not continue after backgroundTimeoutMs; the game starts again if it wants', async () => {
+    const page = onPage({ backgroundTimeoutMs: 60_000 });
+    await settle();
+    page.tracker.start();
+    await advance(5_000);
+    page.platform.background();
+    await advance(60_000);
+    page.platform.foreground();
+    await advance(5_000);
+    expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+    await page.tracker.flush();
+    expect([...page.relay.recorded.values()].map((session) => session.durationSeconds)).toEqual([5]);
+  });
+
+  it('does not continue a session the game stopped while hidden', async () => {
+    const page = onPage();
+    await settle();
+    page.tracker.start();
+    await advance(5_000);
+    page.platform.background();
+    await page.tracker.stop();
+    page.platform.foreground();
+    expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+  });
+
+  it('keeps a part under the 1 s minimum unsent and lets it continue as itself (a tab switched for a moment)', async () => {
+    const page = onPage();
+    const { sessionId, recorded } = await hideAndShow(page, 600, 5_000, 1_000, () => {
+      expect(page.relay.requests).toEqual([]);
+      expect(eventsOf(page.log, 'session:end')).toEqual([]);
+      expect(eventsOf(page.log, 'dropped')).toEqual([]);
+    });
+    expect(recorded).toEqual([[sessionId, 1]]); // 0.6 + 1 s
+    expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+  });
+});
+
+describe('where the background is not the last event (apps, engines, the memory platform)', () => {
+  it('a short background pauses and resumes the same session, sending it only when it ends', async () => {
+    const app = createHarness();
+    const { sessionId, recorded } = await hideAndShow(app, 4_000, 10_000, 2_000, () => expect(app.relay.requests).toEqual([]));
+    expect(eventsOf(app.log, 'session:end').map((event) => event.reason)).toEqual(['stop']);
+    expect(recorded).toEqual([[sessionId, 6]]);
+  });
+});
+
+describe('the back/forward cache', () => {
+  /** A page's window and document as the browser lifecycle listens to them. */
+  const fakePage = () => {
+    const window = new EventTarget() as unknown as Window;
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState }) as unknown as Document;
+    return { window, document };
+  };
+  const pageEvent = (type: string, persisted: boolean) => Object.assign(new Event(type), { persisted });
+
+  it('counts pagehide (persisted) as left: the session goes out in that event; pageshow continues it as a new session', async () => {
+    const relay = createFakeRelay();
+    const page = fakePage();
+    const platform = { ...createMemoryPlatform({ fetch: relay.fetch }), lifecycle: createBrowserLifecycle(page) };
+    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+    const log = recordEvents(tracker);
+    await settle();
+    const first = tracker.start();
+    await advance(7_000);
+    page.window.dispatchEvent(pageEvent('pagehide', true));
+    expect(sentIds(relay)).toEqual([[first]]);
+    expect(relay.requests[0]!.body.sessions[0]!.durationSeconds).toBe(7);
+    await advance(30_000); // in the cache: may be evicted now without another event, nothing is waiting
+    page.window.dispatchEvent(pageEvent('pageshow', true));
+    const starts = eventsOf(log, 'session:start');
+    expect(starts.map((event) => event.continues)).toEqual([undefined, first]);
+    await advance(3_000);
+    await tracker.stop();
+    await tracker.flush();
+    expect([...relay.recorded.values()].map((session) => session.durationSeconds)).toEqual([7, 3]);
+    await tracker.dispose();
+  });
+});
