@@ -51,8 +51,13 @@ namespace GameCampaignSdk
         /// <summary>The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining").</summary>
         private static readonly Regex CooldownDays = new Regex(@"\bin (\d+) days?\b|\b(\d+) days? remaining\b", RegexOptions.IgnoreCase);
 
+        /// <summary>Tests only: answers requests in place of UnityWebRequest (method, url, headers, JSON body or null).</summary>
+        internal static Func<string, string, Dictionary<string, string>, string, Task<HttpAnswer>> Transport = null;
+
         internal static Task<HttpAnswer> Send(string method, string url, Dictionary<string, string> headers, object body)
         {
+            var transport = Transport;
+            if (transport != null) return transport(method, url, headers, body == null ? null : Json.Serialize(body));
             var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(Json.Serialize(body))));
             request.timeout = TimeoutSeconds;
             if (headers != null) foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);

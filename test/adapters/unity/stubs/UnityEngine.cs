@@ -27,10 +27,48 @@ namespace UnityEngine
         public static void LogException(Exception exception) { Exceptions.Add(exception); }
     }
 
-    public class Object { }
-    public class Component : Object { }
+    public class Object
+    {
+        /// <summary>Stand-in only: every object DontDestroyOnLoad was given.</summary>
+        public static readonly List<Object> Kept = new List<Object>();
+        public static void DontDestroyOnLoad(Object target) { Kept.Add(target); }
+    }
+
+    public class Component : Object
+    {
+        public GameObject gameObject { get; internal set; }
+    }
+
     public class Behaviour : Component { public bool enabled { get; set; } }
     public class MonoBehaviour : Behaviour { }
+
+    /// <summary>Scripting API: GameObject(string), AddComponent&lt;T&gt;(). The stand-in constructs the component (Unity does it natively).</summary>
+    public sealed class GameObject : Object
+    {
+        public GameObject(string name) { this.name = name; }
+        public string name { get; set; }
+        public T AddComponent<T>() where T : Component, new()
+        {
+            var component = new T();
+            component.gameObject = this;
+            return component;
+        }
+    }
+
+    /// <summary>Scripting API: RuntimeInitializeLoadType (the order Unity runs [RuntimeInitializeOnLoadMethod] methods in).</summary>
+    public enum RuntimeInitializeLoadType { AfterSceneLoad, BeforeSceneLoad, AfterAssembliesLoaded, BeforeSplashScreen, SubsystemRegistration }
+
+    /// <summary>Scripting API: RuntimeInitializeOnLoadMethodAttribute (a static method Unity calls at start-up, and when Play mode starts even without a domain reload).</summary>
+    [AttributeUsage(AttributeTargets.Method)]
+    public sealed class RuntimeInitializeOnLoadMethodAttribute : Attribute
+    {
+        public RuntimeInitializeOnLoadMethodAttribute() { }
+        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { this.loadType = loadType; }
+        public RuntimeInitializeLoadType loadType { get; private set; }
+    }
+
+    /// <summary>Scripting API: NetworkReachability, what Application.internetReachability answers.</summary>
+    public enum NetworkReachability { NotReachable, ReachableViaCarrierDataNetwork, ReachableViaLocalAreaNetwork }
 
     [AttributeUsage(AttributeTargets.Field)]
     public sealed class SerializeField : Attribute { }
