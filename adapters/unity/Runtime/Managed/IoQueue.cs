@@ -44,6 +44,22 @@ namespace GameCampaignSdk
             return Run<bool>(() => { work(); return true; });
         }
 
+        /// <summary>Blocks until every job asked for has completed, or <paramref name="timeoutMs"/> passed; false on time-out.</summary>
+        internal static bool WaitIdle(int timeoutMs)
+        {
+            var deadline = DateTime.UtcNow.AddMilliseconds(timeoutMs);
+            lock (Gate)
+            {
+                while (unfinished > 0)
+                {
+                    var left = deadline - DateTime.UtcNow;
+                    if (left <= TimeSpan.Zero) return false;
+                    Monitor.Wait(Gate, left);
+                }
+                return true;
+            }
+        }
+
         private static void Enqueue(Action job)
         {
             lock (Gate)
@@ -71,7 +87,11 @@ namespace GameCampaignSdk
                     job = Jobs.Dequeue();
                 }
                 job();
-                lock (Gate) unfinished--;
+                lock (Gate)
+                {
+                    unfinished--;
+                    Monitor.PulseAll(Gate);
+                }
                 var progressed = Progressed;
                 if (progressed != null) progressed();
             }

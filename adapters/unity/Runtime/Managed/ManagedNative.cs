@@ -22,6 +22,8 @@ namespace GameCampaignSdk
         private ManagedSdk sdk;
         /// <summary>The last SDK's wind-down: the next Init's tracker reads storage after it.</summary>
         private Task windDown = Task.FromResult(0);
+        /// <summary>How long quitting waits for the last file writes, ms (a flushed write takes milliseconds).</summary>
+        private const int QuitWaitMs = 2000;
         private static bool quittingHooked;
         private static ManagedNative current;
 
@@ -98,6 +100,10 @@ namespace GameCampaignSdk
             if (native == null || native.sdk == null) return;
             native.windDown = native.sdk.Tracker.Dispose("dispose");
             native.sdk = null;
+            // The player exits once quitting's handlers return: the ended session's file write (off the main thread) must
+            // be on disk by then. Its running record's delete waits for a main-thread turn that never comes; the next
+            // start-up finds the session queued and deletes the record.
+            IoQueue.WaitIdle(QuitWaitMs);
         }
 
         /// <summary>A new process, or Play mode entered again without a domain reload: no SDK, and quitting hooked again (Unity clears its events).</summary>
