@@ -3,10 +3,9 @@
 // player from the Authorization header as a real relay's `authenticate` does (core/relay), and answers as scripted:
 // a status (with Retry-After), unreachable (a connection error), or FAILED for every item. When the device is offline
 // (Application.internetReachability) every request fails as a connection error. Answers arrive on a later turn of
-// the main thread, as UnityWebRequest's `completed` does.
+// the main thread (its work runs on the tracker's IoQueue worker, off the main thread, as a request does).
 using System;
 using System.Collections.Generic;
-using System.Threading;
 using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
@@ -27,18 +26,17 @@ internal sealed class FakeRelay
     internal int Sends;
     /// <summary>"accept", "unreachable", "status" or "reject".</summary>
     internal string Mode = "accept";
-    internal int Status;
-    internal double? RetryAfterSeconds;
-    internal string RejectReason;
+    internal int Status = 0;
+    internal double? RetryAfterSeconds = null;
+    internal string RejectReason = null;
     /// <summary>Something a relay would refuse that the tracker sent (no sentAt, a wrong route): the scenario fails on it.</summary>
     internal readonly List<string> Violations = new List<string>();
 
     internal Task<HttpAnswer> Exchange(string method, string url, Dictionary<string, string> headers, string body)
     {
-        var answer = Answer(method, url, headers, body);
-        var done = new TaskCompletionSource<HttpAnswer>();
-        SynchronizationContext.Current.Post(_ => done.SetResult(answer), null);
-        return done.Task;
+        // Worked out off the main thread (as a real request runs), in order with the tracker's file work, so settling
+        // the main loop waits for it too.
+        return IoQueue.Run(() => Answer(method, url, headers, body));
     }
 
     private HttpAnswer Answer(string method, string url, Dictionary<string, string> headers, string body)

@@ -11,6 +11,10 @@ internal sealed class MainLoop : SynchronizationContext
 {
     private readonly object gate = new object();
     private readonly Queue<KeyValuePair<SendOrPostCallback, object>> posted = new Queue<KeyValuePair<SendOrPostCallback, object>>();
+    private readonly System.Diagnostics.Stopwatch watch = new System.Diagnostics.Stopwatch();
+
+    /// <summary>The longest one posted callback ran, ms, since last reset (what one frame of Unity's player loop would spend on it).</summary>
+    internal double WorstMs;
 
     internal MainLoop()
     {
@@ -51,7 +55,9 @@ internal sealed class MainLoop : SynchronizationContext
                 }
                 next = posted.Dequeue();
             }
+            watch.Restart();
             next.Key(next.Value);
+            WorstMs = Math.Max(WorstMs, watch.Elapsed.TotalMilliseconds);
         }
     }
 

@@ -112,14 +112,23 @@ namespace GameCampaignSdk
                 if (oldest.Count == 0) return true;
                 foreach (var key in oldest) tried.Add(key);
                 var read = await queue.Read(oldest, setAside);
-                var moved = clockMoved();
-                var nowMs = DeviceClock.NowMs();
-                var batch = new List<QueuedSession>();
-                foreach (var item in read) batch.Add(PresentFrame(item, moved, nowMs));
-                if (batch.Count == 0) continue;
-                if (!await Send(batch)) return false;
+                if (read.Count == 0) continue;
+                if (!await Send(await InPresentFrame(read))) return false;
             }
             return false;
+        }
+
+        /// <summary>The batch in the device clock's present frame, worked out off the main thread (a thousand dates to parse).</summary>
+        private Task<List<QueuedSession>> InPresentFrame(List<QueuedSession> read)
+        {
+            var moved = clockMoved();
+            var nowMs = DeviceClock.NowMs();
+            return IoQueue.Run(() =>
+            {
+                var batch = new List<QueuedSession>();
+                foreach (var item in read) batch.Add(PresentFrame(item, moved, nowMs));
+                return batch;
+            });
         }
 
         /// <summary>
@@ -152,7 +161,8 @@ namespace GameCampaignSdk
             var sessions = new List<object>();
             foreach (var item in batch) sessions.Add(item.Session);
             var body = Bridge.Args("sessions", sessions, "isTest", sdk.IsTest ? (object)true : null, "sentAt", DeviceClock.IsoMs(DeviceClock.NowMs()));
-            var answer = await sdk.Relay("POST", "/playtime/sessions", body);
+            var json = await IoQueue.Run(() => Json.Serialize(body)); // up to 1000 sessions: not in a frame
+            var answer = await sdk.RelayJson("POST", "/playtime/sessions", json);
             if (answer.Ok)
             {
                 var results = Json.Obj(answer.Data) == null ? null : Json.Field(Json.Obj(answer.Data), "results") as List<object>;

@@ -73,6 +73,12 @@ namespace GameCampaignSdk
             return HttpExchange.Send(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), body);
         }
 
+        /// <summary>Like <see cref="Relay"/>, with the body already serialized (off the main thread).</summary>
+        internal Task<HttpAnswer> RelayJson(string method, string route, string json)
+        {
+            return HttpExchange.SendJson(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), json);
+        }
+
         /// <summary>A relay call whose answer is the result: its <c>data</c>, or the typed error (401/403 a <c>RelayAuthError</c>).</summary>
         internal async Task<object> RelayCall(string method, string route, Dictionary<string, object> body, bool cooldown = false)
         {

@@ -40,7 +40,10 @@ namespace GameCampaignSdk
         private readonly Action<string, string, Dictionary<string, object>> dropped;
         private readonly Action<Exception> storageError;
         private readonly Action<string> leftMemory;
-        private readonly SortedDictionary<string, Entry> index = new SortedDictionary<string, Entry>(StringComparer.Ordinal);
+        /// <summary>Queued sessions by file name.</summary>
+        private readonly Dictionary<string, Entry> index = new Dictionary<string, Entry>(StringComparer.Ordinal);
+        /// <summary>File names oldest first (names sort by their sequence number); names no longer in the index are skipped and compacted away.</summary>
+        private List<string> order = new List<string>();
         private readonly HashSet<string> inFlight = new HashSet<string>();
         private long nextSeq;
 
@@ -64,24 +67,47 @@ namespace GameCampaignSdk
             return false;
         }
 
-        /// <summary>Adds the stored sessions to the index (start-up): the folder listed once.</summary>
+        /// <summary>Adds the stored sessions to the index (start-up): the folder listed and the names parsed off the main thread.</summary>
         internal async Task Sync(double moved)
         {
-            List<string> names;
-            try { names = await IoQueue.Run(() => TrackerFiles.JsonFiles(folder.QueueDir)); }
+            List<KeyValuePair<string, string>> found;
+            var lastSeq = -1L;
+            try
+            {
+                found = await IoQueue.Run(() =>
+                {
+                    var parsed = new List<KeyValuePair<string, string>>();
+                    foreach (var name in TrackerFiles.JsonFiles(folder.QueueDir))
+                    {
+                        long seq;
+                        if (name.IndexOf('-') != SeqDigits || !long.TryParse(name.Substring(0, SeqDigits), out seq)) continue; // not a queue file
+                        parsed.Add(new KeyValuePair<string, string>(name, name.Substring(SeqDigits + 1, name.Length - SeqDigits - 1 - ".json".Length)));
+                        lastSeq = Math.Max(lastSeq, seq);
+                    }
+                    return parsed;
+                });
+            }
             catch (Exception error)
             {
                 storageError(error);
                 return;
             }
-            foreach (var name in names)
+            var added = false;
+            foreach (var pair in found)
             {
-                long seq;
-                var dash = name.IndexOf('-');
-                if (dash != SeqDigits || !long.TryParse(name.Substring(0, SeqDigits), out seq)) continue; // not a queue file
-                if (!index.ContainsKey(name)) index[name] = new Entry { SessionId = name.Substring(SeqDigits + 1, name.Length - SeqDigits - 1 - ".json".Length), Moved = moved };
-                nextSeq = Math.Max(nextSeq, seq + 1);
+                if (index.ContainsKey(pair.Key)) continue;
+                index[pair.Key] = new Entry { SessionId = pair.Value, Moved = moved };
+                order.Add(pair.Key);
+                added = true;
             }
+            if (added && index.Count != found.Count) order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+            nextSeq = Math.Max(nextSeq, lastSeq + 1);
+        }
+
+        /// <summary>The queued file names, oldest first.</summary>
+        private IEnumerable<string> Keys()
+        {
+            foreach (var key in order) if (index.ContainsKey(key)) yield return key;
         }
 
         /// <summary>Persists one finished session (one file), then evicts the oldest over the cap. True when it was written.</summary>
@@ -98,11 +124,12 @@ namespace GameCampaignSdk
                 storageError(error);
             }
             index[key] = entry;
+            order.Add(key);
             var evictions = new List<Task>();
             while (index.Count > maxSize)
             {
                 string oldest = null;
-                foreach (var candidate in index.Keys)
+                foreach (var candidate in Keys())
                 {
                     if (inFlight.Contains(candidate)) continue;
                     oldest = candidate;
@@ -142,6 +169,7 @@ namespace GameCampaignSdk
             Entry entry;
             if (!index.TryGetValue(key, out entry)) return;
             index.Remove(key);
+            if (order.Count > 2 * index.Count + 64) order = new List<string>(Keys()); // forgotten names compacted away, amortized O(1)
             if (entry.Held != null) leftMemory(entry.SessionId);
         }
 
@@ -149,7 +177,7 @@ namespace GameCampaignSdk
         internal List<string> Oldest(int limit, HashSet<string> skip)
         {
             var keys = new List<string>();
-            foreach (var key in index.Keys)
+            foreach (var key in Keys())
             {
                 if (keys.Count >= limit) break;
                 if (!skip.Contains(key)) keys.Add(key);
@@ -240,7 +268,7 @@ namespace GameCampaignSdk
             await Sync(moved);
             var ids = new Dictionary<string, string>();
             foreach (var pair in index) ids[pair.Key] = pair.Value.SessionId;
-            var keys = new List<string>(ids.Keys);
+            var keys = new List<string>(Keys());
             var removed = await Remove(keys);
             var erased = new List<string>();
             foreach (var key in keys) if (removed.Contains(key)) erased.Add(ids[key]);

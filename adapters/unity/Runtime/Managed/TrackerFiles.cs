@@ -77,6 +77,15 @@ namespace GameCampaignSdk
         /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
         internal static Func<string, bool> RefuseWrite = null;
 
+        /// <summary>Tests only: hears every file operation (<c>write</c>, <c>delete</c>, <c>read</c>, <c>list</c>) and its path, on the thread that does it.</summary>
+        internal static Action<string, string> Observer = null;
+
+        private static void Observe(string operation, string path)
+        {
+            var observer = Observer;
+            if (observer != null) observer(operation, path);
+        }
+
         private static void CheckWritable(string path)
         {
             var refuse = RefuseWrite;
@@ -85,6 +94,7 @@ namespace GameCampaignSdk
 
         internal static void Write(string path, object json)
         {
+            Observe("write", path);
             CheckWritable(path);
             Directory.CreateDirectory(Path.GetDirectoryName(path));
             var temporary = path + ".tmp";
@@ -101,6 +111,7 @@ namespace GameCampaignSdk
         /// <summary>Deletes a file; one that is not there is fine.</summary>
         internal static void Delete(string path)
         {
+            Observe("delete", path);
             CheckWritable(path);
             if (File.Exists(path)) File.Delete(path);
         }
@@ -113,6 +124,7 @@ namespace GameCampaignSdk
         internal static T Read<T>(string path, Func<object, T> read, List<string> setAside) where T : class
         {
             string text;
+            Observe("read", path);
             try { text = File.ReadAllText(path, Encoding.UTF8); }
             catch (FileNotFoundException) { return null; }
             catch (DirectoryNotFoundException) { return null; }
@@ -145,6 +157,7 @@ namespace GameCampaignSdk
         internal static List<string> JsonFiles(string dir)
         {
             var names = new List<string>();
+            Observe("list", dir);
             if (!Directory.Exists(dir)) return names;
             foreach (var path in Directory.GetFiles(dir)) if (path.EndsWith(".json", StringComparison.Ordinal)) names.Add(Path.GetFileName(path));
             names.Sort(StringComparer.Ordinal);
