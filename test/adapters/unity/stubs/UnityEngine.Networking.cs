@@ -73,6 +73,9 @@ namespace UnityEngine
 
         public static event Action quitting;
 
+        /// <summary>Stand-in only: how many handlers <see cref="quitting"/> holds.</summary>
+        public static int QuittingHandlerCount { get { return quitting == null ? 0 : quitting.GetInvocationList().Length; } }
+
         public static void OpenURL(string url) { OpenedUrls.Add(url); }
 
         /// <summary>In a player, quits; the stand-in raises <see cref="quitting"/> as Unity does first.</summary>
