@@ -94,7 +94,8 @@ namespace GameCampaignSdk
                 {
                     try { answer.Body = Json.Parse(text); }
                     catch (Exception) { answer.Body = null; } // not JSON (a proxy's page): the status decides
-                    answered.TrySetResult(answer);
+                    try { answered.TrySetResult(answer); }
+                    catch (Exception error) { UnityEngine.Debug.LogException(error); } // the main thread is gone (the player exiting)
                 });
             };
             return answered.Task;

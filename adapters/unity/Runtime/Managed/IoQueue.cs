@@ -32,10 +32,26 @@ namespace GameCampaignSdk
             var done = new TaskCompletionSource<T>();
             Enqueue(() =>
             {
-                try { done.SetResult(work()); }
-                catch (Exception error) { done.SetException(error); }
+                T value;
+                try { value = work(); }
+                catch (Exception error)
+                {
+                    Complete(() => done.TrySetException(error));
+                    return;
+                }
+                Complete(() => done.TrySetResult(value));
             });
             return done.Task;
+        }
+
+        /// <summary>
+        /// Completes a job's Task. Its awaiting code is posted to the main thread from here; if that throws (a main
+        /// thread already gone: the player exiting), the worker logs it and goes on with the next job.
+        /// </summary>
+        private static void Complete(Func<bool> complete)
+        {
+            try { complete(); }
+            catch (Exception error) { UnityEngine.Debug.LogException(error); }
         }
 
         /// <summary>Like <see cref="Run{T}"/>, for work without a value.</summary>
