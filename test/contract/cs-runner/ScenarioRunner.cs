@@ -158,12 +158,7 @@ internal sealed class Scenario
     /// <summary>What a new process starts with: no SDK, no timers, no handlers (the statics Unity resets at SubsystemRegistration).</summary>
     private void NewProcess()
     {
-        loop.Abandon();
-        ManagedTimers.ResetStatics();
-        ManagedLifecycle.ResetStatics();
-        ManagedNative.ResetStatics();
-        Tracker.ResetStatics();
-        Bridge.Native = new ManagedNative();
+        UnityProcess.Start(loop);
         var me = ++process;
         Tracker.Dropped += e => { if (process == me) dropped.Add(TrackerNames.JavaScriptName(TrackerNames.ReasonOf(e)) ?? "unknown:" + e.Reason); };
         Tracker.Error += e => { if (process == me) errors.Add(TrackerNames.JavaScriptName(TrackerNames.KindOf(e)) ?? "unknown:" + e.Kind); };

@@ -41,12 +41,7 @@ internal static class ManagedLifecycleProbe
 
     private static void NewProcess()
     {
-        Loop.Abandon();
-        ManagedTimers.ResetStatics();
-        ManagedLifecycle.ResetStatics();
-        ManagedNative.ResetStatics();
-        Tracker.ResetStatics();
-        Bridge.Native = new ManagedNative();
+        UnityProcess.Start(Loop);
     }
 
     private static void Init(string player)
