@@ -15,8 +15,38 @@ namespace AOT
     }
 }
 
+namespace UnityEngine.Scripting
+{
+    /// <summary>Keeps a type or member through managed code stripping.</summary>
+    [AttributeUsage(AttributeTargets.Assembly | AttributeTargets.Class | AttributeTargets.Struct | AttributeTargets.Enum | AttributeTargets.Constructor | AttributeTargets.Method | AttributeTargets.Property | AttributeTargets.Field | AttributeTargets.Event | AttributeTargets.Interface | AttributeTargets.Delegate, Inherited = false)]
+    public class PreserveAttribute : Attribute { }
+}
+
 namespace UnityEngine
 {
+    /// <summary>When Unity calls a [RuntimeInitializeOnLoadMethod] (UnityEngine.CoreModule, same values).</summary>
+    public enum RuntimeInitializeLoadType
+    {
+        AfterSceneLoad = 0,
+        BeforeSceneLoad = 1,
+        AfterAssembliesLoaded = 2,
+        BeforeSplashScreen = 3,
+        SubsystemRegistration = 4,
+    }
+
+    /// <summary>
+    /// A static method Unity calls as the player (or Play mode) starts, also when Enter Play Mode Options skip the
+    /// domain reload (Scripting API: RuntimeInitializeOnLoadMethodAttribute). The C# tests call the
+    /// SubsystemRegistration ones to play a new Play mode session in the same domain.
+    /// </summary>
+    [AttributeUsage(AttributeTargets.Method, AllowMultiple = false)]
+    public class RuntimeInitializeOnLoadMethodAttribute : Scripting.PreserveAttribute
+    {
+        public RuntimeInitializeOnLoadMethodAttribute() { loadType = RuntimeInitializeLoadType.AfterSceneLoad; }
+        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { this.loadType = loadType; }
+        public RuntimeInitializeLoadType loadType { get; private set; }
+    }
+
     public static class Debug
     {
         /// <summary>What LogException received (the C# tests read it).</summary>
@@ -29,46 +59,13 @@ namespace UnityEngine
 
     public class Object
     {
-        /// <summary>Stand-in only: every object DontDestroyOnLoad was given.</summary>
-        public static readonly List<Object> Kept = new List<Object>();
-        public static void DontDestroyOnLoad(Object target) { Kept.Add(target); }
+        /// <summary>Keeps the object when a scene loads (Scripting API: Object.DontDestroyOnLoad); the stand-in has no scenes.</summary>
+        public static void DontDestroyOnLoad(Object target) { }
     }
 
-    public class Component : Object
-    {
-        public GameObject gameObject { get; internal set; }
-    }
-
+    public class Component : Object { }
     public class Behaviour : Component { public bool enabled { get; set; } }
     public class MonoBehaviour : Behaviour { }
-
-    /// <summary>Scripting API: GameObject(string), AddComponent&lt;T&gt;(). The stand-in constructs the component (Unity does it natively).</summary>
-    public sealed class GameObject : Object
-    {
-        public GameObject(string name) { this.name = name; }
-        public string name { get; set; }
-        public T AddComponent<T>() where T : Component, new()
-        {
-            var component = new T();
-            component.gameObject = this;
-            return component;
-        }
-    }
-
-    /// <summary>Scripting API: RuntimeInitializeLoadType (the order Unity runs [RuntimeInitializeOnLoadMethod] methods in).</summary>
-    public enum RuntimeInitializeLoadType { AfterSceneLoad, BeforeSceneLoad, AfterAssembliesLoaded, BeforeSplashScreen, SubsystemRegistration }
-
-    /// <summary>Scripting API: RuntimeInitializeOnLoadMethodAttribute (a static method Unity calls at start-up, and when Play mode starts even without a domain reload).</summary>
-    [AttributeUsage(AttributeTargets.Method)]
-    public sealed class RuntimeInitializeOnLoadMethodAttribute : Attribute
-    {
-        public RuntimeInitializeOnLoadMethodAttribute() { }
-        public RuntimeInitializeOnLoadMethodAttribute(RuntimeInitializeLoadType loadType) { this.loadType = loadType; }
-        public RuntimeInitializeLoadType loadType { get; private set; }
-    }
-
-    /// <summary>Scripting API: NetworkReachability, what Application.internetReachability answers.</summary>
-    public enum NetworkReachability { NotReachable, ReachableViaCarrierDataNetwork, ReachableViaLocalAreaNetwork }
 
     [AttributeUsage(AttributeTargets.Field)]
     public sealed class SerializeField : Attribute { }
