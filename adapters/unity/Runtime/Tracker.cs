@@ -25,7 +25,12 @@ namespace GameCampaignSdk
         /// <summary>Something the game should know (e.g. the relay refused its credentials); no session is lost by it.</summary>
         public static event Action<TrackerError> Error;
 
-        /// <summary>(Re)subscribes to the bridge's events: at every Init, so a reset of the bridge's statics cannot leave the tracker deaf.</summary>
+        static Tracker()
+        {
+            Listen();
+        }
+
+        /// <summary>(Re)subscribes to the bridge's events: on first use and at every Init, so a reset of the bridge's statics cannot leave the tracker deaf; never twice.</summary>
         internal static void Listen()
         {
             Bridge.EventReceived -= OnEvent;
