@@ -2,7 +2,7 @@
  * The managed tracker's Unity-specific promises, beyond what the contract's scenarios can say
  * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor); statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
- * the player exits; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
+ * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -31,6 +31,7 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   expect(report['desktopFocus']).toEqual(['stop 5']);
   expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 1 });
   expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
+  expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
   expect(report['setAside']).toEqual(['.json.unreadable']);
   expect(report['setAsideErrors']).toEqual([expect.stringMatching(/^storage: A damaged tracker file was set aside/)]);
   expect(report['badOptions']).toEqual([

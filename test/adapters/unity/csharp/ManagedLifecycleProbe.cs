@@ -30,6 +30,7 @@ internal static class ManagedLifecycleProbe
         DesktopFocus();
         DomainReloadOff();
         QuitWritesBeforeExit();
+        PauseWritesBeforeSuspend();
         DamagedFileKept();
         BadOptions();
         Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
@@ -120,6 +121,28 @@ internal static class ManagedLifecycleProbe
         Init("quitter");
         Report["deliveredNextRun"] = Json.Write(Relay.Received, session => (object)(session.Player + " " + session.DurationSeconds));
         Report["leftNextRun"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// A phone pausing the app: the checkpoint taken at the pause is on disk when OnApplicationPause returns (no
+    /// main-thread turn after it: the OS may kill the paused app), and the next start-up recovers it.
+    /// </summary>
+    private static void PauseWritesBeforeSuspend()
+    {
+        NewProcess();
+        Init("paused");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        monotonicMs += 7000; // play goes on without a frame in between
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "paused");
+        var record = Json.Obj(Json.Parse(File.ReadAllText(Path.Combine(folder.RunningDir, TrackerFiles.JsonFiles(folder.RunningDir)[0]))));
+        Report["playedMsOnDiskAtPause"] = Json.Num(record, "playedMs");
+        NewProcess(); // killed while paused
+        var before = Relay.Received.Count;
+        Init("paused");
+        Report["recoveredAfterKill"] = Json.Write(Relay.Received.GetRange(before, Relay.Received.Count - before), session => (object)(session.Player + " " + session.DurationSeconds));
     }
 
     /// <summary>A queue file cut short: set aside under a name of its own (kept for inspection), reported once, and tracking goes on.</summary>
