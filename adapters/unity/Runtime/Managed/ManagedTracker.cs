@@ -2,7 +2,6 @@
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System;
 using System.Collections.Generic;
-using System.IO;
 using System.Threading.Tasks;
 
 namespace GameCampaignSdk
@@ -20,7 +19,7 @@ namespace GameCampaignSdk
     /// Every outcome is one event, with JavaScript's names (see <see cref="TrackerNames"/>). Runs on the main thread;
     /// file work on <see cref="IoQueue"/>.
     /// </summary>
-    internal sealed class ManagedTracker
+    internal sealed partial class ManagedTracker
     {
         /// <summary>When the first checkpoint of a session is taken, ms: the spec's minimum session length.</summary>
         private const double FirstCheckpointMs = 1000;
@@ -75,73 +74,6 @@ namespace GameCampaignSdk
         internal Task Ready { get { return ready; } }
 
         private double Now() { return MonotonicClock.NowMs(); }
-
-        // ---- start-up -------------------------------------------------------------------------------------------
-
-        private async Task Load(Task previous)
-        {
-            try { await previous; }
-            catch (Exception) { /* reported when it ran */ }
-            var setAside = new List<string>();
-            try
-            {
-                bool? choice = null;
-                crashed = await IoQueue.Run(() =>
-                {
-                    choice = RunningStore.ReadOptOut(folder, setAside);
-                    return RunningStore.ReadAll(folder, setAside);
-                });
-                if (choice.HasValue && !choiceMade) optedOut = choice.Value;
-            }
-            catch (Exception error) { StorageError(error); }
-            foreach (var path in setAside) ReportSetAside(path);
-            await queue.Sync(watch.Moved());
-        }
-
-        private async Task StartUp()
-        {
-            await loaded;
-            try
-            {
-                foreach (var record in crashed) await Recover(record);
-            }
-            finally
-            {
-                starting = false;
-            }
-            RequestFlush(FlushTrigger.Startup);
-            Track(ExpireOtherPlayers());
-        }
-
-        /// <summary>A session a killed run left running: ended at its last checkpoint, then queued (or dropped).</summary>
-        private async Task Recover(RunningRecord record)
-        {
-            if (disposed) return;
-            if (queue.Has(record.SessionId))
-            {
-                await running.Remove(record.SessionId); // queued just before the process died
-                return;
-            }
-            var session = record.ToSession();
-            sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", "recovered", "session", session));
-            var finished = Finish(session, record, null);
-            Track(finished);
-            await finished;
-        }
-
-        /// <summary>
-        /// Deletes other players' sessions (queued, or running when the game died) older than the relay's default
-        /// maximum session age, 30 days by the device's clock, each reported as <c>dropped</c> (<c>expired</c>):
-        /// core/tracker/housekeeping.ts. assumed: only players of this game and environment (the folders this run may see).
-        /// </summary>
-        private async Task ExpireOtherPlayers()
-        {
-            var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
-            var setAside = new List<string>();
-            var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside));
-            foreach (var path in setAside) ReportSetAside(path);
-            foreach (var session in expired) Dropped(Json.Str(session, "sessionId"), "expired", session);
-        }
 
         // ---- the running session --------------------------------------------------------------------------------
 
@@ -352,55 +284,6 @@ namespace GameCampaignSdk
                 flusher.Dispose();
             }
             return Settled();
-        }
-
-        // ---- plumbing -------------------------------------------------------------------------------------------
-
-        private void RequestFlush(FlushTrigger trigger)
-        {
-            if (!disposed) flusher.Flush(trigger);
-        }
-
-        private void Dropped(string sessionId, string reason, Dictionary<string, object> session)
-        {
-            Dropped(sessionId, reason, session, null);
-        }
-
-        private void Dropped(string sessionId, string reason, Dictionary<string, object> session, string error)
-        {
-            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session, "error", error));
-        }
-
-        /// <summary>A storage failure, reported once (<c>error</c>, kind <c>storage</c>) until a session is stored again: not at every checkpoint of a full disk.</summary>
-        private void StorageError(Exception error)
-        {
-            if (!storageFailing) sdk.Emit("error", Bridge.Args("kind", "storage", "message", error.Message));
-            storageFailing = true;
-        }
-
-        private void ReportSetAside(string path)
-        {
-            StorageError(new IOException("A damaged tracker file was set aside (kept as " + Path.GetFileName(path) + TrackerFiles.UnreadableSuffix + "); the sessions it held are lost"));
-        }
-
-        /// <summary>Finishing work (writes, deletes) that <c>Stop</c>, <c>Flush</c> and <c>Dispose</c> wait for.</summary>
-        private void Track(Task work)
-        {
-            Task tracked = null;
-            tracked = Guard(work, () => pending.Remove(tracked));
-            if (!tracked.IsCompleted) pending.Add(tracked);
-        }
-
-        private async Task Guard(Task work, Action done)
-        {
-            try { await work; }
-            catch (Exception error) { StorageError(error); }
-            finally { done(); }
-        }
-
-        private async Task Settled()
-        {
-            while (pending.Count > 0) await Task.WhenAll(pending.ToArray());
         }
     }
 }
