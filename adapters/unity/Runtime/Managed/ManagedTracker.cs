@@ -14,8 +14,8 @@ namespace GameCampaignSdk
     /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
     /// start-up recovers it, ended at its last checkpoint. Ended sessions go to the player's
     /// <see cref="SessionQueue"/> and are sent by <see cref="ManagedFlusher"/> every <c>flushIntervalMs</c> in the
-    /// foreground, at <c>flushAt</c> queued, on going to the background and coming back, when the network returns, at
-    /// start-up and on <c>Flush</c>. The player may switch recording off (persisted) and erase what is stored.
+    /// foreground, at <c>flushAt</c> queued, on going to the background, when the network returns (and by the retry
+    /// that fell due while paused, as the game resumes), at start-up and on <c>Flush</c>. The player may switch recording off (persisted) and erase what is stored.
     /// Every outcome is one event, with JavaScript's names (see <see cref="TrackerNames"/>). Runs on the main thread;
     /// file work on <see cref="IoQueue"/>.
     /// </summary>
