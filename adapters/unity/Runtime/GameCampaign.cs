@@ -39,6 +39,7 @@ namespace GameCampaignSdk
                 failed.SetException(new GameCampaignException("VALIDATION_ERROR", error.Message));
                 return failed.Task;
             }
+            Tracker.Listen();
             return Bridge.Call("init", json);
         }
 

@@ -25,19 +25,53 @@ namespace GameCampaignSdk
         public string CreatorKey;
         /// <summary>Test mode for play sessions: validated, nothing recorded.</summary>
         public bool IsTest;
+        /// <summary>How often the running session is saved, so a killed app loses at most this much play (JavaScript <c>checkpointMs</c>); null: 15 s.</summary>
+        public TimeSpan? CheckpointInterval;
+        /// <summary>A stay in the background at least this long ends the session when it went there; a shorter one pauses it (JavaScript <c>backgroundTimeoutMs</c>); null: 60 s.</summary>
+        public TimeSpan? BackgroundTimeout;
+        /// <summary>How often queued sessions are sent while the game is in the foreground (JavaScript <c>flushIntervalMs</c>); null: 30 s.</summary>
+        public TimeSpan? FlushInterval;
+        /// <summary>Sends as soon as this many sessions are queued (JavaScript <c>flushAt</c>); null: 100.</summary>
+        public int? FlushAt;
+        /// <summary>At most this many sessions wait on the device; beyond it the oldest is dropped (<see cref="DropReason.Overflow"/>; JavaScript <c>maxQueue</c>); null: 10,000.</summary>
+        public int? MaxQueue;
+        /// <summary>Recording off for a player who has not chosen yet (their stored <see cref="Tracker.SetOptOut"/> choice wins).</summary>
+        public bool OptOut;
 
         internal Dictionary<string, object> ToJson()
         {
             if (string.IsNullOrEmpty(ClientKey)) throw new ArgumentException("GameCampaignOptions.ClientKey is required");
             if (string.IsNullOrEmpty(UserId)) throw new ArgumentException("GameCampaignOptions.UserId is required");
             if (string.IsNullOrEmpty(RelayUrl)) throw new ArgumentException("GameCampaignOptions.RelayUrl is required");
-            var tracker = Bridge.Args("campaignId", CampaignId, "creatorKey", CreatorKey, "isTest", IsTest ? (object)true : null);
+            var tracker = Bridge.Args(
+                "campaignId", CampaignId, "creatorKey", CreatorKey, "isTest", IsTest ? (object)true : null, "optOut", OptOut ? (object)true : null,
+                "checkpointMs", Milliseconds(CheckpointInterval, "CheckpointInterval"),
+                "backgroundTimeoutMs", Milliseconds(BackgroundTimeout, "BackgroundTimeout"),
+                "flushIntervalMs", Milliseconds(FlushInterval, "FlushInterval"),
+                "flushAt", Count(FlushAt, "FlushAt"),
+                "maxQueue", Count(MaxQueue, "MaxQueue"));
             return Bridge.Args(
                 "clientKey", ClientKey,
                 "userId", UserId,
                 "relay", Bridge.Args("url", RelayUrl, "headers", Json.Write(RelayHeaders)),
                 "environment", string.IsNullOrEmpty(BaseUrl) ? (object)Environment : Bridge.Args("baseUrl", BaseUrl),
                 "tracker", tracker.Count > 0 ? tracker : null);
+        }
+
+        /// <summary>Whole milliseconds of a positive span (null: the default).</summary>
+        private static object Milliseconds(TimeSpan? span, string name)
+        {
+            if (!span.HasValue) return null;
+            var ms = Math.Floor(span.Value.TotalMilliseconds);
+            if (ms < 1 || ms > int.MaxValue) throw new ArgumentException("GameCampaignOptions." + name + " must be from 1 ms to " + int.MaxValue + " ms");
+            return ms;
+        }
+
+        private static object Count(int? count, string name)
+        {
+            if (!count.HasValue) return null;
+            if (count.Value < 1) throw new ArgumentException("GameCampaignOptions." + name + " must be at least 1");
+            return (double)count.Value;
         }
     }
 }

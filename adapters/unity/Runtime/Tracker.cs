@@ -8,9 +8,9 @@ namespace GameCampaignSdk
     /// <summary>
     /// The offline playtime tracker: sessions are stored on the device and sent through the relay, each once,
     /// surviving restarts and lost connections. In a WebGL player it is the JavaScript SDK's (IndexedDB; reloads and
-    /// tab switches too); in the Editor and other players the C# one (a file per player in
-    /// <c>Application.persistentDataPath</c>). Events are raised on the main thread; a handler that throws is
-    /// logged and does not stop the others.
+    /// tab switches too); in the Editor and other players the C# one (a file per session
+    /// under <c>Application.persistentDataPath</c>; docs/guides/unity.md says what each platform guarantees). Events
+    /// are raised on the main thread; a handler that throws is logged and does not stop the others.
     /// </summary>
     public static class Tracker
     {
@@ -27,7 +27,28 @@ namespace GameCampaignSdk
 
         static Tracker()
         {
+            Listen();
+        }
+
+        /// <summary>(Re)subscribes to the bridge's events: on first use and at every Init, so a reset of the bridge's statics cannot leave the tracker deaf; never twice.</summary>
+        internal static void Listen()
+        {
+            Bridge.EventReceived -= OnEvent;
             Bridge.EventReceived += OnEvent;
+        }
+
+        /// <summary>
+        /// Forgets every handler: with Enter Play Mode Options' domain reload off, handlers of objects destroyed in the
+        /// last Play mode session would otherwise still be called.
+        /// </summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetStatics()
+        {
+            SessionStarted = null;
+            SessionEnded = null;
+            Flushed = null;
+            Dropped = null;
+            Error = null;
         }
 
         /// <summary>Starts a play session (ending the running one); completes with its session id.</summary>
@@ -47,6 +68,28 @@ namespace GameCampaignSdk
         public static Task Flush()
         {
             return Bridge.Call("tracker.flush", null);
+        }
+
+        /// <summary>
+        /// The player's off switch, stored per player on this device (it survives restarts and wins over
+        /// <see cref="GameCampaignOptions.OptOut"/>). Off ends the running session without recording it
+        /// (<see cref="Dropped"/>, <see cref="DropReason.OptedOut"/>); nothing is sent while off; sessions queued before
+        /// stay on the device until switched back on (then they are sent) or erased. <see cref="Start"/> returns ""
+        /// and records nothing while off. Completes once the choice is stored.
+        /// </summary>
+        /// <exception cref="GameCampaignException">when the choice could not be stored (it holds for this run regardless).</exception>
+        public static Task SetOptOut(bool optOut)
+        {
+            return Bridge.Call("tracker.optOut", Bridge.Args("optOut", optOut));
+        }
+
+        /// <summary>
+        /// Erases everything this player stored on this device: the running session and the queue, each reported as
+        /// <see cref="Dropped"/> (<see cref="DropReason.Erased"/>). Keeps the opt-out choice; other players' data is untouched.
+        /// </summary>
+        public static Task DeleteStoredData()
+        {
+            return Bridge.Call("tracker.deleteStoredData", null);
         }
 
         private static void OnEvent(string name, Dictionary<string, object> message)

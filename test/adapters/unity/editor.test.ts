@@ -112,5 +112,5 @@ describe('Unity C# implementation in Play mode (mono, emulator, relay over HTTP)
     const again = await playMode('recover', player);
     expect(again['events']).toEqual([]);
     expect(recorded(first!)).toHaveLength(1);
-  });
+  }, 90_000); // four Play mode runs (mono processes): a loaded CI machine takes more than the default 30 s
 });

@@ -71,6 +71,26 @@ describe('GameCampaign.jslib', () => {
     });
   }
 
+  it('the off switch and erasure from C#: opted out nothing is recorded (dropped opted-out), erasure drops the running session', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    const { emu, unity } = setup();
+    await unity.request('init', initOptions('player-1'));
+    await unity.request('tracker.start', {});
+    await vi.advanceTimersByTimeAsync(3_000);
+    expect(await answered(unity, 'tracker.optOut', { optOut: true })).toMatchObject({ ok: true, value: null });
+    expect(await answered(unity, 'tracker.start', {}, 0)).toMatchObject({ ok: true, value: '' });
+    expect(await answered(unity, 'tracker.optOut', { optOut: false })).toMatchObject({ ok: true, value: null });
+    const kept = await answered(unity, 'tracker.start', {}, 0);
+    await vi.advanceTimersByTimeAsync(2_000);
+    expect(await answered(unity, 'tracker.deleteStoredData')).toMatchObject({ ok: true, value: null }); // the running session
+    await answered(unity, 'tracker.stop');
+    await answered(unity, 'tracker.flush');
+    const dropped = unity.messages.filter((m) => m['event'] === 'dropped').map((m) => (m['data'] as { reason: string; sessionId: string }));
+    expect(dropped.map((d) => d.reason)).toEqual(['opted-out', 'erased']);
+    expect(dropped[1]!.sessionId).toBe(kept['value']);
+    expect(emu.state().sessions).toEqual([]);
+  });
+
   it('finds window.GameCampaign and both siblings from the .jspre alone, the siblings evaluated on first use', () => {
     page = createBridgePage();
     const { window } = page;

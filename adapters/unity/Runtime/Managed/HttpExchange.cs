@@ -5,6 +5,7 @@ using System.Collections.Generic;
 using System.Globalization;
 using System.Text;
 using System.Text.RegularExpressions;
+using System.Threading;
 using System.Threading.Tasks;
 using UnityEngine.Networking;
 
@@ -51,9 +52,23 @@ namespace GameCampaignSdk
         /// <summary>The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining").</summary>
         private static readonly Regex CooldownDays = new Regex(@"\bin (\d+) days?\b|\b(\d+) days? remaining\b", RegexOptions.IgnoreCase);
 
+        /// <summary>Tests only: answers requests in place of UnityWebRequest (method, url, headers, JSON body or null).</summary>
+        internal static Func<string, string, Dictionary<string, string>, string, Task<HttpAnswer>> Transport = null;
+
         internal static Task<HttpAnswer> Send(string method, string url, Dictionary<string, string> headers, object body)
         {
-            var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(Json.Serialize(body))));
+            return SendJson(method, url, headers, body == null ? null : Json.Serialize(body));
+        }
+
+        /// <summary>
+        /// A request with a serialized JSON body (null: none). The answer's body is parsed on a worker thread (a thousand
+        /// results are too much for a frame); awaiting code resumes on the main thread.
+        /// </summary>
+        internal static Task<HttpAnswer> SendJson(string method, string url, Dictionary<string, string> headers, string body)
+        {
+            var transport = Transport;
+            if (transport != null) return transport(method, url, headers, body);
+            var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(body)));
             request.timeout = TimeoutSeconds;
             if (headers != null) foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
             request.SetRequestHeader("Accept", "application/json");
@@ -62,15 +77,26 @@ namespace GameCampaignSdk
             request.SendWebRequest().completed += _ =>
             {
                 var answer = new HttpAnswer { Status = request.responseCode };
+                string text = null;
                 if (request.result == UnityWebRequest.Result.ConnectionError || request.result == UnityWebRequest.Result.DataProcessingError) answer.NetworkError = request.error ?? "no response";
                 else
                 {
                     answer.RetryAfter = request.GetResponseHeader("Retry-After");
-                    try { answer.Body = Json.Parse(request.downloadHandler.text); }
-                    catch (FormatException) { answer.Body = null; }
+                    text = request.downloadHandler.text;
                 }
                 request.Dispose();
-                answered.TrySetResult(answer);
+                if (text == null)
+                {
+                    answered.TrySetResult(answer);
+                    return;
+                }
+                ThreadPool.QueueUserWorkItem(__ =>
+                {
+                    try { answer.Body = Json.Parse(text); }
+                    catch (Exception) { answer.Body = null; } // not JSON (a proxy's page): the status decides
+                    try { answered.TrySetResult(answer); }
+                    catch (Exception error) { UnityEngine.Debug.LogException(error); } // the main thread is gone (the player exiting)
+                });
             };
             return answered.Task;
         }

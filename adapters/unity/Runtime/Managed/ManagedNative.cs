@@ -20,7 +20,12 @@ namespace GameCampaignSdk
     {
         private MessageCallback callback;
         private ManagedSdk sdk;
-        private bool quittingHooked;
+        /// <summary>The last SDK's wind-down: the next Init's tracker reads storage after it.</summary>
+        private Task windDown = Task.FromResult(0);
+        /// <summary>How long quitting waits for the last file writes, ms (a flushed write takes milliseconds).</summary>
+        private const int QuitWaitMs = 2000;
+        private static bool quittingHooked;
+        private static ManagedNative current;
 
         public void Register(MessageCallback callback) { this.callback = callback; }
 
@@ -49,14 +54,16 @@ namespace GameCampaignSdk
                 case "tracker.start": return Task.FromResult<object>(sdk.Tracker.Start(args));
                 case "tracker.stop": return Then(sdk.Tracker.Stop());
                 case "tracker.flush": return Then(sdk.Tracker.Flush());
+                case "tracker.optOut": return Then(sdk.Tracker.SetOptOut(Json.Bool(args, "optOut") == true));
+                case "tracker.deleteStoredData": return Then(sdk.Tracker.DeleteStoredData());
                 case "boost.change": return sdk.RelayCall("PUT", "/sponsor", args, cooldown: true);
                 case "boost.current": return sdk.Read("/v1/client/sponsors/user/" + Uri.EscapeDataString(sdk.UserId), nullWhenNotFound: true);
                 case "webview.open": return sdk.OpenWebView(args);
                 case "webview.close": return Done();
                 case "dispose":
-                    sdk.Tracker.EndRunning("dispose");
+                    windDown = sdk.Tracker.Dispose("dispose");
                     sdk = null;
-                    return Done();
+                    return Then(windDown);
             }
             if (method.StartsWith("picker.", StringComparison.Ordinal))
             {
@@ -65,20 +72,47 @@ namespace GameCampaignSdk
             throw new GameCampaignException(new ErrorInfo { Name = "GameCampaignBridgeError", Code = "UNKNOWN_METHOD", Message = "the bridge has no method " + method });
         }
 
-        private Task<object> Init(Dictionary<string, object> args)
+        /// <summary>
+        /// A new SDK (ending the previous one's session first); completes once its tracker has started up (storage
+        /// read, a crashed session recovered, what an earlier run left queued being sent).
+        /// </summary>
+        private async Task<object> Init(Dictionary<string, object> args)
         {
-            if (sdk != null) sdk.Tracker.EndRunning("dispose");
+            if (sdk != null) windDown = sdk.Tracker.Dispose("dispose");
             sdk = null;
-            var created = new ManagedSdk(args, Emit);
+            var created = new ManagedSdk(args, Emit, windDown);
             sdk = created;
+            current = this;
             if (!quittingHooked)
             {
                 // Leaving Play mode or quitting the player: the running session is stored, and sent by the next run.
-                Application.quitting += () => { if (sdk != null) sdk.Tracker.EndRunning("dispose"); };
+                // Android and iOS do not send this when they kill a paused app: the checkpoints cover that.
+                Application.quitting += OnQuitting;
                 quittingHooked = true;
             }
-            created.Tracker.KeepSending(); // what an earlier run left in the queue
-            return Done();
+            await created.Tracker.Ready;
+            return null;
+        }
+
+        private static void OnQuitting()
+        {
+            var native = current;
+            if (native == null || native.sdk == null) return;
+            native.windDown = native.sdk.Tracker.Dispose("dispose");
+            native.sdk = null;
+            // The player exits once quitting's handlers return: the ended session's file write (off the main thread) must
+            // be on disk by then. Its running record's delete waits for a main-thread turn that never comes; the next
+            // start-up finds the session queued and deletes the record.
+            IoQueue.WaitIdle(QuitWaitMs);
+        }
+
+        /// <summary>A new process, or Play mode entered again without a domain reload: no SDK, and quitting hooked again (Unity clears its events).</summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetStatics()
+        {
+            Application.quitting -= OnQuitting;
+            quittingHooked = false;
+            current = null;
         }
 
         private static string SearchQuery(Dictionary<string, object> args)

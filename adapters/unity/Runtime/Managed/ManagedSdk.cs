@@ -26,7 +26,8 @@ namespace GameCampaignSdk
         private readonly string baseUrl;
         private readonly Action<string, object> emit;
 
-        internal ManagedSdk(Dictionary<string, object> options, Action<string, object> emit)
+        /// <param name="previous">the previous SDK's wind-down (an Init while one ran): the tracker reads storage after it.</param>
+        internal ManagedSdk(Dictionary<string, object> options, Action<string, object> emit, Task previous)
         {
             this.emit = emit;
             clientKey = Required(options, "clientKey");
@@ -43,7 +44,9 @@ namespace GameCampaignSdk
             CampaignId = Json.Str(tracker, "campaignId");
             CreatorKey = Json.Str(tracker, "creatorKey");
             IsTest = Json.Bool(tracker, "isTest") == true;
-            Tracker = new ManagedTracker(this);
+            var settings = TrackerSettings.From(tracker);
+            var folder = PlayerFolder.For(clientKey.Split(':')[0], Json.Obj(environment) == null ? named : baseUrl, IsTest, UserId);
+            Tracker = new ManagedTracker(this, settings, folder, previous);
         }
 
         internal string UserId { get; private set; }
@@ -68,6 +71,12 @@ namespace GameCampaignSdk
         internal Task<HttpAnswer> Relay(string method, string route, Dictionary<string, object> body)
         {
             return HttpExchange.Send(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), body);
+        }
+
+        /// <summary>Like <see cref="Relay"/>, with the body already serialized (off the main thread).</summary>
+        internal Task<HttpAnswer> RelayJson(string method, string route, string json)
+        {
+            return HttpExchange.SendJson(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), json);
         }
 
         /// <summary>A relay call whose answer is the result: its <c>data</c>, or the typed error (401/403 a <c>RelayAuthError</c>).</summary>

@@ -7,167 +7,283 @@ using System.Threading.Tasks;
 namespace GameCampaignSdk
 {
     /// <summary>
-    /// The playtime tracker outside WebGL (the Editor's Play mode, desktop and mobile players): the semantics of
-    /// core/tracker in C#. A session is measured on the device's clock, stored in the player's <see cref="SessionQueue"/>
-    /// when it ends, and sent through the relay (<c>POST {relay}/playtime/sessions</c>, with <c>sentAt</c>); it leaves
-    /// the queue only when the relay answered for it, so each session reaches the service once (a resend after a crash
-    /// is answered SKIPPED by the service, which de-duplicates by sessionId). Flushes run one at a time: after
-    /// <c>Stop</c>, at <c>Init</c> (what an earlier run left) and on <c>Flush</c>.
-    /// Each outcome is one event, as in JavaScript: <c>flushed</c> (SUCCESS/SKIPPED), <c>dropped</c> (too-short,
-    /// invalid, rejected, overflow, too-large) or <c>error</c> (auth, relay; the sessions stay queued).
-    /// assumed: no background time-out and no checkpoints of the running session (Play mode has no page to hide);
-    /// the running session ends when Play mode or the player quits (<c>Application.quitting</c>) and is stored then.
+    /// The playtime tracker outside WebGL (the Editor's Play mode, desktop, Android and iOS players): core/tracker's
+    /// promises in C#. Play time is measured on the <see cref="MonotonicClock"/> and paused in the background
+    /// (<see cref="ManagedLifecycle"/>); a background longer than <c>backgroundTimeoutMs</c> ends the session when it
+    /// went there. The running session is written ahead when it starts, checkpointed 1 s later, every
+    /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
+    /// start-up recovers it, ended at its last checkpoint. Ended sessions go to the player's
+    /// <see cref="SessionQueue"/> and are sent by <see cref="ManagedFlusher"/> every <c>flushIntervalMs</c> in the
+    /// foreground, at <c>flushAt</c> queued, on going to the background, when the network returns (and by the retry
+    /// that fell due while paused, as the game resumes), at start-up and on <c>Flush</c>. The player may switch recording off (persisted) and erase what is stored.
+    /// Every outcome is one event, with JavaScript's names (see <see cref="TrackerNames"/>). Runs on the main thread;
+    /// file work on <see cref="IoQueue"/>.
     /// </summary>
-    internal sealed class ManagedTracker
+    internal sealed partial class ManagedTracker
     {
-        /// <summary>At most this many sessions per relay request (the JavaScript tracker's batch).</summary>
-        private const int BatchSize = 100;
+        /// <summary>When the first checkpoint of a session is taken, ms: the spec's minimum session length.</summary>
+        private const double FirstCheckpointMs = 1000;
 
         private readonly ManagedSdk sdk;
+        private readonly TrackerSettings settings;
+        private readonly PlayerFolder folder;
+        private readonly ClockWatch watch = new ClockWatch();
+        private readonly RunningStore running;
         private readonly SessionQueue queue;
-        private Dictionary<string, object> running;
-        private DateTime runningSince;
-        private Task flushing = Task.FromResult(0);
+        private readonly ManagedFlusher flusher;
+        private readonly List<Task> pending = new List<Task>();
+        private readonly Task loaded;
+        private readonly Task ready;
+        private List<RunningRecord> crashed = new List<RunningRecord>();
+        private bool optedOut;
+        private bool choiceMade;
+        private bool storageFailing;
+        private bool starting = true;
+        private bool disposed;
+        private bool inBackground;
+        private SessionClock clock;
+        private ManagedTimer checkpointTimer;
+        private ManagedTimer firstCheckpointTimer;
+        private ManagedTimer backgroundTimer;
+        private ManagedTimer flushTimer;
 
-        internal ManagedTracker(ManagedSdk sdk)
+        /// <param name="previous">the previous tracker's wind-down (an Init while one ran): start-up reads storage after it.</param>
+        internal ManagedTracker(ManagedSdk sdk, TrackerSettings settings, PlayerFolder folder, Task previous)
         {
             this.sdk = sdk;
-            queue = new SessionQueue(sdk.UserId);
+            this.settings = settings;
+            this.folder = folder;
+            optedOut = settings.OptOut;
+            running = new RunningStore(folder, StorageError);
+            queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)));
+            flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside);
+            inBackground = ManagedLifecycle.Instance.InBackground;
+            watch.Background(inBackground);
+            ManagedLifecycle.Backgrounded += ToBackground;
+            ManagedLifecycle.Foregrounded += ToForeground;
+            ManagedLifecycle.NetworkReturned += OnNetworkReturned;
+            if (!inBackground) FlushEvery();
+            loaded = Load(previous);
+            ready = StartUp();
         }
 
-        internal SessionQueue Queue { get { return queue; } }
+        /// <summary>The player's folder (tests count its files).</summary>
+        internal PlayerFolder Folder { get { return folder; } }
+
+        /// <summary>Start-up is done: storage read, crashed sessions recovered, the first flush asked for.</summary>
+        internal Task Ready { get { return ready; } }
+
+        private double Now() { return MonotonicClock.NowMs(); }
+
+        // ---- the running session --------------------------------------------------------------------------------
 
         internal string Start(Dictionary<string, object> args)
         {
-            if (running != null) End("restart");
-            runningSince = DeviceClock.UtcNow();
+            if (disposed) throw new InvalidOperationException("the tracker was disposed");
+            if (clock != null) End("restart", null);
+            if (optedOut) return "";
             var sessionId = RandomIds.SessionId();
-            running = Bridge.Args(
+            var fields = Bridge.Args(
                 "sessionId", sessionId,
                 "userId", sdk.UserId,
                 "campaignId", Json.Str(args, "campaignId") ?? sdk.CampaignId,
                 "creatorKey", Json.Str(args, "creatorKey") ?? sdk.CreatorKey,
                 "metadata", Json.Field(args, "metadata"));
-            sdk.Emit("session:start", Bridge.Args("sessionId", sessionId, "startedAt", DeviceClock.Iso(runningSince), "campaignId", running.ContainsKey("campaignId") ? running["campaignId"] : null, "creatorKey", running.ContainsKey("creatorKey") ? running["creatorKey"] : null));
+            var now = Now();
+            var started = new SessionClock(fields, DeviceClock.NowMs(), now, watch);
+            clock = started;
+            if (inBackground) Pause(started, now);
+            else
+            {
+                CheckpointEvery();
+                // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
+                firstCheckpointTimer = ManagedTimers.Schedule(Math.Min(FirstCheckpointMs, settings.CheckpointMs), Checkpoint);
+            }
+            var record = started.Record(now);
+            Track(running.Save(record));
+            sdk.Emit("session:start", Bridge.Args("sessionId", sessionId, "startedAt", DeviceClock.IsoMs(record.StartedAtMs), "campaignId", Json.Str(fields, "campaignId"), "creatorKey", Json.Str(fields, "creatorKey")));
             return sessionId;
         }
 
-        /// <summary>Ends the running session (if any), stores it and starts sending it.</summary>
-        internal Task Stop()
+        private void Checkpoint()
         {
-            if (running == null) return Task.FromResult(0);
-            End("stop");
-            KeepSending();
-            return Task.FromResult(0);
+            if (clock != null) Track(running.Save(clock.Record(Now())));
         }
 
-        /// <summary>Ends the running session without sending now (dispose, quitting): it is sent by the next run.</summary>
-        internal void EndRunning(string reason)
+        private void CheckpointEvery()
         {
-            if (running != null) End(reason);
+            checkpointTimer = ManagedTimers.Schedule(settings.CheckpointMs, Checkpoint, settings.CheckpointMs);
         }
 
-        /// <summary>Sends every queued session; completes when the relay answered (or could not be reached).</summary>
-        internal Task Flush()
+        private void FlushEvery()
         {
-            flushing = After(flushing);
-            return flushing;
+            Cancel(flushTimer);
+            flushTimer = ManagedTimers.Schedule(settings.FlushIntervalMs, () => RequestFlush(FlushTrigger.Interval), settings.FlushIntervalMs);
         }
 
-        /// <summary>A flush whose failure is already reported by events (never thrown at the game).</summary>
-        internal async void KeepSending()
+        private static void Cancel(ManagedTimer timer)
         {
-            try { await Flush(); }
-            catch (Exception error) { UnityEngine.Debug.LogException(error); }
+            if (timer != null) timer.Cancel();
         }
 
-        private async Task After(Task previous)
+        private void StopTimers()
         {
-            try { await previous; }
-            catch (Exception) { /* reported when it ran */ }
-            var sessions = queue.Load();
-            for (var i = 0; i < sessions.Count; i += BatchSize) await Send(sessions.GetRange(i, Math.Min(BatchSize, sessions.Count - i)));
+            Cancel(checkpointTimer);
+            Cancel(firstCheckpointTimer);
+            Cancel(backgroundTimer);
         }
 
-        private void End(string reason)
+        /// <summary>Stops play time, checkpoints, and ends the session if the background outlasts the time-out.</summary>
+        private void Pause(SessionClock paused, double now)
         {
-            var session = running;
-            running = null;
-            var endedAt = DeviceClock.UtcNow();
-            if (endedAt < runningSince) endedAt = runningSince; // a clock set back during play
-            session["startedAt"] = DeviceClock.Iso(runningSince);
-            session["endedAt"] = DeviceClock.Iso(endedAt);
-            session["durationSeconds"] = (double)Math.Floor((endedAt - runningSince).TotalSeconds);
-            var sessionId = (string)session["sessionId"];
-            sdk.Emit("session:end", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session));
-            if ((double)session["durationSeconds"] < 1)
+            if (!paused.Pause(now)) return;
+            StopTimers();
+            Track(running.Save(paused.Record(now)));
+            backgroundTimer = ManagedTimers.Schedule(settings.BackgroundTimeoutMs, () =>
             {
-                Drop(session, "too-short", "durationSeconds must be at least 1", null);
-                return;
-            }
-            foreach (var pushedOut in queue.Add(session)) Drop(pushedOut, "overflow", "the queue held " + SessionQueue.MaxSessions + " sessions", null);
+                if (clock == paused) End("background-timeout", null);
+            });
         }
 
-        /// <summary>One relay request for <paramref name="batch"/>; a batch the relay refuses as a whole is halved until the bad session is alone.</summary>
-        private async Task Send(List<Dictionary<string, object>> batch)
+        private void ToBackground()
         {
-            var body = Bridge.Args("sessions", batch, "isTest", sdk.IsTest ? (object)true : null, "sentAt", DeviceClock.Iso(DeviceClock.UtcNow()));
-            var answer = await sdk.Relay("POST", "/playtime/sessions", body);
-            if (answer.Ok)
+            if (disposed || inBackground) return;
+            inBackground = true;
+            watch.Background(true);
+            Cancel(flushTimer);
+            if (clock != null) Pause(clock, Now());
+            RequestFlush(FlushTrigger.Background);
+        }
+
+        private void ToForeground()
+        {
+            if (disposed || !inBackground) return;
+            inBackground = false;
+            watch.Background(false);
+            FlushEvery();
+            if (clock != null)
             {
-                Acknowledge(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
-                return;
-            }
-            if (answer.Transient) return; // kept for the next flush
-            if (answer.Status == 401 || answer.Status == 403)
-            {
-                var auth = HttpExchange.ErrorOf(answer, relay: true);
-                sdk.Emit("error", Bridge.Args("kind", "auth", "message", auth.Message, "code", auth.Code, "status", (double)answer.Status));
-                return;
-            }
-            if (answer.Status == 400 || answer.Status == 413)
-            {
-                if (batch.Count > 1)
+                var now = Now();
+                if (clock.PausedFor(now) >= settings.BackgroundTimeoutMs) End("background-timeout", null);
+                else
                 {
-                    var half = batch.Count / 2;
-                    await Send(batch.GetRange(0, half));
-                    await Send(batch.GetRange(half, batch.Count - half));
+                    Cancel(backgroundTimer);
+                    clock.Resume(now);
+                    CheckpointEvery();
+                }
+            }
+            // No flush of its own (as in JavaScript, and the contract's background-timeout scenario): what the background
+            // flush could not send is sent on resume by the retry timer that fell due meanwhile (ManagedLifecycle runs
+            // due timers as the game resumes), by the first frame seeing the network back, or by the flush interval.
+        }
+
+        private void OnNetworkReturned()
+        {
+            RequestFlush(FlushTrigger.Network);
+        }
+
+        /// <summary>Ends the running session now (at its pause, when paused) and queues it, or drops it as <paramref name="discard"/>.</summary>
+        private void End(string reason, string discard)
+        {
+            var record = clock.Record(Now());
+            var session = record.ToSession();
+            clock = null;
+            StopTimers();
+            sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", reason, "session", session));
+            Track(Finish(session, record, discard));
+        }
+
+        /// <summary>
+        /// Queues a finished session, or drops it (under 1 s, opted out, erased); then deletes its record. When the
+        /// queue write fails, the session is held in memory and its record (as it ended) is kept instead, until the
+        /// session leaves the queue: a restart then recovers what this run could not send.
+        /// </summary>
+        private async Task Finish(Dictionary<string, object> session, RunningRecord record, string discard)
+        {
+            await loaded;
+            var sessionId = record.SessionId;
+            if (discard != null || optedOut) Dropped(sessionId, discard ?? "opted-out", session);
+            else if ((double)session["durationSeconds"] < 1) Dropped(sessionId, "too-short", session, "durationSeconds must be at least 1");
+            else
+            {
+                var stored = await queue.Enqueue(session, watch.Moved());
+                if (queue.Count >= settings.FlushAt) RequestFlush(FlushTrigger.Threshold);
+                if (!stored)
+                {
+                    if (queue.Has(sessionId)) await running.Save(record);
                     return;
                 }
-                var refused = HttpExchange.ErrorOf(answer);
-                queue.Remove(new[] { Json.Str(batch[0], "sessionId") });
-                Drop(batch[0], answer.Status == 413 ? "too-large" : "invalid", refused.Message, refused.Details);
-                return;
+                storageFailing = false;
             }
-            var unexpected = HttpExchange.ErrorOf(answer, relay: true);
-            sdk.Emit("error", Bridge.Args("kind", "relay", "message", unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
+            await running.Remove(sessionId);
         }
 
-        private void Acknowledge(List<Dictionary<string, object>> batch, List<PlaytimeItemResult> results)
+        // ---- what the game calls --------------------------------------------------------------------------------
+
+        /// <summary>Ends the running session and queues it (or drops it); completes once that is stored.</summary>
+        internal Task Stop()
         {
-            var sent = new HashSet<string>();
-            foreach (var session in batch) sent.Add(Json.Str(session, "sessionId"));
-            var acknowledged = new List<object>();
-            var answered = new List<string>();
-            foreach (var result in results ?? new List<PlaytimeItemResult>())
+            if (clock != null) End("stop", null);
+            return Settled();
+        }
+
+        /// <summary>Sends every queued session now (joins a flush under way); outcomes arrive as events.</summary>
+        internal async Task Flush()
+        {
+            await ready;
+            await Settled();
+            if (!disposed) await flusher.Flush(FlushTrigger.Manual);
+        }
+
+        /// <summary>The player's off switch, stored per player: off ends the running session unrecorded (<c>opted-out</c>).</summary>
+        internal async Task SetOptOut(bool optOut)
+        {
+            optedOut = optOut;
+            choiceMade = true;
+            if (optOut && clock != null) End("stop", "opted-out");
+            await Settled();
+            try { await running.WriteOptOut(optOut); }
+            catch (Exception error)
             {
-                if (result == null || !sent.Contains(result.SessionId)) continue;
-                answered.Add(result.SessionId);
-                if (result.Status == "FAILED")
-                {
-                    queue.Remove(new[] { result.SessionId });
-                    Drop(batch.Find(session => Json.Str(session, "sessionId") == result.SessionId), "rejected", result.Error ?? "FAILED", null);
-                }
-                else acknowledged.Add(Bridge.Args("sessionId", result.SessionId, "status", result.Status));
+                StorageError(error);
+                throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "The choice holds for this run but could not be stored: " + error.Message });
             }
-            queue.Remove(answered);
-            if (acknowledged.Count > 0) sdk.Emit("flushed", Bridge.Args("results", acknowledged));
+            if (!optOut) RequestFlush(FlushTrigger.Manual);
         }
 
-        private void Drop(Dictionary<string, object> session, string reason, string error, IList<ErrorDetail> details)
+        /// <summary>Erases this player's running session and queue on this device (each <c>dropped</c>, <c>erased</c>); keeps the opt-out choice.</summary>
+        internal async Task DeleteStoredData()
         {
-            var detailJson = details == null || details.Count == 0 ? null : Json.Write(new List<ErrorDetail>(details), detail => detail.ToJson());
-            sdk.Emit("dropped", Bridge.Args("sessionId", Json.Str(session, "sessionId"), "reason", reason, "session", session, "error", error, "details", detailJson));
+            if (clock != null) End("stop", "erased");
+            await ready;
+            await Settled();
+            await flusher.Idle();
+            foreach (var sessionId in await queue.Erase(watch.Moved())) Dropped(sessionId, "erased", null);
+            try { await running.DeleteAll(); }
+            catch (Exception error)
+            {
+                StorageError(error);
+                throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "Some stored data could not be erased: " + error.Message });
+            }
+        }
+
+        /// <summary>
+        /// Ends the running session (stored, sent by the next run), stops timers and listeners; completes when the
+        /// session is stored. assumed, as in JavaScript: no final flush.
+        /// </summary>
+        internal Task Dispose(string reason)
+        {
+            if (!disposed)
+            {
+                ManagedLifecycle.Backgrounded -= ToBackground;
+                ManagedLifecycle.Foregrounded -= ToForeground;
+                ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
+                Cancel(flushTimer);
+                if (clock != null) End(reason, null);
+                disposed = true;
+                flusher.Dispose();
+            }
+            return Settled();
         }
     }
 }

@@ -3,75 +3,276 @@
 using System;
 using System.Collections.Generic;
 using System.IO;
-using System.Security.Cryptography;
-using System.Text;
-using UnityEngine;
+using System.Threading.Tasks;
 
 namespace GameCampaignSdk
 {
+    /// <summary>A queued session read back for sending, with how far the device clock had moved when it was queued.</summary>
+    internal sealed class QueuedSession
+    {
+        internal string Key;
+        internal Dictionary<string, object> Session;
+        internal double Moved;
+    }
+
     /// <summary>
-    /// The finished sessions waiting for the relay, one JSON file per player under
-    /// <c>Application.persistentDataPath/GameCampaign/</c> (the file is named by a hash of the userId, so any id is a
-    /// safe file name and one player's queue is never sent with another's credentials). Written whole to a
-    /// temporary file and moved over the old one, so a crash leaves either queue, never half of one.
+    /// The finished sessions waiting for the relay (core/tracker/queue.ts): a file per session in the player's
+    /// <c>queue/</c> folder, named <c>{sequence, 12 digits}-{sessionId}.json</c> so names sort oldest first, and an
+    /// index of the names in memory. Enqueueing writes one file whatever the queue's length; nothing rewrites the
+    /// whole queue; the files are only listed at start-up and read when sent. A session whose write failed (a full
+    /// disk) is held in memory and still sent by this run. Over <c>maxQueue</c> the oldest not being sent is dropped
+    /// (<c>overflow</c>). Index methods run on the main thread; file work on <see cref="IoQueue"/>.
     /// </summary>
     internal sealed class SessionQueue
     {
-        /// <summary>At most this many sessions are kept; beyond it the oldest is dropped (the JavaScript tracker's default).</summary>
-        internal const int MaxSessions = 10000;
-
-        private readonly string path;
-
-        internal SessionQueue(string userId)
+        private sealed class Entry
         {
-            string name;
-            using (var sha = new SHA256Managed()) name = RandomIds.Base64Url(sha.ComputeHash(Encoding.UTF8.GetBytes(userId))).Substring(0, 22);
-            path = Path.Combine(Path.Combine(Application.persistentDataPath, "GameCampaign"), "queue-" + name + ".json");
+            internal string SessionId;
+            internal double Moved;
+            /// <summary>Held in memory only: its write failed.</summary>
+            internal Dictionary<string, object> Held;
         }
 
-        /// <summary>The file this player's queue lives in.</summary>
-        internal string FilePath { get { return path; } }
+        private const int SeqDigits = 12;
 
-        /// <summary>The queued sessions, oldest first (empty when there is no file or it cannot be read).</summary>
-        internal List<Dictionary<string, object>> Load()
+        private readonly PlayerFolder folder;
+        private readonly int maxSize;
+        private readonly Action<string, string, Dictionary<string, object>> dropped;
+        private readonly Action<Exception> storageError;
+        private readonly Action<string> leftMemory;
+        /// <summary>Queued sessions by file name.</summary>
+        private readonly Dictionary<string, Entry> index = new Dictionary<string, Entry>(StringComparer.Ordinal);
+        /// <summary>File names oldest first (names sort by their sequence number); names no longer in the index are skipped and compacted away.</summary>
+        private List<string> order = new List<string>();
+        private readonly HashSet<string> inFlight = new HashSet<string>();
+        private long nextSeq;
+
+        /// <param name="dropped">(sessionId, reason, session) of a session evicted by overflow.</param>
+        /// <param name="leftMemory">the id of a held session leaving the queue (its running record may go).</param>
+        internal SessionQueue(PlayerFolder folder, int maxSize, Action<string, string, Dictionary<string, object>> dropped, Action<Exception> storageError, Action<string> leftMemory)
         {
-            var sessions = new List<Dictionary<string, object>>();
-            if (!File.Exists(path)) return sessions;
-            var items = Json.Parse(File.ReadAllText(path, Encoding.UTF8)) as List<object>;
-            if (items != null) foreach (var item in items) if (item is Dictionary<string, object>) sessions.Add((Dictionary<string, object>)item);
-            return sessions;
+            this.folder = folder;
+            this.maxSize = maxSize;
+            this.dropped = dropped;
+            this.storageError = storageError;
+            this.leftMemory = leftMemory;
         }
 
-        /// <summary>Adds a session; returns the sessions pushed out by the cap (oldest first).</summary>
-        internal List<Dictionary<string, object>> Add(Dictionary<string, object> session)
+        internal int Count { get { return index.Count; } }
+
+        /// <summary>Whether a session with this id is queued (a scan: asked only when recovering a crash).</summary>
+        internal bool Has(string sessionId)
         {
-            var sessions = Load();
-            sessions.Add(session);
-            var overflow = new List<Dictionary<string, object>>();
-            while (sessions.Count > MaxSessions)
+            foreach (var entry in index.Values) if (entry.SessionId == sessionId) return true;
+            return false;
+        }
+
+        /// <summary>Adds the stored sessions to the index (start-up): the folder listed and the names parsed off the main thread.</summary>
+        internal async Task Sync(double moved)
+        {
+            List<KeyValuePair<string, string>> found;
+            var lastSeq = -1L;
+            try
             {
-                overflow.Add(sessions[0]);
-                sessions.RemoveAt(0);
+                found = await IoQueue.Run(() =>
+                {
+                    var parsed = new List<KeyValuePair<string, string>>();
+                    foreach (var name in TrackerFiles.JsonFiles(folder.QueueDir))
+                    {
+                        long seq;
+                        if (name.IndexOf('-') != SeqDigits || !long.TryParse(name.Substring(0, SeqDigits), out seq)) continue; // not a queue file
+                        parsed.Add(new KeyValuePair<string, string>(name, name.Substring(SeqDigits + 1, name.Length - SeqDigits - 1 - ".json".Length)));
+                        lastSeq = Math.Max(lastSeq, seq);
+                    }
+                    return parsed;
+                });
             }
-            Save(sessions);
-            return overflow;
+            catch (Exception error)
+            {
+                storageError(error);
+                return;
+            }
+            var added = false;
+            foreach (var pair in found)
+            {
+                if (index.ContainsKey(pair.Key)) continue;
+                index[pair.Key] = new Entry { SessionId = pair.Value, Moved = moved };
+                order.Add(pair.Key);
+                added = true;
+            }
+            if (added && index.Count != found.Count) order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+            nextSeq = Math.Max(nextSeq, lastSeq + 1);
         }
 
-        /// <summary>Removes the sessions with these ids.</summary>
-        internal void Remove(ICollection<string> sessionIds)
+        /// <summary>The queued file names, oldest first.</summary>
+        private IEnumerable<string> Keys()
         {
-            var sessions = Load();
-            sessions.RemoveAll(session => sessionIds.Contains(Json.Str(session, "sessionId")));
-            Save(sessions);
+            foreach (var key in order) if (index.ContainsKey(key)) yield return key;
         }
 
-        private void Save(List<Dictionary<string, object>> sessions)
+        /// <summary>Persists one finished session (one file), then evicts the oldest over the cap. True when it was written.</summary>
+        internal async Task<bool> Enqueue(Dictionary<string, object> session, double moved)
         {
-            Directory.CreateDirectory(Path.GetDirectoryName(path));
-            var temporary = path + ".tmp";
-            File.WriteAllText(temporary, Json.Serialize(sessions), new UTF8Encoding(false));
-            if (File.Exists(path)) File.Replace(temporary, path, null);
-            else File.Move(temporary, path);
+            var sessionId = Json.Str(session, "sessionId");
+            var key = (nextSeq++).ToString("D" + SeqDigits) + "-" + sessionId + ".json";
+            var entry = new Entry { SessionId = sessionId, Moved = moved };
+            var path = Path.Combine(folder.QueueDir, key);
+            try { await IoQueue.Run(() => TrackerFiles.Write(path, session)); }
+            catch (Exception error)
+            {
+                entry.Held = session;
+                storageError(error);
+            }
+            index[key] = entry;
+            order.Add(key);
+            var evictions = new List<Task>();
+            while (index.Count > maxSize)
+            {
+                string oldest = null;
+                foreach (var candidate in Keys())
+                {
+                    if (inFlight.Contains(candidate)) continue;
+                    oldest = candidate;
+                    break;
+                }
+                if (oldest == null) break;
+                evictions.Add(Evict(oldest));
+            }
+            await Task.WhenAll(evictions);
+            return entry.Held == null;
+        }
+
+        private async Task Evict(string key)
+        {
+            var entry = index[key];
+            Forget(key);
+            try
+            {
+                var path = Path.Combine(folder.QueueDir, key);
+                var setAside = new List<string>();
+                var session = entry.Held ?? await IoQueue.Run(() =>
+                {
+                    var read = TrackerFiles.Read(path, Json.Obj, setAside);
+                    TrackerFiles.Delete(path);
+                    return read;
+                });
+                dropped(entry.SessionId, "overflow", session);
+            }
+            catch (Exception error)
+            {
+                storageError(error);
+            }
+        }
+
+        private void Forget(string key)
+        {
+            Entry entry;
+            if (!index.TryGetValue(key, out entry)) return;
+            index.Remove(key);
+            if (order.Count > 2 * index.Count + 64) order = new List<string>(Keys()); // forgotten names compacted away, amortized O(1)
+            if (entry.Held != null) leftMemory(entry.SessionId);
+        }
+
+        /// <summary>Up to <paramref name="limit"/> keys, oldest first, leaving out <paramref name="skip"/>.</summary>
+        internal List<string> Oldest(int limit, HashSet<string> skip)
+        {
+            var keys = new List<string>();
+            foreach (var key in Keys())
+            {
+                if (keys.Count >= limit) break;
+                if (!skip.Contains(key)) keys.Add(key);
+            }
+            return keys;
+        }
+
+        /// <summary>
+        /// Reads queued sessions (off the main thread) and marks them in flight. A file that cannot be read is set
+        /// aside and forgotten; <paramref name="setAside"/> hears each (the tracker reports it).
+        /// </summary>
+        internal async Task<List<QueuedSession>> Read(List<string> keys, Action<string> setAside)
+        {
+            var wanted = new List<KeyValuePair<string, Entry>>();
+            foreach (var key in keys)
+            {
+                Entry entry;
+                if (index.TryGetValue(key, out entry)) wanted.Add(new KeyValuePair<string, Entry>(key, entry));
+            }
+            var damaged = new List<string>();
+            var sessions = await IoQueue.Run(() =>
+            {
+                var read = new List<Dictionary<string, object>>();
+                foreach (var pair in wanted) read.Add(pair.Value.Held ?? TrackerFiles.Read(Path.Combine(folder.QueueDir, pair.Key), QueuedFile, damaged));
+                return read;
+            });
+            var found = new List<QueuedSession>();
+            for (var i = 0; i < wanted.Count; i++)
+            {
+                var key = wanted[i].Key;
+                if (sessions[i] == null) Forget(key);
+                else
+                {
+                    inFlight.Add(key);
+                    found.Add(new QueuedSession { Key = key, Session = sessions[i], Moved = wanted[i].Value.Moved });
+                }
+            }
+            foreach (var path in damaged) setAside(path);
+            return found;
+        }
+
+        /// <summary>A queue file's session: an object with a sessionId (anything else is damage).</summary>
+        private static Dictionary<string, object> QueuedFile(object node)
+        {
+            var session = Json.Obj(node);
+            return session != null && Json.Str(session, "sessionId") != null ? session : null;
+        }
+
+        /// <summary>Ends the in-flight mark of keys that stay queued.</summary>
+        internal void Release(IEnumerable<string> keys)
+        {
+            foreach (var key in keys) inFlight.Remove(key);
+        }
+
+        /// <summary>Deletes sessions that left the queue; returns the keys deleted (a failed delete stays queued: sent again, de-duplicated by the service).</summary>
+        internal async Task<HashSet<string>> Remove(List<string> keys)
+        {
+            var removed = new HashSet<string>();
+            if (keys.Count == 0) return removed;
+            var failures = new List<Exception>();
+            var deleted = await IoQueue.Run(() =>
+            {
+                var done = new List<string>();
+                foreach (var key in keys)
+                {
+                    try
+                    {
+                        TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
+                        done.Add(key);
+                    }
+                    catch (Exception error) { failures.Add(error); }
+                }
+                return done;
+            });
+            foreach (var key in keys) inFlight.Remove(key);
+            foreach (var key in deleted)
+            {
+                Forget(key);
+                removed.Add(key);
+            }
+            if (failures.Count > 0) storageError(failures[0]);
+            return removed;
+        }
+
+        /// <summary>Deletes every queued session (the player asked); returns the ids deleted.</summary>
+        internal async Task<List<string>> Erase(double moved)
+        {
+            await Sync(moved);
+            var ids = new Dictionary<string, string>();
+            foreach (var pair in index) ids[pair.Key] = pair.Value.SessionId;
+            var keys = new List<string>(Keys());
+            var removed = await Remove(keys);
+            var erased = new List<string>();
+            foreach (var key in keys) if (removed.Contains(key)) erased.Add(ids[key]);
+            return erased;
         }
     }
 }

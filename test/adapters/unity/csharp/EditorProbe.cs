@@ -32,6 +32,8 @@ internal sealed class MainThread : SynchronizationContext
 internal static class EditorProbe
 {
     private static DateTime now;
+    private static double monotonicMs;
+    private static PlayerFolder folder;
     private static readonly List<object> Events = new List<object>();
     private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
 
@@ -43,6 +45,7 @@ internal static class EditorProbe
         // The device's clock is 3 hours behind (the relay moves the sessions by the difference it sees in sentAt).
         now = DateTime.UtcNow.AddHours(-3);
         DeviceClock.UtcNow = () => now;
+        MonotonicClock.NowMs = () => monotonicMs;
         Tracker.SessionStarted += e => Events.Add("session:start " + e.SessionId);
         Tracker.SessionEnded += e => Events.Add("session:end " + e.SessionId + " " + e.Reason + " " + e.Session.DurationSeconds);
         Tracker.Flushed += e => { foreach (var result in e.Results) Events.Add("flushed " + result.SessionId + " " + result.Status); };
@@ -52,17 +55,24 @@ internal static class EditorProbe
         MainThread.Run(async () =>
         {
             await GameCampaign.Init(options);
+            folder = ((ManagedNative)Bridge.Native).Sdk.Tracker.Folder;
             if (phase == "record") await Record(args[5]);
             else if (phase == "queue") await Queue(args[5]);
             else if (phase == "recover") await Recover();
             Report["continuationsOnMainThread"] = Thread.CurrentThread.ManagedThreadId == (int)(double)Report["mainThread"];
         });
         Report["events"] = Events;
-        var native = (ManagedNative)Bridge.Native;
-        Report["queued"] = native.Sdk == null ? -1.0 : (double)native.Sdk.Tracker.Queue.Load().Count;
+        Report["queued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
         Report["loggedExceptions"] = Json.Write(UnityEngine.Debug.Exceptions, e => (object)e.ToString());
         Console.WriteLine(Json.Serialize(Report));
         return 0;
+    }
+
+    /// <summary>Play goes on for <paramref name="seconds"/>: both clocks move.</summary>
+    private static void Pass(int seconds)
+    {
+        now = now.AddSeconds(seconds);
+        monotonicMs += seconds * 1000;
     }
 
     private static async Task Record(string campaignId)
@@ -76,7 +86,7 @@ internal static class EditorProbe
         Report["missing"] = Describe(await Catch(Campaigns.Get("cmp_missing")));
         var sessionId = await Tracker.Start(campaignId);
         Report["sessionId"] = sessionId;
-        now = now.AddSeconds(5);
+        Pass(5);
         await Tracker.Stop();
         await Tracker.Flush(); // after the flush Stop started: nothing left to send
         await Tracker.Flush();
@@ -88,11 +98,11 @@ internal static class EditorProbe
     private static async Task Queue(string campaignId)
     {
         var first = await Tracker.Start(campaignId);
-        now = now.AddSeconds(7);
+        Pass(7);
         await Tracker.Stop();
         await Tracker.Flush(); // the relay cannot be reached: kept
         var second = await Tracker.Start(campaignId);
-        now = now.AddSeconds(3);
+        Pass(3);
         Application.Quit(); // leaving Play mode with a session running: stored for the next run
         Report["sessionIds"] = new List<object> { first, second };
     }

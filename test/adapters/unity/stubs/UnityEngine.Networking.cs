@@ -1,7 +1,7 @@
 // The members of UnityEngine.AsyncOperation, UnityEngine.Application and UnityEngine.Networking.UnityWebRequest
 // the package uses outside WebGL, with Unity's signatures (Scripting API: Networking.UnityWebRequest,
 // UnityWebRequest.Result, UnityWebRequestAsyncOperation, DownloadHandlerBuffer, UploadHandlerRaw,
-// AsyncOperation.completed, Application.persistentDataPath / OpenURL / quitting / Quit; docs.unity3d.com/ScriptReference).
+// AsyncOperation.completed, Application.persistentDataPath / internetReachability / OpenURL / quitting / Quit; docs.unity3d.com/ScriptReference).
 // Behaviour follows those pages where the package relies on it:
 // - a request runs off the main thread and `completed` is raised on the main thread (the SynchronizationContext of
 //   the thread that called SendWebRequest, Unity's UnitySynchronizationContext); a handler added after completion
@@ -65,7 +65,16 @@ namespace UnityEngine
 
         public static bool isEditor { get { return true; } }
 
+        /// <summary>Stand-in only: what <see cref="internetReachability"/> answers (tests switch the network off and on).</summary>
+        public static NetworkReachability Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+
+        /// <summary>Scripting API: whether the device can reach the internet, by its network type (not a promise that a request succeeds).</summary>
+        public static NetworkReachability internetReachability { get { return Reachability; } }
+
         public static event Action quitting;
+
+        /// <summary>Stand-in only: how many handlers <see cref="quitting"/> holds.</summary>
+        public static int QuittingHandlerCount { get { return quitting == null ? 0 : quitting.GetInvocationList().Length; } }
 
         public static void OpenURL(string url) { OpenedUrls.Add(url); }
 

@@ -57,7 +57,12 @@ namespace UnityEngine
         public static void LogException(Exception exception) { Exceptions.Add(exception); }
     }
 
-    public class Object { }
+    public class Object
+    {
+        /// <summary>Keeps the object when a scene loads (Scripting API: Object.DontDestroyOnLoad); the stand-in has no scenes.</summary>
+        public static void DontDestroyOnLoad(Object target) { }
+    }
+
     public class Component : Object { }
 
     /// <summary>An asset holding data (UnityEngine.CoreModule); Unity makes instances, never `new`.</summary>

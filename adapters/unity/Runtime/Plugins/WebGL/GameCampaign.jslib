@@ -151,6 +151,8 @@ var GameCampaignLibrary = {
         case 'tracker.start': return gc.tracker.start({ campaignId: args.campaignId, creatorKey: args.creatorKey, metadata: args.metadata });
         case 'tracker.stop': return gc.tracker.stop().then(function () { return null; });
         case 'tracker.flush': return gc.tracker.flush().then(function () { return null; });
+        case 'tracker.optOut': return gc.tracker.setOptOut(args.optOut === true).then(function () { return null; });
+        case 'tracker.deleteStoredData': return gc.tracker.deleteStoredData().then(function () { return null; });
         case 'boost.change': return gc.boost.change(args);
         case 'boost.current': return gc.boost.current();
         case 'webview.open': return GameCampaignBridge.openWebView(gc, args);

@@ -1,0 +1,117 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.Threading;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The managed tracker's file work, off the main thread and one job at a time in the order asked (so a session
+    /// written before its running record is deleted stays written first): a flushed write (fsync) can take tens of
+    /// ms on a phone, which no frame should wait for. A job's Task completes on the thread pool; the code awaiting it
+    /// resumes on the main thread through Unity's SynchronizationContext, so events are raised there.
+    /// </summary>
+    internal static class IoQueue
+    {
+        private static readonly object Gate = new object();
+        private static readonly Queue<Action> Jobs = new Queue<Action>();
+        private static bool draining;
+        private static int unfinished;
+
+        /// <summary>Jobs asked for and not yet completed (tests wait for 0 before they look at the files).</summary>
+        internal static int Unfinished { get { lock (Gate) return unfinished; } }
+
+        /// <summary>Raised (on the worker) after each job completed; tests wake on it.</summary>
+        internal static event Action Progressed;
+
+        /// <summary>Runs <paramref name="work"/> on the worker; its value or exception completes the Task.</summary>
+        internal static Task<T> Run<T>(Func<T> work)
+        {
+            var done = new TaskCompletionSource<T>();
+            Enqueue(() =>
+            {
+                T value;
+                try { value = work(); }
+                catch (Exception error)
+                {
+                    Complete(() => done.TrySetException(error));
+                    return;
+                }
+                Complete(() => done.TrySetResult(value));
+            });
+            return done.Task;
+        }
+
+        /// <summary>
+        /// Completes a job's Task. Its awaiting code is posted to the main thread from here; if that throws (a main
+        /// thread already gone: the player exiting), the worker logs it and goes on with the next job.
+        /// </summary>
+        private static void Complete(Func<bool> complete)
+        {
+            try { complete(); }
+            catch (Exception error) { UnityEngine.Debug.LogException(error); }
+        }
+
+        /// <summary>Like <see cref="Run{T}"/>, for work without a value.</summary>
+        internal static Task Run(Action work)
+        {
+            return Run<bool>(() => { work(); return true; });
+        }
+
+        /// <summary>Blocks until every job asked for has completed, or <paramref name="timeoutMs"/> passed; false on time-out.</summary>
+        internal static bool WaitIdle(int timeoutMs)
+        {
+            var deadline = DateTime.UtcNow.AddMilliseconds(timeoutMs);
+            lock (Gate)
+            {
+                while (unfinished > 0)
+                {
+                    var left = deadline - DateTime.UtcNow;
+                    if (left <= TimeSpan.Zero) return false;
+                    Monitor.Wait(Gate, left);
+                }
+                return true;
+            }
+        }
+
+        private static void Enqueue(Action job)
+        {
+            lock (Gate)
+            {
+                unfinished++;
+                Jobs.Enqueue(job);
+                if (draining) return;
+                draining = true;
+            }
+            ThreadPool.QueueUserWorkItem(_ => Drain());
+        }
+
+        private static void Drain()
+        {
+            while (true)
+            {
+                Action job;
+                lock (Gate)
+                {
+                    if (Jobs.Count == 0)
+                    {
+                        draining = false;
+                        return;
+                    }
+                    job = Jobs.Dequeue();
+                }
+                job();
+                lock (Gate)
+                {
+                    unfinished--;
+                    Monitor.PulseAll(Gate);
+                }
+                var progressed = Progressed;
+                if (progressed != null) progressed();
+            }
+        }
+    }
+}
+#endif

@@ -1,0 +1,296 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.Globalization;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>What asked for a flush (core/tracker/flusher.ts <c>FlushTrigger</c>).</summary>
+    internal enum FlushTrigger { Manual, Interval, Threshold, Background, Network, Startup, Retry }
+
+    /// <summary>
+    /// Sends one player's queue through the relay (core/tracker/flusher.ts): one drain at a time, batches of at most
+    /// 1000 (the spec's bulk limit), per-item results, bisection of a batch the relay refuses for its content,
+    /// backoff with full jitter from 1 s to 5 min, and <c>Retry-After</c> (up to 5 min). Every trigger waits out a
+    /// <c>Retry-After</c>; the automatic ones (interval, threshold, start-up) also wait out the backoff,
+    /// while a manual flush, the network returning and the background do not. Nothing is sent while the device
+    /// says it is offline or the player opted out.
+    /// </summary>
+    internal sealed class ManagedFlusher
+    {
+        internal const int MaxItems = 1000;
+        private const double BackoffBaseMs = 1000;
+        private const double BackoffMaxMs = 300000;
+
+        private readonly ManagedSdk sdk;
+        private readonly SessionQueue queue;
+        private readonly Func<double> clockMoved;
+        private readonly Func<bool> enabled;
+        private readonly Action<string> setAside;
+        private readonly Random jitter = new Random();
+        private Task running;
+        private bool again;
+        private int attempt;
+        private double backoffUntil;
+        private double retryAfterUntil;
+        private ManagedTimer retryTimer;
+        private bool disposed;
+
+        internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside)
+        {
+            this.sdk = sdk;
+            this.queue = queue;
+            this.clockMoved = clockMoved;
+            this.enabled = enabled;
+            this.setAside = setAside;
+        }
+
+        private bool MayStart(FlushTrigger trigger)
+        {
+            if (disposed || !enabled() || !ManagedLifecycle.Online) return false;
+            if (trigger == FlushTrigger.Retry) return true; // its timer was set for the end of the wait
+            var now = MonotonicClock.NowMs();
+            var waitsForBackoff = trigger == FlushTrigger.Interval || trigger == FlushTrigger.Threshold || trigger == FlushTrigger.Startup;
+            return now >= retryAfterUntil && !(waitsForBackoff && now < backoffUntil);
+        }
+
+        /// <summary>Flushes now if <paramref name="trigger"/> may start one; joins the drain already running.</summary>
+        internal Task Flush(FlushTrigger trigger)
+        {
+            if (running != null)
+            {
+                again = true;
+                return running;
+            }
+            if (!MayStart(trigger)) return Task.FromResult(0);
+            var run = Run();
+            if (!run.IsCompleted) running = run; // a drain that finished at once has already cleared `running`
+            return run;
+        }
+
+        private async Task Run()
+        {
+            try
+            {
+                do again = false;
+                while (await Drain() && again && !disposed);
+            }
+            catch (Exception error)
+            {
+                // Nothing above is meant to throw (answers become outcomes); if something does, the sessions stay queued.
+                queue.Release(queue.Oldest(int.MaxValue, new HashSet<string>()));
+                sdk.Emit("error", Bridge.Args("kind", "relay", "message", error.Message));
+            }
+            finally
+            {
+                running = null;
+            }
+        }
+
+        /// <summary>Completes when no drain is under way (erasure waits for the one sending).</summary>
+        internal Task Idle()
+        {
+            return running ?? Task.FromResult(0);
+        }
+
+        /// <summary>Stops the retry timer; a drain under way stops after its request.</summary>
+        internal void Dispose()
+        {
+            disposed = true;
+            if (retryTimer != null) retryTimer.Cancel();
+        }
+
+        /// <summary>Sends every queued session once (oldest first), until the queue is empty (true) or a failure says to wait (false).</summary>
+        private async Task<bool> Drain()
+        {
+            var tried = new HashSet<string>();
+            while (!disposed && enabled())
+            {
+                var oldest = queue.Oldest(MaxItems, tried);
+                if (oldest.Count == 0) return true;
+                foreach (var key in oldest) tried.Add(key);
+                var read = await queue.Read(oldest, setAside);
+                if (read.Count == 0) continue;
+                if (!await Send(await InPresentFrame(read))) return false;
+            }
+            return false;
+        }
+
+        /// <summary>The batch in the device clock's present frame, worked out off the main thread (a thousand dates to parse).</summary>
+        private Task<List<QueuedSession>> InPresentFrame(List<QueuedSession> read)
+        {
+            var moved = clockMoved();
+            var nowMs = DeviceClock.NowMs();
+            return IoQueue.Run(() =>
+            {
+                var batch = new List<QueuedSession>();
+                foreach (var item in read) batch.Add(PresentFrame(item, moved, nowMs));
+                return batch;
+            });
+        }
+
+        /// <summary>
+        /// A queued session in the device clock's present frame (the one <c>sentAt</c> is read in): moved as far as
+        /// the clock moved since it was queued, and ending no later than now.
+        /// </summary>
+        private static QueuedSession PresentFrame(QueuedSession item, double moved, double nowMs)
+        {
+            var endedAt = DeviceClock.ParseMs(Json.Str(item.Session, "endedAt"));
+            var startedAt = DeviceClock.ParseMs(Json.Str(item.Session, "startedAt"));
+            if (!endedAt.HasValue || !startedAt.HasValue) return item;
+            var shift = Math.Min(moved - item.Moved, nowMs - endedAt.Value);
+            if (shift == 0) return item;
+            var session = new Dictionary<string, object>(item.Session);
+            session["startedAt"] = DeviceClock.IsoMs(startedAt.Value + shift);
+            session["endedAt"] = DeviceClock.IsoMs(endedAt.Value + shift);
+            return new QueuedSession { Key = item.Key, Session = session, Moved = item.Moved };
+        }
+
+        private List<string> Keys(List<QueuedSession> items)
+        {
+            var keys = new List<string>();
+            foreach (var item in items) keys.Add(item.Key);
+            return keys;
+        }
+
+        /// <summary>One request for <paramref name="batch"/>, and what its answer means.</summary>
+        private async Task<bool> Send(List<QueuedSession> batch)
+        {
+            var sessions = new List<object>();
+            foreach (var item in batch) sessions.Add(item.Session);
+            var body = Bridge.Args("sessions", sessions, "isTest", sdk.IsTest ? (object)true : null, "sentAt", DeviceClock.IsoMs(DeviceClock.NowMs()));
+            var json = await IoQueue.Run(() => Json.Serialize(body)); // up to 1000 sessions: not in a frame
+            var answer = await sdk.RelayJson("POST", "/playtime/sessions", json);
+            if (answer.Ok)
+            {
+                var results = Json.Obj(answer.Data) == null ? null : Json.Field(Json.Obj(answer.Data), "results") as List<object>;
+                if (results != null) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
+                return Transient(batch, "the relay answered with an unexpected body", answer);
+            }
+            var code = answer.Reached ? Json.Str(Json.Obj(answer.Body), "code") : null;
+            if (answer.Reached && (answer.Status == 400 || answer.Status == 422) && code == "VALIDATION_ERROR")
+            {
+                if (batch.Count > 1) return await Bisect(batch);
+                var refused = HttpExchange.ErrorOf(answer);
+                return await Drop(batch[0], "invalid", refused.Message, refused.Details);
+            }
+            if (answer.Reached && answer.Status == 413)
+            {
+                if (batch.Count > 1) return await Bisect(batch);
+                return await Drop(batch[0], "too-large", "the relay answered 413 for this session alone", null);
+            }
+            if (answer.Reached && (answer.Status == 401 || answer.Status == 403))
+            {
+                queue.Release(Keys(batch));
+                var auth = HttpExchange.ErrorOf(answer, relay: true);
+                sdk.Emit("error", Bridge.Args("kind", "auth", "message", auth.Message, "code", auth.Code, "status", (double)answer.Status));
+                return false;
+            }
+            return Transient(batch, answer.Reached ? "HTTP " + answer.Status : answer.NetworkError, answer);
+        }
+
+        /// <summary>Keeps the batch and backs off; a status that is not the weather (a misconfigured relay) is reported too.</summary>
+        private bool Transient(List<QueuedSession> batch, string reason, HttpAnswer answer)
+        {
+            queue.Release(Keys(batch));
+            if (answer.Reached && !answer.Transient)
+            {
+                var unexpected = HttpExchange.ErrorOf(answer, relay: true);
+                sdk.Emit("error", Bridge.Args("kind", "relay", "message", reason + ": " + unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
+            }
+            BackOff(answer.Reached ? RetryAfterMs(answer.RetryAfter) : null);
+            return false;
+        }
+
+        private async Task<bool> Bisect(List<QueuedSession> batch)
+        {
+            var middle = (batch.Count + 1) / 2;
+            if (!await Send(batch.GetRange(0, middle)))
+            {
+                queue.Release(Keys(batch.GetRange(middle, batch.Count - middle)));
+                return false;
+            }
+            return await Send(batch.GetRange(middle, batch.Count - middle));
+        }
+
+        /// <summary>SUCCESS and SKIPPED leave the queue (<c>flushed</c>); FAILED is dropped (<c>rejected</c>); unanswered items stay.</summary>
+        private async Task<bool> Settle(List<QueuedSession> batch, List<PlaytimeItemResult> results)
+        {
+            ResetBackoff();
+            var unanswered = new Dictionary<string, QueuedSession>();
+            foreach (var item in batch) unanswered[Json.Str(item.Session, "sessionId")] = item;
+            var acknowledged = new List<KeyValuePair<string, PlaytimeItemResult>>();
+            var failed = new List<KeyValuePair<QueuedSession, string>>();
+            foreach (var result in results ?? new List<PlaytimeItemResult>())
+            {
+                QueuedSession item;
+                if (result == null || result.SessionId == null || !unanswered.TryGetValue(result.SessionId, out item)) continue;
+                unanswered.Remove(result.SessionId);
+                if (result.Status == "FAILED") failed.Add(new KeyValuePair<QueuedSession, string>(item, result.Error ?? "FAILED"));
+                else acknowledged.Add(new KeyValuePair<string, PlaytimeItemResult>(item.Key, result));
+            }
+            var keys = new List<string>();
+            foreach (var pair in acknowledged) keys.Add(pair.Key);
+            var removed = await queue.Remove(keys);
+            var flushed = new List<object>();
+            foreach (var pair in acknowledged) if (removed.Contains(pair.Key)) flushed.Add(Bridge.Args("sessionId", pair.Value.SessionId, "status", pair.Value.Status));
+            if (flushed.Count > 0) sdk.Emit("flushed", Bridge.Args("results", flushed));
+            foreach (var pair in failed) await Drop(pair.Key, "rejected", pair.Value, null);
+            if (unanswered.Count == 0) return true;
+            // assumed, as in JavaScript: a relay that leaves items out of its answer failed transiently for those.
+            queue.Release(Keys(new List<QueuedSession>(unanswered.Values)));
+            sdk.Emit("error", Bridge.Args("kind", "relay", "message", "The relay answered " + (batch.Count - unanswered.Count) + " of " + batch.Count + " sessions"));
+            BackOff(null);
+            return false;
+        }
+
+        private async Task<bool> Drop(QueuedSession item, string reason, string error, IList<ErrorDetail> details)
+        {
+            if ((await queue.Remove(new List<string> { item.Key })).Contains(item.Key))
+            {
+                var detailJson = details == null || details.Count == 0 ? null : Json.Write(new List<ErrorDetail>(details), detail => detail.ToJson());
+                sdk.Emit("dropped", Bridge.Args("sessionId", Json.Str(item.Session, "sessionId"), "reason", reason, "session", item.Session, "error", error, "details", detailJson));
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// Waits before the next automatic flush: a random point in [0, min(5 min, 1 s x 2^attempt)) (full jitter), or
+        /// the relay's <c>Retry-After</c> when longer (at most 5 min), then flushes again on its own.
+        /// </summary>
+        private void BackOff(double? requestedMs)
+        {
+            if (disposed) return;
+            double? retryAfterMs = requestedMs.HasValue ? Math.Min(requestedMs.Value, BackoffMaxMs) : (double?)null;
+            var ceiling = Math.Min(BackoffMaxMs, BackoffBaseMs * Math.Pow(2, Math.Min(attempt++, 30)));
+            var delay = Math.Max(retryAfterMs ?? 0, Math.Floor(jitter.NextDouble() * ceiling));
+            var now = MonotonicClock.NowMs();
+            backoffUntil = now + delay;
+            if (retryAfterMs.HasValue) retryAfterUntil = now + retryAfterMs.Value;
+            if (retryTimer != null) retryTimer.Cancel();
+            retryTimer = ManagedTimers.Schedule(delay, () => Flush(FlushTrigger.Retry));
+        }
+
+        private void ResetBackoff()
+        {
+            attempt = 0;
+            backoffUntil = retryAfterUntil = 0;
+            if (retryTimer != null) retryTimer.Cancel();
+        }
+
+        /// <summary><c>Retry-After</c> in ms: seconds or an HTTP date; null when absent or unreadable.</summary>
+        internal static double? RetryAfterMs(string header)
+        {
+            if (string.IsNullOrEmpty(header) || header.Trim().Length == 0) return null;
+            double seconds;
+            if (double.TryParse(header.Trim(), NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)) return seconds >= 0 ? seconds * 1000 : (double?)null;
+            DateTime date;
+            if (!DateTime.TryParse(header, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out date)) return null;
+            return Math.Max(0, (date - DeviceClock.UtcNow().ToUniversalTime()).TotalMilliseconds);
+        }
+    }
+}
+#endif
+

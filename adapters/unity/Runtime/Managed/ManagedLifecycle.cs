@@ -1,0 +1,112 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// Unity's lifecycle messages for the managed tracker, from one hidden object that survives scene loads:
+    /// <c>Update</c> runs the due timers (<see cref="ManagedTimers"/>) and watches
+    /// <c>Application.internetReachability</c>; <c>OnApplicationPause</c> and <c>OnApplicationFocus</c> tell when the
+    /// game goes to and returns from the background. Android and iOS send focus loss then pause, and on return pause
+    /// end then focus; desktop players and the Editor send focus only. So the game is in the background while either
+    /// says so, and back when the pause ends or focus returns unpaused.
+    /// assumed: focus loss counts as the background (a desktop game behind another window is not being played).
+    /// </summary>
+    internal sealed class ManagedLifecycle : MonoBehaviour
+    {
+        private static ManagedLifecycle instance;
+        private bool paused;
+        private bool unfocused;
+        private bool wasReachable = true;
+
+        /// <summary>The game went to the background.</summary>
+        internal static event Action Backgrounded;
+        /// <summary>The game came back to the foreground.</summary>
+        internal static event Action Foregrounded;
+        /// <summary><c>Application.internetReachability</c> went from NotReachable to reachable.</summary>
+        internal static event Action NetworkReturned;
+
+        /// <summary>The one instance, created on first use (on the main thread).</summary>
+        internal static ManagedLifecycle Instance
+        {
+            get
+            {
+                if (instance == null)
+                {
+                    var host = new GameObject("GameCampaign (tracker lifecycle)");
+                    DontDestroyOnLoad(host);
+                    instance = host.AddComponent<ManagedLifecycle>();
+                    instance.wasReachable = Online;
+                }
+                return instance;
+            }
+        }
+
+        /// <summary>Whether the device says it can reach the internet (a guess: a request may still fail).</summary>
+        internal static bool Online { get { return Application.internetReachability != NetworkReachability.NotReachable; } }
+
+        /// <summary>In the background now (paused, or without focus).</summary>
+        internal bool InBackground { get { return paused || unfocused; } }
+
+        internal void Update()
+        {
+            var reachable = Online;
+            if (reachable && !wasReachable) Raise(NetworkReturned);
+            wasReachable = reachable;
+            ManagedTimers.Tick();
+        }
+
+        internal void OnApplicationPause(bool pauseStatus)
+        {
+            var before = InBackground;
+            paused = pauseStatus;
+            if (!pauseStatus) unfocused = false;
+            Changed(before);
+        }
+
+        internal void OnApplicationFocus(bool hasFocus)
+        {
+            var before = InBackground;
+            unfocused = !hasFocus;
+            Changed(before);
+        }
+
+        /// <summary>How long going to the background waits for the checkpoint's write, ms.</summary>
+        private const int BackgroundWaitMs = 1000;
+
+        private void Changed(bool before)
+        {
+            if (InBackground == before) return;
+            Raise(InBackground ? Backgrounded : Foregrounded);
+            // Going to the background: Android and iOS may kill the paused app without another message, so the
+            // checkpoint taken just now is written before this returns (bounded: a slow disk is not waited out).
+            // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
+            if (InBackground) IoQueue.WaitIdle(BackgroundWaitMs);
+            // Back from a pause: timers that fell due while no frame ran (a background time-out) run now.
+            else ManagedTimers.Tick();
+        }
+
+        private static void Raise(Action handlers)
+        {
+            if (handlers == null) return;
+            foreach (Action handler in handlers.GetInvocationList())
+            {
+                try { handler(); }
+                catch (Exception error) { Debug.LogException(error); }
+            }
+        }
+
+        /// <summary>Forgets the instance and the listeners: a new process, or Play mode entered again without a domain reload.</summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetStatics()
+        {
+            instance = null;
+            Backgrounded = null;
+            Foregrounded = null;
+            NetworkReturned = null;
+        }
+    }
+}
+#endif

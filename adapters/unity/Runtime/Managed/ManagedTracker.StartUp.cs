@@ -1,0 +1,83 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The tracker's start-up (core/tracker/tracker.ts <c>loaded</c>/<c>ready</c> and housekeeping.ts): the stored
+    /// opt-out choice and the running records a killed run left are read, the queue listed, each crashed session
+    /// recovered (ended at its last checkpoint), the first flush asked for, and other players' expired sessions
+    /// deleted. Nothing is sent before recovery is done: a session queued just before a crash must be found queued.
+    /// </summary>
+    internal sealed partial class ManagedTracker
+    {
+        private async Task Load(Task previous)
+        {
+            try { await previous; }
+            catch (Exception) { /* reported when it ran */ }
+            var setAside = new List<string>();
+            try
+            {
+                bool? choice = null;
+                crashed = await IoQueue.Run(() =>
+                {
+                    choice = RunningStore.ReadOptOut(folder, setAside);
+                    return RunningStore.ReadAll(folder, setAside);
+                });
+                if (choice.HasValue && !choiceMade) optedOut = choice.Value;
+            }
+            catch (Exception error) { StorageError(error); }
+            foreach (var path in setAside) ReportSetAside(path);
+            await queue.Sync(watch.Moved());
+        }
+
+        private async Task StartUp()
+        {
+            await loaded;
+            try
+            {
+                foreach (var record in crashed) await Recover(record);
+            }
+            finally
+            {
+                starting = false;
+            }
+            RequestFlush(FlushTrigger.Startup);
+            Track(ExpireOtherPlayers());
+        }
+
+        /// <summary>A session a killed run left running: ended at its last checkpoint, then queued (or dropped).</summary>
+        private async Task Recover(RunningRecord record)
+        {
+            if (disposed) return;
+            if (queue.Has(record.SessionId))
+            {
+                await running.Remove(record.SessionId); // queued just before the process died
+                return;
+            }
+            var session = record.ToSession();
+            sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", "recovered", "session", session));
+            var finished = Finish(session, record, null);
+            Track(finished);
+            await finished;
+        }
+
+        /// <summary>
+        /// Deletes other players' sessions (queued, or running when the game died) older than the relay's default
+        /// maximum session age, 30 days by the device's clock, each reported as <c>dropped</c> (<c>expired</c>):
+        /// core/tracker/housekeeping.ts. assumed: only players of this game and environment (the folders this run may see).
+        /// </summary>
+        private async Task ExpireOtherPlayers()
+        {
+            var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
+            var setAside = new List<string>();
+            var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside));
+            foreach (var path in setAside) ReportSetAside(path);
+            foreach (var session in expired) Dropped(Json.Str(session, "sessionId"), "expired", session);
+        }
+    }
+}
+#endif

@@ -1,0 +1,65 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The tracker's bookkeeping: the events it raises (with JavaScript's names), storage failures reported once until
+    /// a session is stored again, and the finishing work (writes, deletes) that <c>Stop</c>, <c>Flush</c> and
+    /// <c>Dispose</c> wait for.
+    /// </summary>
+    internal sealed partial class ManagedTracker
+    {
+        private void RequestFlush(FlushTrigger trigger)
+        {
+            if (!disposed) flusher.Flush(trigger);
+        }
+
+        private void Dropped(string sessionId, string reason, Dictionary<string, object> session)
+        {
+            Dropped(sessionId, reason, session, null);
+        }
+
+        private void Dropped(string sessionId, string reason, Dictionary<string, object> session, string error)
+        {
+            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session, "error", error));
+        }
+
+        /// <summary>A storage failure, reported once (<c>error</c>, kind <c>storage</c>) until a session is stored again: not at every checkpoint of a full disk.</summary>
+        private void StorageError(Exception error)
+        {
+            if (!storageFailing) sdk.Emit("error", Bridge.Args("kind", "storage", "message", error.Message));
+            storageFailing = true;
+        }
+
+        private void ReportSetAside(string path)
+        {
+            StorageError(new IOException("A damaged tracker file was set aside (kept as " + Path.GetFileName(path) + TrackerFiles.UnreadableSuffix + "); the sessions it held are lost"));
+        }
+
+        /// <summary>Finishing work (writes, deletes) that <c>Stop</c>, <c>Flush</c> and <c>Dispose</c> wait for.</summary>
+        private void Track(Task work)
+        {
+            Task tracked = null;
+            tracked = Guard(work, () => pending.Remove(tracked));
+            if (!tracked.IsCompleted) pending.Add(tracked);
+        }
+
+        private async Task Guard(Task work, Action done)
+        {
+            try { await work; }
+            catch (Exception error) { StorageError(error); }
+            finally { done(); }
+        }
+
+        private async Task Settled()
+        {
+            while (pending.Count > 0) await Task.WhenAll(pending.ToArray());
+        }
+    }
+}
+#endif

@@ -1,0 +1,79 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading.Tasks;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The write-ahead records of running sessions (core/tracker/running-store.ts), a file each in the player's
+    /// <c>running/</c> folder, and the player's opt-out choice. Written when a session starts, at each checkpoint
+    /// and on going to the background; deleted once the session is queued or dropped. What a killed process left
+    /// here is recovered by the next start-up.
+    /// </summary>
+    internal sealed class RunningStore
+    {
+        private readonly PlayerFolder folder;
+        private readonly Action<Exception> storageError;
+
+        internal RunningStore(PlayerFolder folder, Action<Exception> storageError)
+        {
+            this.folder = folder;
+            this.storageError = storageError;
+        }
+
+        private string PathOf(string sessionId) { return Path.Combine(folder.RunningDir, sessionId + ".json"); }
+
+        /// <summary>Writes a record (failures reported, not thrown: the session still runs).</summary>
+        internal async Task Save(RunningRecord record)
+        {
+            var path = PathOf(record.SessionId);
+            var json = record.ToJson();
+            try { await IoQueue.Run(() => TrackerFiles.Write(path, json)); }
+            catch (Exception error) { storageError(error); }
+        }
+
+        internal async Task Remove(string sessionId)
+        {
+            var path = PathOf(sessionId);
+            try { await IoQueue.Run(() => TrackerFiles.Delete(path)); }
+            catch (Exception error) { storageError(error); }
+        }
+
+        /// <summary>Every record of <paramref name="player"/>; damaged files are set aside and named in <paramref name="setAside"/>.</summary>
+        internal static List<RunningRecord> ReadAll(PlayerFolder player, List<string> setAside)
+        {
+            var records = new List<RunningRecord>();
+            foreach (var name in TrackerFiles.JsonFiles(player.RunningDir))
+            {
+                var record = TrackerFiles.Read(Path.Combine(player.RunningDir, name), RunningRecord.FromJson, setAside);
+                if (record != null) records.Add(record);
+            }
+            return records;
+        }
+
+        /// <summary>Deletes every record of this player (erasure).</summary>
+        internal Task DeleteAll()
+        {
+            return IoQueue.Run(() =>
+            {
+                foreach (var name in TrackerFiles.JsonFiles(folder.RunningDir)) TrackerFiles.Delete(Path.Combine(folder.RunningDir, name));
+            });
+        }
+
+        /// <summary>The stored opt-out choice; null when none is stored (or it could not be read: then set aside).</summary>
+        internal static bool? ReadOptOut(PlayerFolder player, List<string> setAside)
+        {
+            var choice = TrackerFiles.Read(player.OptOutPath, node => node is bool ? (object)node : null, setAside);
+            return choice == null ? (bool?)null : (bool)choice;
+        }
+
+        internal Task WriteOptOut(bool optOut)
+        {
+            return IoQueue.Run(() => TrackerFiles.Write(folder.OptOutPath, optOut));
+        }
+    }
+}
+#endif

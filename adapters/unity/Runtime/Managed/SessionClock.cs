@@ -1,0 +1,127 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// The write-ahead record of a running session (core/tracker/session-clock.ts <c>RunningRecord</c>): its fields,
+    /// the wall clock at start, and elapsed spans rather than monotonic stamps (the monotonic origin does not survive
+    /// a restart). A crashed run's record becomes a session ended at its last checkpoint.
+    /// </summary>
+    internal sealed class RunningRecord
+    {
+        /// <summary>The session's fields: sessionId, userId, campaignId?, creatorKey?, metadata?.</summary>
+        internal Dictionary<string, object> Fields;
+        internal double StartedAtMs;
+        /// <summary>Monotonic time from start to the checkpoint (play and pauses), ms.</summary>
+        internal double SpanMs;
+        /// <summary>Play time at the checkpoint (background excluded), ms.</summary>
+        internal double PlayedMs;
+
+        internal string SessionId { get { return Json.Str(Fields, "sessionId"); } }
+
+        internal Dictionary<string, object> ToJson()
+        {
+            var json = new Dictionary<string, object>(Fields);
+            json["startedAtMs"] = StartedAtMs;
+            json["spanMs"] = SpanMs;
+            json["playedMs"] = PlayedMs;
+            return json;
+        }
+
+        /// <summary>A record read back; null when it is not one (a damaged file parses as something else).</summary>
+        internal static RunningRecord FromJson(object node)
+        {
+            var json = Json.Obj(node);
+            var startedAtMs = Json.Num(json, "startedAtMs");
+            var spanMs = Json.Num(json, "spanMs");
+            var playedMs = Json.Num(json, "playedMs");
+            if (json == null || Json.Str(json, "sessionId") == null || Json.Str(json, "userId") == null || !startedAtMs.HasValue || !spanMs.HasValue || !playedMs.HasValue) return null;
+            var fields = new Dictionary<string, object>(json);
+            fields.Remove("startedAtMs");
+            fields.Remove("spanMs");
+            fields.Remove("playedMs");
+            fields.Remove("owner");
+            return new RunningRecord { Fields = fields, StartedAtMs = startedAtMs.Value, SpanMs = spanMs.Value, PlayedMs = playedMs.Value };
+        }
+
+        /// <summary>
+        /// The finished session: <c>endedAt = startedAt + span</c> (never before <c>startedAt</c>, whatever the device
+        /// clock did) and <c>durationSeconds = floor(played / 1000)</c>.
+        /// </summary>
+        internal Dictionary<string, object> ToSession()
+        {
+            var session = new Dictionary<string, object>(Fields);
+            session["durationSeconds"] = Math.Floor(PlayedMs / 1000);
+            session["startedAt"] = DeviceClock.IsoMs(StartedAtMs);
+            session["endedAt"] = DeviceClock.IsoMs(StartedAtMs + SpanMs);
+            return session;
+        }
+    }
+
+    /// <summary>
+    /// Measures the running session on the <see cref="MonotonicClock"/> (core/tracker/session-clock.ts): play time
+    /// counts the foreground stretches only; the span runs to now, or to the pause while paused (a session that ends
+    /// in the background ended when it went there). The start moves with the device clock as
+    /// <see cref="ClockWatch"/> sees it moved, so records are in the clock's present frame.
+    /// </summary>
+    internal sealed class SessionClock
+    {
+        private readonly Dictionary<string, object> fields;
+        private readonly double startedAtMs;
+        private readonly double startMono;
+        private readonly ClockWatch watch;
+        private readonly double movedAtStart;
+        private double playedBeforeMs;
+        private double? resumedAt;
+        private double? pausedAt;
+
+        internal SessionClock(Dictionary<string, object> fields, double startedAtMs, double startMono, ClockWatch watch)
+        {
+            this.fields = fields;
+            this.startedAtMs = startedAtMs;
+            this.startMono = startMono;
+            this.watch = watch;
+            movedAtStart = watch.Moved();
+            resumedAt = startMono;
+        }
+
+        internal string SessionId { get { return Json.Str(fields, "sessionId"); } }
+
+        /// <summary>How long it has been paused, ms (0 when running).</summary>
+        internal double PausedFor(double now) { return pausedAt.HasValue ? now - pausedAt.Value : 0; }
+
+        /// <summary>Stops counting play time; false when it was already paused.</summary>
+        internal bool Pause(double now)
+        {
+            if (!resumedAt.HasValue) return false;
+            playedBeforeMs += now - resumedAt.Value;
+            resumedAt = null;
+            pausedAt = now;
+            return true;
+        }
+
+        /// <summary>Counts play time again.</summary>
+        internal void Resume(double now)
+        {
+            if (!pausedAt.HasValue) return;
+            pausedAt = null;
+            resumedAt = now;
+        }
+
+        /// <summary>The checkpoint record at <paramref name="now"/>.</summary>
+        internal RunningRecord Record(double now)
+        {
+            return new RunningRecord
+            {
+                Fields = fields,
+                StartedAtMs = startedAtMs + watch.Moved() - movedAtStart,
+                SpanMs = (pausedAt ?? now) - startMono,
+                PlayedMs = playedBeforeMs + (resumedAt.HasValue ? now - resumedAt.Value : 0),
+            };
+        }
+    }
+}
+#endif

@@ -1,0 +1,168 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Security.Cryptography;
+using System.Text;
+using System.Text.RegularExpressions;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// Where one player's tracker data lives: <c>persistentDataPath/GameCampaign/{game}/{environment}/{player}/</c>,
+    /// with <c>queue/</c> (a file per finished session), <c>running/</c> (the write-ahead record of each running
+    /// session) and <c>opt-out.json</c>. The game is the Client key id, the environment <c>sandbox</c>, <c>live</c>
+    /// or the custom API address's hash, with <c>-test</c> for test mode, so a session made against one
+    /// environment (the Editor against a local relay) is never sent by a build running against another: Unity
+    /// gives the Editor and a standalone build the same <c>persistentDataPath</c>. The player folder is a hash of
+    /// the userId, so any id is a safe file name.
+    /// </summary>
+    internal sealed class PlayerFolder
+    {
+        private static readonly Regex SafeName = new Regex("^[A-Za-z0-9_-]{1,64}$");
+
+        internal readonly string Root;
+        internal readonly string EnvironmentRoot;
+        internal readonly string QueueDir;
+        internal readonly string RunningDir;
+        internal readonly string OptOutPath;
+
+        private PlayerFolder(string environmentRoot, string player)
+        {
+            EnvironmentRoot = environmentRoot;
+            Root = Path.Combine(environmentRoot, player);
+            QueueDir = Path.Combine(Root, "queue");
+            RunningDir = Path.Combine(Root, "running");
+            OptOutPath = Path.Combine(Root, "opt-out.json");
+        }
+
+        /// <summary>The folder of <paramref name="userId"/> for the game of <paramref name="clientKeyId"/> in an environment (<c>sandbox</c>, <c>live</c>, or a base URL).</summary>
+        internal static PlayerFolder For(string clientKeyId, string environment, bool isTest, string userId)
+        {
+            var game = SafeName.IsMatch(clientKeyId) ? clientKeyId : "key-" + Hash(clientKeyId);
+            var place = environment == "sandbox" || environment == "live" ? environment : "custom-" + Hash(environment);
+            var root = Path.Combine(Path.Combine(Path.Combine(Application.persistentDataPath, "GameCampaign"), game), place + (isTest ? "-test" : ""));
+            return new PlayerFolder(root, "player-" + Hash(userId));
+        }
+
+        /// <summary>The other players' folders in this game and environment.</summary>
+        internal IEnumerable<PlayerFolder> Others()
+        {
+            if (!Directory.Exists(EnvironmentRoot)) yield break;
+            foreach (var dir in Directory.GetDirectories(EnvironmentRoot))
+            {
+                var name = Path.GetFileName(dir);
+                if (dir != Root && name.StartsWith("player-", StringComparison.Ordinal)) yield return new PlayerFolder(EnvironmentRoot, name);
+            }
+        }
+
+        private static string Hash(string text)
+        {
+            using (var sha = new SHA256Managed()) return RandomIds.Base64Url(sha.ComputeHash(Encoding.UTF8.GetBytes(text))).Substring(0, 22);
+        }
+    }
+
+    /// <summary>
+    /// The tracker's file operations (run on <see cref="IoQueue"/>): atomic, flushed writes (a temporary file
+    /// written and fsynced, then moved over the old one, so a power loss leaves the old file or the new one), and
+    /// reads that set a damaged file aside (renamed <c>*.unreadable</c>, kept for inspection, never read again).
+    /// </summary>
+    internal static class TrackerFiles
+    {
+        /// <summary>Extension of a file set aside because it could not be read.</summary>
+        internal const string UnreadableSuffix = ".unreadable";
+
+        /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
+        internal static Func<string, bool> RefuseWrite = null;
+
+        /// <summary>Tests only: hears every file operation (<c>write</c>, <c>delete</c>, <c>read</c>, <c>list</c>) and its path, on the thread that does it.</summary>
+        internal static Action<string, string> Observer = null;
+
+        private static void Observe(string operation, string path)
+        {
+            var observer = Observer;
+            if (observer != null) observer(operation, path);
+        }
+
+        private static void CheckWritable(string path)
+        {
+            var refuse = RefuseWrite;
+            if (refuse != null && refuse(path)) throw new IOException("Disk full: cannot write " + path);
+        }
+
+        internal static void Write(string path, object json)
+        {
+            Observe("write", path);
+            CheckWritable(path);
+            Directory.CreateDirectory(Path.GetDirectoryName(path));
+            var temporary = path + ".tmp";
+            var bytes = new UTF8Encoding(false).GetBytes(Json.Serialize(json));
+            using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+            {
+                stream.Write(bytes, 0, bytes.Length);
+                stream.Flush(true); // to the disk, not only the OS's cache
+            }
+            if (File.Exists(path)) File.Replace(temporary, path, null);
+            else File.Move(temporary, path);
+        }
+
+        /// <summary>Deletes a file; one that is not there is fine.</summary>
+        internal static void Delete(string path)
+        {
+            Observe("delete", path);
+            CheckWritable(path);
+            if (File.Exists(path)) File.Delete(path);
+        }
+
+        /// <summary>
+        /// The JSON in <paramref name="path"/> read by <paramref name="read"/>; default when there is no file. A file
+        /// that does not parse, or that <paramref name="read"/> does not accept (returns default), is set aside and
+        /// its path added to <paramref name="setAside"/>.
+        /// </summary>
+        internal static T Read<T>(string path, Func<object, T> read, List<string> setAside) where T : class
+        {
+            string text;
+            Observe("read", path);
+            try { text = File.ReadAllText(path, Encoding.UTF8); }
+            catch (FileNotFoundException) { return null; }
+            catch (DirectoryNotFoundException) { return null; }
+            T value = null;
+            try { value = read(Json.Parse(text)); }
+            catch (Exception) { value = null; }
+            if (value != null) return value;
+            SetAside(path);
+            setAside.Add(path);
+            return null;
+        }
+
+        /// <summary>Renames a damaged file out of the tracker's way (kept for inspection); a failed rename leaves it.</summary>
+        internal static void SetAside(string path)
+        {
+            try
+            {
+                var target = path + UnreadableSuffix;
+                for (var i = 1; File.Exists(target); i++) target = path + "." + i + UnreadableSuffix;
+                CheckWritable(target);
+                File.Move(path, target);
+            }
+            catch (Exception error)
+            {
+                Debug.LogException(error);
+            }
+        }
+
+        /// <summary>The names of the <c>*.json</c> files in <paramref name="dir"/>, sorted ordinally; none when it does not exist.</summary>
+        internal static List<string> JsonFiles(string dir)
+        {
+            var names = new List<string>();
+            Observe("list", dir);
+            if (!Directory.Exists(dir)) return names;
+            foreach (var path in Directory.GetFiles(dir)) if (path.EndsWith(".json", StringComparison.Ordinal)) names.Add(Path.GetFileName(path));
+            names.Sort(StringComparer.Ordinal);
+            return names;
+        }
+    }
+}
+#endif

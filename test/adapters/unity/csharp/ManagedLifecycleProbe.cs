@@ -1,0 +1,186 @@
+// What the managed tracker promises beyond the contract's scenarios, played through the public API and Unity's
+// messages (compiled with test/contract/cs-runner's MainLoop and FakeRelay). Prints one JSON report that
+// test/adapters/unity/managed-lifecycle.test.ts checks.
+// args: device folder, then the JavaScript drop reasons and error kinds (core/tracker/events.ts), comma-separated.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+using GameCampaignSdk;
+using UnityEngine;
+
+internal static class ManagedLifecycleProbe
+{
+    private static double monotonicMs;
+    private static readonly MainLoop Loop = new MainLoop();
+    private static readonly FakeRelay Relay = new FakeRelay();
+    private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+
+    private static int Main(string[] args)
+    {
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", args[0]);
+        SynchronizationContext.SetSynchronizationContext(Loop);
+        var origin = new DateTime(2026, 6, 1, 12, 0, 0, DateTimeKind.Utc);
+        DeviceClock.UtcNow = () => origin.AddMilliseconds(monotonicMs);
+        MonotonicClock.NowMs = () => monotonicMs;
+        HttpExchange.Transport = Relay.Exchange;
+
+        Names(args[1].Split(','), args[2].Split(','));
+        DesktopFocus();
+        DomainReloadOff();
+        QuitWritesBeforeExit();
+        PauseWritesBeforeSuspend();
+        DamagedFileKept();
+        BadOptions();
+        Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
+        Report["retryAfterSecondsMs"] = ManagedFlusher.RetryAfterMs("2.5");
+        Report["retryAfterJunk"] = ManagedFlusher.RetryAfterMs("soon");
+        Console.WriteLine(Json.Serialize(Report));
+        return 0;
+    }
+
+    private static void NewProcess()
+    {
+        UnityProcess.Start(Loop);
+    }
+
+    private static void Init(string player)
+    {
+        var options = new GameCampaignOptions { ClientKey = "ck_g1_sandbox:secret", UserId = player, RelayUrl = "https://g1.example/sandbox/campaign", IsTest = true };
+        options.RelayHeaders["authorization"] = "Bearer " + player;
+        Loop.Run(() => GameCampaign.Init(options), "init");
+    }
+
+    private static void Pass(double ms)
+    {
+        monotonicMs += ms;
+        ManagedLifecycle.Instance.Update();
+        Loop.Settle();
+    }
+
+    /// <summary>Every JavaScript name maps to an enum member and back; an unknown name is Unknown.</summary>
+    private static void Names(string[] reasons, string[] kinds)
+    {
+        var drops = new List<object>();
+        foreach (var reason in reasons) drops.Add(TrackerNames.ParseDropReason(reason) + " " + TrackerNames.JavaScriptName(TrackerNames.ParseDropReason(reason)));
+        var errors = new List<object>();
+        foreach (var kind in kinds) errors.Add(TrackerNames.ParseErrorKind(kind) + " " + TrackerNames.JavaScriptName(TrackerNames.ParseErrorKind(kind)));
+        Report["dropReasons"] = drops;
+        Report["errorKinds"] = errors;
+        Report["unknown"] = TrackerNames.ParseDropReason("later-reason").ToString() + " " + TrackerNames.ReasonOf(new DroppedEvent { Reason = "overflow" });
+    }
+
+    /// <summary>A desktop player or the Editor: focus lost and regained, no pause message. 3 s + (10 s unfocused) + 2 s = 5 s.</summary>
+    private static void DesktopFocus()
+    {
+        NewProcess();
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Init("desktop");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        Pass(10000);
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["desktopFocus"] = ended;
+    }
+
+    /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>
+    private static void DomainReloadOff()
+    {
+        NewProcess();
+        var stale = 0;
+        var fresh = 0;
+        Tracker.SessionStarted += e => stale++;
+        NewProcess(); // Play mode entered again: Unity calls the [RuntimeInitializeOnLoadMethod(SubsystemRegistration)] methods
+        Tracker.SessionStarted += e => fresh++;
+        Init("reload");
+        Loop.Run(() => Tracker.Start(), "start");
+        Report["staleHandlerCalls"] = (double)stale;
+        Report["freshHandlerCalls"] = (double)fresh;
+        Init("reload"); // a second Init in the same Play mode session
+        Report["quittingHandlers"] = (double)Application.QuittingHandlerCount; // Unity's static event keeps handlers across Play mode sessions
+    }
+
+    /// <summary>Quitting with a session running: the session's file is on disk when quitting's handlers return (the player exits then).</summary>
+    private static void QuitWritesBeforeExit()
+    {
+        NewProcess();
+        Application.Reachability = NetworkReachability.NotReachable;
+        Init("quitter");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Application.Quit(); // no main-thread turn after this: the process is gone
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "quitter");
+        Report["queuedAtExit"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        NewProcess();
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Init("quitter");
+        Report["deliveredNextRun"] = Json.Write(Relay.Received, session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["leftNextRun"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// A phone pausing the app: the checkpoint taken at the pause is on disk when OnApplicationPause returns (no
+    /// main-thread turn after it: the OS may kill the paused app), and the next start-up recovers it.
+    /// </summary>
+    private static void PauseWritesBeforeSuspend()
+    {
+        NewProcess();
+        Init("paused");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        monotonicMs += 7000; // play goes on without a frame in between
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "paused");
+        var record = Json.Obj(Json.Parse(File.ReadAllText(Path.Combine(folder.RunningDir, TrackerFiles.JsonFiles(folder.RunningDir)[0]))));
+        Report["playedMsOnDiskAtPause"] = Json.Num(record, "playedMs");
+        NewProcess(); // killed while paused
+        var before = Relay.Received.Count;
+        Init("paused");
+        Report["recoveredAfterKill"] = Json.Write(Relay.Received.GetRange(before, Relay.Received.Count - before), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>A queue file cut short: set aside under a name of its own (kept for inspection), reported once, and tracking goes on.</summary>
+    private static void DamagedFileKept()
+    {
+        NewProcess();
+        Application.Reachability = NetworkReachability.NotReachable;
+        Init("damaged");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(5000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "damaged");
+        var queued = Path.Combine(folder.QueueDir, TrackerFiles.JsonFiles(folder.QueueDir)[0]);
+        File.WriteAllText(queued, File.ReadAllText(queued).Substring(0, 20));
+        NewProcess();
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind + ": " + e.Message);
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Init("damaged");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["setAside"] = Json.Write(new List<string>(Directory.GetFiles(folder.QueueDir)), path => (object)Path.GetFileName(path).Substring(Path.GetFileName(path).IndexOf('.')));
+        Report["setAsideErrors"] = errors;
+    }
+
+    private static void BadOptions()
+    {
+        NewProcess();
+        var problems = new List<object>();
+        foreach (var options in new[]
+        {
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", CheckpointInterval = TimeSpan.FromSeconds(-1) },
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", MaxQueue = 0 },
+        })
+        {
+            var init = GameCampaign.Init(options);
+            Loop.Settle();
+            problems.Add(init.IsFaulted ? ((GameCampaignException)init.Exception.InnerException).Code + " " + init.Exception.InnerException.Message : "accepted");
+        }
+        Report["badOptions"] = problems;
+    }
+}

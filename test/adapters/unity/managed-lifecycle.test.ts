@@ -1,0 +1,46 @@
+/**
+ * The managed tracker's Unity-specific promises, beyond what the contract's scenarios can say
+ * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor); statics reset at
+ * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
+ * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
+ * the C# enums map every JavaScript drop reason and error kind both ways.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { DROP_REASONS } from '../../../core/tracker/events.js';
+import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'unity-managed-lifecycle-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** core/tracker/events.ts TrackerErrorEvent['kind'], in its order. */
+const ERROR_KINDS = ['auth', 'headers', 'storage', 'crypto', 'relay', 'lock', 'listener'];
+const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
+
+it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps a damaged file, maps the names', () => {
+  const exe = join(work, 'lifecycle.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ManagedLifecycleProbe.cs')]);
+  const { status, stdout, stderr } = runMono(exe, [join(work, 'device'), DROP_REASONS.join(','), ERROR_KINDS.join(',')], 'jit');
+  expect(status, stderr).toBe(0);
+  const report = JSON.parse(stdout) as Record<string, unknown>;
+
+  expect(report['desktopFocus']).toEqual(['stop 5']);
+  expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 1 });
+  expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
+  expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
+  expect(report['setAside']).toEqual(['.json.unreadable']);
+  expect(report['setAsideErrors']).toEqual([expect.stringMatching(/^storage: A damaged tracker file was set aside/)]);
+  expect(report['badOptions']).toEqual([
+    expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.CheckpointInterval must be/),
+    expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.MaxQueue must be/),
+  ]);
+  expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
+  expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
+  expect(report['unknown']).toBe('Unknown Overflow');
+  expect(report).toMatchObject({ retryAfterDateMs: 30_000, retryAfterSecondsMs: 2_500 });
+  expect(report['retryAfterJunk']).toBeNull();
+}, 120_000);

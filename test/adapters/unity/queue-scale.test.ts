@@ -1,0 +1,34 @@
+/**
+ * The managed tracker at 10,000 queued sessions (csharp/QueueScaleProbe.cs on mono): structure only, no timings
+ * (bench/unity-queue.ts prints those). Start-up with 9,999 stored lists the folders and reads no session; stopping
+ * the 10,000th writes one file (and deletes its running record) and reads none; sending them all reads each once.
+ * No file operation runs on the main thread.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, expect, it } from 'vitest';
+import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'unity-queue-scale-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+it('with 10,000 queued: Stop writes one file and reads none, start-up reads no session, nothing touches files on the main thread', () => {
+  const exe = join(work, 'scale.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/QueueScaleProbe.cs')]);
+  const { status, stdout, stderr } = runMono(exe, [join(work, 'device')], 'jit');
+  expect(status, stderr).toBe(0);
+  const report = JSON.parse(stdout) as Record<string, Record<string, number> | number>;
+  const operations = (step: string) => {
+    const { totalMs, worstMainThreadMs, callMs, ...counts } = report[step] as Record<string, number>;
+    void totalMs, worstMainThreadMs, callMs; // timings: bench/unity-queue.ts
+    return counts;
+  };
+  // The opt-out choice is the one file read; the running records and the queue are listed, not read.
+  expect(operations('init')).toEqual({ lists: 2, reads: 1 });
+  expect(operations('stop')).toEqual({ writes: 1, deletes: 1 });
+  expect(operations('flush')).toEqual({ reads: 10_000, deletes: 10_000 });
+  expect(report).toMatchObject({ sends: 10, received: 10_000, left: 0 });
+}, 120_000);

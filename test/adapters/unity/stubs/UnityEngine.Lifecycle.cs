@@ -1,0 +1,28 @@
+// The members of UnityEngine the managed tracker's lifecycle object uses, with Unity's signatures (Scripting API:
+// GameObject, GameObject.AddComponent, NetworkReachability, Time.realtimeSinceStartupAsDouble;
+// docs.unity3d.com/ScriptReference). Unity sends Update/OnApplicationPause/OnApplicationFocus to the component
+// itself; the tests call them as Unity would.
+using System.Diagnostics;
+
+namespace UnityEngine
+{
+    /// <summary>Scripting API: Time. The stand-in's real time is a Stopwatch started with the process.</summary>
+    public static class Time
+    {
+        private static readonly Stopwatch SinceStartup = Stopwatch.StartNew();
+
+        /// <summary>Seconds since the player started, real time (not scaled, not paused by timeScale); Unity 2020.2+.</summary>
+        public static double realtimeSinceStartupAsDouble { get { return SinceStartup.Elapsed.TotalSeconds; } }
+    }
+
+    /// <summary>Scripting API: GameObject(string) and AddComponent&lt;T&gt;(). The stand-in constructs the component (Unity does it natively).</summary>
+    public sealed class GameObject : Object
+    {
+        public GameObject(string name) { this.name = name; }
+        public string name { get; set; }
+        public T AddComponent<T>() where T : Component, new() { return new T(); }
+    }
+
+    /// <summary>Scripting API: NetworkReachability, what Application.internetReachability answers.</summary>
+    public enum NetworkReachability { NotReachable, ReachableViaCarrierDataNetwork, ReachableViaLocalAreaNetwork }
+}

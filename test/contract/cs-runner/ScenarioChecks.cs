@@ -1,0 +1,65 @@
+// The checks of a scenario's `expect` step (test/contract/FORMAT.md, "Checks"): what the relays recorded, the
+// dropped and error events (their C# enums mapped back to the JavaScript names), what the device still holds, and
+// how many requests reached a relay. Each checks the whole state since the scenario began.
+using System.Collections.Generic;
+using GameCampaignSdk;
+
+internal sealed partial class Scenario
+{
+    private void Expect(Dictionary<string, object> checks)
+    {
+        var problems = new List<string>();
+        foreach (var pair in checks)
+        {
+            switch (pair.Key)
+            {
+                case "received": CheckReceived(pair.Value as List<object>, problems); break;
+                case "dropped": CheckList("dropped", pair.Value as List<object>, dropped, problems); break;
+                case "errors": CheckList("errors", pair.Value as List<object>, errors, problems); break;
+                case "stored": CheckStored(Json.Obj(pair.Value), problems); break;
+                case "sends":
+                    if ((double)pair.Value != relay.Sends) problems.Add("sends: expected " + pair.Value + ", observed " + relay.Sends);
+                    break;
+                default: throw new ScenarioFailure("unknown check " + pair.Key);
+            }
+        }
+        if (problems.Count > 0) throw new ScenarioFailure(string.Join("\n", problems));
+    }
+
+    private void CheckReceived(List<object> expected, List<string> problems)
+    {
+        var observed = new List<string>();
+        foreach (var session in relay.Received) observed.Add(Json.Serialize(Bridge.Args("player", session.Player, "durationSeconds", session.DurationSeconds, "game", session.Game, "environment", session.Environment, "isTest", session.IsTest)));
+        var ok = expected != null && expected.Count == relay.Received.Count;
+        for (var i = 0; ok && i < expected.Count; i++)
+        {
+            var want = Json.Obj(expected[i]);
+            var got = relay.Received[i];
+            ok = want != null
+                && (Json.Str(want, "player") == null || Json.Str(want, "player") == got.Player)
+                && (!Json.Num(want, "durationSeconds").HasValue || Json.Num(want, "durationSeconds").Value == got.DurationSeconds)
+                && (Json.Str(want, "game") == null || Json.Str(want, "game") == got.Game)
+                && (Json.Str(want, "environment") == null || Json.Str(want, "environment") == got.Environment)
+                && (!Json.Bool(want, "isTest").HasValue || Json.Bool(want, "isTest").Value == got.IsTest);
+        }
+        if (!ok) problems.Add("received: expected " + Json.Serialize(expected) + ", observed [" + string.Join(",", observed) + "]");
+    }
+
+    private static void CheckList(string name, List<object> expected, List<string> observed, List<string> problems)
+    {
+        var ok = expected != null && expected.Count == observed.Count;
+        for (var i = 0; ok && i < expected.Count; i++) ok = expected[i] as string == observed[i];
+        if (!ok) problems.Add(name + ": expected " + Json.Serialize(expected) + ", observed " + Json.Serialize(new List<object>(observed)));
+    }
+
+    /// <summary>The files of the player's folder that hold a session: queue/*.json and running/*.json (set-aside files end in .unreadable).</summary>
+    private void CheckStored(Dictionary<string, object> want, List<string> problems)
+    {
+        var game = Json.Str(want, "game") ?? "g1";
+        var environment = Json.Str(want, "environment") ?? "sandbox";
+        var folder = PlayerFolder.For("ck_" + game + "_" + environment, environment, environment == "sandbox", Json.Str(want, "player") ?? "p1");
+        var count = TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count;
+        var expected = Json.Num(want, "sessions");
+        if (!expected.HasValue || expected.Value != count) problems.Add("stored " + Json.Serialize(want) + ": observed " + count);
+    }
+}

@@ -1,0 +1,291 @@
+// The C# runner of the tracker contract (test/contract/FORMAT.md): plays each scenario file against the Unity
+// package's managed tracker through its public API (GameCampaign.Init, Tracker.Start/Stop/Flush/SetOptOut/
+// DeleteStoredData and its events) and Unity's lifecycle messages (OnApplicationPause/OnApplicationFocus/Update on
+// the package's MonoBehaviour, Application.quitting, Application.internetReachability). The runner owns the wall
+// clock (DeviceClock), the monotonic clock (MonotonicClock), the main thread (MainLoop), the relays (FakeRelay) and
+// the disk (a temporary persistentDataPath; TrackerFiles.RefuseWrite for a full disk).
+// Usage: runner.exe scenario.json... ; prints one JSON line per file: {"file","ok","error"?}.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Text;
+using System.Threading;
+using GameCampaignSdk;
+using UnityEngine;
+
+internal static class ScenarioRunner
+{
+    private static int Main(string[] files)
+    {
+        var loop = new MainLoop();
+        SynchronizationContext.SetSynchronizationContext(loop);
+        var failed = 0;
+        foreach (var file in files)
+        {
+            var report = new Dictionary<string, object> { { "file", Path.GetFileName(file) } };
+            try
+            {
+                new Scenario(loop, file).Play();
+                report["ok"] = true;
+            }
+            catch (Exception error)
+            {
+                failed++;
+                report["ok"] = false;
+                report["error"] = error.Message + (error is ScenarioFailure ? "" : "\n" + error.StackTrace);
+            }
+            Console.WriteLine(Json.Serialize(report));
+        }
+        return failed == 0 ? 0 : 1;
+    }
+}
+
+/// <summary>A check that did not hold, or a step that could not be played.</summary>
+internal sealed class ScenarioFailure : Exception
+{
+    internal ScenarioFailure(string message) : base(message) { }
+}
+
+/// <summary>One scenario file played on one device (a temporary folder).</summary>
+internal sealed partial class Scenario
+{
+    private static readonly DateTime Origin = new DateTime(2026, 6, 1, 12, 0, 0, DateTimeKind.Utc);
+
+    private readonly MainLoop loop;
+    private readonly Dictionary<string, object> file;
+    private readonly string device;
+    private readonly FakeRelay relay = new FakeRelay();
+    private readonly List<string> dropped = new List<string>();
+    private readonly List<string> errors = new List<string>();
+    private double monoMs;
+    private double wallOffsetMs;
+    private bool running;
+    /// <summary>Events of a killed process are not heard (its code no longer runs).</summary>
+    private int process;
+
+    internal Scenario(MainLoop loop, string path)
+    {
+        this.loop = loop;
+        file = Json.Obj(Json.Parse(File.ReadAllText(path, Encoding.UTF8)));
+        if (file == null) throw new ScenarioFailure("not a JSON object");
+        device = Path.Combine(Path.GetTempPath(), "cs-contract-" + Guid.NewGuid().ToString("N"));
+    }
+
+    internal void Play()
+    {
+        Directory.CreateDirectory(device);
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", device);
+        DeviceClock.UtcNow = () => Origin.AddMilliseconds(monoMs + wallOffsetMs);
+        MonotonicClock.NowMs = () => monoMs;
+        HttpExchange.Transport = relay.Exchange;
+        TrackerFiles.RefuseWrite = null;
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        NewProcess();
+        try
+        {
+            var steps = Json.Field(file, "steps") as List<object>;
+            if (steps == null) throw new ScenarioFailure("no steps");
+            for (var i = 0; i < steps.Count; i++)
+            {
+                try { Step(Json.Obj(steps[i])); }
+                catch (Exception error)
+                {
+                    var message = "step " + (i + 1) + " " + Json.Serialize(steps[i]) + ": " + error.Message;
+                    if (error is ScenarioFailure) throw new ScenarioFailure(Json.Str(file, "name") + "\n" + message);
+                    throw new Exception(Json.Str(file, "name") + "\n" + message, error);
+                }
+                if (relay.Violations.Count > 0) throw new ScenarioFailure("step " + (i + 1) + ": the relay saw " + string.Join("; ", relay.Violations));
+            }
+        }
+        finally
+        {
+            if (running) Kill();
+            TrackerFiles.RefuseWrite = null;
+            try { Directory.Delete(device, true); }
+            catch (IOException) { }
+        }
+    }
+
+    private void Step(Dictionary<string, object> step)
+    {
+        if (step == null || step.Count != 1) throw new ScenarioFailure("a step has exactly one key");
+        foreach (var pair in step) Step(pair.Key, pair.Value);
+    }
+
+    private void Step(string name, object value)
+    {
+        var args = Json.Obj(value) ?? new Dictionary<string, object>();
+        switch (name)
+        {
+            case "init": Init(args); return;
+            case "start": Need(name); loop.Run(() => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey")), name); return;
+            case "stop": Need(name); loop.Run(Tracker.Stop, name); return;
+            case "flush": Need(name); loop.Run(Tracker.Flush, name); return;
+            case "advance": Advance((double)value); return;
+            case "clock": wallOffsetMs += (double)value; return;
+            case "background":
+                Need(name);
+                // Android and iOS: focus lost, then paused.
+                Lifecycle.OnApplicationFocus(false);
+                Lifecycle.OnApplicationPause(true);
+                loop.Settle();
+                return;
+            case "foreground":
+                Need(name);
+                Lifecycle.OnApplicationPause(false);
+                Lifecycle.OnApplicationFocus(true);
+                loop.Settle();
+                return;
+            case "kill": Need(name); Kill(); return;
+            case "quit": Need(name); Quit(); return;
+            case "network": Network((string)value); return;
+            case "relay": Relay(value); return;
+            case "storage": Storage((string)value); return;
+            case "optOut": Need(name); loop.Run(() => Tracker.SetOptOut((bool)value), name); return;
+            case "erase": Need(name); loop.Run(Tracker.DeleteStoredData, name); return;
+            case "expect": Expect(args); return;
+        }
+        throw new ScenarioFailure("unknown step " + name);
+    }
+
+    private static ManagedLifecycle Lifecycle { get { return ManagedLifecycle.Instance; } }
+
+    private void Need(string step)
+    {
+        if (!running) throw new ScenarioFailure(step + " needs a running process (init first)");
+    }
+
+    /// <summary>What a new process starts with: no SDK, no timers, no handlers (the statics Unity resets at SubsystemRegistration).</summary>
+    private void NewProcess()
+    {
+        UnityProcess.Start(loop);
+        var me = ++process;
+        Tracker.Dropped += e => { if (process == me) dropped.Add(TrackerNames.JavaScriptName(TrackerNames.ReasonOf(e)) ?? "unknown:" + e.Reason); };
+        Tracker.Error += e => { if (process == me) errors.Add(TrackerNames.JavaScriptName(TrackerNames.KindOf(e)) ?? "unknown:" + e.Kind); };
+    }
+
+    private void Init(Dictionary<string, object> args)
+    {
+        if (running) Kill();
+        var player = Json.Str(args, "player") ?? "p1";
+        var game = Json.Str(args, "game") ?? "g1";
+        var environment = Json.Str(args, "environment") ?? "sandbox";
+        var options = new GameCampaignOptions
+        {
+            ClientKey = "ck_" + game + "_" + environment + ":secret",
+            UserId = player,
+            RelayUrl = "https://" + game + ".example/" + environment + "/campaign",
+            Environment = environment,
+            IsTest = environment == "sandbox",
+        };
+        options.RelayHeaders["authorization"] = "Bearer " + player;
+        Apply(options, Json.Obj(Json.Field(file, "options")));
+        Apply(options, Json.Obj(Json.Field(args, "options")));
+        running = true;
+        loop.Run(() => GameCampaign.Init(options), "init");
+    }
+
+    private static void Apply(GameCampaignOptions options, Dictionary<string, object> tracker)
+    {
+        if (tracker == null) return;
+        foreach (var pair in tracker)
+        {
+            var ms = Json.Num(tracker, pair.Key);
+            if (!ms.HasValue) throw new ScenarioFailure("option " + pair.Key + " is not a number");
+            switch (pair.Key)
+            {
+                case "checkpointMs": options.CheckpointInterval = TimeSpan.FromMilliseconds(ms.Value); break;
+                case "backgroundTimeoutMs": options.BackgroundTimeout = TimeSpan.FromMilliseconds(ms.Value); break;
+                case "flushIntervalMs": options.FlushInterval = TimeSpan.FromMilliseconds(ms.Value); break;
+                case "flushAt": options.FlushAt = (int)ms.Value; break;
+                case "maxQueue": options.MaxQueue = (int)ms.Value; break;
+                default: throw new ScenarioFailure("unknown option " + pair.Key);
+            }
+        }
+    }
+
+    /// <summary>The OS kills the process: no quit message; its posted work, timers and handlers are gone; storage stays.</summary>
+    private void Kill()
+    {
+        running = false;
+        NewProcess();
+    }
+
+    private void Quit()
+    {
+        Application.Quit(); // raises Application.quitting, as Unity does before the player exits
+        loop.Settle();
+        running = false;
+        NewProcess();
+    }
+
+    /// <summary>Time passes: both clocks move to each due timer in turn, which runs in a frame (Update), and its I/O settles.</summary>
+    private void Advance(double ms)
+    {
+        var target = monoMs + ms;
+        for (var frames = 0; ; frames++)
+        {
+            if (frames > 2000000) throw new ScenarioFailure("timers kept firing: more than 2,000,000 frames");
+            var next = running ? ManagedTimers.NextDueMs() : double.PositiveInfinity;
+            if (next > target) break;
+            monoMs = Math.Max(monoMs, next);
+            Frame();
+        }
+        monoMs = target;
+        Frame();
+    }
+
+    private void Frame()
+    {
+        if (!running) return;
+        Lifecycle.Update();
+        loop.Settle();
+    }
+
+    private void Network(string state)
+    {
+        if (state != "offline" && state != "online") throw new ScenarioFailure("network is offline or online");
+        Application.Reachability = state == "online" ? NetworkReachability.ReachableViaLocalAreaNetwork : NetworkReachability.NotReachable;
+        Frame(); // the next frame sees internetReachability change
+    }
+
+    private void Relay(object value)
+    {
+        var text = value as string;
+        var script = Json.Obj(value);
+        relay.RetryAfterSeconds = null;
+        if (text == "accept" || text == "unreachable") relay.Mode = text;
+        else if (script != null && Json.Num(script, "status").HasValue)
+        {
+            relay.Mode = "status";
+            relay.Status = (int)Json.Num(script, "status").Value;
+            relay.RetryAfterSeconds = Json.Num(script, "retryAfterSeconds");
+        }
+        else if (script != null && Json.Str(script, "reject") != null)
+        {
+            relay.Mode = "reject";
+            relay.RejectReason = Json.Str(script, "reject");
+        }
+        else throw new ScenarioFailure("unknown relay script " + Json.Serialize(value));
+    }
+
+    /// <summary>Damage as a power loss mid-write does: every tracker file cut to half its length, and the first to zero bytes.</summary>
+    private void Storage(string state)
+    {
+        if (state == "unwritable") TrackerFiles.RefuseWrite = path => true;
+        else if (state == "writable") TrackerFiles.RefuseWrite = null;
+        else if (state == "truncate")
+        {
+            var root = Path.Combine(device, "GameCampaign");
+            var paths = Directory.Exists(root) ? new List<string>(Directory.GetFiles(root, "*.json", SearchOption.AllDirectories)) : new List<string>();
+            paths.Sort(StringComparer.Ordinal);
+            for (var i = 0; i < paths.Count; i++)
+            {
+                var bytes = File.ReadAllBytes(paths[i]);
+                var kept = i == 0 ? 0 : bytes.Length / 2;
+                using (var stream = new FileStream(paths[i], FileMode.Open, FileAccess.Write)) stream.SetLength(kept);
+            }
+        }
+        else throw new ScenarioFailure("unknown storage state " + state);
+    }
+}
