@@ -23,7 +23,7 @@ const KB = 1024;
  * the enforced `budget` is a ceiling just above today's figure, which keeps it from growing while the entry is
  * re-cut (docs/decisions.md, "React Native entry: measured as Metro bundles it").
  */
-export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 21 * KB, target: 12 * KB };
+export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 19 * KB, target: 12 * KB };
 
 /** The app's own modules, in both builds. `react-native` is a stand-in (the real one needs the native runtime). */
 const BASE = {

@@ -7,6 +7,7 @@
  * which finds the package's `react-native/package.json` sub-folder). Runs after the build (`npm test` builds
  * first). A VM that freezes is killed after a time limit and reported with the last step it reached.
  */
+import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -78,5 +79,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(run.outcome.live.timers).toBeGreaterThan(0);
     expect(run.outcome.left).toEqual({ appState: 0, netInfo: 0, timers: 0 });
     expect(run.outcome.requestsAfter).toBe(0);
+  });
+});
+
+describe('the web view on Hermes 0.12 (Linking)', () => {
+  it("opens the relay's page with a PKCE pair whose challenge is the SHA-256 of its verifier, hashed on the VM", async () => {
+    const run = outcomeOf(await runStory(bundles.exports, { story: 'webview' }));
+    const [opened] = run.outcome.openedUrls as string[];
+    const verifier = new URL(opened!).hash.replace('#code_verifier=', '');
+    expect(opened).toBe(`https://campaign.example/page?ott=ott-1#code_verifier=${verifier}`);
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
   });
 });

@@ -15,8 +15,9 @@
  * - React Native 0.70's `AbortController` where the VM has none (the `abort-controller` 3 polyfill RN installs in
  *   Libraries/Core/setUpXHR.js: `abort()` takes no reason and its signal has no `reason`);
  * - `fetch`: the relay, which records every session once and answers a repeated `sessionId` SKIPPED, as the
- *   service does (spec: POST /playtime/sessions/bulk, "an existing sessionId is SKIPPED"); offline, it fails as
- *   React Native's fetch does (`TypeError: Network request failed`).
+ *   service does (spec: POST /playtime/sessions/bulk, "an existing sessionId is SKIPPED"), and hands out web view
+ *   tokens (`POST /webview/ott`, keeping the request and its PKCE challenge); offline, it fails as React
+ *   Native's fetch does (`TypeError: Network request failed`).
  */
 const hostSetTimeout = globalThis.setTimeout;
 const input = globalThis.__STORY__ || {};
@@ -197,7 +198,7 @@ export const openedUrls = [];
 // --- the relay ---------------------------------------------------------------------------------------
 export const RELAY_URL = 'https://game.example/campaign';
 /** `delivered` is the service's (it outlives the app): carried between runs like the disk. */
-export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [] };
+export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [] };
 
 globalThis.fetch = async (url, init) => {
   relay.requests++;
@@ -211,6 +212,10 @@ globalThis.fetch = async (url, init) => {
     text: async () => JSON.stringify(body),
     json: async () => body,
   });
+  if (url === `${RELAY_URL}/webview/ott` && init.method === 'POST') {
+    relay.webviewRequests.push(JSON.parse(init.body));
+    return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
+  }
   if (url !== `${RELAY_URL}/playtime/sessions` || init.method !== 'POST') return respond(404, { code: 'NOT_FOUND', message: `no route ${url}` });
   const { sessions } = JSON.parse(init.body);
   const results = sessions.map((session) => {

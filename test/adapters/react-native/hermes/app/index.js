@@ -5,7 +5,7 @@
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
-import { advance, appState, disk, pendingTimers, relay, RELAY_URL, setAppState, setOnline, settle } from './device.js';
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, settle } from './device.js';
 import 'react-native-get-random-values';
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
@@ -114,6 +114,15 @@ const stories = {
     await gc.tracker.flush();
     await gc.dispose();
     return { ends, errors };
+  },
+
+  /** The campaign page through Linking: a PKCE pair hashed on Hermes (no digest of its own), a token from the relay. */
+  async 'webview'() {
+    const { gc } = start();
+    step('open');
+    await gc.webview.open({ campaignId: 'spring-event' });
+    await gc.dispose();
+    return { openedUrls, webviewRequests: relay.webviewRequests };
   },
 
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
