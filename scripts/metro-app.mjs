@@ -23,16 +23,25 @@ const require = createRequire(import.meta.url);
  * node_modules/game-campaign-sdk -> this repository. Returns its path and a `remove()`. `presetOptions` go to
  * @react-native/babel-preset: `{ unstable_transformProfile: 'default' }` is its profile for engines other than
  * Hermes V1 (classes and block scoping lowered, as React Native 0.70's preset did for Hermes 0.12); without it
- * the preset assumes today's Hermes (`hermes-stable`: classes kept).
+ * the preset assumes today's Hermes (`hermes-stable`: classes kept). `packageFiles` (names at the repository's
+ * root, e.g. `['package.json', 'dist']`) makes the linked package those entries only.
  */
-export function createAppFolder(files, { presetOptions = {} } = {}) {
+export function createAppFolder(files, { presetOptions = {}, packageFiles } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gc-metro-app-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'story-app', version: '1.0.0', private: true }));
   const preset = JSON.stringify([require.resolve('@react-native/babel-preset'), presetOptions]);
   writeFileSync(join(dir, 'babel.config.js'), `module.exports = { presets: [${preset}] };\n`);
   for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
   mkdirSync(join(dir, 'node_modules'));
-  symlinkSync(ROOT, join(dir, 'node_modules', 'game-campaign-sdk'), 'dir');
+  if (packageFiles) {
+    // The package as only these entries of the repository (each linked), for tests of what one of them does.
+    const root = join(dir, 'package-root');
+    mkdirSync(root);
+    for (const name of packageFiles) symlinkSync(join(ROOT, name), join(root, name));
+    symlinkSync(root, join(dir, 'node_modules', 'game-campaign-sdk'), 'dir');
+  } else {
+    symlinkSync(ROOT, join(dir, 'node_modules', 'game-campaign-sdk'), 'dir');
+  }
   return { dir, remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
 

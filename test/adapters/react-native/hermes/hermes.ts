@@ -36,9 +36,9 @@ export interface StoryRun {
  * Bundles the story app: Metro release build, @react-native/babel-preset for an engine that is not Hermes V1
  * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native` the stand-in.
  */
-export async function bundleStoryApp(options: { packageExports: boolean }): Promise<string> {
+export async function bundleStoryApp(options: { packageExports: boolean; packageFiles?: string[] }): Promise<string> {
   const files = Object.fromEntries(readdirSync(APP).map((name) => [name, readFileSync(join(APP, name), 'utf8')]));
-  const app = createAppFolder(files, { presetOptions: { unstable_transformProfile: 'default' } });
+  const app = createAppFolder(files, { presetOptions: { unstable_transformProfile: 'default' }, packageFiles: options.packageFiles });
   try {
     return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js') }, packageExports: options.packageExports });
   } finally {

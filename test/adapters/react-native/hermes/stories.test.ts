@@ -36,6 +36,13 @@ describe('a Metro release bundle of a React Native app', () => {
   });
 });
 
+describe('Metro without package exports (React Native 0.78 and older)', () => {
+  it('resolves game-campaign-sdk/react-native through the react-native/package.json sub-folder, and cannot without it', async () => {
+    await expect(bundleStoryApp({ packageExports: false, packageFiles: ['package.json', 'dist'] })).rejects.toThrow(/Unable to resolve module game-campaign-sdk\/react-native/);
+    await expect(bundleStoryApp({ packageExports: false, packageFiles: ['package.json', 'dist', 'react-native'] })).resolves.toContain('PlaytimeTracker');
+  }, 120_000);
+});
+
 describe.each(['exports', 'no-exports'] as const)('on Hermes 0.12, bundled with package %s', (variant) => {
   const story = (input: Parameters<typeof runStory>[1]) => runStory(bundles[variant], input).then(outcomeOf);
 
