@@ -10,10 +10,12 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { bundleStoryApp, compile, HERMESC_TODAY, runStory, type StoryRun } from './hermes.js';
 
 const ROOT = join(import.meta.dirname, '../../../..');
+// A story compiles and runs the VM (two runs for a restart), each under its own 20 s limit: room for a loaded machine.
+vi.setConfig({ testTimeout: 90_000 });
 const MINUTES = 60;
 const bundles: Record<'exports' | 'no-exports', string> = { exports: '', 'no-exports': '' };
 
