@@ -20,6 +20,7 @@ import terser from '@rollup/plugin-terser';
 import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { IIFE } from './entries.mjs';
+import { METRO_ROW, measureMetroSize } from './metro-size.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PACKAGE = 'game-campaign-sdk';
@@ -201,6 +202,16 @@ export async function measureSizes({ only, budget, rows: allRows = SIZE_ROWS } =
 /** A file list as printed: `name 1,234` per file. */
 const listed = (files) => files.map((file) => `${file.file} ${file.bytes.toLocaleString('en-US')}`).join(' + ');
 
+/** The React Native row (scripts/metro-size.mjs): the SDK's cost in a Metro release app; true when over budget. */
+async function printMetroRow(budget = METRO_ROW.budget) {
+  const { label, gzip, js, hermes } = await measureMetroSize();
+  const over = gzip > budget;
+  const against = ` / ${(budget / KB).toFixed(2)} KB${over ? '  OVER BUDGET' : ''}`;
+  console.log(`${label.padEnd(40)} ${(gzip / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (metro; DESIGN's target ${METRO_ROW.target / KB} KB)`);
+  console.log(`    metro    the app with the SDK minus without: ${js.toLocaleString('en-US')} bytes minified, ${gzip.toLocaleString('en-US')} gzip, ${hermes.toLocaleString('en-US')} Hermes bytecode`);
+  return over;
+}
+
 async function main() {
   const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
   const only = option('--only');
@@ -220,6 +231,7 @@ async function main() {
     const reason = skipReason(row);
     if (reason) console.log(`${row.label.padEnd(44)} skipped: ${reason}`);
   }
+  if (only === undefined || METRO_ROW.label.includes(only)) failed = (await printMetroRow(budget)) || failed;
   console.log(`gzip level 9 per file; esbuild ${(await import('esbuild')).version} (ESM, splitting, minify, target ${TARGET}); rollup ${(await import('rollup')).VERSION} + terser`);
   if (failed) {
     console.error('size: over budget (DESIGN section 11)');

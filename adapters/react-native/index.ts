@@ -9,6 +9,6 @@ export { createWebViewHost, WEBVIEW_CLOSE_MESSAGE, type ReactLike, type WebViewH
 export type { AsyncStorageShape } from './storage.js';
 export type { AppStateLike, AsyncStorageLike, AsyncStorageModule, ExpoCryptoLike, LinkingLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions, WebViewOpener } from './types.js';
 export { CryptoUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
-export type { GetRandomValues } from '../shared/crypto.js';
+export type { GetRandomValues } from '../shared/crypto-parts.js';
 export type { GameCampaign, GameCampaignOptions } from '../../core/game-campaign.js';
 export type { WebViewHandle } from '../../core/platform.js';

@@ -6,7 +6,7 @@
  */
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
 import { monotonicClock } from '../shared/clock.js';
-import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, type GetRandomValues } from '../shared/crypto.js';
+import { cryptoWith, fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { watchedNetwork } from '../shared/watched-network.js';
 import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
@@ -40,9 +40,13 @@ export function createReactNativePlatform(options: ReactNativePlatformOptions): 
     storageShape: shape,
     storage: asyncStorageAdapter(store, prepare),
     lifecycle: appStateLifecycle(modules.AppState),
-    // SHA-256 from expo-crypto's digest when given, else @noble/hashes' sha256 loaded on the first hash.
-    // fromGetRandomValues only ever passes Uint8Array slices, all a RandomValuesFill takes.
-    crypto: platformCrypto(fromGetRandomValues(secureRandom(modules) as GetRandomValues), modules.expoCrypto?.digest && ((data) => modules.expoCrypto!.digest!('SHA-256', new Uint8Array(data)))),
+    // SHA-256 from expo-crypto's digest when given, else ../shared/sha256-compact.ts loaded on the first hash
+    // (not @noble/hashes: Metro would put it in every app). fromGetRandomValues only ever passes Uint8Array
+    // slices, all a RandomValuesFill takes.
+    crypto: cryptoWith(fromGetRandomValues(secureRandom(modules) as GetRandomValues), async (data) => {
+      const digest = modules.expoCrypto?.digest;
+      return digest ? new Uint8Array(await digest('SHA-256', new Uint8Array(data))) : (await import('../shared/sha256-compact.js')).sha256(data);
+    }),
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch,

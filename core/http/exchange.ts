@@ -15,26 +15,36 @@ import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
  */
 export async function exchange(fetch: FetchLike, url: string, init: RequestInit, timeoutMs: number, signal?: AbortSignal): Promise<{ response: Response; text: string }> {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs);
-  const onAbort = () => controller.abort(signal?.reason);
+  // Kept here, not read back from `controller.signal.reason`: React Native 0.70's AbortController (the
+  // `abort-controller` 3 polyfill) drops the reason, and a time-out must still say what happened.
+  let reason: unknown;
+  const abort = (why: unknown) => {
+    reason ??= why;
+    controller.abort(why);
+  };
+  const timer = setTimeout(() => abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs);
+  const onAbort = () => abort(signal?.reason ?? new Error('The request was aborted'));
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {
-    const response = await unlessAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal);
-    const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal);
+    const response = await unlessAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal, () => reason);
+    const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal, () => reason);
     return { response, text };
   } catch (error) {
-    throw controller.signal.aborted ? controller.signal.reason : error;
+    throw controller.signal.aborted ? reason : error;
   } finally {
     clearTimeout(timer);
     signal?.removeEventListener('abort', onAbort);
   }
 }
 
-/** `promise`, or a rejection with the signal's reason as soon as it aborts (the emulator's in-process fetch uses it too). */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/**
+ * `promise`, or a rejection with the signal's reason (`reasonOf()` where the signal may have none) as soon as it
+ * aborts (the emulator's in-process fetch uses it too).
+ */
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown = () => signal.reason): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
+    const onAbort = () => reject(reasonOf());
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));

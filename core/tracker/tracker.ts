@@ -308,7 +308,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   };
 
   const settled = async () => {
-    while (pending.size) await Promise.all([...pending]);
+    while (pending.size) await Promise.all(Array.from(pending)); // an array: Hermes 0.12's Promise.all reads a Set as empty
   };
 
   unsubscribe.push(platform.lifecycle.onBackground(toBackground), platform.lifecycle.onForeground(toForeground));

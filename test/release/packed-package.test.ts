@@ -20,6 +20,8 @@ const require = createRequire(import.meta.url);
 
 /** Linked from the README for contributors and readers of the repository; the package does not carry them. */
 const inRepositoryOnly = (path: string) => path === 'CONTRIBUTING.md' || path.startsWith('samples/') || path.startsWith('docs/reference/');
+/** `game-campaign-sdk/react-native` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
+const SUB_FOLDER = 'react-native/package.json';
 /** Files of the `<script>` form: plain files served next to a page, not modules to import. */
 const scriptFiles = (manifest: Packed['manifest']) => Object.keys(manifest.exports).filter((subpath) => subpath.startsWith('./game-campaign.'));
 
@@ -47,13 +49,25 @@ describe('the tarball', () => {
     const { packaged, repositoryOnly } = linkedFiles(ROOT, inRepositoryOnly);
     expect(packaged).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'docs/getting-started.md']));
     expect(repositoryOnly).toContain('CONTRIBUTING.md');
-    const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', ...packaged];
+    const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', SUB_FOLDER, ...packaged];
     expect(packed.files).toEqual([...new Set(expected)].sort());
   });
 
   it('holds no tests, fixtures of tests or TypeScript sources (declarations and the linked docs/examples aside)', () => {
     expect(packed.files.filter((file) => /(^|\/)(test|tests|__tests__|__fixtures__)\//.test(file) || /\.(test|spec)\.[cm]?[jt]s$/.test(file))).toEqual([]);
     expect(packed.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !/\.d\.c?ts$/.test(file) && !file.startsWith('docs/examples/'))).toEqual([]);
+  });
+
+  it('holds the classic sub-folder for Metro without package exports, pointing at the files of the export map', () => {
+    const folder = JSON.parse(readFileSync(join(ROOT, SUB_FOLDER), 'utf8')) as Record<string, string>;
+    const entry = (packed.manifest.exports as Record<string, { import: Record<string, string>; require: Record<string, string> }>)['./react-native']!;
+    const fromRoot = (path: string) => join('react-native', path).replace(/\\/g, '/');
+    expect({ main: fromRoot(folder.main!), module: fromRoot(folder.module!), 'react-native': fromRoot(folder['react-native']!), types: fromRoot(folder.types!) }).toEqual({
+      main: entry.require.default!.slice(2),
+      module: entry.import.default!.slice(2),
+      'react-native': entry.import.default!.slice(2),
+      types: entry.import.types!.slice(2),
+    });
   });
 
   it('asks to run nothing at install: no preinstall, install, postinstall or prepare script', () => {

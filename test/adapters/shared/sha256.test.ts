@@ -1,15 +1,20 @@
-// The SHA-256 fallback (adapters/shared/sha256.ts) against node:crypto on generated inputs, across every padding
-// boundary, and the FIPS 180-4 examples (NIST's "Examples with Intermediate Values", SHA-256).
+// The SHA-256 fallbacks (adapters/shared/sha256.ts: @noble/hashes; sha256-compact.ts: React Native's) against
+// node:crypto on generated inputs, across every padding boundary, and the FIPS 180-4 examples (NIST's "Examples
+// with Intermediate Values", SHA-256).
 import { createHash } from 'node:crypto';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { sha256 } from '../../../adapters/shared/sha256.js';
+import { sha256 as nobleSha256 } from '../../../adapters/shared/sha256.js';
+import { sha256 as compactSha256 } from '../../../adapters/shared/sha256-compact.js';
 
 const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
 const nodeSha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 const text = (value: string) => new TextEncoder().encode(value);
 
-describe('sha256 (the fallback where no native digest exists)', () => {
+describe.each([
+  ['@noble/hashes (sha256.ts)', nobleSha256],
+  ['compact (sha256-compact.ts, React Native)', compactSha256],
+])('sha256 %s (a fallback where no native digest exists)', (_name, sha256) => {
   it('gives the FIPS 180-4 example digests', () => {
     expect(hex(sha256(text('')))).toBe('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
     expect(hex(sha256(text('abc')))).toBe('ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad');

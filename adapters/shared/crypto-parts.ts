@@ -1,0 +1,46 @@
+/**
+ * The parts of `Platform.crypto` that load nothing: random bytes from the runtime's (or the game's) secure source,
+ * and the platform crypto over a given SHA-256. ./crypto.ts adds the @noble/hashes fallback for browsers and
+ * Cocos; the React Native adapter builds on this module alone, so Metro (which keeps every `import()` an entry
+ * reaches) never bundles @noble/hashes into an app (it hashes with ./sha256-compact.ts instead).
+ */
+import type { PlatformCrypto } from '../../core/platform.js';
+
+/** Fills `n` secure random bytes; may be async (WeChat, expo-crypto). */
+export type RandomSource = (n: number) => Uint8Array | Promise<Uint8Array>;
+
+/** A `crypto.getRandomValues`-shaped function. */
+export type GetRandomValues = <T extends ArrayBufferView | null>(array: T) => T;
+
+/** A native SHA-256 (`crypto.subtle.digest('SHA-256', data)`'s shape, bound). */
+export type Digest = (data: Uint8Array) => Promise<ArrayBuffer | Uint8Array>;
+
+/** A {@link RandomSource} over `getRandomValues`, in slices of WebCrypto's 65 536-byte limit per call. */
+export function fromGetRandomValues(getRandomValues: GetRandomValues): RandomSource {
+  return (n) => {
+    const bytes = new Uint8Array(n);
+    for (let offset = 0; offset < n; offset += 65_536) getRandomValues(bytes.subarray(offset, offset + 65_536));
+    return bytes;
+  };
+}
+
+/** The runtime's `crypto` global, read when a platform is created (never at import). */
+export const hostCrypto = (): Partial<Crypto> | undefined => (globalThis as { crypto?: Partial<Crypto> }).crypto;
+
+/** `crypto.getRandomValues` of `crypto`, bound, when it has one. */
+export function getRandomValuesOf(crypto: Partial<Crypto> | undefined): GetRandomValues | undefined {
+  return typeof crypto?.getRandomValues === 'function' ? (crypto.getRandomValues.bind(crypto) as GetRandomValues) : undefined;
+}
+
+/** `crypto.subtle`'s SHA-256, when `crypto` has a `subtle` (secure browser contexts). */
+export function subtleDigest(crypto: Partial<Crypto> | undefined): Digest | undefined {
+  const subtle = crypto?.subtle;
+  return subtle ? (data) => subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>) : undefined;
+}
+
+/** The platform crypto: random bytes from `random`, SHA-256 from `sha256`. */
+export function cryptoWith(random: RandomSource, sha256: (data: Uint8Array) => Promise<Uint8Array>): PlatformCrypto {
+  // Every source gives `n` bytes: fromGetRandomValues by construction, WeChat's crypto manager as its
+  // getRandomValues documents (`randomValues`: as many bytes as `length` asked).
+  return { randomBytes: async (n) => random(n), sha256 };
+}

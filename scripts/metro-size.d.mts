@@ -1,0 +1,15 @@
+// Types of metro-size.mjs, for the tests that import it.
+export declare const METRO_ROW: { label: string; budget: number; target: number };
+export interface MetroSize {
+  label: string;
+  /** gzip bytes (the budgeted figure). */
+  bytes: number;
+  budget: number;
+  target: number;
+  /** The app with the SDK minus without it: minified JavaScript, gzip level 9, Hermes bytecode. */
+  js: number;
+  gzip: number;
+  hermes: number;
+  code: { withSdk: string; without: string };
+}
+export declare function measureMetroSize(): Promise<MetroSize>;

@@ -1,0 +1,228 @@
+/**
+ * The device under the story app, on the Hermes VM (the `hermes` CLI, which has no React Native runtime):
+ * - the native modules the real packages look up, answering as their specs say, over one `disk` object that the
+ *   test carries from one VM run to the next (an app killed and started again):
+ *   AsyncStorage 3.x `RNAsyncStorage` (TurboModuleRegistry.get, src/native-module/NativeAsyncStorage.ts: promises,
+ *   named databases + the `legacy_*` store), AsyncStorage 2.x `RNCAsyncStorage` (TurboModuleRegistry.get,
+ *   src/RCTAsyncStorage.ts + src/NativeAsyncStorageModule.ts: callbacks `(errors, result)`), NetInfo 12
+ *   `RNCNetInfo` (NativeModules, src/internal/nativeModule.ts: `getCurrentState()` and the
+ *   `netInfo.networkStatusDidChange` event), react-native-get-random-values 2 `RNGetRandomValues`
+ *   (TurboModuleRegistry.getEnforcing, index.js: `getRandomBase64(byteLength)`);
+ * - AppState's state and listeners; Linking;
+ * - a virtual clock: `Date.now`, `performance.now` and the timers run on it and move only when a story calls
+ *   `advance(ms)`. The CLI's own `setTimeout` runs in real time and an interval would keep the VM alive, so the
+ *   SDK gets these; the CLI's `setTimeout(fn, 0)` is kept for the native modules' answers (`later`) and `settle()`;
+ * - React Native 0.70's `AbortController` where the VM has none (the `abort-controller` 3 polyfill RN installs in
+ *   Libraries/Core/setUpXHR.js: `abort()` takes no reason and its signal has no `reason`);
+ * - `fetch`: the relay, which records every session once and answers a repeated `sessionId` SKIPPED, as the
+ *   service does (spec: POST /playtime/sessions/bulk, "an existing sessionId is SKIPPED"), and hands out web view
+ *   tokens (`POST /webview/ott`, keeping the request and its PKCE challenge); offline, it fails as React
+ *   Native's fetch does (`TypeError: Network request failed`).
+ */
+const hostSetTimeout = globalThis.setTimeout;
+const input = globalThis.__STORY__ || {};
+
+/** What survives the process: the storage of every store. */
+export const disk = input.disk || { databases: {}, legacy: {}, v2: {} };
+
+// --- clock and timers -------------------------------------------------------------------------------
+const EPOCH = Date.UTC(2026, 2, 1, 12, 0, 0);
+const clock = { wall: EPOCH + (input.startOffsetMs || 0), monotonic: 0 };
+const timers = new Map();
+let nextTimer = 1;
+const schedule = (fn, ms, every, args) => {
+  const id = nextTimer++;
+  timers.set(id, { at: clock.monotonic + Math.max(0, Number(ms) || 0), fn, every, args });
+  return id;
+};
+globalThis.setTimeout = (fn, ms, ...args) => schedule(fn, ms, undefined, args);
+globalThis.setInterval = (fn, ms, ...args) => schedule(fn, ms, Math.max(1, Number(ms) || 0), args);
+globalThis.clearTimeout = globalThis.clearInterval = (id) => void timers.delete(id);
+Date.now = () => clock.wall;
+globalThis.performance = { now: () => clock.monotonic };
+
+/** Native answers on their way back (tasks the CLI's `setTimeout(fn, 0)` queued). */
+let answersDue = 0;
+
+/**
+ * Lets the app run until it waits for nothing but the clock: one task of the CLI's own queue after another,
+ * until no native answer is due. (The VM runs with `-Xmicrotask-queue`: all promise jobs run before the next task.)
+ */
+export async function settle() {
+  for (let turn = 0; turn < 100000; turn++) {
+    await new Promise((resolve) => hostSetTimeout(resolve, 0));
+    if (answersDue === 0) return;
+  }
+  throw new Error('settle: the app never went idle');
+}
+
+/** Moves the clock by `ms`, firing each timer due on the way in order, the app's promises settled after each. */
+export async function advance(ms) {
+  const end = clock.monotonic + ms;
+  for (;;) {
+    let due;
+    for (const [id, timer] of timers) if (timer.at <= end && (!due || timer.at < due[1].at)) due = [id, timer];
+    if (!due) break;
+    const [id, timer] = due;
+    clock.wall += timer.at - clock.monotonic;
+    clock.monotonic = timer.at;
+    if (timer.every) timer.at += timer.every;
+    else timers.delete(id);
+    timer.fn(...timer.args);
+    await settle();
+  }
+  clock.wall += end - clock.monotonic;
+  clock.monotonic = end;
+  await settle();
+}
+
+/** Timers the app still has pending. */
+export const pendingTimers = () => timers.size;
+
+// --- AbortController as React Native 0.70 has it -----------------------------------------------------
+if (typeof globalThis.AbortController !== 'function') {
+  globalThis.AbortController = function AbortController() {
+    const listeners = [];
+    const signal = { aborted: false, onabort: null, addEventListener: (type, fn) => type === 'abort' && listeners.push(fn), removeEventListener: (type, fn) => listeners.indexOf(fn) >= 0 && listeners.splice(listeners.indexOf(fn), 1) };
+    this.signal = signal;
+    this.abort = () => {
+      if (signal.aborted) return;
+      signal.aborted = true;
+      const event = { type: 'abort', target: signal };
+      if (signal.onabort) signal.onabort(event);
+      for (const fn of listeners.slice()) fn(event);
+    };
+  };
+}
+
+// --- native modules ----------------------------------------------------------------------------------
+const copy = (value) => (value === null || value === undefined ? null : String(value));
+const database = (name) => (disk.databases[name] = disk.databases[name] || {});
+
+/**
+ * A native call's answer arrives as a new task of the JS thread (the bridge, or the JS call invoker of a
+ * TurboModule), never within the promise jobs of the call that made it: a JS thread busy with promise jobs
+ * hears nothing back.
+ */
+const later = (fn) => {
+  answersDue++;
+  hostSetTimeout(() => {
+    answersDue--;
+    fn();
+  }, 0);
+};
+const answer = (fn) => new Promise((resolve, reject) => later(() => {
+  try {
+    resolve(fn());
+  } catch (error) {
+    reject(error);
+  }
+}));
+
+/** AsyncStorage 3.x's `RNAsyncStorage` (NativeAsyncStorage.ts): promises. */
+const RNAsyncStorage = {
+  getValues: (name, keys) => answer(() => keys.map((key) => ({ key, value: key in database(name) ? database(name)[key] : null }))),
+  setValues: (name, entries) => answer(() => entries.map(({ key, value }) => ((database(name)[key] = copy(value)), { key, value }))),
+  removeValues: (name, keys) => answer(() => void keys.forEach((key) => delete database(name)[key])),
+  getKeys: (name) => answer(() => Object.keys(database(name))),
+  clearStorage: (name) => answer(() => void (disk.databases[name] = {})),
+  legacy_multiGet: (keys) => answer(() => keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null])),
+  legacy_multiSet: (pairs) => answer(() => void pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value)))),
+  legacy_multiRemove: (keys) => answer(() => void keys.forEach((key) => delete disk.legacy[key])),
+  legacy_multiMerge: () => answer(() => {
+    throw new Error('not used by the SDK');
+  }),
+  legacy_getAllKeys: () => answer(() => Object.keys(disk.legacy)),
+  legacy_clear: () => answer(() => void (disk.legacy = {})),
+};
+
+/** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks. */
+const RNCAsyncStorage = {
+  multiGet: (keys, callback) => later(() => callback(null, keys.map((key) => [key, key in disk.v2 ? disk.v2[key] : null]))),
+  multiSet: (pairs, callback) => later(() => (pairs.forEach(([key, value]) => (disk.v2[key] = copy(value))), callback(null))),
+  multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.v2[key]), callback(null))),
+  multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
+  getAllKeys: (callback) => later(() => callback(null, Object.keys(disk.v2))),
+  clear: (callback) => later(() => ((disk.v2 = {}), callback(null))),
+};
+
+/** NetInfo's `RNCNetInfo`: Android and iOS report reachability themselves (no JS probe). */
+const netListeners = new Set();
+let netState = { type: 'wifi', isConnected: true, isInternetReachable: true, details: null };
+const RNCNetInfo = {
+  getCurrentState: () => answer(() => netState),
+  configure() {},
+  addListener() {},
+  removeListeners() {},
+};
+
+/** react-native-get-random-values' `RNGetRandomValues`: base64 of bytes from a seeded generator (deterministic runs). */
+let seed = input.seed || 1;
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+const RNGetRandomValues = {
+  getRandomBase64(byteLength) {
+    let bits = '';
+    for (let i = 0; i < byteLength; i++) {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      bits += ((seed >>> 8) & 255).toString(2).padStart(8, '0');
+    }
+    let text = '';
+    for (let i = 0; i < bits.length; i += 6) text += BASE64[parseInt(bits.slice(i, i + 6).padEnd(6, '0'), 2)];
+    return text + '='.repeat((4 - (text.length % 4)) % 4);
+  },
+};
+
+export const nativeModules = { RNAsyncStorage, RNCAsyncStorage, RNCNetInfo, RNGetRandomValues };
+
+/** The native event emitter's listeners, by event name. */
+export const nativeEvents = { 'netInfo.networkStatusDidChange': netListeners };
+
+/** The OS reports a network change. */
+export function setOnline(online) {
+  netState = { type: online ? 'wifi' : 'none', isConnected: online, isInternetReachable: online, details: null };
+  relay.online = online;
+  for (const listener of Array.from(netListeners)) listener(netState);
+}
+
+// --- AppState and Linking ----------------------------------------------------------------------------
+export const appState = { currentState: 'active', listeners: new Set() };
+
+/** The OS moves the app: 'active', 'inactive' or 'background'. */
+export function setAppState(state) {
+  appState.currentState = state;
+  for (const listener of Array.from(appState.listeners)) listener(state);
+}
+
+export const openedUrls = [];
+
+// --- the relay ---------------------------------------------------------------------------------------
+export const RELAY_URL = 'https://game.example/campaign';
+/** `delivered` is the service's (it outlives the app): carried between runs like the disk. */
+export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [] };
+
+globalThis.fetch = async (url, init) => {
+  relay.requests++;
+  if (!relay.online) throw new TypeError('Network request failed');
+  const respond = (status, body) => ({
+    ok: status >= 200 && status < 300,
+    status,
+    statusText: '',
+    url,
+    headers: { get: () => null, has: () => false, forEach() {} },
+    text: async () => JSON.stringify(body),
+    json: async () => body,
+  });
+  if (url === `${RELAY_URL}/webview/ott` && init.method === 'POST') {
+    relay.webviewRequests.push(JSON.parse(init.body));
+    return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
+  }
+  if (url !== `${RELAY_URL}/playtime/sessions` || init.method !== 'POST') return respond(404, { code: 'NOT_FOUND', message: `no route ${url}` });
+  const { sessions } = JSON.parse(init.body);
+  const results = sessions.map((session) => {
+    const known = relay.delivered.some((seen) => seen.sessionId === session.sessionId);
+    if (!known) relay.delivered.push({ sessionId: session.sessionId, durationSeconds: session.durationSeconds, campaignId: session.campaignId });
+    return { sessionId: session.sessionId, status: known ? 'SKIPPED' : 'SUCCESS' };
+  });
+  relay.answered.push(...results.map((result) => result.status));
+  return respond(200, { data: { results } });
+};

@@ -1,0 +1,154 @@
+/**
+ * The story app: a React Native game's use of `game-campaign-sdk/react-native`, set up as the guide says
+ * (docs/guides/react-native.md), bundled by Metro and run on the Hermes VM. The test prepends
+ * `var __STORY__ = { story, storage, disk, delivered }` and reads the one `RESULT {json}` line this prints;
+ * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
+ */
+import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, settle } from './device.js';
+import 'react-native-get-random-values';
+import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
+import AsyncStorageV2 from 'async-storage-v2';
+import NetInfo from '@react-native-community/netinfo';
+import { AppState, Linking } from 'react-native';
+import { createGameCampaign } from 'game-campaign-sdk/react-native';
+
+const { story, storage = 'v3' } = globalThis.__STORY__;
+const step = (name) => print(`STEP ${name}`);
+const MINUTE = 60_000;
+
+/** NetInfo as the game passes it, counting the SDK's live listeners (for "dispose leaves no subscription"). */
+let netInfoListeners = 0;
+const countedNetInfo = {
+  addEventListener(listener) {
+    netInfoListeners++;
+    const unsubscribe = NetInfo.addEventListener(listener);
+    return () => {
+      netInfoListeners--;
+      unsubscribe();
+    };
+  },
+};
+
+function start() {
+  const gc = createGameCampaign({
+    clientKey: 'ck_test_key:secret',
+    relay: { url: RELAY_URL },
+    userId: 'player-1',
+    tracker: { campaignId: 'spring-event' },
+    modules: { AsyncStorage: storage === 'v2' ? AsyncStorageV2 : AsyncStorageV3, AppState, NetInfo: countedNetInfo, Linking },
+  });
+  const ends = [];
+  const errors = [];
+  gc.tracker.on('session:end', (event) => ends.push({ reason: event.reason, durationSeconds: event.session.durationSeconds }));
+  gc.tracker.on('error', (event) => errors.push(String(event.error && event.error.message)));
+  return { gc, ends, errors };
+}
+
+const stories = {
+  /** Start, play five minutes, stop: the relay gets the session once. */
+  async 'delivered-once'() {
+    const { gc, ends, errors } = start();
+    step('start');
+    gc.tracker.start();
+    await advance(5 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    step('flush');
+    await gc.tracker.flush();
+    await advance(2 * MINUTE); // interval flushes: nothing is sent again
+    await gc.dispose();
+    return { ends, errors };
+  },
+
+  /** Killed two minutes into a session: the process ends here, nothing stopped; the disk goes to the next run. */
+  async 'killed'() {
+    const { gc } = start();
+    step('start');
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    return { running: gc.tracker !== undefined };
+  },
+
+  /** The next start on the same disk: the session is recovered from its last checkpoint and delivered. */
+  async 'restarted'() {
+    const { gc, ends, errors } = start();
+    await settle();
+    step('flush');
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors };
+  },
+
+  /** Offline at stop: nothing arrives; NetInfo's "online" sends it without the game doing anything. */
+  async 'offline-then-online'() {
+    const { gc, ends, errors } = start();
+    setOnline(false);
+    await settle();
+    gc.tracker.start();
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(MINUTE); // an interval flush fails offline
+    const deliveredOffline = relay.delivered.length;
+    const requestsOffline = relay.requests;
+    step('online');
+    setOnline(true);
+    await settle();
+    const deliveredOnline = relay.delivered.length;
+    await gc.dispose();
+    return { ends, errors, deliveredOffline, requestsOffline, deliveredOnline };
+  },
+
+  /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
+  async 'background'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('background');
+    await advance(30_000);
+    setAppState('active');
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors };
+  },
+
+  /** The campaign page through Linking: a PKCE pair hashed on Hermes (no digest of its own), a token from the relay. */
+  async 'webview'() {
+    const { gc } = start();
+    step('open');
+    await gc.webview.open({ campaignId: 'spring-event' });
+    await gc.dispose();
+    return { openedUrls, webviewRequests: relay.webviewRequests };
+  },
+
+  /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
+  async 'dispose'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(10_000);
+    const live = { appState: appState.listeners.size, netInfo: netInfoListeners, timers: pendingTimers() };
+    step('dispose');
+    await gc.dispose();
+    const left = { appState: appState.listeners.size, netInfo: netInfoListeners, timers: pendingTimers() };
+    const requestsAtDispose = relay.requests;
+    setOnline(false);
+    setOnline(true);
+    setAppState('background');
+    setAppState('active');
+    await advance(10 * MINUTE);
+    return { ends, errors, live, left, requestsAfter: relay.requests - requestsAtDispose };
+  },
+};
+
+(async () => {
+  try {
+    const outcome = await stories[story]();
+    print(`RESULT ${JSON.stringify({ story, storage, outcome, delivered: relay.delivered, answered: relay.answered, disk })}`);
+  } catch (error) {
+    print(`RESULT ${JSON.stringify({ story, storage, error: String(error), stack: String(error && error.stack) })}`);
+  }
+})();

@@ -1,0 +1,47 @@
+/**
+ * A stand-in for the `react-native` package, which Metro resolves instead of the real one (scripts/metro-app.mjs,
+ * `standIns`): the real package needs React Native's native runtime, which the `hermes` CLI has not. It has what
+ * the app and the real AsyncStorage, NetInfo and react-native-get-random-values JavaScript import, shaped as in
+ * react-native (Libraries/TurboModule/TurboModuleRegistry.js: `get` returns null for an unknown module,
+ * `getEnforcing` throws; Libraries/EventEmitter/NativeEventEmitter.js: `addListener` returns `{ remove() }`;
+ * Libraries/AppState/AppState.js: `currentState`, `addEventListener('change')` returning `{ remove() }`;
+ * Libraries/Linking/Linking.js: `openURL` rejects when nothing opens the URL), over the device of device.js.
+ */
+import { appState, nativeEvents, nativeModules, openedUrls } from './device.js';
+
+export const Platform = { OS: 'android', Version: 33, select: (choices) => ('android' in choices ? choices.android : choices.default) };
+
+/** Only NetInfo's `RNCNetInfo` is a legacy module: the others are TurboModules (looked up through the registry). */
+export const NativeModules = { RNCNetInfo: nativeModules.RNCNetInfo };
+
+export const TurboModuleRegistry = {
+  get: (name) => (name === 'RNCNetInfo' ? null : nativeModules[name] || null),
+  getEnforcing(name) {
+    const module = TurboModuleRegistry.get(name);
+    if (!module) throw new Error(`TurboModuleRegistry.getEnforcing(...): '${name}' could not be found`);
+    return module;
+  },
+};
+
+export class NativeEventEmitter {
+  addListener(event, listener) {
+    const listeners = nativeEvents[event] || (nativeEvents[event] = new Set());
+    listeners.add(listener);
+    return { remove: () => void listeners.delete(listener) };
+  }
+}
+
+export const AppState = {
+  get currentState() {
+    return appState.currentState;
+  },
+  addEventListener(type, listener) {
+    if (type !== 'change') throw new Error(`AppState: no '${type}' event in this stand-in`);
+    appState.listeners.add(listener);
+    return { remove: () => void appState.listeners.delete(listener) };
+  },
+};
+
+export const Linking = {
+  openURL: async (url) => void openedUrls.push(url),
+};

@@ -1,0 +1,103 @@
+/**
+ * React Native for real: the story app (app/index.js) bundled by Metro 0.87.1 with @react-native/babel-preset
+ * 0.88.1 (release, minified), resolving `game-campaign-sdk/react-native` from the built package, compiled by
+ * `hermesc` and run on the Hermes VM of React Native 0.70 (hermes-engine-cli 0.12.0), with the real AsyncStorage
+ * 2.x/3.x, NetInfo and react-native-get-random-values JavaScript over stand-in native modules (app/device.js).
+ * The app is bundled twice: with package exports (Metro 0.82+, React Native 0.79+) and without (older Metro,
+ * which finds the package's `react-native/package.json` sub-folder). Runs after the build (`npm test` builds
+ * first). A VM that freezes is killed after a time limit and reported with the last step it reached.
+ */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { bundleStoryApp, compile, HERMESC_TODAY, runStory, type StoryRun } from './hermes.js';
+
+const ROOT = join(import.meta.dirname, '../../../..');
+// A story compiles and runs the VM (two runs for a restart), each under its own 20 s limit: room for a loaded machine.
+vi.setConfig({ testTimeout: 90_000 });
+const MINUTES = 60;
+const bundles: Record<'exports' | 'no-exports', string> = { exports: '', 'no-exports': '' };
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/react-native.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+  bundles.exports = await bundleStoryApp({ packageExports: true });
+  bundles['no-exports'] = await bundleStoryApp({ packageExports: false });
+}, 120_000);
+
+/** The story's outcome; a run that printed no result fails with how it ended. */
+function outcomeOf(run: StoryRun) {
+  if (!run.result) throw new Error(`${run.failure}\n${run.output}`);
+  if (run.result.error) throw new Error(`the app failed: ${run.result.error}\n${run.result.stack}`);
+  return run.result;
+}
+
+describe('a Metro release bundle of a React Native app', () => {
+  it("compiles with today's hermesc (hermes-compiler) as well as with the Hermes 0.12 VM's own", async () => {
+    expect((await compile(HERMESC_TODAY, bundles.exports)).byteLength).toBeGreaterThan(bundles.exports.length / 4);
+  });
+});
+
+describe('Metro without package exports (React Native 0.78 and older)', () => {
+  it('resolves game-campaign-sdk/react-native through the react-native/package.json sub-folder, and cannot without it', async () => {
+    await expect(bundleStoryApp({ packageExports: false, packageFiles: ['package.json', 'dist'] })).rejects.toThrow(/Unable to resolve module game-campaign-sdk\/react-native/);
+    await expect(bundleStoryApp({ packageExports: false, packageFiles: ['package.json', 'dist', 'react-native'] })).resolves.toContain('PlaytimeTracker');
+  }, 120_000);
+});
+
+describe.each(['exports', 'no-exports'] as const)('on Hermes 0.12, bundled with package %s', (variant) => {
+  const story = (input: Parameters<typeof runStory>[1]) => runStory(bundles[variant], input).then(outcomeOf);
+
+  it.each(['v3', 'v2'] as const)('start then stop: the relay gets the session once (AsyncStorage %s)', async (storage) => {
+    const run = await story({ story: 'delivered-once', storage });
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 5 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES, campaignId: 'spring-event' })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+});
+
+describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
+  const story = (input: Parameters<typeof runStory>[1]) => runStory(bundles.exports, input).then(outcomeOf);
+
+  it.each(['v3', 'v2'] as const)('killed mid-session: the next start recovers the session from its last checkpoint and delivers it (AsyncStorage %s)', async (storage) => {
+    const killed = await story({ story: 'killed', storage });
+    expect(killed.delivered).toEqual([]);
+    const restarted = await story({ story: 'restarted', storage, disk: killed.disk, delivered: killed.delivered });
+    expect(restarted.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(restarted.answered).toEqual(['SUCCESS']);
+  });
+
+  it('offline at stop: nothing is sent; when NetInfo reports the network back, the session is delivered without a call from the game', async () => {
+    const run = await story({ story: 'offline-then-online' });
+    expect(run.outcome.deliveredOffline).toBe(0);
+    expect(run.outcome.deliveredOnline).toBe(1);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
+  });
+
+  it('time in the background (AppState) is not counted', async () => {
+    const run = await story({ story: 'background' });
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+  });
+
+  it('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing', async () => {
+    const run = await story({ story: 'dispose' });
+    expect(run.outcome.live).toEqual({ appState: 1, netInfo: 1, timers: expect.any(Number) });
+    expect(run.outcome.live.timers).toBeGreaterThan(0);
+    expect(run.outcome.left).toEqual({ appState: 0, netInfo: 0, timers: 0 });
+    expect(run.outcome.requestsAfter).toBe(0);
+  });
+});
+
+describe('the web view on Hermes 0.12 (Linking)', () => {
+  it("opens the relay's page with a PKCE pair whose challenge is the SHA-256 of its verifier, hashed on the VM", async () => {
+    const run = outcomeOf(await runStory(bundles.exports, { story: 'webview' }));
+    const [opened] = run.outcome.openedUrls as string[];
+    const verifier = new URL(opened!).hash.replace('#code_verifier=', '');
+    expect(opened).toBe(`https://campaign.example/page?ott=ott-1#code_verifier=${verifier}`);
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
+  });
+});

@@ -1,0 +1,38 @@
+/**
+ * The React Native row of `npm run size` (scripts/metro-size.mjs): what the SDK adds to a Metro release app,
+ * which keeps everything the entry reaches. Runs after the build (`npm test` builds first).
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { measureMetroSize, METRO_ROW, type MetroSize } from '../../scripts/metro-size.mjs';
+
+const ROOT = join(import.meta.dirname, '../..');
+let size: MetroSize;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist/react-native.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+  size = await measureMetroSize();
+}, 300_000);
+
+describe('the SDK in a Metro release app (React Native)', () => {
+  it('adds no more than its ceiling, gzip, with the figures all positive (minified, gzip, Hermes bytecode)', () => {
+    expect(size.bytes).toBe(size.gzip);
+    expect(size.gzip).toBeGreaterThan(0);
+    expect(size.js).toBeGreaterThan(size.gzip);
+    expect(size.hermes).toBeGreaterThan(size.js);
+    expect(size.gzip).toBeLessThanOrEqual(METRO_ROW.budget);
+    expect(METRO_ROW.target).toBe(12 * 1024); // DESIGN section 11
+  });
+
+  it('bundles the SDK from the built package: the app with it holds the tracker, the app without it holds none of it', () => {
+    expect(size.code.withSdk).toContain('PlaytimeTracker: start() after dispose()');
+    expect(size.code.without).not.toContain('PlaytimeTracker');
+  });
+
+  it('reaches no zod, no browser-only code and no IIFE sibling loader', () => {
+    for (const text of ['ZodError', '$ZodType', 'indexedDB', 'document.createElement', 'visibilitychange', 'GameCampaignSha256', 'game-campaign.sha256.js', 'game-campaign.flusher.js']) {
+      expect(size.code.withSdk, text).not.toContain(text);
+    }
+  });
+});
