@@ -121,10 +121,7 @@ export function describeGameStorageContract(makeDevice: () => GameStorageDevice)
      * explicit `storageKey: 'game-campaign'` keeps).
      */
     async function previousRelease(device: GameStorageDevice, handler: ServerHandler) {
-      const process = device.start(handler);
-      process.setOnline(false);
-      const gc = game(process, GAME_A, 'game-campaign');
-      await vi.advanceTimersByTimeAsync(100);
+      const { process, gc } = await startOffline(device, handler, GAME_A, 'game-campaign');
       const queued = gc.tracker.start();
       await vi.advanceTimersByTimeAsync(4_000);
       await gc.tracker.stop();
@@ -136,6 +133,15 @@ export function describeGameStorageContract(makeDevice: () => GameStorageDevice)
       process.kill(); // what it stored stays on the device
       await gc.dispose().catch(() => undefined);
       return { queued, running };
+    }
+
+    /** A start of `which` on the device, offline, once its start-up has read storage. */
+    async function startOffline(device: GameStorageDevice, handler: ServerHandler, which: typeof GAME_A, storageKey?: string) {
+      const process = device.start(handler);
+      process.setOnline(false);
+      const gc = game(process, which, storageKey);
+      await vi.advanceTimersByTimeAsync(100);
+      return { process, gc };
     }
 
     /** A start of `which` on the device, online, until its start-up flush is answered. */
@@ -209,10 +215,7 @@ export function describeGameStorageContract(makeDevice: () => GameStorageDevice)
       await first.gc.dispose();
 
       // Game B starts on the same device: nothing of A's (nor of the shared data A took) reaches it.
-      const bProcess = device.start(handler);
-      bProcess.setOnline(false);
-      const b = game(bProcess, GAME_B);
-      await vi.advanceTimersByTimeAsync(100);
+      const { process: bProcess, gc: b } = await startOffline(device, handler, GAME_B);
       const bQueued = b.tracker.start();
       await vi.advanceTimersByTimeAsync(3_000);
       await b.tracker.stop();
@@ -245,10 +248,7 @@ export function describeGameStorageContract(makeDevice: () => GameStorageDevice)
       const before = await device.keys('game-campaign');
 
       // A game that named its own key: its sessions under `my-game:`, the shared data left alone.
-      const own = device.start(handler);
-      own.setOnline(false);
-      const mine = game(own, GAME_B, 'my-game');
-      await vi.advanceTimersByTimeAsync(100);
+      const { gc: mine } = await startOffline(device, handler, GAME_B, 'my-game');
       const id = mine.tracker.start();
       await vi.advanceTimersByTimeAsync(1_500);
       expect(await device.keys('my-game:')).toEqual([`my-game:player:${USER}:running:${id}`]);

@@ -4,15 +4,11 @@
 // Web Locks and with the IndexedDB lease (pages without Web Locks keep their lock in the same store). Each game here
 // has its own Client key, so its own database (`game-campaign.<CLIENT_KEY_ID>`). Time is the page clock's; outcomes
 // are polled, never timed.
-import type { Server } from 'node:http';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../adapters/node/index.js';
-import { createRelay } from '../../core/relay/index.js';
-import { CampaignServer } from '../../core/server/index.js';
-import { DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { DEMO_USERS } from '../../emulator/index.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { bundledBrowserEntry, serveGame } from '../helpers/game-server.js';
+import { bundledBrowserEntry, serveGameWithEmulator } from '../helpers/game-server.js';
 
 const USER = DEMO_USERS.changeable;
 
@@ -47,20 +43,15 @@ const captureDatabases = () => {
 };
 
 describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', () => {
-  let emulator: RunningEmulator;
-  let server: Server;
-  let origin: string;
+  let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    const campaignServer = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
-    const relay = createRelay({ server: campaignServer, authenticate: (request) => ({ userId: request.headers.get('authorization')?.replace('Bearer ', '') ?? '' }) });
-    const files = {
-      '/sdk.mjs': ['text/javascript', await bundledBrowserEntry()] as [string, string],
-      '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url)}</script>`] as [string, string],
-    };
-    ({ server, origin } = await serveGame(files, toNodeHandler({ fetch: (request: Request) => relay.fetch(request) })));
+    const sdk = await bundledBrowserEntry();
+    game = await serveGameWithEmulator((emulator) => ({
+      '/sdk.mjs': ['text/javascript', sdk],
+      '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url)}</script>`],
+    }));
     browser = await launchChromium();
   });
 
@@ -70,12 +61,11 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
 
   afterAll(async () => {
     await browser?.close();
-    server?.close();
-    await emulator?.close();
+    await game?.close();
   });
 
   async function openGame(keyId: string, page: Page): Promise<Page> {
-    await page.goto(`${origin}/?key=${keyId}`);
+    await page.goto(`${game.origin}/?key=${keyId}`);
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
     return page;
   }
@@ -93,7 +83,7 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await page.evaluate(() => (window as any).gc.tracker.stop());
     return sessionId;
   };
-  const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
+  const recorded = (sessionId: string) => game.emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
   it.each([
