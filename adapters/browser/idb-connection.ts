@@ -10,8 +10,12 @@
  */
 import { promisifyRequest, type UseStore } from 'idb-keyval';
 
-/** The errors of a connection that is gone (not of the operation): Chromium/Firefox, then WebKit. */
-const LOST_CONNECTION = ['InvalidStateError', 'UnknownError'];
+/**
+ * The errors of a connection that is gone (not of the operation): closed or closing (Chromium, Firefox), the lost
+ * server (WebKit), and a transaction aborted under us (a forced close aborts every transaction before its `close`
+ * event; idb-keyval rejects an aborted transaction with its `error`, null when nothing but the abort failed).
+ */
+const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
 
 /**
  * A store (idb-keyval's {@link UseStore}, so its building blocks apply) over `storeName` in `dbName`, created with
@@ -48,9 +52,8 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
     try {
       return await callback((await used).transaction(storeName, mode).objectStore(storeName));
     } catch (error) {
-      // Lost when the error says so, or when a `close`/`versionchange` dropped the connection meanwhile (a
-      // transaction a forced close aborted fails with `AbortError`).
-      if (!LOST_CONNECTION.includes((error as Error | null)?.name!) && connection === used) throw error;
+      // Lost when the error says so, or when a `close`/`versionchange` dropped the connection meanwhile.
+      if (error && !LOST_CONNECTION.includes((error as Error).name) && connection === used) throw error;
       drop(used);
       return callback((await (connection ?? open())).transaction(storeName, mode).objectStore(storeName));
     }

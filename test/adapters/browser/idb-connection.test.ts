@@ -4,6 +4,7 @@
 // or deletion (`versionchange`); the lease lock kept in the same store keeps working; and only when the reopen
 // fails too does the tracker hear of it, once.
 import 'fake-indexeddb/auto';
+import { forceCloseDatabase } from 'fake-indexeddb';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserPlatform, PlaytimeTracker } from '../../../adapters/browser/index.js';
 import { databaseExists } from '../../../adapters/browser/idb-connection.js';
@@ -57,6 +58,23 @@ describe('createIdbStorage replaces a lost connection', () => {
     await running;
     expect(await next).toBe(1);
     expect(await storage.get('b')).toBe(2);
+    expect(connections.opened).toHaveLength(2);
+  });
+
+  it('reopens after a forced close (storage cleared, the close event) that aborted an operation in flight', async () => {
+    const connections = captureConnections();
+    const storage = createIdbStorage({ dbName: freshDb() });
+    await storage.set('a', 1);
+    // The first write's request is issued, then the database is closed under it: its transaction aborts.
+    const put = IDBObjectStore.prototype.put;
+    vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementationOnce(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
+      const request = put.apply(this, args);
+      forceCloseDatabase(this.transaction.db as never); // typed for its own FDBDatabase
+      return request;
+    });
+    await storage.set('b', 2); // retried on a new connection
+    expect(await storage.get('b')).toBe(2);
+    expect(await storage.get('a')).toBe(1);
     expect(connections.opened).toHaveLength(2);
   });
 
