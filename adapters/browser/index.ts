@@ -10,7 +10,10 @@ import { sharedDatabase } from './shared-database.js';
 
 /** Options of the browser {@link createGameCampaign}: the core facade's, with browser settings instead of a platform. */
 export interface BrowserGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'> {
-  /** Storage, web view, lease and error settings of the page's platform. @defaultValue IndexedDB, iframe overlay */
+  /**
+   * Storage, web view, lease and error settings of the page's platform. @defaultValue IndexedDB (the database
+   * `game-campaign.<CLIENT_KEY_ID>`), iframe overlay
+   */
   browser?: BrowserPlatformOptions;
 }
 

@@ -13,7 +13,10 @@ import { reconnectingStore } from './idb-connection.js';
 
 /** Options of {@link createIdbStorage}. */
 export interface IdbStorageOptions {
-  /** IndexedDB database name. @defaultValue 'game-campaign' */
+  /**
+   * IndexedDB database name. @defaultValue 'game-campaign'; the browser `createGameCampaign` uses the game's own,
+   * `game-campaign.<CLIENT_KEY_ID>`, unless `tracker.storageKey` is set
+   */
   dbName?: string;
   /** Object store name. Use a database of its own per store (idb-keyval creates the store with the database). @defaultValue 'kv' */
   storeName?: string;
