@@ -3,7 +3,7 @@
 // closing connection leave a page. A session played after the close is stored (it survives a reload) and sent, with
 // Web Locks and with the IndexedDB lease (pages without Web Locks keep their lock in the same store). Each game here
 // has its own Client key, so its own database (`game-campaign.<CLIENT_KEY_ID>`). Time is the page clock's; outcomes
-// are polled, never timed.
+// are polled, never timed. Another connection's upgrade (`versionchange`) is let through and the game reopens.
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../emulator/index.js';
@@ -121,6 +121,34 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await expect.poll(() => [recorded(before).length, recorded(after).length], { timeout: 15_000 }).toEqual([1, 1]);
     expect(recorded(after)[0]!.durationSeconds).toBe(3);
     expect(await errors(page)).toEqual([]); // the reopen worked: nothing to report
+    await page.close();
+  });
+
+  it("another connection's upgrade (versionchange) is not blocked by the game's, and the game reopens after it", async () => {
+    const keyId = 'ck_reconnect_upgrade';
+    const page = await newGamePage(keyId, false);
+    await playSession(page, 1_500); // the game's connection is open
+    // Another tab, a newer version of the page or devtools upgrades every SDK database of the origin (the game's among them).
+    const upgrade = await page.evaluate(async () => {
+      const outcomes: string[] = [];
+      for (const { name, version } of await indexedDB.databases()) {
+        if (!name?.startsWith('game-campaign')) continue;
+        outcomes.push(
+          await new Promise<string>((resolve) => {
+            const request = indexedDB.open(name, (version ?? 1) + 1);
+            request.onblocked = () => resolve(`${name}: blocked by an open connection`);
+            request.onsuccess = () => (request.result.close(), resolve('upgraded'));
+            request.onerror = () => resolve(String(request.error));
+          }),
+        );
+      }
+      return [...new Set(outcomes)].join(', ');
+    });
+    expect(upgrade).toBe('upgraded');
+    const after = await playSession(page, 2_000);
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => recorded(after).length, { timeout: 15_000 }).toBe(1);
+    expect(await errors(page)).toEqual([]);
     await page.close();
   });
 
