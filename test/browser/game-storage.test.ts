@@ -5,10 +5,10 @@
 // played by the same bundle with `storageKey: 'game-campaign'`, which keeps exactly its layout. Time is the page
 // clock's; outcomes are polled, never timed.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../emulator/index.js';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { bundledBrowserEntry, serveGameWithEmulator } from '../helpers/game-server.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import { chromiumGame, storedKeys } from '../helpers/chromium-game.js';
 
 const USER = DEMO_USERS.changeable;
 
@@ -28,45 +28,11 @@ const bootstrap = (emulatorUrl: string) => `
   window.ready = true;`;
 
 describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
-  let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-  beforeAll(async () => {
-    const sdk = await bundledBrowserEntry();
-    game = await serveGameWithEmulator((emulator) => ({
-      '/sdk.mjs': ['text/javascript', sdk],
-      '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url)}</script>`],
-    }));
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    await browser?.context.setOffline(false);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await game?.close();
-  });
-
-  async function openGame(query: string): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.clock.install();
-    await page.goto(`${game.origin}/?${query}`);
-    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
-    return page;
-  }
+  const suite = chromiumGame(bootstrap);
   const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort());
-  /** The keys of database `name` (opened by hand, only if it exists). */
-  const keysOf = (page: Page, name: string) =>
-    page.evaluate(async (db) => {
-      const request = indexedDB.open(db);
-      const database: IDBDatabase = await new Promise((resolve, reject) => ((request.onsuccess = () => resolve(request.result)), (request.onerror = reject)));
-      const keys: IDBValidKey[] = await new Promise((resolve) => (database.transaction('kv').objectStore('kv').getAllKeys().onsuccess = (event) => resolve((event.target as IDBRequest<IDBValidKey[]>).result)));
-      database.close();
-      return keys.map(String).filter((key) => !key.startsWith('lease:'));
-    }, name);
-  const recorded = () => game.emulator.state().sessions.filter((session) => session.userId === USER).map((session) => `${session.sessionId}:${session.durationSeconds}`).sort();
+  const keysOf = (page: Page, name: string) => storedKeys(page, { exactly: name });
+  const openGame = (query: string) => suite.open(query);
+  const recorded = () => suite.game.emulator.state().sessions.filter((session) => session.userId === USER).map((session) => `${session.sessionId}:${session.durationSeconds}`).sort();
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
   it("moves the release before's shared database into the game's own once; another game on the origin never sends it", async () => {
@@ -78,7 +44,7 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
 
     // The release before of game A, offline: one session queued (2 s), one running when its tab is closed (3 s).
     const before = await openGame('key=ck_storage_a&legacy');
-    await browser.context.setOffline(true);
+    await suite.browser.context.setOffline(true);
     const queued = await before.evaluate(() => (window as any).gc.tracker.start() as string);
     await before.clock.fastForward(2_000);
     await before.evaluate(() => (window as any).gc.tracker.stop());
@@ -86,7 +52,7 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
     await before.clock.fastForward(3_000);
     await expect.poll(async () => (await keysOf(before, 'game-campaign')).length).toBe(2);
     await before.close({ runBeforeUnload: false });
-    await browser.context.setOffline(false);
+    await suite.browser.context.setOffline(false);
 
     // Game A's new release: both sessions moved into its database and recorded once.
     const a = await openGame('key=ck_storage_a');

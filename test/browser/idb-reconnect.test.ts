@@ -5,10 +5,10 @@
 // has its own Client key, so its own database (`game-campaign.<CLIENT_KEY_ID>`). Time is the page clock's; outcomes
 // are polled, never timed. Another connection's upgrade (`versionchange`) is let through and the game reopens.
 import type { Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../emulator/index.js';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { bundledBrowserEntry, serveGameWithEmulator } from '../helpers/game-server.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import { chromiumGame, storedKeys } from '../helpers/chromium-game.js';
 
 const USER = DEMO_USERS.changeable;
 
@@ -43,39 +43,14 @@ const captureDatabases = () => {
 };
 
 describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', () => {
-  let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
-
-  beforeAll(async () => {
-    const sdk = await bundledBrowserEntry();
-    game = await serveGameWithEmulator((emulator) => ({
-      '/sdk.mjs': ['text/javascript', sdk],
-      '/': ['text/html', `<!doctype html><title>game</title><script type="module">import * as sdk from '/sdk.mjs';${bootstrap(emulator.url)}</script>`],
-    }));
-    browser = await launchChromium();
-  });
-
-  afterEach(async () => {
-    await browser?.context.setOffline(false);
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await game?.close();
-  });
-
-  async function openGame(keyId: string, page: Page): Promise<Page> {
-    await page.goto(`${game.origin}/?key=${keyId}`);
+  const suite = chromiumGame(bootstrap);
+  const withoutWebLocksScript = () => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true });
+  const newGamePage = (keyId: string, withoutWebLocks: boolean) => suite.open(`key=${keyId}`, captureDatabases, ...(withoutWebLocks ? [withoutWebLocksScript] : []));
+  /** The game loaded again in `page` (from the HTTP cache when offline; its init scripts run again), once ready. */
+  const reload = async (page: Page) => {
+    await page.goto(page.url());
     await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
-    return page;
-  }
-  async function newGamePage(keyId: string, withoutWebLocks: boolean): Promise<Page> {
-    const page = await browser.context.newPage();
-    await page.addInitScript(captureDatabases);
-    if (withoutWebLocks) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true }));
-    await page.clock.install();
-    return openGame(keyId, page);
-  }
+  };
   /** A session of `ms` on the page clock, stopped (queued). */
   const playSession = async (page: Page, ms: number) => {
     const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
@@ -83,7 +58,7 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await page.evaluate(() => (window as any).gc.tracker.stop());
     return sessionId;
   };
-  const recorded = (sessionId: string) => game.emulator.state().sessions.filter((session) => session.sessionId === sessionId);
+  const recorded = (sessionId: string) => suite.game.emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
   it.each([
@@ -93,7 +68,7 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     const keyId = withoutWebLocks ? 'ck_reconnect_lease' : 'ck_reconnect_locks';
     const page = await newGamePage(keyId, withoutWebLocks);
     expect(await page.evaluate(() => navigator.locks === undefined)).toBe(withoutWebLocks);
-    await browser.context.setOffline(true);
+    await suite.browser.context.setOffline(true);
     const before = await playSession(page, 2_000);
     expect(await page.evaluate(() => (window as any).closeDatabases())).toBeGreaterThan(0);
 
@@ -101,23 +76,12 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await page.evaluate(() => (window as any).gc.tracker.flush()); // offline: nothing is sent
     expect(recorded(before).concat(recorded(after))).toEqual([]);
 
-    await openGame(keyId, page); // the reload, still offline: only what reached IndexedDB is left
+    await reload(page); // still offline: only what reached IndexedDB is left
     // What the reload finds queued in the game's IndexedDB (read by hand: every database of the SDK on the origin).
-    const stored = await page.evaluate(async () => {
-      const queued: string[] = [];
-      for (const { name } of await indexedDB.databases()) {
-        if (!name?.startsWith('game-campaign')) continue;
-        const request = indexedDB.open(name);
-        const database: IDBDatabase = await new Promise((resolve, reject) => ((request.onsuccess = () => resolve(request.result)), (request.onerror = reject)));
-        const keys: IDBValidKey[] = await new Promise((resolve) => (database.transaction('kv').objectStore('kv').getAllKeys().onsuccess = (event) => resolve((event.target as IDBRequest<IDBValidKey[]>).result)));
-        database.close();
-        queued.push(...keys.map(String).filter((key) => key.includes(':queue:')));
-      }
-      return queued.map((key) => key.split(':').pop());
-    });
+    const stored = (await storedKeys(page, { prefix: 'game-campaign' })).filter((key) => key.includes(':queue:')).map((key) => key.split(':').pop());
     expect(stored).toEqual(expect.arrayContaining([before, after]));
 
-    await browser.context.setOffline(false); // `online`: the tracker flushes
+    await suite.browser.context.setOffline(false); // `online`: the tracker flushes
     await expect.poll(() => [recorded(before).length, recorded(after).length], { timeout: 15_000 }).toEqual([1, 1]);
     expect(recorded(after)[0]!.durationSeconds).toBe(3);
     expect(await errors(page)).toEqual([]); // the reopen worked: nothing to report

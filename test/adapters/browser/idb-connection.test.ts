@@ -26,6 +26,14 @@ function captureConnections() {
   return { opened, spy, closeAll: () => opened.forEach((db) => db.close()) };
 }
 
+/** A storage on a fresh database holding `a: 1`, and the connections the page opened for it. */
+async function storedA() {
+  const connections = captureConnections();
+  const storage = createIdbStorage({ dbName: freshDb() });
+  await storage.set('a', 1);
+  return { connections, storage };
+}
+
 afterEach(() => {
   vi.restoreAllMocks();
   vi.useRealTimers();
@@ -49,9 +57,7 @@ describe('createIdbStorage replaces a lost connection', () => {
   });
 
   it('reopens a connection that is closing (close() while a transaction still runs)', async () => {
-    const connections = captureConnections();
-    const storage = createIdbStorage({ dbName: freshDb() });
-    await storage.set('a', 1);
+    const { connections, storage } = await storedA();
     const running = storage.set('b', 2); // a transaction in flight on the connection being closed...
     connections.closeAll(); // ...which finishes it, but refuses new ones
     const next = storage.get('a');
@@ -62,9 +68,7 @@ describe('createIdbStorage replaces a lost connection', () => {
   });
 
   it('reopens after a forced close (storage cleared, the close event) that aborted an operation in flight', async () => {
-    const connections = captureConnections();
-    const storage = createIdbStorage({ dbName: freshDb() });
-    await storage.set('a', 1);
+    const { connections, storage } = await storedA();
     // The first write's request is issued, then the database is closed under it: its transaction aborts.
     const put = IDBObjectStore.prototype.put;
     vi.spyOn(IDBObjectStore.prototype, 'put').mockImplementationOnce(function (this: IDBObjectStore, ...args: Parameters<IDBObjectStore['put']>) {
@@ -79,9 +83,7 @@ describe('createIdbStorage replaces a lost connection', () => {
   });
 
   it("retries once after WebKit's lost server (UnknownError), on a new connection", async () => {
-    const connections = captureConnections();
-    const storage = createIdbStorage({ dbName: freshDb() });
-    await storage.set('a', 1);
+    const { connections, storage } = await storedA();
     const [db] = connections.opened;
     vi.spyOn(db!, 'transaction').mockImplementation(() => {
       throw new DOMException('Connection to Indexed Database server lost. Refresh the page to try again', 'UnknownError');
