@@ -1,10 +1,9 @@
 /**
  * A tracker's start-up work on stored data other than its own player's queue: SDK 0.1.0's shared queue
- * migrated, the shared namespace moved into the game's own, crashed sessions recovered, other players' old
- * sessions expired. It runs only when such data is
- * stored, so the tracker imports this module lazily (`import()`), and this module imports none of the
- * tracker's: what it needs comes as arguments (a game's bundler would otherwise add a shared chunk to what
- * every game loads).
+ * migrated, the shared namespace moved into the game's own (./game-namespace.ts), crashed sessions recovered,
+ * other players' old sessions expired. It runs only when such data is stored, so the tracker imports this
+ * module lazily (`import()`), and this module imports none of the tracker's: what it needs comes as arguments
+ * (a game's bundler would otherwise add a shared chunk to what every game loads).
  * @see ./tracker.ts, ./player-storage.ts, DESIGN section 5
  */
 import type { KeyValueStorage, Platform } from '../platform.js';
@@ -44,7 +43,7 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
  */
 export async function moveSharedNamespace(from: KeyValueStorage, to: KeyValueStorage, storageKey: string, movedKey: string): Promise<void> {
   if (await to.get(movedKey)) return; // another tab of this game moved it while this one waited for the lock
-  const shared = 'game-campaign:';
+  const shared = 'game-campaign:'; // SHARED_NAMESPACE + ':', repeated: this module imports nothing the entry does
   for (const key of await from.keys(shared)) {
     const tail = key.slice(shared.length);
     if (!/^(player|queue|running):/.test(tail)) continue;
