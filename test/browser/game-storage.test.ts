@@ -2,8 +2,9 @@
 // database (looking for the shared one leaves none behind); what the release before kept in the shared database
 // `game-campaign` (a queued session, and one running when its tab was closed) is moved into the game's own at its next
 // start and recorded once; a second game on the origin, which started first, never sends it. The release before is
-// played by the same bundle with `storageKey: 'game-campaign'`, which keeps exactly its layout. Time is the page
-// clock's; outcomes are polled, never timed.
+// played by the same bundle with `storageKey: 'game-campaign'`, which keeps exactly its layout. Both builds: the ESM
+// entry, and the `<script>` bundle, which loads the move from its housekeeping sibling. Time is the page clock's;
+// outcomes are polled, never timed.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../emulator/index.js';
@@ -32,18 +33,31 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
   const databases = (page: Page) => page.evaluate(async () => (await indexedDB.databases()).map((db) => db.name).sort());
   const keysOf = (page: Page, name: string) => storedKeys(page, { exactly: name });
   const openGame = (query: string) => suite.open(query);
-  const recorded = () => suite.game.emulator.state().sessions.filter((session) => session.userId === USER).map((session) => `${session.sessionId}:${session.durationSeconds}`).sort();
+  const game = () => suite.game;
+  /** What the service recorded of `ids`, as `sessionId:durationSeconds`. */
+  const recorded = (...ids: string[]) =>
+    suite.game.emulator.state().sessions.filter((session) => ids.includes(session.sessionId)).map((session) => `${session.sessionId}:${session.durationSeconds}`).sort();
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
-  it("moves the release before's shared database into the game's own once; another game on the origin never sends it", async () => {
+  it.each([
+    ['the ESM build', 'esm'],
+    ['the <script> bundle (its move loaded from game-campaign.housekeeping.js)', 'iife'],
+  ])("moves the release before's shared database into the game's own once; another game on the origin never sends it: %s", async (_, build) => {
+    const query = (key: string) => `key=ck_${build}_${key}${build === 'iife' ? '&iife' : ''}`;
+    const [own, other] = [`game-campaign.ck_${build}_a`, `game-campaign.ck_${build}_b`];
     // Game B starts first on a fresh origin: its own database only, no shared one created by looking for it.
-    const b = await openGame('key=ck_storage_b');
+    const b = await openGame(query('b'));
+    await b.evaluate(async () => {
+      for (const { name } of await indexedDB.databases()) await new Promise((resolve) => (indexedDB.deleteDatabase(name!).onsuccess = resolve));
+    });
+    await b.reload();
+    await b.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
     await b.evaluate(() => (window as any).gc.tracker.flush());
-    expect(await databases(b)).toEqual(['game-campaign.ck_storage_b']);
+    expect(await databases(b)).toEqual([other]);
     await b.close();
 
     // The release before of game A, offline: one session queued (2 s), one running when its tab is closed (3 s).
-    const before = await openGame('key=ck_storage_a&legacy');
+    const before = await openGame(`${query('a')}&legacy`);
     await suite.browser.context.setOffline(true);
     const queued = await before.evaluate(() => (window as any).gc.tracker.start() as string);
     await before.clock.fastForward(2_000);
@@ -55,24 +69,26 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
     await suite.browser.context.setOffline(false);
 
     // Game A's new release: both sessions moved into its database and recorded once.
-    const a = await openGame('key=ck_storage_a');
-    await expect.poll(recorded, { timeout: 15_000 }).toEqual([`${queued}:2`, `${running}:3`].sort());
+    const a = await openGame(query('a'));
+    await expect.poll(() => recorded(queued, running), { timeout: 15_000 }).toEqual([`${queued}:2`, `${running}:3`].sort());
     expect(await keysOf(a, 'game-campaign')).toEqual([]);
-    await expect.poll(() => keysOf(a, 'game-campaign.ck_storage_a')).toEqual(['game-campaign.ck_storage_a.moved']);
-    expect(await databases(a)).toEqual(['game-campaign', 'game-campaign.ck_storage_a', 'game-campaign.ck_storage_b']);
+    await expect.poll(() => keysOf(a, own)).toEqual([`${own}.moved`]);
+    expect(await databases(a)).toEqual(['game-campaign', own, other]);
     expect(await errors(a)).toEqual([]);
     await a.close();
 
     // Game B again: nothing of A's; its own session goes out on its own.
-    const bAgain = await openGame('key=ck_storage_b');
-    const own = await bAgain.evaluate(() => (window as any).gc.tracker.start() as string);
+    const bAgain = await openGame(query('b'));
+    const sessionsBefore = game().emulator.state().sessions.length;
+    const mine = await bAgain.evaluate(() => (window as any).gc.tracker.start() as string);
     await bAgain.clock.fastForward(1_500);
     await bAgain.evaluate(async () => {
       await (window as any).gc.tracker.stop();
       await (window as any).gc.tracker.flush();
     });
-    await expect.poll(recorded, { timeout: 15_000 }).toEqual([`${queued}:2`, `${running}:3`, `${own}:1`].sort());
-    expect(await keysOf(bAgain, 'game-campaign.ck_storage_b')).toEqual(['game-campaign.ck_storage_b.moved']);
+    await expect.poll(() => recorded(queued, running, mine), { timeout: 15_000 }).toEqual([`${queued}:2`, `${running}:3`, `${mine}:1`].sort());
+    expect(game().emulator.state().sessions).toHaveLength(sessionsBefore + 1); // nothing else of A's, from B
+    expect(await keysOf(bAgain, other)).toEqual([`${other}.moved`]);
     expect(await errors(bAgain)).toEqual([]);
     await bAgain.close();
   });
