@@ -46,12 +46,8 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
     const query = (key: string) => `key=ck_${build}_${key}${build === 'iife' ? '&iife' : ''}`;
     const [own, other] = [`game-campaign.ck_${build}_a`, `game-campaign.ck_${build}_b`];
     // Game B starts first on a fresh origin: its own database only, no shared one created by looking for it.
+    await suite.clearDatabases();
     const b = await openGame(query('b'));
-    await b.evaluate(async () => {
-      for (const { name } of await indexedDB.databases()) await new Promise((resolve) => (indexedDB.deleteDatabase(name!).onsuccess = resolve));
-    });
-    await b.reload();
-    await b.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
     await b.evaluate(() => (window as any).gc.tracker.flush());
     expect(await databases(b)).toEqual([other]);
     await b.close();

@@ -19,6 +19,8 @@ export interface ChromiumGame {
    * has `iife`), its page clock installed, once the game is ready; `init` scripts run first.
    */
   open(query: string, ...init: Array<() => void>): Promise<Page>;
+  /** Deletes every IndexedDB database of the game's origin (from a tab without the game, so nothing blocks it). */
+  clearDatabases(): Promise<void>;
 }
 
 /**
@@ -35,6 +37,14 @@ export function chromiumGame(bootstrap: (emulatorUrl: string) => string): Chromi
       await page.goto(`${suite.game.origin}/${new URLSearchParams(query).has('iife') ? 'iife.html' : ''}?${query}`);
       await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
       return page;
+    },
+    async clearDatabases() {
+      const page = await suite.browser.context.newPage();
+      await page.goto(`${suite.game.origin}/sdk.mjs`);
+      await page.evaluate(async () => {
+        for (const { name } of await indexedDB.databases()) await new Promise((resolve, reject) => Object.assign(indexedDB.deleteDatabase(name!), { onsuccess: resolve, onerror: reject, onblocked: reject }));
+      });
+      await page.close();
     },
   } as ChromiumGame;
   beforeAll(async () => {
