@@ -15,6 +15,8 @@ import { TRACKER_DEFAULTS } from './options.js';
 /** The namespace every game shared before (the tracker's default `storageKey`, the browser's database name). */
 export const SHARED_NAMESPACE = TRACKER_DEFAULTS.storageKey;
 
+const SHARED_ROOT = `${SHARED_NAMESPACE}:`;
+
 /** Where the release before stored, and the lock that keeps two games (or tabs) from moving it at once. */
 export interface SharedNamespaceStore {
   storage: KeyValueStorage;
@@ -34,10 +36,9 @@ export function gameStorageKey(clientKey: string): string {
 /**
  * `storage` for the game whose namespace is `storageKey`: every call waits until what the release before stored
  * in `shared()` has been moved in (once per game: a `{storageKey}.moved` key records it; `shared()` resolves to
- * nothing when there is nothing to look at). The move itself (`moveSharedNamespace` in ./housekeeping.ts) is
- * loaded only when the shared namespace holds something. When the move fails (the old database cannot be read,
- * the code did not load) the first read rejects with why, so the tracker reports it once as an `error` (kind
- * `storage`), and the move is tried again on the next start; nothing is lost meanwhile.
+ * nothing when there is nothing to look at). When the move fails (the old database cannot be read) the first
+ * read rejects with why, so the tracker reports it once as an `error` (kind `storage`), and the move is tried
+ * again on the next start; nothing is lost meanwhile.
  */
 export function movedStorage(storage: KeyValueStorage, storageKey: string, shared: () => Promise<SharedNamespaceStore | undefined>): KeyValueStorage {
   const movedKey = `${storageKey}.moved`;
@@ -47,8 +48,7 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
     try {
       if (await storage.get(movedKey)) return;
       const from = await shared();
-      if (from && (await from.storage.keys(`${SHARED_NAMESPACE}:`)).length) {
-        const { moveSharedNamespace } = await (await import('./housekeeping.js')).housekeepingCode();
+      if (from && (await from.storage.keys(SHARED_ROOT)).length) {
         const run = () => moveSharedNamespace(from.storage, storage, storageKey, movedKey);
         await (from.lock ? from.lock(`${SHARED_NAMESPACE}:move`, run) : run());
       } else await storage.set(movedKey, true);
@@ -68,4 +68,25 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
     delete: async (key) => (await ready(), storage.delete(key)),
     keys: async (prefix) => (await ready(true), storage.keys(prefix)),
   };
+}
+
+/**
+ * Moves what the release before stored under the shared namespace (`game-campaign:`) into this game's
+ * `storageKey` in `to`, keeping each key's tail (player, queue order, session id), then records `movedKey` in `to`:
+ * the game moves it once. Each key is written before it is deleted, and `movedKey` is written last, so a run cut
+ * short at any point leaves every session in `from` or `to` (or both, under the same key and sessionId) and the next
+ * start finishes the move before the tracker reads: nothing is lost, and nothing is sent again as another session.
+ * Only the tracker's keys move (`player:`, and 0.1.0's `queue:` and `running:`, which the tracker's housekeeping then
+ * spreads per player). Run under a lock every game takes.
+ */
+async function moveSharedNamespace(from: KeyValueStorage, to: KeyValueStorage, storageKey: string, movedKey: string): Promise<void> {
+  if (await to.get(movedKey)) return; // another tab of this game moved it while this one waited for the lock
+  for (const key of await from.keys(SHARED_ROOT)) {
+    const tail = key.slice(SHARED_ROOT.length);
+    if (!/^(player|queue|running):/.test(tail)) continue;
+    const value = await from.get(key);
+    if (value !== undefined) await to.set(`${storageKey}:${tail}`, value);
+    await from.delete(key);
+  }
+  await to.set(movedKey, true);
 }

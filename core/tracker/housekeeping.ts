@@ -1,9 +1,9 @@
 /**
  * A tracker's start-up work on stored data other than its own player's queue: SDK 0.1.0's shared queue
- * migrated, the shared namespace moved into the game's own (./game-namespace.ts), crashed sessions recovered,
- * other players' old sessions expired. It runs only when such data is stored, so the tracker imports this
- * module lazily (`import()`), and this module imports none of the tracker's: what it needs comes as arguments
- * (a game's bundler would otherwise add a shared chunk to what every game loads).
+ * migrated, crashed sessions recovered, other players' old sessions expired. It runs only when such data is
+ * stored, so the tracker imports this module lazily (`import()`), and this module imports none of the
+ * tracker's: what it needs comes as arguments (a game's bundler would otherwise add a shared chunk to what
+ * every game loads).
  * @see ./tracker.ts, ./player-storage.ts, DESIGN section 5
  */
 import type { KeyValueStorage, Platform } from '../platform.js';
@@ -30,28 +30,6 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
       await storage.delete(key);
     }
   }
-}
-
-/**
- * Moves what the release before stored under the namespace every game shared (`game-campaign:`, the tracker's
- * default `storageKey`) into this game's `storageKey` in `to`, keeping each key's tail (player, queue order,
- * session id), then records `movedKey` in `to`: the game moves it once. Each key is written before it is
- * deleted, and `movedKey` is written last, so a run cut short at any point leaves every session in `from` or
- * `to` (or both, under the same key and sessionId) and the next start finishes the move before the tracker
- * reads: nothing is lost, and nothing is sent again as another session. Only the tracker's keys move
- * (`player:`, and 0.1.0's `queue:` and `running:`). Run under a lock every game takes (./game-namespace.ts).
- */
-export async function moveSharedNamespace(from: KeyValueStorage, to: KeyValueStorage, storageKey: string, movedKey: string): Promise<void> {
-  if (await to.get(movedKey)) return; // another tab of this game moved it while this one waited for the lock
-  const shared = 'game-campaign:'; // SHARED_NAMESPACE + ':', repeated: this module imports nothing the entry does
-  for (const key of await from.keys(shared)) {
-    const tail = key.slice(shared.length);
-    if (!/^(player|queue|running):/.test(tail)) continue;
-    const value = await from.get(key);
-    if (value !== undefined) await to.set(`${storageKey}:${tail}`, value);
-    await from.delete(key);
-  }
-  await to.set(movedKey, true);
 }
 
 /**
@@ -135,7 +113,6 @@ export async function expireOtherPlayers(
 /** What this module does, as the tracker receives it. */
 export interface Housekeeping {
   migrateSharedQueue: typeof migrateSharedQueue;
-  moveSharedNamespace: typeof moveSharedNamespace;
   recoverCrashedSessions: typeof recoverCrashedSessions;
   expireOtherPlayers: typeof expireOtherPlayers;
 }
@@ -146,6 +123,6 @@ export interface Housekeeping {
  * once, as a failed `import()` does.
  */
 export async function housekeepingCode(): Promise<Housekeeping> {
-  return { migrateSharedQueue, moveSharedNamespace, recoverCrashedSessions, expireOtherPlayers };
+  return { migrateSharedQueue, recoverCrashedSessions, expireOtherPlayers };
 }
 

@@ -3,8 +3,7 @@
 // `game-campaign` (a queued session, and one running when its tab was closed) is moved into the game's own at its next
 // start and recorded once; a second game on the origin, which started first, never sends it. The release before is
 // played by the same bundle with `storageKey: 'game-campaign'`, which keeps exactly its layout. Both builds: the ESM
-// entry, and the `<script>` bundle, which loads the move from its housekeeping sibling. Time is the page clock's;
-// outcomes are polled, never timed.
+// entry and the `<script>` bundle. Time is the page clock's; outcomes are polled, never timed.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { DEMO_USERS } from '../../emulator/index.js';
@@ -41,7 +40,7 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
 
   it.each([
     ['the ESM build', 'esm'],
-    ['the <script> bundle (its move loaded from game-campaign.housekeeping.js)', 'iife'],
+    ['the <script> bundle', 'iife'],
   ])("moves the release before's shared database into the game's own once; another game on the origin never sends it: %s", async (_, build) => {
     const query = (key: string) => `key=ck_${build}_${key}${build === 'iife' ? '&iife' : ''}`;
     const [own, other] = [`game-campaign.ck_${build}_a`, `game-campaign.ck_${build}_b`];

@@ -103,11 +103,15 @@ describe("the browser's createGameCampaign: a database per game", () => {
     await again.dispose();
   });
 
-  it('a first start on an origin creates no shared database, only its own', async () => {
+  it('a first start on an origin creates no shared database, only its own; later starts do not even look', async () => {
     const { fetch } = relays();
     const gc = await startAndFlush(GAME_A, fetch);
     expect(await databases()).toEqual(['game-campaign.ck_game_a']);
     await gc.dispose();
+    const open = vi.spyOn(indexedDB, 'open');
+    const again = await startAndFlush(GAME_A, fetch);
+    expect(open.mock.calls.map(([name]) => name)).not.toContain('game-campaign'); // its marker says it moved
+    await again.dispose();
   });
 
   it('a crash at any write of the move (across the two databases) loses nothing and sends nothing twice', async () => {
