@@ -13,6 +13,7 @@ import { createCreatorPicker, type CreatorPicker, type CreatorPickerOptions, typ
 import type { Platform } from './platform.js';
 import type { RelayTarget } from './relay/sender.js';
 import { Id } from './schema/rules.js';
+import { gameStorageKey, movedStorage, type SharedNamespaceStore } from './tracker/game-namespace.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
@@ -71,9 +72,24 @@ export interface GameCampaign {
  * ```
  */
 export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
+  return gameCampaignOn(options);
+}
+
+/**
+ * {@link createGameCampaign}, for an adapter whose platform keeps the game's data apart from where the release
+ * before kept it (the browser's database of its own): `shared` finds that store. Without it, the shared
+ * namespace is looked for in the platform's own storage (React Native, Cocos, a custom platform).
+ * assumed: an explicit `tracker.storageKey` keeps exactly the layout it had: no namespace, no move.
+ */
+export function gameCampaignOn(options: GameCampaignOptions, shared?: () => Promise<SharedNamespaceStore | undefined>): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
-  const tracker = new PlaytimeTracker({ ...trackerOptions, platform, userId, relay });
+  const explicit = trackerOptions?.storageKey !== undefined;
+  const storageKey = explicit ? trackerOptions.storageKey! : gameStorageKey(clientKey);
+  // The tracker's view of the platform: the same object (through its prototype: a class-based platform keeps its
+  // methods) with the storage that waits for the move.
+  const trackerPlatform: Platform = explicit ? platform : Object.assign(Object.create(platform) as Platform, { storage: movedStorage(platform.storage, storageKey, shared ?? (async () => platform)) });
+  const tracker = new PlaytimeTracker({ ...trackerOptions, storageKey, platform: trackerPlatform, userId, relay });
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
   const boost = createBoost({ ...transport, relay, fetch: platform.fetch }, client.sponsors, userId);
   const webview = new WebViewLauncher({ ...transport, relay, platform });

@@ -3,18 +3,26 @@
  * source of the `<script>` bundle (global `GameCampaign`).
  * @packageDocumentation
  */
-import { createGameCampaign as createCoreGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
+import { gameCampaignOn, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
+import { gameStorageKey } from '../../core/tracker/game-namespace.js';
 import { createBrowserPlatform, type BrowserPlatformOptions } from './platform.js';
+import { sharedDatabase } from './shared-database.js';
 
 /** Options of the browser {@link createGameCampaign}: the core facade's, with browser settings instead of a platform. */
 export interface BrowserGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'> {
-  /** Storage, web view, lease and error settings of the page's platform. @defaultValue IndexedDB, iframe overlay */
+  /**
+   * Storage, web view, lease and error settings of the page's platform. @defaultValue IndexedDB (the database
+   * `game-campaign.<CLIENT_KEY_ID>`), iframe overlay
+   */
   browser?: BrowserPlatformOptions;
 }
 
 /**
  * Everything a web game does with the SDK (reads, playtime tracker, and what the core facade offers), on this
- * page's IndexedDB, lifecycle, Web Locks, WebCrypto and fetch.
+ * page's IndexedDB, lifecycle, Web Locks, WebCrypto and fetch. The game's data lives in a database of its own,
+ * named by its Client key's id (`game-campaign.<CLIENT_KEY_ID>`, unless `browser.dbName`, `browser.storage` or
+ * `tracker.storageKey` says otherwise); what the release before kept in the database every game shared
+ * (`game-campaign`) is moved into it on first start.
  * @throws TypeError for a malformed Client key; ValidationError for a bad userId, relay url or tracker option
  * @example
  * ```ts
@@ -24,8 +32,12 @@ export interface BrowserGameCampaignOptions extends Omit<GameCampaignOptions, 'p
  * ```
  */
 export function createGameCampaign(options: BrowserGameCampaignOptions): GameCampaign {
-  const { browser, ...rest } = options;
-  return createCoreGameCampaign({ ...rest, platform: createBrowserPlatform(browser) });
+  const { browser = {}, ...rest } = options;
+  // assumed: a game that names its store (dbName, storage) or its storageKey keeps that: the move, if any, is
+  // within that store (the core facade's default).
+  const own = rest.tracker?.storageKey === undefined && !browser.dbName && !browser.storage;
+  const platform = createBrowserPlatform(own ? { ...browser, dbName: gameStorageKey(rest.clientKey) } : browser);
+  return gameCampaignOn({ ...rest, platform }, own ? sharedDatabase(platform, browser, (browser.window ?? globalThis).navigator) : undefined);
 }
 
 export { createBrowserPlatform, type BrowserPlatform, type BrowserPlatformOptions } from './platform.js';

@@ -2,15 +2,21 @@
  * The browser's {@link KeyValueStorage}: IndexedDB through idb-keyval, in a database and object store of its own.
  * Where IndexedDB is missing or refuses to open (Safari and Firefox private modes of some versions, storage
  * blocked by the user or a sandboxed frame) it reports a {@link StorageUnavailableError} once and keeps the data
- * in memory for the life of the page: the game keeps working, only a reload forgets.
+ * in memory for the life of the page: the game keeps working, only a reload forgets. A connection lost later
+ * (closed, closing, `versionchange`, WebKit's lost server) is replaced and the operation retried once
+ * (./idb-connection.ts); only when that fails too does the call reject, for the tracker to report.
  * @see DESIGN section 4
  */
-import { createStore, promisifyRequest, type UseStore } from 'idb-keyval';
+import { promisifyRequest, type UseStore } from 'idb-keyval';
 import type { KeyValueStorage } from '../../core/platform.js';
+import { reconnectingStore } from './idb-connection.js';
 
 /** Options of {@link createIdbStorage}. */
 export interface IdbStorageOptions {
-  /** IndexedDB database name. @defaultValue 'game-campaign' */
+  /**
+   * IndexedDB database name. @defaultValue 'game-campaign'; the browser `createGameCampaign` uses the game's own,
+   * `game-campaign.<CLIENT_KEY_ID>`, unless `tracker.storageKey` is set
+   */
   dbName?: string;
   /** Object store name. Use a database of its own per store (idb-keyval creates the store with the database). @defaultValue 'kv' */
   storeName?: string;
@@ -51,7 +57,7 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
   const open = () =>
     (backend ??= (async () => {
       try {
-        const store = createStore(dbName, storeName);
+        const store = reconnectingStore(dbName, storeName);
         const backend = idbBackend(store);
         await backend.get(''); // opens the database (and creates the store) or fails
         return backend;
@@ -67,7 +73,7 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
 }
 
 /**
- * The store's operations, each one transaction through idb-keyval's `createStore` and `promisifyRequest` (its
+ * The store's operations, each one transaction through a {@link UseStore} and idb-keyval's `promisifyRequest` (its
  * `get`/`set`/`del` would add their default-store fallback, which a custom store never uses).
  */
 function idbBackend(store: UseStore): Backend {

@@ -32,7 +32,11 @@ export interface PlaytimeTrackerOptions {
   checkpointMs?: number;
   /** A longer stay in the background ends the session (at the moment it went there), ms. @defaultValue 60000 */
   backgroundTimeoutMs?: number;
-  /** Prefix of every storage key and lock name. @defaultValue 'game-campaign' */
+  /**
+   * Prefix of every storage key and lock name; an explicit one keeps exactly that layout. @defaultValue
+   * 'game-campaign'; `createGameCampaign` uses the game's own, `game-campaign.<CLIENT_KEY_ID>` (assumed: the Client
+   * key's id is the game's identity), and moves what was stored under 'game-campaign' into it at first start
+   */
   storageKey?: string;
   /**
    * Whether recording is off for a player who has made no choice on this device yet (e.g. `true` until the

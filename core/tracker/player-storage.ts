@@ -1,5 +1,6 @@
 /**
- * Where a tracker keeps its player's sessions: under `{storageKey}:player:{userId}:` (the userId URI-encoded,
+ * Where a tracker keeps its player's sessions: under `{storageKey}:player:{userId}:` (`storageKey` is the game's
+ * own from `createGameCampaign`, ./game-namespace.ts; the userId URI-encoded,
  * so it never contains the `:` that ends it). One device may serve several players (a shared tablet, a family
  * console, a guest who then signs in): each player's queue and running records are sent only by a tracker of
  * that player, with that player's credentials. Another player's sessions wait for their own player and expire

@@ -4,7 +4,7 @@
  * It checks storage (round trip, prefix listing, a restart on the same device), lifecycle events, random
  * bytes and SHA-256 against known vectors, fetch semantics, and one tracker story against the emulator:
  * play, background, offline, stop, crash, restart on the same storage, recovery, flush, and each session
- * recorded exactly once.
+ * recorded exactly once; and the game's own storage namespace (./game-storage-contract.ts).
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGameCampaign } from '../../core/game-campaign.js';
@@ -12,6 +12,7 @@ import type { FetchLike, KeyValueStorage, Lifecycle, Platform } from '../../core
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../emulator/index.js';
+import { contractGameDevice, describeGameStorageContract } from './game-storage-contract.js';
 
 /** The in-process service side: what a request from the game reaches. */
 export type ServerHandler = (request: Request) => Promise<Response>;
@@ -228,9 +229,15 @@ export function describePlatformContract(name: string, makeDevice: () => Contrac
       const durations = Object.fromEntries(recorded.map((s) => [s.sessionId, s.durationSeconds]));
       expect(recorded).toHaveLength(3);
       expect(durations).toEqual({ [a]: 8, [b]: 4, [c]: 15 });
-      expect(await run2.platform.storage.keys(`game-campaign:player:${encodeURIComponent(USER)}:queue:`)).toEqual([]);
+      // The game's own namespace (its Client key's id), emptied by the flush; the shared one never used.
+      const keyId = emu.clientKey.slice(0, emu.clientKey.indexOf(':'));
+      expect(await run2.platform.storage.keys(`game-campaign.${keyId}:player:${encodeURIComponent(USER)}:queue:`)).toEqual([]);
+      expect(await run2.platform.storage.get(`game-campaign.${keyId}.moved`)).toBe(true);
+      expect(await run2.platform.storage.keys('game-campaign:')).toEqual([]);
       await gc2.dispose();
       await gc1.dispose().catch(() => undefined);
     });
+
+    describeGameStorageContract(() => contractGameDevice(makeDevice()));
   });
 }

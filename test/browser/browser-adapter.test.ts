@@ -101,7 +101,9 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
   const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
   const sent = (sessionId: string) => received.filter((id) => id === sessionId).length;
-  const queuedIds = (page: Page) => page.evaluate(async (user) => ((await (window as any).storage.keys(`game-campaign:player:${user}:queue:`)) as string[]).map((key) => key.split(':').at(-1)), USER);
+  /** The game's own storage namespace (its Client key's id), in the database the page names. */
+  const namespace = () => `game-campaign.${emulator.clientKey.split(':')[0]}`;
+  const queuedIds = (page: Page) => page.evaluate(async ([ns, user]) => ((await (window as any).storage.keys(`${ns}:player:${user}:queue:`)) as string[]).map((key) => key.split(':').at(-1)), [namespace(), USER]);
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
   it('offline play, stop and reload: the session waits in IndexedDB and is recorded once when the network returns', async () => {

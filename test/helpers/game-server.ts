@@ -3,6 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { toNodeHandler } from '../../adapters/node/index.js';
+import { createRelay } from '../../core/relay/index.js';
+import { CampaignServer } from '../../core/server/index.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -28,4 +32,23 @@ export async function serveGame(files: GameFiles, relay: (req: IncomingMessage, 
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+}
+
+/**
+ * The emulator, and `files(emulator)` served with a relay in front of it whose user is the request's bearer token
+ * (`Authorization: Bearer <userId>`), as the Chromium suites play it. `close()` stops both.
+ */
+export async function serveGameWithEmulator(files: (emulator: RunningEmulator) => GameFiles | Promise<GameFiles>): Promise<{ emulator: RunningEmulator; origin: string; close(): Promise<void> }> {
+  const emulator = await startEmulator({ port: 0 });
+  const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
+  const relay = createRelay({ server, authenticate: (request) => ({ userId: request.headers.get('authorization')?.replace('Bearer ', '') ?? '' }) });
+  const game = await serveGame(await files(emulator), toNodeHandler(relay));
+  return {
+    emulator,
+    origin: game.origin,
+    close: async () => {
+      game.server.close();
+      await emulator.close();
+    },
+  };
 }

@@ -88,7 +88,8 @@ describe.each(['v3 jest mock', 'v3 web'] as const)('AsyncStorage 3.x (%s): the S
     const legacy = device.disk.module()!.default;
     await legacy.setItem('app:theme', 'dark');
     const process1 = killable(createReactNativePlatform({ modules: { ...run1.modules, AsyncStorage: legacy } }));
-    const gc1 = track(createGameCampaign({ ...options, platform: process1.platform }));
+    // 0.1.0's layout: every game under the shared `game-campaign` (an explicit storageKey keeps it exactly).
+    const gc1 = track(createGameCampaign({ ...options, tracker: { ...options.tracker, storageKey: 'game-campaign' }, platform: process1.platform }));
     await vi.advanceTimersByTimeAsync(100);
     run1.setOnline(false);
     const queued = gc1.tracker.start();

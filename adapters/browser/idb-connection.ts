@@ -1,0 +1,82 @@
+/**
+ * The SDK's own IndexedDB connection, kept usable. A connection can be lost under a running page: WebKit drops
+ * it after backgrounding (`UnknownError` "Connection to Indexed Database server lost"), any browser closes it
+ * when the site's storage is cleared (a `close` event), another connection's upgrade or deletion asks it to
+ * close (`versionchange`), and a closed or closing one refuses every new transaction (`InvalidStateError` "The
+ * database connection is closing"). idb-keyval's `createStore` keeps one connection in a closure and drops it
+ * only on `close`, so a store built on it stays broken after the others; here the connection is ours: replaced
+ * whenever it is lost, and each operation that met a lost connection is retried once on a new one.
+ * @see DESIGN sections 4 and 5; docs/decisions.md "A lost IndexedDB connection is reopened"
+ */
+import { promisifyRequest, type UseStore } from 'idb-keyval';
+
+/**
+ * The errors of a connection that is gone (not of the operation): closed or closing (Chromium, Firefox), the lost
+ * server (WebKit), and a transaction aborted under us (a forced close aborts every transaction before its `close`
+ * event; idb-keyval rejects an aborted transaction with its `error`, null when nothing but the abort failed).
+ */
+const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
+
+/**
+ * A store (idb-keyval's {@link UseStore}, so its building blocks apply) over `storeName` in `dbName`, created with
+ * the database. The connection opens on first use and is replaced when it is lost: dropped on `close`, closed
+ * and dropped on `versionchange` (so the other connection's upgrade or deletion proceeds), and an operation
+ * that failed on a lost connection runs once more on a new one. A second failure rejects, for the caller to
+ * report. assumed: retrying is safe because a transaction that failed on a lost connection committed nothing,
+ * and every operation the SDK runs is a whole transaction.
+ */
+export function reconnectingStore(dbName: string, storeName: string): UseStore {
+  let connection: Promise<IDBDatabase> | undefined;
+  const open = () => {
+    const request = indexedDB.open(dbName);
+    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
+    const opened: Promise<IDBDatabase> = promisifyRequest(request).then((db) => {
+      db.onclose = () => drop(opened);
+      db.onversionchange = () => {
+        db.close();
+        drop(opened);
+      };
+      return db;
+    });
+    opened.catch(() => drop(opened)); // a failed open is tried again by the next operation
+    return (connection = opened);
+  };
+  /** Forgets `lost` (if it is still the connection), closing it. */
+  const drop = (lost: Promise<IDBDatabase>) => {
+    if (connection !== lost) return;
+    connection = undefined;
+    lost.then((db) => db.close(), () => undefined);
+  };
+  return async (mode, callback) => {
+    const used = connection ?? open();
+    try {
+      return await callback((await used).transaction(storeName, mode).objectStore(storeName));
+    } catch (error) {
+      // Lost when the error says so, or when a `close`/`versionchange` dropped the connection meanwhile.
+      if (error && !LOST_CONNECTION.includes((error as Error).name) && connection === used) throw error;
+      drop(used);
+      return callback((await (connection ?? open())).transaction(storeName, mode).objectStore(storeName));
+    }
+  };
+}
+
+/**
+ * Whether the database `name` exists, without creating it: an open that would create it is aborted in its
+ * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none).
+ * Used to look for what an earlier release stored without leaving an empty database behind.
+ */
+export async function databaseExists(name: string): Promise<boolean> {
+  const request = indexedDB.open(name);
+  let created = false;
+  request.onupgradeneeded = (event) => {
+    created = event.oldVersion === 0;
+    if (created) request.transaction!.abort();
+  };
+  try {
+    (await promisifyRequest(request)).close();
+    return true;
+  } catch (error) {
+    if (created) return false;
+    throw error;
+  }
+}

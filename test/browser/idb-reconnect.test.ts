@@ -1,0 +1,129 @@
+// A lost IndexedDB connection in real Chromium (issue 28 item 3): an init script captures every IDBDatabase the page
+// opens (wrapping indexedDB.open) and the test close()s them under the running game, as WebKit's lost server or a
+// closing connection leave a page. A session played after the close is stored (it survives a reload) and sent, with
+// Web Locks and with the IndexedDB lease (pages without Web Locks keep their lock in the same store). Each game here
+// has its own Client key, so its own database (`game-campaign.<CLIENT_KEY_ID>`). Time is the page clock's; outcomes
+// are polled, never timed. Another connection's upgrade (`versionchange`) is let through and the game reopens.
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { DEMO_USERS } from '../../emulator/index.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import { chromiumGame, storedKeys } from '../helpers/chromium-game.js';
+
+const USER = DEMO_USERS.changeable;
+
+/** The game's start-up: its Client key (so its database) from the query string; errors and databases collected. */
+const bootstrap = (emulatorUrl: string) => `
+  const keyId = new URLSearchParams(location.search).get('key');
+  window.errors = [];
+  window.gc = sdk.createGameCampaign({
+    clientKey: keyId + ':secret',
+    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
+    relay: { url: '/campaign', headers: { authorization: 'Bearer ${USER}' } },
+    userId: '${USER}',
+    tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
+    browser: { onError: (error) => window.errors.push(String(error)) },
+  });
+  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
+  window.ready = true;`;
+
+/** Runs before the page's scripts: every IDBDatabase the page opens is kept, for the test to close under it. */
+const captureDatabases = () => {
+  const opened: IDBDatabase[] = [];
+  (window as unknown as { closeDatabases(): number }).closeDatabases = () => {
+    for (const db of opened) db.close();
+    return opened.length;
+  };
+  const open = IDBFactory.prototype.open;
+  IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
+    const request = open.apply(this, args);
+    request.addEventListener('success', () => opened.push(request.result));
+    return request;
+  };
+};
+
+describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', () => {
+  const suite = chromiumGame(bootstrap);
+  const withoutWebLocksScript = () => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true });
+  const newGamePage = (keyId: string, withoutWebLocks: boolean) => suite.open(`key=${keyId}`, captureDatabases, ...(withoutWebLocks ? [withoutWebLocksScript] : []));
+  /** The game loaded again in `page` (from the HTTP cache when offline; its init scripts run again), once ready. */
+  const reload = async (page: Page) => {
+    await page.goto(page.url());
+    await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true);
+  };
+  /** A session of `ms` on the page clock, stopped (queued). */
+  const playSession = async (page: Page, ms: number) => {
+    const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
+    await page.clock.fastForward(ms);
+    await page.evaluate(() => (window as any).gc.tracker.stop());
+    return sessionId;
+  };
+  const recorded = (sessionId: string) => suite.game.emulator.state().sessions.filter((session) => session.sessionId === sessionId);
+  const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
+
+  it.each([
+    ['Web Locks', false],
+    ['the IndexedDB lease (no navigator.locks)', true],
+  ])('a session played after the connection was closed under the page is stored, survives a reload and is recorded once, with %s', async (_, withoutWebLocks) => {
+    const keyId = withoutWebLocks ? 'ck_reconnect_lease' : 'ck_reconnect_locks';
+    const page = await newGamePage(keyId, withoutWebLocks);
+    expect(await page.evaluate(() => navigator.locks === undefined)).toBe(withoutWebLocks);
+    await suite.browser.context.setOffline(true);
+    const before = await playSession(page, 2_000);
+    expect(await page.evaluate(() => (window as any).closeDatabases())).toBeGreaterThan(0);
+
+    const after = await playSession(page, 3_000); // written on a connection the storage had to replace
+    await page.evaluate(() => (window as any).gc.tracker.flush()); // offline: nothing is sent
+    expect(recorded(before).concat(recorded(after))).toEqual([]);
+
+    await reload(page); // still offline: only what reached IndexedDB is left
+    // What the reload finds queued in the game's IndexedDB (read by hand: every database of the SDK on the origin).
+    const stored = (await storedKeys(page, { prefix: 'game-campaign' })).filter((key) => key.includes(':queue:')).map((key) => key.split(':').pop());
+    expect(stored).toEqual(expect.arrayContaining([before, after]));
+
+    await suite.browser.context.setOffline(false); // `online`: the tracker flushes
+    await expect.poll(() => [recorded(before).length, recorded(after).length], { timeout: 15_000 }).toEqual([1, 1]);
+    expect(recorded(after)[0]!.durationSeconds).toBe(3);
+    expect(await errors(page)).toEqual([]); // the reopen worked: nothing to report
+    await page.close();
+  });
+
+  it("another connection's upgrade (versionchange) is not blocked by the game's, and the game reopens after it", async () => {
+    const keyId = 'ck_reconnect_upgrade';
+    const page = await newGamePage(keyId, false);
+    await playSession(page, 1_500); // the game's connection is open
+    // Another tab, a newer version of the page or devtools upgrades every SDK database of the origin (the game's among them).
+    const upgrade = await page.evaluate(async () => {
+      const outcomes: string[] = [];
+      for (const { name, version } of await indexedDB.databases()) {
+        if (!name?.startsWith('game-campaign')) continue;
+        outcomes.push(
+          await new Promise<string>((resolve) => {
+            const request = indexedDB.open(name, (version ?? 1) + 1);
+            request.onblocked = () => resolve(`${name}: blocked by an open connection`);
+            request.onsuccess = () => (request.result.close(), resolve('upgraded'));
+            request.onerror = () => resolve(String(request.error));
+          }),
+        );
+      }
+      return [...new Set(outcomes)].join(', ');
+    });
+    expect(upgrade).toBe('upgraded');
+    const after = await playSession(page, 2_000);
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => recorded(after).length, { timeout: 15_000 }).toBe(1);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
+  it('a session played after the close is sent at once, while the page runs', async () => {
+    const page = await newGamePage('ck_reconnect_online', true);
+    await playSession(page, 1_500);
+    await page.evaluate(() => (window as any).closeDatabases());
+    const after = await playSession(page, 2_000);
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => recorded(after).length, { timeout: 15_000 }).toBe(1);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+});
