@@ -11,6 +11,7 @@
 import { apiEndpoint } from '../http/environment.js';
 import type { KeyValueStorage, Platform } from '../platform.js';
 import { TRACKER_DEFAULTS } from './options.js';
+import { isUnreadable } from './unreadable.js';
 
 /** The namespace every game shared before (the tracker's default `storageKey`, the browser's database name). */
 export const SHARED_NAMESPACE = TRACKER_DEFAULTS.storageKey;
@@ -46,7 +47,7 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
   let moving: Promise<void> | undefined;
   const move = async () => {
     try {
-      if (await storage.get(movedKey)) return;
+      if (await wasMoved(storage, movedKey)) return;
       const from = await shared();
       if (from && (await from.storage.keys(SHARED_ROOT)).length) {
         const run = () => moveSharedNamespace(from.storage, storage, storageKey, movedKey);
@@ -71,6 +72,20 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
 }
 
 /**
+ * Whether the move is recorded. The marker is written last, so one that is there but no longer parses (a write
+ * cut short on a text store) still says the move was done: it is written again, not met at every start-up.
+ */
+async function wasMoved(storage: KeyValueStorage, movedKey: string): Promise<boolean> {
+  try {
+    return Boolean(await storage.get(movedKey));
+  } catch (error) {
+    if (!isUnreadable(error)) throw error;
+    await storage.set(movedKey, true);
+    return true;
+  }
+}
+
+/**
  * Moves what the release before stored under the shared namespace (`game-campaign:`) into this game's
  * `storageKey` in `to`, keeping each key's tail (player, queue order, session id), then records `movedKey` in `to`:
  * the game moves it once. Each key is written before it is deleted, and `movedKey` is written last, so a run cut
@@ -80,7 +95,7 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
  * spreads per player). Run under a lock every game takes.
  */
 async function moveSharedNamespace(from: KeyValueStorage, to: KeyValueStorage, storageKey: string, movedKey: string): Promise<void> {
-  if (await to.get(movedKey)) return; // another tab of this game moved it while this one waited for the lock
+  if (await wasMoved(to, movedKey)) return; // another tab of this game moved it while this one waited for the lock
   for (const key of await from.keys(SHARED_ROOT)) {
     const tail = key.slice(SHARED_ROOT.length);
     if (!/^(player|queue|running):/.test(tail)) continue;
