@@ -1,0 +1,71 @@
+/**
+ * What a player does on a portal, for the stories: open a portal's page with a game, press Play, play for a
+ * while (real time: leaving is about real pages going away), and leave by closing the tab. Arrival at the
+ * service is awaited by polling, never timed.
+ */
+import type { BrowserContext, Frame, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import type { GameMessage } from './portal-pages.js';
+import type { PortalSites } from './portal-sites.js';
+
+/** How long a story waits for something to arrive at a service (generous: a shared 2-core machine). */
+export const ARRIVAL = { timeout: 20_000, interval: 200 } as const;
+
+/** A portal tab with the game's frame in it. */
+export interface PortalTab {
+  page: Page;
+  game: Frame;
+}
+
+/** Opens `portal`'s page playing `game` for `player` (in a new tab, or in `page`), once the game's SDK is ready. */
+export async function openPortal(context: BrowserContext, sites: PortalSites, where: { portal: string; game: string; player: string }, page?: Page): Promise<PortalTab> {
+  page ??= await context.newPage();
+  await page.goto(sites.portalUrl(where.portal, where.game, where.player));
+  await page.waitForFunction((game) => (window as unknown as { fromGame: GameMessage[] }).fromGame.some((message) => message.game === game && message.type === 'ready'), where.game);
+  const gameUrl = `${sites.origin('cdn.test')}/${where.game}/`;
+  const game = page.frames().find((frame) => frame.url().startsWith(gameUrl));
+  if (!game) throw new Error(`no frame of ${gameUrl} in ${page.url()}`);
+  return { page, game };
+}
+
+/** The player presses Play: the new sessionId, and the test's clock right after the session started. */
+export async function pressPlay(game: Frame): Promise<{ sessionId: string; startedAt: number }> {
+  const sessionId = await game.evaluate(() => (window as unknown as { play(): string }).play());
+  return { sessionId, startedAt: Date.now() };
+}
+
+/** The game ends its session (a level ends); resolves when the session is ended and queued. */
+export async function endLevel(game: Frame): Promise<void> {
+  await game.evaluate(() => (window as unknown as { endLevel(): Promise<void> }).endLevel());
+}
+
+/** The player plays (or waits) `ms` of real time. */
+export function playFor(page: Page, ms: number): Promise<void> {
+  return page.waitForTimeout(ms);
+}
+
+/** What the game told its portal page so far (from `game` only, when given). */
+export async function gameLog(page: Page, game?: string): Promise<GameMessage[]> {
+  const log = await page.evaluate(() => (window as unknown as { fromGame: GameMessage[] }).fromGame);
+  return game ? log.filter((message) => message.game === game) : log;
+}
+
+/** The player closes the tab: as the tab strip's close button does (no beforeunload prompt), or as `Target.closeTarget` does. */
+export async function closeTab(context: BrowserContext, page: Page, how: 'page.close' | 'Target.closeTarget' = 'page.close'): Promise<void> {
+  if (how === 'page.close') return page.close({ runBeforeUnload: false });
+  const cdp = await context.newCDPSession(page);
+  const { targetInfo } = await cdp.send('Target.getTargetInfo');
+  const closed = page.waitForEvent('close');
+  await cdp.send('Target.closeTarget', { targetId: targetInfo.targetId });
+  await closed;
+}
+
+/** Waits until `count()` reaches `expected`, polling (never a fixed delay). */
+export async function untilCount(count: () => number, expected: number): Promise<void> {
+  await expect.poll(count, ARRIVAL).toBe(expected);
+}
+
+/** Asserts a recorded duration is the real play time, within the 1 s `durationSeconds` rounds away. */
+export function expectPlayTime(durationSeconds: number, playedMs: number): void {
+  expect(Math.abs(durationSeconds - playedMs / 1000), `recorded ${durationSeconds} s for ${playedMs} ms of play`).toBeLessThanOrEqual(1);
+}
