@@ -7,10 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
-import { closeTab, expectPlayTime, gameLog, openPortal, playFor, pressPlay, untilCount, ARRIVAL } from './portal-player.js';
+import { ARRIVAL, closeTab, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
 import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
 
-describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', () => {
+describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeout: 120_000 }, () => {
   let chromium: CdpChromium;
   let sites: PortalSites;
   let alpha: StudioGame;
@@ -29,7 +29,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', () => {
   /** The player's next visit: its start-up flush settles, and it reports no problem. */
   async function nextVisit(player: string) {
     const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
-    await tab.game.evaluate(() => (window as unknown as { gc: { tracker: { flush(): Promise<void> } } }).gc.tracker.flush());
+    await flushNow(tab.game);
     expect((await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
     await closeTab(chromium.context, tab.page);
   }

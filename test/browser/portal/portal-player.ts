@@ -69,3 +69,21 @@ export async function untilCount(count: () => number, expected: number): Promise
 export function expectPlayTime(durationSeconds: number, playedMs: number): void {
   expect(Math.abs(durationSeconds - playedMs / 1000), `recorded ${durationSeconds} s for ${playedMs} ms of play`).toBeLessThanOrEqual(1);
 }
+
+/**
+ * The game's renderer crashes (CDP `Page.crash` in the game's cross-site frame): no event runs in the game, so
+ * what it stored is all that is left. Playwright then counts the whole tab as crashed, so the tab is closed.
+ */
+export async function crashGame(context: BrowserContext, tab: PortalTab): Promise<void> {
+  const crashed = tab.page.waitForEvent('crash');
+  const cdp = await context.newCDPSession(tab.game);
+  // The renderer dies before it can answer.
+  void cdp.send('Page.crash').catch(() => undefined);
+  await crashed;
+  await tab.page.close();
+}
+
+/** The game sends what it has queued (as a game may at a level end), and resolves once that flush settled. */
+export async function flushNow(game: Frame): Promise<void> {
+  await game.evaluate(() => (window as unknown as { gc: { tracker: { flush(): Promise<void> } } }).gc.tracker.flush());
+}

@@ -24,13 +24,13 @@ export interface GameSettings {
 }
 
 /**
- * What the studio's server answers instead of the relay, as a captive portal (hotel or train Wi-Fi) does:
- * `off` is the real relay; `login-page` answers the SDK's POST with a 200 `text/html` login page that the game's
- * page can read (the studio's own front, CORS headers and all: the SDK sees the HTML); `intercept` answers every
- * request, preflight included, with that page and no CORS header (the browser blocks it, so the SDK sees a
- * failed fetch while the browser is online).
+ * What answers at the relay's address: `relay`, the real relay; `login-page`, a captive portal's (hotel or train
+ * Wi-Fi) 200 `text/html` login page that the game's page can read (behind the studio's own front, CORS headers and
+ * all: the SDK sees the HTML); `intercept`, that page for every request, preflight included, with no CORS header
+ * (the browser blocks it: the SDK sees a failed fetch while the browser is online); `down`, every connection
+ * reset (the studio's server unreachable).
  */
-export type CaptiveMode = 'off' | 'login-page' | 'intercept';
+export type StudioFront = 'relay' | 'login-page' | 'intercept' | 'down';
 
 /** One game: its folder on the CDN, its relay on the studio's server, its own service (emulator). */
 export interface StudioGame {
@@ -39,9 +39,10 @@ export interface StudioGame {
   clientKey: string;
   /** sessionId of every session the relay received, once per receipt (a resend shows twice). */
   received: string[];
-  /** Requests the captive page answered instead of the relay. */
-  captiveAnswers: number;
-  captive: CaptiveMode;
+  /** What answers at the relay's address now. */
+  front: StudioFront;
+  /** Requests something other than the relay answered (or refused). */
+  notRelayed: number;
   /** What this game's service recorded for `userId`. */
   recorded(userId: string): StoredSession[];
 }
@@ -72,10 +73,12 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
   let port = 0;
   const origin = (host: string) => `http://${host}:${port}`;
 
-  const captive = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
-    if (game.captive === 'off' || (game.captive === 'login-page' && req.method === 'OPTIONS')) return false;
-    game.captiveAnswers += 1;
-    const cors = game.captive === 'login-page' && req.headers.origin ? { 'access-control-allow-origin': req.headers.origin, vary: 'Origin' } : {};
+  /** Answers instead of the relay when its front says so; false when the relay should answer. */
+  const front = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
+    if (game.front === 'relay' || (game.front === 'login-page' && req.method === 'OPTIONS')) return false;
+    game.notRelayed += 1;
+    if (game.front === 'down') return void req.socket.destroy(), true;
+    const cors = game.front === 'login-page' && req.headers.origin ? { 'access-control-allow-origin': req.headers.origin, vary: 'Origin' } : {};
     req.resume();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cors }).end(CAPTIVE_PAGE);
     return true;
@@ -88,7 +91,7 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
     const game = studio[folder];
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (host === 'studio.test' && game) {
-      if (!captive(game, req, res)) game.handle(req, res);
+      if (!front(game, req, res)) game.handle(req, res);
       return;
     }
     if (host === 'cdn.test' && game) {
@@ -117,8 +120,8 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
       emulator,
       clientKey: keys.clientKey,
       received: [],
-      captiveAnswers: 0,
-      captive: 'off',
+      front: 'relay',
+      notRelayed: 0,
       settings,
       recorded: (userId) => emulator.state().sessions.filter((session) => session.userId === userId),
       handle: () => undefined,

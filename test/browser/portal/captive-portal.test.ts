@@ -1,0 +1,68 @@
+/**
+ * A player on hotel or train Wi-Fi, in Chromium with its defaults (the game in a cross-site iframe under the
+ * portal, its relay on the studio's site behind `cors`): until the player logs in, a captive portal answers in
+ * the relay's place. The SDK must keep the session queued, whatever that answer looks like, and deliver it
+ * once the real relay answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable } from '../../helpers/chromium.js';
+import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
+import { closeTab, endLevel, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
+import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+
+describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal in front of the relay', { timeout: 120_000 }, () => {
+  let chromium: CdpChromium;
+  let sites: PortalSites;
+  let alpha: StudioGame;
+
+  beforeAll(async () => {
+    sites = await startPortalSites({ alpha: {} });
+    alpha = sites.games['alpha']!;
+    chromium = await launchChromiumOverCdp();
+  });
+
+  afterAll(async () => {
+    alpha.front = 'relay';
+    await chromium?.close();
+    await sites?.close();
+  });
+
+  /** Plays a level while `front` answers for the relay, flushing twice; then the real relay answers and the game flushes again. */
+  async function levelBehind(front: 'login-page' | 'intercept', player: string) {
+    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    alpha.front = front;
+    const before = alpha.notRelayed;
+    const { sessionId, startedAt } = await pressPlay(tab.game);
+    await playFor(tab.page, 2_100);
+    await endLevel(tab.game);
+    const playedMs = Date.now() - startedAt;
+    await flushNow(tab.game);
+    await flushNow(tab.game);
+    const behind = await gameLog(tab.page, 'alpha');
+    expect(alpha.notRelayed).toBeGreaterThan(before); // the SDK really met the captive portal
+    expect(alpha.recorded(player)).toEqual([]);
+
+    alpha.front = 'relay'; // the player logged in to the Wi-Fi
+    await flushNow(tab.game);
+    await untilCount(() => alpha.recorded(player).length, 1);
+    expect(alpha.recorded(player)[0]!.sessionId).toBe(sessionId);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, playedMs);
+    const after = await gameLog(tab.page, 'alpha');
+    await closeTab(chromium.context, tab.page);
+    return { sessionId, behind, after };
+  }
+
+  it('a 200 text/html login page where the relay should be: the session stays queued, nothing is dropped, and it is delivered once the real relay answers', async () => {
+    const { sessionId, behind, after } = await levelBehind('login-page', 'wifi-login-page');
+    expect(behind.filter((message) => message.type === 'dropped' || message.type === 'thrown')).toEqual([]);
+    expect(behind.filter((message) => message.type === 'flushed')).toEqual([]); // no acknowledgement was made up from the page
+    expect(after.filter((message) => message.type === 'flushed').flatMap((message) => message.detail as string[])).toEqual([`${sessionId} SUCCESS`]);
+  });
+
+  it('a captive portal that intercepts every request (no CORS answer, so the fetch fails while the browser is online): the session stays queued, the game hears one `relay` error, and it is delivered once the real relay answers', async () => {
+    const { behind, after } = await levelBehind('intercept', 'wifi-intercepted');
+    expect(behind.filter((message) => message.type === 'dropped' || message.type === 'thrown')).toEqual([]);
+    const errors = after.filter((message) => message.type === 'error').map((message) => String(message.detail));
+    expect(errors).toEqual([expect.stringMatching(/^relay: /)]);
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Whose storage a game's sessions live in, in Chromium with its defaults: two games on one origin (as itch.io
+ * serves every HTML game from one host, and studios host several games on theirs), each with its own Client key,
+ * relay and service; and one game embedded by two portals, where Chromium partitions the game frame's storage by
+ * the portal's site. A crashed game leaves only its running record (checkpointed each second here), which the
+ * next start of the same game on the same portal recovers; nothing else may read, send or recover it.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable } from '../../helpers/chromium.js';
+import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
+import { closeTab, crashGame, endLevel, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount, type PortalTab } from './portal-player.js';
+import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+
+/** The SDK's default lease where Web Locks are missing (adapters/browser/lease-lock.ts). */
+const LEASE_MS = 10_000;
+
+describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { timeout: 120_000 }, () => {
+  let chromium: CdpChromium;
+  let sites: PortalSites;
+  let alpha: StudioGame;
+  let beta: StudioGame;
+  const ids = (sessions: Array<{ sessionId: string }>) => sessions.map((session) => session.sessionId).sort();
+
+  beforeAll(async () => {
+    sites = await startPortalSites({ alpha: { checkpointMs: 1_000 }, beta: { checkpointMs: 1_000 } });
+    alpha = sites.games['alpha']!;
+    beta = sites.games['beta']!;
+    chromium = await launchChromiumOverCdp();
+  });
+
+  afterAll(async () => {
+    await chromium?.close();
+    await sites?.close();
+  });
+
+  /** Plays a session to its end and sends it (a level ends), then closes the tab: the session id and the play time. */
+  async function playALevel(tab: PortalTab, ms: number) {
+    const { sessionId, startedAt } = await pressPlay(tab.game);
+    await playFor(tab.page, ms);
+    await endLevel(tab.game);
+    const playedMs = Date.now() - startedAt;
+    await flushNow(tab.game);
+    const problems = (await gameLog(tab.page)).filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped');
+    await closeTab(chromium.context, tab.page);
+    return { sessionId, playedMs, problems };
+  }
+
+  /** The game's frame under `portal` reads, then writes, a marker in an IndexedDB database of its own. */
+  async function partitionMarker(portal: string): Promise<string | undefined> {
+    const tab = await openPortal(chromium.context, sites, { portal, game: 'alpha', player: 'marker' });
+    const before = await tab.game.evaluate(
+      (portal) =>
+        new Promise<string | undefined>((resolve, reject) => {
+          const open = indexedDB.open('partition-check');
+          open.onupgradeneeded = () => open.result.createObjectStore('marks');
+          open.onerror = () => reject(open.error);
+          open.onsuccess = () => {
+            const store = open.result.transaction('marks', 'readwrite').objectStore('marks');
+            const read = store.get('first-portal');
+            read.onsuccess = () => {
+              if (read.result === undefined) store.put(portal, 'first-portal');
+              store.transaction.oncomplete = () => (open.result.close(), resolve(read.result as string | undefined));
+            };
+          };
+        }),
+      portal,
+    );
+    const cdp = await chromium.context.newCDPSession(tab.game);
+    const { frameTree } = await cdp.send('Page.getFrameTree');
+    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as { storageKey: string };
+    expect(storageKey).toBe(`${sites.origin('cdn.test')}/^0${sites.origin(portal).replace(/:\d+$/, '')}`);
+    await closeTab(chromium.context, tab.page);
+    return before;
+  }
+
+  it('Chromium partitions the game frame’s storage by the portal’s site (the stories below rely on it)', async () => {
+    expect(await partitionMarker('portal.test')).toBeUndefined();
+    expect(await partitionMarker('arcade.test')).toBeUndefined(); // the same game, another portal: another IndexedDB
+    expect(await partitionMarker('portal.test')).toBe('portal.test');
+  });
+
+  it('two games on one origin, each with its own Client key: each service records only its own game’s sessions, a crashed session included', async () => {
+    const player = 'plays-both';
+    // Game alpha is played, then its frame crashes: only its running record is left, in cdn.test's storage.
+    const alphaTab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const crashed = await pressPlay(alphaTab.game);
+    await playFor(alphaTab.page, 2_600);
+    await crashGame(chromium.context, alphaTab);
+
+    // Game beta, same origin and player: it starts up on that storage and plays a level longer than the crashed
+    // frame's lease (plain http has no Web Locks: a crashed owner's lease in IndexedDB runs out after
+    // LEASE_MS), so a tracker that saw alpha's running record would have recovered it by the level's end.
+    const betaLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'beta', player }), LEASE_MS + 1_500);
+    await untilCount(() => beta.recorded(player).length, 1);
+    expect(betaLevel.problems).toEqual([]);
+    expectPlayTime(beta.recorded(player)[0]!.durationSeconds, betaLevel.playedMs);
+
+    // Game alpha again: it recovers its own crashed session (ended at its last checkpoint) through its own relay.
+    const again = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    await untilCount(() => alpha.recorded(player).length, 1);
+    await flushNow(again.game);
+    await closeTab(chromium.context, again.page);
+    expect(ids(alpha.recorded(player))).toEqual([crashed.sessionId]);
+    expect(alpha.recorded(player)[0]!.durationSeconds).toBeGreaterThanOrEqual(1);
+    expect(alpha.recorded(player)[0]!.durationSeconds).toBeLessThanOrEqual(3);
+    expect(ids(beta.recorded(player))).toEqual([betaLevel.sessionId]);
+    // Neither relay ever carried the other game's session (nor did the other service's credentials).
+    expect(beta.received).not.toContain(crashed.sessionId);
+    expect(alpha.received).not.toContain(betaLevel.sessionId);
+  });
+
+  it('two portals embedding one game: a session left under one portal is recovered only there, and each portal’s sessions are recorded once', async () => {
+    const player = 'two-portals';
+    const onPortal = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const crashed = await pressPlay(onPortal.game);
+    await playFor(onPortal.page, 2_600);
+    await crashGame(chromium.context, onPortal);
+
+    // The same game on another portal cannot see portal.test's partition: it plays and sends its own level only.
+    const arcadeLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'arcade.test', game: 'alpha', player }), 2_100);
+    await untilCount(() => alpha.recorded(player).length, 1);
+    expect(arcadeLevel.problems).toEqual([]);
+    expect(ids(alpha.recorded(player))).toEqual([arcadeLevel.sessionId]);
+    expect(alpha.received).not.toContain(crashed.sessionId);
+
+    // Back on portal.test: its own storage still holds the crashed session, recovered and sent now.
+    const back = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    await untilCount(() => alpha.recorded(player).length, 2);
+    await flushNow(back.game);
+    await closeTab(chromium.context, back.page);
+    expect(ids(alpha.recorded(player))).toEqual([crashed.sessionId, arcadeLevel.sessionId].sort());
+    expect(alpha.recorded(player).find((session) => session.sessionId === crashed.sessionId)!.durationSeconds).toBeGreaterThanOrEqual(1);
+    // Each portal's frame sent its own session once; neither ever sent the other's.
+    expect(alpha.received.filter((id) => id === arcadeLevel.sessionId)).toHaveLength(1);
+    expect(alpha.received.filter((id) => id === crashed.sessionId)).toHaveLength(1);
+  });
+});
