@@ -36,7 +36,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
    * more. Then the real relay answers and the game flushes once more.
    */
   async function levelBehind(front: 'login-page' | 'intercept', player: string, reported: boolean) {
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     alpha.front = front;
     const before = alpha.notRelayed;
     const { sessionId, startedAt } = await pressPlay(tab.game);

@@ -14,7 +14,15 @@ import { chromium, type Browser, type BrowserContext } from 'playwright-core';
 import { CHROMIUM_PATH } from '../../helpers/chromium.js';
 
 /** The project's usual switches (test/helpers/chromium.ts), none of which touches storage or the page cache. */
-const SWITCHES = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const SWITCHES = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 /** What Playwright's launch adds that would take the point out of these stories. */
 const DISABLING = [/--disable-back-forward-cache/, /--disable-features=[^ ]*ThirdPartyStoragePartitioning/, /--disable-features=[^ ]*BackForwardCache/];
@@ -31,16 +39,25 @@ export interface CdpChromium {
 /** Throws when a switch that turns off the back/forward cache or storage partitioning is on the command line. */
 export function assertPlayerDefaults(args: readonly string[]): void {
   const line = args.join(' ');
-  for (const pattern of DISABLING) if (pattern.test(line)) throw new Error(`Chromium was started with ${pattern.source}: the portal stories need the browser's defaults`);
+  for (const pattern of DISABLING)
+    if (pattern.test(line)) throw new Error(`Chromium was started with ${pattern.source}: the portal stories need the browser's defaults`);
 }
 
 /**
  * Starts headless Chromium with a fresh profile, every `*.test` host resolved to 127.0.0.1 (so `portal.test`,
- * `cdn.test` and `studio.test` are three sites on one local server), and connects Playwright over CDP.
+ * `cdn.test` and `studio.test` are three sites on one local server; `*.localhost` is loopback already), and
+ * connects Playwright over CDP.
  */
 export async function launchChromiumOverCdp(): Promise<CdpChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'gc-portal-chromium-'));
-  const args = [...SWITCHES, '--headless', '--remote-debugging-port=0', `--user-data-dir=${profile}`, '--host-resolver-rules=MAP *.test 127.0.0.1', 'about:blank'];
+  const args = [
+    ...SWITCHES,
+    '--headless',
+    '--remote-debugging-port=0',
+    `--user-data-dir=${profile}`,
+    '--host-resolver-rules=MAP *.test 127.0.0.1',
+    'about:blank',
+  ];
   assertPlayerDefaults(args);
   const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
   // A test process that dies without afterAll leaves no browser behind.

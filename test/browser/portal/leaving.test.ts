@@ -8,84 +8,99 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
 import { ARRIVAL, closeTab, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
+
+const DOMAINS: Array<[SiteDomain, string]> = [
+  ['test', 'plain http, no Web Locks: the lease lives in IndexedDB'],
+  ['localhost', 'a secure context: Web Locks'],
+];
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeout: 120_000 }, () => {
   let chromium: CdpChromium;
-  let sites: PortalSites;
-  let alpha: StudioGame;
+  beforeAll(async () => void (chromium = await launchChromiumOverCdp()));
+  afterAll(async () => chromium?.close());
 
-  beforeAll(async () => {
-    sites = await startPortalSites({ alpha: {} });
-    alpha = sites.games['alpha']!;
-    chromium = await launchChromiumOverCdp();
-  });
+  describe.each(DOMAINS)('on *.%s (%s)', (domain) => {
+    let sites: PortalSites;
+    let alpha: StudioGame;
 
-  afterAll(async () => {
-    await chromium?.close();
-    await sites?.close();
-  });
+    beforeAll(async () => {
+      sites = await startPortalSites({ alpha: {} }, domain);
+      alpha = sites.games['alpha']!;
+    });
 
-  /** The player's next visit: its start-up flush settles, and it reports no problem. */
-  async function nextVisit(player: string) {
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
-    await flushNow(tab.game);
-    expect((await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
-    await closeTab(chromium.context, tab.page);
-  }
+    afterAll(async () => sites?.close());
 
-  it.each(['page.close', 'Target.closeTarget'] as const)('the tab closed while playing (%s): the session arrives in that exit with its full play time, recorded once', async (how) => {
-    const player = `closer-${how.replace('.', '-')}`;
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
-    const { sessionId, startedAt } = await pressPlay(tab.game);
-    await playFor(tab.page, 3_600);
-    const playedMs = Date.now() - startedAt;
-    await closeTab(chromium.context, tab.page, how);
+    /** The player's next visit: its start-up flush settles, and it reports no problem. */
+    async function nextVisit(player: string) {
+      const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+      await flushNow(tab.game);
+      expect((await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
+      await closeTab(chromium.context, tab.page);
+    }
 
-    // No page of the game is open any more: only a request sent in the exit can bring the session in.
-    await untilCount(() => alpha.recorded(player).length, 1);
-    const [session] = alpha.recorded(player);
-    expect(session!.sessionId).toBe(sessionId);
-    expectPlayTime(session!.durationSeconds, playedMs);
+    it.each(['page.close', 'Target.closeTarget'] as const)(
+      'the tab closed while playing (%s): the session arrives in that exit with its full play time, recorded once',
+      async (how) => {
+        const player = `closer-${how.replace('.', '-')}-${domain}`;
+        const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+        expect(await tab.game.evaluate(() => isSecureContext && navigator.locks !== undefined)).toBe(domain === 'localhost');
+        const { sessionId, startedAt } = await pressPlay(tab.game);
+        await playFor(tab.page, 3_600);
+        const playedMs = Date.now() - startedAt;
+        await closeTab(chromium.context, tab.page, how);
 
-    // A copy still in storage goes out on the next visit and is answered SKIPPED: one record, unchanged.
-    await nextVisit(player);
-    expect(alpha.recorded(player)).toEqual([session]);
-  });
+        // No page of the game is open any more: only a request sent in the exit can bring the session in.
+        await untilCount(() => alpha.recorded(player).length, 1);
+        const [session] = alpha.recorded(player);
+        expect(session!.sessionId).toBe(sessionId);
+        expectPlayTime(session!.durationSeconds, playedMs);
 
-  it('the portal page navigated to another site while the game plays: delivered in that exit; back from the back/forward cache the game plays on in a new session, no time lost or counted twice', async () => {
-    const player = 'navigator';
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
-    const first = await pressPlay(tab.game);
-    await playFor(tab.page, 3_600);
-    const firstPlayedMs = Date.now() - first.startedAt;
-    await tab.page.goto(`${sites.origin('elsewhere.test')}/`);
+        // A copy still in storage goes out on the next visit and is answered SKIPPED: one record, unchanged.
+        await nextVisit(player);
+        expect(alpha.recorded(player)).toEqual([session]);
+      }
+    );
 
-    await untilCount(() => alpha.recorded(player).length, 1);
-    expect(alpha.recorded(player)[0]!.sessionId).toBe(first.sessionId);
-    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayedMs);
+    it('the portal page navigated to another site while the game plays: delivered in that exit; back from the back/forward cache the game plays on in a new session, no time lost or counted twice', async () => {
+      const player = 'navigator';
+      const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+      const first = await pressPlay(tab.game);
+      await playFor(tab.page, 3_600);
+      const firstPlayedMs = Date.now() - first.startedAt;
+      await tab.page.goto(`${sites.origin('elsewhere')}/`);
 
-    // Back: the portal page and the game's frame are restored from the back/forward cache, not reloaded (the
-    // portal's log from before is still there). A page restored this way shows bfcache is really on here.
-    await tab.page.goBack({ waitUntil: 'commit' });
-    const backAt = Date.now();
-    await expect
-      .poll(() => gameLog(tab.page), ARRIVAL)
-      .toEqual(expect.arrayContaining([{ game: '(portal)', type: 'pageshow', detail: true }, { game: 'alpha', type: 'pageshow', detail: true }]));
-    expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
+      await untilCount(() => alpha.recorded(player).length, 1);
+      expect(alpha.recorded(player)[0]!.sessionId).toBe(first.sessionId);
+      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayedMs);
 
-    // The game plays on after the return (the player did not press Play again): a new session carries it.
-    await expect.poll(async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start').length, ARRIVAL).toBe(2);
-    await playFor(tab.page, 2_600);
-    const secondPlayedMs = Date.now() - backAt;
-    const log = await gameLog(tab.page, 'alpha');
-    await closeTab(chromium.context, tab.page);
+      // Back: the portal page and the game's frame are restored from the back/forward cache, not reloaded (the
+      // portal's log from before is still there). A page restored this way shows bfcache is really on here.
+      await tab.page.goBack({ waitUntil: 'commit' });
+      const backAt = Date.now();
+      await expect
+        .poll(() => gameLog(tab.page), ARRIVAL)
+        .toEqual(
+          expect.arrayContaining([
+            { game: '(portal)', type: 'pageshow', detail: true },
+            { game: 'alpha', type: 'pageshow', detail: true },
+          ])
+        );
+      expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
 
-    await untilCount(() => alpha.recorded(player).length, 2);
-    const second = alpha.recorded(player).find((session) => session.sessionId !== first.sessionId)!;
-    expectPlayTime(second.durationSeconds, secondPlayedMs);
-    expect(log.filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
-    await nextVisit(player);
-    expect(alpha.recorded(player).length).toBe(2);
+      // The game plays on after the return (the player did not press Play again): a new session carries it.
+      await expect.poll(async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start').length, ARRIVAL).toBe(2);
+      await playFor(tab.page, 2_600);
+      const secondPlayedMs = Date.now() - backAt;
+      const log = await gameLog(tab.page, 'alpha');
+      await closeTab(chromium.context, tab.page);
+
+      await untilCount(() => alpha.recorded(player).length, 2);
+      const second = alpha.recorded(player).find((session) => session.sessionId !== first.sessionId)!;
+      expectPlayTime(second.durationSeconds, secondPlayedMs);
+      expect(log.filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
+      await nextVisit(player);
+      expect(alpha.recorded(player).length).toBe(2);
+    });
   });
 });

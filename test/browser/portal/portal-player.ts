@@ -6,7 +6,7 @@
 import type { BrowserContext, Frame, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import type { GameMessage } from './portal-pages.js';
-import type { PortalSites } from './portal-sites.js';
+import type { PortalSites, Site } from './portal-sites.js';
 
 /** How long a story waits for something to arrive at a service (generous: a shared 2-core machine). */
 export const ARRIVAL = { timeout: 20_000, interval: 200 } as const;
@@ -18,11 +18,19 @@ export interface PortalTab {
 }
 
 /** Opens `portal`'s page playing `game` for `player` (in a new tab, or in `page`), once the game's SDK is ready. */
-export async function openPortal(context: BrowserContext, sites: PortalSites, where: { portal: string; game: string; player: string }, page?: Page): Promise<PortalTab> {
+export async function openPortal(
+  context: BrowserContext,
+  sites: PortalSites,
+  where: { portal: Site; game: string; player: string },
+  page?: Page
+): Promise<PortalTab> {
   page ??= await context.newPage();
   await page.goto(sites.portalUrl(where.portal, where.game, where.player));
-  await page.waitForFunction((game) => (window as unknown as { fromGame: GameMessage[] }).fromGame.some((message) => message.game === game && message.type === 'ready'), where.game);
-  const gameUrl = `${sites.origin('cdn.test')}/${where.game}/`;
+  await page.waitForFunction(
+    (game) => (window as unknown as { fromGame: GameMessage[] }).fromGame.some((message) => message.game === game && message.type === 'ready'),
+    where.game
+  );
+  const gameUrl = `${sites.origin('cdn')}/${where.game}/`;
   const game = page.frames().find((frame) => frame.url().startsWith(gameUrl));
   if (!game) throw new Error(`no frame of ${gameUrl} in ${page.url()}`);
   return { page, game };

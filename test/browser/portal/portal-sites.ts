@@ -1,10 +1,11 @@
 /**
- * The three sites of portal play, on one local server told apart by host (Chromium maps every `*.test` host to
- * 127.0.0.1): portals (`portal.test`, `arcade.test`) whose page embeds the game in a cross-site iframe; the
- * games' CDN (`cdn.test`), where each game is a folder holding its page and the built `<script>` bundle with
- * its sibling files, as a studio uploads them; and the studio's server (`studio.test`), where each game's real
- * relay runs behind `cors` in front of an emulator of its own (its own keys), so what each game's service
- * recorded can be read separately. `elsewhere.test` is any other site a portal page navigates to.
+ * The three sites of portal play, on one local server told apart by host: portals (`portal`, `arcade`) whose
+ * page embeds the game in a cross-site iframe; the games' CDN (`cdn`), where each game is a folder holding its
+ * page and the built `<script>` bundle with its sibling files, as a studio uploads them; and the studio's server
+ * (`studio`), where each game's real relay runs behind `cors` in front of an emulator of its own (its own keys),
+ * so what each game's service recorded can be read separately. `elsewhere` is any other site a portal page
+ * navigates to. Hosts are `{site}.test` (Chromium maps them to 127.0.0.1: plain http, not a secure context, so
+ * no Web Locks and no crypto.subtle) or `{site}.localhost` (loopback, which browsers count as a secure context).
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -47,12 +48,19 @@ export interface StudioGame {
   recorded(userId: string): StoredSession[];
 }
 
+/** The sites of a story. */
+export type Site = 'portal' | 'arcade' | 'cdn' | 'studio' | 'elsewhere';
+
+/** Where the sites are: `test` (plain http) or `localhost` (a secure context). */
+export type SiteDomain = 'test' | 'localhost';
+
 /** The running sites. */
 export interface PortalSites {
-  /** `http://{host}:{port}` for any `*.test` host. */
-  origin(host: string): string;
-  /** The portal page on `portal` (a host) playing `game` for `player`. */
-  portalUrl(portal: string, game: string, player: string): string;
+  domain: SiteDomain;
+  /** `http://{site}.{domain}:{port}`. */
+  origin(site: Site): string;
+  /** The portal page on `portal` playing `game` for `player`. */
+  portalUrl(portal: Site, game: string, player: string): string;
   games: Record<string, StudioGame>;
   close(): Promise<void>;
 }
@@ -67,11 +75,11 @@ function sdkFiles(): Record<string, string> {
 }
 
 /** Starts the emulators, relays and the one server of every site; `games` maps a game's name to its settings. */
-export async function startPortalSites(games: Record<string, GameSettings>): Promise<PortalSites> {
+export async function startPortalSites(games: Record<string, GameSettings>, domain: SiteDomain = 'test'): Promise<PortalSites> {
   const sdk = sdkFiles();
   const studio: Record<string, StudioGame & { handle: (req: IncomingMessage, res: ServerResponse) => void; settings: GameSettings }> = {};
   let port = 0;
-  const origin = (host: string) => `http://${host}:${port}`;
+  const origin = (site: Site) => `http://${site}.${domain}:${port}`;
 
   /** Answers instead of the relay when its front says so; false when the relay should answer. */
   const front = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
@@ -86,26 +94,29 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
 
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const site = host.endsWith(`.${domain}`) ? host.slice(0, -domain.length - 1) : '';
     const path = new URL(req.url ?? '/', 'http://x').pathname;
     const [, folder = '', file = ''] = path.split('/');
     const game = studio[folder];
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
-    if (host === 'studio.test' && game) {
+    if (site === 'studio' && game) {
       if (!front(game, req, res)) game.handle(req, res);
       return;
     }
-    if (host === 'cdn.test' && game) {
+    if (site === 'cdn' && game) {
       if (file === 'index.html') {
-        const relayUrl = `${origin('studio.test')}/${folder}/campaign`;
-        return html(gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, ...game.settings }));
+        const relayUrl = `${origin('studio')}/${folder}/campaign`;
+        return html(
+          gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, ...game.settings })
+        );
       }
       if (sdk[file] !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk[file]);
     }
-    if (host !== 'cdn.test' && host !== 'studio.test' && folder === 'play' && studio[file]) {
+    if ((site === 'portal' || site === 'arcade') && folder === 'play' && studio[file]) {
       const player = new URL(req.url ?? '/', 'http://x').searchParams.get('player') ?? 'guest';
-      return html(portalPage(host, `${origin('cdn.test')}/${file}/index.html?player=${encodeURIComponent(player)}`));
+      return html(portalPage(host, `${origin('cdn')}/${file}/index.html?player=${encodeURIComponent(player)}`));
     }
-    if (host === 'elsewhere.test') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
+    if (site === 'elsewhere') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -135,7 +146,7 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
         const userId = request.headers.get('authorization')?.replace(/^Bearer /, '');
         return userId ? { userId } : null;
       },
-      cors: { origins: [origin('cdn.test')] },
+      cors: { origins: [origin('cdn')] },
     };
     const relay = createRelay(options);
     game.handle = toNodeHandler({
@@ -150,8 +161,8 @@ export async function startPortalSites(games: Record<string, GameSettings>): Pro
     studio[name] = game;
   }
 
-
   return {
+    domain,
     origin,
     portalUrl: (portal, game, player) => `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}`,
     games: studio,

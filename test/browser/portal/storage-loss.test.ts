@@ -56,7 +56,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     const player = 'lost-connection';
     const page = await chromium.context.newPage();
     await page.addInitScript(captureDatabases);
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player }, page);
+    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player }, page);
     await expect.poll(() => tab.game.evaluate(() => (window as unknown as WithDatabases).databases.length), ARRIVAL).toBeGreaterThan(0);
     const closed = await tab.game.evaluate(() => (window as unknown as WithDatabases).databases.map((database) => (database.close(), database.name)));
     expect(closed.length).toBeGreaterThan(0);
@@ -71,7 +71,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     const second = await playALevel(tab, 2_100);
     const seen = await problems(tab.page);
     await closeTab(chromium.context, tab.page);
-    const next = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const next = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     expect(alpha.recorded(player).map((session) => session.sessionId)).toEqual([first.sessionId]);
     expect(alpha.notRelayed).toBeGreaterThan(0); // the sends really met the unreachable server
     // Unreachable while online may be reported (kind `relay`); a storage failure may not: the reopen worked.
@@ -87,12 +87,14 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
 
   it('storage cleared under the page (Storage.clearDataForStorageKey): the game keeps working, nothing is thrown at it, and later sessions are delivered', async () => {
     const player = 'cleared';
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     const cdp = await chromium.context.newCDPSession(tab.page);
     const frame = await chromium.context.newCDPSession(tab.game);
     const { frameTree } = await frame.send('Page.getFrameTree');
-    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as { storageKey: string };
-    expect(storageKey).toBe(`${sites.origin('cdn.test')}/^0http://portal.test`); // the game's partition under this portal
+    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as {
+      storageKey: string;
+    };
+    expect(storageKey).toBe(`${sites.origin('cdn')}/^0${sites.origin('portal').replace(/:\d+$/, '')}`); // the game's partition under this portal
 
     // The player clears the portal's site data (or the browser evicts it) in the middle of a level.
     const { sessionId, startedAt } = await pressPlay(tab.game);

@@ -8,8 +8,20 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
-import { closeTab, crashGame, endLevel, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount, type PortalTab } from './portal-player.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+import {
+  closeTab,
+  crashGame,
+  endLevel,
+  expectPlayTime,
+  flushNow,
+  gameLog,
+  openPortal,
+  playFor,
+  pressPlay,
+  untilCount,
+  type PortalTab,
+} from './portal-player.js';
+import { startPortalSites, type PortalSites, type Site, type StudioGame } from './portal-sites.js';
 
 /** The SDK's default lease where Web Locks are missing (adapters/browser/lease-lock.ts). */
 const LEASE_MS = 10_000;
@@ -46,7 +58,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
   }
 
   /** The game's frame under `portal` reads, then writes, a marker in an IndexedDB database of its own. */
-  async function partitionMarker(portal: string): Promise<string | undefined> {
+  async function partitionMarker(portal: Site): Promise<string | undefined> {
     const tab = await openPortal(chromium.context, sites, { portal, game: 'alpha', player: 'marker' });
     const before = await tab.game.evaluate(
       (portal) =>
@@ -63,26 +75,28 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
             };
           };
         }),
-      portal,
+      portal
     );
     const cdp = await chromium.context.newCDPSession(tab.game);
     const { frameTree } = await cdp.send('Page.getFrameTree');
-    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as { storageKey: string };
-    expect(storageKey).toBe(`${sites.origin('cdn.test')}/^0${sites.origin(portal).replace(/:\d+$/, '')}`);
+    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as {
+      storageKey: string;
+    };
+    expect(storageKey).toBe(`${sites.origin('cdn')}/^0${sites.origin(portal).replace(/:\d+$/, '')}`);
     await closeTab(chromium.context, tab.page);
     return before;
   }
 
   it('Chromium partitions the game frame’s storage by the portal’s site (the stories below rely on it)', async () => {
-    expect(await partitionMarker('portal.test')).toBeUndefined();
-    expect(await partitionMarker('arcade.test')).toBeUndefined(); // the same game, another portal: another IndexedDB
-    expect(await partitionMarker('portal.test')).toBe('portal.test');
+    expect(await partitionMarker('portal')).toBeUndefined();
+    expect(await partitionMarker('arcade')).toBeUndefined(); // the same game, another portal: another IndexedDB
+    expect(await partitionMarker('portal')).toBe('portal');
   });
 
   it('two games on one origin, each with its own Client key: each service records only its own game’s sessions, a crashed session included', async () => {
     const player = 'plays-both';
     // Game alpha is played, then its frame crashes: only its running record is left, in cdn.test's storage.
-    const alphaTab = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const alphaTab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     const crashed = await pressPlay(alphaTab.game);
     await playFor(alphaTab.page, 2_600);
     await crashGame(chromium.context, alphaTab);
@@ -90,13 +104,13 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
     // Game beta, same origin and player: it starts up on that storage and plays a level longer than the crashed
     // frame's lease (plain http has no Web Locks: a crashed owner's lease in IndexedDB runs out after
     // LEASE_MS), so a tracker that saw alpha's running record would have recovered it by the level's end.
-    const betaLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'beta', player }), LEASE_MS + 1_500);
+    const betaLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'portal', game: 'beta', player }), LEASE_MS + 1_500);
     await untilCount(() => beta.recorded(player).length, 1);
     expect(betaLevel.problems).toEqual([]);
     expectPlayTime(beta.recorded(player)[0]!.durationSeconds, betaLevel.playedMs);
 
     // Game alpha again: it recovers its own crashed session (ended at its last checkpoint) through its own relay.
-    const again = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const again = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     await untilCount(() => alpha.recorded(player).length, 1);
     await flushNow(again.game);
     await closeTab(chromium.context, again.page);
@@ -111,20 +125,20 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
 
   it('two portals embedding one game: a session left under one portal is recovered only there, and each portal’s sessions are recorded once', async () => {
     const player = 'two-portals';
-    const onPortal = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    const onPortal = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     const crashed = await pressPlay(onPortal.game);
     await playFor(onPortal.page, 2_600);
     await crashGame(chromium.context, onPortal);
 
-    // The same game on another portal cannot see portal.test's partition: it plays and sends its own level only.
-    const arcadeLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'arcade.test', game: 'alpha', player }), 2_100);
+    // The same game on another portal cannot see the first portal's partition: it plays and sends its own level only.
+    const arcadeLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'arcade', game: 'alpha', player }), 2_100);
     await untilCount(() => alpha.recorded(player).length, 1);
     expect(arcadeLevel.problems).toEqual([]);
     expect(ids(alpha.recorded(player))).toEqual([arcadeLevel.sessionId]);
     expect(alpha.received).not.toContain(crashed.sessionId);
 
-    // Back on portal.test: its own storage still holds the crashed session, recovered and sent now.
-    const back = await openPortal(chromium.context, sites, { portal: 'portal.test', game: 'alpha', player });
+    // Back on the first portal: its own storage still holds the crashed session, recovered and sent now.
+    const back = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     await untilCount(() => alpha.recorded(player).length, 2);
     await flushNow(back.game);
     await closeTab(chromium.context, back.page);
