@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
-import { ARRIVAL, closeTab, endLevel, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, endLevel, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
 import type { GameMessage } from './portal-pages.js';
 import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
 
@@ -39,10 +39,9 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
     const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     alpha.front = front;
     const before = alpha.notRelayed;
-    const { sessionId, startedAt } = await pressPlay(tab.game);
+    const { sessionId, ...playing } = await pressPlay(tab.game);
     await playFor(tab.page, 2_100);
-    await endLevel(tab.game);
-    const playedMs = Date.now() - startedAt;
+    const played = await endPlay(playing, () => endLevel(tab.game));
     if (reported) {
       await expect
         .poll(async () => {
@@ -61,7 +60,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
     await flushNow(tab.game);
     await untilCount(() => alpha.recorded(player).length, 1);
     expect(alpha.recorded(player)[0]!.sessionId).toBe(sessionId);
-    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, playedMs);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
     const after = await gameLog(tab.page, 'alpha');
     await closeTab(chromium.context, tab.page);
     return { sessionId, behind, after };

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
-import { ARRIVAL, closeTab, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
 import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
 
 const DOMAINS: Array<[SiteDomain, string]> = [
@@ -45,16 +45,15 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
         const player = `closer-${how.replace('.', '-')}-${domain}`;
         const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
         expect(await tab.game.evaluate(() => isSecureContext && navigator.locks !== undefined)).toBe(domain === 'localhost');
-        const { sessionId, startedAt } = await pressPlay(tab.game);
+        const playing = await pressPlay(tab.game);
         await playFor(tab.page, 3_600);
-        const playedMs = Date.now() - startedAt;
-        await closeTab(chromium.context, tab.page, how);
+        const played = await endPlay(playing, () => closeTab(chromium.context, tab.page, how));
 
         // No page of the game is open any more: only a request sent in the exit can bring the session in.
         await untilCount(() => alpha.recorded(player).length, 1);
         const [session] = alpha.recorded(player);
-        expect(session!.sessionId).toBe(sessionId);
-        expectPlayTime(session!.durationSeconds, playedMs);
+        expect(session!.sessionId).toBe(playing.sessionId);
+        expectPlayTime(session!.durationSeconds, played);
 
         // A copy still in storage goes out on the next visit and is answered SKIPPED: one record, unchanged.
         await nextVisit(player);
@@ -67,17 +66,17 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
       const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
       const first = await pressPlay(tab.game);
       await playFor(tab.page, 3_600);
-      const firstPlayedMs = Date.now() - first.startedAt;
-      await tab.page.goto(`${sites.origin('elsewhere')}/`);
+      const firstPlayed = await endPlay(first, () => tab.page.goto(`${sites.origin('elsewhere')}/`));
 
       await untilCount(() => alpha.recorded(player).length, 1);
       expect(alpha.recorded(player)[0]!.sessionId).toBe(first.sessionId);
-      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayedMs);
+      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayed);
+      await playFor(tab.page, 2_000); // the player looks at the other site for a while: not play time
 
       // Back: the portal page and the game's frame are restored from the back/forward cache, not reloaded (the
       // portal's log from before is still there). A page restored this way shows bfcache is really on here.
+      const pressedAt = Date.now(); // the continuation starts at the earliest now, at the latest once the game told it
       await tab.page.goBack({ waitUntil: 'commit' });
-      const backAt = Date.now();
       await expect
         .poll(() => gameLog(tab.page), ARRIVAL)
         .toEqual(
@@ -89,15 +88,22 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
       expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
 
       // The game plays on after the return (the player did not press Play again): a new session carries it.
-      await expect.poll(async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start').length, ARRIVAL).toBe(2);
+      const starts = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start');
+      await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
+      const continuation = { pressedAt, startedAt: Date.now() };
+      const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
       await playFor(tab.page, 2_600);
-      const secondPlayedMs = Date.now() - backAt;
       const log = await gameLog(tab.page, 'alpha');
-      await closeTab(chromium.context, tab.page);
+      const secondPlayed = await endPlay(continuation, () => closeTab(chromium.context, tab.page));
 
       await untilCount(() => alpha.recorded(player).length, 2);
       const second = alpha.recorded(player).find((session) => session.sessionId !== first.sessionId)!;
-      expectPlayTime(second.durationSeconds, secondPlayedMs);
+      expect(second.sessionId).toBe(continuationId);
+      // The parts add up to the time really played, in the foreground only: a continuation carries the part of a
+      // second its predecessor played beyond its whole seconds, so splitting loses nothing to rounding.
+      const both = { minMs: firstPlayed.minMs + secondPlayed.minMs, maxMs: firstPlayed.maxMs + secondPlayed.maxMs };
+      const firstPart = alpha.recorded(player).find((session) => session.sessionId === first.sessionId)!;
+      expectPlayTime(firstPart.durationSeconds + second.durationSeconds, both);
       expect(log.filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
       await nextVisit(player);
       expect(alpha.recorded(player).length).toBe(2);

@@ -36,10 +36,34 @@ export async function openPortal(
   return { page, game };
 }
 
-/** The player presses Play: the new sessionId, and the test's clock right after the session started. */
-export async function pressPlay(game: Frame): Promise<{ sessionId: string; startedAt: number }> {
+/** A session being played: its id, and the test's clock just before Play was pressed and just after it started. */
+export interface Playing {
+  sessionId: string;
+  pressedAt: number;
+  startedAt: number;
+}
+
+/**
+ * The real time a session was played, bracketed by the test's clock around its start and its end (so no delay
+ * of the machine can make a right duration look wrong): at least `minMs`, at most `maxMs`.
+ */
+export interface PlayTime {
+  minMs: number;
+  maxMs: number;
+}
+
+/** The player presses Play. */
+export async function pressPlay(game: Frame): Promise<Playing> {
+  const pressedAt = Date.now();
   const sessionId = await game.evaluate(() => (window as unknown as { play(): string }).play());
-  return { sessionId, startedAt: Date.now() };
+  return { sessionId, pressedAt, startedAt: Date.now() };
+}
+
+/** Ends the play with `end` (the tab closed, a navigation, a level end) and tells how long it really lasted. */
+export async function endPlay(playing: Pick<Playing, 'pressedAt' | 'startedAt'>, end: () => Promise<unknown>): Promise<PlayTime> {
+  const endFrom = Date.now();
+  await end();
+  return { minMs: endFrom - playing.startedAt, maxMs: Date.now() - playing.pressedAt };
 }
 
 /** The game ends its session (a level ends); resolves when the session is ended and queued. */
@@ -73,9 +97,11 @@ export async function untilCount(count: () => number, expected: number): Promise
   await expect.poll(count, ARRIVAL).toBe(expected);
 }
 
-/** Asserts a recorded duration is the real play time, within the 1 s `durationSeconds` rounds away. */
-export function expectPlayTime(durationSeconds: number, playedMs: number): void {
-  expect(Math.abs(durationSeconds - playedMs / 1000), `recorded ${durationSeconds} s for ${playedMs} ms of play`).toBeLessThanOrEqual(1);
+/** Asserts a recorded duration is the real play time, within the 1 s `durationSeconds` rounds down. */
+export function expectPlayTime(durationSeconds: number, played: PlayTime): void {
+  const what = `recorded ${durationSeconds} s for ${played.minMs}..${played.maxMs} ms of play`;
+  expect(durationSeconds, what).toBeGreaterThan(played.minMs / 1000 - 1);
+  expect(durationSeconds, what).toBeLessThanOrEqual(played.maxMs / 1000);
 }
 
 /**
@@ -94,4 +120,13 @@ export async function crashGame(context: BrowserContext, tab: PortalTab): Promis
 /** The game sends what it has queued (as a game may at a level end), and resolves once that flush settled. */
 export async function flushNow(game: Frame): Promise<void> {
   await game.evaluate(() => (window as unknown as { gc: { tracker: { flush(): Promise<void> } } }).gc.tracker.flush());
+}
+
+/** The player plays a level of `ms` to its end, and the game sends it: the session and how long it was played. */
+export async function playALevel(tab: PortalTab, ms: number): Promise<{ sessionId: string; played: PlayTime }> {
+  const playing = await pressPlay(tab.game);
+  await playFor(tab.page, ms);
+  const played = await endPlay(playing, () => endLevel(tab.game));
+  await flushNow(tab.game);
+  return { sessionId: playing.sessionId, played };
 }

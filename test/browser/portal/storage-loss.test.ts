@@ -8,7 +8,20 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
-import { ARRIVAL, closeTab, endLevel, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount, type PortalTab } from './portal-player.js';
+import {
+  ARRIVAL,
+  closeTab,
+  endLevel,
+  endPlay,
+  expectPlayTime,
+  flushNow,
+  gameLog,
+  openPortal,
+  playALevel,
+  playFor,
+  pressPlay,
+  untilCount,
+} from './portal-player.js';
 import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
 
 type WithDatabases = { databases: IDBDatabase[] };
@@ -41,15 +54,6 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     await sites?.close();
   });
 
-  /** A level played to its end and flushed: its session id and play time. */
-  async function playALevel(tab: PortalTab, ms: number) {
-    const { sessionId, startedAt } = await pressPlay(tab.game);
-    await playFor(tab.page, ms);
-    await endLevel(tab.game);
-    const playedMs = Date.now() - startedAt;
-    await flushNow(tab.game);
-    return { sessionId, playedMs };
-  }
   const problems = async (page: Page) => (await gameLog(page, 'alpha')).filter((message) => ['error', 'thrown', 'dropped'].includes(message.type));
 
   it('the IndexedDB connection closed under the page: later sessions are still stored and delivered, and one the service could not take yet is delivered on the next visit', async () => {
@@ -63,7 +67,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
 
     const first = await playALevel(tab, 2_100);
     await untilCount(() => alpha.recorded(player).length, 1);
-    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, first.playedMs);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, first.played);
 
     // The studio's server is unreachable while the next level is played, the tab is closed and the player comes
     // back: only what the SDK stored after the connection was lost can bring that session in.
@@ -80,7 +84,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     alpha.front = 'relay';
     await flushNow(next.game);
     await untilCount(() => alpha.recorded(player).length, 2);
-    expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === second.sessionId)!.durationSeconds, second.playedMs);
+    expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === second.sessionId)!.durationSeconds, second.played);
     expect((await problems(next.page)).filter((message) => message.type !== 'error' || !String(message.detail).startsWith('relay:'))).toEqual([]);
     await closeTab(chromium.context, next.page);
   });
@@ -97,21 +101,20 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     expect(storageKey).toBe(`${sites.origin('cdn')}/^0${sites.origin('portal').replace(/:\d+$/, '')}`); // the game's partition under this portal
 
     // The player clears the portal's site data (or the browser evicts it) in the middle of a level.
-    const { sessionId, startedAt } = await pressPlay(tab.game);
+    const playing = await pressPlay(tab.game);
     await playFor(tab.page, 1_600);
     await cdp.send('Storage.clearDataForStorageKey', { storageKey, storageTypes: 'all' });
     expect(await tab.game.evaluate(() => indexedDB.databases().then((list) => list.length))).toBe(0);
     await playFor(tab.page, 1_600);
-    await endLevel(tab.game);
-    const playedMs = Date.now() - startedAt;
+    const played = await endPlay(playing, () => endLevel(tab.game));
     await flushNow(tab.game);
     await untilCount(() => alpha.recorded(player).length, 1);
-    expect(alpha.recorded(player)[0]!.sessionId).toBe(sessionId);
-    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, playedMs);
+    expect(alpha.recorded(player)[0]!.sessionId).toBe(playing.sessionId);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
 
     const later = await playALevel(tab, 2_100);
     await untilCount(() => alpha.recorded(player).length, 2);
-    expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === later.sessionId)!.durationSeconds, later.playedMs);
+    expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === later.sessionId)!.durationSeconds, later.played);
     expect(await problems(tab.page)).toEqual([]);
     await closeTab(chromium.context, tab.page);
   });

@@ -11,15 +11,15 @@ import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
 import {
   closeTab,
   crashGame,
-  endLevel,
   expectPlayTime,
   flushNow,
   gameLog,
   openPortal,
+  playALevel,
   playFor,
+  type PortalTab,
   pressPlay,
   untilCount,
-  type PortalTab,
 } from './portal-player.js';
 import { startPortalSites, type PortalSites, type Site, type StudioGame } from './portal-sites.js';
 
@@ -45,16 +45,12 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
     await sites?.close();
   });
 
-  /** Plays a session to its end and sends it (a level ends), then closes the tab: the session id and the play time. */
-  async function playALevel(tab: PortalTab, ms: number) {
-    const { sessionId, startedAt } = await pressPlay(tab.game);
-    await playFor(tab.page, ms);
-    await endLevel(tab.game);
-    const playedMs = Date.now() - startedAt;
-    await flushNow(tab.game);
+  /** A level played and sent (see playALevel), then the tab closed: the session, its play time, what went wrong. */
+  async function levelThenClose(tab: PortalTab, ms: number) {
+    const level = await playALevel(tab, ms);
     const problems = (await gameLog(tab.page)).filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped');
     await closeTab(chromium.context, tab.page);
-    return { sessionId, playedMs, problems };
+    return { ...level, problems };
   }
 
   /** The game's frame under `portal` reads, then writes, a marker in an IndexedDB database of its own. */
@@ -104,10 +100,10 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
     // Game beta, same origin and player: it starts up on that storage and plays a level longer than the crashed
     // frame's lease (plain http has no Web Locks: a crashed owner's lease in IndexedDB runs out after
     // LEASE_MS), so a tracker that saw alpha's running record would have recovered it by the level's end.
-    const betaLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'portal', game: 'beta', player }), LEASE_MS + 1_500);
+    const betaLevel = await levelThenClose(await openPortal(chromium.context, sites, { portal: 'portal', game: 'beta', player }), LEASE_MS + 1_500);
     await untilCount(() => beta.recorded(player).length, 1);
     expect(betaLevel.problems).toEqual([]);
-    expectPlayTime(beta.recorded(player)[0]!.durationSeconds, betaLevel.playedMs);
+    expectPlayTime(beta.recorded(player)[0]!.durationSeconds, betaLevel.played);
 
     // Game alpha again: it recovers its own crashed session (ended at its last checkpoint) through its own relay.
     const again = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
@@ -131,7 +127,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: whose storage', { 
     await crashGame(chromium.context, onPortal);
 
     // The same game on another portal cannot see the first portal's partition: it plays and sends its own level only.
-    const arcadeLevel = await playALevel(await openPortal(chromium.context, sites, { portal: 'arcade', game: 'alpha', player }), 2_100);
+    const arcadeLevel = await levelThenClose(await openPortal(chromium.context, sites, { portal: 'arcade', game: 'alpha', player }), 2_100);
     await untilCount(() => alpha.recorded(player).length, 1);
     expect(arcadeLevel.problems).toEqual([]);
     expect(ids(alpha.recorded(player))).toEqual([arcadeLevel.sessionId]);
