@@ -4,28 +4,18 @@
  * the relay's place. The SDK must keep the session queued, whatever that answer looks like, and deliver it
  * once the real relay answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
 import { ARRIVAL, closeTab, endLevel, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
 import type { GameMessage } from './portal-pages.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+import type { StudioGame } from './portal-sites.js';
+import { portalWorld } from './portal-world.js';
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal in front of the relay', { timeout: 120_000 }, () => {
-  let chromium: CdpChromium;
-  let sites: PortalSites;
+  const world = portalWorld({ alpha: {} });
   let alpha: StudioGame;
-
-  beforeAll(async () => {
-    sites = await startPortalSites({ alpha: {} });
-    alpha = sites.games['alpha']!;
-    chromium = await launchChromiumOverCdp();
-  });
-
-  afterAll(async () => {
-    alpha.front = 'relay';
-    await chromium?.close();
-    await sites?.close();
+  beforeAll(() => {
+    alpha = world.sites.games['alpha']!;
   });
 
   const relayErrors = (log: GameMessage[]) => log.filter((message) => message.type === 'error').map((message) => String(message.detail));
@@ -36,7 +26,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
    * more. Then the real relay answers and the game flushes once more.
    */
   async function levelBehind(front: 'login-page' | 'intercept', player: string, reported: boolean) {
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+    const tab = await openPortal(world.chromium.context, world.sites, { portal: 'portal', game: 'alpha', player });
     alpha.front = front;
     const before = alpha.notRelayed;
     const { sessionId, ...playing } = await pressPlay(tab.game);
@@ -62,7 +52,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
     expect(alpha.recorded(player)[0]!.sessionId).toBe(sessionId);
     expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
     const after = await gameLog(tab.page, 'alpha');
-    await closeTab(chromium.context, tab.page);
+    await closeTab(world.chromium.context, tab.page);
     return { sessionId, behind, after };
   }
 

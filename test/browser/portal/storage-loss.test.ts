@@ -5,9 +5,8 @@
  * "The database connection is closing"), and the site's data cleared while the game plays.
  */
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
 import {
   ARRIVAL,
   closeTab,
@@ -22,7 +21,8 @@ import {
   pressPlay,
   untilCount,
 } from './portal-player.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
+import type { StudioGame } from './portal-sites.js';
+import { portalWorld } from './portal-world.js';
 
 type WithDatabases = { databases: IDBDatabase[] };
 
@@ -39,28 +39,19 @@ function captureDatabases() {
 }
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under the game', { timeout: 120_000 }, () => {
-  let chromium: CdpChromium;
-  let sites: PortalSites;
+  const world = portalWorld({ alpha: {} });
   let alpha: StudioGame;
-
-  beforeAll(async () => {
-    sites = await startPortalSites({ alpha: {} });
-    alpha = sites.games['alpha']!;
-    chromium = await launchChromiumOverCdp();
-  });
-
-  afterAll(async () => {
-    await chromium?.close();
-    await sites?.close();
+  beforeAll(() => {
+    alpha = world.sites.games['alpha']!;
   });
 
   const problems = async (page: Page) => (await gameLog(page, 'alpha')).filter((message) => ['error', 'thrown', 'dropped'].includes(message.type));
 
   it('the IndexedDB connection closed under the page: later sessions are still stored and delivered, and one the service could not take yet is delivered on the next visit', async () => {
     const player = 'lost-connection';
-    const page = await chromium.context.newPage();
+    const page = await world.chromium.context.newPage();
     await page.addInitScript(captureDatabases);
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player }, page);
+    const tab = await openPortal(world.chromium.context, world.sites, { portal: 'portal', game: 'alpha', player }, page);
     await expect.poll(() => tab.game.evaluate(() => (window as unknown as WithDatabases).databases.length), ARRIVAL).toBeGreaterThan(0);
     const closed = await tab.game.evaluate(() => (window as unknown as WithDatabases).databases.map((database) => (database.close(), database.name)));
     expect(closed.length).toBeGreaterThan(0);
@@ -74,8 +65,8 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     alpha.front = 'down';
     const second = await playALevel(tab, 2_100);
     const seen = await problems(tab.page);
-    await closeTab(chromium.context, tab.page);
-    const next = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+    await closeTab(world.chromium.context, tab.page);
+    const next = await openPortal(world.chromium.context, world.sites, { portal: 'portal', game: 'alpha', player });
     expect(alpha.recorded(player).map((session) => session.sessionId)).toEqual([first.sessionId]);
     expect(alpha.notRelayed).toBeGreaterThan(0); // the sends really met the unreachable server
     // Unreachable while online may be reported (kind `relay`); a storage failure may not: the reopen worked.
@@ -86,19 +77,19 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     await untilCount(() => alpha.recorded(player).length, 2);
     expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === second.sessionId)!.durationSeconds, second.played);
     expect((await problems(next.page)).filter((message) => message.type !== 'error' || !String(message.detail).startsWith('relay:'))).toEqual([]);
-    await closeTab(chromium.context, next.page);
+    await closeTab(world.chromium.context, next.page);
   });
 
   it('storage cleared under the page (Storage.clearDataForStorageKey): the game keeps working, nothing is thrown at it, and later sessions are delivered', async () => {
     const player = 'cleared';
-    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
-    const cdp = await chromium.context.newCDPSession(tab.page);
-    const frame = await chromium.context.newCDPSession(tab.game);
+    const tab = await openPortal(world.chromium.context, world.sites, { portal: 'portal', game: 'alpha', player });
+    const cdp = await world.chromium.context.newCDPSession(tab.page);
+    const frame = await world.chromium.context.newCDPSession(tab.game);
     const { frameTree } = await frame.send('Page.getFrameTree');
     const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as {
       storageKey: string;
     };
-    expect(storageKey).toBe(`${sites.origin('cdn')}/^0${sites.origin('portal').replace(/:\d+$/, '')}`); // the game's partition under this portal
+    expect(storageKey).toBe(`${world.sites.origin('cdn')}/^0${world.sites.origin('portal').replace(/:\d+$/, '')}`); // the game's partition under this portal
 
     // The player clears the portal's site data (or the browser evicts it) in the middle of a level.
     const playing = await pressPlay(tab.game);
@@ -116,6 +107,6 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     await untilCount(() => alpha.recorded(player).length, 2);
     expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === later.sessionId)!.durationSeconds, later.played);
     expect(await problems(tab.page)).toEqual([]);
-    await closeTab(chromium.context, tab.page);
+    await closeTab(world.chromium.context, tab.page);
   });
 });
