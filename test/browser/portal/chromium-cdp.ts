@@ -74,12 +74,12 @@ export async function launchChromiumOverCdp(): Promise<CdpChromium> {
       close: async () => {
         await browser.close().catch(() => undefined);
         await stopProcess(child);
-        rmSync(profile, { recursive: true, force: true });
+        removeProfile(profile);
       },
     };
   } catch (error) {
     await stopProcess(child);
-    rmSync(profile, { recursive: true, force: true });
+    removeProfile(profile);
     throw error;
   }
 }
@@ -102,6 +102,18 @@ function devToolsEndpoint(child: ChildProcess): Promise<string> {
       reject(new Error(`Chromium exited (${code}) before listening:\n${printed}`));
     });
   });
+}
+
+/**
+ * Removes the temporary profile. Chromium's helper processes may still write to it a moment after the browser
+ * exited (ENOTEMPTY), so removal is retried; a profile left in the temp folder after that is only warned about.
+ */
+function removeProfile(profile: string): void {
+  try {
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  } catch (error) {
+    console.warn(`[portal stories] could not remove Chromium's temporary profile ${profile}: ${String(error)}`);
+  }
 }
 
 /** Ends the browser this file started (its own pid only), waiting for it to exit. */

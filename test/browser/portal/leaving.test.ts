@@ -43,6 +43,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
       'the tab closed while playing (%s): the session arrives in that exit with its full play time, recorded once',
       async (how) => {
         const player = `closer-${how.replace('.', '-')}-${domain}`;
+        const requestsBefore = sites.cdnRequests.length;
         const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
         expect(await tab.game.evaluate(() => isSecureContext && navigator.locks !== undefined)).toBe(domain === 'localhost');
         const playing = await pressPlay(tab.game);
@@ -54,6 +55,11 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
         const [session] = alpha.recorded(player);
         expect(session!.sessionId).toBe(playing.sessionId);
         expectPlayTime(session!.durationSeconds, played);
+
+        // What the game asked its CDN for: its page and the <script> bundle, which holds all the tracker needs at
+        // every start; the lease lock only where Web Locks are missing.
+        const startUp = ['/alpha/index.html', '/alpha/game-campaign.iife.js', ...(domain === 'test' ? ['/alpha/game-campaign.lease-lock.js'] : [])];
+        expect([...new Set(sites.cdnRequests.slice(requestsBefore))].sort()).toEqual(startUp.sort());
 
         // A copy still in storage goes out on the next visit and is answered SKIPPED: one record, unchanged.
         await nextVisit(player);

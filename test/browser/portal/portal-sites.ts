@@ -62,6 +62,8 @@ export interface PortalSites {
   /** The portal page on `portal` playing `game` for `player`. */
   portalUrl(portal: Site, game: string, player: string): string;
   games: Record<string, StudioGame>;
+  /** Every path asked of the CDN, in order (answered or not). */
+  cdnRequests: string[];
   close(): Promise<void>;
 }
 
@@ -92,6 +94,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     return true;
   };
 
+  const cdnRequests: string[] = [];
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const site = host.endsWith(`.${domain}`) ? host.slice(0, -domain.length - 1) : '';
@@ -103,6 +106,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       if (!front(game, req, res)) game.handle(req, res);
       return;
     }
+    if (site === 'cdn') cdnRequests.push(path);
     if (site === 'cdn' && game) {
       if (file === 'index.html') {
         const relayUrl = `${origin('studio')}/${folder}/campaign`;
@@ -166,6 +170,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     origin,
     portalUrl: (portal, game, player) => `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}`,
     games: studio,
+    cdnRequests,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
