@@ -59,9 +59,10 @@ export async function launchChromiumOverCdp(): Promise<CdpChromium> {
     'about:blank',
   ];
   assertPlayerDefaults(args);
-  const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+  // A process group of its own: the browser and its helper processes end together (stopProcess).
+  const child = spawn(CHROMIUM_PATH, args, { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   // A test process that dies without afterAll leaves no browser behind.
-  const killOnExit = () => child.kill('SIGKILL');
+  const killOnExit = () => signalGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
   try {
@@ -105,8 +106,8 @@ function devToolsEndpoint(child: ChildProcess): Promise<string> {
 }
 
 /**
- * Removes the temporary profile. Chromium's helper processes may still write to it a moment after the browser
- * exited (ENOTEMPTY), so removal is retried; a profile left in the temp folder after that is only warned about.
+ * Removes the temporary profile (retried: a helper process may still be closing its files); a profile left in the
+ * temp folder after that is only warned about.
  */
 function removeProfile(profile: string): void {
   try {
@@ -116,12 +117,24 @@ function removeProfile(profile: string): void {
   }
 }
 
-/** Ends the browser this file started (its own pid only), waiting for it to exit. */
+/** Sends `signal` to the process group this file started (the browser and its helpers), if it is still there. */
+function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // ESRCH: the group has ended
+  }
+}
+
+/** Ends the browser this file started and its helper processes (its own process group only), waiting for it to exit. */
 async function stopProcess(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-  await exited;
-  clearTimeout(timer);
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    signalGroup(child, 'SIGTERM');
+    const timer = setTimeout(() => signalGroup(child, 'SIGKILL'), 5_000);
+    await exited;
+    clearTimeout(timer);
+  }
+  // Helpers that outlived the browser would keep writing to the profile.
+  signalGroup(child, 'SIGKILL');
 }
