@@ -1,0 +1,118 @@
+/**
+ * Portal players leaving, in Chromium with its defaults (storage partitioning and the back/forward cache on):
+ * the game in a cross-site iframe under a portal page, its relay on a third site behind `cors`. Many portal
+ * players never come back, so a session must reach the service in the exit itself, with its full play time,
+ * and be recorded once. The game keeps the default tracker timings (a 15 s checkpoint), as most games do.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromiumAvailable } from '../../helpers/chromium.js';
+import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
+import { ARRIVAL, closeTab, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
+import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
+
+const DOMAINS: Array<[SiteDomain, string]> = [
+  ['test', 'plain http, no Web Locks: the lease lives in IndexedDB'],
+  ['localhost', 'a secure context: Web Locks'],
+];
+
+describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeout: 120_000 }, () => {
+  let chromium: CdpChromium;
+  beforeAll(async () => void (chromium = await launchChromiumOverCdp()));
+  afterAll(async () => chromium?.close());
+
+  describe.each(DOMAINS)('on *.%s (%s)', (domain) => {
+    let sites: PortalSites;
+    let alpha: StudioGame;
+
+    beforeAll(async () => {
+      sites = await startPortalSites({ alpha: {} }, domain);
+      alpha = sites.games['alpha']!;
+    });
+
+    afterAll(async () => sites?.close());
+
+    /** The player's next visit: its start-up flush settles, and it reports no problem. */
+    async function nextVisit(player: string) {
+      const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+      await flushNow(tab.game);
+      expect((await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
+      await closeTab(chromium.context, tab.page);
+    }
+
+    it.each(['page.close', 'Target.closeTarget'] as const)(
+      'the tab closed while playing (%s): the session arrives in that exit with its full play time, recorded once',
+      async (how) => {
+        const player = `closer-${how.replace('.', '-')}-${domain}`;
+        const requestsBefore = sites.cdnRequests.length;
+        const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+        expect(await tab.game.evaluate(() => isSecureContext && navigator.locks !== undefined)).toBe(domain === 'localhost');
+        const playing = await pressPlay(tab.game);
+        await playFor(tab.page, 3_600);
+        const played = await endPlay(playing, () => closeTab(chromium.context, tab.page, how));
+
+        // No page of the game is open any more: only a request sent in the exit can bring the session in.
+        await untilCount(() => alpha.recorded(player).length, 1);
+        const [session] = alpha.recorded(player);
+        expect(session!.sessionId).toBe(playing.sessionId);
+        expectPlayTime(session!.durationSeconds, played);
+
+        // What the game asked its CDN for: its page and the <script> bundle, which holds all the tracker needs at
+        // every start; the lease lock only where Web Locks are missing.
+        const startUp = ['/alpha/index.html', '/alpha/game-campaign.iife.js', ...(domain === 'test' ? ['/alpha/game-campaign.lease-lock.js'] : [])];
+        expect([...new Set(sites.cdnRequests.slice(requestsBefore))].sort()).toEqual(startUp.sort());
+
+        // A copy still in storage goes out on the next visit and is answered SKIPPED: one record, unchanged.
+        await nextVisit(player);
+        expect(alpha.recorded(player)).toEqual([session]);
+      }
+    );
+
+    it('the portal page navigated to another site while the game plays: delivered in that exit; back from the back/forward cache the game plays on in a new session, no time lost or counted twice', async () => {
+      const player = 'navigator';
+      const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+      const first = await pressPlay(tab.game);
+      await playFor(tab.page, 3_600);
+      const firstPlayed = await endPlay(first, () => tab.page.goto(`${sites.origin('elsewhere')}/`));
+
+      await untilCount(() => alpha.recorded(player).length, 1);
+      expect(alpha.recorded(player)[0]!.sessionId).toBe(first.sessionId);
+      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayed);
+      await playFor(tab.page, 2_000); // the player looks at the other site for a while: not play time
+
+      // Back: the portal page and the game's frame are restored from the back/forward cache, not reloaded (the
+      // portal's log from before is still there). A page restored this way shows bfcache is really on here.
+      const pressedAt = Date.now(); // the continuation starts at the earliest now, at the latest once the game told it
+      await tab.page.goBack({ waitUntil: 'commit' });
+      await expect
+        .poll(() => gameLog(tab.page), ARRIVAL)
+        .toEqual(
+          expect.arrayContaining([
+            { game: '(portal)', type: 'pageshow', detail: true },
+            { game: 'alpha', type: 'pageshow', detail: true },
+          ])
+        );
+      expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
+
+      // The game plays on after the return (the player did not press Play again): a new session carries it.
+      const starts = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start');
+      await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
+      const continuation = { pressedAt, startedAt: Date.now() };
+      const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
+      await playFor(tab.page, 2_600);
+      const log = await gameLog(tab.page, 'alpha');
+      const secondPlayed = await endPlay(continuation, () => closeTab(chromium.context, tab.page));
+
+      await untilCount(() => alpha.recorded(player).length, 2);
+      const second = alpha.recorded(player).find((session) => session.sessionId !== first.sessionId)!;
+      expect(second.sessionId).toBe(continuationId);
+      // The parts add up to the time really played, in the foreground only: a continuation carries the part of a
+      // second its predecessor played beyond its whole seconds, so splitting loses nothing to rounding.
+      const both = { minMs: firstPlayed.minMs + secondPlayed.minMs, maxMs: firstPlayed.maxMs + secondPlayed.maxMs };
+      const firstPart = alpha.recorded(player).find((session) => session.sessionId === first.sessionId)!;
+      expectPlayTime(firstPart.durationSeconds + second.durationSeconds, both);
+      expect(log.filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
+      await nextVisit(player);
+      expect(alpha.recorded(player).length).toBe(2);
+    });
+  });
+});

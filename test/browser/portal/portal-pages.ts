@@ -1,0 +1,74 @@
+/**
+ * The two pages of portal play. The game's page loads the `<script>` bundle from its own folder on the CDN and
+ * starts the SDK as the browser guide shows, with an async `headers()` for the studio's token. It tells its
+ * embedding page what happens (tracker events, page lifecycle, anything thrown) by `postMessage`, as games
+ * talk to portal SDKs; the portal page keeps that log in `window.fromGame`, where a test reads it even after
+ * the frame came back from the back/forward cache (Playwright loses track of a restored cross-site frame).
+ */
+
+/** How one game's page is built: its Client key, its studio's relay, the service it reads from. */
+export interface GamePageConfig {
+  name: string;
+  clientKey: string;
+  relayUrl: string;
+  emulatorUrl: string;
+  campaignId: string;
+  checkpointMs?: number;
+}
+
+/** One entry of a portal's log of what its game told it. */
+export interface GameMessage {
+  game: string;
+  type: 'ready' | 'pageshow' | 'pagehide' | 'thrown' | 'session:start' | 'session:end' | 'flushed' | 'dropped' | 'error';
+  detail?: unknown;
+}
+
+/** The game's `index.html`: the player comes from the portal (`?player=`), play starts when the test calls `play()`. */
+export function gamePage(config: GamePageConfig): string {
+  const tracker = { campaignId: config.campaignId, ...(config.checkpointMs ? { checkpointMs: config.checkpointMs } : {}) };
+  return `<!doctype html><title>${config.name}</title>
+<script src="game-campaign.iife.js"></script>
+<script>
+  const player = new URLSearchParams(location.search).get('player');
+  window.log = [];
+  const tell = (type, detail) => {
+    log.push({ game: ${JSON.stringify(config.name)}, type, detail });
+    parent.postMessage({ source: 'game', game: ${JSON.stringify(config.name)}, type, detail }, '*');
+  };
+  addEventListener('pageshow', (event) => tell('pageshow', event.persisted));
+  addEventListener('pagehide', (event) => tell('pagehide', event.persisted));
+  addEventListener('error', (event) => tell('thrown', String(event.message)));
+  addEventListener('unhandledrejection', (event) => tell('thrown', String(event.reason)));
+  const gc = GameCampaign.createGameCampaign({
+    clientKey: ${JSON.stringify(config.clientKey)},
+    environment: { baseUrl: ${JSON.stringify(config.emulatorUrl)} },
+    relay: { url: ${JSON.stringify(config.relayUrl)}, headers: async () => ({ authorization: 'Bearer ' + player }) },
+    userId: player,
+    tracker: ${JSON.stringify(tracker)},
+  });
+  gc.tracker.on('session:start', (event) => tell('session:start', { sessionId: event.sessionId }));
+  gc.tracker.on('session:end', (event) => tell('session:end', { sessionId: event.sessionId, reason: event.reason, durationSeconds: event.session.durationSeconds }));
+  gc.tracker.on('flushed', (event) => tell('flushed', event.results.map((result) => result.sessionId + ' ' + result.status)));
+  gc.tracker.on('dropped', (event) => tell('dropped', { sessionId: event.sessionId, reason: event.reason }));
+  gc.tracker.on('error', (event) => tell('error', event.kind + ': ' + String(event.error)));
+  window.gc = gc;
+  window.play = () => gc.tracker.start();
+  window.endLevel = () => gc.tracker.stop();
+  tell('ready');
+</script>
+<h1>${config.name}</h1>`;
+}
+
+/** A portal's play page on `host`: its own chrome around the game's iframe (the game on another site). */
+export function portalPage(host: string, gameUrl: string): string {
+  return `<!doctype html><title>${host}</title>
+<script>
+  window.fromGame = [];
+  addEventListener('message', (event) => {
+    if (event.data && event.data.source === 'game') fromGame.push({ game: event.data.game, type: event.data.type, detail: event.data.detail });
+  });
+  addEventListener('pageshow', (event) => fromGame.push({ game: '(portal)', type: 'pageshow', detail: event.persisted }));
+</script>
+<header>${host}: more games</header>
+<iframe id="game" src="${gameUrl}" width="800" height="600" allow="autoplay; fullscreen; gamepad"></iframe>`;
+}

@@ -1,0 +1,180 @@
+/**
+ * The three sites of portal play, on one local server told apart by host: portals (`portal`, `arcade`) whose
+ * page embeds the game in a cross-site iframe; the games' CDN (`cdn`), where each game is a folder holding its
+ * page and the built `<script>` bundle with its sibling files, as a studio uploads them; and the studio's server
+ * (`studio`), where each game's real relay runs behind `cors` in front of an emulator of its own (its own keys),
+ * so what each game's service recorded can be read separately. `elsewhere` is any other site a portal page
+ * navigates to. Hosts are `{site}.test` (Chromium maps them to 127.0.0.1: plain http, not a secure context, so
+ * no Web Locks and no crypto.subtle) or `{site}.localhost` (loopback, which browsers count as a secure context).
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { toNodeHandler } from '../../../adapters/node/index.js';
+import { createRelay, type RelayOptions } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/index.js';
+import { DEMO_ACTIVE_CAMPAIGN_ID, startEmulator, type RunningEmulator, type StoredSession } from '../../../emulator/index.js';
+import { gamePage, portalPage } from './portal-pages.js';
+
+const DIST = join(import.meta.dirname, '../../../dist');
+
+/** Tracker settings a game ships with (a game that keeps the defaults passes none). */
+export interface GameSettings {
+  checkpointMs?: number;
+}
+
+/**
+ * What answers at the relay's address: `relay`, the real relay; `login-page`, a captive portal's (hotel or train
+ * Wi-Fi) 200 `text/html` login page that the game's page can read (behind the studio's own front, CORS headers and
+ * all: the SDK sees the HTML); `intercept`, that page for every request, preflight included, with no CORS header
+ * (the browser blocks it: the SDK sees a failed fetch while the browser is online); `down`, every connection
+ * reset (the studio's server unreachable).
+ */
+export type StudioFront = 'relay' | 'login-page' | 'intercept' | 'down';
+
+/** One game: its folder on the CDN, its relay on the studio's server, its own service (emulator). */
+export interface StudioGame {
+  name: string;
+  emulator: RunningEmulator;
+  clientKey: string;
+  /** sessionId of every session the relay received, once per receipt (a resend shows twice). */
+  received: string[];
+  /** What answers at the relay's address now. */
+  front: StudioFront;
+  /** Requests something other than the relay answered (or refused). */
+  notRelayed: number;
+  /** What this game's service recorded for `userId`. */
+  recorded(userId: string): StoredSession[];
+}
+
+/** The sites of a story. */
+export type Site = 'portal' | 'arcade' | 'cdn' | 'studio' | 'elsewhere';
+
+/** Where the sites are: `test` (plain http) or `localhost` (a secure context). */
+export type SiteDomain = 'test' | 'localhost';
+
+/** The running sites. */
+export interface PortalSites {
+  domain: SiteDomain;
+  /** `http://{site}.{domain}:{port}`. */
+  origin(site: Site): string;
+  /** The portal page on `portal` playing `game` for `player`. */
+  portalUrl(portal: Site, game: string, player: string): string;
+  games: Record<string, StudioGame>;
+  /** Every path asked of the CDN, in order (answered or not). */
+  cdnRequests: string[];
+  close(): Promise<void>;
+}
+
+const CAPTIVE_PAGE = '<!doctype html><title>Wi-Fi login</title><h1>Accept the terms to get online</h1><form method="post"><button>Connect</button></form>';
+
+/** The built `<script>` bundle and every sibling file the build put next to it (whichever the current build has). */
+function sdkFiles(): Record<string, string> {
+  if (!existsSync(join(DIST, 'game-campaign.iife.js'))) throw new Error('dist/game-campaign.iife.js is missing: build first (node scripts/build.mjs)');
+  const names = readdirSync(DIST).filter((name) => /^game-campaign\.[\w.-]+\.js$/.test(name));
+  return Object.fromEntries(names.map((name) => [name, readFileSync(join(DIST, name), 'utf8')]));
+}
+
+/** Starts the emulators, relays and the one server of every site; `games` maps a game's name to its settings. */
+export async function startPortalSites(games: Record<string, GameSettings>, domain: SiteDomain = 'test'): Promise<PortalSites> {
+  const sdk = sdkFiles();
+  const studio: Record<string, StudioGame & { handle: (req: IncomingMessage, res: ServerResponse) => void; settings: GameSettings }> = {};
+  let port = 0;
+  const origin = (site: Site) => `http://${site}.${domain}:${port}`;
+
+  /** Answers instead of the relay when its front says so; false when the relay should answer. */
+  const front = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
+    if (game.front === 'relay' || (game.front === 'login-page' && req.method === 'OPTIONS')) return false;
+    game.notRelayed += 1;
+    if (game.front === 'down') return void req.socket.destroy(), true;
+    const cors = game.front === 'login-page' && req.headers.origin ? { 'access-control-allow-origin': req.headers.origin, vary: 'Origin' } : {};
+    req.resume();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cors }).end(CAPTIVE_PAGE);
+    return true;
+  };
+
+  const cdnRequests: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const host = (req.headers.host ?? '').replace(/:\d+$/, '');
+    const site = host.endsWith(`.${domain}`) ? host.slice(0, -domain.length - 1) : '';
+    const path = new URL(req.url ?? '/', 'http://x').pathname;
+    const [, folder = '', file = ''] = path.split('/');
+    const game = studio[folder];
+    const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    if (site === 'studio' && game) {
+      if (!front(game, req, res)) game.handle(req, res);
+      return;
+    }
+    if (site === 'cdn') cdnRequests.push(path);
+    if (site === 'cdn' && game) {
+      if (file === 'index.html') {
+        const relayUrl = `${origin('studio')}/${folder}/campaign`;
+        return html(
+          gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, ...game.settings })
+        );
+      }
+      if (sdk[file] !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk[file]);
+    }
+    if ((site === 'portal' || site === 'arcade') && folder === 'play' && studio[file]) {
+      const player = new URL(req.url ?? '/', 'http://x').searchParams.get('player') ?? 'guest';
+      return html(portalPage(host, `${origin('cdn')}/${file}/index.html?player=${encodeURIComponent(player)}`));
+    }
+    if (site === 'elsewhere') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
+    res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  port = (server.address() as AddressInfo).port;
+
+  // The relays are made once the port is known: their CORS list holds the CDN's origin.
+  for (const [name, settings] of Object.entries(games)) {
+    const keys = { clientKey: `ck_${name}:cs_${name}_secret`, serverKey: `sk_${name}:ss_${name}_secret` };
+    const emulator = await startEmulator({ port: 0, keys });
+    const game: (typeof studio)[string] = {
+      name,
+      emulator,
+      clientKey: keys.clientKey,
+      received: [],
+      front: 'relay',
+      notRelayed: 0,
+      settings,
+      recorded: (userId) => emulator.state().sessions.filter((session) => session.userId === userId),
+      handle: () => undefined,
+    };
+    // Not an object literal at the call: this file also runs against a build whose RelayOptions has no `cors` yet.
+    const options: RelayOptions & { cors: { origins: string[] } } = {
+      server: new CampaignServer({ serverKey: keys.serverKey, environment: { baseUrl: emulator.url } }),
+      basePath: `/${name}/campaign`,
+      // The studio's own login: the game sends its player's token, here the player's id.
+      authenticate: (request) => {
+        const userId = request.headers.get('authorization')?.replace(/^Bearer /, '');
+        return userId ? { userId } : null;
+      },
+      cors: { origins: [origin('cdn')] },
+    };
+    const relay = createRelay(options);
+    game.handle = toNodeHandler({
+      fetch: async (request: Request) => {
+        if (request.method === 'POST' && new URL(request.url).pathname.endsWith('/playtime/sessions')) {
+          const body = (await request.clone().json()) as { sessions: Array<{ sessionId: string }> };
+          game.received.push(...body.sessions.map((session) => session.sessionId));
+        }
+        return relay.fetch(request);
+      },
+    });
+    studio[name] = game;
+  }
+
+  return {
+    domain,
+    origin,
+    portalUrl: (portal, game, player) => `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}`,
+    games: studio,
+    cdnRequests,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      for (const game of Object.values(studio)) await game.emulator.close();
+    },
+  };
+}
