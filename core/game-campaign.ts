@@ -16,6 +16,7 @@ import { Id } from './schema/rules.js';
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
+import { withoutKeys } from './without-keys.js';
 
 /** Tracker settings a game may tune; the platform, user and relay come from the facade's own options. */
 export type GameTrackerOptions = Omit<PlaytimeTrackerOptions, 'platform' | 'userId' | 'relay'>;
@@ -71,7 +72,8 @@ export interface GameCampaign {
  * ```
  */
 export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
-  const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
+  const { platform, clientKey, relay, userId, tracker: trackerOptions } = options;
+  const transport = withoutKeys(options, 'platform', 'clientKey', 'relay', 'userId', 'tracker');
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
   const tracker = new PlaytimeTracker({ ...trackerOptions, platform, userId, relay });
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
