@@ -2,7 +2,7 @@
  * The package's entry points (DESIGN section 3), the one list the build, the API report and the size
  * report read. An entry is listed once it holds real code. `selfContained`: built as one file of its own (its
  * `import()`s inlined), sharing no module with the other entries: Metro does not tree-shake, wraps every file as a
- * module of its own and puts every `import()` in the app anyway (docs/decisions.md, "React Native entry: one file,
+ * module of its own and puts every `import()` in the app anyway (docs/decisions.md, "React Native entry: measured
  * as Metro bundles it").
  */
 export const ENTRIES = [

@@ -267,7 +267,7 @@ describe('game-client bundles', () => {
 
   it('game-campaign-sdk/react-native is one file of its own (Metro keeps all of it anyway): no other SDK module or package but mitt (no @noble/hashes), no import()', () => {
     // Metro wraps every file as a module and puts every import() in the app: one file costs less (docs/decisions.md,
-    // "React Native entry: one file, as Metro bundles it"). React Native hashes with the compact SHA-256.
+    // "React Native entry: measured as Metro bundles it"). React Native hashes with the compact SHA-256.
     for (const file of ['dist/react-native.js', 'dist/react-native.cjs']) {
       const code = readFileSync(join(ROOT, file), 'utf8');
       const imported = [...code.matchAll(/(?:^import .* from |require\()["']([^"']+)["']/gm)].map((match) => match[1]);
