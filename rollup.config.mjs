@@ -9,7 +9,12 @@ import { BINS, ENTRIES, IIFE, IIFE_SIBLINGS, isExternal } from './scripts/entrie
 import { siblingsFromScripts } from './scripts/iife-siblings.mjs';
 import { LOWERED_NAME, lowerToEs2020 } from './scripts/lower-private.mjs';
 
-const input = Object.fromEntries([...ENTRIES, ...BINS].map((e) => [e.name, e.source]));
+const input = Object.fromEntries([...ENTRIES.filter((e) => !e.selfContained), ...BINS].map((e) => [e.name, e.source]));
+/**
+ * @noble/hashes is bundled into dist/ (lowered to ES2020 with the rest): it ships ES2022 class fields
+ * (adapters/shared/sha256.ts says why a game's bundler must find nothing to lower).
+ */
+const external = (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest);
 /** terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs). */
 const IIFE_TERSER = { ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: LOWERED_NAME } } };
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
@@ -17,9 +22,7 @@ const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: f
 export default [
   {
     input,
-    // @noble/hashes is bundled into dist/ (lowered to ES2020 with the rest): it ships ES2022 class fields
-    // (adapters/shared/sha256.ts says why a game's bundler must find nothing to lower).
-    external: (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest),
+    external,
     onwarn: quiet,
     plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), es2020BuiltIns(), ts('es2022')],
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
@@ -32,6 +35,31 @@ export default [
       { dir: 'dist', format: 'cjs', preserveModules: true, entryFileNames: fileName('cjs'), exports: 'named', plugins: [lowerToEs2020()] },
     ],
   },
+  // Self-contained entries (React Native): one ESM and one CJS file each, every module they reach inside, `import()`
+  // inlined, ES2020 and not minified (the app's bundler minifies). Metro keeps every module an entry reaches and
+  // wraps each file as a module of its own (a wrapper, `exports` assignments, a `require` at every use of an
+  // import with inline requires on): one file costs a React Native app about 3.7 KB gzip less than the same code
+  // as 80 modules (docs/performance.md). The error classes are then a copy of their own: a React Native app imports
+  // this entry only, and tells errors apart by `code` (docs/guides/react-native.md).
+  ...ENTRIES.filter((entry) => entry.selfContained).map((entry) => ({
+    input: { [entry.name]: entry.source },
+    external,
+    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), es2020BuiltIns(), ts('es2022')],
+    // As package.json's `sideEffects: false` tells a bundler (a type-only import kept as `import './x.js'` adds nothing).
+    treeshake: { moduleSideEffects: false },
+    onwarn: quiet,
+    output: ['es', 'cjs'].map((format) => ({
+      dir: 'dist',
+      format,
+      entryFileNames: `[name].${format === 'es' ? 'js' : 'cjs'}`,
+      exports: 'named',
+      inlineDynamicImports: true,
+      // A lazily imported module inlined here is a namespace object: plain (not frozen), reached by an arrow.
+      generatedCode: { arrowFunctions: true },
+      freeze: false,
+      plugins: [lowerToEs2020()],
+    })),
+  })),
   {
     input: IIFE.source,
     // ES2022 first, then `#private` to mangled properties and the rest down to ES2020 (scripts/lower-private.mjs).

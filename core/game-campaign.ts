@@ -17,6 +17,7 @@ import { gameStorageKey, movedStorage, type SharedNamespaceStore } from './track
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
+import { withoutKeys } from './without-keys.js';
 
 /** Tracker settings a game may tune; the platform, user and relay come from the facade's own options. */
 export type GameTrackerOptions = Omit<PlaytimeTrackerOptions, 'platform' | 'userId' | 'relay'>;
@@ -82,7 +83,8 @@ export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
  * assumed: an explicit `tracker.storageKey` keeps exactly the layout it had: no namespace, no move.
  */
 export function gameCampaignOn(options: GameCampaignOptions, shared?: () => Promise<SharedNamespaceStore | undefined>): GameCampaign {
-  const { platform, clientKey, relay, userId, tracker: trackerOptions, ...transport } = options;
+  const { platform, clientKey, relay, userId, tracker: trackerOptions } = options;
+  const transport = withoutKeys(options, 'platform', 'clientKey', 'relay', 'userId', 'tracker');
   const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
   const explicit = trackerOptions?.storageKey !== undefined;
   const storageKey = explicit ? trackerOptions.storageKey! : gameStorageKey(clientKey);

@@ -19,11 +19,12 @@ const KB = 1024;
 
 /**
  * DESIGN section 11's `target`: the tracker, the reads and the web view host in a React Native app, at most 12 KB
- * gzip. The entry does not meet it yet (it reaches the whole facade: picker, boost, the SHA-256 fallback...), so
- * the enforced `budget` is a ceiling just above today's figure, which keeps it from growing while the entry is
- * re-cut (docs/decisions.md, "React Native entry: measured as Metro bundles it").
+ * gzip. The entry (one self-contained file since issue 30) does not meet it yet: it reaches the whole facade
+ * (picker, boost) and the tracker's code for every platform, so the enforced `budget` is a ceiling just above
+ * today's 15.2 KB, which keeps it from growing until the facade is re-cut (docs/decisions.md, "React Native entry:
+ * measured as Metro bundles it"; docs/performance.md says what the rest would take).
  */
-export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 19 * KB, target: 12 * KB };
+export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 15.5 * KB, target: 12 * KB };
 
 /** The app's own modules, in both builds. `react-native` is a stand-in (the real one needs the native runtime). */
 const BASE = {

@@ -4,6 +4,7 @@
  */
 import { createGameCampaign as createCoreGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
 import { createReactNativePlatform, type ReactNativePlatform } from './platform.js';
+import { withoutKeys } from '../../core/without-keys.js';
 import type { ReactNativePlatformOptions } from './types.js';
 
 /** Options of the React Native {@link createGameCampaign}: the facade's, with the modules instead of a platform. */
@@ -24,7 +25,8 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
  * ```
  */
 export function createGameCampaign(options: ReactNativeGameCampaignOptions): GameCampaign & { platform: ReactNativePlatform } {
-  const { modules, fetch, storageName, ...facade } = options;
+  const { modules, fetch, storageName } = options;
+  const facade = withoutKeys(options, 'modules', 'fetch', 'storageName');
   const platform = createReactNativePlatform({ modules, fetch, storageName, storageKey: facade.tracker?.storageKey });
   return Object.assign(createCoreGameCampaign({ ...facade, platform }), { platform });
 }

@@ -9,6 +9,7 @@
 import type { Platform, WebViewHandle } from '../platform.js';
 import { relayCaller, type RelayCall } from '../relay/client-request.js';
 import type { RelayTarget } from '../relay/sender.js';
+import { withoutKeys } from '../without-keys.js';
 
 /** What {@link WebViewLauncher.open} shows. */
 export interface WebViewOpenOptions {
@@ -69,7 +70,8 @@ export class WebViewLauncher {
    */
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
-    const { title, ...request } = options;
+    const { title } = options;
+    const request = withoutKeys(options, 'title');
     // PKCE and the URL's code load with the first open: an import that fails rejects this call, before any token exists.
     const url = await (await import('./webview-url.js')).webViewUrl(this.#platform.crypto, this.#call, request);
     this.close();

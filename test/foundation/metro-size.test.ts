@@ -30,6 +30,13 @@ describe('the SDK in a Metro release app (React Native)', () => {
     expect(size.code.without).not.toContain('PlaytimeTracker');
   });
 
+  it('is one Metro module (the self-contained entry) plus mitt: no per-file wrappers, no import() runtime', () => {
+    // Metro wraps each file as `__d(function (...) {...}, id, deps)`; the SDK's files were about 80 of them before.
+    const modules = (code: string) => code.split('__d(function').length - 1;
+    expect(modules(size.code.withSdk) - modules(size.code.without)).toBe(2);
+    expect(size.code.withSdk).not.toContain('__loadBundleAsync'); // metro-runtime's asyncRequire: no import() reached
+  });
+
   it('reaches no zod, no browser-only code and no IIFE sibling loader', () => {
     for (const text of ['ZodError', '$ZodType', 'indexedDB', 'document.createElement', 'visibilitychange', 'GameCampaignSha256', 'game-campaign.sha256.js', 'game-campaign.flusher.js']) {
       expect(size.code.withSdk, text).not.toContain(text);

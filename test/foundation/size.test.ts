@@ -253,7 +253,6 @@ describe('game-client bundles', () => {
   it.each([
     ['browser', 'createBrowserPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/browser/webview.js', 'adapters/browser/lease-lock.js']],
     ['cocos', 'createCocosPlatform', ['vendor/@noble/hashes/sha2.js', 'adapters/cocos/xhr-request.js', 'adapters/cocos/wechat.js', 'adapters/cocos/web-view.js', 'adapters/shared/web-view-handle.js']],
-    ['react-native', 'createReactNativePlatform', ['adapters/shared/sha256-compact.js']],
   ])('game-campaign-sdk/%s loads SHA-256 (and its other on-demand code) only when needed, through import()', async (entry, name, onDemand) => {
     const { atOnce, later, laterCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk/${entry}';\nconsole.log(${name});\n`);
     for (const file of onDemand) {
@@ -262,8 +261,20 @@ describe('game-client bundles', () => {
     }
     expect(atOnce.some((file) => file.includes('@noble/'))).toBe(false);
     // @noble/hashes' sha256, as dist/ carries it: lowered to ES2020, so the game's bundler adds no helper chunk.
-    // React Native hashes with the compact one instead (Metro would keep @noble/hashes in every app).
-    expect(later.some((file) => file === 'vendor/@noble/hashes/sha2.js')).toBe(entry !== 'react-native');
+    expect(later).toContain('vendor/@noble/hashes/sha2.js');
     expect(laterCode).toContain('getUint32');
+  });
+
+  it('game-campaign-sdk/react-native is one file of its own (Metro keeps all of it anyway): no other SDK module or package but mitt (no @noble/hashes), no import()', () => {
+    // Metro wraps every file as a module and puts every import() in the app: one file costs less (docs/decisions.md,
+    // "React Native entry: measured as Metro bundles it"). React Native hashes with the compact SHA-256.
+    for (const file of ['dist/react-native.js', 'dist/react-native.cjs']) {
+      const code = readFileSync(join(ROOT, file), 'utf8');
+      const imported = [...code.matchAll(/(?:^import .* from |require\()["']([^"']+)["']/gm)].map((match) => match[1]);
+      expect(imported, file).toEqual(['mitt']);
+      expect(code, file).not.toMatch(/\bimport\(/);
+      expect(code, file).toContain('getUint32'); // the compact SHA-256, inside
+    }
+    expect(existsSync(join(ROOT, 'dist/modules/adapters/react-native'))).toBe(false);
   });
 });
