@@ -24,7 +24,7 @@ const KB = 1024;
  * today's 15.2 KB, which keeps it from growing until the facade is re-cut (docs/decisions.md, "React Native entry:
  * measured as Metro bundles it"; docs/performance.md says what the rest would take).
  */
-export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 15.5 * KB, target: 12 * KB };
+export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 16 * KB, target: 12 * KB };
 
 /** The app's own modules, in both builds. `react-native` is a stand-in (the real one needs the native runtime). */
 const BASE = {
