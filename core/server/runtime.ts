@@ -23,7 +23,7 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
  * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
  * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
  * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd,
- * whose `navigator.userAgent` is `Cloudflare-Workers`.
+ * whose user agent (the `userAgent` of its `navigator` global) is `Cloudflare-Workers`.
  */
 export function crossRequestPromisesUnsupported(): boolean {
   const g = globalThis as Record<string, unknown>;
