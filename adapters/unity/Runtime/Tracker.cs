@@ -97,21 +97,11 @@ namespace GameCampaignSdk
             var data = Json.Field(message, "data");
             switch (name)
             {
-                case "session:start": Raise(SessionStarted, SessionStartEvent.FromJson(data)); break;
-                case "session:end": Raise(SessionEnded, SessionEndEvent.FromJson(data)); break;
-                case "flushed": Raise(Flushed, FlushedEvent.FromJson(data)); break;
-                case "dropped": Raise(Dropped, DroppedEvent.FromJson(data)); break;
-                case "error": Raise(Error, TrackerError.FromJson(data)); break;
-            }
-        }
-
-        private static void Raise<T>(Action<T> handlers, T payload)
-        {
-            if (handlers == null) return;
-            foreach (Action<T> handler in handlers.GetInvocationList())
-            {
-                try { handler(payload); }
-                catch (Exception error) { Debug.LogException(error); }
+                case "session:start": EventHandlers.Raise(SessionStarted, SessionStartEvent.FromJson(data)); break;
+                case "session:end": EventHandlers.Raise(SessionEnded, SessionEndEvent.FromJson(data)); break;
+                case "flushed": EventHandlers.Raise(Flushed, FlushedEvent.FromJson(data)); break;
+                case "dropped": EventHandlers.Raise(Dropped, DroppedEvent.FromJson(data)); break;
+                case "error": EventHandlers.Raise(Error, TrackerError.FromJson(data)); break;
             }
         }
     }

@@ -53,7 +53,7 @@ namespace GameCampaignSdk
         internal void Update()
         {
             var reachable = Online;
-            if (reachable && !wasReachable) Raise(NetworkReturned);
+            if (reachable && !wasReachable) EventHandlers.Raise(NetworkReturned);
             wasReachable = reachable;
             ManagedTimers.Tick();
         }
@@ -79,23 +79,13 @@ namespace GameCampaignSdk
         private void Changed(bool before)
         {
             if (InBackground == before) return;
-            Raise(InBackground ? Backgrounded : Foregrounded);
+            EventHandlers.Raise(InBackground ? Backgrounded : Foregrounded);
             // Going to the background: Android and iOS may kill the paused app without another message, so the
             // checkpoint taken just now is written before this returns (bounded: a slow disk is not waited out).
             // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
             if (InBackground) IoQueue.WaitIdle(BackgroundWaitMs);
             // Back from a pause: timers that fell due while no frame ran (a background time-out) run now.
             else ManagedTimers.Tick();
-        }
-
-        private static void Raise(Action handlers)
-        {
-            if (handlers == null) return;
-            foreach (Action handler in handlers.GetInvocationList())
-            {
-                try { handler(); }
-                catch (Exception error) { Debug.LogException(error); }
-            }
         }
 
         /// <summary>Forgets the instance and the listeners: a new process, or Play mode entered again without a domain reload.</summary>
