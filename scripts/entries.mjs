@@ -14,6 +14,7 @@ export const ENTRIES = [
   { name: 'browser', source: 'adapters/browser/index.ts', subpath: './browser', client: true },
   { name: 'cocos', source: 'adapters/cocos/index.ts', subpath: './cocos', client: true },
   { name: 'react-native', source: 'adapters/react-native/index.ts', subpath: './react-native', client: true, selfContained: true },
+  { name: 'react-native-picker', source: 'adapters/react-native/picker.ts', subpath: './react-native/picker', client: true, selfContained: true },
 ];
 
 /** Built for the `bin`, not an import path. */

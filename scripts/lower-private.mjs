@@ -46,8 +46,11 @@ export function lowerPrivateNames(code, sourceType = 'script') {
   return out;
 }
 
-/** Rollup output plugin: private names to properties, then down to `target` (ES2020) with esbuild. */
-export function lowerToEs2020({ target = 'es2020' } = {}) {
+/**
+ * Rollup output plugin: private names to properties, then down to `target` (ES2020) with esbuild. `supported`: esbuild's
+ * option, to lower more than the target asks (the React Native entry's async functions).
+ */
+export function lowerToEs2020({ target = 'es2020', supported } = {}) {
   return {
     name: 'lower-to-es2020',
     async renderChunk(code, chunk, output) {
@@ -57,7 +60,7 @@ export function lowerToEs2020({ target = 'es2020' } = {}) {
       // verbatimModuleSyntax: the ts loader keeps every import as written (it would drop ones it takes for types).
       const sourceType = output.format === 'es' ? 'module' : 'script';
       const compilerOptions = { useDefineForClassFields: false, verbatimModuleSyntax: true };
-      const lowered = await transform(lowerPrivateNames(code, sourceType), { target, loader: 'ts', format: output.format === 'es' ? 'esm' : undefined, tsconfigRaw: { compilerOptions } });
+      const lowered = await transform(lowerPrivateNames(code, sourceType), { target, supported, loader: 'ts', format: output.format === 'es' ? 'esm' : undefined, tsconfigRaw: { compilerOptions } });
       return { code: lowered.code, map: null };
     },
   };

@@ -21,16 +21,11 @@ import { build } from 'esbuild';
 import { rollup } from 'rollup';
 import { IIFE } from './entries.mjs';
 import { METRO_ROW, measureMetroSize } from './metro-size.mjs';
+import { KB, START_UP_CODE } from './size-budgets.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const PACKAGE = 'game-campaign-sdk';
-const KB = 1024;
-/**
- * What DESIGN section 11 adds to each budget where the tracker is in the row: the code every tracker start needs
- * (issue 20's field features, the flusher, the start-up housekeeping), now loaded with the entry instead of as a
- * second request; "about 2.7 KB, no more".
- */
-export const START_UP_CODE = 2.7 * KB;
+export { START_UP_CODE };
 /** The oldest syntax a game's bundle is asked for (DESIGN section 11: old WebViews). */
 export const TARGET = 'es2020';
 
@@ -207,7 +202,7 @@ async function printMetroRow(budget = METRO_ROW.budget) {
   const { label, gzip, js, hermes } = await measureMetroSize();
   const over = gzip > budget;
   const against = ` / ${(budget / KB).toFixed(2)} KB${over ? '  OVER BUDGET' : ''}`;
-  console.log(`${label.padEnd(40)} ${(gzip / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (metro; DESIGN's target ${METRO_ROW.target / KB} KB)`);
+  console.log(`${label.padEnd(40)} ${(gzip / KB).toFixed(2).padStart(6)} KB${against.padEnd(26)} (metro; DESIGN's ${METRO_ROW.target / KB} KB + the start-up code)`);
   console.log(`    metro    the app with the SDK minus without: ${js.toLocaleString('en-US')} bytes minified, ${gzip.toLocaleString('en-US')} gzip, ${hermes.toLocaleString('en-US')} Hermes bytecode`);
   return over;
 }

@@ -12,19 +12,19 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { createAppFolder, metroBundle } from './metro-app.mjs';
+import { KB, START_UP_CODE } from './size-budgets.mjs';
 
 const ROOT = resolve(import.meta.dirname, '..');
 const HERMESC = join(ROOT, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
-const KB = 1024;
 
 /**
- * DESIGN section 11's `target`: the tracker, the reads and the web view host in a React Native app, at most 12 KB
- * gzip. The entry (one self-contained file since issue 30) does not meet it yet: it reaches the whole facade
- * (picker, boost) and the tracker's code for every platform, so the enforced `budget` is a ceiling just above
- * today's 15.2 KB, which keeps it from growing until the facade is re-cut (docs/decisions.md, "React Native entry:
- * measured as Metro bundles it"; docs/performance.md says what the rest would take).
+ * DESIGN section 11: the tracker, the reads and the web view host in a React Native app, 12 KB gzip (`target`), plus
+ * the start-up code every row with the tracker carries ({@link START_UP_CODE}, "about 2.7 KB, no more"): in a Metro
+ * app the tracker's start-up code is always there, as in every other tracker row. The creator picker is an entry of
+ * its own (`game-campaign-sdk/react-native/picker`), outside this row (docs/decisions.md, "React Native entry:
+ * measured as Metro bundles it").
  */
-export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 16 * KB, target: 12 * KB };
+export const METRO_ROW = { label: 'React Native app on Metro (tracker, reads, web view host)', budget: 12 * KB + START_UP_CODE, target: 12 * KB };
 
 /** The app's own modules, in both builds. `react-native` is a stand-in (the real one needs the native runtime). */
 const BASE = {

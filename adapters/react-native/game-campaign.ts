@@ -1,14 +1,31 @@
 /**
- * `createGameCampaign` for React Native: the core facade on {@link createReactNativePlatform}.
+ * `createGameCampaign` for React Native: the core facade on {@link createReactNativePlatform}, the creator picker
+ * passed in from `game-campaign-sdk/react-native/picker` when the game shows one (Metro keeps everything an entry
+ * reaches, so the picker is an entry of its own).
  * @see DESIGN section 3
  */
-import { createGameCampaign as createCoreGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/game-campaign.js';
+import { composeGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/compose-game-campaign.js';
+import type { CreatorPickerFactory } from '../../core/picker/picker.js';
 import { createReactNativePlatform, type ReactNativePlatform } from './platform.js';
 import { withoutKeys } from '../../core/without-keys.js';
 import type { ReactNativePlatformOptions } from './types.js';
 
 /** Options of the React Native {@link createGameCampaign}: the facade's, with the modules instead of a platform. */
-export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'>, Omit<ReactNativePlatformOptions, 'storageKey'> {}
+export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions, 'platform'>, Omit<ReactNativePlatformOptions, 'storageKey'> {
+  /**
+   * `creatorPicker` from `game-campaign-sdk/react-native/picker`, for `gc.picker(...)`. Without it `gc.picker` throws
+   * a TypeError saying so, and the app carries none of the picker's code.
+   */
+  picker?: CreatorPickerFactory;
+}
+
+/** What the React Native {@link createGameCampaign} returns: the facade, and the platform it runs on. */
+export type ReactNativeGameCampaign = GameCampaign & { platform: ReactNativePlatform };
+
+/** `gc.picker` of a facade built without `picker`. */
+const noPicker: CreatorPickerFactory = () => {
+  throw new TypeError("gc.picker: pass picker: creatorPicker to createGameCampaign (import { creatorPicker } from 'game-campaign-sdk/react-native/picker')");
+};
 
 /**
  * Builds the SDK for a React Native or Expo app.
@@ -21,12 +38,13 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
  * import NetInfo from '@react-native-community/netinfo';
  * import { AppState, Linking } from 'react-native';
  * import { createGameCampaign } from 'game-campaign-sdk/react-native';
- * const gc = createGameCampaign({ clientKey, relay: { url: 'https://game.example/campaign' }, userId, modules: { AsyncStorage, AppState, NetInfo, Linking } });
+ * import { creatorPicker } from 'game-campaign-sdk/react-native/picker'; // only for gc.picker(...)
+ * const gc = createGameCampaign({ clientKey, relay: { url: 'https://game.example/campaign' }, userId, modules: { AsyncStorage, AppState, NetInfo, Linking }, picker: creatorPicker });
  * ```
  */
-export function createGameCampaign(options: ReactNativeGameCampaignOptions): GameCampaign & { platform: ReactNativePlatform } {
-  const { modules, fetch, storageName } = options;
-  const facade = withoutKeys(options, 'modules', 'fetch', 'storageName');
+export function createGameCampaign(options: ReactNativeGameCampaignOptions): ReactNativeGameCampaign {
+  const { modules, fetch, storageName, picker } = options;
+  const facade = withoutKeys(options, 'modules', 'fetch', 'storageName', 'picker');
   const platform = createReactNativePlatform({ modules, fetch, storageName, storageKey: facade.tracker?.storageKey });
-  return Object.assign(createCoreGameCampaign({ ...facade, platform }), { platform });
+  return Object.assign(composeGameCampaign({ ...facade, platform }, picker ?? noPicker), { platform });
 }

@@ -20,8 +20,7 @@ export type PickerCore = Omit<CreatorPicker, 'on'>;
 /**
  * The picker's behaviour over `emitter` (./picker.ts's, whose listeners it tells every change), from `state` (the
  * first snapshot, or a failed import's). `validQuery` is the `SearchText` rule (1 to 10 UTF-16 units), as
- * creators.search checks it; `Cooldown` the class of a change refused inside the cooldown. Loads nothing until
- * `reload()`.
+ * creators.search checks it. Loads nothing until `reload()`.
  */
 export function pickerCore(
   source: CreatorPickerSource,
@@ -29,7 +28,6 @@ export function pickerCore(
   emitter: Emitter<{ change: CreatorPickerState }>,
   state: CreatorPickerState,
   validQuery: (query: string) => boolean,
-  Cooldown: typeof BoostCooldownError,
 ): PickerCore {
   const { campaignId, debounceMs = 250, limit, isTest, now = source.now } = options;
   let disposed = false;
@@ -92,7 +90,8 @@ export function pickerCore(
         set({ boost, confirming: false });
         return boost;
       } catch (error) {
-        if (error instanceof Cooldown) reportedCooldownEnd = now() + error.daysRemaining * DAY_MS;
+        // By name, not `instanceof`: React Native's picker entry is a file of its own, with its own error classes.
+        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
         set({ confirming: false, error: error as Error });
         return undefined;
       }

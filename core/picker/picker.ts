@@ -10,7 +10,6 @@ import mitt from 'mitt';
 import type { Boost, BoostChangeRequest } from '../boost/boost.js';
 import type { Campaigns } from '../client/campaigns.js';
 import type { CreatorSearch } from '../client/creators.js';
-import { BoostCooldownError } from '../http/errors.js';
 import type { CampaignDetail, Creator } from '../schema/campaigns.js';
 import { broken, SearchText } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
@@ -90,7 +89,9 @@ export interface CreatorPicker {
 
 /** What the picker reads and writes through: the facade's clients. */
 export interface CreatorPickerSource {
+  /** The campaign and its creators (Client API reads). */
   campaigns: Pick<Campaigns, 'get' | 'listCreators'>;
+  /** The player's current boost, and the change `confirm()` sends. */
   boost: Boost;
   /** Creator search whose request `signal` aborts. */
   search(search: CreatorSearch, signal: AbortSignal): Promise<Creator[]>;
@@ -99,6 +100,12 @@ export interface CreatorPickerSource {
   /** Where each picker stays until it is disposed (the facade disposes those still there with itself). */
   live?: Set<CreatorPicker>;
 }
+
+/**
+ * What builds a picker from its source (`createCreatorPicker`). React Native's facade takes it from
+ * `game-campaign-sdk/react-native/picker` (`modules.picker`), so an app that shows no picker carries none of it.
+ */
+export type CreatorPickerFactory = (source: CreatorPickerSource, options: CreatorPickerOptions) => CreatorPicker;
 
 /**
  * Builds a picker and starts loading its campaign, creators and the player's boost. The picker's code
@@ -120,7 +127,7 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
     (imported ??= importPickerCore().then(
       (module) => {
         if (disposed) return;
-        core = module.pickerCore(source, options, emitter, state, (query) => !broken(SearchText, query), BoostCooldownError);
+        core = module.pickerCore(source, options, emitter, state, (query) => !broken(SearchText, query));
         firstLoad = core.reload();
       },
       (error: Error) => {

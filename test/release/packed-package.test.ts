@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { createInterface } from 'node:readline';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
@@ -20,8 +20,8 @@ const require = createRequire(import.meta.url);
 
 /** Linked from the README for contributors and readers of the repository; the package does not carry them. */
 const inRepositoryOnly = (path: string) => path === 'CONTRIBUTING.md' || path.startsWith('samples/') || path.startsWith('docs/reference/');
-/** `game-campaign-sdk/react-native` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
-const SUB_FOLDER = 'react-native/package.json';
+/** `game-campaign-sdk/react-native` and `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
+const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.selfContained).map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
 /** Files of the `<script>` form: plain files served next to a page, not modules to import. */
 const scriptFiles = (manifest: Packed['manifest']) => Object.keys(manifest.exports).filter((subpath) => subpath.startsWith('./game-campaign.'));
 
@@ -49,7 +49,7 @@ describe('the tarball', () => {
     const { packaged, repositoryOnly } = linkedFiles(ROOT, inRepositoryOnly);
     expect(packaged).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'docs/getting-started.md']));
     expect(repositoryOnly).toContain('CONTRIBUTING.md');
-    const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', SUB_FOLDER, ...packaged];
+    const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', ...Object.values(SUB_FOLDERS), ...packaged];
     expect(packed.files).toEqual([...new Set(expected)].sort());
   });
 
@@ -58,10 +58,10 @@ describe('the tarball', () => {
     expect(packed.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !/\.d\.c?ts$/.test(file) && !file.startsWith('docs/examples/'))).toEqual([]);
   });
 
-  it('holds the classic sub-folder for Metro without package exports, pointing at the files of the export map', () => {
-    const folder = JSON.parse(readFileSync(join(ROOT, SUB_FOLDER), 'utf8')) as Record<string, string>;
-    const entry = (packed.manifest.exports as Record<string, { import: Record<string, string>; require: Record<string, string> }>)['./react-native']!;
-    const fromRoot = (path: string) => join('react-native', path).replace(/\\/g, '/');
+  it.each(Object.entries(SUB_FOLDERS))('holds the classic sub-folder of %s for Metro without package exports, pointing at the files of the export map', (subpath, file) => {
+    const folder = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, string>;
+    const entry = (packed.manifest.exports as Record<string, { import: Record<string, string>; require: Record<string, string> }>)[subpath]!;
+    const fromRoot = (path: string) => join(dirname(file), path).replace(/\\/g, '/');
     expect({ main: fromRoot(folder.main!), module: fromRoot(folder.module!), 'react-native': fromRoot(folder['react-native']!), types: fromRoot(folder.types!) }).toEqual({
       main: entry.require.default!.slice(2),
       module: entry.import.default!.slice(2),

@@ -198,7 +198,16 @@ export const openedUrls = [];
 // --- the relay ---------------------------------------------------------------------------------------
 export const RELAY_URL = 'https://game.example/campaign';
 /** `delivered` is the service's (it outlives the app): carried between runs like the disk. */
-export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [] };
+export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [], boostChanges: [] };
+
+/** The service's Client API (Sandbox), as the creator picker reads it: one campaign, two creators, a boost of 31 days ago. */
+const API = 'https://sandbox-api.game-campaign.com/v1/client';
+const CREATOR = (creatorKey, name) => ({ creatorKey, name, profileImageUrl: null, sponsorCount: 0 });
+const API_ANSWERS = {
+  [`${API}/campaigns/spring-event`]: { campaignId: 'spring-event', name: 'Spring Event' },
+  [`${API}/campaigns/spring-event/creators`]: [CREATOR('ABCDE', 'Ada'), CREATOR('FGHIJ', 'Grace')],
+  [`${API}/sponsors/user/player-1`]: { userId: 'player-1', creatorKey: 'ABCDE', campaignId: 'spring-event', sponsoredAt: new Date(Date.now() - 31 * 86_400_000).toISOString() },
+};
 
 globalThis.fetch = async (url, init) => {
   relay.requests++;
@@ -212,6 +221,12 @@ globalThis.fetch = async (url, init) => {
     text: async () => JSON.stringify(body),
     json: async () => body,
   });
+  if (url in API_ANSWERS && init.method === 'GET') return respond(200, { data: API_ANSWERS[url] });
+  if (url === `${RELAY_URL}/sponsor` && init.method === 'PUT') {
+    // The service refuses a change inside the 30-day cooldown with a BAD_REQUEST stating the days remaining.
+    relay.boostChanges.push(JSON.parse(init.body));
+    return respond(400, { code: 'BAD_REQUEST', message: 'Boost can be changed again in 27 days' });
+  }
   if (url === `${RELAY_URL}/webview/ott` && init.method === 'POST') {
     relay.webviewRequests.push(JSON.parse(init.body));
     return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
