@@ -4,6 +4,8 @@ export interface Entry {
   source: string;
   subpath: string;
   client?: boolean;
+  /** Built as one file of its own, sharing no module (React Native's entries: Metro does not tree-shake). */
+  selfContained?: boolean;
 }
 export declare const ENTRIES: Entry[];
 export declare const BINS: Array<{ name: string; source: string }>;

@@ -43,12 +43,20 @@ export function assertPlayerDefaults(args: readonly string[]): void {
     if (pattern.test(line)) throw new Error(`Chromium was started with ${pattern.source}: the portal stories need the browser's defaults`);
 }
 
+/** A Chromium this file started: its DevTools address and command line, and `close()` that ends it and removes its profile. */
+export interface StartedChromium {
+  /** The browser's DevTools WebSocket address. */
+  endpoint: string;
+  args: readonly string[];
+  close(): Promise<void>;
+}
+
 /**
  * Starts headless Chromium with a fresh profile, every `*.test` host resolved to 127.0.0.1 (so `portal.test`,
- * `cdn.test` and `studio.test` are three sites on one local server; `*.localhost` is loopback already), and
- * connects Playwright over CDP.
+ * `cdn.test` and `studio.test` are three sites on one local server; `*.localhost` is loopback already), listening
+ * for DevTools on a free port. Nothing is attached to its pages: see {@link launchChromiumOverCdp} for Playwright.
  */
-export async function launchChromiumOverCdp(): Promise<CdpChromium> {
+export async function startChromium(): Promise<StartedChromium> {
   const profile = mkdtempSync(join(tmpdir(), 'gc-portal-chromium-'));
   const args = [
     ...SWITCHES,
@@ -65,22 +73,34 @@ export async function launchChromiumOverCdp(): Promise<CdpChromium> {
   const killOnExit = () => signalGroup(child, 'SIGKILL');
   process.once('exit', killOnExit);
   child.once('exit', () => process.off('exit', killOnExit));
+  const close = async () => {
+    await stopProcess(child);
+    removeProfile(profile);
+  };
   try {
-    const endpoint = await devToolsEndpoint(child);
-    const browser = await chromium.connectOverCDP(endpoint);
+    return { endpoint: await devToolsEndpoint(child), args, close };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}
+
+/** {@link startChromium}, with Playwright connected over CDP. */
+export async function launchChromiumOverCdp(): Promise<CdpChromium> {
+  const started = await startChromium();
+  try {
+    const browser = await chromium.connectOverCDP(started.endpoint);
     return {
       browser,
       context: browser.contexts()[0]!,
-      args,
+      args: started.args,
       close: async () => {
         await browser.close().catch(() => undefined);
-        await stopProcess(child);
-        removeProfile(profile);
+        await started.close();
       },
     };
   } catch (error) {
-    await stopProcess(child);
-    removeProfile(profile);
+    await started.close();
     throw error;
   }
 }

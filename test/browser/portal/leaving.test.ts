@@ -6,7 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { launchChromiumOverCdp, type CdpChromium } from './chromium-cdp.js';
+import { launchChromiumOverCdp, startChromium, type CdpChromium } from './chromium-cdp.js';
+import { connectRaw } from './raw-cdp.js';
 import { ARRIVAL, closeTab, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
 import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
 
@@ -66,6 +67,44 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
         expect(alpha.recorded(player)).toEqual([session]);
       }
     );
+
+    it('a mobile browser hides and freezes the tab while the game plays, then discards it (the renderer killed): the session arrives in that exit with its full play time, recorded once; the copy left in storage is answered SKIPPED on the next visit', async () => {
+      // Nothing of Playwright on these pages: its focus emulation keeps a page visible and unfreezable (./raw-cdp.ts).
+      const browser = await startChromium();
+      const raw = await connectRaw(browser.endpoint);
+      try {
+        const player = `frozen-${domain}`;
+        const tab = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha');
+        const pressedAt = Date.now();
+        const sessionId = await tab.evaluate<string>('game', 'window.play()');
+        const playing = { pressedAt, startedAt: Date.now() };
+        await new Promise((resolve) => setTimeout(resolve, 3_600)); // real play: leaving is about a real page
+        // Hidden, then frozen (`visibilitychange`, then `freeze`): the page's last events before a discard.
+        const played = await endPlay(playing, () => tab.send('page', 'Page.setWebLifecycleState', { state: 'frozen' }));
+        // Frozen, the page runs nothing more (its own flush stopped at its first storage read): only the request sent
+        // within its events can bring the session in.
+        await untilCount(() => alpha.recorded(player).length, 1);
+        const [session] = alpha.recorded(player);
+        expect(session!.sessionId).toBe(sessionId);
+        expectPlayTime(session!.durationSeconds, played);
+        // Discarded: the game's renderer is killed (it dies before it answers).
+        void tab.send('game', 'Page.crash').catch(() => undefined);
+
+        // The next visit finds what the frozen page left stored (its last checkpoint at least: writes begun in the
+        // exit need not commit before a page freezes) and sends it once the page that left no longer holds it (at
+        // once with Web Locks, which die with the renderer; when its lease runs out without them): the service
+        // answers SKIPPED, and its record stays the exit's.
+        const next = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha');
+        const flushed = async () => (await next.log()).filter((message) => message.game === 'alpha' && message.type === 'flushed').map((message) => message.detail);
+        await expect.poll(flushed, ARRIVAL).toEqual([[`${sessionId} SKIPPED`]]);
+        const log = (await next.log()).filter((message) => message.game === 'alpha');
+        expect(log.filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
+        expect(alpha.recorded(player)).toEqual([session]);
+      } finally {
+        raw.close();
+        await browser.close();
+      }
+    });
 
     it('the portal page navigated to another site while the game plays: delivered in that exit; back from the back/forward cache the game plays on in a new session, no time lost or counted twice', async () => {
       const player = 'navigator';

@@ -1,0 +1,85 @@
+/**
+ * A portal tab driven over the DevTools protocol directly, with nothing of Playwright attached. Playwright turns
+ * on focus emulation for every page it attaches to (`Emulation.setFocusEmulationEnabled`), which keeps the page
+ * visible and makes `Page.setWebLifecycleState` a no-op: a page it drives can be neither hidden nor frozen. A page
+ * attached only here can: `frozen` hides it (`visibilitychange`), fires `freeze` and stops its task queues, as a
+ * mobile browser does to a hidden tab it may discard. https://chromedevtools.github.io/devtools-protocol/tot/Page/#method-setWebLifecycleState
+ */
+import WebSocket from 'ws';
+import type { GameMessage } from './portal-pages.js';
+
+/** One tab: its page's session and the game frame's (a cross-site frame is a target of its own). */
+export interface RawPortalTab {
+  /** Evaluates `expression` in the portal page, or in the game's frame, and returns its value (awaited). */
+  evaluate<T>(where: 'page' | 'game', expression: string): Promise<T>;
+  /** Sends a command to the page's target, or to the game frame's. */
+  send<T = unknown>(where: 'page' | 'game', method: string, params?: object): Promise<T>;
+  /** What the game told its portal page (see portal-pages.ts). */
+  log(): Promise<GameMessage[]>;
+}
+
+/** A DevTools connection to a browser: tabs opened on it, and `close()`. */
+export interface RawBrowser {
+  /** Opens `url` in a new tab and waits until `game` in it says `ready`. */
+  openPortal(url: string, game: string): Promise<RawPortalTab>;
+  close(): void;
+}
+
+type Message = { id?: number; method?: string; params?: Record<string, any>; sessionId?: string; result?: any; error?: unknown };
+
+/** Connects to the browser at `endpoint` (`ws://...`, as Chromium prints it). */
+export async function connectRaw(endpoint: string): Promise<RawBrowser> {
+  const socket = new WebSocket(endpoint);
+  await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+  let lastId = 0;
+  const answers = new Map<number, (message: Message) => void>();
+  const events = new Set<(message: Message) => void>();
+  socket.on('message', (data) => {
+    const message = JSON.parse(String(data)) as Message;
+    if (message.id !== undefined) answers.get(message.id)?.(message);
+    else for (const listener of events) listener(message);
+  });
+  const send = <T>(method: string, params: object = {}, sessionId?: string) =>
+    new Promise<T>((resolve, reject) => {
+      const id = ++lastId;
+      answers.set(id, (message) => {
+        answers.delete(id);
+        if (message.error) reject(new Error(`${method}: ${JSON.stringify(message.error)}`));
+        else resolve(message.result as T);
+      });
+      socket.send(JSON.stringify({ id, method, params, sessionId }));
+    });
+  const evaluateIn = async <T>(sessionId: string, expression: string) => {
+    const { result, exceptionDetails } = await send<{ result: { value: T }; exceptionDetails?: unknown }>('Runtime.evaluate', { expression, awaitPromise: true, returnByValue: true }, sessionId);
+    if (exceptionDetails) throw new Error(`${expression}: ${JSON.stringify(exceptionDetails)}`);
+    return result.value;
+  };
+
+  return {
+    async openPortal(url, game) {
+      const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
+      const { sessionId: page } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
+      let frame: string | undefined;
+      const attached = (message: Message) => {
+        if (message.method === 'Target.attachedToTarget' && message.sessionId === page && message.params!['targetInfo'].type === 'iframe') frame = message.params!['sessionId'];
+      };
+      events.add(attached);
+      // The cross-site game frame gets a target of its own; attached without pausing it.
+      await send('Target.setAutoAttach', { autoAttach: true, waitForDebuggerOnStart: false, flatten: true }, page);
+      await send('Page.navigate', { url }, page);
+      const isReady = `(window.fromGame || []).some((m) => m.game === ${JSON.stringify(game)} && m.type === 'ready')`;
+      for (let tries = 0; !(frame && (await evaluateIn<boolean>(page, isReady))); tries++) {
+        if (tries > 300) throw new Error(`${game} did not get ready in ${url}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      events.delete(attached);
+      const sessionOf = (where: 'page' | 'game') => (where === 'page' ? page : frame!);
+      return {
+        evaluate: (where, expression) => evaluateIn(sessionOf(where), expression),
+        send: (where, method, params) => send(method, params, sessionOf(where)),
+        log: () => evaluateIn<GameMessage[]>(page, 'window.fromGame'),
+      };
+    },
+    close: () => socket.close(),
+  };
+}
