@@ -7,6 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { chainLock } from './chain-lock.js';
 import type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform } from './platform.js';
+import { pageExit } from './tracker/page-exit.js';
 
 /** A {@link KeyValueStorage} held in memory; values are stored as JSON text, so reads return copies. */
 export interface MemoryStorage extends KeyValueStorage {
@@ -58,8 +59,9 @@ export interface MemoryPlatformOptions {
    */
   random?: () => number;
   /**
-   * Whether `background()` may be the last event, as on a browser page (`Lifecycle.backgroundMayBeFinal`): the
-   * tracker then ends and sends a session on `background()` and continues it on `foreground()`. @defaultValue false
+   * Whether `background()` may be the last event, as on a browser page (the lifecycle then has the tracker's
+   * `pageExit`, as the browser's does): the tracker then ends and sends a session on `background()` and continues
+   * it on `foreground()`. @defaultValue false
    */
   backgroundMayBeFinal?: boolean;
 }
@@ -160,7 +162,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     onBackground: subscribe(listeners.background),
     onForeground: subscribe(listeners.foreground),
     onUnload: subscribe(listeners.unload),
-    ...(options.backgroundMayBeFinal ? { backgroundMayBeFinal: true } : {}),
+    ...(options.backgroundMayBeFinal ? { pageExit } : {}),
   };
   const fetch: FetchLike = (input, init) =>
     alive(async () => {

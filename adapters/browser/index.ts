@@ -48,5 +48,5 @@ export { CampaignClient, type CampaignClientOptions } from '../../core/client/ca
 export * from '../../core/tracker/index.js';
 export * from '../../core/http/errors.js';
 export type { Environment } from '../../core/http/environment.js';
-export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto, WebViewHandle } from '../../core/platform.js';
+export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, PageExit, Platform, PlatformCrypto, WebViewHandle } from '../../core/platform.js';
 export type * from '../../core/types.js';

@@ -5,6 +5,7 @@
  * @see DESIGN section 4
  */
 import type { Lifecycle } from '../../core/platform.js';
+import { pageExit } from '../../core/tracker/page-exit.js';
 
 /** The two objects the lifecycle listens to (injectable for tests). */
 export interface LifecycleTarget {
@@ -20,7 +21,7 @@ const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
  * frozen, then closed (`visibilitychange`, `freeze`, `pagehide`) is one `onBackground`; it comes back to the
  * foreground only when it is visible again. The DOM listeners are attached while someone listens. A hidden page
  * may never run again (a closed tab, a discarded one, one evicted from the back/forward cache after `pagehide`
- * with `persisted`), so `backgroundMayBeFinal` is true: the tracker sends the session as the page is hidden.
+ * with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the page is hidden.
  * @example
  * ```ts
  * const lifecycle = createBrowserLifecycle({ window, document });
@@ -51,5 +52,5 @@ export function createBrowserLifecycle({ window, document }: LifecycleTarget): L
       if (set.delete(listener) && background.size + foreground.size === 0) listening(false);
     };
   };
-  return { onBackground: subscribe(background), onForeground: subscribe(foreground), backgroundMayBeFinal: true };
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground), pageExit };
 }

@@ -1,11 +1,9 @@
 /**
  * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing,
- * the flush lock and the backoff. It also keeps the game's headers from the last successful `relay.headers()`
- * call, so a page being left can send with them at once, from within the event handler (DESIGN section 5).
+ * the flush lock and the backoff.
  */
 import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import { chainLock } from '../chain-lock.js';
-import { resolveHeaders, withoutContentType } from '../http/exchange.js';
 import type { Platform } from '../platform.js';
 import { playtimeBody, sendToRelay, type RelayTarget, type SendOutcome } from '../relay/sender.js';
 import type { RelaySession } from '../relay/protocol.js';
@@ -18,21 +16,15 @@ export interface FlushTools {
   /** The relay's mount URL (named in errors). */
   url: string;
   /**
-   * POSTs one batch to the relay and sorts the answer (core/relay/sender.ts). `exitHeaders`: send with these
-   * (see {@link FlushTools.exitHeaders}) and call `fetch` before returning; otherwise `relay.headers` is asked first.
+   * POSTs one batch to the relay and sorts the answer (core/relay/sender.ts). `headers`: send with these, calling
+   * `fetch` before returning (a page being left, ./page-exit.ts); otherwise `relay.headers` is asked first.
    */
-  send(sessions: RelaySession[], keepalive: boolean, signal: AbortSignal, exitHeaders?: Record<string, string>): Promise<SendOutcome>;
+  send(sessions: RelaySession[], keepalive: boolean, signal: AbortSignal, headers?: Record<string, string>): Promise<SendOutcome>;
   /**
-   * The headers a request sent while the page is being left carries: the game's static headers, or what its
-   * `relay.headers()` function gave last time it succeeded; undefined when it has not succeeded yet.
+   * Splits a batch into bodies a keepalive request may carry: each under what the keepalive bodies in flight leave
+   * of the 64 KiB (a page's exit request may be under way beside a flush); a session too large alone is `oversized`.
    */
-  exitHeaders(): Record<string, string> | undefined;
-  /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
-  warmHeaders(): void;
-  /** Splits a batch into bodies a keepalive request may carry (each under `limit` bytes); a session too large alone is `oversized`. */
-  keepaliveChunks<T extends { session: TrackedSession }>(items: T[], limit?: number): { chunks: T[][]; oversized: T[] };
-  /** The UTF-8 size of the body that carries `sessions`. */
-  bodyBytes(sessions: RelaySession[]): number;
+  keepaliveChunks<T extends { session: TrackedSession }>(items: T[]): { chunks: T[][]; oversized: T[] };
   /** Runs `task` under the player's flush lock. */
   lock(task: () => Promise<void>): Promise<void>;
   /** The wait before retry `attempt` (core/http/backoff.ts). */
@@ -48,23 +40,17 @@ const SENT_AT_SAMPLE = new Date(0).toISOString();
 
 /** The {@link FlushTools} of the player whose flush lock is `lockName`, sending to `relay`. */
 export function flushTools(platform: Platform, relay: RelayTarget, isTest: boolean | undefined, lockName: string): FlushTools {
-  const { headers } = relay;
-  /** The last headers `relay.headers()` resolved to (a function's); static headers are read as they are. */
-  let lastHeaders: Record<string, string> | undefined;
-  const resolved = () => resolveHeaders(headers).then((value) => (lastHeaders = value));
   const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
+  /** Bytes of this player's keepalive bodies in flight. */
+  let keepaliveBytes = 0;
   return {
     url: relay.url,
-    send(sessions, keepalive, signal, exitHeaders) {
-      const send = (resolvedHeaders: Record<string, string>) => sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal, resolvedHeaders, now: () => platform.now() });
-      return exitHeaders ? send(exitHeaders) : resolved().then(send);
+    send(sessions, keepalive, signal, headers) {
+      const bytes = keepalive ? bodyBytes(sessions) : 0;
+      keepaliveBytes += bytes;
+      return sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal, resolvedHeaders: headers, now: () => platform.now() }).finally(() => (keepaliveBytes -= bytes));
     },
-    exitHeaders: () => (typeof headers === 'function' ? lastHeaders : withoutContentType(headers ?? {})),
-    warmHeaders() {
-      if (typeof headers === 'function' && !lastHeaders) resolved().catch(() => undefined); // a failure is reported by the next flush that asks
-    },
-    keepaliveChunks: (items, limit = KEEPALIVE_BODY_LIMIT) => chunkBySize(items, bodyBytes([]), limit),
-    bodyBytes,
+    keepaliveChunks: (items) => chunkBySize(items, bodyBytes([]), KEEPALIVE_BODY_LIMIT - keepaliveBytes),
     lock: (task) => withLock(platform, lockName, task),
     backoffDelay,
     isTransientStatus,

@@ -1,18 +1,16 @@
 /**
  * Sends the queue to the relay: one flusher at a time (a lock across instances), batches of at most 1000,
  * keepalive chunks under 64 KiB, per-item results, bisection of rejected batches, backoff with full jitter
- * and `Retry-After`; and, when the page is being left, one keepalive request at once from what is in memory
- * ({@link Flusher.exit}). Part of the tracker's own code: every start needs it (DESIGN section 11).
+ * and `Retry-After`; and, for a page being left, one keepalive request at once ({@link Flusher.sendAtOnce}).
+ * Part of the tracker's own code: every start needs it (DESIGN section 11).
  * @see DESIGN section 5
  */
 import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
-import { shiftSession } from '../relay/device-clock.js';
-import { KEEPALIVE_BODY_LIMIT } from './body-size.js';
 import type { DropReason, TrackerEvents } from './events.js';
 import type { FlushTools } from './flush-tools.js';
-import type { QueuedSession, SessionQueue } from './queue.js';
+import { presentFrame, type QueuedSession, type SessionQueue } from './queue.js';
 
 /**
  * What asked for a flush. assumed: every trigger waits out a `Retry-After` (the relay asked for it); the
@@ -35,13 +33,11 @@ export interface Flusher {
   /** Flushes now if `trigger` may start one; joins the flush already running. */
   flush(trigger: FlushTrigger): Promise<void>;
   /**
-   * The page is being left: sends the queued sessions held in memory (the session that just ended among them)
-   * in one keepalive request, calling `fetch` before it returns: no lock (the service de-duplicates), no storage
-   * read, the headers of the last successful `relay.headers()` call. If the page lives on, the answer is acted
-   * on as a flush's. assumed: nothing is sent while `relay.headers()` has not succeeded yet (sent without the
-   * game's credentials it would be refused); storage keeps those sessions for the next flush or visit.
+   * Sends `batch` (marked in flight) in one keepalive request with `headers`, calling `fetch` before it returns: no
+   * lock (the service de-duplicates). If the page lives on, the answer is acted on as a flush's. For a page being
+   * left (./page-exit.ts).
    */
-  exit(): void;
+  sendAtOnce(batch: QueuedSession[], headers: Record<string, string>): void;
   /**
    * Stops timers and aborts the request in flight (its sessions stay queued for the next start-up).
    * Resolves once a flush holding the lock has wound down, so its last events reach the listeners; a flush
@@ -95,8 +91,6 @@ export function createFlusher(
   let retryAfterUntil = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
   let disposed = false;
-  /** Bytes of this flusher's keepalive bodies in flight (an exit may come while a keepalive flush is under way). */
-  let keepaliveBytes = 0;
   /** Requests in a row that got no answer while online (see {@link UNREACHABLE_AFTER}). */
   let unreachable = 0;
   /** A `relay` error was reported since the relay last answered with results: the next waits for a success. */
@@ -128,16 +122,6 @@ export function createFlusher(
     return tools.lock(guarded);
   };
 
-  /**
-   * A queued session in the device clock's present frame, the one `sentAt` is read in: moved as far as the
-   * clock was moved since it was queued, and ending no later than now (a clock moved back while the game was
-   * closed would otherwise date it in the future).
-   */
-  const presentFrame = (item: QueuedSession, moved: number, nowMs: number): QueuedSession => {
-    const shift = Math.min(moved - item.moved, nowMs - Date.parse(item.session.endedAt));
-    return shift < 0 || shift > 0 ? { ...item, session: shiftSession(item.session, shift) } : item;
-  };
-
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
   const drain = async (): Promise<Step> => {
     await queue.sync();
@@ -151,8 +135,7 @@ export function createFlusher(
       const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       const withKeepalive = keepalive;
-      // Within what keepalive bodies in flight leave (a page's exit request may be one of them).
-      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch, KEEPALIVE_BODY_LIMIT - keepaliveBytes) : { chunks: [batch], oversized: [] };
+      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {
@@ -167,21 +150,16 @@ export function createFlusher(
 
   /**
    * Sends one batch and acts on the outcome; a rejected or too-large batch is split and each half sent. With
-   * `exitHeaders`, `fetch` is called before this function first yields (see {@link Flusher.exit}).
+   * `headers`, `fetch` is called before this function first yields (see {@link Flusher.sendAtOnce}).
    */
-  const send = async (batch: QueuedSession[], withKeepalive: boolean, exitHeaders?: Record<string, string>): Promise<Step> => {
+  const send = async (batch: QueuedSession[], withKeepalive: boolean, headers?: Record<string, string>): Promise<Step> => {
     let outcome;
-    const sessions = batch.map((item) => item.session);
-    const bytes = withKeepalive ? tools.bodyBytes(sessions) : 0;
-    keepaliveBytes += bytes;
     try {
-      outcome = await tools.send(sessions, withKeepalive, abort.signal, exitHeaders);
+      outcome = await tools.send(batch.map((item) => item.session), withKeepalive, abort.signal, headers);
     } catch (error) {
       release(batch);
       events.emit('error', { kind: 'headers', error });
       return false;
-    } finally {
-      keepaliveBytes -= bytes;
     }
     const { kind } = outcome;
     if (kind === 'results') return settle(batch, outcome.result);
@@ -290,18 +268,7 @@ export function createFlusher(
         .finally(() => (running = undefined));
       return running;
     },
-    exit() {
-      const headers = tools.exitHeaders();
-      if (disposed || !enabled() || !headers || platform.network?.isOnline() === false) return;
-      const moved = clockMoved();
-      const nowMs = platform.now();
-      const held = queue.readHeld().map((item) => presentFrame(item, moved, nowMs));
-      // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
-      const { chunks } = tools.keepaliveChunks(held, KEEPALIVE_BODY_LIMIT - keepaliveBytes);
-      const [first = []] = chunks;
-      release(held.filter((item) => !first.includes(item)));
-      if (first.length) void send(first, true, headers);
-    },
+    sendAtOnce: (batch, headers) => void send(batch, true, headers),
     dispose() {
       disposed = true;
       clearTimeout(retryTimer);

@@ -4,7 +4,7 @@
  * @see DESIGN section 5
  */
 import type { KeyValueStorage } from '../platform.js';
-import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
+import { shiftSession } from '../relay/device-clock.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
 import { isUnreadable } from './unreadable.js';
 
@@ -23,6 +23,25 @@ export interface QueuedSession {
   session: TrackedSession;
   /** How far the device clock had been moved when it was queued: the session's times are in that frame. */
   moved: number;
+}
+
+/**
+ * Where the queue reports the sessions it holds as they join and leave it: a page exit keeps the newest in memory
+ * (./page-exit.ts). Told synchronously, before the session's write ends.
+ */
+export interface HeldSessions {
+  hold(item: QueuedSession): void;
+  drop(key: string): void;
+}
+
+/**
+ * A queued session in the device clock's present frame, the one `sentAt` is read in: moved as far as the clock was
+ * moved (`moved`) since it was queued, and ending no later than `nowMs` (a clock moved back while the game was
+ * closed would otherwise date it in the future).
+ */
+export function presentFrame(item: QueuedSession, moved: number, nowMs: number): QueuedSession {
+  const shift = Math.min(moved - item.moved, nowMs - Date.parse(item.session.endedAt));
+  return shift < 0 || shift > 0 ? { ...item, session: shiftSession(item.session, shift) } : item;
 }
 
 const SEQ_DIGITS = 12;
@@ -47,11 +66,8 @@ export interface SessionQueue {
    * whose value no longer parses is set aside (see ./unreadable.ts).
    */
   read(keys: string[]): Promise<QueuedSession[]>;
-  /**
-   * The queued sessions this tracker still holds in memory (those it queued itself, newest first, at most a
-   * keepalive body's worth), marked in flight: at once, with no storage read, for a page being left.
-   */
-  readHeld(): QueuedSession[];
+  /** Marks keys in flight without reading them: a page's exit sends them from memory (./page-exit.ts). */
+  claim(keys: string[]): void;
   /** Ends the in-flight mark of keys that stay queued. */
   release(keys: Iterable<string>): void;
   /**
@@ -81,6 +97,8 @@ export function sessionQueue(
   clockMoved: () => number,
   /** Hears a session held in memory only (its write failed) leaving the queue: sent, dropped or evicted. */
   leftMemory: (sessionId: string) => void,
+  /** Told of every session joining and leaving the queue, where the platform has a page exit. */
+  held?: HeldSessions,
 ): SessionQueue {
   /** Insertion order is oldest first. */
   let index = new Map<string, Entry>();
@@ -89,32 +107,14 @@ export function sessionQueue(
   const inFlight = new Set<string>();
   /** Keys being deleted now (two answers for one session, an exit's and a flush's, report it once). */
   const removing = new Set<string>();
-  /**
-   * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
-   * what a page being left sends without reading storage. Storage still holds them (the source of truth).
-   */
-  const held = new Map<string, { session: TrackedSession; bytes: number }>();
-  let heldBytes = 0;
-  /** Keys whose first write is under way: storage may not show them yet. */
-  const writing = new Set<string>();
+  /** The sessions whose first write is under way, by key: storage may not show them yet. */
+  const writing = new Map<string, TrackedSession>();
   const seqStart = prefix.length;
-
-  const hold = (key: string, session: TrackedSession) => {
-    const bytes = utf8Length(JSON.stringify(session));
-    held.set(key, { session, bytes });
-    heldBytes += bytes;
-    for (const [oldest, { bytes: oldestBytes }] of held) {
-      if (heldBytes <= KEEPALIVE_BODY_LIMIT) break;
-      held.delete(oldest);
-      heldBytes -= oldestBytes;
-    }
-  };
 
   const forget = (key: string) => {
     const entry = index.get(key);
     index.delete(key);
-    heldBytes -= held.get(key)?.bytes ?? 0;
-    held.delete(key);
+    held?.drop(key);
     if (entry?.session) leftMemory(entry.sessionId);
   };
 
@@ -161,8 +161,8 @@ export function sessionQueue(
       const entry: Entry = { sessionId, moved: clockMoved() };
       // In the index and held before the write ends (synchronously): a page being left sends it at once.
       index.set(key, entry);
-      hold(key, session);
-      writing.add(key);
+      held?.hold({ key, session, moved: entry.moved });
+      writing.set(key, session);
       try {
         await storage.set(key, session);
       } catch (error) {
@@ -209,7 +209,7 @@ export function sessionQueue(
           continue;
         }
         // Not in storage yet (its write is under way), rather than sent by another tracker.
-        if (session === undefined && writing.has(key)) session = held.get(key)?.session;
+        session ??= writing.get(key);
         if (session === undefined) forget(key);
         else {
           inFlight.add(key);
@@ -219,13 +219,8 @@ export function sessionQueue(
       return found;
     },
 
-    readHeld() {
-      const found: QueuedSession[] = [];
-      for (const [key, { session }] of held) {
-        inFlight.add(key);
-        found.unshift({ key, session, moved: index.get(key)!.moved });
-      }
-      return found;
+    claim(keys) {
+      for (const key of keys) inFlight.add(key);
     },
 
     release(keys) {

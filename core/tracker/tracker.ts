@@ -11,14 +11,12 @@ import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from '
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
+import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
-import { recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
+import { MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
-
-/** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
-const FIRST_CHECKPOINT_MS = 1_000;
 
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
@@ -33,7 +31,7 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * `start()` again if it wants; a background of exactly `backgroundTimeoutMs` counts as longer. `onUnload` is
  * treated as going to the background (checkpoint and keepalive flush); the session is recovered at the next
  * start-up if the page really went away. Where going to the background may be the last event
- * (`Lifecycle.backgroundMayBeFinal`, a browser page), the session ends there (`hidden`) and is sent at once,
+ * (`Lifecycle.pageExit`, a browser page), the session ends there (`hidden`) and is sent at once,
  * and comes back as a new session (`session:start` with `continues`) when the page is shown within
  * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad
  * argument to `start()` throws a `ValidationError` (a programming error), while a finished session that breaks
@@ -165,15 +163,20 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let optedOut = config.optOut ?? false;
   const runningPrefix = prefix + layout.running;
   const running = runningStore(storage, runningPrefix, storageError);
+  /**
+   * Where going to the background may be the page's last event: the session ends there and is sent at once. The
+   * platform supplies that code (./page-exit.ts), so that hosts without it do not carry it.
+   */
+  const exit = (platform.lifecycle.pageExit as StartPageExit | undefined)?.(platform, config, instanceId, running, clockMoved);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
-  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId));
+  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId), exit);
   /**
    * Until start-up has looked for crashed sessions, nothing is sent: a session queued just before a crash (its
    * running record not yet deleted) must still be in the queue when recovery asks, or it would be recovered
    * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
    */
   let starting = true;
-  const tools = flushTools(platform, config.relay, config.isTest, `${prefix}flush`);
+  const tools = flushTools(platform, exit ? exit.relay : config.relay, config.isTest, `${prefix}flush`);
   const flusher = createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
@@ -185,12 +188,8 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
-  /** Where going to the background may be the page's last event: the session ends there and is sent at once. */
-  const leavesOnBackground = platform.lifecycle.backgroundMayBeFinal === true;
   /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
   let isLoaded = false;
-  /** The session that ended `hidden`, which the page being shown again within the timeout continues. */
-  let hiddenSession: { fields: SessionFields; at: number; carriedMs: number } | undefined;
 
   const requestFlush = (trigger: FlushTrigger) => void (disposed || flusher.flush(trigger));
   const flushEvery = () => {
@@ -213,28 +212,17 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     backgroundTimer = setTimeout(() => clock === paused && end('background-timeout'), config.backgroundTimeoutMs);
   };
 
-  /**
-   * The page may be going away for good: the session ends now, its final record stored first (in case the
-   * request is lost), and is queued and sent within this event handler. Under the 1 s minimum it would be
-   * dropped as too short, so it is paused instead (a tab switched for a moment continues it as itself).
-   */
-  const leave = (ending: SessionClock, now: number) => {
-    const record = ending.record(instanceId, now);
-    if (record.playedMs < FIRST_CHECKPOINT_MS) return pause(ending, now);
-    void running.save(record);
-    const { sessionId, userId, campaignId, creatorKey, metadata } = record;
-    hiddenSession = { fields: { sessionId, userId, ...definedOnly({ campaignId, creatorKey, metadata }) }, at: now, carriedMs: record.playedMs % 1000 };
-    end('hidden');
-  };
-
   const toBackground = () => {
     inBackground = true;
     watch.background(true);
     clearInterval(flushTimer);
     const now = monotonic();
-    if (clock) (leavesOnBackground ? leave : pause)(clock, now);
+    if (clock) {
+      if (exit?.leaves(clock, now)) end('hidden');
+      else pause(clock, now);
+    }
     // The exit goes out now, from memory; the flush sends the rest of the queue after it, as keepalive too.
-    if (leavesOnBackground) flusher.exit();
+    exit?.send(queue, tools, flusher, !starting && !optedOut);
     requestFlush('background');
   };
 
@@ -243,9 +231,8 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     inBackground = false;
     watch.background(false);
     flushEvery();
-    const hidden = hiddenSession;
-    hiddenSession = undefined;
-    if (hidden && !clock && !optedOut && monotonic() - hidden.at < config.backgroundTimeoutMs) return void begin(hidden.fields, hidden.fields.sessionId, hidden.carriedMs);
+    const continuation = exit?.takeContinuation();
+    if (continuation && !clock && !optedOut) return void begin(...continuation);
     if (!clock) return;
     const now = monotonic();
     if (clock.pausedFor(now) >= config.backgroundTimeoutMs) return end('background-timeout');
@@ -265,6 +252,12 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     stopTimers();
     events.emit('session:end', { sessionId: session.sessionId, reason, session });
     track(finish(session, record, discard));
+  };
+
+  /** The game's own call (or dispose) ends the running session, if any; a session that ended `hidden` is not continued. */
+  const endByCall = (reason: SessionEndReason, discard?: DropReason) => {
+    if (clock) end(reason, discard);
+    exit?.takeContinuation();
   };
 
   /**
@@ -353,12 +346,12 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const now = monotonic();
     const started = sessionClock(fields, platform.now(), now, clockMoved, carriedMs);
     clock = started;
-    tools.warmHeaders();
+    exit?.warmHeaders();
     if (inBackground) pause(started, now);
     else {
       checkpointEvery();
       // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-      firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
+      firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
     }
     void running.save(started.record(instanceId, now));
     events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ continues, campaignId, creatorKey }) });
@@ -369,15 +362,13 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     start(options) {
       if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
       const { campaignId, creatorKey, metadata } = checkStartOptions(options);
-      if (clock) end('restart');
-      hiddenSession = undefined;
+      endByCall('restart');
       if (optedOut) return '';
       return begin({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata });
     },
 
     async stop() {
-      if (clock) end('stop');
-      hiddenSession = undefined;
+      endByCall('stop');
       await settled();
     },
 
@@ -390,8 +381,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     },
 
     async deleteStoredData() {
-      if (clock) end('stop', 'erased');
-      hiddenSession = undefined;
+      endByCall('stop', 'erased');
       await ready;
       await settled();
       await tools.lock(async () => {
@@ -410,8 +400,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       return (disposed ??= (async () => {
         for (const stopListening of unsubscribe.splice(0)) stopListening();
         clearInterval(flushTimer);
-        if (clock) end('dispose');
-        hiddenSession = undefined;
+        endByCall('dispose');
         await flusher.dispose();
         await ready;
         await settled();

@@ -25,7 +25,8 @@ async function play(harness: Harness, seconds: number, options: Parameters<Harne
 describe('flush triggers', () => {
   it('every flushIntervalMs in the foreground, POSTing the exact body with the game headers', async () => {
     let calls = 0;
-    const harness = createHarness({ relay: { url: RELAY_URL, headers: async () => ({ authorization: `Bearer token-${++calls}` }) } });
+    // A page (its lifecycle has the page exit): the headers are asked for as a session starts.
+    const harness = createHarness({ relay: { url: RELAY_URL, headers: async () => ({ authorization: `Bearer token-${++calls}` }) } }, { backgroundMayBeFinal: true });
     const sessionId = await play(harness, 10);
     await advance(19_999);
     expect(harness.relay.requests).toEqual([]);
@@ -46,6 +47,15 @@ describe('flush triggers', () => {
     ]);
     expect(harness.log.at(-1)).toEqual(['flushed', { results: [{ sessionId, status: 'SUCCESS' }] }]);
     expect(harness.storage.snapshot()).toEqual({});
+  });
+
+  it('where the background is never final (no page exit: apps, engines), asks for the game headers only to send', async () => {
+    let calls = 0;
+    const harness = createHarness({ relay: { url: RELAY_URL, headers: async () => ({ authorization: `Bearer token-${++calls}` }) } });
+    await play(harness, 10);
+    expect(calls).toBe(0);
+    await advance(20_000);
+    expect(harness.relay.requests.map((request) => request.headers)).toEqual([{ authorization: 'Bearer token-1', 'content-type': 'application/json' }]);
   });
 
   it('not on the interval while in the background', async () => {

@@ -1,0 +1,131 @@
+/**
+ * The page exit (DESIGN section 5, "leaving"): where going to the background may be the last event the code gets
+ * (a browser page: a hidden tab is closed, discarded or evicted from the back/forward cache without another event),
+ * the running session ends there (`hidden`), the queued sessions held in memory go out at once, from within the
+ * event handler, and the page shown again continues the session as a new one (`session:start` with `continues`).
+ * The platform supplies it (`Lifecycle.pageExit`: the browser adapter, and the memory platform when asked) rather
+ * than the tracker importing it: hosts without it (React Native, Cocos) do not carry this code, and Metro keeps
+ * every line an entry reaches.
+ * @see docs/guides/tracker.md, "A page that is left"
+ */
+import { withoutContentType } from '../http/exchange.js';
+import type { PageExit, Platform } from '../platform.js';
+import type { RelayTarget } from '../relay/sender.js';
+import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
+import type { FlushTools } from './flush-tools.js';
+import type { Flusher } from './flusher.js';
+import type { ResolvedTrackerOptions } from './options.js';
+import { presentFrame, type HeldSessions, type QueuedSession, type SessionQueue } from './queue.js';
+import type { RunningStore } from './running-store.js';
+import { MIN_SESSION_MS, type SessionClock, type SessionFields } from './session-clock.js';
+
+/**
+ * A session that ended `hidden`, continued as `begin(like, continues, carriedMs)` when the page is shown again: a
+ * new session with `like`'s campaign, creator and metadata, continuing `continues`, carrying what it played beyond
+ * its whole seconds.
+ */
+export type Continuation = [like: Omit<SessionFields, 'sessionId' | 'userId'>, continues: string, carriedMs: number];
+
+/** What one tracker does through its page exit; each method is called where the tracker says. */
+export interface PageExitHooks extends HeldSessions {
+  /** The game's relay, its `relay.headers()` function's last answer kept for the exit request. */
+  relay: RelayTarget;
+  /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
+  warmHeaders(): void;
+  /**
+   * The page goes to the background: true when `ending` ends there (`hidden`; its final record stored first, in
+   * case the request is lost). Under the 1 s minimum it would be dropped as too short, so it is paused instead
+   * (false): a tab switched for a moment continues it as itself.
+   */
+  leaves(ending: SessionClock, now: number): boolean;
+  /**
+   * Sends the queued sessions held in memory (the session that just ended among them) in one keepalive request,
+   * calling `fetch` before it returns: no storage read, the headers of the last successful `relay.headers()` call.
+   * assumed: nothing is sent while `relay.headers()` has not succeeded yet (sent without the game's credentials it
+   * would be refused); storage keeps those sessions for the next flush or visit. `queue`, `tools` and `flusher` are
+   * the tracker's, handed over here because they are made after the page exit (the queue reports to it); `enabled`:
+   * whether sending is on (start-up done, the player not opted out).
+   */
+  send(queue: SessionQueue, tools: FlushTools, flusher: Flusher, enabled: boolean): void;
+  /**
+   * The session that ended `hidden`, once, if the page is back within `backgroundTimeoutMs`; forgotten either way
+   * (the game's own `start()`, `stop()`, `deleteStoredData()` and `dispose()` let it go too).
+   */
+  takeContinuation(): Continuation | undefined;
+}
+
+/**
+ * The tracker's page exit, for {@link Lifecycle.pageExit}: pass it where going to the background may be the last
+ * event the code gets (the browser adapter's lifecycle does).
+ * @example
+ * ```ts
+ * const platform = { ...myPlatform, lifecycle: { ...myPlatform.lifecycle, pageExit } };
+ * ```
+ */
+export const pageExit: PageExit = startPageExit;
+
+/** How the tracker calls {@link pageExit}: with its platform, options, instance id, running records and clock watch. */
+export type StartPageExit = typeof startPageExit;
+
+/** The page exit of one tracker (`instanceId` owns its running records in `running`). */
+function startPageExit(platform: Platform, config: ResolvedTrackerOptions, instanceId: string, running: RunningStore, clockMoved: () => number): PageExitHooks {
+  const { headers } = config.relay;
+  /** The last headers `relay.headers()` resolved to (a function's); static headers are read as they are. */
+  let lastHeaders: Record<string, string> | undefined;
+  const remembered = typeof headers === 'function' ? async () => (lastHeaders = withoutContentType(await headers())) : undefined;
+  /**
+   * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
+   * what a page being left sends without reading storage. Storage still holds them (the source of truth).
+   */
+  const held = new Map<string, { item: QueuedSession; bytes: number }>();
+  let heldBytes = 0;
+  /** The session that ended `hidden`, and when (monotonic). */
+  let hidden: Continuation | undefined;
+  let hiddenAt = 0;
+  return {
+    relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
+    warmHeaders() {
+      if (remembered && !lastHeaders) remembered().catch(() => undefined); // a failure is reported by the next flush that asks
+    },
+    hold(item) {
+      const bytes = utf8Length(JSON.stringify(item.session));
+      held.set(item.key, { item, bytes });
+      heldBytes += bytes;
+      for (const [oldest, { bytes: oldestBytes }] of held) {
+        if (heldBytes <= KEEPALIVE_BODY_LIMIT) break;
+        held.delete(oldest);
+        heldBytes -= oldestBytes;
+      }
+    },
+    drop(key) {
+      heldBytes -= held.get(key)?.bytes ?? 0;
+      held.delete(key);
+    },
+    leaves(ending, now) {
+      const record = ending.record(instanceId, now);
+      if (record.playedMs < MIN_SESSION_MS) return false;
+      void running.save(record);
+      hidden = [record, record.sessionId, record.playedMs % 1000];
+      hiddenAt = now;
+      return true;
+    },
+    send(queue, tools, flusher, enabled) {
+      const sendHeaders = remembered ? lastHeaders : withoutContentType((headers as Record<string, string> | undefined) ?? {});
+      if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
+      const moved = clockMoved();
+      const nowMs = platform.now();
+      const items = [...held.values()].reverse().map(({ item }) => presentFrame(item, moved, nowMs));
+      const keys = (some: QueuedSession[]) => some.map((item) => item.key);
+      queue.claim(keys(items));
+      // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
+      const [first = []] = tools.keepaliveChunks(items).chunks;
+      queue.release(keys(items.filter((item) => !first.includes(item))));
+      if (first.length) flusher.sendAtOnce(first, sendHeaders);
+    },
+    takeContinuation() {
+      const shown = hidden;
+      hidden = undefined;
+      return shown && platform.monotonic() - hiddenAt < config.backgroundTimeoutMs ? shown : undefined;
+    },
+  };
+}
