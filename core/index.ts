@@ -11,7 +11,7 @@ export * from './http/errors.js';
 export { BASE_URLS, type Environment } from './http/environment.js';
 export type { LogEntry, TransportOptions, RetryPolicy, ResponseValidator } from './http/transport.js';
 export type { Page, PagePromise } from './http/page.js';
-export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, PageExit, Platform, PlatformCrypto } from './platform.js';
+export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto, TrackerPageExit } from './platform.js';
 export type * from './types.js';
 export { createGameCampaign, type GameCampaign, type GameCampaignOptions, type GameTrackerOptions } from './game-campaign.js';
 export type { RequestOptions } from './http/transport.js';

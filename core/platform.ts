@@ -20,20 +20,21 @@ export interface Lifecycle {
   onUnload?(listener: () => void): () => void;
   /**
    * Where going to the background may be the last event the code ever gets (a browser page: a hidden tab is
-   * closed, discarded or evicted from the back/forward cache without another event): the SDK's `pageExit`. The
-   * tracker then ends and sends the running session as it goes to the background and continues it as a new
-   * session when it comes back. Absent (apps, engines, the memory platform unless asked): a short background
-   * pauses and resumes the same session. The platform passes it, rather than the tracker importing it, so that
-   * hosts without it do not carry its code (a React Native app keeps every line its entry reaches).
+   * closed, discarded or evicted from the back/forward cache without another event): `pageExit` of
+   * game-campaign-sdk/browser. The tracker then ends and sends the running session as it goes to the background
+   * and continues it as a new session when it comes back. Absent (apps, engines, the memory platform unless
+   * asked): a short background pauses and resumes the same session. The platform passes it, rather than the
+   * tracker importing it, so that hosts without it do not carry its code (a React Native app keeps every line its
+   * entry reaches).
    */
-  readonly pageExit?: PageExit;
+  readonly pageExit?: TrackerPageExit;
 }
 
 /**
- * The tracker's page exit (`pageExit`, exported by game-campaign-sdk and game-campaign-sdk/browser), for
+ * The tracker's page exit (`pageExit`, exported by game-campaign-sdk/browser), for
  * {@link Lifecycle.pageExit}. Opaque here, so that this contract imports nothing of the tracker: pass it as it is.
  */
-export type PageExit = (...tracker: never[]) => unknown;
+export type TrackerPageExit = (...tracker: never[]) => unknown;
 
 /** Secure randomness and SHA-256; async because `wx.getRandomValues` and expo-crypto are. */
 export interface PlatformCrypto {

@@ -41,6 +41,7 @@ export function createGameCampaign(options: BrowserGameCampaignOptions): GameCam
 }
 
 export { createBrowserPlatform, type BrowserPlatform, type BrowserPlatformOptions } from './platform.js';
+export { pageExit } from '../../core/tracker/page-exit.js';
 export { createIdbStorage, StorageUnavailableError, type BrowserStorage, type IdbStorageOptions } from './storage.js';
 export { WEBVIEW_CLOSE_MESSAGE, type BrowserWebViewOptions } from './webview-options.js';
 export type { GameCampaign, GameCampaignOptions, GameTrackerOptions } from '../../core/game-campaign.js';
@@ -48,5 +49,5 @@ export { CampaignClient, type CampaignClientOptions } from '../../core/client/ca
 export * from '../../core/tracker/index.js';
 export * from '../../core/http/errors.js';
 export type { Environment } from '../../core/http/environment.js';
-export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, PageExit, Platform, PlatformCrypto, WebViewHandle } from '../../core/platform.js';
+export type { FetchLike, KeyValueStorage, Lifecycle, NetworkStatus, Platform, PlatformCrypto, TrackerPageExit, WebViewHandle } from '../../core/platform.js';
 export type * from '../../core/types.js';

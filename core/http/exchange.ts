@@ -7,6 +7,7 @@
 import type { RelayHeaders } from '../relay/sender.js';
 import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
+import { withoutContentType } from './without-content-type.js';
 
 /**
  * Sends `init` to `url` and reads the whole body as text (none for 204).
@@ -74,9 +75,4 @@ export function parseJson(text: string): unknown {
 /** The headers of one request, without a content-type of their own. */
 export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
   return withoutContentType(typeof headers === 'function' ? await headers() : (headers ?? {}));
-}
-
-/** `headers` without a content-type: ours is the only one (a game's differently-cased one would be merged into it). */
-export function withoutContentType(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'content-type'));
 }

@@ -10,7 +10,8 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import type { DropReason, TrackerEvents } from './events.js';
 import type { FlushTools } from './flush-tools.js';
-import { presentFrame, type QueuedSession, type SessionQueue } from './queue.js';
+import { presentFrame } from './present-frame.js';
+import type { QueuedSession, SessionQueue } from './queue.js';
 
 /**
  * What asked for a flush. assumed: every trigger waits out a `Retry-After` (the relay asked for it); the

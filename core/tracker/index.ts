@@ -5,7 +5,6 @@
 export { PlaytimeTracker } from './tracker.js';
 export { DROP_REASONS } from './events.js';
 export { TRACKER_DEFAULTS, type PlaytimeTrackerOptions, type StartSessionOptions } from './options.js';
-export { pageExit } from './page-exit.js';
 export type {
   DropReason,
   DroppedEvent,

@@ -8,16 +8,17 @@
  * every line an entry reaches.
  * @see docs/guides/tracker.md, "A page that is left"
  */
-import { withoutContentType } from '../http/exchange.js';
-import type { PageExit, Platform } from '../platform.js';
+import { withoutContentType } from '../http/without-content-type.js';
+import type { Platform, TrackerPageExit } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
 import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
 import type { FlushTools } from './flush-tools.js';
 import type { Flusher } from './flusher.js';
 import type { ResolvedTrackerOptions } from './options.js';
-import { presentFrame, type HeldSessions, type QueuedSession, type SessionQueue } from './queue.js';
+import { presentFrame } from './present-frame.js';
+import type { HeldSessions, QueuedSession, SessionQueue } from './queue.js';
 import type { RunningStore } from './running-store.js';
-import { MIN_SESSION_MS, type SessionClock, type SessionFields } from './session-clock.js';
+import type { SessionClock, SessionFields } from './session-clock.js';
 
 /**
  * A session that ended `hidden`, continued as `begin(like, continues, carriedMs)` when the page is shown again: a
@@ -62,7 +63,7 @@ export interface PageExitHooks extends HeldSessions {
  * const platform = { ...myPlatform, lifecycle: { ...myPlatform.lifecycle, pageExit } };
  * ```
  */
-export const pageExit: PageExit = startPageExit;
+export const pageExit: TrackerPageExit = startPageExit;
 
 /** How the tracker calls {@link pageExit}: with its platform, options, instance id, running records and clock watch. */
 export type StartPageExit = typeof startPageExit;
@@ -103,7 +104,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     },
     leaves(ending, now) {
       const record = ending.record(instanceId, now);
-      if (record.playedMs < MIN_SESSION_MS) return false;
+      if (record.playedMs < 1000) return false; // under the spec's 1 s minimum
       void running.save(record);
       hidden = [record, record.sessionId, record.playedMs % 1000];
       hiddenAt = now;

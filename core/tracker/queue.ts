@@ -4,7 +4,6 @@
  * @see DESIGN section 5
  */
 import type { KeyValueStorage } from '../platform.js';
-import { shiftSession } from '../relay/device-clock.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
 import { isUnreadable } from './unreadable.js';
 
@@ -32,16 +31,6 @@ export interface QueuedSession {
 export interface HeldSessions {
   hold(item: QueuedSession): void;
   drop(key: string): void;
-}
-
-/**
- * A queued session in the device clock's present frame, the one `sentAt` is read in: moved as far as the clock was
- * moved (`moved`) since it was queued, and ending no later than `nowMs` (a clock moved back while the game was
- * closed would otherwise date it in the future).
- */
-export function presentFrame(item: QueuedSession, moved: number, nowMs: number): QueuedSession {
-  const shift = Math.min(moved - item.moved, nowMs - Date.parse(item.session.endedAt));
-  return shift < 0 || shift > 0 ? { ...item, session: shiftSession(item.session, shift) } : item;
 }
 
 const SEQ_DIGITS = 12;

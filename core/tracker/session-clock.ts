@@ -7,9 +7,6 @@ import type { TrackedSession } from './events.js';
 import { isoTime } from '../iso-time.js';
 import { definedOnly } from './options.js';
 
-/** The spec's minimum session length, ms: a shorter session is dropped (`too-short`). */
-export const MIN_SESSION_MS = 1_000;
-
 /** The fields a session carries besides its times. */
 export interface SessionFields {
   sessionId: string;

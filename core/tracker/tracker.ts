@@ -15,8 +15,11 @@ import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
-import { MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
+import { recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
+
+/** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
+const FIRST_CHECKPOINT_MS = 1_000;
 
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
@@ -351,7 +354,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     else {
       checkpointEvery();
       // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-      firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
+      firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
     }
     void running.save(started.record(instanceId, now));
     events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ continues, campaignId, creatorKey }) });
