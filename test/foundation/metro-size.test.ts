@@ -66,6 +66,17 @@ describe('the SDK in a Metro release app (React Native)', () => {
     },
   );
 
+  it('carries none of the page exit: the browser lifecycle supplies it (Lifecycle.pageExit), the React Native entry never reaches it', () => {
+    // Names of core/tracker/page-exit.ts's own state, as the built files keep them (Metro's minifier shortens them
+    // later, inside the one module it keeps whole): the sessions held for the exit request, the relay headers kept for it.
+    const entry = readFileSync(join(ROOT, 'dist/react-native.js'), 'utf8');
+    const pageExit = readFileSync(join(ROOT, 'dist/modules/core/tracker/page-exit.js'), 'utf8');
+    for (const name of ['heldBytes', 'lastHeaders']) {
+      expect(pageExit, name).toContain(name);
+      expect(entry, name).not.toContain(name);
+    }
+  });
+
   it('reaches no zod, no browser-only code and no IIFE sibling loader', () => {
     for (const text of ['ZodError', '$ZodType', 'indexedDB', 'document.createElement', 'visibilitychange', 'GameCampaignSha256', 'game-campaign.sha256.js', 'game-campaign.flusher.js']) {
       expect(size.code.withSdk, text).not.toContain(text);

@@ -214,7 +214,7 @@ describe('game-client bundles', () => {
   });
 
   /** The files whose code a consumer loads at once (entry chunk and its static imports) and later (`import()`), bundled by esbuild with code splitting. */
-  async function loadedFiles(code: string): Promise<{ atOnce: string[]; later: string[]; laterCode: string }> {
+  async function loadedFiles(code: string): Promise<{ atOnce: string[]; later: string[]; laterCode: string; allCode: string }> {
     const folder = mkdtempSync(join(tmpdir(), 'gc-split-'));
     try {
       mkdirSync(join(folder, 'node_modules'));
@@ -232,7 +232,7 @@ describe('game-client bundles', () => {
       const files = (paths: string[]) => [...new Set(paths.flatMap((path) => Object.entries(outputs[path]!.inputs).filter(([, input]) => input.bytesInOutput > 0).map(([input]) => input.replace(/^.*node_modules\/(?!game-campaign-sdk)/, '').replace(/^.*dist\/modules\//, ''))))].sort();
       const laterPaths = Object.keys(outputs).filter((path) => !atOnce.has(path));
       const laterCode = result.outputFiles.filter((file) => laterPaths.some((path) => file.path.endsWith(path.replace(/^.*\//, '/')))).map((file) => file.text).join('\n');
-      return { atOnce: files([...atOnce]), later: files(laterPaths), laterCode };
+      return { atOnce: files([...atOnce]), later: files(laterPaths), laterCode, allCode: result.outputFiles.map((file) => file.text).join('\n') };
     } finally {
       rmSync(folder, { recursive: true, force: true });
     }
@@ -263,6 +263,17 @@ describe('game-client bundles', () => {
     // @noble/hashes' sha256, as dist/ carries it: lowered to ES2020, so the game's bundler adds no helper chunk.
     expect(later).toContain('vendor/@noble/hashes/sha2.js');
     expect(laterCode).toContain('getUint32');
+  });
+
+  it.each([
+    ['browser', true],
+    ['cocos', false],
+  ])('game-campaign-sdk/%s carries the page exit: %s (only the browser lifecycle supplies it, as Lifecycle.pageExit)', async (entry, carried) => {
+    // A Cocos web build runs on a page too, but its lifecycle does not say the background may be final.
+    const { atOnce, later, allCode } = await loadedFiles(`import { createGameCampaign } from 'game-campaign-sdk/${entry}';\nconsole.log(createGameCampaign);\n`);
+    expect([...atOnce, ...later].includes('core/tracker/page-exit.js')).toBe(carried);
+    // The names of the exit's own state (not minified here): the sessions held for the exit request, the relay headers kept for it.
+    for (const name of ['heldBytes', 'lastHeaders']) expect(allCode.includes(name), name).toBe(carried);
   });
 
   it('game-campaign-sdk/react-native is one file of its own (Metro keeps all of it anyway): no other SDK module or package but mitt (no @noble/hashes), no import()', () => {
