@@ -197,8 +197,9 @@ export function sessionQueue(
           if (isUnreadable(error)) await queue.remove([key]);
           continue;
         }
-        // Not in storage yet (its write is under way), rather than sent by another tracker.
-        session ??= writing.get(key);
+        // Not in storage: its write is under way, or failed while this read waited (the session is then held in
+        // memory), rather than sent by another tracker.
+        session ??= entry.session ?? writing.get(key);
         if (session === undefined) forget(key);
         else {
           inFlight.add(key);

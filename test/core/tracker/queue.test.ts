@@ -113,3 +113,29 @@ describe('the queue', () => {
     expect(log.filter(([name]) => name === 'flushed' || name === 'dropped')).toEqual([]);
   });
 });
+
+describe('a read racing a write that fails', () => {
+  it('keeps the session (held in memory) when its write fails while a flush is reading it: found, not forgotten', async () => {
+    const { sessionQueue } = await import('../../../core/tracker/queue.js');
+    // A store whose write fails late (a full origin) and whose read answers after that failure.
+    let failWrite!: (error: Error) => void;
+    let answerRead!: (value: undefined) => void;
+    const storage: KeyValueStorage = {
+      set: () => new Promise((_, reject) => (failWrite = reject)),
+      get: () => new Promise((resolve) => (answerRead = resolve)),
+      delete: async () => undefined,
+      keys: async () => [],
+    };
+    const left: string[] = [];
+    const queue = sessionQueue(storage, 'q:', 100, () => undefined, () => undefined, () => 0, (sessionId) => left.push(sessionId));
+    const session = { sessionId: 's-1', userId: 'player-1', durationSeconds: 3, startedAt: iso(T0), endedAt: iso(T0 + 3_000) };
+    const stored = queue.enqueue(session);
+    const [key] = queue.oldest(10, new Set());
+    const reading = queue.read([key!]); // the write is under way: storage does not show the session yet
+    failWrite(new Error('QuotaExceededError'));
+    expect(await stored).toBe(false); // held in memory for this run
+    answerRead(undefined);
+    expect(await reading).toEqual([{ key, session, moved: 0 }]);
+    expect([queue.size(), left]).toEqual([1, []]);
+  });
+});
