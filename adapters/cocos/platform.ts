@@ -5,6 +5,7 @@
  * @see DESIGN section 4, docs/guides/cocos.md
  */
 import type { Lifecycle, Platform, WebViewHandle } from '../../core/platform.js';
+import { pageExit } from '../../core/tracker/page-exit.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, platformCrypto, subtleDigest, type RandomSource } from '../shared/crypto.js';
 import { CryptoUnavailableError, WebViewUnavailableError } from '../shared/errors.js';
@@ -111,8 +112,10 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       if (isHidden !== hidden && (hidden = isHidden) === background) listener();
     });
   };
-  // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing.
-  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener) };
+  // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing. A web build is a
+  // page, whose hidden tab may be closed or discarded with no other event: the tracker's page exit sends the session
+  // as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
+  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener), ...(page ? { pageExit } : {}) };
 }
 
 /**

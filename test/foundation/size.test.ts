@@ -266,11 +266,12 @@ describe('game-client bundles', () => {
   });
 
   it.each([
-    ['browser', true],
-    ['cocos', false],
-  ])('game-campaign-sdk/%s carries the page exit: %s (only the browser lifecycle supplies it, as Lifecycle.pageExit)', async (entry, carried) => {
-    // A Cocos web build runs on a page too, but its lifecycle does not say the background may be final.
-    const { atOnce, later, allCode } = await loadedFiles(`import { createGameCampaign } from 'game-campaign-sdk/${entry}';\nconsole.log(createGameCampaign);\n`);
+    ['browser', 'createGameCampaign', true],
+    ['cocos', 'createGameCampaign', true],
+    ['', 'PlaytimeTracker', false],
+  ])('game-campaign-sdk/%s %s carries the page exit: %s (the browser and Cocos lifecycles supply it, as Lifecycle.pageExit; the tracker alone does not reach it)', async (entry, name, carried) => {
+    // A Cocos web build is a page: its lifecycle passes the exit there (React Native's entry: test/foundation/metro-size.test.ts).
+    const { atOnce, later, allCode } = await loadedFiles(`import { ${name} } from 'game-campaign-sdk${entry && `/${entry}`}';\nconsole.log(${name});\n`);
     expect([...atOnce, ...later].includes('core/tracker/page-exit.js')).toBe(carried);
     // The names of the exit's own state (not minified here): the sessions held for the exit request, the relay headers kept for it.
     for (const name of ['heldBytes', 'lastHeaders']) expect(allCode.includes(name), name).toBe(carried);

@@ -179,6 +179,52 @@ describe('Cocos runtime', () => {
     }
   });
 
+  it('a web build is a page: hidden, its session ends and goes out within that event (keepalive, before it returns), and comes back as a continuation; a native build pauses', async () => {
+    const table = new Map<string, string>();
+    const cc = createFakeCc('web', table);
+    cc.start();
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', new EventTarget());
+    vi.stubGlobal('navigator', { onLine: true });
+    const requests: Array<{ keepalive: boolean | undefined; sessions: Array<{ sessionId: string; durationSeconds: number }> }> = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+      requests.push({ keepalive: init?.keepalive, sessions });
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } }, userId: 'player-1' });
+      const ends: string[] = [];
+      const starts: Array<string | undefined> = [];
+      gc.tracker.on('session:end', (event) => ends.push(event.reason));
+      gc.tracker.on('session:start', (event) => starts.push(event.continues));
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' });
+      await vi.advanceTimersByTimeAsync(3_000);
+      document.visibilityState = 'hidden';
+      document.dispatchEvent(new Event('visibilitychange'));
+      // Within the event: nothing awaited before fetch.
+      expect(requests).toEqual([{ keepalive: true, sessions: [expect.objectContaining({ sessionId: id, durationSeconds: 3 })] }]);
+      expect(ends).toEqual(['hidden']);
+      await vi.advanceTimersByTimeAsync(5_000);
+      document.visibilityState = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect(starts).toEqual([undefined, id]);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+
+    // A native build (no page) is an app: going to the background pauses the session, nothing ends.
+    vi.unstubAllGlobals();
+    const native = createFakeCc('native');
+    native.start();
+    const app = createCocosPlatform({ cc: native });
+    expect(app.lifecycle.pageExit).toBeUndefined();
+  });
+
   it('a WeChat mini-game (wx with the mini-game API) is the WeChat runtime, whatever sys says', () => {
     const fake = createFakeWx(new Map(), noServer);
     expect(createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest }).runtime).toBe('wechat');
