@@ -87,8 +87,8 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
         const [session] = alpha.recorded(player);
         expect(session!.sessionId).toBe(sessionId);
         expectPlayTime(session!.durationSeconds, played);
-        // Discarded: the game's renderer is killed (it dies before it answers).
-        void tab.send('game', 'Page.crash').catch(() => undefined);
+        // Discarded: the game's renderer is killed.
+        await tab.crashGame();
 
         // The next visit finds what the frozen page left stored (its last checkpoint at least: writes begun in the
         // exit need not commit before a page freezes) and sends it once the page that left no longer holds it (at

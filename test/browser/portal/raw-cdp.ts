@@ -16,6 +16,11 @@ export interface RawPortalTab {
   send<T = unknown>(where: 'page' | 'game', method: string, params?: object): Promise<T>;
   /** What the game told its portal page (see portal-pages.ts). */
   log(): Promise<GameMessage[]>;
+  /**
+   * Kills the game frame's renderer (`Page.crash`) and resolves once it is gone. Waited for: a frame of the same site
+   * opened meanwhile could be placed in that (frozen) renderer and never run.
+   */
+  crashGame(): Promise<void>;
 }
 
 /** A DevTools connection to a browser: tabs opened on it, and `close()`. */
@@ -78,6 +83,22 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
         evaluate: (where, expression) => evaluateIn(sessionOf(where), expression),
         send: (where, method, params) => send(method, params, sessionOf(where)),
         log: () => evaluateIn<GameMessage[]>(page, 'window.fromGame'),
+        async crashGame() {
+          const game = frame!;
+          const gone = new Promise<void>((resolve) => {
+            const listener = (message: Message) => {
+              const crashed = message.method === 'Inspector.targetCrashed' && message.sessionId === game;
+              if (crashed || (message.method === 'Target.detachedFromTarget' && message.params!['sessionId'] === game)) {
+                events.delete(listener);
+                resolve();
+              }
+            };
+            events.add(listener);
+          });
+          await send('Inspector.enable', {}, game);
+          void send('Page.crash', {}, game).catch(() => undefined); // the renderer dies before it answers
+          await gone;
+        },
       };
     },
     close: () => socket.close(),
