@@ -62,9 +62,10 @@ export const UNREACHABLE_AFTER = 3;
 /** The message of the `relay` error a relay that cannot be reached while online gets. */
 export const unreachableMessage = (url: string) =>
   `The relay at ${url} could not be reached ${UNREACHABLE_AFTER} times in a row while the device is online. Likely causes: ` +
-  "CORS does not allow this page's origin (the relay's cors option must list it), mixed content (an http:// relay " +
-  'from an https:// page), a blocked host (an ad blocker, a firewall, a Content-Security-Policy connect-src), or a ' +
-  'wrong relay URL. The sessions stay queued.';
+  "on a web page, CORS not allowing the page's origin (the relay's cors option must list it) or mixed content (an " +
+  'http:// relay from an https:// page); in an app, cleartext http:// refused (Android 9+ and iOS by default); a ' +
+  'blocked host (an ad blocker, a firewall, a Content-Security-Policy connect-src); or a wrong relay URL. The ' +
+  'sessions stay queued.';
 
 /**
  * The {@link Flusher} of one player's queue, sending with that player's `tools`. `clockMoved` tells how far

@@ -37,7 +37,7 @@ describe('a relay that cannot be reached while online', () => {
     const [event] = relayErrors(harness.log);
     const message = (event!.error as Error).message;
     expect(message).toContain(RELAY_URL);
-    for (const cause of ['CORS', 'mixed content', 'blocked host', 'wrong relay URL']) expect(message).toContain(cause);
+    for (const cause of ['CORS', 'mixed content', 'cleartext', 'blocked host', 'wrong relay URL']) expect(message).toContain(cause);
     await harness.tracker.flush();
     await harness.tracker.flush();
     expect(relayErrors(harness.log)).toHaveLength(1);
