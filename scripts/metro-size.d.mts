@@ -10,6 +10,8 @@ export interface MetroSize {
   js: number;
   gzip: number;
   hermes: number;
-  code: { withSdk: string; without: string };
+  /** What `game-campaign-sdk/react-native/picker` adds to the app when it is imported and passed: not budgeted. */
+  picker: { js: number; gzip: number; hermes: number };
+  code: { withSdk: string; without: string; withPicker: string };
 }
 export declare function measureMetroSize(): Promise<MetroSize>;

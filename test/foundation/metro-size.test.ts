@@ -41,12 +41,15 @@ describe('the SDK in a Metro release app (React Native)', () => {
     expect(size.code.withSdk).not.toContain('__loadBundleAsync'); // metro-runtime's asyncRequire: no import() reached
   });
 
-  it("leaves the creator picker to its own entry: an app that does not import it carries none of the picker's code", () => {
+  it("leaves the creator picker to its own entry: an app that does not import it carries none of the picker's code, one that does carries it", () => {
     // `debounceMs` and `cooldownDays` are the picker's own names (its options and its state).
     for (const text of ['debounceMs', 'cooldownDays']) {
       expect(size.code.withSdk, text).not.toContain(text);
+      expect(size.code.withPicker, text).toContain(text);
       expect(readFileSync(join(ROOT, 'dist/react-native-picker.js'), 'utf8'), text).toContain(text);
     }
+    expect(size.picker.gzip).toBeGreaterThan(0);
+    expect(size.picker.js).toBeGreaterThan(size.picker.gzip);
   });
 
   it.each(ENTRIES.filter((entry) => entry.selfContained).map((entry) => [entry.name]))(
