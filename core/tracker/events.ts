@@ -14,7 +14,7 @@ export type TrackedSession = RelaySession;
  * Why a session ended. `restart`: `start()` was called while it ran. `background-timeout`: the game stayed
  * in the background longer than `backgroundTimeoutMs`. `recovered`: the previous run crashed; the session
  * ended at its last checkpoint. `hidden`: the page was hidden or left where that may be the last event it gets
- * (a browser: `Lifecycle.backgroundMayBeFinal`); the session was sent at once, and a `session:start` whose
+ * (a web page, whose lifecycle passes `Lifecycle.pageExit`); the session was sent at once, and a `session:start` whose
  * `continues` names it follows if the page is shown again within `backgroundTimeoutMs`.
  */
 export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'dispose' | 'recovered' | 'hidden';

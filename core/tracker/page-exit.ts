@@ -18,7 +18,7 @@ import type { ResolvedTrackerOptions } from './options.js';
 import { presentFrame } from './present-frame.js';
 import type { HeldSessions, QueuedSession, SessionQueue } from './queue.js';
 import type { RunningStore } from './running-store.js';
-import type { SessionClock, SessionFields } from './session-clock.js';
+import { MIN_SESSION_MS, type SessionClock, type SessionFields } from './session-clock.js';
 
 /**
  * A session that ended `hidden`, continued as `begin(like, continues, carriedMs)` when the page is shown again: a
@@ -104,7 +104,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     },
     leaves(ending, now) {
       const record = ending.record(instanceId, now);
-      if (record.playedMs < 1000) return false; // under the spec's 1 s minimum
+      if (record.playedMs < MIN_SESSION_MS) return false;
       void running.save(record);
       hidden = [record, record.sessionId, record.playedMs % 1000];
       hiddenAt = now;

@@ -85,6 +85,9 @@ export function sessionClock(fields: SessionFields, startedAtMs: number, startMo
   };
 }
 
+/** The spec's minimum session length, ms (`durationSeconds` at least 1): the tracker's first checkpoint, and the page exit's threshold. */
+export const MIN_SESSION_MS = 1_000;
+
 /**
  * A finished session from a record (a live one's, or a crashed run's: ended at its last checkpoint):
  * `endedAt = startedAt + span` (so `endedAt >= startedAt` whatever the device clock did) and

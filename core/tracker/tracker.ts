@@ -15,11 +15,8 @@ import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
-import { recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
+import { MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
-
-/** When the first checkpoint of a session is taken, ms: the spec's minimum session length. */
-const FIRST_CHECKPOINT_MS = 1_000;
 
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
@@ -34,7 +31,7 @@ const FIRST_CHECKPOINT_MS = 1_000;
  * `start()` again if it wants; a background of exactly `backgroundTimeoutMs` counts as longer. `onUnload` is
  * treated as going to the background (checkpoint and keepalive flush); the session is recovered at the next
  * start-up if the page really went away. Where going to the background may be the last event
- * (`Lifecycle.pageExit`, a browser page), the session ends there (`hidden`) and is sent at once,
+ * (`Lifecycle.pageExit`, a web page), the session ends there (`hidden`) and is sent at once,
  * and comes back as a new session (`session:start` with `continues`) when the page is shown within
  * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad
  * argument to `start()` throws a `ValidationError` (a programming error), while a finished session that breaks
@@ -354,7 +351,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     else {
       checkpointEvery();
       // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-      firstCheckpointTimer = setTimeout(checkpoint, Math.min(FIRST_CHECKPOINT_MS, checkpointMs));
+      firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
     }
     void running.save(started.record(instanceId, now));
     events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ continues, campaignId, creatorKey }) });
