@@ -20,7 +20,7 @@ let report: Record<string, unknown> = {};
 beforeAll(() => {
   const exe = join(work, 'parity.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ManagedParityProbe.cs')]);
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedParityProbe.cs')]);
   const { status, stdout, stderr } = runMono(exe, [join(work, 'device')], 'jit');
   expect(status, stderr).toBe(0);
   report = JSON.parse(stdout) as Record<string, unknown>;

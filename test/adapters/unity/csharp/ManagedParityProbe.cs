@@ -2,7 +2,7 @@
 // managed-parity.test.ts checks the JSON report this prints): a bad Start argument is a VALIDATION_ERROR at once, not
 // a session played and then refused by the relay; going to the background waits for the checkpoint's write, not for
 // the background flush's reads of a long queue; an answer envelope the bridge cannot read still completes its Task.
-// args: device folder.
+// Compiled with ProbeDevice.cs. args: device folder.
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -24,19 +24,13 @@ internal sealed class EnvelopeNative : INative
 
 internal static class ManagedParityProbe
 {
-    private static double monotonicMs;
-    private static readonly MainLoop Loop = new MainLoop();
-    private static readonly FakeRelay Relay = new FakeRelay();
+    private static readonly MainLoop Loop = ProbeDevice.Loop;
+    private static readonly FakeRelay Relay = ProbeDevice.Relay;
     private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
 
     private static int Main(string[] args)
     {
-        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", args[0]);
-        SynchronizationContext.SetSynchronizationContext(Loop);
-        var origin = new DateTime(2026, 6, 1, 12, 0, 0, DateTimeKind.Utc);
-        DeviceClock.UtcNow = () => origin.AddMilliseconds(monotonicMs);
-        MonotonicClock.NowMs = () => monotonicMs;
-        HttpExchange.Transport = Relay.Exchange;
+        ProbeDevice.Open(args[0]);
 
         BadStartArguments();
         PauseWaitsForTheCheckpointOnly();
@@ -45,12 +39,7 @@ internal static class ManagedParityProbe
         return 0;
     }
 
-    private static GameCampaignOptions Options(string player)
-    {
-        var options = new GameCampaignOptions { ClientKey = "ck_g1_sandbox:secret", UserId = player, RelayUrl = "https://g1.example/sandbox/campaign", IsTest = true };
-        options.RelayHeaders["authorization"] = "Bearer " + player;
-        return options;
-    }
+    private static GameCampaignOptions Options(string player) { return ProbeDevice.Options(player); }
 
     private static string Outcome(Func<Task> call)
     {
@@ -63,12 +52,7 @@ internal static class ManagedParityProbe
         return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
     }
 
-    private static void Pass(double ms)
-    {
-        monotonicMs += ms;
-        ManagedLifecycle.Instance.Update();
-        Loop.Settle();
-    }
+    private static void Pass(double ms) { ProbeDevice.Pass(ms); }
 
     /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
     private static void BadStartArguments()
