@@ -10,6 +10,7 @@ using System.Threading;
 using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
+using static ProbeDevice;
 
 /// <summary>The JavaScript side of a WebGL player, answering each call with a scripted envelope.</summary>
 internal sealed class EnvelopeNative : INative
@@ -24,13 +25,11 @@ internal sealed class EnvelopeNative : INative
 
 internal static class ManagedParityProbe
 {
-    private static readonly MainLoop Loop = ProbeDevice.Loop;
-    private static readonly FakeRelay Relay = ProbeDevice.Relay;
     private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
 
     private static int Main(string[] args)
     {
-        ProbeDevice.Open(args[0]);
+        Open(args[0]);
 
         BadStartArguments();
         PauseWaitsForTheCheckpointOnly();
@@ -39,7 +38,6 @@ internal static class ManagedParityProbe
         return 0;
     }
 
-    private static GameCampaignOptions Options(string player) { return ProbeDevice.Options(player); }
 
     private static string Outcome(Func<Task> call)
     {
@@ -52,7 +50,6 @@ internal static class ManagedParityProbe
         return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
     }
 
-    private static void Pass(double ms) { ProbeDevice.Pass(ms); }
 
     /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
     private static void BadStartArguments()
