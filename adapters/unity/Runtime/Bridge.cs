@@ -112,12 +112,19 @@ namespace GameCampaignSdk
                 if (!Pending.TryGetValue(id, out pending)) throw new InvalidOperationException("no request " + id + " is waiting");
                 Pending.Remove(id);
                 if (Json.Bool(message, "ok") == true) pending.TrySetResult(Json.Field(message, "value"));
-                else pending.TrySetException(new GameCampaignException(ErrorInfo.FromJson(Json.Field(message, "error"))));
+                else pending.TrySetException(ErrorOf(Json.Field(message, "error")));
             }
             catch (Exception error)
             {
                 Debug.LogException(error);
             }
+        }
+
+        /// <summary>The exception of an error answer; one that cannot be read still fails its call (BRIDGE_ERROR), never leaves it waiting.</summary>
+        private static GameCampaignException ErrorOf(object error)
+        {
+            try { return new GameCampaignException(ErrorInfo.FromJson(error)); }
+            catch (Exception unreadable) { return new GameCampaignException("BRIDGE_ERROR", "the error answer could not be read: " + unreadable.Message, unreadable); }
         }
 
         /// <summary>Builds an argument object from name/value pairs, leaving out nulls.</summary>

@@ -39,7 +39,7 @@ namespace GameCampaignSdk
         }
 
         /// <summary>The C# form of an error the bridge delivered.</summary>
-        public GameCampaignException(ErrorInfo info) : base(info == null ? "unknown error" : info.Message)
+        public GameCampaignException(ErrorInfo info) : base(info == null || info.Message == null ? "unknown error" : info.Message)
         {
             info = info ?? new ErrorInfo { Name = "Error", Code = "UNKNOWN", Message = "unknown error" };
             ErrorName = info.Name;

@@ -51,11 +51,13 @@ namespace GameCampaignSdk
         /// <summary>A value as a string, or null.</summary>
         public static string AsString(object value) { return value as string; }
 
-        /// <summary>A number member as a whole number, or null.</summary>
+        /// <summary>A number member as a whole number (rounded), or null; null too when it is beyond a long's range (1e300 from a hostile page).</summary>
         public static long? Long(Dictionary<string, object> o, string key)
         {
             var value = Field(o, key);
-            return value is double ? (long?)Convert.ToInt64((double)value) : null;
+            if (!(value is double)) return null;
+            var number = (double)value;
+            return number >= -9.2e18 && number <= 9.2e18 ? (long?)Convert.ToInt64(number) : null;
         }
 
         /// <summary>A number member, or null.</summary>

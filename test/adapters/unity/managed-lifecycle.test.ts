@@ -23,7 +23,7 @@ const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, letter: stri
 it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps a damaged file, maps the names', () => {
   const exe = join(work, 'lifecycle.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ManagedLifecycleProbe.cs')]);
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedLifecycleProbe.cs')]);
   const { status, stdout, stderr } = runMono(exe, [join(work, 'device'), DROP_REASONS.join(','), ERROR_KINDS.join(',')], 'jit');
   expect(status, stderr).toBe(0);
   const report = JSON.parse(stdout) as Record<string, unknown>;

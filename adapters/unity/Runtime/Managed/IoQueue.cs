@@ -19,6 +19,8 @@ namespace GameCampaignSdk
         private static readonly Queue<Action> Jobs = new Queue<Action>();
         private static bool draining;
         private static int unfinished;
+        /// <summary>Jobs asked for, and jobs completed, since the process started (one worker, in order: job n completes before n + 1).</summary>
+        private static long asked, completed;
 
         /// <summary>Jobs asked for and not yet completed (tests wait for 0 before they look at the files).</summary>
         internal static int Unfinished { get { lock (Gate) return unfinished; } }
@@ -63,10 +65,19 @@ namespace GameCampaignSdk
         /// <summary>Blocks until every job asked for has completed, or <paramref name="timeoutMs"/> passed; false on time-out.</summary>
         internal static bool WaitIdle(int timeoutMs)
         {
+            return WaitFor(Mark, timeoutMs);
+        }
+
+        /// <summary>The last job asked for so far: <see cref="WaitFor"/> it to wait for those jobs and none asked for later.</summary>
+        internal static long Mark { get { lock (Gate) return asked; } }
+
+        /// <summary>Blocks until the jobs up to <paramref name="mark"/> have completed, or <paramref name="timeoutMs"/> passed; false on time-out.</summary>
+        internal static bool WaitFor(long mark, int timeoutMs)
+        {
             var deadline = DateTime.UtcNow.AddMilliseconds(timeoutMs);
             lock (Gate)
             {
-                while (unfinished > 0)
+                while (completed < mark)
                 {
                     var left = deadline - DateTime.UtcNow;
                     if (left <= TimeSpan.Zero) return false;
@@ -81,6 +92,7 @@ namespace GameCampaignSdk
             lock (Gate)
             {
                 unfinished++;
+                asked++;
                 Jobs.Enqueue(job);
                 if (draining) return;
                 draining = true;
@@ -106,6 +118,7 @@ namespace GameCampaignSdk
                 lock (Gate)
                 {
                     unfinished--;
+                    completed++;
                     Monitor.PulseAll(Gate);
                 }
                 var progressed = Progressed;

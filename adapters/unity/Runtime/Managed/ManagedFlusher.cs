@@ -23,6 +23,11 @@ namespace GameCampaignSdk
         internal const int MaxItems = 1000;
         private const double BackoffBaseMs = 1000;
         private const double BackoffMaxMs = 300000;
+        /// <summary>
+        /// Requests in a row that got no answer while the device said it was online before the relay is reported
+        /// unreachable (core/tracker/flusher.ts <c>UNREACHABLE_AFTER</c>): one or two are a flaky network.
+        /// </summary>
+        internal const int UnreachableAfter = 3;
 
         private readonly ManagedSdk sdk;
         private readonly SessionQueue queue;
@@ -37,6 +42,10 @@ namespace GameCampaignSdk
         private double retryAfterUntil;
         private ManagedTimer retryTimer;
         private bool disposed;
+        /// <summary>Requests in a row that got no answer while online (see <see cref="UnreachableAfter"/>).</summary>
+        private int unreachable;
+        /// <summary>A <c>relay</c> error was reported since the relay last answered with results: the next waits for one.</summary>
+        private bool relayReported;
 
         internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside)
         {
@@ -195,10 +204,12 @@ namespace GameCampaignSdk
         private bool Transient(List<QueuedSession> batch, string reason, HttpAnswer answer)
         {
             queue.Release(Keys(batch));
-            if (answer.Reached && !answer.Transient)
+            unreachable = !answer.Reached && ManagedLifecycle.Online ? unreachable + 1 : 0;
+            if (unreachable >= UnreachableAfter) RelayError(Bridge.Args("kind", "relay", "message", UnreachableMessage()));
+            else if (answer.Reached && !answer.Transient)
             {
                 var unexpected = HttpExchange.ErrorOf(answer, relay: true);
-                sdk.Emit("error", Bridge.Args("kind", "relay", "message", reason + ": " + unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
+                RelayError(Bridge.Args("kind", "relay", "message", reason + ": " + unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
             }
             BackOff(answer.Reached ? RetryAfterMs(answer.RetryAfter) : null);
             return false;
@@ -215,10 +226,26 @@ namespace GameCampaignSdk
             return await Send(batch.GetRange(middle, batch.Count - middle));
         }
 
+        /// <summary>A relay that cannot be reached or answers wrongly is reported once, until it answers with results again (as in JavaScript).</summary>
+        private void RelayError(Dictionary<string, object> error)
+        {
+            if (!relayReported) sdk.Emit("error", error);
+            relayReported = true;
+        }
+
+        private string UnreachableMessage()
+        {
+            return "The relay at " + sdk.RelayUrl + " could not be reached " + UnreachableAfter + " times in a row while the device is online. Likely causes: "
+                + "cleartext http:// refused (Android 9+ and iOS by default: a development relay at http://10.0.2.2:... needs the app to allow it), "
+                + "a blocked host (a firewall, a proxy), or a wrong relay URL. The sessions stay queued.";
+        }
+
         /// <summary>SUCCESS and SKIPPED leave the queue (<c>flushed</c>); FAILED is dropped (<c>rejected</c>); unanswered items stay.</summary>
         private async Task<bool> Settle(List<QueuedSession> batch, List<PlaytimeItemResult> results)
         {
             ResetBackoff();
+            unreachable = 0;
+            relayReported = false;
             var unanswered = new Dictionary<string, QueuedSession>();
             foreach (var item in batch) unanswered[Json.Str(item.Session, "sessionId")] = item;
             var acknowledged = new List<KeyValuePair<string, PlaytimeItemResult>>();

@@ -73,19 +73,14 @@ namespace GameCampaignSdk
             Changed(before);
         }
 
-        /// <summary>How long going to the background waits for the checkpoint's write, ms.</summary>
-        private const int BackgroundWaitMs = 1000;
-
         private void Changed(bool before)
         {
             if (InBackground == before) return;
+            // Going to the background, the tracker writes its checkpoint before this returns (Android and iOS may kill
+            // the paused app without another message): ManagedTracker.ToBackground.
             EventHandlers.Raise(InBackground ? Backgrounded : Foregrounded);
-            // Going to the background: Android and iOS may kill the paused app without another message, so the
-            // checkpoint taken just now is written before this returns (bounded: a slow disk is not waited out).
-            // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
-            if (InBackground) IoQueue.WaitIdle(BackgroundWaitMs);
             // Back from a pause: timers that fell due while no frame ran (a background time-out) run now.
-            else ManagedTimers.Tick();
+            if (!InBackground) ManagedTimers.Tick();
         }
 
         /// <summary>Forgets the instance and the listeners: a new process, or Play mode entered again without a domain reload.</summary>

@@ -50,6 +50,8 @@ namespace GameCampaignSdk
         }
 
         internal string UserId { get; private set; }
+        /// <summary>The relay's base URL (named in the error of a relay that cannot be reached).</summary>
+        internal string RelayUrl { get { return relayUrl; } }
         internal string CampaignId { get; private set; }
         internal string CreatorKey { get; private set; }
         internal bool IsTest { get; private set; }

@@ -80,6 +80,7 @@ namespace GameCampaignSdk
         internal string Start(Dictionary<string, object> args)
         {
             if (disposed) throw new InvalidOperationException("the tracker was disposed");
+            TrackerSettings.CheckSessionFields(args, "start"); // before the running session ends: a bad call changes nothing
             if (clock != null) End("restart", null);
             if (optedOut) return "";
             var sessionId = RandomIds.SessionId();
@@ -145,6 +146,9 @@ namespace GameCampaignSdk
             });
         }
 
+        /// <summary>How long going to the background waits for the checkpoint's write, ms.</summary>
+        internal static int BackgroundWaitMs = 1000;
+
         private void ToBackground()
         {
             if (disposed || inBackground) return;
@@ -152,6 +156,11 @@ namespace GameCampaignSdk
             watch.Background(true);
             Cancel(flushTimer);
             if (clock != null) Pause(clock, Now());
+            // Android and iOS may kill the paused app without another message, so the checkpoint asked for just now is
+            // written before OnApplicationPause returns (bounded: a slow disk is not waited out), and only it: the
+            // background flush's reads (a thousand files at a long queue) are asked for after the wait, not waited for.
+            // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
+            IoQueue.WaitFor(IoQueue.Mark, BackgroundWaitMs);
             RequestFlush(FlushTrigger.Background);
         }
 

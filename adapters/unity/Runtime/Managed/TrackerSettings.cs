@@ -1,6 +1,7 @@
 // Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System.Collections.Generic;
+using System.Text.RegularExpressions;
 
 namespace GameCampaignSdk
 {
@@ -29,7 +30,30 @@ namespace GameCampaignSdk
             settings.FlushAt = (int)Positive(tracker, "flushAt", settings.FlushAt);
             settings.MaxQueue = (int)Positive(tracker, "maxQueue", settings.MaxQueue);
             settings.OptOut = Json.Bool(tracker, "optOut") == true;
+            CheckSessionFields(tracker, "options");
             return settings;
+        }
+
+        private static readonly Regex CreatorKeyPattern = new Regex("^[A-Z0-9]{5}$");
+
+        /// <summary>
+        /// Checks a session's <c>campaignId</c> (not empty) and <c>creatorKey</c> (exactly 5 uppercase letters or digits)
+        /// as core/tracker/options.ts does, at <c>Init</c> (defaults, <paramref name="prefix"/> <c>options</c>) and at
+        /// <c>Start</c> (<c>start</c>): a bad one is a programming error, thrown at once (VALIDATION_ERROR with the
+        /// details), not a session played and then refused by the relay.
+        /// </summary>
+        internal static void CheckSessionFields(Dictionary<string, object> fields, string prefix)
+        {
+            var details = new List<ErrorDetail>();
+            var campaignId = Json.Field(fields, "campaignId");
+            if (campaignId != null && !(campaignId is string)) details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = "must be a string" });
+            else if ((string)campaignId == "") details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = "must not be empty" });
+            var creatorKey = Json.Field(fields, "creatorKey");
+            if (creatorKey != null && !(creatorKey is string && CreatorKeyPattern.IsMatch((string)creatorKey))) details.Add(new ErrorDetail { Path = prefix + ".creatorKey", Message = "must be exactly 5 uppercase letters or digits" });
+            if (details.Count == 0) return;
+            var summary = new List<string>();
+            foreach (var detail in details) summary.Add(detail.Path + " " + detail.Message);
+            throw new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "Invalid request: " + string.Join("; ", summary.ToArray()), Details = details });
         }
 
         private static double Positive(Dictionary<string, object> tracker, string key, double fallback)

@@ -12,19 +12,13 @@ using UnityEngine;
 
 internal static class ManagedLifecycleProbe
 {
-    private static double monotonicMs;
-    private static readonly MainLoop Loop = new MainLoop();
-    private static readonly FakeRelay Relay = new FakeRelay();
+    private static readonly MainLoop Loop = ProbeDevice.Loop;
+    private static readonly FakeRelay Relay = ProbeDevice.Relay;
     private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
 
     private static int Main(string[] args)
     {
-        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", args[0]);
-        SynchronizationContext.SetSynchronizationContext(Loop);
-        var origin = new DateTime(2026, 6, 1, 12, 0, 0, DateTimeKind.Utc);
-        DeviceClock.UtcNow = () => origin.AddMilliseconds(monotonicMs);
-        MonotonicClock.NowMs = () => monotonicMs;
-        HttpExchange.Transport = Relay.Exchange;
+        ProbeDevice.Open(args[0]);
 
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
@@ -47,17 +41,10 @@ internal static class ManagedLifecycleProbe
 
     private static void Init(string player)
     {
-        var options = new GameCampaignOptions { ClientKey = "ck_g1_sandbox:secret", UserId = player, RelayUrl = "https://g1.example/sandbox/campaign", IsTest = true };
-        options.RelayHeaders["authorization"] = "Bearer " + player;
-        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options(player)), "init");
     }
 
-    private static void Pass(double ms)
-    {
-        monotonicMs += ms;
-        ManagedLifecycle.Instance.Update();
-        Loop.Settle();
-    }
+    private static void Pass(double ms) { ProbeDevice.Pass(ms); }
 
     /// <summary>Every JavaScript name maps to an enum member and back; an unknown name is Unknown.</summary>
     private static void Names(string[] reasons, string[] kinds)
@@ -133,7 +120,7 @@ internal static class ManagedLifecycleProbe
         Init("paused");
         Loop.Run(() => Tracker.Start(), "start");
         Pass(3000);
-        monotonicMs += 7000; // play goes on without a frame in between
+        ProbeDevice.MonotonicMs += 7000; // play goes on without a frame in between
         ManagedLifecycle.Instance.OnApplicationFocus(false);
         ManagedLifecycle.Instance.OnApplicationPause(true);
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "paused");

@@ -1,0 +1,135 @@
+// What outside review found the C# package doing differently from the JavaScript SDK (test/adapters/unity/
+// managed-parity.test.ts checks the JSON report this prints): a bad Start argument is a VALIDATION_ERROR at once, not
+// a session played and then refused by the relay; going to the background waits for the checkpoint's write, not for
+// the background flush's reads of a long queue; an answer envelope the bridge cannot read still completes its Task.
+// Compiled with ProbeDevice.cs. args: device folder.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using System.Threading.Tasks;
+using GameCampaignSdk;
+using UnityEngine;
+using static ProbeDevice;
+
+/// <summary>The JavaScript side of a WebGL player, answering each call with a scripted envelope.</summary>
+internal sealed class EnvelopeNative : INative
+{
+    private MessageCallback callback;
+    internal string Envelope;
+
+    public void Register(MessageCallback callback) { this.callback = callback; }
+
+    public void Call(int requestId, string method, string argsJson) { callback(Envelope.Replace("ID", requestId.ToString())); }
+}
+
+internal static class ManagedParityProbe
+{
+    private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+
+    private static int Main(string[] args)
+    {
+        Open(args[0]);
+
+        BadStartArguments();
+        PauseWaitsForTheCheckpointOnly();
+        UnreadableAnswers();
+        Console.WriteLine(Json.Serialize(Report));
+        return 0;
+    }
+
+
+    private static string Outcome(Func<Task> call)
+    {
+        var task = call();
+        Loop.Settle();
+        if (!task.IsCompleted) return "not completed";
+        if (!task.IsFaulted) return "ok";
+        var error = task.Exception.InnerException;
+        var typed = error as GameCampaignException;
+        return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
+    }
+
+
+    /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
+    private static void BadStartArguments()
+    {
+        UnityProcess.Start(Loop);
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Loop.Run(() => GameCampaign.Init(Options("validated")), "init");
+        Loop.Run(() => Tracker.Start("cmp_spring"), "start");
+        Pass(3000);
+        Report["badCreatorKey"] = Outcome(() => Tracker.Start("cmp_spring", "bad key"));
+        Report["emptyCampaignId"] = Outcome(() => Tracker.Start(""));
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["endedAfterBadStarts"] = ended;
+        var defaults = Options("validated");
+        defaults.CreatorKey = "lower";
+        Report["badDefaultCreatorKey"] = Outcome(() => GameCampaign.Init(defaults));
+    }
+
+    /// <summary>
+    /// 5 queued sessions the relay keeps refusing (503), a session playing, the game goes to the background: the
+    /// checkpoint is on disk when OnApplicationPause returns, and the background flush's read of the queue is not
+    /// waited for (a long queue is a thousand files). The read is held until the pause returned; a read still held
+    /// after 10 s means the pause waited for it.
+    /// </summary>
+    private static void PauseWaitsForTheCheckpointOnly()
+    {
+        UnityProcess.Start(Loop);
+        ManagedTracker.BackgroundWaitMs = 60000;
+        Relay.Mode = "status";
+        Relay.Status = 503;
+        Loop.Run(() => GameCampaign.Init(Options("paused")), "init");
+        for (var i = 0; i < 5; i++)
+        {
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(2000);
+            Loop.Run(Tracker.Stop, "stop");
+        }
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "paused");
+        var release = new ManualResetEvent(false);
+        var readHeldTooLong = false;
+        TrackerFiles.Observer = (operation, path) =>
+        {
+            if (operation != "read" || !path.StartsWith(folder.QueueDir, StringComparison.Ordinal) || release.WaitOne(10000)) return;
+            readHeldTooLong = true;
+            release.Set(); // one is enough to know
+        };
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        var running = TrackerFiles.JsonFiles(folder.RunningDir);
+        Report["playedMsOnDiskAtPause"] = running.Count == 1 ? Json.Num(Json.Obj(Json.Parse(File.ReadAllText(Path.Combine(folder.RunningDir, running[0])))), "playedMs") : null;
+        release.Set();
+        Loop.Settle();
+        TrackerFiles.Observer = null;
+        ManagedTracker.BackgroundWaitMs = 1000;
+        Relay.Mode = "accept";
+        Report["pauseWaitedForQueueRead"] = readHeldTooLong;
+    }
+
+    /// <summary>Answers the bridge cannot read as an error still complete their Task (failed) and clear its entry.</summary>
+    private static void UnreadableAnswers()
+    {
+        var native = new EnvelopeNative();
+        Bridge.Native = native;
+        var outcomes = new List<object>();
+        foreach (var envelope in new[]
+        {
+            "{\"id\":ID,\"ok\":false,\"error\":{\"code\":\"INTERNAL_ERROR\",\"message\":\"huge status\",\"status\":1e300}}",
+            "{\"id\":ID,\"ok\":false,\"error\":{\"code\":\"BAD_REQUEST\",\"message\":\"huge days\",\"daysRemaining\":1e20}}",
+            "{\"id\":ID,\"ok\":false,\"error\":{\"code\":\"INTERNAL_ERROR\"}}",
+        })
+        {
+            native.Envelope = envelope;
+            var call = Bridge.Call("campaigns.get", null);
+            outcomes.Add(call.IsFaulted ? ((GameCampaignException)call.Exception.InnerException).Code + ": " + call.Exception.InnerException.Message : call.IsCompleted ? "completed" : "pending");
+        }
+        Report["unreadableAnswers"] = outcomes;
+        Report["pendingAfter"] = (double)Bridge.PendingCount;
+    }
+}

@@ -1,0 +1,40 @@
+// The device the managed-tracker probes play on (ManagedLifecycleProbe, ManagedParityProbe): Unity's main thread
+// (test/contract/cs-runner's MainLoop), a fake relay, both clocks at the probe's command from 2026-06-01T12:00Z,
+// and persistentDataPath in the folder the test passes.
+using System;
+using System.Threading;
+using GameCampaignSdk;
+
+internal static class ProbeDevice
+{
+    internal static readonly MainLoop Loop = new MainLoop();
+    internal static readonly FakeRelay Relay = new FakeRelay();
+    /// <summary>Time that passed, ms: the monotonic clock, and the wall clock from its origin.</summary>
+    internal static double MonotonicMs;
+
+    internal static void Open(string folder)
+    {
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", folder);
+        SynchronizationContext.SetSynchronizationContext(Loop);
+        var origin = new DateTime(2026, 6, 1, 12, 0, 0, DateTimeKind.Utc);
+        DeviceClock.UtcNow = () => origin.AddMilliseconds(MonotonicMs);
+        MonotonicClock.NowMs = () => MonotonicMs;
+        HttpExchange.Transport = Relay.Exchange;
+    }
+
+    /// <summary>Init options of <paramref name="player"/> for the game g1 in the sandbox, test mode, with the player's relay header.</summary>
+    internal static GameCampaignOptions Options(string player)
+    {
+        var options = new GameCampaignOptions { ClientKey = "ck_g1_sandbox:secret", UserId = player, RelayUrl = "https://g1.example/sandbox/campaign", IsTest = true };
+        options.RelayHeaders["authorization"] = "Bearer " + player;
+        return options;
+    }
+
+    /// <summary><paramref name="ms"/> pass, then one frame runs (its timers and the work they set off settle).</summary>
+    internal static void Pass(double ms)
+    {
+        MonotonicMs += ms;
+        ManagedLifecycle.Instance.Update();
+        Loop.Settle();
+    }
+}

@@ -1,0 +1,44 @@
+/**
+ * What outside review found the Unity package doing differently from the JavaScript SDK, on mono
+ * (csharp/ManagedParityProbe.cs): a bad `Tracker.Start` argument (or `Init` default) is a VALIDATION_ERROR at once,
+ * as core/tracker/options.ts throws, and the running session goes on; going to the background waits for the
+ * checkpoint's write only, not for the background flush's reads of the queue; an answer envelope the bridge cannot
+ * read still completes its Task and clears its entry.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'unity-managed-parity-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+let report: Record<string, unknown> = {};
+
+beforeAll(() => {
+  const exe = join(work, 'parity.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedParityProbe.cs')]);
+  const { status, stdout, stderr } = runMono(exe, [join(work, 'device')], 'jit');
+  expect(status, stderr).toBe(0);
+  report = JSON.parse(stdout) as Record<string, unknown>;
+}, 120_000);
+
+it('refuses a bad creator key or an empty campaign id at Start (and as Init defaults) with VALIDATION_ERROR, the running session going on', () => {
+  expect(report['badCreatorKey']).toBe('VALIDATION_ERROR Invalid request: start.creatorKey must be exactly 5 uppercase letters or digits');
+  expect(report['emptyCampaignId']).toBe('VALIDATION_ERROR Invalid request: start.campaignId must not be empty');
+  expect(report['endedAfterBadStarts']).toEqual(['stop 5']);
+  expect(report['badDefaultCreatorKey']).toBe('VALIDATION_ERROR Invalid request: options.creatorKey must be exactly 5 uppercase letters or digits');
+});
+
+it('going to the background writes the checkpoint before OnApplicationPause returns and does not wait for the queue reads of the background flush', () => {
+  expect(report['playedMsOnDiskAtPause']).toBe(4000);
+  expect(report['pauseWaitedForQueueRead']).toBe(false);
+});
+
+it('completes a call whose error answer the bridge cannot read as sent (a status beyond range, no message), and clears its entry', () => {
+  expect(report['unreadableAnswers']).toEqual(['INTERNAL_ERROR: huge status', 'BAD_REQUEST: huge days', 'INTERNAL_ERROR: unknown error']);
+  expect(report['pendingAfter']).toBe(0);
+});
