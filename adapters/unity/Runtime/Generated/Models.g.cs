@@ -663,4 +663,15 @@ namespace GameCampaignSdk
             return o;
         }
     }
+
+    /// <summary>Rules from core/schema/rules.ts that the managed tracker checks itself.</summary>
+    internal static class Rules
+    {
+        /// <summary>A creator key, as a .NET regular expression (the JavaScript pattern is also valid .NET).</summary>
+        internal const string CreatorKeyPattern = "^[A-Z0-9]{5}$";
+        /// <summary>What a creator key that does not match gets.</summary>
+        internal const string CreatorKeyMessage = "must be exactly 5 uppercase letters or digits";
+        /// <summary>What an empty id gets.</summary>
+        internal const string IdMessage = "must not be empty";
+    }
 }

@@ -34,11 +34,11 @@ namespace GameCampaignSdk
             return settings;
         }
 
-        private static readonly Regex CreatorKeyPattern = new Regex("^[A-Z0-9]{5}$");
+        private static readonly Regex CreatorKeyPattern = new Regex(Rules.CreatorKeyPattern);
 
         /// <summary>
         /// Checks a session's <c>campaignId</c> (not empty) and <c>creatorKey</c> (exactly 5 uppercase letters or digits)
-        /// as core/tracker/options.ts does, at <c>Init</c> (defaults, <paramref name="prefix"/> <c>options</c>) and at
+        /// with the rules generated from core/schema/rules.ts (<see cref="Rules"/>), as core/tracker/options.ts does, at <c>Init</c> (defaults, <paramref name="prefix"/> <c>options</c>) and at
         /// <c>Start</c> (<c>start</c>): a bad one is a programming error, thrown at once (VALIDATION_ERROR with the
         /// details), not a session played and then refused by the relay.
         /// </summary>
@@ -47,9 +47,9 @@ namespace GameCampaignSdk
             var details = new List<ErrorDetail>();
             var campaignId = Json.Field(fields, "campaignId");
             if (campaignId != null && !(campaignId is string)) details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = "must be a string" });
-            else if ((string)campaignId == "") details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = "must not be empty" });
+            else if ((string)campaignId == "") details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = Rules.IdMessage });
             var creatorKey = Json.Field(fields, "creatorKey");
-            if (creatorKey != null && !(creatorKey is string && CreatorKeyPattern.IsMatch((string)creatorKey))) details.Add(new ErrorDetail { Path = prefix + ".creatorKey", Message = "must be exactly 5 uppercase letters or digits" });
+            if (creatorKey != null && !(creatorKey is string && CreatorKeyPattern.IsMatch((string)creatorKey))) details.Add(new ErrorDetail { Path = prefix + ".creatorKey", Message = Rules.CreatorKeyMessage });
             if (details.Count == 0) return;
             var summary = new List<string>();
             foreach (var detail in details) summary.Add(detail.Path + " " + detail.Message);
