@@ -82,7 +82,7 @@ function renderClass(name: string, summary: string, schema: JsonSchema): string 
   const lines = [
     `    /// <summary>${summary}</summary>`,
     '    [Serializable]',
-    `    public sealed class ${name}`,
+    `    public sealed partial class ${name}`,
     '    {',
     ...fields.flatMap(({ key, field, cs, optional }) => [
       `        /// <summary>JSON <c>${key}</c>${optional ? ' (optional: null when absent)' : ''}.${cs.note ? ` ${cs.note}` : ''}</summary>`,

@@ -3,8 +3,8 @@ using System;
 namespace GameCampaignSdk
 {
     /// <summary>
-    /// Why a session will never be sent (<see cref="DroppedEvent.Reason"/> holds the JavaScript name; read it as this
-    /// enum with <see cref="TrackerNames.ReasonOf"/>). JavaScript names: TooShort <c>too-short</c>, Invalid
+    /// Why a session will never be sent (<see cref="DroppedEvent.DropReason"/>; <see cref="DroppedEvent.Reason"/> holds the JavaScript
+    /// name). JavaScript names: TooShort <c>too-short</c>, Invalid
     /// <c>invalid</c>, Rejected <c>rejected</c>, Overflow <c>overflow</c>, TooLarge <c>too-large</c>, Expired
     /// <c>expired</c>, OptedOut <c>opted-out</c>, Erased <c>erased</c>.
     /// </summary>
@@ -31,8 +31,8 @@ namespace GameCampaignSdk
     }
 
     /// <summary>
-    /// What a <see cref="Tracker.Error"/> is about (<see cref="TrackerError.Kind"/> holds the JavaScript name; read it
-    /// with <see cref="TrackerNames.KindOf"/>): Auth <c>auth</c> (the relay refused the credentials), Headers
+    /// What a <see cref="Tracker.Error"/> is about (<see cref="TrackerError.ErrorKind"/>; <see cref="TrackerError.Kind"/> holds the JavaScript
+    /// name): Auth <c>auth</c> (the relay refused the credentials), Headers
     /// <c>headers</c>, Storage <c>storage</c> (a file could not be written, or a damaged one was set aside), Crypto
     /// <c>crypto</c>, Relay <c>relay</c> (an answer that is not the weather), Lock <c>lock</c>, Listener
     /// <c>listener</c>. No session is lost by any of them.
@@ -73,5 +73,19 @@ namespace GameCampaignSdk
 
         /// <summary><see cref="TrackerErrorKind.Storage"/> to <c>storage</c>; null for Unknown.</summary>
         public static string JavaScriptName(TrackerErrorKind kind) { return (int)kind >= 0 && (int)kind < KindNames.Length ? KindNames[(int)kind] : null; }
+    }
+
+    /// <summary>The typed reason of a generated <see cref="DroppedEvent"/> (its <see cref="Reason"/> keeps the JavaScript name).</summary>
+    public sealed partial class DroppedEvent
+    {
+        /// <summary><see cref="Reason"/> as a <see cref="GameCampaignSdk.DropReason"/>: <c>dropped.DropReason == DropReason.TooShort</c>; Unknown for a name this version does not know.</summary>
+        public DropReason DropReason { get { return TrackerNames.ParseDropReason(Reason); } }
+    }
+
+    /// <summary>The typed kind of a generated <see cref="TrackerError"/> (its <see cref="Kind"/> keeps the JavaScript name).</summary>
+    public sealed partial class TrackerError
+    {
+        /// <summary><see cref="Kind"/> as a <see cref="TrackerErrorKind"/>: <c>error.ErrorKind == TrackerErrorKind.Storage</c>; Unknown for a name this version does not know.</summary>
+        public TrackerErrorKind ErrorKind { get { return TrackerNames.ParseErrorKind(Kind); } }
     }
 }

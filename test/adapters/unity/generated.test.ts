@@ -15,7 +15,7 @@ describe('generated Unity types', () => {
     const text = renderUnityTypes();
     for (const [name, schema] of UNITY_TYPES) {
       const shape = (schema as unknown as { _zod: { def: { shape?: Record<string, unknown> } } })._zod.def.shape;
-      expect(text).toContain(`public sealed class ${name}`);
+      expect(text).toContain(`public sealed partial class ${name}`);
       for (const key of Object.keys(shape ?? {})) expect(text).toContain(`Json.Put(o, "${key}", `);
     }
     expect(text).toContain('public long DurationSeconds;'); // PositiveInt: a refinement, mapped to integer

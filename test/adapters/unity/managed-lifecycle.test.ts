@@ -40,7 +40,7 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   ]);
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
-  expect(report['unknown']).toBe('Unknown Overflow');
+  expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');
   expect(report).toMatchObject({ retryAfterDateMs: 30_000, retryAfterSecondsMs: 2_500 });
   expect(report['retryAfterJunk']).toBeNull();
 }, 120_000);

@@ -9,7 +9,7 @@ namespace GameCampaignSdk
 {
     /// <summary>A campaign, as the Client API returns it.</summary>
     [Serializable]
-    public sealed class Campaign
+    public sealed partial class Campaign
     {
         /// <summary>JSON <c>campaignId</c>.</summary>
         public string CampaignId;
@@ -60,7 +60,7 @@ namespace GameCampaignSdk
 
     /// <summary>A creator taking part in campaigns.</summary>
     [Serializable]
-    public sealed class Creator
+    public sealed partial class Creator
     {
         /// <summary>JSON <c>creatorId</c>.</summary>
         public long CreatorId;
@@ -103,7 +103,7 @@ namespace GameCampaignSdk
 
     /// <summary>The player's boost: the creator they support.</summary>
     [Serializable]
-    public sealed class BoostRecord
+    public sealed partial class BoostRecord
     {
         /// <summary>JSON <c>userId</c>.</summary>
         public string UserId;
@@ -150,7 +150,7 @@ namespace GameCampaignSdk
 
     /// <summary>A finished play session, as the tracker sends it.</summary>
     [Serializable]
-    public sealed class Session
+    public sealed partial class Session
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
@@ -205,7 +205,7 @@ namespace GameCampaignSdk
 
     /// <summary>The service's answer for one session of a batch.</summary>
     [Serializable]
-    public sealed class PlaytimeItemResult
+    public sealed partial class PlaytimeItemResult
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
@@ -240,7 +240,7 @@ namespace GameCampaignSdk
 
     /// <summary>One field problem of a validation error.</summary>
     [Serializable]
-    public sealed class ErrorDetail
+    public sealed partial class ErrorDetail
     {
         /// <summary>JSON <c>path</c>.</summary>
         public string Path;
@@ -271,7 +271,7 @@ namespace GameCampaignSdk
 
     /// <summary>An SDK error as it crosses the bridge.</summary>
     [Serializable]
-    public sealed class ErrorInfo
+    public sealed partial class ErrorInfo
     {
         /// <summary>JSON <c>name</c>.</summary>
         public string Name;
@@ -322,7 +322,7 @@ namespace GameCampaignSdk
 
     /// <summary>Payload of the tracker event `session:start`.</summary>
     [Serializable]
-    public sealed class SessionStartEvent
+    public sealed partial class SessionStartEvent
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
@@ -365,7 +365,7 @@ namespace GameCampaignSdk
 
     /// <summary>Payload of the tracker event `session:end`.</summary>
     [Serializable]
-    public sealed class SessionEndEvent
+    public sealed partial class SessionEndEvent
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
@@ -400,7 +400,7 @@ namespace GameCampaignSdk
 
     /// <summary>Payload of the tracker event `flushed`: sessions the service acknowledged.</summary>
     [Serializable]
-    public sealed class FlushedEvent
+    public sealed partial class FlushedEvent
     {
         /// <summary>JSON <c>results</c>.</summary>
         public List<PlaytimeItemResult> Results;
@@ -427,7 +427,7 @@ namespace GameCampaignSdk
 
     /// <summary>Payload of the tracker event `dropped`: a session that will never be sent, and why.</summary>
     [Serializable]
-    public sealed class DroppedEvent
+    public sealed partial class DroppedEvent
     {
         /// <summary>JSON <c>sessionId</c>.</summary>
         public string SessionId;
@@ -470,7 +470,7 @@ namespace GameCampaignSdk
 
     /// <summary>Payload of the tracker event `error`: no session is lost by it.</summary>
     [Serializable]
-    public sealed class TrackerError
+    public sealed partial class TrackerError
     {
         /// <summary>JSON <c>kind</c>. One of: auth, headers, storage, crypto, relay, lock, listener.</summary>
         public string Kind;
@@ -509,7 +509,7 @@ namespace GameCampaignSdk
 
     /// <summary>What `Boost.Change` sends through the relay.</summary>
     [Serializable]
-    public sealed class BoostChange
+    public sealed partial class BoostChange
     {
         /// <summary>JSON <c>newCreatorKey</c>.</summary>
         public string NewCreatorKey;
@@ -548,7 +548,7 @@ namespace GameCampaignSdk
 
     /// <summary>Options of `WebView.Open`.</summary>
     [Serializable]
-    public sealed class WebViewOpenOptions
+    public sealed partial class WebViewOpenOptions
     {
         /// <summary>JSON <c>campaignId</c> (optional: null when absent).</summary>
         public string CampaignId;
@@ -595,7 +595,7 @@ namespace GameCampaignSdk
 
     /// <summary>The creator picker's state, for any UI.</summary>
     [Serializable]
-    public sealed class PickerState
+    public sealed partial class PickerState
     {
         /// <summary>JSON <c>campaign</c> (optional: null when absent).</summary>
         public Campaign Campaign;

@@ -55,7 +55,8 @@ internal static class ManagedLifecycleProbe
         foreach (var kind in kinds) errors.Add(TrackerNames.ParseErrorKind(kind) + " " + TrackerNames.JavaScriptName(TrackerNames.ParseErrorKind(kind)));
         Report["dropReasons"] = drops;
         Report["errorKinds"] = errors;
-        Report["unknown"] = TrackerNames.ParseDropReason("later-reason").ToString() + " " + TrackerNames.ReasonOf(new DroppedEvent { Reason = "overflow" });
+        Report["unknown"] = TrackerNames.ParseDropReason("later-reason").ToString() + " " + TrackerNames.ReasonOf(new DroppedEvent { Reason = "overflow" })
+            + " " + new DroppedEvent { Reason = "expired" }.DropReason + " " + new TrackerError { Kind = "storage" }.ErrorKind + " " + new TrackerError { Kind = "later" }.ErrorKind;
     }
 
     /// <summary>A desktop player or the Editor: focus lost and regained, no pause message. 3 s + (10 s unfocused) + 2 s = 5 s.</summary>
