@@ -32,6 +32,14 @@ namespace GameCampaignSdk
         private readonly SessionQueue queue;
         private readonly ManagedFlusher flusher;
         private readonly List<Task> pending = new List<Task>();
+        /// <summary>This run's id, the owner of its running records; its <see cref="AliveLock"/> is held while it lives.</summary>
+        private readonly string runId = AliveLock.NewRunId();
+        /// <summary>This run's lock (null where the platform cannot lock), taken before any record of this run is written.</summary>
+        private readonly Task<AliveLock> aliveLock;
+        /// <summary>Dead runs' locks start-up took: released once their sessions are recovered.</summary>
+        private readonly List<AliveLock> claimed = new List<AliveLock>();
+        /// <summary>Dispose's work: the session stored, then this run's lock released.</summary>
+        private Task released;
         private readonly Task loaded;
         private readonly Task ready;
         private List<RunningRecord> crashed = new List<RunningRecord>();
@@ -54,6 +62,8 @@ namespace GameCampaignSdk
             this.settings = settings;
             this.folder = folder;
             optedOut = settings.OptOut;
+            // First on the IoQueue, which runs its jobs in order: no record of this run is written before its lock is held.
+            aliveLock = IoQueue.Run(() => AliveLock.Take(folder, runId));
             running = new RunningStore(folder, StorageError);
             queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)));
             flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside);
@@ -91,7 +101,7 @@ namespace GameCampaignSdk
                 "creatorKey", Json.Str(args, "creatorKey") ?? sdk.CreatorKey,
                 "metadata", Json.Field(args, "metadata"));
             var now = Now();
-            var started = new SessionClock(fields, DeviceClock.NowMs(), now, watch);
+            var started = new SessionClock(fields, runId, DeviceClock.NowMs(), now, watch);
             clock = started;
             if (inBackground) Pause(started, now);
             else
@@ -277,22 +287,30 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Ends the running session (stored, sent by the next run), stops timers and listeners; completes when the
-        /// session is stored. assumed, as in JavaScript: no final flush.
+        /// Ends the running session (stored, sent by the next run), stops timers and listeners, and releases this run's
+        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then.
+        /// assumed, as in JavaScript: no final flush. A player quitting exits before that release runs: the OS releases
+        /// the lock, and the next start-up deletes its file.
         /// </summary>
         internal Task Dispose(string reason)
         {
-            if (!disposed)
-            {
-                ManagedLifecycle.Backgrounded -= ToBackground;
-                ManagedLifecycle.Foregrounded -= ToForeground;
-                ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
-                Cancel(flushTimer);
-                if (clock != null) End(reason, null);
-                disposed = true;
-                flusher.Dispose();
-            }
-            return Settled();
+            if (released != null) return released;
+            ManagedLifecycle.Backgrounded -= ToBackground;
+            ManagedLifecycle.Foregrounded -= ToForeground;
+            ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
+            Cancel(flushTimer);
+            if (clock != null) End(reason, null);
+            disposed = true;
+            flusher.Dispose();
+            released = Release();
+            return released;
+        }
+
+        private async Task Release()
+        {
+            await Settled();
+            var held = await aliveLock;
+            if (held != null) await IoQueue.Run(held.Release);
         }
     }
 }
