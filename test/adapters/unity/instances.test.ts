@@ -51,6 +51,22 @@ function launcher(mode: 'jit' | 'full-aot', program: string, device: string): ()
   };
 }
 
+/** Starts a session and plays 20 s in two frames (checkpoints at 1 s and 15 s: its record on disk says 15 s); its id. */
+async function play20s(instance: MonoInstance): Promise<string> {
+  const sessionId = (await instance.send('start'))['sessionId'] as string;
+  await instance.send('pass 15000');
+  await instance.send('pass 5000');
+  return sessionId;
+}
+
+/** Runs `commands`, then the process's report; what its relay received is added to `delivered`. */
+async function reportAfter(instance: MonoInstance, commands: string[], delivered: string[]): Promise<Record<string, unknown>> {
+  for (const command of commands) await instance.send(command);
+  const report = await instance.send('report');
+  delivered.push(...received(report));
+  return report;
+}
+
 async function twoCopies(mode: 'jit' | 'full-aot', program: string): Promise<void> {
   const device = join(work, mode, 'device');
   const start = launcher(mode, program, device);
@@ -59,45 +75,31 @@ async function twoCopies(mode: 'jit' | 'full-aot', program: string): Promise<voi
   // Copy A plays 20 s: its running record is on disk (checkpointed at 1 s and 15 s).
   const a = start();
   await a.send('init p1');
-  const first = (await a.send('start'))['sessionId'] as string;
-  await a.send('pass 15000');
-  await a.send('pass 5000');
+  const first = await play20s(a);
   expect(filesIn(device, 'running')).toEqual([`${first}.json`]);
 
   // Copy B starts for the same player while A plays: A's session is not B's to recover, nor to delete.
   const b = start();
-  await b.send('init p1');
-  await b.send('flush');
-  const bSaw = await b.send('report');
-  delivered.push(...received(bSaw));
+  const bSaw = await reportAfter(b, ['init p1', 'flush'], delivered);
   expect(received(bSaw)).toEqual([]);
   expect(bSaw['ended']).toEqual([]);
   expect(filesIn(device, 'running')).toEqual([`${first}.json`]);
   expect(filesIn(device, 'alive')).toHaveLength(2); // A's lock and B's
 
   // A stops after 120 s of play: its whole session goes out, once.
-  await a.send('pass 100000');
-  await a.send('stop');
-  await a.send('flush');
-  const aSaw = await a.send('report');
-  delivered.push(...received(aSaw));
+  const aSaw = await reportAfter(a, ['pass 100000', 'stop', 'flush'], delivered);
   expect(received(aSaw)).toEqual([`${first} p1 120`]);
   expect(filesIn(device, 'running')).toEqual([]);
 
   // A plays a second session and is killed without quitting (last checkpoint at 15 s); B quits.
-  const second = (await a.send('start'))['sessionId'] as string;
-  await a.send('pass 15000');
-  await a.send('pass 5000');
+  const second = await play20s(a);
   await a.killed();
   await b.quit();
   expect(filesIn(device, 'running')).toEqual([`${second}.json`]);
 
   // The next start-up recovers A's session (its lock was released by the OS) and removes the dead runs' lock files.
   const c = start();
-  await c.send('init p1');
-  await c.send('flush');
-  const cSaw = await c.send('report');
-  delivered.push(...received(cSaw));
+  const cSaw = await reportAfter(c, ['init p1', 'flush'], delivered);
   expect(received(cSaw)).toEqual([`${second} p1 15`]);
   expect(cSaw['ended']).toEqual([`${second} recovered 15`]);
   expect(filesIn(device, 'running')).toEqual([]);
@@ -125,14 +127,9 @@ describe('two copies of a desktop game for one player', () => {
     const a = start();
     await a.send('cannot-lock');
     await a.send('init p1');
-    const first = (await a.send('start'))['sessionId'] as string;
-    await a.send('pass 15000');
-    await a.send('pass 5000');
+    const first = await play20s(a);
     expect(a.written).toContain('warning: Game Campaign: this device cannot lock files (Function not implemented)');
     expect(filesIn(device, 'alive')).toEqual([]);
-    const b = start();
-    await b.send('init p1');
-    await b.send('flush');
-    expect(received(await b.send('report'))).toEqual([`${first} p1 15`]);
+    expect(received(await reportAfter(start(), ['init p1', 'flush'], []))).toEqual([`${first} p1 15`]);
   }, 240_000);
 });
