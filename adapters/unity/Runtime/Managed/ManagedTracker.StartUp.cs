@@ -45,7 +45,7 @@ namespace GameCampaignSdk
             finally
             {
                 starting = false;
-                await IoQueue.Run(() => { foreach (var dead in claimed) dead.Release(); });
+                if (claimed.Count > 0) await IoQueue.Run(() => { foreach (var dead in claimed) dead.Release(); });
             }
             RequestFlush(FlushTrigger.Startup);
             Track(ExpireOtherPlayers());

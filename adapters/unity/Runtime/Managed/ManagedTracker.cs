@@ -12,7 +12,8 @@ namespace GameCampaignSdk
     /// (<see cref="ManagedLifecycle"/>); a background longer than <c>backgroundTimeoutMs</c> ends the session when it
     /// went there. The running session is written ahead when it starts, checkpointed 1 s later, every
     /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
-    /// start-up recovers it, ended at its last checkpoint. Ended sessions go to the player's
+    /// start-up recovers it, ended at its last checkpoint, unless the run that wrote it still lives (another copy of the
+    /// game: each run holds an <see cref="AliveLock"/>). Ended sessions go to the player's
     /// <see cref="SessionQueue"/> and are sent by <see cref="ManagedFlusher"/> every <c>flushIntervalMs</c> in the
     /// foreground, at <c>flushAt</c> queued, on going to the background, when the network returns (and by the retry
     /// that fell due while paused, as the game resumes), at start-up and on <c>Flush</c>. The player may switch recording off (persisted) and erase what is stored.
@@ -284,33 +285,6 @@ namespace GameCampaignSdk
                 StorageError(error);
                 throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "Some stored data could not be erased: " + error.Message });
             }
-        }
-
-        /// <summary>
-        /// Ends the running session (stored, sent by the next run), stops timers and listeners, and releases this run's
-        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then.
-        /// assumed, as in JavaScript: no final flush. A player quitting exits before that release runs: the OS releases
-        /// the lock, and the next start-up deletes its file.
-        /// </summary>
-        internal Task Dispose(string reason)
-        {
-            if (released != null) return released;
-            ManagedLifecycle.Backgrounded -= ToBackground;
-            ManagedLifecycle.Foregrounded -= ToForeground;
-            ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
-            Cancel(flushTimer);
-            if (clock != null) End(reason, null);
-            disposed = true;
-            flusher.Dispose();
-            released = Release();
-            return released;
-        }
-
-        private async Task Release()
-        {
-            await Settled();
-            var held = await aliveLock;
-            if (held != null) await IoQueue.Run(held.Release);
         }
     }
 }
