@@ -12,6 +12,7 @@ using UnityEngine;
 
 internal sealed class ReceivedSession
 {
+    internal string SessionId;
     internal string Player;
     internal double DurationSeconds;
     internal string Game;
@@ -77,7 +78,7 @@ internal sealed class FakeRelay
             else if (!recordedIds.Add(game + "/" + environment + "/" + sessionId)) results.Add(Bridge.Args("sessionId", sessionId, "status", "SKIPPED"));
             else
             {
-                Received.Add(new ReceivedSession { Player = player, DurationSeconds = Json.Num(session, "durationSeconds") ?? -1, Game = game, Environment = environment, IsTest = isTest });
+                Received.Add(new ReceivedSession { SessionId = sessionId, Player = player, DurationSeconds = Json.Num(session, "durationSeconds") ?? -1, Game = game, Environment = environment, IsTest = isTest });
                 results.Add(Bridge.Args("sessionId", sessionId, "status", "SUCCESS"));
             }
         }

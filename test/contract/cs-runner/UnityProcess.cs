@@ -1,6 +1,7 @@
 // What a new process of the game starts with (or Play mode entered again without a domain reload): the statics the
-// package resets at [RuntimeInitializeOnLoadMethod(SubsystemRegistration)] reset, no SDK, and nothing the last
-// process posted to the main thread still to run.
+// package resets at [RuntimeInitializeOnLoadMethod(SubsystemRegistration)] reset, no SDK, nothing the last
+// process posted to the main thread still to run, and none of its tracker runs' alive locks held (the OS releases a
+// killed process's locks).
 using GameCampaignSdk;
 
 internal static class UnityProcess
@@ -11,6 +12,7 @@ internal static class UnityProcess
         ManagedTimers.ResetStatics();
         ManagedLifecycle.ResetStatics();
         ManagedNative.ResetStatics();
+        AliveLock.ResetStatics();
         Tracker.ResetStatics();
         Bridge.Native = new ManagedNative();
     }

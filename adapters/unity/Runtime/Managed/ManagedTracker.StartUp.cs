@@ -11,6 +11,7 @@ namespace GameCampaignSdk
     /// opt-out choice and the running records a killed run left are read, the queue listed, each crashed session
     /// recovered (ended at its last checkpoint), the first flush asked for, and other players' expired sessions
     /// deleted. Nothing is sent before recovery is done: a session queued just before a crash must be found queued.
+    /// A record whose run still lives (another copy of the game, its <see cref="AliveLock"/> held) is left to it.
     /// </summary>
     internal sealed partial class ManagedTracker
     {
@@ -25,7 +26,7 @@ namespace GameCampaignSdk
                 crashed = await IoQueue.Run(() =>
                 {
                     choice = RunningStore.ReadOptOut(folder, setAside);
-                    return RunningStore.ReadAll(folder, setAside);
+                    return AliveLock.OfGoneRuns(folder, runId, RunningStore.ReadAll(folder, setAside), claimed);
                 });
                 if (choice.HasValue && !choiceMade) optedOut = choice.Value;
             }
@@ -44,6 +45,7 @@ namespace GameCampaignSdk
             finally
             {
                 starting = false;
+                if (claimed.Count > 0) await IoQueue.Run(() => { foreach (var dead in claimed) dead.Release(); });
             }
             RequestFlush(FlushTrigger.Startup);
             Track(ExpireOtherPlayers());

@@ -9,8 +9,8 @@ namespace GameCampaignSdk
 {
     /// <summary>
     /// The tracker's bookkeeping: the events it raises (with JavaScript's names), storage failures reported once until
-    /// a session is stored again, and the finishing work (writes, deletes) that <c>Stop</c>, <c>Flush</c> and
-    /// <c>Dispose</c> wait for.
+    /// a session is stored again, the finishing work (writes, deletes) that <c>Stop</c>, <c>Flush</c> and
+    /// <c>Dispose</c> wait for, and <c>Dispose</c> itself.
     /// </summary>
     internal sealed partial class ManagedTracker
     {
@@ -59,6 +59,33 @@ namespace GameCampaignSdk
         private async Task Settled()
         {
             while (pending.Count > 0) await Task.WhenAll(pending.ToArray());
+        }
+
+        /// <summary>
+        /// Ends the running session (stored, sent by the next run), stops timers and listeners, and releases this run's
+        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then.
+        /// assumed, as in JavaScript: no final flush. A player quitting exits before that release runs: the OS releases
+        /// the lock, and the next start-up deletes its file.
+        /// </summary>
+        internal Task Dispose(string reason)
+        {
+            if (released != null) return released;
+            ManagedLifecycle.Backgrounded -= ToBackground;
+            ManagedLifecycle.Foregrounded -= ToForeground;
+            ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
+            Cancel(flushTimer);
+            if (clock != null) End(reason, null);
+            disposed = true;
+            flusher.Dispose();
+            released = Release();
+            return released;
+        }
+
+        private async Task Release()
+        {
+            await Settled();
+            var held = await aliveLock;
+            if (held != null) await IoQueue.Run(held.Release);
         }
     }
 }

@@ -12,7 +12,8 @@ namespace GameCampaignSdk
     /// (<see cref="ManagedLifecycle"/>); a background longer than <c>backgroundTimeoutMs</c> ends the session when it
     /// went there. The running session is written ahead when it starts, checkpointed 1 s later, every
     /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
-    /// start-up recovers it, ended at its last checkpoint. Ended sessions go to the player's
+    /// start-up recovers it, ended at its last checkpoint, unless the run that wrote it still lives (another copy of the
+    /// game: each run holds an <see cref="AliveLock"/>). Ended sessions go to the player's
     /// <see cref="SessionQueue"/> and are sent by <see cref="ManagedFlusher"/> every <c>flushIntervalMs</c> in the
     /// foreground, at <c>flushAt</c> queued, on going to the background, when the network returns (and by the retry
     /// that fell due while paused, as the game resumes), at start-up and on <c>Flush</c>. The player may switch recording off (persisted) and erase what is stored.
@@ -32,6 +33,14 @@ namespace GameCampaignSdk
         private readonly SessionQueue queue;
         private readonly ManagedFlusher flusher;
         private readonly List<Task> pending = new List<Task>();
+        /// <summary>This run's id, the owner of its running records; its <see cref="AliveLock"/> is held while it lives.</summary>
+        private readonly string runId = AliveLock.NewRunId();
+        /// <summary>This run's lock (null where the platform cannot lock), taken before any record of this run is written.</summary>
+        private readonly Task<AliveLock> aliveLock;
+        /// <summary>Dead runs' locks start-up took: released once their sessions are recovered.</summary>
+        private readonly List<AliveLock> claimed = new List<AliveLock>();
+        /// <summary>Dispose's work: the session stored, then this run's lock released.</summary>
+        private Task released;
         private readonly Task loaded;
         private readonly Task ready;
         private List<RunningRecord> crashed = new List<RunningRecord>();
@@ -54,6 +63,8 @@ namespace GameCampaignSdk
             this.settings = settings;
             this.folder = folder;
             optedOut = settings.OptOut;
+            // First on the IoQueue, which runs its jobs in order: no record of this run is written before its lock is held.
+            aliveLock = IoQueue.Run(() => AliveLock.Take(folder, runId));
             running = new RunningStore(folder, StorageError);
             queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)));
             flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside);
@@ -91,7 +102,7 @@ namespace GameCampaignSdk
                 "creatorKey", Json.Str(args, "creatorKey") ?? sdk.CreatorKey,
                 "metadata", Json.Field(args, "metadata"));
             var now = Now();
-            var started = new SessionClock(fields, DeviceClock.NowMs(), now, watch);
+            var started = new SessionClock(fields, runId, DeviceClock.NowMs(), now, watch);
             clock = started;
             if (inBackground) Pause(started, now);
             else
@@ -274,25 +285,6 @@ namespace GameCampaignSdk
                 StorageError(error);
                 throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "Some stored data could not be erased: " + error.Message });
             }
-        }
-
-        /// <summary>
-        /// Ends the running session (stored, sent by the next run), stops timers and listeners; completes when the
-        /// session is stored. assumed, as in JavaScript: no final flush.
-        /// </summary>
-        internal Task Dispose(string reason)
-        {
-            if (!disposed)
-            {
-                ManagedLifecycle.Backgrounded -= ToBackground;
-                ManagedLifecycle.Foregrounded -= ToForeground;
-                ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
-                Cancel(flushTimer);
-                if (clock != null) End(reason, null);
-                disposed = true;
-                flusher.Dispose();
-            }
-            return Settled();
         }
     }
 }

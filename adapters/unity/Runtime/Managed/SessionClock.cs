@@ -19,6 +19,8 @@ namespace GameCampaignSdk
         internal double SpanMs;
         /// <summary>Play time at the checkpoint (background excluded), ms.</summary>
         internal double PlayedMs;
+        /// <summary>The tracker run that writes it (<see cref="AliveLock"/>); null in a record written before runs had locks (recovered as a dead run's).</summary>
+        internal string Owner;
 
         internal string SessionId { get { return Json.Str(Fields, "sessionId"); } }
 
@@ -28,6 +30,7 @@ namespace GameCampaignSdk
             json["startedAtMs"] = StartedAtMs;
             json["spanMs"] = SpanMs;
             json["playedMs"] = PlayedMs;
+            if (Owner != null) json["owner"] = Owner;
             return json;
         }
 
@@ -44,7 +47,7 @@ namespace GameCampaignSdk
             fields.Remove("spanMs");
             fields.Remove("playedMs");
             fields.Remove("owner");
-            return new RunningRecord { Fields = fields, StartedAtMs = startedAtMs.Value, SpanMs = spanMs.Value, PlayedMs = playedMs.Value };
+            return new RunningRecord { Fields = fields, StartedAtMs = startedAtMs.Value, SpanMs = spanMs.Value, PlayedMs = playedMs.Value, Owner = Json.Str(json, "owner") };
         }
 
         /// <summary>
@@ -70,6 +73,7 @@ namespace GameCampaignSdk
     internal sealed class SessionClock
     {
         private readonly Dictionary<string, object> fields;
+        private readonly string owner;
         private readonly double startedAtMs;
         private readonly double startMono;
         private readonly ClockWatch watch;
@@ -78,9 +82,11 @@ namespace GameCampaignSdk
         private double? resumedAt;
         private double? pausedAt;
 
-        internal SessionClock(Dictionary<string, object> fields, double startedAtMs, double startMono, ClockWatch watch)
+        /// <param name="owner">the tracker run that records it (<see cref="AliveLock"/>).</param>
+        internal SessionClock(Dictionary<string, object> fields, string owner, double startedAtMs, double startMono, ClockWatch watch)
         {
             this.fields = fields;
+            this.owner = owner;
             this.startedAtMs = startedAtMs;
             this.startMono = startMono;
             this.watch = watch;
@@ -117,6 +123,7 @@ namespace GameCampaignSdk
             return new RunningRecord
             {
                 Fields = fields,
+                Owner = owner,
                 StartedAtMs = startedAtMs + watch.Moved() - movedAtStart,
                 SpanMs = (pausedAt ?? now) - startMono,
                 PlayedMs = playedBeforeMs + (resumedAt.HasValue ? now - resumedAt.Value : 0),

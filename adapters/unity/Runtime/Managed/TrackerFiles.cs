@@ -13,7 +13,7 @@ namespace GameCampaignSdk
     /// <summary>
     /// Where one player's tracker data lives: <c>persistentDataPath/GameCampaign/{game}/{environment}/{player}/</c>,
     /// with <c>queue/</c> (a file per finished session), <c>running/</c> (the write-ahead record of each running
-    /// session) and <c>opt-out.json</c>. The game is the Client key id, the environment <c>sandbox</c>, <c>live</c>
+    /// session), <c>alive/</c> (the lock of each tracker run: <see cref="AliveLock"/>) and <c>opt-out.json</c>. The game is the Client key id, the environment <c>sandbox</c>, <c>live</c>
     /// or the custom API address's hash, with <c>-test</c> for test mode, so a session made against one
     /// environment (the Editor against a local relay) is never sent by a build running against another: Unity
     /// gives the Editor and a standalone build the same <c>persistentDataPath</c>. The player folder is a hash of
@@ -27,6 +27,7 @@ namespace GameCampaignSdk
         internal readonly string EnvironmentRoot;
         internal readonly string QueueDir;
         internal readonly string RunningDir;
+        internal readonly string AliveDir;
         internal readonly string OptOutPath;
 
         private PlayerFolder(string environmentRoot, string player)
@@ -35,6 +36,7 @@ namespace GameCampaignSdk
             Root = Path.Combine(environmentRoot, player);
             QueueDir = Path.Combine(Root, "queue");
             RunningDir = Path.Combine(Root, "running");
+            AliveDir = Path.Combine(Root, "alive");
             OptOutPath = Path.Combine(Root, "opt-out.json");
         }
 

@@ -1,0 +1,147 @@
+// Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
+#if !UNITY_WEBGL || UNITY_EDITOR
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Text.RegularExpressions;
+using UnityEngine;
+
+namespace GameCampaignSdk
+{
+    /// <summary>
+    /// A tracker run's "alive" lock (core/tracker/tracker.ts <c>aliveLockName</c>, housekeeping.ts
+    /// <c>recoverCrashedSessions</c>): the file <c>alive/{run}.lock</c> in the player's folder, held open and locked
+    /// for as long as the run lives, so a second copy of the game (two desktop players, or the Editor next to a build,
+    /// on one <c>persistentDataPath</c>) can tell a running session of a live run from one a killed run left: it
+    /// recovers a run's records only when it can take that run's lock itself, or the lock file is gone.
+    /// The lock is <see cref="FileStream.Lock"/> on byte 0, on a file opened with <see cref="FileShare.None"/>:
+    /// Windows enforces both between processes (LockFileEx, sharing modes). On Linux, macOS, Android and iOS only the
+    /// lock is: mono's FileStream.Lock is fcntl(F_SETLK, F_WRLCK) (mono/mono mono/metadata/w32file-unix.c,
+    /// <c>_wapi_lock_file_region</c>), as is IL2CPP's (libil2cpp os/Posix/File.cpp <c>File::Lock</c>; os/Win32 uses
+    /// LockFileEx with LOCKFILE_FAIL_IMMEDIATELY), and a conflict is an IOException ("Lock violation", MonoIO
+    /// ERROR_LOCK_VIOLATION); mono's sharing modes are kept per process (w32file-unix.c <c>file_share_table</c>). The
+    /// OS drops an fcntl lock when its process ends, however it ends: a killed run's lock is free at once.
+    /// Both treat ENOLCK/ENOTSUP (a file system without locks) as success: there every lock can be taken, so every
+    /// record is recovered, as before this lock existed; where Lock throws anything else, the run keeps no lock file
+    /// (the same). Runs on <see cref="IoQueue"/>.
+    /// </summary>
+    internal sealed class AliveLock
+    {
+        private static readonly Regex SafeName = new Regex("^[A-Za-z0-9_-]{1,64}$");
+        /// <summary>The locks this process holds (its own runs' and dead runs' it claimed).</summary>
+        private static readonly List<AliveLock> Held = new List<AliveLock>();
+
+        /// <summary>Locks byte 0 of a lock file; tests replace it with one that throws, as a device that cannot lock.</summary>
+        internal static Action<FileStream> LockRegion = stream => stream.Lock(0, 1);
+
+        private readonly string path;
+        private FileStream stream;
+
+        private AliveLock(string path, FileStream stream)
+        {
+            this.path = path;
+            this.stream = stream;
+            lock (Held) Held.Add(this);
+        }
+
+        /// <summary>A new run's id (a safe file name).</summary>
+        internal static string NewRunId() { return RandomIds.Base64Url(RandomIds.Bytes(12)); }
+
+        private static string PathOf(PlayerFolder folder, string run) { return Path.Combine(folder.AliveDir, run + ".lock"); }
+
+        /// <summary>Opens and locks <paramref name="path"/>; the stream, or an exception (the lock is another process's, or cannot be taken here).</summary>
+        private static FileStream Open(string path, FileMode mode)
+        {
+            var stream = new FileStream(path, mode, FileAccess.ReadWrite, FileShare.None);
+            try { LockRegion(stream); }
+            catch (Exception)
+            {
+                stream.Dispose();
+                throw;
+            }
+            return stream;
+        }
+
+        /// <summary>
+        /// Takes the lock of the run <paramref name="run"/> for its life; null when this platform cannot lock (its file
+        /// removed again, a warning logged): then no other copy waits for this run, as before (one copy assumed).
+        /// </summary>
+        internal static AliveLock Take(PlayerFolder folder, string run)
+        {
+            var path = PathOf(folder, run);
+            try
+            {
+                Directory.CreateDirectory(folder.AliveDir);
+                return new AliveLock(path, Open(path, FileMode.Create));
+            }
+            catch (Exception error)
+            {
+                Delete(path);
+                Debug.LogWarning("Game Campaign: this device cannot lock files (" + error.Message + "); a second copy of the game running at once for this player would recover this copy's running session too early.");
+                return null;
+            }
+        }
+
+        /// <summary>
+        /// The records of runs that are gone (lock free, lock file missing, no owner recorded) out of
+        /// <paramref name="records"/>, leaving those of live runs (their lock held by another process) and of
+        /// <paramref name="ownRun"/>. The dead runs' locks it took (and any lock file left by a run that is gone) are
+        /// added to <paramref name="claimed"/>: held until their records are recovered, then <see cref="Release"/>d,
+        /// so a third copy starting meanwhile leaves them alone.
+        /// </summary>
+        internal static List<RunningRecord> OfGoneRuns(PlayerFolder folder, string ownRun, List<RunningRecord> records, List<AliveLock> claimed)
+        {
+            var alive = new HashSet<string>();
+            var checkedRuns = new HashSet<string> { ownRun };
+            var runs = new List<string>();
+            foreach (var record in records) if (record.Owner != null) runs.Add(record.Owner);
+            foreach (var name in Directory.Exists(folder.AliveDir) ? Directory.GetFiles(folder.AliveDir, "*.lock") : new string[0]) runs.Add(Path.GetFileNameWithoutExtension(name));
+            foreach (var run in runs)
+            {
+                if (!checkedRuns.Add(run) || !SafeName.IsMatch(run)) continue;
+                var path = PathOf(folder, run);
+                try { claimed.Add(new AliveLock(path, Open(path, FileMode.Open))); }
+                catch (FileNotFoundException) { /* gone, and its lock file with it */ }
+                catch (DirectoryNotFoundException) { }
+                catch (Exception) { alive.Add(run); } // held by a live copy (or not to be opened now): left for a later start-up
+            }
+            var gone = new List<RunningRecord>();
+            foreach (var record in records) if (record.Owner != ownRun && (record.Owner == null || !alive.Contains(record.Owner))) gone.Add(record);
+            return gone;
+        }
+
+        /// <summary>Unlocks and closes the lock, then deletes its file (a failed delete leaves it: the next start-up tries again).</summary>
+        internal void Release()
+        {
+            Close();
+            Delete(path);
+        }
+
+        private void Close()
+        {
+            lock (Held) Held.Remove(this);
+            var open = stream;
+            stream = null;
+            if (open != null) open.Dispose();
+        }
+
+        private static void Delete(string path)
+        {
+            try { File.Delete(path); }
+            catch (Exception) { /* kept; removed by a later start-up */ }
+        }
+
+        /// <summary>
+        /// Closes every lock this process holds, keeping the files, as the OS does when a process ends: a new process, or
+        /// Play mode entered again without a domain reload (the last Play mode's runs are gone).
+        /// </summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
+        internal static void ResetStatics()
+        {
+            AliveLock[] all;
+            lock (Held) all = Held.ToArray();
+            foreach (var held in all) held.Close();
+        }
+    }
+}
+#endif
