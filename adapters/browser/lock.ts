@@ -24,9 +24,9 @@ export interface BrowserLockOptions {
 }
 
 /**
- * Creates the lock: `locks.request(name, task)` with Web Locks, else the lease, whose code loads with the first
- * lock (the tracker takes one at start, while the page that just loaded is online); a failed load is retried by
- * the next lock.
+ * Creates the lock: `locks.request(name, task)` with Web Locks (a lock within the page where they are denied, an
+ * opaque origin), else the lease, whose code loads with the first lock (the tracker takes one at start, while the
+ * page that just loaded is online); a failed load is retried by the next lock.
  * @example
  * ```ts
  * const lock = createBrowserLock({ storage: createIdbStorage() });
@@ -35,7 +35,28 @@ export interface BrowserLockOptions {
  */
 export function createBrowserLock(options: BrowserLockOptions): LockFunction {
   const { locks } = options;
-  if (locks) return (name, task) => locks.request(name, () => task());
+  if (locks) {
+    /**
+     * Web Locks refuse an opaque origin (a sandboxed iframe without `allow-same-origin`: "Access to the Locks API is
+     * denied in this context", `SecurityError`), where every flush would fail on its lock and nothing would be sent
+     * while the page runs. Such a page's storage is its own (IndexedDB is refused too: memory), so no other tab
+     * shares its queue and a lock within the page is enough.
+     */
+    let denied = false;
+    const chains = new Map<string, Promise<void>>();
+    return async (name, task) => {
+      if (!denied) {
+        let started = false;
+        try {
+          return await locks.request(name, () => ((started = true), task()));
+        } catch (error) {
+          if (started || (error as Error | undefined)?.name !== 'SecurityError') throw error;
+          denied = true;
+        }
+      }
+      return chainLock(chains, name, task);
+    };
+  }
   const lease = once(async () => (await importLeaseLock()).leaseLock(options, chainLock));
   return async (name, task) => (await lease())(name, task);
 }

@@ -39,7 +39,8 @@ export function gameStorageKey(clientKey: string): string {
  * in `shared()` has been moved in (once per game: a `{storageKey}.moved` key records it; `shared()` resolves to
  * nothing when there is nothing to look at). When the move fails (the old database cannot be read) the first
  * read rejects with why, so the tracker reports it once as an `error` (kind `storage`), and the move is tried
- * again on the next start; nothing is lost meanwhile.
+ * again on the next start; nothing is lost meanwhile. When its lock cannot be taken at all, the move is simply
+ * tried again on the next start (the tracker's own lock reports that as kind `lock`).
  */
 export function movedStorage(storage: KeyValueStorage, storageKey: string, shared: () => Promise<SharedNamespaceStore | undefined>): KeyValueStorage {
   const movedKey = `${storageKey}.moved`;
@@ -50,8 +51,14 @@ export function movedStorage(storage: KeyValueStorage, storageKey: string, share
       if (await wasMoved(storage, movedKey)) return;
       const from = await shared();
       if (from && (await from.storage.keys(SHARED_ROOT)).length) {
-        const run = () => moveSharedNamespace(from.storage, storage, storageKey, movedKey);
-        await (from.lock ? from.lock(`${SHARED_NAMESPACE}:move`, run) : run());
+        let started = false;
+        const run = () => ((started = true), moveSharedNamespace(from.storage, storage, storageKey, movedKey));
+        // A lock that cannot be taken at all (the `<script>` bundle's lease-lock sibling not served, on a page without
+        // Web Locks) is not the storage's failure: the move waits for a start that can take it, the shared data stays
+        // where it is, and the tracker's own lock reports why (`error` kind `lock`, naming the file).
+        await (from.lock ? from.lock(`${SHARED_NAMESPACE}:move`, run) : run()).catch((error: unknown) => {
+          if (started) throw error;
+        });
       } else await storage.set(movedKey, true);
     } catch (error) {
       failure = error;

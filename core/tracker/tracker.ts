@@ -153,7 +153,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let releaseAlive = () => {};
   if (platform.lock) {
     const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
-    platform.lock(aliveLockName(instanceId), () => alive).catch(storageError);
+    platform.lock(aliveLockName(instanceId), () => alive).catch((cause: unknown) => error('lock', cause));
   }
   const layout = storageLayout(storageKey, config.userId);
   const prefix = layout.own;

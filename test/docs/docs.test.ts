@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without types
 import { checkSnippets, markdownFiles } from '../../scripts/doc-snippets.mjs';
+import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -30,5 +31,16 @@ describe('docs', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  // A `<script>` user copies the files the guides name: a file the build no longer makes (the IIFE's flusher, folded
+  // into the bundle by issue 28) would be a copy step that fails, or a sibling served for nothing.
+  it('every game-campaign.<name>.js a guide names is a file the build makes (the IIFE and its siblings)', () => {
+    const built = new Set([IIFE.file, ...Object.values(IIFE_SIBLINGS).map((sibling) => sibling.file)].map((file) => file.replace(/^dist\//, '')));
+    const unknown: string[] = [];
+    for (const file of ['README.md', ...readdirSync(join(ROOT, 'docs/guides')).map((guide) => `docs/guides/${guide}`)]) {
+      for (const [name] of readFileSync(join(ROOT, file), 'utf8').matchAll(/game-campaign\.[a-z0-9-]+\.js\b/g)) if (!built.has(name)) unknown.push(`${file}: ${name}`);
+    }
+    expect(unknown).toEqual([]);
   });
 });

@@ -1,5 +1,5 @@
 // The server stories on workerd (Cloudflare Workers' runtime), dated 2024-10-14, the minimum the docs name; and the
-// relay on a Worker dated before it, where workerd cannot answer one request from another's upstream call (its bare
+// relay on Workers dated before it, where workerd cannot answer one request from another's upstream call (its bare
 // 500 "Promise will never complete" on today's main): the relay detects the date and does not merge requests there.
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
@@ -8,13 +8,19 @@ import { concurrentPlayers, GAME_ORIGIN, serverStories } from './server-stories.
 
 serverStories('workerd');
 
-describe('the relay on a Worker dated before 2024-10-14', () => {
+/**
+ * Workers dated before the minimum: 2024-10-13 (the day before); 2024-03-03, the last date on which workerd still
+ * defines `importScripts` (`no_importscripts_def` is dated 2024-03-04), a browser worker's global that made
+ * `CampaignServer` refuse to start there ("browser detected": every request a bare 500); 2022-03-20, before
+ * `global_navigator`, when a Worker has no `navigator` to name it.
+ */
+describe.each(['2024-10-13', '2024-03-03', '2022-03-20'])('the relay on a Worker dated %s (before 2024-10-14)', (compatibilityDate) => {
   let emulator: RunningEmulator;
   let served: Launched;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    served = await launch('workerd', { emulatorUrl: emulator.url, serverKey: emulator.serverKey, gameOrigin: GAME_ORIGIN, compatibilityDate: '2024-10-13' });
+    served = await launch('workerd', { emulatorUrl: emulator.url, serverKey: emulator.serverKey, gameOrigin: GAME_ORIGIN, compatibilityDate });
   });
   afterAll(async () => {
     await served?.stop();
@@ -22,6 +28,6 @@ describe('the relay on a Worker dated before 2024-10-14', () => {
   });
 
   it('answers concurrent players each with their own results, never a bare 500', async () => {
-    await concurrentPlayers(served.url, emulator, 'old-worker');
+    await concurrentPlayers(served.url, emulator, `old-worker-${compatibilityDate}`);
   });
 });

@@ -26,6 +26,19 @@ async function tick(ms: number): Promise<void> {
   }
 }
 
+/** Tasks that record who ran, in order, and the most that ran at once (each takes 2 ms of real time). */
+function exclusiveTasks<T>() {
+  const seen = { active: 0, maxActive: 0, ran: [] as T[] };
+  const task = (who: T) => async () => {
+    seen.maxActive = Math.max(seen.maxActive, ++seen.active);
+    await new Promise((resolve) => setTimeout(resolve, 2));
+    seen.ran.push(who);
+    seen.active--;
+    return who;
+  };
+  return { seen, task };
+}
+
 describe('createBrowserLock with the Web Locks API', () => {
   it('runs the task inside navigator.locks.request under the same name and returns its result', async () => {
     const names: string[] = [];
@@ -34,24 +47,44 @@ describe('createBrowserLock with the Web Locks API', () => {
     expect(await lock('game-campaign:flush', async () => 42)).toBe(42);
     expect(names).toEqual(['game-campaign:flush']);
   });
+
+  it("where Web Locks are denied (an opaque origin: a sandboxed frame without allow-same-origin), runs the tasks one at a time within the page instead of failing every lock; a task's own error still rejects", async () => {
+    let requests = 0;
+    // As Chromium answers in a sandboxed iframe without allow-same-origin.
+    const denied = new DOMException("Failed to execute 'request' on 'LockManager': Access to the Locks API is denied in this context.", 'SecurityError');
+    const locks = { request: async () => (requests++, Promise.reject(denied)) } as unknown as LockManager;
+    const lock = createBrowserLock({ locks, storage: createIdbStorage({ dbName: `lock-db-${++dbCount}` }) });
+    const { seen, task } = exclusiveTasks<number>();
+    expect(await Promise.all([1, 2, 3].map((n) => lock('game-campaign:flush', task(n))))).toEqual([1, 2, 3]);
+    expect(seen.ran).toEqual([1, 2, 3]);
+    expect(seen.maxActive).toBe(1);
+    expect(requests).toBeLessThanOrEqual(3); // asked until refused, then no more
+    const own = new DOMException('the task itself', 'SecurityError');
+    await expect(lock('game-campaign:flush', async () => Promise.reject(own))).rejects.toBe(own);
+  });
+
+  it('a SecurityError from the task itself, under a granted lock, rejects as it is (the lock is not given up)', async () => {
+    const locks = { request: async (_name: string, task: () => Promise<unknown>) => task() } as unknown as LockManager;
+    const lock = createBrowserLock({ locks, storage: createIdbStorage({ dbName: `lock-db-${++dbCount}` }) });
+    const own = new DOMException('the task itself', 'SecurityError');
+    await expect(lock('game-campaign:flush', async () => Promise.reject(own))).rejects.toBe(own);
+    let granted = 0;
+    const counting = { request: async (_name: string, task: () => Promise<unknown>) => (granted++, task()) } as unknown as LockManager;
+    const again = createBrowserLock({ locks: counting, storage: createIdbStorage({ dbName: `lock-db-${++dbCount}` }) });
+    await expect(again('n', async () => Promise.reject(own))).rejects.toBe(own);
+    expect(await again('n', async () => 7)).toBe(7);
+    expect(granted).toBe(2);
+  });
 });
 
 describe('createBrowserLock with the storage lease (no navigator.locks)', () => {
   it('two tabs contending never run their tasks at the same time, and each gets its turn', async () => {
     const tabs = twoTabs({ pollMs: 5 });
-    let active = 0;
-    let maxActive = 0;
-    const ran: string[] = [];
-    const task = (who: string) => async () => {
-      maxActive = Math.max(maxActive, ++active);
-      await new Promise((resolve) => setTimeout(resolve, 2));
-      ran.push(who);
-      active--;
-    };
+    const { seen, task } = exclusiveTasks<string>();
     await Promise.all(Array.from({ length: 12 }, (_, i) => tabs[i % 2]!.lock('game-campaign:flush', task(`tab${i % 2}`))));
-    expect(maxActive).toBe(1);
-    expect(ran.filter((who) => who === 'tab0')).toHaveLength(6);
-    expect(ran.filter((who) => who === 'tab1')).toHaveLength(6);
+    expect(seen.maxActive).toBe(1);
+    expect(seen.ran.filter((who) => who === 'tab0')).toHaveLength(6);
+    expect(seen.ran.filter((who) => who === 'tab1')).toHaveLength(6);
     expect(await tabs[0]!.storage.keys(LEASE_PREFIX)).toEqual([]); // released
   });
 

@@ -68,6 +68,41 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
       }
     );
 
+    it.each(['the tab closed', 'the portal page reloaded'] as const)(
+      '%s while playing and its exit request lost (the relay unreachable at that moment): the next visit delivers the session from storage with its full play time, not its last checkpoint',
+      async (how) => {
+        const player = `lost-exit-${how === 'the tab closed' ? 'close' : 'reload'}-${domain}`;
+        const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+        const playing = await pressPlay(tab.game);
+        // Past the first checkpoint (1 s) and well short of the next (15 s): only the exit's own writes hold this time.
+        await playFor(tab.page, 3_600);
+        alpha.front = 'down'; // the exit request fails: offline as the player leaves, or a browser that cancels keepalive
+        const received = alpha.received.length;
+        try {
+          const played = await endPlay(playing, () => (how === 'the tab closed' ? closeTab(chromium.context, tab.page) : tab.page.reload({ waitUntil: 'commit' })));
+          await new Promise((resolve) => setTimeout(resolve, 1_000)); // whatever the exit sent meets the unreachable relay
+          alpha.front = 'relay';
+          expect(alpha.received.length).toBe(received);
+          expect(alpha.recorded(player)).toEqual([]);
+
+          // The next visit (a new tab, or the reloaded page) sends what the exit left stored.
+          const next = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player }, how === 'the tab closed' ? undefined : tab.page);
+          await expect
+            .poll(async () => {
+              await flushNow(next.game);
+              return alpha.recorded(player).length;
+            }, ARRIVAL)
+            .toBe(1);
+          const [session] = alpha.recorded(player);
+          expect(session!.sessionId).toBe(playing.sessionId);
+          expectPlayTime(session!.durationSeconds, played);
+          await closeTab(chromium.context, next.page);
+        } finally {
+          alpha.front = 'relay';
+        }
+      }
+    );
+
     it('a mobile browser hides and freezes the tab while the game plays, then discards it (the renderer killed): the session arrives in that exit with its full play time, recorded once; the copy left in storage is answered SKIPPED on the next visit', async () => {
       // Nothing of Playwright on these pages: its focus emulation keeps a page visible and unfreezable (./raw-cdp.ts).
       const browser = await startChromium();

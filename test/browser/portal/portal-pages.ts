@@ -59,8 +59,11 @@ export function gamePage(config: GamePageConfig): string {
 <h1>${config.name}</h1>`;
 }
 
-/** A portal's play page on `host`: its own chrome around the game's iframe (the game on another site). */
-export function portalPage(host: string, gameUrl: string): string {
+/**
+ * A portal's play page on `host`: its own chrome around the game's iframe (the game on another site). `sandbox`:
+ * the iframe's sandbox attribute, when the portal sets one (without `allow-same-origin` the game's origin is opaque).
+ */
+export function portalPage(host: string, gameUrl: string, sandbox?: string): string {
   return `<!doctype html><title>${host}</title>
 <script>
   window.fromGame = [];
@@ -70,5 +73,5 @@ export function portalPage(host: string, gameUrl: string): string {
   addEventListener('pageshow', (event) => fromGame.push({ game: '(portal)', type: 'pageshow', detail: event.persisted }));
 </script>
 <header>${host}: more games</header>
-<iframe id="game" src="${gameUrl}" width="800" height="600" allow="autoplay; fullscreen; gamepad"></iframe>`;
+<iframe id="game" src="${gameUrl}" width="800" height="600" allow="autoplay; fullscreen; gamepad"${sandbox === undefined ? '' : ` sandbox="${sandbox}"`}></iframe>`;
 }

@@ -22,6 +22,8 @@ const DIST = join(import.meta.dirname, '../../../dist');
 /** Tracker settings a game ships with (a game that keeps the defaults passes none). */
 export interface GameSettings {
   checkpointMs?: number;
+  /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
+  allowOpaqueOrigin?: boolean;
 }
 
 /**
@@ -59,8 +61,8 @@ export interface PortalSites {
   domain: SiteDomain;
   /** `http://{site}.{domain}:{port}`. */
   origin(site: Site): string;
-  /** The portal page on `portal` playing `game` for `player`. */
-  portalUrl(portal: Site, game: string, player: string): string;
+  /** The portal page on `portal` playing `game` for `player` (in an iframe with that `sandbox` attribute, if given). */
+  portalUrl(portal: Site, game: string, player: string, sandbox?: string): string;
   games: Record<string, StudioGame>;
   /** Every path asked of the CDN, in order (answered or not). */
   cdnRequests: string[];
@@ -117,8 +119,9 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       if (sdk[file] !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk[file]);
     }
     if ((site === 'portal' || site === 'arcade') && folder === 'play' && studio[file]) {
-      const player = new URL(req.url ?? '/', 'http://x').searchParams.get('player') ?? 'guest';
-      return html(portalPage(host, `${origin('cdn')}/${file}/index.html?player=${encodeURIComponent(player)}`));
+      const { searchParams } = new URL(req.url ?? '/', 'http://x');
+      const player = searchParams.get('player') ?? 'guest';
+      return html(portalPage(host, `${origin('cdn')}/${file}/index.html?player=${encodeURIComponent(player)}`, searchParams.get('sandbox') ?? undefined));
     }
     if (site === 'elsewhere') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -150,7 +153,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
         const userId = request.headers.get('authorization')?.replace(/^Bearer /, '');
         return userId ? { userId } : null;
       },
-      cors: { origins: [origin('cdn')] },
+      cors: { origins: settings.allowOpaqueOrigin ? [origin('cdn'), 'null'] : [origin('cdn')] },
     };
     const relay = createRelay(options);
     game.handle = toNodeHandler({
@@ -168,7 +171,8 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
   return {
     domain,
     origin,
-    portalUrl: (portal, game, player) => `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}`,
+    portalUrl: (portal, game, player, sandbox) =>
+      `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}${sandbox === undefined ? '' : `&sandbox=${encodeURIComponent(sandbox)}`}`,
     games: studio,
     cdnRequests,
     close: async () => {

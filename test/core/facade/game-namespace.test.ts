@@ -57,3 +57,38 @@ describe('a move that fails', () => {
     await second.dispose();
   });
 });
+
+describe('a move whose lock cannot be taken', () => {
+  it('(the <script> bundle without its lease-lock sibling) is never reported as storage: the tracker reports its lock, the game sends its own sessions, and the shared data is moved at the next start that can take the lock', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const disk = createMemoryStorage();
+    await disk.set(SHARED_KEY, queued);
+    const sent: string[] = [];
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      sent.push(...sessions.map((s) => s.sessionId));
+      return Response.json({ data: { total: sessions.length, successful: sessions.length, failed: 0, skipped: 0, results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } });
+    };
+    // As adapters/browser/sibling-script.ts rejects every lock while game-campaign.lease-lock.js cannot load.
+    const missing = new Error('game-campaign.lease-lock.js did not load from https://cdn.example/game/game-campaign.lease-lock.js (global GameCampaignLeaseLock)');
+    const platform = createMemoryPlatform({ storage: disk, fetch });
+    const first = createGameCampaign({ ...options, platform: Object.assign(Object.create(platform) as typeof platform, { lock: () => Promise.reject(missing) }) });
+    const errors: Array<{ kind: string; error: unknown }> = [];
+    first.tracker.on('error', (event) => errors.push(event));
+    await vi.advanceTimersByTimeAsync(1_000);
+    await first.tracker.flush();
+    expect(errors.map((event) => event.kind)).not.toContain('storage');
+    expect(errors.length).toBeGreaterThan(0);
+    for (const event of errors) expect(event).toEqual({ kind: 'lock', error: missing });
+    expect(await disk.get(SHARED_KEY)).toEqual(queued); // not moved, not lost
+    expect(await disk.get('game-campaign.ck_live_42.moved')).toBeUndefined();
+    await first.dispose();
+
+    const second = createGameCampaign({ ...options, platform: createMemoryPlatform({ storage: disk, fetch }) });
+    await vi.advanceTimersByTimeAsync(1_000);
+    await second.tracker.flush();
+    expect(sent).toEqual([queued.sessionId]);
+    expect(Object.keys(disk.snapshot())).toEqual(['game-campaign.ck_live_42.moved']);
+    await second.dispose();
+  });
+});

@@ -53,6 +53,23 @@ describe('CampaignServer in a game-client runtime', () => {
     ['window without document (Deno 1.x)', () => vi.stubGlobal('window', {})],
     ['a navigator of another product', () => vi.stubGlobal('navigator', { product: 'Gecko', userAgent: 'Node.js/22' })],
     ['cc that is not an object', () => vi.stubGlobal('cc', 'carbon copy')],
+    // workerd defines importScripts before 2024-03-04 (`no_importscripts_def`) and navigator from 2022-03-21 only.
+    [
+      'a Cloudflare Worker dated before 2024-03-04 (importScripts, WebSocketPair, navigator)',
+      () => {
+        vi.stubGlobal('importScripts', () => undefined);
+        vi.stubGlobal('WebSocketPair', class {});
+        vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+      },
+    ],
+    [
+      'a Cloudflare Worker dated before 2022-03-21 (importScripts, WebSocketPair, no navigator)',
+      () => {
+        vi.stubGlobal('importScripts', () => undefined);
+        vi.stubGlobal('WebSocketPair', class {});
+        vi.stubGlobal('navigator', undefined);
+      },
+    ],
   ])('does not mistake %s for a game client', (_, install) => {
     install();
     expect(detectClientRuntime()).toBeUndefined();
