@@ -11,9 +11,19 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
   if (nav?.product === 'ReactNative') return 'react-native';
   if (typeof g['cc'] === 'object' && g['cc'] !== null) return 'cocos';
   if (typeof g['window'] === 'object' && typeof g['document'] === 'object') return 'browser';
-  // A browser's web or service worker (no window): only browsers give workers importScripts, edge runtimes do not.
-  if (typeof g['importScripts'] === 'function') return 'browser';
+  // A browser's web or service worker (no window): browsers give workers importScripts; of the edge runtimes only
+  // workerd did (a Worker dated before 2024-03-04, `no_importscripts`), and it is a server.
+  if (typeof g['importScripts'] === 'function' && !isWorkerd(g)) return 'browser';
   return undefined;
+}
+
+/**
+ * Cloudflare Workers' runtime: its `WebSocketPair` global exists at every compatibility date (Node, Bun and Deno have
+ * none); its `navigator.userAgent` is `Cloudflare-Workers`, but only from 2022-03-21 (`global_navigator`).
+ */
+function isWorkerd(g: Record<string, unknown>): boolean {
+  const nav = g['navigator'] as { userAgent?: unknown } | undefined;
+  return typeof g['WebSocketPair'] === 'function' || nav?.userAgent === 'Cloudflare-Workers';
 }
 
 /**
@@ -22,13 +32,13 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
  * relay must not answer one player from an upstream call another player's request made. Read from a change of the
  * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
  * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
- * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd,
- * whose user agent (the `userAgent` of its `navigator` global) is `Cloudflare-Workers`.
+ * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd
+ * ({@link isWorkerd}: not by its user agent alone, which a Worker dated before 2022-03-21 lacks; it would merge and
+ * answer its players with bare 500s).
  */
 export function crossRequestPromisesUnsupported(): boolean {
   const g = globalThis as Record<string, unknown>;
-  const nav = g['navigator'] as { userAgent?: unknown } | undefined;
-  if (nav?.userAgent !== 'Cloudflare-Workers' || typeof g['Request'] !== 'function') return false;
+  if (!isWorkerd(g) || typeof g['Request'] !== 'function') return false;
   try {
     return new Request('https://relay.invalid/', { method: 'patch' }).method !== 'PATCH';
   } catch {

@@ -8,13 +8,16 @@ import { concurrentPlayers, GAME_ORIGIN, serverStories } from './server-stories.
 
 serverStories('workerd');
 
-describe('the relay on a Worker dated before 2024-10-14', () => {
+// 2024-10-13: the day before the minimum. 2024-03-03: a Worker that still has `importScripts` (workerd's
+// `no_importscripts` is dated 2024-03-04). 2021-11-03: older than workerd's `navigator` global too (`global_navigator`,
+// 2022-03-21), as long-lived Workers and old templates are dated.
+describe.each(['2024-10-13', '2024-03-03', '2021-11-03'])('the relay on a Worker dated %s (before 2024-10-14)', (compatibilityDate) => {
   let emulator: RunningEmulator;
   let served: Launched;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
-    served = await launch('workerd', { emulatorUrl: emulator.url, serverKey: emulator.serverKey, gameOrigin: GAME_ORIGIN, compatibilityDate: '2024-10-13' });
+    served = await launch('workerd', { emulatorUrl: emulator.url, serverKey: emulator.serverKey, gameOrigin: GAME_ORIGIN, compatibilityDate });
   });
   afterAll(async () => {
     await served?.stop();
@@ -22,6 +25,6 @@ describe('the relay on a Worker dated before 2024-10-14', () => {
   });
 
   it('answers concurrent players each with their own results, never a bare 500', async () => {
-    await concurrentPlayers(served.url, emulator, 'old-worker');
+    await concurrentPlayers(served.url, emulator, `old-worker-${compatibilityDate}`);
   });
 });

@@ -53,6 +53,16 @@ describe('CampaignServer in a game-client runtime', () => {
     ['window without document (Deno 1.x)', () => vi.stubGlobal('window', {})],
     ['a navigator of another product', () => vi.stubGlobal('navigator', { product: 'Gecko', userAgent: 'Node.js/22' })],
     ['cc that is not an object', () => vi.stubGlobal('cc', 'carbon copy')],
+    [
+      // workerd keeps importScripts for Workers dated before 2024-03-04 (`no_importscripts`), and has no navigator
+      // before 2022-03-21; WebSocketPair is there at every date.
+      'a Cloudflare Worker dated before 2024-03-04 (importScripts and WebSocketPair, no navigator)',
+      () => {
+        vi.stubGlobal('importScripts', () => undefined);
+        vi.stubGlobal('WebSocketPair', function WebSocketPair() {});
+        vi.stubGlobal('navigator', undefined);
+      },
+    ],
   ])('does not mistake %s for a game client', (_, install) => {
     install();
     expect(detectClientRuntime()).toBeUndefined();
