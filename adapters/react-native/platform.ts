@@ -31,10 +31,19 @@ export interface ReactNativePlatform extends Platform {
  * ```
  */
 export function createReactNativePlatform(options: ReactNativePlatformOptions): ReactNativePlatform {
+  return reactNativePlatform(options, () => []);
+}
+
+/**
+ * {@link createReactNativePlatform}, also moving keys under `gameKeys()` out of AsyncStorage 3.x's legacy store:
+ * the React Native `createGameCampaign` names the game's own namespace there (what it wrote on AsyncStorage 2.x).
+ */
+export function reactNativePlatform(options: ReactNativePlatformOptions, gameKeys: () => readonly string[]): ReactNativePlatform {
   const { modules } = options;
   if (!modules?.AsyncStorage) throw new TypeError('createReactNativePlatform: pass modules.AsyncStorage (@react-native-async-storage/async-storage)');
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
-  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', `${options.storageKey ?? 'game-campaign'}:`);
+  const legacyKeys = () => [`${options.storageKey ?? 'game-campaign'}:`, ...gameKeys()];
+  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
   const fetch: FetchLike = options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init));
   return {
     storageShape: shape,

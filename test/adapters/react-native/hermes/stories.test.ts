@@ -69,6 +69,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(restarted.answered).toEqual(['SUCCESS']);
   });
 
+  it('an app update from AsyncStorage 2.x to 3.x: the session queued and the one running on 2.x are delivered once by 3.x', async () => {
+    const before = await story({ story: 'queued-then-killed', storage: 'v2' });
+    expect(before.delivered).toEqual([]);
+    const after = await story({ story: 'restarted', storage: 'v3', disk: before.disk, delivered: before.delivered });
+    expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(after.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
+    expect(after.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(after.disk).toEqual({ databases: { 'game-campaign': expect.any(Object) }, legacy: {} }); // nothing left in the app's legacy store
+  });
+
   it('offline at stop: nothing is sent; when NetInfo reports the network back, the session is delivered without a call from the game', async () => {
     const run = await story({ story: 'offline-then-online' });
     expect(run.outcome.deliveredOffline).toBe(0);

@@ -72,6 +72,20 @@ const stories = {
     return { running: gc.tracker !== undefined };
   },
 
+  /** A minute played and stopped offline (queued), then killed two minutes into the next session. */
+  async 'queued-then-killed'() {
+    const { gc } = start();
+    setOnline(false);
+    await settle();
+    gc.tracker.start();
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    return { requests: relay.requests };
+  },
+
   /** The next start on the same disk: the session is recovered from its last checkpoint and delivered. */
   async 'restarted'() {
     const { gc, ends, errors } = start();
