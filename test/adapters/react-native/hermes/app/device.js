@@ -157,7 +157,10 @@ const RNCNetInfo = {
   removeListeners() {},
 };
 
-/** react-native-get-random-values' `RNGetRandomValues`: base64 of bytes from a seeded generator (deterministic runs). */
+/**
+ * react-native-get-random-values' `RNGetRandomValues`: base64 of bytes from a seeded generator (deterministic runs;
+ * a story that starts the app again passes another `seed`, as a phone's next start draws other bytes).
+ */
 let seed = input.seed || 1;
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const RNGetRandomValues = {

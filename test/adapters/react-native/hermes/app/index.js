@@ -72,6 +72,18 @@ const stories = {
     return { running: gc.tracker !== undefined };
   },
 
+  /**
+   * The guide's start() right after createGameCampaign: the id of that first session, with a Math.random that would
+   * show if it were used (Hermes seeds its own with 32 bits: ids from it repeat across a game's players).
+   */
+  async 'first-id'() {
+    Math.random = () => 0.5;
+    const { gc } = start();
+    const id = gc.tracker.start();
+    await gc.dispose();
+    return { id };
+  },
+
   /** A minute played and stopped offline (queued), then killed two minutes into the next session. */
   async 'queued-then-killed'() {
     const { gc } = start();
