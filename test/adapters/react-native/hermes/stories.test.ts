@@ -100,6 +100,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
   });
 
+  it("a stay in the background past the time-out ends the session there; the guide's lines start the next one on return", async () => {
+    const run = await story({ story: 'long-background' });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
   it('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing', async () => {
     const run = await story({ story: 'dispose' });
     expect(run.outcome.live).toEqual({ appState: 1, netInfo: 1, timers: expect.any(Number) });

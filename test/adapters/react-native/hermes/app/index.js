@@ -144,6 +144,32 @@ const stories = {
     return { ends, errors };
   },
 
+  /**
+   * A minute played, five in the background (past the 60 s time-out), a minute played: the guide's "After a long stay
+   * in the background" lines start the next session on return, so both minutes are delivered.
+   */
+  async 'long-background'() {
+    const { gc, ends, errors } = start();
+    // The guide's lines, as written there.
+    let endedInBackground = false;
+    gc.tracker.on('session:start', () => (endedInBackground = false));
+    gc.tracker.on('session:end', ({ reason }) => (endedInBackground = reason === 'background-timeout'));
+    AppState.addEventListener('change', (state) => {
+      if (state === 'active') setTimeout(() => endedInBackground && gc.tracker.start({ campaignId: 'spring-event' }), 0);
+    });
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('background');
+    await advance(5 * MINUTE);
+    setAppState('active');
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors };
+  },
+
   /** The campaign page through Linking: a PKCE pair hashed on Hermes (no digest of its own), a token from the relay. */
   async 'webview'() {
     const { gc } = start();
