@@ -47,6 +47,30 @@ function start(more = {}) {
   return { gc, ends, errors };
 }
 
+/** The device goes offline; a session is started, played a minute and stopped (queued: nothing can be sent). */
+async function playAMinuteOffline(gc) {
+  setOnline(false);
+  await settle();
+  gc.tracker.start();
+  await advance(MINUTE);
+  step('stop');
+  await gc.tracker.stop();
+}
+
+/** Starts a session, plays a minute, stays `backgroundMs` in the background, plays a minute, stops, flushes, disposes. */
+async function playAroundBackground(gc, backgroundMs) {
+  gc.tracker.start();
+  await advance(MINUTE);
+  setAppState('background');
+  await advance(backgroundMs);
+  setAppState('active');
+  await advance(MINUTE);
+  step('stop');
+  await gc.tracker.stop();
+  await gc.tracker.flush();
+  await gc.dispose();
+}
+
 const stories = {
   /** Start, play five minutes, stop: the relay gets the session once. */
   async 'delivered-once'() {
@@ -87,12 +111,7 @@ const stories = {
   /** A minute played and stopped offline (queued), then killed two minutes into the next session. */
   async 'queued-then-killed'() {
     const { gc } = start();
-    setOnline(false);
-    await settle();
-    gc.tracker.start();
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
+    await playAMinuteOffline(gc);
     gc.tracker.start();
     await advance(2 * MINUTE);
     return { requests: relay.requests };
@@ -111,12 +130,7 @@ const stories = {
   /** Offline at stop: nothing arrives; NetInfo's "online" sends it without the game doing anything. */
   async 'offline-then-online'() {
     const { gc, ends, errors } = start();
-    setOnline(false);
-    await settle();
-    gc.tracker.start();
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
+    await playAMinuteOffline(gc);
     await advance(MINUTE); // an interval flush fails offline
     const deliveredOffline = relay.delivered.length;
     const requestsOffline = relay.requests;
@@ -131,16 +145,7 @@ const stories = {
   /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
   async 'background'() {
     const { gc, ends, errors } = start();
-    gc.tracker.start();
-    await advance(MINUTE);
-    setAppState('background');
-    await advance(30_000);
-    setAppState('active');
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
-    await gc.tracker.flush();
-    await gc.dispose();
+    await playAroundBackground(gc, 30_000);
     return { ends, errors };
   },
 
@@ -157,16 +162,7 @@ const stories = {
     AppState.addEventListener('change', (state) => {
       if (state === 'active') setTimeout(() => endedInBackground && gc.tracker.start({ campaignId: 'spring-event' }), 0);
     });
-    gc.tracker.start();
-    await advance(MINUTE);
-    setAppState('background');
-    await advance(5 * MINUTE);
-    setAppState('active');
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
-    await gc.tracker.flush();
-    await gc.dispose();
+    await playAroundBackground(gc, 5 * MINUTE);
     return { ends, errors };
   },
 
