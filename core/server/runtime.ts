@@ -1,7 +1,8 @@
 /**
  * Where this code runs. The single place core reads platform globals (through `globalThis`, by name):
- * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players, and the
- * relay must not merge requests on a Worker that cannot answer one request from another's work.
+ * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players; the
+ * relay must not merge requests, nor the webhook receiver's `waitFor` wait for a delivery, on a Worker that cannot
+ * answer one request from another's work.
  */
 
 /** The game-client runtime detected, or undefined on a server runtime (Node, Bun, Deno, edge workers). */

@@ -1,10 +1,10 @@
 // The server stories on workerd (Cloudflare Workers' runtime), dated 2024-10-14, the minimum the docs name; and the
 // relay on a Worker dated before it, where workerd cannot answer one request from another's upstream call (its bare
 // 500 "Promise will never complete" on today's main): the relay detects the date and does not merge requests there.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { launch, type Launched } from './harness.js';
-import { concurrentPlayers, GAME_ORIGIN, serverStories } from './server-stories.js';
+import { concurrentPlayers, GAME_ORIGIN, serverStories, waitedDelivery } from './server-stories.js';
 
 serverStories('workerd');
 
@@ -26,5 +26,10 @@ describe.each(['2024-10-13', '2024-03-03', '2021-11-03'])('the relay on a Worker
 
   it('answers concurrent players each with their own results, never a bare 500', async () => {
     await concurrentPlayers(served.url, emulator, `old-worker-${compatibilityDate}`);
+  });
+
+  it("the webhook receiver's waitFor, which a delivery (another request) would settle, refuses at once saying why: never a bare 500", async () => {
+    const { status, body } = await waitedDelivery(served.url, `old-worker-wait-${compatibilityDate}`);
+    expect([status, body]).toEqual([599, { threw: expect.stringMatching(/^TypeError: receiver\.waitFor cannot wait on a Cloudflare Worker dated before 2024-10-14: .* Set compatibility_date to 2024-10-14 or later\.$/) }]);
   });
 });
