@@ -49,7 +49,11 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   const storageKey = facade.tracker?.storageKey;
   // The game's own namespace (`game-campaign.<CLIENT_KEY_ID>:` and its `.moved` mark): on AsyncStorage 2.x it is in
   // what 3.x calls the legacy store, so an app updating to 3.x gets it moved too. An explicit storageKey is all there is.
-  const gameKeys = () => (storageKey === undefined ? [`${gameStorageKey(options.clientKey)}:`, `${gameStorageKey(options.clientKey)}.moved`] : []);
+  const gameKeys = () => {
+    if (storageKey !== undefined) return [];
+    const own = gameStorageKey(options.clientKey);
+    return [`${own}:`, `${own}.moved`];
+  };
   const platform = reactNativePlatform({ modules, fetch, storageName, storageKey }, gameKeys);
   return Object.assign(composeGameCampaign({ ...facade, platform }, picker ?? noPicker), { platform });
 }
