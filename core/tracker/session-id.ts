@@ -4,11 +4,11 @@
  * assumed: a sessionId is a UUIDv4 built from random bytes fetched ahead of time (`platform.crypto.randomBytes`,
  * 16 ids at a time, refilled in the background when half are used). When the pool is empty (a `start()` in the
  * same tick as the constructor, before the first fill resolved) the pool is filled at once from
- * `platform.crypto.randomBytesSync` where the platform has it (the React Native platform: its sources are all
- * `getRandomValues`); only without it do the bytes come from `Math.random`. Session ids must be unique, not secret (the
- * service de-duplicates by projectId + sessionId, so a repeat would be SKIPPED and its play time lost): V8's
- * generator is seeded well enough for that, Hermes' is not (32 bits from `std::random_device`, so the first id
- * of each app start would repeat across a game's players).
+ * `platform.crypto.randomBytesSync` where the platform has it (React Native and the browser: `getRandomValues`);
+ * only without it do the bytes come from `Math.random`. Session ids must be unique, not secret (the service
+ * de-duplicates by projectId + sessionId, so a repeat would be SKIPPED and its play time lost): V8's generator is
+ * seeded well enough for that, Hermes' and JavaScriptCore's are not (32 bits each, so the first id of each start
+ * would repeat across a game's players).
  */
 import type { PlatformCrypto } from '../platform.js';
 
