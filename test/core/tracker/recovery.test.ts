@@ -150,4 +150,23 @@ describe('storage failures', () => {
     expect(eventsOf(log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
     expect(inner.snapshot()).toEqual({});
   });
+
+  it('storage that fails every write and delete (a missing native module): an acknowledged session leaves the queue, flushed once, never sent again', async () => {
+    const inner = createMemoryStorage();
+    const failure = new Error('Native module is null, cannot create db');
+    const storage: KeyValueStorage = { ...inner, set: async () => Promise.reject(failure), delete: async () => Promise.reject(failure) };
+    const relay = createFakeRelay();
+    const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
+    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+    const log = recordEvents(tracker);
+    const sessionId = tracker.start();
+    await advance(2_000);
+    await tracker.stop();
+    await tracker.flush();
+    await advance(5 * 60_000); // ten flush intervals
+    await tracker.flush();
+    expect(relay.requests.map((request) => request.body.sessions.map((s) => s.sessionId))).toEqual([[sessionId]]);
+    expect(eventsOf(log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
+    await tracker.dispose();
+  });
 });
