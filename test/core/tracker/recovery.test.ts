@@ -133,10 +133,8 @@ describe('crash recovery', () => {
 });
 
 describe('storage failures', () => {
-  it('a failed write emits error (kind storage) and the session is still sent from memory', async () => {
-    const inner = createMemoryStorage();
-    const failure = new Error('quota exceeded');
-    const storage: KeyValueStorage = { ...inner, set: async (key, value) => (key.includes(':queue:') ? Promise.reject(failure) : inner.set(key, value)) };
+  /** A tracker over `storage` that played a 2 s session and stopped: its relay, events and the session's id. */
+  async function playedOver(storage: KeyValueStorage) {
     const relay = createFakeRelay();
     const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
     const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
@@ -144,6 +142,14 @@ describe('storage failures', () => {
     const sessionId = tracker.start();
     await advance(2_000);
     await tracker.stop();
+    return { relay, tracker, log, sessionId };
+  }
+
+  it('a failed write emits error (kind storage) and the session is still sent from memory', async () => {
+    const inner = createMemoryStorage();
+    const failure = new Error('quota exceeded');
+    const storage: KeyValueStorage = { ...inner, set: async (key, value) => (key.includes(':queue:') ? Promise.reject(failure) : inner.set(key, value)) };
+    const { relay, tracker, log, sessionId } = await playedOver(storage);
     expect(eventsOf(log, 'error')).toEqual([{ kind: 'storage', error: failure }]);
     await tracker.flush();
     expect(relay.requests.map((request) => request.body.sessions.map((s) => s.sessionId))).toEqual([[sessionId]]);
@@ -155,13 +161,7 @@ describe('storage failures', () => {
     const inner = createMemoryStorage();
     const failure = new Error('Native module is null, cannot create db');
     const storage: KeyValueStorage = { ...inner, set: async () => Promise.reject(failure), delete: async () => Promise.reject(failure) };
-    const relay = createFakeRelay();
-    const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
-    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
-    const log = recordEvents(tracker);
-    const sessionId = tracker.start();
-    await advance(2_000);
-    await tracker.stop();
+    const { relay, tracker, log, sessionId } = await playedOver(storage);
     await tracker.flush();
     await advance(5 * 60_000); // ten flush intervals
     await tracker.flush();
