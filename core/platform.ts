@@ -39,6 +39,12 @@ export type TrackerPageExit = (...tracker: never[]) => unknown;
 /** Secure randomness and SHA-256; async because `wx.getRandomValues` and expo-crypto are. */
 export interface PlatformCrypto {
   randomBytes(n: number): Promise<Uint8Array>;
+  /**
+   * The same bytes at once, where the source is synchronous (`getRandomValues`). The tracker takes the ids of
+   * sessions started before `randomBytes` answered from it; without it they come from `Math.random`, which
+   * Hermes seeds with 32 bits, so such ids would repeat across players.
+   */
+  randomBytesSync?(n: number): Uint8Array;
   sha256(data: Uint8Array): Promise<Uint8Array>;
 }
 

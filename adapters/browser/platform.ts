@@ -48,11 +48,14 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   const window = options.window ?? globalThis;
   const { document, navigator } = window;
   const storage = options.storage ?? createIdbStorage(options);
+  const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
   return {
     storage,
     lifecycle: createBrowserLifecycle({ window, document }),
     // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load ../shared/sha256.js on first use.
-    crypto: platformCrypto(fromGetRandomValues(getRandomValuesOf(window.crypto)!), subtleDigest(window.crypto)),
+    // randomBytesSync: ids of sessions started at once come from getRandomValues too, not Math.random (which
+    // JavaScriptCore, Safari's engine, seeds with 32 bits).
+    crypto: { ...platformCrypto(randomBytes, subtleDigest(window.crypto)), randomBytesSync: randomBytes },
     // The page's own fetch (bound to its window: an unbound `fetch` throws "Illegal invocation"), `keepalive` passed
     // through with the bodies kept under the 64 KiB quota browsers share between them.
     fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init))),

@@ -1,12 +1,13 @@
 /**
- * `createGameCampaign` for React Native: the core facade on {@link createReactNativePlatform}, the creator picker
+ * `createGameCampaign` for React Native: the core facade on the React Native platform, the creator picker
  * passed in from `game-campaign-sdk/react-native/picker` when the game shows one (Metro keeps everything an entry
  * reaches, so the picker is an entry of its own).
  * @see DESIGN section 3
  */
 import { composeGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/compose-game-campaign.js';
 import type { CreatorPickerFactory } from '../../core/picker/picker.js';
-import { createReactNativePlatform, type ReactNativePlatform } from './platform.js';
+import { gameStorageKey } from '../../core/tracker/game-namespace.js';
+import { reactNativePlatform, type ReactNativePlatform } from './platform.js';
 import { withoutKeys } from '../../core/without-keys.js';
 import type { ReactNativePlatformOptions } from './types.js';
 
@@ -45,6 +46,14 @@ const noPicker: CreatorPickerFactory = () => {
 export function createGameCampaign(options: ReactNativeGameCampaignOptions): ReactNativeGameCampaign {
   const { modules, fetch, storageName, picker } = options;
   const facade = withoutKeys(options, 'modules', 'fetch', 'storageName', 'picker');
-  const platform = createReactNativePlatform({ modules, fetch, storageName, storageKey: facade.tracker?.storageKey });
+  const storageKey = facade.tracker?.storageKey;
+  // The game's own namespace (`game-campaign.<CLIENT_KEY_ID>:` and its `.moved` mark): on AsyncStorage 2.x it is in
+  // what 3.x calls the legacy store, so an app updating to 3.x gets it moved too. An explicit storageKey is all there is.
+  const gameKeys = () => {
+    if (storageKey !== undefined) return [];
+    const own = gameStorageKey(options.clientKey);
+    return [`${own}:`, `${own}.moved`];
+  };
+  const platform = reactNativePlatform({ modules, fetch, storageName, storageKey }, gameKeys);
   return Object.assign(composeGameCampaign({ ...facade, platform }, picker ?? noPicker), { platform });
 }

@@ -1,21 +1,23 @@
 /**
- * SDK 0.1.0 on AsyncStorage 3.x kept its data in the app's legacy shared store (its guide passed the default
- * export); later versions use their own store. Moving those keys keeps the sessions it had queued or was
- * recording: they are recovered and delivered after the upgrade. docs/decisions.md, "React Native AsyncStorage".
+ * What 3.x calls its legacy store is 2.x's storage (3.1.1 `createAsyncStorage.native.ts`: "the legacy (v2)
+ * AsyncStorage implementation"). The SDK's keys land there from SDK 0.1.0 on 3.x (its guide passed the default
+ * export) and from any release on 2.x (an app that later updates AsyncStorage to 3.x); with the 3.x module the SDK
+ * uses its own store. Moving those keys keeps the sessions they hold queued or recording: they are recovered and
+ * delivered after the upgrade. docs/decisions.md, "React Native AsyncStorage".
  */
 import type { AsyncStorageLike } from './types.js';
 
 /**
- * Moves every key under `prefix` from `legacy` to `own`: copied (unless `own` already has it: a copy from a move
- * cut short), then removed from `legacy`. A failure leaves the rest in `legacy`, moved on the next start; the SDK
- * works on `own` meanwhile. Nothing to do when both are one store (3.1.1 `createAsyncStorage.native.ts`:
+ * Moves every key under one of `prefixes` from `legacy` to `own`: copied (unless `own` already has it: a copy from
+ * a move cut short), then removed from `legacy`. A failure leaves the rest in `legacy`, moved on the next start; the
+ * SDK works on `own` meanwhile. Nothing to do when both are one store (3.1.1 `createAsyncStorage.native.ts`:
  * visionOS falls back to the legacy store).
  */
-export async function moveLegacyKeys(legacy: AsyncStorageLike, own: AsyncStorageLike, prefix: string): Promise<void> {
+export async function moveLegacyKeys(legacy: AsyncStorageLike, own: AsyncStorageLike, prefixes: readonly string[]): Promise<void> {
   if (legacy === own) return;
   try {
     for (const key of await legacy.getAllKeys()) {
-      if (!key.startsWith(prefix)) continue;
+      if (!prefixes.some((prefix) => key.startsWith(prefix))) continue;
       const value = await legacy.getItem(key);
       const present = await own.getItem(key);
       if (value !== null && value !== undefined && (present === null || present === undefined)) await own.setItem(key, value);

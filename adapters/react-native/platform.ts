@@ -31,22 +31,36 @@ export interface ReactNativePlatform extends Platform {
  * ```
  */
 export function createReactNativePlatform(options: ReactNativePlatformOptions): ReactNativePlatform {
+  return reactNativePlatform(options, () => []);
+}
+
+/**
+ * {@link createReactNativePlatform}, also moving keys under `gameKeys()` out of AsyncStorage 3.x's legacy store:
+ * the React Native `createGameCampaign` names the game's own namespace there (what it wrote on AsyncStorage 2.x).
+ */
+export function reactNativePlatform(options: ReactNativePlatformOptions, gameKeys: () => readonly string[]): ReactNativePlatform {
   const { modules } = options;
   if (!modules?.AsyncStorage) throw new TypeError('createReactNativePlatform: pass modules.AsyncStorage (@react-native-async-storage/async-storage)');
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
-  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', `${options.storageKey ?? 'game-campaign'}:`);
+  const legacyKeys = () => [`${options.storageKey ?? 'game-campaign'}:`, ...gameKeys()];
+  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
   const fetch: FetchLike = options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init));
+  const randomBytes = fromGetRandomValues(secureRandom(modules) as GetRandomValues);
   return {
     storageShape: shape,
     storage: asyncStorageAdapter(store, prepare),
     lifecycle: appStateLifecycle(modules.AppState),
     // SHA-256 from expo-crypto's digest when given, else ../shared/sha256-compact.ts loaded on the first hash
     // (not @noble/hashes: Metro would put it in every app). fromGetRandomValues only ever passes Uint8Array
-    // slices, all a RandomValuesFill takes.
-    crypto: cryptoWith(fromGetRandomValues(secureRandom(modules) as GetRandomValues), async (data) => {
-      const digest = modules.expoCrypto?.digest;
-      return digest ? new Uint8Array(await digest('SHA-256', new Uint8Array(data))) : (await import('../shared/sha256-compact.js')).sha256(data);
-    }),
+    // slices, all a RandomValuesFill takes. Every source here is synchronous: `randomBytesSync` gives the ids of
+    // sessions started at once (the guide's start() right after createGameCampaign) instead of Hermes' Math.random.
+    crypto: {
+      ...cryptoWith(randomBytes, async (data) => {
+        const digest = modules.expoCrypto?.digest;
+        return digest ? new Uint8Array(await digest('SHA-256', new Uint8Array(data))) : (await import('../shared/sha256-compact.js')).sha256(data);
+      }),
+      randomBytesSync: randomBytes,
+    },
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch,

@@ -21,12 +21,13 @@ const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as 
  * The store to use:
  * - the 3.x module (`import * as AsyncStorage`): the SDK's own store `createAsyncStorage(name)`, never the
  *   app's legacy shared store (3.1.1 `src/index.tsx`: `createAsyncStorage` is a named export, the default
- *   export is `getLegacyStorage()`); keys under `keyPrefix` that an SDK 0.1.0 wrote into that legacy store
- *   (its guide passed the default export) are moved into the SDK's store before first use;
+ *   export is `getLegacyStorage()`, 2.x's storage); keys under one of `keyPrefixes()` that the SDK wrote into that
+ *   legacy store (0.1.0 on 3.x, whose guide passed the default export; any release on 2.x) are moved into the
+ *   SDK's store before first use;
  * - a store (2.x's default export, or a store the game made): that store;
  * - 2.x's module (`import * as`, Metro's interop namespace): its default export.
  */
-export function resolveAsyncStorage(module: AsyncStorageModule, name: string, keyPrefix: string): ResolvedAsyncStorage {
+export function resolveAsyncStorage(module: AsyncStorageModule, name: string, keyPrefixes: () => readonly string[]): ResolvedAsyncStorage {
   const candidate = module as Partial<{ createAsyncStorage(name: string): AsyncStorageLike; default: unknown }> & Partial<AsyncStorageLike>;
   let store: unknown = candidate;
   let prepare = () => Promise.resolve();
@@ -34,7 +35,7 @@ export function resolveAsyncStorage(module: AsyncStorageModule, name: string, ke
     const own = candidate.createAsyncStorage(name);
     const legacy = candidate.default;
     store = own;
-    if (isStore(legacy)) prepare = () => moveLegacyKeys(legacy, own, keyPrefix);
+    if (isStore(legacy)) prepare = () => moveLegacyKeys(legacy, own, keyPrefixes());
   } else if (!isStore(candidate) && isStore(candidate.default)) {
     store = candidate.default;
   }

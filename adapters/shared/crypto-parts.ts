@@ -16,7 +16,7 @@ export type GetRandomValues = <T extends ArrayBufferView | null>(array: T) => T;
 export type Digest = (data: Uint8Array) => Promise<ArrayBuffer | Uint8Array>;
 
 /** A {@link RandomSource} over `getRandomValues`, in slices of WebCrypto's 65 536-byte limit per call. */
-export function fromGetRandomValues(getRandomValues: GetRandomValues): RandomSource {
+export function fromGetRandomValues(getRandomValues: GetRandomValues): (n: number) => Uint8Array {
   return (n) => {
     const bytes = new Uint8Array(n);
     for (let offset = 0; offset < n; offset += 65_536) getRandomValues(bytes.subarray(offset, offset + 65_536));

@@ -1,7 +1,8 @@
 /**
  * Where this code runs. The single place core reads platform globals (through `globalThis`, by name):
- * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players, and the
- * relay must not merge requests on a Worker that cannot answer one request from another's work.
+ * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players; the
+ * relay must not merge requests, nor the webhook receiver's `waitFor` wait for a delivery, on a Worker that cannot
+ * answer one request from another's work.
  */
 
 /** The game-client runtime detected, or undefined on a server runtime (Node, Bun, Deno, edge workers). */
@@ -11,18 +12,17 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
   if (nav?.product === 'ReactNative') return 'react-native';
   if (typeof g['cc'] === 'object' && g['cc'] !== null) return 'cocos';
   if (typeof g['window'] === 'object' && typeof g['document'] === 'object') return 'browser';
-  // A browser's web or service worker (no window): browsers give workers importScripts. So did Cloudflare Workers
-  // dated before 2024-03-04 (workerd's `no_importscripts_def`), which are a server: told apart by their own globals.
-  if (typeof g['importScripts'] === 'function' && !onWorkerd(g)) return 'browser';
+  // A browser's web or service worker (no window): browsers give workers importScripts; of the edge runtimes only
+  // workerd did (a Worker dated before 2024-03-04, `no_importscripts`), and it is a server.
+  if (typeof g['importScripts'] === 'function' && !isWorkerd(g)) return 'browser';
   return undefined;
 }
 
 /**
- * True on Cloudflare Workers (workerd), whatever its compatibility date: `WebSocketPair` is a Workers-only global
- * (no browser or other server runtime has it), and `navigator.userAgent` is `Cloudflare-Workers` from 2022-03-21
- * (`global_navigator`); before that date a Worker has no `navigator` at all.
+ * Cloudflare Workers' runtime: its `WebSocketPair` global exists at every compatibility date (Node, Bun and Deno have
+ * none); its `navigator.userAgent` is `Cloudflare-Workers`, but only from 2022-03-21 (`global_navigator`).
  */
-function onWorkerd(g: Record<string, unknown>): boolean {
+function isWorkerd(g: Record<string, unknown>): boolean {
   const nav = g['navigator'] as { userAgent?: unknown } | undefined;
   return typeof g['WebSocketPair'] === 'function' || nav?.userAgent === 'Cloudflare-Workers';
 }
@@ -33,11 +33,13 @@ function onWorkerd(g: Record<string, unknown>): boolean {
  * relay must not answer one player from an upstream call another player's request made. Read from a change of the
  * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
  * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
- * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd.
+ * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd
+ * ({@link isWorkerd}: not by its user agent alone, which a Worker dated before 2022-03-21 lacks; it would merge and
+ * answer its players with bare 500s).
  */
 export function crossRequestPromisesUnsupported(): boolean {
   const g = globalThis as Record<string, unknown>;
-  if (!onWorkerd(g) || typeof g['Request'] !== 'function') return false;
+  if (!isWorkerd(g) || typeof g['Request'] !== 'function') return false;
   try {
     return new Request('https://relay.invalid/', { method: 'patch' }).method !== 'PATCH';
   } catch {

@@ -214,7 +214,7 @@ export function createFlusher(
       if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
       else acknowledged.push([item.key, itemResult]);
     }
-    const removed = await queue.remove(acknowledged.map(([key]) => key));
+    const removed = await queue.remove(acknowledged.map(([key]) => key), true);
     const results = acknowledged.filter(([key]) => removed.has(key)).map(([, itemResult]) => itemResult);
     if (results.length) events.emit('flushed', { results });
     for (const [item, error] of failed) await drop(item, 'rejected', error);
@@ -228,7 +228,7 @@ export function createFlusher(
 
   const drop = async (item: QueuedSession, reason: DropReason, error: string, details?: ErrorDetail[]): Promise<Step> => {
     const { key, session } = item;
-    if ((await queue.remove([key])).has(key)) events.emit('dropped', { sessionId: session.sessionId, reason, session, error, ...(details ? { details } : {}) });
+    if ((await queue.remove([key], true)).has(key)) events.emit('dropped', { sessionId: session.sessionId, reason, session, error, ...(details ? { details } : {}) });
     return true;
   };
 

@@ -60,10 +60,13 @@ export interface SessionQueue {
   /** Ends the in-flight mark of keys that stay queued. */
   release(keys: Iterable<string>): void;
   /**
-   * Deletes sessions that left the queue; returns the keys actually deleted. A key whose delete failed stays
-   * queued (sent again later, which the service's de-duplication makes safe).
+   * Deletes sessions that left the queue; returns the keys that left it. A key whose delete failed stays queued
+   * (sent again later, which the service's de-duplication makes safe), unless `settled`: the service answered
+   * for it (acknowledged or refused), so this run forgets it all the same; a copy left in storage is sent again
+   * at a later start, answered SKIPPED. Storage that fails every delete (a missing native module) would otherwise
+   * have each acknowledged session sent again at every flush.
    */
-  remove(keys: string[]): Promise<Set<string>>;
+  remove(keys: string[], settled?: boolean): Promise<Set<string>>;
   /** Deletes every queued session (the player asked); resolves the ids of those deleted. */
   erase(): Promise<string[]>;
 }
@@ -224,7 +227,7 @@ export function sessionQueue(
       return [...removed].map((key) => ids.get(key)!);
     },
 
-    async remove(keys) {
+    async remove(keys, settled = false) {
       const removed = new Set<string>();
       for (const key of keys) {
         inFlight.delete(key);
@@ -234,7 +237,7 @@ export function sessionQueue(
           await storage.delete(key);
         } catch (error) {
           storageError(error);
-          continue;
+          if (!settled) continue;
         } finally {
           removing.delete(key);
         }

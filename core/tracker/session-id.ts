@@ -2,10 +2,13 @@
  * Session ids for a synchronous `start()` from an asynchronous `platform.crypto`.
  *
  * assumed: a sessionId is a UUIDv4 built from random bytes fetched ahead of time (`platform.crypto.randomBytes`,
- * 16 ids at a time, refilled in the background when half are used). Only when the pool is empty (a `start()`
- * in the same tick as the constructor, before the first fill resolved) do the bytes come from `Math.random`:
- * session ids must be unique, not secret (the service de-duplicates by projectId + sessionId, so a repeat
- * would be SKIPPED), and 122 bits from V8's generator are plenty for that.
+ * 16 ids at a time, refilled in the background when half are used). When the pool is empty (a `start()` in the
+ * same tick as the constructor, before the first fill resolved) the pool is filled at once from
+ * `platform.crypto.randomBytesSync` where the platform has it (React Native and the browser: `getRandomValues`);
+ * only without it do the bytes come from `Math.random`. Session ids must be unique, not secret (the service
+ * de-duplicates by projectId + sessionId, so a repeat would be SKIPPED and its play time lost): V8's generator is
+ * seeded well enough for that, Hermes' and JavaScriptCore's are not (32 bits each, so the first id of each start
+ * would repeat across a game's players).
  */
 import type { PlatformCrypto } from '../platform.js';
 
@@ -26,6 +29,13 @@ export function sessionIds(crypto: PlatformCrypto, onError: (error: unknown) => 
   };
   refill();
   return () => {
+    if (pool.length < ID_BYTES && crypto.randomBytesSync) {
+      try {
+        pool.push(...crypto.randomBytesSync(POOL_BYTES));
+      } catch (error) {
+        onError(error);
+      }
+    }
     const bytes = pool.length >= ID_BYTES ? pool.splice(0, ID_BYTES) : Array.from({ length: ID_BYTES }, () => Math.floor(Math.random() * 256));
     if (pool.length < POOL_BYTES / 2) refill();
     return formatUuidV4(bytes);

@@ -9,6 +9,7 @@ import type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventOf } from '
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
 import type { WebhookHeadersInput } from './headers.js';
+import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
@@ -164,7 +165,9 @@ export class WebhookReceiver {
   /**
    * Resolves with the event caused by the request sent with `callbackId`, also when it arrived before this
    * call (events are kept for the tolerance window).
-   * @throws WebhookTimeoutError (rejects) when none arrives within `timeoutMs`
+   * @throws WebhookTimeoutError (rejects) when none arrives within `timeoutMs`; TypeError (rejects) at once on a
+   * Cloudflare Worker dated before 2024-10-14 when the event has not arrived: the delivery is another request,
+   * and there workerd answers a request waiting on another's work with a bare 500
    * @example
    * ```ts
    * await server.coupons.redeem({ couponCode: 'WELCOME', userId, callbackId: 'redeem-42' });
@@ -179,6 +182,14 @@ export class WebhookReceiver {
     const matches = (event: ReceivedWebhookEvent) => event.callbackId === callbackId && (type === undefined || event.type === type);
     const earlier = this.#recent.find(matches, this.#options.now());
     if (earlier) return Promise.resolve(earlier);
+    if (crossRequestPromisesUnsupported()) {
+      return Promise.reject(
+        new TypeError(
+          'receiver.waitFor cannot wait on a Cloudflare Worker dated before 2024-10-14: the delivery arrives as another request, ' +
+            'which cannot settle this one there (workerd would answer it with a bare 500). Set compatibility_date to 2024-10-14 or later.',
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         matches,

@@ -7,7 +7,9 @@
 import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_PENDING_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { signWebhook } from '../../core/webhooks/sign.js';
 import { launch, type Launched, type RuntimeName } from './harness.js';
+import { RECEIVER_SECRET } from './story-app.js';
 
 export const GAME_ORIGIN = 'https://game.portal-cdn.example';
 
@@ -48,6 +50,25 @@ export async function concurrentPlayers(url: string, emulator: RunningEmulator, 
   );
   const recorded = emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`));
   expect(recorded.map((session) => session.sessionId).sort()).toEqual(players.flatMap((player) => batch(player, run).sessions.map((s) => s.sessionId)).sort());
+}
+
+/**
+ * A request waiting in `receiver.waitFor` while the delivery that settles it arrives as another request (as the
+ * service's does): the wait's answer, once the delivery was accepted (204).
+ */
+export async function waitedDelivery(url: string, callbackId: string): Promise<{ status: number; body: unknown }> {
+  const waiting = fetch(`${url}/receiver/wait?callbackId=${callbackId}`);
+  for (let tries = 0; !(await (await fetch(`${url}/receiver/waiting?callbackId=${callbackId}`)).json()); tries++) {
+    if (tries >= 200) throw new Error('the wait did not begin');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  const payload = JSON.stringify({ id: `evt-${callbackId}`, type: 'coupon.redeemed', createdAt: new Date().toISOString(), callbackId, data: { couponCode: 'DAILY' } });
+  const { headers } = signWebhook({ payload, secret: RECEIVER_SECRET });
+  const delivered = await fetch(`${url}/receiver`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: payload });
+  expect(delivered.status).toBe(204);
+  const answer = await waiting;
+  const text = await answer.text();
+  return { status: answer.status, body: text.startsWith('{') ? JSON.parse(text) : text };
 }
 
 /** A request from another loopback address (127.0.0.x), for limits kept per client address. */
@@ -117,6 +138,10 @@ export function serverStories(runtime: RuntimeName): void {
       const invalid = await postPlaytime(served.url, 'ana', { sessions: [{ sessionId: 1 }] });
       expect([invalid.status, ((await invalid.json()) as { code: string }).code]).toEqual([400, 'VALIDATION_ERROR']);
       expect([invalid.headers.get('access-control-allow-origin'), invalid.headers.get('access-control-expose-headers')]).toEqual([GAME_ORIGIN, 'retry-after']);
+    });
+
+    it("the webhook receiver's waitFor is answered by a delivery that arrives as another request", async () => {
+      expect(await waitedDelivery(served.url, `${runtime}-wait`)).toEqual({ status: 200, body: { type: 'coupon.redeemed' } });
     });
 
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {

@@ -9,6 +9,9 @@
  *   `signWebhook`/`verifyWebhook` (a good signature, a tampered body, a wrong secret); answers what it observed.
  * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`).
  * - `POST /hooks`: a real webhook delivery from the emulator, verified; `GET /hooks`: what was verified.
+ * - `/receiver`: `createWebhookReceiver` as the webhook guide mounts it (deliveries the test signs with
+ *   {@link RECEIVER_SECRET}); `GET /receiver/wait?callbackId=` answers once `receiver.waitFor` settles, which a
+ *   delivery, another request, does; `GET /receiver/waiting?callbackId=` says whether that wait has begun.
  */
 import type * as ServerEntry from '../../core/server/index.js';
 
@@ -24,12 +27,17 @@ export interface StoryConfig {
   gameOrigin: string;
 }
 
+/** The secret of the deliveries the test signs for `/receiver` (`whsec_` and base64). */
+export const RECEIVER_SECRET = 'whsec_' + btoa('the receiver story secret, 32 B!');
+
 /** The client's address as each runtime knows it (the README's `clientAddress` examples); Node's comes with `toNodeHandler`. */
 export type AddressOf = (request: Request) => string | undefined;
 
 /** The stories' app: `fetch(request)` as every runtime mounts it. */
 export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddress?: AddressOf): { fetch(request: Request): Promise<Response> } {
-  const { CampaignServer, createRelay, isCampaignError, verifyWebhook } = sdk;
+  const { CampaignServer, createRelay, createWebhookReceiver, isCampaignError, verifyWebhook } = sdk;
+  const receiver = createWebhookReceiver({ secret: RECEIVER_SECRET });
+  const waiting = new Set<string>();
   const server = new CampaignServer({ serverKey: config.serverKey, environment: { baseUrl: config.emulatorUrl }, maxRetries: 1 });
   const relay: ServerEntry.Relay = createRelay({
     server,
@@ -96,6 +104,13 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
           }
         }
         if (pathname === '/hooks' && request.method === 'GET') return Response.json({ verified, refused });
+        if (pathname === '/receiver') return await receiver.fetch(request);
+        const callbackId = new URL(request.url).searchParams.get('callbackId') ?? '';
+        if (pathname === '/receiver/waiting') return Response.json(waiting.has(callbackId));
+        if (pathname === '/receiver/wait') {
+          waiting.add(callbackId);
+          return Response.json({ type: (await receiver.waitFor({ callbackId, timeoutMs: 10_000 })).type });
+        }
         return new Response('not found', { status: 404 });
       } catch (error) {
         // A story that threw: said in full, so the test names it (never a runtime's bare 500).

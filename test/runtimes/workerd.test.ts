@@ -1,20 +1,17 @@
 // The server stories on workerd (Cloudflare Workers' runtime), dated 2024-10-14, the minimum the docs name; and the
-// relay on Workers dated before it, where workerd cannot answer one request from another's upstream call (its bare
+// relay on a Worker dated before it, where workerd cannot answer one request from another's upstream call (its bare
 // 500 "Promise will never complete" on today's main): the relay detects the date and does not merge requests there.
-import { afterAll, beforeAll, describe, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { launch, type Launched } from './harness.js';
-import { concurrentPlayers, GAME_ORIGIN, serverStories } from './server-stories.js';
+import { concurrentPlayers, GAME_ORIGIN, serverStories, waitedDelivery } from './server-stories.js';
 
 serverStories('workerd');
 
-/**
- * Workers dated before the minimum: 2024-10-13 (the day before); 2024-03-03, the last date on which workerd still
- * defines `importScripts` (`no_importscripts_def` is dated 2024-03-04), a browser worker's global that made
- * `CampaignServer` refuse to start there ("browser detected": every request a bare 500); 2022-03-20, before
- * `global_navigator`, when a Worker has no `navigator` to name it.
- */
-describe.each(['2024-10-13', '2024-03-03', '2022-03-20'])('the relay on a Worker dated %s (before 2024-10-14)', (compatibilityDate) => {
+// 2024-10-13: the day before the minimum. 2024-03-03: a Worker that still has `importScripts` (workerd's
+// `no_importscripts` is dated 2024-03-04). 2021-11-03: older than workerd's `navigator` global too (`global_navigator`,
+// 2022-03-21), as long-lived Workers and old templates are dated.
+describe.each(['2024-10-13', '2024-03-03', '2021-11-03'])('the relay on a Worker dated %s (before 2024-10-14)', (compatibilityDate) => {
   let emulator: RunningEmulator;
   let served: Launched;
 
@@ -29,5 +26,10 @@ describe.each(['2024-10-13', '2024-03-03', '2022-03-20'])('the relay on a Worker
 
   it('answers concurrent players each with their own results, never a bare 500', async () => {
     await concurrentPlayers(served.url, emulator, `old-worker-${compatibilityDate}`);
+  });
+
+  it("the webhook receiver's waitFor, which a delivery (another request) would settle, refuses at once saying why: never a bare 500", async () => {
+    const { status, body } = await waitedDelivery(served.url, `old-worker-wait-${compatibilityDate}`);
+    expect([status, body]).toEqual([599, { threw: expect.stringMatching(/^TypeError: receiver\.waitFor cannot wait on a Cloudflare Worker dated before 2024-10-14: .* Set compatibility_date to 2024-10-14 or later\.$/) }]);
   });
 });

@@ -55,6 +55,18 @@ describe('createBrowserPlatform: crypto', () => {
     expect(fallback.calls).toBe(0);
   });
 
+  it("a session started in the tracker's first tick takes its id from crypto.getRandomValues, not Math.random (Safari seeds it with 32 bits)", () => {
+    // JavaScriptCore seeds each global object's Math.random with 32 bits (JSGlobalObject's m_weakRandom), so ids drawn
+    // from it at start-up would repeat across a game's players on Safari and iOS web views, and repeats are SKIPPED.
+    const fixed = { getRandomValues: <T extends ArrayBufferView | null>(array: T) => ((array as unknown as Uint8Array).fill(0x3c), array), subtle: globalThis.crypto.subtle } as unknown as Crypto;
+    const random = vi.spyOn(Math, 'random');
+    const platform = createBrowserPlatform({ dbName: dbName(), window: Object.defineProperty(Object.create(window), 'crypto', { value: fixed }) });
+    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: RELAY });
+    expect(tracker.start()).toBe('3c3c3c3c-3c3c-4c3c-bc3c-3c3c3c3c3c3c');
+    expect(random).not.toHaveBeenCalled();
+    void tracker.dispose();
+  });
+
   it('falls back to the lazily loaded SHA-256 where crypto.subtle is missing (an insecure origin)', async () => {
     const insecure = { getRandomValues: (array: Uint8Array<ArrayBuffer>) => globalThis.crypto.getRandomValues(array) } as unknown as Crypto;
     const platform = createBrowserPlatform({ dbName: dbName(), window: Object.defineProperty(Object.create(window), 'crypto', { value: insecure }) });

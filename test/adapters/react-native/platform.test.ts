@@ -36,6 +36,24 @@ describe('React Native crypto (Hermes has none)', () => {
   });
 });
 
+describe('React Native session ids', () => {
+  it.each([
+    ['the injected getRandomValues', (fill: (array: Uint8Array) => Uint8Array) => ({ getRandomValues: fill })],
+    ["expo-crypto's getRandomValues", (fill: (array: Uint8Array) => Uint8Array) => ({ expoCrypto: { getRandomValues: fill } })],
+  ])("the guide's start() right after createGameCampaign takes its id from %s, never from Hermes' 32-bit-seeded Math.random", (_, source) => {
+    vi.stubGlobal('crypto', undefined);
+    const random = vi.spyOn(Math, 'random');
+    try {
+      const gc = createGameCampaign({ ...facade, modules: { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), ...source((array) => array.fill(0x2a)) } });
+      expect(gc.tracker.start({ campaignId: 'spring-event' })).toBe('2a2a2a2a-2a2a-4a2a-aa2a-2a2a2a2a2a2a');
+      expect(random).not.toHaveBeenCalled();
+      void gc.dispose();
+    } finally {
+      random.mockRestore();
+    }
+  });
+});
+
 describe('React Native SHA-256', () => {
   it("hashes with expo-crypto's digest when it has one, else with the SDK's own fallback (same digest)", async () => {
     vi.stubGlobal('crypto', undefined);

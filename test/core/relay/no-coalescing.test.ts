@@ -13,8 +13,10 @@ const sent = (calls: RecordedRequest[]) => calls.map((c) => (c.body as { session
  * workerd's `navigator.userAgent`, and its `Request` after `upper_case_all_http_methods` (2024-10-14: `patch` becomes
  * `PATCH`) or before it (workerd throws "Invalid HTTP method string: patch"; Node's Request keeps `patch`).
  */
-function pretendWorker(dated: 'before' | 'before, throwing' | 'after') {
-  vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+function pretendWorker(dated: 'before' | 'before, throwing' | 'before 2022-03-21, no navigator' | 'after') {
+  // workerd has WebSocketPair at every date; its `navigator` global only from 2022-03-21 (`global_navigator`).
+  vi.stubGlobal('WebSocketPair', function WebSocketPair() {});
+  vi.stubGlobal('navigator', dated === 'before 2022-03-21, no navigator' ? undefined : { userAgent: 'Cloudflare-Workers' });
   if (dated === 'before') return;
   const Native = Request;
   vi.stubGlobal('Request', class extends Native {
@@ -61,7 +63,7 @@ describe('coalesceWindowMs: 0', () => {
 });
 
 describe('on a Cloudflare Worker', () => {
-  it.each(['before', 'before, throwing'] as const)('dated before 2024-10-14 (Request %s): detected, and the relay never merges, whatever the window', async (dated) => {
+  it.each(['before', 'before, throwing', 'before 2022-03-21, no navigator'] as const)('dated before 2024-10-14 (Request %s): detected, and the relay never merges, whatever the window', async (dated) => {
     pretendWorker(dated);
     expect(crossRequestPromisesUnsupported()).toBe(true);
     const { relay, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 50 });

@@ -133,10 +133,8 @@ describe('crash recovery', () => {
 });
 
 describe('storage failures', () => {
-  it('a failed write emits error (kind storage) and the session is still sent from memory', async () => {
-    const inner = createMemoryStorage();
-    const failure = new Error('quota exceeded');
-    const storage: KeyValueStorage = { ...inner, set: async (key, value) => (key.includes(':queue:') ? Promise.reject(failure) : inner.set(key, value)) };
+  /** A tracker over `storage` that played a 2 s session and stopped: its relay, events and the session's id. */
+  async function playedOver(storage: KeyValueStorage) {
     const relay = createFakeRelay();
     const platform = createMemoryPlatform({ storage, fetch: relay.fetch });
     const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
@@ -144,10 +142,31 @@ describe('storage failures', () => {
     const sessionId = tracker.start();
     await advance(2_000);
     await tracker.stop();
+    return { relay, tracker, log, sessionId };
+  }
+
+  it('a failed write emits error (kind storage) and the session is still sent from memory', async () => {
+    const inner = createMemoryStorage();
+    const failure = new Error('quota exceeded');
+    const storage: KeyValueStorage = { ...inner, set: async (key, value) => (key.includes(':queue:') ? Promise.reject(failure) : inner.set(key, value)) };
+    const { relay, tracker, log, sessionId } = await playedOver(storage);
     expect(eventsOf(log, 'error')).toEqual([{ kind: 'storage', error: failure }]);
     await tracker.flush();
     expect(relay.requests.map((request) => request.body.sessions.map((s) => s.sessionId))).toEqual([[sessionId]]);
     expect(eventsOf(log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
     expect(inner.snapshot()).toEqual({});
+  });
+
+  it('storage that fails every write and delete (a missing native module): an acknowledged session leaves the queue, flushed once, never sent again', async () => {
+    const inner = createMemoryStorage();
+    const failure = new Error('Native module is null, cannot create db');
+    const storage: KeyValueStorage = { ...inner, set: async () => Promise.reject(failure), delete: async () => Promise.reject(failure) };
+    const { relay, tracker, log, sessionId } = await playedOver(storage);
+    await tracker.flush();
+    await advance(5 * 60_000); // ten flush intervals
+    await tracker.flush();
+    expect(relay.requests.map((request) => request.body.sessions.map((s) => s.sessionId))).toEqual([[sessionId]]);
+    expect(eventsOf(log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SUCCESS' }] }]);
+    await tracker.dispose();
   });
 });

@@ -64,6 +64,21 @@ describe('a session', () => {
     expect(storage.snapshot()).toEqual({});
   });
 
+  it("a start() in the tracker's first tick takes its id from the platform's synchronous source when it has one, not Math.random", () => {
+    // Hermes seeds Math.random with 32 bits (std::random_device()() into minstd_rand, later mt19937_64): ids drawn
+    // from it in the first tick of every app start would repeat across players, and a repeat is SKIPPED, not recorded.
+    const random = vi.spyOn(Math, 'random');
+    try {
+      const memory = createMemoryPlatform({});
+      const platform = { ...memory, crypto: { ...memory.crypto, randomBytesSync: (n: number) => new Uint8Array(n).fill(0x17) } };
+      const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+      expect(tracker.start()).toBe('17171717-1717-4717-9717-171717171717');
+      expect(random).not.toHaveBeenCalled();
+    } finally {
+      random.mockRestore();
+    }
+  });
+
   it('session ids are UUIDv4 strings, each different', async () => {
     const { tracker } = createHarness();
     await settle();

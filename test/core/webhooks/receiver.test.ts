@@ -243,6 +243,42 @@ describe('createWebhookReceiver: waitFor', () => {
   });
 });
 
+describe('createWebhookReceiver: waitFor on a Cloudflare Worker dated before 2024-10-14', () => {
+  // workerd has WebSocketPair at every date; before 2024-10-14 it refuses `new Request(url, { method: 'patch' })`,
+  // and a promise of one request settled by another request's work answers the waiting one with a bare 500
+  // ("Promise will never complete"). A delivery always comes as a request of its own.
+  const pretendOldWorker = () => {
+    vi.stubGlobal('WebSocketPair', function WebSocketPair() {});
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    const Native = Request;
+    vi.stubGlobal('Request', class extends Native {
+      constructor(input: RequestInfo | URL, init?: RequestInit) {
+        if (init?.method === 'patch') throw new TypeError('Invalid HTTP method string: patch');
+        super(input, init);
+      }
+    });
+  };
+  afterEach(() => void vi.unstubAllGlobals());
+
+  it('refuses at once, saying why and what to do, when the event has not arrived (never a wait another request would settle)', async () => {
+    const { receiver } = setup();
+    pretendOldWorker();
+    await expect(receiver.waitFor({ callbackId: 'cb-1', timeoutMs: 10 })).rejects.toThrow(
+      new TypeError(
+        'receiver.waitFor cannot wait on a Cloudflare Worker dated before 2024-10-14: the delivery arrives as another request, ' +
+          'which cannot settle this one there (workerd would answer it with a bare 500). Set compatibility_date to 2024-10-14 or later.',
+      ),
+    );
+  });
+
+  it('still resolves with an event that arrived before the call', async () => {
+    const { receiver } = setup();
+    await receiver.fetch(post(delivery(couponRedeemed())));
+    pretendOldWorker();
+    await expect(receiver.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
+  });
+});
+
 describe('createWebhookReceiver: listeners', () => {
   it('once calls a listener for the next event only, and off removes one', async () => {
     const { receiver } = setup();

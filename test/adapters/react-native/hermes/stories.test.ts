@@ -63,10 +63,28 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
   it.each(['v3', 'v2'] as const)('killed mid-session: the next start recovers the session from its last checkpoint and delivers it (AsyncStorage %s)', async (storage) => {
     const killed = await story({ story: 'killed', storage });
     expect(killed.delivered).toEqual([]);
-    const restarted = await story({ story: 'restarted', storage, disk: killed.disk, delivered: killed.delivered });
+    // seed: the next start of the app draws other random bytes (the device's generator is seeded per run).
+    const restarted = await story({ story: 'restarted', storage, disk: killed.disk, delivered: killed.delivered, seed: 2 });
     expect(restarted.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
     expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
     expect(restarted.answered).toEqual(['SUCCESS']);
+  });
+
+  it('an app update from AsyncStorage 2.x to 3.x: the session queued and the one running on 2.x are delivered once by 3.x', async () => {
+    const before = await story({ story: 'queued-then-killed', storage: 'v2' });
+    expect(before.delivered).toEqual([]);
+    const after = await story({ story: 'restarted', storage: 'v3', disk: before.disk, delivered: before.delivered, seed: 2 });
+    expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(after.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
+    expect(after.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(after.disk).toEqual({ databases: { 'game-campaign': expect.any(Object) }, legacy: {} }); // nothing left in the app's legacy store
+  });
+
+  it("the first session's id, started in createGameCampaign's tick, comes from the secure source (react-native-get-random-values), not Math.random", async () => {
+    const ids = await Promise.all([1, 1, 2].map(async (seed) => (await story({ story: 'first-id', seed })).outcome.id as string));
+    expect(ids[0]).not.toBe('80808080-8080-4080-8080-808080808080'); // what Math.random() = 0.5 would give
+    expect(ids[0]).toBe(ids[1]); // the device's generator, seeded alike
+    expect(ids[2]).not.toBe(ids[0]);
   });
 
   it('offline at stop: nothing is sent; when NetInfo reports the network back, the session is delivered without a call from the game', async () => {
@@ -80,6 +98,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     const run = await story({ story: 'background' });
     expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+  });
+
+  it("a stay in the background past the time-out ends the session there; the guide's lines start the next one on return", async () => {
+    const run = await story({ story: 'long-background' });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.outcome.errors).toEqual([]);
   });
 
   it('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing', async () => {

@@ -3,7 +3,8 @@
  * - the native modules the real packages look up, answering as their specs say, over one `disk` object that the
  *   test carries from one VM run to the next (an app killed and started again):
  *   AsyncStorage 3.x `RNAsyncStorage` (TurboModuleRegistry.get, src/native-module/NativeAsyncStorage.ts: promises,
- *   named databases + the `legacy_*` store), AsyncStorage 2.x `RNCAsyncStorage` (TurboModuleRegistry.get,
+ *   named databases + the `legacy_*` store, which is 2.x's storage: `createAsyncStorage.native.ts` calls it "the
+ *   legacy (v2) AsyncStorage implementation", Android's `RKStorage` database), AsyncStorage 2.x `RNCAsyncStorage` (TurboModuleRegistry.get,
  *   src/RCTAsyncStorage.ts + src/NativeAsyncStorageModule.ts: callbacks `(errors, result)`), NetInfo 12
  *   `RNCNetInfo` (NativeModules, src/internal/nativeModule.ts: `getCurrentState()` and the
  *   `netInfo.networkStatusDidChange` event), react-native-get-random-values 2 `RNGetRandomValues`
@@ -23,7 +24,7 @@ const hostSetTimeout = globalThis.setTimeout;
 const input = globalThis.__STORY__ || {};
 
 /** What survives the process: the storage of every store. */
-export const disk = input.disk || { databases: {}, legacy: {}, v2: {} };
+export const disk = input.disk || { databases: {}, legacy: {} };
 
 // --- clock and timers -------------------------------------------------------------------------------
 const EPOCH = Date.UTC(2026, 2, 1, 12, 0, 0);
@@ -136,14 +137,14 @@ const RNAsyncStorage = {
   legacy_clear: () => answer(() => void (disk.legacy = {})),
 };
 
-/** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks. */
+/** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks, over the storage 3.x calls legacy. */
 const RNCAsyncStorage = {
-  multiGet: (keys, callback) => later(() => callback(null, keys.map((key) => [key, key in disk.v2 ? disk.v2[key] : null]))),
-  multiSet: (pairs, callback) => later(() => (pairs.forEach(([key, value]) => (disk.v2[key] = copy(value))), callback(null))),
-  multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.v2[key]), callback(null))),
+  multiGet: (keys, callback) => later(() => callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null]))),
+  multiSet: (pairs, callback) => later(() => (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null))),
+  multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null))),
   multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
-  getAllKeys: (callback) => later(() => callback(null, Object.keys(disk.v2))),
-  clear: (callback) => later(() => ((disk.v2 = {}), callback(null))),
+  getAllKeys: (callback) => later(() => callback(null, Object.keys(disk.legacy))),
+  clear: (callback) => later(() => ((disk.legacy = {}), callback(null))),
 };
 
 /** NetInfo's `RNCNetInfo`: Android and iOS report reachability themselves (no JS probe). */
@@ -156,7 +157,10 @@ const RNCNetInfo = {
   removeListeners() {},
 };
 
-/** react-native-get-random-values' `RNGetRandomValues`: base64 of bytes from a seeded generator (deterministic runs). */
+/**
+ * react-native-get-random-values' `RNGetRandomValues`: base64 of bytes from a seeded generator (deterministic runs;
+ * a story that starts the app again passes another `seed`, as a phone's next start draws other bytes).
+ */
 let seed = input.seed || 1;
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const RNGetRandomValues = {

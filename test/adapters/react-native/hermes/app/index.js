@@ -47,6 +47,30 @@ function start(more = {}) {
   return { gc, ends, errors };
 }
 
+/** The device goes offline; a session is started, played a minute and stopped (queued: nothing can be sent). */
+async function playAMinuteOffline(gc) {
+  setOnline(false);
+  await settle();
+  gc.tracker.start();
+  await advance(MINUTE);
+  step('stop');
+  await gc.tracker.stop();
+}
+
+/** Starts a session, plays a minute, stays `backgroundMs` in the background, plays a minute, stops, flushes, disposes. */
+async function playAroundBackground(gc, backgroundMs) {
+  gc.tracker.start();
+  await advance(MINUTE);
+  setAppState('background');
+  await advance(backgroundMs);
+  setAppState('active');
+  await advance(MINUTE);
+  step('stop');
+  await gc.tracker.stop();
+  await gc.tracker.flush();
+  await gc.dispose();
+}
+
 const stories = {
   /** Start, play five minutes, stop: the relay gets the session once. */
   async 'delivered-once'() {
@@ -72,6 +96,27 @@ const stories = {
     return { running: gc.tracker !== undefined };
   },
 
+  /**
+   * The guide's start() right after createGameCampaign: the id of that first session, with a Math.random that would
+   * show if it were used (Hermes seeds its own with 32 bits: ids from it repeat across a game's players).
+   */
+  async 'first-id'() {
+    Math.random = () => 0.5;
+    const { gc } = start();
+    const id = gc.tracker.start();
+    await gc.dispose();
+    return { id };
+  },
+
+  /** A minute played and stopped offline (queued), then killed two minutes into the next session. */
+  async 'queued-then-killed'() {
+    const { gc } = start();
+    await playAMinuteOffline(gc);
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    return { requests: relay.requests };
+  },
+
   /** The next start on the same disk: the session is recovered from its last checkpoint and delivered. */
   async 'restarted'() {
     const { gc, ends, errors } = start();
@@ -85,12 +130,7 @@ const stories = {
   /** Offline at stop: nothing arrives; NetInfo's "online" sends it without the game doing anything. */
   async 'offline-then-online'() {
     const { gc, ends, errors } = start();
-    setOnline(false);
-    await settle();
-    gc.tracker.start();
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
+    await playAMinuteOffline(gc);
     await advance(MINUTE); // an interval flush fails offline
     const deliveredOffline = relay.delivered.length;
     const requestsOffline = relay.requests;
@@ -105,16 +145,24 @@ const stories = {
   /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
   async 'background'() {
     const { gc, ends, errors } = start();
-    gc.tracker.start();
-    await advance(MINUTE);
-    setAppState('background');
-    await advance(30_000);
-    setAppState('active');
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
-    await gc.tracker.flush();
-    await gc.dispose();
+    await playAroundBackground(gc, 30_000);
+    return { ends, errors };
+  },
+
+  /**
+   * A minute played, five in the background (past the 60 s time-out), a minute played: the guide's "After a long stay
+   * in the background" lines start the next session on return, so both minutes are delivered.
+   */
+  async 'long-background'() {
+    const { gc, ends, errors } = start();
+    // The guide's lines, as written there.
+    let endedInBackground = false;
+    gc.tracker.on('session:start', () => (endedInBackground = false));
+    gc.tracker.on('session:end', ({ reason }) => (endedInBackground = reason === 'background-timeout'));
+    AppState.addEventListener('change', (state) => {
+      if (state === 'active') setTimeout(() => endedInBackground && gc.tracker.start({ campaignId: 'spring-event' }), 0);
+    });
+    await playAroundBackground(gc, 5 * MINUTE);
     return { ends, errors };
   },
 
