@@ -62,8 +62,8 @@ export interface SessionQueue {
   /**
    * Deletes sessions that left the queue; returns the keys that left it. A key whose delete failed stays queued
    * (sent again later, which the service's de-duplication makes safe), unless `settled`: the service answered
-   * for it (acknowledged or refused), so this run forgets it all the same; a copy left in storage is sent again
-   * at a later start, answered SKIPPED. Storage that fails every delete (a missing native module) would otherwise
+   * for it (acknowledged or refused), so this run does not send it again and deletes it again at each `sync()`
+   * until storage takes it (a copy still stored at a later start is sent again, answered SKIPPED). Storage that fails every delete (a missing native module) would otherwise
    * have each acknowledged session sent again at every flush.
    */
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
@@ -101,6 +101,12 @@ export function sessionQueue(
   const removing = new Set<string>();
   /** The sessions whose first write is under way, by key: storage may not show them yet. */
   const writing = new Map<string, TrackedSession>();
+  /**
+   * Sessions the service answered for whose delete failed (`remove(keys, true)`), by key, with the id of one that
+   * was held in memory (its running record is still stored): never sent again by this run, deleted again at each
+   * `sync()` until storage takes it, so storage that works again is left clean.
+   */
+  const undeleted = new Map<string, string | undefined>();
   const seqStart = prefix.length;
 
   const forget = (key: string) => {
@@ -130,6 +136,15 @@ export function sessionQueue(
     has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
 
     async sync() {
+      for (const [key, heldId] of undeleted) {
+        try {
+          await storage.delete(key);
+        } catch {
+          continue; // reported when it first failed; tried again at the next sync
+        }
+        undeleted.delete(key);
+        if (heldId) leftMemory(heldId);
+      }
       let keys: string[];
       try {
         keys = await storage.keys(prefix);
@@ -138,7 +153,7 @@ export function sessionQueue(
       }
       const merged = new Map(index);
       const moved = clockMoved();
-      for (const key of keys) if (!merged.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved });
+      for (const key of keys) if (!merged.has(key) && !undeleted.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved });
       // Keys are unique: no two compare equal.
       index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
       // By index: iOS before 15.4 lacks ES2022's negative-index array accessor.
@@ -238,6 +253,8 @@ export function sessionQueue(
         } catch (error) {
           storageError(error);
           if (!settled) continue;
+          const entry = index.get(key)!;
+          undeleted.set(key, entry.session && entry.sessionId);
         } finally {
           removing.delete(key);
         }
