@@ -49,8 +49,9 @@ export interface PageExitHooks extends HeldSessions {
    */
   send(queue: SessionQueue, tools: FlushTools, flusher: Flusher, enabled: boolean): void;
   /**
-   * The session that ended `hidden`, once, if the page is back within `backgroundTimeoutMs`; forgotten either way
-   * (the game's own `start()`, `stop()`, `deleteStoredData()` and `dispose()` let it go too).
+   * The session that ended `hidden`, once, when the page is shown again, however long it was hidden (the player is
+   * back; as after an app's background time-out, the tracker continues); the game's own `start()`, `stop()`,
+   * `deleteStoredData()` and `dispose()` let it go.
    */
   takeContinuation(): Continuation | undefined;
 }
@@ -80,9 +81,8 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    */
   const held = new Map<string, { item: QueuedSession; bytes: number }>();
   let heldBytes = 0;
-  /** The session that ended `hidden`, and when (monotonic). */
+  /** The session that ended `hidden`. */
   let hidden: Continuation | undefined;
-  let hiddenAt = 0;
   return {
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
     warmHeaders() {
@@ -107,7 +107,6 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (record.playedMs < MIN_SESSION_MS) return false;
       void running.save(record);
       hidden = [record, record.sessionId, record.playedMs % 1000];
-      hiddenAt = now;
       return true;
     },
     send(queue, tools, flusher, enabled) {
@@ -126,7 +125,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     takeContinuation() {
       const shown = hidden;
       hidden = undefined;
-      return shown && platform.monotonic() - hiddenAt < config.backgroundTimeoutMs ? shown : undefined;
+      return shown;
     },
   };
 }

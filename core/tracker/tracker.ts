@@ -11,7 +11,7 @@ import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from '
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
-import type { StartPageExit } from './page-exit.js';
+import type { Continuation, StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
@@ -27,13 +27,14 @@ import { sessionIds } from './session-id.js';
  * and erase what is stored (`deleteStoredData`).
  *
  * assumed: `start()` while a session runs ends that one first (reason `restart`). A session ended by a long
- * background is not restarted on return: `session:end` says `background-timeout` and the game calls
- * `start()` again if it wants; a background of exactly `backgroundTimeoutMs` counts as longer. `onUnload` is
+ * background (`session:end` says `background-timeout`; a background of exactly `backgroundTimeoutMs` counts as
+ * longer) is continued when the game comes back: a new session (`session:start` with `continues`), unless the
+ * game stopped, erased or opted out meanwhile. `onUnload` is
  * treated as going to the background (checkpoint and keepalive flush); the session is recovered at the next
  * start-up if the page really went away. Where going to the background may be the last event
  * (`Lifecycle.pageExit`, a web page), the session ends there (`hidden`) and is sent at once,
- * and comes back as a new session (`session:start` with `continues`) when the page is shown within
- * `backgroundTimeoutMs`; a session under the 1 s minimum is paused instead, to continue as itself. A bad
+ * and comes back as a new session (`session:start` with `continues`) when the page is shown again, after any
+ * time hidden; a session under the 1 s minimum is paused instead, to continue as itself. A bad
  * argument to `start()` throws a `ValidationError` (a programming error), while a finished session that breaks
  * the rules is dropped (`invalid`).
  * @example
@@ -186,6 +187,13 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let checkpointTimer: ReturnType<typeof setInterval> | undefined;
   let firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
   let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
+  /**
+   * The session the background time-out ended, continued when the game comes back: the player is playing again, as
+   * an analytics session time-out starts the next session at the next activity (no play time after a long
+   * background goes unrecorded because the game did not call `start()` again). Nothing carried: the ended part is
+   * whole seconds of its own.
+   */
+  let timedOut: Continuation | undefined;
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
   /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
@@ -231,11 +239,12 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     inBackground = false;
     watch.background(false);
     flushEvery();
-    const continuation = exit?.takeContinuation();
+    const now = monotonic();
+    if (clock && clock.pausedFor(now) >= config.backgroundTimeoutMs) end('background-timeout');
+    const continuation = exit?.takeContinuation() ?? timedOut;
+    timedOut = undefined;
     if (continuation && !clock && !optedOut) return void begin(...continuation);
     if (!clock) return;
-    const now = monotonic();
-    if (clock.pausedFor(now) >= config.backgroundTimeoutMs) return end('background-timeout');
     clearTimeout(backgroundTimer);
     clock.resume(now);
     checkpointEvery();
@@ -249,6 +258,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const record = clock!.record(instanceId, monotonic());
     const session = recoveredSession(record);
     clock = undefined;
+    timedOut = reason === 'background-timeout' ? [record, session.sessionId, 0] : undefined;
     stopTimers();
     events.emit('session:end', { sessionId: session.sessionId, reason, session });
     track(finish(session, record, discard));
@@ -257,6 +267,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   /** The game's own call (or dispose) ends the running session, if any; a session that ended `hidden` is not continued. */
   const endByCall = (reason: SessionEndReason, discard?: DropReason) => {
     if (clock) end(reason, discard);
+    timedOut = undefined;
     exit?.takeContinuation();
   };
 

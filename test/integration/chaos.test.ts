@@ -39,6 +39,8 @@ interface Client {
   running: boolean;
   /** Ticks left in the background; 0 in the foreground. */
   backgroundTicks: number;
+  /** The background time-out ended the open session: the tracker continues it when the player is back. */
+  timedOut: boolean;
   generation: number;
   /** Simulated play: ms the test advanced the clock while this player's session ran in the foreground. */
   playedMs: number;
@@ -111,7 +113,7 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
 
     const clients: Client[] = Array.from({ length: CLIENTS }, (_, i) => {
       const base = { userId: `player-${i}`, storage: createMemoryStorage() };
-      return { ...base, ...spawn(base, 0), running: false, backgroundTicks: 0, playedMs: 0 };
+      return { ...base, ...spawn(base, 0), running: false, backgroundTicks: 0, timedOut: false, playedMs: 0 };
     });
     let restarts = 0;
     let crashes = 0;
@@ -127,7 +129,12 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
       for (const client of clients) {
         const roll = choose();
         if (client.backgroundTicks > 0) {
-          if (--client.backgroundTicks === 0) client.platform.foreground();
+          if (--client.backgroundTicks === 0) {
+            client.platform.foreground();
+            // Back after a background that ended the session: the tracker continues it as a new one by itself.
+            client.running ||= client.timedOut;
+            client.timedOut = false;
+          }
           continue;
         }
         if (roll < 0.01) {
@@ -144,8 +151,12 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
         } else if (roll < 0.05) {
           client.platform.background();
           client.backgroundTicks = 1 + Math.floor(choose() * 8); // sometimes beyond backgroundTimeoutMs
-          // A background of the timeout or longer ends the session while in the background (no play either way).
-          if (client.backgroundTicks * TICK_MS >= BACKGROUND_TIMEOUT_MS) client.running = false;
+          // A background of the timeout or longer ends the session while in the background (no play either way);
+          // the return continues it.
+          if (client.backgroundTicks * TICK_MS >= BACKGROUND_TIMEOUT_MS) {
+            client.timedOut = client.running;
+            client.running = false;
+          }
         } else if (roll < 0.1) {
           if (client.running) await client.tracker.stop();
           client.running = false;
@@ -162,7 +173,7 @@ describe('chaos: many clients, a failing service, crashing clients', () => {
     for (const client of clients) {
       client.platform.foreground();
       await client.tracker.stop();
-      Object.assign(client, { running: false, backgroundTicks: 0 });
+      Object.assign(client, { running: false, backgroundTicks: 0, timedOut: false });
     }
     const settled = () => {
       const recorded = new Set(emu.state().sessions.map((s: { sessionId: string }) => s.sessionId));

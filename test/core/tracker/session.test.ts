@@ -118,10 +118,33 @@ describe('the background', () => {
     expect(eventsOf(log, 'session:end')).toEqual([{ sessionId, reason: 'background-timeout', session }]);
     expect(storage.snapshot()).toEqual({ [queueKey(0, sessionId)]: session });
     platform.foreground();
+    // The player is back: the tracker continues by itself, a new session counted from the return.
+    const [, continuation] = eventsOf(log, 'session:start') as Array<{ sessionId: string; continues?: string }>;
+    expect(continuation).toMatchObject({ continues: sessionId });
+    await advance(7_000);
     await tracker.stop();
     await settle();
-    expect(eventsOf(log, 'session:start')).toHaveLength(1);
-    expect(eventsOf(log, 'session:end')).toHaveLength(1);
+    expect(eventsOf(log, 'session:start')).toHaveLength(2);
+    expect(eventsOf(log, 'session:end')).toEqual([
+      { sessionId, reason: 'background-timeout', session },
+      { sessionId: continuation!.sessionId, reason: 'stop', session: expect.objectContaining({ durationSeconds: 7, startedAt: iso(T0 + 70_000) }) },
+    ]);
+  });
+
+  it('after a longer stay, no continuation where the game stopped, or the player opted out, while away', async () => {
+    for (const whileAway of ['stop', 'opt-out'] as const) {
+      const { tracker, platform, log } = createHarness({ backgroundTimeoutMs: 60_000 });
+      tracker.start();
+      await advance(10_000);
+      platform.background();
+      await advance(60_000);
+      if (whileAway === 'stop') await tracker.stop();
+      else await tracker.setOptOut(true);
+      platform.foreground();
+      await settle();
+      expect(eventsOf(log, 'session:start'), whileAway).toHaveLength(1);
+      await tracker.dispose();
+    }
   });
 
   it('a longer stay whose timer never ran (a suspended app) ends the session on return, at the moment it left', async () => {
