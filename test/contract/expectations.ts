@@ -11,6 +11,8 @@ export interface ObservedState {
   dropped: readonly string[];
   errors: readonly string[];
   sends: number;
+  /** For each `session:start` with `continues`: the reason the session it names ended with (`unknown` if not heard). */
+  continued: readonly string[];
   /** Sessions stored for the player, game and environment the check names (when it has `stored`). */
   stored?: number;
 }
@@ -27,7 +29,7 @@ const list = (items: readonly unknown[]) => JSON.stringify(items);
 /** Every check of `expected` that `observed` breaks, one line each: "<check>: expected ..., got ...". */
 export function checkExpectation(expected: Expectation, observed: ObservedState): string[] {
   const differences: string[] = [];
-  const { received, dropped, errors, sends, stored } = expected;
+  const { received, dropped, errors, sends, stored, continued } = expected;
   if (received) {
     const actual = observed.received;
     const same = actual.length === received.length && received.every((entry, index) => matches(entry, actual[index]!));
@@ -35,6 +37,7 @@ export function checkExpectation(expected: Expectation, observed: ObservedState)
   }
   if (dropped && list(dropped) !== list(observed.dropped)) differences.push(`dropped: expected ${list(dropped)}, got ${list(observed.dropped)}`);
   if (errors && list(errors) !== list(observed.errors)) differences.push(`errors: expected ${list(errors)}, got ${list(observed.errors)}`);
+  if (continued && list(continued) !== list(observed.continued)) differences.push(`continued: expected ${list(continued)}, got ${list(observed.continued)}`);
   if (sends !== undefined && sends !== observed.sends) differences.push(`sends: expected ${sends}, got ${observed.sends}`);
   if (stored && stored.sessions !== observed.stored) {
     const whose = `player ${stored.player}, game ${stored.game ?? 'g1'}, ${stored.environment ?? 'sandbox'}`;

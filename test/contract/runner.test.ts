@@ -74,9 +74,16 @@ describe('scenario files', () => {
 
   it('an expectation that holds gives no differences; an entry checks only the keys it sets', () => {
     const received = [{ sessionId: 's', player: 'p1', durationSeconds: 3, game: 'g1', environment: 'live' as const, isTest: false }];
-    expect(checkExpectation({ received: [{ durationSeconds: 3, isTest: false }], sends: 1 }, { received, dropped: [], errors: [], sends: 1 })).toEqual([]);
-    expect(checkExpectation({ received: [{ environment: 'sandbox' }] }, { received, dropped: [], errors: [], sends: 1 })).toEqual([
+    expect(checkExpectation({ received: [{ durationSeconds: 3, isTest: false }], sends: 1 }, { received, dropped: [], errors: [], continued: [], sends: 1 })).toEqual([]);
+    expect(checkExpectation({ received: [{ environment: 'sandbox' }] }, { received, dropped: [], errors: [], continued: [], sends: 1 })).toEqual([
       'received: expected [{"environment":"sandbox"}], got [{"player":"p1","durationSeconds":3,"environment":"live","game":"g1","isTest":false}]',
     ]);
+  });
+
+  it('continued checks, in order, how each session a continuation names ended', () => {
+    const observed = { received: [], dropped: [], errors: [], continued: ['background-timeout'], sends: 0 };
+    expect(checkExpectation({ continued: ['background-timeout'] }, observed)).toEqual([]);
+    expect(checkExpectation({ continued: [] }, observed)).toEqual(['continued: expected [], got ["background-timeout"]']);
+    expect(() => parseScenario({ name: 'n', covers: ['play'], steps: [{ expect: { continued: [1] } }] }, 'f.json')).toThrow('continued must be a list of strings');
   });
 });

@@ -37,6 +37,8 @@ export interface Expectation {
   errors?: string[];
   stored?: { player: string; game?: string; environment?: Environment; sessions: number };
   sends?: number;
+  /** For each `session:start` naming a session it `continues`, in order: the reason that session ended with. */
+  continued?: string[];
 }
 
 export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string };
@@ -67,7 +69,7 @@ export interface Scenario {
 }
 
 const OPTION_KEYS = ['checkpointMs', 'backgroundTimeoutMs', 'flushIntervalMs', 'flushAt', 'maxQueue'];
-const EXPECT_KEYS = ['received', 'dropped', 'errors', 'stored', 'sends'];
+const EXPECT_KEYS = ['received', 'dropped', 'errors', 'stored', 'sends', 'continued'];
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isCount = (value: unknown) => Number.isInteger(value) && (value as number) >= 0;
 
@@ -105,7 +107,7 @@ function checkExpectation(value: unknown): string | undefined {
   const unknown = Object.keys(value).filter((key) => !EXPECT_KEYS.includes(key));
   if (unknown.length) return `unknown check(s) ${unknown.join(', ')} (known: ${EXPECT_KEYS.join(', ')})`;
   if (value.received !== undefined && !(Array.isArray(value.received) && value.received.every(isObject))) return 'received must be a list of objects';
-  for (const list of ['dropped', 'errors'] as const) {
+  for (const list of ['dropped', 'errors', 'continued'] as const) {
     if (value[list] !== undefined && !(Array.isArray(value[list]) && (value[list] as unknown[]).every((item) => typeof item === 'string'))) return `${list} must be a list of strings`;
   }
   const { stored } = value;

@@ -73,6 +73,9 @@ export async function runScenario(scenario: Scenario): Promise<void> {
   const relays = createRelays();
   const dropped: string[] = [];
   const errors: string[] = [];
+  /** How each session ended (`session:end`), and for each continuation started, how the session it continues ended. */
+  const endReasons = new Map<string, string>();
+  const continued: string[] = [];
   let online = true;
   let wallOffsetMs = 0;
 
@@ -106,6 +109,10 @@ export async function runScenario(scenario: Scenario): Promise<void> {
     });
     process.campaign.tracker.on('dropped', ({ reason }) => void (process.alive && dropped.push(reason)));
     process.campaign.tracker.on('error', ({ kind }) => void (process.alive && errors.push(kind)));
+    process.campaign.tracker.on('session:end', ({ sessionId, reason }) => void (process.alive && endReasons.set(sessionId, reason)));
+    process.campaign.tracker.on('session:start', ({ continues }) => {
+      if (process.alive && continues !== undefined) continued.push(endReasons.get(continues) ?? 'unknown');
+    });
   };
 
   /** What the device holds for one player of one game and environment: queued sessions and running records. */
@@ -148,6 +155,7 @@ export async function runScenario(scenario: Scenario): Promise<void> {
       received: relays.received,
       dropped,
       errors,
+      continued,
       sends: relays.sends(),
       stored: stored && (await storedSessions(stored.player, stored.game ?? 'g1', stored.environment ?? 'sandbox')),
     };

@@ -1,11 +1,28 @@
 // The checks of a scenario's `expect` step (test/contract/FORMAT.md, "Checks"): what the relays recorded, the
-// dropped and error events (their C# enums mapped back to the JavaScript names), what the device still holds, and
-// how many requests reached a relay. Each checks the whole state since the scenario began.
+// dropped and error events (their C# enums mapped back to the JavaScript names), how the sessions that
+// continuations name ended, what the device still holds, and how many requests reached a relay. Each checks the
+// whole state since the scenario began.
 using System.Collections.Generic;
 using GameCampaignSdk;
 
 internal sealed partial class Scenario
 {
+    /// <summary>How each session ended (SessionEnded), by id.</summary>
+    private readonly Dictionary<string, string> endReasons = new Dictionary<string, string>();
+    /// <summary>For each SessionStarted with Continues, in order: the reason the session it names ended with ("unknown" if not heard).</summary>
+    private readonly List<string> continued = new List<string>();
+
+    /// <summary>Hears how sessions end and which start as continuations, while process <paramref name="me"/> lives.</summary>
+    private void HearSessions(int me)
+    {
+        Tracker.SessionEnded += e => { if (process == me) endReasons[e.SessionId] = e.Reason; };
+        Tracker.SessionStarted += e =>
+        {
+            string reason;
+            if (process == me && e.Continues != null) continued.Add(endReasons.TryGetValue(e.Continues, out reason) ? reason : "unknown");
+        };
+    }
+
     private void Expect(Dictionary<string, object> checks)
     {
         var problems = new List<string>();
@@ -16,6 +33,7 @@ internal sealed partial class Scenario
                 case "received": CheckReceived(pair.Value as List<object>, problems); break;
                 case "dropped": CheckList("dropped", pair.Value as List<object>, dropped, problems); break;
                 case "errors": CheckList("errors", pair.Value as List<object>, errors, problems); break;
+                case "continued": CheckList("continued", pair.Value as List<object>, continued, problems); break;
                 case "stored": CheckStored(Json.Obj(pair.Value), problems); break;
                 case "sends":
                     if ((double)pair.Value != relay.Sends) problems.Add("sends: expected " + pair.Value + ", observed " + relay.Sends);

@@ -162,6 +162,7 @@ internal sealed partial class Scenario
         var me = ++process;
         Tracker.Dropped += e => { if (process == me) dropped.Add(TrackerNames.JavaScriptName(TrackerNames.ReasonOf(e)) ?? "unknown:" + e.Reason); };
         Tracker.Error += e => { if (process == me) errors.Add(TrackerNames.JavaScriptName(TrackerNames.KindOf(e)) ?? "unknown:" + e.Kind); };
+        HearSessions(me);
     }
 
     private void Init(Dictionary<string, object> args)

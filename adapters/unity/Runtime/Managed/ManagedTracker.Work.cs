@@ -74,6 +74,7 @@ namespace GameCampaignSdk
             ManagedLifecycle.Foregrounded -= ToForeground;
             ManagedLifecycle.NetworkReturned -= OnNetworkReturned;
             Cancel(flushTimer);
+            ForgetContinuation();
             if (clock != null) End(reason, null);
             disposed = true;
             flusher.Dispose();

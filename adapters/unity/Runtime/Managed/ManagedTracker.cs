@@ -10,7 +10,7 @@ namespace GameCampaignSdk
     /// The playtime tracker outside WebGL (the Editor's Play mode, desktop, Android and iOS players): core/tracker's
     /// promises in C#. Play time is measured on the <see cref="MonotonicClock"/> and paused in the background
     /// (<see cref="ManagedLifecycle"/>); a background longer than <c>backgroundTimeoutMs</c> ends the session when it
-    /// went there. The running session is written ahead when it starts, checkpointed 1 s later, every
+    /// went there, and the return continues it as a new session (<c>ManagedTracker.Background.cs</c>). The running session is written ahead when it starts, checkpointed 1 s later, every
     /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
     /// start-up recovers it, ended at its last checkpoint, unless the run that wrote it still lives (another copy of the
     /// game: each run holds an <see cref="AliveLock"/>). Ended sessions go to the player's
@@ -92,15 +92,20 @@ namespace GameCampaignSdk
         {
             if (disposed) throw new InvalidOperationException("the tracker was disposed");
             TrackerSettings.CheckSessionFields(args, "start"); // before the running session ends: a bad call changes nothing
+            ForgetContinuation();
             if (clock != null) End("restart", null);
             if (optedOut) return "";
+            return Begin(Json.Str(args, "campaignId") ?? sdk.CampaignId, Json.Str(args, "creatorKey") ?? sdk.CreatorKey, Json.Field(args, "metadata"), null);
+        }
+
+        /// <summary>
+        /// Starts a session (paused at once in the background) and raises <c>session:start</c>; <paramref name="continues"/>
+        /// names the session a background time-out ended when the tracker starts this one as its continuation.
+        /// </summary>
+        private string Begin(string campaignId, string creatorKey, object metadata, string continues)
+        {
             var sessionId = RandomIds.SessionId();
-            var fields = Bridge.Args(
-                "sessionId", sessionId,
-                "userId", sdk.UserId,
-                "campaignId", Json.Str(args, "campaignId") ?? sdk.CampaignId,
-                "creatorKey", Json.Str(args, "creatorKey") ?? sdk.CreatorKey,
-                "metadata", Json.Field(args, "metadata"));
+            var fields = Bridge.Args("sessionId", sessionId, "userId", sdk.UserId, "campaignId", campaignId, "creatorKey", creatorKey, "metadata", metadata);
             var now = Now();
             var started = new SessionClock(fields, runId, DeviceClock.NowMs(), now, watch);
             clock = started;
@@ -113,7 +118,7 @@ namespace GameCampaignSdk
             }
             var record = started.Record(now);
             Track(running.Save(record));
-            sdk.Emit("session:start", Bridge.Args("sessionId", sessionId, "startedAt", DeviceClock.IsoMs(record.StartedAtMs), "campaignId", Json.Str(fields, "campaignId"), "creatorKey", Json.Str(fields, "creatorKey")));
+            sdk.Emit("session:start", Bridge.Args("sessionId", sessionId, "startedAt", DeviceClock.IsoMs(record.StartedAtMs), "continues", continues, "campaignId", campaignId, "creatorKey", creatorKey));
             return sessionId;
         }
 
@@ -145,65 +150,13 @@ namespace GameCampaignSdk
             Cancel(backgroundTimer);
         }
 
-        /// <summary>Stops play time, checkpoints, and ends the session if the background outlasts the time-out.</summary>
-        private void Pause(SessionClock paused, double now)
-        {
-            if (!paused.Pause(now)) return;
-            StopTimers();
-            Track(running.Save(paused.Record(now)));
-            backgroundTimer = ManagedTimers.Schedule(settings.BackgroundTimeoutMs, () =>
-            {
-                if (clock == paused) End("background-timeout", null);
-            });
-        }
-
-        /// <summary>How long going to the background waits for the checkpoint's write, ms.</summary>
-        internal static int BackgroundWaitMs = 1000;
-
-        private void ToBackground()
-        {
-            if (disposed || inBackground) return;
-            inBackground = true;
-            watch.Background(true);
-            Cancel(flushTimer);
-            if (clock != null) Pause(clock, Now());
-            // Android and iOS may kill the paused app without another message, so the checkpoint asked for just now is
-            // written before OnApplicationPause returns (bounded: a slow disk is not waited out), and only it: the
-            // background flush's reads (a thousand files at a long queue) are asked for after the wait, not waited for.
-            // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
-            IoQueue.WaitFor(IoQueue.Mark, BackgroundWaitMs);
-            RequestFlush(FlushTrigger.Background);
-        }
-
-        private void ToForeground()
-        {
-            if (disposed || !inBackground) return;
-            inBackground = false;
-            watch.Background(false);
-            FlushEvery();
-            if (clock != null)
-            {
-                var now = Now();
-                if (clock.PausedFor(now) >= settings.BackgroundTimeoutMs) End("background-timeout", null);
-                else
-                {
-                    Cancel(backgroundTimer);
-                    clock.Resume(now);
-                    CheckpointEvery();
-                }
-            }
-            // No flush of its own (as in JavaScript, and the contract's background-timeout scenario): what the background
-            // flush could not send is sent on resume by the retry timer that fell due meanwhile (ManagedLifecycle runs
-            // due timers as the game resumes), by the first frame seeing the network back, or by the flush interval.
-        }
-
         private void OnNetworkReturned()
         {
             RequestFlush(FlushTrigger.Network);
         }
 
-        /// <summary>Ends the running session now (at its pause, when paused) and queues it, or drops it as <paramref name="discard"/>.</summary>
-        private void End(string reason, string discard)
+        /// <summary>Ends the running session now (at its pause, when paused) and queues it, or drops it as <paramref name="discard"/>; its record as it ended.</summary>
+        private RunningRecord End(string reason, string discard)
         {
             var record = clock.Record(Now());
             var session = record.ToSession();
@@ -211,6 +164,7 @@ namespace GameCampaignSdk
             StopTimers();
             sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", reason, "session", session));
             Track(Finish(session, record, discard));
+            return record;
         }
 
         /// <summary>
@@ -243,6 +197,7 @@ namespace GameCampaignSdk
         /// <summary>Ends the running session and queues it (or drops it); completes once that is stored.</summary>
         internal Task Stop()
         {
+            ForgetContinuation();
             if (clock != null) End("stop", null);
             return Settled();
         }
@@ -260,6 +215,7 @@ namespace GameCampaignSdk
         {
             optedOut = optOut;
             choiceMade = true;
+            if (optOut) ForgetContinuation();
             if (optOut && clock != null) End("stop", "opted-out");
             await Settled();
             try { await running.WriteOptOut(optOut); }
@@ -274,6 +230,7 @@ namespace GameCampaignSdk
         /// <summary>Erases this player's running session and queue on this device (each <c>dropped</c>, <c>erased</c>); keeps the opt-out choice.</summary>
         internal async Task DeleteStoredData()
         {
+            ForgetContinuation();
             if (clock != null) End("stop", "erased");
             await ready;
             await Settled();
