@@ -2,6 +2,8 @@
  * Sizing batches for keepalive requests, whose bodies share a 64 KiB in-flight quota in browsers.
  * Counted by hand: Cocos mini-games have no TextEncoder.
  */
+import { playtimeBody } from '../relay/sender.js';
+import type { RelaySession } from '../relay/protocol.js';
 import type { TrackedSession } from './events.js';
 
 /** A keepalive body must stay under this many bytes. */
@@ -43,4 +45,33 @@ export function chunkBySize<T extends { session: TrackedSession }>(items: T[], e
   }
   if (chunk.length) chunks.push(chunk);
   return { chunks, oversized };
+}
+
+/**
+ * One player's keepalive sizing: the bodies it has in flight are counted against the 64 KiB (a page's exit request
+ * may be under way beside a flush). Only where the page may go away ({@link Lifecycle.pageExit}): elsewhere (apps,
+ * engines) a request outlives going to the background anyway and a background flush is an ordinary one.
+ */
+export interface KeepaliveSizer {
+  /** Splits a batch into bodies a keepalive request may carry now; a session too large alone is `oversized`. */
+  chunks<T extends { session: TrackedSession }>(items: T[]): { chunks: T[][]; oversized: T[] };
+  /** Counts the body of `sessions` as in flight until the function it returns is called. */
+  sending(sessions: RelaySession[]): () => void;
+}
+
+/** A `sentAt` of the length every one has, to measure a keepalive body's envelope. */
+const SENT_AT_SAMPLE = new Date(0).toISOString();
+
+/** The {@link KeepaliveSizer} of one player's flushes to a relay (`isTest` as they are sent). */
+export function keepaliveSizer(isTest: boolean | undefined): KeepaliveSizer {
+  const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
+  let inFlight = 0;
+  return {
+    chunks: (items) => chunkBySize(items, bodyBytes([]), KEEPALIVE_BODY_LIMIT - inFlight),
+    sending(sessions) {
+      const bytes = bodyBytes(sessions);
+      inFlight += bytes;
+      return () => void (inFlight -= bytes);
+    },
+  };
 }

@@ -1,15 +1,14 @@
 /**
- * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing,
+ * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing (a page's),
  * the flush lock and the backoff.
  */
 import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import { chainLock } from '../chain-lock.js';
 import type { Platform } from '../platform.js';
-import { playtimeBody, sendToRelay, type RelayTarget, type SendOutcome } from '../relay/sender.js';
+import { sendToRelay, type RelayTarget, type SendOutcome } from '../relay/sender.js';
 import type { RelaySession } from '../relay/protocol.js';
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
-import { chunkBySize, KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
-import type { TrackedSession } from './events.js';
+import type { KeepaliveSizer } from './body-size.js';
 
 /** The tools of one player's flusher; see {@link flushTools}. */
 export interface FlushTools {
@@ -21,10 +20,10 @@ export interface FlushTools {
    */
   send(sessions: RelaySession[], keepalive: boolean, signal: AbortSignal, headers?: Record<string, string>): Promise<SendOutcome>;
   /**
-   * Splits a batch into bodies a keepalive request may carry: each under what the keepalive bodies in flight leave
-   * of the 64 KiB (a page's exit request may be under way beside a flush); a session too large alone is `oversized`.
+   * Splits a batch into bodies a keepalive request may carry ({@link KeepaliveSizer.chunks}); only where the platform
+   * has a page exit: without one a background flush is an ordinary flush (no `keepalive`).
    */
-  keepaliveChunks<T extends { session: TrackedSession }>(items: T[]): { chunks: T[][]; oversized: T[] };
+  keepaliveChunks?: KeepaliveSizer['chunks'];
   /** Runs `task` under the player's flush lock. */
   lock(task: () => Promise<void>): Promise<void>;
   /** The wait before retry `attempt` (core/http/backoff.ts). */
@@ -35,22 +34,19 @@ export interface FlushTools {
   maxItems: number;
 }
 
-/** A `sentAt` of the length every one has, to measure a keepalive body's envelope. */
-const SENT_AT_SAMPLE = new Date(0).toISOString();
-
-/** The {@link FlushTools} of the player whose flush lock is `lockName`, sending to `relay`. */
-export function flushTools(platform: Platform, relay: RelayTarget, isTest: boolean | undefined, lockName: string): FlushTools {
-  const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
-  /** Bytes of this player's keepalive bodies in flight. */
-  let keepaliveBytes = 0;
+/**
+ * The {@link FlushTools} of the player whose flush lock is `lockName`, sending to `relay`; `keepalive`: the page exit's
+ * sizing of keepalive bodies, where there is one.
+ */
+export function flushTools(platform: Platform, relay: RelayTarget, isTest: boolean | undefined, lockName: string, keepalive?: KeepaliveSizer): FlushTools {
   return {
     url: relay.url,
-    send(sessions, keepalive, signal, headers) {
-      const bytes = keepalive ? bodyBytes(sessions) : 0;
-      keepaliveBytes += bytes;
-      return sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive, signal, resolvedHeaders: headers, now: () => platform.now() }).finally(() => (keepaliveBytes -= bytes));
+    send(sessions, withKeepalive, signal, headers) {
+      const sent = withKeepalive ? keepalive?.sending(sessions) : undefined;
+      const outcome = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal, resolvedHeaders: headers, now: () => platform.now() });
+      return sent ? outcome.finally(sent) : outcome;
     },
-    keepaliveChunks: (items) => chunkBySize(items, bodyBytes([]), KEEPALIVE_BODY_LIMIT - keepaliveBytes),
+    keepaliveChunks: keepalive?.chunks,
     lock: (task) => withLock(platform, lockName, task),
     backoffDelay,
     isTransientStatus,

@@ -136,8 +136,10 @@ export function createFlusher(
       const nowMs = platform.now();
       const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
-      const withKeepalive = keepalive;
-      const { chunks, oversized } = withKeepalive ? tools.keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
+      // Keepalive where a page may go away (its page exit sizes the bodies); elsewhere an ordinary request.
+      const keepaliveChunks = keepalive ? tools.keepaliveChunks : undefined;
+      const withKeepalive = !!keepaliveChunks;
+      const { chunks, oversized } = keepaliveChunks ? keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (const [index, chunk] of chunks.entries()) {

@@ -11,8 +11,7 @@
 import { withoutContentType } from '../http/without-content-type.js';
 import type { Platform, TrackerPageExit } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
-import type { FlushTools } from './flush-tools.js';
+import { KEEPALIVE_BODY_LIMIT, keepaliveSizer, utf8Length, type KeepaliveSizer } from './body-size.js';
 import type { Flusher } from './flusher.js';
 import type { ResolvedTrackerOptions } from './options.js';
 import { presentFrame } from './present-frame.js';
@@ -31,6 +30,8 @@ export type Continuation = [like: Omit<SessionFields, 'sessionId' | 'userId'>, c
 export interface PageExitHooks extends HeldSessions {
   /** The game's relay, its `relay.headers()` function's last answer kept for the exit request. */
   relay: RelayTarget;
+  /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flush-tools.ts). */
+  keepalive: KeepaliveSizer;
   /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
   warmHeaders(): void;
   /**
@@ -43,11 +44,11 @@ export interface PageExitHooks extends HeldSessions {
    * Sends the queued sessions held in memory (the session that just ended among them) in one keepalive request,
    * calling `fetch` before it returns: no storage read, the headers of the last successful `relay.headers()` call.
    * assumed: nothing is sent while `relay.headers()` has not succeeded yet (sent without the game's credentials it
-   * would be refused); storage keeps those sessions for the next flush or visit. `queue`, `tools` and `flusher` are
+   * would be refused); storage keeps those sessions for the next flush or visit. `queue` and `flusher` are
    * the tracker's, handed over here because they are made after the page exit (the queue reports to it); `enabled`:
    * whether sending is on (start-up done, the player not opted out).
    */
-  send(queue: SessionQueue, tools: FlushTools, flusher: Flusher, enabled: boolean): void;
+  send(queue: SessionQueue, flusher: Flusher, enabled: boolean): void;
   /**
    * The session that ended `hidden`, once, when the page is shown again, however long it was hidden (the player is
    * back; as after an app's background time-out, the tracker continues); the game's own `start()`, `stop()`,
@@ -83,8 +84,10 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
   let heldBytes = 0;
   /** The session that ended `hidden`. */
   let hidden: Continuation | undefined;
+  const keepalive = keepaliveSizer(config.isTest);
   return {
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
+    keepalive,
     warmHeaders() {
       if (remembered && !lastHeaders) remembered().catch(() => undefined); // a failure is reported by the next flush that asks
     },
@@ -109,7 +112,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       hidden = [record, record.sessionId, record.playedMs % 1000];
       return true;
     },
-    send(queue, tools, flusher, enabled) {
+    send(queue, flusher, enabled) {
       const sendHeaders = remembered ? lastHeaders : withoutContentType((headers as Record<string, string> | undefined) ?? {});
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
@@ -118,7 +121,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const keys = (some: QueuedSession[]) => some.map((item) => item.key);
       queue.claim(keys(items));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
-      const [first = []] = tools.keepaliveChunks(items).chunks;
+      const [first = []] = keepalive.chunks(items).chunks;
       queue.release(keys(items.filter((item) => !first.includes(item))));
       if (first.length) flusher.sendAtOnce(first, sendHeaders);
     },

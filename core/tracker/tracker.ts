@@ -177,7 +177,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
    */
   let starting = true;
-  const tools = flushTools(platform, exit ? exit.relay : config.relay, config.isTest, `${prefix}flush`);
+  const tools = flushTools(platform, exit ? exit.relay : config.relay, config.isTest, `${prefix}flush`, exit?.keepalive);
   const flusher = createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
@@ -230,7 +230,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       else pause(clock, now);
     }
     // The exit goes out now, from memory; the flush sends the rest of the queue after it, as keepalive too.
-    exit?.send(queue, tools, flusher, !starting && !optedOut);
+    exit?.send(queue, flusher, !starting && !optedOut);
     requestFlush('background');
   };
 

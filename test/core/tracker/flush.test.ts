@@ -79,8 +79,8 @@ describe('flush triggers', () => {
     expect(harness.relay.requests.map((r) => r.body.sessions.map((s) => s.sessionId))).toEqual([ids]);
   });
 
-  it('on going to the background, as keepalive requests whose bodies stay under 64 KiB', async () => {
-    const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
+  it('on going to the background where the page may be left, as keepalive requests whose bodies stay under 64 KiB', async () => {
+    const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 }, { backgroundMayBeFinal: true });
     const ids: string[] = [];
     for (let i = 0; i < 40; i++) ids.push(await play(harness, 1, { metadata: { notes: 'x'.repeat(4_000), i } }));
     expect(harness.relay.requests).toEqual([]);
@@ -97,12 +97,23 @@ describe('flush triggers', () => {
       const next = requests[index + 1]!.body.sessions[0]!;
       expect(request.bytes + 1 + new TextEncoder().encode(JSON.stringify(next)).length).toBeGreaterThanOrEqual(64 * 1024);
     }
-    expect(requests.flatMap((r) => r.body.sessions.map((s) => s.sessionId))).toEqual(ids);
+    // Each once (the page's exit request sends the newest first, from memory; the flush the rest).
+    expect(requests.flatMap((r) => r.body.sessions.map((s) => s.sessionId)).sort()).toEqual([...ids].sort());
     expect(harness.storage.snapshot()).toEqual({});
   });
 
-  it('on going to the background during a flush: what the flush still sends goes as keepalive', async () => {
+  it('on going to the background in an app (no page exit), as one ordinary request: keepalive is for a page being left', async () => {
     const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
+    const ids: string[] = [];
+    for (let i = 0; i < 40; i++) ids.push(await play(harness, 1, { metadata: { notes: 'x'.repeat(4_000), i } }));
+    harness.platform.background();
+    await settle();
+    expect(harness.relay.requests.map((r) => [r.keepalive, r.body.sessions.map((s) => s.sessionId)])).toEqual([[false, ids]]);
+    expect(harness.storage.snapshot()).toEqual({});
+  });
+
+  it('on going to the background during a flush where the page may be left: the exit request carries the in-flight one too, as keepalive', async () => {
+    const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 }, { backgroundMayBeFinal: true });
     const first = await play(harness, 1);
     const release = harness.relay.hold();
     const flushing = harness.tracker.flush();
@@ -112,9 +123,10 @@ describe('flush triggers', () => {
     release();
     await flushing;
     await settle();
+    // An ordinary request in flight dies with a page that is left: the exit sends what memory holds, newest first.
     expect(harness.relay.requests.map((r) => [r.body.sessions.map((s) => s.sessionId), r.keepalive])).toEqual([
       [[first], false],
-      [[second], true],
+      [[second, first], true],
     ]);
     expect(harness.storage.snapshot()).toEqual({});
   });
