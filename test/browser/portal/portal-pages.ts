@@ -14,6 +14,7 @@ export interface GamePageConfig {
   emulatorUrl: string;
   campaignId: string;
   checkpointMs?: number;
+  backgroundTimeoutMs?: number;
 }
 
 /** One entry of a portal's log of what its game told it. */
@@ -25,7 +26,8 @@ export interface GameMessage {
 
 /** The game's `index.html`: the player comes from the portal (`?player=`), play starts when the test calls `play()`. */
 export function gamePage(config: GamePageConfig): string {
-  const tracker = { campaignId: config.campaignId, ...(config.checkpointMs ? { checkpointMs: config.checkpointMs } : {}) };
+  const { checkpointMs, backgroundTimeoutMs } = config;
+  const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}) };
   return `<!doctype html><title>${config.name}</title>
 <script src="game-campaign.iife.js"></script>
 <script>
@@ -46,7 +48,7 @@ export function gamePage(config: GamePageConfig): string {
     userId: player,
     tracker: ${JSON.stringify(tracker)},
   });
-  gc.tracker.on('session:start', (event) => tell('session:start', { sessionId: event.sessionId }));
+  gc.tracker.on('session:start', (event) => tell('session:start', { sessionId: event.sessionId, continues: event.continues }));
   gc.tracker.on('session:end', (event) => tell('session:end', { sessionId: event.sessionId, reason: event.reason, durationSeconds: event.session.durationSeconds }));
   gc.tracker.on('flushed', (event) => tell('flushed', event.results.map((result) => result.sessionId + ' ' + result.status)));
   gc.tracker.on('dropped', (event) => tell('dropped', { sessionId: event.sessionId, reason: event.reason }));

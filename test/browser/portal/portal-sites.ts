@@ -22,6 +22,8 @@ const DIST = join(import.meta.dirname, '../../../dist');
 /** Tracker settings a game ships with (a game that keeps the defaults passes none). */
 export interface GameSettings {
   checkpointMs?: number;
+  /** How long in the background ends the session (a story that hides the page longer keeps it short). */
+  backgroundTimeoutMs?: number;
   /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
   allowOpaqueOrigin?: boolean;
 }

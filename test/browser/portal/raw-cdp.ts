@@ -8,8 +8,19 @@
 import WebSocket from 'ws';
 import type { GameMessage } from './portal-pages.js';
 
-/** One tab: its page's session and the game frame's (a cross-site frame is a target of its own). */
-export interface RawPortalTab {
+/**
+ * A tab of the browser. Opening another tab hides this one (`visibilitychange` to `hidden`, no freeze), as a player
+ * switching tabs does; `activate` shows it again.
+ */
+export interface RawTab {
+  /** Brings the tab to the front (`Target.activateTarget`): the tab in front before is hidden. */
+  activate(): Promise<void>;
+  /** Closes the tab as its close button does (`Target.closeTarget`), resolving once it is gone. */
+  close(): Promise<void>;
+}
+
+/** One portal tab: its page's session and the game frame's (a cross-site frame is a target of its own). */
+export interface RawPortalTab extends RawTab {
   /** Evaluates `expression` in the portal page, or in the game's frame, and returns its value (awaited). */
   evaluate<T>(where: 'page' | 'game', expression: string): Promise<T>;
   /** Sends a command to the page's target, or to the game frame's. */
@@ -27,6 +38,8 @@ export interface RawPortalTab {
 export interface RawBrowser {
   /** Opens `url` in a new tab and waits until `game` in it says `ready`. */
   openPortal(url: string, game: string): Promise<RawPortalTab>;
+  /** Opens `url` in a new tab, in front: the tab in front before is hidden. */
+  openTab(url: string): Promise<RawTab>;
   close(): void;
 }
 
@@ -60,7 +73,29 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
     return result.value;
   };
 
+  /** The tab `targetId`, to bring to the front or close. */
+  const tabOf = (targetId: string): RawTab => ({
+    activate: async () => void (await send('Target.activateTarget', { targetId })),
+    async close() {
+      const closed = new Promise<void>((resolve) => {
+        const listener = (message: Message) => {
+          if (message.method !== 'Target.targetDestroyed' || message.params!['targetId'] !== targetId) return;
+          events.delete(listener);
+          resolve();
+        };
+        events.add(listener);
+      });
+      await send('Target.setDiscoverTargets', { discover: true }); // for targetDestroyed
+      await send('Target.closeTarget', { targetId });
+      await closed;
+    },
+  });
+
   return {
+    async openTab(url) {
+      const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url });
+      return tabOf(targetId);
+    },
     async openPortal(url, game) {
       const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
       const { sessionId: page } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
@@ -80,6 +115,7 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
       events.delete(attached);
       const sessionOf = (where: 'page' | 'game') => (where === 'page' ? page : frame!);
       return {
+        ...tabOf(targetId),
         evaluate: (where, expression) => evaluateIn(sessionOf(where), expression),
         send: (where, method, params) => send(method, params, sessionOf(where)),
         log: () => evaluateIn<GameMessage[]>(page, 'window.fromGame'),
