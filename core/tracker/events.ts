@@ -12,10 +12,11 @@ export type TrackedSession = RelaySession;
 
 /**
  * Why a session ended. `restart`: `start()` was called while it ran. `background-timeout`: the game stayed
- * in the background longer than `backgroundTimeoutMs`. `recovered`: the previous run crashed; the session
+ * in the background longer than `backgroundTimeoutMs` (a `session:start` whose `continues` names it follows when
+ * the game comes back). `recovered`: the previous run crashed; the session
  * ended at its last checkpoint. `hidden`: the page was hidden or left where that may be the last event it gets
  * (a web page, whose lifecycle passes `Lifecycle.pageExit`); the session was sent at once, and a `session:start` whose
- * `continues` names it follows if the page is shown again within `backgroundTimeoutMs`.
+ * `continues` names it follows when the page is shown again, however long it was hidden.
  */
 export type SessionEndReason = 'stop' | 'restart' | 'background-timeout' | 'dispose' | 'recovered' | 'hidden';
 
@@ -37,8 +38,9 @@ export interface SessionStartEvent {
   sessionId: string;
   /**
    * Set when the tracker started this session itself, continuing the one named here: that one ended `hidden`
-   * (sent at once) and the page was shown again. Same campaign, creator and metadata, a new sessionId: the
-   * service records a sessionId once, so a sent session cannot grow.
+   * (sent at once) and the page was shown again, or ended `background-timeout` and the game came back. Same
+   * campaign, creator and metadata, a new sessionId: the service records a sessionId once, so a sent session
+   * cannot grow.
    */
   continues?: string;
   startedAt: string;
