@@ -17,14 +17,7 @@ import type { ResolvedTrackerOptions } from './options.js';
 import { presentFrame } from './present-frame.js';
 import type { HeldSessions, QueuedSession, SessionQueue } from './queue.js';
 import type { RunningStore } from './running-store.js';
-import { MIN_SESSION_MS, type SessionClock, type SessionFields } from './session-clock.js';
-
-/**
- * A session that ended `hidden`, continued as `begin(like, continues, carriedMs)` when the page is shown again: a
- * new session with `like`'s campaign, creator and metadata, continuing `continues`, carrying what it played beyond
- * its whole seconds.
- */
-export type Continuation = [like: Omit<SessionFields, 'sessionId' | 'userId'>, continues: string, carriedMs: number];
+import { MIN_SESSION_MS, type SessionClock } from './session-clock.js';
 
 /** What one tracker does through its page exit; each method is called where the tracker says. */
 export interface PageExitHooks extends HeldSessions {
@@ -49,12 +42,6 @@ export interface PageExitHooks extends HeldSessions {
    * whether sending is on (start-up done, the player not opted out).
    */
   send(queue: SessionQueue, flusher: Flusher, enabled: boolean): void;
-  /**
-   * The session that ended `hidden`, once, when the page is shown again, however long it was hidden (the player is
-   * back; as after an app's background time-out, the tracker continues); the game's own `start()`, `stop()`,
-   * `deleteStoredData()` and `dispose()` let it go.
-   */
-  takeContinuation(): Continuation | undefined;
 }
 
 /**
@@ -82,8 +69,6 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    */
   const held = new Map<string, { item: QueuedSession; bytes: number }>();
   let heldBytes = 0;
-  /** The session that ended `hidden`. */
-  let hidden: Continuation | undefined;
   const keepalive = keepaliveSizer(config.isTest);
   return {
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
@@ -109,7 +94,6 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const record = ending.record(instanceId, now);
       if (record.playedMs < MIN_SESSION_MS) return false;
       void running.save(record);
-      hidden = [record, record.sessionId, record.playedMs % 1000];
       return true;
     },
     send(queue, flusher, enabled) {
@@ -124,11 +108,6 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const [first = []] = keepalive.chunks(items).chunks;
       queue.release(keys(items.filter((item) => !first.includes(item))));
       if (first.length) flusher.sendAtOnce(first, sendHeaders);
-    },
-    takeContinuation() {
-      const shown = hidden;
-      hidden = undefined;
-      return shown;
     },
   };
 }

@@ -11,7 +11,7 @@ import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from '
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
-import type { Continuation, StartPageExit } from './page-exit.js';
+import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
@@ -188,12 +188,12 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   let firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
   let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
   /**
-   * The session the background time-out ended, continued when the game comes back: the player is playing again, as
-   * an analytics session time-out starts the next session at the next activity (no play time after a long
-   * background goes unrecorded because the game did not call `start()` again). Nothing carried: the ended part is
-   * whole seconds of its own.
+   * The session that going to the background ended (`hidden`: a page's exit; `background-timeout`), continued as
+   * `begin(...continuation)` when the game comes back: the player is playing again, as an analytics session time-out
+   * starts the next session at the next activity. A hidden page's part second is carried (it splits often); the
+   * time-out's is not. The game's own `start()`, `stop()`, `deleteStoredData()`, `dispose()` and the opt-out let it go.
    */
-  let timedOut: Continuation | undefined;
+  let continuation: [like: Omit<SessionFields, 'sessionId' | 'userId'>, continues: string, carriedMs: number] | undefined;
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
   /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
@@ -241,9 +241,9 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     flushEvery();
     const now = monotonic();
     if (clock && clock.pausedFor(now) >= config.backgroundTimeoutMs) end('background-timeout');
-    const continuation = exit?.takeContinuation() ?? timedOut;
-    timedOut = undefined;
-    if (continuation && !clock && !optedOut) return void begin(...continuation);
+    const resumed = continuation;
+    continuation = undefined;
+    if (resumed && !clock && !optedOut) return void begin(...resumed);
     if (!clock) return;
     clearTimeout(backgroundTimer);
     clock.resume(now);
@@ -258,17 +258,16 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     const record = clock!.record(instanceId, monotonic());
     const session = recoveredSession(record);
     clock = undefined;
-    timedOut = reason === 'background-timeout' ? [record, session.sessionId, 0] : undefined;
+    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, session.sessionId, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
     stopTimers();
     events.emit('session:end', { sessionId: session.sessionId, reason, session });
     track(finish(session, record, discard));
   };
 
-  /** The game's own call (or dispose) ends the running session, if any; a session that ended `hidden` is not continued. */
+  /** The game's own call (or dispose) ends the running session, if any; a session the background ended is not continued. */
   const endByCall = (reason: SessionEndReason, discard?: DropReason) => {
     if (clock) end(reason, discard);
-    timedOut = undefined;
-    exit?.takeContinuation();
+    continuation = undefined;
   };
 
   /**
@@ -348,7 +347,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
 
   /**
    * Starts a session with `like`'s campaign, creator and metadata under a new id: the game's `start()`, or the
-   * continuation of a session that ended `hidden` (`carriedMs`: what it played beyond its whole seconds).
+   * continuation of a session going to the background ended (`carriedMs`: what it played beyond its whole seconds).
    */
   const begin = (like: Omit<SessionFields, 'sessionId' | 'userId'>, continues?: string, carriedMs = 0): string => {
     const { campaignId, creatorKey, metadata } = like;

@@ -128,7 +128,7 @@ describe('two copies of a desktop game for one player', () => {
     await a.send('cannot-lock');
     await a.send('init p1');
     const first = await play20s(a);
-    expect(a.written).toContain('warning: Game Campaign: this device cannot lock files (Function not implemented)');
+    expect(a.written).toContain('warning: Game Campaign: this device cannot lock files (Permission denied)');
     expect(filesIn(device, 'alive')).toEqual([]);
     expect(received(await reportAfter(start(), ['init p1', 'flush'], []))).toEqual([`${first} p1 15`]);
   }, 240_000);

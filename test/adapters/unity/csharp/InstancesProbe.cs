@@ -69,7 +69,7 @@ internal static class InstancesProbe
                 Console.WriteLine("@{}");
                 return true;
             case "cannot-lock":
-                AliveLock.LockRegion = stream => { throw new IOException("Function not implemented"); };
+                AliveLock.LockRegion = stream => { throw new IOException("Permission denied"); };
                 break;
             case "report":
                 answer["received"] = Json.Write(ProbeDevice.Relay.Received, session => (object)(session.SessionId + " " + session.Player + " " + session.DurationSeconds));
