@@ -59,13 +59,13 @@ const isBlocked = (error: unknown) => (error as { code?: unknown } | undefined)?
  */
 export const UNREACHABLE_AFTER = 3;
 
-/** The message of the `relay` error a relay that cannot be reached while online gets. */
+/**
+ * The message of the `relay` error a relay that cannot be reached while online gets: the likely causes in a few words
+ * (docs/guides/tracker.md explains each: a CORS refusal or mixed content on a web page, cleartext http:// refused
+ * in an app, an ad blocker, firewall or Content-Security-Policy blocking the host, a wrong URL).
+ */
 export const unreachableMessage = (url: string) =>
-  `The relay at ${url} could not be reached ${UNREACHABLE_AFTER} times in a row while the device is online. Likely causes: ` +
-  "on a web page, CORS not allowing the page's origin (the relay's cors option must list it) or mixed content (an " +
-  'http:// relay from an https:// page); in an app, cleartext http:// refused (Android 9+ and iOS by default); a ' +
-  'blocked host (an ad blocker, a firewall, a Content-Security-Policy connect-src); or a wrong relay URL. The ' +
-  'sessions stay queued.';
+  `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online: CORS, mixed content, cleartext http:// refused, a blocked host or a wrong relay URL? Sessions stay queued.`;
 
 /**
  * The {@link Flusher} of one player's queue, sending with that player's `tools`. `clockMoved` tells how far
