@@ -1,13 +1,11 @@
 /**
- * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing (a page's),
- * the flush lock and the backoff.
+ * What the flusher (./flusher.ts) is handed: the relay sender bound to one player's relay, the keepalive sizing (a page's)
+ * and the flush lock.
  */
-import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import { chainLock } from '../chain-lock.js';
 import type { Platform } from '../platform.js';
 import { sendToRelay, type RelayTarget, type SendOutcome } from '../relay/sender.js';
 import type { RelaySession } from '../relay/protocol.js';
-import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
 import type { KeepaliveSizer } from './body-size.js';
 
 /** The tools of one player's flusher; see {@link flushTools}. */
@@ -26,12 +24,6 @@ export interface FlushTools {
   keepaliveChunks?: KeepaliveSizer['chunks'];
   /** Runs `task` under the player's flush lock. */
   lock(task: () => Promise<void>): Promise<void>;
-  /** The wait before retry `attempt` (core/http/backoff.ts). */
-  backoffDelay: typeof backoffDelay;
-  /** Whether a status is the weather (408, 429, 5xx), not a misconfigured relay. */
-  isTransientStatus: typeof isTransientStatus;
-  /** The most sessions in one batch: the spec's bulk limit. */
-  maxItems: number;
 }
 
 /**
@@ -48,9 +40,6 @@ export function flushTools(platform: Platform, relay: RelayTarget, isTest: boole
     },
     keepaliveChunks: keepalive?.chunks,
     lock: (task) => withLock(platform, lockName, task),
-    backoffDelay,
-    isTransientStatus,
-    maxItems: MAX_BULK_ITEMS,
   };
 }
 

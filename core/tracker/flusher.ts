@@ -5,9 +5,11 @@
  * Part of the tracker's own code: every start needs it (DESIGN section 11).
  * @see DESIGN section 5
  */
+import { backoffDelay, isTransientStatus } from '../http/backoff.js';
 import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
+import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
 import type { DropReason, TrackerEvents } from './events.js';
 import type { FlushTools } from './flush-tools.js';
 import { presentFrame } from './present-frame.js';
@@ -129,21 +131,22 @@ export function createFlusher(
     await queue.sync();
     const tried = new Set<string>();
     while (!disposed && enabled()) {
-      const oldest = queue.oldest(tools.maxItems, tried);
+      const oldest = queue.oldest(MAX_BULK_ITEMS, tried);
       if (oldest.length === 0) return true;
       for (const key of oldest) tried.add(key);
       const moved = clockMoved();
       const nowMs = platform.now();
-      const batch = (await queue.read(oldest)).map((item) => presentFrame(item, moved, nowMs));
+      // A loop, not a closure: a closure over this loop's variables makes Babel wrap the whole loop body in a function.
+      const batch: QueuedSession[] = [];
+      for (const item of await queue.read(oldest)) batch.push(presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       // Keepalive where a page may go away (its page exit sizes the bodies); elsewhere an ordinary request.
       const keepaliveChunks = keepalive ? tools.keepaliveChunks : undefined;
-      const withKeepalive = !!keepaliveChunks;
       const { chunks, oversized } = keepaliveChunks ? keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
-      for (const [index, chunk] of chunks.entries()) {
-        if (!(await send(chunk, withKeepalive))) {
+      for (let index = 0; index < chunks.length; index++) {
+        if (!(await send(chunks[index]!, !!keepaliveChunks))) {
           release(chunks.slice(index).flat());
           return false;
         }
@@ -181,7 +184,7 @@ export function createFlusher(
       unreachable = noAnswer ? unreachable + 1 : 0;
       if (isBlocked(error)) relayError(error);
       else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(tools.url)), { cause: error }));
-      else if (status !== undefined && !tools.isTransientStatus(status)) relayError(new Error(outcome.reason), status);
+      else if (status !== undefined && !isTransientStatus(status)) relayError(new Error(outcome.reason), status);
       backOff(outcome.retryAfterMs);
     }
     return false;
@@ -207,19 +210,22 @@ export function createFlusher(
     unreachable = 0;
     relayReported = false;
     const unanswered = new Map(batch.map((item) => [item.session.sessionId, item]));
-    const acknowledged: Array<[key: string, result: PlaytimeItemResult]> = [];
+    /** The results of acknowledged items, by key. */
+    const acknowledged = new Map<string, PlaytimeItemResult>();
     const failed: Array<[item: QueuedSession, error: string]> = [];
     for (const itemResult of result.results) {
-      const item = unanswered.get(itemResult.sessionId);
+      const { sessionId } = itemResult;
+      const item = unanswered.get(sessionId);
       if (!item) continue;
-      unanswered.delete(itemResult.sessionId);
+      unanswered.delete(sessionId);
       if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
-      else acknowledged.push([item.key, itemResult]);
+      else acknowledged.set(item.key, itemResult);
     }
-    const removed = await queue.remove(acknowledged.map(([key]) => key), true);
-    const results = acknowledged.filter(([key]) => removed.has(key)).map(([, itemResult]) => itemResult);
+    // In the order asked: `remove` resolves the keys that left the queue in that order.
+    const results = [...(await queue.remove([...acknowledged.keys()], true))].map((key) => acknowledged.get(key)!);
     if (results.length) events.emit('flushed', { results });
-    for (const [item, error] of failed) await drop(item, 'rejected', error);
+    // Indexed, not destructured: Babel turns a destructuring loop variable into a helper call.
+    for (const failure of failed) await drop(failure[0], 'rejected', failure[1]);
     if (unanswered.size === 0) return true;
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
     release([...unanswered.values()]);
@@ -241,7 +247,7 @@ export function createFlusher(
   const backOff = (requestedMs: number | undefined) => {
     if (disposed) return;
     const retryAfterMs = requestedMs === undefined ? undefined : Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
-    const delay = Math.max(retryAfterMs ?? 0, tools.backoffDelay(attempt++, FLUSH_BACKOFF));
+    const delay = Math.max(retryAfterMs ?? 0, backoffDelay(attempt++, FLUSH_BACKOFF));
     const now = platform.monotonic();
     backoffUntil = now + delay;
     if (retryAfterMs !== undefined) retryAfterUntil = now + retryAfterMs;
