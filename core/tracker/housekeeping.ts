@@ -50,12 +50,7 @@ export async function recoverCrashedSessions(
   onError: (error: unknown) => void,
 ): Promise<void> {
   const prefix = layout.own + layout.running;
-  let keys: string[] = [];
-  try {
-    keys = await platform.storage.keys(prefix);
-  } catch (error) {
-    onError(error);
-  }
+  const keys = (await platform.storage.keys(prefix).catch(onError)) ?? [];
   const byOwner = new Map<string, RunningRecord[]>();
   for (const record of await Promise.all(keys.map((key) => store.read(key.slice(prefix.length))))) {
     if (!record || record.owner === owner) continue;
@@ -69,10 +64,11 @@ export async function recoverCrashedSessions(
     }
   };
   const immediate: Promise<void>[] = [];
-  for (const [previousOwner, records] of byOwner) {
+  // forEach, not a destructuring loop: Babel would add a helper call and a function per iteration.
+  byOwner.forEach((records, previousOwner) => {
     if (platform.lock) platform.lock(aliveLockName(previousOwner), () => recoverAll(records)).catch(onError);
     else immediate.push(recoverAll(records));
-  }
+  });
   await Promise.all(immediate);
 }
 

@@ -136,12 +136,13 @@ export function sessionQueue(
     has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
 
     async sync() {
-      for (const [key, heldId] of undeleted) {
+      for (const key of undeleted.keys()) {
         try {
           await storage.delete(key);
         } catch {
           continue; // reported when it first failed; tried again at the next sync
         }
+        const heldId = undeleted.get(key);
         undeleted.delete(key);
         if (heldId) leftMemory(heldId);
       }
@@ -237,9 +238,8 @@ export function sessionQueue(
 
     async erase() {
       await queue.sync();
-      const ids = new Map([...index].map(([key, entry]) => [key, entry.sessionId]));
-      const removed = await queue.remove([...ids.keys()]);
-      return [...removed].map((key) => ids.get(key)!);
+      const entries = new Map(index); // `remove` takes them out of the index
+      return [...(await queue.remove([...entries.keys()]))].map((key) => entries.get(key)!.sessionId);
     },
 
     async remove(keys, settled = false) {
