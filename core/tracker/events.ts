@@ -124,8 +124,6 @@ export interface TrackerEvents {
 export function trackerEvents(): TrackerEvents {
   const emitter = mitt<Record<keyof TrackerEventMap, unknown>>();
   const { all } = emitter;
-  // mitt's `off` drops one handler; a listener added twice is removed whole.
-  const remove = (name: keyof TrackerEventMap, matches: (handler: Wrapped) => boolean) => all.set(name, ((all.get(name) ?? []) as Wrapped[]).filter((handler) => !matches(handler)));
   const events: TrackerEvents = {
     on(name, listener, once) {
       const report = (error: unknown) =>
@@ -135,7 +133,7 @@ export function trackerEvents(): TrackerEvents {
             })
           : events.emit('error', { kind: 'listener', error });
       const wrapped: Wrapped = (event) => {
-        if (once) remove(name, (handler) => handler === wrapped);
+        if (once) emitter.off(name, wrapped);
         try {
           const result = (listener as (event: unknown) => unknown)(event);
           if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') (result as PromiseLike<unknown>).then(undefined, report);
@@ -146,7 +144,8 @@ export function trackerEvents(): TrackerEvents {
       wrapped.listener = listener;
       emitter.on(name, wrapped);
     },
-    off: (name, listener) => void remove(name, (handler) => handler.listener === listener),
+    // mitt's `off` drops one handler; a listener added twice is removed whole.
+    off: (name, listener) => void all.set(name, ((all.get(name) ?? []) as Wrapped[]).filter((handler) => handler.listener !== listener)),
     emit: emitter.emit,
     clear: () => all.clear(),
   };

@@ -6,7 +6,7 @@
 import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
-import { trackerEvents, type DropReason, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
 import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from './housekeeping.js';
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
@@ -47,12 +47,11 @@ import { sessionIds } from './session-id.js';
  * @see DESIGN section 5
  */
 export class PlaytimeTracker {
-  readonly #events = trackerEvents();
   readonly #run: TrackerRun;
 
   /** @throws ValidationError for a bad userId, relay url, default campaignId/creatorKey or timing option */
   constructor(options: PlaytimeTrackerOptions) {
-    this.#run = runTracker(resolveTrackerOptions(options), this.#events);
+    this.#run = runTracker(resolveTrackerOptions(options));
   }
 
   /**
@@ -103,25 +102,25 @@ export class PlaytimeTracker {
 
   /** Listens to an event: `session:start`, `session:end`, `flushed`, `dropped` or `error`. */
   on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.on(name, listener);
+    this.#run.on(name, listener);
     return this;
   }
 
   /** Like {@link PlaytimeTracker.on}, for the next event only. */
   once<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.on(name, listener, true);
+    this.#run.on(name, listener, true);
     return this;
   }
 
   /** Removes a listener added with `on` or `once`. */
   off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#events.off(name, listener);
+    this.#run.off(name, listener);
     return this;
   }
 }
 
-/** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state. */
-interface TrackerRun {
+/** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state (its events' `on` and `off` too). */
+interface TrackerRun extends Pick<TrackerEvents, 'on' | 'off'> {
   start(options: StartSessionOptions): string;
   setOptOut(optOut: boolean): Promise<void>;
   deleteStoredData(): Promise<void>;
@@ -134,8 +133,9 @@ interface TrackerRun {
  * One tracker's state and behaviour. Closures over local variables rather than private fields: a bundler
  * shortens local names but keeps `this.` before every field, so closures are the smaller bundle.
  */
-function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): TrackerRun {
+function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const { platform, storageKey, checkpointMs } = config;
+  const events = trackerEvents();
   const error = (kind: TrackerErrorEvent['kind'], cause: unknown) => events.emit('error', { kind, error: cause });
   /** Storage failing since a session was last stored: reported once, not at every checkpoint (a full device). */
   let storageFailing = false;
@@ -147,7 +147,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
   const monotonic = () => platform.monotonic();
   const watch = clockWatch(platform);
   const clockMoved = watch.moved;
-  const dropped = (sessionId: string, reason: DropReason, session?: TrackedSession) => events.emit('dropped', { sessionId, reason, session });
+  const emitDropped = (event: DroppedEvent) => events.emit('dropped', event);
   const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause));
   const instanceId = nextId();
   const aliveLockName = (owner: string) => `${storageKey}:alive:${owner}`;
@@ -170,14 +170,14 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
    */
   const exit = (platform.lifecycle.pageExit as StartPageExit | undefined)?.(platform, config, instanceId, running, clockMoved);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
-  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, (event) => events.emit('dropped', event), storageError, clockMoved, (sessionId) => void running.remove(sessionId), exit);
+  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, emitDropped, storageError, clockMoved, (sessionId) => void running.remove(sessionId), exit);
   /**
    * Until start-up has looked for crashed sessions, nothing is sent: a session queued just before a crash (its
    * running record not yet deleted) must still be in the queue when recovery asks, or it would be recovered
    * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
    */
   let starting = true;
-  const tools = flushTools(platform, exit ? exit.relay : config.relay, config.isTest, `${prefix}flush`, exit?.keepalive);
+  const tools = flushTools(platform, exit?.relay ?? config.relay, config.isTest, `${prefix}flush`, exit?.keepalive);
   const flusher = createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
@@ -280,10 +280,10 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
     if (!isLoaded) await loaded;
     const { sessionId } = session;
     const details = checkPlaytimeItem(session);
-    if (discard || optedOut) dropped(sessionId, discard ?? 'opted-out', session);
+    if (discard || optedOut) emitDropped({ sessionId, reason: discard ?? 'opted-out', session });
     else if (details.length) {
       // Under 1 s breaks the `durationSeconds` rule too; it has a reason of its own, as the commonest case.
-      events.emit('dropped', { sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details });
+      emitDropped({ sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details });
     } else {
       const stored = await queue.enqueue(session);
       if (queue.size() >= config.flushAt) requestFlush('threshold');
@@ -342,7 +342,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), (event) => events.emit('dropped', event), recoveredSession));
+    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, recoveredSession));
   })();
 
   /**
@@ -395,7 +395,7 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
       await ready;
       await settled();
       await tools.lock(async () => {
-        for (const sessionId of await queue.erase()) dropped(sessionId, 'erased');
+        for (const sessionId of await queue.erase()) emitDropped({ sessionId, reason: 'erased' });
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
       });
     },
@@ -418,5 +418,8 @@ function runTracker(config: ResolvedTrackerOptions, events: TrackerEvents): Trac
         events.clear();
       })());
     },
+
+    on: events.on,
+    off: events.off,
   };
 }
