@@ -94,15 +94,18 @@ export const MIN_SESSION_MS = 1_000;
  * `durationSeconds = floor(played / 1000)`.
  */
 export function recoveredSession(record: RunningRecord): TrackedSession {
-  const { sessionId, userId, campaignId, creatorKey, metadata, startedAtMs } = record;
-  return {
-    sessionId,
-    userId,
+  const { startedAtMs } = record;
+  // One object, its undefined optional fields left out (the first five are always set).
+  return definedOnly({
+    sessionId: record.sessionId,
+    userId: record.userId,
     durationSeconds: Math.floor(record.playedMs / 1000),
     startedAt: isoMillis(startedAtMs),
     endedAt: isoMillis(startedAtMs + record.spanMs),
-    ...definedOnly({ campaignId, creatorKey, metadata }),
-  };
+    campaignId: record.campaignId,
+    creatorKey: record.creatorKey,
+    metadata: record.metadata,
+  }) as TrackedSession;
 }
 
 /** An impossible clock value gives a string the schema rejects (the session is dropped as invalid). */

@@ -6,7 +6,7 @@
 import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
-import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type SessionStartEvent, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
 import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from './housekeeping.js';
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { flushTools } from './flush-tools.js';
@@ -350,9 +350,9 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    * continuation of a session going to the background ended (`carriedMs`: what it played beyond its whole seconds).
    */
   const begin = (like: Omit<SessionFields, 'sessionId' | 'userId'>, continues?: string, carriedMs = 0): string => {
-    const { campaignId, creatorKey, metadata } = like;
+    const { campaignId, creatorKey } = like;
     const sessionId = nextId();
-    const fields = { sessionId, userId: config.userId, ...definedOnly({ campaignId, creatorKey, metadata }) };
+    const fields = definedOnly({ sessionId, userId: config.userId, campaignId, creatorKey, metadata: like.metadata }) as SessionFields;
     const now = monotonic();
     const started = sessionClock(fields, platform.now(), now, clockMoved, carriedMs);
     clock = started;
@@ -364,7 +364,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
     }
     void running.save(started.record(instanceId, now));
-    events.emit('session:start', { sessionId, startedAt: started.finish(now).startedAt, ...definedOnly({ continues, campaignId, creatorKey }) });
+    events.emit('session:start', definedOnly({ sessionId, startedAt: started.finish(now).startedAt, continues, campaignId, creatorKey }) as SessionStartEvent);
     return sessionId;
   };
 
