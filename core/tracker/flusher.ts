@@ -10,7 +10,7 @@ import type { Platform } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
-import type { DropReason, TrackerEvents } from './events.js';
+import type { DropReason, TrackerErrorEvent, TrackerEvents } from './events.js';
 import type { FlushTools } from './flush-tools.js';
 import { presentFrame } from './present-frame.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
@@ -99,8 +99,11 @@ export function createFlusher(
   let unreachable = 0;
   /** A `relay` error was reported since the relay last answered with results: the next waits for a success. */
   let relayReported = false;
+  /** An `error` event; `status` only when the relay answered. */
+  const emitError = (kind: TrackerErrorEvent['kind'], error: unknown, status?: number) =>
+    events.emit('error', status === undefined ? { kind, error } : { kind, error, status });
   const relayError = (error: unknown, status?: number) => {
-    if (!relayReported) events.emit('error', { kind: 'relay', error, ...(status === undefined ? {} : { status }) });
+    if (!relayReported) emitError('relay', error, status);
     relayReported = true;
   };
   const keys = (items: QueuedSession[]) => items.map((item) => item.key);
@@ -165,7 +168,7 @@ export function createFlusher(
       outcome = await tools.send(batch.map((item) => item.session), withKeepalive, abort.signal, headers);
     } catch (error) {
       release(batch);
-      events.emit('error', { kind: 'headers', error });
+      emitError('headers', error);
       return false;
     }
     const { kind } = outcome;
@@ -175,7 +178,7 @@ export function createFlusher(
       return kind === 'invalid' ? drop(batch[0]!, kind, outcome.message, outcome.details) : drop(batch[0]!, kind, 'the relay answered 413 for this session alone');
     }
     release(batch);
-    if (kind === 'auth') events.emit('error', { kind, error: outcome.error, status: outcome.status });
+    if (kind === 'auth') emitError(kind, outcome.error, outcome.status);
     else {
       // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status (a 200 that is not the
       // relay's answer, e.g. a captive portal's login page, included) means the relay is misconfigured.
@@ -229,7 +232,7 @@ export function createFlusher(
     if (unanswered.size === 0) return true;
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
     release([...unanswered.values()]);
-    events.emit('error', { kind: 'relay', error: new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`) });
+    emitError('relay', new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`));
     backOff(undefined);
     return false;
   };
@@ -274,7 +277,7 @@ export function createFlusher(
         do again = false;
         while ((await drain()) && again && !disposed);
       })
-        .catch((error: unknown) => events.emit('error', { kind: 'lock', error }))
+        .catch((error: unknown) => emitError('lock', error))
         .finally(() => (running = undefined));
       return running;
     },

@@ -42,9 +42,8 @@ export function sessionIds(crypto: PlatformCrypto, onError: (error: unknown) => 
   };
 }
 
-/** RFC 9562 version 4 layout: version nibble 4, variant bits 10. */
-export function formatUuidV4(bytes: ArrayLike<number>): string {
-  const b = Array.from(bytes).slice(0, ID_BYTES);
+/** RFC 9562 version 4 layout of 16 bytes (`b`, an array of this module's own: set in place): version nibble 4, variant bits 10. */
+function formatUuidV4(b: number[]): string {
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
   return b.map((byte) => (byte | 256).toString(16).slice(1)).join('').replace(/(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');

@@ -256,12 +256,19 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    */
   const end = (reason: SessionEndReason, discard?: DropReason) => {
     const record = clock!.record(instanceId, monotonic());
-    const session = recoveredSession(record);
     clock = undefined;
-    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, session.sessionId, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
+    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, record.sessionId, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
     stopTimers();
+    endRecord(record, reason, discard);
+  };
+
+  /** Tells `session:end` of `record`'s session (a live one's, or a crashed run's), then finishes it (tracked). */
+  const endRecord = (record: RunningRecord, reason: SessionEndReason, discard?: DropReason) => {
+    const session = recoveredSession(record);
     events.emit('session:end', { sessionId: session.sessionId, reason, session });
-    track(finish(session, record, discard));
+    const finished = finish(session, record, discard);
+    track(finished);
+    return finished;
   };
 
   /** The game's own call (or dispose) ends the running session, if any; a session the background ended is not continued. */
@@ -296,11 +303,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const recover = async (record: RunningRecord) => {
     if (disposed) return;
     if (queue.has(record.sessionId)) return running.remove(record.sessionId); // queued just before the crash
-    const session = recoveredSession(record);
-    events.emit('session:end', { sessionId: session.sessionId, reason: 'recovered', session });
-    const finished = finish(session, record);
-    track(finished);
-    await finished;
+    await endRecord(record, 'recovered');
     requestFlush('startup');
   };
 
