@@ -33,8 +33,9 @@ export function clockWatch(platform: Pick<Platform, 'now' | 'monotonic'>): Clock
   const moved = () => {
     const current = frame();
     const jump = current - last;
-    if (Math.abs(jump) >= CLOCK_JUMP_MS || asleep) {
-      if (Math.abs(jump) >= CLOCK_JUMP_MS && !(asleep && jump > 0)) total += jump;
+    const jumped = Math.abs(jump) >= CLOCK_JUMP_MS;
+    if (jumped || asleep) {
+      if (jumped && !(asleep && jump > 0)) total += jump;
       last = current;
     }
     return total;

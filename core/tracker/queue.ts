@@ -152,15 +152,15 @@ export function sessionQueue(
       } catch (error) {
         return storageError(error);
       }
-      const merged = new Map(index);
       const moved = clockMoved();
-      for (const key of keys) if (!merged.has(key) && !undeleted.has(key)) merged.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved });
+      // Synchronous from here on: added to the index in place, then the index re-sorted.
+      for (const key of keys) if (!index.has(key) && !undeleted.has(key)) index.set(key, { sessionId: key.slice(seqStart + SEQ_DIGITS + 1), moved });
       // Keys are unique: no two compare equal.
-      index = new Map([...merged].sort(([a], [b]) => (a < b ? -1 : 1)));
+      const sorted = [...index].sort(([a], [b]) => (a < b ? -1 : 1));
+      index = new Map(sorted);
       // By index: iOS before 15.4 lacks ES2022's negative-index array accessor.
-      const sorted = [...index.keys()];
-      const lastKey = sorted[sorted.length - 1];
-      if (lastKey !== undefined) nextSeq = Math.max(nextSeq, Number(lastKey.slice(seqStart, seqStart + SEQ_DIGITS)) + 1);
+      const last = sorted[sorted.length - 1];
+      if (last) nextSeq = Math.max(nextSeq, Number(last[0].slice(seqStart, seqStart + SEQ_DIGITS)) + 1);
     },
 
     async enqueue(session) {

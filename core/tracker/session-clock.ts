@@ -39,10 +39,8 @@ export interface SessionClock {
   pause(nowMono: number): boolean;
   /** Counts play time again (back in the foreground within the timeout). */
   resume(nowMono: number): void;
-  /** The checkpoint record at `nowMono`. */
+  /** The checkpoint record at `nowMono` (the finished session at that moment: {@link recoveredSession} of it). */
   record(owner: string, nowMono: number): RunningRecord;
-  /** The finished session at `nowMono`. */
-  finish(nowMono: number): TrackedSession;
 }
 
 /**
@@ -81,7 +79,6 @@ export function sessionClock(fields: SessionFields, startedAtMs: number, startMo
       resumedAt = now;
     },
     record,
-    finish: (now) => recoveredSession(record('', now)),
   };
 }
 
@@ -109,4 +106,4 @@ export function recoveredSession(record: RunningRecord): TrackedSession {
 }
 
 /** An impossible clock value gives a string the schema rejects (the session is dropped as invalid). */
-const isoMillis = (ms: number): string => isoTime(ms) ?? `invalid time ${ms}`;
+export const isoMillis = (ms: number): string => isoTime(ms) ?? `invalid time ${ms}`;

@@ -15,7 +15,7 @@ import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
 import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
-import { MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
+import { isoMillis, MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
 
 /**
@@ -357,7 +357,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     const sessionId = nextId();
     const fields = definedOnly({ sessionId, userId: config.userId, campaignId, creatorKey, metadata: like.metadata }) as SessionFields;
     const now = monotonic();
-    const started = sessionClock(fields, platform.now(), now, clockMoved, carriedMs);
+    const startedAtMs = platform.now();
+    const started = sessionClock(fields, startedAtMs, now, clockMoved, carriedMs);
     clock = started;
     exit?.warmHeaders();
     if (inBackground) pause(started, now);
@@ -367,7 +368,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
     }
     void running.save(started.record(instanceId, now));
-    events.emit('session:start', definedOnly({ sessionId, startedAt: started.finish(now).startedAt, continues, campaignId, creatorKey }) as SessionStartEvent);
+    events.emit('session:start', definedOnly({ sessionId, startedAt: isoMillis(startedAtMs), continues, campaignId, creatorKey }) as SessionStartEvent);
     return sessionId;
   };
 
