@@ -11,7 +11,8 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
 import type { DropReason, TrackerErrorEvent, TrackerEvents } from './events.js';
-import type { FlushTools } from './flush-tools.js';
+import { sendToRelay, type RelayTarget } from '../relay/sender.js';
+import type { KeepaliveSizer } from './body-size.js';
 import { presentFrame } from './present-frame.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
 
@@ -70,14 +71,19 @@ export const unreachableMessage = (url: string) =>
   `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online: CORS, mixed content, cleartext http:// refused, a blocked host or a wrong relay URL? Sessions stay queued.`;
 
 /**
- * The {@link Flusher} of one player's queue, sending with that player's `tools`. `clockMoved` tells how far
- * the device clock has been moved (see `clockWatch`); nothing is sent while `enabled()` is false (the player
- * opted out). Positional parameters: a bundler shortens them, not an options object's names.
+ * The {@link Flusher} of one player's queue, sending to `relay` under that player's flush `lock`; `sizer`: the page
+ * exit's sizing of keepalive bodies, where there is one (without it a background flush is an ordinary flush, no
+ * `keepalive`). `clockMoved` tells how far the device clock has been moved (see `clockWatch`); nothing is sent while
+ * `enabled()` is false (the player opted out). Positional parameters: a bundler shortens them, not an options
+ * object's names.
  */
 export function createFlusher(
   platform: Platform,
   queue: SessionQueue,
-  tools: FlushTools,
+  relay: RelayTarget,
+  isTest: boolean | undefined,
+  sizer: KeepaliveSizer | undefined,
+  lock: (task: () => Promise<void>) => Promise<void>,
   events: TrackerEvents,
   clockMoved: () => number,
   enabled: () => boolean,
@@ -126,7 +132,7 @@ export function createFlusher(
         holding = undefined;
       }
     };
-    return tools.lock(guarded);
+    return lock(guarded);
   };
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
@@ -144,12 +150,12 @@ export function createFlusher(
       for (const item of await queue.read(oldest)) batch.push(presentFrame(item, moved, nowMs));
       if (batch.length === 0) continue;
       // Keepalive where a page may go away (its page exit sizes the bodies); elsewhere an ordinary request.
-      const keepaliveChunks = keepalive ? tools.keepaliveChunks : undefined;
-      const { chunks, oversized } = keepaliveChunks ? keepaliveChunks(batch) : { chunks: [batch], oversized: [] };
+      const keepaliveSizer = keepalive ? sizer : undefined;
+      const { chunks, oversized } = keepaliveSizer ? keepaliveSizer.chunks(batch) : { chunks: [batch], oversized: [] };
       // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
       release(oversized);
       for (let index = 0; index < chunks.length; index++) {
-        if (!(await send(chunks[index]!, !!keepaliveChunks))) {
+        if (!(await send(chunks[index]!, !!keepaliveSizer))) {
           release(chunks.slice(index).flat());
           return false;
         }
@@ -165,7 +171,12 @@ export function createFlusher(
   const send = async (batch: QueuedSession[], withKeepalive: boolean, headers?: Record<string, string>): Promise<Step> => {
     let outcome;
     try {
-      outcome = await tools.send(batch.map((item) => item.session), withKeepalive, abort.signal, headers);
+      const sessions = batch.map((item) => item.session);
+      // The keepalive bytes in flight are counted before the request starts.
+      const sent = withKeepalive ? sizer?.sending(sessions) : undefined;
+      // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers`, `fetch` is called before it returns.
+      const sending = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: abort.signal, resolvedHeaders: headers, now: () => platform.now() });
+      outcome = await (sent ? sending.finally(sent) : sending);
     } catch (error) {
       release(batch);
       emitError('headers', error);
@@ -186,7 +197,7 @@ export function createFlusher(
       const noAnswer = status === undefined && (error as Error | undefined)?.name === 'TypeError' && platform.network?.isOnline() === true;
       unreachable = noAnswer ? unreachable + 1 : 0;
       if (isBlocked(error)) relayError(error);
-      else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(tools.url)), { cause: error }));
+      else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(relay.url)), { cause: error }));
       else if (status !== undefined && !isTransientStatus(status)) relayError(new Error(outcome.reason), status);
       backOff(outcome.retryAfterMs);
     }

@@ -23,7 +23,7 @@ import { MIN_SESSION_MS, type SessionClock } from './session-clock.js';
 export interface PageExitHooks extends HeldSessions {
   /** The game's relay, its `relay.headers()` function's last answer kept for the exit request. */
   relay: RelayTarget;
-  /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flush-tools.ts). */
+  /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flusher.ts). */
   keepalive: KeepaliveSizer;
   /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
   warmHeaders(): void;

@@ -9,7 +9,7 @@ import { clockWatch } from './clock-watch.js';
 import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type SessionStartEvent, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
 import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from './housekeeping.js';
 import { createFlusher, type FlushTrigger } from './flusher.js';
-import { flushTools } from './flush-tools.js';
+import { withLock } from './flush-tools.js';
 import { checkStartOptions, definedOnly, resolveTrackerOptions, type PlaytimeTrackerOptions, type ResolvedTrackerOptions, type StartSessionOptions } from './options.js';
 import type { StartPageExit } from './page-exit.js';
 import { storageLayout } from './player-storage.js';
@@ -177,8 +177,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
    */
   let starting = true;
-  const tools = flushTools(platform, exit?.relay ?? config.relay, config.isTest, `${prefix}flush`, exit?.keepalive);
-  const flusher = createFlusher(platform, queue, tools, events, clockMoved, () => !starting && !optedOut);
+  const flushLock = (task: () => Promise<void>) => withLock(platform, `${prefix}flush`, task);
+  const flusher = createFlusher(platform, queue, exit?.relay ?? config.relay, config.isTest, exit?.keepalive, flushLock, events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -398,7 +398,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       endByCall('stop', 'erased');
       await ready;
       await settled();
-      await tools.lock(async () => {
+      await flushLock(async () => {
         for (const sessionId of await queue.erase()) emitDropped({ sessionId, reason: 'erased' });
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
       });
