@@ -193,7 +193,8 @@ export function createFlusher(
     else {
       // Network errors, time-outs, 408, 429 and 5xx are the weather; any other status (a 200 that is not the
       // relay's answer, e.g. a captive portal's login page, included) means the relay is misconfigured.
-      const { status, error } = outcome;
+      const status = outcome.status;
+      const error = outcome.error;
       const noAnswer = status === undefined && (error as Error | undefined)?.name === 'TypeError' && platform.network?.isOnline() === true;
       unreachable = noAnswer ? unreachable + 1 : 0;
       if (isBlocked(error)) relayError(error);
@@ -220,8 +221,9 @@ export function createFlusher(
    * the whole request with an error status, which keeps everything).
    */
   const settle = async (batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> => {
-    resetBackoff();
-    unreachable = 0;
+    // The relay answered: the backoff, the count of unanswered requests and the reported relay error start afresh.
+    attempt = backoffUntil = retryAfterUntil = unreachable = 0;
+    clearTimeout(retryTimer);
     relayReported = false;
     const unanswered = new Map(batch.map((item) => [item.session.sessionId, item]));
     /** The results of acknowledged items, by key. */
@@ -267,11 +269,6 @@ export function createFlusher(
     if (retryAfterMs !== undefined) retryAfterUntil = now + retryAfterMs;
     clearTimeout(retryTimer);
     retryTimer = setTimeout(() => void flusher.flush('retry'), delay);
-  };
-
-  const resetBackoff = () => {
-    attempt = backoffUntil = retryAfterUntil = 0;
-    clearTimeout(retryTimer);
   };
 
   const flusher: Flusher = {

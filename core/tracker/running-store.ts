@@ -29,15 +29,16 @@ export interface RunningStore {
 export function runningStore(storage: KeyValueStorage, prefix: string, onError: (error: unknown) => void): RunningStore {
   let writes = Promise.resolve();
   const write = (operation: () => Promise<void>) => (writes = writes.then(operation).catch(onError));
+  const remove = (sessionId: string) => write(() => storage.delete(prefix + sessionId));
   return {
     save: (record) => write(() => storage.set(prefix + record.sessionId, record)),
-    remove: (sessionId) => write(() => storage.delete(prefix + sessionId)),
+    remove,
     read: (sessionId) =>
       storage.get<RunningRecord>(prefix + sessionId).then(
         (record) => record && { ...record, sessionId },
         (error: unknown) => {
           onError(error);
-          if (isUnreadable(error)) void write(() => storage.delete(prefix + sessionId));
+          if (isUnreadable(error)) void remove(sessionId);
           return undefined;
         },
       ),

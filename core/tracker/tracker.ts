@@ -143,7 +143,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     if (!storageFailing) error('storage', cause);
     storageFailing = true;
   };
-  const { storage } = platform;
+  const { storage, lifecycle } = platform;
   const monotonic = () => platform.monotonic();
   const watch = clockWatch(platform);
   const clockMoved = watch.moved;
@@ -168,7 +168,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    * Where going to the background may be the page's last event: the session ends there and is sent at once. The
    * platform supplies that code (./page-exit.ts), so that hosts without it do not carry it.
    */
-  const exit = (platform.lifecycle.pageExit as StartPageExit | undefined)?.(platform, config, instanceId, running, clockMoved);
+  const exit = (lifecycle.pageExit as StartPageExit | undefined)?.(platform, config, instanceId, running, clockMoved);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
   const queue = sessionQueue(storage, queuePrefix, config.maxQueue, emitDropped, storageError, clockMoved, (sessionId) => void running.remove(sessionId), exit);
   /**
@@ -188,12 +188,12 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   let firstCheckpointTimer: ReturnType<typeof setTimeout> | undefined;
   let backgroundTimer: ReturnType<typeof setTimeout> | undefined;
   /**
-   * The session that going to the background ended (`hidden`: a page's exit; `background-timeout`), continued as
-   * `begin(...continuation)` when the game comes back: the player is playing again, as an analytics session time-out
+   * The record of the session that going to the background ended (`hidden`: a page's exit; `background-timeout`), and
+   * the part second it carries, continued as `begin(...continuation)` when the game comes back: the player is playing again, as an analytics session time-out
    * starts the next session at the next activity. A hidden page's part second is carried (it splits often); the
    * time-out's is not. The game's own `start()`, `stop()`, `deleteStoredData()`, `dispose()` and the opt-out let it go.
    */
-  let continuation: [like: Omit<SessionFields, 'sessionId' | 'userId'>, continues: string, carriedMs: number] | undefined;
+  let continuation: [like: RunningRecord, carriedMs: number] | undefined;
   let flushTimer: ReturnType<typeof setInterval> | undefined;
   let disposed: Promise<void> | undefined;
   /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
@@ -257,7 +257,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const end = (reason: SessionEndReason, discard?: DropReason) => {
     const record = clock!.record(instanceId, monotonic());
     clock = undefined;
-    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, record.sessionId, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
+    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
     stopTimers();
     endRecord(record, reason, discard);
   };
@@ -317,8 +317,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     while (pending.size) await Promise.all(Array.from(pending)); // an array: Hermes 0.12's Promise.all reads a Set as empty
   };
 
-  unsubscribe.push(platform.lifecycle.onBackground(toBackground), platform.lifecycle.onForeground(toForeground));
-  if (platform.lifecycle.onUnload) unsubscribe.push(platform.lifecycle.onUnload(toBackground));
+  unsubscribe.push(lifecycle.onBackground(toBackground), lifecycle.onForeground(toForeground));
+  if (lifecycle.onUnload) unsubscribe.push(lifecycle.onUnload(toBackground));
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
   /**
@@ -349,11 +349,13 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   })();
 
   /**
-   * Starts a session with `like`'s campaign, creator and metadata under a new id: the game's `start()`, or the
-   * continuation of a session going to the background ended (`carriedMs`: what it played beyond its whole seconds).
+   * Starts a session with `like`'s campaign, creator and metadata under a new id: the game's `start()` (`like` has no
+   * sessionId), or the continuation of the session `like` is the record of, which going to the background ended
+   * (`carriedMs`: what it played beyond its whole seconds).
    */
-  const begin = (like: Omit<SessionFields, 'sessionId' | 'userId'>, continues?: string, carriedMs = 0): string => {
+  const begin = (like: Omit<SessionFields, 'sessionId' | 'userId'> & { sessionId?: string }, carriedMs = 0): string => {
     const { campaignId, creatorKey } = like;
+    const continues = like.sessionId;
     const sessionId = nextId();
     const fields = definedOnly({ sessionId, userId: config.userId, campaignId, creatorKey, metadata: like.metadata }) as SessionFields;
     const now = monotonic();
