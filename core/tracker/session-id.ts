@@ -46,5 +46,6 @@ export function sessionIds(crypto: PlatformCrypto, onError: (error: unknown) => 
 function formatUuidV4(b: number[]): string {
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  return b.map((byte) => (byte | 256).toString(16).slice(1)).join('').replace(/(.{8})(.{4})(.{4})(.{4})/, '$1-$2-$3-$4-');
+  // A dash before bytes 4, 6, 8 and 10: 8-4-4-4-12 hex digits.
+  return b.map((byte, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + (byte | 256).toString(16).slice(1)).join('');
 }
