@@ -32,7 +32,7 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
 }
 
 /**
- * Recovers every running record of this player (`layout.own` + `running:`) left by instances other than
+ * Recovers every running record of this player (under `prefix`: its own prefix + `running:`) left by instances other than
  * `owner` (this tracker's instance id). `recover` ends one crashed session (queue or drop it, then delete its
  * record), inside the lock `aliveLockName(previousOwner)`. Without `platform.lock` it resolves when they are
  * done; with it, each instance's records are recovered in the background once its lock is free (at once for a
@@ -42,14 +42,13 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
  */
 export async function recoverCrashedSessions(
   platform: Platform,
-  layout: StorageLayout,
+  prefix: string,
   store: RunningStore,
   owner: string,
   aliveLockName: (owner: string) => string,
   recover: (record: RunningRecord) => Promise<void>,
   onError: (error: unknown) => void,
 ): Promise<void> {
-  const prefix = layout.own + layout.running;
   const keys = (await platform.storage.keys(prefix).catch(onError)) ?? [];
   const byOwner = new Map<string, RunningRecord[]>();
   for (const record of await Promise.all(keys.map((key) => store.read(key.slice(prefix.length))))) {

@@ -51,8 +51,9 @@ export interface SessionClock {
  * (see `clockWatch`): the start is moved with it, so records and the finished session are in the clock's
  * present frame.
  */
-export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number, clockMoved: () => number, carriedMs = 0): SessionClock {
+export function sessionClock(fields: SessionFields, startedAtMs: number, startMono: number, clockMoved: () => number, carriedMs: number): SessionClock {
   const movedAtStart = clockMoved();
+  /** Play time before the current foreground stretch, ms. */
   let playedBeforeMs = carriedMs;
   /** Start of the current foreground stretch; undefined while paused. */
   let resumedAt: number | undefined = startMono;

@@ -340,7 +340,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const ready = (async () => {
     await loaded;
     try {
-      if (tidy) await recoverCrashedSessions(platform, layout, running, instanceId, aliveLockName, recover, storageError);
+      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, aliveLockName, recover, storageError);
     } finally {
       starting = false;
     }
