@@ -242,7 +242,7 @@ export function sessionQueue(
       return [...(await queue.remove([...entries.keys()]))].map((key) => entries.get(key)!.sessionId);
     },
 
-    async remove(keys, settled = false) {
+    async remove(keys, settled) {
       const removed = new Set<string>();
       for (const key of keys) {
         inFlight.delete(key);
