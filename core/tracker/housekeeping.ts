@@ -10,7 +10,7 @@ import { DEFAULT_MAX_SESSION_AGE_MS } from '../relay/plausibility.js';
 import type { DroppedEvent, TrackedSession } from './events.js';
 import type { StorageLayout } from './player-storage.js';
 import type { RunningStore } from './running-store.js';
-import type { RunningRecord } from './session-clock.js';
+import { recoveredSession, type RunningRecord } from './session-clock.js';
 
 /**
  * Moves what a tracker of SDK 0.1.0 stored in its one shared queue (`{storageKey}:queue:…`,
@@ -34,7 +34,7 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
 /**
  * Recovers every running record of this player (under `prefix`: its own prefix + `running:`) left by instances other than
  * `owner` (this tracker's instance id). `recover` ends one crashed session (queue or drop it, then delete its
- * record), inside the lock `aliveLockName(previousOwner)`. Without `platform.lock` it resolves when they are
+ * record), inside the lock `alivePrefix + previousOwner`. Without `platform.lock` it resolves when they are
  * done; with it, each instance's records are recovered in the background once its lock is free (at once for a
  * crashed one), and it resolves after asking.
  * assumed: without `platform.lock` (React Native, Cocos), one tracker per store runs at a time, so every
@@ -45,7 +45,7 @@ export async function recoverCrashedSessions(
   prefix: string,
   store: RunningStore,
   owner: string,
-  aliveLockName: (owner: string) => string,
+  alivePrefix: string,
   recover: (record: RunningRecord) => Promise<void>,
   onError: (error: unknown) => void,
 ): Promise<void> {
@@ -65,7 +65,7 @@ export async function recoverCrashedSessions(
   const immediate: Promise<void>[] = [];
   // forEach, not a destructuring loop: Babel would add a helper call and a function per iteration.
   byOwner.forEach((records, previousOwner) => {
-    if (platform.lock) platform.lock(aliveLockName(previousOwner), () => recoverAll(records)).catch(onError);
+    if (platform.lock) platform.lock(alivePrefix + previousOwner, () => recoverAll(records)).catch(onError);
     else immediate.push(recoverAll(records));
   });
   await Promise.all(immediate);
@@ -75,7 +75,7 @@ export async function recoverCrashedSessions(
  * Deletes the sessions of players other than `layout.own`'s that are older than the relay's default maximum
  * age by the device's clock (the relay would refuse them), reporting each as `dropped` (reason `expired`):
  * queued ones oldest first, until one is young enough; running records of a crash while that player played
- * (made a session by `toSession`, the tracker's own `recoveredSession`).
+ * (made a session by `recoveredSession`, as the tracker ends a crashed one).
  * assumed: the relay's default age (30 days); a relay configured otherwise still judges by its own. No lock:
  * that player's own tracker sending the same session meanwhile (another tab) costs at most a second report.
  */
@@ -84,7 +84,6 @@ export async function expireOtherPlayers(
   layout: StorageLayout,
   nowMs: number,
   dropped: (event: DroppedEvent) => void,
-  toSession: (record: RunningRecord) => TrackedSession,
 ): Promise<void> {
   const { players, queue, running } = layout;
   /** Players whose queue reached a young session: the rest of their queue is younger still. */
@@ -96,7 +95,7 @@ export async function expireOtherPlayers(
     if (prefix === layout.own || (queued ? young.has(prefix) : !part.startsWith(running))) continue;
     const value = await storage.get<TrackedSession & RunningRecord>(key);
     if (!value) continue;
-    const session = queued ? value : toSession({ ...value, sessionId: part.slice(running.length) });
+    const session = queued ? value : recoveredSession({ ...value, sessionId: part.slice(running.length) });
     if (Date.parse(session.startedAt) < nowMs - DEFAULT_MAX_SESSION_AGE_MS) {
       await storage.delete(key);
       dropped({ sessionId: session.sessionId, reason: 'expired', session });

@@ -150,11 +150,12 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const emitDropped = (event: DroppedEvent) => events.emit('dropped', event);
   const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause));
   const instanceId = nextId();
-  const aliveLockName = (owner: string) => `${storageKey}:alive:${owner}`;
+  /** What the lock an instance holds while it lives is named: this, then its instance id. */
+  const alivePrefix = `${storageKey}:alive:`;
   let releaseAlive = () => {};
   if (platform.lock) {
     const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
-    platform.lock(aliveLockName(instanceId), () => alive).catch((cause: unknown) => error('lock', cause));
+    platform.lock(alivePrefix + instanceId, () => alive).catch((cause: unknown) => error('lock', cause));
   }
   const layout = storageLayout(storageKey, config.userId);
   const prefix = layout.own;
@@ -340,12 +341,12 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const ready = (async () => {
     await loaded;
     try {
-      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, aliveLockName, recover, storageError);
+      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
     } finally {
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, recoveredSession));
+    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped));
   })();
 
   /**
