@@ -112,8 +112,7 @@ export function createFlusher(
     if (!relayReported) emitError('relay', error, status);
     relayReported = true;
   };
-  const keys = (items: QueuedSession[]) => items.map((item) => item.key);
-  const release = (items: QueuedSession[]) => queue.release(keys(items));
+  const release = (items: QueuedSession[]) => queue.release(items.map((item) => item.key));
 
   const mayStart = (trigger: FlushTrigger): boolean => {
     if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
@@ -151,9 +150,13 @@ export function createFlusher(
       if (batch.length === 0) continue;
       // Keepalive where a page may go away (its page exit sizes the bodies); elsewhere an ordinary request.
       const keepaliveSizer = keepalive ? sizer : undefined;
-      const { chunks, oversized } = keepaliveSizer ? keepaliveSizer.chunks(batch) : { chunks: [batch], oversized: [] };
-      // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
-      release(oversized);
+      let chunks = [batch];
+      if (keepaliveSizer) {
+        const sized = keepaliveSizer.chunks(batch);
+        chunks = sized.chunks;
+        // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
+        release(sized.oversized);
+      }
       for (let index = 0; index < chunks.length; index++) {
         if (!(await send(chunks[index]!, !!keepaliveSizer))) {
           release(chunks.slice(index).flat());

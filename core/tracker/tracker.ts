@@ -378,10 +378,10 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   return {
     start(options) {
       if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
-      const { campaignId, creatorKey, metadata } = checkStartOptions(options);
+      const checked = checkStartOptions(options);
       endByCall('restart');
       if (optedOut) return '';
-      return begin({ campaignId: campaignId ?? config.campaignId, creatorKey: creatorKey ?? config.creatorKey, metadata });
+      return begin({ campaignId: checked.campaignId ?? config.campaignId, creatorKey: checked.creatorKey ?? config.creatorKey, metadata: checked.metadata });
     },
 
     async stop() {
