@@ -219,7 +219,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     }
   };
 
-  const data = async <T>(spec: RequestSpec) => (await request<{ data: T }>(spec)).data;
+  const data = <T>(spec: RequestSpec) => request<{ data: T }>(spec).then((body) => body.data);
   return {
     baseUrl,
     request,
