@@ -126,7 +126,8 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
 function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
   const { status, headers } = response;
   const fields = isRecord(body) ? body : {};
-  if (status >= 200 && status < 300) {
+  // `ok`: a 2xx status.
+  if (response.ok) {
     // `data` holds one `{ sessionId, status }` result per answered item.
     const data = fields['data'];
     const results = isRecord(data) ? data['results'] : undefined;
