@@ -51,7 +51,7 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
     change: async (request, options) =>
       call({
         method: 'PUT',
-        route: RELAY_ROUTES.sponsor,
+        path: RELAY_ROUTES.sponsor,
         answer: 'BoostRecord',
         // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
         body: { ...request, newCreatorKey: validated(Id, request.newCreatorKey, 'newCreatorKey') },

@@ -23,7 +23,8 @@ export function backoffDelay(attempt: number, options: BackoffOptions, random: (
 /** The wait a response asks for, in ms: `Retry-After` as seconds or an HTTP date. */
 export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
   const value = headers.get('retry-after');
-  if (value === null || value.trim() === '') return undefined;
+  // Absent (null), empty or blank: no wait asked for.
+  if (!value?.trim()) return undefined;
   const seconds = Number(value);
   if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
   const date = Date.parse(value);

@@ -145,7 +145,7 @@ const COOLDOWN_DAYS = /\bin (\d+) days?\b|\b(\d+) days? remaining\b/i;
  * still yields a typed error: the code then follows from the status. `cooldown`: the request was a boost
  * change, so a BAD_REQUEST stating the days remaining is a `BoostCooldownError`.
  */
-export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown = false): CampaignError {
+export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown?: boolean): CampaignError {
   const fields = isRecord(body) ? body : {};
   const statusCode = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
   const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;

@@ -19,10 +19,10 @@ export interface RelayClient extends TransportOptions {
   relay: RelayTarget;
 }
 
-/** One call: a route of `RELAY_ROUTES` and its JSON body. */
+/** One call: a route of `RELAY_ROUTES` (the request's path under the relay's URL) and its JSON body. */
 export interface RelayCall {
   method: 'POST' | 'PUT';
-  route: string;
+  path: string;
   body: unknown;
   /** What `data` holds, named in the error when the answer has none. */
   answer: ResponseName;
@@ -40,9 +40,9 @@ export interface RelayCall {
 export function relayCaller(client: RelayClient): <T>(call: RelayCall) => Promise<T> {
   // The relay's answers are its own, not the service's schemas: never validated against them.
   const transport = createTransport({ baseUrl: client.relay.url.replace(/\/+$/, ''), headers: client.relay.headers }, { ...client, validateResponses: false });
-  return async ({ route, answer, signal, ...call }) => {
+  return async ({ answer, signal, ...call }) => {
     try {
-      return await transport.data({ ...call, path: route, retry: 'rate-limit', response: { name: answer, shape: 'item' }, options: { signal } });
+      return await transport.data({ ...call, retry: 'rate-limit', response: { name: answer, shape: 'item' }, options: { signal } });
     } catch (error) {
       const { status } = error as CampaignError;
       if (error instanceof CampaignError && (status === 401 || status === 403)) throw relayAuthError(status, error, error.headers);

@@ -126,7 +126,8 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
 function classify(response: Response, body: unknown, nowMs: number): SendOutcome {
   const { status, headers } = response;
   const fields = isRecord(body) ? body : {};
-  if (status >= 200 && status < 300) {
+  // `ok`: a 2xx status.
+  if (response.ok) {
     // `data` holds one `{ sessionId, status }` result per answered item.
     const data = fields['data'];
     const results = isRecord(data) ? data['results'] : undefined;
@@ -138,11 +139,11 @@ function classify(response: Response, body: unknown, nowMs: number): SendOutcome
   const errorBody = typeof code === 'string' && typeof message === 'string' && (details === undefined || Array.isArray(details)) ? (fields as ErrorBody) : undefined;
   // Only a VALIDATION_ERROR is about the sessions; the relay's other 400s (content type, unreadable body) are not.
   if ((status === 400 || status === 422) && code === 'VALIDATION_ERROR' && errorBody) {
-    return { kind: 'invalid', status, message: errorBody.message, details: errorBody.details ?? [] };
+    return { kind: 'invalid', status, message: message as string, details: (details as ErrorDetail[] | undefined) ?? [] };
   }
   if (status === 401 || status === 403) return { kind: 'auth', status, error: relayAuthError(status, errorBody, headers) };
   if (status === 413) return { kind: 'too-large' };
   const retryAfterMs = parseRetryAfter(headers, nowMs);
-  const reason = errorBody ? `${status} ${errorBody.code}: ${errorBody.message}` : `the relay answered ${status}`;
-  return { kind: 'transient', status, reason, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+  const reason = errorBody ? `${status} ${code}: ${message}` : `the relay answered ${status}`;
+  return { kind: 'transient', status, reason, ...(retryAfterMs !== undefined && { retryAfterMs }) };
 }

@@ -23,7 +23,7 @@ export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
  */
 export async function webViewUrl(crypto: PlatformCrypto, call: <T>(call: RelayCall) => Promise<T>, request: Omit<WebViewOpenOptions, 'title'>): Promise<string> {
   const { codeVerifier, codeChallenge } = await createPkcePair(crypto);
-  const { url, ott } = await call<RelayWebviewToken>({ method: 'POST', route: WEBVIEW_TOKEN_ROUTE, body: { ...request, codeChallenge }, answer: 'OneTimeToken' });
+  const { url, ott } = await call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body: { ...request, codeChallenge }, answer: 'OneTimeToken' });
   // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
   const base = url.split('#')[0]!;
   return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${codeVerifier}`;
