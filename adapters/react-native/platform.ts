@@ -87,26 +87,28 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
  * last listener leaves.
  */
 function appStateLifecycle(appState: AppStateLike): Lifecycle {
-  const sets = { background: new Set<() => void>(), foreground: new Set<() => void>() };
+  // The listeners of each state: [foreground, background], indexed by `+inBackground`.
+  const sets = [new Set<() => void>(), new Set<() => void>()] as const;
   let inBackground = appState.currentState === 'background';
   let subscription: { remove(): void } | undefined;
-  const subscribe = (set: Set<() => void>) => (listener: () => void) => {
+  const subscribe = (background: boolean) => (listener: () => void) => {
+    const set = sets[+background]!;
     subscription ??= appState.addEventListener('change', (state) => {
-      const background = state === 'background' ? true : state === 'active' ? false : inBackground;
-      if (background === inBackground) return;
-      inBackground = background;
-      for (const fn of [...(background ? sets.background : sets.foreground)]) fn();
+      const next = state === 'background' || (state !== 'active' && inBackground);
+      if (next === inBackground) return;
+      inBackground = next;
+      for (const fn of [...sets[+next]!]) fn();
     });
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (sets.background.size + sets.foreground.size === 0) {
+      if (!sets[0].size && !sets[1].size) {
         subscription?.remove();
         subscription = undefined;
       }
     };
   };
-  return { onBackground: subscribe(sets.background), onForeground: subscribe(sets.foreground) };
+  return { onBackground: subscribe(true), onForeground: subscribe(false) };
 }
 
 /**
