@@ -78,7 +78,7 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
   const storageKey = explicit ? trackerOptions.storageKey! : gameStorageKey(clientKey);
   // The tracker's view of the platform: the same object (its prototype: a class-based platform keeps its methods)
   // with the storage that waits for the move.
-  const trackerPlatform: Platform = explicit ? platform : ({ __proto__: platform, storage: movedStorage(platform.storage, storageKey, shared ?? (async () => platform)) } as unknown as Platform);
+  const trackerPlatform: Platform = explicit ? platform : ({ __proto__: platform, storage: movedStorage(platform, storageKey, shared) } as unknown as Platform);
   const tracker = new PlaytimeTracker({ ...trackerOptions, storageKey, platform: trackerPlatform, userId, relay });
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
   const boost = createBoost(transport, client.sponsors, userId);
