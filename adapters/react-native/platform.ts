@@ -75,7 +75,7 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
   const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? getRandomValuesOf(hostCrypto());
   if (!source) {
     throw new CryptoUnavailableError(
-      "Hermes has no crypto.getRandomValues: import 'react-native-get-random-values' first, or pass modules.expoCrypto (expo-crypto) or modules.getRandomValues",
+      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto or modules.getRandomValues",
     );
   }
   return source;
