@@ -70,8 +70,8 @@ export interface GameCampaign {
  */
 export function composeGameCampaign(options: GameCampaignOptions, createPicker: CreatorPickerFactory, shared?: () => Promise<SharedNamespaceStore | undefined>): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions } = options;
-  // The Client API, the relay calls and the web view read their own options by name (TransportOptions', `relay`,
-  // `platform`) and ignore the rest, so they take the facade's options as they are, with the platform's fetch.
+  // The Client API, the relay calls and the web view read only their own options (TransportOptions, `relay`,
+  // `platform`), by name: they take the facade's options as they are (no copy without the others), with the platform's fetch.
   const transport = { ...options, fetch: platform.fetch };
   const client = new CampaignClient(transport);
   const explicit = trackerOptions?.storageKey !== undefined;
