@@ -59,7 +59,8 @@ export default [
       freeze: false,
       // Async functions lowered here, to generators under esbuild's one `__async` helper: @react-native/babel-preset
       // would lower each of them itself, with two wrapper functions apiece (0.3 KB gzip over the entry; Hermes runs
-      // generators as they are).
+      // generators as they are); each call then gives `this` and `arguments` only when its generator uses them
+      // (compactAsyncCalls).
       plugins: [lowerToEs2020({ supported: { 'async-await': false } })],
     })),
   })),

@@ -19,7 +19,6 @@ import { gameStorageKey, movedStorage, type SharedNamespaceStore } from './track
 import type { PlaytimeTrackerOptions } from './tracker/options.js';
 import { PlaytimeTracker } from './tracker/tracker.js';
 import { WebViewLauncher } from './webview/launcher.js';
-import { withoutKeys } from './without-keys.js';
 
 /** Tracker settings a game may tune; the platform, user and relay come from the facade's own options. */
 export type GameTrackerOptions = Omit<PlaytimeTrackerOptions, 'platform' | 'userId' | 'relay'>;
@@ -71,17 +70,19 @@ export interface GameCampaign {
  */
 export function composeGameCampaign(options: GameCampaignOptions, createPicker: CreatorPickerFactory, shared?: () => Promise<SharedNamespaceStore | undefined>): GameCampaign {
   const { platform, clientKey, relay, userId, tracker: trackerOptions } = options;
-  const transport = withoutKeys(options, 'platform', 'clientKey', 'relay', 'userId', 'tracker');
-  const client = new CampaignClient({ ...transport, clientKey, fetch: platform.fetch });
+  // The Client API, the relay calls and the web view read only their own options (TransportOptions, `relay`,
+  // `platform`), by name: they take the facade's options as they are (no copy without the others), with the platform's fetch.
+  const transport = { ...options, fetch: platform.fetch };
+  const client = new CampaignClient(transport);
   const explicit = trackerOptions?.storageKey !== undefined;
   const storageKey = explicit ? trackerOptions.storageKey! : gameStorageKey(clientKey);
-  // The tracker's view of the platform: the same object (through its prototype: a class-based platform keeps its
-  // methods) with the storage that waits for the move.
-  const trackerPlatform: Platform = explicit ? platform : Object.assign(Object.create(platform) as Platform, { storage: movedStorage(platform.storage, storageKey, shared ?? (async () => platform)) });
+  // The tracker's view of the platform: the same object (its prototype: a class-based platform keeps its methods)
+  // with the storage that waits for the move.
+  const trackerPlatform: Platform = explicit ? platform : ({ __proto__: platform, storage: movedStorage(platform, storageKey, shared) } as unknown as Platform);
   const tracker = new PlaytimeTracker({ ...trackerOptions, storageKey, platform: trackerPlatform, userId, relay });
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
-  const boost = createBoost({ ...transport, relay, fetch: platform.fetch }, client.sponsors, userId);
-  const webview = new WebViewLauncher({ ...transport, relay, platform });
+  const boost = createBoost(transport, client.sponsors, userId);
+  const webview = new WebViewLauncher(options);
   const source: CreatorPickerSource = {
     campaigns: client.campaigns,
     boost,

@@ -6,9 +6,8 @@
  */
 import { composeGameCampaign, type GameCampaign, type GameCampaignOptions } from '../../core/compose-game-campaign.js';
 import type { CreatorPickerFactory } from '../../core/picker/picker.js';
-import { gameStorageKey } from '../../core/tracker/game-namespace.js';
+import { gameStorageKey, SHARED_NAMESPACE } from '../../core/tracker/game-namespace.js';
 import { reactNativePlatform, type ReactNativePlatform } from './platform.js';
-import { withoutKeys } from '../../core/without-keys.js';
 import type { ReactNativePlatformOptions } from './types.js';
 
 /** Options of the React Native {@link createGameCampaign}: the facade's, with the modules instead of a platform. */
@@ -25,7 +24,7 @@ export type ReactNativeGameCampaign = GameCampaign & { platform: ReactNativePlat
 
 /** `gc.picker` of a facade built without `picker`. */
 const noPicker: CreatorPickerFactory = () => {
-  throw new TypeError("gc.picker: pass picker: creatorPicker to createGameCampaign (import { creatorPicker } from 'game-campaign-sdk/react-native/picker')");
+  throw new TypeError("gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
 };
 
 /**
@@ -44,16 +43,15 @@ const noPicker: CreatorPickerFactory = () => {
  * ```
  */
 export function createGameCampaign(options: ReactNativeGameCampaignOptions): ReactNativeGameCampaign {
-  const { modules, fetch, storageName, picker } = options;
-  const facade = withoutKeys(options, 'modules', 'fetch', 'storageName', 'picker');
-  const storageKey = facade.tracker?.storageKey;
-  // The game's own namespace (`game-campaign.<CLIENT_KEY_ID>:` and its `.moved` mark): on AsyncStorage 2.x it is in
-  // what 3.x calls the legacy store, so an app updating to 3.x gets it moved too. An explicit storageKey is all there is.
-  const gameKeys = () => {
-    if (storageKey !== undefined) return [];
+  const storageKey = options.tracker?.storageKey;
+  // What to move out of AsyncStorage 3.x's legacy store: the shared namespace, and the game's own (`game-campaign.<CLIENT_KEY_ID>:`
+  // and its `.moved` mark: on AsyncStorage 2.x it is in what 3.x calls the legacy store, so an app updating to 3.x gets
+  // it moved too). An explicit storageKey is all there is.
+  const platform = reactNativePlatform(options, () => {
+    if (storageKey !== undefined) return [`${storageKey}:`];
     const own = gameStorageKey(options.clientKey);
-    return [`${own}:`, `${own}.moved`];
-  };
-  const platform = reactNativePlatform({ modules, fetch, storageName, storageKey }, gameKeys);
-  return Object.assign(composeGameCampaign({ ...facade, platform }, picker ?? noPicker), { platform });
+    return [`${SHARED_NAMESPACE}:`, `${own}:`, `${own}.moved`];
+  });
+  // The facade reads its own options by name: `modules`, `storageName` and `picker` are ignored there, and its fetch is the platform's.
+  return Object.assign(composeGameCampaign({ ...options, platform }, options.picker ?? noPicker), { platform });
 }

@@ -6,10 +6,10 @@
  */
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
 import { monotonicClock } from '../shared/clock.js';
-import { cryptoWith, fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
+import { fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { watchedNetwork } from '../shared/watched-network.js';
-import { asyncStorageAdapter, resolveAsyncStorage, type AsyncStorageShape } from './storage.js';
+import { asyncStorage, type AsyncStorageShape } from './storage.js';
 import type { AppStateLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
 import { reactNativeOpenWebView } from './web-view.js';
 
@@ -31,39 +31,38 @@ export interface ReactNativePlatform extends Platform {
  * ```
  */
 export function createReactNativePlatform(options: ReactNativePlatformOptions): ReactNativePlatform {
-  return reactNativePlatform(options, () => []);
+  return reactNativePlatform(options, () => [`${options.storageKey ?? 'game-campaign'}:`]);
 }
 
 /**
- * {@link createReactNativePlatform}, also moving keys under `gameKeys()` out of AsyncStorage 3.x's legacy store:
- * the React Native `createGameCampaign` names the game's own namespace there (what it wrote on AsyncStorage 2.x).
+ * {@link createReactNativePlatform}, with the keys to move out of AsyncStorage 3.x's legacy store (`legacyKeys()`, read
+ * on the first storage call): the React Native `createGameCampaign` names the game's own namespace there too (what
+ * it wrote on AsyncStorage 2.x), where the platform alone names its `storageKey`.
  */
-export function reactNativePlatform(options: ReactNativePlatformOptions, gameKeys: () => readonly string[]): ReactNativePlatform {
+export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 'storageKey'>, legacyKeys: () => readonly string[]): ReactNativePlatform {
   const { modules } = options;
-  if (!modules?.AsyncStorage) throw new TypeError('createReactNativePlatform: pass modules.AsyncStorage (@react-native-async-storage/async-storage)');
+  // A missing AsyncStorage is refused there, with the module to pass.
+  const storage = asyncStorage(modules?.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
-  const legacyKeys = () => [`${options.storageKey ?? 'game-campaign'}:`, ...gameKeys()];
-  const { store, shape, prepare } = resolveAsyncStorage(modules.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
-  const fetch: FetchLike = options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init));
   const randomBytes = fromGetRandomValues(secureRandom(modules) as GetRandomValues);
   return {
-    storageShape: shape,
-    storage: asyncStorageAdapter(store, prepare),
+    ...storage,
     lifecycle: appStateLifecycle(modules.AppState),
     // SHA-256 from expo-crypto's digest when given, else ../shared/sha256-compact.ts loaded on the first hash
     // (not @noble/hashes: Metro would put it in every app). fromGetRandomValues only ever passes Uint8Array
     // slices, all a RandomValuesFill takes. Every source here is synchronous: `randomBytesSync` gives the ids of
     // sessions started at once (the guide's start() right after createGameCampaign) instead of Hermes' Math.random.
     crypto: {
-      ...cryptoWith(randomBytes, async (data) => {
+      randomBytes: async (n) => randomBytes(n),
+      sha256: async (data) => {
         const digest = modules.expoCrypto?.digest;
         return digest ? new Uint8Array(await digest('SHA-256', new Uint8Array(data))) : (await import('../shared/sha256-compact.js')).sha256(data);
-      }),
+      },
       randomBytesSync: randomBytes,
     },
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
-    fetch,
+    fetch: options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init)),
     openWebView: reactNativeOpenWebView(modules.WebView, modules.Linking),
     ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
     now: () => Date.now(),
@@ -73,10 +72,10 @@ export function reactNativePlatform(options: ReactNativePlatformOptions, gameKey
 
 /** The injected source, else a `crypto.getRandomValues` a polyfill installed; else a loud failure. */
 function secureRandom(modules: ReactNativeModules): RandomValuesFill {
-  const source = modules.getRandomValues ?? (modules.expoCrypto ? modules.expoCrypto.getRandomValues.bind(modules.expoCrypto) : undefined) ?? getRandomValuesOf(hostCrypto());
+  const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? getRandomValuesOf(hostCrypto());
   if (!source) {
     throw new CryptoUnavailableError(
-      "Hermes has no crypto.getRandomValues: install react-native-get-random-values (import it first) or expo-crypto and pass modules.getRandomValues or modules.expoCrypto",
+      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto or modules.getRandomValues",
     );
   }
   return source;
@@ -88,26 +87,28 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
  * last listener leaves.
  */
 function appStateLifecycle(appState: AppStateLike): Lifecycle {
-  const sets = { background: new Set<() => void>(), foreground: new Set<() => void>() };
+  // The listeners of each state: [foreground, background], indexed by `+inBackground`.
+  const sets = [new Set<() => void>(), new Set<() => void>()] as const;
   let inBackground = appState.currentState === 'background';
   let subscription: { remove(): void } | undefined;
-  const subscribe = (set: Set<() => void>) => (listener: () => void) => {
+  const subscribe = (background: boolean) => (listener: () => void) => {
+    const set = sets[+background]!;
     subscription ??= appState.addEventListener('change', (state) => {
-      const background = state === 'background' ? true : state === 'active' ? false : inBackground;
-      if (background === inBackground) return;
-      inBackground = background;
-      for (const fn of [...(background ? sets.background : sets.foreground)]) fn();
+      const next = state === 'background' || (state !== 'active' && inBackground);
+      if (next === inBackground) return;
+      inBackground = next;
+      for (const fn of [...sets[+next]!]) fn();
     });
     set.add(listener);
     return () => {
       set.delete(listener);
-      if (sets.background.size + sets.foreground.size === 0) {
+      if (!sets[0].size && !sets[1].size) {
         subscription?.remove();
         subscription = undefined;
       }
     };
   };
-  return { onBackground: subscribe(sets.background), onForeground: subscribe(sets.foreground) };
+  return { onBackground: subscribe(true), onForeground: subscribe(false) };
 }
 
 /**

@@ -8,35 +8,28 @@ import type { AsyncStorageLike, AsyncStorageModule } from './types.js';
 /** Which AsyncStorage API a store has. */
 export type AsyncStorageShape = 'v2' | 'v3';
 
-/** The store the SDK uses, and a step to run before its first use (moving 0.1.0's keys into it). */
-export interface ResolvedAsyncStorage {
-  store: AsyncStorageLike;
-  shape: AsyncStorageShape;
-  prepare(): Promise<void>;
-}
-
 const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as AsyncStorageLike | undefined)?.getItem === 'function';
 
 /**
- * The store to use:
+ * The SDK's storage in `module`, and the API it found. The store:
  * - the 3.x module (`import * as AsyncStorage`): the SDK's own store `createAsyncStorage(name)`, never the
  *   app's legacy shared store (3.1.1 `src/index.tsx`: `createAsyncStorage` is a named export, the default
- *   export is `getLegacyStorage()`, 2.x's storage); keys under one of `keyPrefixes()` that the SDK wrote into that
+ *   export is `getLegacyStorage()`, 2.x's storage); keys under one of `legacyKeys()` that the SDK wrote into that
  *   legacy store (0.1.0 on 3.x, whose guide passed the default export; any release on 2.x) are moved into the
- *   SDK's store before first use;
+ *   SDK's store before its first use (every call waits for that move, run once);
  * - a store (2.x's default export, or a store the game made): that store;
  * - 2.x's module (`import * as`, Metro's interop namespace): its default export.
+ * A value that is not text (3.x stores whatever it is given) is returned as it is.
+ * @throws TypeError when `module` is missing or none of these
  */
-export function resolveAsyncStorage(module: AsyncStorageModule, name: string, keyPrefixes: () => readonly string[]): ResolvedAsyncStorage {
-  const candidate = module as Partial<{ createAsyncStorage(name: string): AsyncStorageLike; default: unknown }> & Partial<AsyncStorageLike>;
+export function asyncStorage(module: AsyncStorageModule | undefined, name: string, legacyKeys: () => readonly string[]): { storageShape: AsyncStorageShape; storage: KeyValueStorage } {
+  const candidate = module as (Partial<{ createAsyncStorage(name: string): AsyncStorageLike; default: unknown }> & Partial<AsyncStorageLike>) | undefined;
   let store: unknown = candidate;
-  let prepare = () => Promise.resolve();
-  if (typeof candidate.createAsyncStorage === 'function') {
-    const own = candidate.createAsyncStorage(name);
-    const legacy = candidate.default;
-    store = own;
-    if (isStore(legacy)) prepare = () => moveLegacyKeys(legacy, own, keyPrefixes());
-  } else if (!isStore(candidate) && isStore(candidate.default)) {
+  let legacy: AsyncStorageLike | undefined;
+  if (typeof candidate?.createAsyncStorage === 'function') {
+    store = candidate.createAsyncStorage(name);
+    if (isStore(candidate.default)) legacy = candidate.default;
+  } else if (!isStore(candidate) && isStore(candidate?.default)) {
     store = candidate.default;
   }
   for (const method of ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const) {
@@ -45,36 +38,31 @@ export function resolveAsyncStorage(module: AsyncStorageModule, name: string, ke
     }
   }
   const found = store as AsyncStorageLike;
-  return { store: found, shape: typeof found.getMany === 'function' && typeof found.multiGet !== 'function' ? 'v3' : 'v2', prepare };
-}
-
-/**
- * A {@link KeyValueStorage} over an AsyncStorage store; every call waits for `prepare` (run once). A value that
- * is not text (3.x stores whatever it is given) is returned as it is.
- */
-export function asyncStorageAdapter(store: AsyncStorageLike, prepare: () => Promise<void> = () => Promise.resolve()): KeyValueStorage {
   let prepared: Promise<void> | undefined;
-  const ready = () => (prepared ??= prepare());
+  const ready = () => (prepared ??= moveLegacyKeys(legacy, found, legacyKeys));
   return {
-    async get<T>(key: string) {
-      await ready();
-      const stored: unknown = await store.getItem(key);
-      if (stored === null || stored === undefined) return undefined;
-      return (typeof stored === 'string' ? JSON.parse(stored) : stored) as T;
-    },
-    async set(key, value) {
-      const text = JSON.stringify(value);
-      if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
-      await ready();
-      await store.setItem(key, text);
-    },
-    async delete(key) {
-      await ready();
-      await store.removeItem(key);
-    },
-    async keys(prefix = '') {
-      await ready();
-      return (await store.getAllKeys()).filter((key) => key.startsWith(prefix)).sort();
+    storageShape: typeof found.getMany === 'function' && typeof found.multiGet !== 'function' ? 'v3' : 'v2',
+    storage: {
+      async get<T>(key: string) {
+        await ready();
+        const stored: unknown = await found.getItem(key);
+        if (stored === null || stored === undefined) return undefined;
+        return (typeof stored === 'string' ? JSON.parse(stored) : stored) as T;
+      },
+      async set(key, value) {
+        const text = JSON.stringify(value);
+        if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
+        await ready();
+        await found.setItem(key, text);
+      },
+      async delete(key) {
+        await ready();
+        await found.removeItem(key);
+      },
+      async keys(prefix = '') {
+        await ready();
+        return (await found.getAllKeys()).filter((key) => key.startsWith(prefix)).sort();
+      },
     },
   };
 }

@@ -42,7 +42,9 @@ export interface WebViewHost<Element = unknown> extends WebViewOpener {
  * ```
  */
 export function createWebViewHost<Element>({ React, WebView }: { React: ReactLike<Element>; WebView: unknown }): WebViewHost<Element> {
-  let current: { url: string; handle: ReturnType<typeof webViewHandle> } | undefined;
+  // The open web view's handle (a new one for each page opened: what the Host's store reports) and its page.
+  let current: WebViewHandle | undefined;
+  let page = '';
   const listeners = new Set<() => void>();
   const changed = () => {
     for (const listener of [...listeners]) listener();
@@ -54,12 +56,13 @@ export function createWebViewHost<Element>({ React, WebView }: { React: ReactLik
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
   return {
     async open(url) {
-      current?.handle.close();
+      current?.close();
       const handle = webViewHandle(() => {
-        if (current?.handle === handle) current = undefined;
+        if (current === handle) current = undefined;
         changed();
       });
-      current = { url, handle };
+      current = handle;
+      page = url;
       changed();
       return handle;
     },
@@ -67,9 +70,9 @@ export function createWebViewHost<Element>({ React, WebView }: { React: ReactLik
       const open = React.useSyncExternalStore(subscribe, () => current);
       if (!open) return null;
       return React.createElement(WebView, {
-        source: { uri: open.url },
+        source: { uri: page },
         style: style ?? fill,
-        onMessage: (event: { nativeEvent: { data: string } }) => event.nativeEvent.data === WEBVIEW_CLOSE_MESSAGE && open.handle.close(),
+        onMessage: (event: { nativeEvent: { data: string } }) => event.nativeEvent.data === WEBVIEW_CLOSE_MESSAGE && open.close(),
       });
     },
   };

@@ -27,9 +27,10 @@ export function fromGetRandomValues(getRandomValues: GetRandomValues): (n: numbe
 /** The runtime's `crypto` global, read when a platform is created (never at import). */
 export const hostCrypto = (): Partial<Crypto> | undefined => (globalThis as { crypto?: Partial<Crypto> }).crypto;
 
-/** `crypto.getRandomValues` of `crypto`, bound, when it has one. */
-export function getRandomValuesOf(crypto: Partial<Crypto> | undefined): GetRandomValues | undefined {
-  return typeof crypto?.getRandomValues === 'function' ? (crypto.getRandomValues.bind(crypto) as GetRandomValues) : undefined;
+/** `getRandomValues` of `crypto` (WebCrypto's, expo-crypto's), bound, when it has one. */
+export function getRandomValuesOf(crypto: { getRandomValues?: unknown } | undefined): GetRandomValues | undefined {
+  const fill = crypto?.getRandomValues;
+  return typeof fill === 'function' ? (fill.bind(crypto) as GetRandomValues) : undefined;
 }
 
 /** `crypto.subtle`'s SHA-256, when `crypto` has a `subtle` (secure browser contexts). */

@@ -1,13 +1,19 @@
 /**
- * SHA-256 (FIPS 180-4) in about 0.5 KB gzip, for React Native: Hermes has no digest of its own, and Metro keeps
+ * SHA-256 (FIPS 180-4) in about 0.4 KB gzip, for React Native: Hermes has no digest of its own, and Metro keeps
  * everything an entry reaches, so @noble/hashes (./sha256.ts, ~2 KB gz in a Metro bundle) would be paid by every
  * app. Only PKCE uses it (a code challenge of 43 characters), so speed does not matter and the code is the plain
- * algorithm. The React Native adapter imports it with `import()` on the first hash (other bundlers split it off).
+ * algorithm, written for size: the message schedule is computed in the round loop that uses it, and the working
+ * variables a..h are the front of one array, shifted by a place each round. The React Native adapter imports it with `import()`
+ * on the first hash (other bundlers split it off).
  * test/adapters/shared/sha256.test.ts holds it, like ./sha256.ts, to node:crypto and the FIPS 180-4 examples.
  */
 
 /** The first 32 bits of the fractional part of `x` (`| 0` keeps the low 32 bits of the product: the integer part drops out). */
 const fraction32 = (x: number) => (x * 0x100000000) | 0;
+
+/** K (64 words) and, from the square roots, the initial hash (its first 8 words), once computed. */
+let k: number[] | undefined;
+let roots: number[];
 
 /**
  * FIPS 180-4's constants, computed on the first hash rather than written out (72 literals are about 0.5 KB gzip in
@@ -16,61 +22,57 @@ const fraction32 = (x: number) => (x * 0x100000000) | 0;
  * bits, well past the 32 taken; test/adapters/shared/sha256.test.ts checks both tables against the standard's values.
  */
 export function sha256Constants(): { k: number[]; initial: number[] } {
-  const k: number[] = [];
-  const initial: number[] = [];
-  for (let n = 2; k.length < 64; n++) {
-    let prime = true;
-    for (let d = 2; d * d <= n; d++) if (n % d === 0) prime = false;
-    if (!prime) continue;
-    if (initial.length < 8) initial.push(fraction32(Math.sqrt(n)));
-    k.push(fraction32(Math.pow(n, 1 / 3)));
+  if (!k) {
+    k = [];
+    roots = [];
+    for (let n = 2, divisor; k.length < 64; n++) {
+      for (divisor = 2; n % divisor; ) divisor++;
+      // n is prime when its smallest divisor is itself.
+      if (divisor === n) roots.push(fraction32(Math.sqrt(n))), k.push(fraction32(Math.cbrt(n)));
+    }
   }
-  return { k, initial };
+  return { k, initial: roots.slice(0, 8) };
 }
-
-let constants: { k: number[]; initial: number[] } | undefined;
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 /** The SHA-256 digest of `data` (its own bytes only, when it is a view into a larger buffer). */
 export function sha256(data: Uint8Array): Uint8Array {
-  const { k: K, initial } = (constants ??= sha256Constants());
+  sha256Constants(); // fills k and roots
   const length = data.length;
   // The message, a 1 bit, zeros, and its length in bits (64 bits, big-endian), to a multiple of 64 bytes.
   const padded = new Uint8Array(((length + 72) >> 6) << 6);
+  const end = padded.length;
   padded.set(data);
   padded[length] = 0x80;
   const view = new DataView(padded.buffer);
-  view.setUint32(padded.length - 8, Math.floor(length / 0x20000000));
-  view.setUint32(padded.length - 4, length << 3);
-  const hash = initial.slice();
+  // setUint32 keeps the integer part: the bits of length * 8 above the low 32.
+  view.setUint32(end - 8, length / 0x20000000);
+  view.setUint32(end - 4, length << 3);
+  let hash = roots.slice(0, 8);
+  // Declared out of the loop: a closure (`map`'s) over a loop's own `const` makes Babel wrap the loop body in a function.
+  let v: number[];
   const w: number[] = [];
-  for (let block = 0; block < padded.length; block += 64) {
+  for (let block = 0; block < end; block += 64) {
+    // v starts as [a, b, c, d, e, f, g, h]; each round puts t1 + t2 in front and adds t1 to d (then at index 4): the
+    // working variables are always v's first 8 (the array grows by one a round; nothing is taken off the end).
+    v = hash.slice();
     for (let i = 0; i < 64; i++) {
-      const a = w[i - 15]!;
-      const b = w[i - 2]!;
-      w[i] = i < 16 ? view.getUint32(block + 4 * i) : (w[i - 16]! + (rotr(a, 7) ^ rotr(a, 18) ^ (a >>> 3)) + w[i - 7]! + (rotr(b, 17) ^ rotr(b, 19) ^ (b >>> 10))) | 0;
-    }
-    // v = [a, b, c, d, e, f, g, h]; each round puts t1 + t2 in front and adds t1 to d (then at index 4).
-    const v = hash.slice();
-    for (let i = 0; i < 64; i++) {
+      const x = w[i - 15]!;
+      const y = w[i - 2]!;
+      w[i] = i < 16 ? view.getUint32(block + 4 * i) : (w[i - 16]! + (rotr(x, 7) ^ rotr(x, 18) ^ (x >>> 3)) + w[i - 7]! + (rotr(y, 17) ^ rotr(y, 19) ^ (y >>> 10))) | 0;
       const a = v[0]!;
       const b = v[1]!;
-      const c = v[2]!;
       const e = v[4]!;
-      const f = v[5]!;
-      const g = v[6]!;
-      const h = v[7]!;
-      const t1 = (h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + K[i]! + w[i]!) | 0;
-      const t2 = ((rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c))) | 0;
-      v.pop();
+      // Ch(e, f, g) and Maj(a, b, c), in their shorter equivalent forms.
+      const t1 = (v[7]! + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + (v[6]! ^ (e & (v[5]! ^ v[6]!))) + k![i]! + w[i]!) | 0;
+      const t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (v[2]! & (a ^ b)));
       v.unshift((t1 + t2) | 0);
       v[4] = (v[4]! + t1) | 0;
     }
-    for (let i = 0; i < 8; i++) hash[i] = (hash[i]! + v[i]!) | 0;
+    hash = hash.map((word, i) => (word + v[i]!) | 0);
   }
-  const digest = new Uint8Array(32);
-  const out = new DataView(digest.buffer);
-  hash.forEach((word, i) => out.setUint32(4 * i, word));
-  return digest;
+  // The digest is the hash's 8 words, big-endian: written over the padded message's first 32 bytes.
+  hash.forEach((word, i) => view.setUint32(4 * i, word));
+  return padded.slice(0, 32);
 }

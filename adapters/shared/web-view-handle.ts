@@ -4,12 +4,12 @@
 import type { WebViewHandle } from '../../core/platform.js';
 
 /** A handle plus `settle`, for the platform to call when the web view went away by itself. */
-export function webViewHandle(onClose: () => void = () => undefined): WebViewHandle & { settle(): void } {
+export function webViewHandle(onClose?: () => void): WebViewHandle & { settle(): void } {
   let settled = false;
   let resolve!: () => void;
   const closed = new Promise<void>((done) => (resolve = done));
+  // Resolving again changes nothing: `settled` is there so that close() runs `onClose` once.
   const settle = () => {
-    if (settled) return;
     settled = true;
     resolve();
   };
@@ -18,7 +18,7 @@ export function webViewHandle(onClose: () => void = () => undefined): WebViewHan
     settle,
     close() {
       if (settled) return;
-      onClose();
+      onClose?.();
       settle();
     },
   };

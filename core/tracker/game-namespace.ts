@@ -35,21 +35,23 @@ export function gameStorageKey(clientKey: string): string {
 }
 
 /**
- * `storage` for the game whose namespace is `storageKey`: every call waits until what the release before stored
- * in `shared()` has been moved in (once per game: a `{storageKey}.moved` key records it; `shared()` resolves to
- * nothing when there is nothing to look at). When the move fails (the old database cannot be read) the first
- * read rejects with why, so the tracker reports it once as an `error` (kind `storage`), and the move is tried
- * again on the next start; nothing is lost meanwhile. When its lock cannot be taken at all, the move is simply
- * tried again on the next start (the tracker's own lock reports that as kind `lock`).
+ * `platform.storage` for the game whose namespace is `storageKey`: every call waits until what the release before
+ * stored in `shared()` (without `shared`: in the platform's own storage, under its lock when it has one) has been moved
+ * in (once per game: a `{storageKey}.moved` key records it; `shared()` resolves to nothing when there is nothing to
+ * look at). When the move fails (the old database cannot be read) the first read rejects with why, so the tracker
+ * reports it once as an `error` (kind `storage`), and the move is tried again on the next start; nothing is lost
+ * meanwhile. When its lock cannot be taken at all, the move is simply tried again on the next start (the tracker's
+ * own lock reports that as kind `lock`).
  */
-export function movedStorage(storage: KeyValueStorage, storageKey: string, shared: () => Promise<SharedNamespaceStore | undefined>): KeyValueStorage {
+export function movedStorage(platform: SharedNamespaceStore, storageKey: string, shared?: () => Promise<SharedNamespaceStore | undefined>): KeyValueStorage {
+  const { storage } = platform;
   const movedKey = `${storageKey}.moved`;
   let failure: unknown;
   let moving: Promise<void> | undefined;
   const move = async () => {
     try {
       if (await wasMoved(storage, movedKey)) return;
-      const from = await shared();
+      const from = shared ? await shared() : platform;
       if (from && (await from.storage.keys(SHARED_ROOT)).length) {
         let started = false;
         const run = () => ((started = true), moveSharedNamespace(from.storage, storage, storageKey, movedKey));

@@ -124,9 +124,7 @@ describe('the creator picker on Hermes 0.12, from its own entry', () => {
     'loads the campaign, creators and boost, and shows the cooldown the service states when it refuses a change (package %s)',
     async (variant) => {
       const run = outcomeOf(await runStory(bundles[variant], { story: 'picker' }));
-      expect(run.outcome.withoutPicker).toBe(
-        "TypeError: gc.picker: pass picker: creatorPicker to createGameCampaign (import { creatorPicker } from 'game-campaign-sdk/react-native/picker')",
-      );
+      expect(run.outcome.withoutPicker).toBe("TypeError: gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
       expect(run.outcome.loaded).toEqual({ creators: ['ABCDE', 'FGHIJ'], boosted: 'ABCDE' });
       expect(run.outcome.boostChanges).toEqual([expect.objectContaining({ newCreatorKey: 'FGHIJ', campaignId: 'spring-event' })]);
       expect(run.outcome.refused).toEqual({ confirmed: null, error: 'BoostCooldownError', cooldownDays: 27, canConfirm: false });
