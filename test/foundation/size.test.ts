@@ -5,12 +5,12 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 import { promisify } from 'node:util';
 import { Parser } from 'acorn';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
-import { lowerPrivateNames } from '../../scripts/lower-private.mjs';
+import { compactAsyncCalls, lowerPrivateNames } from '../../scripts/lower-private.mjs';
 import { gzipBytes, measureSizes, skipReason, SIZE_ROWS, type MeasuredSize, type SizeRow } from '../../scripts/measure-sizes.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -161,6 +161,35 @@ describe('the IIFE', () => {
   it('refuses to lower #name where the code already uses the property it would become', () => {
     expect(() => lowerPrivateNames('class A { #count = 1; _count = 2; }')).toThrow('lower-private: _count already used');
     expect(() => lowerPrivateNames('export class A { #n = 1; }', 'module')).not.toThrow();
+  });
+
+  it("compacts esbuild's __async calls: the generator first, `this` and `arguments` only where it uses them, and runs the same", async () => {
+    const source = `const o = {
+  k: 5,
+  plain(x) { return (async () => x + 1)(); },
+  self() { return (async function () { await null; return this.k; }).call(this); },
+  nested() { return (async function () { return [function () { 'use strict'; return this; }.call(7), (() => this.k)()]; }).call(this); },
+  args() { return (async function () { return arguments.length; })(1, 2, 3); },
+  unused() { return (async function () { return 1; }).call(this); },
+};
+module.exports = o;`;
+    const lowered = (await transform(source, { supported: { 'async-await': false }, format: 'cjs' })).code;
+    const compact = compactAsyncCalls(lowered, 'script');
+    // Every call now starts with its generator; `null, null` nowhere; `this` kept for the methods that read it.
+    expect(lowered).toMatch(/__async\(null, null, function\*/);
+    expect(compact).not.toMatch(/__async\((null|this), /);
+    expect(lowered.match(/__async\(this, null, /g)).toHaveLength(3);
+    expect(compact.match(/\}, this\)/g)).toHaveLength(2); // `self` and `nested` read `this`; `unused` does not
+    expect(compact.match(/\}, this, arguments\)/g)).toHaveLength(1);
+    const run = (code: string) => {
+      const module = { exports: {} as Record<string, (...args: unknown[]) => Promise<unknown>> };
+      new Function('module', 'exports', code)(module, module.exports);
+      const o = module.exports;
+      return Promise.all([o['plain']!(1), o['self']!(), o['nested']!(), o['args']!(), o['unused']!()]);
+    };
+    expect(await run(compact)).toEqual(await run(lowered));
+    expect(await run(compact)).toEqual([2, 5, [7, 5], 3, 1]);
+    expect(() => compactAsyncCalls('var __async = (a, b, c) => {}; __async(null, null, function* () {});')).toThrow("esbuild's __async helper changed");
   });
 });
 
