@@ -41,6 +41,21 @@ describe('the SDK in a Metro release app (React Native)', () => {
     expect(size.code.withSdk).not.toContain('__loadBundleAsync'); // metro-runtime's asyncRequire: no import() reached
   });
 
+  it("calls none of @babel/runtime's helpers but interopRequireDefault (for mitt): no slicedToArray, no objectWithoutProperties, no asyncToGenerator", () => {
+    // Metro's modules: `__d(function (...) {...}, id, [dependency ids])`. The app's Babel adds a helper module to the SDK's
+    // dependencies for each construct it lowers with one (array destructuring, object rest, async functions).
+    const modules = new Map<number, { code: string; deps: number[] }>();
+    for (const part of size.code.withSdk.split(/(?=__d\()/)) {
+      const tail = /,(\d+)(?:,\[([\d,]*)\])?\);?\s*$/.exec(part);
+      if (tail) modules.set(Number(tail[1]), { code: part, deps: tail[2] ? tail[2].split(',').map(Number) : [] });
+    }
+    const sdk = [...modules.values()].find((module) => module.code.includes('PlaytimeTracker: start() after dispose()'))!;
+    const required = sdk.deps.map((id) => modules.get(id)!.code);
+    expect(required).toHaveLength(2);
+    expect(required.filter((code) => code.includes('.get("*")'))).toHaveLength(1); // mitt (its wildcard handlers)
+    expect(required.filter((code) => /return e&&e\.__esModule\?e:\{default:e\}/.test(code))).toHaveLength(1); // interopRequireDefault
+  });
+
   it("leaves the creator picker to its own entry: an app that does not import it carries none of the picker's code, one that does carries it", () => {
     // `debounceMs` and `cooldownDays` are the picker's own names (its options and its state).
     for (const text of ['debounceMs', 'cooldownDays']) {
