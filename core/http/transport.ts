@@ -142,63 +142,73 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
   const validate = typeof wanted === 'function' ? wanted : wanted ? validator : undefined;
 
   /**
-   * Sends one request, retrying as its policy allows. One function (URL, attempt, body, retries) rather than
-   * helpers each called once: fewer closures and generator wrappers once async is lowered for React Native.
+   * The request URL. The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat
+   * mini-games and Cocos native lack and React Native implements only in part (its `set` throws).
    */
-  const request = async <T>(spec: RequestSpec): Promise<T> => {
-    const { method, query } = spec;
-    // No default for `extra`: a for-in over undefined runs no iteration.
-    const { signal, timeout, headers: extra, maxRetries = options.maxRetries ?? 2 } = spec.options ?? {};
-    // The query is percent-encoded by hand rather than with `URLSearchParams`, which WeChat mini-games and
-    // Cocos native lack and React Native implements only in part (its `set` throws).
-    let url = baseUrl + spec.path;
+  const urlOf = ({ path, query }: RequestSpec): string => {
+    let url = baseUrl + path;
     for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(query[key]!)}`;
+    return url;
+  };
+
+  /** One attempt: the response and its body, read within the time-out. */
+  const send = async (spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> => {
+    // No default for `extra`: a for-in over undefined runs no iteration.
+    const { signal, timeout, headers: extra } = spec.options ?? {};
+    const headers: Record<string, string> = {};
+    // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
+    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
+    try {
+      // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined.
+      const body: string | undefined = spec.json ?? JSON.stringify(spec.body);
+      if (body) headers['content-type'] = 'application/json';
+      const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+      // A connection lost mid-body is a ConnectionError like any other.
+      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout ?? options.timeoutMs ?? 30_000, signal);
+      return { response, body: parseJson(text) };
+    } catch (cause) {
+      throw noAnswerError(cause);
+    }
+  };
+
+  /**
+   * The body of a success. A method that expects no body (delete) takes whatever comes, 204 or 200; one that
+   * expects `data` gets it or a `ResponseValidationError` (a 204 or a body without `data` included), checked
+   * against its schema when `validateResponses` is on.
+   */
+  const success = (response: Response, body: unknown, spec: RequestSpec): unknown => {
+    const expected = spec.response;
+    // A 204's body is undefined (no text).
+    if (!expected) return body;
+    const envelope = isRecord(body) && 'data' in body;
+    const details = envelope ? validate?.(body, expected.name, expected.shape) : undefined;
+    if (!envelope || details) {
+      // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member.
+      const message = envelope ? `The response does not match the ${expected.name} schema` : `The response (status ${response.status}) has no ${expected.name} data`;
+      throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
+    }
+    return body;
+  };
+
+  const request = async <T>(spec: RequestSpec): Promise<T> => {
+    const url = urlOf(spec);
+    const { signal, maxRetries = options.maxRetries ?? 2 } = spec.options ?? {};
     // Declared outside the loop: a closure over a loop's own binding makes Babel (React Native) wrap the whole
     // loop body in a function.
     let attempt = 0;
-    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => options.logger?.({ type, method, url, attempt, ...more });
+    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => options.logger?.({ type, method: spec.method, url, attempt, ...more });
     for (; ; attempt++) {
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
       let retryAfterMs: number | undefined;
       try {
-        const headers: Record<string, string> = {};
-        // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
-        for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
-        Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
-        let answer: { response: Response; text: string };
-        try {
-          // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined.
-          const json: string | undefined = spec.json ?? JSON.stringify(spec.body);
-          if (json) headers['content-type'] = 'application/json';
-          // Within the time-out; a connection lost mid-body is a ConnectionError like any other.
-          answer = await exchange(options.fetch ?? ((input, init) => globalThis.fetch(input, init)), url, { method, headers, body: json }, timeout ?? options.timeoutMs ?? 30_000, signal);
-        } catch (cause) {
-          throw noAnswerError(cause);
-        }
-        const { response } = answer;
-        const { status } = response;
-        // A 204's body is undefined (no text).
-        const body = parseJson(answer.text);
-        log('response', { status });
-        if (response.ok) {
-          // A method that expects no body (delete) takes whatever comes, 204 or 200; one that expects `data` gets
-          // it or a `ResponseValidationError` (a 204 or a body without `data` included), checked against its
-          // schema when `validateResponses` is on.
-          const expected = spec.response;
-          if (!expected) return body as T;
-          const envelope = isRecord(body) && 'data' in body;
-          const details = envelope ? validate?.(body, expected.name, expected.shape) : undefined;
-          if (!envelope || details) {
-            // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member.
-            const message = envelope ? `The response does not match the ${expected.name} schema` : `The response (status ${status}) has no ${expected.name} data`;
-            throw new ResponseValidationError({ status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
-          }
-          return body as T;
-        }
+        const { response, body } = await send(spec, url);
+        log('response', { status: response.status });
+        if (response.ok) return success(response, body, spec) as T;
         retryAfterMs = parseRetryAfter(response.headers, Date.now());
-        error = errorFromResponse(status, body, response.headers, retryAfterMs, spec.cooldown);
+        error = errorFromResponse(response.status, body, response.headers, retryAfterMs, spec.cooldown);
       } catch (caught) {
         if (signal?.aborted) throw new AbortError(signal);
         if (!(caught instanceof CampaignError)) throw caught;
