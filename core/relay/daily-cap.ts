@@ -4,7 +4,8 @@
  * fleet, so every relay counts against one budget).
  * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
  */
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;

@@ -4,7 +4,8 @@
  * Other addresses are not affected. rate-limiter-flexible counts the failures: in memory, or in Redis for a fleet.
  * @see DESIGN section 6; docs/decisions.md ("Failed authentications")
  */
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from './limiters.js';
 import { consumePoint } from './rate-limit.js';
 
 /**

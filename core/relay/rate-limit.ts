@@ -2,7 +2,8 @@
  * Per-user rate limiting with rate-limiter-flexible: a `RateLimiterMemory` for one relay, a
  * `RateLimiterRedis` (or any other store) shared by a fleet, so one user meets one limit everywhere.
  */
-import { RateLimiterMemory, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory } from './limiters.js';
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
 
 /** The limit of the default limiter. assumed: 20 requests per second per user (the spec shows no numbers). */

@@ -98,8 +98,7 @@ const config :Workerd.Config = (
 const worker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "worker.js") ],
   compatibilityDate = "${compatibilityDate}",
-  # rate-limiter-flexible loads node:crypto (wrangler's nodejs_compat does the same).
-  compatibilityFlags = ["nodejs_compat"],
+  # No nodejs_compat: the server entry reaches no Node built-in (core/relay/limiters.ts).
   bindings = [ ${bindings.join(', ')} ],
   globalOutbound = "loopback",
 );
@@ -139,8 +138,8 @@ function watch(child: ChildProcess, work: string): Omit<Launched, 'url'> {
 }
 /**
  * esbuild of an entry given as source. `external`: dist/ stays an import (relative to the output in `external`'s
- * folder) and so do packages, for a runtime that resolves them; `bundleAll`: one file, as a Worker needs, Node's
- * `crypto` taken from `node:crypto` and `cluster` (which workerd lacks and rate-limiter-flexible only loads) empty.
+ * folder) and so do packages, for a runtime that resolves them; `bundleAll`: one file, as a Worker needs, built
+ * for the neutral platform with no shim, so a Node built-in anywhere in what it reaches fails the build.
  */
 async function compile(contents: string, outfile: string, mode: { external: string } | { bundleAll: true }): Promise<void> {
   const plugins: Plugin[] = [];
@@ -149,14 +148,6 @@ async function compile(contents: string, outfile: string, mode: { external: stri
       name: 'dist-external',
       setup(b) {
         b.onResolve({ filter: /\/dist\/[a-z-]+\.js$/ }, (args) => ({ path: relative(mode.external, args.path).replace(/^(?!\.)/, './'), external: true }));
-      },
-    });
-  } else {
-    plugins.push({
-      name: 'worker-builtins',
-      setup(b) {
-        b.onResolve({ filter: /^(node:)?(crypto|cluster)$/ }, (args) => ({ path: args.path.replace('node:', ''), namespace: 'builtin' }));
-        b.onLoad({ filter: /.*/, namespace: 'builtin' }, (args) => ({ contents: args.path === 'cluster' ? 'export default {};' : `export * from 'node:crypto';`, loader: 'js' }));
       },
     });
   }
@@ -168,7 +159,7 @@ async function compile(contents: string, outfile: string, mode: { external: stri
     outfile,
     logLevel: 'error',
     plugins,
-    ...('external' in mode ? { platform: 'node', packages: 'external' } : { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['workerd', 'worker', 'import'], external: ['node:*'] }),
+    ...('external' in mode ? { platform: 'node', packages: 'external' } : { platform: 'neutral', mainFields: ['module', 'main'], conditions: ['workerd', 'worker', 'import'] }),
   });
 }
 

@@ -1,12 +1,32 @@
 // The server stories on workerd (Cloudflare Workers' runtime), dated 2024-10-14, the minimum the docs name; and the
 // relay on a Worker dated before it, where workerd cannot answer one request from another's upstream call (its bare
 // 500 "Promise will never complete" on today's main): the relay detects the date and does not merge requests there.
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { launch, type Launched } from './harness.js';
 import { concurrentPlayers, GAME_ORIGIN, serverStories, waitedDelivery } from './server-stories.js';
 
 serverStories('workerd');
+
+// On 4320f9f the build failed: rate-limiter-flexible's index loads its cluster limiter (`cluster`, `crypto`).
+it('game-campaign-sdk/server bundles for a Worker with plain esbuild (neutral platform, no shim) and reaches no Node built-in', async () => {
+  const built = await build({
+    entryPoints: [fileURLToPath(new URL('../../dist/server.js', import.meta.url))],
+    bundle: true,
+    format: 'esm',
+    platform: 'neutral',
+    mainFields: ['module', 'main'],
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
+  const inputs = Object.keys(built.metafile.inputs);
+  expect(inputs.filter((file) => file.includes('rate-limiter-flexible/'))).not.toEqual([]);
+  expect(inputs.filter((file) => /^node:|RateLimiterCluster|ExpressBrute/.test(file))).toEqual([]);
+  expect(Object.values(built.metafile.inputs).flatMap((input) => input.imports.filter((i) => i.external).map((i) => i.path))).toEqual([]);
+});
 
 // 2024-10-13: the day before the minimum. 2024-03-03: a Worker that still has `importScripts` (workerd's
 // `no_importscripts` is dated 2024-03-04). 2021-11-03: older than workerd's `navigator` global too (`global_navigator`,

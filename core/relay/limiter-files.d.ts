@@ -1,0 +1,10 @@
+// Types for the two files of rate-limiter-flexible that core/relay/limiters.ts imports: the package declares
+// its classes only on its index (types.d.ts), and each of these files exports one of them as `module.exports`.
+declare module 'rate-limiter-flexible/lib/RateLimiterMemory.js' {
+  import { RateLimiterMemory } from 'rate-limiter-flexible';
+  export default RateLimiterMemory;
+}
+declare module 'rate-limiter-flexible/lib/RateLimiterRedis.js' {
+  import { RateLimiterRedis } from 'rate-limiter-flexible';
+  export default RateLimiterRedis;
+}
