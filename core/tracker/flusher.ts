@@ -57,8 +57,9 @@ export interface Flusher {
 const isBlocked = (error: unknown) => (error as { code?: unknown } | undefined)?.code === 'REQUEST_BLOCKED';
 
 /**
- * Requests in a row that `fetch` rejected (TypeError) while the platform said it was online before the relay is
- * reported unreachable. assumed: 3: one or two are a flaky network; a CORS refusal fails every time.
+ * Requests in a row without an answer (`fetch` rejected, or no answer within the time-out: a host that drops
+ * packets) while the platform said it was online before the relay is reported unreachable, as Unity's managed
+ * flusher counts them. assumed: 3: one or two are a flaky network; a CORS refusal fails every time.
  */
 export const UNREACHABLE_AFTER = 3;
 
@@ -198,7 +199,7 @@ export function createFlusher(
       // relay's answer, e.g. a captive portal's login page, included) means the relay is misconfigured.
       const status = outcome.status;
       const error = outcome.error;
-      const noAnswer = status === undefined && (error as Error | undefined)?.name === 'TypeError' && platform.network?.isOnline() === true;
+      const noAnswer = status === undefined && error !== undefined && platform.network?.isOnline() === true;
       unreachable = noAnswer ? unreachable + 1 : 0;
       if (isBlocked(error)) relayError(error);
       else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(relay.url)), { cause: error }));

@@ -44,6 +44,25 @@ describe('a relay that cannot be reached while online', () => {
     expect(harness.storage.snapshot()).toEqual({ [key(0, 'a')]: item('a') });
   });
 
+  // A firewall that drops the relay's packets: no answer, so every request ends at the time-out (30 s). On 4320f9f
+  // only a rejected fetch counted, and such a relay was never reported (Unity's managed flusher counted it).
+  it(`is reported once after ${UNREACHABLE_AFTER} time-outs in a row too (a host that never answers); the session stays queued`, async () => {
+    const silent = () => new Promise<Response>(() => {});
+    const harness = await queued(...Array.from({ length: 6 }, () => silent));
+    await vi.advanceTimersByTimeAsync(30_000); // the start-up flush times out
+    for (let i = 0; i < 2; i++) {
+      const flushed = harness.tracker.flush();
+      await vi.advanceTimersByTimeAsync(30_000);
+      await flushed;
+    }
+    expect(harness.relay.requests).toHaveLength(3);
+    expect(relayErrors(harness.log)).toHaveLength(1);
+    const [event] = relayErrors(harness.log);
+    expect((event!.error as Error).message).toContain(RELAY_URL);
+    expect(((event!.error as Error).cause as Error).name).toBe('TimeoutError');
+    expect(harness.storage.snapshot()).toEqual({ [key(0, 'a')]: item('a') });
+  });
+
   it('is not reported while the device is offline, nor for one or two failures (a flaky network)', async () => {
     const harness = await queued(blocked, blocked);
     await harness.tracker.flush();
