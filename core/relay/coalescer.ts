@@ -22,7 +22,7 @@ export interface CoalescerOptions {
   send: SendBulk;
   /**
    * How long the first batch of a buffer waits for others to join it, in ms; 0: never merged, each batch goes
-   * upstream at once from the caller's own call (a Worker dated before 2024-10-14 needs that: see the relay).
+   * upstream at once from the caller's own call (a Cloudflare Worker needs that: see the relay).
    */
   windowMs: number;
   /** Items per upstream call. @defaultValue 1000 (the spec's bulk limit) */

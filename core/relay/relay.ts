@@ -10,7 +10,7 @@ import { createMiddleware } from 'hono/factory';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
-import { crossRequestPromisesUnsupported } from '../server/runtime.js';
+import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
@@ -55,9 +55,9 @@ export interface RelayOptions {
   maxBodyBytes?: number;
   /**
    * How long playtime batches wait to be merged with others into one bulk call, in ms; 0 turns merging off (each
-   * request's batch goes upstream on its own, from that request). On a Cloudflare Worker whose compatibility date
-   * is before 2024-10-14 merging is always off: such a Worker cannot answer one request from another's upstream
-   * call (workerd would answer a bare 500). @defaultValue 50
+   * request's batch goes upstream on its own, from that request). On a Cloudflare Worker merging is always off,
+   * at every compatibility date: workerd cancels a request that waits for another request's upstream call with a
+   * bare 500 ("your Worker's code had hung"). @defaultValue 50
    */
   coalesceWindowMs?: number;
   /**
@@ -157,7 +157,7 @@ export function createRelay(options: RelayOptions): Relay {
   const maxSessionAgeMs = options.maxSessionAgeMs ?? DEFAULT_MAX_SESSION_AGE_MS;
   if (!Number.isFinite(maxSessionAgeMs) || maxSessionAgeMs < 0) throw new RangeError('maxSessionAgeMs must be a finite number >= 0');
   const coalescer = new PlaytimeCoalescer({
-    windowMs: crossRequestPromisesUnsupported() ? 0 : (options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS),
+    windowMs: isCloudflareWorker() ? 0 : (options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS),
     maxBytes: SERVICE_MAX_BODY_BYTES,
     // Every item was checked with the SDK's schema on arrival: sent without a second pass, as the text it was measured in.
     send: (sessions, isTest, json) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }, json),

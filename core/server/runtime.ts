@@ -1,8 +1,8 @@
 /**
  * Where this code runs. The single place core reads platform globals (through `globalThis`, by name):
  * `CampaignServer` must refuse to start inside a game client, where its Server key would ship to players; the
- * relay must not merge requests, nor the webhook receiver's `waitFor` wait for a delivery, on a Worker that cannot
- * answer one request from another's work.
+ * relay must not merge requests on a Worker, where a request waiting for another's work is cancelled, nor the
+ * webhook receiver's `waitFor` wait for a delivery on a Worker that cannot answer one request from another's work.
  */
 
 /** The game-client runtime detected, or undefined on a server runtime (Node, Bun, Deno, edge workers). */
@@ -25,6 +25,17 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
 function isWorkerd(g: Record<string, unknown>): boolean {
   const nav = g['navigator'] as { userAgent?: unknown } | undefined;
   return typeof g['WebSocketPair'] === 'function' || nav?.userAgent === 'Cloudflare-Workers';
+}
+
+/**
+ * True on a Cloudflare Worker (workerd), at any compatibility date. There a request whose answer waits for another
+ * request's I/O, with no I/O or timer of its own pending, is cancelled once the isolate's event loop is idle
+ * (workerd's bare 500 "the Workers runtime canceled this request because it detected that your Worker's code had
+ * hung"), also from 2024-10-14, when settling it from the other request became possible: the relay does not merge
+ * requests there.
+ */
+export function isCloudflareWorker(): boolean {
+  return isWorkerd(globalThis as Record<string, unknown>);
 }
 
 /**

@@ -129,6 +129,28 @@ export function serverStories(runtime: RuntimeName): void {
       expect(((await again.json()) as { data: { results: Array<{ status: string }> } }).data.results.map((r) => r.status)).toEqual(['SKIPPED', 'SKIPPED']);
     });
 
+    // On d65db0b a Worker (2024-10-14 or later) answered all but one of these with workerd's bare 500 ("your Worker's
+    // code had hung"): a request waiting for another request's upstream call has no I/O or timer of its own, and
+    // workerd cancels it once its event loop is idle. One player's batches from several devices at once (the rate
+    // limiter's timer, which kept distinct players' requests alive, is the first one's) and a service answering in
+    // 300 ms rather than at once, as on loopback, show it.
+    it("the relay answers one player's concurrent batches each with its own results while the service takes its time", async () => {
+      emulator.setFaults({ latencyMs: 300 });
+      try {
+        const run = `${runtime}-devices`;
+        const devices = ['phone', 'tablet', 'laptop', 'tv', 'watch'];
+        const answers = await Promise.all(devices.map((device) => postPlaytime(served.url, 'kim', batch('kim', `${run}-${device}`))));
+        const bodies = await Promise.all(answers.map(async (answer) => ({ status: answer.status, text: await answer.text() })));
+        expect(bodies.map((body) => body.status), JSON.stringify(bodies)).toEqual(devices.map(() => 200));
+        expect(bodies.map((body) => (JSON.parse(body.text) as { data: { results: Array<{ sessionId: string }> } }).data.results.map((r) => r.sessionId))).toEqual(
+          devices.map((device) => batch('kim', `${run}-${device}`).sessions.map((session) => session.sessionId)),
+        );
+        expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(devices.length * 2);
+      } finally {
+        emulator.setFaults({ latencyMs: 0 });
+      }
+    });
+
     it('the relay answers preflight and marks its answers for the game origin; bad input is a 400, never a 5xx', async () => {
       const preflight = await fetch(`${served.url}/campaign/playtime/sessions`, {
         method: 'OPTIONS',
