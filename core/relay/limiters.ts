@@ -10,7 +10,49 @@ import type * as Flexible from 'rate-limiter-flexible';
 import Memory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
 import Redis from 'rate-limiter-flexible/lib/RateLimiterRedis.js';
 
-/** One process's limiter, counting in memory. */
-export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = Memory;
+/** The longest between two sweeps of expired keys, in ms. */
+export const MEMORY_SWEEP_INTERVAL_MS = 10_000;
+
+/** rate-limiter-flexible's memory store, as read for the sweep (its 11.x layout; anything else is left alone). */
+interface MemoryStore {
+  _storage?: unknown;
+}
+interface StoredRecord {
+  expiresAt?: unknown;
+  timeoutId?: unknown;
+}
+
+/**
+ * rate-limiter-flexible's `RateLimiterMemory`, which also drops expired keys itself. Its store deletes a key only from
+ * a `setTimeout` set when the key was made, and a Cloudflare Worker never runs a timer of a request that has ended:
+ * there every client address, player and player-day the relay saw would stay in the isolate's memory. Each
+ * `consume` sweeps the keys whose time is over, at most every {@link MEMORY_SWEEP_INTERVAL_MS}
+ * (`Map.prototype.forEach`, deleting as it goes: allowed by the standard).
+ */
+class SweptRateLimiterMemory extends Memory {
+  #nextSweepAt = 0;
+
+  override consume(key: string | number, pointsToConsume?: number, options?: { [key: string]: unknown }): Promise<Flexible.RateLimiterRes> {
+    this.#sweep();
+    return super.consume(key, pointsToConsume, options);
+  }
+
+  #sweep(): void {
+    const now = Date.now();
+    if (now < this.#nextSweepAt) return;
+    this.#nextSweepAt = now + MEMORY_SWEEP_INTERVAL_MS;
+    const storage = (this as unknown as { _memoryStorage?: MemoryStore })._memoryStorage?._storage;
+    if (!(storage instanceof Map)) return;
+    storage.forEach((record: StoredRecord | null | undefined, key) => {
+      const expiresAt = record?.expiresAt;
+      if (typeof expiresAt !== 'number' || expiresAt > now) return;
+      if (record?.timeoutId !== undefined && record.timeoutId !== null) clearTimeout(record.timeoutId as ReturnType<typeof setTimeout>);
+      storage.delete(key);
+    });
+  }
+}
+
+/** One process's limiter, counting in memory (expired keys swept, see {@link SweptRateLimiterMemory}). */
+export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = SweptRateLimiterMemory;
 /** A fleet's limiter, counting in the Redis the game passes. */
 export const RateLimiterRedis: typeof Flexible.RateLimiterRedis = Redis;
