@@ -1,6 +1,7 @@
 // The server stories on workerd (Cloudflare Workers' runtime), dated 2024-10-14, the minimum the docs name; and the
 // relay on a Worker dated before it, where workerd cannot answer one request from another's upstream call (its bare
-// 500 "Promise will never complete" on today's main): the relay detects the date and does not merge requests there.
+// 500 "Promise will never complete"). The relay merges no requests on any Worker (from 2024-10-14 workerd still
+// cancels a request waiting for another's upstream call as hung: server-stories.ts, one player's devices).
 import { build } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
