@@ -113,8 +113,11 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
 
 /**
  * NetInfo 12: `addEventListener` returns the unsubscribe function and calls the listener with the current
- * state at once; it is removed when our last listener leaves. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
+ * state at once; it is removed when our last listener leaves. Online unless `isConnected` is `false` (`null` is
+ * unknown). `isInternetReachable` is not read: on iOS it is NetInfo's own request to a Google URL by default, which
+ * networks that block Google (mainland China, some firewalls) never answer, so it stays `false` while the relay
+ * answers; the relay's own answer is the test (a failed request keeps the sessions queued).
  */
 function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
-  return watchedNetwork((update) => netInfo.addEventListener((state) => update(state.isConnected !== false && state.isInternetReachable !== false)));
+  return watchedNetwork((update) => netInfo.addEventListener((state) => update(state.isConnected !== false)));
 }

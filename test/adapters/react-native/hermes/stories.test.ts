@@ -94,6 +94,12 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
   });
 
+  it("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session", async () => {
+    const run = await story({ story: 'reachability-check-blocked' });
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
   it('time in the background (AppState) is not counted', async () => {
     const run = await story({ story: 'background' });
     expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);

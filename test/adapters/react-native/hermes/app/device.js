@@ -188,6 +188,17 @@ export function setOnline(online) {
   for (const listener of Array.from(netListeners)) listener(netState);
 }
 
+/**
+ * Connected, and the relay answers, but NetInfo's own reachability check fails: on iOS NetInfo decides
+ * `isInternetReachable` with a request to its `reachabilityUrl` (https://clients3.google.com/generate_204 by
+ * default, src/internal/defaultConfiguration.ts), which a network that blocks Google (mainland China, some firewalls)
+ * never answers, so it stays `false` (react-native-netinfo issues 147 and 199).
+ */
+export function setProbeBlocked() {
+  netState = { type: 'wifi', isConnected: true, isInternetReachable: false, details: null };
+  for (const listener of Array.from(netListeners)) listener(netState);
+}
+
 // --- AppState and Linking ----------------------------------------------------------------------------
 export const appState = { currentState: 'active', listeners: new Set() };
 
