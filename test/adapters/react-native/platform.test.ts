@@ -23,6 +23,20 @@ describe('React Native crypto (Hermes has none)', () => {
     expect(() => createGameCampaign({ ...facade, modules })).toThrow(/react-native-get-random-values/);
   });
 
+  it("fails loudly at createGameCampaign when the installed crypto.getRandomValues throws (react-native-get-random-values without its native module), instead of taking ids from Math.random", () => {
+    const missing = new Error("TurboModuleRegistry.getEnforcing(...): 'RNGetRandomValues' could not be found");
+    vi.stubGlobal('crypto', {
+      getRandomValues: () => {
+        throw missing;
+      },
+    });
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(CryptoUnavailableError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/RNGetRandomValues' could not be found.*native module/);
+    // An injected source is the game's own: used as given.
+    expect(() => createGameCampaign({ ...facade, modules: { ...modules, getRandomValues } })).not.toThrow();
+  });
+
   it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
     vi.stubGlobal('crypto', webcrypto);
     const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });

@@ -177,6 +177,8 @@ const RNGetRandomValues = {
 };
 
 export const nativeModules = { RNAsyncStorage, RNCAsyncStorage, RNCNetInfo, RNGetRandomValues };
+/** An app with react-native-get-random-values' JavaScript but not its native module (installed, the app not rebuilt). */
+if (input.withoutRandomModule) delete nativeModules.RNGetRandomValues;
 
 /** The native event emitter's listeners, by event name. */
 export const nativeEvents = { 'netInfo.networkStatusDidChange': netListeners };

@@ -159,6 +159,22 @@ const stories = {
     return { ends, errors };
   },
 
+  /**
+   * react-native-get-random-values without its native module: createGameCampaign fails at once, as with no source at
+   * all, instead of a tracker whose first ids come from Math.random.
+   */
+  async 'random-module-missing'() {
+    Math.random = () => 0.5;
+    try {
+      const { gc } = start();
+      const id = gc.tracker.start();
+      await gc.dispose();
+      return { id };
+    } catch (error) {
+      return { error: `${error.name}: ${error.message}`, code: error.code };
+    }
+  },
+
   /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
   async 'background'() {
     const { gc, ends, errors } = start();
