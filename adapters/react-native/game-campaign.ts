@@ -29,7 +29,7 @@ const noPicker: CreatorPickerFactory = () => {
 
 /**
  * Builds the SDK for a React Native or Expo app.
- * @throws {@link CryptoUnavailableError} when no secure random source was given or installed; TypeError for
+ * @throws {@link CryptoUnavailableError} when no secure random source was given or installed, or the installed one throws; TypeError for
  * missing modules or a malformed Client key; ValidationError for a bad userId, relay url or tracker option
  * @example
  * ```ts

@@ -21,7 +21,7 @@ export interface ReactNativePlatform extends Platform {
 /**
  * Creates the platform.
  * @throws TypeError when AsyncStorage or AppState is missing or malformed; {@link CryptoUnavailableError} when
- * no secure random source exists (never falls back to `Math.random`)
+ * no secure random source exists, or the installed `crypto.getRandomValues` throws (never falls back to `Math.random`)
  * @example
  * ```ts
  * import 'react-native-get-random-values';
@@ -70,13 +70,26 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
   };
 }
 
-/** The injected source, else a `crypto.getRandomValues` a polyfill installed; else a loud failure. */
+/**
+ * The injected source, else a `crypto.getRandomValues` a polyfill installed, tried once here; else a loud failure.
+ * The polyfill's JavaScript is there even when its native module is not (react-native-get-random-values installed
+ * but the app not rebuilt): its `getRandomValues` then throws at every call, and the tracker's first ids would come
+ * from Hermes' `Math.random`.
+ */
 function secureRandom(modules: ReactNativeModules): RandomValuesFill {
-  const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? getRandomValuesOf(hostCrypto());
+  const host = getRandomValuesOf(hostCrypto());
+  const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? host;
   if (!source) {
     throw new CryptoUnavailableError(
       "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto or modules.getRandomValues",
     );
+  }
+  if (source === host) {
+    try {
+      host(new Uint8Array(1));
+    } catch (error) {
+      throw new CryptoUnavailableError(`crypto.getRandomValues failed (${error}): rebuild the app with its native module`);
+    }
   }
   return source;
 }
@@ -113,8 +126,11 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
 
 /**
  * NetInfo 12: `addEventListener` returns the unsubscribe function and calls the listener with the current
- * state at once; it is removed when our last listener leaves. Online unless `isConnected` or `isInternetReachable` is `false` (`null` is unknown).
+ * state at once; it is removed when our last listener leaves. Online unless `isConnected` is `false` (`null` is
+ * unknown). `isInternetReachable` is not read: on iOS it is NetInfo's own request to a Google URL by default, which
+ * networks that block Google (mainland China, some firewalls) never answer, so it stays `false` while the relay
+ * answers; the relay's own answer is the test (a failed request keeps the sessions queued).
  */
 function netInfoNetwork(netInfo: NetInfoLike): NetworkStatus {
-  return watchedNetwork((update) => netInfo.addEventListener((state) => update(state.isConnected !== false && state.isInternetReachable !== false)));
+  return watchedNetwork((update) => netInfo.addEventListener((state) => update(state.isConnected !== false)));
 }

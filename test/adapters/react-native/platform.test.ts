@@ -23,6 +23,20 @@ describe('React Native crypto (Hermes has none)', () => {
     expect(() => createGameCampaign({ ...facade, modules })).toThrow(/react-native-get-random-values/);
   });
 
+  it("fails loudly at createGameCampaign when the installed crypto.getRandomValues throws (react-native-get-random-values without its native module), instead of taking ids from Math.random", () => {
+    const missing = new Error("TurboModuleRegistry.getEnforcing(...): 'RNGetRandomValues' could not be found");
+    vi.stubGlobal('crypto', {
+      getRandomValues: () => {
+        throw missing;
+      },
+    });
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(CryptoUnavailableError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/RNGetRandomValues' could not be found.*native module/);
+    // An injected source is the game's own: used as given.
+    expect(() => createGameCampaign({ ...facade, modules: { ...modules, getRandomValues } })).not.toThrow();
+  });
+
   it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
     vi.stubGlobal('crypto', webcrypto);
     const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
@@ -110,7 +124,7 @@ describe('React Native lifecycle and network', () => {
     expect(heard).toEqual(['background', 'foreground']);
   });
 
-  it('NetInfo 12: offline only when isConnected or isInternetReachable is false; the unsubscribe function is called', async () => {
+  it("NetInfo 12: offline only when isConnected is false (not on isInternetReachable: false, NetInfo's check of a Google URL that some networks block); the unsubscribe function is called", async () => {
     vi.stubGlobal('crypto', { getRandomValues });
     const NetInfo = createFakeNetInfo();
     const { network } = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), NetInfo } });
@@ -118,6 +132,8 @@ describe('React Native lifecycle and network', () => {
     const off = network!.onChange((online) => changes.push(online));
     NetInfo.set({ isInternetReachable: null });
     NetInfo.set({ isInternetReachable: false });
+    expect(network!.isOnline()).toBe(true);
+    NetInfo.set({ isConnected: false, isInternetReachable: false });
     NetInfo.set({ isConnected: true, isInternetReachable: true });
     expect(changes).toEqual([false, true]);
     off();

@@ -94,6 +94,17 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
   });
 
+  it("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session", async () => {
+    const run = await story({ story: 'reachability-check-blocked' });
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
+  it("react-native-get-random-values installed without its native module: createGameCampaign throws CryptoUnavailableError naming the cause (no id from Math.random)", async () => {
+    const run = await story({ story: 'random-module-missing', withoutRandomModule: true });
+    expect(run.outcome).toEqual({ error: expect.stringMatching(/^CryptoUnavailableError: crypto.getRandomValues failed \(.*'RNGetRandomValues' could not be found\)/), code: 'CRYPTO_UNAVAILABLE' });
+  });
+
   it('time in the background (AppState) is not counted', async () => {
     const run = await story({ story: 'background' });
     expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);

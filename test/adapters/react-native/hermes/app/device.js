@@ -177,6 +177,8 @@ const RNGetRandomValues = {
 };
 
 export const nativeModules = { RNAsyncStorage, RNCAsyncStorage, RNCNetInfo, RNGetRandomValues };
+/** An app with react-native-get-random-values' JavaScript but not its native module (installed, the app not rebuilt). */
+if (input.withoutRandomModule) delete nativeModules.RNGetRandomValues;
 
 /** The native event emitter's listeners, by event name. */
 export const nativeEvents = { 'netInfo.networkStatusDidChange': netListeners };
@@ -185,6 +187,17 @@ export const nativeEvents = { 'netInfo.networkStatusDidChange': netListeners };
 export function setOnline(online) {
   netState = { type: online ? 'wifi' : 'none', isConnected: online, isInternetReachable: online, details: null };
   relay.online = online;
+  for (const listener of Array.from(netListeners)) listener(netState);
+}
+
+/**
+ * Connected, and the relay answers, but NetInfo's own reachability check fails: on iOS NetInfo decides
+ * `isInternetReachable` with a request to its `reachabilityUrl` (https://clients3.google.com/generate_204 by
+ * default, src/internal/defaultConfiguration.ts), which a network that blocks Google (mainland China, some firewalls)
+ * never answers, so it stays `false` (react-native-netinfo issues 147 and 199).
+ */
+export function setProbeBlocked() {
+  netState = { type: 'wifi', isConnected: true, isInternetReachable: false, details: null };
   for (const listener of Array.from(netListeners)) listener(netState);
 }
 

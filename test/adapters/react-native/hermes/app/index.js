@@ -5,7 +5,7 @@
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
-import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, settle } from './device.js';
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle } from './device.js';
 import 'react-native-get-random-values';
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
@@ -140,6 +140,39 @@ const stories = {
     const deliveredOnline = relay.delivered.length;
     await gc.dispose();
     return { ends, errors, deliveredOffline, requestsOffline, deliveredOnline };
+  },
+
+  /**
+   * NetInfo says connected but not reachable (its check of a Google URL is blocked) while the relay answers: the
+   * session is delivered anyway, at stop, and nothing is reported.
+   */
+  async 'reachability-check-blocked'() {
+    setProbeBlocked();
+    await settle();
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(5 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(MINUTE);
+    await gc.dispose();
+    return { ends, errors };
+  },
+
+  /**
+   * react-native-get-random-values without its native module: createGameCampaign fails at once, as with no source at
+   * all, instead of a tracker whose first ids come from Math.random.
+   */
+  async 'random-module-missing'() {
+    Math.random = () => 0.5;
+    try {
+      const { gc } = start();
+      const id = gc.tracker.start();
+      await gc.dispose();
+      return { id };
+    } catch (error) {
+      return { error: `${error.name}: ${error.message}`, code: error.code };
+    }
   },
 
   /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
