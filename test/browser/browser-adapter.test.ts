@@ -165,6 +165,9 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
 
   it('a tab closed mid-session sends its session in that exit, with its full play time, recorded once (a next visit records no second copy)', async () => {
     const page = await openGame('closed-tab');
+    // Four seconds of real play leave the tracker's start-up (IndexedDB read, the opt-out flag loaded) long done, which
+    // the page's exit needs before it may send; the fake clock plays them in no time, so wait for it as a player would.
+    await page.evaluate(() => (window as any).gc.tracker.flush());
     const sessionId = await start(page);
     await play(page, 4_000);
     await page.close();
