@@ -44,9 +44,9 @@ class SweptRateLimiterMemory extends Memory {
     const storage = (this as unknown as { _memoryStorage?: MemoryStore })._memoryStorage?._storage;
     if (!(storage instanceof Map)) return;
     storage.forEach((record: StoredRecord | null | undefined, key) => {
-      const expiresAt = record?.expiresAt;
-      if (typeof expiresAt !== 'number' || expiresAt > now) return;
-      if (record?.timeoutId !== undefined && record.timeoutId !== null) clearTimeout(record.timeoutId as ReturnType<typeof setTimeout>);
+      if (!record || typeof record.expiresAt !== 'number' || record.expiresAt > now) return;
+      // A key without expiry has a null timer; clearing null or undefined does nothing.
+      clearTimeout(record.timeoutId as ReturnType<typeof setTimeout> | undefined);
       storage.delete(key);
     });
   }

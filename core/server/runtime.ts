@@ -41,12 +41,12 @@ export function isCloudflareWorker(): boolean {
 /**
  * True on a Cloudflare Worker (workerd) whose compatibility date is before 2024-10-14: there a promise one request
  * made cannot be settled from another request's work (workerd answers the waiting request with a bare 500), so the
- * relay must not answer one player from an upstream call another player's request made. Read from a change of the
- * same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
+ * webhook receiver's `waitFor` cannot wait for a delivery (the relay merges on no Worker at all:
+ * {@link isCloudflareWorker}). Read from a change of the same date that code can see: `upper_case_all_http_methods` (workerd's compatibility-date.capnp dates it
  * 2024-10-14 beside `handle_cross_request_promise_resolution`), after which `patch` becomes `PATCH` (the Fetch
  * standard upper-cases only DELETE, GET, HEAD, OPTIONS, POST and PUT; older Workers throw). Only read on workerd
- * ({@link isWorkerd}: not by its user agent alone, which a Worker dated before 2022-03-21 lacks; it would merge and
- * answer its players with bare 500s).
+ * ({@link isWorkerd}: not by its user agent alone, which a Worker dated before 2022-03-21 lacks; its `waitFor` would
+ * wait for a delivery that could never settle it).
  */
 export function crossRequestPromisesUnsupported(): boolean {
   const g = globalThis as Record<string, unknown>;
