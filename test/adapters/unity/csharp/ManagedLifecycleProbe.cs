@@ -22,6 +22,7 @@ internal static class ManagedLifecycleProbe
 
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
+        PhoneKeyboard();
         DomainReloadOff();
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
@@ -74,6 +75,35 @@ internal static class ManagedLifecycleProbe
         Pass(2000);
         Loop.Run(Tracker.Stop, "stop");
         Report["desktopFocus"] = ended;
+    }
+
+    /// <summary>
+    /// An Android or iOS player: the game's own on-screen keyboard (or a system panel over the game) takes focus with no
+    /// pause, for longer than the background time-out: still play, one session, 3 s + 70 s typing + 2 s = 75 s. Then
+    /// Home pressed while the keyboard is up (Unity sends the pause only): 10 s paused are not play, +2 s = 77 s.
+    /// </summary>
+    private static void PhoneKeyboard()
+    {
+        NewProcess();
+        Application.MobilePlatform = true;
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Init("phone");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false); // the keyboard opens
+        for (var i = 0; i < 7; i++) Pass(10000);
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false); // the keyboard again, then Home
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        ProbeDevice.MonotonicMs += 10000; // no frames while paused
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.MobilePlatform = false;
+        Report["phoneKeyboard"] = ended;
     }
 
     /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>
