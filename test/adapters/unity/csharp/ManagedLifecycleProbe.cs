@@ -28,6 +28,7 @@ internal static class ManagedLifecycleProbe
         PauseWritesBeforeSuspend();
         DamagedFileKept();
         BadOptions();
+        WorkerThreadCalls();
         Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = ManagedFlusher.RetryAfterMs("2.5");
         Report["retryAfterJunk"] = ManagedFlusher.RetryAfterMs("soon");
@@ -104,6 +105,33 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Stop, "stop");
         Application.MobilePlatform = false;
         Report["phoneKeyboard"] = ended;
+    }
+
+    /// <summary>
+    /// The game calls the tracker from another thread (after an await with ConfigureAwait(false), in Task.Run): the calls
+    /// run on the main thread, in order, so the events are raised there (what handlers touching Unity's API need) and
+    /// nothing races the tracker's timers; the Tasks complete. 3 s of play recorded once.
+    /// </summary>
+    private static void WorkerThreadCalls()
+    {
+        NewProcess();
+        var main = Thread.CurrentThread.ManagedThreadId;
+        var raisedOn = new List<object>();
+        Tracker.SessionStarted += e => raisedOn.Add("start " + (Thread.CurrentThread.ManagedThreadId == main ? "main" : "worker"));
+        Tracker.SessionEnded += e => raisedOn.Add("end " + (Thread.CurrentThread.ManagedThreadId == main ? "main" : "worker"));
+        Init("worker");
+        Task<string> started = null;
+        Task.Run(() => { started = Tracker.Start(); }).Wait();
+        Loop.Settle();
+        Pass(3000);
+        Task stopped = null;
+        Task.Run(() => { stopped = Tracker.Stop(); }).Wait();
+        Loop.Settle();
+        var flushed = ProbeDevice.Relay.Received.Count;
+        Loop.Run(Tracker.Flush, "flush");
+        Report["workerThreadEvents"] = raisedOn;
+        Report["workerThreadTasks"] = (started.IsCompleted && started.Result.Length > 0 ? "started" : "not started") + " " + (stopped.IsCompleted && !stopped.IsFaulted ? "stopped" : "not stopped");
+        Report["workerThreadReceived"] = Json.Write(Relay.Received.GetRange(flushed, Relay.Received.Count - flushed), session => (object)(session.Player + " " + session.DurationSeconds));
     }
 
     /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>
