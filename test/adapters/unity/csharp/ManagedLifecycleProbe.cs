@@ -23,6 +23,7 @@ internal static class ManagedLifecycleProbe
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
         PhoneKeyboard();
+        FramesStalled();
         DomainReloadOff();
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
@@ -105,6 +106,25 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Stop, "stop");
         Application.MobilePlatform = false;
         Report["phoneKeyboard"] = ended;
+    }
+
+    /// <summary>
+    /// No frame for an hour with focus kept (the Editor's pause button, a debugger, a window being dragged): the next
+    /// frame takes one checkpoint, not one per 15 s missed (240 flushed writes at once), and the timers are not left due.
+    /// </summary>
+    private static void FramesStalled()
+    {
+        NewProcess();
+        Init("stalled");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        var writes = 0;
+        TrackerFiles.Observer = (operation, path) => { if (operation == "write") Interlocked.Increment(ref writes); };
+        Pass(3600000);
+        TrackerFiles.Observer = null;
+        Report["stalledFrameWrites"] = (double)writes;
+        Report["stalledTimersLeftDue"] = ManagedTimers.NextDueMs() <= ProbeDevice.MonotonicMs;
+        Loop.Run(Tracker.Stop, "stop");
     }
 
     /// <summary>
