@@ -55,9 +55,9 @@ namespace GameCampaignSdk
             native = null;
             registered = false;
             Pending.Clear();
-            // Unity calls this on the main thread; a new Play session has a new SynchronizationContext (seen at its first call if not yet set).
+            // Unity calls this on the main thread; its SynchronizationContext is taken from the calls made there (the live one).
             mainThread = Thread.CurrentThread.ManagedThreadId;
-            mainContext = SynchronizationContext.Current;
+            mainContext = null;
             if (previous == null) return;
             try { previous.Dispose(); }
             catch (Exception error) { Debug.LogException(error); }
@@ -82,17 +82,17 @@ namespace GameCampaignSdk
             return forwarded.Task;
         }
 
-        /// <summary>The main thread's context when this is another thread (null on the main thread, or before it was seen: the call is made here).</summary>
+        /// <summary>
+        /// The main thread's context when this is another thread; null on the main thread, or before a call was made there
+        /// (then the call is made here, as before). Each call on the main thread takes its current context: the live one.
+        /// </summary>
         private static SynchronizationContext MainContext()
         {
             var current = Thread.CurrentThread.ManagedThreadId;
             if (mainThread == 0 && SynchronizationContext.Current != null) mainThread = current; // the first call with a context: Unity's main thread
-            if (current == mainThread)
-            {
-                if (mainContext == null) mainContext = SynchronizationContext.Current;
-                return null;
-            }
-            return mainContext;
+            if (current != mainThread) return mainContext;
+            if (SynchronizationContext.Current != null) mainContext = SynchronizationContext.Current;
+            return null;
         }
 
         private static async void Forward(Task<object> call, TaskCompletionSource<object> forwarded)
