@@ -134,7 +134,10 @@ export async function runScenario(scenario: Scenario): Promise<void> {
       online = step.network === 'online';
       return current?.platform.setOnline(online);
     }
-    if ('clock' in step) return current?.platform.setWallClock((wallOffsetMs += step.clock));
+    if ('clock' in step) {
+      wallOffsetMs += step.clock; // also while no process runs: the next one starts with the device's clock as moved
+      return current?.platform.setWallClock(wallOffsetMs);
+    }
     if ('background' in step) return running('background').platform.background();
     if ('foreground' in step) return running('foreground').platform.foreground();
     const { campaign: game } = running(Object.keys(step)[0]!);

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 using System.Threading.Tasks;
 using AOT;
 using UnityEngine;
@@ -20,6 +21,9 @@ namespace GameCampaignSdk
         private static INative native;
         private static bool registered;
         private static int nextId;
+        /// <summary>Unity's main thread (where the SDK runs and raises its events) and its SynchronizationContext, once seen.</summary>
+        private static int mainThread;
+        private static SynchronizationContext mainContext;
 
         /// <summary>The JavaScript side; tests replace it.</summary>
         internal static INative Native
@@ -51,13 +55,61 @@ namespace GameCampaignSdk
             native = null;
             registered = false;
             Pending.Clear();
+            // Unity calls this on the main thread; its SynchronizationContext is taken from the calls made there (the live one).
+            mainThread = Thread.CurrentThread.ManagedThreadId;
+            mainContext = null;
             if (previous == null) return;
             try { previous.Dispose(); }
             catch (Exception error) { Debug.LogException(error); }
         }
 
-        /// <summary>Calls <paramref name="method"/> in JavaScript; the Task completes when its answer arrives.</summary>
+        /// <summary>
+        /// Calls <paramref name="method"/> in JavaScript; the Task completes when its answer arrives. A call made on another
+        /// thread (after an <c>await</c> with <c>ConfigureAwait(false)</c>, in <c>Task.Run</c>) is made on the main thread, the
+        /// next time it runs posted work: the SDK, its timers and its events belong to the main thread (Unity's API too).
+        /// Its arguments are written as JSON on the calling thread, so the call sends them as they were when it was made.
+        /// </summary>
         internal static Task<object> Call(string method, Dictionary<string, object> args)
+        {
+            string json;
+            try { json = Json.Serialize(args ?? new Dictionary<string, object>()); }
+            catch (Exception error) { return Failed(new GameCampaignException("VALIDATION_ERROR", method + ": the arguments cannot be written as JSON (" + error.Message + ")", error)); }
+            var context = MainContext();
+            if (context == null) return Send(method, json);
+            var forwarded = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
+            try { context.Post(_ => Forward(Send(method, json), forwarded), null); }
+            catch (Exception error) { forwarded.TrySetException(new GameCampaignException("BRIDGE_ERROR", method + ": the main thread did not take the call (" + error.Message + ")", error)); }
+            return forwarded.Task;
+        }
+
+        /// <summary>
+        /// The main thread's context when this is another thread; null on the main thread, or before a call was made there
+        /// (then the call is made here, as before). Each call on the main thread takes its current context: the live one.
+        /// </summary>
+        private static SynchronizationContext MainContext()
+        {
+            var current = Thread.CurrentThread.ManagedThreadId;
+            if (mainThread == 0 && SynchronizationContext.Current != null) mainThread = current; // the first call with a context: Unity's main thread
+            if (current != mainThread) return mainContext;
+            if (SynchronizationContext.Current != null) mainContext = SynchronizationContext.Current;
+            return null;
+        }
+
+        private static async void Forward(Task<object> call, TaskCompletionSource<object> forwarded)
+        {
+            try { forwarded.TrySetResult(await call); }
+            catch (Exception error) { forwarded.TrySetException(error); }
+        }
+
+        private static Task<object> Failed(Exception error)
+        {
+            var failed = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
+            failed.TrySetException(error);
+            return failed.Task;
+        }
+
+        /// <summary>Sends one call (on the main thread) and keeps its Task pending until its answer arrives.</summary>
+        private static Task<object> Send(string method, string json)
         {
             // Continuations run after the callback returned to JavaScript, never inside it.
             var pending = new TaskCompletionSource<object>(TaskCreationOptions.RunContinuationsAsynchronously);
@@ -65,9 +117,6 @@ namespace GameCampaignSdk
             Pending[id] = pending;
             try
             {
-                string json;
-                try { json = Json.Serialize(args ?? new Dictionary<string, object>()); }
-                catch (Exception error) { throw new GameCampaignException("VALIDATION_ERROR", method + ": the arguments cannot be written as JSON (" + error.Message + ")", error); }
                 if (!registered)
                 {
                     Native.Register(Callback);
@@ -77,7 +126,7 @@ namespace GameCampaignSdk
             }
             catch (Exception error)
             {
-                // Whatever was thrown (a value JSON cannot hold, a missing plugin, a bug): the Task fails, the entry goes.
+                // Whatever was thrown (a missing plugin, a bug): the Task fails, the entry goes.
                 Pending.Remove(id);
                 pending.TrySetException(error as GameCampaignException ?? new GameCampaignException("BRIDGE_ERROR", method + ": " + error.Message, error));
             }

@@ -1,6 +1,7 @@
 /**
  * The managed tracker's Unity-specific promises, beyond what the contract's scenarios can say
- * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor); statics reset at
+ * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor), not on a phone (its own
+ * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
  * the C# enums map every JavaScript drop reason and error kind both ways.
@@ -29,6 +30,13 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   const report = JSON.parse(stdout) as Record<string, unknown>;
 
   expect(report['desktopFocus']).toEqual(['stop 5']);
+  // A phone's own keyboard takes focus without a pause: still play (no pause, no time-out); Home pauses.
+  expect(report['phoneKeyboard']).toEqual(['stop 77']);
+  // An hour without frames (the Editor paused): one checkpoint in the next frame, not one per period missed.
+  expect(report).toMatchObject({ stalledFrameWrites: 1, stalledTimersLeftDue: false });
+  // Calls from another thread run on the main thread: events raised there, Tasks completed, the session recorded.
+  expect(report['workerThreadEvents']).toEqual(['start main', 'end main']);
+  expect(report).toMatchObject({ workerThreadTasks: 'started stopped', workerThreadReceived: ['worker 3'] });
   expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 1 });
   expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });

@@ -14,7 +14,7 @@ const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-queue-scale-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-it('with 10,000 queued: Stop writes one file and reads none, start-up reads no session, nothing touches files on the main thread', () => {
+it('with 10,000 queued: Stop writes one file and reads none, at the cap evicts in O(1), start-up reads no session, nothing touches files on the main thread', () => {
   const exe = join(work, 'scale.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
   mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/QueueScaleProbe.cs')]);
@@ -29,6 +29,12 @@ it('with 10,000 queued: Stop writes one file and reads none, start-up reads no s
   // The opt-out choice is the one file read; the running records and the queue are listed, not read.
   expect(operations('init')).toEqual({ lists: 2, reads: 1 });
   expect(operations('stop')).toEqual({ writes: 1, deletes: 1 });
+  // At the cap each Stop evicts the oldest (read for its dropped event, deleted): the names passed to find it stay a
+  // handful, not one more for every session evicted before (O(1) per Stop, as below the cap).
+  // Each: the running record and the queued session written; the evicted session read and deleted, the running record deleted.
+  expect(operations('overflow')).toEqual({ writes: 2 * 300, reads: 300, deletes: 2 * 300 });
+  expect(report).toMatchObject({ overflowDropped: 300 });
+  expect(report['overflowWorstNamesVisited']).toBeLessThanOrEqual(3);
   expect(operations('flush')).toEqual({ reads: 10_000, deletes: 10_000 });
   expect(report).toMatchObject({ sends: 10, received: 10_000, left: 0 });
 }, 120_000);

@@ -10,9 +10,13 @@ namespace GameCampaignSdk
     /// <c>Update</c> runs the due timers (<see cref="ManagedTimers"/>) and watches
     /// <c>Application.internetReachability</c>; <c>OnApplicationPause</c> and <c>OnApplicationFocus</c> tell when the
     /// game goes to and returns from the background. Android and iOS send focus loss then pause, and on return pause
-    /// end then focus; desktop players and the Editor send focus only. So the game is in the background while either
-    /// says so, and back when the pause ends or focus returns unpaused.
-    /// assumed: focus loss counts as the background (a desktop game behind another window is not being played).
+    /// end then focus; desktop players and the Editor send focus only. So on a desktop or in the Editor the game is in
+    /// the background while either says so, and back when the pause ends or focus returns unpaused. On a phone
+    /// (<c>Application.isMobilePlatform</c>) only the pause is: there focus also goes while the game is on screen and
+    /// played, to the game's own on-screen keyboard (Unity's manual, <c>MonoBehaviour.OnApplicationFocus</c>: "On
+    /// Android, when the on-screen keyboard is enabled, it causes an OnApplicationFocus(false) event") and to a system
+    /// dialog or panel over it; leaving the game pauses it.
+    /// assumed: focus loss counts as the background on desktops (a desktop game behind another window is not being played).
     /// </summary>
     internal sealed class ManagedLifecycle : MonoBehaviour
     {
@@ -69,7 +73,7 @@ namespace GameCampaignSdk
         internal void OnApplicationFocus(bool hasFocus)
         {
             var before = InBackground;
-            unfocused = !hasFocus;
+            unfocused = !hasFocus && !Application.isMobilePlatform;
             Changed(before);
         }
 

@@ -23,7 +23,8 @@ namespace GameCampaignSdk
     /// <see cref="MonotonicClock"/>, run on the main thread by <see cref="Tick"/>, which <see cref="ManagedLifecycle"/>
     /// calls every frame (tests call it as they move the clock). Nothing here waits on a thread: a timer is late by
     /// at most one frame, and a paused app (no frames) runs what fell due when it resumes, in due order.
-    /// A repeating timer keeps its rhythm (due, due + repeat, ...), as <c>setInterval</c> does.
+    /// A repeating timer keeps its rhythm (due, due + repeat, ...), as <c>setInterval</c> does, and like it runs once,
+    /// not once per period, after a stretch without frames (then its rhythm starts again from that frame).
     /// </summary>
     internal static class ManagedTimers
     {
@@ -63,6 +64,9 @@ namespace GameCampaignSdk
                 if (due.RepeatMs > 0)
                 {
                     due.DueMs += due.RepeatMs;
+                    // More than a period late (no frame ran: the Editor paused, a debugger, a window being dragged): it runs
+                    // once and keeps its rhythm from now, as setInterval does, not once per period missed.
+                    if (due.DueMs <= now) due.DueMs = now + due.RepeatMs;
                     due.Order = order++;
                 }
                 else due.Cancel();

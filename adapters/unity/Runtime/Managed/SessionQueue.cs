@@ -44,6 +44,11 @@ namespace GameCampaignSdk
         private readonly Dictionary<string, Entry> index = new Dictionary<string, Entry>(StringComparer.Ordinal);
         /// <summary>File names oldest first (names sort by their sequence number); names no longer in the index are skipped and compacted away.</summary>
         private List<string> order = new List<string>();
+        /// <summary>
+        /// Where the live names of <see cref="order"/> begin: names forgotten at the front (the oldest, evicted or sent) are
+        /// passed once, not at every look for the oldest, so an eviction at a full queue costs O(1), not the evictions since the last compaction.
+        /// </summary>
+        private int head;
         private readonly HashSet<string> inFlight = new HashSet<string>();
         private long nextSeq;
 
@@ -100,14 +105,30 @@ namespace GameCampaignSdk
                 order.Add(pair.Key);
                 added = true;
             }
-            if (added && index.Count != found.Count) order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+            if (added && index.Count != found.Count)
+            {
+                order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+                head = 0;
+            }
             nextSeq = Math.Max(nextSeq, lastSeq + 1);
         }
+
+        /// <summary>Tests only: counts the names <see cref="Keys"/> looks at (forgotten ones included), to show what a look for the oldest costs.</summary>
+        internal static long NamesVisited;
 
         /// <summary>The queued file names, oldest first.</summary>
         private IEnumerable<string> Keys()
         {
-            foreach (var key in order) if (index.ContainsKey(key)) yield return key;
+            while (head < order.Count && !index.ContainsKey(order[head]))
+            {
+                head++;
+                NamesVisited++;
+            }
+            for (var i = head; i < order.Count; i++)
+            {
+                NamesVisited++;
+                if (index.ContainsKey(order[i])) yield return order[i];
+            }
         }
 
         /// <summary>Persists one finished session (one file), then evicts the oldest over the cap. True when it was written.</summary>
@@ -169,7 +190,16 @@ namespace GameCampaignSdk
             Entry entry;
             if (!index.TryGetValue(key, out entry)) return;
             index.Remove(key);
-            if (order.Count > 2 * index.Count + 64) order = new List<string>(Keys()); // forgotten names compacted away, amortized O(1)
+            if (order.Count - head > 2 * index.Count + 64)
+            {
+                order = new List<string>(Keys()); // forgotten names compacted away, amortized O(1)
+                head = 0;
+            }
+            else if (head > index.Count + 64)
+            {
+                order.RemoveRange(0, head); // the passed front, dropped as often as the list halves: amortized O(1)
+                head = 0;
+            }
             if (entry.Held != null) leftMemory(entry.SessionId);
         }
 

@@ -22,11 +22,14 @@ internal static class ManagedLifecycleProbe
 
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
+        PhoneKeyboard();
+        FramesStalled();
         DomainReloadOff();
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
         DamagedFileKept();
         BadOptions();
+        WorkerThreadCalls();
         Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = ManagedFlusher.RetryAfterMs("2.5");
         Report["retryAfterJunk"] = ManagedFlusher.RetryAfterMs("soon");
@@ -74,6 +77,81 @@ internal static class ManagedLifecycleProbe
         Pass(2000);
         Loop.Run(Tracker.Stop, "stop");
         Report["desktopFocus"] = ended;
+    }
+
+    /// <summary>
+    /// An Android or iOS player: the game's own on-screen keyboard (or a system panel over the game) takes focus with no
+    /// pause, for longer than the background time-out: still play, one session, 3 s + 70 s typing + 2 s = 75 s. Then
+    /// Home pressed while the keyboard is up (Unity sends the pause only): 10 s paused are not play, +2 s = 77 s.
+    /// </summary>
+    private static void PhoneKeyboard()
+    {
+        NewProcess();
+        Application.MobilePlatform = true;
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Init("phone");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false); // the keyboard opens
+        for (var i = 0; i < 7; i++) Pass(10000);
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false); // the keyboard again, then Home
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        ProbeDevice.MonotonicMs += 10000; // no frames while paused
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.MobilePlatform = false;
+        Report["phoneKeyboard"] = ended;
+    }
+
+    /// <summary>
+    /// No frame for an hour with focus kept (the Editor's pause button, a debugger, a window being dragged): the next
+    /// frame takes one checkpoint, not one per 15 s missed (240 flushed writes at once), and the timers are not left due.
+    /// </summary>
+    private static void FramesStalled()
+    {
+        NewProcess();
+        Init("stalled");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        var writes = 0;
+        TrackerFiles.Observer = (operation, path) => { if (operation == "write") Interlocked.Increment(ref writes); };
+        Pass(3600000);
+        TrackerFiles.Observer = null;
+        Report["stalledFrameWrites"] = (double)writes;
+        Report["stalledTimersLeftDue"] = ManagedTimers.NextDueMs() <= ProbeDevice.MonotonicMs;
+        Loop.Run(Tracker.Stop, "stop");
+    }
+
+    /// <summary>
+    /// The game calls the tracker from another thread (after an await with ConfigureAwait(false), in Task.Run): the calls
+    /// run on the main thread, in order, so the events are raised there (what handlers touching Unity's API need) and
+    /// nothing races the tracker's timers; the Tasks complete. 3 s of play recorded once.
+    /// </summary>
+    private static void WorkerThreadCalls()
+    {
+        NewProcess();
+        var main = Thread.CurrentThread.ManagedThreadId;
+        var raisedOn = new List<object>();
+        Tracker.SessionStarted += e => raisedOn.Add("start " + (Thread.CurrentThread.ManagedThreadId == main ? "main" : "worker"));
+        Tracker.SessionEnded += e => raisedOn.Add("end " + (Thread.CurrentThread.ManagedThreadId == main ? "main" : "worker"));
+        Init("worker");
+        Task<string> started = null;
+        Task.Run(() => { started = Tracker.Start(); }).Wait();
+        Loop.Settle();
+        Pass(3000);
+        Task stopped = null;
+        Task.Run(() => { stopped = Tracker.Stop(); }).Wait();
+        Loop.Settle();
+        var flushed = ProbeDevice.Relay.Received.Count;
+        Loop.Run(Tracker.Flush, "flush");
+        Report["workerThreadEvents"] = raisedOn;
+        Report["workerThreadTasks"] = (started.IsCompleted && started.Result.Length > 0 ? "started" : "not started") + " " + (stopped.IsCompleted && !stopped.IsFaulted ? "stopped" : "not stopped");
+        Report["workerThreadReceived"] = Json.Write(Relay.Received.GetRange(flushed, Relay.Received.Count - flushed), session => (object)(session.Player + " " + session.DurationSeconds));
     }
 
     /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>

@@ -1,5 +1,6 @@
 // The managed tracker at 10,000 queued sessions (compiled with test/contract/cs-runner's MainLoop and FakeRelay):
-// 9,999 sessions on the device, then Init, a session stopped (the 10,000th), and a flush of all of them. Prints one
+// 9,999 sessions on the device, then Init, a session stopped (the 10,000th), 300 more stopped at the full queue (each
+// evicting the oldest), and a flush of all of them. Prints one
 // JSON report: the file operations each step did and on which thread (structure, asserted by
 // test/adapters/unity/queue-scale.test.ts), and how long main-thread work took (timings, printed by
 // bench/unity-queue.ts, never asserted).
@@ -14,6 +15,8 @@ using UnityEngine;
 internal static class QueueScaleProbe
 {
     private const int Prefilled = 9999;
+    /// <summary>Sessions stopped once the queue is full (each evicts the oldest).</summary>
+    private const int OverflowStops = 300;
 
     private static int Main(string[] args)
     {
@@ -75,6 +78,24 @@ internal static class QueueScaleProbe
             stopWatch.Stop();
             return stopping;
         }, "stop"))["callMs"] = stopWatch.Elapsed.TotalMilliseconds;
+        // A full queue (MaxQueue 10,000) goes on filling: each Stop evicts the oldest. The names looked at to find it
+        // stay a handful each time, however many were evicted before (structure, not time).
+        var overflowDropped = 0;
+        Tracker.Dropped += dropped => { if (dropped.DropReason == DropReason.Overflow) overflowDropped++; };
+        double worstVisited = 0;
+        step("overflow", () =>
+        {
+            for (var i = 0; i < OverflowStops; i++)
+            {
+                loop.Run(() => Tracker.Start(), "start");
+                monotonicMs += 2000;
+                var before = SessionQueue.NamesVisited;
+                loop.Run(Tracker.Stop, "stop");
+                worstVisited = Math.Max(worstVisited, SessionQueue.NamesVisited - before);
+            }
+        });
+        report["overflowDropped"] = (double)overflowDropped;
+        report["overflowWorstNamesVisited"] = worstVisited;
         Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
         step("flush", () => loop.Run(Tracker.Flush, "flush"));
         report["sends"] = (double)relay.Sends;

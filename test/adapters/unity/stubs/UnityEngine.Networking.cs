@@ -65,6 +65,12 @@ namespace UnityEngine
 
         public static bool isEditor { get { return true; } }
 
+        /// <summary>Stand-in only: what <see cref="isMobilePlatform"/> answers (tests play an Android or iOS player).</summary>
+        public static bool MobilePlatform = false;
+
+        /// <summary>Scripting API: whether the player runs on a known mobile platform (Android, iOS).</summary>
+        public static bool isMobilePlatform { get { return MobilePlatform; } }
+
         /// <summary>Stand-in only: what <see cref="internetReachability"/> answers (tests switch the network off and on).</summary>
         public static NetworkReachability Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
 
