@@ -206,7 +206,14 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
   };
   const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
-  const checkpointEvery = () => (checkpointTimer = setInterval(checkpoint, checkpointMs));
+  /**
+   * Checkpoints every interval, and once more as the session's play reaches the 1 s minimum when it has not yet
+   * (`playedMs`): a crash then still leaves a session, also when it started in the background or went there in its first second.
+   */
+  const checkpointEvery = (playedMs: number) => {
+    checkpointTimer = setInterval(checkpoint, checkpointMs);
+    if (playedMs < MIN_SESSION_MS) firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS - playedMs, checkpointMs));
+  };
   const stopTimers = () => {
     clearInterval(checkpointTimer);
     clearTimeout(firstCheckpointTimer);
@@ -248,7 +255,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     if (!clock) return;
     clearTimeout(backgroundTimer);
     clock.resume(now);
-    checkpointEvery();
+    checkpointEvery(clock.record(instanceId, now).playedMs);
   };
 
   /**
@@ -365,11 +372,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     clock = started;
     exit?.warmHeaders();
     if (inBackground) pause(started, now);
-    else {
-      checkpointEvery();
-      // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-      firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS, checkpointMs));
-    }
+    else checkpointEvery(carriedMs);
     void running.save(started.record(instanceId, now));
     events.emit('session:start', definedOnly({ sessionId, startedAt: isoMillis(startedAtMs), continues, campaignId, creatorKey }) as SessionStartEvent);
     return sessionId;

@@ -79,7 +79,7 @@ namespace GameCampaignSdk
                 {
                     Cancel(backgroundTimer);
                     clock.Resume(now);
-                    CheckpointEvery();
+                    CheckpointEvery(clock.Record(now).PlayedMs);
                 }
             }
             Continue();

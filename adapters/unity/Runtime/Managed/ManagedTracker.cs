@@ -10,7 +10,7 @@ namespace GameCampaignSdk
     /// The playtime tracker outside WebGL (the Editor's Play mode, desktop, Android and iOS players): core/tracker's
     /// promises in C#. Play time is measured on the <see cref="MonotonicClock"/> and paused in the background
     /// (<see cref="ManagedLifecycle"/>); a background longer than <c>backgroundTimeoutMs</c> ends the session when it
-    /// went there, and the return continues it as a new session (<c>ManagedTracker.Background.cs</c>). The running session is written ahead when it starts, checkpointed 1 s later, every
+    /// went there, and the return continues it as a new session (<c>ManagedTracker.Background.cs</c>). The running session is written ahead when it starts, checkpointed when its play reaches 1 s, every
     /// <c>checkpointMs</c> and on going to the background, so a killed app loses at most one interval: the next
     /// start-up recovers it, ended at its last checkpoint, unless the run that wrote it still lives (another copy of the
     /// game: each run holds an <see cref="AliveLock"/>). Ended sessions go to the player's
@@ -110,12 +110,7 @@ namespace GameCampaignSdk
             var started = new SessionClock(fields, runId, DeviceClock.NowMs(), now, watch);
             clock = started;
             if (inBackground) Pause(started, now);
-            else
-            {
-                CheckpointEvery();
-                // One early checkpoint: a crash within the first interval still leaves a session of the 1 s minimum.
-                firstCheckpointTimer = ManagedTimers.Schedule(Math.Min(FirstCheckpointMs, settings.CheckpointMs), Checkpoint);
-            }
+            else CheckpointEvery(0);
             var record = started.Record(now);
             Track(running.Save(record));
             sdk.Emit("session:start", Bridge.Args("sessionId", sessionId, "startedAt", DeviceClock.IsoMs(record.StartedAtMs), "continues", continues, "campaignId", campaignId, "creatorKey", creatorKey));
@@ -127,9 +122,15 @@ namespace GameCampaignSdk
             if (clock != null) Track(running.Save(clock.Record(Now())));
         }
 
-        private void CheckpointEvery()
+        /// <summary>
+        /// Checkpoints every interval, and once more as the session's play reaches the 1 s minimum when it has not yet
+        /// (<paramref name="playedMs"/>): a killed app then still leaves a session, also when it started in the background
+        /// or went there in its first second.
+        /// </summary>
+        private void CheckpointEvery(double playedMs)
         {
             checkpointTimer = ManagedTimers.Schedule(settings.CheckpointMs, Checkpoint, settings.CheckpointMs);
+            if (playedMs < FirstCheckpointMs) firstCheckpointTimer = ManagedTimers.Schedule(Math.Min(FirstCheckpointMs - playedMs, settings.CheckpointMs), Checkpoint);
         }
 
         private void FlushEvery()
