@@ -19,7 +19,7 @@ import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
-import { authSucceeded, defaultFailedAuthLimiter, reserveAuthAttempt } from './failed-auth.js';
+import { defaultFailedAuthLimiter, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
@@ -169,18 +169,19 @@ export function createRelay(options: RelayOptions): Relay {
     dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
-  const failedAuth = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const failedAuthLimiter = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
 
   const guard = createMiddleware<Env>(async (c, next) => {
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
     if (failedAuth && address !== undefined) {
-      const blocked = await reserveAuthAttempt(failedAuth, address);
+      const blocked = await failedAuth.begin(address);
       if (blocked) return blocked;
     }
     const userId = await authenticatedUser(options.authenticate, c.req.raw);
+    if (failedAuth && address !== undefined) await failedAuth.end(address, userId !== undefined);
     if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
-    if (failedAuth && address !== undefined) await authSucceeded(failedAuth, address);
     const limited = await takeRateLimitPoint(limiter, userId);
     if (limited) return limited;
     c.set('user', { userId });
