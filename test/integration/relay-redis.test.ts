@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { RateLimiterRedis } from 'rate-limiter-flexible';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAILY_CAP_ERROR, RELAY_ROUTES } from '../../core/relay/index.js';
 import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
 
@@ -127,6 +127,52 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(await send(b.relay, 'bob', played('bob', '5', 0, 3600))).toMatchObject({ status: 'SUCCESS' });
     expect(a.bulkCalls().length + b.bulkCalls().length).toBe(3);
     expect(Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`))).toBeGreaterThan(30 * 86_400);
+  });
+
+  it('does not let a batch it refuses fill the cap: a session that fits, sent meanwhile on the other instance, is SUCCESS', async () => {
+    // On b3f633f the refused 1000 s were counted in Redis until given back, and the 600 s that fit were FAILED for good
+    // when taken in between (35 of 40 rounds over HTTP in probe 4). Here the give-back is held until the second
+    // session was answered, so "in between" is certain.
+    const keyPrefix = `playtime-race-${process.pid}-${Date.now()}`;
+    const cap = (client: Redis) => ({ seconds: 3600, storeClient: client, keyPrefix });
+    const a = relayOverFakeService({ dailyPlaytimeCap: cap(clients[0] as Redis), coalesceWindowMs: 0 });
+    const b = relayOverFakeService({ dailyPlaytimeCap: cap(clients[1] as Redis), coalesceWindowMs: 0 });
+    const day = Math.floor((Date.now() - 3 * 3_600_000) / 86_400_000) * 86_400_000;
+    const played = (id: string, offsetS: number, seconds: number) => ({
+      sessionId: `race-${keyPrefix}-${id}`,
+      userId: 'alice',
+      durationSeconds: seconds,
+      startedAt: new Date(day + offsetS * 1000).toISOString(),
+      endedAt: new Date(day + (offsetS + seconds) * 1000).toISOString(),
+    });
+    const send = async (relay: typeof a.relay, session: ReturnType<typeof played>) =>
+      (await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, 'alice')))).body.data.results[0].status;
+    expect(await send(a.relay, played('first', 0, 3000))).toBe('SUCCESS');
+
+    const reward = RateLimiterRedis.prototype.reward;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let rewarding = () => {};
+    const rewardAsked = new Promise<void>((resolve) => (rewarding = resolve));
+    let first = true; // only the first give-back is held
+    const spy = vi.spyOn(RateLimiterRedis.prototype, 'reward').mockImplementation(async function (this: RateLimiterRedis, ...args) {
+      if (first) {
+        first = false;
+        rewarding();
+        await held;
+      }
+      return reward.apply(this, args);
+    });
+    try {
+      const over = send(b.relay, played('over', 3000, 1000));
+      await Promise.race([over, rewardAsked]);
+      const fits = await send(a.relay, played('fits', 4000, 600));
+      release();
+      expect([await over, fits]).toEqual(['FAILED', 'SUCCESS']);
+    } finally {
+      release();
+      spy.mockRestore();
+    }
   });
 
   it('answers 503 with Retry-After, not 500, when Redis is unreachable', async () => {
