@@ -49,12 +49,12 @@ export class FailedAuthLimit {
       try {
         counted = await this.#limiter.get(address);
       } catch {
-        this.#wakeNext(address); // it leaves without a turn: the next one looks for itself
+        this.#wakeAll(address); // it leaves without a turn: those waiting look for themselves
         return unavailableResponse('The failed-authentication store is unavailable; retry later');
       }
       const left = this.#limiter.points - (counted?.consumedPoints ?? 0);
       if (left <= 0) {
-        this.#wakeNext(address);
+        this.#wakeAll(address); // the address is blocked: every request waiting for it is answered now, not one by one
         const retryAfter = String(retryAfterSeconds(Math.max(counted?.msBeforeNext ?? 0, 0)));
         return errorResponse(429, 'RATE_LIMITED', 'Too many failed authentications from this address', undefined, { 'retry-after': retryAfter });
       }
@@ -81,6 +81,12 @@ export class FailedAuthLimit {
     let queue = this.#waiting.get(address);
     if (!queue) this.#waiting.set(address, (queue = []));
     return queue;
+  }
+
+  #wakeAll(address: string): void {
+    const queue = this.#waiting.get(address);
+    this.#waiting.delete(address);
+    queue?.forEach((wake) => wake());
   }
 
   #wakeNext(address: string): void {
