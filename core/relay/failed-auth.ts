@@ -6,6 +6,7 @@
  */
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
+import { isCloudflareWorker } from '../server/runtime.js';
 import { RateLimiterMemory } from './limiters.js';
 
 /**
@@ -26,6 +27,8 @@ export function defaultFailedAuthLimiter(): RateLimiterAbstract {
  * of being refused: players behind one address (a carrier's NAT, a school) whose logins are checked at the same
  * time all get in. assumed: the attempts in flight are counted per relay; across a fleet the failures are shared
  * (the limiter's store), so a burst spread over several relays is held to the limit once its failures are counted.
+ * On a Cloudflare Worker a request cannot wait for another request's work (workerd answers it with a bare 500, as
+ * for the relay's merging), so there a request past that is answered 429 with `Retry-After: 1` instead.
  */
 export class FailedAuthLimit {
   readonly #limiter: RateLimiterAbstract;
@@ -33,6 +36,7 @@ export class FailedAuthLimit {
   readonly #running = new Map<string, number>();
   /** Requests waiting for one of an address's running authentications to end, first come first served. */
   readonly #waiting = new Map<string, Array<() => void>>();
+  readonly #canWait = !isCloudflareWorker();
 
   constructor(limiter: RateLimiterAbstract) {
     this.#limiter = limiter;
@@ -41,7 +45,8 @@ export class FailedAuthLimit {
   /**
    * Waits for a turn to authenticate a request from `address`: undefined when it may go on (then {@link end}
    * must follow), else the answer to send, 429 `RATE_LIMITED` with `Retry-After` once failures used up the
-   * limit, or 503 when the store cannot be reached (assumed: fail closed, as the rate limit does).
+   * limit (or, on a Worker, while its turns are taken), or 503 when the store cannot be reached (assumed: fail
+   * closed, as the rate limit does).
    */
   async begin(address: string): Promise<Response | undefined> {
     for (;;) {
@@ -62,6 +67,9 @@ export class FailedAuthLimit {
       if (running < left) {
         this.#running.set(address, running + 1);
         return undefined;
+      }
+      if (!this.#canWait) {
+        return errorResponse(429, 'RATE_LIMITED', 'Too many authentications at once from this address; retry in a moment', undefined, { 'retry-after': '1' });
       }
       await new Promise<void>((resolve) => this.#queue(address).push(resolve));
     }

@@ -106,6 +106,31 @@ describe('failed authentications per client address', () => {
     expect(guesses).toEqual([401, 401, 401, 429]);
   });
 
+  it('on a Cloudflare Worker, where a request cannot wait for another, answers one past the turns 429 with Retry-After: 1', async () => {
+    // workerd's globals (see no-coalescing.test.ts): WebSocketPair at every date.
+    vi.stubGlobal('WebSocketPair', function WebSocketPair() {});
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    try {
+      const pending: Array<() => void> = [];
+      const authenticate = vi.fn(async (request: Request) => {
+        await new Promise<void>((resolve) => pending.push(resolve));
+        return authenticateByHeader(request);
+      });
+      const { relay } = relayOverFakeService({ coalesceWindowMs: 0, authenticate, failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }), clientAddress: () => '203.0.113.13' });
+      const running = [relay.fetch(from('ignored', 'alice')), relay.fetch(from('ignored', 'bob'))];
+      const third = await read(await relay.fetch(from('ignored', 'carol')));
+      expect([third.status, third.body.code, third.headers.get('retry-after')]).toEqual([429, 'RATE_LIMITED', '1']);
+      pending.splice(0).forEach((release) => release());
+      expect((await Promise.all(running)).map((r) => r.status)).toEqual([200, 200]);
+      const again = relay.fetch(from('ignored', 'carol', 1));
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.splice(0).forEach((release) => release());
+      expect((await again).status).toBe(200);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
   it('answers 503 with Retry-After, without calling authenticate, when the store of failures cannot be reached', async () => {
     const authenticate = vi.fn(authenticateByHeader);
     const limiter = new RateLimiterMemory({ points: 3, duration: 60 });
