@@ -104,8 +104,8 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(other.status).toBe(200);
   });
 
-  it('holds one daily play-time cap per user across both instances: 2000 s on A + 1600 s on B fill 3600 s, 1 s more is FAILED', async () => {
-    const keyPrefix = `playtime-day-${process.pid}-${Date.now()}`;
+  /** Two relays counting one daily cap of 3600 s in Redis under `keyPrefix`, and sessions played today (UTC). */
+  function cappedRelays(keyPrefix: string) {
     const cap = (client: Redis) => ({ seconds: 3600, storeClient: client, keyPrefix });
     const a = relayOverFakeService({ dailyPlaytimeCap: cap(clients[0] as Redis), coalesceWindowMs: 0 });
     const b = relayOverFakeService({ dailyPlaytimeCap: cap(clients[1] as Redis), coalesceWindowMs: 0 });
@@ -120,6 +120,12 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     });
     const send = async (relay: typeof a.relay, user: string, session: ReturnType<typeof played>) =>
       (await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, user)))).body.data.results[0];
+    return { a, b, day, played, send };
+  }
+
+  it('holds one daily play-time cap per user across both instances: 2000 s on A + 1600 s on B fill 3600 s, 1 s more is FAILED', async () => {
+    const keyPrefix = `playtime-day-${process.pid}-${Date.now()}`;
+    const { a, b, day, played, send } = cappedRelays(keyPrefix);
     expect(await send(a.relay, 'alice', played('alice', '1', 0, 2000))).toMatchObject({ status: 'SUCCESS' });
     expect(await send(b.relay, 'alice', played('alice', '2', 2000, 1600))).toMatchObject({ status: 'SUCCESS' });
     expect(await send(a.relay, 'alice', played('alice', '3', 3600, 1))).toEqual({ sessionId: `cap-${keyPrefix}-3`, status: 'FAILED', error: DAILY_CAP_ERROR });
@@ -133,21 +139,9 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     // On b3f633f the refused 1000 s were counted in Redis until given back, and the 600 s that fit were FAILED for good
     // when taken in between (35 of 40 rounds over HTTP in probe 4). Here the give-back is held until the second
     // session was answered, so "in between" is certain.
-    const keyPrefix = `playtime-race-${process.pid}-${Date.now()}`;
-    const cap = (client: Redis) => ({ seconds: 3600, storeClient: client, keyPrefix });
-    const a = relayOverFakeService({ dailyPlaytimeCap: cap(clients[0] as Redis), coalesceWindowMs: 0 });
-    const b = relayOverFakeService({ dailyPlaytimeCap: cap(clients[1] as Redis), coalesceWindowMs: 0 });
-    const day = Math.floor((Date.now() - 3 * 3_600_000) / 86_400_000) * 86_400_000;
-    const played = (id: string, offsetS: number, seconds: number) => ({
-      sessionId: `race-${keyPrefix}-${id}`,
-      userId: 'alice',
-      durationSeconds: seconds,
-      startedAt: new Date(day + offsetS * 1000).toISOString(),
-      endedAt: new Date(day + (offsetS + seconds) * 1000).toISOString(),
-    });
-    const send = async (relay: typeof a.relay, session: ReturnType<typeof played>) =>
-      (await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, 'alice')))).body.data.results[0].status;
-    expect(await send(a.relay, played('first', 0, 3000))).toBe('SUCCESS');
+    const { a, b, played, send } = cappedRelays(`playtime-race-${process.pid}-${Date.now()}`);
+    const status = async (relay: typeof a.relay, id: string, offsetS: number, seconds: number) => (await send(relay, 'alice', played('alice', id, offsetS, seconds))).status;
+    expect(await status(a.relay, 'first', 0, 3000)).toBe('SUCCESS');
 
     const reward = RateLimiterRedis.prototype.reward;
     let release = () => {};
@@ -164,9 +158,9 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
       return reward.apply(this, args);
     });
     try {
-      const over = send(b.relay, played('over', 3000, 1000));
+      const over = status(b.relay, 'over', 3000, 1000);
       await Promise.race([over, rewardAsked]);
-      const fits = await send(a.relay, played('fits', 4000, 600));
+      const fits = await status(a.relay, 'fits', 4000, 600);
       release();
       expect([await over, fits]).toEqual(['FAILED', 'SUCCESS']);
     } finally {
