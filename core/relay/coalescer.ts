@@ -9,6 +9,7 @@ import { isTransientStatus } from '../http/backoff.js';
 import { ResponseValidationError, isCampaignError } from '../http/errors.js';
 import { SERVICE_MAX_BODY_BYTES, utf8Length } from '../schema/json-limits.js';
 import { MAX_BULK_ITEMS, type BulkPlaytimeItem, type BulkPlaytimeResult, type PlaytimeItemResult } from '../schema/playtime.js';
+import { renumberSessions } from './session-paths.js';
 
 /**
  * Sends one merged batch upstream (in the relay: `server.playtime.recordBulk`). `json` is the request body
@@ -224,7 +225,9 @@ export class PlaytimeCoalescer {
         // Whose batch was refused is unknown: each client's slices go again on their own.
         await Promise.all([...parts].map((part) => this.#deliver(slices.filter((slice) => slice.part === part), isTest)));
       } else {
-        for (const slice of slices) settle(slice, undefined, error);
+        // One client's call: a refusal's details name its sessions as the client's batch numbers them.
+        const reason = parts.size === 1 ? renumberSessions(error, (n) => partIndex(slices, n)) : error;
+        for (const slice of slices) settle(slice, undefined, reason);
       }
       return;
     }
@@ -235,6 +238,16 @@ export class PlaytimeCoalescer {
       else settle(slice, undefined, new ResponseValidationError({ code: 'INVALID_RESPONSE', message: 'The service did not answer for every session' }));
     });
   }
+}
+
+/** Where the `n`th session of a call carrying `slices` (of one part, in order) is in that part. */
+function partIndex(slices: readonly Slice[], n: number): number | undefined {
+  let first = 0;
+  for (const { start, end } of slices) {
+    if (n < first + end - start) return start + n - first;
+    first += end - start;
+  }
+  return undefined;
 }
 
 function isWhole(slice: Slice): boolean {

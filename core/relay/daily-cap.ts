@@ -53,6 +53,7 @@ export type CapTaken = readonly Share[];
  */
 export class DailyPlaytimeCap {
   readonly #limiter: RateLimiterAbstract;
+  readonly #seconds: number;
 
   /**
    * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
@@ -64,6 +65,7 @@ export class DailyPlaytimeCap {
     if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_DAILY_PLAYTIME_SECONDS) {
       throw new RangeError(`dailyPlaytimeCap.seconds must be a whole number from 1 to ${MAX_DAILY_PLAYTIME_SECONDS}`);
     }
+    this.#seconds = seconds;
     // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
     const limits = { points: seconds, duration, keyPrefix: options.keyPrefix ?? 'game-campaign-playtime-day' };
@@ -83,6 +85,10 @@ export class DailyPlaytimeCap {
     const taken: Share[] = [];
     for (const share of dayShares(userId, session)) {
       try {
+        if (!(await this.#fits(share.key, share.seconds))) {
+          await this.giveBack(taken);
+          return undefined;
+        }
         await this.#limiter.consume(share.key, share.seconds);
         taken.push(share);
       } catch (rejection) {
@@ -100,8 +106,8 @@ export class DailyPlaytimeCap {
 
   /**
    * {@link take} for a batch, in order: what each session took, undefined for a session over the cap. The
-   * usual batch (within the budgets) costs one store call per UTC day it covers, not one per session; only
-   * a batch that would pass a budget is taken session by session, so the sessions that fit still count.
+   * usual batch (within the budgets) costs two store calls (a read and a take) per UTC day it covers, not per
+   * session; only a batch that would pass a budget is taken session by session, so the sessions that fit still count.
    * @throws the store's error when it cannot be reached (then nothing is taken)
    */
   async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
@@ -111,6 +117,10 @@ export class DailyPlaytimeCap {
     const taken: Share[] = [];
     for (const [key, seconds] of totals) {
       try {
+        if (!(await this.#fits(key, seconds))) {
+          await this.giveBack(taken);
+          return this.#takeEach(userId, sessions);
+        }
         await this.#limiter.consume(key, seconds);
         taken.push({ key, seconds });
       } catch (rejection) {
@@ -123,6 +133,18 @@ export class DailyPlaytimeCap {
       }
     }
     return shares;
+  }
+
+  /**
+   * True when `seconds` more fit the day's budget as it stands. Read before taking: a take that does not fit is
+   * counted by the store until it is given back, and a session of the same player taken in between would be
+   * FAILED for good over seconds that were never recorded. A take that fits here may still be refused by one taken
+   * at the same moment (then both truly did not fit).
+   * @throws the store's error when it cannot be reached
+   */
+  async #fits(key: string, seconds: number): Promise<boolean> {
+    const counted = await this.#limiter.get(key);
+    return (counted?.consumedPoints ?? 0) + seconds <= this.#seconds;
   }
 
   async #takeEach(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {

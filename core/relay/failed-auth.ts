@@ -4,9 +4,10 @@
  * Other addresses are not affected. rate-limiter-flexible counts the failures: in memory, or in Redis for a fleet.
  * @see DESIGN section 6; docs/decisions.md ("Failed authentications")
  */
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
+import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
+import { isCloudflareWorker } from '../server/runtime.js';
 import { RateLimiterMemory } from './limiters.js';
-import { consumePoint } from './rate-limit.js';
 
 /**
  * The limit of the default failed-authentication limiter. assumed: 10 failures per address per minute, far
@@ -20,16 +21,86 @@ export function defaultFailedAuthLimiter(): RateLimiterAbstract {
 }
 
 /**
- * Reserves one attempt for `address` before `authenticate` runs: undefined when it may go on, else the answer,
- * 429 `RATE_LIMITED` with `Retry-After` once failures used up the limit, or 503 when the store cannot be
- * reached (assumed: fail closed, as the rate limit does). The attempt is reserved first, atomically, so a
- * burst of concurrent guesses is held to the limit too; {@link authSucceeded} gives it back.
+ * Failed authentications per address, counted in `limiter` (one point per failure, never for a success), and the
+ * authentications this relay runs at once per address: at most as many as the address has failures left, so a
+ * burst of concurrent guesses is held to the limit too. A request past that waits for one of them to end instead
+ * of being refused: players behind one address (a carrier's NAT, a school) whose logins are checked at the same
+ * time all get in. assumed: the attempts in flight are counted per relay; across a fleet the failures are shared
+ * (the limiter's store), so a burst spread over several relays is held to the limit once its failures are counted.
+ * On a Cloudflare Worker a request cannot wait for another request's work (workerd answers it with a bare 500, as
+ * for the relay's merging), so there a request past that is answered 429 with `Retry-After: 1` instead.
  */
-export function reserveAuthAttempt(limiter: RateLimiterAbstract, address: string): Promise<Response | undefined> {
-  return consumePoint(limiter, address, 'Too many failed authentications from this address');
-}
+export class FailedAuthLimit {
+  readonly #limiter: RateLimiterAbstract;
+  /** Authentications running, per address. */
+  readonly #running = new Map<string, number>();
+  /** Requests waiting for one of an address's running authentications to end, first come first served. */
+  readonly #waiting = new Map<string, Array<() => void>>();
+  readonly #canWait = !isCloudflareWorker();
 
-/** Gives back the attempt an authentication that succeeded reserved: only failures count. */
-export async function authSucceeded(limiter: RateLimiterAbstract, address: string): Promise<void> {
-  await limiter.reward(address, 1).catch(() => undefined); // a store gone away forgets it at the key's expiry
+  constructor(limiter: RateLimiterAbstract) {
+    this.#limiter = limiter;
+  }
+
+  /**
+   * Waits for a turn to authenticate a request from `address`: undefined when it may go on (then {@link end}
+   * must follow), else the answer to send, 429 `RATE_LIMITED` with `Retry-After` once failures used up the
+   * limit (or, on a Worker, while its turns are taken), or 503 when the store cannot be reached (assumed: fail
+   * closed, as the rate limit does).
+   */
+  async begin(address: string): Promise<Response | undefined> {
+    for (;;) {
+      let counted: RateLimiterRes | null;
+      try {
+        counted = await this.#limiter.get(address);
+      } catch {
+        this.#wakeAll(address); // it leaves without a turn: those waiting look for themselves
+        return unavailableResponse('The failed-authentication store is unavailable; retry later');
+      }
+      const left = this.#limiter.points - (counted?.consumedPoints ?? 0);
+      if (left <= 0) {
+        this.#wakeAll(address); // the address is blocked: every request waiting for it is answered now, not one by one
+        const retryAfter = String(retryAfterSeconds(Math.max(counted?.msBeforeNext ?? 0, 0)));
+        return errorResponse(429, 'RATE_LIMITED', 'Too many failed authentications from this address', undefined, { 'retry-after': retryAfter });
+      }
+      const running = this.#running.get(address) ?? 0;
+      if (running < left) {
+        this.#running.set(address, running + 1);
+        return undefined;
+      }
+      if (!this.#canWait) {
+        return errorResponse(429, 'RATE_LIMITED', 'Too many authentications at once from this address; retry in a moment', undefined, { 'retry-after': '1' });
+      }
+      await new Promise<void>((resolve) => this.#queue(address).push(resolve));
+    }
+  }
+
+  /** Ends the authentication {@link begin} let through: a failure is counted (best effort), a success is not. */
+  async end(address: string, succeeded: boolean): Promise<void> {
+    // Counted before the turn is handed on, so the next one sees it.
+    if (!succeeded) await this.#limiter.consume(address, 1).catch(() => undefined);
+    const running = (this.#running.get(address) ?? 1) - 1;
+    if (running > 0) this.#running.set(address, running);
+    else this.#running.delete(address);
+    this.#wakeNext(address);
+  }
+
+  #queue(address: string): Array<() => void> {
+    let queue = this.#waiting.get(address);
+    if (!queue) this.#waiting.set(address, (queue = []));
+    return queue;
+  }
+
+  #wakeAll(address: string): void {
+    const queue = this.#waiting.get(address);
+    this.#waiting.delete(address);
+    queue?.forEach((wake) => wake());
+  }
+
+  #wakeNext(address: string): void {
+    const queue = this.#waiting.get(address);
+    const next = queue?.shift();
+    if (queue?.length === 0) this.#waiting.delete(address);
+    next?.();
+  }
 }

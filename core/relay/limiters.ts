@@ -26,7 +26,7 @@ interface StoredRecord {
  * rate-limiter-flexible's `RateLimiterMemory`, which also drops expired keys itself. Its store deletes a key only from
  * a `setTimeout` set when the key was made, and a Cloudflare Worker never runs a timer of a request that has ended:
  * there every client address, player and player-day the relay saw would stay in the isolate's memory. Each
- * `consume` sweeps the keys whose time is over, at most every {@link MEMORY_SWEEP_INTERVAL_MS}
+ * `consume` and `get` sweep the keys whose time is over, at most every {@link MEMORY_SWEEP_INTERVAL_MS}
  * (`Map.prototype.forEach`, deleting as it goes: allowed by the standard).
  */
 class SweptRateLimiterMemory extends Memory {
@@ -35,6 +35,13 @@ class SweptRateLimiterMemory extends Memory {
   override consume(key: string | number, pointsToConsume?: number, options?: { [key: string]: unknown }): Promise<Flexible.RateLimiterRes> {
     this.#sweep();
     return super.consume(key, pointsToConsume, options);
+  }
+
+  /** The key's count, or null once its time is over (the store's own `get` returns it until its timer ran). */
+  override async get(key: string | number, options?: { [key: string]: unknown }): Promise<Flexible.RateLimiterRes | null> {
+    this.#sweep();
+    const counted = await super.get(key, options);
+    return counted && this.duration > 0 && counted.msBeforeNext <= 0 ? null : counted;
   }
 
   #sweep(): void {

@@ -15,6 +15,7 @@ import { clockShiftMs } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
+import { renumberSessions } from './session-paths.js';
 import { timestampTime } from './timestamp-time.js';
 
 /** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
@@ -97,7 +98,8 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
       upstream = await route.coalescer.submit(forwarded.map((f) => f.session), isTest, size);
     } catch (error) {
       await giveBack(cap, forwarded);
-      return upstreamErrorResponse(error);
+      // The service numbered the sessions it received; the client's batch had more (some were not forwarded).
+      return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index));
     }
     forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
     // Only recorded play counts: a FAILED or SKIPPED (already recorded, so already counted) session gives its seconds back.

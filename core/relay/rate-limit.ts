@@ -24,11 +24,7 @@ export function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string)
   return consumePoint(limiter, userId, 'Too many requests for this user');
 }
 
-/**
- * Takes one point for `key`: undefined when it may go on, else 429 `RATE_LIMITED` saying `tooMany` with
- * `Retry-After`, or 503 when the store cannot be reached. The one path both relay limits (requests per user,
- * failed logins per address) go through.
- */
+/** Takes one point for `key`: undefined when it may go on, else 429 `RATE_LIMITED` saying `tooMany` with `Retry-After`, or 503 when the store cannot be reached. */
 export async function consumePoint(limiter: RateLimiterAbstract, key: string, tooMany: string): Promise<Response | undefined> {
   try {
     await limiter.consume(key, 1);

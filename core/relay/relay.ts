@@ -19,7 +19,7 @@ import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
-import { authSucceeded, defaultFailedAuthLimiter, reserveAuthAttempt } from './failed-auth.js';
+import { defaultFailedAuthLimiter, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
@@ -51,13 +51,17 @@ export interface RelayOptions {
    * between the relays of a fleet. @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
    */
   rateLimiter?: RateLimiterAbstract;
-  /** Largest request body in bytes, counted as it arrives (413 above). @defaultValue 1048576 (1 MiB) */
+  /**
+   * Largest request body in bytes, counted as it arrives (413 above). @defaultValue 1048576 (1 MiB)
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
+   */
   maxBodyBytes?: number;
   /**
    * How long playtime batches wait to be merged with others into one bulk call, in ms; 0 turns merging off (each
    * request's batch goes upstream on its own, from that request). On a Cloudflare Worker merging is always off,
    * at every compatibility date: workerd cancels a request that waits for another request's upstream call with a
    * bare 500 ("your Worker's code had hung"). @defaultValue 50
+   * @throws RangeError from `createRelay` when it is not a finite number >= 0
    */
   coalesceWindowMs?: number;
   /**
@@ -76,11 +80,13 @@ export interface RelayOptions {
    * How long a request body may take to arrive, in ms, counted from when the relay starts reading it; a body
    * still arriving then is answered 408 and not read further. Set node:http's own time-outs as well (see the
    * tracker guide). @defaultValue 10000
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
    */
   bodyTimeoutMs?: number;
   /**
    * How far a session's `startedAt` or `endedAt` may be ahead of the server's clock, in ms, for device clocks
    * that run fast; later is an item FAILED. @defaultValue 300000 (5 minutes, assumed)
+   * @throws RangeError from `createRelay` when it is not a finite number >= 0
    */
   clockSkewMs?: number;
   /**
@@ -150,37 +156,38 @@ export function createRelay(options: RelayOptions): Relay {
   const { server } = options;
   const limiter = options.rateLimiter ?? defaultRateLimiter();
   const bodyLimits: BodyLimits = {
-    maxBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
-    timeoutMs: options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS,
+    maxBytes: limit(options, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES, 1),
+    timeoutMs: limit(options, 'bodyTimeoutMs', DEFAULT_BODY_TIMEOUT_MS, 1),
   };
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
-  const maxSessionAgeMs = options.maxSessionAgeMs ?? DEFAULT_MAX_SESSION_AGE_MS;
-  if (!Number.isFinite(maxSessionAgeMs) || maxSessionAgeMs < 0) throw new RangeError('maxSessionAgeMs must be a finite number >= 0');
+  const maxSessionAgeMs = limit(options, 'maxSessionAgeMs', DEFAULT_MAX_SESSION_AGE_MS, 0);
+  const coalesceWindowMs = limit(options, 'coalesceWindowMs', DEFAULT_COALESCE_WINDOW_MS, 0);
   const coalescer = new PlaytimeCoalescer({
-    windowMs: isCloudflareWorker() ? 0 : (options.coalesceWindowMs ?? DEFAULT_COALESCE_WINDOW_MS),
+    windowMs: isCloudflareWorker() ? 0 : coalesceWindowMs,
     maxBytes: SERVICE_MAX_BODY_BYTES,
     // Every item was checked with the SDK's schema on arrival: sent without a second pass, as the text it was measured in.
     send: (sessions, isTest, json) => recordCheckedBulk(server.playtime, { sessions, ...(isTest ? { isTest } : {}) }, json),
   });
   const playtime = {
     coalescer,
-    rules: { clockSkewMs: options.clockSkewMs ?? DEFAULT_CLOCK_SKEW_MS, maxSessionAgeMs },
+    rules: { clockSkewMs: limit(options, 'clockSkewMs', DEFAULT_CLOCK_SKEW_MS, 0), maxSessionAgeMs },
     acceptSession: options.acceptSession,
     dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
-  const failedAuth = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const failedAuthLimiter = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
 
   const guard = createMiddleware<Env>(async (c, next) => {
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
     if (failedAuth && address !== undefined) {
-      const blocked = await reserveAuthAttempt(failedAuth, address);
+      const blocked = await failedAuth.begin(address);
       if (blocked) return blocked;
     }
     const userId = await authenticatedUser(options.authenticate, c.req.raw);
+    if (failedAuth && address !== undefined) await failedAuth.end(address, userId !== undefined);
     if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
-    if (failedAuth && address !== undefined) await authSucceeded(failedAuth, address);
     const limited = await takeRateLimitPoint(limiter, userId);
     if (limited) return limited;
     c.set('user', { userId });
@@ -237,6 +244,16 @@ export function createRelay(options: RelayOptions): Relay {
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
   return { fetch: async (request) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(request)) };
+}
+
+/**
+ * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
+ * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
+ */
+function limit(options: RelayOptions, name: 'maxBodyBytes' | 'bodyTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs', fallback: number, min: number): number {
+  const value: unknown = options[name] ?? fallback;
+  if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
+  return value;
 }
 
 /** The user `authenticate` vouches for, or undefined when it returned nothing usable or threw. */

@@ -25,7 +25,8 @@ export const WEBHOOK_EVENT_FIELDS = {
     couponCode: z.string(),
     campaignId: z.string(),
     creatorKey: z.string(),
-    reward: z.array(RewardItem),
+    // Loose, as `data` is: a field of a reward item we do not know (the spec shows none of the payload) is kept.
+    reward: z.array(z.looseObject(RewardItem.shape)),
     redeemedAt: DateTime,
   },
   'payment.created': { ...paymentRecordFields, purchasedAt: DateTime, createdAt: DateTime },

@@ -38,6 +38,7 @@ export interface WebhookReceiverOptions {
    * Largest delivery body in bytes, counted as it arrives (413 above): an unauthenticated sender cannot make
    * the receiver hold more. assumed: 1 MiB, far above any event the service sends.
    * @defaultValue 1048576
+   * @throws TypeError from `createWebhookReceiver` when it is not a finite number >= 1
    */
   maxBodyBytes?: number;
 }
@@ -103,6 +104,10 @@ export class WebhookReceiver {
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
+    // NaN (an unset environment variable through Number()) would compare false with every size: no cap at all.
+    if (typeof maxBodyBytes !== 'number' || !Number.isFinite(maxBodyBytes) || maxBodyBytes < 1) {
+      throw new TypeError(`maxBodyBytes must be a finite number of bytes >= 1, got ${maxBodyBytes}`);
+    }
     this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme, maxBodyBytes };
     this.fetch = this.fetch.bind(this);
   }
@@ -261,7 +266,7 @@ export class WebhookReceiver {
 /**
  * Creates a webhook receiver: mount `receiver.fetch` (Bun, Deno, Hono, Next.js route handlers, workers) or
  * `webhookMiddleware(receiver)` from `game-campaign-sdk/node`.
- * @throws TypeError when the secret is not `whsec_<base64>` or the tolerance is not a number >= 0
+ * @throws TypeError when the secret is not `whsec_<base64>`, the tolerance is not a number >= 0 or `maxBodyBytes` not one >= 1
  * @example
  * ```ts
  * const receiver = createWebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });

@@ -148,6 +148,20 @@ describe('PlaytimeCoalescer', () => {
     expect(send).toHaveBeenCalledTimes(1);
   });
 
+  it("names a refused session by its place in the client's batch when the batch was spread over several calls", async () => {
+    // On b3f633f the details kept the service's numbering of the second call (sessions.0), which is another session of the batch.
+    const send = vi.fn((items: BulkPlaytimeItem[]) =>
+      items.some((s) => s.sessionId === 's-alice-3')
+        ? Promise.reject(new ValidationError({ code: 'VALIDATION_ERROR', status: 400, message: 'bad', details: [{ path: 'sessions.1.metadata', message: 'not allowed' }, { path: '(body)', message: 'x' }] }))
+        : Promise.resolve(success(items)),
+    );
+    const coalescer = new PlaytimeCoalescer({ send, windowMs: 5, maxItems: 2 });
+    const result = coalescer.submit(sessions('alice', 4), false).catch((e: unknown) => e);
+    await vi.advanceTimersByTimeAsync(5);
+    expect(send.mock.calls.map(([items]) => items.map((s) => s.sessionId))).toEqual([['s-alice-0', 's-alice-1'], ['s-alice-2', 's-alice-3']]);
+    expect((await result) as ValidationError).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'sessions.3.metadata', message: 'not allowed' }, { path: '(body)', message: 'x' }] });
+  });
+
   it('honours a smaller maxItems', async () => {
     const send = vi.fn((items: BulkPlaytimeItem[]) => Promise.resolve(success(items)));
     const coalescer = new PlaytimeCoalescer({ send, windowMs: 5, maxItems: 3 });

@@ -70,6 +70,77 @@ describe('failed authentications per client address', () => {
     expect((await relay.fetch(from('203.0.113.9', undefined, 2))).status).toBe(429);
   });
 
+  it('does not count successes at once either: valid requests from one address all get in, however many run together', async () => {
+    // Players behind one address (a carrier's NAT, a school) whose logins are checked at the same time: on b3f633f
+    // each held a point of the failure budget while `authenticate` ran, and those past it were answered 429 for a minute.
+    const pending: Array<() => void> = [];
+    const authenticate = vi.fn(async (request: Request) => {
+      await new Promise<void>((resolve) => pending.push(resolve));
+      return authenticateByHeader(request);
+    });
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate,
+      failedAuthLimit: new RateLimiterMemory({ points: 3, duration: 60 }),
+      clientAddress: () => '203.0.113.11',
+    });
+    const answers = Array.from({ length: 12 }, (_, i) => relay.fetch(from('ignored', `player-${i}`)));
+    // Whatever is in flight, released one step at a time until every request has been answered.
+    const settled = Promise.all(answers);
+    let done = false;
+    void settled.then(() => (done = true));
+    while (!done) {
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.splice(0).forEach((release) => release());
+    }
+    expect((await settled).map((r) => r.status)).toEqual(Array(12).fill(200));
+    expect(authenticate).toHaveBeenCalledTimes(12);
+    // The budget is untouched: three failures are still allowed, the fourth is not.
+    const guesses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const answer = relay.fetch(from('ignored', undefined, i));
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.splice(0).forEach((release) => release());
+      guesses.push((await answer).status);
+    }
+    expect(guesses).toEqual([401, 401, 401, 429]);
+  });
+
+  it('on a Cloudflare Worker, where a request cannot wait for another, answers one past the turns 429 with Retry-After: 1', async () => {
+    // workerd's globals (see no-coalescing.test.ts): WebSocketPair at every date.
+    vi.stubGlobal('WebSocketPair', function WebSocketPair() {});
+    vi.stubGlobal('navigator', { userAgent: 'Cloudflare-Workers' });
+    try {
+      const pending: Array<() => void> = [];
+      const authenticate = vi.fn(async (request: Request) => {
+        await new Promise<void>((resolve) => pending.push(resolve));
+        return authenticateByHeader(request);
+      });
+      const { relay } = relayOverFakeService({ coalesceWindowMs: 0, authenticate, failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }), clientAddress: () => '203.0.113.13' });
+      const running = [relay.fetch(from('ignored', 'alice')), relay.fetch(from('ignored', 'bob'))];
+      const third = await read(await relay.fetch(from('ignored', 'carol')));
+      expect([third.status, third.body.code, third.headers.get('retry-after')]).toEqual([429, 'RATE_LIMITED', '1']);
+      pending.splice(0).forEach((release) => release());
+      expect((await Promise.all(running)).map((r) => r.status)).toEqual([200, 200]);
+      const again = relay.fetch(from('ignored', 'carol', 1));
+      await new Promise((resolve) => setImmediate(resolve));
+      pending.splice(0).forEach((release) => release());
+      expect((await again).status).toBe(200);
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('answers 503 with Retry-After, without calling authenticate, when the store of failures cannot be reached', async () => {
+    const authenticate = vi.fn(authenticateByHeader);
+    const limiter = new RateLimiterMemory({ points: 3, duration: 60 });
+    vi.spyOn(limiter, 'get').mockRejectedValue(new Error('store down'));
+    const { relay } = relayOverFakeService({ coalesceWindowMs: 0, authenticate, failedAuthLimit: limiter, clientAddress: () => '203.0.113.12' });
+    const answer = await read(await relay.fetch(from('ignored', 'alice')));
+    expect([answer.status, answer.body.code, Number(answer.headers.get('retry-after')) >= 1]).toEqual([503, 'INTERNAL_ERROR', true]);
+    expect(authenticate).not.toHaveBeenCalled();
+  });
+
   it('holds a burst of concurrent guesses to the limit', async () => {
     const authenticate = vi.fn(authenticateByHeader);
     const { relay } = relayOverFakeService({

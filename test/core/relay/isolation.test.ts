@@ -121,6 +121,16 @@ describe('a merged call refused for good is retried client by client', () => {
     });
   }
 
+  it("names the refused session by its place in the client's batch, not in the body the service got", async () => {
+    // Another user's session and an implausible one stay behind, so the service numbers the offender 1, the client 3.
+    const { relay, fake, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 0 });
+    fake.push(reply.error(400, 'VALIDATION_ERROR', 'Invalid request', { details: [{ path: 'sessions.1.metadata', message: 'not allowed here' }] }));
+    const batch = [session('bob', 0), { ...session('alice', 1), durationSeconds: 99_999 }, session('alice', 2), session('alice', 3, { metadata: { odd: true } })];
+    const answer = await read(await relay.fetch(post({ sessions: batch }, 'alice')));
+    expect(bulkCalls().map(ids)).toEqual([['s-alice-2', 's-alice-3']]);
+    expect([answer.status, answer.body.code, answer.body.details]).toEqual([400, 'VALIDATION_ERROR', [{ path: 'sessions.3.metadata', message: 'not allowed here' }]]);
+  });
+
   it('does not retry part by part after a transient failure: everyone keeps their data (503)', async () => {
     const { relay, fake, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 50 });
     fake.push(reply.error(429, 'RATE_LIMITED', 'slow down', { headers: { 'retry-after': '2' } }));

@@ -39,6 +39,15 @@ describe('memory limiters whose expiry timers never fire (a Cloudflare Worker)',
     expect(keysHeld(limiter)).toBe(1);
   });
 
+  it('reads a key whose time is over as absent between sweeps (the failed-login limit and the daily cap read before they count)', async () => {
+    const limiter = new RateLimiterMemory({ points: 2, duration: 1 });
+    await limiter.consume('a', 2);
+    await expect(limiter.get('a')).resolves.toMatchObject({ consumedPoints: 2 });
+    vi.advanceTimersByTime(5_000); // past the key's second, before the next sweep is due
+    await expect(limiter.get('a')).resolves.toBeNull();
+    await expect(limiter.consume('a', 1)).resolves.toMatchObject({ consumedPoints: 1 });
+  });
+
   it('a key still counting is kept and still limits', async () => {
     const limiter = new RateLimiterMemory({ points: 2, duration: 60 });
     await limiter.consume('a', 1);

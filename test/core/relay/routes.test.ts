@@ -144,3 +144,20 @@ describe('routing', () => {
     expect((await relay.fetch(new Request('https://game.test/campaign/playtime/sessions', { method: 'POST' }))).status).toBe(404);
   });
 });
+
+describe('numeric options', () => {
+  it('refuses a limit that is not a finite number in range, rather than silently dropping it', () => {
+    // On b3f633f maxBodyBytes: NaN (an unset environment variable through Number()) read bodies of any size, and
+    // clockSkewMs: NaN accepted sessions dated in 2099.
+    for (const [name, bad] of [
+      ['maxBodyBytes', [Number.NaN, 0, -1, Number.POSITIVE_INFINITY, '1mb']],
+      ['bodyTimeoutMs', [Number.NaN, 0, -5, Number.POSITIVE_INFINITY]],
+      ['coalesceWindowMs', [Number.NaN, -1, Number.POSITIVE_INFINITY]],
+      ['clockSkewMs', [Number.NaN, -1, Number.POSITIVE_INFINITY]],
+      ['maxSessionAgeMs', [Number.NaN, -1, Number.POSITIVE_INFINITY]],
+    ] as const) {
+      for (const value of bad) expect(() => relayOverFakeService({ [name]: value as number }), `${name}: ${String(value)}`).toThrow(new RegExp(`^${name} must be a finite number >= \\d`));
+    }
+    expect(() => relayOverFakeService({ maxBodyBytes: 1, bodyTimeoutMs: 1, coalesceWindowMs: 0, clockSkewMs: 0, maxSessionAgeMs: 0 })).not.toThrow();
+  });
+});

@@ -300,6 +300,12 @@ describe('createWebhookReceiver: listeners', () => {
     );
   });
 
+  it('refuses a body cap that is not a finite number of bytes >= 1 at creation (NaN read bodies of any size)', () => {
+    for (const maxBodyBytes of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
+      expect(() => createWebhookReceiver({ secret: SECRET, maxBodyBytes })).toThrow(new TypeError(`maxBodyBytes must be a finite number of bytes >= 1, got ${maxBodyBytes}`));
+    }
+  });
+
   it('refuses a negative tolerance at creation', () => {
     expect(() => createWebhookReceiver({ secret: SECRET, toleranceSeconds: -1 })).toThrow(
       new TypeError('toleranceSeconds must be a finite number of seconds >= 0, got -1'),

@@ -147,6 +147,14 @@ describe('the lenient reading, at its edges', () => {
     expect(await verifyWebhook({ payload, headers, secret: SECRET, now })).toEqual({ id: 'evt_1', type: 'sponsor.ended', data: {}, raw: body });
   });
 
+  it("keeps the fields it does not know inside a reward item too (b3f633f dropped them from data's items)", async () => {
+    const reward = [{ itemName: { en: 'Gold' }, itemId: 'item_gold', itemQuantity: 100, rarity: 'epic', bonus: { percent: 5 } }];
+    const body = { id: 'evt_r', type: 'coupon.redeemed', data: { userId: 'u', reward } };
+    const { payload, headers } = delivery(body);
+    const event = await verifyWebhook({ payload, headers, secret: SECRET, now });
+    expect(event.data).toEqual({ userId: 'u', reward });
+  });
+
   it('a payload field named __proto__ stays a plain field, never a prototype', async () => {
     const payload = '{"type":"sponsor.ended","data":{"__proto__":{"polluted":true},"userId":"u"}}';
     const { headers } = delivery({});
