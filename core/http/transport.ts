@@ -33,7 +33,7 @@ export interface TransportOptions {
   environment?: Environment;
   /** The fetch to use (tests pass the emulator's `fetch`). @defaultValue globalThis.fetch */
   fetch?: FetchLike;
-  /** Per-attempt time-out in ms. @defaultValue 30000 */
+  /** Per-attempt time-out in ms, above 0; `Infinity` sets none. @defaultValue 30000 */
   timeoutMs?: number;
   /** Retries after a retryable failure. @defaultValue 2 */
   maxRetries?: number;
@@ -70,7 +70,7 @@ export interface RequestOptions {
    * (its `cause` is the signal's reason). Nothing is sent after the signal aborts.
    */
   signal?: AbortSignal;
-  /** Per-attempt time-out in ms for this call. @defaultValue the client's `timeoutMs` */
+  /** Per-attempt time-out in ms for this call, above 0; `Infinity` sets none. @defaultValue the client's `timeoutMs` */
   timeout?: number;
   /** Retries after a retryable failure, for this call. @defaultValue the client's `maxRetries` */
   maxRetries?: number;
@@ -152,9 +152,9 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
   };
 
   /** One attempt: the response and its body, read within the time-out. */
-  const send = async (spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> => {
+  const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; body: unknown }> => {
     // No default for `extra`: a for-in over undefined runs no iteration.
-    const { signal, timeout, headers: extra } = spec.options ?? {};
+    const { signal, headers: extra } = spec.options ?? {};
     const headers: Record<string, string> = {};
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
@@ -165,7 +165,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
       if (body) headers['content-type'] = 'application/json';
       const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
       // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout ?? options.timeoutMs ?? 30_000, signal);
+      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout, signal);
       return { response, body: parseJson(text) };
     } catch (cause) {
       throw noAnswerError(cause);
@@ -193,7 +193,9 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
 
   const request = async <T>(spec: RequestSpec): Promise<T> => {
     const url = urlOf(spec);
-    const { signal, maxRetries = options.maxRetries ?? 2 } = spec.options ?? {};
+    const { signal, maxRetries = options.maxRetries ?? 2, timeout = options.timeoutMs ?? 30_000 } = spec.options ?? {};
+    // 0, a negative number or NaN would time every attempt out at once, with a message that blames the service.
+    if (!(timeout > 0)) throw new RangeError(`timeout must be a number of ms above 0 (Infinity for none), not ${timeout}`);
     // Declared outside the loop: a closure over a loop's own binding makes Babel (React Native) wrap the whole
     // loop body in a function.
     let attempt = 0;
@@ -204,7 +206,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
       let error: CampaignError;
       let retryAfterMs: number | undefined;
       try {
-        const { response, body } = await send(spec, url);
+        const { response, body } = await send(spec, url, timeout);
         log('response', { status: response.status });
         if (response.ok) return success(response, body, spec) as T;
         retryAfterMs = parseRetryAfter(response.headers, Date.now());
