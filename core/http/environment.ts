@@ -35,11 +35,24 @@ export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment
 /**
  * Percent-encodes every interpolated value: path`/v1/server/payments/${id}`. A value of `.` or `..` is refused:
  * URL parsing resolves it (encoded or not) to another endpoint.
- * @throws ValidationError for a `.` or `..` value
+ * @throws ValidationError for a `.` or `..` value, or one {@link encoded} refuses
  */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   return values.reduce<string>((out, value, i) => {
     if (value === '.' || value === '..') invalid([{ path: '(path)', message: `"${value}" cannot be a path parameter` }]);
-    return out + encodeURIComponent(value) + strings[i + 1];
+    return out + encoded(value, '(path)') + strings[i + 1];
   }, strings[0]!);
+}
+
+/**
+ * `encodeURIComponent(value)`; a string with a lone surrogate (half an emoji, as text cut at a UTF-16 length leaves)
+ * cannot be written in a URL, and is a `ValidationError` naming `field` rather than a `URIError`.
+ * @throws ValidationError
+ */
+export function encoded(value: string | number | boolean, field: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return invalid([{ path: field, message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]);
+  }
 }

@@ -7,7 +7,7 @@ import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
-import type { Environment } from './environment.js';
+import { encoded, type Environment } from './environment.js';
 import type { RelayHeaders } from '../relay/sender.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
@@ -147,7 +147,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
    */
   const urlOf = ({ path, query }: RequestSpec): string => {
     let url = baseUrl + path;
-    for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(query[key]!)}`;
+    for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${key}=${encoded(query[key]!, key)}`;
     return url;
   };
 

@@ -106,6 +106,14 @@ describe('PUT /sponsor', () => {
     ]);
   });
 
+  it('answers 400, not 500, for a player whose id cannot be written in the upstream path (a lone surrogate)', async () => {
+    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId: 'alice-\ud83d' }) });
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }] });
+    expect(fake.calls).toEqual([]);
+  });
+
   it('rejects a missing creator key with VALIDATION_ERROR, calling nothing', async () => {
     const { relay, fake } = relayOverFakeService();
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { campaignId: 'camp_2' }, 'alice')));

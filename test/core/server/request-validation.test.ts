@@ -33,6 +33,9 @@ const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   ['payments.registerBulk: amount as a string', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, amount: bad('4.99') }] }), [{ path: 'payments.0.amount', message: 'must be a number' }]],
   ['payments.register: purchasedAt', (s) => s.payments.register({ ...paymentItem, purchasedAt: '2024-02-30T00:00:00.000Z' }), [{ path: 'purchasedAt', message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' }]],
   ['payments.get: empty transactionId', (s) => s.payments.get(''), [{ path: 'transactionId', message: 'must not be empty' }]],
+  // Half an emoji cannot be written in a URL: encodeURIComponent throws a URIError.
+  ['payments.get: a lone surrogate', (s) => s.payments.get('tx-\ud83d'), [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]],
+  ['sponsors.change: a userId with a lone surrogate', (s) => s.sponsors.change('user-\udc00', { newCreatorKey: 'ABCDE' }), [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]],
   ['coupons.redeem: gameUserUuid', (s) => s.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1', gameUserUuid: 'user-1' }), [{ path: 'gameUserUuid', message: 'must be a UUID' }]],
   ['coupons.validate: missing couponCode', (s) => s.coupons.validate(bad({})), [{ path: 'couponCode', message: 'is required' }]],
   ['coupons.listUsage: limit 101', (s) => s.coupons.listUsage('user-1', { limit: 101 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],
