@@ -46,7 +46,7 @@ export interface TransportOptions {
    * @defaultValue false
    */
   validateResponses?: boolean | ResponseValidator;
-  /** Called for each request, response, retry and error. */
+  /** Called for each request, response, retry and error. An exception it throws is reported with `console.error`, never the call's. */
   logger?: (entry: LogEntry) => void;
   /** Source of jitter, for deterministic tests. @defaultValue Math.random */
   random?: () => number;
@@ -199,7 +199,15 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     // Declared outside the loop: a closure over a loop's own binding makes Babel (React Native) wrap the whole
     // loop body in a function.
     let attempt = 0;
-    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => options.logger?.({ type, method: spec.method, url, attempt, ...more });
+    // A logger that throws must not change the call's outcome: after a redeem's answer, a rejection would read as a
+    // failure, and a caller who tried again would redeem twice.
+    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => {
+      try {
+        options.logger?.({ type, method: spec.method, url, attempt, ...more });
+      } catch (error) {
+        console.error(error);
+      }
+    };
     for (; ; attempt++) {
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
