@@ -159,6 +159,9 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
     Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
+    // A header no request can carry (a name with a space, a value with a line break) is the caller's TypeError, thrown
+    // here, not fetch's, which would read as a ConnectionError and be retried. Runtimes without Headers skip the check.
+    if (typeof Headers == 'function') new Headers(headers);
     try {
       // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined.
       const body: string | undefined = spec.json ?? JSON.stringify(spec.body);

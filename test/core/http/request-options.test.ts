@@ -129,6 +129,16 @@ describe('timeout: none, or not a time-out', () => {
   });
 });
 
+describe('headers no request can carry', () => {
+  it.each<Record<string, string>>([{ 'x y': '1' }, { 'x-trace': 'a\nb' }, { 'x-trace': 'caf\u00e9\u2615' }])('%j is a TypeError before anything is sent, not a retried ConnectionError', async (headers) => {
+    const { fake, server } = setup([reply.ok(paymentDetail)]);
+    const error = await server.payments.get('tx-1', { headers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isCampaignError(error)).toBe(false);
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
 describe('maxRetries', () => {
   it('0 sends once and throws the first failure, where the client would retry twice', async () => {
     const { fake, server } = setup([unavailable(), unavailable(), unavailable()]);
