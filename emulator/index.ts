@@ -38,7 +38,10 @@ export interface Emulator {
   serverKey: string;
   /** A read-only snapshot: fixtures and everything recorded (same JSON as `GET /_emulator/state`). */
   state(): EmulatorState;
-  /** Moves emulator time forward (token expiry, boost cooldown, timestamps). */
+  /**
+   * Moves emulator time forward (token expiry, boost cooldown, timestamps).
+   * @throws TypeError for a negative amount, or one that would pass 9999-12-31T23:59:59.999Z
+   */
   advanceClock(ms: number): void;
   /** Changes the injected faults; fields not given stay as they are. @throws TypeError for out-of-range values */
   setFaults(faults: Partial<Faults>): void;
@@ -87,6 +90,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     state: () => store.snapshot(),
     advanceClock: (ms) => {
       if (!Number.isFinite(ms) || ms < 0) throw new TypeError('advanceClock needs a non-negative number of ms');
+      // Past the last four-digit year no timestamp can be written (Date throws beyond +275760): every answer would fail.
+      if (store.now() + ms > LAST_INSTANT) throw new TypeError(`advanceClock cannot move the clock past ${new Date(LAST_INSTANT).toISOString()}`);
       store.advanceClock(ms);
     },
     setFaults: (faults) => {
@@ -151,6 +156,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     },
   };
 }
+
+/** The last instant the emulator's clock may reach: the spec's timestamps have four-digit years. */
+const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** The Hono handler behind each emulator, for `startEmulator` (kept off the public object). */
 const appFetch = new WeakMap<Emulator, (request: Request, env: unknown) => Response | Promise<Response>>();

@@ -26,7 +26,8 @@ export interface BoostChangeRequest {
 /** The player's boost: `gc.boost`. */
 export interface Boost {
   /**
-   * Points the player's boost at another creator. Retried only after a 429 (a change is not de-duplicated).
+   * Points the player's boost at another creator, or boosts one for a player who has none yet (the relay then creates
+   * the boost). Retried only after a 429 (a change is not de-duplicated).
    * @throws BoostCooldownError (`daysRemaining`) inside the 30-day cooldown; NotFoundError for an unknown creator;
    * RelayAuthError when the game's session is refused; ValidationError for an empty key (nothing sent) or a field
    * the relay refuses (with `details`); AbortError when `options.signal` aborts the request or a retry wait

@@ -27,8 +27,8 @@ export class Creators extends Resource {
    * @throws ValidationError for an empty or over-long query, a limit outside 1..100 or a non-boolean isTest
    */
   async search(search: CreatorSearch, options?: RequestOptions): Promise<Creator[]> {
-    // Every problem at once, from the rule table (no zod in client bundles).
-    const query = validatedFields({ q: SearchText, limit: optional(Limit), isTest: optional(Flag) }, { q: search.query, limit: search.limit, isTest: search.isTest });
+    // Every problem at once, from the rule table (no zod in client bundles). No argument at all is a missing query.
+    const query = validatedFields({ q: SearchText, limit: optional(Limit), isTest: optional(Flag) }, { q: search?.query, limit: search?.limit, isTest: search?.isTest });
     return this.transport.get('/v1/client/creators/search', 'Creator', 'list', options, query);
   }
 }

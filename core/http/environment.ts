@@ -22,11 +22,12 @@ export function baseUrlOf(environment: Environment): string {
 
 /**
  * The service's endpoint for a key: the environment's base address, and the key as a bearer token. Keys have
- * the form `<key_id>:<secret>` (spec, Authentication rule 1).
+ * the form `<key_id>:<secret>` (spec, Authentication rule 1), in visible ASCII: a header cannot carry anything else, so
+ * a key pasted with a curly quote or a zero-width space would fail every request as a connection error.
  * @throws TypeError for a malformed key or an unknown environment
  */
 export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment: Environment = 'sandbox'): { baseUrl: string; headers: { authorization: string } } {
-  if (typeof key !== 'string' || !/^[^:\s]+:[^\s]+$/.test(key)) {
+  if (typeof key !== 'string' || !/^[!-9;-~]+:[!-~]+$/.test(key)) {
     throw new TypeError(`${kind} key must have the form <key_id>:<secret>`);
   }
   return { baseUrl: baseUrlOf(environment), headers: { authorization: `Bearer ${key}` } };
@@ -35,11 +36,24 @@ export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment
 /**
  * Percent-encodes every interpolated value: path`/v1/server/payments/${id}`. A value of `.` or `..` is refused:
  * URL parsing resolves it (encoded or not) to another endpoint.
- * @throws ValidationError for a `.` or `..` value
+ * @throws ValidationError for a `.` or `..` value, or one {@link encoded} refuses
  */
 export function path(strings: TemplateStringsArray, ...values: Array<string | number>): string {
   return values.reduce<string>((out, value, i) => {
     if (value === '.' || value === '..') invalid([{ path: '(path)', message: `"${value}" cannot be a path parameter` }]);
-    return out + encodeURIComponent(value) + strings[i + 1];
+    return out + encoded(value, '(path)') + strings[i + 1];
   }, strings[0]!);
+}
+
+/**
+ * `encodeURIComponent(value)`; a string with a lone surrogate (half an emoji, as text cut at a UTF-16 length leaves)
+ * cannot be written in a URL, and is a `ValidationError` naming `field` rather than a `URIError`.
+ * @throws ValidationError
+ */
+export function encoded(value: string | number | boolean, field: string): string {
+  try {
+    return encodeURIComponent(value);
+  } catch {
+    return invalid([{ path: field, message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]);
+  }
 }

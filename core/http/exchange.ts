@@ -9,8 +9,12 @@ import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 import { withoutContentType } from './without-content-type.js';
 
+/** The longest delay `setTimeout` keeps (a 32-bit signed count of ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
- * Sends `init` to `url` and reads the whole body as text (none for 204).
+ * Sends `init` to `url` and reads the whole body as text (none for 204). A `timeoutMs` over {@link MAX_TIMER_MS}
+ * (`Infinity`) sets no time-out.
  * @throws TimeoutError after `timeoutMs` (the SDK's own, so callers need no class of their own to tell it apart); the
  * caller's `signal.reason` when it aborts; the fetch's own error otherwise
  */
@@ -23,7 +27,8 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
     reason ??= why;
     controller.abort(why);
   };
-  const timer = setTimeout(() => abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs);
+  // A timer over 2^31 - 1 ms (about 24.8 days) fires at once in every runtime: a longer time-out, Infinity included, is none.
+  const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs) : undefined;
   const onAbort = () => abort(signal?.reason ?? new Error('The request was aborted'));
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });

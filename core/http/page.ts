@@ -47,13 +47,15 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
 async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<T>> {
   const { data, pagination } = await fetch(number);
-  // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever.
-  const hasNextPage = () => data.length > 0 && pagination.page < pagination.totalPages;
+  // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever. The
+  // next page is the one after the page asked for, not after the `page` answered: a proxy that drops the query (every
+  // answer `page: 1`) must not make the walk ask for page 2 forever.
+  const hasNextPage = () => data.length > 0 && number < pagination.totalPages;
   const page: Page<T> = {
     data,
     pagination,
     hasNextPage,
-    nextPage: () => (hasNextPage() ? loadPage(fetch, pagination.page + 1) : Promise.reject(new RangeError('No next page'))),
+    nextPage: () => (hasNextPage() ? loadPage(fetch, number + 1) : Promise.reject(new RangeError('No next page'))),
     async *[Symbol.asyncIterator]() {
       for (let current = page; ; current = await current.nextPage()) {
         for (const item of current.data) yield item;

@@ -7,7 +7,7 @@ import type { FetchLike } from '../platform.js';
 import type { ErrorDetail } from '../schema/errors.js';
 import type { ResponseName } from '../schema/responses.js';
 import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './backoff.js';
-import type { Environment } from './environment.js';
+import { encoded, type Environment } from './environment.js';
 import type { RelayHeaders } from '../relay/sender.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
@@ -33,7 +33,7 @@ export interface TransportOptions {
   environment?: Environment;
   /** The fetch to use (tests pass the emulator's `fetch`). @defaultValue globalThis.fetch */
   fetch?: FetchLike;
-  /** Per-attempt time-out in ms. @defaultValue 30000 */
+  /** Per-attempt time-out in ms, above 0; `Infinity` sets none. @defaultValue 30000 */
   timeoutMs?: number;
   /** Retries after a retryable failure. @defaultValue 2 */
   maxRetries?: number;
@@ -46,7 +46,7 @@ export interface TransportOptions {
    * @defaultValue false
    */
   validateResponses?: boolean | ResponseValidator;
-  /** Called for each request, response, retry and error. */
+  /** Called for each request, response, retry and error. An exception it throws is reported with `console.error`, never the call's. */
   logger?: (entry: LogEntry) => void;
   /** Source of jitter, for deterministic tests. @defaultValue Math.random */
   random?: () => number;
@@ -70,7 +70,7 @@ export interface RequestOptions {
    * (its `cause` is the signal's reason). Nothing is sent after the signal aborts.
    */
   signal?: AbortSignal;
-  /** Per-attempt time-out in ms for this call. @defaultValue the client's `timeoutMs` */
+  /** Per-attempt time-out in ms for this call, above 0; `Infinity` sets none. @defaultValue the client's `timeoutMs` */
   timeout?: number;
   /** Retries after a retryable failure, for this call. @defaultValue the client's `maxRetries` */
   maxRetries?: number;
@@ -147,25 +147,28 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
    */
   const urlOf = ({ path, query }: RequestSpec): string => {
     let url = baseUrl + path;
-    for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${encodeURIComponent(key)}=${encodeURIComponent(query[key]!)}`;
+    for (const key in query) if (query[key] !== undefined) url += `${url.includes('?') ? '&' : '?'}${key}=${encoded(query[key]!, key)}`;
     return url;
   };
 
   /** One attempt: the response and its body, read within the time-out. */
-  const send = async (spec: RequestSpec, url: string): Promise<{ response: Response; body: unknown }> => {
+  const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; body: unknown }> => {
     // No default for `extra`: a for-in over undefined runs no iteration.
-    const { signal, timeout, headers: extra } = spec.options ?? {};
+    const { signal, headers: extra } = spec.options ?? {};
     const headers: Record<string, string> = {};
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
     for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
     Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
+    // A header no request can carry (a name with a space, a value with a line break) is the caller's TypeError, thrown
+    // here, not fetch's, which would read as a ConnectionError and be retried. Runtimes without Headers skip the check.
+    if (typeof Headers == 'function') new Headers(headers);
     try {
       // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined.
       const body: string | undefined = spec.json ?? JSON.stringify(spec.body);
       if (body) headers['content-type'] = 'application/json';
       const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
       // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout ?? options.timeoutMs ?? 30_000, signal);
+      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout, signal);
       return { response, body: parseJson(text) };
     } catch (cause) {
       throw noAnswerError(cause);
@@ -193,18 +196,28 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
 
   const request = async <T>(spec: RequestSpec): Promise<T> => {
     const url = urlOf(spec);
-    const { signal, maxRetries = options.maxRetries ?? 2 } = spec.options ?? {};
+    const { signal, maxRetries = options.maxRetries ?? 2, timeout = options.timeoutMs ?? 30_000 } = spec.options ?? {};
+    // 0, a negative number or NaN would time every attempt out at once, with a message that blames the service.
+    if (!(timeout > 0)) throw new RangeError(`timeout must be a number of ms above 0 (Infinity for none), not ${timeout}`);
     // Declared outside the loop: a closure over a loop's own binding makes Babel (React Native) wrap the whole
     // loop body in a function.
     let attempt = 0;
-    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => options.logger?.({ type, method: spec.method, url, attempt, ...more });
+    // A logger that throws must not change the call's outcome: after a redeem's answer, a rejection would read as a
+    // failure, and a caller who tried again would redeem twice.
+    const log = (type: LogEntry['type'], more?: Partial<LogEntry>) => {
+      try {
+        options.logger?.({ type, method: spec.method, url, attempt, ...more });
+      } catch (error) {
+        console.error(error);
+      }
+    };
     for (; ; attempt++) {
       if (signal?.aborted) throw new AbortError(signal);
       log('request');
       let error: CampaignError;
       let retryAfterMs: number | undefined;
       try {
-        const { response, body } = await send(spec, url);
+        const { response, body } = await send(spec, url, timeout);
         log('response', { status: response.status });
         if (response.ok) return success(response, body, spec) as T;
         retryAfterMs = parseRetryAfter(response.headers, Date.now());

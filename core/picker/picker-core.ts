@@ -43,7 +43,9 @@ export function pickerCore(
     const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
     const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
     const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
-    const canConfirm = next.selected !== undefined && next.selected !== next.boost?.creatorKey && !cooldownDays && !next.confirming && !next.loading;
+    // The creator boosted in another campaign (an earlier one) is a change in this one, as the service takes it.
+    const boosted = next.boost?.campaignId === campaignId ? next.boost.creatorKey : undefined;
+    const canConfirm = next.selected !== undefined && next.selected !== boosted && !cooldownDays && !next.confirming && !next.loading;
     state = { ...next, cooldownDays, canConfirm };
     try {
       emitter.emit('change', state);

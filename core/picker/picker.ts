@@ -52,7 +52,10 @@ export interface CreatorPickerState {
   readonly boost: BoostRecord | undefined;
   /** The creator key the player selected. */
   readonly selected: string | undefined;
-  /** True when `confirm()` would send a change: a creator other than the boosted one is selected, no cooldown, nothing in flight. */
+  /**
+   * True when `confirm()` would send a change: a creator other than the one boosted in this campaign is selected (the
+   * creator a boost in another campaign points at counts as a change), no cooldown, nothing in flight.
+   */
   readonly canConfirm: boolean;
   /**
    * Whole days until the boost may change, while the 30-day cooldown runs. assumed: from the boost's `sponsoredAt`

@@ -37,9 +37,9 @@ export interface RelayWebviewToken {
 }
 
 /**
- * `PUT {relay}/sponsor`; `isTest` is passed through (validated, nothing recorded, no cooldown started), and so is
- * `callbackId` (the `sponsor.changed` webhook carries it). The fields' rules are those of `ChangeSponsorRequest`
- * (an unknown key is the service's 404 to give).
+ * `PUT {relay}/sponsor` (a change, or a player's first boost); `isTest` is passed through (validated, nothing
+ * recorded, no cooldown started), and so is `callbackId` (the `sponsor.changed` webhook carries it). The fields' rules
+ * are those of `ChangeSponsorRequest` (an unknown key is the service's 404 to give).
  */
 export const RelaySponsorRequest = z.object({ newCreatorKey: Id, campaignId: z.optional(Id), isTest: z.optional(z.boolean()), callbackId: z.optional(z.string()) });
 export type RelaySponsorRequest = z.infer<typeof RelaySponsorRequest>;

@@ -15,6 +15,7 @@ import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { changeOrCreateBoost } from './boost-change.js';
 import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
@@ -228,7 +229,7 @@ export function createRelay(options: RelayOptions): Relay {
   app.put(
     RELAY_ROUTES.sponsor,
     guard,
-    forward(RelaySponsorRequest, (body, userId) => server.sponsors.change(userId, body)),
+    forward(RelaySponsorRequest, (body, userId) => changeOrCreateBoost(server.sponsors, userId, body)),
   );
 
   const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };

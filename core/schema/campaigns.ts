@@ -1,14 +1,14 @@
 /** Campaigns and creators. @see spec "Campaign", "Creator", "Search creators" */
 import * as z from 'zod/mini';
-import { Flag, Limit, LocalizedText, SearchText, Timestamp } from './primitives.js';
+import { Flag, Limit, LocalizedText, SearchText, UtcDateTime } from './primitives.js';
 
 const campaignFields = {
   campaignId: z.string(),
   projectId: z.string(),
   campaignName: LocalizedText,
   description: LocalizedText,
-  startDate: Timestamp,
-  endDate: Timestamp,
+  startDate: UtcDateTime,
+  endDate: UtcDateTime,
 };
 export const Campaign = z.object(campaignFields);
 export type Campaign = z.infer<typeof Campaign>;

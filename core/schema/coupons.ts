@@ -1,6 +1,6 @@
 /** Coupons. @see spec "Redeem coupon", "Coupon redemption result", "Coupon usage record" */
 import * as z from 'zod/mini';
-import { Id, LocalizedText, Timestamp, WriteOptions } from './primitives.js';
+import { Id, LocalizedText, UtcDateTime, WriteOptions } from './primitives.js';
 
 /**
  * Body of `POST /v1/server/coupons/redeem`. assumed: couponCode and userId are required; `gameUserUuid` is
@@ -28,7 +28,7 @@ export const CouponRedemption = z.object({
   couponCode: z.string(),
   reward: z.optional(z.array(RewardItem)),
   itemName: z.optional(LocalizedText),
-  redeemedAt: z.optional(Timestamp),
+  redeemedAt: z.optional(UtcDateTime),
   errorCode: z.optional(z.string()),
   errorMessage: z.optional(z.string()),
 });
@@ -41,7 +41,7 @@ export const CouponUsage = z.object({
   packageId: z.int(),
   campaignId: z.string(),
   creatorKey: z.string(),
-  usedAt: Timestamp,
+  usedAt: UtcDateTime,
 });
 export type CouponUsage = z.infer<typeof CouponUsage>;
 

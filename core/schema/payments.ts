@@ -1,6 +1,6 @@
 /** In-game payments. @see spec "Payment bulk item", "Payment record", "Register bulk payments" */
 import * as z from 'zod/mini';
-import { BulkItemStatus, bulkResultOf, checked, Id, Timestamp, WriteOptions } from './primitives.js';
+import { BulkItemStatus, bulkResultOf, checked, Id, UtcDateTime, WriteOptions } from './primitives.js';
 import { MAX_BULK_ITEMS } from './playtime.js';
 
 /**
@@ -15,7 +15,7 @@ const paymentItemFields = {
   amount: z.number(),
   currency: checked(z.string(), z.minLength(1, 'must not be empty')),
   productName: z.optional(z.string()),
-  purchasedAt: Timestamp,
+  purchasedAt: UtcDateTime,
   netAmount: z.optional(z.number()),
   netCurrency: z.optional(z.string()),
 };
@@ -51,8 +51,8 @@ export const paymentDetailFields = {
   campaignCurrency: z.string(),
   campaignId: z.string(),
   creatorKey: z.string(),
-  purchasedAt: Timestamp,
-  createdAt: Timestamp,
+  purchasedAt: UtcDateTime,
+  createdAt: UtcDateTime,
 };
 
 /** Payment as `GET /v1/server/payments/{transactionId}` returns it. */

@@ -1,6 +1,6 @@
 /** Playtime sessions: single and bulk. @see spec "Playtime session request fields", "Record playtime session" */
 import * as z from 'zod/mini';
-import { BulkItemStatus, bulkResultOf, checked, isRecord, Platform, shapeOf, Timestamp, WriteOptions } from './primitives.js';
+import { BulkItemStatus, bulkResultOf, checked, isRecord, Platform, shapeOf, UtcDateTime, WriteOptions } from './primitives.js';
 import { END_BEFORE_START, endsBeforeStart, MAX_BULK_ITEMS, SESSION_RULES } from './playtime-rules.js';
 
 export { checkPlaytimeItem, endsBeforeStart, MAX_BULK_ITEMS } from './playtime-rules.js';
@@ -40,7 +40,7 @@ export const PlaytimeSession = z.object({
   userId: z.string(),
   durationSeconds: z.int(),
   recorded: z.boolean(),
-  createdAt: Timestamp,
+  createdAt: UtcDateTime,
 });
 export type PlaytimeSession = z.infer<typeof PlaytimeSession>;
 

@@ -55,6 +55,8 @@ export type ShapeOf<F> = { [K in keyof F]: F[K] extends { optional: true } ? z.Z
 
 /** ISO 8601 UTC timestamp in the one form the spec accepts: `YYYY-MM-DDTHH:mm:ss.sssZ`. */
 export const Timestamp = schemaOf(rules.Timestamp);
+/** An ISO 8601 date-time in UTC, any precision: the spec's timestamps outside playtime sessions. */
+export const UtcDateTime = schemaOf(rules.UtcDateTime);
 /** Any ISO 8601 date-time with a zone: what we accept where we only read what the service sends. */
 export const DateTime = schemaOf(rules.DateTime);
 /** Creator key: exactly 5 uppercase alphanumeric characters. */

@@ -51,6 +51,22 @@ export function isRecord(value: unknown): value is Record<string, unknown> {
 export const Timestamp: Rule<string> = { type: 'string', test: isIsoMillis, message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' };
 
 /**
+ * True for an ISO 8601 date-time in UTC (`Z` or `+00:00`), with or without fractional seconds, that names a real
+ * instant: `2024-05-01T10:30:00Z`, `2024-05-01T10:30:00.123456Z`.
+ */
+export function isUtcDateTime(value: string): boolean {
+  const parts = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)(\.\d+)?(Z|\+00:00)$/.exec(value);
+  return !!parts && isIsoMillis(`${parts[1]}.000Z`);
+}
+
+/**
+ * The spec's general date-time: "All timestamps are ISO 8601 date-time strings in UTC". assumed: any precision, `Z`
+ * or `+00:00`; the millisecond form ({@link Timestamp}) is the rule of playtime sessions only, so a payment's
+ * `purchasedAt` from a store receipt (`...:00Z`) and the date-times a response carries are taken in this form.
+ */
+export const UtcDateTime: Rule<string> = { type: 'string', test: isUtcDateTime, message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' };
+
+/**
  * Any ISO 8601 date-time with a zone (`Z` or an offset), with or without fractional seconds: what we accept
  * where we only read what the service sends (webhook deliveries). assumed: the spec fixes the millisecond
  * form for playtime requests only, so a receiver must not refuse a signed delivery over `...:00Z`.

@@ -1,6 +1,6 @@
 /** Boosts ("sponsor" records). @see spec "Boost (sponsor) record", "Change boosted creator" */
 import * as z from 'zod/mini';
-import { Id, Timestamp, WriteOptions } from './primitives.js';
+import { Id, UtcDateTime, WriteOptions } from './primitives.js';
 
 /** Days a boost must stay on one creator before it can change. */
 export const BOOST_COOLDOWN_DAYS = 30;
@@ -32,7 +32,7 @@ export const BoostRecord = z.object({
   creatorKey: z.string(),
   creatorName: z.string(),
   isActive: z.boolean(),
-  sponsoredAt: Timestamp,
+  sponsoredAt: UtcDateTime,
 });
 export type BoostRecord = z.infer<typeof BoostRecord>;
 
@@ -46,6 +46,6 @@ export const BoostHistoryEntry = z.object({
   campaignId: z.string(),
   creatorKey: z.string(),
   previousCreatorKey: z.optional(z.string()),
-  createdAt: Timestamp,
+  createdAt: UtcDateTime,
 });
 export type BoostHistoryEntry = z.infer<typeof BoostHistoryEntry>;

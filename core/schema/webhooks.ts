@@ -1,6 +1,6 @@
 /** Webhook receivers and their delivery logs. @see spec "Create webhook", "Webhook configuration", "Events" */
 import * as z from 'zod/mini';
-import { checked, Timestamp, WriteOptions } from './primitives.js';
+import { checked, UtcDateTime, WriteOptions } from './primitives.js';
 
 export const WEBHOOK_EVENT_TYPES = [
   'coupon.redeemed',
@@ -51,7 +51,7 @@ const webhookConfigFields = {
   isActive: z.boolean(),
   retryCount: z.int(),
   timeoutMs: z.int(),
-  createdAt: Timestamp,
+  createdAt: UtcDateTime,
 };
 export const WebhookConfig = z.object(webhookConfigFields);
 export type WebhookConfig = z.infer<typeof WebhookConfig>;
@@ -68,7 +68,7 @@ export const WebhookDeliveryLog = z.object({
   attempt: z.int(),
   status: z.string(),
   callbackId: z.optional(z.string()),
-  createdAt: Timestamp,
-  completedAt: z.optional(Timestamp),
+  createdAt: UtcDateTime,
+  completedAt: z.optional(UtcDateTime),
 });
 export type WebhookDeliveryLog = z.infer<typeof WebhookDeliveryLog>;

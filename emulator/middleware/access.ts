@@ -14,8 +14,10 @@ import type { Store } from '../store.js';
 const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
 
 /**
- * Requires `Authorization: Bearer <key_id>:<secret>`: 401 `UNAUTHORIZED` without a known key, 403 `FORBIDDEN` for a
- * Client key on the Server API. The Server key may also call the Client API.
+ * Requires `Authorization: Bearer <key_id>:<secret>`: 401 `UNAUTHORIZED` without a known key, 403 `FORBIDDEN` for the
+ * other surface's key (spec "Authentication" rule 2: each surface requires its own key). A Client key on the Server
+ * API is the spec's own example (rule 5). assumed: the Server key on the Client API answers the same 403, so a game
+ * built with the Server key in place of its Client key fails in the sandbox instead of shipping that key to players.
  */
 export function requireKey(keys: EmulatorKeys, surface: 'client' | 'server'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -25,6 +27,9 @@ export function requireKey(keys: EmulatorKeys, surface: 'client' | 'server'): Mi
     const isClientKey = timingSafeEqual(key, keys.clientKey);
     if (!isServerKey && !isClientKey) return fail(c, 401, 'UNAUTHORIZED', 'Invalid API key');
     if (surface === 'server' && !isServerKey) return fail(c, 403, 'FORBIDDEN', 'A Client key cannot call the Server API; use the Server key');
+    if (surface === 'client' && !isClientKey) {
+      return fail(c, 403, 'FORBIDDEN', 'The Server key cannot call the Client API; game clients use the Client key (a Server key must never ship in a game)');
+    }
     c.set('apiKey', key);
     await next();
   };

@@ -1,5 +1,5 @@
 /** Reads and checks JSON bodies: size, content type, syntax, nesting. */
-import type { MiddlewareHandler } from 'hono';
+import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_DEPTH, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
 import { isJsonContentType } from '../../core/relay/request-body.js';
@@ -11,11 +11,32 @@ export const MAX_BODY_BYTES = SERVICE_MAX_BODY_BYTES;
 /** Deeper JSON answers 400 (it could not be stored and shown back safely); the relay refuses it per item. */
 export { MAX_JSON_DEPTH };
 
-/** 413 `BAD_REQUEST` (assumed code) for a body over {@link MAX_BODY_BYTES}, using hono's bodyLimit. */
-export const limitBody: MiddlewareHandler<AppEnv> = bodyLimit({
+const capped = bodyLimit({
   maxSize: MAX_BODY_BYTES,
   onError: (c) => fail(c as never, 413, 'BAD_REQUEST', `Request body exceeds ${MAX_BODY_BYTES} bytes`),
 });
+
+/**
+ * 413 `BAD_REQUEST` (assumed code) for a body over {@link MAX_BODY_BYTES}, using hono's bodyLimit (which reads a
+ * body sent without a Content-Length); a body whose reading fails is {@link unreadableBody}.
+ */
+export const limitBody: MiddlewareHandler<AppEnv> = async (c, next) => {
+  let read = false;
+  try {
+    return await capped(c, () => ((read = true), next()));
+  } catch (error) {
+    if (read) throw error;
+    return unreadableBody(c);
+  }
+};
+
+/**
+ * 400 `BAD_REQUEST` for a body that stopped arriving (the client closed the connection, or its stream failed): bad
+ * input, not an emulator fault, so neither a 500 nor an "unexpected error" in the log.
+ */
+function unreadableBody(c: Context<AppEnv>): Response {
+  return fail(c, 400, 'BAD_REQUEST', 'The request body could not be read: the connection closed before it ended');
+}
 
 /**
  * Parses the body of POST/PUT/PATCH into `c.get('json')`. When `required`, a body that is not
@@ -26,7 +47,12 @@ export const limitBody: MiddlewareHandler<AppEnv> = bodyLimit({
 export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return next();
-    const text = await c.req.text();
+    let text: string;
+    try {
+      text = await c.req.text();
+    } catch {
+      return unreadableBody(c);
+    }
     const type = c.req.header('content-type');
     if (!required && text.trim() === '' && (type === undefined || isJsonContentType(type))) {
       c.set('json', {});

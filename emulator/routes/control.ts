@@ -26,7 +26,12 @@ export function controlRoutes(app: Hono<AppEnv>, controls: Controls): void {
   app.post('/_emulator/clock', (c) => {
     const checked = check(ClockRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
-    controls.advanceClock(checked.data.advanceMs);
+    try {
+      controls.advanceClock(checked.data.advanceMs);
+    } catch (error) {
+      // A move past the last instant the clock may reach: bad input, refused before anything moved.
+      return invalid(c, [{ path: 'advanceMs', message: (error as Error).message }]);
+    }
     return ok(c, { now: controls.now() });
   });
 

@@ -139,15 +139,16 @@ describe.runIf(chromiumAvailable())('a relay on another origin, through the SDK 
     const before = seen.length;
     const outcome = await page.evaluate(
       async ([campaignId, relayUrl, changeable, clientKey, apiUrl]) => {
-        // A player whose boost may change (40 days old), on a facade of its own; and this page's player, who has none.
+        // A player whose boost may change (40 days old), on a facade of its own; and this page's player, asking for a
+        // creator that does not exist.
         const other = (window as any).sdk.createGameCampaign({ clientKey, environment: { baseUrl: apiUrl }, relay: { url: relayUrl, headers: { authorization: `Bearer ${changeable}` } }, userId: changeable, browser: { dbName: 'boost' } });
         const boost = await other.boost.change({ newCreatorKey: 'NOVA1', campaignId });
-        const refused = await (window as any).gc.boost.change({ newCreatorKey: 'NOVA1', campaignId }).catch((error: { name: string; status: number; message: string }) => `${error.name} ${error.status}: ${error.message}`);
+        const refused = await (window as any).gc.boost.change({ newCreatorKey: 'NOPE1', campaignId }).catch((error: { name: string; status: number; message: string }) => `${error.name} ${error.status}: ${error.message}`);
         return { creatorKey: boost.creatorKey, refused };
       },
       [DEMO_ACTIVE_CAMPAIGN_ID, `${relayOrigin}/campaign`, DEMO_USERS.changeable, emulator.clientKey, emulator.url] as const,
     );
-    expect(outcome).toEqual({ creatorKey: 'NOVA1', refused: `NotFoundError 404: User ${USER} has no boost` });
+    expect(outcome).toEqual({ creatorKey: 'NOVA1', refused: 'NotFoundError 404: Creator NOPE1 not found' });
     expect(seen.slice(before).map((request) => [request.method, request.status])).toEqual([
       ['OPTIONS', 204],
       ['PUT', 200],

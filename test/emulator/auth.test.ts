@@ -52,12 +52,27 @@ describe('emulator authentication', () => {
     expect(emulator.state().couponUsages).toEqual([]);
   });
 
-  it('lets both the Client key and the Server key call the Client API', async () => {
-    for (const key of [emulator.clientKey, emulator.serverKey]) {
-      const answer = await call('GET', `/v1/client/campaigns/${DEMO_ACTIVE_CAMPAIGN_ID}`, { key });
-      expect(answer.status).toBe(200);
-      expect(answer.body.data.campaignId).toBe(DEMO_ACTIVE_CAMPAIGN_ID);
-    }
+  it('lets the Client key call the Client API', async () => {
+    const answer = await call('GET', `/v1/client/campaigns/${DEMO_ACTIVE_CAMPAIGN_ID}`, { key: emulator.clientKey });
+    expect(answer.status).toBe(200);
+    expect(answer.body.data.campaignId).toBe(DEMO_ACTIVE_CAMPAIGN_ID);
+  });
+
+  it.each([
+    ['GET', `/v1/client/campaigns/${DEMO_ACTIVE_CAMPAIGN_ID}`],
+    ['GET', `/v1/client/campaigns/${DEMO_ACTIVE_CAMPAIGN_ID}/creators`],
+    ['GET', '/v1/client/creators/LUNA7'],
+    ['GET', '/v1/client/creators/search?q=lu'],
+    ['GET', '/v1/client/sponsors/user/user_boost_40d'],
+  ])('refuses the Server key on the Client API (%s %s) with 403 FORBIDDEN: a Server key never belongs in a game', async (method, path) => {
+    const answer = await call(method, path, { key: emulator.serverKey });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toEqual({
+      status: 403,
+      error: 'Forbidden',
+      message: 'The Server key cannot call the Client API; game clients use the Client key (a Server key must never ship in a game)',
+      code: 'FORBIDDEN',
+    });
   });
 
   it('needs no key for the web view exchange and the web view page', async () => {

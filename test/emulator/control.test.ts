@@ -59,6 +59,20 @@ describe('emulator control endpoints', () => {
     expect(() => emulator.advanceClock(-1)).toThrow(TypeError);
   });
 
+  it('refuses a move past 9999-12-31T23:59:59.999Z (400), and the emulator keeps answering', async () => {
+    const emulator = emulatorAtT0();
+    const call = caller(emulator);
+    const past = await call('POST', '/_emulator/clock', { key: null, body: { advanceMs: 9e15 } });
+    expect(past.status).toBe(400);
+    expect(past.body.details).toEqual([{ path: 'advanceMs', message: 'advanceClock cannot move the clock past 9999-12-31T23:59:59.999Z' }]);
+    expect(() => emulator.advanceClock(Number.MAX_SAFE_INTEGER)).toThrow(new TypeError('advanceClock cannot move the clock past 9999-12-31T23:59:59.999Z'));
+    expect((await call('GET', '/v1/server/campaigns')).status).toBe(200);
+    expect(emulator.state().now).toBe(at(0));
+    const toTheEnd = Date.parse('9999-12-31T23:59:59.999Z') - Date.parse(at(0));
+    expect((await call('POST', '/_emulator/clock', { key: null, body: { advanceMs: toTheEnd } })).body).toEqual({ data: { now: '9999-12-31T23:59:59.999Z' } });
+    expect((await call('GET', '/v1/server/campaigns')).status).toBe(200);
+  });
+
   it('POST /_emulator/faults sets any subset of the faults and answers them all', async () => {
     const emulator = emulatorAtT0();
     const call = caller(emulator);

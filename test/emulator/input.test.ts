@@ -1,7 +1,7 @@
 // Bad input never crashes the emulator: malformed JSON, wrong content types, oversized and deeply nested bodies,
 // unknown routes (404 before any key or body check), and generated garbage all answer 4xx with the spec's error body.
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ErrorBody } from '../../core/schema/errors.js';
 import { CreateWebhookRequest } from '../../core/schema/webhooks.js';
 import { caller, emulatorAtT0, problemsOf } from './helpers.js';
@@ -46,6 +46,35 @@ describe('emulator bad input', () => {
     const answer = await call('POST', '/v1/server/playtime/sessions/bulk', { raw: big });
     expect(answer.status).toBe(413);
     expect(answer.body).toEqual({ status: 413, error: 'Payload Too Large', message: 'Request body exceeds 1048576 bytes', code: 'BAD_REQUEST' });
+  });
+
+  it.each([
+    ['without a Content-Length (read by the size check)', {}],
+    ['with a Content-Length (read as JSON)', { 'content-length': '100' }],
+  ])('answers a body that stops arriving %s with 400 BAD_REQUEST, not a 500, and logs nothing', async (_, extra) => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      for (const path of ['/v1/server/playtime/sessions', '/_emulator/reset']) {
+        // What a client that closes its connection mid-body looks like to the handler: a body stream that fails.
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => controller.enqueue(new TextEncoder().encode('{"sessionId":')),
+          pull: (controller) => controller.error(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })),
+        });
+        const headers = { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json', ...extra };
+        const response = await emulator.fetch(new Request(`http://emulator.local${path}`, { method: 'POST', headers, body, duplex: 'half' } as RequestInit));
+        expect(response.status).toBe(400);
+        expect(await response.json()).toEqual({
+          status: 400,
+          error: 'Bad Request',
+          message: 'The request body could not be read: the connection closed before it ended',
+          code: 'BAD_REQUEST',
+        });
+      }
+      expect(errors).not.toHaveBeenCalled();
+      expect(emulator.state().sessions).toEqual([]);
+    } finally {
+      errors.mockRestore();
+    }
   });
 
   it('answers JSON nested deeper than 64 levels with 400 BAD_REQUEST', async () => {

@@ -160,4 +160,21 @@ describe('emulator payments', () => {
     expect(missing.status).toBe(404);
     expect(missing.body).toEqual({ status: 404, error: 'Not Found', message: 'Payment tx_missing not found', code: 'NOT_FOUND' });
   });
+
+  it('takes purchasedAt as a store receipt writes it (any ISO 8601 UTC form; the millisecond form is a playtime rule), refuses local time', async () => {
+    const forms = ['2024-05-01T10:30:00Z', '2024-05-01T10:30:00.123456Z', '2024-05-01T10:30:00+00:00'];
+    const answer = await call('POST', '/v1/server/payments/bulk', {
+      body: { payments: [...forms.map((purchasedAt, i) => ({ ...paymentBody(`tx_form_${i}`), purchasedAt })), { ...paymentBody('tx_local'), purchasedAt: '2024-05-01T19:30:00+09:00' }] },
+    });
+    expect(answer.status).toBe(200);
+    const { results } = dataOf(BulkPaymentResult).parse(answer.body).data;
+    expect(results.map((r) => [r.transactionId, r.status, r.data?.purchasedAt ?? r.error])).toEqual([
+      ...forms.map((purchasedAt, i) => [`tx_form_${i}`, 'SUCCESS', purchasedAt]),
+      ['tx_local', 'FAILED', 'purchasedAt: must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z'],
+    ]);
+    const single = await call('POST', '/v1/server/payments', { body: { ...paymentBody('tx_single'), purchasedAt: forms[0] } });
+    expect(single.status).toBe(200);
+    const read = await call('GET', '/v1/server/payments/tx_single');
+    expect(dataOf(PaymentDetail).parse(read.body).data.purchasedAt).toBe(forms[0]);
+  });
 });

@@ -1,7 +1,7 @@
 /** Every CampaignClient method against the emulator, in-process, with response validation on. */
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CampaignClient } from '../../core/client/campaign-client.js';
-import { NotFoundError, UnauthorizedError } from '../../core/http/errors.js';
+import { ForbiddenError, NotFoundError, UnauthorizedError } from '../../core/http/errors.js';
 import { validateResponse } from '../../core/schema/responses.js';
 import { createEmulator, type Emulator } from '../../emulator/index.js';
 import {
@@ -98,8 +98,10 @@ describe('keys', () => {
     expect(error).toMatchObject({ status: 401, code: 'UNAUTHORIZED' });
   });
 
-  it('a Server key may read the Client API too', async () => {
+  it('a Server key given as the Client key is refused with ForbiddenError, so it never ships in a game that works', async () => {
     const withServerKey = new CampaignClient({ clientKey: emulator.serverKey, environment: { baseUrl: BASE_URL }, fetch: emulator.fetch });
-    await expect(withServerKey.creators.get(DEMO_CREATOR_KEYS[1])).resolves.toMatchObject({ creatorKey: DEMO_CREATOR_KEYS[1] });
+    const error = await withServerKey.creators.get(DEMO_CREATOR_KEYS[1]).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error).toMatchObject({ status: 403, code: 'FORBIDDEN' });
   });
 });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
-import { BoostCooldownError, RelayAuthError } from '../../core/http/errors.js';
+import { BoostCooldownError, NotFoundError, RelayAuthError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
 import { createRelay, RELAY_ROUTES } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
@@ -226,6 +226,41 @@ describe('boost through the relay', () => {
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'NOVA1' }, error: undefined });
     await emulator.webhooksIdle();
     expect(receiver.events().map((e) => [e.type, e.callbackId, e.data['newCreatorKey']])).toEqual([['sponsor.changed', 'cb-picker', 'NOVA1']]);
+    await gc.dispose();
+  });
+});
+
+describe('a first boost through the relay', () => {
+  const context = useSubscribedEmulator(['sponsor.created', 'sponsor.changed']);
+
+  it('a player who has never boosted boosts a creator: the boost is created with its webhook, then the cooldown runs', async () => {
+    const { emulator, receiver } = context;
+    const user = DEMO_USERS.noBoost;
+    const { gc } = gameFor(emulator, relayFor(emulator), user);
+    await expect(gc.boost.current()).resolves.toBeUndefined();
+    // A creator that does not exist is still the service's 404, and creates nothing.
+    await expect(gc.boost.change({ newCreatorKey: 'NOPE1' })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(gc.boost.current()).resolves.toBeUndefined();
+
+    await expect(gc.boost.change({ newCreatorKey: 'NOVA1', callbackId: 'cb-first' })).resolves.toMatchObject({ userId: user, creatorKey: 'NOVA1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await expect(gc.boost.current()).resolves.toMatchObject({ creatorKey: 'NOVA1' });
+    await expect(gc.boost.change({ newCreatorKey: 'PIXEL' })).rejects.toMatchObject({ name: 'BoostCooldownError', daysRemaining: 30 });
+
+    await emulator.webhooksIdle();
+    expect(receiver.events().map((event) => [event.type, event.callbackId, event.data['creatorKey'], event.data['userId']])).toEqual([['sponsor.created', 'cb-first', 'NOVA1', user]]);
+    await gc.dispose();
+  });
+
+  it('the picker of a player who has never boosted confirms a first boost', async () => {
+    const { emulator } = context;
+    const { gc } = gameFor(emulator, relayFor(emulator), DEMO_USERS.noBoost);
+    const picker = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, debounceMs: 0 });
+    await picker.reload();
+    expect(picker.state.boost).toBeUndefined();
+    picker.select('RIVER');
+    expect(picker.state.canConfirm).toBe(true);
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'RIVER' });
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'RIVER' }, error: undefined, canConfirm: false });
     await gc.dispose();
   });
 });

@@ -73,6 +73,17 @@ describe('PagePromise', () => {
     expect(fake.calls).toHaveLength(2);
   });
 
+  it('asks for the page after the one it asked for, so a service that ignores `page` cannot make the walk loop', async () => {
+    // Every answer says page 1 of 3 (a proxy that drops the query): three requests, then the walk ends.
+    const { fake, server } = serverWith(
+      ...[1, 2, 3].map((n) => reply.page([campaign(n)], { page: 1, limit: 1, total: 3, totalPages: 3 })),
+    );
+    const seen: string[] = [];
+    for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
+    expect(seen).toEqual(['camp-1', 'camp-2', 'camp-3']);
+    expect(fake.calls.map((c) => c.query['page'])).toEqual(['1', '2', '3']);
+  });
+
   it('sends one request however often the first page is awaited', async () => {
     const { fake, server } = serverWith(reply.page([campaign(1)], { page: 1, limit: 20, total: 1, totalPages: 1 }));
     const pages = server.campaigns.list();

@@ -101,6 +101,44 @@ describe('timeout', () => {
   });
 });
 
+describe('timeout: none, or not a time-out', () => {
+  it.each([Infinity, 2 ** 31, 3e9])('%s sets no time-out (a timer that long would fire at once)', async (timeout) => {
+    const { fake, server } = setup([reply.hang()], { maxRetries: 0 });
+    const call = track(server.payments.get('tx-1', { timeout }));
+    await vi.advanceTimersByTimeAsync(60 * 86_400_000);
+    expect(call.outcome().state).toBe('pending');
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it("takes the client's timeoutMs: Infinity the same way", async () => {
+    const { server } = setup([reply.hang()], { timeoutMs: Infinity, maxRetries: 0 });
+    const call = track(server.payments.get('tx-1'));
+    await vi.advanceTimersByTimeAsync(60 * 86_400_000);
+    expect(call.outcome().state).toBe('pending');
+  });
+
+  it.each([0, -1, NaN])('%s is a RangeError that says what a time-out must be, and nothing is sent', async (timeout) => {
+    const { fake, server } = setup([reply.ok(paymentDetail)]);
+    const error = await server.payments.get('tx-1', { timeout }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RangeError);
+    expect((error as Error).message).toBe(`timeout must be a number of ms above 0 (Infinity for none), not ${timeout}`);
+    expect(fake.calls).toHaveLength(0);
+    const client = new CampaignServer({ serverKey: SERVER_KEY, environment: { baseUrl: 'https://api.test' }, fetch: fake.fetch, timeoutMs: timeout });
+    await expect(client.payments.get('tx-1')).rejects.toBeInstanceOf(RangeError);
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
+describe('headers no request can carry', () => {
+  it.each<Record<string, string>>([{ 'x y': '1' }, { 'x-trace': 'a\nb' }, { 'x-trace': 'caf\u00e9\u2615' }])('%j is a TypeError before anything is sent, not a retried ConnectionError', async (headers) => {
+    const { fake, server } = setup([reply.ok(paymentDetail)]);
+    const error = await server.payments.get('tx-1', { headers }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect(isCampaignError(error)).toBe(false);
+    expect(fake.calls).toHaveLength(0);
+  });
+});
+
 describe('maxRetries', () => {
   it('0 sends once and throws the first failure, where the client would retry twice', async () => {
     const { fake, server } = setup([unavailable(), unavailable(), unavailable()]);

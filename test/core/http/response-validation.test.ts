@@ -9,13 +9,21 @@ import { campaign, creator, paymentDetail } from '../schema/samples.js';
 
 const SERVER_KEY = 'sk_test_1:s3cr3t';
 const CLIENT_KEY = 'ck_test_1:pub1ic';
-const malformed = { ...paymentDetail, amount: '4.99', createdAt: '2024-05-01T10:30:00Z' };
+// A local time with an offset is not the spec's UTC.
+const malformed = { ...paymentDetail, amount: '4.99', createdAt: '2024-05-01T19:30:00+09:00' };
 
 describe('validateResponses', () => {
   it('is off by default: a malformed body comes back as sent', async () => {
     const fake = createFakeFetch(reply.ok(malformed));
     const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
     await expect(server.payments.get('tx-1')).resolves.toEqual(malformed);
+  });
+
+  it('takes any ISO 8601 date-time in UTC (spec: all timestamps), not only the millisecond form of playtime requests', async () => {
+    const body = { ...paymentDetail, purchasedAt: '2024-05-01T10:30:00Z', createdAt: '2024-05-01T10:30:00.123456+00:00' };
+    const fake = createFakeFetch(reply.ok(body));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    await expect(server.payments.get('tx-1')).resolves.toEqual(body);
   });
 
   it('rejects a malformed success body, naming each bad field', async () => {
@@ -30,7 +38,7 @@ describe('validateResponses', () => {
       message: 'The response does not match the PaymentDetail schema',
       details: [
         { path: 'data.amount', message: 'must be a number' },
-        { path: 'data.createdAt', message: 'must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ' },
+        { path: 'data.createdAt', message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' },
       ],
     });
   });

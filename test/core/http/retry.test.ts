@@ -258,6 +258,23 @@ describe('logger', () => {
     expect(log.map((e) => e.type)).toEqual(['request', 'response', 'error']);
   });
 
+  it('a logger that throws changes no outcome: the redeem resolves with its answer, the throw goes to console.error', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    try {
+      const broken = new Error('log sink is down');
+      const { fake, server } = setup([reply.ok(couponRedemption)], {
+        logger: () => {
+          throw broken;
+        },
+      });
+      await expect(server.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1' })).resolves.toEqual(couponRedemption);
+      expect(fake.calls).toHaveLength(1);
+      expect(errors.mock.calls).toEqual([[broken], [broken]]);
+    } finally {
+      errors.mockRestore();
+    }
+  });
+
   it('never sees the key even when the body carries secrets of its own', async () => {
     const { server, log } = setup([reply.created(createdWebhook)]);
     await server.webhooks.create({ url: 'https://game.example/hooks', eventType: 'coupon.redeemed' });

@@ -10,7 +10,8 @@ const SERVER_KEY = 'sk_test_1:s3cr3t';
 const CLIENT_KEY = 'ck_test_1:pub1ic';
 
 describe('API keys', () => {
-  it.each(['nocolon', '', ':secret', 'id:', 'id :secret', 'id:sec ret'])('rejects the key %j at construction with a TypeError', (key) => {
+  // Also what no header can carry: a zero-width space, curly quotes or a dash pasted from a document.
+  it.each(['nocolon', '', ':secret', 'id:', 'id :secret', 'id:sec ret', 'id:secret\u200b', '\u201cid:secret\u201d', 'id\u2013x:secret', 'id:s\u00e9cret'])('rejects the key %j at construction with a TypeError', (key) => {
     const fake = createFakeFetch();
     expect(() => new CampaignServer({ serverKey: key, fetch: fake.fetch })).toThrow(new TypeError('Server key must have the form <key_id>:<secret>'));
     expect(() => new CampaignClient({ clientKey: key, fetch: fake.fetch })).toThrow(new TypeError('Client key must have the form <key_id>:<secret>'));

@@ -207,6 +207,16 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'PIXEL' }, confirming: false, cooldownDays: 30, canConfirm: false });
   });
 
+  it('offers the creator of a boost in another campaign: boosting them in this campaign is a change', async () => {
+    const { source, changes } = fakeSource({ boost: { ...boostOf('LUNA7', 40), campaignId: 'cmp_earlier' } });
+    const { picker } = await ready(source);
+    picker.select('LUNA7');
+    expect(picker.state.canConfirm).toBe(true);
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'LUNA7', campaignId: 'cmp_1' });
+    expect(changes).toEqual([{ newCreatorKey: 'LUNA7', campaignId: 'cmp_1', isTest: undefined }]);
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'LUNA7', campaignId: 'cmp_1' }, canConfirm: false });
+  });
+
   it('during the cooldown gives cooldownDays and sends nothing', async () => {
     const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 10) });
     const { picker } = await ready(source);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { createRelay } from '../../../core/relay/index.js';
-import { reply } from '../../helpers/fake-fetch.js';
-import { authenticateByHeader, BASE_URL, BULK_PATH, read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
+import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
+import { authenticateByHeader, BASE_URL, BULK_PATH, read, relayOverFakeService, relayRequest, serviceReply, session, sessions } from './fake-service.js';
 
 const post = (body: unknown, userId = 'alice') => relayRequest('POST', RELAY_ROUTES.playtime, body, userId);
 
@@ -216,11 +216,13 @@ describe('when the service fails', () => {
   });
 
   it('answers 500 INTERNAL_ERROR, not a crash, when the server object fails in an unexpected way', async () => {
-    // A logger that throws: a failure that is not the service's (no CampaignError), as a bug would be.
-    const logger = () => {
+    // A response validator that throws: a failure that is not the service's (no CampaignError), as a bug would be. (A
+    // throwing logger no longer serves: the transport reports it and carries on.)
+    const validateResponses = () => {
       throw new TypeError('bug');
     };
-    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL }, logger });
+    const fake = createFakeFetch().otherwise(serviceReply());
+    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL }, fetch: fake.fetch, validateResponses });
     const relay = createRelay({ server, authenticate: authenticateByHeader, coalesceWindowMs: 0 });
     const answer = await read(await relay.fetch(post({ sessions: sessions('alice', 1) })));
     expect(answer.status).toBe(500);

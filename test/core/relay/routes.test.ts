@@ -81,14 +81,37 @@ describe('PUT /sponsor', () => {
   });
 
   it.each([
-    [400, 'BAD_REQUEST', 'Boost can be changed again in 20 days'],
-    [404, 'NOT_FOUND', 'Creator ZZZZZ not found'],
-  ])('passes an upstream %i %s through with the same fields', async (status, code, message) => {
+    [400, 'BAD_REQUEST', 'Boost can be changed again in 20 days', ['PUT']],
+    // A change's 404 is asked again as a creation (the player may have no boost yet), whose 404 is the answer.
+    [404, 'NOT_FOUND', 'Creator ZZZZZ not found', ['PUT', 'POST']],
+  ])('passes an upstream %i %s through with the same fields', async (status, code, message, methods) => {
     const { relay, fake } = relayOverFakeService();
-    fake.push(reply.error(status, code, message));
+    for (const _ of methods) fake.push(reply.error(status, code, message));
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ZZZZZ' }, 'alice')));
     expect(answer.status).toBe(status);
     expect(answer.body).toEqual({ status, error: status === 400 ? 'Bad Request' : 'Not Found', code, message });
+    expect(fake.calls.map((c) => c.method)).toEqual(methods);
+  });
+
+  it('creates the boost of a player who has none: the change\'s 404, then POST /v1/server/sponsors with the same fields', async () => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(reply.error(404, 'NOT_FOUND', 'User alice has no boost'), reply.ok(boostRecord('alice', 'ABCDE', 'camp_2')));
+    const body = { newCreatorKey: 'ABCDE', campaignId: 'camp_2', callbackId: 'cb-1', isTest: true };
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, body, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(answer.body).toEqual({ data: boostRecord('alice', 'ABCDE', 'camp_2') });
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([
+      ['PUT', '/v1/server/sponsors/user/alice', body],
+      ['POST', '/v1/server/sponsors', { userId: 'alice', creatorKey: 'ABCDE', campaignId: 'camp_2', callbackId: 'cb-1', isTest: true }],
+    ]);
+  });
+
+  it('answers 400, not 500, for a player whose id cannot be written in the upstream path (a lone surrogate)', async () => {
+    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId: 'alice-\ud83d' }) });
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }] });
+    expect(fake.calls).toEqual([]);
   });
 
   it('rejects a missing creator key with VALIDATION_ERROR, calling nothing', async () => {

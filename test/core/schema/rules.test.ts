@@ -18,7 +18,7 @@ import {
   check,
   checkPlaytimeItem,
 } from '../../../core/schema/index.js';
-import { isIsoMillis } from '../../../core/schema/rules.js';
+import { isIsoMillis, isUtcDateTime } from '../../../core/schema/rules.js';
 import { CHALLENGE, T0, UUID, paymentItem, sessionRequest } from './samples.js';
 
 const CREATOR_KEY_CHARS = [...'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'];
@@ -108,6 +108,34 @@ describe('isIsoMillis: the Date round trip, without the Date', () => {
     for (const value of ['2000-02-29T00:00:00.000Z', '1900-02-29T00:00:00.000Z', '2024-02-29T23:59:59.999Z', '2023-02-29T00:00:00.000Z', '2024-04-31T00:00:00.000Z', '2024-12-31T00:00:00.000Z']) {
       expect(isIsoMillis(value)).toBe(roundTrip(value));
     }
+  });
+});
+
+describe('isUtcDateTime: the spec\'s general timestamp (ISO 8601 in UTC, any precision)', () => {
+  it.each([
+    ['2024-05-01T10:30:00Z', true],
+    ['2024-05-01T10:30:00.1Z', true],
+    ['2024-05-01T10:30:00.123Z', true],
+    ['2024-05-01T10:30:00.123456789Z', true],
+    ['2024-05-01T10:30:00+00:00', true],
+    ['2024-02-29T00:00:00Z', true],
+    ['2023-02-29T00:00:00Z', false],
+    ['2024-04-31T00:00:00Z', false],
+    ['2024-05-01T24:00:00Z', false],
+    ['2024-05-01T19:30:00+09:00', false],
+    ['2024-05-01T10:30:00', false],
+    ['2024-05-01 10:30:00Z', false],
+    ['2024-05-01T10:30Z', false],
+    ['2024-05-01T10:30:00.Z', false],
+    ['+275760-09-13T00:00:00Z', false],
+    ['', false],
+  ])('%j: %s', (value, expected) => {
+    expect(isUtcDateTime(value)).toBe(expected);
+  });
+
+  it('takes every millisecond timestamp, and the same instant without its fraction', () => {
+    const instants = fc.date({ min: new Date('0000-01-01T00:00:00.000Z'), max: new Date('9999-12-31T23:59:59.999Z'), noInvalidDate: true }).map((date) => date.toISOString());
+    fc.assert(fc.property(instants, (iso) => isUtcDateTime(iso) && isUtcDateTime(iso.replace(/\.\d{3}Z$/, 'Z'))), { numRuns: 5_000 });
   });
 });
 

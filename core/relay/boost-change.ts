@@ -1,0 +1,24 @@
+/**
+ * The relay's `PUT /sponsor`: a player's boost change, or their first boost.
+ * @see spec "Change boosted creator", "What the service does" (creating a boost is one of the three required operations)
+ */
+import { isCampaignError } from '../http/errors.js';
+import type { BoostRecord } from '../schema/sponsors.js';
+import type { Sponsors } from '../server/sponsors.js';
+import type { RelaySponsorRequest } from './protocol.js';
+
+/**
+ * Changes the player's boost (`PUT /v1/server/sponsors/user/{userId}`); when the service answers 404, creates it
+ * (`POST /v1/server/sponsors`) instead. assumed: a change needs a boost to change, so a player who has never boosted
+ * gets the change's 404 and boosts for the first time through the creation; a creator or campaign that does not
+ * exist is the creation's 404 as well, so that answer reaches the game unchanged.
+ */
+export async function changeOrCreateBoost(sponsors: Pick<Sponsors, 'change' | 'create'>, userId: string, request: RelaySponsorRequest): Promise<BoostRecord> {
+  try {
+    return await sponsors.change(userId, request);
+  } catch (error) {
+    if (!isCampaignError(error, 'NOT_FOUND')) throw error;
+    const { newCreatorKey, ...rest } = request;
+    return sponsors.create({ ...rest, userId, creatorKey: newCreatorKey });
+  }
+}
