@@ -322,6 +322,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   if (lifecycle.onUnload) unsubscribe.push(lifecycle.onUnload(toBackground));
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
+  // A page loaded in a background tab is not being played: a session it starts waits, paused, until it is shown.
+  if (lifecycle.isInBackground?.()) toBackground();
   /**
    * Whether something other than this player's queue and choice is stored (0.1.0's shared queue, a running
    * record, another player's data): only then does start-up run the housekeeping (./housekeeping.ts).

@@ -170,6 +170,24 @@ describe('the background', () => {
     await tracker.stop();
     expect(eventsOf(log, 'session:end')[0]?.session).toMatchObject({ sessionId, durationSeconds: 3, endedAt: iso(T0 + 23_000) });
   });
+
+  it.each([false, true])(
+    'a tracker made while the game is in the background (a page loaded in a background tab; page exit: %s) counts no time until the foreground',
+    async (backgroundMayBeFinal) => {
+      const platform = createMemoryPlatform({ backgroundMayBeFinal });
+      platform.background(); // before the tracker exists: no change is announced to it
+      const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+      const ends: unknown[] = [];
+      tracker.on('session:end', (event) => ends.push(event.session));
+      const sessionId = tracker.start();
+      await advance(20_000);
+      platform.foreground();
+      await advance(3_000);
+      await tracker.stop();
+      expect(ends).toEqual([expect.objectContaining({ sessionId, durationSeconds: 3 })]);
+      await tracker.dispose();
+    },
+  );
 });
 
 describe('clocks', () => {
