@@ -216,6 +216,36 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     await page.close();
   });
 
+  it("metadata IndexedDB keeps but JSON cannot carry is refused by start(); other metadata is stored and recorded as its JSON; the queue flows", async () => {
+    const page = await openGame('metadata');
+    // A BigInt or a cycle: IndexedDB stored them, then every write of the queue failed on their JSON and the session
+    // was lost without a `dropped` event (its running record met again at every start-up).
+    const refused = await page.evaluate(() => {
+      const cyclic: Record<string, unknown> = { level: 1 };
+      cyclic['self'] = cyclic;
+      return [{ score: BigInt(10) }, cyclic].map((metadata) => {
+        try {
+          return (window as any).gc.tracker.start({ metadata });
+        } catch (error) {
+          return `${(error as Error).name}: ${(error as Error).message}`;
+        }
+      });
+    });
+    expect(refused).toEqual([expect.stringMatching(/^ValidationError: .*start\.metadata must be JSON-serialisable/), expect.stringMatching(/^ValidationError: .*start\.metadata must be JSON-serialisable/)]);
+    // A function or a Date: IndexedDB refused the function (DataCloneError, an `error` of kind storage at each write).
+    const sessionId = await page.evaluate(() => (window as any).gc.tracker.start({ metadata: { level: 3, at: new Date(0), onWin() {} } }) as string);
+    await play(page, 2_000);
+    await page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush();
+    });
+    await untilRecorded(sessionId);
+    expect(recorded(sessionId)[0]).toMatchObject({ durationSeconds: 2, metadata: { level: 3, at: new Date(0).toISOString() } });
+    expect(await queuedIds(page)).toEqual([]);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
   it('the IIFE by a <script> tag: play, stop, flush records the session once', async () => {
     const page = await openGame('iife', '/iife.html');
     expect(await page.evaluate(() => typeof (window as any).GameCampaign.createBrowserPlatform)).toBe('function');
