@@ -6,13 +6,11 @@
  * Before the change the tracker took a page loaded hidden for one in front: the hidden time was counted, and a tab
  * closed before it was ever shown sent nothing in its exit and left a session of hidden time for the next visit.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { startChromium, type StartedChromium } from './chromium-cdp.js';
-import type { GameMessage } from './portal-pages.js';
 import { ARRIVAL, endPlay, expectPlayTime, untilCount } from './portal-player.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
-import { connectRaw, type RawBrowser, type RawPortalTab } from './raw-cdp.js';
+import { rawPortalWorld } from './portal-world.js';
+import { told, type RawPortalTab } from './raw-cdp.js';
 
 /** How long the tab stays behind: past the tracker's first checkpoint (1 s), which a hidden run would have stored. */
 const HIDDEN_MS = 2_500;
@@ -22,29 +20,12 @@ const PLAY_MS = 2_200;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: a game opened in a background tab', { timeout: 60_000 }, () => {
-  let browser: StartedChromium;
-  let raw: RawBrowser;
-  let sites: PortalSites;
-  let alpha: StudioGame;
-
-  beforeAll(async () => {
-    sites = await startPortalSites({ alpha: {} });
-    alpha = sites.games['alpha']!;
-    browser = await startChromium();
-    raw = await connectRaw(browser.endpoint);
-  });
-
-  afterAll(async () => {
-    raw?.close();
-    await browser?.close();
-    await sites?.close();
-  });
-
-  /** What the game told its portal page, of `type`. */
-  const told = async (tab: RawPortalTab, type: GameMessage['type']) => (await tab.log()).filter((message) => message.game === 'alpha' && message.type === type).map((message) => message.detail);
+  const world = rawPortalWorld({ alpha: {} });
   const visibility = (tab: RawPortalTab) => tab.evaluate<string>('game', 'document.visibilityState');
 
   it('loaded behind, played once shown, then closed: the session counts the time in front only, recorded once', async () => {
+    const { raw, sites } = world;
+    const alpha = sites.games['alpha']!;
     const player = 'background-tab-shown';
     const tab = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha', { background: true });
     expect(await visibility(tab)).toBe('hidden');
@@ -58,7 +39,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a game opened in a
     const playing = { pressedAt: activatedAt, startedAt: Date.now() };
     await wait(PLAY_MS);
     const problems = (await tab.log()).filter((message) => ['error', 'thrown', 'dropped'].includes(message.type));
-    expect(await told(tab, 'session:start')).toEqual([expect.objectContaining({ sessionId })]);
+    expect(await told(tab, 'alpha', 'session:start')).toEqual([expect.objectContaining({ sessionId })]);
     const played = await endPlay(playing, () => tab.close());
 
     await untilCount(() => alpha.recorded(player).length, 1);
@@ -69,6 +50,8 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a game opened in a
   });
 
   it('loaded behind and closed before it was ever shown: nothing is recorded, and the next visit drops the unplayed session as too short', async () => {
+    const { raw, sites } = world;
+    const alpha = sites.games['alpha']!;
     const player = 'background-tab-never-shown';
     const tab = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha', { background: true });
     expect(await visibility(tab)).toBe('hidden');
@@ -78,7 +61,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a game opened in a
 
     // The next visit finds the session stored, unplayed: before the change it recovered 1 s or more of hidden time and sent it.
     const next = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha');
-    await expect.poll(() => told(next, 'dropped'), ARRIVAL).toEqual([{ sessionId, reason: 'too-short' }]);
+    await expect.poll(() => told(next, 'alpha', 'dropped'), ARRIVAL).toEqual([{ sessionId, reason: 'too-short' }]);
     await next.evaluate('game', 'gc.tracker.flush()');
     expect(alpha.recorded(player)).toEqual([]);
     expect(alpha.received).not.toContain(sessionId);

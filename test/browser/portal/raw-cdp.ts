@@ -143,3 +143,8 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
     close: () => socket.close(),
   };
 }
+
+/** What `game` told the portal page of `tab`, of `type`: each message's detail. */
+export async function told(tab: RawPortalTab, game: string, type: GameMessage['type']): Promise<unknown[]> {
+  return (await tab.log()).filter((message) => message.game === game && message.type === type).map((message) => message.detail);
+}
