@@ -246,6 +246,22 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     await page.close();
   });
 
+  it('in a Web Worker (an engine running the game in a worker) createGameCampaign throws a TypeError saying it needs the page', async () => {
+    const page = await openGame('worker');
+    const outcome = await page.evaluate(async () => {
+      const code = `import * as sdk from '${location.origin}/sdk.mjs';
+        try { sdk.createGameCampaign({ clientKey: 'ck_worker:secret', relay: { url: '${location.origin}/campaign' }, userId: 'player-1' }); postMessage('created'); }
+        catch (error) { postMessage(error.name + ': ' + error.message); }`;
+      const worker = new Worker(URL.createObjectURL(new Blob([code], { type: 'text/javascript' })), { type: 'module' });
+      const answer = await new Promise((resolve) => ((worker.onmessage = (event) => resolve(event.data)), (worker.onerror = (event) => resolve(`error ${event.message}`))));
+      worker.terminate();
+      return answer;
+    });
+    // Before: "TypeError: Cannot read properties of undefined (reading 'visibilityState')", from deep in the lifecycle.
+    expect(outcome).toBe('TypeError: game-campaign-sdk/browser needs a page (window and document), and a Web Worker has none: create it on the page');
+    await page.close();
+  });
+
   it('the IIFE by a <script> tag: play, stop, flush records the session once', async () => {
     const page = await openGame('iife', '/iife.html');
     expect(await page.evaluate(() => typeof (window as any).GameCampaign.createBrowserPlatform)).toBe('function');
