@@ -206,7 +206,34 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
   };
   const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
-  const checkpointEvery = () => (checkpointTimer = setInterval(checkpoint, checkpointMs));
+  /** When the checkpoint interval last ran (monotonic), on a page: see `checkpointEvery`. */
+  let lastTick = 0;
+  /**
+   * Checkpoints every `checkpointMs` in the foreground. On a page (`exit`) each tick also checks that the page ran
+   * since the last: a device asleep with the game in front (a laptop's lid closed on a visible tab) announces no
+   * background, and Windows' clocks count the sleep (Chromium and Firefox there: w3c/hr-time#115), so hours
+   * asleep were play. assumed: a tick more than two intervals after the last means the page did not run since the
+   * last; that span is background time (play from the last tick on is lost, at most one interval, as in a crash),
+   * and one of `backgroundTimeoutMs` or more ends the session there (`background-timeout`), continued at once.
+   */
+  const checkpointEvery = () => {
+    lastTick = monotonic();
+    checkpointTimer = setInterval(() => {
+      const now = monotonic();
+      const asleep = clock && exit && now - lastTick > 2 * checkpointMs ? clock : undefined;
+      if (asleep) {
+        asleep.pause(lastTick);
+        if (now - lastTick < config.backgroundTimeoutMs) asleep.resume(now);
+        else {
+          end('background-timeout');
+          begin(...continuation!);
+          continuation = undefined;
+        }
+      }
+      lastTick = now;
+      checkpoint();
+    }, checkpointMs);
+  };
   const stopTimers = () => {
     clearInterval(checkpointTimer);
     clearTimeout(firstCheckpointTimer);

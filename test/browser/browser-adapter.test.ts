@@ -97,7 +97,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     return page;
   }
   const start = (page: Page) => page.evaluate(() => (window as any).gc.tracker.start() as string);
-  const play = async (page: Page, ms: number) => page.clock.fastForward(ms);
+  const play = async (page: Page, ms: number) => page.clock.runFor(ms);
   const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
   const sent = (sessionId: string) => received.filter((id) => id === sessionId).length;
@@ -259,6 +259,27 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     });
     // Before: "TypeError: Cannot read properties of undefined (reading 'visibilityState')", from deep in the lifecycle.
     expect(outcome).toBe('TypeError: game-campaign-sdk/browser needs a page (window and document), and a Web Worker has none: create it on the page');
+    await page.close();
+  });
+
+  it("a laptop's lid closed 8 h on the visible game (clocks that count the sleep, as on Windows): the sleep is not recorded as play", async () => {
+    const page = await openGame('lid-closed');
+    await page.evaluate(() => (window as any).gc.tracker.on('session:start', (event: { sessionId: string }) => ((window as any).starts ??= []).push(event.sessionId)));
+    const first = await start(page);
+    await page.clock.runFor(30_000); // played: the checkpoints run
+    await page.clock.fastForward(8 * 3_600_000); // Playwright's lid closed: both clocks jump, each due timer fires once
+    await page.clock.runFor(30_000); // played after waking
+    await page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush();
+    });
+    // Before the change: one session of 28,860 s. Now the part before the sleep, then its continuation after it (the
+    // play between the last checkpoint and the sleep is not known: at most one checkpoint interval is lost, as in a crash).
+    const ids = await page.evaluate(() => (window as any).starts as string[]);
+    expect(ids).toHaveLength(2);
+    await untilRecorded(...ids);
+    expect(ids.map((id) => recorded(id)[0]!.durationSeconds)).toEqual([30, 30]);
+    expect(await errors(page)).toEqual([]);
     await page.close();
   });
 

@@ -54,7 +54,7 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
   /** A session of `ms` on the page clock, stopped (queued). */
   const playSession = async (page: Page, ms: number) => {
     const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
-    await page.clock.fastForward(ms);
+    await page.clock.runFor(ms);
     await page.evaluate(() => (window as any).gc.tracker.stop());
     return sessionId;
   };
