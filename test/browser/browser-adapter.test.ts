@@ -283,6 +283,31 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     await page.close();
   });
 
+  it('a stored session JSON cannot carry (a BigInt, written by other code or an older release) is dropped as invalid; the sessions behind it are sent', async () => {
+    const page = await openGame('poisoned-queue');
+    const dropped: unknown[] = [];
+    await page.exposeFunction('reportDropped', (event: unknown) => void dropped.push(event));
+    await page.evaluate(() => (window as any).gc.tracker.on('dropped', (event: any) => (window as any).reportDropped({ sessionId: event.sessionId, reason: event.reason, error: event.error })));
+    const poisonId = '00000000-0000-4000-8000-00000000b16b';
+    // First in the queue: IndexedDB keeps a BigInt, JSON cannot carry it. Before: every flush failed on it (an `error`
+    // of kind headers each time) and nothing behind it was ever sent.
+    await page.evaluate(
+      ([key, id, user]) => (window as any).storage.set(key, { sessionId: id, userId: user, durationSeconds: BigInt(10), startedAt: '2026-01-01T00:00:00.000Z', endedAt: '2026-01-01T00:00:10.000Z' }),
+      [`${namespace()}:player:${USER}:queue:000000000000:${poisonId}`, poisonId, USER],
+    );
+    const sessionId = await start(page);
+    await play(page, 2_000);
+    await page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush();
+    });
+    await untilRecorded(sessionId);
+    expect(dropped).toEqual([{ sessionId: poisonId, reason: 'invalid', error: expect.stringMatching(/BigInt/) }]);
+    expect(await queuedIds(page)).toEqual([]);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
   it('the IIFE by a <script> tag: play, stop, flush records the session once', async () => {
     const page = await openGame('iife', '/iife.html');
     expect(await page.evaluate(() => typeof (window as any).GameCampaign.createBrowserPlatform)).toBe('function');
