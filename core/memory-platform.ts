@@ -162,6 +162,7 @@ export function createMemoryPlatform(options: MemoryPlatformOptions = {}): Memor
     onBackground: subscribe(listeners.background),
     onForeground: subscribe(listeners.foreground),
     onUnload: subscribe(listeners.unload),
+    isInBackground: () => inBackground,
     ...(options.backgroundMayBeFinal ? { pageExit } : {}),
   };
   const fetch: FetchLike = (input, init) =>

@@ -19,6 +19,12 @@ export interface Lifecycle {
   onForeground(listener: () => void): () => void;
   onUnload?(listener: () => void): () => void;
   /**
+   * Whether the game is in the background now, asked once as a tracker starts: a web page can load in a
+   * background tab (opened with a middle click, or by the browser restoring tabs), where nothing is played and
+   * no change is announced until it is shown. Absent: the tracker starts in the foreground.
+   */
+  isInBackground?(): boolean;
+  /**
    * Where going to the background may be the last event the code ever gets (a browser page: a hidden tab is
    * closed, discarded or evicted from the back/forward cache without another event): `pageExit` of
    * game-campaign-sdk/browser. The tracker then ends and sends the running session as it goes to the background

@@ -28,9 +28,11 @@ const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
 export function reconnectingStore(dbName: string, storeName: string): UseStore {
   let connection: Promise<IDBDatabase> | undefined;
   const open = () => {
-    const request = indexedDB.open(dbName);
-    request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-    const opened: Promise<IDBDatabase> = promisifyRequest(request).then((db) => {
+    const opened: Promise<IDBDatabase> = idbReady().then(() => {
+      const request = indexedDB.open(dbName);
+      request.onupgradeneeded = () => request.result.createObjectStore(storeName);
+      return promisifyRequest(request);
+    }).then((db) => {
       db.onclose = () => drop(opened);
       db.onversionchange = () => {
         db.close();
@@ -60,12 +62,36 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
   };
 }
 
+let woken: Promise<unknown> | undefined;
+
+/**
+ * Resolves once IndexedDB answers, before the page's first open. WebKit bug 226547 (Safari 14.1, iOS 14.5 to 14.8):
+ * the first `indexedDB.open()` after the browser starts could stay pending for ever, and every storage call, the
+ * tracker's start-up and `stop()` with it; asking for `indexedDB.databases()` until one answers wakes IndexedDB
+ * first (the workaround of Jake Archibald's safari-14-idb-fix). Once per page; nothing where `databases()` is
+ * missing (browsers older than the bug). Throws where there is no IndexedDB, for the caller to fall back.
+ */
+export function idbReady(): Promise<unknown> {
+  if (!woken) {
+    let asking: ReturnType<typeof setInterval> | undefined;
+    woken = indexedDB.databases
+      ? new Promise<void>((resolve) => {
+          const ask = () => void indexedDB.databases().then(() => resolve(), () => resolve());
+          asking = setInterval(ask, 100);
+          ask();
+        }).finally(() => clearInterval(asking))
+      : Promise.resolve();
+  }
+  return woken;
+}
+
 /**
  * Whether the database `name` exists, without creating it: an open that would create it is aborted in its
  * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none).
  * Used to look for what an earlier release stored without leaving an empty database behind.
  */
 export async function databaseExists(name: string): Promise<boolean> {
+  await idbReady();
   const request = indexedDB.open(name);
   let created = false;
   request.onupgradeneeded = (event) => {

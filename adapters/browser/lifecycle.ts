@@ -52,5 +52,6 @@ export function createBrowserLifecycle({ window, document }: LifecycleTarget): L
       if (set.delete(listener) && background.size + foreground.size === 0) listening(false);
     };
   };
-  return { onBackground: subscribe(background), onForeground: subscribe(foreground), pageExit };
+  // A page loaded in a background tab starts hidden: no event says so until it is shown.
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground), isInBackground: () => document.visibilityState === 'hidden', pageExit };
 }

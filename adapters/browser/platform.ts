@@ -38,6 +38,7 @@ export interface BrowserPlatform extends Platform {
 /**
  * Creates the platform of this page. Nothing is touched before it is called (the entry is safe to import in
  * server-side rendering); IndexedDB is opened on first use.
+ * @throws TypeError where there is no page (`document`): a Web Worker, server-side rendering
  * @example
  * ```ts
  * const platform = createBrowserPlatform({ onError: (error) => console.warn(error) });
@@ -47,6 +48,8 @@ export interface BrowserPlatform extends Platform {
 export function createBrowserPlatform(options: BrowserPlatformOptions = {}): BrowserPlatform {
   const window = options.window ?? globalThis;
   const { document, navigator } = window;
+  // A Web Worker (an engine's worker mode) has no page to follow: say so rather than fail on `document` later.
+  if (!document) throw new TypeError('game-campaign-sdk/browser needs a page (window and document), and a Web Worker has none: create it on the page');
   const storage = options.storage ?? createIdbStorage(options);
   const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
   return {

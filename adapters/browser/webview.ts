@@ -45,7 +45,8 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
     };
     if (options.mode === 'window') {
       const popup = window.open('', '_blank', 'popup,width=480,height=720');
-      if (!popup) throw new Error('The browser blocked the web view window: open it from a click or tap handler');
+      // A frame sandboxed without allow-popups (a portal's iframe) blocks it even from a click: say both causes.
+      if (!popup) throw new Error('The browser blocked the web view window: open it from a click or tap handler, and in a sandboxed iframe allow popups (allow-popups allow-popups-to-escape-sandbox), or use the overlay');
       popup.opener = null; // the page cannot reach or navigate the game
       popup.location.href = url;
       // A window the game does not own can only be watched (the page cannot message a game it has no opener to).

@@ -104,9 +104,11 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
   };
   /** The last state a subscription heard: where a later subscription starts from. */
   let last = false;
+  /** Hidden now: as last heard, or a web page loaded in a background tab (no event says so until it is shown). */
+  const isInBackground = () => last || page?.['document'].visibilityState === 'hidden';
   /** Hears a change to hidden (`background`) or to shown: once per change, however many sources report it. */
   const change = (background: boolean) => (listener: () => void) => {
-    let hidden = last;
+    let hidden = isInBackground();
     return listen((isHidden) => {
       last = isHidden;
       if (isHidden !== hidden && (hidden = isHidden) === background) listener();
@@ -115,7 +117,7 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
   // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing. A web build is a
   // page, whose hidden tab may be closed or discarded with no other event: the tracker's page exit sends the session
   // as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
-  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener), ...(page ? { pageExit } : {}) };
+  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener), isInBackground, ...(page ? { pageExit } : {}) };
 }
 
 /**

@@ -3,7 +3,7 @@
  * error at the call that passed it.
  * @see DESIGN section 5
  */
-import { validatedFields } from '../http/request-validation.js';
+import { invalid, validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
 import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
@@ -50,7 +50,7 @@ export interface StartSessionOptions {
   campaignId?: string;
   /** Exactly 5 uppercase letters or digits. */
   creatorKey?: string;
-  /** Stored with the session. Keep it JSON-serialisable (it is persisted). */
+  /** Stored and sent with the session as its JSON, taken at `start()` (a value JSON cannot carry, such as a BigInt or a cycle, throws). */
   metadata?: Record<string, unknown>;
 }
 
@@ -85,11 +85,19 @@ export function resolveTrackerOptions(options: PlaytimeTrackerOptions): Resolved
 }
 
 /**
- * Checks the options of one `start()`.
+ * Checks the options of one `start()`, and takes the metadata as its JSON now: that is what is stored and sent,
+ * so metadata JSON cannot carry (a BigInt, a cycle, a throwing `toJSON`) is refused here rather than failing every
+ * queue write and flush later, and a later change to the game's object does not reach the session.
  * @throws ValidationError naming the bad field (a bad argument is a programming error, not a dropped session)
  */
 export function checkStartOptions(options: StartSessionOptions): StartSessionOptions {
-  return validatedFields({ ...sessionDefaults(), metadata: optional(Metadata) }, options, 'start');
+  const checked = validatedFields({ ...sessionDefaults(), metadata: optional(Metadata) }, options, 'start');
+  if (checked.metadata === undefined) return checked;
+  try {
+    return { ...checked, metadata: JSON.parse(JSON.stringify(checked.metadata)) };
+  } catch (error) {
+    return invalid([{ path: 'start.metadata', message: `must be JSON-serialisable (${error})` }]);
+  }
 }
 
 /** `value` without its undefined fields (so they neither override defaults nor reach the wire as absent keys). */

@@ -219,11 +219,21 @@ export function sessionQueue(
         // Not in storage: its write is under way, or failed while this read waited (the session is then held in
         // memory), rather than sent by another tracker.
         session ??= entry.session ?? writing.get(key);
-        if (session === undefined) forget(key);
-        else {
-          inFlight.add(key);
-          found.push({ key, session, moved: entry.moved });
+        if (session === undefined) {
+          forget(key);
+          continue;
         }
+        try {
+          // What the wire carries. A stored value JSON cannot carry (a BigInt or a cycle, written by other code or by a
+          // release that took any metadata) would fail every batch it is in, and every session behind it with it.
+          JSON.stringify(session);
+        } catch (error) {
+          await queue.remove([key]);
+          dropped({ sessionId: entry.sessionId, reason: 'invalid', error: String(error) });
+          continue;
+        }
+        inFlight.add(key);
+        found.push({ key, session, moved: entry.moved });
       }
       return found;
     },

@@ -206,12 +206,35 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
   };
   const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
+  /** When the checkpoint interval last ran (monotonic), on a page: see `checkpointEvery`. */
+  let lastTick = 0;
   /**
-   * Checkpoints every interval, and once more as the session's play reaches the 1 s minimum when it has not yet
-   * (`playedMs`): a crash then still leaves a session, also when it started in the background or went there in its first second.
+   * Checkpoints every `checkpointMs` in the foreground. On a page (`exit`) each tick also checks that the page ran
+   * since the last: a device asleep with the game in front (a laptop's lid closed on a visible tab) announces no
+   * background, and Windows' clocks count the sleep (Chromium and Firefox there: w3c/hr-time#115), so hours
+   * asleep were play. assumed: a tick more than two intervals after the last means the page did not run since the
+   * last; that span is background time (play from the last tick on is lost, at most one interval, as in a crash),
+   * and one of `backgroundTimeoutMs` or more ends the session there (`background-timeout`), continued at once.
+   * Also once more as the session's play reaches the 1 s minimum when it has not yet (`playedMs`): a crash then still
+   * leaves a session, also when it started in the background or went there in its first second.
    */
   const checkpointEvery = (playedMs: number) => {
-    checkpointTimer = setInterval(checkpoint, checkpointMs);
+    lastTick = monotonic();
+    checkpointTimer = setInterval(() => {
+      const now = monotonic();
+      const asleep = clock && exit && now - lastTick > 2 * checkpointMs ? clock : undefined;
+      if (asleep) {
+        asleep.pause(lastTick);
+        if (now - lastTick < config.backgroundTimeoutMs) asleep.resume(now);
+        else {
+          end('background-timeout');
+          begin(...continuation!);
+          continuation = undefined;
+        }
+      }
+      lastTick = now;
+      checkpoint();
+    }, checkpointMs);
     if (playedMs < MIN_SESSION_MS) firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS - playedMs, checkpointMs));
   };
   const stopTimers = () => {
@@ -329,6 +352,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   if (lifecycle.onUnload) unsubscribe.push(lifecycle.onUnload(toBackground));
   if (platform.network) unsubscribe.push(platform.network.onChange((online) => online && requestFlush('network')));
   flushEvery();
+  // A page loaded in a background tab is not being played: a session it starts waits, paused, until it is shown.
+  if (lifecycle.isInBackground?.()) toBackground();
   /**
    * Whether something other than this player's queue and choice is stored (0.1.0's shared queue, a running
    * record, another player's data): only then does start-up run the housekeeping (./housekeeping.ts).

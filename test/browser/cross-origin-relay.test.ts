@@ -99,7 +99,7 @@ describe.runIf(chromiumAvailable())('a relay on another origin, through the SDK 
 
     const playOnce = async () => {
       const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
-      await page.clock.fastForward(3_000);
+      await page.clock.runFor(3_000);
       await page.evaluate(async () => {
         await (window as any).gc.tracker.stop();
         await (window as any).gc.tracker.flush();

@@ -55,10 +55,10 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
     const before = await openGame(`${query('a')}&legacy`);
     await suite.browser.context.setOffline(true);
     const queued = await before.evaluate(() => (window as any).gc.tracker.start() as string);
-    await before.clock.fastForward(2_000);
+    await before.clock.runFor(2_000);
     await before.evaluate(() => (window as any).gc.tracker.stop());
     const running = await before.evaluate(() => (window as any).gc.tracker.start() as string);
-    await before.clock.fastForward(3_000);
+    await before.clock.runFor(3_000);
     await expect.poll(async () => (await keysOf(before, 'game-campaign')).length).toBe(2);
     await before.close({ runBeforeUnload: false });
     await suite.browser.context.setOffline(false);
@@ -76,7 +76,7 @@ describe.runIf(chromiumAvailable())('a database per game in Chromium', () => {
     const bAgain = await openGame(query('b'));
     const sessionsBefore = game().emulator.state().sessions.length;
     const mine = await bAgain.evaluate(() => (window as any).gc.tracker.start() as string);
-    await bAgain.clock.fastForward(1_500);
+    await bAgain.clock.runFor(1_500);
     await bAgain.evaluate(async () => {
       await (window as any).gc.tracker.stop();
       await (window as any).gc.tracker.flush();

@@ -54,7 +54,7 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
   /** A session of `ms` on the page clock, stopped (queued). */
   const playSession = async (page: Page, ms: number) => {
     const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
-    await page.clock.fastForward(ms);
+    await page.clock.runFor(ms);
     await page.evaluate(() => (window as any).gc.tracker.stop());
     return sessionId;
   };
@@ -112,6 +112,44 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     const after = await playSession(page, 2_000);
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await expect.poll(() => recorded(after).length, { timeout: 15_000 }).toBe(1);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("Safari 14's first open that hangs until IndexedDB is woken (WebKit bug 226547): the game's storage wakes it, stores and sends", async () => {
+    // As WebKit 14.1 did after the browser started: every open stays pending (no event, ever) until something asks
+    // IndexedDB for its databases. Before the change the tracker's start-up, stop() and flush() waited for ever and
+    // nothing was sent or reported.
+    const hangingFirstOpen = () => {
+      const open = IDBFactory.prototype.open;
+      const databases = IDBFactory.prototype.databases;
+      const waiting: Array<() => void> = [];
+      let asleep = true;
+      IDBFactory.prototype.open = function (this: IDBFactory, ...args: Parameters<IDBFactory['open']>) {
+        if (!asleep) return open.apply(this, args);
+        // A pending request: its handlers are called (and its result read) once the real open runs.
+        const pending = { result: undefined, error: null, transaction: null } as unknown as Record<string, any>;
+        waiting.push(() => {
+          const request = open.apply(indexedDB, args);
+          for (const name of ['onsuccess', 'onerror', 'onupgradeneeded', 'onblocked'])
+            (request as unknown as Record<string, unknown>)[name] = (event: Event) => {
+              Object.assign(pending, { result: request.result, error: request.error, transaction: request.transaction });
+              pending[name]?.(event);
+            };
+        });
+        return pending as unknown as IDBOpenDBRequest;
+      };
+      IDBFactory.prototype.databases = function (this: IDBFactory) {
+        asleep = false;
+        for (const wake of waiting.splice(0)) wake();
+        return databases.call(this);
+      };
+    };
+    const page = await suite.open('key=ck_reconnect_asleep', hangingFirstOpen);
+    const sessionId = await playSession(page, 2_000);
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => recorded(sessionId).length, { timeout: 15_000 }).toBe(1);
+    expect(await storedKeys(page, { exactly: 'game-campaign.ck_reconnect_asleep' })).toContain('game-campaign.ck_reconnect_asleep.moved'); // in IndexedDB, not memory
     expect(await errors(page)).toEqual([]);
     await page.close();
   });

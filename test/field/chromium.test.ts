@@ -73,7 +73,7 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
   const setQuota = (cdp: CDPSession, bytes?: number) => cdp.send('Storage.overrideQuotaForOrigin', bytes === undefined ? { origin } : { origin, quotaSize: bytes });
   const playSession = async (page: Page, ms: number) => {
     const sessionId = await page.evaluate(() => (window as any).gc.tracker.start() as string);
-    await page.clock.fastForward(ms);
+    await page.clock.runFor(ms);
     await page.evaluate(() => (window as any).gc.tracker.stop());
     return sessionId;
   };

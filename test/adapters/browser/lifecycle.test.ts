@@ -47,6 +47,13 @@ describe('createBrowserLifecycle', () => {
     stop();
   });
 
+  it('says whether the page is hidden now (a page loaded in a background tab announces nothing until shown)', () => {
+    const lifecycle = createBrowserLifecycle({ window, document });
+    expect(lifecycle.isInBackground?.()).toBe(false);
+    visibility = 'hidden';
+    expect(lifecycle.isInBackground?.()).toBe(true);
+  });
+
   it('does not come to the foreground on resume while the page is still hidden', () => {
     const { log, stop } = listen();
     setVisibility('hidden');

@@ -96,6 +96,6 @@ describe('new window', () => {
     handle.close();
     await handle.closed;
     expect(popup.close).toHaveBeenCalledTimes(1);
-    await expect(openWebView(URL_)).rejects.toThrow(/blocked the web view window/);
+    await expect(openWebView(URL_)).rejects.toThrow(/blocked the web view window: open it from a click or tap handler, and in a sandboxed iframe allow popups/);
   });
 });

@@ -225,6 +225,37 @@ describe('Cocos runtime', () => {
     expect(app.lifecycle.pageExit).toBeUndefined();
   });
 
+  it('a web build loaded in a background tab counts no time until it is shown (no event says it starts hidden)', async () => {
+    const cc = createFakeCc('web', new Map());
+    cc.start();
+    const document = Object.assign(new EventTarget(), { visibilityState: 'hidden' });
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', new EventTarget());
+    vi.stubGlobal('navigator', { onLine: true });
+    const sent: Array<{ sessionId: string; durationSeconds: number }> = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+      sent.push(...sessions);
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } }, userId: 'player-1' });
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' }); // the game starts at load, behind the tab in front
+      await vi.advanceTimersByTimeAsync(5_000);
+      document.visibilityState = 'visible';
+      document.dispatchEvent(new Event('visibilitychange'));
+      await vi.advanceTimersByTimeAsync(2_000);
+      document.visibilityState = 'hidden';
+      document.dispatchEvent(new Event('visibilitychange'));
+      expect(sent).toEqual([expect.objectContaining({ sessionId: id, durationSeconds: 2 })]);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a WeChat mini-game (wx with the mini-game API) is the WeChat runtime, whatever sys says', () => {
     const fake = createFakeWx(new Map(), noServer);
     expect(createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest }).runtime).toBe('wechat');

@@ -6,14 +6,12 @@
  * one, however long the page was hidden (docs/decisions.md "Continued after a long background"). The game keeps
  * its background time-out short (1 s) so the story stays short: hidden 2.5 s is well beyond it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID } from '../../../emulator/index.js';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { startChromium, type StartedChromium } from './chromium-cdp.js';
-import type { GameMessage } from './portal-pages.js';
 import { ARRIVAL, endPlay, expectPlayTime, untilCount } from './portal-player.js';
-import { startPortalSites, type PortalSites, type StudioGame } from './portal-sites.js';
-import { connectRaw, type RawBrowser, type RawPortalTab } from './raw-cdp.js';
+import { rawPortalWorld } from './portal-world.js';
+import { told as toldBy, type RawBrowser, type RawPortalTab } from './raw-cdp.js';
 
 const BACKGROUND_TIMEOUT_MS = 1_000;
 /** How long the other tab stays in front: well beyond the time-out, so no slow machine makes it look shorter. */
@@ -24,28 +22,13 @@ const PLAY_MS = 2_200;
 const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: back after a long tab switch', { timeout: 60_000 }, () => {
-  let browser: StartedChromium;
-  let raw: RawBrowser;
-  let sites: PortalSites;
-  let alpha: StudioGame;
-
-  beforeAll(async () => {
-    sites = await startPortalSites({ alpha: { backgroundTimeoutMs: BACKGROUND_TIMEOUT_MS } });
-    alpha = sites.games['alpha']!;
-    browser = await startChromium();
-    raw = await connectRaw(browser.endpoint);
-  });
-
-  afterAll(async () => {
-    raw?.close();
-    await browser?.close();
-    await sites?.close();
-  });
-
+  const world = rawPortalWorld({ alpha: { backgroundTimeoutMs: BACKGROUND_TIMEOUT_MS } });
   /** What the game told its portal page, of `type`. */
-  const told = async (tab: RawPortalTab, type: GameMessage['type']) => (await tab.log()).filter((message) => message.game === 'alpha' && message.type === type).map((message) => message.detail);
+  const told = (tab: RawPortalTab, type: Parameters<typeof toldBy>[2]) => toldBy(tab, 'alpha', type);
 
   it('hidden longer than backgroundTimeoutMs, then shown: the game plays on in a session continuing the first (same campaign), each recorded once, the hidden span counted in neither', async () => {
+    const { raw, sites } = world;
+    const alpha = sites.games['alpha']!;
     const player = 'long-tab-switch';
     const tab = await raw.openPortal(sites.portalUrl('portal', 'alpha', player), 'alpha');
     expect(await tab.evaluate('game', 'document.visibilityState')).toBe('visible');

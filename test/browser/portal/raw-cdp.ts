@@ -36,8 +36,11 @@ export interface RawPortalTab extends RawTab {
 
 /** A DevTools connection to a browser: tabs opened on it, and `close()`. */
 export interface RawBrowser {
-  /** Opens `url` in a new tab and waits until `game` in it says `ready`. */
-  openPortal(url: string, game: string): Promise<RawPortalTab>;
+  /**
+   * Opens `url` in a new tab and waits until `game` in it says `ready`; with `background`, the tab opens behind the
+   * one in front and loads hidden, as a link opened with a middle click does (`Target.createTarget`'s `background`).
+   */
+  openPortal(url: string, game: string, options?: { background?: boolean }): Promise<RawPortalTab>;
   /** Opens `url` in a new tab, in front: the tab in front before is hidden. */
   openTab(url: string): Promise<RawTab>;
   close(): void;
@@ -96,8 +99,8 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
       const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url });
       return tabOf(targetId);
     },
-    async openPortal(url, game) {
-      const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url: 'about:blank' });
+    async openPortal(url, game, options = {}) {
+      const { targetId } = await send<{ targetId: string }>('Target.createTarget', { url: 'about:blank', background: options.background === true });
       const { sessionId: page } = await send<{ sessionId: string }>('Target.attachToTarget', { targetId, flatten: true });
       let frame: string | undefined;
       const attached = (message: Message) => {
@@ -139,4 +142,9 @@ export async function connectRaw(endpoint: string): Promise<RawBrowser> {
     },
     close: () => socket.close(),
   };
+}
+
+/** What `game` told the portal page of `tab`, of `type`: each message's detail. */
+export async function told(tab: RawPortalTab, game: string, type: GameMessage['type']): Promise<unknown[]> {
+  return (await tab.log()).filter((message) => message.game === game && message.type === type).map((message) => message.detail);
 }

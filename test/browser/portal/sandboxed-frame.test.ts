@@ -4,15 +4,17 @@
  * data in memory for the page (browser guide, "When IndexedDB cannot be used"), and the game's own sends must still
  * work while the page runs: on today's main every flush failed on its lock ("Access to the Locks API is denied in
  * this context", an `error` of kind `lock` at each try) and a session reached the service only if the page was left.
- * The relay lists `'null'` (portals guide: "list 'null' only if you must").
+ * The relay lists `'null'` (portals guide: "list 'null' only if you must"). A frame sandboxed without `allow-popups`
+ * cannot open the web view's window, even from a click: the error says so, rather than only "open it from a click".
  */
+import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { closeTab, expectPlayTime, gameLog, openPortal, playALevel, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
-describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game frame without allow-same-origin', { timeout: 120_000 }, () => {
+describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game frame', { timeout: 120_000 }, () => {
   const world = portalWorld({ alpha: { allowOpaqueOrigin: true } }, 'localhost');
   let alpha: StudioGame;
   beforeAll(() => {
@@ -33,5 +35,42 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expect(log.filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
     expect(log.filter((message) => message.type === 'flushed').map((message) => message.detail)).toEqual([[`${level.sessionId} SUCCESS`]]);
     await closeTab(world.chromium.context, tab.page);
+  });
+  /** The game's page makes a `webView: { mode: 'window' }` facade and a button that opens the web view; the player clicks it. */
+  const openWindowFromClick = async (game: Frame, player: string) => {
+    await game.evaluate(
+      ({ clientKey, emulatorUrl, player }) => {
+        const page = window as unknown as { GameCampaign: any; outcome?: string };
+        const gc = page.GameCampaign.createGameCampaign({
+          clientKey,
+          environment: { baseUrl: emulatorUrl },
+          relay: { url: location.origin.replace('//cdn.', '//studio.') + '/alpha/campaign', headers: async () => ({ authorization: 'Bearer ' + player }) },
+          userId: player,
+          browser: { webView: { mode: 'window' } },
+        });
+        const button = document.body.appendChild(document.createElement('button'));
+        button.id = 'campaign';
+        button.onclick = () =>
+          gc.webview.open({ campaignId: 'cmp_spring_festival' }).then(
+            (handle: { close(): void }) => ((page.outcome = 'opened'), handle.close()),
+            (error: Error) => (page.outcome = error.message),
+          );
+      },
+      { clientKey: alpha.clientKey, emulatorUrl: alpha.emulator.url, player },
+    );
+    await game.click('#campaign');
+    await game.waitForFunction(() => (window as unknown as { outcome?: string }).outcome !== undefined);
+    return game.evaluate(() => (window as unknown as { outcome: string }).outcome);
+  };
+
+  it('the web view window from a click in a frame sandboxed without allow-popups: open() rejects naming allow-popups; with it, the window opens', async () => {
+    const { context } = world.chromium;
+    const blocked = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player: 'no-popups', sandbox: 'allow-scripts allow-same-origin' });
+    expect(await openWindowFromClick(blocked.game, 'no-popups')).toMatch(/blocked the web view window.*allow-popups/);
+    await closeTab(context, blocked.page);
+
+    const allowed = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player: 'popups', sandbox: 'allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox' });
+    expect(await openWindowFromClick(allowed.game, 'popups')).toBe('opened');
+    await closeTab(context, allowed.page);
   });
 });

@@ -246,3 +246,54 @@ describe('the back/forward cache', () => {
     await tracker.dispose();
   });
 });
+
+describe('a page whose device sleeps with the game in front', () => {
+  // A laptop's lid closed on a visible tab: no background is announced, and on Windows the monotonic clock counts the
+  // sleep. The memory platform's monotonic clock is Date.now(): moving the system time jumps it with no timer run.
+  const sleep = (ms: number) => vi.setSystemTime(Date.now() + ms);
+  const ends = (harness: Harness) => eventsOf(harness.log, 'session:end').map((event) => [event.reason, event.session.durationSeconds]);
+
+  it('a sleep longer than backgroundTimeoutMs is not play: the session ends at the last checkpoint and continues at once', async () => {
+    const page = onPage();
+    await settle();
+    const first = page.tracker.start();
+    await advance(30_000); // checkpoints at 15 s and 30 s
+    sleep(8 * 3_600_000);
+    await advance(15_000); // the first tick after waking finds 8 h since the last
+    const starts = eventsOf(page.log, 'session:start');
+    expect(starts).toHaveLength(2);
+    expect(starts[1]!.continues).toBe(first);
+    await advance(30_000);
+    await page.tracker.stop();
+    expect(ends(page)).toEqual([
+      ['background-timeout', 30],
+      ['stop', 30],
+    ]);
+    await page.tracker.dispose();
+  });
+
+  it('a shorter sleep is not play either: the same session, paused from the last checkpoint to the waking tick', async () => {
+    const page = onPage();
+    await settle();
+    page.tracker.start();
+    await advance(30_000);
+    sleep(40_000);
+    await advance(15_000); // 55 s since the last tick: more than two intervals
+    await advance(15_000);
+    await page.tracker.stop();
+    expect(ends(page)).toEqual([['stop', 45]]);
+    await page.tracker.dispose();
+  });
+
+  it('timers that run late by less than an interval change nothing', async () => {
+    const page = onPage();
+    await settle();
+    page.tracker.start();
+    await advance(30_000);
+    sleep(14_000);
+    await advance(15_000);
+    await page.tracker.stop();
+    expect(ends(page)).toEqual([['stop', 59]]);
+    await page.tracker.dispose();
+  });
+});

@@ -170,6 +170,24 @@ describe('the background', () => {
     await tracker.stop();
     expect(eventsOf(log, 'session:end')[0]?.session).toMatchObject({ sessionId, durationSeconds: 3, endedAt: iso(T0 + 23_000) });
   });
+
+  it.each([false, true])(
+    'a tracker made while the game is in the background (a page loaded in a background tab; page exit: %s) counts no time until the foreground',
+    async (backgroundMayBeFinal) => {
+      const platform = createMemoryPlatform({ backgroundMayBeFinal });
+      platform.background(); // before the tracker exists: no change is announced to it
+      const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+      const ends: unknown[] = [];
+      tracker.on('session:end', (event) => ends.push(event.session));
+      const sessionId = tracker.start();
+      await advance(20_000);
+      platform.foreground();
+      await advance(3_000);
+      await tracker.stop();
+      expect(ends).toEqual([expect.objectContaining({ sessionId, durationSeconds: 3 })]);
+      await tracker.dispose();
+    },
+  );
 });
 
 describe('clocks', () => {
@@ -229,6 +247,33 @@ describe('clocks', () => {
 });
 
 describe('arguments', () => {
+  it('start() with metadata JSON cannot carry (a BigInt, a cycle, a throwing toJSON) throws a ValidationError naming it, and starts nothing', () => {
+    const { tracker, log } = createHarness();
+    const cyclic: Record<string, unknown> = { level: 1 };
+    cyclic['self'] = cyclic;
+    for (const metadata of [{ score: 10n }, cyclic, { toJSON: () => { throw new Error('nope'); } }]) {
+      let thrown: unknown;
+      try {
+        tracker.start({ metadata });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(ValidationError);
+      expect(thrown).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'start.metadata', message: expect.stringMatching(/^must be JSON-serialisable \(/) }] });
+    }
+    expect(log).toEqual([]);
+  });
+
+  it("start() keeps the metadata's JSON as it was at start: what the wire carries, untouched by later changes to the game's object", async () => {
+    const { tracker, log } = createHarness();
+    const metadata: Record<string, unknown> = { level: 3, at: new Date(T0), onWin: () => undefined, skipped: undefined };
+    const sessionId = tracker.start({ metadata });
+    metadata['level'] = 4;
+    await advance(2_000);
+    await tracker.stop();
+    expect(eventsOf(log, 'session:end')[0]?.session).toEqual(expect.objectContaining({ sessionId, metadata: { level: 3, at: iso(T0) } }));
+  });
+
   it('start() with a bad creatorKey throws a ValidationError naming the field, and starts nothing', () => {
     const { tracker, log } = createHarness();
     let thrown: unknown;
