@@ -97,7 +97,9 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
 /**
  * `AppState` 'change': `background` is the background, `active` the foreground; iOS's passing `inactive`
  * (a call, the app switcher) changes nothing. One AppState subscription, removed with `.remove()` when the
- * last listener leaves.
+ * last listener leaves. `isInBackground` reads `currentState` as a tracker starts: an app the OS launched in the
+ * background (a background fetch, a push, a location update) announces nothing until it is opened, and its time
+ * there is not play.
  */
 function appStateLifecycle(appState: AppStateLike): Lifecycle {
   // The listeners of each state: [foreground, background], indexed by `+inBackground`.
@@ -121,7 +123,9 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
       }
     };
   };
-  return { onBackground: subscribe(true), onForeground: subscribe(false) };
+  // Read now (a change while nobody listened is caught up), by the rule the listener applies.
+  const isInBackground = () => (inBackground = appState.currentState === 'background' || (appState.currentState !== 'active' && inBackground));
+  return { onBackground: subscribe(true), onForeground: subscribe(false), isInBackground };
 }
 
 /**

@@ -188,6 +188,30 @@ describe('React Native web view', () => {
   });
 });
 
+describe('React Native app launched in the background', () => {
+  it('counts no time until the app is opened (a background fetch or push launched it; AppState announces nothing until then)', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const AppState = createFakeAppState('background');
+    const sent: Array<{ sessionId: string; durationSeconds: number }> = [];
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+      sent.push(...sessions);
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState, getRandomValues } });
+    expect(gc.platform.lifecycle.isInBackground?.()).toBe(true);
+    await vi.advanceTimersByTimeAsync(10);
+    const id = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(20_000);
+    AppState.set('active');
+    await vi.advanceTimersByTimeAsync(3_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(sent.map(({ sessionId, durationSeconds }) => ({ sessionId, durationSeconds }))).toEqual([{ sessionId: id, durationSeconds: 3 }]);
+    await gc.dispose();
+  });
+});
+
 describe('React Native background flush without keepalive', () => {
   it('a background flush cut by the app\'s suspension keeps the session, which is delivered once on return', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
