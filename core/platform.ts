@@ -83,7 +83,13 @@ export interface Platform {
   /** Shows `url` in a web view over the game. @throws when this platform cannot show one (e.g. mini-games) */
   openWebView(url: string, options?: { title?: string }): Promise<WebViewHandle>;
   network?: NetworkStatus;
-  /** Runs `task` exclusively across tabs/instances sharing the same storage. */
+  /**
+   * Runs `task` exclusively across tabs/instances sharing the same storage; a running tracker holds one for its
+   * life, so it must allow long holds. Without it, one process per storage at a time (trackers within one process
+   * keep apart by themselves): a second process on one data folder takes the first's running session for a
+   * crashed one and sends it ended at its last checkpoint; the first's full session is then SKIPPED as a
+   * duplicate, and its play after that is lost.
+   */
   lock?<T>(name: string, task: () => Promise<T>): Promise<T>;
   /** Wall clock, ms since the epoch. */
   now(): number;

@@ -33,6 +33,16 @@ describe('docs', () => {
     expect(broken).toEqual([]);
   });
 
+  // The relay answers 404 for any path outside its routes and never calls `next`: mounted at an Express app's root
+  // it would answer every route of the game's own app registered after it.
+  it('no example mounts toNodeHandler at the root of an Express app', () => {
+    const rootMounts: string[] = [];
+    for (const file of markdownFiles() as string[]) {
+      for (const [line] of readFileSync(join(ROOT, file), 'utf8').matchAll(/^.*\b(?:app|router)\.use\(\s*toNodeHandler\(.*$/gm)) rootMounts.push(`${file}: ${line.trim()}`);
+    }
+    expect(rootMounts).toEqual([]);
+  });
+
   // A `<script>` user copies the files the guides name: a file the build no longer makes (the IIFE's flusher, folded
   // into the bundle by issue 28) would be a copy step that fails, or a sibling served for nothing.
   it('every game-campaign.<name>.js a guide names is a file the build makes (the IIFE and its siblings)', () => {
