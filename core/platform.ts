@@ -82,6 +82,8 @@ export interface Platform {
   fetch: FetchLike;
   /** Shows `url` in a web view over the game. @throws when this platform cannot show one (e.g. mini-games) */
   openWebView(url: string, options?: { title?: string }): Promise<WebViewHandle>;
+  /** Where no web view can ever show (mini-games): the error `gc.webview.open` rejects with before it asks the relay for a token. */
+  webViewUnavailable?(): Error;
   network?: NetworkStatus;
   /**
    * Runs `task` exclusively across tabs/instances sharing the same storage; a running tracker holds one for its

@@ -54,6 +54,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   // The page's `document` and `window` are globals; native and mini-game builds have neither.
   const page = runtime === 'web' ? g : undefined;
   if (!page) ensureAbortController();
+  const noWebView = wx && (() => new WebViewUnavailableError('WeChat mini-games cannot show a web view'));
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
   // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
@@ -70,8 +71,13 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     // The global fetch on web and native (native: whatwg-fetch over XHR); on WeChat, which has no fetch, an XHR
     // fetch (its request code is imported on the first request: web and native builds never load it).
     fetch: options.fetch ?? (wx ? createXhrFetch(options.XMLHttpRequest ?? g['XMLHttpRequest']) : (input, init) => g['fetch'](input, init)),
-    // Its code loads when a web view first opens (WeChat, which has none, rejects there).
-    openWebView: async (url) => (await import('./web-view.js')).openCocosWebView(url, engine.sys, options.webView, wx && WebViewUnavailableError),
+    // Its code loads when a web view first opens. WeChat has none (`sys.openURL` does nothing there): it rejects,
+    // and `gc.webview.open` rejects before it spends a token.
+    openWebView: async (url) => {
+      if (noWebView) throw noWebView();
+      return (await import('./web-view.js')).openCocosWebView(url, engine.sys, options.webView);
+    },
+    ...(noWebView ? { webViewUnavailable: noWebView } : {}),
     // Native builds have no signal: no `network`.
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
     now: () => Date.now(),

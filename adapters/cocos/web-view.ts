@@ -1,25 +1,19 @@
 /**
  * `Platform.openWebView` on Cocos web and native builds: the game's `WebView` component, or `sys.openURL` (the
  * system browser) when the game gave no component factory. Imported by ./platform.ts when a web view first opens
- * (the launcher has awaited PKCE and a token by then), so a game that never opens one never loads it. On WeChat
- * mini-games, where `sys.openURL` silently does nothing, it refuses with a `WebViewUnavailableError`.
- * Nothing here may import a module the entry reaches too (../shared/errors.ts: the error class is passed in;
- * ./platform.ts): esbuild would split that module into a chunk of its own, one more file every game loads at start.
+ * (the launcher has awaited PKCE and a token by then), so a game that never opens one never loads it. WeChat
+ * mini-games, where `sys.openURL` silently does nothing, are refused in ./platform.ts and never load it.
+ * Nothing here may import a module the entry reaches too (./platform.ts): esbuild would split that module into a chunk of its own, one more file every game loads at start.
  */
 import type { WebViewHandle } from '../../core/platform.js';
-import type { WebViewUnavailableError } from '../shared/errors.js';
 import { webViewHandle } from '../shared/web-view-handle.js';
 import type { CocosSys, CocosWebViewFactory } from './types.js';
 
 /** {@link WEBVIEW_CLOSE_SCHEME} of ./platform.ts, spelled again: importing it would put both files in one chunk. */
 const CLOSE_SCHEME = 'gamecampaign';
 
-/**
- * Opens `url` in the component `factory` builds, else with `sys.openURL`; on a WeChat mini-game (`Unavailable`
- * given: the error class, passed in) throws that error instead.
- */
-export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebViewFactory | undefined, Unavailable?: typeof WebViewUnavailableError): WebViewHandle {
-  if (Unavailable) throw new Unavailable('WeChat mini-games cannot show a web view');
+/** Opens `url` in the component `factory` builds, else with `sys.openURL`. */
+export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebViewFactory | undefined): WebViewHandle {
   if (!factory) {
     sys.openURL(url);
     // assumed: an external browser cannot be watched, so `closed` settles on close() only.

@@ -64,12 +64,15 @@ export class WebViewLauncher {
    * Makes a PKCE pair, gets a one-time token (60 s, single use) for its challenge from the relay
    * (`POST /webview/ott`) and opens the web view with it.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
-   * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; whatever
-   * `platform.openWebView` throws where the platform cannot show one; the loader's error when PKCE's code, imported on
+   * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; `platform.webViewUnavailable()`'s
+   * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when PKCE's code, imported on
    * the first `open()`, cannot load (the page went offline)
    */
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
+    // A platform that can never show one refuses first: no token is spent, offline or not.
+    const unavailable = this.#platform.webViewUnavailable?.();
+    if (unavailable) throw unavailable;
     const { title } = options;
     const request = withoutKeys(options, 'title');
     // PKCE and the URL's code load with the first open: an import that fails rejects this call, before any token exists.

@@ -326,6 +326,15 @@ describe('Cocos web view', () => {
     expect(cc.opened).toEqual([]);
   });
 
+  it('gc.webview.open on WeChat rejects with WebViewUnavailableError before any request: no token spent, offline too', async () => {
+    const fake = createFakeWx(new Map(), async () => expect.fail('no request: a mini-game cannot show the page the token is for'));
+    fake.setOnline(false);
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    await expect(gc.webview.open({ campaignId: 'spring' })).rejects.toMatchObject({ name: 'WebViewUnavailableError', code: 'WEBVIEW_UNAVAILABLE' });
+    expect(fake.requests).toEqual([]);
+    await gc.dispose();
+  });
+
   it('shows the WebView component, closes it on the page\'s close scheme or on close(), destroying its node', async () => {
     let callback: ((target: unknown, url: string) => void) | undefined;
     const destroyed: string[] = [];
