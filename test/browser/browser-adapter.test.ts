@@ -98,6 +98,12 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
   }
   const start = (page: Page) => page.evaluate(() => (window as any).gc.tracker.start() as string);
   const play = async (page: Page, ms: number) => page.clock.runFor(ms);
+  /** The game's `stop()`, then `flush()`: the session ends and is sent now. */
+  const stopAndFlush = (page: Page) =>
+    page.evaluate(async () => {
+      await (window as any).gc.tracker.stop();
+      await (window as any).gc.tracker.flush();
+    });
   const recorded = (sessionId: string) => emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
   const sent = (sessionId: string) => received.filter((id) => id === sessionId).length;
@@ -235,10 +241,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     // A function or a Date: IndexedDB refused the function (DataCloneError, an `error` of kind storage at each write).
     const sessionId = await page.evaluate(() => (window as any).gc.tracker.start({ metadata: { level: 3, at: new Date(0), onWin() {} } }) as string);
     await play(page, 2_000);
-    await page.evaluate(async () => {
-      await (window as any).gc.tracker.stop();
-      await (window as any).gc.tracker.flush();
-    });
+    await stopAndFlush(page);
     await untilRecorded(sessionId);
     expect(recorded(sessionId)[0]).toMatchObject({ durationSeconds: 2, metadata: { level: 3, at: new Date(0).toISOString() } });
     expect(await queuedIds(page)).toEqual([]);
@@ -269,10 +272,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     await page.clock.runFor(30_000); // played: the checkpoints run
     await page.clock.fastForward(8 * 3_600_000); // Playwright's lid closed: both clocks jump, each due timer fires once
     await page.clock.runFor(30_000); // played after waking
-    await page.evaluate(async () => {
-      await (window as any).gc.tracker.stop();
-      await (window as any).gc.tracker.flush();
-    });
+    await stopAndFlush(page);
     // Before the change: one session of 28,860 s. Now the part before the sleep, then its continuation after it (the
     // play between the last checkpoint and the sleep is not known: at most one checkpoint interval is lost, as in a crash).
     const ids = await page.evaluate(() => (window as any).starts as string[]);
@@ -297,10 +297,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     );
     const sessionId = await start(page);
     await play(page, 2_000);
-    await page.evaluate(async () => {
-      await (window as any).gc.tracker.stop();
-      await (window as any).gc.tracker.flush();
-    });
+    await stopAndFlush(page);
     await untilRecorded(sessionId);
     expect(dropped).toEqual([{ sessionId: poisonId, reason: 'invalid', error: expect.stringMatching(/BigInt/) }]);
     expect(await queuedIds(page)).toEqual([]);
@@ -313,10 +310,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
     expect(await page.evaluate(() => typeof (window as any).GameCampaign.createBrowserPlatform)).toBe('function');
     const sessionId = await start(page);
     await play(page, 2_000);
-    await page.evaluate(async () => {
-      await (window as any).gc.tracker.stop();
-      await (window as any).gc.tracker.flush();
-    });
+    await stopAndFlush(page);
     await untilRecorded(sessionId);
     expect(recorded(sessionId)[0]!.durationSeconds).toBe(2);
     expect(sent(sessionId)).toBe(1);
