@@ -7,7 +7,7 @@ import type { Fixtures } from './fixtures.js';
 export interface Faults {
   /** Share (0..1) of `/v1` requests answered 500 `INTERNAL_ERROR` before they are processed. */
   errorRate: number;
-  /** Delay (ms) added to every `/v1` answer, after processing. */
+  /** Delay (ms) added to every `/v1` answer, after processing: at most 2147483647 (2^31 - 1, the longest timer). */
   latencyMs: number;
   /** Share (0..1) of `/v1` requests whose connection is dropped: half before processing, half after. */
   dropRate: number;
@@ -65,11 +65,14 @@ export function defaultWebhookRetryDelayMs(attempt: number): number {
 
 const Share = checked(z.number(), z.minimum(0, 'must be at least 0'), z.maximum(1, 'must be at most 1'));
 const NonNegativeInt = checked(z.int(), z.minimum(0, 'must be at least 0'));
+/** The longest wait a timer takes: `setTimeout` runs a longer one at once (Node warns, browsers stay silent). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+const TimerMs = checked(z.int(), z.minimum(0, 'must be at least 0'), z.maximum(MAX_TIMER_MS, `must be at most ${MAX_TIMER_MS}`));
 
 /** Body of `POST /_emulator/faults` and the argument of `setFaults`: any subset of {@link Faults}. */
 export const FaultsRequest = z.object({
   errorRate: z.optional(Share),
-  latencyMs: z.optional(NonNegativeInt),
+  latencyMs: z.optional(TimerMs),
   dropRate: z.optional(Share),
   rateLimitPerSecond: z.optional(NonNegativeInt),
 });

@@ -87,6 +87,18 @@ describe('emulator control endpoints', () => {
     ]);
   });
 
+  it('refuses a latencyMs no timer can wait (above 2^31 - 1 ms, which setTimeout runs at once) rather than answer without it', async () => {
+    const emulator = emulatorAtT0();
+    const call = caller(emulator);
+    const bad = await call('POST', '/_emulator/faults', { key: null, body: { latencyMs: 2 ** 31 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual([{ path: 'latencyMs', message: 'must be at most 2147483647' }]);
+    expect(emulator.state().faults.latencyMs).toBe(0);
+    expect(() => emulator.setFaults({ latencyMs: 3_000_000_000 })).toThrow(TypeError);
+    expect(() => emulatorAtT0({ faults: { latencyMs: 3_000_000_000 } })).toThrow(TypeError);
+    expect((await call('POST', '/_emulator/faults', { key: null, body: { latencyMs: 2 ** 31 - 1 } })).status).toBe(200);
+  });
+
   it('POST /_emulator/reset (and reset()) goes back to the fixtures: records, webhooks, clock, faults, counts', async () => {
     const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 100 } });
     const call = caller(emulator);
