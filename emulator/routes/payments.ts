@@ -1,5 +1,6 @@
 /** Payments: bulk, single (assumed route) and read. @see spec "Register bulk payments", "Get payment" */
 import type { Hono } from 'hono';
+import type { ErrorDetail } from '../../core/schema/errors.js';
 import { BulkPaymentRequest, PaymentItem, PaymentRequest, type PaymentDetail, type PaymentItemResult, type PaymentRecord } from '../../core/schema/payments.js';
 import { bulkResultFrom } from '../../core/schema/primitives.js';
 import { check } from '../../core/schema/validate.js';
@@ -35,6 +36,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
       const existing = store.payments.get(transactionId) ?? mock.get(transactionId);
       if (existing) return { transactionId, status: 'SKIPPED', data: existing };
       const record = paymentRecord(store, parsed.data, isTest);
+      if (!record) return { transactionId, status: 'FAILED', error: describeDetails([AMOUNT_TOO_LARGE]) };
       if (isTest) mock.set(transactionId, record);
       else store.payments.set(transactionId, record);
       return { transactionId, status: 'SUCCESS', data: record };
@@ -55,6 +57,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
     const existing = store.payments.get(item.transactionId);
     if (existing) return ok(c, existing);
     const record = paymentRecord(store, item, isTest === true);
+    if (!record) return invalid(c, [AMOUNT_TOO_LARGE]);
     if (!isTest) {
       store.payments.set(record.transactionId, record);
       webhooks.emit('payment.created', record, callbackId);
@@ -70,12 +73,27 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
   });
 }
 
+/** An amount whose value in USD a JSON number cannot hold: answered rather than stored with `amountUsd: null`. */
+const AMOUNT_TOO_LARGE: ErrorDetail = { path: 'amount', message: 'is too large to convert to USD' };
+
 /**
- * The record of a new payment. assumed: platform 'Other', distributionType 'MOBILE_STORE', status 'COMPLETED',
- * campaign currency USD, net amount/currency default to amount/currency, productName to ''; test-mode records
- * have id 0 and are not stored.
+ * `amount` in USD, rounded to the cent where the cents fit a double; undefined when the value is beyond one
+ * (JSON would write Infinity as null, which no `amountUsd: number` reader takes).
  */
-function paymentRecord(store: Store, item: PaymentItem, isTest: boolean): PaymentRecord {
+function amountInUsd(amount: number, currency: string): number | undefined {
+  const usd = amount * (USD_RATES[currency.toUpperCase()] ?? 1);
+  if (!Number.isFinite(usd)) return undefined;
+  return Number.isFinite(usd * 100) ? Math.round(usd * 100) / 100 : usd;
+}
+
+/**
+ * The record of a new payment, or undefined when its amount cannot be written in USD. assumed: platform 'Other',
+ * distributionType 'MOBILE_STORE', status 'COMPLETED', campaign currency USD, net amount/currency default to
+ * amount/currency, productName to ''; test-mode records have id 0 and are not stored.
+ */
+function paymentRecord(store: Store, item: PaymentItem, isTest: boolean): PaymentRecord | undefined {
+  const amountUsd = amountInUsd(item.amount, item.currency);
+  if (amountUsd === undefined) return undefined;
   const attribution = store.attribute(item.userId)!;
   return {
     id: isTest ? 0 : store.nextId('payment'),
@@ -85,7 +103,7 @@ function paymentRecord(store: Store, item: PaymentItem, isTest: boolean): Paymen
     productName: item.productName ?? '',
     amount: item.amount,
     currency: item.currency,
-    amountUsd: Math.round(item.amount * (USD_RATES[item.currency.toUpperCase()] ?? 1) * 100) / 100,
+    amountUsd,
     platform: 'Other',
     distributionType: 'MOBILE_STORE',
     status: 'COMPLETED',

@@ -161,6 +161,25 @@ describe('emulator payments', () => {
     expect(missing.body).toEqual({ status: 404, error: 'Not Found', message: 'Payment tx_missing not found', code: 'NOT_FOUND' });
   });
 
+  it('answers amountUsd as a number for any amount: one whose USD value is beyond a double is FAILED (400 alone), never null', async () => {
+    const answer = await call('POST', '/v1/server/payments/bulk', {
+      body: { payments: [paymentBody('tx_huge', { amount: 1.7e308, currency: 'EUR' }), paymentBody('tx_large', { amount: 1e307 }), paymentBody('tx_ok')] },
+    });
+    expect(answer.status).toBe(200);
+    const { results } = dataOf(BulkPaymentResult).parse(answer.body).data;
+    expect(results.map((r) => [r.transactionId, r.status, r.data?.amountUsd ?? r.error])).toEqual([
+      ['tx_huge', 'FAILED', 'amount: is too large to convert to USD'],
+      ['tx_large', 'SUCCESS', 1e307],
+      ['tx_ok', 'SUCCESS', 4.99],
+    ]);
+    expect(emulator.state().payments.map((p) => p.transactionId)).toEqual(['tx_large', 'tx_ok']);
+    const single = await call('POST', '/v1/server/payments', { body: paymentBody('tx_huge', { amount: 1.7e308, currency: 'EUR' }) });
+    expect(single.status).toBe(400);
+    expect(single.body.details).toEqual([{ path: 'amount', message: 'is too large to convert to USD' }]);
+    expect((await call('GET', '/v1/server/payments/tx_huge')).status).toBe(404);
+    expect(dataOf(PaymentDetail).parse((await call('GET', '/v1/server/payments/tx_large')).body).data.amountUsd).toBe(1e307);
+  });
+
   it('takes purchasedAt as a store receipt writes it (any ISO 8601 UTC form; the millisecond form is a playtime rule), refuses local time', async () => {
     const forms = ['2024-05-01T10:30:00Z', '2024-05-01T10:30:00.123456Z', '2024-05-01T10:30:00+00:00'];
     const answer = await call('POST', '/v1/server/payments/bulk', {
