@@ -52,15 +52,18 @@ export function describeDetails(details: ErrorDetail[]): string {
   return details.map((detail) => `${detail.path}: ${detail.message}`).join('; ');
 }
 
+/** A decimal numeral (`12`, `1.5`): what a query's number is written as. `Number()` would also read `0x10`, `1e1`, ` 5`. */
+const DECIMAL = /^-?\d+(\.\d+)?$/;
+
 /**
- * Query strings as typed values for schema checks: integer-looking and number-looking values of `numbers` become
- * numbers, `true`/`false` of `booleans` become booleans; anything else stays a string so the schema reports it.
+ * Query strings as typed values for schema checks: decimal numerals of `numbers` become numbers, `true`/`false` of
+ * `booleans` become booleans; anything else stays a string so the schema reports it (`must be a number`).
  */
 export function coerceQuery(query: Record<string, string>, numbers: string[], booleans: string[] = []): Record<string, unknown> {
   const out: Record<string, unknown> = { ...query };
   for (const name of numbers) {
     const value = query[name];
-    if (value !== undefined && value.trim() !== '' && Number.isFinite(Number(value))) out[name] = Number(value);
+    if (value !== undefined && DECIMAL.test(value)) out[name] = Number(value);
   }
   for (const name of booleans) {
     const value = query[name];

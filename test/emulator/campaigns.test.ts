@@ -29,6 +29,18 @@ describe('emulator campaigns and creators', () => {
     expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['limit']);
   });
 
+  it('takes page and limit only as decimal numerals: hex, exponents, blanks and Infinity are refused, not read as numbers', async () => {
+    for (const query of ['limit=0x10', 'limit=1e1', 'limit=%205', 'limit=5%20', 'page=0b1', 'page=Infinity', 'page=%2B1']) {
+      const answer = await call('GET', `/v1/server/campaigns?${query}`);
+      expect(answer.status, query).toBe(400);
+      expect(answer.body.code).toBe('VALIDATION_ERROR');
+      expect(answer.body.details).toEqual([{ path: query.split('=')[0], message: 'must be a number' }]);
+    }
+    const whole = await call('GET', '/v1/server/campaigns?page=1.5');
+    expect(whole.body.details).toEqual([{ path: 'page', message: 'must be a whole number of at least 1' }]);
+    expect((await call('GET', '/v1/server/campaigns?page=01&limit=020')).body.pagination).toEqual({ page: 1, limit: 20, total: 2, totalPages: 1 });
+  });
+
   it('lists the creators of a campaign on the Server and the Client API, 404 for an unknown campaign', async () => {
     const server = await call('GET', `/v1/server/campaigns/${DEMO_PENDING_CAMPAIGN_ID}/creators`);
     expect(dataOf(z.array(Creator)).parse(server.body).data.map((c) => c.creatorKey)).toEqual(DEMO_CREATOR_KEYS.slice(0, 3));
