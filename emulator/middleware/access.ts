@@ -21,8 +21,12 @@ const BEARER = /^Bearer[ \t]+(\S+)[ \t]*$/i;
  */
 export function requireKey(keys: EmulatorKeys, surface: 'client' | 'server'): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const key = BEARER.exec(c.req.header('authorization') ?? '')?.[1];
-    if (key === undefined) return fail(c, 401, 'UNAUTHORIZED', 'Missing API key: send Authorization: Bearer <key_id>:<secret>');
+    const header = c.req.header('authorization');
+    const key = BEARER.exec(header ?? '')?.[1];
+    if (key === undefined) {
+      const message = header?.trim() ? 'The Authorization header must be Bearer <key_id>:<secret> (one key, the Bearer scheme)' : 'Missing API key: send Authorization: Bearer <key_id>:<secret>';
+      return fail(c, 401, 'UNAUTHORIZED', message);
+    }
     const isServerKey = timingSafeEqual(key, keys.serverKey);
     const isClientKey = timingSafeEqual(key, keys.clientKey);
     if (!isServerKey && !isClientKey) return fail(c, 401, 'UNAUTHORIZED', 'Invalid API key');

@@ -38,6 +38,11 @@ describe('emulator authentication', () => {
     const answer = await call('GET', '/v1/server/campaigns', { key: null, headers: { authorization: `Basic ${emulator.serverKey}` } });
     expect(answer.status).toBe(401);
     expect(answer.body.code).toBe('UNAUTHORIZED');
+    // The header is there: the answer says what is wrong with it, not that it is missing.
+    expect(answer.body.message).toBe('The Authorization header must be Bearer <key_id>:<secret> (one key, the Bearer scheme)');
+    const twoKeys = await call('GET', '/v1/server/campaigns', { key: null, headers: { authorization: `Bearer ${emulator.serverKey}, Bearer ${emulator.serverKey}` } });
+    expect(twoKeys.status).toBe(401);
+    expect(twoKeys.body.message).toBe(answer.body.message);
   });
 
   it('answers 403 FORBIDDEN for a Client key on a Server API endpoint', async () => {
