@@ -19,7 +19,7 @@ export type PickerCore = Omit<CreatorPicker, 'on'>;
 
 /**
  * The picker's behaviour over `emitter` (./picker.ts's, whose listeners it tells every change), from `state` (the
- * first snapshot, or a failed import's). `validQuery` is the `SearchText` rule (1 to 10 UTF-16 units), as
+ * first snapshot, or a failed import's). `validQuery` is the `SearchText` rule (1 to 10 characters: code points), as
  * creators.search checks it. Loads nothing until `reload()`.
  */
 export function pickerCore(

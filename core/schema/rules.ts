@@ -102,8 +102,18 @@ export const Metadata: Rule<Record<string, unknown>> = { test: isRecord, message
 /** A true/false flag, such as `isTest`. */
 export const Flag: Rule<boolean> = { type: 'boolean' };
 
-/** Creator search text: 1 to 10 characters (UTF-16 code units, as JavaScript counts them). */
-export const SearchText: Rule<string> = { type: 'string', test: (value) => value.length >= 1 && value.length <= 10, message: 'must be 1 to 10 characters' };
+/**
+ * Creator search text: 1 to 10 characters, counted as the spec's string length is (JSON Schema's `maxLength`: code
+ * points), so an emoji is one character, not the two UTF-16 units of `value.length`.
+ */
+export const SearchText: Rule<string> = {
+  type: 'string',
+  test: (value) => {
+    const characters = value.length - (value.match(/[\ud800-\udbff][\udc00-\udfff]/g) || []).length;
+    return characters >= 1 && characters <= 10;
+  },
+  message: 'must be 1 to 10 characters',
+};
 
 /** Results of one item in a bulk request. */
 export const BULK_ITEM_STATUSES = ['SUCCESS', 'SKIPPED', 'FAILED'] as const;

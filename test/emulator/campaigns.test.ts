@@ -94,4 +94,13 @@ describe('emulator campaigns and creators', () => {
     const missing = await call('GET', '/v1/client/creators/search', client);
     expect(missing.body.details).toEqual(problemsOf(SearchCreatorsQuery, {}));
   });
+
+  it('takes a search of 10 characters however many UTF-16 units they are (emoji), and refuses 11', async () => {
+    const ten = await call('GET', `/v1/client/creators/search?q=${encodeURIComponent('🎮'.repeat(10))}`, client);
+    expect(ten.status).toBe(200);
+    expect(ten.body).toEqual({ data: [] });
+    const eleven = await call('GET', `/v1/client/creators/search?q=${encodeURIComponent('🎮'.repeat(11))}`, client);
+    expect(eleven.status).toBe(400);
+    expect(eleven.body.details).toEqual([{ path: 'q', message: 'must be 1 to 10 characters' }]);
+  });
 });

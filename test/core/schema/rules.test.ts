@@ -313,6 +313,14 @@ describe('creator search text: 1 to 10 characters', () => {
     fc.assert(fc.property(fc.string({ minLength: 1, maxLength: 10 }), (q) => check(SearchCreatorsQuery, { q }).success));
   });
 
+  it('counts characters as the spec\'s string length does (code points): an emoji is one, not its two UTF-16 units', () => {
+    expect(check(SearchCreatorsQuery, { q: '🎮'.repeat(10) }).success).toBe(true);
+    expect(check(SearchCreatorsQuery, { q: 'ab😀cd😀ef😀g' }).success).toBe(true);
+    expect(problems(SearchCreatorsQuery, { q: '🎮'.repeat(11) })).toEqual([{ path: 'q', message: 'must be 1 to 10 characters' }]);
+    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 1, maxLength: 10 }), (q) => check(SearchCreatorsQuery, { q }).success));
+    fc.assert(fc.property(fc.string({ unit: 'binary', minLength: 11, maxLength: 20 }), (q) => !check(SearchCreatorsQuery, { q }).success));
+  });
+
   it.each([
     ['', 'must be 1 to 10 characters'],
     ['abcdefghijk', 'must be 1 to 10 characters'],
