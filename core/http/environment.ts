@@ -13,10 +13,14 @@ export const BASE_URLS = {
   sandbox: 'https://sandbox-api.game-campaign.com',
 } as const;
 
-/** The base address of an environment, without a trailing slash. */
+/**
+ * The base address of an environment, without a trailing slash.
+ * @throws TypeError for an unknown environment, or a base address with a query or fragment (paths go after it)
+ */
 export function baseUrlOf(environment: Environment): string {
   const url = typeof environment === 'string' ? BASE_URLS[environment] : environment.baseUrl;
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment: ${JSON.stringify(environment)}`);
+  if (/[?#]/.test(url)) throw new TypeError(`The base address must have no query or fragment (paths are appended to it): ${url}`);
   return url.replace(/\/+$/, '');
 }
 
