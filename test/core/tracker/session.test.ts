@@ -296,6 +296,16 @@ describe('arguments', () => {
     expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must not be empty/);
   });
 
+  it('the constructor refuses a relay url with a query or fragment: the routes would go after it, and every call reach the wrong path', async () => {
+    const platform = createMemoryPlatform();
+    for (const url of ['/campaign?v=2', 'https://game.example/campaign#relay', 'https://game.example/campaign/?']) {
+      expect(() => new PlaytimeTracker({ platform, userId: 'u', relay: { url } })).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must have no query or fragment (the relay routes are appended to it)' }] }),
+      );
+    }
+    await new PlaytimeTracker({ platform, userId: 'u', relay: { url: 'https://game.example/campaign/' } }).dispose();
+  });
+
   it('start() after dispose() throws', async () => {
     const { tracker } = createHarness();
     await tracker.dispose();
