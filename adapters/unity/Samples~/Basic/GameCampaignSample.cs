@@ -104,7 +104,8 @@ namespace GameCampaignSdk.Samples
             if (next != query)
             {
                 query = next;
-                if (query.Length >= 1 && query.Length <= 10) Fire("search", async () => found = await Creators.Search(query));
+                var characters = CodePoints(query);
+                if (characters >= 1 && characters <= 10) Fire("search", async () => found = await Creators.Search(query));
             }
             foreach (var creator in found)
             {
@@ -112,6 +113,14 @@ namespace GameCampaignSdk.Samples
                 if (GUILayout.Button(mark + creator.CreatorName + " (" + creator.Genre + ")")) selected = creator.CreatorKey;
             }
             if (selected != null && GUILayout.Button("Boost")) Fire("boost", async () => { var boost = await Boost.Change(selected, campaignId); status = "Boosting " + boost.CreatorName; });
+        }
+
+        /// <summary>The spec counts search text in characters (code points): an emoji is one, not its two UTF-16 units.</summary>
+        private static int CodePoints(string text)
+        {
+            var count = 0;
+            foreach (var unit in text) if (!char.IsLowSurrogate(unit)) count++;
+            return count;
         }
 
         private void OnDestroy()
