@@ -122,4 +122,11 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     expect(await page.evaluate(() => [crossOriginIsolated, document.querySelector('iframe')!.hasAttribute('credentialless')])).toEqual([false, false]);
     await page.close();
   });
+
+  it('shows its close control as × in a game page that declares no encoding (read as windows-1252)', async () => {
+    // The built web view file is ASCII (terser's ascii_only): its UTF-8 × was read there as 'Ã—'.
+    const page = await openOverlay();
+    expect(await page.evaluate(() => [document.characterSet, document.querySelector('[role=dialog] button')!.textContent])).toEqual(['windows-1252', '\u00d7']);
+    await page.close();
+  });
 });
