@@ -67,7 +67,8 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       button.type = 'button';
       button.textContent = '×';
       button.setAttribute('aria-label', 'Close');
-      button.style.cssText = 'font:24px/1 sans-serif;padding:4px 12px;border:0;border-radius:6px';
+      // Its own colours: a game's reset CSS (`* { all: unset }`) would leave the game's text colour on the dark bar.
+      button.style.cssText = 'font:24px/1 sans-serif;padding:4px 12px;border:0;border-radius:6px;color:#fff;background:#444;cursor:pointer';
       button.onclick = finish;
       bar.append(button);
       const frame = document.createElement('iframe');

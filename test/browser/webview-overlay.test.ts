@@ -30,6 +30,8 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     server = createServer((req, res) => {
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(GAME);
       // A cross-origin isolated game (Unity WebGL with threads, Godot 4): COOP and COEP, so its frames need an opt-in.
+      // A game whose CSS resets every element, buttons too (a common reset in game UIs), its text black.
+      if (req.url === '/reset') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<style>* { all: unset } body { color: #000 }</style>${GAME}`);
       if (req.url === '/isolated') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url?.startsWith('/campaign')) return res.writeHead(200, { 'content-type': 'text/html' }).end(CAMPAIGN);
@@ -127,6 +129,16 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     // The built web view file is ASCII (terser's ascii_only): its UTF-8 × was read there as 'Ã—'.
     const page = await openOverlay();
     expect(await page.evaluate(() => [document.characterSet, document.querySelector('[role=dialog] button')!.textContent])).toEqual(['windows-1252', '\u00d7']);
+    await page.close();
+  });
+
+  it("keeps its close control's colours in a game whose CSS resets every element (white on grey, not the game's black on the dark bar)", async () => {
+    const page = await openOverlay('reset');
+    const style = await page.evaluate(() => {
+      const { color, backgroundColor } = getComputedStyle(document.querySelector('[role=dialog] button')!);
+      return { color, backgroundColor };
+    });
+    expect(style).toEqual({ color: 'rgb(255, 255, 255)', backgroundColor: 'rgb(68, 68, 68)' });
     await page.close();
   });
 });
