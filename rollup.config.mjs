@@ -15,8 +15,12 @@ const input = Object.fromEntries([...ENTRIES.filter((e) => !e.selfContained), ..
  * (adapters/shared/sha256.ts says why a game's bundler must find nothing to lower).
  */
 const external = (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest);
-/** terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs). */
-const IIFE_TERSER = { ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: LOWERED_NAME } } };
+/**
+ * terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs), and
+ * ASCII only: a page or a CDN that declares no encoding reads a script as windows-1252, where UTF-8 bytes (the web
+ * view's ×, the key range's \uffff) become other characters.
+ */
+const IIFE_TERSER = { ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: LOWERED_NAME } }, format: { ascii_only: true } };
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
 
 export default [

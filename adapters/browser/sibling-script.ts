@@ -10,7 +10,27 @@ import { once } from '../shared/once.js';
 
 // Read while the IIFE's own <script> runs (the only moment `document.currentScript` is it); guarded, so the
 // bundle still loads where there is no document (a worker, Node's vm).
-const base = typeof document == 'object' ? (document.currentScript as HTMLScriptElement | null)?.src : undefined;
+const own = typeof document == 'object' ? (document.currentScript as HTMLScriptElement | null) : null;
+const base = own?.src;
+
+/** The part of the Trusted Types API used here. */
+type ScriptUrlPolicy = { createScriptURL(url: string): string };
+let policy: ScriptUrlPolicy | undefined;
+
+/**
+ * `url` as a page that requires Trusted Types for scripts (`require-trusted-types-for 'script'`) accepts it: made by
+ * the policy `game-campaign`, which only this module holds and only for the siblings' addresses. Where the page's
+ * `trusted-types` directive does not allow that name, the plain string (refused where Trusted Types are required).
+ * assumed: the policy's name; the guide tells pages with a `trusted-types` list to add it.
+ */
+function trustedScriptUrl(url: string): string {
+  try {
+    policy ??= (globalThis as { trustedTypes?: { createPolicy(name: string, rules: ScriptUrlPolicy): ScriptUrlPolicy } }).trustedTypes?.createPolicy('game-campaign', { createScriptURL: (url) => url });
+  } catch {
+    // not allowed by the page's trusted-types directive
+  }
+  return policy ? policy.createScriptURL(url) : url;
+}
 
 /**
  * A loader of the sibling `file` that sets `globalName`: resolves to that global, loading the file once; a failed
@@ -23,12 +43,19 @@ export function siblingScript<T>(file: string, globalName: string): () => Promis
       new Promise<T>((resolve, reject) => {
         if (loaded()) return resolve(loaded()!);
         if (!base) return reject(new Error(`${file} is not loaded: include it with a <script>`));
-        const script = document.createElement('script');
+        const url = new URL(file, base).href;
         // Names the file and the fix: a missing sibling is a deployment problem, not the relay's or the storage's.
-        const failed = () => reject(new Error(`${file} did not load from ${script.src} (global ${globalName}): serve it next to the IIFE, or include it with a <script>`));
-        script.src = new URL(file, base).href;
+        const failed = (why = `did not load from ${url}`, fix = 'serve it next to the IIFE') => reject(new Error(`${file} ${why} (global ${globalName}): ${fix}, or include it with a <script>`));
+        const script = document.createElement('script');
+        // A Content-Security-Policy with a nonce: the sibling carries the IIFE's own.
+        script.nonce = own!.nonce;
+        try {
+          script.src = trustedScriptUrl(url);
+        } catch {
+          return failed(`was refused by the page's Trusted Types`, `allow the policy 'game-campaign' in its trusted-types directive`);
+        }
         script.onload = () => (loaded() ? resolve(loaded()!) : failed());
-        script.onerror = failed;
+        script.onerror = () => failed();
         document.head.append(script);
       }),
   );

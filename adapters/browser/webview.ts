@@ -23,7 +23,7 @@ export const WEBVIEW_CLOSE_MESSAGE = 'game-campaign:close';
 export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
 
 /** The window the web view is opened from (injectable for tests). */
-export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'>;
+export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean };
 
 /**
  * Creates `openWebView` for `window`.
@@ -67,7 +67,8 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       button.type = 'button';
       button.textContent = '×';
       button.setAttribute('aria-label', 'Close');
-      button.style.cssText = 'font:24px/1 sans-serif;padding:4px 12px;border:0;border-radius:6px';
+      // Its own colours: a game's reset CSS (`* { all: unset }`) would leave the game's text colour on the dark bar.
+      button.style.cssText = 'font:24px/1 sans-serif;padding:4px 12px;border:0;border-radius:6px;color:#fff;background:#444;cursor:pointer';
       button.onclick = finish;
       bar.append(button);
       const frame = document.createElement('iframe');
@@ -75,6 +76,10 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       frame.title = open.title ?? 'Campaign';
       frame.setAttribute('sandbox', WEBVIEW_SANDBOX);
       frame.referrerPolicy = 'no-referrer';
+      // A cross-origin isolated game (COEP, as Unity WebGL with threads and Godot 4 need) blocks a frame from an
+      // origin that does not opt in, as the campaign page does not: a credentialless frame loads it (its token is
+      // in its address; its cookies and storage last as long as the frame).
+      if (window.crossOriginIsolated) frame.setAttribute('credentialless', '');
       frame.style.cssText = 'flex:1;width:100%;border:0;background:#fff';
       // Tab past either end lands on a sentinel that sends focus round to the other end (after the frame's last
       // control there may be nothing focusable in the game's document, and focus would leave the page).

@@ -29,6 +29,10 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     const webview = readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8');
     server = createServer((req, res) => {
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end(GAME);
+      // A cross-origin isolated game (Unity WebGL with threads, Godot 4): COOP and COEP, so its frames need an opt-in.
+      // A game whose CSS resets every element, buttons too (a common reset in game UIs), its text black.
+      if (req.url === '/reset') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<style>* { all: unset } body { color: #000 }</style>${GAME}`);
+      if (req.url === '/isolated') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url?.startsWith('/campaign')) return res.writeHead(200, { 'content-type': 'text/html' }).end(CAMPAIGN);
       res.writeHead(404).end();
@@ -45,11 +49,11 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     server?.close();
   });
 
-  /** The game page with the #play button focused and the overlay open on the campaign page (loaded). */
-  async function openOverlay(): Promise<Page> {
+  /** The game page (`path` under the game's origin) with the #play button focused and the overlay open on the campaign page (loaded). */
+  async function openOverlay(path = ''): Promise<Page> {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
-    await page.goto(game);
+    await page.goto(game + path);
     await page.addScriptTag({ url: '/js/game-campaign.webview.js' });
     await page.focus('#play');
     await page.evaluate(async (url) => {
@@ -103,6 +107,38 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     await page.waitForFunction(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed);
     expect(await page.evaluate(() => document.querySelector('[role=dialog]'))).toBeNull();
     expect(await page.evaluate(() => document.activeElement?.id)).toBe('play');
+    await page.close();
+  });
+
+  it('opens the campaign page (which sends no COEP or CORP) in a cross-origin isolated game, in a credentialless frame', async () => {
+    // Before, COEP blocked the frame: the player saw the browser's error page, and the campaign page never loaded.
+    const page = await openOverlay('isolated');
+    expect(await page.evaluate(() => [crossOriginIsolated, document.querySelector('iframe')!.hasAttribute('credentialless')])).toEqual([true, true]);
+    const frame = page.frames().find((candidate) => candidate.url().startsWith(campaign))!;
+    expect(await frame.evaluate(() => document.title)).toBe('campaign');
+    await page.close();
+  });
+
+  it('keeps the campaign frame a normal one (its storage kept) in a game that is not isolated', async () => {
+    const page = await openOverlay();
+    expect(await page.evaluate(() => [crossOriginIsolated, document.querySelector('iframe')!.hasAttribute('credentialless')])).toEqual([false, false]);
+    await page.close();
+  });
+
+  it('shows its close control as × in a game page that declares no encoding (read as windows-1252)', async () => {
+    // The built web view file is ASCII (terser's ascii_only): its UTF-8 × was read there as 'Ã—'.
+    const page = await openOverlay();
+    expect(await page.evaluate(() => [document.characterSet, document.querySelector('[role=dialog] button')!.textContent])).toEqual(['windows-1252', '\u00d7']);
+    await page.close();
+  });
+
+  it("keeps its close control's colours in a game whose CSS resets every element (white on grey, not the game's black on the dark bar)", async () => {
+    const page = await openOverlay('reset');
+    const style = await page.evaluate(() => {
+      const { color, backgroundColor } = getComputedStyle(document.querySelector('[role=dialog] button')!);
+      return { color, backgroundColor };
+    });
+    expect(style).toEqual({ color: 'rgb(255, 255, 255)', backgroundColor: 'rgb(68, 68, 68)' });
     await page.close();
   });
 });
