@@ -49,7 +49,8 @@ export interface RelayOptions {
   webviewUrl?: string;
   /**
    * A rate-limiter-flexible limiter keyed by userId, one point per request; share a `RateLimiterRedis`
-   * between the relays of a fleet. @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
+   * between the relays of a fleet, with `rejectIfRedisNotReady: true` (else, while Redis is down, each request
+   * waits in the client's offline queue before its 503). @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
    */
   rateLimiter?: RateLimiterAbstract;
   /**

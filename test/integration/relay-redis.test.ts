@@ -184,3 +184,23 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     }
   });
 });
+
+describe('the daily cap while its Redis is down', () => {
+  it('answers 503 with Retry-After at once, not after the ioredis offline queue gives up (over a minute)', async () => {
+    // As the guide builds it (ioredis's offline queue and 20 retries per command), reconnecting to a Redis that is gone.
+    const dead = new Redis({ host: '127.0.0.1', port: await freePort(), retryStrategy: () => 60_000 });
+    dead.on('error', () => undefined);
+    try {
+      await new Promise((resolve) => dead.once('reconnecting', resolve));
+      expect(dead.status).toBe('reconnecting');
+      const { relay, fake } = relayOverFakeService({ dailyPlaytimeCap: { seconds: 3600, storeClient: dead } });
+      const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
+      expect(answer.status).toBe(503);
+      expect(answer.body.message).toBe('The play-time cap store is unavailable; retry later');
+      expect(answer.headers.get('retry-after')).not.toBeNull();
+      expect(fake.calls).toEqual([]);
+    } finally {
+      dead.disconnect();
+    }
+  });
+});
