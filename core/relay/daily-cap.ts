@@ -26,7 +26,8 @@ export interface DailyPlaytimeCapOptions {
   seconds?: number;
   /**
    * The Redis client (ioredis or node-redis) the fleet's `RateLimiterRedis` uses: every relay then counts
-   * against one budget per user and day. @defaultValue none: counted in this process's memory
+   * against one budget per user and day. While it reports no connection (ioredis reconnecting), batches are
+   * answered 503 at once rather than queued behind it. @defaultValue none: counted in this process's memory
    */
   storeClient?: unknown;
   /** Prefix of the store's keys. @defaultValue 'game-campaign-playtime-day' */
@@ -54,6 +55,7 @@ export type CapTaken = readonly Share[];
 export class DailyPlaytimeCap {
   readonly #limiter: RateLimiterAbstract;
   readonly #seconds: number;
+  readonly #storeClient: unknown;
 
   /**
    * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
@@ -66,6 +68,7 @@ export class DailyPlaytimeCap {
       throw new RangeError(`dailyPlaytimeCap.seconds must be a whole number from 1 to ${MAX_DAILY_PLAYTIME_SECONDS}`);
     }
     this.#seconds = seconds;
+    this.#storeClient = options.storeClient;
     // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
     const limits = { points: seconds, duration, keyPrefix: options.keyPrefix ?? 'game-campaign-playtime-day' };
@@ -108,9 +111,11 @@ export class DailyPlaytimeCap {
    * {@link take} for a batch, in order: what each session took, undefined for a session over the cap. The
    * usual batch (within the budgets) costs two store calls (a read and a take) per UTC day it covers, not per
    * session; only a batch that would pass a budget is taken session by session, so the sessions that fit still count.
-   * @throws the store's error when it cannot be reached (then nothing is taken)
+   * @throws the store's error when it cannot be reached, at once when its client says it is disconnected (then
+   * nothing is taken)
    */
   async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
+    if (disconnected(this.#storeClient)) throw new Error('The daily cap store is disconnected');
     const shares = sessions.map((session) => dayShares(userId, session));
     const totals = new Map<string, number>();
     for (const share of shares.flat()) totals.set(share.key, (totals.get(share.key) ?? 0) + share.seconds);
@@ -161,8 +166,23 @@ export class DailyPlaytimeCap {
 
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
   async giveBack(taken: CapTaken): Promise<void> {
+    if (disconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
     await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));
   }
+}
+
+/**
+ * True when a Redis client says it has no connection now: ioredis reconnecting or closed, node-redis open but not
+ * ready. Its commands would wait in its offline queue (ioredis's defaults: over a minute per request), holding the
+ * player's request; the relay answers 503 with Retry-After at once instead. assumed: a client that has not connected
+ * yet (ioredis `wait` with `lazyConnect`, or `connecting`) is given its first connection, so a relay starting with
+ * its Redis is not refused.
+ */
+function disconnected(client: unknown): boolean {
+  if (typeof client !== 'object' || client === null) return false;
+  const { status, isOpen, isReady } = client as { status?: unknown; isOpen?: unknown; isReady?: unknown };
+  if (typeof status === 'string') return status === 'reconnecting' || status === 'close' || status === 'end';
+  return isOpen === true && isReady === false;
 }
 
 /** The session's seconds per UTC day it covers, in proportion to its time in each; the last day gets the rest. */

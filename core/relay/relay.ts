@@ -14,7 +14,7 @@ import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
-import { dataResponse, errorResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { changeOrCreateBoost } from './boost-change.js';
 import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
@@ -37,9 +37,17 @@ export interface RelayOptions {
   /**
    * The game's own authentication: `{ userId }` or null (then 401). The relay takes the user from here,
    * never from a body. Read headers only: the relay reads the body afterwards (use `request.clone()` if
-   * the check needs it). A throw counts as a failure.
+   * the check needs it). A throw counts as a failure; one that has not settled after `authenticateTimeoutMs` is
+   * answered 503.
    */
   authenticate: RelayAuthenticate;
+  /**
+   * How long `authenticate` may take, in ms: past it the request is answered 503 with `Retry-After` (the client
+   * keeps its data and retries) and, with `failedAuthLimit`, its address's turn is freed without counting a
+   * failure, so a stalled look-up does not hold every player behind that address. @defaultValue 10000
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
+   */
+  authenticateTimeoutMs?: number;
   /** Where the relay is mounted. @defaultValue '/campaign' */
   basePath?: string;
   /**
@@ -49,7 +57,8 @@ export interface RelayOptions {
   webviewUrl?: string;
   /**
    * A rate-limiter-flexible limiter keyed by userId, one point per request; share a `RateLimiterRedis`
-   * between the relays of a fleet. @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
+   * between the relays of a fleet, with `rejectIfRedisNotReady: true` (else, while Redis is down, each request
+   * waits in the client's offline queue before its 503). @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
    */
   rateLimiter?: RateLimiterAbstract;
   /**
@@ -139,6 +148,8 @@ export const DEFAULT_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 export const DEFAULT_COALESCE_WINDOW_MS = 50;
 /** Default of {@link RelayOptions.bodyTimeoutMs}. */
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
+/** Default of {@link RelayOptions.authenticateTimeoutMs}. assumed: 10 s, the body's read time-out. */
+export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 10_000;
 
 type Env = { Variables: { user: { userId: string } } };
 
@@ -179,6 +190,7 @@ export function createRelay(options: RelayOptions): Relay {
   const failedAuthLimiter = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
   const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
+  const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);
 
   const guard = createMiddleware<Env>(async (c, next) => {
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
@@ -186,8 +198,10 @@ export function createRelay(options: RelayOptions): Relay {
       const blocked = await failedAuth.begin(address);
       if (blocked) return blocked;
     }
-    const userId = await authenticatedUser(options.authenticate, c.req.raw);
+    const userId = await authenticatedUser(options.authenticate, c.req.raw, authenticateTimeoutMs);
+    // A look-up that did not answer is not the client's failure: its turn is freed uncounted.
     if (failedAuth && address !== undefined) await failedAuth.end(address, userId !== undefined);
+    if (userId === TIMED_OUT) return unavailableResponse(`Authentication did not answer within ${authenticateTimeoutMs} ms; retry later`);
     if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
     const limited = await takeRateLimitPoint(limiter, userId);
     if (limited) return limited;
@@ -251,20 +265,31 @@ export function createRelay(options: RelayOptions): Relay {
  * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
  * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
  */
-function limit(options: RelayOptions, name: 'maxBodyBytes' | 'bodyTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs', fallback: number, min: number): number {
+function limit(options: RelayOptions, name: 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs', fallback: number, min: number): number {
   const value: unknown = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
   return value;
 }
 
-/** The user `authenticate` vouches for, or undefined when it returned nothing usable or threw. */
-async function authenticatedUser(authenticate: RelayAuthenticate, request: Request): Promise<string | undefined> {
+/** What {@link authenticatedUser} gives for an `authenticate` that did not settle in time. */
+const TIMED_OUT = Symbol('authenticate timed out');
+
+/**
+ * The user `authenticate` vouches for, undefined when it returned nothing usable or threw, or {@link TIMED_OUT}
+ * when it did not settle within `timeoutMs` (left to settle on its own; its result is not used).
+ */
+async function authenticatedUser(authenticate: RelayAuthenticate, request: Request, timeoutMs: number): Promise<string | undefined | typeof TIMED_OUT> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)));
   try {
-    const result = await authenticate(request);
+    const result = await Promise.race([Promise.resolve().then(() => authenticate(request)), late]);
+    if (result === TIMED_OUT) return TIMED_OUT;
     const userId: unknown = result?.userId;
     return check(Id, userId).success ? (userId as string) : undefined;
   } catch {
     return undefined;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -59,6 +59,13 @@ function startRedis(port: number): Promise<ChildProcess> {
   });
 }
 
+/** A relay over a store that is down, sent one batch: its status, code, message, whether it has Retry-After, and the calls it made. */
+async function unavailableAnswer(options: Parameters<typeof relayOverFakeService>[0]) {
+  const { relay, fake } = relayOverFakeService(options);
+  const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
+  return [answer.status, answer.body.code, answer.body.message, answer.headers.get('retry-after') !== null, fake.calls];
+}
+
 describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
   let redis: ChildProcess | undefined;
   const clients: Redis[] = [];
@@ -173,12 +180,23 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     const dead = new Redis({ host: '127.0.0.1', port: await freePort(), maxRetriesPerRequest: 0, lazyConnect: true, retryStrategy: () => null });
     try {
       const limiter = new RateLimiterRedis({ storeClient: dead, points: 5, duration: 10, keyPrefix: 'dead', rejectIfRedisNotReady: true });
-      const { relay, fake } = relayOverFakeService({ rateLimiter: limiter });
-      const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
-      expect(answer.status).toBe(503);
-      expect(answer.body.code).toBe('INTERNAL_ERROR');
-      expect(answer.headers.get('retry-after')).not.toBeNull();
-      expect(fake.calls).toEqual([]);
+      expect(await unavailableAnswer({ rateLimiter: limiter })).toEqual([503, 'INTERNAL_ERROR', 'The rate limit store is unavailable; retry later', true, []]);
+    } finally {
+      dead.disconnect();
+    }
+  });
+});
+
+describe('the daily cap while its Redis is down', () => {
+  it('answers 503 with Retry-After at once, not after the ioredis offline queue gives up (over a minute)', async () => {
+    // As the guide builds it (ioredis's offline queue and 20 retries per command), reconnecting to a Redis that is gone.
+    const dead = new Redis({ host: '127.0.0.1', port: await freePort(), retryStrategy: () => 60_000 });
+    dead.on('error', () => undefined);
+    try {
+      await new Promise((resolve) => dead.once('reconnecting', resolve));
+      expect(dead.status).toBe('reconnecting');
+      const answer = await unavailableAnswer({ dailyPlaytimeCap: { seconds: 3600, storeClient: dead } });
+      expect(answer).toEqual([503, 'INTERNAL_ERROR', 'The play-time cap store is unavailable; retry later', true, []]);
     } finally {
       dead.disconnect();
     }

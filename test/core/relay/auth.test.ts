@@ -1,6 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CampaignServer } from '../../../core/server/index.js';
-import { createRelay, RELAY_ROUTES, USER_MISMATCH_ERROR } from '../../../core/relay/index.js';
+import { createRelay, DEFAULT_AUTHENTICATE_TIMEOUT_MS, RELAY_ROUTES, USER_MISMATCH_ERROR } from '../../../core/relay/index.js';
 import { createFakeFetch } from '../../helpers/fake-fetch.js';
 import { BASE_URL, read, relayOverFakeService, relayRequest, serviceReply, session, sessions } from './fake-service.js';
 
@@ -19,6 +19,10 @@ function relayWith(authenticate: (request: Request) => unknown) {
   const relay = createRelay({ server, authenticate: authenticate as never });
   return { relay, fake };
 }
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('relay authentication', () => {
   it.each(routes)('%s %s without an authenticated user answers 401 UNAUTHORIZED and calls nothing', async (method, route, body) => {
@@ -41,6 +45,25 @@ describe('relay authentication', () => {
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual(UNAUTHORIZED);
     expect(fake.calls).toEqual([]);
+  });
+
+  it('answers 503 with Retry-After, calling nothing, when authenticate has not settled after the default 10 s', async () => {
+    vi.useFakeTimers();
+    const { relay, fake } = relayWith(() => new Promise(() => undefined)); // a session store that never answers
+    let answered = false;
+    const pending = relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')).then((r) => ((answered = true), r));
+    await vi.advanceTimersByTimeAsync(DEFAULT_AUTHENTICATE_TIMEOUT_MS - 1);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const answer = await read(await pending);
+    expect([answer.status, answer.body.code, answer.body.message]).toEqual([503, 'INTERNAL_ERROR', `Authentication did not answer within ${DEFAULT_AUTHENTICATE_TIMEOUT_MS} ms; retry later`]);
+    expect(Number(answer.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(fake.calls).toEqual([]);
+  });
+
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses authenticateTimeoutMs %s at createRelay', (authenticateTimeoutMs) => {
+    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL } });
+    expect(() => createRelay({ server, authenticate: () => null, authenticateTimeoutMs })).toThrow(RangeError);
   });
 
   it('gives authenticate the request itself, headers intact', async () => {

@@ -131,6 +131,23 @@ describe('failed authentications per client address', () => {
     }
   });
 
+  it('frees the turns of an address whose authenticate calls stalled, uncounted, so a player behind it gets in after the time-out', async () => {
+    vi.useFakeTimers();
+    const stalled = new Set(['Bearer user:stuck']);
+    const authenticate = vi.fn((request: Request) => (stalled.has(request.headers.get('authorization') ?? '') ? new Promise<null>(() => undefined) : authenticateByHeader(request)));
+    const limiter = new RateLimiterMemory({ points: 2, duration: 60 });
+    const { relay } = relayOverFakeService({ coalesceWindowMs: 0, authenticate, failedAuthLimit: limiter, authenticateTimeoutMs: 5_000, clientAddress: () => '203.0.113.14' });
+    const stuck = [relay.fetch(from('ignored', 'stuck')), relay.fetch(from('ignored', 'stuck', 1))];
+    let answered = false;
+    const alice = relay.fetch(from('ignored', 'alice')).then((r) => ((answered = true), r));
+    await vi.advanceTimersByTimeAsync(4_999);
+    expect(answered).toBe(false); // both of the address's turns are taken by the stalled look-ups
+    await vi.advanceTimersByTimeAsync(1);
+    expect((await Promise.all(stuck)).map((r) => r.status)).toEqual([503, 503]);
+    expect((await alice).status).toBe(200);
+    expect(await limiter.get('203.0.113.14')).toBeNull(); // a stall is not the client's failure
+  });
+
   it('answers 503 with Retry-After, without calling authenticate, when the store of failures cannot be reached', async () => {
     const authenticate = vi.fn(authenticateByHeader);
     const limiter = new RateLimiterMemory({ points: 3, duration: 60 });

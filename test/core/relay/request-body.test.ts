@@ -106,6 +106,32 @@ describe('malformed bodies', () => {
     expect(answer.body).toEqual(badRequest('The body is not valid UTF-8'));
   });
 
+  it('answers 415 naming the Content-Encoding of a compressed body it cannot read, forwarding nothing', async () => {
+    const { relay, fake } = relayOverFakeService();
+    const json = new TextEncoder().encode(JSON.stringify({ sessions: sessions('alice', 1) }));
+    const gzipped = new Uint8Array(await new Response(new Blob([json]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer());
+    const request = new Request(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json', 'content-encoding': 'gzip' }, body: gzipped });
+    const answer = await read(await relay.fetch(request));
+    expect(answer.status).toBe(415);
+    expect(answer.body).toEqual({ status: 415, error: 'Unsupported Media Type', code: 'BAD_REQUEST', message: 'Content-Encoding gzip is not supported; send the JSON body uncompressed' });
+    expect(fake.calls).toEqual([]);
+  });
+
+  it('answers 415 naming a charset other than UTF-8 when the body does not decode', async () => {
+    const { relay } = relayOverFakeService();
+    const utf16 = new Uint8Array([...'{"s":1}'].flatMap((c) => [c.charCodeAt(0), 0]));
+    const request = new Request(url, { method: 'POST', headers: { ...auth, 'content-type': 'application/json; charset=UTF-16LE' }, body: utf16 });
+    const answer = await read(await relay.fetch(request));
+    expect(answer.status).toBe(415);
+    expect(answer.body).toMatchObject({ code: 'BAD_REQUEST', message: 'charset utf-16le is not supported; send the JSON body as UTF-8' });
+  });
+
+  it('reads a body that decodes whatever Content-Encoding is left on it (a proxy that inflated it)', async () => {
+    const { relay } = relayOverFakeService({ coalesceWindowMs: 0 });
+    const answer = await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, JSON.stringify({ sessions: sessions('alice', 1) }), 'alice', { 'content-encoding': 'gzip' }));
+    expect(answer.status).toBe(200);
+  });
+
   it('answers 400 when the body stream fails mid-way', async () => {
     const { relay } = relayOverFakeService();
     const body = new ReadableStream<Uint8Array>({
