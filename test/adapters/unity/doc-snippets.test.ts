@@ -10,7 +10,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { mcs, packageSources } from '../../contract/cs-runner/mono.js';
+import { mcs, runtimeWithStubs } from './mono-probe.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const DOCUMENTS = ['adapters/unity/README.md', 'docs/guides/unity.md'];
@@ -56,7 +56,7 @@ describe('Unity documents: every C# block compiles against the package', () => {
         const source = join(work, `${name}.cs`);
         writeFileSync(source, compilationUnit(block, name));
         const fragmentWarnings = isScript(block) ? [] : ['-nowarn:0105,0219,0414'];
-        expect(() => mcs(['-target:library', ...fragmentWarnings, `-out:${join(work, `${name}.dll`)}`, ...packageSources(), source])).not.toThrow();
+        expect(() => mcs(['-target:library', ...fragmentWarnings, `-out:${join(work, `${name}.dll`)}`, ...runtimeWithStubs(), source])).not.toThrow();
       }, 60_000);
     });
   }
