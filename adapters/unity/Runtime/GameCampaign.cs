@@ -23,7 +23,10 @@ namespace GameCampaignSdk
         /// <summary>True in a WebGL player (the JavaScript SDK); false in the Editor and other players (the C# implementation, without the creator picker).</summary>
         public static bool IsWebGl { get { return NativeDefault.WebGl; } }
 
-        /// <summary>Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous one.</summary>
+        /// <summary>
+        /// Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous
+        /// one, and ends its creator pickers as <see cref="Dispose"/> does (they belonged to the last player).
+        /// </summary>
         /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the build holds no SDK script (WebGL); the SDK's own errors for bad options.</exception>
         public static Task Init(GameCampaignOptions options)
         {
@@ -40,6 +43,7 @@ namespace GameCampaignSdk
                 return failed.Task;
             }
             Tracker.Listen();
+            CreatorPicker.ForgetAll(); // the facade being replaced disposes its pickers with itself
             return Bridge.Call("init", json);
         }
 

@@ -63,6 +63,17 @@ describe('GameCampaign.jslib picker and web view', () => {
     expect(unity.live.size).toBe(0);
   });
 
+  it('an Init for another player ends the last player\'s pickers, as dispose does: their handles are gone (NOT_FOUND), nothing is boosted for either', async () => {
+    const { unity, emulator } = await initialized(DEMO_USERS.changeable);
+    await answered(unity, 'picker.open', { picker: 3, campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await answered(unity, 'picker.select', { picker: 3, creatorKey: 'NOVA1' });
+    expect(await answered(unity, 'init', page!.initOptions('player-2'))).toMatchObject({ ok: true });
+    expect(await answered(unity, 'picker.confirm', { picker: 3 })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(await answered(unity, 'picker.search', { picker: 3, query: 'Nova' })).toMatchObject({ ok: false, error: { code: 'NOT_FOUND' } });
+    expect(emulator.state().boosts).not.toContainEqual(expect.objectContaining({ creatorKey: 'NOVA1' }));
+    expect(unity.live.size).toBe(0);
+  });
+
   it('a picker out of the cooldown boosts the selected creator; C# gets the new boost', async () => {
     const { unity, emulator } = await initialized(DEMO_USERS.changeable);
     await answered(unity, 'picker.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });

@@ -31,10 +31,13 @@ export function mcs(args: string[]): string {
   }
 }
 
-/** Compiles csharp/<probe>.cs (with the csharp/<helper>.cs files it needs) and the runtime and stubs into `exe`. */
-export function compileProbe(probe: string, exe: string, helpers: string[] = []): void {
+/**
+ * Compiles csharp/<probe>.cs (with the csharp/<helper>.cs files it needs) and the runtime and stubs into `exe`;
+ * `extra`: more source files (the package's samples).
+ */
+export function compileProbe(probe: string, exe: string, helpers: string[] = [], extra: string[] = []): void {
   const sources = [probe, ...helpers].map((name) => join(import.meta.dirname, 'csharp', `${name}.cs`));
-  mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), ...sources]);
+  mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), ...sources, ...extra]);
 }
 
 /** Runs a compiled probe on mono; its stdout. */
@@ -43,11 +46,11 @@ export function runProbe(exe: string, args: string[] = []): string {
 }
 
 /** Compiles and runs a probe that prints one JSON object (its report), in a folder removed afterwards. */
-export function probeReport<T>(probe: string, helpers: string[] = []): T {
+export function probeReport<T>(probe: string, helpers: string[] = [], extra: string[] = []): T {
   const work = mkdtempSync(join(tmpdir(), `unity-${probe}-`));
   try {
     const exe = join(work, `${probe}.exe`);
-    compileProbe(probe, exe, helpers);
+    compileProbe(probe, exe, helpers, extra);
     return JSON.parse(runProbe(exe)) as T;
   } finally {
     rmSync(work, { recursive: true, force: true });

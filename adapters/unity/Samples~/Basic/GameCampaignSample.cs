@@ -33,11 +33,17 @@ namespace GameCampaignSdk.Samples
         private string status = "starting";
         private string sessionId;
 
+        // The tracker's events are static: they outlive this component, so OnDestroy unsubscribes (a scene loaded
+        // again would otherwise add another set each time and keep every destroyed copy alive).
+        private void OnFlushed(FlushedEvent e) { status = "sent " + e.Results.Count + " session(s)"; }
+        private void OnDropped(DroppedEvent e) { status = "dropped " + e.SessionId + ": " + e.Reason; }
+        private void OnTrackerError(TrackerError e) { status = "tracker " + e.Kind + ": " + e.Message; }
+
         private async void Start()
         {
-            Tracker.Flushed += e => status = "sent " + e.Results.Count + " session(s)";
-            Tracker.Dropped += e => status = "dropped " + e.SessionId + ": " + e.Reason;
-            Tracker.Error += e => status = "tracker " + e.Kind + ": " + e.Message;
+            Tracker.Flushed += OnFlushed;
+            Tracker.Dropped += OnDropped;
+            Tracker.Error += OnTrackerError;
             await Run("init", async () =>
             {
                 // The game's own session token for its relay; refresh it with GameCampaign.SetRelayHeaders.
@@ -125,6 +131,9 @@ namespace GameCampaignSdk.Samples
 
         private void OnDestroy()
         {
+            Tracker.Flushed -= OnFlushed;
+            Tracker.Dropped -= OnDropped;
+            Tracker.Error -= OnTrackerError;
             if (picker != null) picker.Dispose();
             Fire("dispose", GameCampaign.Dispose);
         }

@@ -89,6 +89,8 @@ var GameCampaignLibrary = {
       var sdk = GameCampaignBridge.sdk();
       if (GameCampaignBridge.gc) GameCampaignBridge.gc.dispose();
       GameCampaignBridge.gc = null;
+      // The facade disposed its pickers with itself; their handles go too, as at dispose (C# forgets them at Init).
+      GameCampaignBridge.pickers = {};
       GameCampaignBridge.headers = (args.relay && args.relay.headers) || {};
       var options = {};
       for (var key in args) options[key] = args[key];
