@@ -20,7 +20,7 @@ export const BASE_URLS = {
 export function baseUrlOf(environment: Environment): string {
   const url = typeof environment === 'string' ? BASE_URLS[environment] : environment.baseUrl;
   if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment: ${JSON.stringify(environment)}`);
-  if (/[?#]/.test(url)) throw new TypeError(`The base address must have no query or fragment (paths are appended to it): ${url}`);
+  if (/[?#]/.test(url)) throw new TypeError(`The base address must have no query or fragment: ${url}`);
   return url.replace(/\/+$/, '');
 }
 

@@ -104,16 +104,9 @@ export const Flag: Rule<boolean> = { type: 'boolean' };
 
 /**
  * Creator search text: 1 to 10 characters, counted as the spec's string length is (JSON Schema's `maxLength`: code
- * points), so an emoji is one character, not the two UTF-16 units of `value.length`.
+ * points, as the `u` flag counts them), so an emoji is one character, not the two UTF-16 units of `value.length`.
  */
-export const SearchText: Rule<string> = {
-  type: 'string',
-  test: (value) => {
-    const characters = value.length - (value.match(/[\ud800-\udbff][\udc00-\udfff]/g) || []).length;
-    return characters >= 1 && characters <= 10;
-  },
-  message: 'must be 1 to 10 characters',
-};
+export const SearchText: Rule<string> = { type: 'string', test: (value) => /^[\s\S]{1,10}$/u.test(value), message: 'must be 1 to 10 characters' };
 
 /** Results of one item in a bulk request. */
 export const BULK_ITEM_STATUSES = ['SUCCESS', 'SKIPPED', 'FAILED'] as const;

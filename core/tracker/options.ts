@@ -82,7 +82,7 @@ export function resolveTrackerOptions(options: PlaytimeTrackerOptions): Resolved
   validatedFields(settings, resolved, 'options');
   validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
   // The routes are appended to the url (`{url}/playtime/sessions`): after a query or fragment they would reach no route.
-  if (/[?#]/.test(resolved.relay.url)) invalid([{ path: 'options.relay.url', message: 'must have no query or fragment (the relay routes are appended to it)' }]);
+  if (/[?#]/.test(resolved.relay.url)) invalid([{ path: 'options.relay.url', message: 'must have no query or fragment' }]);
   return resolved;
 }
 
