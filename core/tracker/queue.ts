@@ -69,6 +69,11 @@ export interface SessionQueue {
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
   /** Deletes every queued session (the player asked); resolves the ids of those deleted. */
   erase(): Promise<string[]>;
+  /**
+   * Writes again the sessions held in memory (their write failed), oldest first, stopping at the first that fails
+   * again: storage that took a write since (a full disk with room again) keeps them past this run.
+   */
+  persistHeld(): Promise<void>;
 }
 
 /**
@@ -107,11 +112,14 @@ export function sessionQueue(
    * `sync()` until storage takes it, so storage that works again is left clean.
    */
   const undeleted = new Map<string, string | undefined>();
+  /** Keys of the sessions held in memory: {@link SessionQueue.persistHeld} finds them without walking the index. */
+  const heldKeys = new Set<string>();
   const seqStart = prefix.length;
 
   const forget = (key: string) => {
     const entry = index.get(key);
     index.delete(key);
+    heldKeys.delete(key);
     held?.drop(key);
     if (entry?.session) leftMemory(entry.sessionId);
   };
@@ -136,6 +144,7 @@ export function sessionQueue(
     has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
 
     async sync() {
+      await queue.persistHeld();
       for (const key of undeleted.keys()) {
         try {
           await storage.delete(key);
@@ -175,10 +184,13 @@ export function sessionQueue(
         await storage.set(key, session);
       } catch (error) {
         entry.session = session;
+        heldKeys.add(key);
         storageError(error);
       } finally {
         writing.delete(key);
       }
+      // Storage took this write: it may take those it refused earlier (O(1) while nothing is held).
+      if (!entry.session && heldKeys.size) await queue.persistHeld();
       const evictions: Promise<void>[] = [];
       // The first key not in flight, walking the index lazily: O(1) for a queue that is not being sent.
       evicting: while (index.size > maxSize) {
@@ -250,6 +262,25 @@ export function sessionQueue(
       await queue.sync();
       const entries = new Map(index); // `remove` takes them out of the index
       return [...(await queue.remove([...entries.keys()]))].map((key) => entries.get(key)!.sessionId);
+    },
+
+    async persistHeld() {
+      for (const key of Array.from(heldKeys)) {
+        const entry = index.get(key);
+        if (!entry || inFlight.has(key)) continue; // a session being sent is settled by its answer
+        try {
+          await storage.set(key, entry.session);
+        } catch {
+          return; // still refused: reported when it first failed
+        }
+        // Sent and removed while this write ran: the copy just written goes too (one left is answered SKIPPED).
+        if (index.get(key) !== entry) storage.delete(key).catch(() => undefined);
+        else {
+          heldKeys.delete(key);
+          delete entry.session;
+          leftMemory(entry.sessionId);
+        }
+      }
     },
 
     async remove(keys, settled) {

@@ -263,6 +263,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     // The exit goes out now, from memory; the flush sends the rest of the queue after it, as keepalive too.
     exit?.send(queue, flusher, !starting && !optedOut);
     requestFlush('background');
+    // The app may be killed out here: a session held in memory (its write failed) is written if storage takes it now.
+    track(queue.persistHeld());
   };
 
   const toForeground = () => {
@@ -449,6 +451,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
         await flusher.dispose();
         await ready;
         await settled();
+        await queue.persistHeld().catch(storageError); // a session held in memory outlives this run if storage takes it now
         releaseAlive();
         events.clear();
       })());

@@ -85,6 +85,9 @@ namespace GameCampaignSdk
         private async Task Release()
         {
             await Settled();
+            // A session held in memory outlives this run if storage takes it now (a full disk with room again).
+            try { await queue.PersistHeld(); }
+            catch (Exception error) { StorageError(error); }
             var held = await aliveLock;
             if (held != null) await IoQueue.Run(held.Release);
         }

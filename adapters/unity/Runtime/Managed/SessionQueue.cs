@@ -50,6 +50,8 @@ namespace GameCampaignSdk
         /// </summary>
         private int head;
         private readonly HashSet<string> inFlight = new HashSet<string>();
+        /// <summary>Names of the sessions held in memory: <see cref="PersistHeld"/> finds them without walking the index.</summary>
+        private readonly HashSet<string> heldKeys = new HashSet<string>(StringComparer.Ordinal);
         private long nextSeq;
 
         /// <param name="dropped">(sessionId, reason, session) of a session evicted by overflow.</param>
@@ -142,10 +144,13 @@ namespace GameCampaignSdk
             catch (Exception error)
             {
                 entry.Held = session;
+                heldKeys.Add(key);
                 storageError(error);
             }
             index[key] = entry;
             order.Add(key);
+            // Storage took this write: it may take those it refused earlier (nothing to do while nothing is held).
+            if (entry.Held == null && heldKeys.Count > 0) await PersistHeld();
             var evictions = new List<Task>();
             while (index.Count > maxSize)
             {
@@ -190,6 +195,7 @@ namespace GameCampaignSdk
             Entry entry;
             if (!index.TryGetValue(key, out entry)) return;
             index.Remove(key);
+            heldKeys.Remove(key);
             if (order.Count - head > 2 * index.Count + 64)
             {
                 order = new List<string>(Keys()); // forgotten names compacted away, amortized O(1)
@@ -254,6 +260,37 @@ namespace GameCampaignSdk
         {
             var session = Json.Obj(node);
             return session != null && Json.Str(session, "sessionId") != null ? session : null;
+        }
+
+        /// <summary>
+        /// Writes again the sessions held in memory (their write failed), oldest first, stopping at the first refused
+        /// again: storage that took a write since (a full disk with room again) keeps them past this run
+        /// (core/tracker/queue.ts, persistHeld). A session being sent is left to its answer.
+        /// </summary>
+        internal async Task PersistHeld()
+        {
+            var keys = new List<string>(heldKeys);
+            keys.Sort(StringComparer.Ordinal);
+            foreach (var key in keys)
+            {
+                Entry entry;
+                if (!index.TryGetValue(key, out entry) || entry.Held == null || inFlight.Contains(key)) continue;
+                var path = Path.Combine(folder.QueueDir, key);
+                var session = entry.Held;
+                try { await IoQueue.Run(() => TrackerFiles.Write(path, session)); }
+                catch (Exception) { return; } // still refused: reported when it first failed
+                Entry now;
+                if (!index.TryGetValue(key, out now) || now != entry)
+                {
+                    // Sent and removed while this write ran: the copy just written goes too (one left is answered SKIPPED).
+                    try { await IoQueue.Run(() => TrackerFiles.Delete(path)); }
+                    catch (Exception) { }
+                    continue;
+                }
+                heldKeys.Remove(key);
+                entry.Held = null;
+                leftMemory(entry.SessionId);
+            }
         }
 
         /// <summary>Ends the in-flight mark of keys that stay queued.</summary>
