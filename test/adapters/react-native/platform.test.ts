@@ -98,6 +98,44 @@ describe('React Native storage', () => {
     expect(disk.get('')?.size ?? 0).toBe(0);
   });
 
+  // Every call stuck (a native module that never calls back): the session is sent from memory. getItem alone stuck
+  // (writes land): the session is on disk, sent by a start whose reads answer.
+  it.each([
+    { stuck: ['getItem', 'setItem', 'removeItem', 'getAllKeys'], delivered: 1 },
+    { stuck: ['setItem'], delivered: 1 },
+    { stuck: ['getAllKeys'], delivered: 1 },
+    { stuck: ['getItem'], delivered: 0 },
+  ] as const)('an AsyncStorage whose $stuck never answer: stop(), flush() and dispose() still finish, the failure reported ($delivered delivered)', async ({ stuck: methods, delivered }) => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    // The 3.x module: the SDK's own store is stuck (a native call that never calls back), and so is the legacy store it reads first.
+    const module = createAsyncStorageV3Module();
+    const stuck = <S extends object>(store: S) => ({ ...store, ...Object.fromEntries(methods.map((method) => [method, () => new Promise(() => {})])) });
+    const AsyncStorage = { default: stuck(module.default), createAsyncStorage: (name: string) => stuck(module.createAsyncStorage(name)) };
+    const sent: number[] = [];
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+      sent.push(...sessions.map((session) => session.durationSeconds));
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: AsyncStorage as never, AppState: createFakeAppState(), getRandomValues } });
+    const errors: string[] = [];
+    gc.tracker.on('error', (event) => errors.push(`${event.kind}: ${(event.error as Error).message}`));
+    gc.tracker.start({ campaignId: 'spring-event' });
+    await vi.advanceTimersByTimeAsync(30_000);
+    let done = false;
+    const finished = (async () => {
+      await gc.tracker.stop();
+      await gc.tracker.flush();
+      await gc.dispose();
+      done = true;
+    })();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(done).toBe(true);
+    await finished;
+    expect(sent).toHaveLength(delivered);
+    expect(errors).toContain(`storage: AsyncStorage.${methods[0]} did not answer within 10 s`);
+  });
+
   it('refuses an AsyncStorage without the calls it needs', () => {
     vi.stubGlobal('crypto', { getRandomValues });
     expect(() => createReactNativePlatform({ modules: { AsyncStorage: { getItem: async () => null } as never, AppState: createFakeAppState() } })).toThrow(/getAllKeys|setItem/);
