@@ -29,19 +29,28 @@ export interface WebViewHost<Element = unknown> extends WebViewOpener {
   Host(props: { style?: unknown }): Element | null;
 }
 
+/** `BackHandler` from `react-native` (0.65+: `addEventListener` returns the subscription). */
+export interface BackHandlerLike {
+  addEventListener(type: 'hardwareBackPress', handler: () => boolean): { remove(): void };
+}
+
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
- * message or `handle.close()` removes it. One web view at a time: opening another closes the first.
+ * message, `handle.close()` or, with `BackHandler`, Android's back button removes it. One web view at a time:
+ * opening another closes the first.
+ * @throws from `open`: {@link WebViewUnavailableError} while no `Host` is rendered (nothing would show, and the
+ * handle would never settle)
  * @example
  * ```tsx
  * import React from 'react';
+ * import { BackHandler } from 'react-native';
  * import { WebView } from 'react-native-webview';
- * const webView = createWebViewHost({ React, WebView });
+ * const webView = createWebViewHost({ React, WebView, BackHandler });
  * const gc = createGameCampaign({ ..., modules: { AsyncStorage, AppState, WebView: webView } });
  * // in App: <><Game /><webView.Host /></>
  * ```
  */
-export function createWebViewHost<Element>({ React, WebView }: { React: ReactLike<Element>; WebView: unknown }): WebViewHost<Element> {
+export function createWebViewHost<Element>({ React, WebView, BackHandler }: { React: ReactLike<Element>; WebView: unknown; BackHandler?: BackHandlerLike }): WebViewHost<Element> {
   // The open web view's handle (a new one for each page opened: what the Host's store reports) and its page.
   let current: WebViewHandle | undefined;
   let page = '';
@@ -56,8 +65,13 @@ export function createWebViewHost<Element>({ React, WebView }: { React: ReactLik
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
   return {
     async open(url) {
+      // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
+      if (!listeners.size) throw new WebViewUnavailableError('createWebViewHost: render <webView.Host /> in the app before opening a page');
       current?.close();
+      // Android's back button closes the page (as players expect of an overlay), not the screen or the app under it.
+      const back = BackHandler?.addEventListener('hardwareBackPress', () => (handle.close(), true));
       const handle = webViewHandle(() => {
+        back?.remove();
         if (current === handle) current = undefined;
         changed();
       });

@@ -193,6 +193,18 @@ describe('React Native lifecycle and network', () => {
   });
 });
 
+/** React's useSyncExternalStore as a mounted component sees it: subscribed (once), then the snapshot read. */
+function mountedReact(): ReactLike {
+  const subscribed = new Set<unknown>();
+  return {
+    createElement: (type, props) => ({ type, props }),
+    useSyncExternalStore: (subscribe, getSnapshot) => {
+      if (!subscribed.has(subscribe)) subscribed.add(subscribe) && subscribe(() => {});
+      return getSnapshot();
+    },
+  };
+}
+
 describe('React Native web view', () => {
   it('opens with Linking.openURL and passes its rejection on', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
@@ -210,7 +222,7 @@ describe('React Native web view', () => {
 
   it('the react-native-webview host renders the page while open and closes on the page\'s close message', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
-    const React: ReactLike = { createElement: (type, props) => ({ type, props }), useSyncExternalStore: (_subscribe, getSnapshot) => getSnapshot() };
+    const React = mountedReact();
     const WebView = 'RNCWebView';
     const host = createWebViewHost({ React, WebView });
     const platform = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), WebView: host } });
@@ -223,6 +235,37 @@ describe('React Native web view', () => {
     element.props.onMessage({ nativeEvent: { data: 'close' } });
     await handle.closed;
     expect(host.Host({})).toBeNull();
+  });
+});
+
+describe('React Native web view host: mounting and the back button', () => {
+  it('open() before <Host /> is rendered rejects with WebViewUnavailableError instead of a page that never shows and a handle that never settles', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView' });
+    await expect(host.open('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE', message: expect.stringContaining('<webView.Host />') });
+    host.Host({});
+    await expect(host.open('https://campaign.example/')).resolves.toMatchObject({ closed: expect.any(Promise) });
+  });
+
+  it("Android's back button closes the open page (and only while one is open); a second page moves the back button to it", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    /** What React Native does on a press: the handlers, last added first, until one returns true; else the default (leave the screen). */
+    const pressBack = () => [...handlers].reverse().some((handler) => handler());
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const first = await host.open('https://campaign.example/one');
+    const second = await host.open('https://campaign.example/two');
+    await first.closed;
+    expect(handlers.size).toBe(1);
+    expect(pressBack()).toBe(true);
+    await second.closed;
+    expect(host.Host({})).toBeNull();
+    expect(handlers.size).toBe(0);
+    expect(pressBack()).toBe(false);
   });
 });
 
