@@ -2,7 +2,7 @@
  * Web views on React Native: a small host over `react-native-webview` that the app renders once, or
  * `Linking.openURL` (the browser) when there is none.
  */
-import type { WebViewHandle } from '../../core/platform.js';
+import type { Platform, WebViewHandle } from '../../core/platform.js';
 import { WebViewUnavailableError } from '../shared/errors.js';
 import { webViewHandle } from '../shared/web-view-handle.js';
 import type { LinkingLike, WebViewOpener } from './types.js';
@@ -92,13 +92,20 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler }: { Re
   };
 }
 
-/** The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal. */
-export function reactNativeOpenWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): (url: string) => Promise<WebViewHandle> {
-  return async (url) => {
-    if (webView) return webView.open(url);
-    if (!linking) throw new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
-    await linking.openURL(url); // rejects when nothing can open the URL
-    // assumed: the browser cannot be watched, so `closed` settles on close() only.
-    return webViewHandle();
+/**
+ * The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal; and, with neither,
+ * `webViewUnavailable`, so that `gc.webview.open` refuses before it asks the relay for a token (offline too).
+ */
+export function reactNativeWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): Pick<Platform, 'openWebView' | 'webViewUnavailable'> {
+  const unavailable = webView || linking ? undefined : () => new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
+  return {
+    async openWebView(url) {
+      if (webView) return webView.open(url);
+      if (!linking) throw unavailable!();
+      await linking.openURL(url); // rejects when nothing can open the URL
+      // assumed: the browser cannot be watched, so `closed` settles on close() only.
+      return webViewHandle();
+    },
+    ...(unavailable ? { webViewUnavailable: unavailable } : {}),
   };
 }

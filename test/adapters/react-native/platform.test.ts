@@ -220,6 +220,18 @@ describe('React Native web view', () => {
     await expect(none.openWebView('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE' });
   });
 
+  it('gc.webview.open with neither WebView nor Linking rejects with WebViewUnavailableError before any request (no one-time token spent, offline too)', async () => {
+    const requests: string[] = [];
+    const fetch = async (input: string | Request) => {
+      requests.push(String(input));
+      throw new TypeError('Network request failed');
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues } });
+    await expect(gc.webview.open({ campaignId: 'spring-event' })).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE', message: expect.stringContaining('modules.WebView') });
+    expect(requests).toEqual([]);
+    await gc.dispose();
+  });
+
   it('the react-native-webview host renders the page while open and closes on the page\'s close message', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
     const React = mountedReact();
