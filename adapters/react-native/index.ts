@@ -5,7 +5,7 @@
  */
 export { createGameCampaign, type ReactNativeGameCampaign, type ReactNativeGameCampaignOptions } from './game-campaign.js';
 export { createReactNativePlatform, type ReactNativePlatform } from './platform.js';
-export { createWebViewHost, WEBVIEW_CLOSE_MESSAGE, type ReactLike, type WebViewHost } from './web-view.js';
+export { createWebViewHost, WEBVIEW_CLOSE_MESSAGE, type BackHandlerLike, type ReactLike, type WebViewHost } from './web-view.js';
 export type { AsyncStorageShape } from './storage.js';
 export type { AppStateLike, AsyncStorageLike, AsyncStorageModule, ExpoCryptoLike, LinkingLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions, WebViewOpener } from './types.js';
 export { CryptoUnavailableError, WebViewUnavailableError } from '../shared/errors.js';

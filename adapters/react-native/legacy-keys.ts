@@ -10,11 +10,11 @@ import type { AsyncStorageLike } from './types.js';
 /**
  * Moves every key under one of `prefixes()` from `legacy` to `own`: copied (unless `own` already has it: a copy from
  * a move cut short), then removed from `legacy`. A failure leaves the rest in `legacy`, moved on the next start; the
- * SDK works on `own` meanwhile. Nothing to do without a legacy store (2.x), or when both are one store (3.1.1
- * `createAsyncStorage.native.ts`: visionOS falls back to the legacy store).
+ * SDK works on `own` meanwhile. Nothing to do without a legacy store (2.x; the caller passes none when both are one
+ * store: 3.1.1 `createAsyncStorage.native.ts` falls back to the legacy store on visionOS).
  */
 export async function moveLegacyKeys(legacy: AsyncStorageLike | undefined, own: AsyncStorageLike, prefixes: () => readonly string[]): Promise<void> {
-  if (!legacy || legacy === own) return;
+  if (!legacy) return;
   const wanted = prefixes();
   try {
     // Filtered first: a closure over the loop's own `key` would make Babel wrap the loop body in a function.

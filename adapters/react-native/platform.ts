@@ -11,7 +11,7 @@ import { CryptoUnavailableError } from '../shared/errors.js';
 import { watchedNetwork } from '../shared/watched-network.js';
 import { asyncStorage, type AsyncStorageShape } from './storage.js';
 import type { AppStateLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
-import { reactNativeOpenWebView } from './web-view.js';
+import { reactNativeWebView } from './web-view.js';
 
 /** The React Native platform, with the AsyncStorage API it found. */
 export interface ReactNativePlatform extends Platform {
@@ -63,7 +63,7 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
     // assumed: RN's fetch (whatwg-fetch over XHR) drops `keepalive`; nothing relies on it, because the queue
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch: options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init)),
-    openWebView: reactNativeOpenWebView(modules.WebView, modules.Linking),
+    ...reactNativeWebView(modules.WebView, modules.Linking),
     ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
     now: () => Date.now(),
     monotonic: monotonicClock(),

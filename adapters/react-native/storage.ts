@@ -11,6 +11,28 @@ export type AsyncStorageShape = 'v2' | 'v3';
 const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as AsyncStorageLike | undefined)?.getItem === 'function';
 
 /**
+ * How long an AsyncStorage call may take before the SDK takes it as failed. A call whose Promise never settles
+ * (an Android native queue stuck behind another call, a native module that never answers) would otherwise hold
+ * `stop()`, `flush()` and `dispose()` for ever; failed, it is a storage error like a full disk: reported (`error`,
+ * kind `storage`) and the session kept in memory and sent. assumed: 10 s, far above a slow phone's write.
+ */
+export const ASYNC_STORAGE_TIMEOUT_MS = 10_000;
+
+/** `store` with each call failing after {@link ASYNC_STORAGE_TIMEOUT_MS} (the call itself may still finish later). */
+function timed(store: AsyncStorageLike): AsyncStorageLike {
+  const call =
+    (method: 'getItem' | 'setItem' | 'removeItem' | 'getAllKeys') =>
+    (key?: string, value?: string) => {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      return Promise.race([
+        (store[method] as (key?: string, value?: string) => Promise<unknown>)(key, value),
+        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`AsyncStorage.${method} did not answer within 10 s`)), ASYNC_STORAGE_TIMEOUT_MS))),
+      ]).finally(() => clearTimeout(timer));
+    };
+  return { getItem: call('getItem'), setItem: call('setItem'), removeItem: call('removeItem'), getAllKeys: call('getAllKeys') } as AsyncStorageLike;
+}
+
+/**
  * The SDK's storage in `module`, and the API it found. The store:
  * - the 3.x module (`import * as AsyncStorage`): the SDK's own store `createAsyncStorage(name)`, never the
  *   app's legacy shared store (3.1.1 `src/index.tsx`: `createAsyncStorage` is a named export, the default
@@ -37,11 +59,13 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
       throw new TypeError(`createReactNativePlatform: modules.AsyncStorage has no ${method}(); pass @react-native-async-storage/async-storage (import * as AsyncStorage)`);
     }
   }
-  const found = store as AsyncStorageLike;
+  const given = store as AsyncStorageLike;
+  const found = timed(given);
   let prepared: Promise<void> | undefined;
-  const ready = () => (prepared ??= moveLegacyKeys(legacy, found, legacyKeys));
+  // One store for both on visionOS (3.1.1 falls back to the legacy store there): nothing to move.
+  const ready = () => (prepared ??= moveLegacyKeys(legacy === given ? undefined : legacy && timed(legacy), found, legacyKeys));
   return {
-    storageShape: typeof found.getMany === 'function' && typeof found.multiGet !== 'function' ? 'v3' : 'v2',
+    storageShape: typeof given.getMany === 'function' && typeof given.multiGet !== 'function' ? 'v3' : 'v2',
     storage: {
       async get<T>(key: string) {
         await ready();

@@ -2,7 +2,7 @@
  * Web views on React Native: a small host over `react-native-webview` that the app renders once, or
  * `Linking.openURL` (the browser) when there is none.
  */
-import type { WebViewHandle } from '../../core/platform.js';
+import type { Platform, WebViewHandle } from '../../core/platform.js';
 import { WebViewUnavailableError } from '../shared/errors.js';
 import { webViewHandle } from '../shared/web-view-handle.js';
 import type { LinkingLike, WebViewOpener } from './types.js';
@@ -29,19 +29,28 @@ export interface WebViewHost<Element = unknown> extends WebViewOpener {
   Host(props: { style?: unknown }): Element | null;
 }
 
+/** `BackHandler` from `react-native` (0.65+: `addEventListener` returns the subscription). */
+export interface BackHandlerLike {
+  addEventListener(type: 'hardwareBackPress', handler: () => boolean): { remove(): void };
+}
+
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
- * message or `handle.close()` removes it. One web view at a time: opening another closes the first.
+ * message, `handle.close()` or, with `BackHandler`, Android's back button removes it. One web view at a time:
+ * opening another closes the first.
+ * @throws from `open`: {@link WebViewUnavailableError} while no `Host` is rendered (nothing would show, and the
+ * handle would never settle)
  * @example
  * ```tsx
  * import React from 'react';
+ * import { BackHandler } from 'react-native';
  * import { WebView } from 'react-native-webview';
- * const webView = createWebViewHost({ React, WebView });
+ * const webView = createWebViewHost({ React, WebView, BackHandler });
  * const gc = createGameCampaign({ ..., modules: { AsyncStorage, AppState, WebView: webView } });
  * // in App: <><Game /><webView.Host /></>
  * ```
  */
-export function createWebViewHost<Element>({ React, WebView }: { React: ReactLike<Element>; WebView: unknown }): WebViewHost<Element> {
+export function createWebViewHost<Element>({ React, WebView, BackHandler }: { React: ReactLike<Element>; WebView: unknown; BackHandler?: BackHandlerLike }): WebViewHost<Element> {
   // The open web view's handle (a new one for each page opened: what the Host's store reports) and its page.
   let current: WebViewHandle | undefined;
   let page = '';
@@ -56,8 +65,13 @@ export function createWebViewHost<Element>({ React, WebView }: { React: ReactLik
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
   return {
     async open(url) {
+      // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
+      if (!listeners.size) throw new WebViewUnavailableError('createWebViewHost: render <webView.Host /> in the app before opening a page');
       current?.close();
+      // Android's back button closes the page (as players expect of an overlay), not the screen or the app under it.
+      const back = BackHandler?.addEventListener('hardwareBackPress', () => (handle.close(), true));
       const handle = webViewHandle(() => {
+        back?.remove();
         if (current === handle) current = undefined;
         changed();
       });
@@ -78,13 +92,20 @@ export function createWebViewHost<Element>({ React, WebView }: { React: ReactLik
   };
 }
 
-/** The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal. */
-export function reactNativeOpenWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): (url: string) => Promise<WebViewHandle> {
-  return async (url) => {
-    if (webView) return webView.open(url);
-    if (!linking) throw new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
-    await linking.openURL(url); // rejects when nothing can open the URL
-    // assumed: the browser cannot be watched, so `closed` settles on close() only.
-    return webViewHandle();
+/**
+ * The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal; and, with neither,
+ * `webViewUnavailable`, so that `gc.webview.open` refuses before it asks the relay for a token (offline too).
+ */
+export function reactNativeWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): Pick<Platform, 'openWebView' | 'webViewUnavailable'> {
+  const unavailable = webView || linking ? undefined : () => new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
+  return {
+    async openWebView(url) {
+      if (webView) return webView.open(url);
+      if (!linking) throw unavailable!();
+      await linking.openURL(url); // rejects when nothing can open the URL
+      // assumed: the browser cannot be watched, so `closed` settles on close() only.
+      return webViewHandle();
+    },
+    ...(unavailable ? { webViewUnavailable: unavailable } : {}),
   };
 }

@@ -12,7 +12,7 @@
  */
 import 'react-native-get-random-values'; // first: installs crypto.getRandomValues, which Hermes lacks
 import React, { useEffect, useState } from 'react';
-import { AppState, Button, Linking, Platform, SafeAreaView, Text, View } from 'react-native';
+import { AppState, BackHandler, Button, Linking, Platform, SafeAreaView, Text, View } from 'react-native';
 // The module: with 3.x the SDK keeps its data in its own store, not in the app's legacy shared store.
 import * as AsyncStorage from '@react-native-async-storage/async-storage';
 import NetInfo from '@react-native-community/netinfo';
@@ -25,8 +25,8 @@ const CAMPAIGN_ID = 'cmp_spring_festival';
 /** The read-only Client key: safe in an app (the Server key stays on the game server). */
 const CLIENT_KEY = 'ck_sandbox_demo:cs_sandbox_demo_secret'; // the emulator's, as `npm start` prints it
 
-/** Renders the campaign page over the app; created once, outside any component. */
-const webView = createWebViewHost({ React, WebView });
+/** Renders the campaign page over the app (Android's back button closes it); created once, outside any component. */
+const webView = createWebViewHost({ React, WebView, BackHandler });
 
 /** Your game's own sign-in; here the sample server's toy login, which gives any demo name a token. */
 async function signIn(userId: string): Promise<{ userId: string; token: string }> {

@@ -98,6 +98,44 @@ describe('React Native storage', () => {
     expect(disk.get('')?.size ?? 0).toBe(0);
   });
 
+  // Every call stuck (a native module that never calls back): the session is sent from memory. getItem alone stuck
+  // (writes land): the session is on disk, sent by a start whose reads answer.
+  it.each([
+    { stuck: ['getItem', 'setItem', 'removeItem', 'getAllKeys'], delivered: 1 },
+    { stuck: ['setItem'], delivered: 1 },
+    { stuck: ['getAllKeys'], delivered: 1 },
+    { stuck: ['getItem'], delivered: 0 },
+  ] as const)('an AsyncStorage whose $stuck never answer: stop(), flush() and dispose() still finish, the failure reported ($delivered delivered)', async ({ stuck: methods, delivered }) => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    // The 3.x module: the SDK's own store is stuck (a native call that never calls back), and so is the legacy store it reads first.
+    const module = createAsyncStorageV3Module();
+    const stuck = <S extends object>(store: S) => ({ ...store, ...Object.fromEntries(methods.map((method) => [method, () => new Promise(() => {})])) });
+    const AsyncStorage = { default: stuck(module.default), createAsyncStorage: (name: string) => stuck(module.createAsyncStorage(name)) };
+    const sent: number[] = [];
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+      sent.push(...sessions.map((session) => session.durationSeconds));
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: AsyncStorage as never, AppState: createFakeAppState(), getRandomValues } });
+    const errors: string[] = [];
+    gc.tracker.on('error', (event) => errors.push(`${event.kind}: ${(event.error as Error).message}`));
+    gc.tracker.start({ campaignId: 'spring-event' });
+    await vi.advanceTimersByTimeAsync(30_000);
+    let done = false;
+    const finished = (async () => {
+      await gc.tracker.stop();
+      await gc.tracker.flush();
+      await gc.dispose();
+      done = true;
+    })();
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(done).toBe(true);
+    await finished;
+    expect(sent).toHaveLength(delivered);
+    expect(errors).toContain(`storage: AsyncStorage.${methods[0]} did not answer within 10 s`);
+  });
+
   it('refuses an AsyncStorage without the calls it needs', () => {
     vi.stubGlobal('crypto', { getRandomValues });
     expect(() => createReactNativePlatform({ modules: { AsyncStorage: { getItem: async () => null } as never, AppState: createFakeAppState() } })).toThrow(/getAllKeys|setItem/);
@@ -155,6 +193,18 @@ describe('React Native lifecycle and network', () => {
   });
 });
 
+/** React's useSyncExternalStore as a mounted component sees it: subscribed (once), then the snapshot read. */
+function mountedReact(): ReactLike {
+  const subscribed = new Set<unknown>();
+  return {
+    createElement: (type, props) => ({ type, props }),
+    useSyncExternalStore: (subscribe, getSnapshot) => {
+      if (!subscribed.has(subscribe)) subscribed.add(subscribe) && subscribe(() => {});
+      return getSnapshot();
+    },
+  };
+}
+
 describe('React Native web view', () => {
   it('opens with Linking.openURL and passes its rejection on', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
@@ -170,9 +220,21 @@ describe('React Native web view', () => {
     await expect(none.openWebView('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE' });
   });
 
+  it('gc.webview.open with neither WebView nor Linking rejects with WebViewUnavailableError before any request (no one-time token spent, offline too)', async () => {
+    const requests: string[] = [];
+    const fetch = async (input: string | Request) => {
+      requests.push(String(input));
+      throw new TypeError('Network request failed');
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues } });
+    await expect(gc.webview.open({ campaignId: 'spring-event' })).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE', message: expect.stringContaining('modules.WebView') });
+    expect(requests).toEqual([]);
+    await gc.dispose();
+  });
+
   it('the react-native-webview host renders the page while open and closes on the page\'s close message', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
-    const React: ReactLike = { createElement: (type, props) => ({ type, props }), useSyncExternalStore: (_subscribe, getSnapshot) => getSnapshot() };
+    const React = mountedReact();
     const WebView = 'RNCWebView';
     const host = createWebViewHost({ React, WebView });
     const platform = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), WebView: host } });
@@ -185,6 +247,37 @@ describe('React Native web view', () => {
     element.props.onMessage({ nativeEvent: { data: 'close' } });
     await handle.closed;
     expect(host.Host({})).toBeNull();
+  });
+});
+
+describe('React Native web view host: mounting and the back button', () => {
+  it('open() before <Host /> is rendered rejects with WebViewUnavailableError instead of a page that never shows and a handle that never settles', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView' });
+    await expect(host.open('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE', message: expect.stringContaining('<webView.Host />') });
+    host.Host({});
+    await expect(host.open('https://campaign.example/')).resolves.toMatchObject({ closed: expect.any(Promise) });
+  });
+
+  it("Android's back button closes the open page (and only while one is open); a second page moves the back button to it", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    /** What React Native does on a press: the handlers, last added first, until one returns true; else the default (leave the screen). */
+    const pressBack = () => [...handlers].reverse().some((handler) => handler());
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const first = await host.open('https://campaign.example/one');
+    const second = await host.open('https://campaign.example/two');
+    await first.closed;
+    expect(handlers.size).toBe(1);
+    expect(pressBack()).toBe(true);
+    await second.closed;
+    expect(host.Host({})).toBeNull();
+    expect(handlers.size).toBe(0);
+    expect(pressBack()).toBe(false);
   });
 });
 
