@@ -27,7 +27,7 @@ export type BoostOutcome =
  * `mode: 'upsert'` (POST, assumed) creates one (`sponsor.created`) when there is none. Checks, in order: campaign
  * (given, else the active one; 404), creator (404), creator takes part in the campaign (404, assumed). The same
  * creator and campaign again changes nothing (assumed). Otherwise the cooldown applies: fewer than 30 days since
- * `sponsoredAt` answers 400 `BAD_REQUEST` "Boost can be changed again in N days" (N rounded up); else the boost
+ * `sponsoredAt` answers 400 `BAD_REQUEST` "Boost can be changed again in N days" (N rounded up; "1 day"); else the boost
  * changes, its cooldown restarts, history gets a CHANGED entry and `sponsor.changed` is sent. In test mode
  * every check runs against the recorded state and nothing is recorded or sent.
  */
@@ -61,7 +61,8 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
   }
   const remainingMs = Date.parse(current.sponsoredAt) + BOOST_COOLDOWN_DAYS * DAY_MS - now;
   if (remainingMs > 0) {
-    return { ok: false, status: 400, code: 'BAD_REQUEST', message: `Boost can be changed again in ${Math.ceil(remainingMs / DAY_MS)} days` };
+    const days = Math.ceil(remainingMs / DAY_MS);
+    return { ok: false, status: 400, code: 'BAD_REQUEST', message: `Boost can be changed again in ${days} day${days === 1 ? '' : 's'}` };
   }
   if (!isTest) {
     store.boosts.set(userId, next);

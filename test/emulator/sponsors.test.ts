@@ -16,7 +16,7 @@ describe('emulator boosts', () => {
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ status: 400, error: 'Bad Request', message: 'Boost can be changed again in 20 days', code: 'BAD_REQUEST' });
     ctx.emulator.advanceClock(19.5 * DAY_MS);
-    expect((await change(DEMO_USERS.inCooldown, { newCreatorKey: 'NOVA1' })).body.message).toBe('Boost can be changed again in 1 days');
+    expect((await change(DEMO_USERS.inCooldown, { newCreatorKey: 'NOVA1' })).body.message).toBe('Boost can be changed again in 1 day');
     ctx.emulator.advanceClock(0.5 * DAY_MS);
     expect((await change(DEMO_USERS.inCooldown, { newCreatorKey: 'NOVA1' })).status).toBe(200);
   });
