@@ -119,6 +119,23 @@ describe('installed from the tarball in a fresh folder', () => {
     }
   });
 
+  // The dual package hazard: a server that `require`s the package in one module and `import`s it in another holds
+  // both builds; an error thrown by one is an instance of the other's classes (core/http/errors.ts).
+  it("keeps instanceof between the ESM and CJS builds' errors", () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const esm = await import('game-campaign-sdk/server');
+      const cjs = require('game-campaign-sdk/server');
+      const fromEsm = new esm.NotFoundError({ code: 'NOT_FOUND', message: 'x', status: 404 });
+      const fromCjs = new cjs.BoostCooldownError({ code: 'BAD_REQUEST', message: 'x', status: 400, daysRemaining: 3 });
+      console.log(JSON.stringify([esm.NotFoundError === cjs.NotFoundError, fromEsm instanceof cjs.NotFoundError, fromEsm instanceof cjs.CampaignError,
+        fromCjs instanceof esm.BadRequestError, fromEsm instanceof cjs.ConflictError]));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([false, true, true, true, false]);
+  });
+
   it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {
     const child = spawn(join(consumer, 'node_modules/.bin/game-campaign-emulator'), ['--port', '0', '--json'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
