@@ -16,7 +16,7 @@ export const BASE_URLS = {
 /** The base address of an environment, without a trailing slash. */
 export function baseUrlOf(environment: Environment): string {
   const url = typeof environment === 'string' ? BASE_URLS[environment] : environment.baseUrl;
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment: ${JSON.stringify(environment)}`);
+  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment ${JSON.stringify(environment)}: use 'live', 'sandbox' or { baseUrl: 'https://…' }`);
   return url.replace(/\/+$/, '');
 }
 

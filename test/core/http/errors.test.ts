@@ -170,6 +170,13 @@ describe('no response', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
   });
 
+  // Node's fetch rejects with "fetch failed" and puts the reason in its cause: the emulator not running reads as a refused connection.
+  it("names what failed when the fetch error's cause says it (Node: a refused connection, an unknown host)", async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8787'), { code: 'ECONNREFUSED' }) });
+    const server = new CampaignServer({ serverKey: SERVER_KEY, environment: { baseUrl: 'http://127.0.0.1:8787' }, maxRetries: 0, fetch: () => Promise.reject(refused) });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ConnectionError', message: 'Connection failed: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)', cause: refused });
+  });
+
   it('no answer within timeoutMs is a TimeoutError (fake clock)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const fake = createFakeFetch(reply.hang());
