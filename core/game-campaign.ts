@@ -13,7 +13,7 @@ export type { GameCampaign, GameCampaignOptions, GameTrackerOptions } from './co
 /**
  * Builds the facade on `options.platform`. API reads go through the platform's fetch with the Client key;
  * everything that needs the Server key goes through the relay.
- * @throws TypeError for a malformed Client key; ValidationError for a bad userId, relay url or tracker option
+ * @throws TypeError for a malformed Client key or no platform; ValidationError for a bad userId, relay url or tracker option
  * @example
  * ```ts
  * const gc = createGameCampaign({ platform, clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' });
@@ -23,6 +23,9 @@ export type { GameCampaign, GameCampaignOptions, GameTrackerOptions } from './co
  * ```
  */
 export function createGameCampaign(options: GameCampaignOptions): GameCampaign {
+  // A game written in JavaScript that imports this entry where its adapter's was meant otherwise meets
+  // "Cannot read properties of undefined (reading 'fetch')".
+  if (!options?.platform) throw new TypeError("createGameCampaign from 'game-campaign-sdk' needs { platform }: import it from your adapter's entry instead (game-campaign-sdk/browser, /cocos or /react-native), which fills it in");
   return gameCampaignOn(options);
 }
 

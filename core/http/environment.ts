@@ -19,8 +19,10 @@ export const BASE_URLS = {
  */
 export function baseUrlOf(environment: Environment): string {
   const url = typeof environment === 'string' ? BASE_URLS[environment] : environment.baseUrl;
-  if (typeof url !== 'string' || !/^https?:\/\//.test(url)) throw new TypeError(`Unknown environment: ${JSON.stringify(environment)}`);
-  if (/[?#]/.test(url)) throw new TypeError(`The base address must have no query or fragment: ${url}`);
+  // A query or fragment would stand in front of every path appended to the base.
+  if (typeof url !== 'string' || !/^https?:\/\/[^?#]*$/.test(url)) {
+    throw new TypeError(`Unknown environment ${JSON.stringify(environment)}: use 'live', 'sandbox' or { baseUrl: 'https://…' } with no query or fragment`);
+  }
   return url.replace(/\/+$/, '');
 }
 

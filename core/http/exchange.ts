@@ -62,9 +62,11 @@ export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reaso
  * `TimeoutError` after the time-out, `ConnectionError` otherwise (a connection lost mid-body included).
  */
 export function noAnswerError(cause: unknown): CampaignError {
-  return cause instanceof TimeoutError
-    ? cause
-    : new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${cause instanceof Error ? cause.message : String(cause)}`, cause });
+  // Node's fetch says only "fetch failed": what failed (`connect ECONNREFUSED 127.0.0.1:8787`, the emulator not
+  // running; `getaddrinfo ENOTFOUND`, a typo in the host) is its cause's message, shown with it.
+  if (cause instanceof TimeoutError) return cause;
+  const text = cause instanceof Error ? cause.message + (cause.cause instanceof Error ? ` (${cause.cause.message})` : '') : String(cause);
+  return new ConnectionError({ code: 'CONNECTION_ERROR', message: `Connection failed: ${text}`, cause });
 }
 
 /** A body as JSON when it is JSON; otherwise the text itself (a proxy's HTML page), undefined when empty. */

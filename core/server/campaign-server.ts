@@ -48,13 +48,14 @@ export class CampaignServer {
    */
   constructor(options: CampaignServerOptions) {
     const runtime = detectClientRuntime();
-    if (runtime && !options.dangerouslyAllowBrowser) {
+    // `new CampaignServer()` from JavaScript: the key's own message, not "Cannot read properties of undefined".
+    if (runtime && !options?.dangerouslyAllowBrowser) {
       throw new TypeError(
         `CampaignServer holds a Server key and must not run in a game client (${runtime} detected). ` +
           'Call the Server API from your game server, and let clients reach it through createRelay().',
       );
     }
-    const transport = createTransport(apiEndpoint(options.serverKey, 'Server', options.environment), options, validateResponse);
+    const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), options, validateResponse);
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);

@@ -24,7 +24,8 @@ describe('docs', () => {
     const broken: string[] = [];
     for (const file of [...(markdownFiles() as string[]), ...reference, ...samples]) {
       const text = readFileSync(join(ROOT, file), 'utf8').replace(/```[\s\S]*?```/g, '');
-      for (const [, target] of text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
+      // `\](...)` is escaped text, not a link (the reference's `\[Symbol.hasInstance\](value)`).
+      for (const [, target] of text.matchAll(/(?<!\\)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)) {
         if (/^(https?:|mailto:|#)/.test(target!)) continue;
         const path = decodeURIComponent(target!.split('#')[0]!);
         if (!existsSync(join(ROOT, dirname(file), path))) broken.push(`${file}: ${target}`);

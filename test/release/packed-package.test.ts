@@ -1,9 +1,10 @@
 // The published package, checked from the tarball `npm pack` makes (not from the tree): publint and Are the
 // Types Wrong clean, exactly the files a user needs, nothing run at install, and once installed offline in a
-// fresh folder every entry loads through import and require and the bin starts the emulator. One pack and one
+// fresh folder every entry loads through import and require (their errors `instanceof` each other's classes), the
+// guides' code blocks compile against the installed types with a studio's strictest settings, and the bin starts the emulator. One pack and one
 // install serve every check. Runs after the build (`npm test` builds first).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -11,6 +12,8 @@ import { createInterface } from 'node:readline';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without types
+import { markdownFiles, tsBlocks } from '../../scripts/doc-snippets.mjs';
 import { ENTRIES } from '../../scripts/entries.mjs';
 import { linkedFiles } from './linked-files.js';
 import { installOffline, npmEnv, pack, type Packed } from './packed.js';
@@ -118,6 +121,50 @@ describe('installed from the tarball in a fresh folder', () => {
       expect(cjs, specifier).toEqual(esm);
     }
   });
+
+  // The dual package hazard: a server that `require`s the package in one module and `import`s it in another holds
+  // both builds; an error thrown by one is an instance of the other's classes (core/http/errors.ts).
+  it("keeps instanceof between the ESM and CJS builds' errors", () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const esm = await import('game-campaign-sdk/server');
+      const cjs = require('game-campaign-sdk/server');
+      const fromEsm = new esm.NotFoundError({ code: 'NOT_FOUND', message: 'x', status: 404 });
+      const fromCjs = new cjs.BoostCooldownError({ code: 'BAD_REQUEST', message: 'x', status: 400, daysRemaining: 3 });
+      console.log(JSON.stringify([esm.NotFoundError === cjs.NotFoundError, fromEsm instanceof cjs.NotFoundError, fromEsm instanceof cjs.CampaignError,
+        fromCjs instanceof esm.BadRequestError, fromEsm instanceof cjs.ConflictError]));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    expect(JSON.parse(run.stdout)).toEqual([false, true, true, true, false]);
+  });
+
+  // test/docs type-checks the guides against the sources with the project's settings; a studio compiles them against
+  // the published declarations, often with stricter settings than ours (exactOptionalPropertyTypes, skipLibCheck off).
+  it("compiles the guides' code blocks against the installed types with a studio's strictest settings (nodenext, ESM)", () => {
+    const dir = join(consumer, 'snippets');
+    mkdirSync(dir);
+    let count = 0;
+    for (const file of (markdownFiles() as string[]).filter((file) => file !== 'docs/guides/react-native.md')) {
+      for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
+        // Blocks that import only the SDK and Node: the consumer has no other package (ioredis, Cocos' `cc`).
+        const imports = [...block.code.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier!);
+        if (block.tsx || !imports.every((specifier) => specifier.startsWith('game-campaign-sdk') || specifier.startsWith('node:'))) continue;
+        writeFileSync(join(dir, `${file.replace(/[^\w]+/g, '_')}_L${block.line}.mts`), `export {};\n${block.code}\n`);
+        count++;
+      }
+    }
+    copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(dir, 'context.d.ts'));
+    const compilerOptions = {
+      ...{ target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], module: 'nodenext', moduleResolution: 'nodenext', noEmit: true },
+      ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
+      ...{ typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] },
+    };
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'context.d.ts'] }));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
+    expect(count).toBeGreaterThan(20);
+    expect(`${run.stdout}${run.stderr}`).toBe('');
+  }, 120_000);
 
   it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {
     const child = spawn(join(consumer, 'node_modules/.bin/game-campaign-emulator'), ['--port', '0', '--json'], { cwd: consumer, stdio: ['ignore', 'pipe', 'pipe'] });

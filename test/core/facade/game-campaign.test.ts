@@ -125,6 +125,19 @@ describe('createGameCampaign', () => {
     await gc.dispose();
   });
 
+  // A game in plain JavaScript that imports the main entry where its adapter's was meant passes no platform.
+  it("names the adapter entries when no platform is given (the main entry imported in place of an adapter's)", () => {
+    const options = { clientKey: 'ck_1:s', relay: { url: RELAY }, userId: 'player-1' } as unknown as Parameters<typeof createGameCampaign>[0];
+    expect(() => createGameCampaign(options)).toThrow(new TypeError("createGameCampaign from 'game-campaign-sdk' needs { platform }: import it from your adapter's entry instead (game-campaign-sdk/browser, /cocos or /react-native), which fills it in"));
+  });
+
+  it('says what an environment must be when its baseUrl is no http(s) address', () => {
+    const options = { platform: createMemoryPlatform(), clientKey: 'ck_1:s', relay: { url: RELAY }, userId: 'player-1' };
+    expect(() => createGameCampaign({ ...options, environment: { baseUrl: 'localhost:8787' } })).toThrow(
+      new TypeError(`Unknown environment {"baseUrl":"localhost:8787"}: use 'live', 'sandbox' or { baseUrl: 'https://…' } with no query or fragment`),
+    );
+  });
+
   it('refuses a malformed Client key at creation', () => {
     expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'no-colon', relay: { url: RELAY }, userId: 'player-1' })).toThrow(TypeError);
   });

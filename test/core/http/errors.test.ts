@@ -170,6 +170,13 @@ describe('no response', () => {
     expect((error as Error).cause).toBeInstanceOf(TypeError);
   });
 
+  // Node's fetch rejects with "fetch failed" and puts the reason in its cause: the emulator not running reads as a refused connection.
+  it("names what failed when the fetch error's cause says it (Node: a refused connection, an unknown host)", async () => {
+    const refused = Object.assign(new TypeError('fetch failed'), { cause: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:8787'), { code: 'ECONNREFUSED' }) });
+    const server = new CampaignServer({ serverKey: SERVER_KEY, environment: { baseUrl: 'http://127.0.0.1:8787' }, maxRetries: 0, fetch: () => Promise.reject(refused) });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ConnectionError', message: 'Connection failed: fetch failed (connect ECONNREFUSED 127.0.0.1:8787)', cause: refused });
+  });
+
   it('no answer within timeoutMs is a TimeoutError (fake clock)', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     const fake = createFakeFetch(reply.hang());
@@ -268,5 +275,28 @@ describe('isCampaignError', () => {
     ['an object with a numeric code', { name: 'X', code: 404, status: 404 }],
   ])('is false for %s', (_, value) => {
     expect(isCampaignError(value)).toBe(false);
+  });
+});
+
+// Node's dual package hazard: a server whose code `require`s the package in one place and `import`s it in another
+// holds two copies of every class (dist/index.cjs and dist/index.js). A second copy of the module stands for the other build.
+describe('instanceof across two copies of the SDK (its ESM and CJS builds side by side)', () => {
+  it("holds for the other copy's errors, by class and up the hierarchy, and not across classes", async () => {
+    vi.resetModules();
+    const other = (await import('../../../core/http/errors.js')) as typeof import('../../../core/http/errors.js');
+    expect(other.NotFoundError).not.toBe(NotFoundError);
+    const notFound = new other.NotFoundError({ code: 'NOT_FOUND', message: 'No such payment', status: 404 });
+    expect(notFound instanceof NotFoundError).toBe(true);
+    expect(notFound instanceof CampaignError).toBe(true);
+    expect(notFound instanceof ConflictError).toBe(false);
+    const cooldown = new other.BoostCooldownError({ code: 'BAD_REQUEST', message: '12 days remaining', status: 400, daysRemaining: 12 });
+    expect(cooldown instanceof BoostCooldownError).toBe(true);
+    expect(cooldown instanceof BadRequestError).toBe(true);
+    expect(new other.BadRequestError({ code: 'BAD_REQUEST', message: 'x' }) instanceof BoostCooldownError).toBe(false);
+    // And the other way round; an error of neither copy is no instance.
+    expect(new NotFoundError({ code: 'NOT_FOUND', message: 'x' }) instanceof other.CampaignError).toBe(true);
+    expect(new Error('boom') instanceof CampaignError).toBe(false);
+    expect(Object.assign(new Error('x'), { name: 'NotFoundError', code: 'NOT_FOUND', status: 404 }) instanceof NotFoundError).toBe(false);
+    expect((null as unknown) instanceof CampaignError).toBe(false);
   });
 });

@@ -57,7 +57,7 @@ describe('environments', () => {
   it.each(['https://proxy.example/campaign?token=abc', 'https://proxy.example/campaign/?', 'https://proxy.example/#api'])(
     'rejects the base address %j (a query or fragment would end up in front of every path) with a TypeError saying so',
     (baseUrl) => {
-      const message = `The base address must have no query or fragment: ${baseUrl}`;
+      const message = `Unknown environment ${JSON.stringify({ baseUrl })}: use 'live', 'sandbox' or { baseUrl: 'https://…' } with no query or fragment`;
       expect(() => new CampaignServer({ serverKey: SERVER_KEY, environment: { baseUrl } })).toThrow(new TypeError(message));
       expect(() => new CampaignClient({ clientKey: CLIENT_KEY, environment: { baseUrl } })).toThrow(new TypeError(message));
     },
