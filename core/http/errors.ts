@@ -27,19 +27,6 @@ export class CampaignError extends Error {
     this.details = init.details;
     this.headers = init.headers;
   }
-
-  /**
-   * `instanceof` also holds for an error of another copy of this SDK: its ESM and CJS builds loaded side by side
-   * (Node's dual package hazard: one module `require`s the package, another `import`s it). Such an error is an
-   * instance when its class chain holds a class of this one's name under one named `CampaignError`. assumed:
-   * names only; where a minifier renamed the classes, the plain prototype check is all that holds.
-   */
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    if (Function.prototype[Symbol.hasInstance].call(this, value)) return true;
-    const names: unknown[] = [];
-    for (let proto = typeof value === 'object' && value ? Object.getPrototypeOf(value) : null; proto; proto = Object.getPrototypeOf(proto)) names.push(proto.constructor?.name);
-    return names.includes('CampaignError') && names.includes(this.name);
-  }
 }
 
 /** 400/422 `VALIDATION_ERROR`; also thrown locally, before sending, for a request that breaks the spec's rules. */

@@ -9,6 +9,10 @@ import { detectClientRuntime } from './runtime.js';
 import { Sponsors } from './sponsors.js';
 import { Webhooks } from './webhooks.js';
 import { Webview } from './webview.js';
+import { acceptOtherCopies } from './other-copies.js';
+
+// Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
+acceptOtherCopies();
 
 /** Options of {@link CampaignServer}. */
 export interface CampaignServerOptions extends TransportOptions {

@@ -283,6 +283,7 @@ describe('isCampaignError', () => {
 describe('instanceof across two copies of the SDK (its ESM and CJS builds side by side)', () => {
   it("holds for the other copy's errors, by class and up the hierarchy, and not across classes", async () => {
     vi.resetModules();
+    await import('../../../core/server/campaign-server.js'); // as the other build's server entry: installs the check on its copy
     const other = (await import('../../../core/http/errors.js')) as typeof import('../../../core/http/errors.js');
     expect(other.NotFoundError).not.toBe(NotFoundError);
     const notFound = new other.NotFoundError({ code: 'NOT_FOUND', message: 'No such payment', status: 404 });
