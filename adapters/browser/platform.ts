@@ -49,7 +49,7 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   const window = options.window ?? globalThis;
   const { document, navigator } = window;
   // A Web Worker (an engine's worker mode) has no page to follow: say so rather than fail on `document` later.
-  if (!document) throw new TypeError('game-campaign-sdk/browser needs a page (window and document), and a Web Worker has none: create it on the page');
+  if (!document) throw new TypeError('game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker');
   const storage = options.storage ?? createIdbStorage(options);
   const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
   return {

@@ -62,7 +62,7 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
         await backend.get(''); // opens the database (and creates the store) or fails
         return backend;
       } catch (cause) {
-        onError(new StorageUnavailableError(`IndexedDB is unavailable (${cause}): data is kept in memory for this page only`, { cause }));
+        onError(new StorageUnavailableError(`IndexedDB is unavailable (${cause}): data kept in memory for this page only`, { cause }));
         return memoryBackend();
       }
     })());

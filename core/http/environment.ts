@@ -60,6 +60,6 @@ export function encoded(value: string | number | boolean, field: string): string
   try {
     return encodeURIComponent(value);
   } catch {
-    return invalid([{ path: field, message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]);
+    return invalid([{ path: field, message: 'must not hold a lone surrogate (half an emoji)' }]);
   }
 }

@@ -198,7 +198,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     const url = urlOf(spec);
     const { signal, maxRetries = options.maxRetries ?? 2, timeout = options.timeoutMs ?? 30_000 } = spec.options ?? {};
     // 0, a negative number or NaN would time every attempt out at once, with a message that blames the service.
-    if (!(timeout > 0)) throw new RangeError(`timeout must be a number of ms above 0 (Infinity for none), not ${timeout}`);
+    if (!(timeout > 0)) throw new RangeError(`timeout must be above 0 ms (Infinity: none), not ${timeout}`);
     // Declared outside the loop: a closure over a loop's own binding makes Babel (React Native) wrap the whole
     // loop body in a function.
     let attempt = 0;

@@ -69,7 +69,7 @@ export const UNREACHABLE_AFTER = 3;
  * in an app, an ad blocker, firewall or Content-Security-Policy blocking the host, a wrong URL).
  */
 export const unreachableMessage = (url: string) =>
-  `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online: CORS, mixed content, cleartext http://, blocked host or wrong relay URL? Sessions stay queued.`;
+  `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online (CORS, mixed content, cleartext http://, blocked host or wrong relay URL?); sessions stay queued`;
 
 /**
  * The {@link Flusher} of one player's queue, sending to `relay` under that player's flush `lock`; `sizer`: the page

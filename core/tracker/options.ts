@@ -6,7 +6,7 @@
 import { invalid, validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt } from '../schema/rules.js';
+import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt, type Rule } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -69,6 +69,9 @@ export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<Play
 
 // Field by field with the spec's rule table (no zod: game client bundles carry none). Built per call, not at
 // module level: bundlers keep module-level calls, so a bundle with only the client reads would carry them.
+/** The relay's mount URL: the routes are appended to it (`{url}/playtime/sessions`), so after a query or fragment they would reach none. */
+const RelayUrl: Rule<string> = { type: 'string', test: (value) => /^[^?#]+$/.test(value), message: 'must be a non-empty URL with no query or fragment' };
+
 const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(CreatorKey) });
 
 /**
@@ -80,9 +83,7 @@ export function resolveTrackerOptions(options: PlaytimeTrackerOptions): Resolved
   const p = PositiveInt;
   const settings = { userId: Id, flushIntervalMs: p, flushAt: p, maxQueue: p, checkpointMs: p, backgroundTimeoutMs: p, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');
-  validatedFields({ url: Id }, { ...resolved.relay }, 'options.relay');
-  // The routes are appended to the url (`{url}/playtime/sessions`): after a query or fragment they would reach no route.
-  if (/[?#]/.test(resolved.relay.url)) invalid([{ path: 'options.relay.url', message: 'must have no query or fragment' }]);
+  validatedFields({ url: RelayUrl }, { ...resolved.relay }, 'options.relay');
   return resolved;
 }
 

@@ -144,7 +144,6 @@ export function sessionQueue(
     has: (sessionId) => [...index.values()].some((entry) => entry.sessionId === sessionId),
 
     async sync() {
-      await queue.persistHeld();
       for (const key of undeleted.keys()) {
         try {
           await storage.delete(key);

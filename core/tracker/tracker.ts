@@ -451,7 +451,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
         await flusher.dispose();
         await ready;
         await settled();
-        await queue.persistHeld().catch(storageError); // a session held in memory outlives this run if storage takes it now
+        await queue.persistHeld(); // a session held in memory outlives this run if storage takes it now (never rejects)
         releaseAlive();
         events.clear();
       })());

@@ -261,7 +261,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
       return answer;
     });
     // Before: "TypeError: Cannot read properties of undefined (reading 'visibilityState')", from deep in the lifecycle.
-    expect(outcome).toBe('TypeError: game-campaign-sdk/browser needs a page (window and document), and a Web Worker has none: create it on the page');
+    expect(outcome).toBe('TypeError: game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker');
     await page.close();
   });
 

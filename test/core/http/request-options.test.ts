@@ -121,7 +121,7 @@ describe('timeout: none, or not a time-out', () => {
     const { fake, server } = setup([reply.ok(paymentDetail)]);
     const error = await server.payments.get('tx-1', { timeout }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RangeError);
-    expect((error as Error).message).toBe(`timeout must be a number of ms above 0 (Infinity for none), not ${timeout}`);
+    expect((error as Error).message).toBe(`timeout must be above 0 ms (Infinity: none), not ${timeout}`);
     expect(fake.calls).toHaveLength(0);
     const client = new CampaignServer({ serverKey: SERVER_KEY, environment: { baseUrl: 'https://api.test' }, fetch: fake.fetch, timeoutMs: timeout });
     await expect(client.payments.get('tx-1')).rejects.toBeInstanceOf(RangeError);

@@ -110,7 +110,7 @@ describe('PUT /sponsor', () => {
     const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId: 'alice-\ud83d' }) });
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
     expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }] });
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: 'must not hold a lone surrogate (half an emoji)' }] });
     expect(fake.calls).toEqual([]);
   });
 

@@ -35,8 +35,8 @@ const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   ['payments.registerBulk: purchasedAt in local time', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, purchasedAt: '2024-05-01T19:30:00+09:00' }] }), [{ path: 'payments.0.purchasedAt', message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' }]],
   ['payments.get: empty transactionId', (s) => s.payments.get(''), [{ path: 'transactionId', message: 'must not be empty' }]],
   // Half an emoji cannot be written in a URL: encodeURIComponent throws a URIError.
-  ['payments.get: a lone surrogate', (s) => s.payments.get('tx-\ud83d'), [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]],
-  ['sponsors.change: a userId with a lone surrogate', (s) => s.sponsors.change('user-\udc00', { newCreatorKey: 'ABCDE' }), [{ path: '(path)', message: 'must not hold a lone surrogate (half of a character such as an emoji)' }]],
+  ['payments.get: a lone surrogate', (s) => s.payments.get('tx-\ud83d'), [{ path: '(path)', message: 'must not hold a lone surrogate (half an emoji)' }]],
+  ['sponsors.change: a userId with a lone surrogate', (s) => s.sponsors.change('user-\udc00', { newCreatorKey: 'ABCDE' }), [{ path: '(path)', message: 'must not hold a lone surrogate (half an emoji)' }]],
   ['coupons.redeem: gameUserUuid', (s) => s.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1', gameUserUuid: 'user-1' }), [{ path: 'gameUserUuid', message: 'must be a UUID' }]],
   ['coupons.validate: missing couponCode', (s) => s.coupons.validate(bad({})), [{ path: 'couponCode', message: 'is required' }]],
   ['coupons.listUsage: limit 101', (s) => s.coupons.listUsage('user-1', { limit: 101 }), [{ path: 'limit', message: 'must be an integer from 1 to 100' }]],

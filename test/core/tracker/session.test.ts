@@ -293,14 +293,14 @@ describe('arguments', () => {
     expect(make({ userId: '' })).toThrow(/options\.userId must not be empty/);
     expect(make({ creatorKey: 'TOO-LONG' })).toThrow(/options\.creatorKey must be exactly 5 uppercase letters or digits/);
     expect(make({ flushAt: 0 })).toThrow(/options\.flushAt must be a whole number of at least 1/);
-    expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must not be empty/);
+    expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must be a non-empty URL/);
   });
 
   it('the constructor refuses a relay url with a query or fragment: the routes would go after it, and every call reach the wrong path', async () => {
     const platform = createMemoryPlatform();
     for (const url of ['/campaign?v=2', 'https://game.example/campaign#relay', 'https://game.example/campaign/?']) {
       expect(() => new PlaytimeTracker({ platform, userId: 'u', relay: { url } })).toThrow(
-        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must have no query or fragment' }] }),
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must be a non-empty URL with no query or fragment' }] }),
       );
     }
     await new PlaytimeTracker({ platform, userId: 'u', relay: { url: 'https://game.example/campaign/' } }).dispose();
