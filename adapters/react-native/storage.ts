@@ -2,6 +2,7 @@
  * AsyncStorage (2.x or 3.x, told apart by duck typing) as a {@link KeyValueStorage}. Values are JSON text.
  */
 import type { KeyValueStorage } from '../../core/platform.js';
+import { withDeadline } from '../../core/with-deadline.js';
 import { moveLegacyKeys } from './legacy-keys.js';
 import type { AsyncStorageLike, AsyncStorageModule } from './types.js';
 
@@ -22,13 +23,10 @@ export const ASYNC_STORAGE_TIMEOUT_MS = 10_000;
 function timed(store: AsyncStorageLike): AsyncStorageLike {
   const call =
     (method: 'getItem' | 'setItem' | 'removeItem' | 'getAllKeys') =>
-    (key?: string, value?: string) => {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      return Promise.race([
-        (store[method] as (key?: string, value?: string) => Promise<unknown>)(key, value),
-        new Promise((_, reject) => (timer = setTimeout(() => reject(new Error(`AsyncStorage.${method} did not answer within 10 s`)), ASYNC_STORAGE_TIMEOUT_MS))),
-      ]).finally(() => clearTimeout(timer));
-    };
+    (key?: string, value?: string) =>
+      withDeadline((store[method] as (key?: string, value?: string) => Promise<unknown>)(key, value), ASYNC_STORAGE_TIMEOUT_MS, () =>
+        Promise.reject(new Error(`AsyncStorage.${method} did not answer within 10 s`)),
+      );
   return { getItem: call('getItem'), setItem: call('setItem'), removeItem: call('removeItem'), getAllKeys: call('getAllKeys') } as AsyncStorageLike;
 }
 

@@ -13,6 +13,7 @@ import { recordCheckedBulk } from '../server/playtime.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
+import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { changeOrCreateBoost } from './boost-change.js';
@@ -279,17 +280,13 @@ const TIMED_OUT = Symbol('authenticate timed out');
  * when it did not settle within `timeoutMs` (left to settle on its own; its result is not used).
  */
 async function authenticatedUser(authenticate: RelayAuthenticate, request: Request, timeoutMs: number): Promise<string | undefined | typeof TIMED_OUT> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<typeof TIMED_OUT>((resolve) => (timer = setTimeout(() => resolve(TIMED_OUT), timeoutMs)));
   try {
-    const result = await Promise.race([Promise.resolve().then(() => authenticate(request)), late]);
+    const result = await withDeadline<Awaited<ReturnType<RelayAuthenticate>> | typeof TIMED_OUT>(Promise.resolve().then(() => authenticate(request)), timeoutMs, () => TIMED_OUT);
     if (result === TIMED_OUT) return TIMED_OUT;
     const userId: unknown = result?.userId;
     return check(Id, userId).success ? (userId as string) : undefined;
   } catch {
     return undefined;
-  } finally {
-    clearTimeout(timer);
   }
 }
 
