@@ -116,7 +116,8 @@ export function createFlusher(
   const release = (items: QueuedSession[]) => queue.release(items.map((item) => item.key));
 
   const mayStart = (trigger: FlushTrigger): boolean => {
-    if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
+    // Not `enabled()`: a flush is where a choice another tab of this player stored is read (the tracker's `lock`).
+    if (disposed || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
     return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);

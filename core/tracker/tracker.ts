@@ -163,6 +163,9 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
+  /** This tracker's own switches (`setOptOut`), counted as they start, and the write of the last one. */
+  let switches = 0;
+  let switchStored: Promise<unknown> = Promise.resolve();
   const runningPrefix = prefix + layout.running;
   const running = runningStore(storage, runningPrefix, storageError);
   /**
@@ -179,7 +182,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    */
   let starting = true;
   const flushLock = (task: () => Promise<void>) => withLock(platform, `${prefix}flush`, task);
-  const flusher = createFlusher(platform, queue, exit?.relay ?? config.relay, config.isTest, exit?.keepalive, flushLock, events, clockMoved, () => !starting && !optedOut);
+  // Each flush reads the player's choice first: another tab may have switched it.
+  const flusher = createFlusher(platform, queue, exit?.relay ?? config.relay, config.isTest, exit?.keepalive, (task) => flushLock(() => syncChoice().then(task)), events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];
@@ -234,6 +238,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       }
       lastTick = now;
       checkpoint();
+      void syncChoice();
     }, checkpointMs);
     if (playedMs < MIN_SESSION_MS) firstCheckpointTimer = setTimeout(checkpoint, Math.min(MIN_SESSION_MS - playedMs, checkpointMs));
   };
@@ -272,6 +277,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     inBackground = false;
     watch.background(false);
     flushEvery();
+    void syncChoice();
     const now = monotonic();
     if (clock && clock.pausedFor(now) >= config.backgroundTimeoutMs) end('background-timeout');
     const resumed = continuation;
@@ -308,6 +314,23 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const endByCall = (reason: SessionEndReason, discard?: DropReason) => {
     if (clock) end(reason, discard);
     continuation = undefined;
+  };
+
+  /**
+   * Reads the player's choice again: another tab or window of the game on this device (one storage) may have switched
+   * it. Switched off there, the running session is dropped (`opted-out`) and nothing more is sent; switched on, this
+   * tracker records again. Read at each flush (before anything is sent), each checkpoint and when the game comes
+   * back. A choice read while this tracker stores its own switch is not taken (it may be the one before).
+   * assumed: a tab meets another's switch within a checkpoint interval; one closed sooner sends the session it ran.
+   */
+  const syncChoice = async () => {
+    const seen = switches;
+    await switchStored.catch(() => undefined);
+    const choice = await storage.get(optOutKey).catch(() => undefined);
+    if (seen === switches && typeof choice === 'boolean' && choice !== optedOut) {
+      optedOut = choice;
+      if (choice) endByCall('stop', 'opted-out');
+    }
   };
 
   /**
@@ -420,10 +443,10 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     },
 
     async setOptOut(optOut) {
+      switches++;
       optedOut = optOut;
       if (optOut && clock) end('stop', 'opted-out');
-      await settled();
-      await storage.set(optOutKey, optOut);
+      await (switchStored = settled().then(() => storage.set(optOutKey, optOut)));
       if (!optOut) requestFlush('manual');
     },
 

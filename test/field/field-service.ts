@@ -93,9 +93,10 @@ export function startGame(
   service: FieldService,
   storage: KeyValueStorage,
   userId: string,
-  options: { online?: boolean; wallClockOffsetMs?: number; tracker?: Partial<PlaytimeTrackerOptions> } = {},
+  options: { online?: boolean; wallClockOffsetMs?: number; tracker?: Partial<PlaytimeTrackerOptions>; page?: boolean } = {},
 ): GameRun {
-  const platform = createMemoryPlatform({ storage, fetch: service.fetch, online: options.online ?? true });
+  // `page`: a browser tab (going to the background may be its last event: the session is sent as it is hidden).
+  const platform = createMemoryPlatform({ storage, fetch: service.fetch, online: options.online ?? true, backgroundMayBeFinal: options.page ?? false });
   if (options.wallClockOffsetMs) platform.setWallClock(options.wallClockOffsetMs);
   const run = {
     platform,

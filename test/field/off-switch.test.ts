@@ -75,6 +75,64 @@ describe('setOptOut', () => {
   });
 });
 
+describe('two tabs of one player', () => {
+  it('off in one tab: the other sends nothing, not even what was queued before, and drops its running session at its next checkpoint; on again there: the other records again', async () => {
+    const service = fieldService();
+    const storage = createMemoryStorage();
+    const tabA = startGame(service, storage, 'player-1', { online: false, page: true });
+    const tabB = startGame(service, storage, 'player-1', { online: false, page: true });
+    await pass();
+    const queued = await tabB.play(4_000); // queued before the switch: kept, unsent
+    const running = tabB.tracker.start();
+    await pass(3_000);
+    await tabA.tracker.setOptOut(true);
+    tabB.platform.setOnline(true); // the network comes back: tab B flushes
+    await pass(1_000);
+    expect(service.recorded()).toEqual([]);
+    await pass(15_000); // tab B's checkpoint reads the choice
+    expect(tabB.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[running, 'opted-out']]);
+    expect(tabB.tracker.start()).toBe('');
+    tabB.platform.background(); // the tab is closed: its exit sends nothing
+    await pass(30_000);
+    await flushNow(tabB);
+    expect(service.recorded()).toEqual([]);
+
+    tabB.platform.foreground();
+    await tabA.tracker.setOptOut(false);
+    await pass(31_000); // tab B's interval flush reads the choice, and sends the queue
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([queued]);
+    const later = await tabB.play(2_000);
+    await flushNow(tabB);
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([queued, later]);
+    await tabA.tracker.dispose();
+    await tabB.tracker.dispose();
+  });
+
+  it('a tab shown again after the player switched recording off in another drops the session it continues, and its exit sends nothing', async () => {
+    const service = fieldService();
+    const storage = createMemoryStorage();
+    const tabA = startGame(service, storage, 'player-1', { page: true });
+    const tabB = startGame(service, storage, 'player-1', { page: true });
+    await pass();
+    const first = tabB.tracker.start();
+    await pass(5_000);
+    tabB.platform.background(); // the player goes to tab A: tab B's session is sent as it is hidden
+    await pass(1_000);
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([first]);
+    await tabA.tracker.setOptOut(true);
+    tabB.platform.foreground(); // back to tab B, which continues its session
+    await pass(10);
+    const continued = tabB.events('session:start').map((s) => s.sessionId)[1];
+    expect(tabB.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[continued, 'opted-out']]);
+    await pass(5_000);
+    tabB.platform.background();
+    await pass(30_000);
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([first]);
+    await tabA.tracker.dispose();
+    await tabB.tracker.dispose();
+  });
+});
+
 describe('deleteStoredData', () => {
   it('deletes this player\'s queue and running session (dropped, erased), keeps the opt-out choice and other players\' data', async () => {
     const service = fieldService();
