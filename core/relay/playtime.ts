@@ -17,9 +17,9 @@ import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRul
 import { RelayPlaytimeRequest } from './protocol.js';
 import { renumberSessions } from './session-paths.js';
 import { timestampTime } from './timestamp-time.js';
+import { USER_MISMATCH_ERROR } from './user-mismatch.js';
 
-/** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
-export const USER_MISMATCH_ERROR = 'userId does not match the authenticated user';
+export { USER_MISMATCH_ERROR };
 
 /** What the playtime route works with, set up once by `createRelay`. */
 export interface PlaytimeRoute {

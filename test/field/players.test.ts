@@ -79,6 +79,28 @@ describe('two players on one device', () => {
     await Promise.all([guestAgain.tracker.dispose(), account.tracker.dispose()]);
   });
 
+  it('A signs out and B signs in while A\'s tracker still runs: A\'s sessions sent with B\'s credentials stay queued (error auth), none dropped; A\'s next run delivers them to A', async () => {
+    const service = fieldService();
+    const storage = createMemoryStorage();
+    const a = startGame(service, storage, 'player-a', { online: false });
+    await pass();
+    const a1 = await a.play(20 * 60_000);
+    a.token = service.signIn('player-b'); // the game's one sign-in is B's now; A's tracker is not disposed yet
+    a.platform.setOnline(true); // its flush goes out with B's credentials
+    await pass(1_000);
+    await flushNow(a);
+    expect(service.recorded()).toEqual([]);
+    expect(a.events('dropped')).toEqual([]);
+    // Reported at each flush, as a 401 is (the network's return and the manual flush).
+    expect(a.events('error').map((e) => [e.kind, (e.error as Error).message])).toEqual(Array(2).fill(['auth', expect.stringContaining('userId does not match')]));
+    await a.tracker.dispose();
+
+    const aBack = startGame(service, storage, 'player-a');
+    await flushNow(aBack);
+    expect(service.recorded().map((s) => [s.sessionId, s.userId, s.durationSeconds])).toEqual([[a1, 'player-a', 1200]]);
+    await aBack.tracker.dispose();
+  });
+
   it('another player\'s sessions older than the relay\'s maximum age expire: dropped (expired) by the tracker that notices; younger ones stay', async () => {
     const service = fieldService();
     const storage = createMemoryStorage();
