@@ -163,7 +163,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
-  /** This tracker's own switches (`setOptOut`), counted as they start, and the write of the last one. */
+  /** This tracker's own switches (`setOptOut`), counted as they start (NaN once one could not be stored), and the write of the last one. */
   let switches = 0;
   let switchStored: Promise<unknown> = Promise.resolve();
   const runningPrefix = prefix + layout.running;
@@ -446,7 +446,13 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       switches++;
       optedOut = optOut;
       if (optOut && clock) end('stop', 'opted-out');
-      await (switchStored = settled().then(() => storage.set(optOutKey, optOut)));
+      // A switch storage refused holds for this run: no stored choice is taken after it (NaN equals no count).
+      await (switchStored = settled()
+        .then(() => storage.set(optOutKey, optOut))
+        .catch((cause: unknown) => {
+          switches = NaN;
+          throw cause;
+        }));
       if (!optOut) requestFlush('manual');
     },
 

@@ -76,6 +76,27 @@ describe('setOptOut', () => {
 });
 
 describe('two tabs of one player', () => {
+  it('a switch this run could not store holds for the run: its own earlier stored choice, read again at flushes and checkpoints, does not undo it', async () => {
+    const service = fieldService();
+    const memory = createMemoryStorage();
+    let full = false;
+    const storage = { ...memory, set: (key: string, value: unknown) => (full ? Promise.reject(new Error('disk full')) : memory.set(key, value)) };
+    const game = startGame(service, storage, 'player-1');
+    await pass();
+    await game.tracker.setOptOut(false); // stored
+    const running = game.tracker.start();
+    await pass(2_000);
+    full = true;
+    await expect(game.tracker.setOptOut(true)).rejects.toThrow('disk full');
+    await pass(60_000); // checkpoints and flushes read the stored choice (false)
+    expect(game.tracker.start()).toBe('');
+    await pass(5_000);
+    await flushNow(game);
+    expect(game.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[running, 'opted-out']]);
+    expect(service.recorded()).toEqual([]);
+    await game.tracker.dispose();
+  });
+
   it('off in one tab: the other sends nothing, not even what was queued before, and drops its running session at its next checkpoint; on again there: the other records again', async () => {
     const service = fieldService();
     const storage = createMemoryStorage();
