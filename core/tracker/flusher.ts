@@ -259,7 +259,7 @@ export function createFlusher(
     for (const failure of failed) await drop(failure[0], 'rejected', failure[1]);
     if (unanswered.size === 0) return true;
     release([...unanswered.values()]);
-    if (mismatched) emitError('auth', new Error(`${USER_MISMATCH_ERROR}: this tracker's sessions stay queued for its own player's credentials`));
+    if (mismatched) emitError('auth', new Error(USER_MISMATCH_ERROR));
     else {
       // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
       emitError('relay', new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`));
