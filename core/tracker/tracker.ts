@@ -163,8 +163,10 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   const optOutKey = `${prefix}opt-out`;
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
-  /** This tracker's own switches (`setOptOut`), counted as they start (NaN once one could not be stored), and the write of the last one. */
-  let switches = 0;
+  /**
+   * The write of this tracker's last own switch (`setOptOut`). One storage refused stays rejected: the switch holds for
+   * the run, and no stored choice (the one before it) is taken after it.
+   */
   let switchStored: Promise<unknown> = Promise.resolve();
   const runningPrefix = prefix + layout.running;
   const running = runningStore(storage, runningPrefix, storageError);
@@ -324,10 +326,9 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    * assumed: a tab meets another's switch within a checkpoint interval; one closed sooner sends the session it ran.
    */
   const syncChoice = async () => {
-    const seen = switches;
-    await switchStored.catch(() => undefined);
-    const choice = await storage.get(optOutKey).catch(() => undefined);
-    if (seen === switches && typeof choice === 'boolean' && choice !== optedOut) {
+    const seen = switchStored;
+    const choice = await seen.then(() => storage.get(optOutKey)).catch(() => undefined);
+    if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
       optedOut = choice;
       if (choice) endByCall('stop', 'opted-out');
     }
@@ -443,16 +444,9 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     },
 
     async setOptOut(optOut) {
-      switches++;
       optedOut = optOut;
       if (optOut && clock) end('stop', 'opted-out');
-      // A switch storage refused holds for this run: no stored choice is taken after it (NaN equals no count).
-      await (switchStored = settled()
-        .then(() => storage.set(optOutKey, optOut))
-        .catch((cause: unknown) => {
-          switches = NaN;
-          throw cause;
-        }));
+      await (switchStored = settled().then(() => storage.set(optOutKey, optOut)));
       if (!optOut) requestFlush('manual');
     },
 
