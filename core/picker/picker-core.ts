@@ -92,9 +92,14 @@ export function pickerCore(
         set({ boost, confirming: false });
         return boost;
       } catch (error) {
+        let { boost } = state;
         // By name, not `instanceof`: React Native's picker entry is a file of its own, with its own error classes.
-        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
-        set({ confirming: false, error: error as Error });
+        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
+          reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
+          // The boost may have changed elsewhere (another tab or device of the player's): show the service's.
+          boost = await source.boost.current().catch(() => boost);
+        }
+        set({ boost, confirming: false, error: error as Error });
         return undefined;
       }
     },

@@ -80,7 +80,8 @@ export interface CreatorPicker {
   select(creatorKey: string | undefined): void;
   /**
    * Changes the boost to the selected creator. Sends nothing when `canConfirm` is false (during the cooldown,
-   * `cooldownDays` says how long). Never rejects.
+   * `cooldownDays` says how long). Never rejects. When the service answers with the cooldown, `boost` is read again
+   * (the player may have boosted elsewhere since it loaded).
    * @returns the new boost, or undefined when nothing changed (the reason is in the state)
    */
   confirm(options?: Pick<BoostChangeRequest, 'callbackId'>): Promise<BoostRecord | undefined>;
