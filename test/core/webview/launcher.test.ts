@@ -117,6 +117,21 @@ describe('WebViewLauncher', () => {
     expect(closedByLauncher).toBe(true);
   });
 
+  it('refuses metadata JSON cannot carry with the TypeError that says so, sending nothing (not a ConnectionError)', async () => {
+    // Before, it was a ConnectionError ("Connection failed: Do not know how to serialize a BigInt"): a game reads that
+    // as offline and retries, where the fix is in its own code.
+    const { platform, launcher, seen } = setup();
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    for (const metadata of [{ score: 10n }, circular]) {
+      const error = await launcher.open({ metadata }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/BigInt|circular/);
+    }
+    expect(seen).toEqual([]);
+    expect(platform.opened).toEqual([]);
+  });
+
   it('turns a relay 401 into RelayAuthError and opens nothing', async () => {
     const { platform } = setup();
     const launcher = new WebViewLauncher({ platform, relay: { url: RELAY, headers: { authorization: 'Bearer expired' } } });
