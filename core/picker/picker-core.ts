@@ -32,6 +32,8 @@ export function pickerCore(
   const { campaignId, debounceMs = 250, limit, isTest, now = source.now } = options;
   let disposed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Wakes the picker when the cooldown's day count next changes, so an open screen counts down and then offers the change. */
+  let cooldownTimer: ReturnType<typeof setTimeout> | undefined;
   let search: AbortController | undefined;
   let load: object | undefined;
   /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
@@ -43,6 +45,9 @@ export function pickerCore(
     const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
     const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
     const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
+    clearTimeout(cooldownTimer);
+    // When the day count next changes, at most a day ahead (a delay over 2^31 - 1 ms, 24.8 days, would fire at once).
+    if (cooldownDays) cooldownTimer = setTimeout(() => set({}), remainingMs % DAY_MS || DAY_MS);
     // The creator boosted in another campaign (an earlier one) is a change in this one, as the service takes it.
     const boosted = next.boost?.campaignId === campaignId ? next.boost.creatorKey : undefined;
     const canConfirm = next.selected !== undefined && next.selected !== boosted && !cooldownDays && !next.confirming && !next.loading;
@@ -122,6 +127,7 @@ export function pickerCore(
     },
     dispose() {
       stopSearch();
+      clearTimeout(cooldownTimer);
       disposed = true;
     },
   };

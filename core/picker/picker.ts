@@ -58,8 +58,9 @@ export interface CreatorPickerState {
    */
   readonly canConfirm: boolean;
   /**
-   * Whole days until the boost may change, while the 30-day cooldown runs. assumed: from the boost's `sponsoredAt`
-   * on the device clock, rounded up; the service's `daysRemaining` wins once it has answered a change with it.
+   * Whole days until the boost may change, while the 30-day cooldown runs; counted down while the picker lives (a
+   * `change` when the count drops, and when the cooldown ends). assumed: from the boost's `sponsoredAt` on the device
+   * clock, rounded up; the service's `daysRemaining` wins once it has answered a change with it.
    */
   readonly cooldownDays: number | undefined;
   /** True while a boost change is in flight. */

@@ -233,6 +233,22 @@ describe('creator picker: confirm', () => {
     expect(changes).toHaveLength(1);
   });
 
+  it('counts the cooldown down while the screen stays open, and offers the change once it ends, with no call', async () => {
+    // Before, the state kept the days it computed at the last change: a player whose cooldown ended with the boost
+    // screen open saw "1 day" and a disabled Boost until they did something else.
+    const { source } = fakeSource({ boost: boostOf('LUNA7', 10) });
+    const { picker, states } = await ready(source);
+    picker.select('PIXEL');
+    expect(picker.state).toMatchObject({ cooldownDays: 20, canConfirm: false });
+    await vi.advanceTimersByTimeAsync(19.5 * DAY);
+    expect(picker.state).toMatchObject({ cooldownDays: 1, canConfirm: false });
+    await vi.advanceTimersByTimeAsync(0.5 * DAY);
+    expect(picker.state).toMatchObject({ cooldownDays: undefined, canConfirm: true });
+    expect(states.at(-1)).toBe(picker.state); // told as a change
+    picker.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('takes the cooldown the service reports when it disagrees with the device clock', async () => {
     const { source, changes, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
     failChanges(async () => {
