@@ -1,7 +1,8 @@
 /**
  * The browser's web view (`Platform.openWebView`): an iframe overlay over the game (default) or a new window.
- * The overlay is a modal dialog: its close button sits in a bar above the frame (never over the page's own
- * controls), Escape closes it, focus stays inside while it is open and returns to where it was when it closes.
+ * The overlay is a modal dialog in the top layer: its close button sits in a bar above the frame (never over the
+ * page's own controls), Escape closes it, the game gets no keys and focus stays inside while it is open, and focus
+ * returns to where it was when it closes.
  * It closes when the player presses its close button or Escape, when the page posts the close message, or on
  * `close()`.
  * The platform imports this module when a web view first opens (after PKCE and the token request), so pages
@@ -21,6 +22,9 @@ export type { BrowserWebViewOptions };
 export const WEBVIEW_CLOSE_MESSAGE = 'game-campaign:close';
 /** The iframe's sandbox: `WEBVIEW_SANDBOX` of ./webview-options.ts. */
 export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
+
+/** The key events the overlay keeps from the game while it is open. */
+const KEY_EVENTS = ['keydown', 'keyup', 'keypress'];
 
 /** The window the web view is opened from (injectable for tests). */
 export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean };
@@ -56,11 +60,14 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       const { document } = window;
       // A modal dialog: a bar with the close control ABOVE the frame, never over the page (whose own controls,
       // such as a Close button top right, stay where the page put them and stay clickable).
-      const overlay = document.createElement('div');
+      // A <dialog> shown modal goes to the browser's top layer: over a fullscreen canvas, over whatever z-index the
+      // game gives its elements, and sized by the viewport even in a transformed body. Where showModal is missing
+      // (Safari before 15.4) it is a fixed box at the highest z-index, as before.
+      const overlay = document.createElement('dialog');
       overlay.setAttribute('role', 'dialog');
       overlay.setAttribute('aria-modal', 'true');
       overlay.setAttribute('aria-label', open.title ?? 'Campaign');
-      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;display:flex;flex-direction:column;background:#000';
+      overlay.style.cssText = 'position:fixed;inset:0;z-index:2147483647;display:flex;flex-direction:column;width:auto;height:auto;max-width:none;max-height:none;margin:0;padding:0;border:0;background:#000';
       const bar = document.createElement('div');
       bar.style.cssText = 'display:flex;justify-content:flex-end;padding:4px;background:#222';
       const button = document.createElement('button');
@@ -93,22 +100,34 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       // Focus goes to the close control, stays in the dialog while it is open, and returns where it was.
       const before = document.activeElement as HTMLElement | null;
       (options.container ?? document.body).append(overlay);
+      overlay.showModal?.();
       button.focus();
       const origin = new URL(url, document.baseURI).origin;
       const onMessage = (event: MessageEvent) => {
         if (event.source && event.source === frame.contentWindow && event.origin === origin && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
       };
       // Escape while focus is in the game's document (the bar); inside the frame, keys go to the page, which
-      // closes by posting the close message.
-      const onKey = (event: KeyboardEvent) => event.key === 'Escape' && finish();
+      // closes by posting the close message. Keys pressed in the dialog are not the game's: they stop here, before
+      // the game's own listeners, and Enter or Space on the close control closes it itself, since a game that
+      // prevents every key's default (Unity WebGL's captureAllKeyboardInput) would cancel the button's own press.
+      const onKey = (event: KeyboardEvent) => {
+        if (overlay.contains(event.target as Node)) event.stopPropagation();
+        if (event.type === 'keydown' && (event.key === 'Escape' || (event.target === button && (event.key === 'Enter' || event.key === ' ')))) {
+          event.preventDefault();
+          finish();
+        }
+      };
       // Focus that reaches the game anyway (a click, the game's own code) comes back to the dialog.
       const onFocus = (event: FocusEvent) => overlay.contains(event.target as Node) || button.focus();
+      // The browser closes a modal dialog itself on Escape (its cancel); the web view closes with it.
+      overlay.onclose = finish;
       window.addEventListener('message', onMessage);
-      document.addEventListener('keydown', onKey, true);
+      // On the window, capturing: before any listener of the game's document or elements.
+      for (const type of KEY_EVENTS) window.addEventListener(type, onKey as EventListener, true);
       document.addEventListener('focusin', onFocus, true);
       cleanUps.push(
         () => window.removeEventListener('message', onMessage),
-        () => document.removeEventListener('keydown', onKey, true),
+        () => KEY_EVENTS.forEach((type) => window.removeEventListener(type, onKey as EventListener, true)),
         () => document.removeEventListener('focusin', onFocus, true),
         () => overlay.remove(),
         () => before?.isConnected && before.focus?.(),

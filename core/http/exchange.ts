@@ -33,6 +33,8 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   try {
+    // Aborted before anything is sent (while the caller's headers resolved): nothing is sent.
+    if (reason) throw reason;
     const response = await unlessAborted(fetch(url, { ...init, signal: controller.signal }), controller.signal, () => reason);
     const text = response.status === 204 ? '' : await unlessAborted(response.text(), controller.signal, () => reason);
     return { response, text };
@@ -51,9 +53,10 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
 export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown = () => signal.reason): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(reasonOf());
+    // Handled even when the signal has already aborted: the promise's own rejection is never left unhandled.
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
   });
 }
 

@@ -32,6 +32,8 @@ export function pickerCore(
   const { campaignId, debounceMs = 250, limit, isTest, now = source.now } = options;
   let disposed = false;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  /** Wakes the picker when the cooldown's day count next changes, so an open screen counts down and then offers the change. */
+  let cooldownTimer: ReturnType<typeof setTimeout> | undefined;
   let search: AbortController | undefined;
   let load: object | undefined;
   /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
@@ -43,6 +45,9 @@ export function pickerCore(
     const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
     const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
     const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
+    clearTimeout(cooldownTimer);
+    // When the day count next changes, at most a day ahead (a delay over 2^31 - 1 ms, 24.8 days, would fire at once).
+    if (cooldownDays) cooldownTimer = setTimeout(() => set({}), remainingMs % DAY_MS || DAY_MS);
     // The creator boosted in another campaign (an earlier one) is a change in this one, as the service takes it.
     const boosted = next.boost?.campaignId === campaignId ? next.boost.creatorKey : undefined;
     const canConfirm = next.selected !== undefined && next.selected !== boosted && !cooldownDays && !next.confirming && !next.loading;
@@ -92,9 +97,14 @@ export function pickerCore(
         set({ boost, confirming: false });
         return boost;
       } catch (error) {
+        let { boost } = state;
         // By name, not `instanceof`: React Native's picker entry is a file of its own, with its own error classes.
-        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
-        set({ confirming: false, error: error as Error });
+        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
+          reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
+          // The boost may have changed elsewhere (another tab or device of the player's): show the service's.
+          boost = await source.boost.current().catch(() => boost);
+        }
+        set({ boost, confirming: false, error: error as Error });
         return undefined;
       }
     },
@@ -117,6 +127,7 @@ export function pickerCore(
     },
     dispose() {
       stopSearch();
+      clearTimeout(cooldownTimer);
       disposed = true;
     },
   };

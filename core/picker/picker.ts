@@ -58,8 +58,9 @@ export interface CreatorPickerState {
    */
   readonly canConfirm: boolean;
   /**
-   * Whole days until the boost may change, while the 30-day cooldown runs. assumed: from the boost's `sponsoredAt`
-   * on the device clock, rounded up; the service's `daysRemaining` wins once it has answered a change with it.
+   * Whole days until the boost may change, while the 30-day cooldown runs; counted down while the picker lives (a
+   * `change` when the count drops, and when the cooldown ends). assumed: from the boost's `sponsoredAt` on the device
+   * clock, rounded up; the service's `daysRemaining` wins once it has answered a change with it.
    */
   readonly cooldownDays: number | undefined;
   /** True while a boost change is in flight. */
@@ -80,7 +81,8 @@ export interface CreatorPicker {
   select(creatorKey: string | undefined): void;
   /**
    * Changes the boost to the selected creator. Sends nothing when `canConfirm` is false (during the cooldown,
-   * `cooldownDays` says how long). Never rejects.
+   * `cooldownDays` says how long). Never rejects. When the service answers with the cooldown, `boost` is read again
+   * (the player may have boosted elsewhere since it loaded).
    * @returns the new boost, or undefined when nothing changed (the reason is in the state)
    */
   confirm(options?: Pick<BoostChangeRequest, 'callbackId'>): Promise<BoostRecord | undefined>;

@@ -54,6 +54,8 @@ export class WebViewLauncher {
   readonly #platform: Platform;
   readonly #call: <T>(call: RelayCall) => Promise<T>;
   #current: WebViewHandle | undefined;
+  /** How many times the game called close(): an open() that sees it change on the way shows nothing. */
+  #closes = 0;
 
   constructor(options: WebViewLauncherOptions) {
     this.#platform = options.platform;
@@ -62,7 +64,8 @@ export class WebViewLauncher {
 
   /**
    * Makes a PKCE pair, gets a one-time token (60 s, single use) for its challenge from the relay
-   * (`POST /webview/ott`) and opens the web view with it.
+   * (`POST /webview/ott`) and opens the web view with it. A `close()` before it is shown (the player went back while
+   * it loaded) leaves it unshown: the handle it returns is closed.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
    * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; `platform.webViewUnavailable()`'s
    * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when PKCE's code, imported on
@@ -75,21 +78,26 @@ export class WebViewLauncher {
     if (unavailable) throw unavailable;
     const { title } = options;
     const request = withoutKeys(options, 'title');
+    const closes = this.#closes;
     // PKCE and the URL's code load with the first open: an import that fails rejects this call, before any token exists.
     const url = await (await import('./webview-url.js')).webViewUrl(this.#platform.crypto, this.#call, request);
-    this.close();
-    const handle = await this.#platform.openWebView(url, { title });
+    // Closes the page shown before; true when the game closed this one on the way (the player went back,
+    // gc.dispose()). The count this close() adds is taken back, so only the game's calls count.
+    const cancelled = () => (this.close(), this.#closes-- > closes + 1);
+    // A closed handle in place of a page that is not to show (an external browser could not be closed again).
+    const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await this.#platform.openWebView(url, { title });
     // Of two open() calls racing, the one that finishes last stays open.
-    this.close();
-    this.#current = handle;
+    if (cancelled()) handle.close();
+    else this.#current = handle;
     handle.closed.then(() => {
       if (this.#current === handle) this.#current = undefined;
     }, () => undefined);
     return handle;
   }
 
-  /** Closes the web view this launcher opened, if one is open. */
+  /** Closes the web view this launcher opened, or is opening (that `open()` then shows nothing). */
   close(): void {
+    this.#closes++;
     this.#current?.close();
     this.#current = undefined;
   }

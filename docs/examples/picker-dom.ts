@@ -10,22 +10,33 @@ export function mountCreatorPicker(gc: GameCampaign, root: HTMLElement, campaign
   const confirm = root.appendChild(document.createElement('button'));
   confirm.textContent = 'Boost';
   input.placeholder = 'Search creators (1-10 characters)';
+  status.setAttribute('role', 'status'); // read out as it changes (boosting, the cooldown, an error)
   input.addEventListener('input', () => picker.search(input.value));
   confirm.addEventListener('click', () => void picker.confirm());
 
   const render = (state: CreatorPickerState) => {
     const shown = state.results ?? state.creators;
+    // The list is drawn again on each change: the creator the player's focus was on gets it back.
+    const focused = list.contains(document.activeElement) ? (document.activeElement as HTMLElement).dataset['key'] : undefined;
+    let refocus: HTMLButtonElement | undefined;
     list.replaceChildren(...shown.map((creator) => {
       const item = document.createElement('li');
-      item.textContent = `${creator.creatorName} (${creator.creatorKey})${creator.creatorKey === state.boost?.creatorKey ? ' - boosted' : ''}`;
-      item.setAttribute('aria-selected', String(creator.creatorKey === state.selected));
-      item.addEventListener('click', () => picker.select(creator.creatorKey));
+      // A button per creator: reached with Tab, pressed with Enter or Space, announced as pressed when selected.
+      const choose = item.appendChild(document.createElement('button'));
+      choose.type = 'button';
+      choose.dataset['key'] = creator.creatorKey;
+      choose.textContent = `${creator.creatorName} (${creator.creatorKey})${creator.creatorKey === state.boost?.creatorKey ? ' - boosted' : ''}`;
+      choose.setAttribute('aria-pressed', String(creator.creatorKey === state.selected));
+      choose.addEventListener('click', () => picker.select(creator.creatorKey));
+      if (creator.creatorKey === focused) refocus = choose;
       return item;
     }));
+    refocus?.focus();
     confirm.disabled = !state.canConfirm;
+    const days = state.cooldownDays;
     status.textContent = state.loading || state.searching ? 'Loading…'
       : state.confirming ? 'Boosting…'
-      : state.cooldownDays ? `You can change your boost in ${state.cooldownDays} days.`
+      : days ? `You can change your boost in ${days} ${days === 1 ? 'day' : 'days'}.`
       : state.error ? state.error.message : '';
   };
   picker.on('change', render);

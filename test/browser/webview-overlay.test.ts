@@ -32,6 +32,12 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
       // A cross-origin isolated game (Unity WebGL with threads, Godot 4): COOP and COEP, so its frames need an opt-in.
       // A game whose CSS resets every element, buttons too (a common reset in game UIs), its text black.
       if (req.url === '/reset') return res.writeHead(200, { 'content-type': 'text/html' }).end(`<style>* { all: unset } body { color: #000 }</style>${GAME}`);
+      // A game whose canvas is fullscreen (the top layer) when the player opens the campaign.
+      if (req.url === '/fullscreen') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<canvas id="canvas" tabindex="-1"></canvas><script>play.onclick = () => canvas.requestFullscreen()</script>`);
+      // A game whose body is transformed (a common hint for GPU layers), its canvas absolutely placed (the body 0 px high).
+      if (req.url === '/transformed') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<style>body { margin: 0; transform: translateZ(0) } canvas { position: absolute; inset: 0; width: 100vw; height: 100vh }</style><canvas></canvas>`);
+      // A game that takes every key on the page, as Unity WebGL's WebGLInput.captureAllKeyboardInput does.
+      if (req.url === '/keys') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<script>window.keys = []; addEventListener('keydown', (event) => { keys.push(event.key); event.preventDefault() })</script>`);
       if (req.url === '/isolated') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url?.startsWith('/campaign')) return res.writeHead(200, { 'content-type': 'text/html' }).end(CAMPAIGN);
@@ -50,12 +56,13 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
   });
 
   /** The game page (`path` under the game's origin) with the #play button focused and the overlay open on the campaign page (loaded). */
-  async function openOverlay(path = ''): Promise<Page> {
+  async function openOverlay(path = '', prepare?: (page: Page) => Promise<void>): Promise<Page> {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(game + path);
     await page.addScriptTag({ url: '/js/game-campaign.webview.js' });
     await page.focus('#play');
+    await prepare?.(page);
     await page.evaluate(async (url) => {
       const { createBrowserWebView } = (globalThis as unknown as { GameCampaignWebView: typeof import('../../adapters/browser/webview.js') }).GameCampaignWebView;
       const handle = await createBrowserWebView(window)(url, { title: 'Spring event' });
@@ -139,6 +146,51 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
       return { color, backgroundColor };
     });
     expect(style).toEqual({ color: 'rgb(255, 255, 255)', backgroundColor: 'rgb(68, 68, 68)' });
+    await page.close();
+  });
+
+  /** What the player sees at the middle of the page and at the overlay's close control. */
+  const onTop = (page: Page) =>
+    page.evaluate(() => {
+      const close = document.querySelector('[role=dialog] button')!.getBoundingClientRect();
+      return [document.elementFromPoint(640, 450)?.tagName, document.elementFromPoint(close.x + close.width / 2, close.y + close.height / 2)?.getAttribute('aria-label')];
+    });
+
+  it("shows over the game's fullscreen canvas, and its close control works there", async () => {
+    // Before, the overlay went under the fullscreen canvas (the browser's top layer): the player saw the game, and
+    // the campaign page and its close control were out of reach.
+    const page = await openOverlay('fullscreen', async (game) => {
+      await game.click('#play');
+      await game.waitForFunction(() => document.fullscreenElement?.id === 'canvas');
+    });
+    expect(await onTop(page)).toEqual(['IFRAME', 'Close']);
+    await page.click('[role=dialog] button[aria-label=Close]');
+    await page.waitForFunction(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed);
+    await page.close();
+  });
+
+  it('covers the viewport in a game whose body is transformed, and stays over what the game adds above everything later', async () => {
+    // Before, a transformed body held the fixed overlay: 0 px high with the game's canvas absolutely placed.
+    const page = await openOverlay('transformed');
+    const box = await page.evaluate(() => document.querySelector('[role=dialog]')!.getBoundingClientRect().toJSON() as DOMRect);
+    expect([box.x, box.y, box.width, box.height]).toEqual([0, 0, 1280, 900]);
+    await page.evaluate(() => {
+      const toast = document.body.appendChild(document.createElement('div'));
+      toast.style.cssText = 'position:fixed;inset:0;z-index:2147483647;background:green';
+    });
+    expect(await onTop(page)).toEqual(['IFRAME', 'Close']);
+    await page.close();
+  });
+
+  it("keeps the player's keys from the game while open, and its close control answers Enter in a game that takes every key", async () => {
+    // Before, keys pressed in the dialog also moved the game, and a game that prevents every key's default (Unity
+    // WebGL) stopped Enter from pressing the close control: keyboard players could only leave with Escape.
+    const page = await openOverlay('keys');
+    for (const key of ['ArrowUp', 'w', 'Enter']) await page.keyboard.press(key); // focus is on the close control
+    const after = () => page.evaluate(() => [(window as unknown as { keys: string[] }).keys, (globalThis as unknown as { overlayClosed: boolean }).overlayClosed, document.activeElement?.id]);
+    expect(await after()).toEqual([[], true, 'play']);
+    await page.keyboard.press('ArrowUp'); // the game has its keys back
+    expect(await page.evaluate(() => (window as unknown as { keys: string[] }).keys)).toEqual(['ArrowUp']);
     await page.close();
   });
 });

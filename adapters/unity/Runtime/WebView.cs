@@ -33,7 +33,7 @@ namespace GameCampaignSdk
             return Bridge.Call("webview.open", (options ?? new WebViewOpenOptions()).ToJson());
         }
 
-        /// <summary>Closes the web view opened last, if it is still open.</summary>
+        /// <summary>Closes the web view opened last, if it is still open; in WebGL also one still opening (the player went back while it loaded): it then never shows, its <see cref="Open"/> completes and <see cref="Closed"/> is raised.</summary>
         public static Task Close()
         {
             return Bridge.Call("webview.close", null);

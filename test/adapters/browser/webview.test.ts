@@ -64,6 +64,26 @@ describe('iframe overlay (default)', () => {
     expect(document.body.children).toHaveLength(0);
   });
 
+  it('is a modal dialog where the browser has showModal, and a fixed box that still opens and closes where it has none (Safari before 15.4)', async () => {
+    const first = await openOverlay();
+    expect(document.querySelector('dialog')!.open).toBe(true);
+    first.handle.close();
+    const showModal = HTMLDialogElement.prototype.showModal;
+    // @ts-expect-error: the older browser's dialog element has no showModal
+    delete HTMLDialogElement.prototype.showModal;
+    try {
+      const second = await openOverlay();
+      const overlay = document.querySelector<HTMLElement>('[role=dialog]')!;
+      expect(overlay.style.position).toBe('fixed');
+      expect(overlay.style.zIndex).toBe('2147483647');
+      document.querySelector<HTMLButtonElement>('button[aria-label=Close]')!.click();
+      expect(await second.isClosed()).toBe(true);
+      expect(document.body.children).toHaveLength(0);
+    } finally {
+      HTMLDialogElement.prototype.showModal = showModal;
+    }
+  });
+
   it('is what the emulator page asks for: it posts this close message', () => {
     expect(WEBVIEW_PAGE).toContain(`postMessage({ type: '${WEBVIEW_CLOSE_MESSAGE}' }, '*')`);
   });

@@ -97,4 +97,15 @@ describe('GameCampaign.jslib picker and web view', () => {
     expect(await answered(unity, 'webview.open', {})).toMatchObject({ ok: false, error: { code: 'NOT_INITIALIZED' } });
     expect(unity.live.size).toBe(0);
   });
+
+  it('WebView.Close while the web view is still opening (the player went back) shows nothing, and tells C# it closed', async () => {
+    // Before, Close reached only a page already shown: the one on its way appeared once its token arrived.
+    const { unity, window } = await initialized('player-1');
+    const opening = unity.request('webview.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    const closing = unity.request('webview.close');
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([await opening, await closing]).toMatchObject([{ ok: true, value: null }, { ok: true, value: null }]);
+    expect((window['document'] as Document).querySelector('iframe')).toBeNull();
+    expect(unity.messages.filter((m) => m['event'] === 'webview:closed')).toEqual([{ event: 'webview:closed', data: null }]);
+  });
 });

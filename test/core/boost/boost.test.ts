@@ -75,6 +75,34 @@ describe('boost', () => {
     expect(fetch).toHaveBeenCalledTimes(1);
   });
 
+  it('aborted while the game\'s headers resolve: AbortError, sends nothing, and leaves no unhandled rejection', async () => {
+    // Before, the request went to fetch with an aborted signal and its rejection (a real fetch rejects at once) was
+    // never handled: an unhandled rejection, which ends a Node process.
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const controller = new AbortController();
+      // As a real fetch does: rejects with the signal's reason once it is aborted, at once when it already is. (Not a
+      // vi.fn: the spy handles the promises it returns.)
+      let sent = 0;
+      const fetch: FetchLike = (_input, init) => new Promise((_resolve, reject) => {
+        sent++;
+        const signal = init!.signal!;
+        if (signal.aborted) return reject(signal.reason);
+        signal.addEventListener('abort', () => reject(signal.reason));
+      });
+      const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
+      const boost = createBoost({ fetch, relay: { url: RELAY, headers: async () => (controller.abort(), { authorization: 'Bearer session-1' }) } }, sponsors, 'player-1');
+      await expect(boost.change({ newCreatorKey: 'NOVA1' }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).toEqual([]);
+      expect(sent).toBe(0);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('reads the current boost from the Client API; none is undefined, other failures throw', async () => {
     const urls: string[] = [];
     const found = boostWith(async (input) => (urls.push(String(input)), json(200, { data: RECORD })));

@@ -233,6 +233,22 @@ describe('creator picker: confirm', () => {
     expect(changes).toHaveLength(1);
   });
 
+  it('counts the cooldown down while the screen stays open, and offers the change once it ends, with no call', async () => {
+    // Before, the state kept the days it computed at the last change: a player whose cooldown ended with the boost
+    // screen open saw "1 day" and a disabled Boost until they did something else.
+    const { source } = fakeSource({ boost: boostOf('LUNA7', 10) });
+    const { picker, states } = await ready(source);
+    picker.select('PIXEL');
+    expect(picker.state).toMatchObject({ cooldownDays: 20, canConfirm: false });
+    await vi.advanceTimersByTimeAsync(19.5 * DAY);
+    expect(picker.state).toMatchObject({ cooldownDays: 1, canConfirm: false });
+    await vi.advanceTimersByTimeAsync(0.5 * DAY);
+    expect(picker.state).toMatchObject({ cooldownDays: undefined, canConfirm: true });
+    expect(states.at(-1)).toBe(picker.state); // told as a change
+    picker.dispose();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('takes the cooldown the service reports when it disagrees with the device clock', async () => {
     const { source, changes, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
     failChanges(async () => {
@@ -244,6 +260,32 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ cooldownDays: 3, canConfirm: false, confirming: false, error: expect.any(BoostCooldownError) });
     await picker.confirm();
     expect(changes).toHaveLength(1);
+  });
+
+  it('shows the boost the service holds once it answers with the cooldown (the player boosted in another tab or device)', async () => {
+    // Before, the picker kept showing the creator it loaded as the boosted one, under the service's cooldown message.
+    const held: { boost: BoostRecord } = { boost: boostOf('LUNA7', 40) };
+    const { source, failChanges } = fakeSource(held);
+    const { picker } = await ready(source);
+    held.boost = boostOf('NOVA1', 0); // the other tab's change
+    failChanges(async () => {
+      throw new BoostCooldownError({ status: 400, code: 'BAD_REQUEST', message: 'Boost can be changed again in 30 days', daysRemaining: 30 });
+    });
+    picker.select('PIXEL');
+    await expect(picker.confirm()).resolves.toBeUndefined();
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'NOVA1' }, cooldownDays: 30, canConfirm: false, confirming: false, error: expect.any(BoostCooldownError) });
+  });
+
+  it('keeps the boost it shows when the boost cannot be read after the cooldown answer', async () => {
+    const { source, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    source.boost.current = async () => Promise.reject(new ConnectionError({ code: 'CONNECTION_ERROR', message: 'offline' }));
+    failChanges(async () => {
+      throw new BoostCooldownError({ status: 400, code: 'BAD_REQUEST', message: 'Boost can be changed again in 2 days', daysRemaining: 2 });
+    });
+    picker.select('PIXEL');
+    await expect(picker.confirm()).resolves.toBeUndefined();
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'LUNA7' }, cooldownDays: 2, confirming: false, error: expect.any(BoostCooldownError) });
   });
 
   it('shows a failed change as state and never rejects', async () => {

@@ -89,6 +89,49 @@ describe('WebViewLauncher', () => {
     launcher.close(); // nothing open: a no-op
   });
 
+  it('opens nothing when the game closes the web view while its token is on the way (the player went back)', async () => {
+    // Before, close() (and gc.dispose()) closed only a page already shown: the page asked for just before appeared
+    // anyway, over a game that had moved on.
+    const { platform, launcher } = setup();
+    const opening = launcher.open();
+    launcher.close();
+    const handle = await opening;
+    expect(platform.opened).toEqual([]);
+    await expect(handle.closed).resolves.toBeUndefined();
+    handle.close(); // a no-op
+    // The next open() is not affected.
+    await launcher.open();
+    expect(platform.opened).toHaveLength(1);
+  });
+
+  it('closes the page at once when the game closed the web view while the platform was opening it', async () => {
+    const { platform, launcher } = setup();
+    const openWebView = platform.openWebView.bind(platform);
+    let closedByLauncher = false;
+    platform.openWebView = async (url, open) => {
+      launcher.close(); // the game closes it as the platform shows it (its own code still loading)
+      const handle = await openWebView(url, open);
+      return { closed: handle.closed, close: () => ((closedByLauncher = true), handle.close()) };
+    };
+    await launcher.open();
+    expect(closedByLauncher).toBe(true);
+  });
+
+  it('refuses metadata JSON cannot carry with the TypeError that says so, sending nothing (not a ConnectionError)', async () => {
+    // Before, it was a ConnectionError ("Connection failed: Do not know how to serialize a BigInt"): a game reads that
+    // as offline and retries, where the fix is in its own code.
+    const { platform, launcher, seen } = setup();
+    const circular: Record<string, unknown> = {};
+    circular['self'] = circular;
+    for (const metadata of [{ score: 10n }, circular]) {
+      const error = await launcher.open({ metadata }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(/BigInt|circular/);
+    }
+    expect(seen).toEqual([]);
+    expect(platform.opened).toEqual([]);
+  });
+
   it('turns a relay 401 into RelayAuthError and opens nothing', async () => {
     const { platform } = setup();
     const launcher = new WebViewLauncher({ platform, relay: { url: RELAY, headers: { authorization: 'Bearer expired' } } });

@@ -15,7 +15,6 @@ var GameCampaignLibrary = {
     callback: 0,
     gc: null,
     headers: {},
-    webview: null,
     pickers: {},
     nextPicker: 1,
 
@@ -129,10 +128,8 @@ var GameCampaignLibrary = {
 
     openWebView: function (gc, args) {
       return gc.webview.open(args).then(function (handle) {
-        GameCampaignBridge.webview = handle;
         if (handle && handle.closed) {
           handle.closed.then(function () {
-            if (GameCampaignBridge.webview === handle) GameCampaignBridge.webview = null;
             GameCampaignBridge.emit('webview:closed', null);
           });
         }
@@ -159,7 +156,8 @@ var GameCampaignLibrary = {
         case 'boost.current': return gc.boost.current();
         case 'webview.open': return GameCampaignBridge.openWebView(gc, args);
         case 'webview.close':
-          if (GameCampaignBridge.webview) GameCampaignBridge.webview.close();
+          // The launcher's close: the page shown, or the one still on its way (then it never shows).
+          gc.webview.close();
           return null;
         case 'picker.open': return GameCampaignBridge.openPicker(gc, args);
         case 'picker.search': GameCampaignBridge.picker(args.picker).search(args.query); return null;
