@@ -38,10 +38,10 @@ export function isExternal(id) {
 export const IIFE_SIBLINGS = {
   /** @noble/hashes' SHA-256, only on pages without `crypto.subtle`. */
   sha256: { source: 'adapters/shared/sha256.ts', modules: ['adapters/shared/sha256.ts'], file: 'dist/game-campaign.sha256.js', name: 'GameCampaignSha256', loader: 'adapters/browser/sha256-script.ts' },
-  /** The web view's overlay and window code, and its address with PKCE, when a web view first opens. */
+  /** The web view's overlay and window code, and the code of opening one (PKCE, token, address), when a web view first opens. */
   webview: {
     source: 'adapters/browser/webview-sibling.ts',
-    modules: ['adapters/browser/webview.ts', 'core/webview/webview-url.ts'],
+    modules: ['adapters/browser/webview.ts', 'core/webview/open-page.ts'],
     file: 'dist/game-campaign.webview.js',
     name: 'GameCampaignWebView',
     loader: 'adapters/browser/webview-script.ts',

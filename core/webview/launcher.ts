@@ -2,14 +2,13 @@
  * Opens the campaign web view: a PKCE pair made on the device, a one-time token bound to its challenge from the
  * game server's relay, and `{url}?ott=<token>#code_verifier=<verifier>` shown through the platform. The verifier
  * travels only in the URL fragment, which browsers never send to a server, so no server log, proxy or relay ever
- * holds both halves; it is not kept anywhere either. PKCE and the URL are ./webview-url.ts, imported when a web view
- * first opens (no game downloads them at start-up).
+ * holds both halves; it is not kept anywhere either. All that is ./open-page.ts, imported when a web view first opens
+ * (no game downloads it at start-up); the launcher keeps what `open()` and `close()` share.
  * @see DESIGN section 7; spec "Create web view one-time token"
  */
 import type { Platform, WebViewHandle } from '../platform.js';
 import { relayCaller, type RelayCall } from '../relay/client-request.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { withoutKeys } from '../without-keys.js';
 
 /** What {@link WebViewLauncher.open} shows. */
 export interface WebViewOpenOptions {
@@ -41,6 +40,16 @@ export interface WebViewLauncherOptions {
   random?: () => number;
 }
 
+/** What a launcher's `open()` (./open-page.ts) and `close()` share. */
+export interface LauncherState {
+  readonly platform: Platform;
+  readonly call: <T>(call: RelayCall) => Promise<T>;
+  /** The page shown, until it is closed. */
+  current?: WebViewHandle | undefined;
+  /** How many times the game called `close()`: an `open()` that sees it change on the way shows nothing. */
+  closes: number;
+}
+
 /**
  * `gc.webview`: opens the campaign web view for the player the relay authenticates. One web view at a time
  * (assumed): opening another closes the first, as the service invalidates the older session anyway.
@@ -51,15 +60,10 @@ export interface WebViewLauncherOptions {
  * ```
  */
 export class WebViewLauncher {
-  readonly #platform: Platform;
-  readonly #call: <T>(call: RelayCall) => Promise<T>;
-  #current: WebViewHandle | undefined;
-  /** How many times the game called close(): an open() that sees it change on the way shows nothing. */
-  #closes = 0;
+  readonly #state: LauncherState;
 
   constructor(options: WebViewLauncherOptions) {
-    this.#platform = options.platform;
-    this.#call = relayCaller({ ...options, fetch: options.platform.fetch });
+    this.#state = { platform: options.platform, call: relayCaller({ ...options, fetch: options.platform.fetch }), closes: 0 };
   }
 
   /**
@@ -68,37 +72,25 @@ export class WebViewLauncher {
    * it loaded) leaves it unshown: the handle it returns is closed.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
    * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; `platform.webViewUnavailable()`'s
-   * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when PKCE's code, imported on
-   * the first `open()`, cannot load (the page went offline)
+   * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when the code of
+   * opening, imported on the first `open()`, cannot load (the page went offline)
    */
   async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
-    // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
     // A platform that can never show one refuses first: no token is spent, offline or not.
-    const unavailable = this.#platform.webViewUnavailable?.();
+    const unavailable = this.#state.platform.webViewUnavailable?.();
     if (unavailable) throw unavailable;
-    const { title } = options;
-    const request = withoutKeys(options, 'title');
-    const closes = this.#closes;
-    // PKCE and the URL's code load with the first open: an import that fails rejects this call, before any token exists.
-    const url = await (await import('./webview-url.js')).webViewUrl(this.#platform.crypto, this.#call, request);
-    // Closes the page shown before; true when the game closed this one on the way (the player went back,
-    // gc.dispose()). The count this close() adds is taken back, so only the game's calls count.
-    const cancelled = () => (this.close(), this.#closes-- > closes + 1);
-    // A closed handle in place of a page that is not to show (an external browser could not be closed again).
-    const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await this.#platform.openWebView(url, { title });
-    // Of two open() calls racing, the one that finishes last stays open.
-    if (cancelled()) handle.close();
-    else this.#current = handle;
-    handle.closed.then(() => {
-      if (this.#current === handle) this.#current = undefined;
-    }, () => undefined);
-    return handle;
+    const state = this.#state;
+    // A close() from now on cancels this open(), also while its code loads.
+    const closes = state.closes;
+    // PKCE, the token and the page load with the first open: an import that fails rejects this call, before any token exists.
+    return (await import('./open-page.js')).openPage(state, options, closes);
   }
 
   /** Closes the web view this launcher opened, or is opening (that `open()` then shows nothing). */
   close(): void {
-    this.#closes++;
-    this.#current?.close();
-    this.#current = undefined;
+    const state = this.#state;
+    state.closes++;
+    state.current?.close();
+    state.current = undefined;
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The public PKCE helpers, whose code (./pkce.ts) is imported on first use, as the launcher imports it (through
- * ./webview-url.ts) when a web view first opens: a game that does neither downloads none of it at start-up, and
+ * ./open-page.ts) when a web view first opens: a game that does neither downloads none of it at start-up, and
  * no bundler finds the module both imported and imported lazily (which would split it into a chunk of its own
  * that the entry loads at start).
  * @see DESIGN section 7

@@ -47,7 +47,7 @@ describe('dist/game-campaign.iife.js', () => {
     const sandbox: Record<string, Record<string, unknown>> = {};
     runInNewContext(readFileSync(join(ROOT, IIFE_SIBLINGS.webview.file), 'utf8'), sandbox);
     expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['createBrowserWebView']).toBe('function');
-    expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['webViewUrl']).toBe('function');
+    expect(typeof sandbox[IIFE_SIBLINGS.webview.name]!['openPage']).toBe('function');
     runInNewContext(readFileSync(join(ROOT, IIFE_SIBLINGS.picker.file), 'utf8'), sandbox);
     expect(typeof sandbox[IIFE_SIBLINGS.picker.name]!['pickerCore']).toBe('function');
   });

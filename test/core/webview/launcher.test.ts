@@ -9,7 +9,7 @@ import { createRelay } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/routes.js';
 import { WebViewLauncher } from '../../../core/webview/launcher.js';
-import { WEBVIEW_TOKEN_ROUTE } from '../../../core/webview/webview-url.js';
+import { WEBVIEW_TOKEN_ROUTE } from '../../../core/webview/open-page.js';
 import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
 
 const API = 'http://emulator.local';
@@ -175,8 +175,8 @@ describe('WebViewLauncher', () => {
 
   it('rejects with the import error when the code of open() does not load, asking the relay for nothing', async () => {
     vi.resetModules();
-    vi.doMock('../../../core/webview/webview-url.js', () => {
-      throw new TypeError('Failed to fetch dynamically imported module: /webview-url.js');
+    vi.doMock('../../../core/webview/open-page.js', () => {
+      throw new TypeError('Failed to fetch dynamically imported module: /open-page.js');
     });
     try {
       const { WebViewLauncher: Launcher } = await import('../../../core/webview/launcher.js');
@@ -188,7 +188,7 @@ describe('WebViewLauncher', () => {
       expect(fetch).not.toHaveBeenCalled();
       expect(platform.opened).toEqual([]);
     } finally {
-      vi.doUnmock('../../../core/webview/webview-url.js');
+      vi.doUnmock('../../../core/webview/open-page.js');
       vi.resetModules();
     }
   });

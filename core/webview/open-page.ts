@@ -1,0 +1,46 @@
+/**
+ * What opening a web view does once the game asks (`WebViewLauncher.open()`): a PKCE pair made on the device, a
+ * one-time token bound to its challenge, and `{url}?ott=<token>#code_verifier=<verifier>` shown through the platform.
+ * The launcher imports this module (and PKCE with it) when a web view first opens, so a game that never opens one
+ * downloads none of it at start-up; the `<script>` bundle loads it with the web view's code
+ * (`game-campaign.webview.js`, scripts/entries.mjs). It imports nothing the launcher's own module does (the relay
+ * caller comes in with the launcher's state, the route is repeated), so no code is shared between this chunk and the
+ * entry.
+ * @see DESIGN section 7
+ */
+import type { WebViewHandle } from '../platform.js';
+import type { RelayWebviewToken } from '../relay/protocol.js';
+import { withoutKeys } from '../without-keys.js';
+import type { LauncherState, WebViewOpenOptions } from './launcher.js';
+import { createPkcePair } from './pkce.js';
+
+/** `RELAY_ROUTES.webviewToken` of core/relay/routes.ts, repeated rather than imported (a test proves them equal). */
+export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
+
+/**
+ * Makes a PKCE pair, gets a one-time token bound to its challenge from the relay (`POST /webview/ott`), and shows
+ * `{url}?ott=<token>#code_verifier=<verifier>` through the platform. The verifier travels only in the URL's fragment,
+ * which browsers never send to a server. A `close()` of the launcher on the way (the player went back while it
+ * loaded, `gc.dispose()`) leaves the page unshown: the handle returned is closed (`closes`: the launcher's count of
+ * `close()` calls when `open()` was called).
+ */
+export async function openPage(state: LauncherState, options: WebViewOpenOptions, closes: number): Promise<WebViewHandle> {
+  const { codeVerifier, codeChallenge } = await createPkcePair(state.platform.crypto);
+  // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
+  const body = { ...withoutKeys(options, 'title'), codeChallenge };
+  const { url, ott } = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
+  // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
+  const base = url.split('#')[0]!;
+  const page = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${codeVerifier}`;
+  /** Closes the page shown before (one web view at a time); true when the game closed this one on the way. */
+  const cancelled = () => (state.current?.close(), (state.current = undefined), closes !== state.closes);
+  // A closed handle in place of a page that is not to show (an external browser could not be closed again).
+  const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options.title });
+  // Of two open() calls racing, the one that finishes last stays open.
+  if (cancelled()) handle.close();
+  else state.current = handle;
+  handle.closed.then(() => {
+    if (state.current === handle) state.current = undefined;
+  }, () => undefined);
+  return handle;
+}
