@@ -8,7 +8,7 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
-import { dataResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
 import { clockShiftMs } from './device-clock.js';
@@ -17,9 +17,9 @@ import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRul
 import { RelayPlaytimeRequest } from './protocol.js';
 import { renumberSessions } from './session-paths.js';
 import { timestampTime } from './timestamp-time.js';
-import { USER_MISMATCH_ERROR } from './user-mismatch.js';
 
-export { USER_MISMATCH_ERROR };
+/** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
+export const USER_MISMATCH_ERROR = 'userId does not match the authenticated user';
 
 /** What the playtime route works with, set up once by `createRelay`. */
 export interface PlaytimeRoute {
@@ -43,7 +43,8 @@ interface Forwarded {
  * schema or holds a session too large for the service on its own (the whole batch, details naming each
  * session), else 200 `{ data: BulkPlaytimeResult }` holding every item sent, in order, with counts recomputed
  * for them. Items of another user, implausible ones, those the game's policy refuses and those over the daily
- * cap are FAILED without reaching the service.
+ * cap are FAILED without reaching the service; a batch whose every item names another user is a 403 (the game's
+ * credentials are another player's: the tracker keeps the sessions for its own player's).
  */
 export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute): Promise<Response> {
   const batch = checkedBatch(body) ?? zodCheckedBatch(body);
@@ -55,6 +56,8 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   const shiftMs = clockShiftMs(batch.sentAt, nowMs);
   const room = maxItemBytes(isTest, route.maxUpstreamBytes);
   let candidates: Forwarded[] = [];
+  /** Sessions naming another user than the authenticated one. */
+  let others = 0;
   for (let index = 0; index < sessions.length; index++) {
     // Judged and forwarded in the relay's time: plausibility still refuses what is inflated after the move.
     const sent = sessions[index] as BulkPlaytimeItem;
@@ -63,9 +66,13 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     // shiftSession's move, from the instants already read (no second parse of either timestamp).
     const session = shiftMs === 0 ? sent : { ...sent, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString() };
     const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);
+    if (refusal === USER_MISMATCH_ERROR) others++;
     if (refusal !== undefined) results[index] = failed(session, refusal);
     else candidates.push({ index, session });
   }
+  // Every session names another player: the game's credentials are not this player's (signed out, another signed
+  // in, while the tracker ran). A 403, as for credentials refused, keeps them queued for the player's own.
+  if (others > 0 && others === sessions.length) return errorResponse(403, 'FORBIDDEN', `${USER_MISMATCH_ERROR}: sign this player in again to send their sessions`);
   // Measured as the upstream body will carry them (`1e20` there is 21 bytes): the size splits merged calls too.
   const measured = measureBatch(candidates.map((c) => c.session), isTest, room);
   const tooLarge: ErrorDetail[] = [];

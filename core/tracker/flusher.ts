@@ -12,7 +12,6 @@ import type { BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.
 import { MAX_BULK_ITEMS } from '../schema/playtime-rules.js';
 import type { DropReason, TrackerErrorEvent, TrackerEvents } from './events.js';
 import { sendToRelay, type RelayTarget } from '../relay/sender.js';
-import { USER_MISMATCH_ERROR } from '../relay/user-mismatch.js';
 import type { KeepaliveSizer } from './body-size.js';
 import { presentFrame } from './present-frame.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
@@ -117,8 +116,7 @@ export function createFlusher(
   const release = (items: QueuedSession[]) => queue.release(items.map((item) => item.key));
 
   const mayStart = (trigger: FlushTrigger): boolean => {
-    // Not `enabled()`: a flush is where a choice another tab of this player stored is read (the tracker's `lock`).
-    if (disposed || platform.network?.isOnline() === false) return false;
+    if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
     return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
@@ -235,19 +233,10 @@ export function createFlusher(
     /** The results of acknowledged items, by key. */
     const acknowledged = new Map<string, PlaytimeItemResult>();
     const failed: Array<[item: QueuedSession, error: string]> = [];
-    /**
-     * The relay authenticated another player (the game signed this one out and another in while this tracker ran):
-     * not the session's fault. It stays queued, as after a 401, for this player's own credentials.
-     */
-    let mismatched = false;
     for (const itemResult of result.results) {
       const { sessionId } = itemResult;
       const item = unanswered.get(sessionId);
       if (!item) continue;
-      if (itemResult.error === USER_MISMATCH_ERROR) {
-        mismatched = true;
-        continue;
-      }
       unanswered.delete(sessionId);
       if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
       else acknowledged.set(item.key, itemResult);
@@ -258,13 +247,10 @@ export function createFlusher(
     // Indexed, not destructured: Babel turns a destructuring loop variable into a helper call.
     for (const failure of failed) await drop(failure[0], 'rejected', failure[1]);
     if (unanswered.size === 0) return true;
+    // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
     release([...unanswered.values()]);
-    if (mismatched) emitError('auth', new Error(USER_MISMATCH_ERROR));
-    else {
-      // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
-      emitError('relay', new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`));
-      backOff(undefined);
-    }
+    emitError('relay', new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`));
+    backOff(undefined);
     return false;
   };
 

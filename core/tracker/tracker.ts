@@ -6,7 +6,7 @@
 import { summarize } from '../http/request-validation.js';
 import { checkPlaytimeItem } from '../schema/playtime-rules.js';
 import { clockWatch } from './clock-watch.js';
-import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type SessionStartEvent, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerEvents, type TrackerListener } from './events.js';
+import { trackerEvents, type DropReason, type DroppedEvent, type SessionEndReason, type SessionStartEvent, type TrackedSession, type TrackerErrorEvent, type TrackerEventMap, type TrackerListener } from './events.js';
 import { expireOtherPlayers, migrateSharedQueue, recoverCrashedSessions } from './housekeeping.js';
 import { createFlusher, type FlushTrigger } from './flusher.js';
 import { withLock } from './flush-tools.js';
@@ -44,14 +44,17 @@ import { sessionIds } from './session-id.js';
  * const sessionId = tracker.start({ campaignId: 'spring-event', creatorKey: 'ABCDE' });
  * await tracker.stop();
  * ```
+ *
+ * Its members are functions set on each instance (closures over that tracker's state), not prototype methods: a
+ * subclass cannot override them (TypeScript refuses a method in their place); wrap a tracker rather than extend it.
  * @see DESIGN section 5
+ * @sealed
  */
 export class PlaytimeTracker {
-  readonly #run: TrackerRun;
-
   /** @throws ValidationError for a bad userId, relay url, default campaignId/creatorKey or timing option */
   constructor(options: PlaytimeTrackerOptions) {
-    this.#run = runTracker(resolveTrackerOptions(options));
+    // The members below are one run's closures, set on the instance: no method forwarding to them in a game's bundle.
+    Object.assign(this, runTracker(resolveTrackerOptions(options), this));
   }
 
   /**
@@ -59,9 +62,7 @@ export class PlaytimeTracker {
    * @throws ValidationError for a bad `creatorKey`, `campaignId` or `metadata`
    * @throws Error after `dispose()`
    */
-  start(options: StartSessionOptions = {}): string {
-    return this.#run.start(options);
-  }
+  declare readonly start: (options?: StartSessionOptions) => string;
 
   /**
    * Switches recording and sending off (`true`) or back on (`false`) for this player, on this device, from now
@@ -70,70 +71,41 @@ export class PlaytimeTracker {
    * {@link PlaytimeTracker.deleteStoredData}). Resolves once the choice is stored.
    * @throws the storage's error when the choice could not be stored (it holds for this run regardless)
    */
-  setOptOut(optOut: boolean): Promise<void> {
-    return this.#run.setOptOut(optOut);
-  }
+  declare readonly setOptOut: (optOut: boolean) => Promise<void>;
 
   /**
    * Deletes every session this player has stored on this device: the running session and the queue (each
    * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched.
    */
-  deleteStoredData(): Promise<void> {
-    return this.#run.deleteStoredData();
-  }
+  declare readonly deleteStoredData: () => Promise<void>;
 
   /** Ends the running session and queues it (or drops it, with `dropped`); resolves once that is stored. No session: no-op. */
-  stop(): Promise<void> {
-    return this.#run.stop();
-  }
+  declare readonly stop: () => Promise<void>;
 
   /** Sends every queued session now (joins a flush in progress). Resolves when done; outcomes arrive as events. */
-  flush(): Promise<void> {
-    return this.#run.flush();
-  }
+  declare readonly flush: () => Promise<void>;
 
   /**
    * Ends the running session (queued for the next start-up), stops every timer and listener and aborts a
    * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted.
    */
-  dispose(): Promise<void> {
-    return this.#run.dispose();
-  }
+  declare readonly dispose: () => Promise<void>;
 
   /** Listens to an event: `session:start`, `session:end`, `flushed`, `dropped` or `error`. */
-  on<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#run.on(name, listener);
-    return this;
-  }
+  declare readonly on: <K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>) => this;
 
   /** Like {@link PlaytimeTracker.on}, for the next event only. */
-  once<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#run.on(name, listener, true);
-    return this;
-  }
+  declare readonly once: <K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>) => this;
 
   /** Removes a listener added with `on` or `once`. */
-  off<K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>): this {
-    this.#run.off(name, listener);
-    return this;
-  }
-}
-
-/** What the public methods of {@link PlaytimeTracker} do, as closures over one tracker's state (its events' `on` and `off` too). */
-interface TrackerRun extends Pick<TrackerEvents, 'on' | 'off'> {
-  start(options: StartSessionOptions): string;
-  setOptOut(optOut: boolean): Promise<void>;
-  deleteStoredData(): Promise<void>;
-  stop(): Promise<void>;
-  flush(): Promise<void>;
-  dispose(): Promise<void>;
+  declare readonly off: <K extends keyof TrackerEventMap>(name: K, listener: TrackerListener<K>) => this;
 }
 
 /**
  * One tracker's state and behaviour. Closures over local variables rather than private fields: a bundler
  * shortens local names but keeps `this.` before every field, so closures are the smaller bundle.
  */
-function runTracker(config: ResolvedTrackerOptions): TrackerRun {
+function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): PlaytimeTracker {
   const { platform, storageKey, checkpointMs } = config;
   const events = trackerEvents();
   const error = (kind: TrackerErrorEvent['kind'], cause: unknown) => events.emit('error', { kind, error: cause });
@@ -206,7 +178,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   /** Start-up has loaded the queue and the player's choice: a session ending now is queued synchronously. */
   let isLoaded = false;
 
-  const requestFlush = (trigger: FlushTrigger) => void (disposed || flusher.flush(trigger));
+  // Opted out, nothing is sent: the stored choice is read instead, which another tab may have switched back on.
+  const requestFlush = (trigger: FlushTrigger) => void (disposed || (optedOut ? syncChoice() : flusher.flush(trigger)));
   const flushEvery = () => {
     clearInterval(flushTimer);
     flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
@@ -322,7 +295,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
    * Reads the player's choice again: another tab or window of the game on this device (one storage) may have switched
    * it. Switched off there, the running session is dropped (`opted-out`) and nothing more is sent; switched on, this
    * tracker records again. Read at each flush (before anything is sent), each checkpoint and when the game comes
-   * back. A choice read while this tracker stores its own switch is not taken (it may be the one before).
+   * back; while opted out, at each trigger of a flush (which then sends nothing), and a choice switched back on flushes. A choice read while this tracker stores its own switch is not taken (it may be the one before).
    * assumed: a tab meets another's switch within a checkpoint interval; one closed sooner sends the session it ran.
    */
   const syncChoice = async () => {
@@ -331,6 +304,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
     if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
       optedOut = choice;
       if (choice) endByCall('stop', 'opted-out');
+      else requestFlush('manual');
     }
   };
 
@@ -430,7 +404,7 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
   };
 
   return {
-    start(options) {
+    start(options = {}) {
       if (disposed) throw new Error('PlaytimeTracker: start() after dispose()');
       const checked = checkStartOptions(options);
       endByCall('restart');
@@ -480,7 +454,8 @@ function runTracker(config: ResolvedTrackerOptions): TrackerRun {
       })());
     },
 
-    on: events.on,
-    off: events.off,
+    on: (name, listener) => (events.on(name, listener), self),
+    once: (name, listener) => (events.on(name, listener, true), self),
+    off: (name, listener) => (events.off(name, listener), self),
   };
 }

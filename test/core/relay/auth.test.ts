@@ -101,19 +101,13 @@ describe('the user comes only from authenticate', () => {
     expect(fake.calls.some((c) => c.rawBody?.includes('mallory'))).toBe(false);
   });
 
-  it('does not call the service at all when every item names another user', async () => {
+  it('answers 403 without calling the service when every item names another user (the game holds another player\'s credentials)', async () => {
+    // Before, each item was answered FAILED, and the tracker dropped the sessions as rejected: a player who signed out
+    // while their tracker still ran lost that play to the next player's sign-in. A 403 keeps them queued (error auth).
     const { relay, fake } = relayOverFakeService();
     const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('mallory', 2) }, 'alice')));
-    expect(answer.body.data).toEqual({
-      totalRequested: 2,
-      successful: 0,
-      failed: 2,
-      skipped: 0,
-      results: [
-        { sessionId: 's-mallory-0', status: 'FAILED', error: USER_MISMATCH_ERROR },
-        { sessionId: 's-mallory-1', status: 'FAILED', error: USER_MISMATCH_ERROR },
-      ],
-    });
+    expect(answer.status).toBe(403);
+    expect(answer.body).toMatchObject({ code: 'FORBIDDEN', message: expect.stringContaining(USER_MISMATCH_ERROR) });
     expect(fake.calls).toEqual([]);
   });
 

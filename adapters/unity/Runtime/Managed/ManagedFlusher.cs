@@ -240,10 +240,7 @@ namespace GameCampaignSdk
                 + "a blocked host (a firewall, a proxy), or a wrong relay URL. The sessions stay queued.";
         }
 
-        /// <summary>The relay's <c>error</c> for an item whose userId is not the authenticated user's (core/relay/user-mismatch.ts).</summary>
-        private const string UserMismatchError = "userId does not match the authenticated user";
-
-        /// <summary>SUCCESS and SKIPPED leave the queue (<c>flushed</c>); FAILED is dropped (<c>rejected</c>), but for another player's credentials; unanswered items stay.</summary>
+        /// <summary>SUCCESS and SKIPPED leave the queue (<c>flushed</c>); FAILED is dropped (<c>rejected</c>); unanswered items stay.</summary>
         private async Task<bool> Settle(List<QueuedSession> batch, List<PlaytimeItemResult> results)
         {
             ResetBackoff();
@@ -253,18 +250,10 @@ namespace GameCampaignSdk
             foreach (var item in batch) unanswered[Json.Str(item.Session, "sessionId")] = item;
             var acknowledged = new List<KeyValuePair<string, PlaytimeItemResult>>();
             var failed = new List<KeyValuePair<QueuedSession, string>>();
-            // The relay authenticated another player (signed in while this tracker ran): not the session's fault; it
-            // stays queued, as after a 401, for this player's own credentials (as in JavaScript).
-            var mismatched = false;
             foreach (var result in results ?? new List<PlaytimeItemResult>())
             {
                 QueuedSession item;
                 if (result == null || result.SessionId == null || !unanswered.TryGetValue(result.SessionId, out item)) continue;
-                if (result.Error == UserMismatchError)
-                {
-                    mismatched = true;
-                    continue;
-                }
                 unanswered.Remove(result.SessionId);
                 if (result.Status == "FAILED") failed.Add(new KeyValuePair<QueuedSession, string>(item, result.Error ?? "FAILED"));
                 else acknowledged.Add(new KeyValuePair<string, PlaytimeItemResult>(item.Key, result));
@@ -277,13 +266,8 @@ namespace GameCampaignSdk
             if (flushed.Count > 0) sdk.Emit("flushed", Bridge.Args("results", flushed));
             foreach (var pair in failed) await Drop(pair.Key, "rejected", pair.Value, null);
             if (unanswered.Count == 0) return true;
-            queue.Release(Keys(new List<QueuedSession>(unanswered.Values)));
-            if (mismatched)
-            {
-                sdk.Emit("error", Bridge.Args("kind", "auth", "message", UserMismatchError + ": this tracker's sessions stay queued for its own player's credentials"));
-                return false;
-            }
             // assumed, as in JavaScript: a relay that leaves items out of its answer failed transiently for those.
+            queue.Release(Keys(new List<QueuedSession>(unanswered.Values)));
             sdk.Emit("error", Bridge.Args("kind", "relay", "message", "The relay answered " + (batch.Count - unanswered.Count) + " of " + batch.Count + " sessions"));
             BackOff(null);
             return false;
