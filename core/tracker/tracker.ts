@@ -299,6 +299,8 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    * assumed: a tab meets another's switch within a checkpoint interval; one closed sooner sends the session it ran.
    */
   const syncChoice = async () => {
+    // Storage failing (a full disk, a native module that never answers): nothing to read, and a read would hold the flush.
+    if (storageFailing) return;
     const seen = switchStored;
     const choice = await seen.then(() => storage.get(optOutKey)).catch(() => undefined);
     if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
