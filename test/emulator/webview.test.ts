@@ -88,11 +88,14 @@ describe('emulator web view', () => {
     }
     const values = Map.prototype.values;
     let visited = 0;
-    const spy = vi.spyOn(Map.prototype, 'values').mockImplementation(function* (this: Map<unknown, unknown>) {
-      for (const value of values.call(this)) {
+    function* counted(entries: Iterable<unknown>) {
+      for (const value of entries) {
         visited++;
         yield value;
       }
+    }
+    const spy = vi.spyOn(Map.prototype, 'values').mockImplementation(function (this: Map<unknown, unknown>) {
+      return counted(values.call(this)) as unknown as ReturnType<typeof values>;
     });
     try {
       expect((await issue({ userId: 'player_0' })).status).toBe(200);
