@@ -22,8 +22,9 @@ async function main(): Promise<void> {
     console.log(USAGE);
     return;
   }
-  const port = Number(values.port);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new TypeError(`--port must be an integer from 0 to 65535, got ${values.port}`);
+  // Decimal digits only: Number() reads '' and ' ' as 0 (a random port), '1e3' as 1000 and '0x50' as 80.
+  const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
+  if (!(port <= 65535)) throw new TypeError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   const emulator = await startEmulator({ port, host: values.host });
   if (values.json) {
     console.log(JSON.stringify({ url: emulator.url, clientKey: emulator.clientKey, serverKey: emulator.serverKey }));

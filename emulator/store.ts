@@ -109,6 +109,11 @@ export class Store {
   deliveries: StoredDelivery[] = [];
   tokens = new Map<string, StoredToken>();
   webviewSessions = new Map<string, StoredWebviewSession>();
+  /**
+   * Each user's token still ISSUED and session still valid, by mode (`live:<userId>` or `test:<userId>`): a new
+   * token ends only these (there is at most one of each), without walking every token a long run issued.
+   */
+  webviewCurrent = new Map<string, { token?: StoredToken; session?: StoredWebviewSession }>();
   requests: Record<string, number> = {};
   /** Bumped by every reset, so work started before it (webhook retries) can tell it is stale. */
   generation = 0;
@@ -159,6 +164,7 @@ export class Store {
     this.deliveries = [];
     this.tokens.clear();
     this.webviewSessions.clear();
+    this.webviewCurrent.clear();
     this.requests = {};
     for (const boost of this.fixtures.boosts) {
       this.boosts.set(boost.userId, { ...boost });

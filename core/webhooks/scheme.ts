@@ -87,7 +87,7 @@ export const standardWebhooksScheme = {
       const candidate = entry.replace(/,$/, '');
       if (candidate.startsWith('v1,') && timingSafeEqual(candidate, expected)) matched = true;
     }
-    if (!matched) throw new WebhookVerificationError('invalid_signature', 'No webhook-signature entry matches the payload and secret');
+    if (!matched) throw new WebhookVerificationError('invalid_signature', 'No webhook-signature entry matches the payload and secret: check the secret, and pass the raw body as received (JSON parsed and serialised again has other bytes)');
     return { id, timestampSeconds };
   },
 } satisfies WebhookScheme;

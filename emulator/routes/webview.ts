@@ -13,7 +13,7 @@ import { applyBoost } from '../boosts.js';
 import { mockCampaign, MOCK_CREATORS } from '../fixtures.js';
 import { base64Url, randomToken } from '../ids.js';
 import { fail, invalid, notFound, ok } from '../respond.js';
-import type { Store, StoredWebviewSession } from '../store.js';
+import type { Store, StoredToken, StoredWebviewSession } from '../store.js';
 import { WEBVIEW_PAGE } from '../webview-page.js';
 
 /** Lifetime of a one-time token (spec: 60 seconds). */
@@ -39,7 +39,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     invalidateUser(store, request.userId, request.isTest === true);
     const now = store.now();
     const ott = randomToken('ott_');
-    store.tokens.set(ott, {
+    const token: StoredToken = {
       ott,
       userId: request.userId,
       ...(request.campaignId !== undefined ? { campaignId: request.campaignId } : {}),
@@ -50,7 +50,9 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       createdAt: store.iso(now),
       expiresAt: store.iso(now + OTT_LIFETIME_SECONDS * 1000),
       state: 'ISSUED',
-    });
+    };
+    store.tokens.set(ott, token);
+    current(store, token.userId, token.isTest).token = token;
     const data: OneTimeToken = { ott, expiresIn: OTT_LIFETIME_SECONDS };
     return ok(c, data);
   });
@@ -80,6 +82,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       valid: true,
     };
     store.webviewSessions.set(session.sessionId, session);
+    current(store, session.userId, session.isTest).session = session;
     const data: WebviewSession = {
       sessionId: session.sessionId,
       userId: session.userId,
@@ -133,12 +136,22 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
  * token. assumed: the two modes are kept apart in both directions (a live token leaves a test session alone too).
  */
 function invalidateUser(store: Store, userId: string, isTest: boolean): void {
-  for (const token of store.tokens.values()) {
-    if (token.userId === userId && token.isTest === isTest && token.state === 'ISSUED') token.state = 'INVALIDATED';
-  }
-  for (const session of store.webviewSessions.values()) {
-    if (session.userId === userId && session.isTest === isTest) session.valid = false;
-  }
+  const { token, session } = current(store, userId, isTest);
+  if (token?.state === 'ISSUED') token.state = 'INVALIDATED';
+  if (session) session.valid = false;
+  store.webviewCurrent.delete(webviewKey(userId, isTest));
+}
+
+/** The user's current token and session of one mode (created empty). */
+function current(store: Store, userId: string, isTest: boolean): { token?: StoredToken; session?: StoredWebviewSession } {
+  const key = webviewKey(userId, isTest);
+  let entry = store.webviewCurrent.get(key);
+  if (!entry) store.webviewCurrent.set(key, (entry = {}));
+  return entry;
+}
+
+function webviewKey(userId: string, isTest: boolean): string {
+  return `${isTest ? 'test' : 'live'}:${userId}`;
 }
 
 function liveSession(c: AppContext, store: Store): StoredWebviewSession | Response {

@@ -98,13 +98,16 @@ describe('emulator CLI', () => {
     expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
   });
 
-  it('exits with code 2 and the usage for a bad port', async () => {
-    const child = spawn(TSX, ['emulator/cli.ts', '--port', 'abc'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+  // '' and ' ' read as 0 (a random port, where a script's unset variable meant a fixed one), 1e3 as 1000, 0x50 as 80.
+  it.each(['abc', '', ' ', '1e3', '0x50', '80.0'])('exits with code 2 and the usage for the port %j', async (port) => {
+    const child = spawn(TSX, ['emulator/cli.ts', '--port', port], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    // A banner means it took the port and serves: end it, and the exit code below fails the test.
+    child.stdout.once('data', () => child.kill('SIGTERM'));
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
-    expect(stderr).toContain('--port must be an integer from 0 to 65535, got abc');
+    expect(stderr).toContain(`--port must be an integer from 0 to 65535, got "${port}"`);
     expect(stderr).toContain('Usage: game-campaign-emulator [--port N] [--host H] [--json]');
   });
 });

@@ -1,6 +1,6 @@
 // Web view: one-time tokens (60 s, single use, a newer token ends the older token and session of the same mode),
 // the PKCE exchange without a key, the session's view and boost routes, and the page.
-import { beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataOf } from '../../core/schema/primitives.js';
 import { CreateOttRequest, OneTimeToken, WebviewSession } from '../../core/schema/webview.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, MOCK_CREATORS, type Emulator } from '../../emulator/index.js';
@@ -76,6 +76,37 @@ describe('emulator web view', () => {
     expect(view.body.message).toBe('The web view session is unknown, expired or replaced by a newer one');
     const other = await call('POST', '/v1/server/webview/ott', { body: { userId: 'someone_else', codeChallenge: pair.challenge } });
     expect((await exchange(other.body.data.ott)).status).toBe(200);
+  });
+
+  // A long CI run or dev session issues tokens for many players without a reset: each issue walked every token
+  // and session ever stored, so issuing slowed as the run went on (about 2.5 times slower at 40,000 tokens).
+  it('issues a token without walking the tokens and sessions of other players', async () => {
+    emulator.setFaults({ rateLimitPerSecond: 0 });
+    for (let i = 0; i < 200; i++) {
+      const ott = (await issue({ userId: `player_${i}` })).body.data.ott;
+      if (i % 2 === 0) expect((await exchange(ott)).status).toBe(200);
+    }
+    const values = Map.prototype.values;
+    let visited = 0;
+    function* counted(entries: Iterable<unknown>) {
+      for (const value of entries) {
+        visited++;
+        yield value;
+      }
+    }
+    const spy = vi.spyOn(Map.prototype, 'values').mockImplementation(function (this: Map<unknown, unknown>) {
+      return counted(values.call(this)) as unknown as ReturnType<typeof values>;
+    });
+    try {
+      expect((await issue({ userId: 'player_0' })).status).toBe(200);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(visited).toBeLessThan(50);
+    const mine = emulator.state().webview;
+    expect(mine.sessions.filter((s) => s.userId === 'player_0').map((s) => s.valid)).toEqual([false]);
+    expect(mine.sessions.filter((s) => s.userId === 'player_2').map((s) => s.valid)).toEqual([true]);
+    expect(mine.tokens.filter((t) => t.userId === 'player_1').map((t) => t.state)).toEqual(['ISSUED']);
   });
 
   it('keeps test-mode tokens apart: issuing and exchanging one leaves the live session and live token working', async () => {

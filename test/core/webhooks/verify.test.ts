@@ -102,7 +102,17 @@ describe('verifyWebhook: rejections, one reason each', () => {
 
     const error = await rejection(verifyWebhook({ payload: tampered, headers, secret: SECRET, now }));
     expect(error.reason).toBe('invalid_signature');
-    expect(error.message).toBe('No webhook-signature entry matches the payload and secret');
+    expect(error.message).toBe('No webhook-signature entry matches the payload and secret: check the secret, and pass the raw body as received (JSON parsed and serialised again has other bytes)');
+  });
+
+  // A framework's JSON parser ran first and the handler serialised req.body again: the same event, other bytes.
+  it('body re-serialised after parsing: invalid_signature saying to pass the raw body', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const reserialised = JSON.stringify(JSON.parse(payload), null, 2);
+
+    const error = await rejection(verifyWebhook({ payload: reserialised, headers, secret: SECRET, now }));
+    expect(error.reason).toBe('invalid_signature');
+    expect(error.message).toContain('pass the raw body as received (JSON parsed and serialised again has other bytes)');
   });
 
   it('wrong secret: invalid_signature', async () => {
