@@ -59,8 +59,13 @@ export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, Ti
       signal?.addEventListener?.('abort', onAbort);
       if (timeoutMs) timer = setTimeout(() => cancel(timedOut()), timeoutMs);
       // No argument for no body: the wrapper's `send(data = '')` defaults only `undefined`, and would pass a `null` on.
-      if (body === null) xhr.send();
-      else xhr.send(body);
+      // A `send` that throws rejects with its error, leaving no timer or abort listener behind.
+      try {
+        if (body === null) xhr.send();
+        else xhr.send(body);
+      } catch (error) {
+        settle(() => reject(error));
+      }
     });
 }
 

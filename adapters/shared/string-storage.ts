@@ -29,8 +29,9 @@ const PROBE_KEY = 'game-campaign:probe';
 
 /**
  * Opens the store on first use (never at import: Cocos's `sys.localStorage` is an empty object until the
- * engine starts; `open` may be async, to import the store's code), writes a probe and reads it back. When that
- * throws or does not read back (Cocos's warn-only stubs return `undefined`), everything goes to memory for this
+ * engine starts; `open` may be async, to import the store's code), writes a probe and reads it back. A store that
+ * refuses only the write (full: WeChat's 10 MB, a quota) is kept, so its queue is still read and delivered. When
+ * reading throws or does not read back (Cocos's warn-only stubs return `undefined`), everything goes to memory for this
  * run, `onError` hears why, and the first read (`get`/`keys`) rejects with the {@link StorageUnavailableError} so
  * the tracker reports it as an `error` event. assumed: failing that read loses nothing, since the memory store is
  * still empty then. `persistent` is undefined until first use, then whether the host store passed the probe
@@ -47,10 +48,18 @@ export function probedStorage(open: () => StringStore | Promise<StringStore>, on
       try {
         store = await open();
         const token = String(Math.random());
-        store.set(PROBE_KEY, token);
+        let refused = false;
+        try {
+          store.set(PROBE_KEY, token);
+        } catch {
+          refused = true;
+        }
         const read = store.get(PROBE_KEY);
         store.delete(PROBE_KEY);
-        if (read !== token) throw new Error(`probe read back ${read}`);
+        // A store that refuses the write but reads (a full one) is kept: what it holds is delivered, which makes room,
+        // and the tracker holds in memory what it cannot write (docs/guides/tracker.md, "Storage that fails").
+        if (refused) store.keys();
+        else if (read !== token) throw new Error(`probe read back ${read}`);
       } catch (cause) {
         store = new Map();
         onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));

@@ -94,6 +94,61 @@ describe('Cocos storage', () => {
     expect(await storage.get('other-code')).toEqual({ x: 1 });
     await expect(storage.set('huge', 'x'.repeat(1024 * 1024 + 1))).rejects.toThrow('exceed max size');
   });
+  it('WeChat storage full at start-up (10 MB): the last run\'s queue is still read and delivered, and this run\'s session is held and sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const table = new Map<string, unknown>();
+    const sent: string[] = [];
+    let online = false;
+    const handler = async (request: Request) => {
+      if (!online) throw new TypeError('offline');
+      const { sessions } = JSON.parse(await request.text()) as { sessions: Array<{ sessionId: string }> };
+      sent.push(...sessions.map((s) => s.sessionId));
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    };
+    const run = (full: boolean) => {
+      const { wx, XMLHttpRequest } = createFakeWx(table, handler);
+      // WeChat's errMsg when the game's 10 MB are used up (wx.setStorageSync throws when storage is full).
+      if (full) {
+        wx.setStorageSync = () => {
+          throw new Error('setStorageSync:fail exceed storage max size 10MB');
+        };
+      }
+      return createGameCampaign({
+        cc: createFakeCc('wechat'),
+        wx,
+        XMLHttpRequest,
+        getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never,
+        onStorageError: () => undefined,
+        clientKey: 'ck_key:secret',
+        relay: { url: 'https://game.example/campaign' },
+        userId: 'player-1',
+      });
+    };
+    try {
+      const first = run(false);
+      const queued = first.tracker.start();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await first.tracker.stop();
+      await first.tracker.flush().catch(() => undefined);
+      await first.dispose();
+      expect([...table.keys()].some((key) => key.includes(queued))).toBe(true);
+
+      online = true;
+      const second = run(true);
+      const errors: TrackerErrorEvent[] = [];
+      second.tracker.on('error', (event) => errors.push(event));
+      const current = second.tracker.start();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await second.tracker.stop();
+      await second.tracker.flush();
+      expect(sent).toEqual(expect.arrayContaining([queued, current]));
+      expect([...table.keys()].some((key) => key.includes(queued))).toBe(false);
+      expect(errors.map((event) => event.kind)).toContain('storage');
+      await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });
 
 describe('Cocos lifecycle', () => {

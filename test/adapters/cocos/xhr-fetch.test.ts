@@ -136,6 +136,28 @@ describe('createXhrFetch', () => {
     expect(aborts).toBe(1);
   });
 
+  it('a send that throws rejects with its error and leaves no timer or abort listener behind', async () => {
+    vi.useFakeTimers();
+    const { fake } = setup(() => new Promise(() => undefined));
+    let aborts = 0;
+    class Refusing extends fake.XMLHttpRequest {
+      override send(): void {
+        throw new Error('send refused');
+      }
+      override abort() {
+        aborts++;
+        super.abort();
+      }
+    }
+    const listeners: string[] = [];
+    const signal = { aborted: false, addEventListener: () => listeners.push('abort'), removeEventListener: () => listeners.pop() } as unknown as AbortSignal;
+    await expect(createXhrFetch(Refusing, { timeoutMs: 5_000 })('https://x.example/a', { method: 'POST', body: '{}', signal })).rejects.toThrow('send refused');
+    expect(vi.getTimerCount()).toBe(0);
+    expect(listeners).toEqual([]);
+    await vi.advanceTimersByTimeAsync(5_000);
+    expect(aborts).toBe(0);
+  });
+
   it('aborts with a signal from a stand-in AbortController, with no global AbortController', async () => {
     vi.stubGlobal('AbortController', undefined);
     const StandIn = AbortControllerStandIn as unknown as typeof AbortController;
