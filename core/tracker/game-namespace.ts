@@ -89,7 +89,7 @@ async function wasMoved(storage: KeyValueStorage, movedKey: string): Promise<boo
     return Boolean(await storage.get(movedKey));
   } catch (error) {
     if (!isUnreadable(error)) throw error;
-    await storage.set(movedKey, true);
+    await storage.set(movedKey, true).catch(() => {}); // a full disk: still moved, written again at the next start
     return true;
   }
 }
