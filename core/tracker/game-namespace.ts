@@ -38,7 +38,7 @@ export function gameStorageKey(clientKey: string): string {
  * `platform.storage` for the game whose namespace is `storageKey`: every call waits until what the release before
  * stored in `shared()` (without `shared`: in the platform's own storage, under its lock when it has one) has been moved
  * in (once per game: a `{storageKey}.moved` key records it; `shared()` resolves to nothing when there is nothing to
- * look at). When the move fails (the old database cannot be read) the first read rejects with why, so the tracker
+ * look at; a full disk that cannot record that nothing was there is no failure). When the move fails (the old database cannot be read) the first read rejects with why, so the tracker
  * reports it once as an `error` (kind `storage`), and the move is tried again on the next start; nothing is lost
  * meanwhile. When its lock cannot be taken at all, the move is simply tried again on the next start (the tracker's
  * own lock reports that as kind `lock`).
@@ -61,7 +61,7 @@ export function movedStorage(platform: SharedNamespaceStore, storageKey: string,
         await (from.lock ? from.lock(`${SHARED_NAMESPACE}:move`, run) : run()).catch((error: unknown) => {
           if (started) throw error;
         });
-      } else await storage.set(movedKey, true);
+      } else await storage.set(movedKey, true).catch(() => {}); // nothing to move: unrecorded, the next start looks again
     } catch (error) {
       failure = error;
     }
@@ -89,7 +89,7 @@ async function wasMoved(storage: KeyValueStorage, movedKey: string): Promise<boo
     return Boolean(await storage.get(movedKey));
   } catch (error) {
     if (!isUnreadable(error)) throw error;
-    await storage.set(movedKey, true);
+    await storage.set(movedKey, true).catch(() => {}); // a full disk: still moved, written again at the next start
     return true;
   }
 }

@@ -56,10 +56,11 @@ async function finish(work: Promise<unknown>, what: string): Promise<void> {
 }
 
 /**
- * Plays `scenario` on fresh fake timers and a fresh device.
+ * Plays `scenario` on fresh fake timers and a fresh device; `observe` sees the state at each `expect` step (its
+ * `stored` counts the step's player, or p1 of g1 in sandbox), before it is checked.
  * @throws ScenarioFailure naming the step (1-based), the step itself and every check that differed
  */
-export async function runScenario(scenario: Scenario): Promise<void> {
+export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<void> {
   vi.useFakeTimers();
   vi.setSystemTime(SCENARIO_EPOCH_MS);
   /** The storage namespace (what precedes `player:`) each (game, environment) was seen writing under. */
@@ -153,15 +154,16 @@ export async function runScenario(scenario: Scenario): Promise<void> {
 
   /** Checks an `expect` step against what the device and the relays show now. */
   const check = async (step: { expect: Expectation }): Promise<void> => {
-    const { stored } = step.expect;
-    const observed: ObservedState = {
+    const stored: { player: string; game?: string; environment?: Environment } = step.expect.stored ?? { player: 'p1' };
+    const observed: Required<ObservedState> = {
       received: relays.received,
       dropped,
       errors,
       continued,
       sends: relays.sends(),
-      stored: stored && (await storedSessions(stored.player, stored.game ?? 'g1', stored.environment ?? 'sandbox')),
+      stored: await storedSessions(stored.player, stored.game ?? 'g1', stored.environment ?? 'sandbox'),
     };
+    observe?.(observed);
     const differences = checkExpectation(step.expect, observed);
     if (differences.length) throw new ScenarioFailure(differences.join('\n'));
   };

@@ -115,6 +115,7 @@ namespace GameCampaignSdk
         private async Task<bool> Drain()
         {
             var tried = new HashSet<string>();
+            await queue.DeleteAnswered();
             while (!disposed && enabled())
             {
                 var oldest = queue.Oldest(MaxItems, tried);
@@ -260,7 +261,7 @@ namespace GameCampaignSdk
             }
             var keys = new List<string>();
             foreach (var pair in acknowledged) keys.Add(pair.Key);
-            var removed = await queue.Remove(keys);
+            var removed = await queue.Remove(keys, true);
             var flushed = new List<object>();
             foreach (var pair in acknowledged) if (removed.Contains(pair.Key)) flushed.Add(Bridge.Args("sessionId", pair.Value.SessionId, "status", pair.Value.Status));
             if (flushed.Count > 0) sdk.Emit("flushed", Bridge.Args("results", flushed));
@@ -275,7 +276,7 @@ namespace GameCampaignSdk
 
         private async Task<bool> Drop(QueuedSession item, string reason, string error, IList<ErrorDetail> details)
         {
-            if ((await queue.Remove(new List<string> { item.Key })).Contains(item.Key))
+            if ((await queue.Remove(new List<string> { item.Key }, true)).Contains(item.Key))
             {
                 var detailJson = details == null || details.Count == 0 ? null : Json.Write(new List<ErrorDetail>(details), detail => detail.ToJson());
                 sdk.Emit("dropped", Bridge.Args("sessionId", Json.Str(item.Session, "sessionId"), "reason", reason, "session", item.Session, "error", error, "details", detailJson));

@@ -52,6 +52,8 @@ namespace GameCampaignSdk
         private readonly HashSet<string> inFlight = new HashSet<string>();
         /// <summary>Names of the sessions held in memory: <see cref="PersistHeld"/> finds them without walking the index.</summary>
         private readonly HashSet<string> heldKeys = new HashSet<string>(StringComparer.Ordinal);
+        /// <summary>Answered sessions whose delete failed: out of this run's queue; <see cref="DeleteAnswered"/> deletes them again and <see cref="Sync"/> does not list them back in (a file left at a later start is sent again, answered SKIPPED). The value: the id of a session held in memory, whose running record is removed again too.</summary>
+        private readonly Dictionary<string, string> undeleted = new Dictionary<string, string>(StringComparer.Ordinal);
         private long nextSeq;
 
         /// <param name="dropped">(sessionId, reason, session) of a session evicted by overflow.</param>
@@ -79,6 +81,7 @@ namespace GameCampaignSdk
         {
             List<KeyValuePair<string, string>> found;
             var lastSeq = -1L;
+            await DeleteAnswered();
             try
             {
                 found = await IoQueue.Run(() =>
@@ -102,7 +105,7 @@ namespace GameCampaignSdk
             var added = false;
             foreach (var pair in found)
             {
-                if (index.ContainsKey(pair.Key)) continue;
+                if (index.ContainsKey(pair.Key) || undeleted.ContainsKey(pair.Key)) continue;
                 index[pair.Key] = new Entry { SessionId = pair.Value, Moved = moved };
                 order.Add(pair.Key);
                 added = true;
@@ -293,18 +296,45 @@ namespace GameCampaignSdk
             }
         }
 
+        /// <summary>Deletes again the answered sessions whose delete failed (at start-up and each flush), until storage takes it.</summary>
+        internal async Task DeleteAnswered()
+        {
+            if (undeleted.Count == 0) return;
+            var retry = new List<string>(undeleted.Keys);
+            var gone = await IoQueue.Run(() =>
+            {
+                var deleted = new List<string>();
+                foreach (var key in retry)
+                {
+                    try { TrackerFiles.Delete(Path.Combine(folder.QueueDir, key)); deleted.Add(key); }
+                    catch (Exception) { } // still refused: reported when it first failed
+                }
+                return deleted;
+            });
+            foreach (var key in gone)
+            {
+                if (undeleted[key] != null) leftMemory(undeleted[key]);
+                undeleted.Remove(key);
+            }
+        }
+
         /// <summary>Ends the in-flight mark of keys that stay queued.</summary>
         internal void Release(IEnumerable<string> keys)
         {
             foreach (var key in keys) inFlight.Remove(key);
         }
 
-        /// <summary>Deletes sessions that left the queue; returns the keys deleted (a failed delete stays queued: sent again, de-duplicated by the service).</summary>
-        internal async Task<HashSet<string>> Remove(List<string> keys)
+        /// <summary>
+        /// Deletes sessions that left the queue; returns the keys that left it. A failed delete stays queued (sent again,
+        /// de-duplicated by the service), unless <paramref name="settled"/>: the relay answered for it (acknowledged or
+        /// refused), so this run neither sends it again nor reports it twice (as in JavaScript: a full disk).
+        /// </summary>
+        internal async Task<HashSet<string>> Remove(List<string> keys, bool settled = false)
         {
             var removed = new HashSet<string>();
             if (keys.Count == 0) return removed;
             var failures = new List<Exception>();
+            var undeletable = new List<string>();
             var deleted = await IoQueue.Run(() =>
             {
                 var done = new List<string>();
@@ -315,11 +345,17 @@ namespace GameCampaignSdk
                         TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
                         done.Add(key);
                     }
-                    catch (Exception error) { failures.Add(error); }
+                    catch (Exception error)
+                    {
+                        failures.Add(error);
+                        if (settled) undeletable.Add(key);
+                    }
                 }
                 return done;
             });
             foreach (var key in keys) inFlight.Remove(key);
+            foreach (var key in undeletable) undeleted[key] = index.ContainsKey(key) && index[key].Held != null ? index[key].SessionId : null;
+            deleted.AddRange(undeletable);
             foreach (var key in deleted)
             {
                 Forget(key);

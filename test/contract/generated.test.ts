@@ -1,0 +1,91 @@
+/**
+ * The tracker contract on generated stories: fast-check draws random interleavings of FORMAT.md's steps (start, stop,
+ * background, clock moves, kills, full disks, relay answers, network, opt-out, erase, several players, games and
+ * environments), the TypeScript tracker plays each and what it observed becomes the story's `expect`, then the Unity
+ * package's managed tracker (cs-runner, mono JIT) plays the same files: the two trackers must deliver, drop and report
+ * alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
+ * scenario file in ./scenarios once its side is fixed (storage-unwritable-first-start.json came from here).
+ * A fixed seed and a few dozen stories by default; CONTRACT_GENERATED_RUNS and CONTRACT_GENERATED_SEED for more.
+ * assumed: `sends` is not compared: how many retries a span holds depends on backoff's jitter (FORMAT.md, "Timers").
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, expect, it } from 'vitest';
+import { csFiles, mcs, packageSources, runMono } from './cs-runner/mono.js';
+import type { Expectation, Scenario, Step } from './scenario.js';
+import { runScenario } from './ts-runner.js';
+
+const RUNS = Number(process.env.CONTRACT_GENERATED_RUNS ?? 40);
+const SEED = Number(process.env.CONTRACT_GENERATED_SEED ?? 7);
+const work = mkdtempSync(join(tmpdir(), 'cs-generated-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** The steps drawn from, repeated where a story needs more of them (sessions to play). */
+const POOL = [
+  { init: { player: 'p1' } }, { init: { player: 'p2' } }, { init: { player: 'p1', game: 'g2' } }, { init: { player: 'p1', environment: 'live' } },
+  ...Array<Step>(8).fill({ start: {} }), ...Array<Step>(5).fill({ stop: {} }), { flush: {} }, { flush: {} },
+  ...[0, 500, 1500, 5000, 5000, 16000, 16000, 31000, 61000, 200_000].map((advance) => ({ advance })),
+  ...[-3_600_000, 3_600_000, -40 * 86_400_000, 40 * 86_400_000].map((clock) => ({ clock })),
+  { background: {} }, { background: {} }, { foreground: {} }, { foreground: {} }, { kill: {} }, { kill: {} }, { quit: {} },
+  { network: 'offline' }, { network: 'online' }, { relay: 'accept' }, { relay: 'accept' }, { relay: 'unreachable' },
+  { relay: { status: 503 } }, { relay: { status: 429, retryAfterSeconds: 5 } }, { relay: { status: 413 } }, { relay: { status: 400 } },
+  { relay: { status: 401 } }, { relay: { reject: 'nope' } }, { storage: 'truncate' }, { storage: 'unwritable' }, { storage: 'writable' },
+  { optOut: true }, { optOut: false }, { erase: {} },
+] as Step[];
+
+const NEEDS_PROCESS = ['start', 'stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'optOut', 'erase'];
+/** Writes the player must see fail (opt-out, erase on a full disk: both trackers throw, as documented). */
+const NEEDS_WRITABLE = ['optOut', 'erase'];
+
+/**
+ * A playable story from drawn steps: p1 starts first, steps needing a process are skipped while none runs, and
+ * it ends with the world mended (relays answering, disk writable, online), p1 starting again and a minute passing.
+ */
+function story(drawn: Step[]): Step[] {
+  const steps: Step[] = [{ init: { player: 'p1' } }];
+  let alive = true;
+  let writable = true;
+  for (const step of drawn) {
+    const kind = Object.keys(step)[0]!;
+    if ((NEEDS_PROCESS.includes(kind) && !alive) || (NEEDS_WRITABLE.includes(kind) && !writable)) continue;
+    steps.push(step);
+    if ('storage' in step && step.storage !== 'truncate') writable = step.storage === 'writable';
+    alive = kind === 'init' || (alive && kind !== 'kill' && kind !== 'quit');
+  }
+  return [...steps, { relay: 'accept' }, { storage: 'writable' }, { network: 'online' }, { init: { player: 'p1' } }, { advance: 61_000 }];
+}
+
+/** The story with what the TypeScript tracker delivered, dropped and reported as its last `expect`. */
+async function withTsOutcome(steps: Step[], name: string): Promise<Scenario> {
+  let last: Expectation = {};
+  await runScenario({ name, covers: ['play'], steps: [...steps, { expect: {} }] }, (observed) => {
+    last = {
+      received: observed.received.map(({ player, durationSeconds, game, environment, isTest }) => ({ player, durationSeconds, game, environment, isTest })),
+      dropped: [...observed.dropped],
+      errors: [...observed.errors],
+      continued: [...observed.continued],
+      stored: { player: 'p1', sessions: observed.stored },
+    };
+  });
+  return { name, covers: ['play'], steps: [...steps, { expect: last }] };
+}
+
+it(`${RUNS} generated stories (seed ${SEED}): the C# managed tracker delivers, drops and reports what the TypeScript tracker does`, async () => {
+  const drawn = fc.sample(fc.array(fc.constantFrom(...POOL), { minLength: 3, maxLength: 18 }), { seed: SEED, numRuns: RUNS });
+  const files: string[] = [];
+  for (const [index, steps] of drawn.entries()) {
+    const file = join(work, `generated-${SEED}-${String(index).padStart(4, '0')}.json`);
+    writeFileSync(file, JSON.stringify(await withTsOutcome(story(steps), `generated story ${index} of seed ${SEED}`)));
+    files.push(file);
+  }
+  const exe = join(work, 'jit', 'runner.exe');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), ...csFiles(join(import.meta.dirname, 'cs-runner'))]);
+  const { stdout, stderr, status } = runMono(exe, files, 'jit');
+  const outcomes = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { file: string; ok: boolean; error?: string });
+  expect(outcomes.length, `the C# runner reported ${outcomes.length} of ${files.length} (exit ${status}):\n${stderr}`).toBe(files.length);
+  // A failure shows where the trackers parted and the whole story, ready to shrink into ./scenarios.
+  const parted = outcomes.filter((outcome) => !outcome.ok);
+  expect(parted.map((outcome) => `${outcome.error}\n${readFileSync(join(work, basename(outcome.file)), 'utf8')}`)).toEqual([]);
+}, 300_000);
