@@ -94,7 +94,9 @@ export function pickerCore(
       set({ confirming: true, error: undefined });
       try {
         const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
-        set({ boost, confirming: false });
+        // Test mode records nothing (spec "Test mode"): the player's boost, and so no cooldown, stays the service's;
+        // the mock answer is only what confirm() returns.
+        set({ boost: isTest ? state.boost : boost, confirming: false });
         return boost;
       } catch (error) {
         let { boost } = state;

@@ -194,7 +194,7 @@ describe('creator picker: search', () => {
 describe('creator picker: confirm', () => {
   it('changes the boost to the selected creator and updates the current boost', async () => {
     const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
-    const { picker } = await ready(source, { isTest: true });
+    const { picker } = await ready(source);
     picker.select('LUNA7');
     expect(picker.state.canConfirm).toBe(false); // already boosted
     picker.select('PIXEL');
@@ -202,9 +202,19 @@ describe('creator picker: confirm', () => {
     const confirming = picker.confirm({ callbackId: 'cb-1' });
     expect(picker.state).toMatchObject({ confirming: true, canConfirm: false });
     await expect(confirming).resolves.toMatchObject({ creatorKey: 'PIXEL' });
-    expect(changes).toEqual([{ newCreatorKey: 'PIXEL', campaignId: 'cmp_1', isTest: true, callbackId: 'cb-1' }]);
+    expect(changes).toEqual([{ newCreatorKey: 'PIXEL', campaignId: 'cmp_1', isTest: undefined, callbackId: 'cb-1' }]);
     // The change restarted the cooldown.
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'PIXEL' }, confirming: false, cooldownDays: 30, canConfirm: false });
+  });
+
+  it('in test mode returns the mock boost but keeps showing the player\'s own: nothing was recorded, no cooldown started', async () => {
+    // Before, the mock answer became the state's boost: cooldownDays 30 and canConfirm false after one test confirm.
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source, { isTest: true });
+    picker.select('PIXEL');
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    expect(changes).toEqual([{ newCreatorKey: 'PIXEL', campaignId: 'cmp_1', isTest: true }]);
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'LUNA7' }, cooldownDays: undefined, canConfirm: true });
   });
 
   it('offers the creator of a boost in another campaign: boosting them in this campaign is a change', async () => {
