@@ -65,8 +65,9 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     const ended = (endedMs[index] as number) + shiftMs;
     // shiftSession's move, from the instants already read (no second parse of either timestamp).
     const session = shiftMs === 0 ? sent : { ...sent, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString() };
-    const refusal = session.userId !== userId ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);
-    if (refusal === USER_MISMATCH_ERROR) others++;
+    const other = session.userId !== userId;
+    if (other) others++;
+    const refusal = other ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);
     if (refusal !== undefined) results[index] = failed(session, refusal);
     else candidates.push({ index, session });
   }

@@ -295,7 +295,8 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    * Reads the player's choice again: another tab or window of the game on this device (one storage) may have switched
    * it. Switched off there, the running session is dropped (`opted-out`) and nothing more is sent; switched on, this
    * tracker records again. Read at each flush (before anything is sent), each checkpoint and when the game comes
-   * back; while opted out, at each trigger of a flush (which then sends nothing), and a choice switched back on flushes. A choice read while this tracker stores its own switch is not taken (it may be the one before).
+   * back; while opted out, at each trigger of a flush instead of the flush (a choice switched back on then flushes).
+   * A choice read while this tracker stores its own switch is not taken (it may be the one before).
    * assumed: a tab meets another's switch within a checkpoint interval; one closed sooner sends the session it ran.
    */
   const syncChoice = async () => {
