@@ -7,6 +7,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
+import { storeDisconnected } from './store-connection.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_SECONDS = DAY_MS / 1000;
@@ -115,7 +116,7 @@ export class DailyPlaytimeCap {
    * nothing is taken)
    */
   async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
-    if (disconnected(this.#storeClient)) throw new Error('The daily cap store is disconnected');
+    if (storeDisconnected(this.#storeClient)) throw new Error('The daily cap store is disconnected');
     const shares = sessions.map((session) => dayShares(userId, session));
     const totals = new Map<string, number>();
     for (const share of shares.flat()) totals.set(share.key, (totals.get(share.key) ?? 0) + share.seconds);
@@ -166,23 +167,9 @@ export class DailyPlaytimeCap {
 
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
   async giveBack(taken: CapTaken): Promise<void> {
-    if (disconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
+    if (storeDisconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
     await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));
   }
-}
-
-/**
- * True when a Redis client says it has no connection now: ioredis reconnecting or closed, node-redis open but not
- * ready. Its commands would wait in its offline queue (ioredis's defaults: over a minute per request), holding the
- * player's request; the relay answers 503 with Retry-After at once instead. assumed: a client that has not connected
- * yet (ioredis `wait` with `lazyConnect`, or `connecting`) is given its first connection, so a relay starting with
- * its Redis is not refused.
- */
-function disconnected(client: unknown): boolean {
-  if (typeof client !== 'object' || client === null) return false;
-  const { status, isOpen, isReady } = client as { status?: unknown; isOpen?: unknown; isReady?: unknown };
-  if (typeof status === 'string') return status === 'reconnecting' || status === 'close' || status === 'end';
-  return isOpen === true && isReady === false;
 }
 
 /** The session's seconds per UTC day it covers, in proportion to its time in each; the last day gets the rest. */

@@ -8,6 +8,7 @@ import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible'
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { RateLimiterMemory } from './limiters.js';
+import { limiterStoreDisconnected } from './store-connection.js';
 
 /**
  * The limit of the default failed-authentication limiter. assumed: 10 failures per address per minute, far
@@ -46,12 +47,13 @@ export class FailedAuthLimit {
    * Waits for a turn to authenticate a request from `address`: undefined when it may go on (then {@link end}
    * must follow), else the answer to send, 429 `RATE_LIMITED` with `Retry-After` once failures used up the
    * limit (or, on a Worker, while its turns are taken), or 503 when the store cannot be reached (assumed: fail
-   * closed, as the rate limit does).
+   * closed, as the rate limit does), at once while its Redis client reports no connection.
    */
   async begin(address: string): Promise<Response | undefined> {
     for (;;) {
       let counted: RateLimiterRes | null;
       try {
+        if (limiterStoreDisconnected(this.#limiter)) throw new Error('The failed-authentication store is disconnected');
         counted = await this.#limiter.get(address);
       } catch {
         this.#wakeAll(address); // it leaves without a turn: those waiting look for themselves
@@ -77,8 +79,8 @@ export class FailedAuthLimit {
 
   /** Ends the authentication {@link begin} let through: a failure is counted (best effort), a success is not. */
   async end(address: string, succeeded: boolean): Promise<void> {
-    // Counted before the turn is handed on, so the next one sees it.
-    if (!succeeded) await this.#limiter.consume(address, 1).catch(() => undefined);
+    // Counted before the turn is handed on, so the next one sees it; not queued behind a reconnecting Redis client.
+    if (!succeeded && !limiterStoreDisconnected(this.#limiter)) await this.#limiter.consume(address, 1).catch(() => undefined);
     const running = (this.#running.get(address) ?? 1) - 1;
     if (running > 0) this.#running.set(address, running);
     else this.#running.delete(address);

@@ -5,6 +5,7 @@
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory } from './limiters.js';
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
+import { limiterStoreDisconnected } from './store-connection.js';
 
 /** The limit of the default limiter. assumed: 20 requests per second per user (the spec shows no numbers). */
 export const DEFAULT_RELAY_RATE_LIMIT = { points: 20, duration: 1 } as const;
@@ -18,7 +19,7 @@ export function defaultRateLimiter(): RateLimiterAbstract {
  * Takes one point for `userId`; undefined when the request may go on, else the answer to send:
  * 429 `RATE_LIMITED` with `Retry-After` (the ceiling of `msBeforeNext` in seconds, at least 1), or 503 when
  * the limiter's store cannot be reached (assumed: fail closed, so a fleet never exceeds its shared limit;
- * clients keep their data and retry).
+ * clients keep their data and retry): at once while its Redis client reports no connection.
  */
 export function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string): Promise<Response | undefined> {
   return consumePoint(limiter, userId, 'Too many requests for this user');
@@ -26,14 +27,19 @@ export function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string)
 
 /** Takes one point for `key`: undefined when it may go on, else 429 `RATE_LIMITED` saying `tooMany` with `Retry-After`, or 503 when the store cannot be reached. */
 export async function consumePoint(limiter: RateLimiterAbstract, key: string, tooMany: string): Promise<Response | undefined> {
+  if (limiterStoreDisconnected(limiter)) return storeUnavailable();
   try {
     await limiter.consume(key, 1);
     return undefined;
   } catch (rejection) {
     const msBeforeNext = msBeforeNextOf(rejection);
-    if (msBeforeNext === undefined) return unavailableResponse('The rate limit store is unavailable; retry later');
+    if (msBeforeNext === undefined) return storeUnavailable();
     return errorResponse(429, 'RATE_LIMITED', tooMany, undefined, { 'retry-after': String(retryAfterSeconds(msBeforeNext)) });
   }
+}
+
+function storeUnavailable(): Response {
+  return unavailableResponse('The rate limit store is unavailable; retry later');
 }
 
 /**

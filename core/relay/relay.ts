@@ -58,8 +58,9 @@ export interface RelayOptions {
   webviewUrl?: string;
   /**
    * A rate-limiter-flexible limiter keyed by userId, one point per request; share a `RateLimiterRedis`
-   * between the relays of a fleet, with `rejectIfRedisNotReady: true` (else, while Redis is down, each request
-   * waits in the client's offline queue before its 503). @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
+   * between the relays of a fleet. While its Redis client reports no connection, requests are answered 503 with
+   * `Retry-After` at once, not held in the client's offline queue (unless it has an `insuranceLimiter`, which then
+   * counts). @defaultValue a `RateLimiterMemory` of 20 requests/s per user (assumed)
    */
   rateLimiter?: RateLimiterAbstract;
   /**
@@ -125,9 +126,9 @@ export interface RelayOptions {
   dailyPlaytimeCap?: DailyPlaytimeCapOptions;
   /**
    * Limits failed authentications per client address: `true` for a `RateLimiterMemory` of 10 failures per
-   * minute (assumed), or a rate-limiter-flexible limiter of your own (a `RateLimiterRedis` for a fleet), one
-   * point per failure. An address over the limit is answered 429 without calling `authenticate`; other
-   * addresses are not affected. @defaultValue false
+   * minute (assumed), or a rate-limiter-flexible limiter of your own (a `RateLimiterRedis` for a fleet: 503 at once
+   * while its Redis client reports no connection), one point per failure. An address over the limit is answered
+   * 429 without calling `authenticate`; other addresses are not affected. @defaultValue false
    */
   failedAuthLimit?: boolean | RateLimiterAbstract;
   /**

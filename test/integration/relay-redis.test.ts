@@ -6,7 +6,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
-import { RateLimiterRedis } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAILY_CAP_ERROR, RELAY_ROUTES } from '../../core/relay/index.js';
 import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
@@ -187,16 +187,64 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
   });
 });
 
-describe('the daily cap while its Redis is down', () => {
-  it('answers 503 with Retry-After at once, not after the ioredis offline queue gives up (over a minute)', async () => {
-    // As the guide builds it (ioredis's offline queue and 20 retries per command), reconnecting to a Redis that is gone.
+describe("the relay's Redis stores while Redis is down", () => {
+  /** An ioredis client as the guide builds it (its offline queue, 20 retries per command), reconnecting to a Redis that is gone. */
+  async function reconnecting(): Promise<Redis> {
     const dead = new Redis({ host: '127.0.0.1', port: await freePort(), retryStrategy: () => 60_000 });
     dead.on('error', () => undefined);
+    await new Promise((resolve) => dead.once('reconnecting', resolve));
+    expect(dead.status).toBe('reconnecting');
+    return dead;
+  }
+
+  it('the daily cap answers 503 with Retry-After at once, not after the ioredis offline queue gives up (over a minute)', async () => {
+    const dead = await reconnecting();
     try {
-      await new Promise((resolve) => dead.once('reconnecting', resolve));
-      expect(dead.status).toBe('reconnecting');
       const answer = await unavailableAnswer({ dailyPlaytimeCap: { seconds: 3600, storeClient: dead } });
       expect(answer).toEqual([503, 'INTERNAL_ERROR', 'The play-time cap store is unavailable; retry later', true, []]);
+    } finally {
+      dead.disconnect();
+    }
+  });
+
+  // On 349fc30 each request waited in ioredis's offline queue (73 s measured with its default retry strategy; here,
+  // with one reconnection a minute, 20 minutes) unless the studio had set rejectIfRedisNotReady, which also refuses
+  // every request while the client makes its first connection at start-up.
+  it('a RateLimiterRedis without rejectIfRedisNotReady: the rate limit answers 503 with Retry-After at once', async () => {
+    const dead = await reconnecting();
+    try {
+      const rateLimiter = new RateLimiterRedis({ storeClient: dead, points: 5, duration: 10, keyPrefix: 'down' });
+      expect(await unavailableAnswer({ rateLimiter })).toEqual([503, 'INTERNAL_ERROR', 'The rate limit store is unavailable; retry later', true, []]);
+    } finally {
+      dead.disconnect();
+    }
+  });
+
+  it('a RateLimiterRedis as failedAuthLimit: 503 with Retry-After at once, before authenticate runs', async () => {
+    const dead = await reconnecting();
+    try {
+      let authenticated = 0;
+      const failedAuthLimit = new RateLimiterRedis({ storeClient: dead, points: 10, duration: 60, keyPrefix: 'down-auth' });
+      const answer = await unavailableAnswer({
+        failedAuthLimit,
+        clientAddress: () => '203.0.113.7',
+        authenticate: () => (authenticated++, { userId: 'alice' }),
+      });
+      expect(answer).toEqual([503, 'INTERNAL_ERROR', 'The failed-authentication store is unavailable; retry later', true, []]);
+      expect(authenticated).toBe(0);
+    } finally {
+      dead.disconnect();
+    }
+  });
+
+  it("a RateLimiterRedis with an insuranceLimiter: the studio's insurance counts while Redis is down", async () => {
+    const dead = await reconnecting();
+    try {
+      const insuranceLimiter = new RateLimiterMemory({ points: 1, duration: 10 });
+      const rateLimiter = new RateLimiterRedis({ storeClient: dead, points: 5, duration: 10, keyPrefix: 'insured', rejectIfRedisNotReady: true, insuranceLimiter });
+      const { relay } = relayOverFakeService({ rateLimiter, coalesceWindowMs: 0 });
+      const send = async (n: number) => (await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1, n) }, 'alice'))).status;
+      expect([await send(0), await send(1)]).toEqual([200, 429]);
     } finally {
       dead.disconnect();
     }
