@@ -1,4 +1,5 @@
 /** Paged lists: a page you can await, that is also async-iterable over every item of every page. */
+import { ResponseValidationError } from './errors.js';
 import type { Pagination } from '../schema/primitives.js';
 import type { RequestSpec, Transport } from './transport.js';
 
@@ -47,6 +48,11 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
 
 async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<T>> {
   const { data, pagination } = await fetch(number);
+  // Unchecked without `validateResponses`: a body without a page's shape (a proxy's, another version's) is the
+  // service's error here, not a TypeError from `hasNextPage` or the walk.
+  if (!Array.isArray(data) || typeof pagination?.totalPages != 'number') {
+    throw new ResponseValidationError({ code: 'INVALID_RESPONSE', message: 'The response is not a page of a list: its data must be a list and its pagination hold totalPages' });
+  }
   // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever. The
   // next page is the one after the page asked for, not after the `page` answered: a proxy that drops the query (every
   // answer `page: 1`) must not make the walk ask for page 2 forever.

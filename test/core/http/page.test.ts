@@ -1,6 +1,6 @@
 /** Paged lists: `await` gives one page with its pagination, `for await` walks every page. */
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../../core/http/errors.js';
+import { ResponseValidationError, ValidationError } from '../../../core/http/errors.js';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
 import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
 import { campaign, couponUsage } from '../schema/samples.js';
@@ -131,5 +131,24 @@ describe('PagePromise', () => {
       for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
     }).rejects.toMatchObject({ code: 'NOT_FOUND' });
     expect(seen).toEqual(['camp-1']);
+  });
+
+  // On 349fc30 (validateResponses off, the default) these were TypeErrors from the walk: "Cannot read properties of
+  // undefined (reading 'totalPages')" and "current.data is not iterable".
+  it.each([
+    ['no pagination', { data: [campaign(1)] }],
+    ['pagination without totalPages', { data: [campaign(1)], pagination: { page: 1 } }],
+    ['data that is not a list', { data: { items: [campaign(1)] }, pagination: { page: 1, limit: 20, total: 1, totalPages: 1 } }],
+  ])('a page answer with %s is a ResponseValidationError, on await and in the walk', async (_, body) => {
+    const { server } = serverWith(reply.json(200, body), reply.json(200, body));
+    const awaited = await server.campaigns.list().then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(awaited).toBeInstanceOf(ResponseValidationError);
+    expect(awaited).toMatchObject({ code: 'INVALID_RESPONSE', message: 'The response is not a page of a list: its data must be a list and its pagination hold totalPages' });
+    await expect(async () => {
+      for await (const _c of server.campaigns.list()) void _c;
+    }).rejects.toBeInstanceOf(ResponseValidationError);
   });
 });
