@@ -17,6 +17,7 @@ import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRul
 import { RelayPlaytimeRequest } from './protocol.js';
 import { renumberSessions } from './session-paths.js';
 import { timestampTime } from './timestamp-time.js';
+import { withDeadline } from '../with-deadline.js';
 
 /** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
 export const USER_MISMATCH_ERROR = 'userId does not match the authenticated user';
@@ -26,6 +27,8 @@ export interface PlaytimeRoute {
   coalescer: PlaytimeCoalescer;
   rules: PlausibilityRules;
   acceptSession?: AcceptSession | undefined;
+  /** How long `acceptSession` may take for a batch, in ms (then 503). */
+  acceptSessionTimeoutMs: number;
   dailyCap?: DailyPlaytimeCap | undefined;
   /** The largest upstream body, in bytes (the service's limit). */
   maxUpstreamBytes: number;
@@ -83,10 +86,17 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   if (tooLarge.length > 0) return validationErrorResponse(tooLarge);
   const candidateCount = candidates.length;
 
-  try {
-    if (route.acceptSession) candidates = await applyPolicy(route.acceptSession, candidates, user, results);
-  } catch {
-    return unavailableResponse("The game's session policy could not decide; retry later");
+  if (route.acceptSession) {
+    const timeoutMs = route.acceptSessionTimeoutMs;
+    let decided: Forwarded[] | undefined;
+    try {
+      // A policy that never answers (its database stalled) would hold the request, and each of the client's retries.
+      decided = await withDeadline<Forwarded[] | undefined>(applyPolicy(route.acceptSession, candidates, user, results), timeoutMs, () => undefined);
+    } catch {
+      return unavailableResponse("The game's session policy could not decide; retry later");
+    }
+    if (!decided) return unavailableResponse(`The game's session policy did not answer within ${timeoutMs} ms; retry later`);
+    candidates = decided;
   }
   let forwarded = candidates;
   const cap = isTest ? undefined : route.dailyCap; // a test-mode session is validated, never recorded: it plays no time

@@ -119,6 +119,12 @@ export interface RelayOptions {
    */
   acceptSession?: AcceptSession;
   /**
+   * How long `acceptSession` may take for one batch, in ms: past it the batch is answered 503 with `Retry-After`
+   * (the client keeps it and retries), nothing forwarded or counted. @defaultValue 10000
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
+   */
+  acceptSessionTimeoutMs?: number;
+  /**
    * A per-user cap on recorded play time per UTC day (at most 86400 s), counted in memory or, with
    * `storeClient`, in the Redis the fleet's rate limits use. Sessions over it are FAILED.
    * @defaultValue none (no cap)
@@ -152,6 +158,8 @@ export const DEFAULT_COALESCE_WINDOW_MS = 50;
 export const DEFAULT_BODY_TIMEOUT_MS = 10_000;
 /** Default of {@link RelayOptions.authenticateTimeoutMs}. assumed: 10 s, the body's read time-out. */
 export const DEFAULT_AUTHENTICATE_TIMEOUT_MS = 10_000;
+/** Default of {@link RelayOptions.acceptSessionTimeoutMs}. assumed: 10 s, as `authenticate`'s. */
+const DEFAULT_ACCEPT_SESSION_TIMEOUT_MS = DEFAULT_AUTHENTICATE_TIMEOUT_MS;
 
 type Env = { Variables: { user: { userId: string } } };
 
@@ -186,6 +194,7 @@ export function createRelay(options: RelayOptions): Relay {
     coalescer,
     rules: { clockSkewMs: limit(options, 'clockSkewMs', DEFAULT_CLOCK_SKEW_MS, 0), maxSessionAgeMs },
     acceptSession: options.acceptSession,
+    acceptSessionTimeoutMs: limit(options, 'acceptSessionTimeoutMs', DEFAULT_ACCEPT_SESSION_TIMEOUT_MS, 1),
     dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
@@ -263,11 +272,14 @@ export function createRelay(options: RelayOptions): Relay {
   return { fetch: async (request) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(request)) };
 }
 
+/** The relay's numeric options, each checked by {@link limit}. */
+type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs';
+
 /**
  * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
  * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
  */
-function limit(options: RelayOptions, name: 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs', fallback: number, min: number): number {
+function limit(options: RelayOptions, name: NumericOption, fallback: number, min: number): number {
   const value: unknown = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
   return value;

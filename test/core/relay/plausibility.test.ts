@@ -148,6 +148,30 @@ describe('acceptSession', () => {
     });
     expect([status, body.code, forwarded]).toEqual([503, 'INTERNAL_ERROR', []]);
   });
+
+  // On 349fc30 a policy that never answered (its database stalled) held the request, and each retry of the client's, for good.
+  it('answers 503 with Retry-After when it has not answered within acceptSessionTimeoutMs (10 s): nothing forwarded or counted', async () => {
+    vi.useFakeTimers({ now: NOW });
+    let stalled = true;
+    const acceptSession = () => (stalled ? new Promise<boolean>(() => {}) : true);
+    const service = relayOverFakeService({ coalesceWindowMs: 0, acceptSession, dailyPlaytimeCap: { seconds: 1 } });
+    let answered = false;
+    const answer = service.relay.fetch(post([played(NOW - 2000, NOW - 1000, 1)])).finally(() => (answered = true));
+    await vi.advanceTimersByTimeAsync(9_999);
+    expect(answered).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const { status, body, headers } = await read(await answer);
+    expect([status, body.code, body.message]).toEqual([503, 'INTERNAL_ERROR', "The game's session policy did not answer within 10000 ms; retry later"]);
+    expect(headers.get('retry-after')).toMatch(/^[1-5]$/);
+    expect(service.bulkCalls()).toEqual([]);
+    // Nothing was taken from the cap: once the policy answers, a session of 1 s still fits it.
+    stalled = false;
+    expect((await read(await service.relay.fetch(post([played(NOW - 2000, NOW - 1000, 1)])))).body.data.results[0].status).toBe('SUCCESS');
+  });
+
+  it.each([0, Number.NaN, Number.POSITIVE_INFINITY])('refuses acceptSessionTimeoutMs %s at createRelay', (acceptSessionTimeoutMs) => {
+    expect(() => relayOverFakeService({ acceptSessionTimeoutMs })).toThrow(new RangeError(`acceptSessionTimeoutMs must be a finite number >= 1, got ${acceptSessionTimeoutMs}`));
+  });
 });
 
 describe('daily play-time cap', () => {
