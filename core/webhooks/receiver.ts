@@ -103,6 +103,7 @@ export class WebhookReceiver {
     if (scheme === standardWebhooksScheme) assertSecret(options.secret);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
+    if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
     // NaN (an unset environment variable through Number()) would compare false with every size: no cap at all.
     if (typeof maxBodyBytes !== 'number' || !Number.isFinite(maxBodyBytes) || maxBodyBytes < 1) {
@@ -266,7 +267,8 @@ export class WebhookReceiver {
 /**
  * Creates a webhook receiver: mount `receiver.fetch` (Bun, Deno, Hono, Next.js route handlers, workers) or
  * `webhookMiddleware(receiver)` from `game-campaign-sdk/node`.
- * @throws TypeError when the secret is not `whsec_<base64>`, the tolerance is not a number >= 0 or `maxBodyBytes` not one >= 1
+ * @throws TypeError when the secret is not `whsec_<base64>`, the tolerance is not a number >= 0, `maxBodyBytes` not one >= 1
+ * or `now` not a function
  * @example
  * ```ts
  * const receiver = createWebhookReceiver({ secret: process.env.WEBHOOK_SECRET! });

@@ -58,7 +58,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  * It does not remember deliveries: to refuse replays too, use {@link createWebhookReceiver}.
  *
  * @throws WebhookVerificationError with the `reason` of the failed check
- * @throws TypeError when `payload` is not the raw body (e.g. an object a JSON body parser made), or the secret is malformed
+ * @throws TypeError when `payload` is not the raw body (e.g. an object a JSON body parser made), the secret is malformed,
+ * or `now()` gives no finite number (the timestamp check would pass deliveries of any age)
  * @example
  * ```ts
  * // Express: keep the raw body for this route.
@@ -87,10 +88,21 @@ export async function verifyDelivery(options: VerifyWebhookOptions): Promise<Ver
   if (scheme === standardWebhooksScheme) assertSecret(secret);
   assertTolerance(toleranceSeconds);
   const headers = readHeaders(options.headers);
-  const nowSeconds = Math.floor(now() / 1000);
+  const nowSeconds = Math.floor(clockMs(now) / 1000);
   const verified = await scheme.verify({ payload, headers, secret, toleranceSeconds, nowSeconds });
   const event = readEvent(payload, verified?.id ?? headers.get('webhook-id') ?? undefined);
   return { event, delivery: verified ?? { id: event.id, timestampSeconds: nowSeconds } };
+}
+
+/**
+ * The time `now` gives, in ms (a `Date` is read as its time). A clock that gives no number is a programming error,
+ * thrown: NaN compares false with every bound, so the timestamp check would pass deliveries of any age.
+ */
+function clockMs(now: () => number): number {
+  const value: unknown = now();
+  const ms = Number(value);
+  if (!Number.isFinite(ms)) throw new TypeError(`now() must give the time in ms since the epoch (a finite number), got ${String(value)}`);
+  return ms;
 }
 
 /** The body as bytes; anything but a raw body is a programming error, said plainly. */

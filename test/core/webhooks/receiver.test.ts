@@ -306,6 +306,20 @@ describe('createWebhookReceiver: listeners', () => {
     }
   });
 
+  it('refuses a now that is not a function at creation', () => {
+    expect(() => createWebhookReceiver({ secret: SECRET, now: Date.now() as unknown as () => number })).toThrow(new TypeError(`now must be a function giving ms since the epoch, got number`));
+  });
+
+  it('answers 500 and reports a TypeError when now() gives no number (the timestamp check would be off), emitting nothing', async () => {
+    const receiver = createWebhookReceiver({ secret: SECRET, now: (() => undefined) as unknown as () => number });
+    const errors: unknown[] = [];
+    const events: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    receiver.on('event', (event) => void events.push(event));
+    const { status } = await answer(receiver, post(delivery(couponRedeemed(), { timestamp: 1000 })));
+    expect([status, events, errors]).toEqual([500, [], [new TypeError('now() must give the time in ms since the epoch (a finite number), got undefined')]]);
+  });
+
   it('refuses a negative tolerance at creation', () => {
     expect(() => createWebhookReceiver({ secret: SECRET, toleranceSeconds: -1 })).toThrow(
       new TypeError('toleranceSeconds must be a finite number of seconds >= 0, got -1'),

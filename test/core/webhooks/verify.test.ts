@@ -215,6 +215,15 @@ describe('verifyWebhook: rejections, one reason each', () => {
     );
   });
 
+  // On 349fc30 a clock giving no number (NaN compares false with every bound) switched the timestamp check off:
+  // a delivery signed in 1970 was accepted.
+  it.each([['undefined', () => undefined], ['a string', () => '2026-11-27T00:00:00Z'], ['NaN', () => Number.NaN]])('a now() that gives %s: TypeError, the delivery not accepted', async (_, badNow) => {
+    const { payload, headers } = delivery(couponRedeemed(), { timestamp: 1000 });
+    await expect(verifyWebhook({ payload, headers, secret: SECRET, now: badNow as unknown as () => number })).rejects.toThrow(
+      new TypeError(`now() must give the time in ms since the epoch (a finite number), got ${String(badNow())}`),
+    );
+  });
+
   it('a secret that is not whsec_<base64>: TypeError', async () => {
     const { payload, headers } = delivery(couponRedeemed());
 
