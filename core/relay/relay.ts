@@ -38,8 +38,8 @@ export interface RelayOptions {
   /**
    * The game's own authentication: `{ userId }` or null (then 401). The relay takes the user from here,
    * never from a body. Read headers only: the relay reads the body afterwards (use `request.clone()` if
-   * the check needs it). A throw counts as a failure; one that has not settled after `authenticateTimeoutMs` is
-   * answered 503.
+   * the check needs it; a body it read itself leaves the relay none, answered 500 saying so). A throw counts as a
+   * failure; one that has not settled after `authenticateTimeoutMs` is answered 503.
    */
   authenticate: RelayAuthenticate;
   /**

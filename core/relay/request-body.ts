@@ -38,12 +38,15 @@ class BodyTimeout extends Error {}
  * Answers 400 `BAD_REQUEST` for a wrong content type, an empty body, bytes that are not UTF-8 or text
  * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes, 408 for a
  * body still arriving at the time-out, 413 for a body over the cap and 415 for one that does not decode because
- * it is compressed or in another charset. assumed: the spec names no code for 408, 413 or 415; BAD_REQUEST.
+ * it is compressed or in another charset. assumed: the spec names no code for 408, 413 or 415; BAD_REQUEST. A body
+ * the game's own code read first is its 500 `INTERNAL_ERROR` (the client keeps its data and retries).
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
   if (!isJsonContentType(request.headers.get('content-type'))) {
     return fail(errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json'));
   }
+  // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
+  if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
   const { maxBytes, timeoutMs } = limits;
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(new BodyTimeout()), timeoutMs);

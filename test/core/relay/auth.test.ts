@@ -76,6 +76,24 @@ describe('relay authentication', () => {
     expect(answer.status).toBe(200);
     expect(seen).toEqual(['POST /campaign/playtime/sessions t-1']);
   });
+
+  // On 349fc30 this was 400 BAD_REQUEST 'The body could not be read': no word of why, and a 400 blames the client.
+  it('answers 500 saying to read request.clone() when authenticate read the body itself; a clone leaves it to the relay', async () => {
+    const byBodyToken = (clone: boolean) => async (request: Request) => {
+      const { token } = (await (clone ? request.clone() : request).json()) as { token?: string };
+      return token === 't-1' ? { userId: 'alice' } : null;
+    };
+    const body = { token: 't-1', sessions: sessions('alice', 1) };
+    const direct = relayWith(byBodyToken(false));
+    const answer = await read(await direct.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, body)));
+    expect([answer.status, answer.body]).toEqual([
+      500,
+      { status: 500, error: 'Internal Server Error', code: 'INTERNAL_ERROR', message: 'The request body was read before the relay: an authenticate that reads it must read request.clone()' },
+    ]);
+    expect(direct.fake.calls).toEqual([]);
+    const cloned = relayWith(byBodyToken(true));
+    expect((await cloned.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, body))).status).toBe(200);
+  });
 });
 
 describe('the user comes only from authenticate', () => {
