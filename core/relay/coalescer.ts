@@ -2,7 +2,7 @@
  * Merges the small playtime batches many clients send at about the same time into few upstream bulk
  * calls, and hands each client exactly its own items' results once the service has answered. A client's
  * outcome depends only on its own batch: merged calls stay under the service's item and byte limits, and a
- * merged call the service refuses is sent again client by client before anyone is answered.
+ * merged call the service refuses (or answers 500) is sent again client by client before anyone is answered.
  * @see DESIGN section 6 (coalescing)
  */
 import { isTransientStatus } from '../http/backoff.js';
@@ -221,8 +221,8 @@ export class PlaytimeCoalescer {
       result = await this.#send(slices.length === 1 ? itemsOf(slices[0] as Slice) : slices.flatMap(itemsOf), isTest, bodyOf(slices, isTest));
     } catch (error) {
       const parts = new Set(slices.map((slice) => slice.part));
-      if (parts.size > 1 && isRefusal(error)) {
-        // Whose batch was refused is unknown: each client's slices go again on their own.
+      if (parts.size > 1 && (isRefusal(error) || isServiceFault(error))) {
+        // Whose batch was refused (or made the service fail) is unknown: each client's slices go again on their own.
         await Promise.all([...parts].map((part) => this.#deliver(slices.filter((slice) => slice.part === part), isTest)));
       } else {
         // One client's call: a refusal's details name its sessions as the client's batch numbers them.
@@ -289,6 +289,16 @@ function isRefusal(error: unknown): boolean {
   const status = error.status;
   if (error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) return true;
   return status !== undefined && status >= 400 && status < 500 && !isTransientStatus(status) && status !== 401 && status !== 403;
+}
+
+/**
+ * A 500 from the service: possibly caused by one client's items (a session the service cannot process), so one
+ * player's data must not fail the others merged with it. assumed: only exactly 500; 502/503/504, time-outs and
+ * 429 say the service (or the way to it) is down for everyone, and splitting would only multiply the calls. The
+ * parts sent again cost at most the calls the relay makes without merging.
+ */
+function isServiceFault(error: unknown): boolean {
+  return isCampaignError(error) && error.status === 500;
 }
 
 /**

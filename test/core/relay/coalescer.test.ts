@@ -113,14 +113,33 @@ describe('coalescing through the relay', () => {
     });
   });
 
-  it('fails every merged client with 503 when the merged call fails for another reason', async () => {
+  it('fails every merged client with 503 when the service is unavailable for everyone (503), without splitting', async () => {
     const { relay, fake, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 50 });
-    fake.push(reply.error(500, 'INTERNAL_ERROR', 'boom'));
+    fake.push(reply.error(503, 'SERVICE_UNAVAILABLE', 'down'));
     const answers = ['alice', 'bob'].map((user) => relay.fetch(post({ sessions: sessions(user, 1) }, user)));
     await settle();
     await vi.advanceTimersByTimeAsync(50);
     expect((await Promise.all(answers)).map((a) => a.status)).toEqual([503, 503]);
     expect(bulkCalls()).toHaveLength(1);
+  });
+
+  it("sends each client on its own after a merged call's 500, so a batch the service cannot process fails only its player", async () => {
+    const { relay, fake, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 50 });
+    // The service fails (500) on any body holding the hostile player's session, and records the others.
+    const poisoned = (request: { body: unknown }) => JSON.stringify(request.body).includes('s-mallory-0');
+    for (let i = 0; i < 3; i++) {
+      fake.push((request) => (poisoned(request) ? reply.error(500, 'INTERNAL_ERROR', 'boom') : reply.ok(success((request.body as { sessions: BulkPlaytimeItem[] }).sessions))));
+    }
+    const honest = relay.fetch(post({ sessions: sessions('alice', 1) }, 'alice'));
+    const hostile = relay.fetch(post({ sessions: sessions('mallory', 1) }, 'mallory'));
+    await settle();
+    await vi.advanceTimersByTimeAsync(50);
+    const [honestAnswer, hostileAnswer] = await Promise.all([read(await honest), read(await hostile)]);
+    expect(sent(bulkCalls())).toEqual([['s-alice-0', 's-mallory-0'], ['s-alice-0'], ['s-mallory-0']]);
+    expect(honestAnswer.status).toBe(200);
+    expect(honestAnswer.body.data.results).toEqual([{ sessionId: 's-alice-0', status: 'SUCCESS' }]);
+    // The hostile player's batch stays transient (the tracker keeps it queued): the service, not the player, failed.
+    expect(hostileAnswer.status).toBe(503);
   });
 
   it('gives each client its own result when two clients send the same sessionId', async () => {
