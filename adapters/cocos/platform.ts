@@ -58,7 +58,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
   // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
-  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage), onStorageError);
+  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage, runtime === 'native'), onStorageError);
 
   return {
     runtime,

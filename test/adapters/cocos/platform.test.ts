@@ -151,6 +151,93 @@ describe('Cocos storage', () => {
   });
 });
 
+describe('Cocos native storage on a full disk (a write that fails says nothing)', () => {
+  const relay = (sent: string[], online: () => boolean) => async (_input: unknown, init?: RequestInit) => {
+    if (!online()) throw new TypeError('Network request failed');
+    const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+    sent.push(...sessions.map((s) => s.sessionId));
+    return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+  };
+  const nativeGame = (cc: ReturnType<typeof createFakeCc>, fetch: ReturnType<typeof relay>) =>
+    createGameCampaign({
+      cc,
+      fetch,
+      getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never,
+      onStorageError: () => undefined,
+      clientKey: 'ck_key:secret',
+      relay: { url: 'https://game.example/campaign' },
+      userId: 'player-1',
+    });
+
+  it('full at start-up: the last run\'s queue is still read and delivered, and this run\'s session is held and sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const table = new Map<string, string>();
+    const sent: string[] = [];
+    let online = false;
+    try {
+      const firstCc = createFakeCc('native', table);
+      firstCc.start();
+      const first = nativeGame(firstCc, relay(sent, () => online));
+      const queued = first.tracker.start();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await first.tracker.stop();
+      await first.tracker.flush().catch(() => undefined);
+      await first.dispose();
+      expect([...table.keys()].some((key) => key.includes(queued))).toBe(true);
+
+      online = true;
+      const cc = createFakeCc('native', table);
+      cc.start();
+      cc.fillDisk();
+      const second = nativeGame(cc, relay(sent, () => online));
+      const errors: TrackerErrorEvent[] = [];
+      second.tracker.on('error', (event) => errors.push(event));
+      const current = second.tracker.start();
+      await vi.advanceTimersByTimeAsync(5_000);
+      await second.tracker.stop();
+      await second.tracker.flush();
+      expect(sent).toEqual(expect.arrayContaining([queued, current]));
+      expect(second.platform.persistentStorage).toBe(true);
+      expect(errors.map((event) => event.kind)).toContain('storage');
+      // Its delete was dropped too: the tracker deletes it again at a later flush, once the disk has room.
+      cc.fillDisk(false);
+      await second.tracker.flush();
+      expect([...table.keys()].some((key) => key.includes(queued))).toBe(false);
+      await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('filled during play: the session whose writes were dropped is reported, held in memory and sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const table = new Map<string, string>();
+    const sent: string[] = [];
+    let online = false;
+    const cc = createFakeCc('native', table);
+    cc.start();
+    const gc = nativeGame(cc, relay(sent, () => online));
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    try {
+      const id = gc.tracker.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      cc.fillDisk();
+      await vi.advanceTimersByTimeAsync(3_000);
+      await gc.tracker.stop();
+      await gc.tracker.flush().catch(() => undefined);
+      expect(errors.map((event) => event.kind)).toContain('storage');
+      expect([...table.keys()].some((key) => key.includes(`queue`) && key.includes(id))).toBe(false); // never written
+      online = true;
+      await gc.tracker.flush();
+      expect(sent).toEqual([id]);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('Cocos lifecycle', () => {
   it('listens to game events only while someone listens', () => {
     const cc = createFakeCc('native');

@@ -4,6 +4,10 @@
  *   page's `localStorage` on web, or on native the `jsb` store (native/cocos/bindings/manual/jsb_global.cpp
  *   `register_sys_localStorage`: SQLite `jsb.sqlite`, synchronous, `getItem/setItem/removeItem/clear/key(i)`
  *   and a `length` getter; `getItem` -> null when missing; values force-stringified).
+ * - Native writes never throw: a failed SQLite write (a full disk) is printed and dropped, on iOS/desktop
+ *   (native/cocos/storage/local-storage/LocalStorage.cpp `localStorageSetItem`: `printf("Error in
+ *   localStorage.setItem()")`) and Android (native/cocos/platform/android/java/src/com/cocos/lib/CocosLocalStorage.java
+ *   `setItem`/`removeItem`: `catch (Exception e) { e.printStackTrace(); }`): `fillDisk()`.
  * - When the probe of the host storage throws, Cocos replaces it with stubs that only `warnID(5200)` and
  *   return undefined, plus `length: 0` (cocos/core/platform/sys.ts:315-327, `sys.init`): `breakStorage()`.
  * - `sys.platform` is a `sys.Platform` value (pal/system-info/enum-type/platform.ts:25-56), fixed when the
@@ -25,6 +29,8 @@ export interface FakeCc {
   start(): void;
   /** What Cocos does when its storage probe throws: warn-only stubs from now on. */
   breakStorage(): void;
+  /** A native build's disk is full (`true`) or has room again: `setItem`/`removeItem` change nothing and throw nothing. */
+  fillDisk(full?: boolean): void;
   /** Fires `Game.EVENT_HIDE` / `Game.EVENT_SHOW`, as the engine does on app pause/resume. */
   emit(type: string): void;
   /** URLs given to `sys.openURL`. */
@@ -44,6 +50,7 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
   const listeners = new Map<string, Set<() => void>>();
   const opened: string[] = [];
   const warnings: number[] = [];
+  let diskFull = false;
   const sys: FakeCc['sys'] = {
     localStorage: {},
     isNative: runtime === 'native',
@@ -68,12 +75,15 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
     },
     Game: { EVENT_HIDE: 'game_on_hide', EVENT_SHOW: 'game_on_show' },
     start() {
-      sys.localStorage = webStorage(table);
+      sys.localStorage = webStorage(table, () => diskFull);
     },
     breakStorage() {
       // sys.ts:316-326, key for key.
       const warn = () => void warnings.push(5200);
       sys.localStorage = { getItem: warn, setItem: warn, clear: warn, removeItem: warn, key: warn, length: 0 };
+    },
+    fillDisk(full = true) {
+      diskFull = full;
     },
     emit(type) {
       for (const listener of [...(listeners.get(type) ?? [])]) listener();
@@ -84,12 +94,15 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
   };
 }
 
-/** Web Storage semantics over a Map: strings only (values force-stringified), null when missing. */
-function webStorage(table: DeviceTable) {
+/**
+ * Web Storage semantics over a Map: strings only (values force-stringified), null when missing; while `full()`, a
+ * write or delete is dropped without a word (native's SQLite store on a full disk).
+ */
+function webStorage(table: DeviceTable, full: () => boolean) {
   return {
     getItem: (key: string) => (table.has(key) ? table.get(key)! : null),
-    setItem: (key: string, value: unknown) => void table.set(key, String(value)),
-    removeItem: (key: string) => void table.delete(key),
+    setItem: (key: string, value: unknown) => void (full() || table.set(key, String(value))),
+    removeItem: (key: string) => void (full() || table.delete(key)),
     clear: () => table.clear(),
     key: (index: number) => [...table.keys()][index] ?? null,
     get length() {
