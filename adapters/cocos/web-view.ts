@@ -28,6 +28,9 @@ export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebVi
   });
   // A page that failed to load is gone for the player: the launcher hears it as closed.
   view.node.on('error', () => handle.close());
+  // So is a node the game destroyed (a scene change, its own close button): NodeEventType.NODE_DESTROYED, emitted by
+  // each destroyed node (cocos-engine cocos/scene-graph/node.ts `_onPreDestroy`); `closed` settles, nothing more to destroy.
+  view.node.on('node-destroyed', handle.settle);
   view.url = url;
   return handle;
 }
