@@ -535,6 +535,33 @@ describe('Cocos crypto and globals', () => {
     await expect(crypto.randomBytes(16)).rejects.toBeInstanceOf(CryptoUnavailableError);
   });
 
+  it('on WeChat, the id of a session started before wx\'s random bytes answered differs on two phones whose Math.random is seeded alike', async () => {
+    // WeChat's crypto manager answers asynchronously and a game starts in the same tick (this guide's example), so that
+    // id comes from Math.random; JavaScriptCore (WeChat on iOS) seeds it with 32 bits, and the service records one of
+    // two equal ids (the other SKIPPED: its play time lost). The clock is mixed in: equal ids need the same start time too.
+    vi.stubGlobal('crypto', undefined); // a mini-game has no WebCrypto
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'performance'] });
+    const random = vi.spyOn(Math, 'random');
+    try {
+      const phone = async (at: number) => {
+        vi.setSystemTime(at);
+        let x = 7;
+        random.mockImplementation(() => (x = (x * 48_271) % 2_147_483_647) / 2_147_483_647);
+        const { wx, XMLHttpRequest } = createFakeWx(new Map(), noServer);
+        const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx, XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+        const id = gc.tracker.start();
+        await gc.dispose();
+        return id;
+      };
+      const first = await phone(Date.UTC(2026, 3, 1, 12));
+      expect(await phone(Date.UTC(2026, 3, 1, 12, 0, 7))).not.toBe(first);
+      expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      random.mockRestore();
+      vi.useRealTimers();
+    }
+  });
+
   it('installs an AbortController stand-in only where the runtime has none, and only when the platform is made', () => {
     vi.stubGlobal('AbortController', undefined);
     createCocosPlatform({ cc: createFakeCc('web') });
