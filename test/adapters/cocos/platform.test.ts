@@ -15,6 +15,38 @@ afterEach(() => {
 });
 const noServer = async () => new Response('{}');
 
+/** The relay's answer to a batch: every session recorded (its id added to `sent`). */
+function acknowledge(sent: string[], body: string): Response {
+  const { sessions } = JSON.parse(body) as { sessions: Array<{ sessionId: string }> };
+  sent.push(...sessions.map((s) => s.sessionId));
+  return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+}
+
+/**
+ * A run offline queues a session; the next run (`run(true)`: its storage full) starts once `goOnline` ran and plays
+ * one: both must go out, and the full store is reported. Under fake timers; the caller disposes `second`.
+ */
+async function queuedThenFull(run: (full: boolean) => ReturnType<typeof createGameCampaign>, keys: () => string[], goOnline: () => void) {
+  const first = run(false);
+  const queued = first.tracker.start();
+  await vi.advanceTimersByTimeAsync(5_000);
+  await first.tracker.stop();
+  await first.tracker.flush().catch(() => undefined);
+  await first.dispose();
+  expect(keys().some((key) => key.includes(queued))).toBe(true);
+
+  goOnline();
+  const second = run(true);
+  const errors: TrackerErrorEvent[] = [];
+  second.tracker.on('error', (event) => errors.push(event));
+  const current = second.tracker.start();
+  await vi.advanceTimersByTimeAsync(5_000);
+  await second.tracker.stop();
+  await second.tracker.flush();
+  expect(errors.map((event) => event.kind)).toContain('storage');
+  return { second, queued, current };
+}
+
 describe('Cocos storage', () => {
   it('does not touch sys.localStorage until first used, so a platform made before the engine starts still persists', async () => {
     const table = new Map<string, string>();
@@ -101,9 +133,7 @@ describe('Cocos storage', () => {
     let online = false;
     const handler = async (request: Request) => {
       if (!online) throw new TypeError('offline');
-      const { sessions } = JSON.parse(await request.text()) as { sessions: Array<{ sessionId: string }> };
-      sent.push(...sessions.map((s) => s.sessionId));
-      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+      return acknowledge(sent, await request.text());
     };
     const run = (full: boolean) => {
       const { wx, XMLHttpRequest } = createFakeWx(table, handler);
@@ -125,25 +155,9 @@ describe('Cocos storage', () => {
       });
     };
     try {
-      const first = run(false);
-      const queued = first.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await first.tracker.stop();
-      await first.tracker.flush().catch(() => undefined);
-      await first.dispose();
-      expect([...table.keys()].some((key) => key.includes(queued))).toBe(true);
-
-      online = true;
-      const second = run(true);
-      const errors: TrackerErrorEvent[] = [];
-      second.tracker.on('error', (event) => errors.push(event));
-      const current = second.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await second.tracker.stop();
-      await second.tracker.flush();
+      const { second, queued, current } = await queuedThenFull(run, () => [...table.keys()], () => void (online = true));
       expect(sent).toEqual(expect.arrayContaining([queued, current]));
       expect([...table.keys()].some((key) => key.includes(queued))).toBe(false);
-      expect(errors.map((event) => event.kind)).toContain('storage');
       await second.dispose();
     } finally {
       vi.useRealTimers();
@@ -152,16 +166,13 @@ describe('Cocos storage', () => {
 });
 
 describe('Cocos native storage on a full disk (a write that fails says nothing)', () => {
-  const relay = (sent: string[], online: () => boolean) => async (_input: unknown, init?: RequestInit) => {
-    if (!online()) throw new TypeError('Network request failed');
-    const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
-    sent.push(...sessions.map((s) => s.sessionId));
-    return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
-  };
-  const nativeGame = (cc: ReturnType<typeof createFakeCc>, fetch: ReturnType<typeof relay>) =>
+  const nativeGame = (cc: ReturnType<typeof createFakeCc>, sent: string[], online: () => boolean) =>
     createGameCampaign({
       cc,
-      fetch,
+      fetch: async (_input, init) => {
+        if (!online()) throw new TypeError('Network request failed');
+        return acknowledge(sent, String(init?.body));
+      },
       getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never,
       onStorageError: () => undefined,
       clientKey: 'ck_key:secret',
@@ -174,31 +185,17 @@ describe('Cocos native storage on a full disk (a write that fails says nothing)'
     const table = new Map<string, string>();
     const sent: string[] = [];
     let online = false;
-    try {
-      const firstCc = createFakeCc('native', table);
-      firstCc.start();
-      const first = nativeGame(firstCc, relay(sent, () => online));
-      const queued = first.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await first.tracker.stop();
-      await first.tracker.flush().catch(() => undefined);
-      await first.dispose();
-      expect([...table.keys()].some((key) => key.includes(queued))).toBe(true);
-
-      online = true;
-      const cc = createFakeCc('native', table);
+    let cc = createFakeCc('native', table);
+    const run = (full: boolean) => {
+      cc = createFakeCc('native', table);
       cc.start();
-      cc.fillDisk();
-      const second = nativeGame(cc, relay(sent, () => online));
-      const errors: TrackerErrorEvent[] = [];
-      second.tracker.on('error', (event) => errors.push(event));
-      const current = second.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await second.tracker.stop();
-      await second.tracker.flush();
+      cc.fillDisk(full);
+      return nativeGame(cc, sent, () => online);
+    };
+    try {
+      const { second, queued, current } = await queuedThenFull(run, () => [...table.keys()], () => void (online = true));
       expect(sent).toEqual(expect.arrayContaining([queued, current]));
       expect(second.platform.persistentStorage).toBe(true);
-      expect(errors.map((event) => event.kind)).toContain('storage');
       // Its delete was dropped too: the tracker deletes it again at a later flush, once the disk has room.
       cc.fillDisk(false);
       await second.tracker.flush();
@@ -216,7 +213,7 @@ describe('Cocos native storage on a full disk (a write that fails says nothing)'
     let online = false;
     const cc = createFakeCc('native', table);
     cc.start();
-    const gc = nativeGame(cc, relay(sent, () => online));
+    const gc = nativeGame(cc, sent, () => online);
     const errors: TrackerErrorEvent[] = [];
     gc.tracker.on('error', (event) => errors.push(event));
     try {
