@@ -7,7 +7,7 @@ import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WEBVIEW_CLOSE_SCHEME, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
-import { createFakeCc } from '../fakes/fake-cc.js';
+import { createFakeCc, createFakeWebView } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
 afterEach(() => {
@@ -514,6 +514,28 @@ describe('Cocos web view', () => {
     await handle.closed;
     handle.close(); // already gone: not destroyed again
     expect(nodes[0]!.destroyed).toBe(0);
+  });
+
+  it('on native, a WebView whose node enters the scene after the factory returned still closes on the page\'s close scheme', async () => {
+    // The component drops the scheme and the callback while it has no implementation (its node not yet active).
+    const fake = createFakeWebView('native');
+    const platform = createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view });
+    const handle = await platform.openWebView('https://campaign.example/one');
+    fake.activate();
+    fake.navigate('gamecampaign://close');
+    expect(fake.destroyed).toBe(1);
+    await handle.closed;
+  });
+
+  it('on web, the native-only scheme calls are not made (the component would warn "The platform does not support")', async () => {
+    vi.stubGlobal('document', { addEventListener: () => undefined, visibilityState: 'visible' });
+    const fake = createFakeWebView('web');
+    fake.activate();
+    const handle = await createCocosPlatform({ cc: createFakeCc('web'), webView: () => fake.view }).openWebView('https://campaign.example/one');
+    expect([fake.view.url, fake.warnings]).toEqual(['https://campaign.example/one', []]);
+    handle.close();
+    await handle.closed;
+    expect(fake.destroyed).toBe(1);
   });
 
   it('without a component factory hands the URL to sys.openURL on web and native', async () => {

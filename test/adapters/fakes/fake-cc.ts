@@ -110,3 +110,66 @@ function webStorage(table: DeviceTable, full: () => boolean) {
     },
   };
 }
+
+/** What {@link createFakeWebView} gives a test: the component, and the engine's side of it. */
+export interface FakeWebView {
+  view: { url: string; node: { on(type: string, callback: (...args: any[]) => void): void; destroy(): boolean }; setJavascriptInterfaceScheme(scheme: string): void; setOnJSCallback(callback: (...args: any[]) => void): void };
+  /** Its node becomes active in the scene: the component's implementation is made and loads `url`. */
+  activate(): void;
+  /** The page navigates to `url`: a native view hands a URL of its interface scheme to the JS callback instead. */
+  navigate(url: string): void;
+  /** The warnings the component logged. */
+  readonly warnings: string[];
+  /** How many times its node was destroyed. */
+  readonly destroyed: number;
+}
+
+/**
+ * A fake `WebView` component (cocos-engine v3.8 cocos/web-view/web-view.ts). Its implementation exists only once its
+ * node is active in the scene (`__preload`, which then loads `url`); until then `url` is only kept and
+ * `setJavascriptInterfaceScheme`/`setOnJSCallback` do nothing (each is `if (this._impl) ...`). Each URL loaded emits
+ * `loading` on the node (platforms/native/engine/jsb-webview.js `loadURL` dispatches LOADING; the component's
+ * `onLoading` emits it). The native view calls back `(webview, url)` (native/cocos/ui/webview/WebView.h
+ * `ccWebViewCallback`); on web both calls only warn "The platform does not support" (web-view-impl-web.ts). A destroyed
+ * node emits `node-destroyed` (cocos/scene-graph/node.ts `_onPreDestroy`).
+ */
+export function createFakeWebView(runtime: 'web' | 'native'): FakeWebView {
+  const listeners: Array<[string, (...args: any[]) => void]> = [];
+  const warnings: string[] = [];
+  let active = false;
+  let url = '';
+  let scheme: string | undefined;
+  let callback: ((...args: any[]) => void) | undefined;
+  let destroyed = 0;
+  const emit = (type: string) => listeners.forEach(([name, listener]) => name === type && listener(view));
+  const toImpl = (set: () => void) => (runtime === 'web' ? void warnings.push('The platform does not support') : active && set());
+  const view: FakeWebView['view'] = {
+    get url() {
+      return url;
+    },
+    set url(next) {
+      url = next;
+      if (active) emit('loading');
+    },
+    node: {
+      on: (type, listener) => void listeners.push([type, listener]),
+      destroy: () => (destroyed++, emit('node-destroyed'), true),
+    },
+    setJavascriptInterfaceScheme: (next) => toImpl(() => (scheme = next)),
+    setOnJSCallback: (next) => toImpl(() => (callback = next)),
+  };
+  return {
+    view,
+    activate() {
+      active = true;
+      emit('loading');
+    },
+    navigate(to) {
+      if (scheme && to.startsWith(`${scheme}://`)) callback?.(view, to);
+    },
+    warnings,
+    get destroyed() {
+      return destroyed;
+    },
+  };
+}
