@@ -498,22 +498,16 @@ describe('Cocos web view', () => {
   });
 
   it('a web view whose node the game destroyed (a scene change, its own close button) is closed: its handle\'s closed settles, and close() destroys nothing more', async () => {
-    // cocos-engine cocos/scene-graph/node.ts `_onPreDestroy`: a destroyed node (and each node of a destroyed scene)
-    // emits NodeEventType.NODE_DESTROYED ('node-destroyed') before its event processor goes.
-    const nodes: Array<{ listeners: Map<string, () => void>; destroyed: number }> = [];
-    const platform = createCocosPlatform({
-      cc: createFakeCc('native'),
-      webView: () => {
-        const node = { listeners: new Map<string, () => void>(), destroyed: 0 };
-        nodes.push(node);
-        return { url: '', node: { on: (type: string, callback: () => void) => void node.listeners.set(type, callback), destroy: () => void node.destroyed++ } };
-      },
-    });
-    const handle = await platform.openWebView('https://campaign.example/one');
-    nodes[0]!.listeners.get('node-destroyed')!();
-    await handle.closed;
-    handle.close(); // already gone: not destroyed again
-    expect(nodes[0]!.destroyed).toBe(0);
+    const fake = createFakeWebView('native');
+    const handle = await createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view }).openWebView('https://campaign.example/one');
+    fake.activate();
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    fake.view.node.destroy(); // the game's, not the adapter's
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    handle.close();
+    expect(fake.destroyed).toBe(1);
   });
 
   it('on native, a WebView whose node enters the scene after the factory returned still closes on the page\'s close scheme', async () => {
