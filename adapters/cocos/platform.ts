@@ -58,7 +58,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
   // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
-  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage), onStorageError);
+  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage, runtime === 'native'), onStorageError);
 
   return {
     runtime,
@@ -82,7 +82,9 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
     now: () => Date.now(),
     // Every Cocos build has it: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045, `_calculateDT`),
-    // and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
+    // and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778). On a WeChat phone
+    // it is the wall clock: the engine's adapter sets `performance = { now: Date.now }` (platforms/minigame/platforms/
+    // wechat/wrapper/builtin/WindowProperties.js:15-17); docs/guides/cocos.md, "The clock on WeChat".
     monotonic: () => performance.now(),
   };
 }

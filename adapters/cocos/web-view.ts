@@ -21,13 +21,25 @@ export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebVi
   }
   const view = factory(url);
   const handle = webViewHandle(() => view.node.destroy());
-  view.setJavascriptInterfaceScheme?.(CLOSE_SCHEME);
+  // Native only: on web the component just warns "The platform does not support" (cocos/web-view/web-view-impl-web.ts).
+  // The component drops both calls until its node is active in the scene (its implementation is made in `__preload`),
+  // so they are made again each time it starts loading a URL (`loading`, from then on; ours once `url` is set below).
   // The native callback is `(sender, url)` (cc::WebView's ccWebViewCallback): look for the URL among the arguments.
-  view.setOnJSCallback?.((...args: unknown[]) => {
-    if (args.some((arg) => typeof arg === 'string' && arg.startsWith(`${CLOSE_SCHEME}://close`))) handle.close();
-  });
+  const wire = () => {
+    view.setJavascriptInterfaceScheme?.(CLOSE_SCHEME);
+    view.setOnJSCallback?.((...args: unknown[]) => {
+      if (args.some((arg) => typeof arg === 'string' && arg.startsWith(`${CLOSE_SCHEME}://close`))) handle.close();
+    });
+  };
+  if (sys.isNative) {
+    wire();
+    view.node.on('loading', wire);
+  }
   // A page that failed to load is gone for the player: the launcher hears it as closed.
   view.node.on('error', () => handle.close());
+  // So is a node the game destroyed (a scene change, its own close button): NodeEventType.NODE_DESTROYED, emitted by
+  // each destroyed node (cocos-engine cocos/scene-graph/node.ts `_onPreDestroy`); `closed` settles, nothing more to destroy.
+  view.node.on('node-destroyed', handle.settle);
   view.url = url;
   return handle;
 }

@@ -57,9 +57,9 @@ export function probedStorage(open: () => StringStore | Promise<StringStore>, on
         const read = store.get(PROBE_KEY);
         store.delete(PROBE_KEY);
         // A store that refuses the write but reads (a full one) is kept: what it holds is delivered, which makes room,
-        // and the tracker holds in memory what it cannot write (docs/guides/tracker.md, "Storage that fails").
-        if (refused) store.keys();
-        else if (read !== token) throw new Error(`probe read back ${read}`);
+        // and the tracker holds in memory what it cannot write (docs/guides/tracker.md, "Storage that fails"). A read
+        // of `undefined` is no store at all (Cocos's warn-only stubs), whether or not the write threw.
+        if (refused ? (store.keys(), read === undefined) : read !== token) throw new Error(`probe read back ${read}`);
       } catch (cause) {
         store = new Map();
         onError((unreported = new StorageUnavailableError(`storage does not persist, kept in memory for this run: ${cause}`, { cause })));
@@ -95,13 +95,22 @@ export function probedStorage(open: () => StringStore | Promise<StringStore>, on
   };
 }
 
-/** A Web Storage (`localStorage`, Cocos native's `sys.localStorage`) as a {@link StringStore}. */
-export function webStorageStore(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void; key(index: number): string | null; readonly length: number }): StringStore {
+/**
+ * A Web Storage (`localStorage`, Cocos native's `sys.localStorage`) as a {@link StringStore}. With `readBack` (Cocos
+ * native), each write and delete is read back and throws when it did not land: native's SQLite store drops a failed
+ * write without a word (a full disk: cocos-engine native/cocos/storage/local-storage/LocalStorage.cpp prints "Error in
+ * localStorage.setItem()", Android's CocosLocalStorage.java catches and prints), so the probe and the tracker hear it
+ * as a browser's quota error: the store is kept and what it holds delivered, and the tracker holds what it cannot write.
+ */
+export function webStorageStore(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void; key(index: number): string | null; readonly length: number }, readBack?: boolean): StringStore {
   if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready');
+  const check = (key: string, expected: string | null, what: string) => {
+    if (readBack && (storage.getItem(key) ?? null) !== expected) throw new Error(`storage: ${what} of "${key}" did not land (a full disk?)`);
+  };
   return {
     get: (key) => storage.getItem(key),
-    set: (key, value) => storage.setItem(key, value),
-    delete: (key) => storage.removeItem(key),
+    set: (key, value) => (storage.setItem(key, value), check(key, value, 'the write')),
+    delete: (key) => (storage.removeItem(key), check(key, null, 'the delete')),
     // A key that vanished under us (another tab) reads as null: skipped.
     keys: () => Array.from({ length: storage.length }, (_, index) => storage.key(index)).filter((key): key is string => key != null),
   };

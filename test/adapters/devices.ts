@@ -13,7 +13,14 @@ import { createFakeCc } from './fakes/fake-cc.js';
 import { createFakeWx } from './fakes/fake-wx.js';
 import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from './fakes/fake-react-native.js';
 
-/** A fetch to the in-process server that fails while offline (a browser's or RN's fetch, minus the network). */
+/**
+ * A fetch to the in-process server that fails while offline (a browser's or RN's fetch, minus the network). Cocos
+ * native's fetch (cocos-engine platforms/native/builtin/jsb-adapter/fetch.js, whatwg-fetch over the JSB XHR) rejects
+ * the same way: the XHR fires `onerror` with status 0 for a connection, DNS, TLS or time-out failure (the HttpClient's
+ * response code 0 or -1: native/cocos/bindings/manual/jsb_xmlhttprequest.cpp `onResponse`; HttpClient-java.cpp and
+ * HttpClient-apple.mm, whose request time-out defaults to 10 s, HttpRequest.h), never `onload`, and fetch.js rejects
+ * `new TypeError('Network request failed')`.
+ */
 export function routedFetch(server: ServerHandler, isOnline: () => boolean, options: { dropSignal?: boolean; dropKeepalive?: boolean } = {}): FetchLike {
   return async (input, init = {}) => {
     if (!isOnline()) throw new TypeError('Network request failed');

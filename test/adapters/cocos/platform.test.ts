@@ -7,13 +7,45 @@ import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, RequestBlockedError, StorageUnavailableError, WEBVIEW_CLOSE_SCHEME, WebViewUnavailableError, type CocosWebView } from '../../../adapters/cocos/index.js';
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
-import { createFakeCc } from '../fakes/fake-cc.js';
+import { createFakeCc, createFakeWebView } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
 });
 const noServer = async () => new Response('{}');
+
+/** The relay's answer to a batch: every session recorded (its id added to `sent`). */
+function acknowledge(sent: string[], body: string): Response {
+  const { sessions } = JSON.parse(body) as { sessions: Array<{ sessionId: string }> };
+  sent.push(...sessions.map((s) => s.sessionId));
+  return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+}
+
+/**
+ * A run offline queues a session; the next run (`run(true)`: its storage full) starts once `goOnline` ran and plays
+ * one: both must go out, and the full store is reported. Under fake timers; the caller disposes `second`.
+ */
+async function queuedThenFull(run: (full: boolean) => ReturnType<typeof createGameCampaign>, keys: () => string[], goOnline: () => void) {
+  const first = run(false);
+  const queued = first.tracker.start();
+  await vi.advanceTimersByTimeAsync(5_000);
+  await first.tracker.stop();
+  await first.tracker.flush().catch(() => undefined);
+  await first.dispose();
+  expect(keys().some((key) => key.includes(queued))).toBe(true);
+
+  goOnline();
+  const second = run(true);
+  const errors: TrackerErrorEvent[] = [];
+  second.tracker.on('error', (event) => errors.push(event));
+  const current = second.tracker.start();
+  await vi.advanceTimersByTimeAsync(5_000);
+  await second.tracker.stop();
+  await second.tracker.flush();
+  expect(errors.map((event) => event.kind)).toContain('storage');
+  return { second, queued, current };
+}
 
 describe('Cocos storage', () => {
   it('does not touch sys.localStorage until first used, so a platform made before the engine starts still persists', async () => {
@@ -101,9 +133,7 @@ describe('Cocos storage', () => {
     let online = false;
     const handler = async (request: Request) => {
       if (!online) throw new TypeError('offline');
-      const { sessions } = JSON.parse(await request.text()) as { sessions: Array<{ sessionId: string }> };
-      sent.push(...sessions.map((s) => s.sessionId));
-      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+      return acknowledge(sent, await request.text());
     };
     const run = (full: boolean) => {
       const { wx, XMLHttpRequest } = createFakeWx(table, handler);
@@ -125,26 +155,80 @@ describe('Cocos storage', () => {
       });
     };
     try {
-      const first = run(false);
-      const queued = first.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await first.tracker.stop();
-      await first.tracker.flush().catch(() => undefined);
-      await first.dispose();
-      expect([...table.keys()].some((key) => key.includes(queued))).toBe(true);
-
-      online = true;
-      const second = run(true);
-      const errors: TrackerErrorEvent[] = [];
-      second.tracker.on('error', (event) => errors.push(event));
-      const current = second.tracker.start();
-      await vi.advanceTimersByTimeAsync(5_000);
-      await second.tracker.stop();
-      await second.tracker.flush();
+      const { second, queued, current } = await queuedThenFull(run, () => [...table.keys()], () => void (online = true));
       expect(sent).toEqual(expect.arrayContaining([queued, current]));
       expect([...table.keys()].some((key) => key.includes(queued))).toBe(false);
-      expect(errors.map((event) => event.kind)).toContain('storage');
       await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
+describe('Cocos native storage on a full disk (a write that fails says nothing)', () => {
+  const nativeGame = (cc: ReturnType<typeof createFakeCc>, sent: string[], online: () => boolean) =>
+    createGameCampaign({
+      cc,
+      fetch: async (_input, init) => {
+        if (!online()) throw new TypeError('Network request failed');
+        return acknowledge(sent, String(init?.body));
+      },
+      getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never,
+      onStorageError: () => undefined,
+      clientKey: 'ck_key:secret',
+      relay: { url: 'https://game.example/campaign' },
+      userId: 'player-1',
+    });
+
+  it('full at start-up: the last run\'s queue is still read and delivered, and this run\'s session is held and sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const table = new Map<string, string>();
+    const sent: string[] = [];
+    let online = false;
+    let cc = createFakeCc('native', table);
+    const run = (full: boolean) => {
+      cc = createFakeCc('native', table);
+      cc.start();
+      cc.fillDisk(full);
+      return nativeGame(cc, sent, () => online);
+    };
+    try {
+      const { second, queued, current } = await queuedThenFull(run, () => [...table.keys()], () => void (online = true));
+      expect(sent).toEqual(expect.arrayContaining([queued, current]));
+      expect(second.platform.persistentStorage).toBe(true);
+      // Its delete was dropped too: the tracker deletes it again at a later flush, once the disk has room.
+      cc.fillDisk(false);
+      await second.tracker.flush();
+      expect([...table.keys()].some((key) => key.includes(queued))).toBe(false);
+      await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('filled during play: the session whose writes were dropped is reported, held in memory and sent', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const table = new Map<string, string>();
+    const sent: string[] = [];
+    let online = false;
+    const cc = createFakeCc('native', table);
+    cc.start();
+    const gc = nativeGame(cc, sent, () => online);
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    try {
+      const id = gc.tracker.start();
+      await vi.advanceTimersByTimeAsync(2_000);
+      cc.fillDisk();
+      await vi.advanceTimersByTimeAsync(3_000);
+      await gc.tracker.stop();
+      await gc.tracker.flush().catch(() => undefined);
+      expect(errors.map((event) => event.kind)).toContain('storage');
+      expect([...table.keys()].some((key) => key.includes(`queue`) && key.includes(id))).toBe(false); // never written
+      online = true;
+      await gc.tracker.flush();
+      expect(sent).toEqual([id]);
+      await gc.dispose();
     } finally {
       vi.useRealTimers();
     }
@@ -413,6 +497,41 @@ describe('Cocos web view', () => {
     expect(destroyed).toEqual(['https://campaign.example/one', 'https://campaign.example/two']);
   });
 
+  it('a web view whose node the game destroyed (a scene change, its own close button) is closed: its handle\'s closed settles, and close() destroys nothing more', async () => {
+    const fake = createFakeWebView('native');
+    const handle = await createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view }).openWebView('https://campaign.example/one');
+    fake.activate();
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    fake.view.node.destroy(); // the game's, not the adapter's
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    handle.close();
+    expect(fake.destroyed).toBe(1);
+  });
+
+  it('on native, a WebView whose node enters the scene after the factory returned still closes on the page\'s close scheme', async () => {
+    // The component drops the scheme and the callback while it has no implementation (its node not yet active).
+    const fake = createFakeWebView('native');
+    const platform = createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view });
+    const handle = await platform.openWebView('https://campaign.example/one');
+    fake.activate();
+    fake.navigate('gamecampaign://close');
+    expect(fake.destroyed).toBe(1);
+    await handle.closed;
+  });
+
+  it('on web, the native-only scheme calls are not made (the component would warn "The platform does not support")', async () => {
+    vi.stubGlobal('document', { addEventListener: () => undefined, visibilityState: 'visible' });
+    const fake = createFakeWebView('web');
+    fake.activate();
+    const handle = await createCocosPlatform({ cc: createFakeCc('web'), webView: () => fake.view }).openWebView('https://campaign.example/one');
+    expect([fake.view.url, fake.warnings]).toEqual(['https://campaign.example/one', []]);
+    handle.close();
+    await handle.closed;
+    expect(fake.destroyed).toBe(1);
+  });
+
   it('without a component factory hands the URL to sys.openURL on web and native', async () => {
     const cc = createFakeCc('native');
     const handle = await createCocosPlatform({ cc }).openWebView('https://campaign.example/');
@@ -427,6 +546,33 @@ describe('Cocos crypto and globals', () => {
     vi.stubGlobal('crypto', undefined);
     const { crypto } = createCocosPlatform({ cc: createFakeCc('native') });
     await expect(crypto.randomBytes(16)).rejects.toBeInstanceOf(CryptoUnavailableError);
+  });
+
+  it('on WeChat, the id of a session started before wx\'s random bytes answered differs on two phones whose Math.random is seeded alike', async () => {
+    // WeChat's crypto manager answers asynchronously and a game starts in the same tick (this guide's example), so that
+    // id comes from Math.random; JavaScriptCore (WeChat on iOS) seeds it with 32 bits, and the service records one of
+    // two equal ids (the other SKIPPED: its play time lost). The clock is mixed in: equal ids need the same start time too.
+    vi.stubGlobal('crypto', undefined); // a mini-game has no WebCrypto
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'performance'] });
+    const random = vi.spyOn(Math, 'random');
+    try {
+      const phone = async (at: number) => {
+        vi.setSystemTime(at);
+        let x = 7;
+        random.mockImplementation(() => (x = (x * 48_271) % 2_147_483_647) / 2_147_483_647);
+        const { wx, XMLHttpRequest } = createFakeWx(new Map(), noServer);
+        const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx, XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+        const id = gc.tracker.start();
+        await gc.dispose();
+        return id;
+      };
+      const first = await phone(Date.UTC(2026, 3, 1, 12));
+      expect(await phone(Date.UTC(2026, 3, 1, 12, 0, 7))).not.toBe(first);
+      expect(first).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    } finally {
+      random.mockRestore();
+      vi.useRealTimers();
+    }
   });
 
   it('installs an AbortController stand-in only where the runtime has none, and only when the platform is made', () => {

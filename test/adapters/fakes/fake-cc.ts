@@ -4,6 +4,10 @@
  *   page's `localStorage` on web, or on native the `jsb` store (native/cocos/bindings/manual/jsb_global.cpp
  *   `register_sys_localStorage`: SQLite `jsb.sqlite`, synchronous, `getItem/setItem/removeItem/clear/key(i)`
  *   and a `length` getter; `getItem` -> null when missing; values force-stringified).
+ * - Native writes never throw: a failed SQLite write (a full disk) is printed and dropped, on iOS/desktop
+ *   (native/cocos/storage/local-storage/LocalStorage.cpp `localStorageSetItem`: `printf("Error in
+ *   localStorage.setItem()")`) and Android (native/cocos/platform/android/java/src/com/cocos/lib/CocosLocalStorage.java
+ *   `setItem`/`removeItem`: `catch (Exception e) { e.printStackTrace(); }`): `fillDisk()`.
  * - When the probe of the host storage throws, Cocos replaces it with stubs that only `warnID(5200)` and
  *   return undefined, plus `length: 0` (cocos/core/platform/sys.ts:315-327, `sys.init`): `breakStorage()`.
  * - `sys.platform` is a `sys.Platform` value (pal/system-info/enum-type/platform.ts:25-56), fixed when the
@@ -25,6 +29,8 @@ export interface FakeCc {
   start(): void;
   /** What Cocos does when its storage probe throws: warn-only stubs from now on. */
   breakStorage(): void;
+  /** A native build's disk is full (`true`) or has room again: `setItem`/`removeItem` change nothing and throw nothing. */
+  fillDisk(full?: boolean): void;
   /** Fires `Game.EVENT_HIDE` / `Game.EVENT_SHOW`, as the engine does on app pause/resume. */
   emit(type: string): void;
   /** URLs given to `sys.openURL`. */
@@ -44,6 +50,7 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
   const listeners = new Map<string, Set<() => void>>();
   const opened: string[] = [];
   const warnings: number[] = [];
+  let diskFull = false;
   const sys: FakeCc['sys'] = {
     localStorage: {},
     isNative: runtime === 'native',
@@ -68,12 +75,15 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
     },
     Game: { EVENT_HIDE: 'game_on_hide', EVENT_SHOW: 'game_on_show' },
     start() {
-      sys.localStorage = webStorage(table);
+      sys.localStorage = webStorage(table, () => diskFull);
     },
     breakStorage() {
       // sys.ts:316-326, key for key.
       const warn = () => void warnings.push(5200);
       sys.localStorage = { getItem: warn, setItem: warn, clear: warn, removeItem: warn, key: warn, length: 0 };
+    },
+    fillDisk(full = true) {
+      diskFull = full;
     },
     emit(type) {
       for (const listener of [...(listeners.get(type) ?? [])]) listener();
@@ -84,16 +94,82 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
   };
 }
 
-/** Web Storage semantics over a Map: strings only (values force-stringified), null when missing. */
-function webStorage(table: DeviceTable) {
+/**
+ * Web Storage semantics over a Map: strings only (values force-stringified), null when missing; while `full()`, a
+ * write or delete is dropped without a word (native's SQLite store on a full disk).
+ */
+function webStorage(table: DeviceTable, full: () => boolean) {
   return {
     getItem: (key: string) => (table.has(key) ? table.get(key)! : null),
-    setItem: (key: string, value: unknown) => void table.set(key, String(value)),
-    removeItem: (key: string) => void table.delete(key),
+    setItem: (key: string, value: unknown) => void (full() || table.set(key, String(value))),
+    removeItem: (key: string) => void (full() || table.delete(key)),
     clear: () => table.clear(),
     key: (index: number) => [...table.keys()][index] ?? null,
     get length() {
       return table.size;
+    },
+  };
+}
+
+/** What {@link createFakeWebView} gives a test: the component, and the engine's side of it. */
+export interface FakeWebView {
+  view: { url: string; node: { on(type: string, callback: (...args: any[]) => void): void; destroy(): boolean }; setJavascriptInterfaceScheme(scheme: string): void; setOnJSCallback(callback: (...args: any[]) => void): void };
+  /** Its node becomes active in the scene: the component's implementation is made and loads `url`. */
+  activate(): void;
+  /** The page navigates to `url`: a native view hands a URL of its interface scheme to the JS callback instead. */
+  navigate(url: string): void;
+  /** The warnings the component logged. */
+  readonly warnings: string[];
+  /** How many times its node was destroyed. */
+  readonly destroyed: number;
+}
+
+/**
+ * A fake `WebView` component (cocos-engine v3.8 cocos/web-view/web-view.ts). Its implementation exists only once its
+ * node is active in the scene (`__preload`, which then loads `url`); until then `url` is only kept and
+ * `setJavascriptInterfaceScheme`/`setOnJSCallback` do nothing (each is `if (this._impl) ...`). Each URL loaded emits
+ * `loading` on the node (platforms/native/engine/jsb-webview.js `loadURL` dispatches LOADING; the component's
+ * `onLoading` emits it). The native view calls back `(webview, url)` (native/cocos/ui/webview/WebView.h
+ * `ccWebViewCallback`); on web both calls only warn "The platform does not support" (web-view-impl-web.ts). A destroyed
+ * node emits `node-destroyed` (cocos/scene-graph/node.ts `_onPreDestroy`).
+ */
+export function createFakeWebView(runtime: 'web' | 'native'): FakeWebView {
+  const listeners: Array<[string, (...args: any[]) => void]> = [];
+  const warnings: string[] = [];
+  let active = false;
+  let url = '';
+  let scheme: string | undefined;
+  let callback: ((...args: any[]) => void) | undefined;
+  let destroyed = 0;
+  const emit = (type: string) => listeners.forEach(([name, listener]) => name === type && listener(view));
+  const toImpl = (set: () => void) => (runtime === 'web' ? void warnings.push('The platform does not support') : active && set());
+  const view: FakeWebView['view'] = {
+    get url() {
+      return url;
+    },
+    set url(next) {
+      url = next;
+      if (active) emit('loading');
+    },
+    node: {
+      on: (type, listener) => void listeners.push([type, listener]),
+      destroy: () => (destroyed++, emit('node-destroyed'), true),
+    },
+    setJavascriptInterfaceScheme: (next) => toImpl(() => (scheme = next)),
+    setOnJSCallback: (next) => toImpl(() => (callback = next)),
+  };
+  return {
+    view,
+    activate() {
+      active = true;
+      emit('loading');
+    },
+    navigate(to) {
+      if (scheme && to.startsWith(`${scheme}://`)) callback?.(view, to);
+    },
+    warnings,
+    get destroyed() {
+      return destroyed;
     },
   };
 }
