@@ -194,13 +194,18 @@ describe('React Native lifecycle and network', () => {
 });
 
 /** React's useSyncExternalStore as a mounted component sees it: subscribed (once), then the snapshot read. */
-function mountedReact(): ReactLike {
-  const subscribed = new Set<unknown>();
+function mountedReact(): ReactLike & { unmount(): void } {
+  const subscribed = new Map<unknown, () => void>();
   return {
     createElement: (type, props) => ({ type, props }),
     useSyncExternalStore: (subscribe, getSnapshot) => {
-      if (!subscribed.has(subscribe)) subscribed.add(subscribe) && subscribe(() => {});
+      if (!subscribed.has(subscribe)) subscribed.set(subscribe, subscribe(() => {}));
       return getSnapshot();
+    },
+    /** The component unmounts: React calls the unsubscribe function its subscribe returned. */
+    unmount() {
+      for (const unsubscribe of subscribed.values()) unsubscribe();
+      subscribed.clear();
     },
   };
 }
@@ -278,6 +283,34 @@ describe('React Native web view host: mounting and the back button', () => {
     expect(host.Host({})).toBeNull();
     expect(handlers.size).toBe(0);
     expect(pressBack()).toBe(false);
+  });
+
+  it("the Host unmounted while a page is open (the game left that screen) closes the page: its handle settles and Android's back button goes to the app again", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    const React = mountedReact();
+    const host = createWebViewHost({ React, WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const handle = await host.open('https://campaign.example/?ott=1');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    React.unmount();
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    expect(handlers.size).toBe(0);
+    // Mounted again: nothing shows (the page's one-time link is spent), and a new page opens as usual.
+    expect(host.Host({})).toBeNull();
+    await expect(host.open('https://campaign.example/?ott=2')).resolves.toMatchObject({ closed: expect.any(Promise) });
+  });
+
+  it("modules.WebView given react-native-webview's WebView instead of createWebViewHost's host: createGameCampaign says what to pass (it failed only when a page opened, after its one-time token was spent)", () => {
+    function WebView() {}
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, WebView: WebView as never };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(TypeError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/modules\.WebView.*createWebViewHost/);
   });
 });
 
