@@ -314,6 +314,26 @@ describe('React Native web view host: mounting and the back button', () => {
   });
 });
 
+describe('One SDK per player, also under Fast Refresh', () => {
+  it('a second createGameCampaign for a player whose first is not disposed warns (Fast Refresh re-ran the module: the first keeps recording); none after dispose(), none for another player', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const modules = { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), getRandomValues };
+      const first = createGameCampaign({ ...facade, userId: 'player-refresh', modules });
+      const other = createGameCampaign({ ...facade, userId: 'player-other', modules });
+      expect(warn).not.toHaveBeenCalled();
+      const second = createGameCampaign({ ...facade, userId: 'player-refresh', modules });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/player-refresh.*not disposed.*dispose\(\)/);
+      await Promise.all([first.dispose(), second.dispose(), other.dispose()]);
+      await createGameCampaign({ ...facade, userId: 'player-refresh', modules }).dispose();
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
+  });
+});
+
 describe('React Native app launched in the background', () => {
   it('counts no time until the app is opened (a background fetch or push launched it; AppState announces nothing until then)', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
