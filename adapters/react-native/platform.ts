@@ -81,7 +81,7 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
   const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? host;
   if (!source) {
     throw new CryptoUnavailableError(
-      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto or modules.getRandomValues",
+      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto (expo-crypto 12.2+) or modules.getRandomValues",
     );
   }
   if (source === host) {

@@ -37,6 +37,14 @@ describe('React Native crypto (Hermes has none)', () => {
     expect(() => createGameCampaign({ ...facade, modules: { ...modules, getRandomValues } })).not.toThrow();
   });
 
+  it("expo-crypto without getRandomValues (12.0, what Expo SDK 47 installs; it came in 12.2): the error names the version to install", () => {
+    vi.stubGlobal('crypto', undefined);
+    const expoCrypto = { digestStringAsync: async () => '' } as never;
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(CryptoUnavailableError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/expo-crypto 12\.2/);
+  });
+
   it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
     vi.stubGlobal('crypto', webcrypto);
     const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
