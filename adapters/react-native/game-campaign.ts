@@ -22,13 +22,21 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
 /** What the React Native {@link createGameCampaign} returns: the facade, and the platform it runs on. */
 export type ReactNativeGameCampaign = GameCampaign & { platform: ReactNativePlatform };
 
+/**
+ * The players with an SDK not yet disposed in this JavaScript realm, by store and player. Fast Refresh re-runs an edited
+ * module but not this package, so it survives an edit: a second SDK for one player then warns, since the first keeps
+ * recording (its sessions, continued after a long background, are counted beside the second's).
+ */
+const live = new Set<string>();
+
 /** `gc.picker` of a facade built without `picker`. */
 const noPicker: CreatorPickerFactory = () => {
   throw new TypeError("gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
 };
 
 /**
- * Builds the SDK for a React Native or Expo app.
+ * Builds the SDK for a React Native or Expo app. Keep one per player: a second one for a player whose first is not
+ * disposed warns (`console.warn`; Fast Refresh re-running the module that made it).
  * @throws {@link CryptoUnavailableError} when no secure random source was given or installed, or the installed one throws; TypeError for
  * missing modules or a malformed Client key; ValidationError for a bad userId, relay url or tracker option
  * @example
@@ -53,5 +61,10 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
     return [`${SHARED_NAMESPACE}:`, `${own}:`, `${own}.moved`];
   });
   // The facade reads its own options by name: `modules`, `storageName` and `picker` are ignored there, and its fetch is the platform's.
-  return Object.assign(composeGameCampaign({ ...options, platform }, options.picker ?? noPicker), { platform });
+  const gc = composeGameCampaign({ ...options, platform }, options.picker ?? noPicker);
+  const { dispose } = gc;
+  const player = `${options.storageName}:${storageKey ?? options.clientKey}:${options.userId}`;
+  if (live.has(player)) console.warn(`createGameCampaign: the SDK made before for player ${options.userId} is not disposed and still records: dispose() it first (Fast Refresh: see the React Native guide)`);
+  live.add(player);
+  return Object.assign(gc, { platform, dispose: () => (live.delete(player), dispose()) });
 }

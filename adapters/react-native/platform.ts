@@ -1,5 +1,5 @@
 /**
- * The React Native {@link Platform} (bare RN and Expo) from injected modules: AsyncStorage 2.x or 3.x,
+ * The React Native {@link Platform} (bare RN and Expo) from injected modules: AsyncStorage 1.x, 2.x or 3.x,
  * AppState, NetInfo when given, a secure random source (Hermes has none built in), a web view host or
  * `Linking`. The package imports no React Native module; nothing is read at import.
  * @see DESIGN section 4, docs/guides/react-native.md
@@ -81,7 +81,7 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
   const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? host;
   if (!source) {
     throw new CryptoUnavailableError(
-      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto or modules.getRandomValues",
+      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto (expo-crypto 12.2+) or modules.getRandomValues",
     );
   }
   if (source === host) {
@@ -129,7 +129,7 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
 }
 
 /**
- * NetInfo 12: `addEventListener` returns the unsubscribe function and calls the listener with the current
+ * NetInfo 9+: `addEventListener` returns the unsubscribe function and calls the listener with the current
  * state at once; it is removed when our last listener leaves. Online unless `isConnected` is `false` (`null` is
  * unknown). `isInternetReachable` is not read: on iOS it is NetInfo's own request to a Google URL by default, which
  * networks that block Google (mainland China, some firewalls) never answer, so it stays `false` while the relay

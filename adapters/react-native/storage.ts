@@ -1,5 +1,5 @@
 /**
- * AsyncStorage (2.x or 3.x, told apart by duck typing) as a {@link KeyValueStorage}. Values are JSON text.
+ * AsyncStorage (1.x and 2.x alike, or 3.x, told apart by duck typing) as a {@link KeyValueStorage}. Values are JSON text.
  */
 import type { KeyValueStorage } from '../../core/platform.js';
 import { withDeadline } from '../../core/with-deadline.js';

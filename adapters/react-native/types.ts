@@ -36,7 +36,7 @@ export interface AppStateLike {
   addEventListener(type: 'change', listener: (state: string) => void): { remove(): void };
 }
 
-/** `@react-native-community/netinfo` (12: `addEventListener` returns the unsubscribe function). */
+/** `@react-native-community/netinfo` (9+: `addEventListener` returns the unsubscribe function). */
 export interface NetInfoLike {
   addEventListener(listener: (state: { isConnected: boolean | null; isInternetReachable?: boolean | null }) => void): () => void;
 }
@@ -64,7 +64,7 @@ export interface WebViewOpener {
 /** The modules a React Native game passes in. */
 export interface ReactNativeModules {
   /**
-   * `@react-native-async-storage/async-storage` (2.x or 3.x) as `import * as AsyncStorage`: with 3.x the SDK
+   * `@react-native-async-storage/async-storage` (1.17+, 2.x or 3.x) as `import * as AsyncStorage`: with 3.x the SDK
    * keeps its data in its own store, not in the app's legacy shared store (the 3.x default export). A store
    * (2.x's default export) works too.
    */

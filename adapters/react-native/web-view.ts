@@ -36,8 +36,8 @@ export interface BackHandlerLike {
 
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
- * message, `handle.close()` or, with `BackHandler`, Android's back button removes it. One web view at a time:
- * opening another closes the first.
+ * message, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
+ * web view at a time: opening another closes the first.
  * @throws from `open`: {@link WebViewUnavailableError} while no `Host` is rendered (nothing would show, and the
  * handle would never settle)
  * @example
@@ -60,7 +60,9 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler }: { Re
   };
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
-    return () => void listeners.delete(listener);
+    // The last Host unmounted (the game left its screen): the page shows no more and its one-time link is spent, so it
+    // is closed (its handle settles, the back button goes to the app again) rather than kept open unseen.
+    return () => void (listeners.delete(listener) && !listeners.size && current?.close());
   };
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
   return {
@@ -95,8 +97,11 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler }: { Re
 /**
  * The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal; and, with neither,
  * `webViewUnavailable`, so that `gc.webview.open` refuses before it asks the relay for a token (offline too).
+ * @throws TypeError when `webView` has no `open` (the `WebView` component itself)
  */
 export function reactNativeWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): Pick<Platform, 'openWebView' | 'webViewUnavailable'> {
+  // react-native-webview's own `WebView` given by its name would fail only as a page opens, its one-time token spent.
+  if (webView && typeof webView.open !== 'function') throw new TypeError('modules.WebView: pass createWebViewHost({ React, WebView }), not the WebView component');
   const unavailable = webView || linking ? undefined : () => new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
   return {
     async openWebView(url) {

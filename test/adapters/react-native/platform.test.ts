@@ -37,6 +37,14 @@ describe('React Native crypto (Hermes has none)', () => {
     expect(() => createGameCampaign({ ...facade, modules: { ...modules, getRandomValues } })).not.toThrow();
   });
 
+  it("expo-crypto without getRandomValues (12.0, what Expo SDK 47 installs; it came in 12.2): the error names the version to install", () => {
+    vi.stubGlobal('crypto', undefined);
+    const expoCrypto = { digestStringAsync: async () => '' } as never;
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), expoCrypto };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(CryptoUnavailableError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/expo-crypto 12\.2/);
+  });
+
   it('uses the crypto.getRandomValues that react-native-get-random-values installs, or the injected module', async () => {
     vi.stubGlobal('crypto', webcrypto);
     const installed = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState() } });
@@ -194,13 +202,18 @@ describe('React Native lifecycle and network', () => {
 });
 
 /** React's useSyncExternalStore as a mounted component sees it: subscribed (once), then the snapshot read. */
-function mountedReact(): ReactLike {
-  const subscribed = new Set<unknown>();
+function mountedReact(): ReactLike & { unmount(): void } {
+  const subscribed = new Map<unknown, () => void>();
   return {
     createElement: (type, props) => ({ type, props }),
     useSyncExternalStore: (subscribe, getSnapshot) => {
-      if (!subscribed.has(subscribe)) subscribed.add(subscribe) && subscribe(() => {});
+      if (!subscribed.has(subscribe)) subscribed.set(subscribe, subscribe(() => {}));
       return getSnapshot();
+    },
+    /** The component unmounts: React calls the unsubscribe function its subscribe returned. */
+    unmount() {
+      for (const unsubscribe of subscribed.values()) unsubscribe();
+      subscribed.clear();
     },
   };
 }
@@ -278,6 +291,54 @@ describe('React Native web view host: mounting and the back button', () => {
     expect(host.Host({})).toBeNull();
     expect(handlers.size).toBe(0);
     expect(pressBack()).toBe(false);
+  });
+
+  it("the Host unmounted while a page is open (the game left that screen) closes the page: its handle settles and Android's back button goes to the app again", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    const React = mountedReact();
+    const host = createWebViewHost({ React, WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const handle = await host.open('https://campaign.example/?ott=1');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    React.unmount();
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    expect(handlers.size).toBe(0);
+    // Mounted again: nothing shows (the page's one-time link is spent), and a new page opens as usual.
+    expect(host.Host({})).toBeNull();
+    await expect(host.open('https://campaign.example/?ott=2')).resolves.toMatchObject({ closed: expect.any(Promise) });
+  });
+
+  it("modules.WebView given react-native-webview's WebView instead of createWebViewHost's host: createGameCampaign says what to pass (it failed only when a page opened, after its one-time token was spent)", () => {
+    function WebView() {}
+    const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, WebView: WebView as never };
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(TypeError);
+    expect(() => createGameCampaign({ ...facade, modules })).toThrow(/modules\.WebView.*createWebViewHost/);
+  });
+});
+
+describe('One SDK per player, also under Fast Refresh', () => {
+  it('a second createGameCampaign for a player whose first is not disposed warns (Fast Refresh re-ran the module: the first keeps recording); none after dispose(), none for another player', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const modules = { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), getRandomValues };
+      const first = createGameCampaign({ ...facade, userId: 'player-refresh', modules });
+      const other = createGameCampaign({ ...facade, userId: 'player-other', modules });
+      expect(warn).not.toHaveBeenCalled();
+      const second = createGameCampaign({ ...facade, userId: 'player-refresh', modules });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/player-refresh.*not disposed.*dispose\(\)/);
+      await Promise.all([first.dispose(), second.dispose(), other.dispose()]);
+      await createGameCampaign({ ...facade, userId: 'player-refresh', modules }).dispose();
+      expect(warn).toHaveBeenCalledTimes(1);
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
 

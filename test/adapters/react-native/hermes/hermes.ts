@@ -27,6 +27,8 @@ export const HERMESC_TODAY = join(ROOT, 'node_modules/hermes-compiler/hermesc/li
 export interface StoryRun {
   result?: { story: string; storage: string; outcome?: any; error?: string; stack?: string; delivered: Array<{ sessionId: string; durationSeconds: number }>; answered: string[]; disk: unknown };
   steps: string[];
+  /** What the app wrote to `console`, `level text` per call. */
+  console: string[];
   /** `timed out after the step "stop"`, a VM error, or undefined when the app printed its result. */
   failure?: string;
   output: string;
@@ -81,11 +83,12 @@ export async function runStory(bundle: string, input: { story: string; storage?:
     const { code, stdout, stderr, timedOut } = await run(HERMES_VM, ['-Xmicrotask-queue', join(dir, 'app.hbc')], timeoutMs);
     const lines = stdout.split('\n');
     const steps = lines.filter((line) => line.startsWith('STEP ')).map((line) => line.slice(5));
+    const console = lines.filter((line) => line.startsWith('CONSOLE ')).map((line) => line.slice(8));
     const resultLine = lines.find((line) => line.startsWith('RESULT '));
     const output = `${stdout}${stderr}`.slice(-4000);
-    if (resultLine) return { result: JSON.parse(resultLine.slice(7)), steps, output };
+    if (resultLine) return { result: JSON.parse(resultLine.slice(7)), steps, console, output };
     const where = steps.length ? `after the step "${steps[steps.length - 1]}"` : 'before its first step';
-    return { steps, output, failure: timedOut ? `the Hermes VM did not finish within ${timeoutMs} ms (${where})` : `the Hermes VM exited with ${code} ${where}: ${stderr.slice(0, 1000)}` };
+    return { steps, console, output, failure: timedOut ? `the Hermes VM did not finish within ${timeoutMs} ms (${where})` : `the Hermes VM exited with ${code} ${where}: ${stderr.slice(0, 1000)}` };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -15,12 +15,21 @@
  *   SDK gets these; the CLI's `setTimeout(fn, 0)` is kept for the native modules' answers (`later`) and `settle()`;
  * - React Native 0.70's `AbortController` where the VM has none (the `abort-controller` 3 polyfill RN installs in
  *   Libraries/Core/setUpXHR.js: `abort()` takes no reason and its signal has no `reason`);
+ * - `console` (React Native's bundle installs one first: @react-native/js-polyfills), printed as `CONSOLE` lines;
  * - `fetch`: the relay, which records every session once and answers a repeated `sessionId` SKIPPED, as the
  *   service does (spec: POST /playtime/sessions/bulk, "an existing sessionId is SKIPPED"), and hands out web view
  *   tokens (`POST /webview/ott`, keeping the request and its PKCE challenge); offline, it fails as React
  *   Native's fetch does (`TypeError: Network request failed`).
  */
 const hostSetTimeout = globalThis.setTimeout;
+
+// --- console as React Native has it ------------------------------------------------------------------
+// A React Native bundle starts with @react-native/js-polyfills' console.js (the `getPolyfills` of
+// @react-native/metro-config), so `console` exists before any module runs; the CLI has none. Printed as `CONSOLE` lines.
+if (typeof globalThis.console === 'undefined') {
+  const log = (level) => (...args) => print(`CONSOLE ${level} ${args.map(String).join(' ')}`);
+  globalThis.console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+}
 const input = globalThis.__STORY__ || {};
 
 /** What survives the process: the storage of every store. */
