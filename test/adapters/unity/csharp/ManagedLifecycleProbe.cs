@@ -30,9 +30,9 @@ internal static class ManagedLifecycleProbe
         DamagedFileKept();
         BadOptions();
         WorkerThreadCalls();
-        Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
-        Report["retryAfterSecondsMs"] = ManagedFlusher.RetryAfterMs("2.5");
-        Report["retryAfterJunk"] = ManagedFlusher.RetryAfterMs("soon");
+        Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
+        Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
+        Report["retryAfterJunk"] = RetryAfter.Ms("soon");
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
