@@ -3,7 +3,8 @@
  * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor), not on a phone (its own
  * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
- * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
+ * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
+ * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options are a VALIDATION_ERROR;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -42,6 +43,8 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
   expect(report['setAside']).toEqual(['.json.unreadable']);
   expect(report['setAsideErrors']).toEqual([expect.stringMatching(/^storage: A damaged tracker file was set aside/)]);
+  expect(report['fullDiskWrite']).toBe('{"old":true}');
+  expect(report['temporaryLeft']).toEqual(['fresh.json.tmp']);
   expect(report['badOptions']).toEqual([
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.CheckpointInterval must be/),
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.MaxQueue must be/),

@@ -28,6 +28,7 @@ internal static class ManagedLifecycleProbe
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
         DamagedFileKept();
+        LeftoverTemporaryFiles();
         BadOptions();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
@@ -231,6 +232,39 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Flush, "flush");
         Report["setAside"] = Json.Write(new List<string>(Directory.GetFiles(folder.QueueDir)), path => (object)Path.GetFileName(path).Substring(Path.GetFileName(path).IndexOf('.')));
         Report["setAsideErrors"] = errors;
+    }
+
+    /// <summary>
+    /// A write that fails on a full disk (its temporary file a link to /dev/full) leaves the old file and no temporary
+    /// one; the temporary files of writes a kill cut short, over a minute old, are deleted at the next start-up, the
+    /// player's own and another player's, but not one just written (another copy of the game may be writing it).
+    /// </summary>
+    private static void LeftoverTemporaryFiles()
+    {
+        NewProcess();
+        var full = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "full-disk");
+        var path = Path.Combine(full.QueueDir, "s.json");
+        TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
+        System.Diagnostics.Process.Start("ln", "-s /dev/full " + path + ".tmp").WaitForExit();
+        try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["fullDiskWrite"] = "written"; }
+        catch (IOException) { Report["fullDiskWrite"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
+
+        var own = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover");
+        var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover-other");
+        var leftovers = new[] { Path.Combine(own.QueueDir, "q.json.tmp"), Path.Combine(own.RunningDir, "r.json.tmp"), own.OptOutPath + ".tmp", Path.Combine(other.QueueDir, "o.json.tmp") };
+        foreach (var leftover in leftovers)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(leftover));
+            File.WriteAllText(leftover, "{\"sessi");
+            File.SetLastWriteTimeUtc(leftover, DateTime.UtcNow.AddMinutes(-2));
+        }
+        var fresh = Path.Combine(own.QueueDir, "fresh.json.tmp");
+        File.WriteAllText(fresh, "{");
+        Init("leftover");
+        Pass(0);
+        var left = new List<object>();
+        foreach (var file in new[] { leftovers[0], leftovers[1], leftovers[2], leftovers[3], fresh }) if (File.Exists(file)) left.Add(Path.GetFileName(file));
+        Report["temporaryLeft"] = left;
     }
 
     private static void BadOptions()
