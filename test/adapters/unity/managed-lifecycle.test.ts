@@ -4,7 +4,8 @@
  * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
- * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options are a VALIDATION_ERROR;
+ * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -49,6 +50,7 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.CheckpointInterval must be/),
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.MaxQueue must be/),
   ]);
+  expect(report['deepMetadata']).toEqual(['started', 'VALIDATION_ERROR Invalid request: start.metadata must not nest deeper than 61 arrays and objects', 'VALIDATION_ERROR', '3 4']);
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

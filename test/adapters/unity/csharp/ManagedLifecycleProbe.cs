@@ -30,6 +30,7 @@ internal static class ManagedLifecycleProbe
         DamagedFileKept();
         LeftoverTemporaryFiles();
         BadOptions();
+        DeepMetadata();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -265,6 +266,41 @@ internal static class ManagedLifecycleProbe
         var left = new List<object>();
         foreach (var file in new[] { leftovers[0], leftovers[1], leftovers[2], leftovers[3], fresh }) if (File.Exists(file)) left.Add(Path.GetFileName(file));
         Report["temporaryLeft"] = left;
+    }
+
+    /// <summary>
+    /// Metadata 61 levels deep is played and delivered; 62 (which the relay's 64-level body limit refuses, and the
+    /// session:end event's JSON cannot hold) and metadata holding itself are a VALIDATION_ERROR at Start, and the next
+    /// run starts and plays.
+    /// </summary>
+    private static void DeepMetadata()
+    {
+        NewProcess();
+        Init("deep");
+        var outcomes = new List<object>();
+        foreach (var depth in new[] { 61, 62 })
+        {
+            var metadata = new Dictionary<string, object> { { "leaf", depth } };
+            for (var level = 1; level < depth; level++) metadata = new Dictionary<string, object> { { "k", metadata } };
+            var start = Tracker.Start(null, null, metadata);
+            Loop.Settle();
+            outcomes.Add(start.IsFaulted ? ((GameCampaignException)start.Exception.InnerException).Code + " " + start.Exception.InnerException.Message : "started");
+            Pass(3000);
+            Loop.Run(Tracker.Stop, "stop");
+        }
+        var cycle = new Dictionary<string, object>();
+        cycle["self"] = cycle;
+        var cyclic = Tracker.Start(null, null, cycle);
+        outcomes.Add(cyclic.IsFaulted ? ((GameCampaignException)cyclic.Exception.InnerException).Code : "started");
+        Loop.Run(Tracker.Flush, "flush");
+        NewProcess();
+        Init("deep");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        outcomes.Add(string.Join(" ", Relay.Received.FindAll(session => session.Player == "deep").ConvertAll(session => session.DurationSeconds.ToString()).ToArray()));
+        Report["deepMetadata"] = outcomes;
     }
 
     private static void BadOptions()
