@@ -34,8 +34,13 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   expect(report['desktopFocus']).toEqual(['stop 5']);
   // A phone's own keyboard takes focus without a pause: still play (no pause, no time-out); Home pauses.
   expect(report['phoneKeyboard']).toEqual(['stop 77']);
-  // An hour without frames (the Editor paused): one checkpoint in the next frame, not one per period missed.
-  expect(report).toMatchObject({ stalledFrameWrites: 1, stalledTimersLeftDue: false });
+  // An hour without frames (a laptop asleep, the Editor paused): background time, which ended the session at the last
+  // checkpoint tick (15 s: the 1 s played after it is lost, less than one interval) and continues it; the next frame writes the
+  // ended session and the continuation's record (twice: begun, then checkpointed), not one per period missed.
+  expect(report).toMatchObject({ stalledFrameWrites: 3, stalledTimersLeftDue: false });
+  // The continuation: 20 s played, 40 s without frames paused from its last tick (at 15 s: 5 s played after it are
+  // lost, less than one interval), 10 s more.
+  expect(report['stalledSessions']).toEqual(['start', 'background-timeout 15', 'continued', 'stop 25']);
   // Calls from another thread run on the main thread: events raised there, Tasks completed, the session recorded.
   expect(report['workerThreadEvents']).toEqual(['start main', 'end main']);
   expect(report).toMatchObject({ workerThreadTasks: 'started stopped', workerThreadReceived: ['worker 3'] });

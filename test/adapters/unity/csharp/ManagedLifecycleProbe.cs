@@ -111,22 +111,32 @@ internal static class ManagedLifecycleProbe
     }
 
     /// <summary>
-    /// No frame for an hour with focus kept (the Editor's pause button, a debugger, a window being dragged): the next
-    /// frame takes one checkpoint, not one per 15 s missed (240 flushed writes at once), and the timers are not left due.
+    /// No frame for an hour with focus kept (a laptop's lid closed on the game, the Editor's pause button, a debugger):
+    /// the next frame's checkpoint tick finds it came 3,600 s after the last, so that hour is background time, which
+    /// ended the session there (background-timeout) and continues it at once; the frame writes that, not one
+    /// checkpoint per 15 s missed (240 flushed writes at once), and the timers are not left due. Then 20 s of play, with
+    /// ticks on time, count; 40 s without frames pause the session from its last tick (not a time-out); 10 s more count.
     /// </summary>
     private static void FramesStalled()
     {
         NewProcess();
         Init("stalled");
+        var sessions = new List<object>();
+        Tracker.SessionStarted += e => sessions.Add(e.Continues == null ? "start" : "continued");
+        Tracker.SessionEnded += e => sessions.Add(e.Reason + " " + e.Session.DurationSeconds);
         Loop.Run(() => Tracker.Start(), "start");
-        Pass(2000);
+        Pass(16000);
         var writes = 0;
         TrackerFiles.Observer = (operation, path) => { if (operation == "write") Interlocked.Increment(ref writes); };
-        Pass(3600000);
+        ProbeDevice.Stall(3600000);
         TrackerFiles.Observer = null;
         Report["stalledFrameWrites"] = (double)writes;
         Report["stalledTimersLeftDue"] = ManagedTimers.NextDueMs() <= ProbeDevice.MonotonicMs;
+        Pass(20000);
+        ProbeDevice.Stall(40000);
+        Pass(10000);
         Loop.Run(Tracker.Stop, "stop");
+        Report["stalledSessions"] = sessions;
     }
 
     /// <summary>
@@ -187,7 +197,7 @@ internal static class ManagedLifecycleProbe
         NewProcess();
         Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
         Init("quitter");
-        Report["deliveredNextRun"] = Json.Write(Relay.Received, session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["deliveredNextRun"] = Json.Write(Relay.Received.FindAll(session => session.Player == "quitter"), session => (object)(session.Player + " " + session.DurationSeconds));
         Report["leftNextRun"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
