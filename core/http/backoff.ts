@@ -20,15 +20,19 @@ export function backoffDelay(attempt: number, options: BackoffOptions, random: (
   return Math.floor(random() * ceiling);
 }
 
-/** The wait a response asks for, in ms: `Retry-After` as seconds or an HTTP date. */
+/**
+ * The wait a response asks for, in ms: `Retry-After` as RFC 9110 (section 10.2.3) has a server send it: delay-seconds
+ * (digits; a fraction is read too) or an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`; one past asks for no wait).
+ * Any other value (a sign, an exponent, hex, `Infinity`, a date in another form or zone) asks for nothing: the
+ * caller's own backoff applies. assumed: the obsolete date forms (rfc850, asctime) are not read either. The Unity
+ * tracker follows the same rule (RetryAfter.cs; one table tests both: test/core/http/retry-after-cases.json).
+ */
 export function parseRetryAfter(headers: Headers, nowMs: number): number | undefined {
-  const value = headers.get('retry-after');
-  // Absent (null), empty or blank: no wait asked for.
-  if (!value?.trim()) return undefined;
-  const seconds = Number(value);
-  if (Number.isFinite(seconds)) return seconds >= 0 ? seconds * 1000 : undefined;
+  const value = headers.get('retry-after')!; // fetch trims a field value; absent: null, which is neither form
+  if (/^\d+(\.\d+)?$/.test(value)) return +value * 1000;
   const date = Date.parse(value);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - nowMs);
+  // An IMF-fixdate is exactly what toUTCString writes: no other form, no day or hour out of range, the right weekday.
+  return new Date(date).toUTCString() === value ? Math.max(0, date - nowMs) : undefined;
 }
 
 /** No response, 408, 429 or 5xx: the request may not have been processed, or may succeed later. */

@@ -11,6 +11,7 @@ import type { DroppedEvent, TrackedSession } from './events.js';
 import type { StorageLayout } from './player-storage.js';
 import type { RunningStore } from './running-store.js';
 import { recoveredSession, type RunningRecord } from './session-clock.js';
+import { isUnreadable } from './unreadable.js';
 
 /**
  * Moves what a tracker of SDK 0.1.0 stored in its one shared queue (`{storageKey}:queue:…`,
@@ -78,12 +79,15 @@ export async function recoverCrashedSessions(
  * (made a session by `recoveredSession`, as the tracker ends a crashed one).
  * assumed: the relay's default age (30 days); a relay configured otherwise still judges by its own. No lock:
  * that player's own tracker sending the same session meanwhile (another tab) costs at most a second report.
+ * A value that fails to read goes to `onError` and is passed over; one that no longer parses is also deleted
+ * (./unreadable.ts), so it is reported once, not at every start-up of every player on the device.
  */
 export async function expireOtherPlayers(
   storage: KeyValueStorage,
   layout: StorageLayout,
   nowMs: number,
   dropped: (event: DroppedEvent) => void,
+  onError: (error: unknown) => void,
 ): Promise<void> {
   const { players, queue, running } = layout;
   /** Players whose queue reached a young session: the rest of their queue is younger still. */
@@ -93,7 +97,10 @@ export async function expireOtherPlayers(
     const part = key.slice(prefix.length);
     const queued = part.startsWith(queue);
     if (prefix === layout.own || (queued ? young.has(prefix) : !part.startsWith(running))) continue;
-    const value = await storage.get<TrackedSession & RunningRecord>(key);
+    const value = await storage.get<TrackedSession & RunningRecord>(key).catch((error: unknown) => {
+      onError(error);
+      if (isUnreadable(error)) return storage.delete(key);
+    });
     if (!value) continue;
     const session = queued ? value : recoveredSession({ ...value, sessionId: part.slice(running.length) });
     if (Date.parse(session.startedAt) < nowMs - DEFAULT_MAX_SESSION_AGE_MS) {

@@ -381,7 +381,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped));
+    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
   })();
 
   /**

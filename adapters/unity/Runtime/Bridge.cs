@@ -166,7 +166,25 @@ namespace GameCampaignSdk
             catch (Exception error)
             {
                 Debug.LogException(error);
+                FailUnreadable(json, error);
             }
+        }
+
+        /// <summary>
+        /// An answer C# cannot read (a value nested deeper than <see cref="Json.MaxDepth"/>: a server's reply) still
+        /// fails its call, named by the id the envelope starts with (the jslib writes it first), rather than leaving it
+        /// waiting forever.
+        /// </summary>
+        private static void FailUnreadable(string json, Exception error)
+        {
+            const string Start = "{\"id\":";
+            if (json == null || !json.StartsWith(Start, StringComparison.Ordinal)) return;
+            var end = json.IndexOf(',', Start.Length);
+            int id;
+            TaskCompletionSource<object> pending;
+            if (end < 0 || !int.TryParse(json.Substring(Start.Length, end - Start.Length), System.Globalization.NumberStyles.None, System.Globalization.CultureInfo.InvariantCulture, out id) || !Pending.TryGetValue(id, out pending)) return;
+            Pending.Remove(id);
+            pending.TrySetException(new GameCampaignException("BRIDGE_ERROR", "the answer could not be read: " + error.Message, error));
         }
 
         /// <summary>The exception of an error answer; one that cannot be read still fails its call (BRIDGE_ERROR), never leaves it waiting.</summary>

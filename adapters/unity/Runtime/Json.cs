@@ -167,6 +167,20 @@ namespace GameCampaignSdk
             output.Append(']');
         }
 
+        /// <summary>
+        /// Whether <paramref name="value"/> nests arrays and objects more than <paramref name="levels"/> deep (one holding
+        /// itself does); it looks no deeper than that, so no value overflows the stack.
+        /// </summary>
+        internal static bool NestsDeeperThan(object value, int levels)
+        {
+            var children = value is string ? null : value as System.Collections.IEnumerable;
+            if (children == null) return false;
+            if (levels == 0) return true;
+            var map = value as System.Collections.IDictionary;
+            foreach (var child in map != null ? map.Values : children) if (NestsDeeperThan(child, levels - 1)) return true;
+            return false;
+        }
+
         private static void CheckDepth(int depth)
         {
             if (depth > MaxDepth) throw new ArgumentException("JSON: a value nested deeper than " + MaxDepth + " arrays and objects (or one holding itself) cannot be written");

@@ -55,8 +55,23 @@ namespace GameCampaignSdk
         /// <exception cref="GameCampaignException">VALIDATION_ERROR for a malformed creator key, campaign id or metadata.</exception>
         public static Task<string> Start(string campaignId = null, string creatorKey = null, Dictionary<string, object> metadata = null)
         {
+            if (Json.NestsDeeperThan(metadata, MetadataMaxDepth))
+            {
+                var detail = new ErrorDetail { Path = "start.metadata", Message = "must not nest deeper than " + MetadataMaxDepth + " arrays and objects" };
+                var refused = new TaskCompletionSource<string>();
+                refused.SetException(new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "Invalid request: " + detail.Path + " " + detail.Message, Details = new List<ErrorDetail> { detail } }));
+                return refused.Task;
+            }
             return Bridge.Call("tracker.start", Bridge.Args("campaignId", campaignId, "creatorKey", creatorKey, "metadata", metadata), value => value as string);
         }
+
+        /// <summary>
+        /// How deep a session's metadata may nest: the relay refuses a request body deeper than 64 levels, and its
+        /// <c>{"sessions":[{"metadata":…}]}</c> holds it 3 levels down, as the <c>session:end</c> and <c>dropped</c>
+        /// events' JSON does (which <see cref="Json"/> reads and writes at most 64 deep). Deeper metadata made the
+        /// managed tracker's <c>Stop</c> throw and every later start-up fail, and WebGL's events of it unreadable.
+        /// </summary>
+        private const int MetadataMaxDepth = Json.MaxDepth - 3;
 
         /// <summary>Ends the running session and queues it; completes once it is stored. No session: nothing happens.</summary>
         public static Task Stop()

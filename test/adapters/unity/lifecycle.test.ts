@@ -26,6 +26,10 @@ describe('Unity lifecycle (C# on mono)', () => {
     });
   });
 
+  it('fails a call whose answer C# cannot read (nested deeper than Json.MaxDepth) with BRIDGE_ERROR, the others still waiting', () => {
+    expect(report['unreadableAnswer']).toEqual({ code: 'BRIDGE_ERROR', cause: 'FormatException', otherWaiting: true, pending: 1 });
+  });
+
   it('runs every handler of WebView.Closed and CreatorPicker.Changed when one throws, and logs the exception', () => {
     expect(report['handlersRan']).toEqual(['closed 1', 'closed 3', 'changed 1', 'changed 3']);
     expect(report['handlersLogged']).toBe(2);

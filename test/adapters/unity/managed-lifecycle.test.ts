@@ -3,7 +3,9 @@
  * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor), not on a phone (its own
  * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
- * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; bad options are a VALIDATION_ERROR;
+ * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
+ * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -32,8 +34,13 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   expect(report['desktopFocus']).toEqual(['stop 5']);
   // A phone's own keyboard takes focus without a pause: still play (no pause, no time-out); Home pauses.
   expect(report['phoneKeyboard']).toEqual(['stop 77']);
-  // An hour without frames (the Editor paused): one checkpoint in the next frame, not one per period missed.
-  expect(report).toMatchObject({ stalledFrameWrites: 1, stalledTimersLeftDue: false });
+  // An hour without frames (a laptop asleep, the Editor paused): background time, which ended the session at the last
+  // checkpoint tick (15 s: the 1 s played after it is lost, less than one interval) and continues it; the next frame writes the
+  // ended session and the continuation's record (twice: begun, then checkpointed), not one per period missed.
+  expect(report).toMatchObject({ stalledFrameWrites: 3, stalledTimersLeftDue: false });
+  // The continuation: 20 s played, 40 s without frames paused from its last tick (at 15 s: 5 s played after it are
+  // lost, less than one interval), 10 s more.
+  expect(report['stalledSessions']).toEqual(['start', 'background-timeout 15', 'continued', 'stop 25']);
   // Calls from another thread run on the main thread: events raised there, Tasks completed, the session recorded.
   expect(report['workerThreadEvents']).toEqual(['start main', 'end main']);
   expect(report).toMatchObject({ workerThreadTasks: 'started stopped', workerThreadReceived: ['worker 3'] });
@@ -42,10 +49,13 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
   expect(report['setAside']).toEqual(['.json.unreadable']);
   expect(report['setAsideErrors']).toEqual([expect.stringMatching(/^storage: A damaged tracker file was set aside/)]);
+  expect(report['fullDiskWrite']).toBe('{"old":true}');
+  expect(report['temporaryLeft']).toEqual(['fresh.json.tmp']);
   expect(report['badOptions']).toEqual([
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.CheckpointInterval must be/),
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.MaxQueue must be/),
   ]);
+  expect(report['deepMetadata']).toEqual(['started', 'VALIDATION_ERROR Invalid request: start.metadata must not nest deeper than 61 arrays and objects', 'VALIDATION_ERROR', '3 4']);
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

@@ -1,7 +1,8 @@
 /** The timing pieces of the request path: jittered backoff and reading Retry-After. */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter } from '../../../core/http/backoff.js';
 import { path } from '../../../core/http/environment.js';
+import RETRY_AFTER from './retry-after-cases.json' with { type: 'json' };
 
 const NOW = Date.parse('2024-05-01T00:00:00.000Z');
 
@@ -31,6 +32,18 @@ describe('parseRetryAfter', () => {
     [{}, undefined],
   ])('%j -> %s ms', (init, expected) => {
     expect(parseRetryAfter(headers(init), NOW)).toBe(expected);
+  });
+
+  describe('the table both clients follow (retry-after-cases.json; the Unity tracker: test/adapters/unity/retry-after.test.ts)', () => {
+    // A time zone ahead of UTC: an HTTP-date is GMT whatever the device's zone (asctime names none).
+    const zone = process.env['TZ'];
+    beforeAll(() => void (process.env['TZ'] = 'Pacific/Auckland'));
+    afterAll(() => void (zone === undefined ? delete process.env['TZ'] : (process.env['TZ'] = zone)));
+
+    it.each(RETRY_AFTER.cases as [string, number | null][])('%j -> %s ms', (value, expected) => {
+      const wait = parseRetryAfter(headers({ 'retry-after': value }), Date.parse(RETRY_AFTER.now));
+      expect(wait ?? null).toBe(expected);
+    });
   });
 });
 

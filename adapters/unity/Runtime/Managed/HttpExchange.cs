@@ -121,8 +121,7 @@ namespace GameCampaignSdk
                 info.Name = "BoostCooldownError";
                 info.DaysRemaining = long.Parse(days.Groups[1].Success ? days.Groups[1].Value : days.Groups[2].Value, CultureInfo.InvariantCulture);
             }
-            double seconds;
-            if (kind == "RATE_LIMITED" && double.TryParse(answer.RetryAfter, NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)) info.RetryAfterMs = seconds * 1000;
+            if (kind == "RATE_LIMITED") info.RetryAfterMs = RetryAfter.Ms(answer.RetryAfter);
             return new GameCampaignException(info);
         }
     }

@@ -212,7 +212,7 @@ namespace GameCampaignSdk
                 var unexpected = HttpExchange.ErrorOf(answer, relay: true);
                 RelayError(Bridge.Args("kind", "relay", "message", reason + ": " + unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
             }
-            BackOff(answer.Reached ? RetryAfterMs(answer.RetryAfter) : null);
+            BackOff(answer.Reached ? RetryAfter.Ms(answer.RetryAfter) : null);
             return false;
         }
 
@@ -306,17 +306,6 @@ namespace GameCampaignSdk
             attempt = 0;
             backoffUntil = retryAfterUntil = 0;
             if (retryTimer != null) retryTimer.Cancel();
-        }
-
-        /// <summary><c>Retry-After</c> in ms: seconds or an HTTP date; null when absent or unreadable.</summary>
-        internal static double? RetryAfterMs(string header)
-        {
-            if (string.IsNullOrEmpty(header) || header.Trim().Length == 0) return null;
-            double seconds;
-            if (double.TryParse(header.Trim(), NumberStyles.Float, CultureInfo.InvariantCulture, out seconds)) return seconds >= 0 ? seconds * 1000 : (double?)null;
-            DateTime date;
-            if (!DateTime.TryParse(header, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out date)) return null;
-            return Math.Max(0, (date - DeviceClock.UtcNow().ToUniversalTime()).TotalMilliseconds);
         }
     }
 }

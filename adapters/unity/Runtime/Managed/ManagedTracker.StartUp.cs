@@ -25,6 +25,7 @@ namespace GameCampaignSdk
                 bool? choice = null;
                 crashed = await IoQueue.Run(() =>
                 {
+                    TrackerFiles.SweepTemporary(folder);
                     choice = RunningStore.ReadOptOut(folder, setAside);
                     return AliveLock.OfGoneRuns(folder, runId, RunningStore.ReadAll(folder, setAside), claimed);
                 });

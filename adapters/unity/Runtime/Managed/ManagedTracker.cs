@@ -52,6 +52,8 @@ namespace GameCampaignSdk
         private bool inBackground;
         private SessionClock clock;
         private ManagedTimer checkpointTimer;
+        /// <summary>When the checkpoint interval last ran (monotonic ms): see <see cref="CheckpointTick"/>.</summary>
+        private double lastTick;
         private ManagedTimer firstCheckpointTimer;
         private ManagedTimer backgroundTimer;
         private ManagedTimer flushTimer;
@@ -129,8 +131,35 @@ namespace GameCampaignSdk
         /// </summary>
         private void CheckpointEvery(double playedMs)
         {
-            checkpointTimer = ManagedTimers.Schedule(settings.CheckpointMs, Checkpoint, settings.CheckpointMs);
+            lastTick = Now();
+            checkpointTimer = ManagedTimers.Schedule(settings.CheckpointMs, CheckpointTick, settings.CheckpointMs);
             if (playedMs < FirstCheckpointMs) firstCheckpointTimer = ManagedTimers.Schedule(Math.Min(FirstCheckpointMs - playedMs, settings.CheckpointMs), Checkpoint);
+        }
+
+        /// <summary>
+        /// The interval's checkpoint, which also checks that the game ran since the last (core/tracker/tracker.ts
+        /// <c>checkpointEvery</c>): a device asleep with the game in front (a laptop's lid closed on a desktop game, the
+        /// Editor's pause button) sends no pause or focus message, and Windows' clock counts the sleep, so hours asleep
+        /// were play. assumed: a tick more than two intervals after the last means no frame ran since the last; that span
+        /// is background time (play from the last tick on is lost, at most one interval, as in a crash), and one of
+        /// <c>backgroundTimeoutMs</c> or more ends the session there (<c>background-timeout</c>), continued at once.
+        /// </summary>
+        private void CheckpointTick()
+        {
+            var now = Now();
+            var asleep = now - lastTick > 2 * settings.CheckpointMs ? clock : null;
+            if (asleep != null)
+            {
+                asleep.Pause(lastTick);
+                if (now - lastTick < settings.BackgroundTimeoutMs) asleep.Resume(now);
+                else
+                {
+                    TimeOut();
+                    Continue();
+                }
+            }
+            lastTick = now;
+            Checkpoint();
         }
 
         private void FlushEvery()

@@ -76,6 +76,9 @@ namespace GameCampaignSdk
         /// <summary>Extension of a file set aside because it could not be read.</summary>
         internal const string UnreadableSuffix = ".unreadable";
 
+        /// <summary>Extension of the file a write goes to before it is moved into place.</summary>
+        private const string TemporarySuffix = ".tmp";
+
         /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
         internal static Func<string, bool> RefuseWrite = null;
 
@@ -99,15 +102,47 @@ namespace GameCampaignSdk
             Observe("write", path);
             CheckWritable(path);
             Directory.CreateDirectory(Path.GetDirectoryName(path));
-            var temporary = path + ".tmp";
+            var temporary = path + TemporarySuffix;
             var bytes = new UTF8Encoding(false).GetBytes(Json.Serialize(json));
-            using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+            try
             {
-                stream.Write(bytes, 0, bytes.Length);
-                stream.Flush(true); // to the disk, not only the OS's cache
+                using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
+                {
+                    stream.Write(bytes, 0, bytes.Length);
+                    stream.Flush(true); // to the disk, not only the OS's cache
+                }
+                if (File.Exists(path)) File.Replace(temporary, path, null);
+                else File.Move(temporary, path);
             }
-            if (File.Exists(path)) File.Replace(temporary, path, null);
-            else File.Move(temporary, path);
+            catch (Exception)
+            {
+                // A full disk: the part written would hold the last free blocks (a file per failed session write).
+                TryDelete(temporary);
+                throw;
+            }
+        }
+
+        /// <summary>
+        /// Deletes the temporary files that writes cut short by a kill or a power loss left in <paramref name="player"/>'s
+        /// folders (nothing else deletes them). assumed: one last written over a minute ago by the file system's clock is
+        /// such a leftover (a live run's write takes milliseconds: another copy of the game on the same folder, the
+        /// Editor beside a build, keeps its own); a failed delete leaves it for the next start-up.
+        /// </summary>
+        internal static void SweepTemporary(PlayerFolder player)
+        {
+            foreach (var dir in new[] { player.Root, player.QueueDir, player.RunningDir })
+            {
+                if (!Directory.Exists(dir)) continue;
+                foreach (var path in Directory.GetFiles(dir))
+                    if (path.EndsWith(TemporarySuffix, StringComparison.Ordinal) && DateTime.UtcNow - File.GetLastWriteTimeUtc(path) > TimeSpan.FromMinutes(1)) TryDelete(path);
+            }
+        }
+
+        /// <summary><see cref="Delete"/>; whether it worked (a failed one leaves the file for the next start-up).</summary>
+        internal static bool TryDelete(string path)
+        {
+            try { Delete(path); return true; }
+            catch (Exception) { return false; }
         }
 
         /// <summary>Deletes a file; one that is not there is fine.</summary>

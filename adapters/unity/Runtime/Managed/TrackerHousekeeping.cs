@@ -22,18 +22,19 @@ namespace GameCampaignSdk
             var expired = new List<Dictionary<string, object>>();
             foreach (var player in own.Others())
             {
+                TrackerFiles.SweepTemporary(player);
                 foreach (var name in TrackerFiles.JsonFiles(player.QueueDir))
                 {
                     var path = Path.Combine(player.QueueDir, name);
                     var session = TrackerFiles.Read(path, Json.Obj, setAside);
                     if (session == null) continue;
                     if (!IsOld(session, oldestMs)) break; // the rest of this queue is younger still
-                    if (TryDelete(path)) expired.Add(session);
+                    if (TrackerFiles.TryDelete(path)) expired.Add(session); // one whose delete fails (a full disk) is kept, not reported: the next start-up tries again
                 }
                 foreach (var record in RunningStore.ReadAll(player, setAside))
                 {
                     var session = record.ToSession();
-                    if (IsOld(session, oldestMs) && TryDelete(Path.Combine(player.RunningDir, record.SessionId + ".json"))) expired.Add(session);
+                    if (IsOld(session, oldestMs) && TrackerFiles.TryDelete(Path.Combine(player.RunningDir, record.SessionId + ".json"))) expired.Add(session);
                 }
             }
             return expired;
@@ -43,20 +44,6 @@ namespace GameCampaignSdk
         {
             var startedAt = DeviceClock.ParseMs(Json.Str(session, "startedAt"));
             return startedAt.HasValue && startedAt.Value < oldestMs;
-        }
-
-        /// <summary>assumed: a session whose delete fails (a full disk) is kept and not reported; the next start-up tries again.</summary>
-        private static bool TryDelete(string path)
-        {
-            try
-            {
-                TrackerFiles.Delete(path);
-                return true;
-            }
-            catch (Exception)
-            {
-                return false;
-            }
         }
     }
 }

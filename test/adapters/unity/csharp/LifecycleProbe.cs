@@ -21,6 +21,7 @@ internal static class LifecycleProbe
         var frames = new FrameContext();
         SynchronizationContext.SetSynchronizationContext(frames);
         CallsComplete();
+        UnreadableAnswerFails();
         HandlersAllRun(frames);
         PickerKeepsEarlyChanges(frames);
         PlayModeWithoutDomainReload(frames);
@@ -62,6 +63,25 @@ internal static class LifecycleProbe
         }
         outcomes["callsSent"] = (double)native.Calls.Count;
         Report["calls"] = outcomes;
+    }
+
+    /// <summary>An answer too deep for Json.Parse (a server's reply, 70 levels) fails its call instead of leaving it waiting.</summary>
+    private static void UnreadableAnswerFails()
+    {
+        var native = new HandNative();
+        Bridge.Native = native;
+        var call = Bridge.Call("campaigns.get", Bridge.Args("campaignId", "c1"));
+        var other = Bridge.Call("boost.current", null);
+        native.Callback("{\"id\":" + native.Calls[0].Key + ",\"ok\":true,\"value\":" + new string('[', 70) + new string(']', 70) + "}");
+        var error = call.IsFaulted ? call.Exception.InnerException as GameCampaignException : null;
+        Report["unreadableAnswer"] = new Dictionary<string, object>
+        {
+            { "code", error == null ? (call.IsCompleted ? "completed" : "waiting") : error.Code },
+            { "cause", error == null || error.InnerException == null ? null : error.InnerException.GetType().Name },
+            { "otherWaiting", !other.IsCompleted },
+            { "pending", (double)Bridge.PendingCount },
+        };
+        native.Answer(native.Calls[1].Key, null);
     }
 
     /// <summary>One handler throws; the others of the same event still run, and the exception is logged.</summary>

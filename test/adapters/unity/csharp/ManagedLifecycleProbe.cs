@@ -28,11 +28,13 @@ internal static class ManagedLifecycleProbe
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
         DamagedFileKept();
+        LeftoverTemporaryFiles();
         BadOptions();
+        DeepMetadata();
         WorkerThreadCalls();
-        Report["retryAfterDateMs"] = ManagedFlusher.RetryAfterMs(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
-        Report["retryAfterSecondsMs"] = ManagedFlusher.RetryAfterMs("2.5");
-        Report["retryAfterJunk"] = ManagedFlusher.RetryAfterMs("soon");
+        Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
+        Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
+        Report["retryAfterJunk"] = RetryAfter.Ms("soon");
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -109,22 +111,32 @@ internal static class ManagedLifecycleProbe
     }
 
     /// <summary>
-    /// No frame for an hour with focus kept (the Editor's pause button, a debugger, a window being dragged): the next
-    /// frame takes one checkpoint, not one per 15 s missed (240 flushed writes at once), and the timers are not left due.
+    /// No frame for an hour with focus kept (a laptop's lid closed on the game, the Editor's pause button, a debugger):
+    /// the next frame's checkpoint tick finds it came 3,600 s after the last, so that hour is background time, which
+    /// ended the session there (background-timeout) and continues it at once; the frame writes that, not one
+    /// checkpoint per 15 s missed (240 flushed writes at once), and the timers are not left due. Then 20 s of play, with
+    /// ticks on time, count; 40 s without frames pause the session from its last tick (not a time-out); 10 s more count.
     /// </summary>
     private static void FramesStalled()
     {
         NewProcess();
         Init("stalled");
+        var sessions = new List<object>();
+        Tracker.SessionStarted += e => sessions.Add(e.Continues == null ? "start" : "continued");
+        Tracker.SessionEnded += e => sessions.Add(e.Reason + " " + e.Session.DurationSeconds);
         Loop.Run(() => Tracker.Start(), "start");
-        Pass(2000);
+        Pass(16000);
         var writes = 0;
         TrackerFiles.Observer = (operation, path) => { if (operation == "write") Interlocked.Increment(ref writes); };
-        Pass(3600000);
+        ProbeDevice.Stall(3600000);
         TrackerFiles.Observer = null;
         Report["stalledFrameWrites"] = (double)writes;
         Report["stalledTimersLeftDue"] = ManagedTimers.NextDueMs() <= ProbeDevice.MonotonicMs;
+        Pass(20000);
+        ProbeDevice.Stall(40000);
+        Pass(10000);
         Loop.Run(Tracker.Stop, "stop");
+        Report["stalledSessions"] = sessions;
     }
 
     /// <summary>
@@ -185,7 +197,7 @@ internal static class ManagedLifecycleProbe
         NewProcess();
         Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
         Init("quitter");
-        Report["deliveredNextRun"] = Json.Write(Relay.Received, session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["deliveredNextRun"] = Json.Write(Relay.Received.FindAll(session => session.Player == "quitter"), session => (object)(session.Player + " " + session.DurationSeconds));
         Report["leftNextRun"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
@@ -231,6 +243,74 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Flush, "flush");
         Report["setAside"] = Json.Write(new List<string>(Directory.GetFiles(folder.QueueDir)), path => (object)Path.GetFileName(path).Substring(Path.GetFileName(path).IndexOf('.')));
         Report["setAsideErrors"] = errors;
+    }
+
+    /// <summary>
+    /// A write that fails on a full disk (its temporary file a link to /dev/full) leaves the old file and no temporary
+    /// one; the temporary files of writes a kill cut short, over a minute old, are deleted at the next start-up, the
+    /// player's own and another player's, but not one just written (another copy of the game may be writing it).
+    /// </summary>
+    private static void LeftoverTemporaryFiles()
+    {
+        NewProcess();
+        var full = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "full-disk");
+        var path = Path.Combine(full.QueueDir, "s.json");
+        TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
+        System.Diagnostics.Process.Start("ln", "-s /dev/full " + path + ".tmp").WaitForExit();
+        try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["fullDiskWrite"] = "written"; }
+        catch (IOException) { Report["fullDiskWrite"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
+
+        var own = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover");
+        var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover-other");
+        var leftovers = new[] { Path.Combine(own.QueueDir, "q.json.tmp"), Path.Combine(own.RunningDir, "r.json.tmp"), own.OptOutPath + ".tmp", Path.Combine(other.QueueDir, "o.json.tmp") };
+        foreach (var leftover in leftovers)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(leftover));
+            File.WriteAllText(leftover, "{\"sessi");
+            File.SetLastWriteTimeUtc(leftover, DateTime.UtcNow.AddMinutes(-2));
+        }
+        var fresh = Path.Combine(own.QueueDir, "fresh.json.tmp");
+        File.WriteAllText(fresh, "{");
+        Init("leftover");
+        Pass(0);
+        var left = new List<object>();
+        foreach (var file in new[] { leftovers[0], leftovers[1], leftovers[2], leftovers[3], fresh }) if (File.Exists(file)) left.Add(Path.GetFileName(file));
+        Report["temporaryLeft"] = left;
+    }
+
+    /// <summary>
+    /// Metadata 61 levels deep is played and delivered; 62 (which the relay's 64-level body limit refuses, and the
+    /// session:end event's JSON cannot hold) and metadata holding itself are a VALIDATION_ERROR at Start, and the next
+    /// run starts and plays.
+    /// </summary>
+    private static void DeepMetadata()
+    {
+        NewProcess();
+        Init("deep");
+        var outcomes = new List<object>();
+        foreach (var depth in new[] { 61, 62 })
+        {
+            var metadata = new Dictionary<string, object> { { "leaf", depth } };
+            for (var level = 1; level < depth; level++) metadata = new Dictionary<string, object> { { "k", metadata } };
+            var start = Tracker.Start(null, null, metadata);
+            Loop.Settle();
+            outcomes.Add(start.IsFaulted ? ((GameCampaignException)start.Exception.InnerException).Code + " " + start.Exception.InnerException.Message : "started");
+            Pass(3000);
+            Loop.Run(Tracker.Stop, "stop");
+        }
+        var cycle = new Dictionary<string, object>();
+        cycle["self"] = cycle;
+        var cyclic = Tracker.Start(null, null, cycle);
+        outcomes.Add(cyclic.IsFaulted ? ((GameCampaignException)cyclic.Exception.InnerException).Code : "started");
+        Loop.Run(Tracker.Flush, "flush");
+        NewProcess();
+        Init("deep");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        outcomes.Add(string.Join(" ", Relay.Received.FindAll(session => session.Player == "deep").ConvertAll(session => session.DurationSeconds.ToString()).ToArray()));
+        Report["deepMetadata"] = outcomes;
     }
 
     private static void BadOptions()

@@ -30,10 +30,32 @@ internal static class ProbeDevice
         return options;
     }
 
-    /// <summary><paramref name="ms"/> pass, then one frame runs (its timers and the work they set off settle).</summary>
+    /// <summary>
+    /// <paramref name="ms"/> pass while the game runs: a frame at each timer due within them (frames keep coming), then
+    /// one at the end; each frame's timers and the work they set off settle.
+    /// </summary>
     internal static void Pass(double ms)
     {
+        var target = MonotonicMs + ms;
+        for (var frames = 0; ManagedTimers.NextDueMs() <= target; frames++)
+        {
+            if (frames > 1000000) throw new InvalidOperationException("timers kept firing: more than 1,000,000 frames");
+            MonotonicMs = Math.Max(MonotonicMs, ManagedTimers.NextDueMs());
+            Frame();
+        }
+        MonotonicMs = target;
+        Frame();
+    }
+
+    /// <summary><paramref name="ms"/> pass without a frame (a laptop asleep, the Editor paused, a debugger), then one frame runs.</summary>
+    internal static void Stall(double ms)
+    {
         MonotonicMs += ms;
+        Frame();
+    }
+
+    private static void Frame()
+    {
         ManagedLifecycle.Instance.Update();
         Loop.Settle();
     }
