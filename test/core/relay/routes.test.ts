@@ -147,9 +147,10 @@ describe('routing', () => {
     expect(answer.body.message).toBe('No relay route POST /unknown');
   });
 
-  it.each([
-    ['without server', { authenticate: () => null }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got undefined'],
-    ['with the Server key as server', { server: 'sk_live:secret', authenticate: () => null }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got a string (pass the client made with the key, not the key)'],
+  const noUser = (): null => null;
+  it.each<[string, unknown, string]>([
+    ['without server', { authenticate: noUser }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got undefined'],
+    ['with the Server key as server', { server: 'sk_live:secret', authenticate: noUser }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got a string (pass the client made with the key, not the key)'],
     ['without authenticate', 'server', "createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got undefined"],
   ])('refuses to be made %s, saying what to pass (every request failed later, unexplained)', (_, options, message) => {
     const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL } });
