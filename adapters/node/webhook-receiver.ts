@@ -34,7 +34,8 @@ export type WebhookMiddleware = NodeHandler &
  * ```
  */
 export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookReceiverOptions): WebhookMiddleware {
-  const receiver = isReceiver(receiverOrOptions) ? receiverOrOptions : createWebhookReceiver(receiverOrOptions);
+  // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
+  const receiver = isReceiver(receiverOrOptions) ? receiverOrOptions : createWebhookReceiver(receiverOrOptions ?? ({} as WebhookReceiverOptions));
   const handle = toNodeHandler(receiver);
   const middleware: NodeHandler = async (req, res, next) => {
     const problem = rawBodyProblem(req);
@@ -53,7 +54,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
 }
 
 function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is WebhookReceiver {
-  return typeof (value as Partial<WebhookReceiver>).fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
+  return typeof (value as Partial<WebhookReceiver> | undefined)?.fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
 }
 
 /**
