@@ -15,7 +15,7 @@ import { sendToRelay, type RelayTarget } from '../relay/sender.js';
 import type { KeepaliveSizer } from './body-size.js';
 import { presentFrame } from './present-frame.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
-import { unref } from './unref.js';
+import { unref } from '../unref.js';
 
 /**
  * What asked for a flush. assumed: every trigger waits out a `Retry-After` (the relay asked for it); the

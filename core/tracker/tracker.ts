@@ -17,7 +17,7 @@ import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
 import { isoMillis, MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
-import { unref } from './unref.js';
+import { unref } from '../unref.js';
 
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;

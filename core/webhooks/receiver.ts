@@ -12,6 +12,7 @@ import type { WebhookHeadersInput } from './headers.js';
 import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
+import { unref } from '../unref.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
 
@@ -204,12 +205,13 @@ export class WebhookReceiver {
           resolve(event);
         },
       };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new WebhookTimeoutError(callbackId, timeoutMs));
-      }, timeoutMs);
       // A pending wait must not keep a Node process alive on its own.
-      (timer as { unref?: () => void }).unref?.();
+      const timer = unref(
+        setTimeout(() => {
+          this.#waiters.delete(waiter);
+          reject(new WebhookTimeoutError(callbackId, timeoutMs));
+        }, timeoutMs),
+      );
       this.#waiters.add(waiter);
     });
   }
