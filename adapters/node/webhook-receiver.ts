@@ -34,8 +34,7 @@ export type WebhookMiddleware = NodeHandler &
  * ```
  */
 export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookReceiverOptions): WebhookMiddleware {
-  // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
-  const receiver = isReceiver(receiverOrOptions) ? receiverOrOptions : createWebhookReceiver(receiverOrOptions ?? ({} as WebhookReceiverOptions));
+  const receiver = isReceiver(receiverOrOptions) ? receiverOrOptions : createWebhookReceiver(receiverOrOptions);
   const handle = toNodeHandler(receiver);
   const middleware: NodeHandler = async (req, res, next) => {
     const problem = rawBodyProblem(req);

@@ -100,8 +100,9 @@ export class WebhookReceiver {
   readonly #options: Required<Omit<WebhookReceiverOptions, 'scheme'>> & { scheme: WebhookScheme };
 
   constructor(options: WebhookReceiverOptions) {
-    const scheme = options.scheme ?? standardWebhooksScheme;
-    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
+    // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
+    const scheme = options?.scheme ?? standardWebhooksScheme;
+    if (scheme === standardWebhooksScheme) assertSecret(options?.secret);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;

@@ -1,11 +1,11 @@
 // The Node wiring called wrongly, as a developer's first try might: each says what to pass when it is made, instead
 // of answering every request 500 with an empty body (toNodeHandler without a fetch method) or throwing
-// "Cannot read properties of undefined" (webhookMiddleware with nothing).
+// "Cannot read properties of undefined" (webhookMiddleware or createWebhookReceiver with nothing).
 import { describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/to-node-handler.js';
 import { webhookMiddleware } from '../../../adapters/node/webhook-receiver.js';
 import type { FetchHandler } from '../../../adapters/node/to-node-handler.js';
-import type { WebhookReceiverOptions } from '../../../core/webhooks/receiver.js';
+import { createWebhookReceiver, type WebhookReceiverOptions } from '../../../core/webhooks/receiver.js';
 
 const NEEDS = 'toNodeHandler needs an object with fetch(request), such as createRelay(...) or createWebhookReceiver(...)';
 
@@ -19,9 +19,12 @@ describe('toNodeHandler given no handler', () => {
   });
 });
 
-describe('webhookMiddleware given nothing', () => {
-  it("throws the secret's own TypeError", () => {
-    const make = webhookMiddleware as unknown as (options?: WebhookReceiverOptions) => unknown;
-    expect(() => make()).toThrow(new TypeError('secret must be the webhook secret string (whsec_...) returned when the webhook was created'));
+describe('webhookMiddleware and createWebhookReceiver given nothing', () => {
+  it.each([
+    ['webhookMiddleware', webhookMiddleware],
+    ['createWebhookReceiver', createWebhookReceiver],
+  ])("%s throws the secret's own TypeError", (_, make) => {
+    const call = make as unknown as (options?: WebhookReceiverOptions) => unknown;
+    expect(() => call()).toThrow(new TypeError('secret must be the webhook secret string (whsec_...) returned when the webhook was created'));
   });
 });
