@@ -1,6 +1,7 @@
 /** The Hono environment every emulator route and middleware shares, and the services they reach. */
 import type { HttpBindings } from '@hono/node-server';
 import type { Context } from 'hono';
+import type { LatencyWaits } from './middleware/faults.js';
 import type { EmulatorKeys } from './options.js';
 import type { Store } from './store.js';
 import type { WebhookDispatcher } from './webhook-delivery.js';
@@ -23,6 +24,7 @@ export type AppContext = Context<AppEnv>;
 export interface Services {
   store: Store;
   webhooks: WebhookDispatcher;
+  latency: LatencyWaits;
   keys: EmulatorKeys;
   random: () => number;
 }

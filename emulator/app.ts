@@ -26,12 +26,12 @@ import type { Store } from './store.js';
 /** Builds the app over the emulator's services. */
 export function createApp(services: Services, controls: Controls): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const { store, keys, random } = services;
+  const { store, keys, random, latency } = services;
 
   app.use('*', countRequests(store));
   app.use('/v1/*', cors({ origin: '*', allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['retry-after'], maxAge: 600 }));
   app.use('*', rejectUnknownPaths(app));
-  app.use('/v1/*', injectFaults(store, random));
+  app.use('/v1/*', injectFaults(store, random, latency));
   app.use('/v1/server/*', requireKey(keys, 'server'));
   app.use('/v1/client/*', requireKey(keys, 'client'));
   app.use('/v1/*', rateLimit(store));

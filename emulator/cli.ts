@@ -52,6 +52,8 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   console.error(error instanceof Error ? error.message : error);
+  // A second emulator (another CI job, one left running) on the port: say how to get a free one.
+  if ((error as { code?: unknown } | null)?.code === 'EADDRINUSE') console.error('The port is taken (an emulator still running?): stop it, or pass --port 0 for a free port (--json prints it).');
   console.error(USAGE);
   process.exit(2);
 });

@@ -11,7 +11,7 @@ import { check } from '../core/schema/validate.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
-import { isDropped } from './middleware/faults.js';
+import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
   DEFAULT_FAULTS,
   DEFAULT_KEYS,
@@ -49,7 +49,7 @@ export interface Emulator {
   reset(): void;
   /** Resolves when no webhook delivery or retry is pending. */
   webhooksIdle(): Promise<void>;
-  /** Cancels pending webhook retries and deliveries in flight. */
+  /** Cancels pending webhook retries and deliveries in flight, and ends `latencyMs` waits (nothing waits after it). */
   close(): Promise<void>;
 }
 
@@ -75,7 +75,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults);
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
-  const services: Services = { store, webhooks, keys, random: options.random ?? Math.random };
+  const latency = new LatencyWaits();
+  const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random };
 
   const emulator: Emulator = {
     clientKey: keys.clientKey,
@@ -104,6 +105,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     webhooksIdle: () => webhooks.idle(),
     close: async () => {
       webhooks.close();
+      latency.close();
     },
   };
   const app = createApp(services, {

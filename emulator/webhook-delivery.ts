@@ -96,6 +96,10 @@ export class WebhookDispatcher {
       });
       log.responseStatus = response.status;
       delivered = response.status >= 200 && response.status < 300;
+      // Standard Webhooks ("Delivery success and failure"): 410 Gone means the receiver wants no more deliveries;
+      // the sender disables the endpoint. assumed: the service does so too (the spec shows no status handling), as
+      // `isActive: false` would, so nothing more is sent to it until it is made active again.
+      if (response.status === 410) hook.isActive = false;
       await response.body?.cancel().catch(() => undefined);
     } catch {
       // Time-out, refused connection, reset: a failed attempt without a response status.
@@ -104,7 +108,7 @@ export class WebhookDispatcher {
     }
     log.status = delivered ? 'SUCCESS' : 'FAILED';
     log.completedAt = this.store.iso();
-    if (!delivered && attempt <= hook.retryCount && !this.#closed && generation === this.store.generation) {
+    if (!delivered && hook.isActive && attempt <= hook.retryCount && !this.#closed && generation === this.store.generation) {
       this.#scheduleRetry(webhookId, event, attempt + 1, generation);
     }
   }

@@ -23,8 +23,14 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * ```ts
  * http.createServer(toNodeHandler(createRelay({ server, authenticate }))).listen(8080);
  * ```
+ * @throws TypeError when `handler` has no `fetch` method (a function given in its place, say)
  */
 export function toNodeHandler(handler: FetchHandler): NodeHandler {
+  // Checked here: a handler without fetch answered every request 500 with an empty body, and logged nothing.
+  if (typeof handler?.fetch !== 'function') {
+    const got = typeof handler === 'function' ? 'a function: pass the relay or receiver itself, not its fetch' : String(handler);
+    throw new TypeError(`toNodeHandler needs an object with fetch(request), such as createRelay(...) or createWebhookReceiver(...); got ${got}`);
+  }
   const listener = getRequestListener((request, env) => {
     attachClientAddress(request, env.incoming.socket?.remoteAddress);
     return handler.fetch(request);

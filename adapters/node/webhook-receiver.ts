@@ -53,7 +53,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
 }
 
 function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is WebhookReceiver {
-  return typeof (value as Partial<WebhookReceiver>).fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
+  return typeof (value as Partial<WebhookReceiver> | undefined)?.fetch === 'function' && typeof (value as Partial<WebhookReceiver>).waitFor === 'function';
 }
 
 /**

@@ -33,13 +33,17 @@ export type RelayAuthenticate = (request: Request) => Promise<{ userId: string }
 
 /** Options of {@link createRelay}. */
 export interface RelayOptions {
-  /** The Server API client the relay calls with its Server key. */
+  /**
+   * The Server API client the relay calls with its Server key.
+   * @throws TypeError from `createRelay` when it is missing or not a `CampaignServer` (the key itself, say)
+   */
   server: CampaignServer;
   /**
    * The game's own authentication: `{ userId }` or null (then 401). The relay takes the user from here,
    * never from a body. Read headers only: the relay reads the body afterwards (use `request.clone()` if
    * the check needs it; a body it read itself leaves the relay none, answered 500 saying so). A throw counts as a
    * failure; one that has not settled after `authenticateTimeoutMs` is answered 503.
+   * @throws TypeError from `createRelay` when it is not a function
    */
   authenticate: RelayAuthenticate;
   /**
@@ -175,7 +179,7 @@ type Env = { Variables: { user: { userId: string } } };
  * ```
  */
 export function createRelay(options: RelayOptions): Relay {
-  const { server } = options;
+  const { server } = checkRequired(options);
   const limiter = options.rateLimiter ?? defaultRateLimiter();
   const bodyLimits: BodyLimits = {
     maxBytes: limit(options, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES, 1),
@@ -262,7 +266,13 @@ export function createRelay(options: RelayOptions): Relay {
     // assumed: the spec has no code for a wrong method; 405 with BAD_REQUEST and an Allow header.
     app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}${preflightHint(c.req.raw)}`, undefined, { allow: method }));
   }
-  app.notFound((c) => errorResponse(404, 'NOT_FOUND', `No relay route ${c.req.method} ${new URL(c.req.url).pathname}`));
+  app.notFound((c) => {
+    const path = new URL(c.req.url).pathname;
+    // A client's relay.url without the mount point (or a relay mounted elsewhere) is the likeliest cause: say so.
+    const outside = basePath !== '/' && path !== basePath && !path.startsWith(`${basePath}/`);
+    const hint = outside ? `: the relay's routes are under ${basePath} (end the client's relay.url with it, or set createRelay's basePath)` : '';
+    return errorResponse(404, 'NOT_FOUND', `No relay route ${c.req.method} ${path}${hint}`);
+  });
   app.onError(() => errorResponse(500, 'INTERNAL_ERROR', 'The relay failed to handle the request'));
 
   if (!options.cors) return { fetch: async (request) => app.fetch(request) };
@@ -279,6 +289,23 @@ type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' 
  * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
  * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
  */
+/**
+ * The two options every relay needs, checked as it is made: without them each request failed later with nothing said
+ * to the game server's developer (every answer 401 without `authenticate`, a TypeError or a 400 about `userId` with a
+ * key in place of the server).
+ */
+function checkRequired(options: RelayOptions): RelayOptions {
+  const { server, authenticate } = (options ?? {}) as Partial<RelayOptions>;
+  if (!server || typeof server !== 'object' || !server.playtime || !server.webview || !server.sponsors) {
+    const got = typeof server === 'string' ? 'a string (pass the client made with the key, not the key)' : String(server);
+    throw new TypeError(`createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got ${got}`);
+  }
+  if (typeof authenticate !== 'function') {
+    throw new TypeError(`createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got ${String(authenticate)}`);
+  }
+  return options;
+}
+
 function limit(options: RelayOptions, name: NumericOption, fallback: number, min: number): number {
   const value: unknown = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);

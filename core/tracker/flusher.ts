@@ -15,6 +15,7 @@ import { sendToRelay, type RelayTarget } from '../relay/sender.js';
 import type { KeepaliveSizer } from './body-size.js';
 import { presentFrame } from './present-frame.js';
 import type { QueuedSession, SessionQueue } from './queue.js';
+import { unref } from '../unref.js';
 
 /**
  * What asked for a flush. assumed: every trigger waits out a `Retry-After` (the relay asked for it); the
@@ -272,7 +273,7 @@ export function createFlusher(
     backoffUntil = now + delay;
     if (retryAfterMs !== undefined) retryAfterUntil = now + retryAfterMs;
     clearTimeout(retryTimer);
-    retryTimer = setTimeout(() => void flusher.flush('retry'), delay);
+    retryTimer = unref(setTimeout(() => void flusher.flush('retry'), delay));
   };
 
   const flusher: Flusher = {

@@ -17,6 +17,7 @@ import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
 import { isoMillis, MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
+import { unref } from '../unref.js';
 
 /**
  * Records play sessions and delivers them through the relay. Durations come from the monotonic clock;
@@ -182,7 +183,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const requestFlush = (trigger: FlushTrigger) => void (disposed || (optedOut ? syncChoice() : flusher.flush(trigger)));
   const flushEvery = () => {
     clearInterval(flushTimer);
-    flushTimer = setInterval(() => requestFlush('interval'), config.flushIntervalMs);
+    flushTimer = unref(setInterval(() => requestFlush('interval'), config.flushIntervalMs));
   };
   const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
   /** When the checkpoint interval last ran (monotonic), on a page: see `checkpointEvery`. */

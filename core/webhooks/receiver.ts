@@ -12,6 +12,7 @@ import type { WebhookHeadersInput } from './headers.js';
 import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
+import { unref } from '../unref.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
 
@@ -99,8 +100,9 @@ export class WebhookReceiver {
   readonly #options: Required<Omit<WebhookReceiverOptions, 'scheme'>> & { scheme: WebhookScheme };
 
   constructor(options: WebhookReceiverOptions) {
-    const scheme = options.scheme ?? standardWebhooksScheme;
-    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
+    // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
+    const scheme = options?.scheme ?? standardWebhooksScheme;
+    if (scheme === standardWebhooksScheme) assertSecret(options?.secret);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);
@@ -205,12 +207,13 @@ export class WebhookReceiver {
           resolve(event);
         },
       };
-      const timer = setTimeout(() => {
-        this.#waiters.delete(waiter);
-        reject(new WebhookTimeoutError(callbackId, timeoutMs));
-      }, timeoutMs);
       // A pending wait must not keep a Node process alive on its own.
-      (timer as { unref?: () => void }).unref?.();
+      const timer = unref(
+        setTimeout(() => {
+          this.#waiters.delete(waiter);
+          reject(new WebhookTimeoutError(callbackId, timeoutMs));
+        }, timeoutMs),
+      );
       this.#waiters.add(waiter);
     });
   }

@@ -19,18 +19,18 @@ export function isDropped(response: Response): boolean {
  * service recorded what the client never hears about). Every answer then waits `latencyMs`.
  * Over HTTP a drop destroys the socket; in-process it yields a response marked with {@link DROP_HEADER}.
  */
-export function injectFaults(store: Store, random: () => number): MiddlewareHandler<AppEnv> {
+export function injectFaults(store: Store, random: () => number, latency: LatencyWaits): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const { errorRate, dropRate, latencyMs } = store.faults;
     if (errorRate > 0 && random() < errorRate) {
-      await delay(latencyMs);
+      await latency.wait(latencyMs);
       return fail(c, 500, 'INTERNAL_ERROR', 'Injected fault: internal error');
     }
     const draw = dropRate > 0 ? random() : 1;
     if (draw < dropRate / 2) return drop(c);
     await next();
     if (draw < dropRate) return drop(c);
-    await delay(latencyMs);
+    await latency.wait(latencyMs);
   };
 }
 
@@ -41,6 +41,30 @@ function drop(c: Parameters<MiddlewareHandler<AppEnv>>[0]): Response {
   return response;
 }
 
-function delay(ms: number): Promise<void> {
-  return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : Promise.resolve();
+/**
+ * The `latencyMs` waits under way, which closing the emulator ends: a pending one held a test's Node process open
+ * after `close()` for up to `latencyMs` (at most 24.8 days). After `close()` nothing waits.
+ */
+export class LatencyWaits {
+  #ends = new Set<() => void>();
+  #closed = false;
+
+  wait(ms: number): Promise<void> {
+    if (!(ms > 0) || this.#closed) return Promise.resolve();
+    return new Promise((resolve) => {
+      const end = () => {
+        clearTimeout(timer);
+        this.#ends.delete(end);
+        resolve();
+      };
+      const timer = setTimeout(end, ms);
+      this.#ends.add(end);
+    });
+  }
+
+  /** Ends every wait now (each answer goes out at once; over HTTP its connection is already closed). */
+  close(): void {
+    this.#closed = true;
+    for (const end of [...this.#ends]) end();
+  }
 }

@@ -98,6 +98,19 @@ describe('emulator CLI', () => {
     expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
   });
 
+  it('exits with code 2 saying how to get a free port when its port is taken', async () => {
+    const first = await run(TSX, ['emulator/cli.ts', '--port', '0', '--json']);
+    started.push(first);
+    const { port } = new URL((JSON.parse(first.firstLine) as { url: string }).url);
+    const child = spawn(TSX, ['emulator/cli.ts', '--port', port], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.kill('SIGTERM'));
+    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(stderr).toContain(`listen EADDRINUSE: address already in use 127.0.0.1:${port}`);
+    expect(stderr).toContain('The port is taken (an emulator still running?): stop it, or pass --port 0 for a free port (--json prints it).');
+  });
+
   // '' and ' ' read as 0 (a random port, where a script's unset variable meant a fixed one), 1e3 as 1000, 0x50 as 80.
   it.each(['abc', '', ' ', '1e3', '0x50', '80.0'])('exits with code 2 and the usage for the port %j', async (port) => {
     const child = spawn(TSX, ['emulator/cli.ts', '--port', port], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });

@@ -69,6 +69,24 @@ describe('emulator faults', () => {
     await vi.advanceTimersByTimeAsync(10_000);
   });
 
+  it('answers a request waiting out latencyMs at once when the emulator closes, and leaves no timer behind', async () => {
+    // A pending wait kept a test's Node process alive after close() for up to latencyMs.
+    vi.useFakeTimers();
+    const emulator = emulatorAtT0({ faults: { latencyMs: 600_000, rateLimitPerSecond: 0 } }); // no limiter's own key timer
+    let answered = false;
+    const pending = caller(emulator)('GET', '/v1/server/campaigns').then((answer) => ((answered = true), answer));
+    await vi.advanceTimersByTimeAsync(100);
+    expect(answered).toBe(false);
+    await emulator.close();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(answered).toBe(true);
+    expect((await pending).status).toBe(200);
+    expect(vi.getTimerCount()).toBe(0);
+    // After close nothing waits.
+    expect((await caller(emulator)('GET', '/v1/server/campaigns')).status).toBe(200);
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
   it('leaves the control endpoints and the web view page alone', async () => {
     const emulator = emulatorAtT0({ faults: { errorRate: 1, dropRate: 1 } });
     expect((await emulator.fetch(new Request('http://emulator.local/_emulator/state'))).status).toBe(200);

@@ -75,6 +75,25 @@ describe('emulator webhook delivery', () => {
     ]);
   });
 
+  it('disables a receiver answering 410 Gone, as Standard Webhooks asks: no retry, no later delivery until made active again', async () => {
+    const { receiver, emulator, call, hook } = await setup({ status: 410 }, { retryCount: 3 });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    await emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(1);
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data;
+    expect(logs.map((log: { attempt: number; status: string; responseStatus: number }) => [log.attempt, log.status, log.responseStatus])).toEqual([[1, 'FAILED', 410]]);
+    expect(emulator.state().webhooks).toEqual([expect.objectContaining({ id: hook.id, isActive: false })]);
+
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    await emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(1);
+
+    await call('PUT', `/v1/server/webhooks/${hook.id}`, { body: { isActive: true } });
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });
+    await emulator.webhooksIdle();
+    expect(receiver.received).toHaveLength(2);
+  });
+
   it('honours timeoutMs: a receiver that never answers fails each attempt without a response status', async () => {
     const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 1, timeoutMs: 1000 });
     await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: 'user_1' } });

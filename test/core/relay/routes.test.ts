@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { createRelay, RELAY_ROUTES, type RelayOptions } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/index.js';
 import { reply } from '../../helpers/fake-fetch.js';
 import { BASE_URL, boostRecord, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
@@ -124,17 +125,37 @@ describe('PUT /sponsor', () => {
 });
 
 describe('routing', () => {
+  // Outside the mount point, the message names it: a client's relay.url without '/campaign' is the usual cause.
+  const UNDER = ": the relay's routes are under /campaign (end the client's relay.url with it, or set createRelay's basePath)";
   it.each([
-    ['POST', 'https://game.test/campaign/unknown'],
-    ['POST', 'https://game.test/playtime/sessions'],
-    ['POST', 'https://game.test/campaign/playtime/sessions/extra'],
-    ['GET', 'https://game.test/'],
-  ])('answers %s %s with 404 NOT_FOUND', async (method, url) => {
+    ['POST', 'https://game.test/campaign/unknown', ''],
+    ['POST', 'https://game.test/playtime/sessions', UNDER],
+    ['POST', 'https://game.test/campaign/playtime/sessions/extra', ''],
+    ['GET', 'https://game.test/', UNDER],
+    ['POST', 'https://game.test/campaigns/playtime/sessions', UNDER],
+  ])('answers %s %s with 404 NOT_FOUND', async (method, url, hint) => {
     const { relay, fake } = relayOverFakeService();
     const answer = await read(await relay.fetch(new Request(url, { method, headers: { authorization: 'Bearer user:alice' } })));
     expect(answer.status).toBe(404);
-    expect(answer.body).toEqual({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: `No relay route ${method} ${new URL(url).pathname}` });
+    expect(answer.body).toEqual({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: `No relay route ${method} ${new URL(url).pathname}${hint}` });
     expect(fake.calls).toEqual([]);
+  });
+
+  it('names no mount point when the relay is mounted at the root', async () => {
+    const { relay } = relayOverFakeService({ basePath: '/' });
+    const answer = await read(await relay.fetch(new Request('https://game.test/unknown', { method: 'POST', headers: { authorization: 'Bearer user:alice' } })));
+    expect(answer.body.message).toBe('No relay route POST /unknown');
+  });
+
+  const noUser = (): null => null;
+  it.each<[string, unknown, string]>([
+    ['without server', { authenticate: noUser }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got undefined'],
+    ['with the Server key as server', { server: 'sk_live:secret', authenticate: noUser }, 'createRelay needs server: a CampaignServer, new CampaignServer({ serverKey, environment }); got a string (pass the client made with the key, not the key)'],
+    ['without authenticate', 'server', "createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got undefined"],
+  ])('refuses to be made %s, saying what to pass (every request failed later, unexplained)', (_, options, message) => {
+    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL } });
+    const given = (options === 'server' ? { server } : options) as unknown as RelayOptions;
+    expect(() => createRelay(given)).toThrow(new TypeError(message));
   });
 
   it.each([
