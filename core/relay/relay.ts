@@ -286,10 +286,6 @@ export function createRelay(options: RelayOptions): Relay {
 type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs';
 
 /**
- * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
- * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
- */
-/**
  * The two options every relay needs, checked as it is made: without them each request failed later with nothing said
  * to the game server's developer (every answer 401 without `authenticate`, a TypeError or a 400 about `userId` with a
  * key in place of the server).
@@ -306,6 +302,10 @@ function checkRequired(options: RelayOptions): RelayOptions {
   return options;
 }
 
+/**
+ * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a
+ * limit read from an unset environment variable (`Number(undefined)` is NaN) would otherwise switch its rule off.
+ */
 function limit(options: RelayOptions, name: NumericOption, fallback: number, min: number): number {
   const value: unknown = options[name] ?? fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < min) throw new RangeError(`${name} must be a finite number >= ${min}, got ${String(value)}`);
