@@ -75,7 +75,8 @@ export class PlaytimeTracker {
 
   /**
    * Deletes every session this player has stored on this device: the running session and the queue (each
-   * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched.
+   * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched. The game's
+   * other trackers of this player on this storage (other tabs and windows) follow it within one `checkpointMs`.
    */
   declare readonly deleteStoredData: () => Promise<void>;
 
@@ -133,6 +134,14 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const prefix = layout.own;
   const queuePrefix = prefix + layout.queue;
   const optOutKey = `${prefix}opt-out`;
+  /**
+   * When the player last erased their data (`deleteStoredData`) on this device, by its clock: a tab or window of the game
+   * that meets a later erasure than it knows of erases what it holds, as it follows the off switch (see `syncChoice`).
+   * assumed: the device clock is not set back between two tabs' start and erasure (such an erasure is not followed).
+   */
+  const erasedKey = `${prefix}erased`;
+  /** The last erasure this tracker knows of: its own start, or its own or another's erasure since. */
+  let erasure = platform.now();
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
   /**
@@ -303,7 +312,12 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     // Storage failing (a full disk, a native module that never answers): nothing to read, and a read would hold the flush.
     if (storageFailing) return;
     const seen = switchStored;
-    const choice = await seen.then(() => storage.get(optOutKey)).catch(() => undefined);
+    const [choice, erased] = await seen.then(() => Promise.all([storage.get(optOutKey), storage.get<number>(erasedKey)])).catch(() => []);
+    // Erased in another tab: its running session and what it queued (held in memory, sent at a page's exit) go too.
+    if (erased! > erasure) {
+      erasure = erased!;
+      await erase();
+    }
     if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
       optedOut = choice;
       if (choice) endByCall('stop', 'opted-out');
@@ -332,6 +346,23 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
       storageFailing = false;
     }
     await running.remove(sessionId);
+  };
+
+  /**
+   * Drops the running session and erases the queue (each `dropped`, reason `erased`); the lock is the caller's. `here`:
+   * the player erased in this tab (`deleteStoredData`), so the other tabs' running records go too, and the erasure is
+   * stored for them to follow.
+   */
+  const erase = async (here?: boolean) => {
+    endByCall('stop', 'erased');
+    await ready;
+    await settled();
+    for (const sessionId of await queue.erase()) emitDropped({ sessionId, reason: 'erased' });
+    if (here) {
+      for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
+      // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
+      await storage.set(erasedKey, (erasure = platform.now()));
+    }
   };
 
   const recover = async (record: RunningRecord) => {
@@ -429,12 +460,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
 
     async deleteStoredData() {
       endByCall('stop', 'erased');
-      await ready;
-      await settled();
-      await flushLock(async () => {
-        for (const sessionId of await queue.erase()) emitDropped({ sessionId, reason: 'erased' });
-        for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
-      });
+      await flushLock(() => erase(true));
     },
 
     async flush() {
