@@ -313,10 +313,12 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     if (storageFailing) return;
     const seen = switchStored;
     const [choice, erased] = await seen.then(() => Promise.all([storage.get(optOutKey), storage.get<number>(erasedKey)])).catch(() => []);
-    // Erased in another tab: its running session and what it queued (held in memory, sent at a page's exit) go too.
+    // Erased in another tab: the running session and what this tracker queued (held in memory, sent at a page's exit)
+    // go too (`dropped`, reason `erased`), before a flush sends anything.
     if (erased! > erasure) {
       erasure = erased!;
-      await erase();
+      endByCall('stop', 'erased');
+      await queue.erase();
     }
     if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
       optedOut = choice;
@@ -346,23 +348,6 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
       storageFailing = false;
     }
     await running.remove(sessionId);
-  };
-
-  /**
-   * Drops the running session and erases the queue (each `dropped`, reason `erased`); the lock is the caller's. `here`:
-   * the player erased in this tab (`deleteStoredData`), so the other tabs' running records go too, and the erasure is
-   * stored for them to follow.
-   */
-  const erase = async (here?: boolean) => {
-    endByCall('stop', 'erased');
-    await ready;
-    await settled();
-    for (const sessionId of await queue.erase()) emitDropped({ sessionId, reason: 'erased' });
-    if (here) {
-      for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
-      // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
-      await storage.set(erasedKey, (erasure = platform.now()));
-    }
   };
 
   const recover = async (record: RunningRecord) => {
@@ -460,7 +445,14 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
 
     async deleteStoredData() {
       endByCall('stop', 'erased');
-      await flushLock(() => erase(true));
+      await ready;
+      await settled();
+      await flushLock(async () => {
+        await queue.erase();
+        for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
+        // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
+        await storage.set(erasedKey, (erasure = platform.now()));
+      });
     },
 
     async flush() {
