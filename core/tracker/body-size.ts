@@ -76,7 +76,7 @@ export function keepaliveSizer(isTest: boolean | undefined): KeepaliveSizer {
     sending(sessions) {
       const bytes = bodyBytes(sessions);
       inFlight += bytes;
-      return () => void (inFlight -= bytes);
+      return () => (inFlight -= bytes);
     },
   };
 }
