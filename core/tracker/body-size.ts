@@ -22,7 +22,7 @@ export function utf8Length(text: string): number {
  * Splits `items` into runs whose body (`emptyBodyBytes` plus each item's JSON and the commas between) stays
  * under `limit`, in order. An item too large even alone is returned in `oversized` instead.
  */
-export function chunkBySize<T extends { session: TrackedSession }>(items: T[], emptyBodyBytes: number, limit = KEEPALIVE_BODY_LIMIT): { chunks: T[][]; oversized: T[] } {
+export function chunkBySize<T extends { session: TrackedSession }>(items: T[], emptyBodyBytes: number, limit: number): { chunks: T[][]; oversized: T[] } {
   const chunks: T[][] = [];
   const oversized: T[] = [];
   let chunk: T[] = [];
@@ -37,8 +37,7 @@ export function chunkBySize<T extends { session: TrackedSession }>(items: T[], e
     if (size + added >= limit) {
       chunks.push(chunk);
       chunk = [];
-      size = emptyBodyBytes;
-      size += itemBytes;
+      size = emptyBodyBytes + itemBytes;
     } else size += added;
     chunk.push(item);
   }
