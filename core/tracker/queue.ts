@@ -67,8 +67,11 @@ export interface SessionQueue {
    * have each acknowledged session sent again at every flush.
    */
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
-  /** Deletes every queued session (the player asked), each told to `dropped` (reason `erased`). */
-  erase(): Promise<void>;
+  /**
+   * Deletes the queued sessions this tracker knows of, each told to `dropped` (reason `erased`); with `stored`, every
+   * one in storage (the player asked here), not only those (another tab's erasure: what others queued since is theirs).
+   */
+  erase(stored?: boolean): Promise<void>;
   /**
    * Writes again the sessions held in memory (their write failed), oldest first, stopping at the first that fails
    * again: storage that took a write since (a full disk with room again) keeps them past this run.
@@ -257,8 +260,8 @@ export function sessionQueue(
       for (const key of keys) inFlight.delete(key);
     },
 
-    async erase() {
-      await queue.sync();
+    async erase(stored) {
+      if (stored) await queue.sync();
       // A key ends with its session's id (see `sync`).
       for (const key of await queue.remove([...index.keys()])) dropped({ sessionId: key.slice(seqStart + SEQ_DIGITS + 1), reason: 'erased' });
     },

@@ -314,7 +314,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     const seen = switchStored;
     const [choice, erased] = await seen.then(() => Promise.all([storage.get(optOutKey), storage.get<number>(erasedKey)])).catch(() => []);
     // Erased in another tab: the running session and what this tracker queued (held in memory, sent at a page's exit)
-    // go too (`dropped`, reason `erased`), before a flush sends anything.
+    // go too (`dropped`, reason `erased`), before a flush sends anything; what other tabs queued since is theirs.
     if (erased! > erasure) {
       erasure = erased!;
       endByCall('stop', 'erased');
@@ -448,7 +448,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
       await ready;
       await settled();
       await flushLock(async () => {
-        await queue.erase();
+        await queue.erase(true);
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
         // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
         await storage.set(erasedKey, (erasure = platform.now()));

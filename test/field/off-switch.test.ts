@@ -205,7 +205,7 @@ describe('deleteStoredData', () => {
     await game.tracker.dispose();
   });
 
-  it('erased in one tab: the other drops its running session and what it queued at its next checkpoint, and its exit sends none of it; it records again after', async () => {
+  it('erased in one tab: the other drops its running session and what it queued at its next checkpoint, and its exit sends none of it; what the player plays since is kept, in either tab', async () => {
     const service = fieldService();
     const storage = createMemoryStorage();
     const tabA = startGame(service, storage, 'player-1', { page: true });
@@ -216,6 +216,7 @@ describe('deleteStoredData', () => {
     await pass(3_000);
     await tabA.tracker.deleteStoredData();
     expect(tabA.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[queued, 'erased']]);
+    const afterErasure = await tabA.play(2_000); // played in tab A after the erasure: not tab B's to erase
     await pass(15_000); // tab B's checkpoint reads the erasure
     expect(tabB.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([
       [running, 'erased'],
@@ -224,14 +225,14 @@ describe('deleteStoredData', () => {
     tabB.platform.background(); // the tab is closed: its exit sends nothing the player erased
     await pass(30_000);
     await flushNow(tabB);
-    expect(service.recorded()).toEqual([]);
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([afterErasure]);
     expect(await storage.keys('game-campaign:player:player-1:running:')).toEqual([]);
 
     tabB.platform.foreground();
     const later = await tabB.play(2_000);
     await flushNow(tabB);
     await flushNow(tabA);
-    expect(service.recorded().map((s) => s.sessionId)).toEqual([later]);
+    expect(service.recorded().map((s) => s.sessionId)).toEqual([afterErasure, later]);
     expect(tabA.events('dropped')).toHaveLength(1); // tab A, whose erasure it was, does not erase again
     await tabA.tracker.dispose();
     await tabB.tracker.dispose();
