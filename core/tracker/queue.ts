@@ -68,10 +68,10 @@ export interface SessionQueue {
    */
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
   /**
-   * Deletes the queued sessions this tracker knows of, each told to `dropped` (reason `erased`); with `stored`, every
-   * one in storage (the player asked here), not only those (another tab's erasure: what others queued since is theirs).
+   * Deletes the queued sessions this tracker knows of, each told to `dropped` (reason `erased`): after a `sync()`, every
+   * one stored (the player asked here); without, not those another tab queued since (another tab's erasure).
    */
-  erase(stored?: boolean): Promise<void>;
+  erase(): Promise<void>;
   /**
    * Writes again the sessions held in memory (their write failed), oldest first, stopping at the first that fails
    * again: storage that took a write since (a full disk with room again) keeps them past this run.
@@ -260,8 +260,7 @@ export function sessionQueue(
       for (const key of keys) inFlight.delete(key);
     },
 
-    async erase(stored) {
-      if (stored) await queue.sync();
+    async erase() {
       // A key ends with its session's id (see `sync`).
       for (const key of await queue.remove([...index.keys()])) dropped({ sessionId: key.slice(seqStart + SEQ_DIGITS + 1), reason: 'erased' });
     },

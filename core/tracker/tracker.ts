@@ -438,7 +438,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
 
     async setOptOut(optOut) {
       optedOut = optOut;
-      if (optOut && clock) end('stop', 'opted-out');
+      if (optOut) endByCall('stop', 'opted-out'); // a session the background ended is not continued either
       await (switchStored = settled().then(() => storage.set(optOutKey, optOut)));
       if (!optOut) requestFlush('manual');
     },
@@ -448,7 +448,8 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
       await ready;
       await settled();
       await flushLock(async () => {
-        await queue.erase(true);
+        await queue.sync();
+        await queue.erase();
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
         // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
         await storage.set(erasedKey, (erasure = platform.now()));

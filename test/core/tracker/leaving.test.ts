@@ -216,6 +216,22 @@ describe('a page shown again', () => {
     expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
   });
 
+  it('does not continue a session after the player switched recording off while away, even on again before the return (as Unity)', async () => {
+    for (const page of [onPage(), createHarness({ backgroundTimeoutMs: 60_000 })]) {
+      await settle();
+      page.tracker.start();
+      await advance(5_000);
+      page.platform.background();
+      await advance(61_000); // on a page the session ended as it was hidden; elsewhere the background time-out ends it
+      await page.tracker.setOptOut(true);
+      await page.tracker.setOptOut(false);
+      page.platform.foreground();
+      await settle();
+      expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+      expect(eventsOf(page.log, 'dropped')).toEqual([]);
+    }
+  });
+
   it('keeps a part under the 1 s minimum unsent and lets it continue as itself (a tab switched for a moment)', async () => {
     const page = onPage();
     const { sessionId, recorded } = await hideAndShow(page, 600, 5_000, 1_000, () => {
