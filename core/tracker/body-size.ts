@@ -22,7 +22,7 @@ export function utf8Length(text: string): number {
  * Splits `items` into runs whose body (`emptyBodyBytes` plus each item's JSON and the commas between) stays
  * under `limit`, in order. An item too large even alone is returned in `oversized` instead.
  */
-export function chunkBySize<T extends { session: TrackedSession }>(items: T[], emptyBodyBytes: number, limit = KEEPALIVE_BODY_LIMIT): { chunks: T[][]; oversized: T[] } {
+export function chunkBySize<T extends { session: TrackedSession }>(items: T[], emptyBodyBytes: number, limit: number): { chunks: T[][]; oversized: T[] } {
   const chunks: T[][] = [];
   const oversized: T[] = [];
   let chunk: T[] = [];
@@ -37,8 +37,7 @@ export function chunkBySize<T extends { session: TrackedSession }>(items: T[], e
     if (size + added >= limit) {
       chunks.push(chunk);
       chunk = [];
-      size = emptyBodyBytes;
-      size += itemBytes;
+      size = emptyBodyBytes + itemBytes;
     } else size += added;
     chunk.push(item);
   }
@@ -47,8 +46,8 @@ export function chunkBySize<T extends { session: TrackedSession }>(items: T[], e
 }
 
 /**
- * One player's keepalive sizing: the bodies it has in flight are counted against the 64 KiB (a page's exit request
- * may be under way beside a flush). Only where the page may go away ({@link Lifecycle.pageExit}): elsewhere (apps,
+ * One player's keepalive sizing: the bodies in flight (its own and other trackers' on the page) are counted against the
+ * 64 KiB (a page's exit request may be under way beside a flush). Only where the page may go away ({@link Lifecycle.pageExit}): elsewhere (apps,
  * engines) a request outlives going to the background anyway and a background flush is an ordinary one.
  */
 export interface KeepaliveSizer {
@@ -61,16 +60,22 @@ export interface KeepaliveSizer {
 /** A `sentAt` of the length every one has, to measure a keepalive body's envelope. */
 const SENT_AT_SAMPLE = new Date(0).toISOString();
 
+/**
+ * The keepalive body bytes every tracker of this copy of the SDK has in flight: the quota is the page's, so two trackers
+ * on one page (two games or players, each its `createGameCampaign`) leaving it together share it. Before, each counted
+ * its own, and the second one's exit request, past the page's 64 KiB, was refused: none of its sessions left.
+ */
+let inFlight = 0;
+
 /** The {@link KeepaliveSizer} of one player's flushes to a relay (`isTest` as they are sent). */
 export function keepaliveSizer(isTest: boolean | undefined): KeepaliveSizer {
   const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
-  let inFlight = 0;
   return {
     chunks: (items) => chunkBySize(items, bodyBytes([]), KEEPALIVE_BODY_LIMIT - inFlight),
     sending(sessions) {
       const bytes = bodyBytes(sessions);
       inFlight += bytes;
-      return () => void (inFlight -= bytes);
+      return () => (inFlight -= bytes);
     },
   };
 }

@@ -67,8 +67,11 @@ export interface SessionQueue {
    * have each acknowledged session sent again at every flush.
    */
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
-  /** Deletes every queued session (the player asked); resolves the ids of those deleted. */
-  erase(): Promise<string[]>;
+  /**
+   * Deletes the queued sessions this tracker knows of, each told to `dropped` (reason `erased`): after a `sync()`, every
+   * one stored (the player asked here); without, not those another tab queued since (another tab's erasure).
+   */
+  erase(): Promise<void>;
   /**
    * Writes again the sessions held in memory (their write failed), oldest first, stopping at the first that fails
    * again: storage that took a write since (a full disk with room again) keeps them past this run.
@@ -87,7 +90,7 @@ export function sessionQueue(
   storage: KeyValueStorage,
   prefix: string,
   maxSize: number,
-  /** Hears the sessions evicted by overflow (the tracker's `dropped` event). */
+  /** Hears the sessions evicted by overflow and erased (the tracker's `dropped` event). */
   dropped: (event: DroppedEvent) => void,
   storageError: (error: unknown) => void,
   /** How far the device clock has been moved (see `clockWatch`). */
@@ -258,9 +261,8 @@ export function sessionQueue(
     },
 
     async erase() {
-      await queue.sync();
-      const entries = new Map(index); // `remove` takes them out of the index
-      return [...(await queue.remove([...entries.keys()]))].map((key) => entries.get(key)!.sessionId);
+      // A key ends with its session's id (see `sync`).
+      for (const key of await queue.remove([...index.keys()])) dropped({ sessionId: key.slice(seqStart + SEQ_DIGITS + 1), reason: 'erased' });
     },
 
     async persistHeld() {

@@ -138,6 +138,29 @@ describe('a page being left', () => {
     release();
     await settle();
   });
+
+  it('two trackers on one page (two games or players) share the 64 KiB as they leave together: the second sends what fits', async () => {
+    const relay = createFakeRelay();
+    const pages = [onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000 }, { relay }), onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000, userId: 'player-2' }, { relay })];
+    await settle();
+    for (const page of pages) {
+      for (let i = 0; i < 12; i++) {
+        page.tracker.start({ metadata: { notes: 'x'.repeat(3_000), i } });
+        await advance(1_000);
+        await page.tracker.stop();
+      }
+    }
+    expect(relay.requests).toEqual([]); // ~36 KB queued by each, unsent
+    const release = relay.hold();
+    for (const page of pages) page.platform.background(); // the page is hidden: each tracker's listener runs
+    expect(relay.requests).toHaveLength(2);
+    expect(relay.requests[0]!.bytes).toBeGreaterThan(KEEPALIVE_LIMIT / 2);
+    expect(relay.requests[1]!.bytes).toBeGreaterThan(0);
+    expect(relay.requests[0]!.bytes + relay.requests[1]!.bytes).toBeLessThan(KEEPALIVE_LIMIT);
+    expect(relay.requests.every((request) => request.keepalive)).toBe(true);
+    release();
+    await settle();
+  });
 });
 
 describe('a page shown again', () => {
@@ -191,6 +214,22 @@ describe('a page shown again', () => {
     await page.tracker.stop();
     page.platform.foreground();
     expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+  });
+
+  it('does not continue a session after the player switched recording off while away, even on again before the return (as Unity)', async () => {
+    for (const page of [onPage(), createHarness({ backgroundTimeoutMs: 60_000 })]) {
+      await settle();
+      page.tracker.start();
+      await advance(5_000);
+      page.platform.background();
+      await advance(61_000); // on a page the session ended as it was hidden; elsewhere the background time-out ends it
+      await page.tracker.setOptOut(true);
+      await page.tracker.setOptOut(false);
+      page.platform.foreground();
+      await settle();
+      expect(eventsOf(page.log, 'session:start')).toHaveLength(1);
+      expect(eventsOf(page.log, 'dropped')).toEqual([]);
+    }
   });
 
   it('keeps a part under the 1 s minimum unsent and lets it continue as itself (a tab switched for a moment)', async () => {
