@@ -8,17 +8,18 @@
  * only without it do the bytes come from `Math.random`. Session ids must be unique, not secret (the service
  * de-duplicates by projectId + sessionId, so a repeat would be SKIPPED and its play time lost): V8's generator is
  * seeded well enough for that, Hermes' and JavaScriptCore's are not (32 bits each, so the first id of each start
- * would repeat across a game's players). So `stamp()` (the clock in µs) is mixed into those bytes: where the source
- * answers only asynchronously (a WeChat mini-game's crypto manager; WeChat on iOS runs JavaScriptCore), two equal
- * ids now need two equal seeds and the same start time too.
+ * would repeat across a game's players). So the device clock (`platform.now()`, ms) is mixed into those bytes: where
+ * the source answers only asynchronously (a WeChat mini-game's crypto manager; WeChat on iOS runs JavaScriptCore), two
+ * equal ids now need two equal seeds and the same start millisecond too.
  */
-import type { PlatformCrypto } from '../platform.js';
+import type { Platform } from '../platform.js';
 
 const ID_BYTES = 16;
 const POOL_BYTES = ID_BYTES * 16;
 
-/** A function handing out UUIDv4 session ids synchronously; `onError` hears a failed `randomBytes`; `stamp` is the clock in µs. */
-export function sessionIds(crypto: PlatformCrypto, onError: (error: unknown) => void, stamp: () => number): () => string {
+/** A function handing out UUIDv4 session ids synchronously, from `platform.crypto` and its clock; `onError` hears a failed `randomBytes`. */
+export function sessionIds(platform: Platform, onError: (error: unknown) => void): () => string {
+  const { crypto } = platform;
   let pool: number[] = [];
   let filling = false;
   const refill = () => {
@@ -38,8 +39,8 @@ export function sessionIds(crypto: PlatformCrypto, onError: (error: unknown) => 
         onError(error);
       }
     }
-    const t = stamp();
-    // `^` takes the low 32 bits of `t / 256 ** i`, and `& 255` byte i of the stamp.
+    const t = platform.now();
+    // `^` takes the low 32 bits of `t / 256 ** i`, and `& 255` byte i of the clock.
     const bytes = pool.length >= ID_BYTES ? pool.splice(0, ID_BYTES) : Array.from({ length: ID_BYTES }, (_, i) => ((Math.random() * 256) ^ (t / 256 ** i)) & 255);
     if (pool.length < POOL_BYTES / 2) refill();
     return formatUuidV4(bytes);

@@ -122,7 +122,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const watch = clockWatch(platform);
   const clockMoved = watch.moved;
   const emitDropped = (event: DroppedEvent) => events.emit('dropped', event);
-  const nextId = sessionIds(platform.crypto, (cause) => error('crypto', cause), () => (platform.now() + monotonic()) * 1e3);
+  const nextId = sessionIds(platform, (cause) => error('crypto', cause));
   const instanceId = nextId();
   /** What the lock an instance holds while it lives is named: this, then its instance id. */
   const alivePrefix = `${storageKey}:alive:`;
