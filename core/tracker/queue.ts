@@ -67,10 +67,7 @@ export interface SessionQueue {
    * have each acknowledged session sent again at every flush.
    */
   remove(keys: string[], settled?: boolean): Promise<Set<string>>;
-  /**
-   * Deletes the queued sessions this tracker knows of, each told to `dropped` (reason `erased`): after a `sync()`, every
-   * one stored (the player asked here); without, not those another tab queued since (another tab's erasure).
-   */
+  /** Deletes the queued sessions this tracker knows of (after a `sync()`: every one stored), each told to `dropped` (reason `erased`). */
   erase(): Promise<void>;
   /**
    * Writes again the sessions held in memory (their write failed), oldest first, stopping at the first that fails

@@ -76,8 +76,7 @@ export class PlaytimeTracker {
 
   /**
    * Deletes every session this player has stored on this device: the running session and the queue (each
-   * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched. The game's
-   * other trackers of this player on this storage (other tabs and windows) follow it within one `checkpointMs`.
+   * reported as `dropped`, reason `erased`). The opt-out choice is kept. Other players' data is untouched.
    */
   declare readonly deleteStoredData: () => Promise<void>;
 
@@ -135,14 +134,6 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const prefix = layout.own;
   const queuePrefix = prefix + layout.queue;
   const optOutKey = `${prefix}opt-out`;
-  /**
-   * When the player last erased their data (`deleteStoredData`) on this device, by its clock: a tab or window of the game
-   * that meets a later erasure than it knows of erases what it holds, as it follows the off switch (see `syncChoice`).
-   * assumed: the device clock is not set back between two tabs' start and erasure (such an erasure is not followed).
-   */
-  const erasedKey = `${prefix}erased`;
-  /** The last erasure this tracker knows of: its own start, or its own or another's erasure since. */
-  let erasure = platform.now();
   /** The player's choice; the option's default until the stored choice is loaded. */
   let optedOut = config.optOut ?? false;
   /**
@@ -313,14 +304,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     // Storage failing (a full disk, a native module that never answers): nothing to read, and a read would hold the flush.
     if (storageFailing) return;
     const seen = switchStored;
-    const [choice, erased] = await seen.then(() => Promise.all([storage.get(optOutKey), storage.get<number>(erasedKey)])).catch(() => []);
-    // Erased in another tab: the running session and what this tracker queued (held in memory, sent at a page's exit)
-    // go too (`dropped`, reason `erased`), before a flush sends anything; what other tabs queued since is theirs.
-    if (erased! > erasure) {
-      erasure = erased!;
-      endByCall('stop', 'erased');
-      await queue.erase();
-    }
+    const choice = await seen.then(() => storage.get(optOutKey)).catch(() => undefined);
     if (seen === switchStored && typeof choice === 'boolean' && choice !== optedOut) {
       optedOut = choice;
       if (choice) endByCall('stop', 'opted-out');
@@ -452,8 +436,6 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
         await queue.sync();
         await queue.erase();
         for (const key of await storage.keys(runningPrefix)) await storage.delete(key);
-        // The game's other tabs and windows on this storage erase what they hold when they read it (see `syncChoice`).
-        await storage.set(erasedKey, (erasure = platform.now()));
       });
     },
 

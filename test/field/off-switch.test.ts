@@ -180,8 +180,7 @@ describe('deleteStoredData', () => {
       [queued[0], 'erased'],
       [queued[1], 'erased'],
     ]);
-    // The opt-out choice, and when the player erased (the game's other tabs follow it: the story after the next).
-    expect(Object.keys((storage as ReturnType<typeof createMemoryStorage>).snapshot('game-campaign:player:player-1:'))).toEqual(['game-campaign:player:player-1:erased', 'game-campaign:player:player-1:opt-out']);
+    expect(Object.keys((storage as ReturnType<typeof createMemoryStorage>).snapshot('game-campaign:player:player-1:'))).toEqual(['game-campaign:player:player-1:opt-out']);
     await game.tracker.dispose();
 
     const back = startGame(service, storage, 'player-2');
@@ -201,40 +200,7 @@ describe('deleteStoredData', () => {
     await flushNow(game);
     expect(game.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[running, 'erased']]);
     expect(service.recorded()).toEqual([]);
-    expect(await storage.keys('game-campaign:player:player-1:')).toEqual(['game-campaign:player:player-1:erased']);
+    expect(await storage.keys('game-campaign:player:player-1:')).toEqual([]);
     await game.tracker.dispose();
-  });
-
-  it('erased in one tab: the other drops its running session and what it queued at its next checkpoint, and its exit sends none of it; what the player plays since is kept, in either tab', async () => {
-    const service = fieldService();
-    const storage = createMemoryStorage();
-    const tabA = startGame(service, storage, 'player-1', { page: true });
-    const tabB = startGame(service, storage, 'player-1', { page: true });
-    await pass();
-    const queued = await tabB.play(4_000); // queued: tab B holds it for its next flush or its exit
-    const running = tabB.tracker.start();
-    await pass(3_000);
-    await tabA.tracker.deleteStoredData();
-    expect(tabA.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([[queued, 'erased']]);
-    const afterErasure = await tabA.play(2_000); // played in tab A after the erasure: not tab B's to erase
-    await pass(15_000); // tab B's checkpoint reads the erasure
-    expect(tabB.events('dropped').map((d) => [d.sessionId, d.reason])).toEqual([
-      [running, 'erased'],
-      [queued, 'erased'],
-    ]);
-    tabB.platform.background(); // the tab is closed: its exit sends nothing the player erased
-    await pass(30_000);
-    await flushNow(tabB);
-    expect(service.recorded().map((s) => s.sessionId)).toEqual([afterErasure]);
-    expect(await storage.keys('game-campaign:player:player-1:running:')).toEqual([]);
-
-    tabB.platform.foreground();
-    const later = await tabB.play(2_000);
-    await flushNow(tabB);
-    await flushNow(tabA);
-    expect(service.recorded().map((s) => s.sessionId)).toEqual([afterErasure, later]);
-    expect(tabA.events('dropped')).toHaveLength(1); // tab A, whose erasure it was, does not erase again
-    await tabA.tracker.dispose();
-    await tabB.tracker.dispose();
   });
 });
