@@ -12,6 +12,7 @@ import { CryptoUnavailableError, WebViewUnavailableError } from '../shared/error
 import { probedStorage, webStorageStore } from '../shared/string-storage.js';
 import { browserNetwork, wechatNetwork } from './network.js';
 import type { CocosModules, CocosPlatformOptions, CocosRuntime, WechatApi } from './types.js';
+import { steadyClock } from './steady-clock.js';
 import { createXhrFetch } from './xhr-fetch.js';
 
 /**
@@ -81,11 +82,10 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     // Native builds have no signal: no `network`.
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
     now: () => Date.now(),
-    // Every Cocos build has it: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045, `_calculateDT`),
-    // and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778). On a WeChat phone
-    // it is the wall clock: the engine's adapter sets `performance = { now: Date.now }` (platforms/minigame/platforms/
-    // wechat/wrapper/builtin/WindowProperties.js:15-17); docs/guides/cocos.md, "The clock on WeChat".
-    monotonic: () => performance.now(),
+    // Web and native have `performance.now()`: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045,
+    // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
+    // On a WeChat phone it is the wall clock (the engine's adapter sets `performance = { now: Date.now }`): ./steady-clock.ts.
+    monotonic: wx ? steadyClock(engine) : () => performance.now(),
   };
 }
 

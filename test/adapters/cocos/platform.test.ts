@@ -592,3 +592,113 @@ describe('Cocos crypto and globals', () => {
     expect(() => createCocosPlatform({ cc: {} as never })).toThrow(TypeError);
   });
 });
+
+describe('Cocos on WeChat: the player moves the phone\'s clock', () => {
+  // On a phone Cocos's WeChat adapter sets `performance = { now: Date.now }` (cocos-engine platforms/minigame/platforms/
+  // wechat/wrapper/builtin/WindowProperties.js:15-17, copied onto GameGlobal by its index.js:46-47): modelled by
+  // stubbing `performance` after the fake `Date`. WeChat suspends a hidden game (no timer runs until `wx.onShow`):
+  // modelled by moving the clock with `vi.setSystemTime` between `game_on_hide` and `game_on_show`, no timer run.
+  const HOUR = 3_600_000;
+  /** A WeChat game whose sessions' ends are heard as [reason, durationSeconds], under fake timers. */
+  function wechatGame() {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    vi.setSystemTime(Date.UTC(2026, 3, 1, 12));
+    vi.stubGlobal('performance', { now: Date.now });
+    const cc = createFakeCc('wechat');
+    const { wx, XMLHttpRequest } = createFakeWx(new Map(), noServer);
+    const gc = createGameCampaign({ cc, wx, XMLHttpRequest, getRandomValues: (a) => webcrypto.getRandomValues(a as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const ends: Array<[string, number]> = [];
+    gc.tracker.on('session:end', ({ reason, session }) => ends.push([reason, session.durationSeconds]));
+    return { cc, gc, ends };
+  }
+  afterEach(() => void vi.useRealTimers());
+
+  // The step of the clock that spans a move (at most the second between two of its reads) counts nothing.
+  it('two hours forward mid-session add nothing: 2 min played are 2 min recorded (less the second the move fell in)', async () => {
+    const { gc, ends } = wechatGame();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.setSystemTime(Date.now() + 2 * HOUR);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([['stop', 119]]);
+    await gc.dispose();
+  });
+
+  it('two hours back mid-session take nothing away (but the second the move fell in)', async () => {
+    const { gc, ends } = wechatGame();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.setSystemTime(Date.now() - 2 * HOUR);
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([['stop', 119]]);
+    await gc.dispose();
+  });
+
+  it('a stop right after the jump, before any timer ran, counts only what was played', async () => {
+    const { gc, ends } = wechatGame();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(30_000);
+    vi.setSystemTime(Date.now() + 2 * HOUR);
+    await gc.tracker.stop();
+    expect(ends).toEqual([['stop', 30]]);
+    await gc.dispose();
+  });
+
+  it('measures the background whichever listener of game_on_show reads the clock first', () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const cc = createFakeCc('wechat');
+    const { wx, XMLHttpRequest } = createFakeWx(new Map(), noServer);
+    const read: number[] = [];
+    // Registered before the platform's own listeners: it reads before the clock hears the game is shown.
+    cc.game.on('game_on_show', () => read.push(platform.monotonic()));
+    const platform = createCocosPlatform({ cc, wx, XMLHttpRequest, getRandomValues: (a) => a });
+    const start = platform.monotonic();
+    cc.emit('game_on_hide');
+    vi.setSystemTime(Date.now() + 5 * 60_000);
+    cc.emit('game_on_show');
+    vi.advanceTimersByTime(2_000);
+    expect([read[0]! - start, platform.monotonic() - start]).toEqual([5 * 60_000, 5 * 60_000 + 2_000]);
+  });
+
+  it('one clock per game: an SDK created again (game.restart() keeps the JavaScript context) adds no timer or listener', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval'] });
+    const cc = createFakeCc('wechat');
+    const { wx, XMLHttpRequest } = createFakeWx(new Map(), noServer);
+    const options = { cc, wx, XMLHttpRequest, getRandomValues: (a: Uint8Array) => a };
+    const first = createCocosPlatform(options as never);
+    const counts = [cc.listenerCount(), vi.getTimerCount()];
+    const second = createCocosPlatform(options as never);
+    expect([cc.listenerCount(), vi.getTimerCount()]).toEqual(counts);
+    expect(second.monotonic).toBe(first.monotonic);
+  });
+
+  it('a real 5 min background still ends the session at the 60 s time-out (after a jump back), and a 30 s one does not', async () => {
+    const { cc, gc, ends } = wechatGame();
+    const starts: Array<string | undefined> = [];
+    gc.tracker.on('session:start', (event) => starts.push(event.continues));
+    const first = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    vi.setSystemTime(Date.now() - 2 * HOUR);
+    await vi.advanceTimersByTimeAsync(30_000);
+    // 30 s away (suspended): the same session goes on, the background not counted.
+    cc.emit('game_on_hide');
+    vi.setSystemTime(Date.now() + 30_000);
+    cc.emit('game_on_show');
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(ends).toEqual([]);
+    // 5 min away (suspended): ended at its pause by the time-out, continued on return.
+    cc.emit('game_on_hide');
+    vi.setSystemTime(Date.now() + 5 * 60_000);
+    cc.emit('game_on_show');
+    expect(ends).toEqual([['background-timeout', 99]]);
+    expect(starts).toEqual([undefined, first]);
+    // 5 min away with timers still running (a background WeChat did not suspend yet): the time-out ends it there.
+    await vi.advanceTimersByTimeAsync(20_000);
+    cc.emit('game_on_hide');
+    await vi.advanceTimersByTimeAsync(5 * 60_000);
+    expect(ends).toEqual([['background-timeout', 99], ['background-timeout', 20]]);
+    await gc.dispose();
+  });
+});
