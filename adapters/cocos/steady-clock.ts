@@ -3,13 +3,16 @@
  * `performance` with `{ now: Date.now }` (cocos-engine platforms/minigame/platforms/wechat/wrapper/builtin/
  * WindowProperties.js:15-17, set on `GameGlobal` by its index.js), and `wx.getPerformance().now()` is documented
  * only as "the current time as a timestamp in microseconds" (developers.weixin.qq.com/minigame/dev/api/base/
- * performance/Performance.now.html; milliseconds in the developer tool, a bug WeChat's staff confirmed in its
- * community), which WeChat's own adapters replace with `Date.now()` on phones. So this clock adds up the steps of
+ * performance/Performance.now.html; milliseconds in the developer tool, a known bug by WeChat's staff in its community,
+ * developers.weixin.qq.com/community/develop/doc/0002663263caf0809e385307a5b400), which WeChat's own Unity adapter
+ * replaces with `Date.now()` on phones (wechat-miniprogram/minigame-unity-webgl-transform Design/HighPreciseTime.md,
+ * `clientPerfAdapter`: outside profiling builds). So this clock adds up the steps of
  * `Date.now()` itself, read every second in the foreground, and refuses a step the game cannot have run through:
  * one backwards (the clock set back) or longer than `MAX_STEP_MS` (set forward). A step across a background
  * (`EVENT_HIDE` to the first read after `EVENT_SHOW`, whichever of the tracker and this clock reads first) is taken
- * whole: WeChat suspends a hidden game, so the background's length is only seen there, and the tracker's
- * background time-out depends on it.
+ * whole: WeChat stops a hidden game's JS 5 s into the background and runs its callbacks on the return
+ * (developers.weixin.qq.com/miniprogram/dev/framework/runtime/operating-mechanism.html, "挂起"), so the background's
+ * length is only seen there, and the tracker's background time-out depends on it.
  * assumed: a clock moved while the game is in the background moves that background's length (not play time); and a
  * foreground in which no timer ran for `MAX_STEP_MS` (a frozen game) counts none of that span.
  * @see docs/guides/cocos.md, "The clock on WeChat"

@@ -596,7 +596,8 @@ describe('Cocos crypto and globals', () => {
 describe('Cocos on WeChat: the player moves the phone\'s clock', () => {
   // On a phone Cocos's WeChat adapter sets `performance = { now: Date.now }` (cocos-engine platforms/minigame/platforms/
   // wechat/wrapper/builtin/WindowProperties.js:15-17, copied onto GameGlobal by its index.js:46-47): modelled by
-  // stubbing `performance` after the fake `Date`. WeChat suspends a hidden game (no timer runs until `wx.onShow`):
+  // stubbing `performance` after the fake `Date`. WeChat stops a hidden game's JS 5 s into the background, its callbacks
+  // run on the return (developers.weixin.qq.com/miniprogram/dev/framework/runtime/operating-mechanism.html, "挂起"):
   // modelled by moving the clock with `vi.setSystemTime` between `game_on_hide` and `game_on_show`, no timer run.
   const HOUR = 3_600_000;
   /** A WeChat game whose sessions' ends are heard as [reason, durationSeconds], under fake timers. */
