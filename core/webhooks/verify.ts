@@ -83,6 +83,8 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Rece
 
 /** {@link verifyWebhook}, also returning the delivery id and timestamp. @internal */
 export async function verifyDelivery(options: VerifyWebhookOptions): Promise<VerifiedWebhook> {
+  // Called with nothing (from JavaScript): the raw body's own TypeError below, not "Cannot destructure property".
+  options ??= {} as VerifyWebhookOptions;
   const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = () => Date.now(), scheme = standardWebhooksScheme } = options;
   const payload = rawBytes(options.payload);
   if (scheme === standardWebhooksScheme) assertSecret(secret);

@@ -232,6 +232,12 @@ describe('verifyWebhook: rejections, one reason each', () => {
     );
     await expect(verifyWebhook({ payload, headers, secret: 'whsec_', now })).rejects.toThrow(new TypeError('secret must not be empty after the whsec_ prefix'));
   });
+
+  it("called with nothing (from JavaScript): the raw body's TypeError, not a destructuring one", async () => {
+    const error = await (verifyWebhook as (options?: unknown) => Promise<unknown>)().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TypeError);
+    expect((error as TypeError).message).toMatch(/^verifyWebhook needs the raw request body .*, got undefined\./);
+  });
 });
 
 describe('isWebhookVerificationError', () => {
