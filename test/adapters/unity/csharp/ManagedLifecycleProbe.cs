@@ -31,6 +31,7 @@ internal static class ManagedLifecycleProbe
         LeftoverTemporaryFiles();
         BadOptions();
         DeepMetadata();
+        StoredDeepMetadata();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -311,6 +312,56 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Flush, "flush");
         outcomes.Add(string.Join(" ", Relay.Received.FindAll(session => session.Player == "deep").ConvertAll(session => session.DurationSeconds.ToString()).ToArray()));
         Report["deepMetadata"] = outcomes;
+    }
+
+    private static Dictionary<string, object> Nested(int depth)
+    {
+        var metadata = new Dictionary<string, object> { { "leaf", depth } };
+        for (var level = 1; level < depth; level++) metadata = new Dictionary<string, object> { { "k", metadata } };
+        return metadata;
+    }
+
+    /// <summary>
+    /// What a release before that check stored: sessions with metadata 62 and 63 levels deep, running (the Stop or
+    /// crash of that release left them) and queued, and another player's expired one. Start-up goes on, each is
+    /// dropped (invalid: the relay refuses a body deeper than 64 levels; expired) and reported once, and the session
+    /// queued behind them is delivered.
+    /// </summary>
+    private static void StoredDeepMetadata()
+    {
+        NewProcess();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "stored-deep");
+        var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "stored-deep-other");
+        var now = DeviceClock.NowMs();
+        Func<string, int, double, Dictionary<string, object>> fields = (id, depth, ms) =>
+        {
+            var session = new Dictionary<string, object> { { "sessionId", id }, { "userId", "stored-deep" }, { "durationSeconds", Math.Floor(ms / 1000) }, { "startedAt", DeviceClock.IsoMs(now - ms) }, { "endedAt", DeviceClock.IsoMs(now) } };
+            if (depth > 0) session["metadata"] = Nested(depth);
+            return session;
+        };
+        foreach (var stored in new[] { new { Id = "run62", Depth = 62, Ms = 5000.0 }, new { Id = "run63", Depth = 63, Ms = 6000.0 } })
+        {
+            var record = new RunningRecord { Fields = new Dictionary<string, object> { { "sessionId", stored.Id }, { "userId", "stored-deep" }, { "metadata", Nested(stored.Depth) } }, StartedAtMs = now - stored.Ms, SpanMs = stored.Ms, PlayedMs = stored.Ms };
+            TrackerFiles.Write(Path.Combine(folder.RunningDir, stored.Id + ".json"), record.ToJson());
+        }
+        TrackerFiles.Write(Path.Combine(folder.QueueDir, "000000000000-queued62.json"), fields("queued62", 62, 7000));
+        TrackerFiles.Write(Path.Combine(folder.QueueDir, "000000000001-queued.json"), fields("queued", 0, 8000));
+        var expired = fields("expired63", 63, 9000);
+        expired["startedAt"] = DeviceClock.IsoMs(now - 40 * 86400000.0);
+        TrackerFiles.Write(Path.Combine(other.QueueDir, "000000000000-expired63.json"), expired);
+
+        NewProcess();
+        var events = new List<object>();
+        Tracker.SessionEnded += e => events.Add("end " + e.Session.SessionId + " " + e.Reason);
+        Tracker.Dropped += e => events.Add(("dropped " + e.SessionId + " " + e.Reason + " " + e.Error).TrimEnd());
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var init = GameCampaign.Init(ProbeDevice.Options("stored-deep"));
+        Loop.Settle();
+        Report["storedDeepInit"] = init.IsFaulted ? init.Exception.InnerException.Message : init.IsCompleted ? "ready" : "waiting";
+        if (init.IsCompleted && !init.IsFaulted) Loop.Run(Tracker.Flush, "flush");
+        Report["storedDeepEvents"] = events;
+        Report["storedDeepReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "stored-deep"), session => (object)(session.SessionId + " " + session.DurationSeconds));
+        Report["storedDeepLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count + TrackerFiles.JsonFiles(other.QueueDir).Count);
     }
 
     private static void BadOptions()
