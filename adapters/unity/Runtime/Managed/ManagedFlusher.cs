@@ -195,7 +195,7 @@ namespace GameCampaignSdk
             if (answer.Ok)
             {
                 var results = Json.Obj(answer.Data) == null ? null : Json.Field(Json.Obj(answer.Data), "results") as List<object>;
-                if (results != null) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
+                if (results != null && results.TrueForAll(IsItemResult)) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
                 return Transient(batch, "the relay answered with an unexpected body", answer);
             }
             var code = answer.Reached ? Json.Str(Json.Obj(answer.Body), "code") : null;
@@ -218,6 +218,18 @@ namespace GameCampaignSdk
                 return false;
             }
             return Transient(batch, answer.Reached ? "HTTP " + answer.Status : answer.NetworkError, answer);
+        }
+
+        /// <summary>
+        /// An item result as the spec shapes it, read as core/relay/sender.ts reads it: a session id and a status the
+        /// tracker acts on. An answer with any other item is an unexpected body (the batch stays queued): an item without
+        /// a status, or with one the spec does not define, is no acknowledgement, and deleting its session lost it.
+        /// </summary>
+        private static bool IsItemResult(object node)
+        {
+            var item = Json.Obj(node);
+            var status = Json.Str(item, "status");
+            return Json.Str(item, "sessionId") != null && (status == "SUCCESS" || status == "SKIPPED" || status == "FAILED");
         }
 
         /// <summary>Keeps the batch and backs off; a status that is not the weather (a misconfigured relay) is reported too.</summary>

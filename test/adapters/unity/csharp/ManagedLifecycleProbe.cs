@@ -32,6 +32,7 @@ internal static class ManagedLifecycleProbe
         BadOptions();
         DeepMetadata();
         StoredDeepMetadata();
+        MalformedResults();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -362,6 +363,46 @@ internal static class ManagedLifecycleProbe
         Report["storedDeepEvents"] = events;
         Report["storedDeepReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "stored-deep"), session => (object)(session.SessionId + " " + session.DurationSeconds));
         Report["storedDeepLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count + TrackerFiles.JsonFiles(other.QueueDir).Count);
+    }
+
+    /// <summary>
+    /// A relay answering 200 with results the spec does not shape (an item without a status, a status it does not
+    /// define): nothing is taken as delivered (core/relay/sender.ts reads it as a transient failure: an unexpected
+    /// body); the session stays queued and the next good answer delivers it once.
+    /// </summary>
+    private static void MalformedResults()
+    {
+        NewProcess();
+        Init("shapes");
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var events = new List<object>();
+        Tracker.Flushed += e => events.Add("flushed " + e.Results.Count);
+        Tracker.Dropped += e => events.Add("dropped " + e.Reason);
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "shapes");
+        var queued = new List<object>();
+        foreach (var status in new object[] { null, "PENDING", 1.0 })
+        {
+            HttpExchange.Transport = (method, url, headers, body) =>
+            {
+                var results = new List<object>();
+                foreach (var item in (List<object>)Json.Obj(Json.Parse(body))["sessions"]) results.Add(new Dictionary<string, object> { { "sessionId", Json.Str(Json.Obj(item), "sessionId") }, { "status", status } });
+                return Task.FromResult(new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) });
+            };
+            Pass(400000); // past any backoff
+            Loop.Run(Tracker.Flush, "flush");
+            queued.Add((double)TrackerFiles.JsonFiles(folder.QueueDir).Count);
+        }
+        HttpExchange.Transport = Relay.Exchange;
+        Pass(400000);
+        Loop.Run(Tracker.Flush, "flush");
+        Report["malformedEvents"] = events;
+        Report["malformedQueued"] = queued;
+        Report["malformedReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "shapes"), session => (object)(session.Player + " " + session.DurationSeconds));
     }
 
     private static void BadOptions()
