@@ -84,6 +84,10 @@ namespace GameCampaignSdk
 
         private async Task Release()
         {
+            // Start-up first: it lets go of the dead runs' locks it claimed, so the next tracker of this player (an Init
+            // in the same frame) recovers their sessions instead of taking them for a live copy's.
+            try { await ready; }
+            catch (Exception) { /* reported when it ran */ }
             await Settled();
             // A session held in memory outlives this run if storage takes it now (a full disk with room again).
             try { await queue.PersistHeld(); }

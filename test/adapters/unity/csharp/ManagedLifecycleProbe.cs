@@ -33,6 +33,7 @@ internal static class ManagedLifecycleProbe
         DeepMetadata();
         StoredDeepMetadata();
         MalformedResults();
+        InitTwiceAfterKill();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -403,6 +404,32 @@ internal static class ManagedLifecycleProbe
         Report["malformedEvents"] = events;
         Report["malformedQueued"] = queued;
         Report["malformedReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "shapes"), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>
+    /// A killed run left a session; the next run calls Init twice in one frame (a sign-in flow, a scene's Awake and
+    /// another's): the second tracker, not the first (disposed before its start-up recovered anything), recovers it and
+    /// sends it at once, instead of leaving it to the run after.
+    /// </summary>
+    private static void InitTwiceAfterKill()
+    {
+        NewProcess();
+        Init("twice");
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(20000);
+        NewProcess(); // killed
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        var first = GameCampaign.Init(ProbeDevice.Options("twice"));
+        var second = GameCampaign.Init(ProbeDevice.Options("twice"));
+        Loop.Settle();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "twice");
+        Report["initTwice"] = first.Status + " " + second.Status;
+        Report["initTwiceEnded"] = ended;
+        Report["initTwiceReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "twice"), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["initTwiceLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
     private static void BadOptions()
