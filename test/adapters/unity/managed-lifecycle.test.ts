@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once;
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -87,6 +87,9 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // Init twice in one frame after a kill: the second tracker recovers the killed run's session (15 s: its last
   // checkpoint) and sends it; before, the first one's claim on the dead run hid it until the run after.
   expect(report).toMatchObject({ initTwice: 'RanToCompletion RanToCompletion', initTwiceEnded: ['recovered 15'], initTwiceReceived: ['twice 15'], initTwiceLeft: 0 });
+  // Another player signs in while the last one's flush waits: its answer settles the last player's queue (nothing sent
+  // again), and none of the last player's events reaches the game after the new Init (it would credit the new player).
+  expect(report).toMatchObject({ switchEvents: [], switchFlush: 'RanToCompletion', switchLeft: 0, switchSentAgain: 0 });
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

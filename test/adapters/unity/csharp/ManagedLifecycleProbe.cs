@@ -34,6 +34,7 @@ internal static class ManagedLifecycleProbe
         StoredDeepMetadata();
         MalformedResults();
         InitTwiceAfterKill();
+        SwitchPlayerDuringFlush();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -430,6 +431,45 @@ internal static class ManagedLifecycleProbe
         Report["initTwiceEnded"] = ended;
         Report["initTwiceReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "twice"), session => (object)(session.Player + " " + session.DurationSeconds));
         Report["initTwiceLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// Another player signs in (a second Init) while the last player's flush waits for the relay: the answer still
+    /// settles the last player's queue (its session is not sent again), but no event of the last player reaches the
+    /// game after the new Init completed (core/tracker/tracker.ts dispose forgets its listeners; a WebGL player's
+    /// JavaScript SDK does): the game would credit that flush to the new player.
+    /// </summary>
+    private static void SwitchPlayerDuringFlush()
+    {
+        NewProcess();
+        Init("switch-a");
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var held = new TaskCompletionSource<HttpAnswer>();
+        string sent = null;
+        HttpExchange.Transport = (method, url, headers, body) => { sent = body; return held.Task; };
+        var flush = Tracker.Flush();
+        Loop.Settle();
+        HttpExchange.Transport = Relay.Exchange;
+        Init("switch-b");
+        var events = new List<object>();
+        Tracker.Flushed += e => events.Add("flushed " + e.Results[0].SessionId);
+        Tracker.Dropped += e => events.Add("dropped " + e.SessionId);
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var results = new List<object>();
+        foreach (var item in (List<object>)Json.Obj(Json.Parse(sent))["sessions"]) results.Add(Bridge.Args("sessionId", Json.Str(Json.Obj(item), "sessionId"), "status", "SUCCESS"));
+        held.SetResult(new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) });
+        Loop.Settle();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "switch-a");
+        Report["switchEvents"] = events;
+        Report["switchFlush"] = flush.Status.ToString();
+        Report["switchLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+        Init("switch-a");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
     }
 
     private static void BadOptions()
