@@ -367,6 +367,26 @@ internal static class ManagedLifecycleProbe
         Report["storedDeepLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count + TrackerFiles.JsonFiles(other.QueueDir).Count);
     }
 
+    /// <summary>A new process where <paramref name="player"/> plays a 3 s session offline: it is queued, and the device is online again.</summary>
+    private static void QueuedOffline(string player)
+    {
+        NewProcess();
+        Init(player);
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+    }
+
+    /// <summary>A 200 answering each session of the request <paramref name="body"/> with <paramref name="status"/> (any JSON value, or none).</summary>
+    private static HttpAnswer Answered(string body, object status)
+    {
+        var results = new List<object>();
+        foreach (var item in (List<object>)Json.Obj(Json.Parse(body))["sessions"]) results.Add(new Dictionary<string, object> { { "sessionId", Json.Str(Json.Obj(item), "sessionId") }, { "status", status } });
+        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) };
+    }
+
     /// <summary>
     /// A relay answering 200 with results the spec does not shape (an item without a status, a status it does not
     /// define): nothing is taken as delivered (core/relay/sender.ts reads it as a transient failure: an unexpected
@@ -374,13 +394,7 @@ internal static class ManagedLifecycleProbe
     /// </summary>
     private static void MalformedResults()
     {
-        NewProcess();
-        Init("shapes");
-        Application.Reachability = NetworkReachability.NotReachable;
-        Loop.Run(() => Tracker.Start(), "start");
-        Pass(3000);
-        Loop.Run(Tracker.Stop, "stop");
-        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        QueuedOffline("shapes");
         var events = new List<object>();
         Tracker.Flushed += e => events.Add("flushed " + e.Results.Count);
         Tracker.Dropped += e => events.Add("dropped " + e.Reason);
@@ -389,12 +403,7 @@ internal static class ManagedLifecycleProbe
         var queued = new List<object>();
         foreach (var status in new object[] { null, "PENDING", 1.0 })
         {
-            HttpExchange.Transport = (method, url, headers, body) =>
-            {
-                var results = new List<object>();
-                foreach (var item in (List<object>)Json.Obj(Json.Parse(body))["sessions"]) results.Add(new Dictionary<string, object> { { "sessionId", Json.Str(Json.Obj(item), "sessionId") }, { "status", status } });
-                return Task.FromResult(new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) });
-            };
+            HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(Answered(body, status));
             Pass(400000); // past any backoff
             Loop.Run(Tracker.Flush, "flush");
             queued.Add((double)TrackerFiles.JsonFiles(folder.QueueDir).Count);
@@ -441,13 +450,7 @@ internal static class ManagedLifecycleProbe
     /// </summary>
     private static void SwitchPlayerDuringFlush()
     {
-        NewProcess();
-        Init("switch-a");
-        Application.Reachability = NetworkReachability.NotReachable;
-        Loop.Run(() => Tracker.Start(), "start");
-        Pass(3000);
-        Loop.Run(Tracker.Stop, "stop");
-        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        QueuedOffline("switch-a");
         var held = new TaskCompletionSource<HttpAnswer>();
         string sent = null;
         HttpExchange.Transport = (method, url, headers, body) => { sent = body; return held.Task; };
@@ -459,9 +462,7 @@ internal static class ManagedLifecycleProbe
         Tracker.Flushed += e => events.Add("flushed " + e.Results[0].SessionId);
         Tracker.Dropped += e => events.Add("dropped " + e.SessionId);
         Tracker.Error += e => events.Add("error " + e.Kind);
-        var results = new List<object>();
-        foreach (var item in (List<object>)Json.Obj(Json.Parse(sent))["sessions"]) results.Add(Bridge.Args("sessionId", Json.Str(Json.Obj(item), "sessionId"), "status", "SUCCESS"));
-        held.SetResult(new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) });
+        held.SetResult(Answered(sent, "SUCCESS"));
         Loop.Settle();
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "switch-a");
         Report["switchEvents"] = events;
