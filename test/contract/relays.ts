@@ -45,7 +45,13 @@ export function createRelays(): Relays {
   /** Applies the scripted mode to one relay (new relays get it when created). */
   const script = (relay: FakeRelay) => {
     relay.rejectIf(typeof mode === 'object' && 'reject' in mode ? () => (mode as { reject: string }).reject : () => undefined);
-    relay.intercept(() => {
+    relay.intercept((request) => {
+      if (typeof mode === 'object' && 'itemStatus' in mode) {
+        // A 200 whose items hold a status the spec does not define, or none (null): no item is answered.
+        const { itemStatus } = mode;
+        const results = request.body.sessions.map(({ sessionId }) => (itemStatus === null ? { sessionId } : { sessionId, status: itemStatus }));
+        return new Response(JSON.stringify({ data: { results } }), { status: 200, headers: { 'content-type': 'application/json' } });
+      }
       if (typeof mode !== 'object' || !('status' in mode)) return undefined;
       const headers: Record<string, string> = mode.retryAfterSeconds === undefined ? {} : { 'retry-after': String(mode.retryAfterSeconds) };
       return errorAnswer(mode.status, STATUS_CODES[mode.status] ?? 'ERROR', `scripted answer ${mode.status}`, headers);

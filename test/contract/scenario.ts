@@ -41,7 +41,7 @@ export interface Expectation {
   continued?: string[];
 }
 
-export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string };
+export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string } | { itemStatus: string | null };
 
 export type Step =
   | { init: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions } }
@@ -81,9 +81,9 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   clock: (v) => (Number.isInteger(v) ? undefined : 'needs a whole number of ms'),
   network: (v) => (v === 'online' || v === 'offline' ? undefined : 'needs "online" or "offline"'),
   relay: (v) =>
-    v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string'))
+    v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
       ? undefined
-      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2} or {"reject": "reason"}',
+      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null}',
   storage: (v) => (v === 'truncate' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "unwritable" or "writable"'),
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),

@@ -31,8 +31,18 @@ namespace GameCampaignSdk
         /// <summary>Writes a value made of dictionaries, lists, strings, numbers, booleans and null. Throws <see cref="ArgumentException"/> for anything else, NaN, infinities, or nesting deeper than <see cref="MaxDepth"/>.</summary>
         public static string Serialize(object value)
         {
+            return Serialize(value, false);
+        }
+
+        /// <summary>
+        /// Like <see cref="Serialize(object)"/>, but writes <c>null</c> in place of what it cannot write (as
+        /// <c>JSON.stringify</c> does for NaN): an event must reach the game even when a stored value it carries
+        /// (metadata a release before the 61-level check recorded) nests too deep.
+        /// </summary>
+        internal static string Serialize(object value, bool lenient)
+        {
             var output = new StringBuilder();
-            Write(output, value, 0);
+            Write(output, value, 0, lenient);
             return output.ToString();
         }
 
@@ -121,25 +131,28 @@ namespace GameCampaignSdk
             return result;
         }
 
-        private static void Write(StringBuilder output, object value, int depth)
+        private static void Write(StringBuilder output, object value, int depth, bool lenient)
         {
+            var number = value is double || value is float || value is decimal ? Convert.ToDouble(value, CultureInfo.InvariantCulture) : 0;
             if (value == null) output.Append("null");
             else if (value is string) Quote(output, (string)value);
             else if (value is bool) output.Append((bool)value ? "true" : "false");
-            else if (value is Dictionary<string, object>) WriteObject(output, (Dictionary<string, object>)value, depth + 1);
-            else if (value is Dictionary<string, string>) WriteObject(output, Write((Dictionary<string, string>)value), depth + 1);
-            else if (value is System.Collections.IList) WriteArray(output, (System.Collections.IList)value, depth + 1);
-            else if (value is double || value is float || value is decimal)
+            else if (lenient && depth == MaxDepth && (value is System.Collections.IDictionary || value is System.Collections.IList)) output.Append("null");
+            else if (value is Dictionary<string, object>) WriteObject(output, (Dictionary<string, object>)value, depth + 1, lenient);
+            else if (value is Dictionary<string, string>) WriteObject(output, Write((Dictionary<string, string>)value), depth + 1, lenient);
+            else if (value is System.Collections.IList) WriteArray(output, (System.Collections.IList)value, depth + 1, lenient);
+            else if (double.IsNaN(number) || double.IsInfinity(number))
             {
-                var number = Convert.ToDouble(value, CultureInfo.InvariantCulture);
-                if (double.IsNaN(number) || double.IsInfinity(number)) throw new ArgumentException("JSON has no NaN or Infinity");
-                output.Append(number.ToString("R", CultureInfo.InvariantCulture));
+                if (!lenient) throw new ArgumentException("JSON has no NaN or Infinity");
+                output.Append("null");
             }
+            else if (value is double || value is float || value is decimal) output.Append(number.ToString("R", CultureInfo.InvariantCulture));
             else if (value is IConvertible) output.Append(Convert.ToInt64(value, CultureInfo.InvariantCulture).ToString(CultureInfo.InvariantCulture));
+            else if (lenient) output.Append("null");
             else throw new ArgumentException("cannot write a " + value.GetType().Name + " as JSON");
         }
 
-        private static void WriteObject(StringBuilder output, Dictionary<string, object> o, int depth)
+        private static void WriteObject(StringBuilder output, Dictionary<string, object> o, int depth, bool lenient)
         {
             CheckDepth(depth);
             output.Append('{');
@@ -150,19 +163,19 @@ namespace GameCampaignSdk
                 first = false;
                 Quote(output, entry.Key);
                 output.Append(':');
-                Write(output, entry.Value, depth);
+                Write(output, entry.Value, depth, lenient);
             }
             output.Append('}');
         }
 
-        private static void WriteArray(StringBuilder output, System.Collections.IList items, int depth)
+        private static void WriteArray(StringBuilder output, System.Collections.IList items, int depth, bool lenient)
         {
             CheckDepth(depth);
             output.Append('[');
             for (var i = 0; i < items.Count; i++)
             {
                 if (i > 0) output.Append(',');
-                Write(output, items[i], depth);
+                Write(output, items[i], depth, lenient);
             }
             output.Append(']');
         }

@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR;
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { DROP_REASONS } from '../../../core/tracker/events.js';
-import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { aotProgram, mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-lifecycle-'));
@@ -23,11 +23,23 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 const ERROR_KINDS = ['auth', 'headers', 'storage', 'crypto', 'relay', 'lock', 'listener'];
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
 
-it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps a damaged file, maps the names', () => {
+/** The probe compiled once; each mode plays it on a device folder of its own. */
+let compiled: string | undefined;
+function probe(): string {
+  if (compiled) return compiled;
   const exe = join(work, 'lifecycle.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
   mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedLifecycleProbe.cs')]);
-  const { status, stdout, stderr } = runMono(exe, [join(work, 'device'), DROP_REASONS.join(','), ERROR_KINDS.join(',')], 'jit');
+  return (compiled = exe);
+}
+
+it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps a damaged file, maps the names', () => played(probe(), 'jit'), 120_000);
+
+// iOS and IL2CPP players run no JIT: the same promises fully ahead of time (the lenient JSON of events, the flush's depth check).
+it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
+
+function played(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-${mode}`), DROP_REASONS.join(','), ERROR_KINDS.join(',')], mode);
   expect(status, stderr).toBe(0);
   const report = JSON.parse(stdout) as Record<string, unknown>;
 
@@ -56,9 +68,31 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.MaxQueue must be/),
   ]);
   expect(report['deepMetadata']).toEqual(['started', 'VALIDATION_ERROR Invalid request: start.metadata must not nest deeper than 61 arrays and objects', 'VALIDATION_ERROR', '3 4']);
+  // Stored by a release before that check (62-63 levels): start-up goes on, the recovered sessions end, each is dropped
+  // once (invalid, as the relay would; another player's expired), nothing is left, and the session behind them is delivered.
+  expect(report['storedDeepInit']).toBe('ready');
+  // (Sorted: the other player's expiry runs beside the start-up flush.)
+  expect([...(report['storedDeepEvents'] as string[])].sort()).toEqual([
+    'dropped expired63 expired',
+    'dropped queued62 invalid sessions.metadata: nested deeper than the 64 levels the relay takes',
+    'dropped run62 invalid sessions.metadata: nested deeper than the 64 levels the relay takes',
+    'dropped run63 invalid sessions.metadata: nested deeper than the 64 levels the relay takes',
+    'end run62 recovered',
+    'end run63 recovered',
+  ]);
+  expect(report).toMatchObject({ storedDeepReceived: ['queued 8'], storedDeepLeft: 0 });
+  // A 200 whose items have no status, or one the spec does not define: an unexpected body (reported once), not a
+  // delivery; the session stays queued and the next good answer delivers it (it was deleted as flushed before).
+  expect(report).toMatchObject({ malformedEvents: ['error relay', 'flushed 1'], malformedQueued: [1, 1, 1], malformedReceived: ['shapes 3'] });
+  // Init twice in one frame after a kill: the second tracker recovers the killed run's session (15 s: its last
+  // checkpoint) and sends it; before, the first one's claim on the dead run hid it until the run after.
+  expect(report).toMatchObject({ initTwice: 'RanToCompletion RanToCompletion', initTwiceEnded: ['recovered 15'], initTwiceReceived: ['twice 15'], initTwiceLeft: 0 });
+  // Another player signs in while the last one's flush waits: its answer settles the last player's queue (nothing sent
+  // again), and none of the last player's events reaches the game after the new Init (it would credit the new player).
+  expect(report).toMatchObject({ switchEvents: [], switchFlush: 'RanToCompletion', switchLeft: 0, switchSentAgain: 0 });
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');
   expect(report).toMatchObject({ retryAfterDateMs: 30_000, retryAfterSecondsMs: 2_500 });
   expect(report['retryAfterJunk']).toBeNull();
-}, 120_000);
+}

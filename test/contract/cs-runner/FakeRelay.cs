@@ -25,11 +25,13 @@ internal sealed class FakeRelay
     private readonly HashSet<string> recordedIds = new HashSet<string>();
     internal readonly List<ReceivedSession> Received = new List<ReceivedSession>();
     internal int Sends;
-    /// <summary>"accept", "unreachable", "status" or "reject".</summary>
+    /// <summary>"accept", "unreachable", "status", "reject" or "itemStatus".</summary>
     internal string Mode = "accept";
     internal int Status = 0;
     internal double? RetryAfterSeconds = null;
     internal string RejectReason = null;
+    /// <summary>Mode "itemStatus": the status every item is answered with in a 200 (null: none), one the spec does not define.</summary>
+    internal string ItemStatus = null;
     /// <summary>Something a relay would refuse that the tracker sent (no sentAt, a wrong route): the scenario fails on it.</summary>
     internal readonly List<string> Violations = new List<string>();
 
@@ -73,7 +75,8 @@ internal sealed class FakeRelay
         {
             var session = Json.Obj(item);
             var sessionId = Json.Str(session, "sessionId");
-            if (Mode == "reject") results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", RejectReason));
+            if (Mode == "itemStatus") results.Add(Bridge.Args("sessionId", sessionId, "status", ItemStatus));
+            else if (Mode == "reject") results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", RejectReason));
             else if (Json.Str(session, "userId") != player) results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", "another user's session"));
             else if (!recordedIds.Add(game + "/" + environment + "/" + sessionId)) results.Add(Bridge.Args("sessionId", sessionId, "status", "SKIPPED"));
             else

@@ -267,6 +267,11 @@ internal sealed partial class Scenario
             relay.Mode = "reject";
             relay.RejectReason = Json.Str(script, "reject");
         }
+        else if (script != null && script.ContainsKey("itemStatus"))
+        {
+            relay.Mode = "itemStatus";
+            relay.ItemStatus = Json.Str(script, "itemStatus");
+        }
         else throw new ScenarioFailure("unknown relay script " + Json.Serialize(value));
     }
 

@@ -121,14 +121,28 @@ namespace GameCampaignSdk
                 var oldest = queue.Oldest(MaxItems, tried);
                 if (oldest.Count == 0) return true;
                 foreach (var key in oldest) tried.Add(key);
-                var read = await queue.Read(oldest, setAside);
-                if (read.Count == 0) continue;
-                if (!await Send(await InPresentFrame(read))) return false;
+                var batch = await InPresentFrame(await queue.Read(oldest, setAside));
+                foreach (var item in batch) if (item.Unsendable) await Drop(item, "invalid", UnsendableError, null);
+                batch.RemoveAll(item => item.Unsendable);
+                if (batch.Count > 0 && !await Send(batch)) return false;
             }
             return false;
         }
 
-        /// <summary>The batch in the device clock's present frame, worked out off the main thread (a thousand dates to parse).</summary>
+        /// <summary>
+        /// How deep a session may nest: the request body <c>{"sessions":[…]}</c> holds it 2 levels down, and the relay
+        /// (and <see cref="Json"/>) take 64 levels.
+        /// </summary>
+        private const int SessionMaxDepth = Json.MaxDepth - 2;
+
+        /// <summary>
+        /// Why a session the body cannot hold is dropped (<c>invalid</c>) instead of sent: it would fail every batch it is
+        /// in, and every session behind it (core/tracker/queue.ts drops a session JSON cannot carry the same way).
+        /// Only a release before <c>Tracker.Start</c>'s depth check could store one.
+        /// </summary>
+        private const string UnsendableError = "sessions.metadata: nested deeper than the 64 levels the relay takes";
+
+        /// <summary>The batch in the device clock's present frame, and which sessions it cannot send, worked out off the main thread (a thousand dates to parse).</summary>
         private Task<List<QueuedSession>> InPresentFrame(List<QueuedSession> read)
         {
             var moved = clockMoved();
@@ -136,7 +150,12 @@ namespace GameCampaignSdk
             return IoQueue.Run(() =>
             {
                 var batch = new List<QueuedSession>();
-                foreach (var item in read) batch.Add(PresentFrame(item, moved, nowMs));
+                foreach (var item in read)
+                {
+                    var present = PresentFrame(item, moved, nowMs);
+                    present.Unsendable = Json.NestsDeeperThan(present.Session, SessionMaxDepth);
+                    batch.Add(present);
+                }
                 return batch;
             });
         }
@@ -176,7 +195,7 @@ namespace GameCampaignSdk
             if (answer.Ok)
             {
                 var results = Json.Obj(answer.Data) == null ? null : Json.Field(Json.Obj(answer.Data), "results") as List<object>;
-                if (results != null) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
+                if (results != null && results.TrueForAll(IsItemResult)) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
                 return Transient(batch, "the relay answered with an unexpected body", answer);
             }
             var code = answer.Reached ? Json.Str(Json.Obj(answer.Body), "code") : null;
@@ -199,6 +218,18 @@ namespace GameCampaignSdk
                 return false;
             }
             return Transient(batch, answer.Reached ? "HTTP " + answer.Status : answer.NetworkError, answer);
+        }
+
+        /// <summary>
+        /// An item result as the spec shapes it, read as core/relay/sender.ts reads it: a session id and a status the
+        /// tracker acts on. An answer with any other item is an unexpected body (the batch stays queued): an item without
+        /// a status, or with one the spec does not define, is no acknowledgement, and deleting its session lost it.
+        /// </summary>
+        private static bool IsItemResult(object node)
+        {
+            var item = Json.Obj(node);
+            var status = Json.Str(item, "status");
+            return Json.Str(item, "sessionId") != null && (status == "SUCCESS" || status == "SKIPPED" || status == "FAILED");
         }
 
         /// <summary>Keeps the batch and backs off; a status that is not the weather (a misconfigured relay) is reported too.</summary>

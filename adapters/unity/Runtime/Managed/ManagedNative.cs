@@ -162,9 +162,14 @@ namespace GameCampaignSdk
             Send(new Dictionary<string, object> { { "event", name }, { "data", data } });
         }
 
+        /// <summary>
+        /// An event or answer to <see cref="Bridge"/>. Written leniently: a value nested too deep for the bridge's JSON
+        /// (metadata a release before <c>Tracker.Start</c>'s depth check stored) is <c>null</c> in it, rather than an
+        /// exception in the tracker's start-up or flush, or an answer that never arrives.
+        /// </summary>
         private void Send(Dictionary<string, object> message)
         {
-            if (callback != null) callback(Json.Serialize(message));
+            if (callback != null) callback(Json.Serialize(message, true));
         }
 
         private static Dictionary<string, object> ErrorJson(Exception error)

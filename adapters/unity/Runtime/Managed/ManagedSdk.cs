@@ -58,7 +58,21 @@ namespace GameCampaignSdk
         internal Dictionary<string, string> RelayHeaders { get; set; }
         internal ManagedTracker Tracker { get; private set; }
 
-        internal void Emit(string name, object data) { emit(name, data); }
+        /// <summary>Set once the tracker's <c>Dispose</c> is done: see <see cref="Emit"/>.</summary>
+        private bool silenced;
+
+        /// <summary>
+        /// Raises an event, until <see cref="Silence"/>: a replaced SDK's flush still answered later (another player signed
+        /// in meanwhile) must not reach the game, whose handlers are static and would take it for the new player's
+        /// (core/tracker/tracker.ts dispose forgets its listeners, as a WebGL player's JavaScript SDK does).
+        /// </summary>
+        internal void Emit(string name, object data)
+        {
+            if (!silenced) emit(name, data);
+        }
+
+        /// <summary>No more events from this SDK (its tracker was disposed).</summary>
+        internal void Silence() { silenced = true; }
 
         /// <summary>A Client API read (<c>GET {baseUrl}{path}</c>): its <c>data</c>, or the typed error. <paramref name="missing"/>: what a 404 means instead of an error.</summary>
         internal async Task<object> Read(string path, bool nullWhenNotFound = false)

@@ -63,7 +63,8 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Ends the running session (stored, sent by the next run), stops timers and listeners, and releases this run's
-        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then.
+        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then,
+        /// and raises no event after (a flush still waiting for the relay settles the queue unheard).
         /// assumed, as in JavaScript: no final flush. A player quitting exits before that release runs: the OS releases
         /// the lock, and the next start-up deletes its file.
         /// </summary>
@@ -84,12 +85,17 @@ namespace GameCampaignSdk
 
         private async Task Release()
         {
+            // Start-up first: it lets go of the dead runs' locks it claimed, so the next tracker of this player (an Init
+            // in the same frame) recovers their sessions instead of taking them for a live copy's.
+            try { await ready; }
+            catch (Exception) { /* reported when it ran */ }
             await Settled();
             // A session held in memory outlives this run if storage takes it now (a full disk with room again).
             try { await queue.PersistHeld(); }
             catch (Exception error) { StorageError(error); }
             var held = await aliveLock;
             if (held != null) await IoQueue.Run(held.Release);
+            sdk.Silence(); // a flush still under way settles the queue, unheard (as JavaScript's dispose forgets its listeners)
         }
     }
 }

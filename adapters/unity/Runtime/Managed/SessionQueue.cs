@@ -13,6 +13,8 @@ namespace GameCampaignSdk
         internal string Key;
         internal Dictionary<string, object> Session;
         internal double Moved;
+        /// <summary>Nested deeper than a request body can hold (<see cref="ManagedFlusher"/> drops it).</summary>
+        internal bool Unsendable;
     }
 
     /// <summary>

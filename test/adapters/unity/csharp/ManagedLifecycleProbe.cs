@@ -31,6 +31,10 @@ internal static class ManagedLifecycleProbe
         LeftoverTemporaryFiles();
         BadOptions();
         DeepMetadata();
+        StoredDeepMetadata();
+        MalformedResults();
+        InitTwiceAfterKill();
+        SwitchPlayerDuringFlush();
         WorkerThreadCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
@@ -311,6 +315,162 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Flush, "flush");
         outcomes.Add(string.Join(" ", Relay.Received.FindAll(session => session.Player == "deep").ConvertAll(session => session.DurationSeconds.ToString()).ToArray()));
         Report["deepMetadata"] = outcomes;
+    }
+
+    private static Dictionary<string, object> Nested(int depth)
+    {
+        var metadata = new Dictionary<string, object> { { "leaf", depth } };
+        for (var level = 1; level < depth; level++) metadata = new Dictionary<string, object> { { "k", metadata } };
+        return metadata;
+    }
+
+    /// <summary>
+    /// What a release before that check stored: sessions with metadata 62 and 63 levels deep, running (the Stop or
+    /// crash of that release left them) and queued, and another player's expired one. Start-up goes on, each is
+    /// dropped (invalid: the relay refuses a body deeper than 64 levels; expired) and reported once, and the session
+    /// queued behind them is delivered.
+    /// </summary>
+    private static void StoredDeepMetadata()
+    {
+        NewProcess();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "stored-deep");
+        var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "stored-deep-other");
+        var now = DeviceClock.NowMs();
+        Func<string, int, double, Dictionary<string, object>> fields = (id, depth, ms) =>
+        {
+            var session = new Dictionary<string, object> { { "sessionId", id }, { "userId", "stored-deep" }, { "durationSeconds", Math.Floor(ms / 1000) }, { "startedAt", DeviceClock.IsoMs(now - ms) }, { "endedAt", DeviceClock.IsoMs(now) } };
+            if (depth > 0) session["metadata"] = Nested(depth);
+            return session;
+        };
+        foreach (var stored in new[] { new { Id = "run62", Depth = 62, Ms = 5000.0 }, new { Id = "run63", Depth = 63, Ms = 6000.0 } })
+        {
+            var record = new RunningRecord { Fields = new Dictionary<string, object> { { "sessionId", stored.Id }, { "userId", "stored-deep" }, { "metadata", Nested(stored.Depth) } }, StartedAtMs = now - stored.Ms, SpanMs = stored.Ms, PlayedMs = stored.Ms };
+            TrackerFiles.Write(Path.Combine(folder.RunningDir, stored.Id + ".json"), record.ToJson());
+        }
+        TrackerFiles.Write(Path.Combine(folder.QueueDir, "000000000000-queued62.json"), fields("queued62", 62, 7000));
+        TrackerFiles.Write(Path.Combine(folder.QueueDir, "000000000001-queued.json"), fields("queued", 0, 8000));
+        var expired = fields("expired63", 63, 9000);
+        expired["startedAt"] = DeviceClock.IsoMs(now - 40 * 86400000.0);
+        TrackerFiles.Write(Path.Combine(other.QueueDir, "000000000000-expired63.json"), expired);
+
+        NewProcess();
+        var events = new List<object>();
+        Tracker.SessionEnded += e => events.Add("end " + e.Session.SessionId + " " + e.Reason);
+        Tracker.Dropped += e => events.Add(("dropped " + e.SessionId + " " + e.Reason + " " + e.Error).TrimEnd());
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var init = GameCampaign.Init(ProbeDevice.Options("stored-deep"));
+        Loop.Settle();
+        Report["storedDeepInit"] = init.IsFaulted ? init.Exception.InnerException.Message : init.IsCompleted ? "ready" : "waiting";
+        if (init.IsCompleted && !init.IsFaulted) Loop.Run(Tracker.Flush, "flush");
+        Report["storedDeepEvents"] = events;
+        Report["storedDeepReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "stored-deep"), session => (object)(session.SessionId + " " + session.DurationSeconds));
+        Report["storedDeepLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count + TrackerFiles.JsonFiles(other.QueueDir).Count);
+    }
+
+    /// <summary>A new process where <paramref name="player"/> plays a 3 s session offline: it is queued, and the device is online again.</summary>
+    private static void QueuedOffline(string player)
+    {
+        NewProcess();
+        Init(player);
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+    }
+
+    /// <summary>A 200 answering each session of the request <paramref name="body"/> with <paramref name="status"/> (any JSON value, or none).</summary>
+    private static HttpAnswer Answered(string body, object status)
+    {
+        var results = new List<object>();
+        foreach (var item in (List<object>)Json.Obj(Json.Parse(body))["sessions"]) results.Add(new Dictionary<string, object> { { "sessionId", Json.Str(Json.Obj(item), "sessionId") }, { "status", status } });
+        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) };
+    }
+
+    /// <summary>
+    /// A relay answering 200 with results the spec does not shape (an item without a status, a status it does not
+    /// define): nothing is taken as delivered (core/relay/sender.ts reads it as a transient failure: an unexpected
+    /// body); the session stays queued and the next good answer delivers it once.
+    /// </summary>
+    private static void MalformedResults()
+    {
+        QueuedOffline("shapes");
+        var events = new List<object>();
+        Tracker.Flushed += e => events.Add("flushed " + e.Results.Count);
+        Tracker.Dropped += e => events.Add("dropped " + e.Reason);
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "shapes");
+        var queued = new List<object>();
+        foreach (var status in new object[] { null, "PENDING", 1.0 })
+        {
+            HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(Answered(body, status));
+            Pass(400000); // past any backoff
+            Loop.Run(Tracker.Flush, "flush");
+            queued.Add((double)TrackerFiles.JsonFiles(folder.QueueDir).Count);
+        }
+        HttpExchange.Transport = Relay.Exchange;
+        Pass(400000);
+        Loop.Run(Tracker.Flush, "flush");
+        Report["malformedEvents"] = events;
+        Report["malformedQueued"] = queued;
+        Report["malformedReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "shapes"), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>
+    /// A killed run left a session; the next run calls Init twice in one frame (a sign-in flow, a scene's Awake and
+    /// another's): the second tracker, not the first (disposed before its start-up recovered anything), recovers it and
+    /// sends it at once, instead of leaving it to the run after.
+    /// </summary>
+    private static void InitTwiceAfterKill()
+    {
+        NewProcess();
+        Init("twice");
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(20000);
+        NewProcess(); // killed
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        var first = GameCampaign.Init(ProbeDevice.Options("twice"));
+        var second = GameCampaign.Init(ProbeDevice.Options("twice"));
+        Loop.Settle();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "twice");
+        Report["initTwice"] = first.Status + " " + second.Status;
+        Report["initTwiceEnded"] = ended;
+        Report["initTwiceReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "twice"), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["initTwiceLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// Another player signs in (a second Init) while the last player's flush waits for the relay: the answer still
+    /// settles the last player's queue (its session is not sent again), but no event of the last player reaches the
+    /// game after the new Init completed (core/tracker/tracker.ts dispose forgets its listeners; a WebGL player's
+    /// JavaScript SDK does): the game would credit that flush to the new player.
+    /// </summary>
+    private static void SwitchPlayerDuringFlush()
+    {
+        QueuedOffline("switch-a");
+        var held = new TaskCompletionSource<HttpAnswer>();
+        string sent = null;
+        HttpExchange.Transport = (method, url, headers, body) => { sent = body; return held.Task; };
+        var flush = Tracker.Flush();
+        Loop.Settle();
+        HttpExchange.Transport = Relay.Exchange;
+        Init("switch-b");
+        var events = new List<object>();
+        Tracker.Flushed += e => events.Add("flushed " + e.Results[0].SessionId);
+        Tracker.Dropped += e => events.Add("dropped " + e.SessionId);
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        held.SetResult(Answered(sent, "SUCCESS"));
+        Loop.Settle();
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "switch-a");
+        Report["switchEvents"] = events;
+        Report["switchFlush"] = flush.Status.ToString();
+        Report["switchLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+        Init("switch-a");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
     }
 
     private static void BadOptions()
