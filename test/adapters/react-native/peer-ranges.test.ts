@@ -3,8 +3,8 @@
  * a package (ERESOLVE) when an optional peer the app already has is outside its range, so a range narrower than what
  * works keeps the guide's minimum versions out: Expo SDK 47 (the guide's minimum) to 52 bundle AsyncStorage 1.x,
  * Expo SDK 47 to 53 NetInfo 9 to 11, Expo SDK 47 react-native-webview 11 (each SDK's `expo/bundledNativeModules.json`).
- * AsyncStorage 1.17.3 and 1.23.1 with NetInfo 9.3.5 and 11.4.1 were run on Hermes 0.12 (the story app of ./hermes:
- * delivered once, offline then online, killed and recovered); their JavaScript is 2.x's and 12's API.
+ * AsyncStorage 1.17.3 and 1.23.1 with NetInfo 9.3.5 and 11.4.1 run on Hermes 0.12 in ./hermes/stories.test.ts
+ * (`EXPO_APPS`: delivered once, killed and recovered, offline then online, background, dispose).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -11,8 +11,12 @@ import { appState, nativeEvents, nativeModules, openedUrls } from './device.js';
 
 export const Platform = { OS: 'android', Version: 33, select: (choices) => ('android' in choices ? choices.android : choices.default) };
 
-/** Only NetInfo's `RNCNetInfo` is a legacy module: the others are TurboModules (looked up through the registry). */
-export const NativeModules = { RNCNetInfo: nativeModules.RNCNetInfo };
+/**
+ * The legacy (bridge) modules: NetInfo's `RNCNetInfo` (9.3.5, 11.4.1 and 12 read `NativeModules.RNCNetInfo`,
+ * src/internal/nativeModule.ts) and AsyncStorage 1.x/2.x's `RNCAsyncStorage`, which 1.17.3 reads from here first
+ * (src/RCTAsyncStorage.ts) and 1.23.1 and 2.x through the registry, whose `get` falls back to these in React Native.
+ */
+export const NativeModules = { RNCNetInfo: nativeModules.RNCNetInfo, RNCAsyncStorage: nativeModules.RNCAsyncStorage };
 
 export const TurboModuleRegistry = {
   get: (name) => (name === 'RNCNetInfo' ? null : nativeModules[name] || null),
