@@ -103,8 +103,9 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(restarted.answered).toEqual(['SUCCESS']);
   });
 
-  it('an app update from AsyncStorage 2.x to 3.x: the session queued and the one running on 2.x are delivered once by 3.x', async () => {
-    const before = await story({ story: 'queued-then-killed', storage: 'v2' });
+  // 1.x writes where 2.x does (RNCAsyncStorage, what 3.x calls legacy): an update from Expo SDK 52's 1.23.1 moves alike.
+  it.each(['v2', 'v1.23'] as const)('an app update from AsyncStorage %s to 3.x: the session queued and the one running before are delivered once by 3.x', async (from) => {
+    const before = await story({ story: 'queued-then-killed', storage: from });
     expect(before.delivered).toEqual([]);
     const after = await story({ story: 'restarted', storage: 'v3', disk: before.disk, delivered: before.delivered, seed: 2 });
     expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
@@ -127,8 +128,8 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
   });
 
-  it("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session", async () => {
-    const run = await story({ story: 'reachability-check-blocked' });
+  it.each(named(APPS))("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'reachability-check-blocked' });
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);
     expect(run.outcome.errors).toEqual([]);
   });
