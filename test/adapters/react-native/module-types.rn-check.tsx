@@ -5,7 +5,13 @@
 import * as AsyncStorage from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
 import * as AsyncStorageV2Module from 'async-storage-v2';
+import AsyncStorageV117 from 'async-storage-v1-17';
+import * as AsyncStorageV117Module from 'async-storage-v1-17';
+import AsyncStorageV123 from 'async-storage-v1-23';
+import * as AsyncStorageV123Module from 'async-storage-v1-23';
 import NetInfo from '@react-native-community/netinfo';
+import NetInfoV9 from 'netinfo-v9';
+import NetInfoV11 from 'netinfo-v11';
 import * as ExpoCrypto from 'expo-crypto';
 import React from 'react';
 import { AppState, Linking } from 'react-native';
@@ -20,6 +26,12 @@ export const expoFill: ReactNativeModules = { AsyncStorage, AppState, getRandomV
 export const v3Store: ReactNativeModules = { AsyncStorage: AsyncStorage.createAsyncStorage('game-campaign'), AppState };
 export const v2: ReactNativeModules = { AsyncStorage: AsyncStorageV2, AppState, Linking };
 export const v2Module: ReactNativeModules = { AsyncStorage: AsyncStorageV2Module, AppState };
+
+/** What Expo SDK 47 and 52 install: async-storage 1.17.3 and 1.23.1 (default export or module), NetInfo 9.3.5 and 11.4.1. */
+export const expo47: ReactNativeModules = { AsyncStorage: AsyncStorageV117, AppState, NetInfo: NetInfoV9 };
+export const expo47Module: ReactNativeModules = { AsyncStorage: AsyncStorageV117Module, AppState, NetInfo: NetInfoV9 };
+export const expo52: ReactNativeModules = { AsyncStorage: AsyncStorageV123, AppState, NetInfo: NetInfoV11 };
+export const expo52Module: ReactNativeModules = { AsyncStorage: AsyncStorageV123Module, AppState, NetInfo: NetInfoV11 };
 
 /** `Host` is a React function component: JSX and `ComponentType` accept it. */
 const webView = createWebViewHost({ React, WebView });

@@ -3,8 +3,9 @@
  * a package (ERESOLVE) when an optional peer the app already has is outside its range, so a range narrower than what
  * works keeps the guide's minimum versions out: Expo SDK 47 (the guide's minimum) to 52 bundle AsyncStorage 1.x,
  * Expo SDK 47 to 53 NetInfo 9 to 11, Expo SDK 47 react-native-webview 11 (each SDK's `expo/bundledNativeModules.json`).
- * AsyncStorage 1.17.3 and 1.23.1 with NetInfo 9.3.5 and 11.4.1 were run on Hermes 0.12 (the story app of ./hermes:
- * delivered once, offline then online, killed and recovered); their JavaScript is 2.x's and 12's API.
+ * AsyncStorage 1.17.3 and 1.23.1 with NetInfo 9.3.5 and 11.4.1 run on Hermes 0.12 in ./hermes/stories.test.ts
+ * (`EXPO_APPS`: delivered once, killed and recovered, offline then online, background, dispose), with
+ * react-native-get-random-values 1.8.0 and 1.11.0 (peer range `>=1`).
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ function satisfies(version: string, range: string): boolean {
 
 /** What `npx expo install` puts in an app, per Expo SDK (the lowest version each `~` range admits). */
 const EXPO_BUNDLED = {
-  47: { 'react-native': '0.70.8', '@react-native-async-storage/async-storage': '1.17.3', '@react-native-community/netinfo': '9.3.5', 'react-native-webview': '11.23.1' },
+  47: { 'react-native': '0.70.8', '@react-native-async-storage/async-storage': '1.17.3', '@react-native-community/netinfo': '9.3.5', 'react-native-webview': '11.23.1', 'react-native-get-random-values': '1.8.0' },
   52: { 'react-native': '0.76.9', '@react-native-async-storage/async-storage': '1.23.1', '@react-native-community/netinfo': '11.4.1', 'react-native-webview': '13.12.5' },
   53: { 'react-native': '0.79.6', '@react-native-async-storage/async-storage': '2.1.2', '@react-native-community/netinfo': '11.4.1', 'react-native-webview': '13.13.5' },
 };

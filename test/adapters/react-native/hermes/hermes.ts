@@ -23,9 +23,16 @@ export const HERMES_VM = join(ROOT, 'node_modules/hermes-engine-cli/linux64-bin/
 export const HERMESC_OF_VM = join(ROOT, 'node_modules/hermes-engine-cli/linux64-bin/hermesc');
 export const HERMESC_TODAY = join(ROOT, 'node_modules/hermes-compiler/hermesc/linux64-bin/hermesc');
 
+/** The AsyncStorage the app passes: 3.1.1's module, or the default export of 2.2.0, 1.23.1 or 1.17.3. */
+export type StoryStorage = 'v3' | 'v2' | 'v1.23' | 'v1.17';
+/** The NetInfo the app passes: 12.0.1, 11.4.1 or 9.3.5. */
+export type StoryNetInfo = 'v12' | 'v11' | 'v9';
+/** The react-native-get-random-values the app imports first (app/random.js): 2.0.0, 1.11.0 or 1.8.0. */
+export type StoryRandom = 'v2' | 'v1.11' | 'v1.8';
+
 /** What a story run printed: its result, or how it ended without one. */
 export interface StoryRun {
-  result?: { story: string; storage: string; outcome?: any; error?: string; stack?: string; delivered: Array<{ sessionId: string; durationSeconds: number }>; answered: string[]; disk: unknown };
+  result?: { story: string; storage: string; netInfo: string; random: string; outcome?: any; error?: string; stack?: string; delivered: Array<{ sessionId: string; durationSeconds: number }>; answered: string[]; disk: unknown };
   steps: string[];
   /** What the app wrote to `console`, `level text` per call. */
   console: string[];
@@ -75,7 +82,7 @@ export async function compile(hermesc: string, source: string): Promise<Buffer> 
  * Runs one story of the bundle on the Hermes 0.12 VM: `input` prepended as `__STORY__`, compiled by the VM's
  * `hermesc`, run with a time limit (a frozen JavaScript thread never exits: it is killed and reported, not waited for).
  */
-export async function runStory(bundle: string, input: { story: string; storage?: 'v2' | 'v3'; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean }, timeoutMs = 20_000): Promise<StoryRun> {
+export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean }, timeoutMs = 20_000): Promise<StoryRun> {
   const bytecode = await compile(HERMESC_OF_VM, `var __STORY__ = ${JSON.stringify(input)};\n${bundle}`);
   const dir = mkdtempSync(join(tmpdir(), 'gc-hermes-run-'));
   try {

@@ -3,7 +3,10 @@
  * 0.88.1 (release, minified), resolving `game-campaign-sdk/react-native` from the built package, compiled by
  * `hermesc` and run on the Hermes VM of React Native 0.70 (hermes-engine-cli 0.12.0), with the real AsyncStorage
  * 2.x/3.x, NetInfo and react-native-get-random-values JavaScript over stand-in native modules (app/device.js).
- * The app is bundled twice: with package exports (Metro 0.82+, React Native 0.79+) and without (older Metro,
+ * The stories of a session's life also run on the older ends of the peer ranges, what Expo SDK 47 and 52 install
+ * (AsyncStorage 1.17.3 with NetInfo 9.3.5, 1.23.1 with 11.4.1: `EXPO_APPS`), with the react-native-get-random-values
+ * 1.x the guide gives React Native 0.70 to 0.80: 1.8.0 with SDK 47 (what `npx expo install` gives there), the newest
+ * 1.x, 1.11.0 (what `npm install react-native-get-random-values@1` gives), with SDK 52's pair (React Native 0.76). The app is bundled twice: with package exports (Metro 0.82+, React Native 0.79+) and without (older Metro,
  * which finds the package's `react-native/package.json` sub-folder). Runs after the build (`npm test` builds
  * first). A VM that freezes is killed after a time limit and reported with the last step it reached.
  */
@@ -11,7 +14,7 @@ import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
-import { bundleStoryApp, compile, HERMESC_TODAY, runStory, type StoryRun } from './hermes.js';
+import { bundleStoryApp, compile, HERMESC_TODAY, runStory, type StoryNetInfo, type StoryRandom, type StoryRun, type StoryStorage } from './hermes.js';
 
 const ROOT = join(import.meta.dirname, '../../../..');
 // A story compiles and runs the VM (two runs for a restart), each under its own 20 s limit: room for a loaded machine.
@@ -24,6 +27,30 @@ beforeAll(async () => {
   bundles.exports = await bundleStoryApp({ packageExports: true });
   bundles['no-exports'] = await bundleStoryApp({ packageExports: false });
 }, 120_000);
+
+/** The modules an app passes and the bundle its Metro makes. */
+interface App {
+  modules: string;
+  storage: StoryStorage;
+  netInfo: StoryNetInfo;
+  random: StoryRandom;
+  variant: keyof typeof bundles;
+}
+/**
+ * What Expo SDK 47 and 52 install (peer-ranges.test.ts), the older ends of the peer ranges; their Metro (React
+ * Native 0.70 and 0.76) has package exports off. On Hermes 0.12 both: SDK 52's own Hermes is newer. Both run a
+ * react-native-get-random-values 1.x (React Native 0.70 to 0.80, the guide), which reads `NativeModules`.
+ */
+const EXPO_APPS: App[] = [
+  { modules: 'AsyncStorage 1.17.3, NetInfo 9.3.5, get-random-values 1.8.0: Expo SDK 47', storage: 'v1.17', netInfo: 'v9', random: 'v1.8', variant: 'no-exports' },
+  { modules: 'AsyncStorage 1.23.1, NetInfo 11.4.1 (Expo SDK 52), get-random-values 1.11.0', storage: 'v1.23', netInfo: 'v11', random: 'v1.11', variant: 'no-exports' },
+];
+/** Today's modules (AsyncStorage 3.1.1, NetInfo 12.0.1, react-native-get-random-values 2.0.0), then the Expo apps. */
+const APPS: App[] = [{ modules: 'AsyncStorage 3.1.1, NetInfo 12.0.1, get-random-values 2.0.0', storage: 'v3', netInfo: 'v12', random: 'v2', variant: 'exports' }, ...EXPO_APPS];
+/** `apps` as `it.each` rows `[name, app]` (a `%s` name is printed whole, an object's `$modules` cut at 40 characters). */
+const named = (apps: App[]) => apps.map((app) => [app.modules, app] as const);
+/** Runs `input` as `app` (its modules, its bundle). */
+const storyOf = (app: App, input: Parameters<typeof runStory>[1]) => runStory(bundles[app.variant], { storage: app.storage, netInfo: app.netInfo, random: app.random, ...input }).then(outcomeOf);
 
 /** The story's outcome; a run that printed no result fails with how it ended. */
 function outcomeOf(run: StoryRun) {
@@ -49,29 +76,40 @@ describe.each(['exports', 'no-exports'] as const)('on Hermes 0.12, bundled with 
   const story = (input: Parameters<typeof runStory>[1]) => runStory(bundles[variant], input).then(outcomeOf);
 
   it.each(['v3', 'v2'] as const)('start then stop: the relay gets the session once (AsyncStorage %s)', async (storage) => {
-    const run = await story({ story: 'delivered-once', storage });
-    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 5 * MINUTES }]);
-    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES, campaignId: 'spring-event' })]);
-    expect(run.answered).toEqual(['SUCCESS']);
-    expect(run.outcome.errors).toEqual([]);
+    expectDeliveredOnce(await story({ story: 'delivered-once', storage }));
   });
 });
 
-describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
+/** The delivered-once story's outcome: five minutes, stopped, delivered once, no error. */
+function expectDeliveredOnce(run: ReturnType<typeof outcomeOf>) {
+  expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 5 * MINUTES }]);
+  expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES, campaignId: 'spring-event' })]);
+  expect(run.answered).toEqual(['SUCCESS']);
+  expect(run.outcome.errors).toEqual([]);
+}
+
+describe.each(named(EXPO_APPS))('on Hermes 0.12 with %s', (_name, app) => {
+  it('start then stop: the relay gets the session once', async () => {
+    expectDeliveredOnce(await storyOf(app, { story: 'delivered-once' }));
+  });
+});
+
+describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', () => {
   const story = (input: Parameters<typeof runStory>[1]) => runStory(bundles.exports, input).then(outcomeOf);
 
-  it.each(['v3', 'v2'] as const)('killed mid-session: the next start recovers the session from its last checkpoint and delivers it (AsyncStorage %s)', async (storage) => {
-    const killed = await story({ story: 'killed', storage });
+  it.each(named([...APPS, { ...APPS[0]!, modules: 'AsyncStorage 2.2.0, NetInfo 12.0.1, get-random-values 2.0.0', storage: 'v2' }]))('killed mid-session: the next start recovers the session from its last checkpoint and delivers it (%s)', async (_name, app) => {
+    const killed = await storyOf(app, { story: 'killed' });
     expect(killed.delivered).toEqual([]);
     // seed: the next start of the app draws other random bytes (the device's generator is seeded per run).
-    const restarted = await story({ story: 'restarted', storage, disk: killed.disk, delivered: killed.delivered, seed: 2 });
+    const restarted = await storyOf(app, { story: 'restarted', disk: killed.disk, delivered: killed.delivered, seed: 2 });
     expect(restarted.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
     expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
     expect(restarted.answered).toEqual(['SUCCESS']);
   });
 
-  it('an app update from AsyncStorage 2.x to 3.x: the session queued and the one running on 2.x are delivered once by 3.x', async () => {
-    const before = await story({ story: 'queued-then-killed', storage: 'v2' });
+  // 1.x writes where 2.x does (RNCAsyncStorage, what 3.x calls legacy): an update from Expo SDK 52's 1.23.1 moves alike.
+  it.each(['v2', 'v1.23'] as const)('an app update from AsyncStorage %s to 3.x: the session queued and the one running before are delivered once by 3.x', async (from) => {
+    const before = await story({ story: 'queued-then-killed', storage: from });
     expect(before.delivered).toEqual([]);
     const after = await story({ story: 'restarted', storage: 'v3', disk: before.disk, delivered: before.delivered, seed: 2 });
     expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
@@ -80,33 +118,38 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(after.disk).toEqual({ databases: { 'game-campaign': expect.any(Object) }, legacy: {} }); // nothing left in the app's legacy store
   });
 
-  it("the first session's id, started in createGameCampaign's tick, comes from the secure source (react-native-get-random-values), not Math.random", async () => {
-    const ids = await Promise.all([1, 1, 2].map(async (seed) => (await story({ story: 'first-id', seed })).outcome.id as string));
+  it.each(named(APPS))("the first session's id, started in createGameCampaign's tick, comes from the secure source (react-native-get-random-values), not Math.random (%s)", async (_name, app) => {
+    const ids = await Promise.all([1, 1, 2].map(async (seed) => (await storyOf(app, { story: 'first-id', seed })).outcome.id as string));
     expect(ids[0]).not.toBe('80808080-8080-4080-8080-808080808080'); // what Math.random() = 0.5 would give
     expect(ids[0]).toBe(ids[1]); // the device's generator, seeded alike
     expect(ids[2]).not.toBe(ids[0]);
   });
 
-  it('offline at stop: nothing is sent; when NetInfo reports the network back, the session is delivered without a call from the game', async () => {
-    const run = await story({ story: 'offline-then-online' });
+  it.each(named(APPS))('offline at stop: nothing is sent; when NetInfo reports the network back, the session is delivered without a call from the game (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'offline-then-online' });
     expect(run.outcome.deliveredOffline).toBe(0);
     expect(run.outcome.deliveredOnline).toBe(1);
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
   });
 
-  it("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session", async () => {
-    const run = await story({ story: 'reachability-check-blocked' });
+  it.each(named(APPS))("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'reachability-check-blocked' });
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);
     expect(run.outcome.errors).toEqual([]);
   });
 
-  it("react-native-get-random-values installed without its native module: createGameCampaign throws CryptoUnavailableError naming the cause (no id from Math.random)", async () => {
-    const run = await story({ story: 'random-module-missing', withoutRandomModule: true });
-    expect(run.outcome).toEqual({ error: expect.stringMatching(/^CryptoUnavailableError: crypto.getRandomValues failed \(.*'RNGetRandomValues' could not be found\)/), code: 'CRYPTO_UNAVAILABLE' });
+  // 2.0.0 looks its module up in TurboModuleRegistry (getEnforcing throws), 1.x in NativeModules (index.js throws).
+  it.each([
+    ['2.0.0', 'v2', /^CryptoUnavailableError: crypto.getRandomValues failed \(.*'RNGetRandomValues' could not be found\)/],
+    ['1.11.0', 'v1.11', /^CryptoUnavailableError: crypto.getRandomValues failed \(.*Native module not found\)/],
+    ['1.8.0', 'v1.8', /^CryptoUnavailableError: crypto.getRandomValues failed \(.*Native module not found\)/],
+  ] as const)("react-native-get-random-values %s installed without its native module: createGameCampaign throws CryptoUnavailableError naming the cause (no id from Math.random)", async (_version, random, message) => {
+    const run = await story({ story: 'random-module-missing', random, withoutRandomModule: true });
+    expect(run.outcome).toEqual({ error: expect.stringMatching(message), code: 'CRYPTO_UNAVAILABLE' });
   });
 
-  it('time in the background (AppState) is not counted', async () => {
-    const run = await story({ story: 'background' });
+  it.each(named(APPS))('time in the background (AppState) is not counted (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'background' });
     expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
   });
@@ -121,8 +164,8 @@ describe('on Hermes 0.12 (AsyncStorage 3.x unless named)', () => {
     expect(run.outcome.errors).toEqual([]);
   });
 
-  it('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing', async () => {
-    const run = await story({ story: 'dispose' });
+  it.each(named(APPS))('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'dispose' });
     expect(run.outcome.live).toEqual({ appState: 1, netInfo: 1, timers: expect.any(Number) });
     expect(run.outcome.live.timers).toBeGreaterThan(0);
     expect(run.outcome.left).toEqual({ appState: 0, netInfo: 0, timers: 0 });

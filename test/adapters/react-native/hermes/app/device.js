@@ -5,10 +5,14 @@
  *   AsyncStorage 3.x `RNAsyncStorage` (TurboModuleRegistry.get, src/native-module/NativeAsyncStorage.ts: promises,
  *   named databases + the `legacy_*` store, which is 2.x's storage: `createAsyncStorage.native.ts` calls it "the
  *   legacy (v2) AsyncStorage implementation", Android's `RKStorage` database), AsyncStorage 2.x `RNCAsyncStorage` (TurboModuleRegistry.get,
- *   src/RCTAsyncStorage.ts + src/NativeAsyncStorageModule.ts: callbacks `(errors, result)`), NetInfo 12
+ *   src/RCTAsyncStorage.ts + src/NativeAsyncStorageModule.ts: callbacks `(errors, result)`), which 1.23.1 looks
+ *   up alike and 1.17.3 in `NativeModules` (their src/RCTAsyncStorage.ts; src/AsyncStorage.native.ts calls the same
+ *   callbacks, `getAllKeys`' with one error, not a list), NetInfo 9.3.5, 11.4.1 and 12
  *   `RNCNetInfo` (NativeModules, src/internal/nativeModule.ts: `getCurrentState()` and the
- *   `netInfo.networkStatusDidChange` event), react-native-get-random-values 2 `RNGetRandomValues`
- *   (TurboModuleRegistry.getEnforcing, index.js: `getRandomBase64(byteLength)`);
+ *   `netInfo.networkStatusDidChange` event), react-native-get-random-values `RNGetRandomValues` (2.0.0:
+ *   TurboModuleRegistry.getEnforcing; 1.8.0 and 1.11.0: NativeModules; index.js: `getRandomBase64(byteLength)`, a
+ *   synchronous method returning base64: 1.x's android/.../RNGetRandomValuesModule.java
+ *   `@ReactMethod(isBlockingSynchronousMethod = true)`, `Base64.encodeToString(data, Base64.NO_WRAP)`);
  * - AppState's state and listeners; Linking;
  * - a virtual clock: `Date.now`, `performance.now` and the timers run on it and move only when a story calls
  *   `advance(ms)`. The CLI's own `setTimeout` runs in real time and an interval would keep the VM alive, so the

@@ -1,20 +1,28 @@
 /**
  * The story app: a React Native game's use of `game-campaign-sdk/react-native`, set up as the guide says
  * (docs/guides/react-native.md), bundled by Metro and run on the Hermes VM. The test prepends
- * `var __STORY__ = { story, storage, disk, delivered }` and reads the one `RESULT {json}` line this prints;
+ * `var __STORY__ = { story, storage, netInfo, random, disk, delivered }` and reads the one `RESULT {json}` line this prints;
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
 import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle } from './device.js';
-import 'react-native-get-random-values';
+import './random.js'; // react-native-get-random-values, the version of this run: crypto.getRandomValues before the SDK
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
-import NetInfo from '@react-native-community/netinfo';
+import AsyncStorageV1_23 from 'async-storage-v1-23';
+import AsyncStorageV1_17 from 'async-storage-v1-17';
+import NetInfoV12 from '@react-native-community/netinfo';
+import NetInfoV11 from 'netinfo-v11';
+import NetInfoV9 from 'netinfo-v9';
 import { AppState, Linking } from 'react-native';
 import { createGameCampaign } from 'game-campaign-sdk/react-native';
 import { creatorPicker } from 'game-campaign-sdk/react-native/picker';
 
-const { story, storage = 'v3' } = globalThis.__STORY__;
+const { story, storage = 'v3', netInfo = 'v12', random = 'v2' } = globalThis.__STORY__;
+// Every version's module loads at start (each looks up its native module then: app/react-native.js has them all).
+/** AsyncStorage as the guide passes it: 3.x's module (`import * as`), 1.x's and 2.x's default export. */
+const AsyncStorage = storage === 'v1.17' ? AsyncStorageV1_17 : storage === 'v1.23' ? AsyncStorageV1_23 : storage === 'v2' ? AsyncStorageV2 : AsyncStorageV3;
+const NetInfo = netInfo === 'v9' ? NetInfoV9 : netInfo === 'v11' ? NetInfoV11 : NetInfoV12;
 const step = (name) => print(`STEP ${name}`);
 const MINUTE = 60_000;
 
@@ -38,7 +46,7 @@ function start(more = {}) {
     relay: { url: RELAY_URL },
     userId: 'player-1',
     tracker: { campaignId: 'spring-event' },
-    modules: { AsyncStorage: storage === 'v2' ? AsyncStorageV2 : AsyncStorageV3, AppState, NetInfo: countedNetInfo, Linking },
+    modules: { AsyncStorage, AppState, NetInfo: countedNetInfo, Linking },
   });
   const ends = [];
   const errors = [];
@@ -252,8 +260,8 @@ const stories = {
 (async () => {
   try {
     const outcome = await stories[story]();
-    print(`RESULT ${JSON.stringify({ story, storage, outcome, delivered: relay.delivered, answered: relay.answered, disk })}`);
+    print(`RESULT ${JSON.stringify({ story, storage, netInfo, random, outcome, delivered: relay.delivered, answered: relay.answered, disk })}`);
   } catch (error) {
-    print(`RESULT ${JSON.stringify({ story, storage, error: String(error), stack: String(error && error.stack) })}`);
+    print(`RESULT ${JSON.stringify({ story, storage, netInfo, random, error: String(error), stack: String(error && error.stack) })}`);
   }
 })();

@@ -11,8 +11,15 @@ import { appState, nativeEvents, nativeModules, openedUrls } from './device.js';
 
 export const Platform = { OS: 'android', Version: 33, select: (choices) => ('android' in choices ? choices.android : choices.default) };
 
-/** Only NetInfo's `RNCNetInfo` is a legacy module: the others are TurboModules (looked up through the registry). */
-export const NativeModules = { RNCNetInfo: nativeModules.RNCNetInfo };
+/**
+ * The legacy (bridge) modules: NetInfo's `RNCNetInfo` (9.3.5, 11.4.1 and 12 read `NativeModules.RNCNetInfo`,
+ * src/internal/nativeModule.ts), AsyncStorage 1.x/2.x's `RNCAsyncStorage`, which 1.17.3 reads from here first
+ * (src/RCTAsyncStorage.ts) and 1.23.1 and 2.x through the registry, whose `get` falls back to these in React Native,
+ * and react-native-get-random-values 1.x's `RNGetRandomValues` (1.8.0 and 1.11.0 read `NativeModules.RNGetRandomValues`,
+ * index.js; absent when the app was not rebuilt with it).
+ */
+export const NativeModules = { RNCNetInfo: nativeModules.RNCNetInfo, RNCAsyncStorage: nativeModules.RNCAsyncStorage };
+if (nativeModules.RNGetRandomValues) NativeModules.RNGetRandomValues = nativeModules.RNGetRandomValues;
 
 export const TurboModuleRegistry = {
   get: (name) => (name === 'RNCNetInfo' ? null : nativeModules[name] || null),
