@@ -47,12 +47,16 @@ async function servesFromJsonLine(line: string): Promise<{ info: { url: string; 
 
 describe('emulator CLI', () => {
   const started: Started[] = [];
-  afterEach(() => {
-    for (const { child } of started.splice(0)) {
+  afterEach(async () => {
+    for (const { child, exit } of started.splice(0)) {
       if (child.exitCode !== null || child.signalCode !== null) continue;
       // A detached child leads its own process group (npx -> tsx -> node): end the whole group.
       if (child.spawnargs[0] === 'npx') process.kill(-child.pid!, 'SIGKILL');
-      else child.kill('SIGKILL');
+      else {
+        // tsx relays SIGTERM to the node process it runs; a SIGKILL ends tsx alone and leaves the emulator serving, orphaned.
+        child.kill('SIGTERM');
+        await exit;
+      }
     }
   });
 
