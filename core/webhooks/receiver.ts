@@ -101,8 +101,9 @@ export class WebhookReceiver {
 
   constructor(options: WebhookReceiverOptions) {
     // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
-    const scheme = options?.scheme ?? standardWebhooksScheme;
-    if (scheme === standardWebhooksScheme) assertSecret(options?.secret);
+    options ??= {} as WebhookReceiverOptions;
+    const scheme = options.scheme ?? standardWebhooksScheme;
+    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);

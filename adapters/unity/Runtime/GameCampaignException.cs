@@ -59,6 +59,17 @@ namespace GameCampaignSdk
             return new GameCampaignException(WebGlOnlyCode, "The creator picker runs in Unity WebGL builds only: in the Editor and other players use Creators.Search and Boost.Change.");
         }
 
+        /// <summary>
+        /// A <c>ValidationError</c> of the SDK's own checks, as the TypeScript SDK words one: <c>Invalid request: </c>
+        /// and each detail's path and message, the details kept.
+        /// </summary>
+        internal static GameCampaignException Invalid(List<ErrorDetail> details)
+        {
+            var summary = new List<string>();
+            foreach (var detail in details) summary.Add(detail.Path + " " + detail.Message);
+            return new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "Invalid request: " + string.Join("; ", summary.ToArray()), Details = details });
+        }
+
         /// <summary>Code, status and message, e.g. <c>BAD_REQUEST (400): Boost can be changed again in 20 days</c>.</summary>
         public override string ToString()
         {

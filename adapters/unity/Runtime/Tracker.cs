@@ -59,7 +59,7 @@ namespace GameCampaignSdk
             {
                 var detail = new ErrorDetail { Path = "start.metadata", Message = "must not nest deeper than " + MetadataMaxDepth + " arrays and objects" };
                 var refused = new TaskCompletionSource<string>();
-                refused.SetException(new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "Invalid request: " + detail.Path + " " + detail.Message, Details = new List<ErrorDetail> { detail } }));
+                refused.SetException(GameCampaignException.Invalid(new List<ErrorDetail> { detail }));
                 return refused.Task;
             }
             return Bridge.Call("tracker.start", Bridge.Args("campaignId", campaignId, "creatorKey", creatorKey, "metadata", metadata), value => value as string);

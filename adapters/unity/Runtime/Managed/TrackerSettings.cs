@@ -50,10 +50,7 @@ namespace GameCampaignSdk
             else if ((string)campaignId == "") details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = Rules.IdMessage });
             var creatorKey = Json.Field(fields, "creatorKey");
             if (creatorKey != null && !(creatorKey is string && CreatorKeyPattern.IsMatch((string)creatorKey))) details.Add(new ErrorDetail { Path = prefix + ".creatorKey", Message = Rules.CreatorKeyMessage });
-            if (details.Count == 0) return;
-            var summary = new List<string>();
-            foreach (var detail in details) summary.Add(detail.Path + " " + detail.Message);
-            throw new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "Invalid request: " + string.Join("; ", summary.ToArray()), Details = details });
+            if (details.Count > 0) throw GameCampaignException.Invalid(details);
         }
 
         private static double Positive(Dictionary<string, object> tracker, string key, double fallback)
