@@ -17,7 +17,10 @@ export interface BoostChangeRequest {
   newCreatorKey: string;
   /** The campaign. @defaultValue the project's active campaign */
   campaignId?: string;
-  /** Carried by the `sponsor.changed` webhook this change triggers, to match it to the request. */
+  /**
+   * Carried by the `sponsor.changed` webhook this change triggers, to match it to the request; the relay binds it to
+   * the player (`relay:<userId's length>:<userId>:<callbackId>`: wait with the server entry's `relayCallbackId`).
+   */
   callbackId?: string;
   /** Validated as usual, nothing recorded, no cooldown started. @defaultValue false */
   isTest?: boolean;

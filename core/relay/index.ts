@@ -15,6 +15,7 @@ export {
 } from './relay.js';
 export { DEFAULT_RELAY_RATE_LIMIT } from './rate-limit.js';
 export { USER_MISMATCH_ERROR } from './playtime.js';
+export { relayCallbackId } from './callback-id.js';
 export {
   DEFAULT_CLOCK_SKEW_MS,
   DEFAULT_MAX_SESSION_AGE_MS,

@@ -18,7 +18,10 @@ export const RelayPlaytimeRequest = z.object({ sessions: BulkPlaytimeItems, isTe
 export type RelayPlaytimeRequest = z.infer<typeof RelayPlaytimeRequest>;
 export type RelaySession = z.infer<typeof BulkPlaytimeItem>;
 
-/** `POST {relay}/webview/ott`: the relay adds the userId; `isTest` and `callbackId` are passed through (a sample-data session). */
+/**
+ * `POST {relay}/webview/ott`: the relay adds the userId; `isTest` is passed through (a sample-data session), and so is
+ * `callbackId`, bound to the player (`relayCallbackId`).
+ */
 export const RelayWebviewRequest = z.object({
   campaignId: z.optional(Id),
   codeChallenge: CodeChallenge,
@@ -38,8 +41,9 @@ export interface RelayWebviewToken {
 
 /**
  * `PUT {relay}/sponsor` (a change, or a player's first boost); `isTest` is passed through (validated, nothing
- * recorded, no cooldown started), and so is `callbackId` (the `sponsor.changed` webhook carries it). The fields' rules
- * are those of `ChangeSponsorRequest` (an unknown key is the service's 404 to give).
+ * recorded, no cooldown started), and so is `callbackId`, bound to the player (`relayCallbackId`: the `sponsor.changed`
+ * webhook carries that). The fields' rules are those of `ChangeSponsorRequest` (an unknown key is the service's 404 to
+ * give).
  */
 export const RelaySponsorRequest = z.object({ newCreatorKey: Id, campaignId: z.optional(Id), isTest: z.optional(z.boolean()), callbackId: z.optional(z.string()) });
 export type RelaySponsorRequest = z.infer<typeof RelaySponsorRequest>;

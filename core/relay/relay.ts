@@ -17,6 +17,7 @@ import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { changeOrCreateBoost } from './boost-change.js';
+import { withPlayerCallbackId } from './callback-id.js';
 import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
@@ -251,14 +252,14 @@ export function createRelay(options: RelayOptions): Relay {
     RELAY_ROUTES.webviewToken,
     guard,
     forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken> => {
-      const token = await server.webview.createToken({ ...body, userId });
+      const token = await server.webview.createToken({ ...withPlayerCallbackId(body, userId), userId });
       return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
     }),
   );
   app.put(
     RELAY_ROUTES.sponsor,
     guard,
-    forward(RelaySponsorRequest, (body, userId) => changeOrCreateBoost(server.sponsors, userId, body)),
+    forward(RelaySponsorRequest, (body, userId) => changeOrCreateBoost(server.sponsors, userId, withPlayerCallbackId(body, userId))),
   );
 
   const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };

@@ -20,7 +20,7 @@ export interface WebViewOpenOptions {
   metadata?: Record<string, unknown>;
   /** A session on sample data. @defaultValue false */
   isTest?: boolean;
-  /** Carried by the webhooks the session's actions trigger. */
+  /** Carried by the webhooks the session's actions trigger, bound to the player by the relay (`relayCallbackId`). */
   callbackId?: string;
   /** Title for platforms whose web view shows one. */
   title?: string;

@@ -101,9 +101,11 @@ describe('PUT /sponsor', () => {
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, body, 'alice')));
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual({ data: boostRecord('alice', 'ABCDE', 'camp_2') });
+    // The client's callbackId is bound to the player (callback-id.test.ts).
+    const callbackId = 'relay:5:alice:cb-1';
     expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([
-      ['PUT', '/v1/server/sponsors/user/alice', body],
-      ['POST', '/v1/server/sponsors', { userId: 'alice', creatorKey: 'ABCDE', campaignId: 'camp_2', callbackId: 'cb-1', isTest: true }],
+      ['PUT', '/v1/server/sponsors/user/alice', { ...body, callbackId }],
+      ['POST', '/v1/server/sponsors', { userId: 'alice', creatorKey: 'ABCDE', campaignId: 'camp_2', callbackId, isTest: true }],
     ]);
   });
 
