@@ -28,6 +28,7 @@ import { answerPlaytime } from './playtime.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
 import { readJsonBody, type BodyLimits } from './request-body.js';
+import { unusablePathUser } from './user-path.js';
 
 /** The game's own check of a client request: the player's `{ userId }`, or null when it fails. */
 export type RelayAuthenticate = (request: Request) => Promise<{ userId: string } | null> | { userId: string } | null;
@@ -259,6 +260,8 @@ export function createRelay(options: RelayOptions): Relay {
   app.put(
     RELAY_ROUTES.sponsor,
     guard,
+    // The player is named in the upstream path: an id it cannot carry is the game's authenticate's to fix.
+    createMiddleware<Env>(async (c, next) => unusablePathUser(c.get('user').userId) ?? (await next())),
     forward(RelaySponsorRequest, (body, userId) => changeOrCreateBoost(server.sponsors, userId, withPlayerCallbackId(body, userId))),
   );
 

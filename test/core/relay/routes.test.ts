@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createRelay, RELAY_ROUTES, type RelayOptions } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { reply } from '../../helpers/fake-fetch.js';
-import { BASE_URL, boostRecord, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+import { BASE_URL, boostRecord, read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 
@@ -109,12 +109,42 @@ describe('PUT /sponsor', () => {
     ]);
   });
 
-  it('answers 400, not 500, for a player whose id cannot be written in the upstream path (a lone surrogate)', async () => {
-    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId: 'alice-\ud83d' }) });
+  // The id is the game's authenticate's, not the player's: a 400 would blame a client that sent nothing wrong.
+  it.each([
+    ['alice-\ud83d', 'must not hold a lone surrogate (half an emoji)'],
+    ['.', '"." cannot be a path parameter'],
+    ['..', '".." cannot be a path parameter'],
+  ])("answers 500 naming the game's authenticate for a player id %j no upstream path can carry, calling nothing", async (userId, why) => {
+    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId }) });
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
-    expect(answer.status).toBe(400);
-    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: 'must not hold a lone surrogate (half an emoji)' }] });
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      status: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL_ERROR',
+      message: `The game's authenticate returned a userId the service's path cannot carry (${why}): this route cannot serve the player`,
+    });
     expect(fake.calls).toEqual([]);
+  });
+
+  it.each(['.', '..', 'alice-\ud83d', 'x'.repeat(10_000)])('serves a player whose id is %j on the routes that carry it in the body', async (userId) => {
+    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId }), coalesceWindowMs: 0 });
+    const ott = await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'alice'));
+    const played = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session(userId, 1)] }, 'alice')));
+    expect([ott.status, played.status, played.body.data.successful]).toEqual([200, 200, 1]);
+    expect(fake.calls.map((c) => (c.body as { userId?: string; sessions?: Array<{ userId: string }> }).userId ?? (c.body as { sessions: Array<{ userId: string }> }).sessions[0]?.userId)).toEqual([userId, userId]);
+  });
+
+  it.each([
+    ['a%2Fb', 'a%252Fb'],
+    ['a?b#c', 'a%3Fb%23c'],
+    ['ü/é 𝄞', encodeURIComponent('ü/é 𝄞')],
+    ['x'.repeat(10_000), 'x'.repeat(10_000)],
+  ])('changes the boost of a player whose id is %j, encoded into one path segment', async (userId, segment) => {
+    const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId }) });
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
+    expect(answer.status).toBe(200);
+    expect(fake.calls.map((c) => c.path)).toEqual([`/v1/server/sponsors/user/${segment}`]);
   });
 
   it('rejects a missing creator key with VALIDATION_ERROR, calling nothing', async () => {
