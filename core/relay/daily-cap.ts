@@ -49,12 +49,15 @@ export type CapTaken = readonly Share[];
 
 /**
  * Counts recorded play time per user and UTC day. A session's seconds are shared among the UTC days its
- * `startedAt`..`endedAt` interval covers, in proportion. Seconds are taken before the session goes upstream
- * and given back when the service does not record it (FAILED, SKIPPED as already recorded, or no answer),
- * so a retried or duplicate session is counted once.
+ * `startedAt`..`endedAt` interval covers, in proportion. Seconds are taken before the session goes upstream,
+ * given back when the service does not hold it (FAILED, or no answer), and kept once per session and day when it
+ * does (SUCCESS, or SKIPPED as already recorded: {@link keepOnce}), so a retried or duplicate session is counted
+ * once, also when the service recorded it and its answer was lost.
  */
 export class DailyPlaytimeCap {
   readonly #limiter: RateLimiterAbstract;
+  /** One point per session and day whose seconds were kept: a second keep of them finds it taken. */
+  readonly #kept: RateLimiterAbstract;
   readonly #seconds: number;
   readonly #storeClient: unknown;
 
@@ -72,12 +75,15 @@ export class DailyPlaytimeCap {
     this.#storeClient = options.storeClient;
     // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
-    const limits = { points: seconds, duration, keyPrefix: options.keyPrefix ?? 'game-campaign-playtime-day' };
-    this.#limiter =
+    const keyPrefix = options.keyPrefix ?? 'game-campaign-playtime-day';
+    // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
+    const store = (points: number, prefix: string) =>
       options.storeClient === undefined
         ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
-          new RateLimiterMemory({ ...limits, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
-        : new RateLimiterRedis({ ...limits, storeClient: options.storeClient });
+          new RateLimiterMemory({ points, keyPrefix: prefix, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
+        : new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient });
+    this.#limiter = store(seconds, keyPrefix);
+    this.#kept = store(1, `${keyPrefix}-kept`);
   }
 
   /**
@@ -163,6 +169,26 @@ export class DailyPlaytimeCap {
       throw error;
     }
     return taken;
+  }
+
+  /**
+   * Keeps what `sessionId` took, now that the service holds it (SUCCESS, or SKIPPED as already recorded), once per
+   * session and day: what another answer for the same session already kept goes back. A SKIPPED session is counted
+   * here when no answer counted it before: the service stored it and its answer was lost (a time-out or 5xx), which
+   * gave its seconds back. A store that cannot mark a session keeps its seconds counted (best effort, as giveBack).
+   */
+  async keepOnce(sessionId: string, taken: CapTaken): Promise<void> {
+    if (storeDisconnected(this.#storeClient)) return;
+    const again = await Promise.all(
+      taken.map((share) =>
+        this.#kept.consume(`${sessionId.length}:${sessionId}:${share.key}`).then(
+          () => undefined,
+          // A refused point (a result, not an Error) is a session already kept for that day.
+          (rejection: unknown) => (rejection instanceof Error || typeof rejection !== 'object' || rejection === null ? undefined : share),
+        ),
+      ),
+    );
+    await this.giveBack(again.filter((share): share is Share => share !== undefined));
   }
 
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */

@@ -120,8 +120,16 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
       return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index));
     }
     forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
-    // Only recorded play counts: a FAILED or SKIPPED (already recorded, so already counted) session gives its seconds back.
-    if (cap) await giveBack(cap, forwarded.filter((f, i) => upstream[i]?.status !== 'SUCCESS'));
+    // Only play the service holds counts, once: SKIPPED (already recorded) may be one whose first answer was lost.
+    if (cap) {
+      await Promise.all(
+        forwarded.map((f, i) => {
+          const status = upstream[i]?.status;
+          if (!f.taken) return undefined;
+          return status === 'SUCCESS' || status === 'SKIPPED' ? cap.keepOnce(f.session.sessionId, f.taken) : cap.giveBack(f.taken);
+        }),
+      );
+    }
   }
   return dataResponse(summarizeResults(results));
 }

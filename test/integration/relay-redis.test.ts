@@ -10,6 +10,7 @@ import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAILY_CAP_ERROR, RELAY_ROUTES } from '../../core/relay/index.js';
 import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
+import { reply } from '../helpers/fake-fetch.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
 const available = existsSync(REDIS_SERVER);
@@ -140,6 +141,23 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(await send(b.relay, 'bob', played('bob', '5', 0, 3600))).toMatchObject({ status: 'SUCCESS' });
     expect(a.bulkCalls().length + b.bulkCalls().length).toBe(3);
     expect(Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`))).toBeGreaterThan(30 * 86_400);
+  });
+
+  it("counts a session once across both instances when the service recorded it and A's answer was lost: B's SKIPPED keeps it", async () => {
+    const keyPrefix = `playtime-lost-${process.pid}-${Date.now()}`;
+    const { a, b, day, played, send } = cappedRelays(keyPrefix);
+    const session = played('alice', 'lost', 0, 1000);
+    const skipped = { totalRequested: 1, successful: 0, failed: 0, skipped: 1, results: [{ sessionId: session.sessionId, status: 'SKIPPED' }] };
+    a.fake.push(reply.error(500, 'INTERNAL_ERROR', 'lost after the write'), reply.ok(skipped));
+    b.fake.push(reply.ok(skipped));
+    expect((await read(await a.relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, 'alice')))).status).toBe(503);
+    expect(await send(b.relay, 'alice', session)).toMatchObject({ status: 'SKIPPED' }); // the retry, through the other relay
+    expect(await send(a.relay, 'alice', session)).toMatchObject({ status: 'SKIPPED' }); // and once more: not counted again
+    expect(await send(a.relay, 'alice', played('alice', 'fits', 1000, 2600))).toMatchObject({ status: 'SUCCESS' }); // 1000 + 2600
+    expect(await send(b.relay, 'alice', played('alice', 'over', 3600, 1))).toMatchObject({ status: 'FAILED', error: DAILY_CAP_ERROR });
+    // The mark of the kept session lives as long as its day's count.
+    const mark = `${keyPrefix}-kept:${session.sessionId.length}:${session.sessionId}:alice:${new Date(day).toISOString().slice(0, 10)}`;
+    expect(Number(await (clients[0] as Redis).ttl(mark))).toBeGreaterThan(30 * 86_400);
   });
 
   it('does not let a batch it refuses fill the cap: a session that fits, sent meanwhile on the other instance, is SUCCESS', async () => {

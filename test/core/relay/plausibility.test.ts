@@ -208,12 +208,31 @@ describe('daily play-time cap', () => {
     expect((await read(await fresh.relay.fetch(post([session])))).body.data.results[0].status).toBe('SUCCESS'); // the whole 100 s still there
   });
 
+  it('counts a session the service recorded once its answer was lost: the retry answered SKIPPED keeps its seconds, once', async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
+    const answer = async (sessions: BulkPlaytimeItem[]) => read(await service.relay.fetch(post(sessions)));
+    const session = played(DAY - 50_000, DAY + 50_000, 100); // 50 s on each of two days
+    const skipped = { totalRequested: 1, successful: 0, failed: 0, skipped: 1, results: [{ sessionId: session.sessionId, status: 'SKIPPED' }] };
+    // The service stored it, then its answer was lost (a 500 after the write): the client keeps it and sends it again.
+    service.fake.push(reply.error(500, 'INTERNAL_ERROR', 'lost after the write'), reply.ok(skipped), reply.ok(skipped));
+    expect((await answer([session])).status).toBe(503);
+    expect((await answer([session])).body.data.results[0].status).toBe('SKIPPED'); // counted now: 50 s on each day
+    expect((await answer([session])).body.data.results[0].status).toBe('SKIPPED'); // counted already: given back
+    const rest = played(DAY + 100_000, DAY + 350_000, 250);
+    expect((await answer([rest])).body.data.results[0].status).toBe('SUCCESS'); // 50 + 250 = the day's cap
+    expect((await answer([played(DAY + 400_000, DAY + 401_000, 1)])).body.data.results[0]).toMatchObject({ status: 'FAILED', error: DAILY_CAP_ERROR });
+    // The day before holds the other 50 s.
+    expect((await answer([played(DAY - 300_000, DAY - 50_000, 251)])).body.data.results[0]).toMatchObject({ status: 'FAILED', error: DAILY_CAP_ERROR });
+    expect((await answer([played(DAY - 300_000, DAY - 50_000, 250)])).body.data.results[0].status).toBe('SUCCESS');
+  });
+
   it('takes a batch within the budget with one take per day, and a batch past it session by session', async () => {
     const consume = vi.spyOn(RateLimiterMemory.prototype, 'consume');
     try {
       const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
       const answer = async (sessions: BulkPlaytimeItem[]) => (await read(await service.relay.fetch(post(sessions)))).body.data.results.map((r: { status: string }) => r.status);
-      const capCalls = () => consume.mock.calls.filter(([key]) => String(key).includes(':2026-')).length;
+      // Takes from the day's budget (`alice:<day>`), not the marks of the sessions kept (`<length>:<sessionId>:alice:<day>`).
+      const capCalls = () => consume.mock.calls.filter(([key]) => String(key).startsWith('alice:2026-')).length;
       const fifty = (i: number) => played(DAY + i * 100_000, DAY + i * 100_000 + 50_000, 50);
       expect(await answer([fifty(0), fifty(1), fifty(2)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
       expect(capCalls()).toBe(1);
