@@ -44,7 +44,8 @@ export interface RelayOptions {
    * The game's own authentication: `{ userId }` or null (then 401). The relay takes the user from here,
    * never from a body. Read headers only: the relay reads the body afterwards (use `request.clone()` if
    * the check needs it; a body it read itself leaves the relay none, answered 500 saying so). A throw counts as a
-   * failure; one that has not settled after `authenticateTimeoutMs` is answered 503.
+   * failure; one that has not settled after `authenticateTimeoutMs` is answered 503; a `userId` that is not a string
+   * (a database's number) is answered 500 naming `authenticate`, not counted as a failed login.
    * @throws TypeError from `createRelay` when it is not a function
    */
   authenticate: RelayAuthenticate;
@@ -219,6 +220,7 @@ export function createRelay(options: RelayOptions): Relay {
     // A look-up that did not answer is not the client's failure: its turn is freed uncounted.
     if (failedAuth && address !== undefined) await failedAuth.end(address, userId !== undefined);
     if (userId === TIMED_OUT) return unavailableResponse(`Authentication did not answer within ${authenticateTimeoutMs} ms; retry later`);
+    if (typeof userId === 'object') return errorResponse(500, 'INTERNAL_ERROR', `The game's authenticate returned a userId that is not a string (${userId.got}): return { userId: string }`);
     if (userId === undefined) return errorResponse(401, 'UNAUTHORIZED', 'Authentication failed');
     const limited = await takeRateLimitPoint(limiter, userId);
     if (limited) return limited;
@@ -320,14 +322,17 @@ function limit(options: RelayOptions, name: NumericOption, fallback: number, min
 const TIMED_OUT = Symbol('authenticate timed out');
 
 /**
- * The user `authenticate` vouches for, undefined when it returned nothing usable or threw, or {@link TIMED_OUT}
- * when it did not settle within `timeoutMs` (left to settle on its own; its result is not used).
+ * The user `authenticate` vouches for, undefined when it returned nothing usable or threw, {@link TIMED_OUT}
+ * when it did not settle within `timeoutMs` (left to settle on its own; its result is not used), or what it
+ * returned as a userId that is not a string (a number from the game's database, say): the game's fault, not the
+ * player's, so not a 401 (nor a failed login counted against the player's address).
  */
-async function authenticatedUser(authenticate: RelayAuthenticate, request: Request, timeoutMs: number): Promise<string | undefined | typeof TIMED_OUT> {
+async function authenticatedUser(authenticate: RelayAuthenticate, request: Request, timeoutMs: number): Promise<string | undefined | typeof TIMED_OUT | { got: string }> {
   try {
     const result = await withDeadline<Awaited<ReturnType<RelayAuthenticate>> | typeof TIMED_OUT>(Promise.resolve().then(() => authenticate(request)), timeoutMs, () => TIMED_OUT);
     if (result === TIMED_OUT) return TIMED_OUT;
     const userId: unknown = result?.userId;
+    if (userId != null && typeof userId !== 'string') return { got: typeof userId };
     return check(Id, userId).success ? (userId as string) : undefined;
   } catch {
     return undefined;

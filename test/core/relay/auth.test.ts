@@ -37,13 +37,30 @@ describe('relay authentication', () => {
     ['throws', () => { throw new Error('token expired'); }],
     ['rejects', () => Promise.reject(new Error('auth service down'))],
     ['returns an empty userId', () => ({ userId: '' })],
-    ['returns a userId that is not a string', () => ({ userId: 42 })],
     ['returns undefined', () => undefined],
   ])('answers 401 when authenticate %s', async (_, authenticate) => {
     const { relay, fake } = relayWith(authenticate);
     const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
     expect(answer.status).toBe(401);
     expect(answer.body).toEqual(UNAUTHORIZED);
+    expect(fake.calls).toEqual([]);
+  });
+
+  // The game's bug (a database's numeric id), not the player's: a 401 would send the player to sign in again, for nothing.
+  it.each([
+    [42, 'number'],
+    [{ id: 'alice' }, 'object'],
+    [true, 'boolean'],
+  ])("answers 500 naming the game's authenticate when it returns userId %j, calling nothing", async (userId, got) => {
+    const { relay, fake } = relayWith(() => ({ userId }));
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice')));
+    expect(answer.status).toBe(500);
+    expect(answer.body).toEqual({
+      status: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL_ERROR',
+      message: `The game's authenticate returned a userId that is not a string (${got}): return { userId: string }`,
+    });
     expect(fake.calls).toEqual([]);
   });
 

@@ -23,6 +23,18 @@ afterEach(() => {
 });
 
 describe('failed authentications per client address', () => {
+  it("does not count a userId that is not a string as the address's failure: the game's bug, answered 500", async () => {
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate: () => ({ userId: 42 as unknown as string }),
+      failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await relay.fetch(from('203.0.113.7', 'alice', i))).status);
+    expect(statuses).toEqual([500, 500, 500, 500]);
+  });
+
   it('answers 429 after the limit without calling authenticate, leaves another address alone, and lets the address in again after the window', async () => {
     vi.useFakeTimers();
     const authenticate = vi.fn(authenticateByHeader);
