@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
 import { BoostCooldownError, NotFoundError, RelayAuthError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
-import { createRelay, RELAY_ROUTES } from '../../core/relay/index.js';
+import { createRelay, relayCallbackId, RELAY_ROUTES } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, type Emulator } from '../../emulator/index.js';
 import { BASE, DAY_MS, useSubscribedEmulator } from '../emulator/helpers.js';
@@ -161,8 +161,9 @@ describe('boost through the relay', () => {
     await emulator.webhooksIdle();
     const changed = receiver.events().filter((event) => event.type === 'sponsor.changed');
     expect(changed.map((event) => ({ callbackId: event.callbackId, old: event.data['oldCreatorKey'], new: event.data['newCreatorKey'], userId: event.data['userId'] }))).toEqual([
-      { callbackId: 'cb-first', old: DEMO_BOOSTED_CREATORS.changeable, new: 'NOVA1', userId: user },
-      { callbackId: 'cb-second', old: 'NOVA1', new: 'PIXEL', userId: user },
+      // The relay binds the client's callbackId to the player: what the game server waits for.
+      { callbackId: relayCallbackId(user, 'cb-first'), old: DEMO_BOOSTED_CREATORS.changeable, new: 'NOVA1', userId: user },
+      { callbackId: relayCallbackId(user, 'cb-second'), old: 'NOVA1', new: 'PIXEL', userId: user },
     ]);
     await gc.dispose();
   });
@@ -225,7 +226,7 @@ describe('boost through the relay', () => {
     await expect(picker.confirm({ callbackId: 'cb-picker' })).resolves.toMatchObject({ creatorKey: 'NOVA1' });
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'NOVA1' }, error: undefined });
     await emulator.webhooksIdle();
-    expect(receiver.events().map((e) => [e.type, e.callbackId, e.data['newCreatorKey']])).toEqual([['sponsor.changed', 'cb-picker', 'NOVA1']]);
+    expect(receiver.events().map((e) => [e.type, e.callbackId, e.data['newCreatorKey']])).toEqual([['sponsor.changed', relayCallbackId(DEMO_USERS.changeable, 'cb-picker'), 'NOVA1']]);
     await gc.dispose();
   });
 });
@@ -247,7 +248,7 @@ describe('a first boost through the relay', () => {
     await expect(gc.boost.change({ newCreatorKey: 'PIXEL' })).rejects.toMatchObject({ name: 'BoostCooldownError', daysRemaining: 30 });
 
     await emulator.webhooksIdle();
-    expect(receiver.events().map((event) => [event.type, event.callbackId, event.data['creatorKey'], event.data['userId']])).toEqual([['sponsor.created', 'cb-first', 'NOVA1', user]]);
+    expect(receiver.events().map((event) => [event.type, event.callbackId, event.data['creatorKey'], event.data['userId']])).toEqual([['sponsor.created', relayCallbackId(user, 'cb-first'), 'NOVA1', user]]);
     await gc.dispose();
   });
 

@@ -72,7 +72,7 @@ namespace GameCampaignSdk
         /// Boosts the selected creator. Never fails: completes with the new boost, or null when nothing changed
         /// (during the cooldown nothing is sent and <see cref="PickerState.CooldownDays"/> says how long; errors are <see cref="PickerState.Error"/>).
         /// </summary>
-        /// <param name="callbackId">Carried by the <c>sponsor.changed</c> webhook, to match it to this change.</param>
+        /// <param name="callbackId">Carried by the <c>sponsor.changed</c> webhook, to match it to this change; the relay binds it to the player (<c>relay:&lt;userId length&gt;:&lt;userId&gt;:&lt;callbackId&gt;</c>: <c>relayCallbackId</c> on the game server).</param>
         public async Task<BoostRecord> Confirm(string callbackId = null)
         {
             return BoostRecord.FromJson(await Send("picker.confirm", Bridge.Args("callbackId", callbackId)));
