@@ -6,6 +6,7 @@ import { basename, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
+import { structuralDeclarations } from '../../scripts/structural-declarations.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -38,6 +39,18 @@ describe('package.json', () => {
   it('builds declarations for exactly those entries', () => {
     const build = JSON.parse(readFileSync(join(ROOT, 'tsconfig.build.json'), 'utf8'));
     expect(build.files.sort()).toEqual(ENTRIES.map((e) => e.source).sort());
+  });
+});
+
+// test/release/packed-package.test.ts compiles what one entry makes against another entry's types.
+describe('rolled-up declarations (scripts/structural-declarations.mjs)', () => {
+  it('leave out the members that make a class compare by name, and keep a private constructor', () => {
+    const declared = 'declare class A {\r\n    #private;\r\n    private constructor();\r\n    protected readonly transport: Transport;\r\n    private cache;\r\n    get(): void;\r\n}\r\n';
+    expect(structuralDeclarations(declared)).toBe('declare class A {\r\n    private constructor();\r\n    get(): void;\r\n}\r\n');
+  });
+
+  it('fail the build on such a member declared over several lines', () => {
+    expect(() => structuralDeclarations('declare class A {\n    protected read(options: {\n        id: string;\n    }): void;\n}\n')).toThrow('structural-declarations: a private or protected member over several lines is left');
   });
 });
 
