@@ -1,9 +1,12 @@
 // The package as users get it: the exports map, the built files of every entry, CJS and ESM loading, the IIFE global.
 // Runs after the build (`npm test` builds first).
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { structuralDeclarations } from '../../scripts/structural-declarations.mjs';
@@ -67,6 +70,25 @@ describe('built entries', () => {
     const server = await import(join(ROOT, 'dist/server.js'));
     expect(typeof server.CampaignServer).toBe('function');
     expect(typeof require(join(ROOT, 'dist/server.cjs')).CampaignServer).toBe('function');
+  });
+
+  // A game server's tests bundled for Node as an ES module (esbuild): a CommonJS `require` of a Node built-in there
+  // is a "Dynamic require" that throws when it runs; rate-limiter-flexible's index requires `cluster`.
+  it('the emulator runs bundled by esbuild for Node as an ES module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gc-emulator-bundle-'));
+    try {
+      const file = join(dir, 'emulator.mjs');
+      const entry = `import { createEmulator } from ${JSON.stringify(join(ROOT, 'dist/emulator.js'))};
+        const emulator = createEmulator();
+        const answer = await emulator.fetch(new Request('http://emulator/v1/client/creators/PIXEL', { headers: { authorization: 'Bearer ' + emulator.clientKey } }));
+        console.log(answer.status);`;
+      await build({ stdin: { contents: entry, resolveDir: ROOT, loader: 'js' }, bundle: true, platform: 'node', format: 'esm', outfile: file, logLevel: 'silent' });
+      const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 30_000 });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('200\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('maps the IIFE bundle and its declaration of the global', () => {
