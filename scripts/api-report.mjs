@@ -1,13 +1,15 @@
 #!/usr/bin/env node
-// Rolls up the declarations of every entry into dist/<entry>.d.ts (+ .d.cts) with api-extractor and
+// Rolls up the declarations of every entry into dist/<entry>.d.ts (+ .d.cts) with api-extractor, leaving out the
+// members that would make the classes each entry declares again compare by name (structural-declarations.mjs), and
 // checks its API report under docs/api/. `--local` (npm run build) updates the report; without it
 // (npm test, CI) a changed public API with an outdated report fails, as api-extractor intends.
 // `--report-folder DIR` and `--entry NAME` check one entry against reports kept elsewhere (without writing
 // dist/): the foundation test proves with them that an outdated report fails the check.
-import { copyFileSync, mkdirSync, rmSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { ENTRIES } from './entries.mjs';
+import { structuralDeclarations } from './structural-declarations.mjs';
 
 const localBuild = process.argv.includes('--local');
 const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -47,7 +49,10 @@ for (const entry of entries) {
     packageJsonFullPath: resolve(root, 'package.json'),
   });
   const result = Extractor.invoke(config, { localBuild, showVerboseMessages: false });
-  if (rollUp) copyFileSync(resolve(root, `dist/${entry.name}.d.ts`), resolve(root, `dist/${entry.name}.d.cts`));
+  if (rollUp) {
+    const declarations = structuralDeclarations(readFileSync(resolve(root, `dist/${entry.name}.d.ts`), 'utf8'));
+    for (const extension of ['d.ts', 'd.cts']) writeFileSync(resolve(root, `dist/${entry.name}.${extension}`), declarations);
+  }
   if (!result.succeeded) {
     failed = true;
     const why = result.apiReportChanged ? 'the public API changed: run `npm run build` and commit docs/api/' : `${result.errorCount} errors, ${result.warningCount} warnings`;

@@ -3,8 +3,12 @@
  * assumed, DESIGN section 10: 50 requests/s per key by default) and the guards of the control endpoints (loopback
  * only, same origin only).
  */
+/// <reference path="../../core/relay/limiter-files.d.ts" />
 import type { MiddlewareHandler } from 'hono';
-import { RateLimiterMemory, RateLimiterRes } from 'rate-limiter-flexible';
+// Each class from its own file, as the relay imports them (core/relay/limiters.ts): the package's index also loads
+// its cluster limiter, whose `require('cluster')` throws in a game server's tests bundled as an ES module.
+import RateLimiterMemory from 'rate-limiter-flexible/lib/RateLimiterMemory.js';
+import RateLimiterRes from 'rate-limiter-flexible/lib/RateLimiterRes.js';
 import { timingSafeEqual } from '../../core/webhooks/signature.js';
 import type { AppEnv } from '../app-env.js';
 import type { EmulatorKeys } from '../options.js';

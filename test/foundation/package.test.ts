@@ -1,11 +1,15 @@
 // The package as users get it: the exports map, the built files of every entry, CJS and ESM loading, the IIFE global.
 // Runs after the build (`npm test` builds first).
-import { existsSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
+import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
+import { structuralDeclarations } from '../../scripts/structural-declarations.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -41,6 +45,18 @@ describe('package.json', () => {
   });
 });
 
+// test/release/packed-package.test.ts compiles what one entry makes against another entry's types.
+describe('rolled-up declarations (scripts/structural-declarations.mjs)', () => {
+  it('leave out the members that make a class compare by name, and keep a private constructor', () => {
+    const declared = 'declare class A {\r\n    #private;\r\n    private constructor();\r\n    protected readonly transport: Transport;\r\n    private cache;\r\n    get(): void;\r\n}\r\n';
+    expect(structuralDeclarations(declared)).toBe('declare class A {\r\n    private constructor();\r\n    get(): void;\r\n}\r\n');
+  });
+
+  it('fail the build on such a member declared over several lines', () => {
+    expect(() => structuralDeclarations('declare class A {\n    protected read(options: {\n        id: string;\n    }): void;\n}\n')).toThrow('structural-declarations: a private or protected member over several lines is left');
+  });
+});
+
 describe('built entries', () => {
   it.each(ENTRIES.map((e) => [e.subpath, e] as const))('%s has ESM, CJS, .d.ts and .d.cts', (_, entry) => {
     for (const ext of ['js', 'cjs', 'd.ts', 'd.cts']) expect(existsSync(join(ROOT, `dist/${entry.name}.${ext}`)), `${entry.name}.${ext}`).toBe(true);
@@ -54,6 +70,25 @@ describe('built entries', () => {
     const server = await import(join(ROOT, 'dist/server.js'));
     expect(typeof server.CampaignServer).toBe('function');
     expect(typeof require(join(ROOT, 'dist/server.cjs')).CampaignServer).toBe('function');
+  });
+
+  // A game server's tests bundled for Node as an ES module (esbuild): a CommonJS `require` of a Node built-in there
+  // is a "Dynamic require" that throws when it runs; rate-limiter-flexible's index requires `cluster`.
+  it('the emulator runs bundled by esbuild for Node as an ES module', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'gc-emulator-bundle-'));
+    try {
+      const file = join(dir, 'emulator.mjs');
+      const entry = `import { createEmulator } from ${JSON.stringify(join(ROOT, 'dist/emulator.js'))};
+        const emulator = createEmulator();
+        const answer = await emulator.fetch(new Request('http://emulator/v1/client/creators/PIXEL', { headers: { authorization: 'Bearer ' + emulator.clientKey } }));
+        console.log(answer.status);`;
+      await build({ stdin: { contents: entry, resolveDir: ROOT, loader: 'js' }, bundle: true, platform: 'node', format: 'esm', outfile: file, logLevel: 'silent' });
+      const run = spawnSync(process.execPath, [file], { encoding: 'utf8', timeout: 30_000 });
+      expect(run.stderr).toBe('');
+      expect(run.stdout).toBe('200\n');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('maps the IIFE bundle and its declaration of the global', () => {

@@ -155,6 +155,26 @@ describe('installed from the tarball in a fresh folder', () => {
       }
     }
     copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(dir, 'context.d.ts'));
+    // Each entry's rolled-up .d.ts declares the shared classes again: what one entry makes, another entry's types
+    // take, as the guides pass it (an adapter's `gc` to the picker example typed by the main entry; a `/server`
+    // receiver to `/node`'s webhookMiddleware).
+    copyFileSync(join(ROOT, 'docs/examples/picker-dom.ts'), join(dir, 'picker-dom.mts'));
+    writeFileSync(join(dir, 'across-entries.mts'), `
+      import type { CampaignClient, GameCampaign, PlaytimeTracker } from 'game-campaign-sdk';
+      import { CampaignClient as BrowserClient, createGameCampaign as browserGame } from 'game-campaign-sdk/browser';
+      import { createGameCampaign as cocosGame } from 'game-campaign-sdk/cocos';
+      import { webhookMiddleware } from 'game-campaign-sdk/node';
+      import { createWebhookReceiver } from 'game-campaign-sdk/server';
+      import { mountCreatorPicker } from './picker-dom.mjs';
+      declare const cc: Parameters<typeof cocosGame>[0]['cc'];
+      const options = { clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' };
+      const gc = browserGame(options);
+      mountCreatorPicker(gc, document.body, 'cmp_spring_festival');
+      const fromCocos: GameCampaign = cocosGame({ ...options, cc });
+      const tracker: PlaytimeTracker = gc.tracker;
+      const client: CampaignClient = new BrowserClient({ clientKey: 'ck_key:secret' });
+      export const used = [fromCocos, tracker, client, webhookMiddleware(createWebhookReceiver({ secret: 'whsec_c2VjcmV0' }))];
+    `);
     const compilerOptions = {
       ...{ target: 'es2022', lib: ['es2022', 'dom', 'dom.iterable'], module: 'nodenext', moduleResolution: 'nodenext', noEmit: true },
       ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
