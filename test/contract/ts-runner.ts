@@ -7,6 +7,7 @@
  */
 import { vi } from 'vitest';
 import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
+import { ValidationError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
 import { createDeviceStorage } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
@@ -142,7 +143,17 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if ('background' in step) return running('background').platform.background();
     if ('foreground' in step) return running('foreground').platform.foreground();
     const { campaign: game } = running(Object.keys(step)[0]!);
-    if ('start' in step) return void game.tracker.start(step.start);
+    if ('start' in step) {
+      const { refused, ...options } = step.start;
+      if (!refused) return void game.tracker.start(options);
+      try {
+        game.tracker.start(options);
+      } catch (error) {
+        if (error instanceof ValidationError) return;
+        throw error;
+      }
+      throw new ScenarioFailure('start() was not refused with a ValidationError');
+    }
     if ('stop' in step) return finish(game.tracker.stop(), 'stop()');
     if ('flush' in step) return finish(game.tracker.flush(), 'flush()');
     if ('optOut' in step) return finish(game.tracker.setOptOut(step.optOut), 'setOptOut()');

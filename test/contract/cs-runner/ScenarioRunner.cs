@@ -10,6 +10,7 @@ using System.Collections.Generic;
 using System.IO;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
 
@@ -118,7 +119,11 @@ internal sealed partial class Scenario
         switch (name)
         {
             case "init": Init(args); return;
-            case "start": Need(name); loop.Run(() => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey")), name); return;
+            case "start":
+                Need(name);
+                if (Json.Bool(args, "refused") == true) Refused(() => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey")), name);
+                else loop.Run(() => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey")), name);
+                return;
             case "stop": Need(name); loop.Run(Tracker.Stop, name); return;
             case "flush": Need(name); loop.Run(Tracker.Flush, name); return;
             case "advance": Advance((double)value); return;
@@ -146,6 +151,14 @@ internal sealed partial class Scenario
             case "expect": Expect(args); return;
         }
         throw new ScenarioFailure("unknown step " + name);
+    }
+
+    /// <summary>A call with a bad argument: it must fail with VALIDATION_ERROR (FORMAT.md, <c>"refused": true</c>).</summary>
+    private void Refused(Func<Task> body, string what)
+    {
+        try { loop.Run(body, what); }
+        catch (GameCampaignException error) when (error.Code == "VALIDATION_ERROR") { return; }
+        throw new ScenarioFailure(what + " was not refused with VALIDATION_ERROR");
     }
 
     private static ManagedLifecycle Lifecycle { get { return ManagedLifecycle.Instance; } }
