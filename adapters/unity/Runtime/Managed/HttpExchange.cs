@@ -49,8 +49,12 @@ namespace GameCampaignSdk
             { 400, "BAD_REQUEST" }, { 401, "UNAUTHORIZED" }, { 403, "FORBIDDEN" }, { 404, "NOT_FOUND" }, { 409, "CONFLICT" }, { 422, "VALIDATION_ERROR" }, { 429, "RATE_LIMITED" },
         };
 
-        /// <summary>The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining").</summary>
-        private static readonly Regex CooldownDays = new Regex(@"\bin (\d+) days?\b|\b(\d+) days? remaining\b", RegexOptions.IgnoreCase);
+        /// <summary>
+        /// The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining"): case
+        /// folded without the device's culture (on a Turkish one "I" is not "i", so "In 3 days" was no cooldown), and ASCII
+        /// digits only, as JavaScript's <c>\d</c> (.NET's also takes digits <c>long.Parse</c> then refuses).
+        /// </summary>
+        private static readonly Regex CooldownDays = new Regex(@"\bin ([0-9]+) days?\b|\b([0-9]+) days? remaining\b", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
 
         /// <summary>Tests only: answers requests in place of UnityWebRequest (method, url, headers, JSON body or null).</summary>
         internal static Func<string, string, Dictionary<string, string>, string, Task<HttpAnswer>> Transport = null;
