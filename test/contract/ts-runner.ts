@@ -11,7 +11,7 @@ import { ValidationError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
 import { createDeviceStorage } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
-import { clientKey, createRelays, relayUrl } from './relays.js';
+import { clientKey, createRelays, relayUrl, type ReceivedSession } from './relays.js';
 import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
 
 /** Both clocks start here (FORMAT.md, "Two clocks"). */
@@ -61,7 +61,7 @@ async function finish(work: Promise<unknown>, what: string): Promise<void> {
  * `stored` counts the step's player, or p1 of g1 in sandbox), before it is checked.
  * @throws ScenarioFailure naming the step (1-based), the step itself and every check that differed
  */
-export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<void> {
+export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<ReceivedSession[]> {
   vi.useFakeTimers();
   vi.setSystemTime(SCENARIO_EPOCH_MS);
   /** The storage namespace (what precedes `player:`) each (game, environment) was seen writing under. */
@@ -190,6 +190,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
         throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });
       }
     }
+    return relays.received;
   } finally {
     if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
     vi.useRealTimers();
