@@ -56,6 +56,9 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // Calls from another thread run on the main thread: events raised there, Tasks completed, the session recorded.
   expect(report['workerThreadEvents']).toEqual(['start main', 'end main']);
   expect(report).toMatchObject({ workerThreadTasks: 'started stopped', workerThreadReceived: ['worker 3'] });
+  // Six threads calling Start, Stop and Flush at once, round after round (a 503 stretch among them): events on the main
+  // thread only, every Task completed, each ended session delivered once with its seconds, nothing left queued.
+  expect(report).toMatchObject({ parallelOffMain: 0, parallelCalls: 180, parallelUnsettled: 0, parallelDelivered: 'each ended session once', parallelLeft: 0 });
   expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 1 });
   expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });

@@ -36,6 +36,7 @@ internal static class ManagedLifecycleProbe
         InitTwiceAfterKill();
         SwitchPlayerDuringFlush();
         WorkerThreadCalls();
+        ParallelWorkerCalls();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
         Report["retryAfterJunk"] = RetryAfter.Ms("soon");
@@ -168,6 +169,58 @@ internal static class ManagedLifecycleProbe
         Report["workerThreadEvents"] = raisedOn;
         Report["workerThreadTasks"] = (started.IsCompleted && started.Result.Length > 0 ? "started" : "not started") + " " + (stopped.IsCompleted && !stopped.IsFaulted ? "stopped" : "not stopped");
         Report["workerThreadReceived"] = Json.Write(Relay.Received.GetRange(flushed, Relay.Received.Count - flushed), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>
+    /// Six threads at once call Start, Stop and Flush, round after round, while frames run and the relay answers 503 for a
+    /// stretch: every event is raised on the main thread, every Task completes, no call fails, and what the relay
+    /// recorded is each ended session once, with the seconds it ended with (no flush or Stop raced another on the queue).
+    /// </summary>
+    private static void ParallelWorkerCalls()
+    {
+        NewProcess();
+        var main = Thread.CurrentThread.ManagedThreadId;
+        var offMain = 0;
+        var ended = new Dictionary<string, double>();
+        Action<string> check = what => { if (Thread.CurrentThread.ManagedThreadId != main) Interlocked.Increment(ref offMain); };
+        Tracker.SessionStarted += e => check("start");
+        Tracker.SessionEnded += e => { check("end"); ended[e.SessionId] = e.Session.DurationSeconds; };
+        Tracker.Flushed += e => check("flushed");
+        Tracker.Dropped += e => { check("dropped"); ended.Remove(e.SessionId); };
+        Tracker.Error += e => check("error");
+        Init("parallel");
+        var calls = new List<Task>();
+        var pick = new System.Random(7);
+        for (var round = 0; round < 30; round++)
+        {
+            if (round == 10) { Relay.Mode = "status"; Relay.Status = 503; }
+            if (round == 20) Relay.Mode = "accept";
+            var workers = new List<Task>();
+            for (var w = 0; w < 6; w++)
+            {
+                var kind = pick.Next(3);
+                workers.Add(Task.Run(() =>
+                {
+                    var call = kind == 0 ? (Task)Tracker.Start() : kind == 1 ? Tracker.Stop() : Tracker.Flush();
+                    lock (calls) calls.Add(call);
+                }));
+            }
+            Task.WaitAll(workers.ToArray());
+            Loop.Settle();
+            Pass(1500);
+        }
+        Loop.Run(Tracker.Stop, "stop");
+        Pass(400000); // past any backoff: the queue drains
+        Loop.Run(Tracker.Flush, "flush");
+        var received = Relay.Received.FindAll(session => session.Player == "parallel");
+        var wrong = 0;
+        foreach (var session in received) if (!ended.ContainsKey(session.SessionId) || ended[session.SessionId] != session.DurationSeconds) wrong++;
+        Report["parallelOffMain"] = (double)offMain;
+        Report["parallelCalls"] = (double)calls.Count;
+        Report["parallelUnsettled"] = (double)calls.FindAll(call => !call.IsCompleted || call.IsFaulted).Count;
+        Report["parallelDelivered"] = received.Count == ended.Count && wrong == 0 && ended.Count > 0 ? "each ended session once" : received.Count + " received, " + ended.Count + " ended, " + wrong + " not as ended";
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "parallel");
+        Report["parallelLeft"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
     }
 
     /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>
