@@ -534,6 +534,9 @@ internal static class ManagedLifecycleProbe
         {
             new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", CheckpointInterval = TimeSpan.FromSeconds(-1) },
             new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", MaxQueue = 0 },
+            new GameCampaignOptions { ClientKey = "ck_no_secret", UserId = "p", RelayUrl = "https://r.example" },
+            new GameCampaignOptions { ClientKey = "ck:secret\n", UserId = "p", RelayUrl = "https://r.example" },
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example/campaign?token=1" },
         })
         {
             var init = GameCampaign.Init(options);
