@@ -70,13 +70,41 @@ namespace GameCampaignSdk
         /// </summary>
         internal static Task<HttpAnswer> SendJson(string method, string url, Dictionary<string, string> headers, string body)
         {
+            var sent = new Dictionary<string, string>();
+            if (headers != null) foreach (var header in headers) sent[header.Key] = header.Value == null ? null : header.Value.Trim(HttpWhitespace);
+            try { return Request(method, url, sent, body); }
+            catch (Exception error)
+            {
+                // UnityWebRequest refuses a header it cannot send (a control character in a token, a name it reserves) by
+                // throwing: a request that never left, as fetch's TypeError is for the JavaScript SDK (a connection error:
+                // the flusher backs off and reports an unreachable relay once), not a failure at every flush.
+                return Task.FromResult(new HttpAnswer { NetworkError = "the request could not be made: " + error.Message });
+            }
+        }
+
+        /// <summary>
+        /// What fetch strips from each end of a header value (the Fetch standard's "normalize": HTTP whitespace), so a token
+        /// read with its line break is sent as the JavaScript SDK sends it; UnityWebRequest refuses control characters.
+        /// </summary>
+        private static readonly char[] HttpWhitespace = { ' ', '\t', '\n', '\r' };
+
+        private static Task<HttpAnswer> Request(string method, string url, Dictionary<string, string> headers, string body)
+        {
             var transport = Transport;
             if (transport != null) return transport(method, url, headers, body);
             var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(body)));
-            request.timeout = TimeoutSeconds;
-            if (headers != null) foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
-            request.SetRequestHeader("Accept", "application/json");
-            if (body != null) request.SetRequestHeader("Content-Type", "application/json");
+            try
+            {
+                request.timeout = TimeoutSeconds;
+                foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
+                request.SetRequestHeader("Accept", "application/json");
+                if (body != null) request.SetRequestHeader("Content-Type", "application/json");
+            }
+            catch (Exception)
+            {
+                request.Dispose(); // its native side, as after an answer
+                throw;
+            }
             var answered = new TaskCompletionSource<HttpAnswer>();
             request.SendWebRequest().completed += _ =>
             {

@@ -37,6 +37,7 @@ internal static class ManagedLifecycleProbe
         SwitchPlayerDuringFlush();
         WorkerThreadCalls();
         ParallelWorkerCalls();
+        RefusedHeaders();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
         Report["retryAfterJunk"] = RetryAfter.Ms("soon");
@@ -49,9 +50,9 @@ internal static class ManagedLifecycleProbe
         UnityProcess.Start(Loop);
     }
 
-    private static void Init(string player)
+    private static void Init(string player, GameCampaignOptions options = null)
     {
-        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options(player)), "init");
+        Loop.Run(() => GameCampaign.Init(options ?? ProbeDevice.Options(player)), "init");
     }
 
     private static void Pass(double ms) { ProbeDevice.Pass(ms); }
@@ -524,6 +525,41 @@ internal static class ManagedLifecycleProbe
         Init("switch-a");
         Loop.Run(Tracker.Flush, "flush");
         Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
+    }
+
+    /// <summary>
+    /// Relay headers UnityWebRequest refuses (SetRequestHeader throws for control characters; the transport here throws as
+    /// it does): a token read with its line break is sent without it, as fetch sends it; one with a control character
+    /// inside is a request that never left, as fetch's TypeError: backoff, the relay reported unreachable once (not at
+    /// every flush), the sessions kept, and delivered once the game sets headers that can be sent.
+    /// </summary>
+    private static void RefusedHeaders()
+    {
+        NewProcess();
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind);
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            foreach (var header in headers) foreach (var c in header.Value) if (c < 32) throw new ArgumentException("Cannot set Request Header - value contains illegal characters");
+            return Relay.Exchange(method, url, headers, body);
+        };
+        var options = ProbeDevice.Options("headers");
+        options.RelayHeaders["authorization"] = "Bearer headers\r\n";
+        Init("headers", options);
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => GameCampaign.SetRelayHeaders(new Dictionary<string, string> { { "authorization", "Bearer head\u0001ers" } }), "headers");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Pass(600000); // twenty flush intervals
+        Report["refusedHeaderErrors"] = new List<object>(errors);
+        Loop.Run(() => GameCampaign.SetRelayHeaders(new Dictionary<string, string> { { "authorization", "Bearer headers" } }), "headers");
+        Pass(400000); // past the backoff
+        Report["refusedHeaderReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "headers"), session => (object)(session.Player + " " + session.DurationSeconds));
+        HttpExchange.Transport = Relay.Exchange;
     }
 
     private static void BadOptions()
