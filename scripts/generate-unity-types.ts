@@ -116,6 +116,17 @@ function renderClass(name: string, summary: string, schema: JsonSchema): string 
 const csString = (text: string): string => JSON.stringify(text);
 
 /**
+ * A JavaScript pattern (no flags) as .NET reads it the same: JavaScript's `$` is the end of the input, .NET's also matches
+ * before a final `\n` (so "ABCDE\n" passed `^[A-Z0-9]{5}$` in C#), and `\z` is the end of the input. Only an end anchor
+ * is translated: a pattern with any other `$`, or flags, is refused rather than translated wrong.
+ */
+function dotNetPattern(pattern: RegExp): string {
+  const source = pattern.source.replace(/\$$/, '\\z');
+  if (pattern.flags !== '' || source.includes('$')) throw new Error(`generate-unity-types: ${pattern} needs a translation to .NET`);
+  return source;
+}
+
+/**
  * The rules the managed tracker checks before a session is played (core/schema/rules.ts, the one rule source):
  * the creator key's pattern and the messages, so C# refuses what the JavaScript tracker refuses, in its words.
  */
@@ -124,8 +135,8 @@ function renderRules(): string {
     '    /// <summary>Rules from core/schema/rules.ts that the managed tracker checks itself.</summary>',
     '    internal static class Rules',
     '    {',
-    '        /// <summary>A creator key, as a .NET regular expression (the JavaScript pattern is also valid .NET).</summary>',
-    `        internal const string CreatorKeyPattern = ${csString(CREATOR_KEY_PATTERN.source)};`,
+    '        /// <summary>A creator key, as a .NET regular expression: the JavaScript pattern with its end anchor as <c>\\z</c> (.NET\'s <c>$</c> also matches before a final line break).</summary>',
+    `        internal const string CreatorKeyPattern = ${csString(dotNetPattern(CREATOR_KEY_PATTERN))};`,
     '        /// <summary>What a creator key that does not match gets.</summary>',
     `        internal const string CreatorKeyMessage = ${csString(CreatorKey.message!)};`,
     '        /// <summary>What an empty id gets.</summary>',

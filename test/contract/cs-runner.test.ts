@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { aotProgram, csFiles, mcs, packageSources, runMono } from './cs-runner/mono.js';
+import { loadScenario } from './scenario.js';
+import { runScenario } from './ts-runner.js';
 
 const scenarios = join(import.meta.dirname, 'scenarios');
 const files = readdirSync(scenarios).filter((file) => file.endsWith('.json')).sort();
@@ -19,11 +21,17 @@ interface Outcome {
   file: string;
   ok: boolean;
   error?: string;
+  /** The sessions the relays recorded, in order, as the C# tracker's requests carried them (no sessionId). */
+  wire?: Record<string, unknown>[];
 }
 
-/** Plays every scenario in one run of the runner; the outcome of each file. */
+/**
+ * Plays every scenario in one run of the runner; the outcome of each file. Each mode on a device whose locale writes
+ * numbers and dates otherwise than the wire does (German and Turkish: `1,5`, `27.11.2026`; Turkish upper-cases `i` to
+ * `İ`): the relay reads every body strictly (FakeRelay.cs), so a culture-dependent write fails the scenario.
+ */
 function play(exe: string, mode: 'jit' | 'full-aot'): Map<string, Outcome> {
-  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode);
+  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode, mode === 'jit' ? 'de_DE.UTF-8' : 'tr_TR.UTF-8');
   const outcomes = new Map<string, Outcome>();
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -34,18 +42,30 @@ function play(exe: string, mode: 'jit' | 'full-aot'): Map<string, Outcome> {
   return outcomes;
 }
 
-function expectPlayed(outcomes: () => Map<string, Outcome>, file: string): void {
+/** What the TypeScript tracker's requests carried in each scenario (ts-runner, played once per file). */
+const tsWire = new Map<string, Promise<Record<string, unknown>[]>>();
+function wireOfTypeScript(file: string): Promise<Record<string, unknown>[]> {
+  if (!tsWire.has(file)) tsWire.set(file, runScenario(loadScenario(join(scenarios, file))).then((received) => received.map(({ wire }) => wire)));
+  return tsWire.get(file)!;
+}
+
+/** JSON with every object's keys sorted: the two trackers may write a session's fields in another order. */
+const canonical = (value: unknown): string => JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+
+/** The scenario held on the C# tracker, and every session it delivered the same JSON the TypeScript tracker sent. */
+async function expectPlayed(outcomes: () => Map<string, Outcome>, file: string): Promise<void> {
   const outcome = outcomes().get(file);
   if (!outcome) throw new Error(`${file}: no outcome (the runner stopped before it)`);
   if (!outcome.ok) throw new Error(outcome.error);
   expect(outcome.ok).toBe(true);
+  expect((outcome.wire ?? []).map(canonical)).toEqual((await wireOfTypeScript(file)).map(canonical));
 }
 
 beforeAll(() => {
   mcs(['-target:exe', `-out:${runner}`, ...packageSources(), ...csFiles(join(import.meta.dirname, 'cs-runner'))]);
 }, 120_000);
 
-describe('tracker contract (C# managed tracker, mono JIT)', () => {
+describe('tracker contract (C# managed tracker, mono JIT, a German device)', () => {
   let outcomes = new Map<string, Outcome>();
   beforeAll(() => {
     outcomes = play(runner, 'jit');
@@ -53,7 +73,7 @@ describe('tracker contract (C# managed tracker, mono JIT)', () => {
   for (const file of files) it(file, () => expectPlayed(() => outcomes, file));
 });
 
-describe('tracker contract (C# managed tracker, mono full AOT: no JIT, as iOS and IL2CPP)', () => {
+describe('tracker contract (C# managed tracker, mono full AOT: no JIT, as iOS and IL2CPP; a Turkish device)', () => {
   let outcomes = new Map<string, Outcome>();
   beforeAll(() => {
     outcomes = play(aotProgram(runner, join(work, 'aot')), 'full-aot');

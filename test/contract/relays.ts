@@ -15,6 +15,8 @@ export interface ReceivedSession {
   game: string;
   environment: Environment;
   isTest: boolean;
+  /** The session as the request's JSON carried it, without its (random) `sessionId`: what both trackers must send alike. */
+  wire: Record<string, unknown>;
 }
 
 /** Every relay of the world, and what they received. */
@@ -86,10 +88,12 @@ export function createRelays(): Relays {
       const { relay, game, environment } = entry;
       const before = new Set(relay.recorded.keys());
       const response = await relay.fetch(input as string, init as RequestInit);
-      const isTest = (JSON.parse(String(init?.body)) as { isTest?: unknown }).isTest === true;
+      const body = JSON.parse(String(init?.body)) as { isTest?: unknown; sessions: Record<string, unknown>[] };
+      const isTest = body.isTest === true;
       for (const [sessionId, session] of relay.recorded) {
         if (before.has(sessionId)) continue;
-        received.push({ sessionId, player: session.userId, durationSeconds: session.durationSeconds, game, environment, isTest });
+        const { sessionId: _, ...wire } = body.sessions.find((sent) => sent['sessionId'] === sessionId)!;
+        received.push({ sessionId, player: session.userId, durationSeconds: session.durationSeconds, game, environment, isTest, wire });
       }
       return response;
     },

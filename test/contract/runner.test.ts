@@ -73,7 +73,7 @@ describe('scenario files', () => {
   });
 
   it('an expectation that holds gives no differences; an entry checks only the keys it sets', () => {
-    const received = [{ sessionId: 's', player: 'p1', durationSeconds: 3, game: 'g1', environment: 'live' as const, isTest: false }];
+    const received = [{ sessionId: 's', player: 'p1', durationSeconds: 3, game: 'g1', environment: 'live' as const, isTest: false, wire: {} }];
     expect(checkExpectation({ received: [{ durationSeconds: 3, isTest: false }], sends: 1 }, { received, dropped: [], errors: [], continued: [], sends: 1 })).toEqual([]);
     expect(checkExpectation({ received: [{ environment: 'sandbox' }] }, { received, dropped: [], errors: [], continued: [], sends: 1 })).toEqual([
       'received: expected [{"environment":"sandbox"}], got [{"player":"p1","durationSeconds":3,"environment":"live","game":"g1","isTest":false}]',

@@ -45,7 +45,7 @@ export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterS
 
 export type Step =
   | { init: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions } }
-  | { start: { campaignId?: string; creatorKey?: string } }
+  | { start: { campaignId?: string; creatorKey?: string; metadata?: Record<string, unknown>; refused?: true } }
   | { stop: Record<string, never> }
   | { flush: Record<string, never> }
   | { advance: number }
@@ -76,7 +76,7 @@ const isCount = (value: unknown) => Number.isInteger(value) && (value as number)
 /** What each step's value must be; a message when it is not. */
 const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   init: (v) => (isObject(v) && typeof v.player === 'string' && v.player !== '' ? checkEnvironment(v.environment) ?? (v.options === undefined ? undefined : checkOptions(v.options)) : 'needs {"player": "<id>"}'),
-  start: (v) => (isObject(v) ? undefined : 'needs an object'),
+  start: (v) => (isObject(v) && (v.refused === undefined || v.refused === true) && (v.metadata === undefined || isObject(v.metadata)) ? undefined : 'needs an object ("metadata" an object, "refused": true, or absent)'),
   advance: (v) => (isCount(v) ? undefined : 'needs a whole number of ms, 0 or more'),
   clock: (v) => (Number.isInteger(v) ? undefined : 'needs a whole number of ms'),
   network: (v) => (v === 'online' || v === 'offline' ? undefined : 'needs "online" or "offline"'),

@@ -7,10 +7,11 @@
  */
 import { vi } from 'vitest';
 import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
+import { ValidationError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
 import { createDeviceStorage } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
-import { clientKey, createRelays, relayUrl } from './relays.js';
+import { clientKey, createRelays, relayUrl, type ReceivedSession } from './relays.js';
 import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
 
 /** Both clocks start here (FORMAT.md, "Two clocks"). */
@@ -60,7 +61,7 @@ async function finish(work: Promise<unknown>, what: string): Promise<void> {
  * `stored` counts the step's player, or p1 of g1 in sandbox), before it is checked.
  * @throws ScenarioFailure naming the step (1-based), the step itself and every check that differed
  */
-export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<void> {
+export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<ReceivedSession[]> {
   vi.useFakeTimers();
   vi.setSystemTime(SCENARIO_EPOCH_MS);
   /** The storage namespace (what precedes `player:`) each (game, environment) was seen writing under. */
@@ -142,7 +143,17 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if ('background' in step) return running('background').platform.background();
     if ('foreground' in step) return running('foreground').platform.foreground();
     const { campaign: game } = running(Object.keys(step)[0]!);
-    if ('start' in step) return void game.tracker.start(step.start);
+    if ('start' in step) {
+      const { refused, ...options } = step.start;
+      if (!refused) return void game.tracker.start(options);
+      try {
+        game.tracker.start(options);
+      } catch (error) {
+        if (error instanceof ValidationError) return;
+        throw error;
+      }
+      throw new ScenarioFailure('start() was not refused with a ValidationError');
+    }
     if ('stop' in step) return finish(game.tracker.stop(), 'stop()');
     if ('flush' in step) return finish(game.tracker.flush(), 'flush()');
     if ('optOut' in step) return finish(game.tracker.setOptOut(step.optOut), 'setOptOut()');
@@ -179,6 +190,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
         throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });
       }
     }
+    return relays.received;
   } finally {
     if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
     vi.useRealTimers();

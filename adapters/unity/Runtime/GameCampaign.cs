@@ -27,7 +27,7 @@ namespace GameCampaignSdk
         /// Creates the JavaScript facade (<c>window.GameCampaign.createGameCampaign</c>). Calling it again replaces the previous
         /// one, and ends its creator pickers as <see cref="Dispose"/> does (they belonged to the last player).
         /// </summary>
-        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl; NOT_LOADED when the build holds no SDK script (WebGL); the SDK's own errors for bad options.</exception>
+        /// <exception cref="GameCampaignException">VALIDATION_ERROR for a missing ClientKey, UserId or RelayUrl, a ClientKey not of the form &lt;key_id&gt;:&lt;secret&gt;, or a RelayUrl with a query or fragment; NOT_LOADED when the build holds no SDK script (WebGL); the SDK's own errors for bad options.</exception>
         public static Task Init(GameCampaignOptions options)
         {
             Dictionary<string, object> json;

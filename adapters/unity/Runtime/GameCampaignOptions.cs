@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Text.RegularExpressions;
 
 namespace GameCampaignSdk
 {
@@ -38,11 +39,20 @@ namespace GameCampaignSdk
         /// <summary>Recording off for a player who has not chosen yet (their stored <see cref="Tracker.SetOptOut"/> choice wins).</summary>
         public bool OptOut;
 
+        /// <summary>core/http/environment.ts's key form, <c>^[!-9;-~]+:[!-~]+$</c>, with .NET's end of input (<c>\z</c>).</summary>
+        private static readonly Regex ClientKeyForm = new Regex(@"^[!-9;-~]+:[!-~]+\z");
+        private static readonly char[] QueryOrFragment = { '?', '#' };
+
         internal Dictionary<string, object> ToJson()
         {
             if (string.IsNullOrEmpty(ClientKey)) throw new ArgumentException("GameCampaignOptions.ClientKey is required");
             if (string.IsNullOrEmpty(UserId)) throw new ArgumentException("GameCampaignOptions.UserId is required");
             if (string.IsNullOrEmpty(RelayUrl)) throw new ArgumentException("GameCampaignOptions.RelayUrl is required");
+            // As the JavaScript SDK checks them (core/http/environment.ts apiEndpoint, core/tracker/options.ts), on every
+            // platform: a native player took a key without its secret, or one with a line break pasted in, and a relay URL
+            // the routes cannot follow ({url}?token=1/playtime/sessions), and failed only later, request by request.
+            if (!ClientKeyForm.IsMatch(ClientKey)) throw new ArgumentException("GameCampaignOptions.ClientKey must have the form <key_id>:<secret> (printable characters, no spaces)");
+            if (RelayUrl.IndexOfAny(QueryOrFragment) >= 0) throw new ArgumentException("GameCampaignOptions.RelayUrl must be a URL with no query or fragment: the routes are appended to it ({RelayUrl}/playtime/sessions)");
             var tracker = Bridge.Args(
                 "campaignId", CampaignId, "creatorKey", CreatorKey, "isTest", IsTest ? (object)true : null, "optOut", OptOut ? (object)true : null,
                 "checkpointMs", Milliseconds(CheckpointInterval, "CheckpointInterval"),

@@ -146,7 +146,9 @@ namespace GameCampaignSdk
                 if (!lenient) throw new ArgumentException("JSON has no NaN or Infinity");
                 output.Append("null");
             }
-            else if (value is double || value is float || value is decimal) output.Append(number.ToString("R", CultureInfo.InvariantCulture));
+            // A float as the float it is (0.1f is 0.1, not the 0.10000000149011612 its double holds): Unity's numbers are floats.
+            else if (value is float) output.Append(((float)value).ToString("R", CultureInfo.InvariantCulture));
+            else if (value is double || value is decimal) output.Append(number.ToString("R", CultureInfo.InvariantCulture));
             else if (value is IConvertible) output.Append(Convert.ToInt64(value, CultureInfo.InvariantCulture).ToString(CultureInfo.InvariantCulture));
             else if (lenient) output.Append("null");
             else throw new ArgumentException("cannot write a " + value.GetType().Name + " as JSON");

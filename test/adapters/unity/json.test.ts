@@ -1,7 +1,8 @@
 /**
  * The package's JSON reader (Runtime/JsonReader.cs behind Json.Parse) against JavaScript's JSON.parse: the same
  * texts are valid (RFC 8259 exactly) and read to the same values, over a table of edge cases and fast-check's
- * generated texts; nesting beyond Json.MaxDepth is a clean FormatException, never a stack overflow.
+ * generated texts; nesting beyond Json.MaxDepth is a clean FormatException, never a stack overflow. Json.Serialize
+ * writes the metadata values a game passes (floats, decimals, longs) as they were meant, in any device culture.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -141,5 +142,16 @@ describe('Json.Parse (strict RFC 8259, as JSON.parse)', () => {
     expect(validCount).toBeGreaterThan(300); // the generators cover both sides
     expect(texts.length - validCount).toBeGreaterThan(300);
     expectAgreement(texts);
+  });
+});
+
+describe('Json.Serialize of what a game passes as metadata', () => {
+  const writer = join(work, 'json-write-probe.exe');
+  beforeAll(() => compileProbe('JsonWriteProbe', writer), 120_000);
+
+  it.each(['en-US', 'de-DE', 'tr-TR'])('writes a float as the float it is, whatever the device culture (%s)', (culture) => {
+    const written = runProbe(writer, [culture]).trim();
+    // 0.1f is 0.1 (its double is 0.10000000149011612): what the game wrote, and what it reads back as a float.
+    expect(JSON.parse(written)).toEqual({ speed: 0.1, ratio: 1.1, half: -0.5, tiny: 1e-7, big: 3.40282347e38, whole: 60, double: 0.1, decimal: 2.5, level: 3, coins: 12345678901 });
   });
 });

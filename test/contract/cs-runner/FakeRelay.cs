@@ -18,6 +18,8 @@ internal sealed class ReceivedSession
     internal string Game;
     internal string Environment;
     internal bool IsTest;
+    /// <summary>The session as the request's JSON carried it, without its (random) sessionId: what both trackers must send alike.</summary>
+    internal Dictionary<string, object> Wire;
 }
 
 internal sealed class FakeRelay
@@ -81,7 +83,9 @@ internal sealed class FakeRelay
             else if (!recordedIds.Add(game + "/" + environment + "/" + sessionId)) results.Add(Bridge.Args("sessionId", sessionId, "status", "SKIPPED"));
             else
             {
-                Received.Add(new ReceivedSession { SessionId = sessionId, Player = player, DurationSeconds = Json.Num(session, "durationSeconds") ?? -1, Game = game, Environment = environment, IsTest = isTest });
+                var wire = new Dictionary<string, object>(session);
+                wire.Remove("sessionId");
+                Received.Add(new ReceivedSession { SessionId = sessionId, Player = player, DurationSeconds = Json.Num(session, "durationSeconds") ?? -1, Game = game, Environment = environment, IsTest = isTest, Wire = wire });
                 results.Add(Bridge.Args("sessionId", sessionId, "status", "SUCCESS"));
             }
         }

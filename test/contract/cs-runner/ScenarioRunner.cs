@@ -4,12 +4,14 @@
 // the package's MonoBehaviour, Application.quitting, Application.internetReachability). The runner owns the wall
 // clock (DeviceClock), the monotonic clock (MonotonicClock), the main thread (MainLoop), the relays (FakeRelay) and
 // the disk (a temporary persistentDataPath; TrackerFiles.RefuseWrite for a full disk).
-// Usage: runner.exe scenario.json... ; prints one JSON line per file: {"file","ok","error"?}.
+// Usage: runner.exe scenario.json... ; prints one JSON line per file: {"file","ok","error"?,"wire"?} (wire: the sessions
+// the relays recorded, in order, as their requests carried them without sessionId).
 using System;
 using System.Collections.Generic;
 using System.IO;
 using System.Text;
 using System.Threading;
+using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
 
@@ -17,6 +19,8 @@ internal static class ScenarioRunner
 {
     private static int Main(string[] files)
     {
+        // UTF-8 whatever the locale says (mono writes '?' for what its console encoding cannot hold): the report holds the sessions' text.
+        Console.OutputEncoding = new UTF8Encoding(false);
         var loop = new MainLoop();
         SynchronizationContext.SetSynchronizationContext(loop);
         var failed = 0;
@@ -25,8 +29,10 @@ internal static class ScenarioRunner
             var report = new Dictionary<string, object> { { "file", Path.GetFileName(file) } };
             try
             {
-                new Scenario(loop, file).Play();
+                var scenario = new Scenario(loop, file);
+                scenario.Play();
                 report["ok"] = true;
+                report["wire"] = scenario.Wire();
             }
             catch (Exception error)
             {
@@ -118,7 +124,12 @@ internal sealed partial class Scenario
         switch (name)
         {
             case "init": Init(args); return;
-            case "start": Need(name); loop.Run(() => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey")), name); return;
+            case "start":
+                Need(name);
+                Func<Task> start = () => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey"), Json.Obj(Json.Field(args, "metadata")));
+                if (Json.Bool(args, "refused") == true) Refused(start, name);
+                else loop.Run(start, name);
+                return;
             case "stop": Need(name); loop.Run(Tracker.Stop, name); return;
             case "flush": Need(name); loop.Run(Tracker.Flush, name); return;
             case "advance": Advance((double)value); return;
@@ -146,6 +157,20 @@ internal sealed partial class Scenario
             case "expect": Expect(args); return;
         }
         throw new ScenarioFailure("unknown step " + name);
+    }
+
+    /// <summary>The sessions the relays recorded, in the order first recorded, as their requests carried them (no sessionId).</summary>
+    internal List<object> Wire()
+    {
+        return Json.Write(relay.Received, session => (object)session.Wire);
+    }
+
+    /// <summary>A call with a bad argument: it must fail with VALIDATION_ERROR (FORMAT.md, <c>"refused": true</c>).</summary>
+    private void Refused(Func<Task> body, string what)
+    {
+        try { loop.Run(body, what); }
+        catch (GameCampaignException error) when (error.Code == "VALIDATION_ERROR") { return; }
+        throw new ScenarioFailure(what + " was not refused with VALIDATION_ERROR");
     }
 
     private static ManagedLifecycle Lifecycle { get { return ManagedLifecycle.Instance; } }

@@ -77,11 +77,14 @@ export function aotProgram(exe: string, into: string): string {
   return copy;
 }
 
-/** Runs a program on mono, JIT or full AOT (nothing may be compiled at run time); its exit status and output. */
-export function runMono(exe: string, args: string[], mode: 'jit' | 'full-aot'): { status: number | null; stdout: string; stderr: string } {
+/**
+ * Runs a program on mono, JIT or full AOT (nothing may be compiled at run time); its exit status and output. `locale`:
+ * the device's (`LANG`, which mono's CurrentCulture follows), e.g. `tr_TR.UTF-8`.
+ */
+export function runMono(exe: string, args: string[], mode: 'jit' | 'full-aot', locale?: string): { status: number | null; stdout: string; stderr: string } {
   const dir = join(exe, '..');
   const options = mode === 'full-aot' ? ['--full-aot'] : [];
-  const env = mode === 'full-aot' ? { ...process.env, MONO_PATH: dir } : process.env;
+  const env = { ...process.env, ...(mode === 'full-aot' ? { MONO_PATH: dir } : {}), ...(locale ? { LANG: locale, LC_ALL: locale } : {}) };
   const result = spawnSync('mono', [...options, exe, ...args], { encoding: 'utf8', env, maxBuffer: 64 << 20, timeout: 240_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -667,8 +667,8 @@ namespace GameCampaignSdk
     /// <summary>Rules from core/schema/rules.ts that the managed tracker checks itself.</summary>
     internal static class Rules
     {
-        /// <summary>A creator key, as a .NET regular expression (the JavaScript pattern is also valid .NET).</summary>
-        internal const string CreatorKeyPattern = "^[A-Z0-9]{5}$";
+        /// <summary>A creator key, as a .NET regular expression: the JavaScript pattern with its end anchor as <c>\z</c> (.NET's <c>$</c> also matches before a final line break).</summary>
+        internal const string CreatorKeyPattern = "^[A-Z0-9]{5}\\z";
         /// <summary>What a creator key that does not match gets.</summary>
         internal const string CreatorKeyMessage = "must be exactly 5 uppercase letters or digits";
         /// <summary>What an empty id gets.</summary>

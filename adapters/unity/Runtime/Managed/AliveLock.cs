@@ -27,7 +27,7 @@ namespace GameCampaignSdk
     /// </summary>
     internal sealed class AliveLock
     {
-        private static readonly Regex SafeName = new Regex("^[A-Za-z0-9_-]{1,64}$");
+        private static readonly Regex SafeName = new Regex(@"^[A-Za-z0-9_-]{1,64}\z");
         /// <summary>The locks this process holds (its own runs' and dead runs' it claimed).</summary>
         private static readonly List<AliveLock> Held = new List<AliveLock>();
 

@@ -49,8 +49,12 @@ namespace GameCampaignSdk
             { 400, "BAD_REQUEST" }, { 401, "UNAUTHORIZED" }, { 403, "FORBIDDEN" }, { 404, "NOT_FOUND" }, { 409, "CONFLICT" }, { 422, "VALIDATION_ERROR" }, { 429, "RATE_LIMITED" },
         };
 
-        /// <summary>The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining").</summary>
-        private static readonly Regex CooldownDays = new Regex(@"\bin (\d+) days?\b|\b(\d+) days? remaining\b", RegexOptions.IgnoreCase);
+        /// <summary>
+        /// The days in a cooldown message, as the JavaScript SDK reads them ("... in 12 days", "12 days remaining"): case
+        /// folded without the device's culture (on a Turkish one "I" is not "i", so "In 3 days" was no cooldown), and ASCII
+        /// digits only, as JavaScript's <c>\d</c> (.NET's also takes digits <c>long.Parse</c> then refuses).
+        /// </summary>
+        private static readonly Regex CooldownDays = new Regex(@"\bin ([0-9]+) days?\b|\b([0-9]+) days? remaining\b", RegexOptions.IgnoreCase | RegexOptions.CultureInvariant);
 
         /// <summary>Tests only: answers requests in place of UnityWebRequest (method, url, headers, JSON body or null).</summary>
         internal static Func<string, string, Dictionary<string, string>, string, Task<HttpAnswer>> Transport = null;
@@ -66,13 +70,41 @@ namespace GameCampaignSdk
         /// </summary>
         internal static Task<HttpAnswer> SendJson(string method, string url, Dictionary<string, string> headers, string body)
         {
+            var sent = new Dictionary<string, string>();
+            if (headers != null) foreach (var header in headers) sent[header.Key] = header.Value == null ? null : header.Value.Trim(HttpWhitespace);
+            try { return Request(method, url, sent, body); }
+            catch (Exception error)
+            {
+                // UnityWebRequest refuses a header it cannot send (a control character in a token, a name it reserves) by
+                // throwing: a request that never left, as fetch's TypeError is for the JavaScript SDK (a connection error:
+                // the flusher backs off and reports an unreachable relay once), not a failure at every flush.
+                return Task.FromResult(new HttpAnswer { NetworkError = "the request could not be made: " + error.Message });
+            }
+        }
+
+        /// <summary>
+        /// What fetch strips from each end of a header value (the Fetch standard's "normalize": HTTP whitespace), so a token
+        /// read with its line break is sent as the JavaScript SDK sends it; UnityWebRequest refuses control characters.
+        /// </summary>
+        private static readonly char[] HttpWhitespace = { ' ', '\t', '\n', '\r' };
+
+        private static Task<HttpAnswer> Request(string method, string url, Dictionary<string, string> headers, string body)
+        {
             var transport = Transport;
             if (transport != null) return transport(method, url, headers, body);
             var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(body)));
-            request.timeout = TimeoutSeconds;
-            if (headers != null) foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
-            request.SetRequestHeader("Accept", "application/json");
-            if (body != null) request.SetRequestHeader("Content-Type", "application/json");
+            try
+            {
+                request.timeout = TimeoutSeconds;
+                foreach (var header in headers) request.SetRequestHeader(header.Key, header.Value);
+                request.SetRequestHeader("Accept", "application/json");
+                if (body != null) request.SetRequestHeader("Content-Type", "application/json");
+            }
+            catch (Exception)
+            {
+                request.Dispose(); // its native side, as after an answer
+                throw;
+            }
             var answered = new TaskCompletionSource<HttpAnswer>();
             request.SendWebRequest().completed += _ =>
             {

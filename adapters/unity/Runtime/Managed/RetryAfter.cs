@@ -13,7 +13,7 @@ namespace GameCampaignSdk
     /// </summary>
     internal static class RetryAfter
     {
-        private static readonly Regex Seconds = new Regex(@"^[0-9]+(\.[0-9]+)?$", RegexOptions.CultureInvariant);
+        private static readonly Regex Seconds = new Regex(@"^[0-9]+(\.[0-9]+)?\z", RegexOptions.CultureInvariant);
         private static readonly DateTime Epoch = new DateTime(1970, 1, 1, 0, 0, 0, DateTimeKind.Utc);
 
         /// <summary>The wait asked for in ms; null when absent or not a value of the rule.</summary>

@@ -21,7 +21,7 @@ namespace GameCampaignSdk
     /// </summary>
     internal sealed class PlayerFolder
     {
-        private static readonly Regex SafeName = new Regex("^[A-Za-z0-9_-]{1,64}$");
+        private static readonly Regex SafeName = new Regex(@"^[A-Za-z0-9_-]{1,64}\z");
 
         internal readonly string Root;
         internal readonly string EnvironmentRoot;

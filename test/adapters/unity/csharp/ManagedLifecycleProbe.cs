@@ -36,6 +36,8 @@ internal static class ManagedLifecycleProbe
         InitTwiceAfterKill();
         SwitchPlayerDuringFlush();
         WorkerThreadCalls();
+        ParallelWorkerCalls();
+        RefusedHeaders();
         Report["retryAfterDateMs"] = RetryAfter.Ms(DeviceClock.UtcNow().AddSeconds(30).ToString("R", System.Globalization.CultureInfo.InvariantCulture)); // an HTTP date 30 s ahead
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
         Report["retryAfterJunk"] = RetryAfter.Ms("soon");
@@ -48,9 +50,9 @@ internal static class ManagedLifecycleProbe
         UnityProcess.Start(Loop);
     }
 
-    private static void Init(string player)
+    private static void Init(string player, GameCampaignOptions options = null)
     {
-        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options(player)), "init");
+        Loop.Run(() => GameCampaign.Init(options ?? ProbeDevice.Options(player)), "init");
     }
 
     private static void Pass(double ms) { ProbeDevice.Pass(ms); }
@@ -168,6 +170,58 @@ internal static class ManagedLifecycleProbe
         Report["workerThreadEvents"] = raisedOn;
         Report["workerThreadTasks"] = (started.IsCompleted && started.Result.Length > 0 ? "started" : "not started") + " " + (stopped.IsCompleted && !stopped.IsFaulted ? "stopped" : "not stopped");
         Report["workerThreadReceived"] = Json.Write(Relay.Received.GetRange(flushed, Relay.Received.Count - flushed), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>
+    /// Six threads at once call Start, Stop and Flush, round after round, while frames run and the relay answers 503 for a
+    /// stretch: every event is raised on the main thread, every Task completes, no call fails, and what the relay
+    /// recorded is each ended session once, with the seconds it ended with (no flush or Stop raced another on the queue).
+    /// </summary>
+    private static void ParallelWorkerCalls()
+    {
+        NewProcess();
+        var main = Thread.CurrentThread.ManagedThreadId;
+        var offMain = 0;
+        var ended = new Dictionary<string, double>();
+        Action<string> check = what => { if (Thread.CurrentThread.ManagedThreadId != main) Interlocked.Increment(ref offMain); };
+        Tracker.SessionStarted += e => check("start");
+        Tracker.SessionEnded += e => { check("end"); ended[e.SessionId] = e.Session.DurationSeconds; };
+        Tracker.Flushed += e => check("flushed");
+        Tracker.Dropped += e => { check("dropped"); ended.Remove(e.SessionId); };
+        Tracker.Error += e => check("error");
+        Init("parallel");
+        var calls = new List<Task>();
+        var pick = new System.Random(7);
+        for (var round = 0; round < 30; round++)
+        {
+            if (round == 10) { Relay.Mode = "status"; Relay.Status = 503; }
+            if (round == 20) Relay.Mode = "accept";
+            var workers = new List<Task>();
+            for (var w = 0; w < 6; w++)
+            {
+                var kind = pick.Next(3);
+                workers.Add(Task.Run(() =>
+                {
+                    var call = kind == 0 ? (Task)Tracker.Start() : kind == 1 ? Tracker.Stop() : Tracker.Flush();
+                    lock (calls) calls.Add(call);
+                }));
+            }
+            Task.WaitAll(workers.ToArray());
+            Loop.Settle();
+            Pass(1500);
+        }
+        Loop.Run(Tracker.Stop, "stop");
+        Pass(400000); // past any backoff: the queue drains
+        Loop.Run(Tracker.Flush, "flush");
+        var received = Relay.Received.FindAll(session => session.Player == "parallel");
+        var wrong = 0;
+        foreach (var session in received) if (!ended.ContainsKey(session.SessionId) || ended[session.SessionId] != session.DurationSeconds) wrong++;
+        Report["parallelOffMain"] = (double)offMain;
+        Report["parallelCalls"] = (double)calls.Count;
+        Report["parallelUnsettled"] = (double)calls.FindAll(call => !call.IsCompleted || call.IsFaulted).Count;
+        Report["parallelDelivered"] = received.Count == ended.Count && wrong == 0 && ended.Count > 0 ? "each ended session once" : received.Count + " received, " + ended.Count + " ended, " + wrong + " not as ended";
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "parallel");
+        Report["parallelLeft"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
     }
 
     /// <summary>Enter Play Mode Options without a domain reload: a handler of the last Play mode session is not called in the next.</summary>
@@ -473,6 +527,41 @@ internal static class ManagedLifecycleProbe
         Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
     }
 
+    /// <summary>
+    /// Relay headers UnityWebRequest refuses (SetRequestHeader throws for control characters; the transport here throws as
+    /// it does): a token read with its line break is sent without it, as fetch sends it; one with a control character
+    /// inside is a request that never left, as fetch's TypeError: backoff, the relay reported unreachable once (not at
+    /// every flush), the sessions kept, and delivered once the game sets headers that can be sent.
+    /// </summary>
+    private static void RefusedHeaders()
+    {
+        NewProcess();
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind);
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            foreach (var header in headers) foreach (var c in header.Value) if (c < 32) throw new ArgumentException("Cannot set Request Header - value contains illegal characters");
+            return Relay.Exchange(method, url, headers, body);
+        };
+        var options = ProbeDevice.Options("headers");
+        options.RelayHeaders["authorization"] = "Bearer headers\r\n";
+        Init("headers", options);
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => GameCampaign.SetRelayHeaders(new Dictionary<string, string> { { "authorization", "Bearer head\u0001ers" } }), "headers");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Pass(600000); // twenty flush intervals
+        Report["refusedHeaderErrors"] = new List<object>(errors);
+        Loop.Run(() => GameCampaign.SetRelayHeaders(new Dictionary<string, string> { { "authorization", "Bearer headers" } }), "headers");
+        Pass(400000); // past the backoff
+        Report["refusedHeaderReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "headers"), session => (object)(session.Player + " " + session.DurationSeconds));
+        HttpExchange.Transport = Relay.Exchange;
+    }
+
     private static void BadOptions()
     {
         NewProcess();
@@ -481,6 +570,9 @@ internal static class ManagedLifecycleProbe
         {
             new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", CheckpointInterval = TimeSpan.FromSeconds(-1) },
             new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example", MaxQueue = 0 },
+            new GameCampaignOptions { ClientKey = "ck_no_secret", UserId = "p", RelayUrl = "https://r.example" },
+            new GameCampaignOptions { ClientKey = "ck:secret\n", UserId = "p", RelayUrl = "https://r.example" },
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example/campaign?token=1" },
         })
         {
             var init = GameCampaign.Init(options);

@@ -8,6 +8,8 @@
 //   runs at once ("If a handler is registered after the operation has completed ... called synchronously");
 // - `result` is ConnectionError when no response arrived, ProtocolError for a 4xx/5xx ("response codes 4xx and 5xx
 //   mean errors"), and the body of an error response is still in `downloadHandler.text`.
+// - SetRequestHeader refuses "certain illegal characters, such as control characters" with an ArgumentException
+//   (UnityWebRequest.SetRequestHeader: "Neither string may contain certain illegal characters").
 // HTTP goes through System.Net.HttpWebRequest (System.dll): Debian's mono runtime here has no System.Net.Http.
 // Stand-in only: `persistentDataPath` comes from GAME_CAMPAIGN_PERSISTENT_DATA_PATH, OpenURL records the URLs.
 using System;
@@ -156,7 +158,14 @@ namespace UnityEngine.Networking
 
         public static UnityWebRequest Get(string uri) { return new UnityWebRequest(uri, kHttpVerbGET, new DownloadHandlerBuffer(), null); }
 
-        public void SetRequestHeader(string name, string value) { requestHeaders[name] = value; }
+        /// <summary>As Unity's: a name or value holding a control character (a name also a space) is refused with an ArgumentException.</summary>
+        public void SetRequestHeader(string name, string value)
+        {
+            if (string.IsNullOrEmpty(name) || value == null) throw new ArgumentException("Cannot set a Request Header with a null or empty name, or a null value");
+            foreach (var c in name) if (c < 33 || c == 127) throw new ArgumentException("Cannot set Request Header " + name + " - name contains illegal characters or is not user-overridable");
+            foreach (var c in value) if (c < 32 || c == 127) throw new ArgumentException("Cannot set Request Header - value contains illegal characters");
+            requestHeaders[name] = value;
+        }
 
         public string GetResponseHeader(string name) { return responseHeaders[name]; }
 
