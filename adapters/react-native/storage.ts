@@ -19,6 +19,9 @@ const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as 
  */
 export const ASYNC_STORAGE_TIMEOUT_MS = 10_000;
 
+/** The AsyncStorage calls the SDK makes. */
+const CALLS = ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const;
+
 /** `store` with each call failing after {@link ASYNC_STORAGE_TIMEOUT_MS} (the call itself may still finish later). */
 function timed(store: AsyncStorageLike): AsyncStorageLike {
   const call =
@@ -27,7 +30,7 @@ function timed(store: AsyncStorageLike): AsyncStorageLike {
       withDeadline((store[method] as (key?: string, value?: string) => Promise<unknown>)(key, value), ASYNC_STORAGE_TIMEOUT_MS, () =>
         Promise.reject(new Error(`AsyncStorage.${method} did not answer within 10 s`)),
       );
-  return { getItem: call('getItem'), setItem: call('setItem'), removeItem: call('removeItem'), getAllKeys: call('getAllKeys') } as AsyncStorageLike;
+  return Object.fromEntries(CALLS.map((method) => [method, call(method)])) as unknown as AsyncStorageLike;
 }
 
 /**
@@ -52,7 +55,7 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
   } else if (!isStore(candidate) && isStore(candidate?.default)) {
     store = candidate.default;
   }
-  for (const method of ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const) {
+  for (const method of CALLS) {
     if (typeof (store as Partial<AsyncStorageLike> | undefined)?.[method] !== 'function') {
       throw new TypeError(`createReactNativePlatform: modules.AsyncStorage has no ${method}(); pass @react-native-async-storage/async-storage (import * as AsyncStorage)`);
     }
