@@ -314,6 +314,53 @@ describe('React Native web view host: mounting and the back button', () => {
     await expect(host.open('https://campaign.example/?ott=2')).resolves.toMatchObject({ closed: expect.any(Promise) });
   });
 
+  it("a link that leaves the campaign's origin goes to the system browser through Linking and the page stays (iOS has no back button out of it)", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const opened: string[] = [];
+    const Linking = { openURL: async (url: string) => void opened.push(url) };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', Linking });
+    host.Host({});
+    const handle = await host.open('https://Campaign.example/boost?ott=1#code_verifier=v');
+    type Props = { onShouldStartLoadWithRequest(request: { url: string; isTopFrame?: boolean }): boolean; onOpenWindow?: unknown };
+    const { props } = host.Host({}) as { props: Props };
+    // react-native-webview 16 src/WebViewShared.tsx: the prop gets the nativeEvent (url, isTopFrame on iOS, absent on Android) and answers at once.
+    const stays = (url: string, isTopFrame?: boolean) => props.onShouldStartLoadWithRequest({ url, isTopFrame });
+    expect([stays('https://campaign.example/boost?ott=1#code_verifier=v'), stays('https://campaign.example/creators/7', true), stays('https://campaign.example')]).toEqual([true, true, true]);
+    // An iframe of another origin (a video) loads inside the page.
+    expect(stays('https://video.example/embed/1', false)).toBe(true);
+    expect(opened).toEqual([]);
+    expect([stays('https://shop.example/item', true), stays('http://campaign.example/'), stays('https://campaign.example.evil.example/'), stays('https://campaign.example:8443/')]).toEqual([false, false, false, false]);
+    await Promise.resolve();
+    expect(opened).toEqual(['https://shop.example/item', 'http://campaign.example/', 'https://campaign.example.evil.example/', 'https://campaign.example:8443/']);
+    // target=_blank: without onOpenWindow iOS loads it in this web view (so through the check above) and Android hands it to the browser.
+    expect(props.onOpenWindow).toBeUndefined();
+    expect(host.Host({})).not.toBeNull();
+    handle.close();
+    // Without Linking the page still stays: a link away is not followed rather than stranding the player on another site.
+    const bare = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView' });
+    bare.Host({});
+    await bare.open('https://campaign.example/');
+    expect((bare.Host({}) as { props: Props }).props.onShouldStartLoadWithRequest({ url: 'https://shop.example/' })).toBe(false);
+  });
+
+  it('Linking refusing the link away (no browser) is swallowed, not an unhandled rejection', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const Linking = { openURL: () => Promise.reject(new Error('No app can open')) };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', Linking });
+    host.Host({});
+    await host.open('https://campaign.example/');
+    const { props } = host.Host({}) as { props: { onShouldStartLoadWithRequest(request: { url: string }): boolean } };
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      expect(props.onShouldStartLoadWithRequest({ url: 'https://shop.example/' })).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   it("modules.WebView given react-native-webview's WebView instead of createWebViewHost's host: createGameCampaign says what to pass (it failed only when a page opened, after its one-time token was spent)", () => {
     function WebView() {}
     const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, WebView: WebView as never };
