@@ -6,6 +6,7 @@
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGameCampaign, createReactNativePlatform, createWebViewHost, CryptoUnavailableError, type ReactLike } from '../../../adapters/react-native/index.js';
+import { creatorPicker } from '../../../adapters/react-native/picker.js';
 import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from '../fakes/fake-react-native.js';
 
 afterEach(() => {
@@ -386,6 +387,19 @@ describe('One SDK per player, also under Fast Refresh', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('gc.picker after dispose()', () => {
+  it('throws, as tracker.start() does, instead of making a live picker that loads through a disposed SDK and that nothing disposes', async () => {
+    const requests: string[] = [];
+    const fetch = async (input: string | Request) => (requests.push(String(input)), new Response('{}', { status: 503 }));
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues }, picker: creatorPicker });
+    await gc.dispose();
+    expect(() => gc.tracker.start()).toThrow('after dispose()');
+    expect(() => gc.picker({ campaignId: 'spring-event' })).toThrow('gc.picker: called after dispose()');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests).toEqual([]);
   });
 });
 
