@@ -145,6 +145,45 @@ describe('React Native storage', () => {
     expect(errors).toContain(`storage: AsyncStorage.${methods[0]} did not answer within 10 s`);
   });
 
+  it("metadata that makes a session over Android's 2 MB entry (AsyncStorage's CursorWindow) is not written, so it is not left queued unreadable for ever: it is sent from memory and dropped once as too large; the next session is delivered", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const disk: AsyncStorageDisk = new Map();
+    const store = createAsyncStorageV2(disk);
+    // AsyncStorage on Android (its docs, "Known storage limits"): an entry over about 2 MB is written but never read back.
+    const getItem = async (key: string) => {
+      const value = await store.getItem(key);
+      if (value && Buffer.byteLength(value) > 2 * 1024 * 1024) throw new Error("Couldn't read row 0, col 0 from CursorWindow. Make sure the Cursor is initialized correctly before accessing data from it.");
+      return value;
+    };
+    const sent: string[] = [];
+    // The relay's body cap (1 MiB, 413 above it: core/relay/request-body.ts).
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      if (String(init?.body).length > 1024 * 1024) return new Response(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'The body exceeds the relay limit' } }), { status: 413 });
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      sent.push(...sessions.map((session) => session.sessionId));
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: { ...store, getItem }, AppState: createFakeAppState(), getRandomValues } });
+    const errors: string[] = [];
+    const dropped: string[] = [];
+    gc.tracker.on('error', (event) => errors.push(`${event.kind}: ${(event.error as Error).message}`));
+    gc.tracker.on('dropped', (event) => dropped.push(`${event.sessionId} ${event.reason}`));
+    await vi.advanceTimersByTimeAsync(10);
+    const big = gc.tracker.start({ campaignId: 'spring-event', metadata: { replay: 'x'.repeat(2_200_000) } });
+    await vi.advanceTimersByTimeAsync(20_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    const small = gc.tracker.start({ campaignId: 'spring-event' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(dropped).toEqual([`${big} too-large`]);
+    expect(sent).toEqual([small]);
+    expect(errors).toEqual([expect.stringMatching(/^storage: .*over 2 MB/)]);
+    expect([...disk.get('')!.values()].filter((value) => String(value).length > 1_000_000)).toEqual([]);
+    await gc.dispose();
+  });
+
   it('refuses an AsyncStorage without the calls it needs', () => {
     vi.stubGlobal('crypto', { getRandomValues });
     expect(() => createReactNativePlatform({ modules: { AsyncStorage: { getItem: async () => null } as never, AppState: createFakeAppState() } })).toThrow(/getAllKeys|setItem/);
