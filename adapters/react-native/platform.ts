@@ -53,7 +53,8 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
     // slices, all a RandomValuesFill takes. Every source here is synchronous: `randomBytesSync` gives the ids of
     // sessions started at once (the guide's start() right after createGameCampaign) instead of Hermes' Math.random.
     crypto: {
-      randomBytes: async (n) => randomBytes(n),
+      // A Promise of what an async function would give (a throw rejects it), without an async function's lowered code.
+      randomBytes: (n) => new Promise((resolve) => resolve(randomBytes(n))),
       sha256: async (data) => {
         const digest = modules.expoCrypto?.digest;
         return digest ? new Uint8Array(await digest('SHA-256', new Uint8Array(data))) : (await import('../shared/sha256-compact.js')).sha256(data);

@@ -19,6 +19,18 @@ const isStore = (value: unknown): value is AsyncStorageLike => typeof (value as 
  */
 export const ASYNC_STORAGE_TIMEOUT_MS = 10_000;
 
+/**
+ * The largest value written, in UTF-8 bytes. AsyncStorage on Android reads no entry over its CursorWindow, about 2 MB
+ * (its docs, "Known storage limits"; async-storage issue #10: "Couldn't read row 0, col 0 from CursorWindow"): written,
+ * a session with such metadata would stay queued, unread, for ever. Refused, it is held in memory and sent like one a
+ * full disk refused, and dropped as too large (over the service's 1 MiB, so nothing deliverable is refused).
+ * assumed: 2,000,000 leaves the 2 MiB window room for the key and the row.
+ */
+const MAX_VALUE_BYTES = 2e6;
+
+/** The AsyncStorage calls the SDK makes. */
+const CALLS = ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const;
+
 /** `store` with each call failing after {@link ASYNC_STORAGE_TIMEOUT_MS} (the call itself may still finish later). */
 function timed(store: AsyncStorageLike): AsyncStorageLike {
   const call =
@@ -27,7 +39,7 @@ function timed(store: AsyncStorageLike): AsyncStorageLike {
       withDeadline((store[method] as (key?: string, value?: string) => Promise<unknown>)(key, value), ASYNC_STORAGE_TIMEOUT_MS, () =>
         Promise.reject(new Error(`AsyncStorage.${method} did not answer within 10 s`)),
       );
-  return { getItem: call('getItem'), setItem: call('setItem'), removeItem: call('removeItem'), getAllKeys: call('getAllKeys') } as AsyncStorageLike;
+  return Object.fromEntries(CALLS.map((method) => [method, call(method)])) as unknown as AsyncStorageLike;
 }
 
 /**
@@ -52,7 +64,7 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
   } else if (!isStore(candidate) && isStore(candidate?.default)) {
     store = candidate.default;
   }
-  for (const method of ['getItem', 'setItem', 'removeItem', 'getAllKeys'] as const) {
+  for (const method of CALLS) {
     if (typeof (store as Partial<AsyncStorageLike> | undefined)?.[method] !== 'function') {
       throw new TypeError(`createReactNativePlatform: modules.AsyncStorage has no ${method}(); pass @react-native-async-storage/async-storage (import * as AsyncStorage)`);
     }
@@ -73,7 +85,10 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
       },
       async set(key, value) {
         const text = JSON.stringify(value);
-        if (text === undefined) throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable`);
+        // Each character past ASCII counted as 3 bytes: at most 1.5 times its UTF-8 bytes, so what is refused is over 1.3 MB.
+        if (text === undefined || text.replace(/[^\0-\x7f]/g, '...').length > MAX_VALUE_BYTES) {
+          throw new TypeError(`storage: the value for "${key}" is not JSON-serialisable or over 2 MB`);
+        }
         await ready();
         await found.setItem(key, text);
       },

@@ -8,6 +8,12 @@ import { webViewHandle } from '../shared/web-view-handle.js';
 import type { LinkingLike, WebViewOpener } from './types.js';
 
 /**
+ * `scheme://host[:port]` of an http(s) URL, lower-cased (the page's URL as the relay wrote it; a navigation's as
+ * the web view parsed it), `'null'` for another scheme.
+ */
+const originOf = (url: string) => String(/^https?:\/\/[^/?#]*/.exec(url.toLowerCase()));
+
+/**
  * The message a page posts to close the web view (`window.ReactNativeWebView.postMessage('close')`; the
  * bridge exists only because the host sets `onMessage`). assumed: the message text.
  */
@@ -37,7 +43,9 @@ export interface BackHandlerLike {
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
  * message, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
- * web view at a time: opening another closes the first.
+ * web view at a time: opening another closes the first. A link that leaves the page's origin (`target=_blank` ones
+ * too) goes to the system browser through `Linking` (not followed without it) and the page stays: on iOS nothing
+ * would lead back to it. assumed: the campaign page does not redirect itself to another origin.
  * @throws from `open`: {@link WebViewUnavailableError} while no `Host` is rendered (nothing would show, and the
  * handle would never settle)
  * @example
@@ -50,7 +58,7 @@ export interface BackHandlerLike {
  * // in App: <><Game /><webView.Host /></>
  * ```
  */
-export function createWebViewHost<Element>({ React, WebView, BackHandler }: { React: ReactLike<Element>; WebView: unknown; BackHandler?: BackHandlerLike }): WebViewHost<Element> {
+export function createWebViewHost<Element>({ React, WebView, BackHandler, Linking }: { React: ReactLike<Element>; WebView: unknown; BackHandler?: BackHandlerLike; Linking?: LinkingLike }): WebViewHost<Element> {
   // The open web view's handle (a new one for each page opened: what the Host's store reports) and its page.
   let current: WebViewHandle | undefined;
   let page = '';
@@ -65,6 +73,8 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler }: { Re
     return () => void (listeners.delete(listener) && !listeners.size && current?.close());
   };
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
+  // Opens `url` in the browser (its refusal, no app to open it, is dropped): the web view does not follow it.
+  const away = (url: string) => (Linking?.openURL(url).catch(String), false);
   return {
     async open(url) {
       // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
@@ -89,6 +99,15 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler }: { Re
         source: { uri: page },
         style: style ?? fill,
         onMessage: (event: { nativeEvent: { data: string } }) => event.nativeEvent.data === WEBVIEW_CLOSE_MESSAGE && open.close(),
+        // react-native-webview (16.0.0 src/WebViewShared.tsx createOnShouldStartLoadWithRequest, lines 38-66): asked, and
+        // answered at once, for each load its default originWhitelist passes (http, https, about:blank; other schemes it
+        // hands to Linking itself), iframes included on iOS (`isTopFrame` false: apple/RNCWebViewImpl.m
+        // decidePolicyForNavigationAction, lines 1316-1370). A new window (`target=_blank`) needs no prop: without
+        // `onOpenWindow`, iOS loads it in this web view (createWebViewWithConfiguration, lines 382-395), so it comes here,
+        // and Android's new WebView has no client (android/.../RNCWebChromeClient.java onCreateWindow, lines 86-112), so
+        // Android opens the browser. A top-level about:blank is not followed either.
+        onShouldStartLoadWithRequest: (request: { url: string; isTopFrame?: boolean }) =>
+          request.isTopFrame === false || originOf(request.url) === originOf(page) || away(request.url),
       });
     },
   };

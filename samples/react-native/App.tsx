@@ -25,8 +25,11 @@ const CAMPAIGN_ID = 'cmp_spring_festival';
 /** The read-only Client key: safe in an app (the Server key stays on the game server). */
 const CLIENT_KEY = 'ck_sandbox_demo:cs_sandbox_demo_secret'; // the emulator's, as `npm start` prints it
 
-/** Renders the campaign page over the app (Android's back button closes it); created once, outside any component. */
-const webView = createWebViewHost({ React, WebView, BackHandler });
+/**
+ * Renders the campaign page over the app (Android's back button closes it; a link to another site opens in the
+ * browser); created once, outside any component.
+ */
+const webView = createWebViewHost({ React, WebView, BackHandler, Linking });
 
 /** Your game's own sign-in; here the sample server's toy login, which gives any demo name a token. */
 async function signIn(userId: string): Promise<{ userId: string; token: string }> {

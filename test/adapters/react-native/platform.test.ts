@@ -6,6 +6,7 @@
 import { webcrypto } from 'node:crypto';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGameCampaign, createReactNativePlatform, createWebViewHost, CryptoUnavailableError, type ReactLike } from '../../../adapters/react-native/index.js';
+import { creatorPicker } from '../../../adapters/react-native/picker.js';
 import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from '../fakes/fake-react-native.js';
 
 afterEach(() => {
@@ -142,6 +143,45 @@ describe('React Native storage', () => {
     await finished;
     expect(sent).toHaveLength(delivered);
     expect(errors).toContain(`storage: AsyncStorage.${methods[0]} did not answer within 10 s`);
+  });
+
+  it("metadata that makes a session over Android's 2 MB entry (AsyncStorage's CursorWindow) is not written, so it is not left queued unreadable for ever: it is sent from memory and dropped once as too large; the next session is delivered", async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const disk: AsyncStorageDisk = new Map();
+    const store = createAsyncStorageV2(disk);
+    // AsyncStorage on Android (its docs, "Known storage limits"): an entry over about 2 MB is written but never read back.
+    const getItem = async (key: string) => {
+      const value = await store.getItem(key);
+      if (value && Buffer.byteLength(value) > 2 * 1024 * 1024) throw new Error("Couldn't read row 0, col 0 from CursorWindow. Make sure the Cursor is initialized correctly before accessing data from it.");
+      return value;
+    };
+    const sent: string[] = [];
+    // The relay's body cap (1 MiB, 413 above it: core/relay/request-body.ts).
+    const fetch = async (_input: string | Request, init?: RequestInit) => {
+      if (String(init?.body).length > 1024 * 1024) return new Response(JSON.stringify({ error: { code: 'BAD_REQUEST', message: 'The body exceeds the relay limit' } }), { status: 413 });
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      sent.push(...sessions.map((session) => session.sessionId));
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }));
+    };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: { ...store, getItem }, AppState: createFakeAppState(), getRandomValues } });
+    const errors: string[] = [];
+    const dropped: string[] = [];
+    gc.tracker.on('error', (event) => errors.push(`${event.kind}: ${(event.error as Error).message}`));
+    gc.tracker.on('dropped', (event) => dropped.push(`${event.sessionId} ${event.reason}`));
+    await vi.advanceTimersByTimeAsync(10);
+    const big = gc.tracker.start({ campaignId: 'spring-event', metadata: { replay: 'x'.repeat(2_200_000) } });
+    await vi.advanceTimersByTimeAsync(20_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    const small = gc.tracker.start({ campaignId: 'spring-event' });
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(dropped).toEqual([`${big} too-large`]);
+    expect(sent).toEqual([small]);
+    expect(errors).toEqual([expect.stringMatching(/^storage: .*over 2 MB/)]);
+    expect([...disk.get('')!.values()].filter((value) => String(value).length > 1_000_000)).toEqual([]);
+    await gc.dispose();
   });
 
   it('refuses an AsyncStorage without the calls it needs', () => {
@@ -314,6 +354,53 @@ describe('React Native web view host: mounting and the back button', () => {
     await expect(host.open('https://campaign.example/?ott=2')).resolves.toMatchObject({ closed: expect.any(Promise) });
   });
 
+  it("a link that leaves the campaign's origin goes to the system browser through Linking and the page stays (iOS has no back button out of it)", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const opened: string[] = [];
+    const Linking = { openURL: async (url: string) => void opened.push(url) };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', Linking });
+    host.Host({});
+    const handle = await host.open('https://Campaign.example/boost?ott=1#code_verifier=v');
+    type Props = { onShouldStartLoadWithRequest(request: { url: string; isTopFrame?: boolean }): boolean; onOpenWindow?: unknown };
+    const { props } = host.Host({}) as { props: Props };
+    // react-native-webview 16 src/WebViewShared.tsx: the prop gets the nativeEvent (url, isTopFrame on iOS, absent on Android) and answers at once.
+    const stays = (url: string, isTopFrame?: boolean) => props.onShouldStartLoadWithRequest({ url, isTopFrame });
+    expect([stays('https://campaign.example/boost?ott=1#code_verifier=v'), stays('https://campaign.example/creators/7', true), stays('https://campaign.example')]).toEqual([true, true, true]);
+    // An iframe of another origin (a video) loads inside the page.
+    expect(stays('https://video.example/embed/1', false)).toBe(true);
+    expect(opened).toEqual([]);
+    expect([stays('https://shop.example/item', true), stays('http://campaign.example/'), stays('https://campaign.example.evil.example/'), stays('https://campaign.example:8443/')]).toEqual([false, false, false, false]);
+    await Promise.resolve();
+    expect(opened).toEqual(['https://shop.example/item', 'http://campaign.example/', 'https://campaign.example.evil.example/', 'https://campaign.example:8443/']);
+    // target=_blank: without onOpenWindow iOS loads it in this web view (so through the check above) and Android hands it to the browser.
+    expect(props.onOpenWindow).toBeUndefined();
+    expect(host.Host({})).not.toBeNull();
+    handle.close();
+    // Without Linking the page still stays: a link away is not followed rather than stranding the player on another site.
+    const bare = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView' });
+    bare.Host({});
+    await bare.open('https://campaign.example/');
+    expect((bare.Host({}) as { props: Props }).props.onShouldStartLoadWithRequest({ url: 'https://shop.example/' })).toBe(false);
+  });
+
+  it('Linking refusing the link away (no browser) is swallowed, not an unhandled rejection', async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const Linking = { openURL: () => Promise.reject(new Error('No app can open')) };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', Linking });
+    host.Host({});
+    await host.open('https://campaign.example/');
+    const { props } = host.Host({}) as { props: { onShouldStartLoadWithRequest(request: { url: string }): boolean } };
+    const unhandled = vi.fn();
+    process.on('unhandledRejection', unhandled);
+    try {
+      expect(props.onShouldStartLoadWithRequest({ url: 'https://shop.example/' })).toBe(false);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(unhandled).not.toHaveBeenCalled();
+    } finally {
+      process.off('unhandledRejection', unhandled);
+    }
+  });
+
   it("modules.WebView given react-native-webview's WebView instead of createWebViewHost's host: createGameCampaign says what to pass (it failed only when a page opened, after its one-time token was spent)", () => {
     function WebView() {}
     const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, WebView: WebView as never };
@@ -339,6 +426,19 @@ describe('One SDK per player, also under Fast Refresh', () => {
     } finally {
       warn.mockRestore();
     }
+  });
+});
+
+describe('gc.picker after dispose()', () => {
+  it('throws, as tracker.start() does, instead of making a live picker that loads through a disposed SDK and that nothing disposes', async () => {
+    const requests: string[] = [];
+    const fetch = async (input: string | Request) => (requests.push(String(input)), new Response('{}', { status: 503 }));
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues }, picker: creatorPicker });
+    await gc.dispose();
+    expect(() => gc.tracker.start()).toThrow('after dispose()');
+    expect(() => gc.picker({ campaignId: 'spring-event' })).toThrow('gc.picker: called after dispose()');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests).toEqual([]);
   });
 });
 
