@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, startChromium, type CdpChromium } from './chromium-cdp.js';
 import { connectRaw } from './raw-cdp.js';
-import { ARRIVAL, closeTab, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, embedAgain, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
 import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
 
 const DOMAINS: Array<[SiteDomain, string]> = [
@@ -97,6 +97,48 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
           expect(session!.sessionId).toBe(playing.sessionId);
           expectPlayTime(session!.durationSeconds, played);
           await closeTab(chromium.context, next.page);
+        } finally {
+          alpha.front = 'relay';
+        }
+      }
+    );
+
+    it.each(['reaches the relay', 'is lost (the relay unreachable at that moment)'] as const)(
+      'the portal removes the game’s iframe while it plays, the tab open (a single-page portal moving on to another game), and the exit request %s: the session is recorded once with its full play time, by that exit or by the game embedded again in the same page',
+      async (exit) => {
+        const lost = exit !== 'reaches the relay';
+        const player = `removed-${lost ? 'lost' : 'sent'}-${domain}`;
+        const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+        const playing = await pressPlay(tab.game);
+        await playFor(tab.page, 3_600);
+        if (lost) alpha.front = 'down';
+        try {
+          const played = await endPlay(playing, () => removeGame(tab.page));
+          if (lost) {
+            await new Promise((resolve) => setTimeout(resolve, 1_000)); // whatever the exit sent meets the unreachable relay
+            alpha.front = 'relay';
+            expect(alpha.recorded(player)).toEqual([]);
+          } else {
+            // The portal page still runs, the game's document is gone: only its exit request can bring the session in.
+            await untilCount(() => alpha.recorded(player).length, 1);
+          }
+
+          // The player picks the game again on the portal: its page finds what the removed one left stored and sends it
+          // (answered SKIPPED when the exit delivered it), with no wait for the removed page's lock.
+          const again = await embedAgain(tab.page, sites, { game: 'alpha', player });
+          const flushed = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'flushed').map((message) => message.detail);
+          await expect
+            .poll(async () => {
+              await flushNow(again.game);
+              return flushed();
+            }, ARRIVAL)
+            .toEqual([[`${playing.sessionId} ${lost ? 'SUCCESS' : 'SKIPPED'}`]]);
+          const [session] = alpha.recorded(player);
+          expect(alpha.recorded(player)).toEqual([session]);
+          expect(session!.sessionId).toBe(playing.sessionId);
+          expectPlayTime(session!.durationSeconds, played);
+          expect((await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
+          await closeTab(chromium.context, tab.page);
         } finally {
           alpha.front = 'relay';
         }

@@ -36,6 +36,36 @@ export async function openPortal(
   return { page, game };
 }
 
+/**
+ * The portal removes the game's iframe, the tab staying open: a single-page portal moving on to another game of its
+ * list. Chromium unloads the frame's document (`pagehide`), then destroys it.
+ */
+export async function removeGame(page: Page): Promise<void> {
+  await page.evaluate(() => document.getElementById('game')!.remove());
+}
+
+/** The portal embeds `game` again in its page, without a reload (the player picks it again); resolves once its SDK is ready. */
+export async function embedAgain(page: Page, sites: PortalSites, where: { game: string; player: string }): Promise<PortalTab> {
+  const gameUrl = sites.gameUrl(where.game, where.player);
+  const ready = await page.evaluate(
+    ({ game, url }) => {
+      const log = (window as unknown as { fromGame: GameMessage[] }).fromGame;
+      const frame = document.body.appendChild(document.createElement('iframe'));
+      frame.id = 'game';
+      frame.src = url;
+      return log.filter((message) => message.game === game && message.type === 'ready').length;
+    },
+    { game: where.game, url: gameUrl }
+  );
+  await page.waitForFunction(
+    ({ game, ready }) => (window as unknown as { fromGame: GameMessage[] }).fromGame.filter((message) => message.game === game && message.type === 'ready').length > ready,
+    { game: where.game, ready }
+  );
+  const game = page.frames().find((frame) => frame.url() === gameUrl);
+  if (!game) throw new Error(`no frame of ${gameUrl} in ${page.url()}`);
+  return { page, game };
+}
+
 /** A session being played: its id, and the test's clock just before Play was pressed and just after it started. */
 export interface Playing {
   sessionId: string;

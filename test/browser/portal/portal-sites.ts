@@ -65,6 +65,8 @@ export interface PortalSites {
   origin(site: Site): string;
   /** The portal page on `portal` playing `game` for `player` (in an iframe with that `sandbox` attribute, if given). */
   portalUrl(portal: Site, game: string, player: string, sandbox?: string): string;
+  /** The game's own page on the CDN for `player`: what a portal's iframe loads. */
+  gameUrl(game: string, player: string): string;
   games: Record<string, StudioGame>;
   /** Every path asked of the CDN, in order (answered or not). */
   cdnRequests: string[];
@@ -86,6 +88,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
   const studio: Record<string, StudioGame & { handle: (req: IncomingMessage, res: ServerResponse) => void; settings: GameSettings }> = {};
   let port = 0;
   const origin = (site: Site) => `http://${site}.${domain}:${port}`;
+  const gameUrl = (game: string, player: string) => `${origin('cdn')}/${game}/index.html?player=${encodeURIComponent(player)}`;
 
   /** Answers instead of the relay when its front says so; false when the relay should answer. */
   const front = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
@@ -123,7 +126,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     if ((site === 'portal' || site === 'arcade') && folder === 'play' && studio[file]) {
       const { searchParams } = new URL(req.url ?? '/', 'http://x');
       const player = searchParams.get('player') ?? 'guest';
-      return html(portalPage(host, `${origin('cdn')}/${file}/index.html?player=${encodeURIComponent(player)}`, searchParams.get('sandbox') ?? undefined));
+      return html(portalPage(host, gameUrl(file, player), searchParams.get('sandbox') ?? undefined));
     }
     if (site === 'elsewhere') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -175,6 +178,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     origin,
     portalUrl: (portal, game, player, sandbox) =>
       `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}${sandbox === undefined ? '' : `&sandbox=${encodeURIComponent(sandbox)}`}`,
+    gameUrl,
     games: studio,
     cdnRequests,
     close: async () => {
