@@ -96,11 +96,9 @@ function idbBackend(store: UseStore): Backend {
     get: (key) => store('readonly', (objects) => promisifyRequest(objects.get(key))),
     set: (key, value) => write((objects) => objects.put(value, key)),
     delete: (key) => write((objects) => objects.delete(key)),
-    // A key range where the runtime has one: the queue's keys are read without the rest of the store.
+    // Every key in the range starts with the prefix: the queue's keys are read without the rest of the store.
     keys: (prefix = '') =>
-      store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) =>
-        found.map(String).filter((key) => key.startsWith(prefix)),
-      ),
+      store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) => found.map(String)),
     update: <T>(key: string, updater: (current: T | undefined) => T | undefined) => {
       let next: T | undefined;
       return write((objects) => {
