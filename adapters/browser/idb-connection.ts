@@ -72,17 +72,14 @@ let woken: Promise<unknown> | undefined;
  * missing (browsers older than the bug). Throws where there is no IndexedDB, for the caller to fall back.
  */
 export function idbReady(): Promise<unknown> {
-  if (!woken) {
-    let asking: ReturnType<typeof setInterval> | undefined;
-    woken = indexedDB.databases
-      ? new Promise<void>((resolve) => {
-          const ask = () => void indexedDB.databases().then(() => resolve(), () => resolve());
-          asking = setInterval(ask, 100);
-          ask();
-        }).finally(() => clearInterval(asking))
-      : Promise.resolve();
-  }
-  return woken;
+  let asking: ReturnType<typeof setInterval> | undefined;
+  return (woken ??= indexedDB.databases
+    ? new Promise((resolve) => {
+        const ask = () => indexedDB.databases().then(resolve, resolve);
+        asking = setInterval(ask, 100);
+        ask();
+      }).finally(() => clearInterval(asking))
+    : Promise.resolve());
 }
 
 /**
