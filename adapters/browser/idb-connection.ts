@@ -28,11 +28,7 @@ const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
 export function reconnectingStore(dbName: string, storeName: string): UseStore {
   let connection: Promise<IDBDatabase> | undefined;
   const open = () => {
-    const opened: Promise<IDBDatabase> = idbReady().then(() => {
-      const request = indexedDB.open(dbName);
-      request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-      return promisifyRequest(request);
-    }).then((db) => {
+    const opened: Promise<IDBDatabase> = openDatabase(dbName, storeName).then((db) => {
       db.onclose = () => drop(opened);
       db.onversionchange = () => {
         db.close();
@@ -62,6 +58,18 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
   };
 }
 
+/**
+ * Opens the database `name` once IndexedDB answers ({@link idbReady}); one that does not exist yet is created with
+ * the object store `storeName`, or, without `storeName`, not created (the upgrade is aborted: the open rejects with
+ * an `AbortError`).
+ */
+async function openDatabase(name: string, storeName?: string): Promise<IDBDatabase> {
+  await idbReady();
+  const request = indexedDB.open(name);
+  request.onupgradeneeded = () => (storeName ? request.result.createObjectStore(storeName) : request.transaction!.abort());
+  return promisifyRequest(request);
+}
+
 let woken: Promise<unknown> | undefined;
 
 /**
@@ -84,22 +92,16 @@ export function idbReady(): Promise<unknown> {
 
 /**
  * Whether the database `name` exists, without creating it: an open that would create it is aborted in its
- * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none).
- * Used to look for what an earlier release stored without leaving an empty database behind.
+ * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none; an open
+ * without a version upgrades nothing else). Used to look for what an earlier release stored without leaving an
+ * empty database behind.
  */
 export async function databaseExists(name: string): Promise<boolean> {
-  await idbReady();
-  const request = indexedDB.open(name);
-  let created = false;
-  request.onupgradeneeded = (event) => {
-    created = event.oldVersion === 0;
-    if (created) request.transaction!.abort();
-  };
   try {
-    (await promisifyRequest(request)).close();
+    (await openDatabase(name)).close();
     return true;
   } catch (error) {
-    if (created) return false;
+    if ((error as Error).name === 'AbortError') return false;
     throw error;
   }
 }
