@@ -8,7 +8,7 @@
  * whenever it is lost, and each operation that met a lost connection is retried once on a new one.
  * @see DESIGN sections 4 and 5; docs/decisions.md "A lost IndexedDB connection is reopened"
  */
-import { promisifyRequest, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
 
 /**
  * The errors of a connection that is gone (not of the operation): closed or closing (Chromium, Firefox), the lost
@@ -61,13 +61,26 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
 /**
  * Opens the database `name` once IndexedDB answers ({@link idbReady}); one that does not exist yet is created with
  * the object store `storeName`, or, without `storeName`, not created (the upgrade is aborted: the open rejects with
- * an `AbortError`).
+ * an `AbortError`). Rejects when the database has not opened within 5 s (one that opens later is closed at once): an
+ * open waits behind a deletion or an upgrade of its database (IndexedDB 3.0, "open a database connection": the
+ * connection queue), and those wait for every other connection to close, so a page that keeps one open and ignores
+ * `versionchange` (idb-keyval's `createStore`, an older release of the game) held the game's start-up, `stop()` and
+ * exit for ever, with no event. assumed: 5 s, far above an open on a slow disk; the caller falls back to memory
+ * (./storage.ts) or fails the operation.
+ * @see https://w3c.github.io/IndexedDB/#opening; docs/decisions.md "IndexedDB blocked by another tab"
  */
 async function openDatabase(name: string, storeName?: string): Promise<IDBDatabase> {
   await idbReady();
   const request = indexedDB.open(name);
   request.onupgradeneeded = () => (storeName ? request.result.createObjectStore(storeName) : request.transaction!.abort());
-  return promisifyRequest(request);
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+    setTimeout(() => {
+      resolve = (late) => (late as IDBDatabase).close();
+      reject(Error('IndexedDB open blocked for 5 s'));
+    }, 5000);
+  });
 }
 
 let woken: Promise<unknown> | undefined;
