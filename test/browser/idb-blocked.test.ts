@@ -7,32 +7,16 @@
 // the clock, never by waiting.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../emulator/index.js';
 import { chromiumAvailable } from '../helpers/chromium.js';
-import { chromiumGame, storedKeys } from '../helpers/chromium-game.js';
+import { chromiumGame, keyedGame, storedKeys } from '../helpers/chromium-game.js';
 
-const USER = DEMO_USERS.changeable;
 /** The storage's deadline on an open (adapters/browser/idb-connection.ts `openDatabase`). */
 const DEADLINE_MS = 5_000;
 /** Until the storage falls back to memory: the first operation's open, and its one retry on a new connection. */
 const FALLBACK_MS = 2 * DEADLINE_MS;
 
-const bootstrap = (emulatorUrl: string) => `
-  const keyId = new URLSearchParams(location.search).get('key');
-  window.errors = [];
-  window.gc = sdk.createGameCampaign({
-    clientKey: keyId + ':secret',
-    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
-    relay: { url: '/campaign', headers: { authorization: 'Bearer ${USER}' } },
-    userId: '${USER}',
-    tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
-    browser: { onError: (error) => window.errors.push(error.name + ': ' + error.message) },
-  });
-  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
-  window.ready = true;`;
-
 describe.runIf(chromiumAvailable())('IndexedDB blocked by another tab (Chromium)', () => {
-  const suite = chromiumGame(bootstrap);
+  const suite = chromiumGame(keyedGame);
   const recorded = (sessionId: string) => suite.game.emulator.state().sessions.filter((session) => session.sessionId === sessionId);
   const errors = (page: Page) => page.evaluate(() => (window as any).errors as string[]);
 
