@@ -74,8 +74,23 @@ describe.runIf(chromiumAvailable())('IndexedDB blocked by another tab (Chromium)
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await expect.poll(() => recorded(sessionId).length, { timeout: 15_000 }).toBe(1);
     expect(recorded(sessionId)[0]!.durationSeconds).toBe(3);
-    await page.close();
+    // The other page goes: the waiting request runs, then the game's opens that gave up, each closed as it opens,
+    // so the game's page (still open) blocks no one's next deletion.
     await blocker.close();
+    const deletion = await suite.browser.context.newPage();
+    await deletion.goto(`${suite.game.origin}/sdk.mjs`);
+    const deleted = await deletion.evaluate(
+      (name) =>
+        new Promise<string>((resolve) => {
+          const request = indexedDB.deleteDatabase(name);
+          request.onblocked = () => resolve('blocked by the game');
+          request.onsuccess = () => resolve('deleted');
+        }),
+      `game-campaign.${keyId}`,
+    );
+    expect(deleted).toBe('deleted');
+    await deletion.close();
+    await page.close();
   });
 
   it('the tab closed after the fallback: the session goes out in its exit, and what an earlier visit queued is sent by the next one, each once', async () => {
