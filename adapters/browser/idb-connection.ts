@@ -8,7 +8,7 @@
  * whenever it is lost, and each operation that met a lost connection is retried once on a new one.
  * @see DESIGN sections 4 and 5; docs/decisions.md "A lost IndexedDB connection is reopened"
  */
-import { promisifyRequest, type UseStore } from 'idb-keyval';
+import type { UseStore } from 'idb-keyval';
 
 /**
  * The errors of a connection that is gone (not of the operation): closed or closing (Chromium, Firefox), the lost
@@ -28,11 +28,7 @@ const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
 export function reconnectingStore(dbName: string, storeName: string): UseStore {
   let connection: Promise<IDBDatabase> | undefined;
   const open = () => {
-    const opened: Promise<IDBDatabase> = idbReady().then(() => {
-      const request = indexedDB.open(dbName);
-      request.onupgradeneeded = () => request.result.createObjectStore(storeName);
-      return promisifyRequest(request);
-    }).then((db) => {
+    const opened: Promise<IDBDatabase> = openDatabase(dbName, storeName).then((db) => {
       db.onclose = () => drop(opened);
       db.onversionchange = () => {
         db.close();
@@ -62,6 +58,31 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
   };
 }
 
+/**
+ * Opens the database `name` once IndexedDB answers ({@link idbReady}); one that does not exist yet is created with
+ * the object store `storeName`, or, without `storeName`, not created (the upgrade is aborted: the open rejects with
+ * an `AbortError`). Rejects when the database has not opened within 5 s (one that opens later is closed at once): an
+ * open waits behind a deletion or an upgrade of its database (IndexedDB 3.0, "open a database connection": the
+ * connection queue), and those wait for every other connection to close, so a page that keeps one open and ignores
+ * `versionchange` (idb-keyval's `createStore`, an older release of the game) held the game's start-up, `stop()` and
+ * exit for ever, with no event. assumed: 5 s, far above an open on a slow disk; the caller falls back to memory
+ * (./storage.ts) or fails the operation.
+ * @see https://w3c.github.io/IndexedDB/#opening; docs/decisions.md "IndexedDB blocked by another tab"
+ */
+async function openDatabase(name: string, storeName?: string): Promise<IDBDatabase> {
+  await idbReady();
+  const request = indexedDB.open(name);
+  request.onupgradeneeded = () => (storeName ? request.result.createObjectStore(storeName) : request.transaction!.abort());
+  return new Promise((resolve, reject) => {
+    request.onsuccess = () => resolve(request.result);
+    request.onerror = () => reject(request.error);
+    setTimeout(() => {
+      resolve = (late) => (late as IDBDatabase).close();
+      reject(Error('IndexedDB open blocked for 5 s'));
+    }, 5000);
+  });
+}
+
 let woken: Promise<unknown> | undefined;
 
 /**
@@ -72,37 +93,28 @@ let woken: Promise<unknown> | undefined;
  * missing (browsers older than the bug). Throws where there is no IndexedDB, for the caller to fall back.
  */
 export function idbReady(): Promise<unknown> {
-  if (!woken) {
-    let asking: ReturnType<typeof setInterval> | undefined;
-    woken = indexedDB.databases
-      ? new Promise<void>((resolve) => {
-          const ask = () => void indexedDB.databases().then(() => resolve(), () => resolve());
-          asking = setInterval(ask, 100);
-          ask();
-        }).finally(() => clearInterval(asking))
-      : Promise.resolve();
-  }
-  return woken;
+  let asking: ReturnType<typeof setInterval> | undefined;
+  return (woken ??= indexedDB.databases
+    ? new Promise((resolve) => {
+        const ask = () => indexedDB.databases().then(resolve, resolve);
+        asking = setInterval(ask, 100);
+        ask();
+      }).finally(() => clearInterval(asking))
+    : Promise.resolve());
 }
 
 /**
  * Whether the database `name` exists, without creating it: an open that would create it is aborted in its
- * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none).
- * Used to look for what an earlier release stored without leaving an empty database behind.
+ * upgrade (IndexedDB 3.0, "open a database connection": an aborted upgrade of a new database leaves none; an open
+ * without a version upgrades nothing else). Used to look for what an earlier release stored without leaving an
+ * empty database behind.
  */
 export async function databaseExists(name: string): Promise<boolean> {
-  await idbReady();
-  const request = indexedDB.open(name);
-  let created = false;
-  request.onupgradeneeded = (event) => {
-    created = event.oldVersion === 0;
-    if (created) request.transaction!.abort();
-  };
   try {
-    (await promisifyRequest(request)).close();
+    (await openDatabase(name)).close();
     return true;
   } catch (error) {
-    if (created) return false;
+    if ((error as Error).name === 'AbortError') return false;
     throw error;
   }
 }

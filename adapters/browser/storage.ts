@@ -78,31 +78,27 @@ export function createIdbStorage(options: IdbStorageOptions = {}): BrowserStorag
  */
 function idbBackend(store: UseStore): Backend {
   /**
-   * One read-write transaction. `commitNow` (a write whose requests are all placed at once) commits it without
+   * One read-write transaction. A write whose request `change` returns (placed at once) commits it without
    * waiting for the page's event loop: a page being left (closed, reloaded, navigated, frozen) may never run it
    * again, and Chromium aborted such a transaction with the document, so the tab's exit left storage at the last
    * checkpoint (1 s stored of 3.6 s played) for a next visit to send if the exit request was lost. `commit()` is
    * Chromium 76+, Firefox 74+, Safari 15+; older engines commit as before. Not for `update`, which places its
-   * write from the read's callback (a committing transaction takes no new request).
+   * write from the read's callback (a committing transaction takes no new request) and returns nothing.
    * @see https://w3c.github.io/IndexedDB/#dom-idbtransaction-commit
    */
-  const write = (change: (objects: IDBObjectStore) => unknown, commitNow?: boolean) =>
+  const write = (change: (objects: IDBObjectStore) => unknown) =>
     store('readwrite', (objects) => {
-      change(objects);
-      const done = promisifyRequest(objects.transaction);
-      if (commitNow) objects.transaction.commit?.();
-      return done;
+      if (change(objects)) objects.transaction.commit?.();
+      return promisifyRequest(objects.transaction);
     });
   return {
     persistent: true,
     get: (key) => store('readonly', (objects) => promisifyRequest(objects.get(key))),
-    set: (key, value) => write((objects) => objects.put(value, key), true),
-    delete: (key) => write((objects) => objects.delete(key), true),
-    // A key range where the runtime has one: the queue's keys are read without the rest of the store.
+    set: (key, value) => write((objects) => objects.put(value, key)),
+    delete: (key) => write((objects) => objects.delete(key)),
+    // Every key in the range starts with the prefix: the queue's keys are read without the rest of the store.
     keys: (prefix = '') =>
-      store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) =>
-        found.map(String).filter((key) => key.startsWith(prefix)),
-      ),
+      store('readonly', (objects) => promisifyRequest(objects.getAllKeys(prefix ? IDBKeyRange.bound(prefix, prefix + '\uffff') : undefined))).then((found) => found.map(String)),
     update: <T>(key: string, updater: (current: T | undefined) => T | undefined) => {
       let next: T | undefined;
       return write((objects) => {

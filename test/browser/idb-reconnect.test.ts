@@ -6,26 +6,8 @@
 // are polled, never timed. Another connection's upgrade (`versionchange`) is let through and the game reopens.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import { DEMO_USERS } from '../../emulator/index.js';
 import { chromiumAvailable } from '../helpers/chromium.js';
-import { chromiumGame, storedKeys } from '../helpers/chromium-game.js';
-
-const USER = DEMO_USERS.changeable;
-
-/** The game's start-up: its Client key (so its database) from the query string; errors and databases collected. */
-const bootstrap = (emulatorUrl: string) => `
-  const keyId = new URLSearchParams(location.search).get('key');
-  window.errors = [];
-  window.gc = sdk.createGameCampaign({
-    clientKey: keyId + ':secret',
-    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
-    relay: { url: '/campaign', headers: { authorization: 'Bearer ${USER}' } },
-    userId: '${USER}',
-    tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
-    browser: { onError: (error) => window.errors.push(String(error)) },
-  });
-  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
-  window.ready = true;`;
+import { chromiumGame, keyedGame, storedKeys } from '../helpers/chromium-game.js';
 
 /** Runs before the page's scripts: every IDBDatabase the page opens is kept, for the test to close under it. */
 const captureDatabases = () => {
@@ -43,7 +25,7 @@ const captureDatabases = () => {
 };
 
 describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', () => {
-  const suite = chromiumGame(bootstrap);
+  const suite = chromiumGame(keyedGame);
   const withoutWebLocksScript = () => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true });
   const newGamePage = (keyId: string, withoutWebLocks: boolean) => suite.open(`key=${keyId}`, captureDatabases, ...(withoutWebLocks ? [withoutWebLocksScript] : []));
   /** The game loaded again in `page` (from the HTTP cache when offline; its init scripts run again), once ready. */

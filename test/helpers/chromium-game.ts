@@ -4,6 +4,7 @@ import { readFileSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
+import { DEMO_USERS } from '../../emulator/index.js';
 import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { launchChromium } from './chromium.js';
 import { bundledBrowserEntry, serveGameWithEmulator } from './game-server.js';
@@ -67,6 +68,25 @@ export function chromiumGame(bootstrap: (emulatorUrl: string) => string): Chromi
   });
   return suite;
 }
+
+/**
+ * A game's start-up for {@link chromiumGame}: its Client key (so its database, `game-campaign.<key>`) from the query
+ * string `key`, the emulator's changeable demo player behind a relay, checkpoints every 500 ms and no interval flush;
+ * what `browser.onError` and the tracker's `error` report collected in `window.errors`.
+ */
+export const keyedGame = (emulatorUrl: string) => `
+  const keyId = new URLSearchParams(location.search).get('key');
+  window.errors = [];
+  window.gc = sdk.createGameCampaign({
+    clientKey: keyId + ':secret',
+    environment: { baseUrl: ${JSON.stringify(emulatorUrl)} },
+    relay: { url: '/campaign', headers: { authorization: 'Bearer ${DEMO_USERS.changeable}' } },
+    userId: '${DEMO_USERS.changeable}',
+    tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
+    browser: { onError: (error) => window.errors.push(String(error)) },
+  });
+  window.gc.tracker.on('error', (event) => window.errors.push(event.kind + ': ' + String(event.error)));
+  window.ready = true;`;
 
 /** The keys (leases left out) of every database of the page's origin whose name passes `accept`, read by hand. */
 export function storedKeys(page: Page, accept: { exactly?: string; prefix?: string }): Promise<string[]> {
