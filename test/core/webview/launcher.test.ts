@@ -5,7 +5,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RateLimitError, RelayAuthError, ValidationError } from '../../../core/http/errors.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
-import { createRelay } from '../../../core/relay/index.js';
+import { createRelay, relayCallbackId } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/routes.js';
 import { WebViewLauncher } from '../../../core/webview/launcher.js';
@@ -64,7 +64,7 @@ describe('WebViewLauncher', () => {
     expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The token request went relay -> service; the challenge travelled, the verifier did not.
     expect(seen.map((s) => `${s.to} ${new URL(s.url).pathname}`)).toEqual(['relay /campaign/webview/ott', 'service /v1/server/webview/ott']);
-    expect(JSON.parse(seen[1]!.body)).toMatchObject({ userId: 'player-1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, callbackId: 'wv-1', codeChallenge: expect.any(String) });
+    expect(JSON.parse(seen[1]!.body)).toMatchObject({ userId: 'player-1', campaignId: DEMO_ACTIVE_CAMPAIGN_ID, showCampaignDetail: true, metadata: { level: 3 }, callbackId: relayCallbackId('player-1', 'wv-1'), codeChallenge: expect.any(String) });
     for (const request of seen) expect(JSON.stringify(request)).not.toContain(verifier);
   });
 
