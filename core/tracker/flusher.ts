@@ -109,7 +109,7 @@ export function createFlusher(
   let relayReported = false;
   /** An `error` event; `status` only when the relay answered. */
   const emitError = (kind: TrackerErrorEvent['kind'], error: unknown, status?: number) =>
-    events.emit('error', status === undefined ? { kind, error } : { kind, error, status });
+    events.emit('error', { kind, error, ...(status !== undefined && { status }) });
   const relayError = (error: unknown, status?: number) => {
     if (!relayReported) emitError('relay', error, status);
     relayReported = true;
@@ -257,7 +257,7 @@ export function createFlusher(
 
   const drop = async (item: QueuedSession, reason: DropReason, error: string, details?: ErrorDetail[]): Promise<Step> => {
     const { key, session } = item;
-    if ((await queue.remove([key], true)).has(key)) events.emit('dropped', { sessionId: session.sessionId, reason, session, error, ...(details ? { details } : {}) });
+    if ((await queue.remove([key], true)).has(key)) events.emit('dropped', { sessionId: session.sessionId, reason, session, error, ...(details && { details }) });
     return true;
   };
 
