@@ -51,6 +51,6 @@ export function sessionIds(platform: Platform, onError: (error: unknown) => void
 function formatUuidV4(b: number[]): string {
   b[6] = (b[6]! & 0x0f) | 0x40;
   b[8] = (b[8]! & 0x3f) | 0x80;
-  // A dash before bytes 4, 6, 8 and 10: 8-4-4-4-12 hex digits.
-  return b.map((byte, i) => (i === 4 || i === 6 || i === 8 || i === 10 ? '-' : '') + (byte | 256).toString(16).slice(1)).join('');
+  // A dash before bytes 4, 6, 8 and 10 (the bits set in 0x550): 8-4-4-4-12 hex digits.
+  return b.map((byte, i) => ((0x550 >> i) & 1 ? '-' : '') + (byte | 256).toString(16).slice(1)).join('');
 }
