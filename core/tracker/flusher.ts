@@ -295,11 +295,11 @@ export function createFlusher(
       return running;
     },
     sendAtOnce: (batch, headers) => void send(batch, true, headers),
-    dispose() {
+    async dispose() {
       disposed = true;
       clearTimeout(retryTimer);
       abort.abort();
-      return holding?.catch(() => undefined) ?? Promise.resolve();
+      await holding?.catch(() => {});
     },
   };
   return flusher;
