@@ -17,6 +17,7 @@ import { sessionQueue } from './queue.js';
 import { runningStore } from './running-store.js';
 import { isoMillis, MIN_SESSION_MS, recoveredSession, sessionClock, type RunningRecord, type SessionClock, type SessionFields } from './session-clock.js';
 import { sessionIds } from './session-id.js';
+import { isUnreadable } from './unreadable.js';
 import { unref } from '../unref.js';
 
 /**
@@ -369,7 +370,11 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     tidy = keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey);
     if (tidy) await migrateSharedQueue(storage, layout).catch(storageError);
     await queue.sync();
-    const choice = await storage.get(optOutKey).catch(storageError);
+    // A choice that no longer parses is set aside (./unreadable.ts): reported once, not at every start-up; the option decides.
+    const choice = await storage.get(optOutKey).catch((cause: unknown) => {
+      storageError(cause);
+      if (isUnreadable(cause)) return storage.delete(optOutKey).catch(storageError);
+    });
     if (typeof choice === 'boolean') optedOut = choice;
     isLoaded = true;
   })();
