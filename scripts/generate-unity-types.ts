@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
-import { CREATOR_KEY_PATTERN, CreatorKey, Id } from '../core/schema/rules.js';
+import { CREATOR_KEY_PATTERN, CreatorKey, Id, TimerMs } from '../core/schema/rules.js';
 import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
 
 /** Where the generated C# lives. */
@@ -141,6 +141,8 @@ function renderRules(): string {
     `        internal const string CreatorKeyMessage = ${csString(CreatorKey.message!)};`,
     '        /// <summary>What an empty id gets.</summary>',
     `        internal const string IdMessage = ${csString(Id.message!)};`,
+    '        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>',
+    `        internal const string TimerMsMessage = ${csString(TimerMs.message!)};`,
     '    }',
   ].join('\n');
 }

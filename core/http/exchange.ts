@@ -8,9 +8,7 @@ import type { RelayHeaders } from '../relay/sender.js';
 import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 import { withoutContentType } from './without-content-type.js';
-
-/** The longest delay `setTimeout` keeps (a 32-bit signed count of ms). */
-const MAX_TIMER_MS = 2_147_483_647;
+import { MAX_TIMER_MS } from '../schema/rules.js';
 
 /**
  * Sends `init` to `url` and reads the whole body as text (none for 204). A `timeoutMs` over {@link MAX_TIMER_MS}

@@ -84,17 +84,23 @@ export const CreatorKey: Rule<string> = { type: 'string', test: (value) => CREAT
 /** Non-empty identifier. assumed: the spec gives ids as plain strings; an empty one is never meaningful. */
 export const Id: Rule<string> = { type: 'string', test: (value) => value !== '', message: 'must not be empty' };
 
-/** Whole numbers from `min` to `max`. */
+/** Whole numbers from `min` to `max`, by default with a message naming both. */
 // @__NO_SIDE_EFFECTS__
-function wholeNumber(min: number, max: number, message: string): Rule<number> {
+function wholeNumber(min: number, max: number, message = `must be an integer from ${min} to ${max}`): Rule<number> {
   return { type: 'number', test: (n) => Number.isSafeInteger(n) && n >= min && n <= max, message };
 }
 
 /** A whole number of at least 1 (`durationSeconds`, page numbers, the tracker's counts and intervals). */
 export const PositiveInt = wholeNumber(1, Number.MAX_SAFE_INTEGER, 'must be a whole number of at least 1');
 
+/** The longest delay `setTimeout` keeps (a 32-bit signed count of ms): a longer one fires at once. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A timer's delay in ms, 1 to {@link MAX_TIMER_MS}: the tracker's intervals and time-outs. */
+export const TimerMs = wholeNumber(1, MAX_TIMER_MS);
+
 /** Page size and other list limits: 1 to 100. */
-export const Limit = wholeNumber(1, 100, 'must be an integer from 1 to 100');
+export const Limit = wholeNumber(1, 100);
 
 /** Arbitrary key/value pairs stored with a request (playtime session, web view token). */
 export const Metadata: Rule<Record<string, unknown>> = { test: isRecord, message: 'must be an object' };

@@ -6,7 +6,7 @@
 import { invalid, validatedFields } from '../http/request-validation.js';
 import type { Platform } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
-import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt, type Rule } from '../schema/rules.js';
+import { CreatorKey, Flag, Id, Metadata, optional, PositiveInt, TimerMs, type Rule } from '../schema/rules.js';
 
 /** Options of `new PlaytimeTracker(options)`. */
 export interface PlaytimeTrackerOptions {
@@ -81,7 +81,7 @@ const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
   const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
   const p = PositiveInt;
-  const settings = { userId: Id, flushIntervalMs: p, flushAt: p, maxQueue: p, checkpointMs: p, backgroundTimeoutMs: p, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
+  const settings = { userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');
   validatedFields({ url: RelayUrl }, { ...resolved.relay }, 'options.relay');
   return resolved;

@@ -296,6 +296,20 @@ describe('arguments', () => {
     expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must be a non-empty URL/);
   });
 
+  it('the constructor refuses a timing option over 2^31 - 1 ms, which setTimeout would fire at once (C# refuses it at Init too); 2^31 - 1 itself is taken', async () => {
+    const platform = createMemoryPlatform();
+    const make = (extra: object) => () => new PlaytimeTracker({ platform, userId: 'u', relay: { url: RELAY_URL }, ...extra });
+    for (const name of ['flushIntervalMs', 'checkpointMs', 'backgroundTimeoutMs']) {
+      expect(make({ [name]: 3_000_000_000 })).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: `options.${name}`, message: 'must be an integer from 1 to 2147483647' }] }),
+      );
+      expect(make({ [name]: 2 ** 31 })).toThrow(ValidationError);
+    }
+    // Counts are no timers: a large one is taken.
+    await new PlaytimeTracker({ platform, userId: 'u', relay: { url: RELAY_URL }, maxQueue: 3_000_000_000, flushAt: 3_000_000_000 }).dispose();
+    await new PlaytimeTracker({ platform, userId: 'u', relay: { url: RELAY_URL }, flushIntervalMs: 2_147_483_647, checkpointMs: 2_147_483_647, backgroundTimeoutMs: 2_147_483_647 }).dispose();
+  });
+
   it('the constructor refuses a relay url with a query or fragment: the routes would go after it, and every call reach the wrong path', async () => {
     const platform = createMemoryPlatform();
     for (const url of ['/campaign?v=2', 'https://game.example/campaign#relay', 'https://game.example/campaign/?']) {

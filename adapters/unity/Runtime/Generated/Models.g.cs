@@ -673,5 +673,7 @@ namespace GameCampaignSdk
         internal const string CreatorKeyMessage = "must be exactly 5 uppercase letters or digits";
         /// <summary>What an empty id gets.</summary>
         internal const string IdMessage = "must not be empty";
+        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>
+        internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
     }
 }

@@ -59,7 +59,7 @@ namespace GameCampaignSdk
             var value = Json.Num(tracker, key);
             if (!value.HasValue || value.Value < 1 || value.Value > int.MaxValue || value.Value != System.Math.Floor(value.Value))
             {
-                throw new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "tracker." + key + " must be a whole number from 1 to " + int.MaxValue });
+                throw new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "tracker." + key + " " + Rules.TimerMsMessage });
             }
             return value.Value;
         }
