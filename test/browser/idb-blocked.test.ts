@@ -8,7 +8,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../helpers/chromium.js';
-import { chromiumGame, keyedGame, storedKeys } from '../helpers/chromium-game.js';
+import { chromiumGame, keyedGame } from '../helpers/chromium-game.js';
 
 /** The storage's deadline on an open (adapters/browser/idb-connection.ts `openDatabase`). */
 const DEADLINE_MS = 5_000;
@@ -116,8 +116,8 @@ describe.runIf(chromiumAvailable())('IndexedDB blocked by another tab (Chromium)
     expect(recorded(earlier)).toEqual([]); // still on disk, untouched by the page that could not read it
 
     await blocker.close(); // the upgrade goes through; the database keeps what it held
+    // The next visit sends it (its start-up may already have: the flush below then finds nothing left to send).
     const next = await suite.open(`key=${keyId}`);
-    expect(await storedKeys(next, { exactly: `game-campaign.${keyId}` })).toEqual(expect.arrayContaining([expect.stringContaining(`:queue:`)]));
     await next.evaluate(() => (window as any).gc.tracker.flush());
     await expect.poll(() => recorded(earlier).length, { timeout: 15_000 }).toBe(1);
     expect(recorded(sessionId)).toHaveLength(1);
