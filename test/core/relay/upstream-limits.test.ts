@@ -1,14 +1,15 @@
 /**
  * What the relay forwards stays within what the service takes: a client body near the relay's 1 MiB limit grows by
- * the player's `userId` (and its bound `callbackId`).
- * It is refused by the relay itself, with an answer the client does not retry, before the service is called.
+ * the player's `userId` (and its bound `callbackId`), and a long `userId` goes in `PUT /sponsor`'s upstream path.
+ * Both are refused by the relay itself, with an answer the client does not retry, before the service is called.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRelay, relayCallbackId, RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayCaller } from '../../../core/relay/client-request.js';
+import { MAX_PATH_USER_CHARS } from '../../../core/relay/user-path.js';
 import { SERVICE_MAX_BODY_BYTES } from '../../../core/schema/json-limits.js';
 import { CampaignServer } from '../../../core/server/index.js';
-import { startEmulator, type RunningEmulator } from '../../../emulator/index.js';
+import { DEMO_BOOSTED_CREATORS, startEmulator, type RunningEmulator } from '../../../emulator/index.js';
 import { read, relayOverFakeService, relayRequest } from './fake-service.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
@@ -66,13 +67,38 @@ describe("a body within the relay's limit, over the service's once the relay add
 describe('the relay in front of the emulator over HTTP', () => {
   let emulator: RunningEmulator;
   let relay: ReturnType<typeof createRelay>;
+  const users: Record<string, string> = { euro: '€'.repeat(5000), longest: 'u'.repeat(MAX_PATH_USER_CHARS), over: 'u'.repeat(MAX_PATH_USER_CHARS + 1) };
+  const creatorKey = Object.values(DEMO_BOOSTED_CREATORS)[0] as string;
 
   beforeAll(async () => {
     emulator = await startEmulator({ port: 0 });
     const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url }, maxRetries: 0 });
-    relay = createRelay({ server, authenticate: () => ({ userId: 'alice' }) });
+    // The game's authenticate names the player by a short token: the long ids are its own data.
+    relay = createRelay({ server, authenticate: (request) => ({ userId: users[request.headers.get('authorization')?.replace('Bearer user:', '') ?? ''] ?? 'alice' }) });
   });
   afterAll(() => emulator.close());
+
+  it.each([
+    ['euro', '€'.repeat(5000), 45_000],
+    ['over', 'u'.repeat(MAX_PATH_USER_CHARS + 1), MAX_PATH_USER_CHARS + 1],
+  ])("PUT /sponsor for a userId (%s) too long for a path: 500 naming authenticate, not a 503 the client retries", async (token, _userId, length) => {
+    const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: creatorKey, isTest: true }, token)));
+    expect(answer.status).toBe(500);
+    expect(answer.headers.get('retry-after')).toBeNull();
+    expect(answer.body).toEqual({
+      status: 500,
+      error: 'Internal Server Error',
+      code: 'INTERNAL_ERROR',
+      message: `The game's authenticate returned a userId the service's path cannot carry (it is ${length} characters percent-encoded, over ${MAX_PATH_USER_CHARS}): this route cannot serve the player`,
+    });
+  });
+
+  it('PUT /sponsor serves the longest userId a path takes; the web view route serves a longer one in its body', async () => {
+    const boosted = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: creatorKey, isTest: true }, 'longest')));
+    expect([boosted.status, boosted.body.data?.userId]).toEqual([200, users['longest']]);
+    const ott = await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'euro'));
+    expect(ott.status).toBe(200);
+  });
 
   it("POST /webview/ott with a callbackId that the binding takes over the service's limit: 413, not the 503 of a refused upload", async () => {
     const body = { codeChallenge: CHALLENGE, callbackId: 'x'.repeat(SERVICE_MAX_BODY_BYTES - 90) };
