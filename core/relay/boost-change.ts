@@ -3,7 +3,7 @@
  * @see spec "Change boosted creator", "What the service does" (creating a boost is one of the three required operations)
  */
 import { isCampaignError } from '../http/errors.js';
-import type { BoostRecord } from '../schema/sponsors.js';
+import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
 
@@ -18,7 +18,12 @@ export async function changeOrCreateBoost(sponsors: Pick<Sponsors, 'change' | 'c
     return await sponsors.change(userId, request);
   } catch (error) {
     if (!isCampaignError(error, 'NOT_FOUND')) throw error;
-    const { newCreatorKey, ...rest } = request;
-    return sponsors.create({ ...rest, userId, creatorKey: newCreatorKey });
+    return sponsors.create(boostCreation(userId, request));
   }
+}
+
+/** The creation `changeOrCreateBoost` falls back to: the change's fields, with the player and `creatorKey`. */
+export function boostCreation(userId: string, request: RelaySponsorRequest): CreateSponsorRequest {
+  const { newCreatorKey, ...rest } = request;
+  return { ...rest, userId, creatorKey: newCreatorKey };
 }

@@ -16,7 +16,8 @@ import { check } from '../schema/validate.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
-import { changeOrCreateBoost } from './boost-change.js';
+import { boostCreation, changeOrCreateBoost } from './boost-change.js';
+import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
 import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
@@ -237,7 +238,10 @@ export function createRelay(options: RelayOptions): Relay {
     return answerPlaytime(body.value, c.get('user'), playtime);
   });
 
-  /** A route that reads its body, checks it with `schema`, and answers `call`'s data or the upstream error. */
+  /**
+   * A route that reads its body, checks it with `schema`, and answers `call`'s data, the refusal it returns instead
+   * of calling the service (a `Response`), or the upstream error.
+   */
   const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string) => Promise<unknown>) =>
     createMiddleware<Env>(async (c) => {
       const body = await readJsonBody(c.req.raw, bodyLimits);
@@ -245,7 +249,8 @@ export function createRelay(options: RelayOptions): Relay {
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        return dataResponse(await call(parsed.data, c.get('user').userId));
+        const answer = await call(parsed.data, c.get('user').userId);
+        return answer instanceof Response ? answer : dataResponse(answer);
       } catch (error) {
         return upstreamErrorResponse(error);
       }
@@ -254,8 +259,11 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(
     RELAY_ROUTES.webviewToken,
     guard,
-    forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken> => {
-      const token = await server.webview.createToken({ ...withPlayerCallbackId(body, userId), userId });
+    forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken | Response> => {
+      const request = { ...withPlayerCallbackId(body, userId), userId };
+      const tooLarge = forwardedTooLarge(request);
+      if (tooLarge) return tooLarge;
+      const token = await server.webview.createToken(request);
       return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
     }),
   );
@@ -264,7 +272,11 @@ export function createRelay(options: RelayOptions): Relay {
     guard,
     // The player is named in the upstream path: an id it cannot carry is the game's authenticate's to fix.
     createMiddleware<Env>(async (c, next) => unusablePathUser(c.get('user').userId) ?? (await next())),
-    forward(RelaySponsorRequest, (body, userId) => changeOrCreateBoost(server.sponsors, userId, withPlayerCallbackId(body, userId))),
+    forward(RelaySponsorRequest, async (body, userId) => {
+      const request = withPlayerCallbackId(body, userId);
+      // The creation's body, the change's with the userId, is the larger of the two it may send.
+      return forwardedTooLarge(boostCreation(userId, request)) ?? changeOrCreateBoost(server.sponsors, userId, request);
+    }),
   );
 
   const allowed = { [RELAY_ROUTES.playtime]: 'POST', [RELAY_ROUTES.webviewToken]: 'POST', [RELAY_ROUTES.sponsor]: 'PUT' };

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createRelay, RELAY_ROUTES, type RelayOptions } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
+import { MAX_PATH_USER_CHARS } from '../../../core/relay/user-path.js';
 import { reply } from '../../helpers/fake-fetch.js';
 import { BASE_URL, boostRecord, read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
 
@@ -139,7 +140,8 @@ describe('PUT /sponsor', () => {
     ['a%2Fb', 'a%252Fb'],
     ['a?b#c', 'a%3Fb%23c'],
     ['ü/é 𝄞', encodeURIComponent('ü/é 𝄞')],
-    ['x'.repeat(10_000), 'x'.repeat(10_000)],
+    // The longest id a path takes (upstream-limits.test.ts: a longer one is refused).
+    ['x'.repeat(MAX_PATH_USER_CHARS), 'x'.repeat(MAX_PATH_USER_CHARS)],
   ])('changes the boost of a player whose id is %j, encoded into one path segment', async (userId, segment) => {
     const { relay, fake } = relayOverFakeService({ authenticate: () => ({ userId }) });
     const answer = await read(await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice')));
