@@ -51,7 +51,7 @@ export interface GameCampaign {
   readonly webview: WebViewLauncher;
   /**
    * A headless creator picker for a boost screen: state and events, no UI. It starts loading at once.
-   * @throws ValidationError for an empty campaignId
+   * @throws ValidationError for an empty campaignId; TypeError after `dispose()`
    */
   picker(options: CreatorPickerOptions): CreatorPicker;
   /**
@@ -92,7 +92,7 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
     now: () => platform.now(),
     live: new Set(),
   };
-  return {
+  const gc: GameCampaign = {
     campaigns: client.campaigns,
     creators: client.creators,
     tracker,
@@ -100,9 +100,14 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
     webview,
     picker: (pickerOptions) => createPicker(source, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') }),
     dispose() {
+      // A picker made now would load through the disposed SDK and nothing would dispose it: refused, as `tracker.start()` is.
+      gc.picker = () => {
+        throw new TypeError('gc.picker: called after dispose()');
+      };
       webview.close();
       for (const picker of source.live!) picker.dispose();
       return tracker.dispose();
     },
   };
+  return gc;
 }

@@ -84,7 +84,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
     fetch: async (input, init) => {
       const request = input instanceof Request && init === undefined ? input : new Request(input, init);
       // The caller's abort rejects at once; the work itself goes on, as on a server.
-      const response = await unlessAborted(Promise.resolve(app.fetch(request)), request.signal);
+      const response = await unlessAborted(Promise.resolve(app.fetch(request)), request.signal, () => request.signal.reason);
       if (isDropped(response)) throw new TypeError('fetch failed', { cause: new Error('connection dropped by the emulator (fault injection)') });
       return response;
     },

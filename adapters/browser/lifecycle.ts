@@ -32,16 +32,17 @@ export function createBrowserLifecycle({ window, document }: LifecycleTarget): L
   const background = new Set<() => void>();
   const foreground = new Set<() => void>();
   let hidden = false;
+  const isHidden = () => document.visibilityState === 'hidden';
   const update = (event: Event) => {
     // pagehide and freeze come before the page stops running, whatever visibilityState says at that moment.
-    const nowHidden = event.type === 'pagehide' || event.type === 'freeze' || document.visibilityState === 'hidden';
+    const nowHidden = event.type === 'pagehide' || event.type === 'freeze' || isHidden();
     if (nowHidden === hidden) return;
     hidden = nowHidden;
     for (const listener of [...(hidden ? background : foreground)]) listener();
   };
   const listening = (attach: boolean) => {
     const method = attach ? 'addEventListener' : 'removeEventListener';
-    if (attach) hidden = document.visibilityState === 'hidden';
+    if (attach) hidden = isHidden();
     for (const name of WINDOW_EVENTS) window[method](name, update);
     for (const name of DOCUMENT_EVENTS) document[method](name, update);
   };
@@ -53,5 +54,5 @@ export function createBrowserLifecycle({ window, document }: LifecycleTarget): L
     };
   };
   // A page loaded in a background tab starts hidden: no event says so until it is shown.
-  return { onBackground: subscribe(background), onForeground: subscribe(foreground), isInBackground: () => document.visibilityState === 'hidden', pageExit };
+  return { onBackground: subscribe(background), onForeground: subscribe(foreground), isInBackground: isHidden, pageExit };
 }

@@ -29,15 +29,10 @@ export type ReactNativeGameCampaign = GameCampaign & { platform: ReactNativePlat
  */
 const live = new Set<string>();
 
-/** A `gc.picker` that refuses, saying why. */
-const refused =
-  (why: string) =>
-  (): never => {
-    throw new TypeError(`gc.picker: ${why}`);
-  };
-
-/** `gc.picker` of a facade built without `picker`. */
-const noPicker = refused("pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
+/** `gc.picker` of a facade built without `picker`: it refuses, saying why. */
+const noPicker = (): never => {
+  throw new TypeError("gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
+};
 
 /**
  * Builds the SDK for a React Native or Expo app. Keep one per player: a second one for a player whose first is not
@@ -71,6 +66,5 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   const player = `${options.storageName}:${storageKey ?? options.clientKey}:${options.userId}`;
   if (live.has(player)) console.warn(`createGameCampaign: the SDK made before for player ${options.userId} is not disposed and still records: dispose() it first (Fast Refresh: see the React Native guide)`);
   live.add(player);
-  // After dispose a picker would load through the disposed SDK and nothing would dispose it: refused, as `tracker.start()` is.
-  return Object.assign(gc, { platform, dispose: () => (live.delete(player), (gc.picker = refused('called after dispose()')), dispose()) });
+  return Object.assign(gc, { platform, dispose: () => (live.delete(player), dispose()) });
 }

@@ -45,10 +45,11 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
 }
 
 /**
- * `promise`, or a rejection with the signal's reason (`reasonOf()` where the signal may have none) as soon as it
- * aborts (the emulator's in-process fetch uses it too).
+ * `promise`, or a rejection with `reasonOf()` as soon as `signal` aborts (the emulator's in-process fetch and the
+ * relay's body read use it too, with `() => signal.reason`; the exchange passes the reason it keeps, as a signal may
+ * have none). No default: the game client's only caller passes its own, and a default would ride in its bundle.
  */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown = () => signal.reason): Promise<T> {
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(reasonOf());
     // Handled even when the signal has already aborted: the promise's own rejection is never left unhandled.

@@ -25,6 +25,6 @@ export async function bodyBytes(request: Request, maxBytes: number, signal: Abor
   const declared = declaredLength(request.headers.get('content-length'));
   if (declared === undefined) return readCapped(request, maxBytes, signal);
   if (declared > maxBytes) return undefined;
-  const bytes = new Uint8Array(await unlessAborted(request.arrayBuffer(), signal));
+  const bytes = new Uint8Array(await unlessAborted(request.arrayBuffer(), signal, () => signal.reason));
   return bytes.byteLength > maxBytes ? undefined : bytes;
 }

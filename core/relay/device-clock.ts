@@ -21,9 +21,11 @@ export function clockShiftMs(sentAt: string | undefined, nowMs: number): number 
   return Math.abs(shift) < TRANSIT_ALLOWANCE_MS ? 0 : shift;
 }
 
-/** `session` with `startedAt` and `endedAt` moved by `shiftMs` (the same session when there is nothing to move). */
+/**
+ * `session` with `startedAt` and `endedAt` moved by `shiftMs`, a copy. Its caller (the tracker's `presentFrame`)
+ * moves only a session it has a non-zero shift for, so there is no test for 0 here to ride in game clients.
+ */
 export function shiftSession(session: BulkPlaytimeItem, shiftMs: number): BulkPlaytimeItem {
-  if (shiftMs === 0) return session;
   // Both stay within Date's range (the schema holds years 0000-9999), so toISOString cannot throw; a year
   // moved outside 0000-9999 is written in the expanded form and refused as too old or in the future.
   const move = (timestamp: string) => new Date(Date.parse(timestamp) + shiftMs).toISOString();

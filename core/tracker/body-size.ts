@@ -7,7 +7,7 @@ import type { RelaySession } from '../relay/protocol.js';
 import type { TrackedSession } from './events.js';
 
 /** A keepalive body must stay under this many bytes. */
-export const KEEPALIVE_BODY_LIMIT = 64 * 1024;
+export const KEEPALIVE_BODY_LIMIT = 65_536; // 64 KiB
 
 /**
  * UTF-8 length of a string (as `new TextEncoder().encode(text).length`): `encodeURIComponent` writes each UTF-8

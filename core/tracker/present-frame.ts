@@ -13,5 +13,5 @@ import type { QueuedSession } from './queue.js';
  */
 export function presentFrame(item: QueuedSession, moved: number, nowMs: number): QueuedSession {
   const shift = Math.min(moved - item.moved, nowMs - Date.parse(item.session.endedAt));
-  return shift < 0 || shift > 0 ? { ...item, session: shiftSession(item.session, shift) } : item;
+  return shift ? { ...item, session: shiftSession(item.session, shift) } : item;
 }

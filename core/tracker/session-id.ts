@@ -42,7 +42,7 @@ export function sessionIds(platform: Platform, onError: (error: unknown) => void
     const t = platform.now();
     // `^` takes the low 32 bits of `t / 256 ** i`, and `& 255` byte i of the clock.
     const bytes = pool.length >= ID_BYTES ? pool.splice(0, ID_BYTES) : Array.from({ length: ID_BYTES }, (_, i) => ((Math.random() * 256) ^ (t / 256 ** i)) & 255);
-    if (pool.length < POOL_BYTES / 2) refill();
+    if (pool.length < ID_BYTES * 8) refill(); // half the pool
     return formatUuidV4(bytes);
   };
 }

@@ -79,6 +79,15 @@ describe('createGameCampaign', () => {
     expect(listener).not.toHaveBeenCalled();
   });
 
+  it('refuses gc.picker() after dispose(), as tracker.start() is refused, instead of a live picker loading through the disposed SDK that nothing disposes (every entry: browser, Cocos, React Native)', async () => {
+    const { gc, seen } = setup();
+    await gc.dispose();
+    expect(() => gc.tracker.start()).toThrow('after dispose()');
+    expect(() => gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toThrow(new TypeError('gc.picker: called after dispose()'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([]);
+  });
+
   it('refuses a picker without a campaign', async () => {
     const { gc } = setup();
     expect(() => gc.picker({ campaignId: '' })).toThrow(ValidationError);
