@@ -136,6 +136,10 @@ async function esbuildFiles(file, folder) {
   const result = await build({
     entryPoints: [file],
     absWorkingDir: folder,
+    // The package's files by their path in the consumer folder (node_modules/game-campaign-sdk/...), not where the
+    // symlink leads: esbuild's chunk names hash the paths, and the entry file names its chunks, so without this the
+    // figures moved a few bytes with the folder the repository is cloned to.
+    preserveSymlinks: true,
     bundle: true,
     splitting: true,
     format: 'esm',
