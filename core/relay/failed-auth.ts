@@ -7,7 +7,7 @@
 import type { RateLimiterAbstract, RateLimiterRes } from 'rate-limiter-flexible';
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
 import { isCloudflareWorker } from '../server/runtime.js';
-import { RateLimiterMemory } from './limiters.js';
+import { countsInMemory, RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import { limiterStoreDisconnected } from './store-connection.js';
 
 /**
@@ -16,9 +16,36 @@ import { limiterStoreDisconnected } from './store-connection.js';
  */
 export const DEFAULT_FAILED_AUTH_LIMIT = { points: 10, duration: 60 } as const;
 
-/** A `RateLimiterMemory` of {@link DEFAULT_FAILED_AUTH_LIMIT}, keyed by client address. */
-export function defaultFailedAuthLimiter(): RateLimiterAbstract {
-  return new RateLimiterMemory({ ...DEFAULT_FAILED_AUTH_LIMIT, keyPrefix: 'game-campaign-relay-auth' });
+/**
+ * The limiter of {@link DEFAULT_FAILED_AUTH_LIMIT}, keyed by client address: a `RateLimiterRedis` over `storeClient`
+ * (the daily cap's Redis) when there is one, so a fleet's relays count an address's failures once; else a
+ * `RateLimiterMemory`. assumed: a relay given a Redis for its cap runs as a fleet, and without it each relay behind a
+ * load balancer would give a token guesser its own 10 failures a minute.
+ */
+export function defaultFailedAuthLimiter(storeClient?: unknown): RateLimiterAbstract {
+  const limit = { ...DEFAULT_FAILED_AUTH_LIMIT, keyPrefix: 'game-campaign-relay-auth' };
+  return storeClient === undefined ? new RateLimiterMemory(limit) : new RateLimiterRedis({ ...limit, storeClient });
+}
+
+/**
+ * `RelayOptions.failedAuthLimit`'s limiter, or undefined when it is off. `true` counts where the daily cap does
+ * ({@link defaultFailedAuthLimiter}). A limiter of the studio's that counts in this process's memory while the cap
+ * counts in a shared store (or the other way round) is warned of once, at `createRelay`: behind a load balancer
+ * one of the two limits is per relay. assumed: a warning, not an error: one relay that keeps its cap in Redis only
+ * to survive restarts means it, and an upgrade must not stop a relay that ran.
+ */
+export function failedAuthLimiterOf(option: boolean | RateLimiterAbstract | undefined, capStoreClient: unknown, capped: boolean): RateLimiterAbstract | undefined {
+  if (option === true) return defaultFailedAuthLimiter(capStoreClient);
+  if (!option) return undefined;
+  const shared = (option as { client?: unknown }).client !== undefined;
+  if (capped && (capStoreClient === undefined ? shared : countsInMemory(option))) {
+    console.warn(
+      capStoreClient === undefined
+        ? 'createRelay: failedAuthLimit counts in a shared store but dailyPlaytimeCap in this process\'s memory: behind a load balancer each relay gives a player a full daily cap; pass dailyPlaytimeCap.storeClient'
+        : 'createRelay: failedAuthLimit counts in this process\'s memory but dailyPlaytimeCap in a shared store: behind a load balancer each relay allows an address its own failed logins; pass failedAuthLimit: true, or a RateLimiterRedis over the same client',
+    );
+  }
+  return option;
 }
 
 /**

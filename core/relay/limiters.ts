@@ -61,5 +61,9 @@ class SweptRateLimiterMemory extends Memory {
 
 /** One process's limiter, counting in memory (expired keys swept, see {@link SweptRateLimiterMemory}). */
 export const RateLimiterMemory: typeof Flexible.RateLimiterMemory = SweptRateLimiterMemory;
+/** True for a rate-limiter-flexible `RateLimiterMemory` (the studio's or the relay's): it counts in this process only. */
+export function countsInMemory(limiter: object): boolean {
+  return limiter instanceof Memory;
+}
 /** A fleet's limiter, counting in the Redis the game passes. */
 export const RateLimiterRedis: typeof Flexible.RateLimiterRedis = Redis;

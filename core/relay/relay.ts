@@ -23,7 +23,7 @@ import { attachedClientAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
-import { defaultFailedAuthLimiter, FailedAuthLimit } from './failed-auth.js';
+import { failedAuthLimiterOf, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
@@ -139,10 +139,12 @@ export interface RelayOptions {
    */
   dailyPlaytimeCap?: DailyPlaytimeCapOptions;
   /**
-   * Limits failed authentications per client address: `true` for a `RateLimiterMemory` of 10 failures per
-   * minute (assumed), or a rate-limiter-flexible limiter of your own (a `RateLimiterRedis` for a fleet: 503 at once
-   * while its Redis client reports no connection), one point per failure. An address over the limit is answered
-   * 429 without calling `authenticate`; other addresses are not affected. @defaultValue false
+   * Limits failed authentications per client address: `true` for 10 failures per minute (assumed), counted in
+   * `dailyPlaytimeCap.storeClient`'s Redis when it has one (one count for the fleet), else in memory; or a
+   * rate-limiter-flexible limiter of your own (a `RateLimiterRedis` for a fleet), one point per failure. While its
+   * Redis client reports no connection, 503 at once. An address over the limit is answered 429 without calling
+   * `authenticate`; other addresses are not affected. A limiter in memory beside a cap in Redis (or the other way
+   * round) is warned of at `createRelay` (`console.warn`). @defaultValue false
    */
   failedAuthLimit?: boolean | RateLimiterAbstract;
   /**
@@ -206,7 +208,8 @@ export function createRelay(options: RelayOptions): Relay {
     dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
-  const failedAuthLimiter = options.failedAuthLimit === true ? defaultFailedAuthLimiter() : options.failedAuthLimit || undefined;
+  const cap = options.dailyPlaytimeCap;
+  const failedAuthLimiter = failedAuthLimiterOf(options.failedAuthLimit, cap?.storeClient, Boolean(cap));
   const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);

@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis } from 'rate-limiter-flexible';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DAILY_CAP_ERROR, RELAY_ROUTES } from '../../core/relay/index.js';
-import { read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
+import { authenticateByHeader, read, relayOverFakeService, relayRequest, sessions } from '../core/relay/fake-service.js';
 import { reply } from '../helpers/fake-fetch.js';
 
 const REDIS_SERVER = '/usr/bin/redis-server';
@@ -191,6 +191,58 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     } finally {
       release();
       spy.mockRestore();
+    }
+  });
+
+  it("counts an address's failed logins once across both instances with failedAuthLimit: true and the cap's Redis", async () => {
+    // On 7ec7702 failedAuthLimit: true counted in each relay's memory beside a cap in Redis: 6 guesses on A and 6 on B
+    // all reached authenticate (12 failures, no 429), 10 per relay a minute behind a load balancer.
+    const keyPrefix = `auth-fleet-${process.pid}-${Date.now()}`;
+    let authenticated = 0;
+    const fleetRelay = (client: Redis) =>
+      relayOverFakeService({
+        coalesceWindowMs: 0,
+        failedAuthLimit: true,
+        dailyPlaytimeCap: { seconds: 3600, storeClient: client, keyPrefix },
+        clientAddress: () => '198.51.100.9',
+        authenticate: (request) => (authenticated++, authenticateByHeader(request)),
+      }).relay;
+    const relays = [fleetRelay(clients[0] as Redis), fleetRelay(clients[1] as Redis)];
+    const statuses: number[] = [];
+    for (let i = 0; i < 12; i++) {
+      const guess = relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1, i) }, undefined, { authorization: `Bearer guess-${i}` });
+      statuses.push((await (relays[i % 2] as (typeof relays)[0]).fetch(guess)).status);
+    }
+    expect(statuses).toEqual([...Array<number>(10).fill(401), 429, 429]);
+    expect(authenticated).toBe(10);
+    // Even a valid token, from that address, on either relay, until the minute ends.
+    expect((await (relays[1] as (typeof relays)[0]).fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice'))).status).toBe(429);
+  });
+
+  it('warns at createRelay when one of the failed-login limit and the daily cap counts in memory and the other in Redis', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const client = clients[0] as Redis;
+      const cap = { seconds: 3600, storeClient: client, keyPrefix: `warn-${process.pid}` };
+      relayOverFakeService({ failedAuthLimit: new RateLimiterMemory({ points: 10, duration: 60 }), dailyPlaytimeCap: cap });
+      relayOverFakeService({ failedAuthLimit: new RateLimiterRedis({ storeClient: client, points: 10, duration: 60 }), dailyPlaytimeCap: { seconds: 3600 } });
+      expect(warn.mock.calls).toEqual([
+        [
+          "createRelay: failedAuthLimit counts in this process's memory but dailyPlaytimeCap in a shared store: behind a load balancer each relay allows an address its own failed logins; pass failedAuthLimit: true, or a RateLimiterRedis over the same client",
+        ],
+        [
+          "createRelay: failedAuthLimit counts in a shared store but dailyPlaytimeCap in this process's memory: behind a load balancer each relay gives a player a full daily cap; pass dailyPlaytimeCap.storeClient",
+        ],
+      ]);
+      // One store for both, or no cap at all: nothing to say.
+      relayOverFakeService({ failedAuthLimit: true, dailyPlaytimeCap: cap });
+      relayOverFakeService({ failedAuthLimit: new RateLimiterRedis({ storeClient: client, points: 10, duration: 60 }), dailyPlaytimeCap: cap });
+      relayOverFakeService({ failedAuthLimit: true, dailyPlaytimeCap: { seconds: 3600 } });
+      relayOverFakeService({ failedAuthLimit: new RateLimiterMemory({ points: 10, duration: 60 }) });
+      relayOverFakeService({ failedAuthLimit: new RateLimiterRedis({ storeClient: client, points: 10, duration: 60 }) });
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
     }
   });
 
