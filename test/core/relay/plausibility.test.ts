@@ -226,12 +226,23 @@ describe('daily play-time cap', () => {
     expect((await answer([played(DAY - 300_000, DAY - 50_000, 250)])).body.data.results[0].status).toBe('SUCCESS');
   });
 
+  // On 7ec7702 the marks were per player: bob's resend of alice's session id, SKIPPED as hers, was counted against bob.
+  it("does not count another player's session id against a player: it is SKIPPED without being recorded for them", async () => {
+    const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 100 } });
+    const answer = async (sessions: BulkPlaytimeItem[], user: string) => (await read(await service.relay.fetch(post(sessions, user)))).body.data.results[0].status;
+    const hers = played(DAY + 1000, DAY + 101_000, 100);
+    expect(await answer([hers], 'alice')).toBe('SUCCESS');
+    expect(await answer([{ ...hers, userId: 'bob' }], 'bob')).toBe('SKIPPED');
+    expect(await answer([played(DAY + 200_000, DAY + 300_000, 100, 'bob')], 'bob')).toBe('SUCCESS'); // bob's whole 100 s left
+    expect(await answer([{ ...hers, userId: 'bob' }], 'bob')).toBe('FAILED'); // his day is full: the cap, as for his own resends
+  });
+
   it('takes a batch within the budget with one take per day, and a batch past it session by session', async () => {
     const consume = vi.spyOn(RateLimiterMemory.prototype, 'consume');
     try {
       const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
       const answer = async (sessions: BulkPlaytimeItem[]) => (await read(await service.relay.fetch(post(sessions)))).body.data.results.map((r: { status: string }) => r.status);
-      // Takes from the day's budget (`alice:<day>`), not the marks of the sessions kept (`<length>:<sessionId>:alice:<day>`).
+      // Takes from the day's budget (`alice:<day>`), not the marks of the sessions kept (`<sessionId>:<day number>`).
       const capCalls = () => consume.mock.calls.filter(([key]) => String(key).startsWith('alice:2026-')).length;
       const fifty = (i: number) => played(DAY + i * 100_000, DAY + i * 100_000 + 50_000, 50);
       expect(await answer([fifty(0), fifty(1), fifty(2)])).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS']);
@@ -252,21 +263,21 @@ describe('daily play-time cap', () => {
       cap.takeBatch('alice', [played(DAY + 4_000_000, DAY + 5_000_000, 1000)]),
       cap.takeBatch('alice', [played(DAY + 6_000_000, DAY + 6_600_000, 600)]),
     ]);
-    expect([over[0], fits[0]]).toEqual([undefined, [{ key: 'alice:2026-03-10', seconds: 600 }]]);
+    expect([over[0], fits[0]]).toEqual([undefined, [{ key: 'alice:2026-03-10', day: 20522, seconds: 600 }]]);
     // The same for sessions taken one by one, as a batch past the budget is.
     const each = new DailyPlaytimeCap({ seconds: 3600 }, DEFAULT_MAX_SESSION_AGE_MS);
     await each.take('alice', played(DAY + 1000, DAY + 3_001_000, 3000));
     const [tooMuch, enough] = await Promise.all([each.take('alice', played(DAY + 4_000_000, DAY + 5_000_000, 1000)), each.take('alice', played(DAY + 6_000_000, DAY + 6_600_000, 600))]);
-    expect([tooMuch, enough]).toEqual([undefined, [{ key: 'alice:2026-03-10', seconds: 600 }]]);
+    expect([tooMuch, enough]).toEqual([undefined, [{ key: 'alice:2026-03-10', day: 20522, seconds: 600 }]]);
   });
 
   it('shares a session over the UTC days it covers, in proportion', () => {
     const session = played(DAY - 1_800_000, DAY + 5_400_000, 7200); // 30 min before midnight, 90 after
     expect(dayShares('alice', session)).toEqual([
-      { key: 'alice:2026-03-09', seconds: 1800 },
-      { key: 'alice:2026-03-10', seconds: 5400 },
+      { key: 'alice:2026-03-09', day: 20521, seconds: 1800 }, // the day's number, days since 1970-01-01
+      { key: 'alice:2026-03-10', day: 20522, seconds: 5400 },
     ]);
-    expect(dayShares('alice', played(DAY, DAY, 1))).toEqual([{ key: 'alice:2026-03-10', seconds: 1 }]);
+    expect(dayShares('alice', played(DAY, DAY, 1))).toEqual([{ key: 'alice:2026-03-10', day: 20522, seconds: 1 }]);
   });
 
   it('does not count test-mode sessions (the service records nothing for them)', async () => {
