@@ -28,6 +28,8 @@ for (const entry of entries) {
   const config = ExtractorConfig.prepare({
     configObject: {
       projectFolder: root,
+      // Its default is CRLF: the shipped declarations and reports end their lines as every other file does.
+      newlineKind: 'lf',
       mainEntryPointFilePath: resolve(root, 'build/types', entry.source.replace(/\.ts$/, '.d.ts')),
       compiler: { tsconfigFilePath: resolve(root, 'tsconfig.build.json') },
       apiReport: { enabled: true, reportFolder, reportTempFolder: tempFolder, reportFileName: `${reportName}.api.md` },

@@ -16,7 +16,7 @@ const BUMPS = ['none', 'patch', 'minor', 'major'];
 
 /**
  * The declaration lines of an API report: inside its ```ts block, without comments (release tags, warnings) and
- * blank lines. api-extractor writes CRLF line ends.
+ * blank lines. Reports written before api-extractor's `newlineKind: 'lf'` have CRLF line ends: both are read.
  */
 export function declarationLines(report) {
   const text = report.replace(/\r\n/g, '\n');

@@ -73,6 +73,17 @@ describe('the tarball', () => {
     });
   });
 
+  // On 7ec7702 the 18 rolled-up declarations (dist/*.d.ts, *.d.cts) had CRLF line endings, api-extractor's default.
+  it('holds text files with LF line endings only (no CR), declarations included', () => {
+    const unpacked = join(work, 'unpacked/package');
+    const withCr = packed.files.filter((file) => {
+      const bytes = readFileSync(join(unpacked, file));
+      return !bytes.includes(0) && bytes.includes(0x0d); // a file with a NUL byte is binary
+    });
+    expect(packed.files.filter((file) => file.endsWith('.d.ts')).length).toBeGreaterThan(0);
+    expect(withCr).toEqual([]);
+  });
+
   it('asks to run nothing at install: no preinstall, install, postinstall or prepare script', () => {
     const scripts = Object.keys(packed.manifest.scripts ?? {});
     expect(scripts.filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);

@@ -27,7 +27,7 @@ function releasedAt(version: string): string {
   return folder;
 }
 
-/** Edits today's report of the node entry (with LF line ends; api-extractor writes CRLF, the check reads both). */
+/** Edits today's report of the node entry (with LF line ends; older reports have CRLF, the check reads both). */
 function editReport(folder: string, edit: (report: string) => string): void {
   const file = join(folder, REPORTS, NODE_REPORT);
   const report = readFileSync(file, 'utf8').replace(/\r\n/g, '\n');
