@@ -4,6 +4,8 @@
  * fleet, so every relay counts against one budget).
  * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
  */
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex } from '@noble/hashes/utils.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
@@ -190,7 +192,7 @@ export class DailyPlaytimeCap {
     if (storeDisconnected(this.#storeClient)) return;
     const again = await Promise.all(
       taken.map((share) =>
-        this.#kept.consume(`${sessionId}:${share.day}`).then(
+        this.#kept.consume(`${markOf(sessionId)}:${share.day}`).then(
           () => undefined,
           // A refused point (a result, not an Error) is a session already kept for that day.
           (rejection: unknown) => (rejection instanceof Error || typeof rejection !== 'object' || rejection === null ? undefined : share),
@@ -205,6 +207,31 @@ export class DailyPlaytimeCap {
     if (storeDisconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
     await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));
   }
+}
+
+/**
+ * The longest session id a mark holds as it is. The spec sets no length, and a modified client's ids of up to the
+ * body's 1 MiB each left a mark that size for the day's lifetime (a 200,000-character id: 236 KB of Redis per
+ * 1-second session, every second of the budget of every day within the maximum age). assumed: 64 characters, above
+ * a UUID (36) and the ids games make.
+ */
+const MAX_MARKED_SESSION_ID_CHARS = 64;
+
+/**
+ * A session id as its marks name it: itself when it has at most 64 characters and no surrogate, else `sha256:` and
+ * the digest of its UTF-16 code units (71 characters, so never an id as it is). Redis clients send a key as UTF-8,
+ * where every lone surrogate becomes U+FFFD: ids differing only there shared one mark, and each but the first was
+ * given back as already counted (six 30 s sessions recorded against a 100 s cap).
+ */
+function markOf(sessionId: string): string {
+  if (sessionId.length <= MAX_MARKED_SESSION_ID_CHARS && !/[\ud800-\udfff]/.test(sessionId)) return sessionId;
+  const units = new Uint8Array(sessionId.length * 2);
+  for (let i = 0; i < sessionId.length; i++) {
+    const unit = sessionId.charCodeAt(i);
+    units[2 * i] = unit >> 8;
+    units[2 * i + 1] = unit & 0xff;
+  }
+  return `sha256:${bytesToHex(sha256(units))}`;
 }
 
 /** The session's seconds per UTC day it covers, in proportion to its time in each; the last day gets the rest. */

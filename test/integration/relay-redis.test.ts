@@ -161,6 +161,33 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(Number(await (clients[0] as Redis).ttl(mark))).toBeGreaterThan(30 * 86_400);
   });
 
+  // On 808ff83 (and 7ec7702) ioredis sent each lone surrogate of an id as U+FFFD: the six ids shared one mark, and
+  // each session after the first was given back as already counted (all six SUCCESS, 180 s against 100 s).
+  it('counts sessions whose ids differ only in a lone surrogate each once: their marks are not one Redis key', async () => {
+    const { a, b, played, send } = cappedRelays(`playtime-surrogate-${process.pid}-${Date.now()}`);
+    const statuses: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      const id = `odd-${String.fromCharCode(0xd800 + i)}`;
+      statuses.push((await send(i % 2 ? b.relay : a.relay, 'alice', played('alice', id, i * 100, 700))).status);
+    }
+    expect(statuses).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILED']); // 5 x 700 s of 3600
+  });
+
+  // On 808ff83 a 100,000-character id left a mark of that size (and 236 KB for 200,000) for the day's lifetime.
+  it("keeps a long session id's mark small (its digest), and still counts the session once", async () => {
+    const keyPrefix = `playtime-long-${process.pid}-${Date.now()}`;
+    const { a, day, played, send } = cappedRelays(keyPrefix);
+    const long = played('alice', 'x'.repeat(100_000), 0, 1000);
+    expect(await send(a.relay, 'alice', long)).toMatchObject({ status: 'SUCCESS' });
+    expect(await send(a.relay, 'alice', long)).toMatchObject({ status: 'SKIPPED' }); // resent: given back
+    expect(await send(a.relay, 'alice', played('alice', 'rest', 1000, 2600))).toMatchObject({ status: 'SUCCESS' }); // 1000 + 2600
+    const marks = await (clients[0] as Redis).keys(`${keyPrefix}-kept:*`);
+    expect(marks.map((mark) => mark.replace(/[0-9a-f]{64}/, '<digest>')).sort()).toEqual(
+      [`${keyPrefix}-kept:sha256:<digest>:${day / 86_400_000}`, `${keyPrefix}-kept:cap-${keyPrefix}-rest:${day / 86_400_000}`].sort(),
+    );
+    expect(Number(await (clients[0] as Redis).call('MEMORY', 'USAGE', marks[0] as string))).toBeLessThan(300);
+  });
+
   it('does not let a batch it refuses fill the cap: a session that fits, sent meanwhile on the other instance, is SUCCESS', async () => {
     // On b3f633f the refused 1000 s were counted in Redis until given back, and the 600 s that fit were FAILED for good
     // when taken in between (35 of 40 rounds over HTTP in probe 4). Here the give-back is held until the second
