@@ -29,8 +29,9 @@ export interface DailyPlaytimeCapOptions {
   seconds?: number;
   /**
    * The Redis client (ioredis or node-redis) the fleet's `RateLimiterRedis` uses: every relay then counts
-   * against one budget per user and day. While it reports no connection (ioredis reconnecting), batches are
-   * answered 503 at once rather than queued behind it. @defaultValue none: counted in this process's memory
+   * against one budget per user and day, and `failedAuthLimit: true` counts each address's failed logins there too.
+   * While it reports no connection (ioredis reconnecting), batches are answered 503 at once rather than queued
+   * behind it. @defaultValue none: counted in this process's memory
    */
   storeClient?: unknown;
   /** Prefix of the store's keys. @defaultValue 'game-campaign-playtime-day' */
