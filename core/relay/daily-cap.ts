@@ -64,10 +64,10 @@ export class DailyPlaytimeCap {
   readonly #limiter: RateLimiterAbstract;
   /**
    * One point per session and day whose seconds were kept (`<sessionId>:<day number>`, see {@link markOf}): a second
-   * keep finds it taken. Not per user: a session id names one recorded session, whoever sends it (the spec's uniqueness rule), and
-   * another player's resend of it is SKIPPED without being recorded for them. The shortest key that says so, since a
-   * fleet keeps one per session recorded (~165 B of Redis each with UUIDs, measured on Redis 7.0; 197 B with the user's
-   * id and an ISO date in it).
+   * keep finds it taken. Not per user: a session id names one recorded session, whoever sends it (the spec's
+   * uniqueness rule), and another player's resend of it is SKIPPED without being recorded for them. The shortest key
+   * that says so, since a fleet keeps one per session recorded (~165 B of Redis each with UUIDs, measured on Redis
+   * 7.0; 197 B with the user's id and an ISO date in it).
    */
   readonly #kept: RateLimiterAbstract;
   readonly #seconds: number;
