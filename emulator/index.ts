@@ -4,7 +4,7 @@
  * (`startEmulator`). @see DESIGN section 9
  * @packageDocumentation
  */
-import type { AddressInfo } from 'node:net';
+import { isIP, type AddressInfo } from 'node:net';
 import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
 import { check } from '../core/schema/validate.js';
@@ -55,7 +55,7 @@ export interface Emulator {
 
 /** An emulator listening on HTTP. */
 export interface RunningEmulator extends Emulator {
-  /** Its address, e.g. `http://127.0.0.1:8787`. */
+  /** Its address, e.g. `http://127.0.0.1:8787`; on a wildcard host (`0.0.0.0`, `::`) the loopback one. */
   url: string;
   /** Stops listening, closes open connections and cancels pending work. */
   close(): Promise<void>;
@@ -141,7 +141,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw error;
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const named = loopbackForWildcard(host);
+  const url = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     ...emulator,
@@ -157,6 +158,15 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
   };
+}
+
+/**
+ * The host to name in the URL: a wildcard address (`0.0.0.0`, `::`: every interface) is no host to call, and under
+ * it the control endpoints refuse the request (not a loopback name); the emulator is reached on loopback there.
+ */
+function loopbackForWildcard(host: string): string {
+  if (host === '0.0.0.0') return '127.0.0.1';
+  return isIP(host) === 6 && /^[0:]+$/.test(host) ? '::1' : host;
 }
 
 /** The last instant the emulator's clock may reach: the spec's timestamps have four-digit years. */

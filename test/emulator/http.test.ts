@@ -116,6 +116,21 @@ describe('emulator over HTTP', () => {
     expect(JSON.parse(answer.body)).toEqual({ status: 413, error: 'Payload Too Large', message: 'Request body exceeds 1048576 bytes', code: 'BAD_REQUEST' });
   });
 
+  it('started on every interface (0.0.0.0, ::), names a loopback URL whose control endpoints answer', async () => {
+    // The wildcard address in the URL named a host the control guard refuses (403 "not 0.0.0.0:port"), so the
+    // CLI's own "State:" link was refused, and some systems (Windows) cannot connect to 0.0.0.0 at all.
+    for (const [host, loopback] of [['0.0.0.0', '127.0.0.1'], ['::', '[::1]']] as const) {
+      const wide = await startEmulator({ port: 0, host });
+      try {
+        expect(wide.url).toMatch(new RegExp(`^http://${loopback.replace(/[.[\]]/g, '\\$&')}:\\d+$`));
+        const state = await fetch(`${wide.url}/_emulator/state`);
+        expect(state.status).toBe(200);
+      } finally {
+        await wide.close();
+      }
+    }
+  });
+
   it('stops listening on close()', async () => {
     const other = await startEmulator({ port: 0 });
     await other.close();
