@@ -15,9 +15,11 @@ import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
   DEFAULT_FAULTS,
   DEFAULT_KEYS,
+  DEFAULT_LIMITS,
   DEFAULT_PORT,
   defaultWebhookRetryDelayMs,
   FaultsRequest,
+  type EmulatorLimits,
   type EmulatorOptions,
   type Faults,
 } from './options.js';
@@ -25,7 +27,18 @@ import { Store, type EmulatorState } from './store.js';
 import { WebhookDispatcher } from './webhook-delivery.js';
 
 export * from './fixtures.js';
-export { DEFAULT_FAULTS, DEFAULT_KEYS, DEFAULT_PORT, defaultWebhookRetryDelayMs, type Clock, type EmulatorKeys, type EmulatorOptions, type Faults } from './options.js';
+export {
+  DEFAULT_FAULTS,
+  DEFAULT_KEYS,
+  DEFAULT_LIMITS,
+  DEFAULT_PORT,
+  defaultWebhookRetryDelayMs,
+  type Clock,
+  type EmulatorKeys,
+  type EmulatorLimits,
+  type EmulatorOptions,
+  type Faults,
+} from './options.js';
 export type { EmulatorState, StoredSession, StoredDelivery, StoredToken, StoredWebviewSession } from './store.js';
 
 /** A running emulator. */
@@ -73,7 +86,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = options.clock ?? { now: () => Date.now() };
   const keys = { ...(options.keys ?? DEFAULT_KEYS) };
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
-  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults);
+  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
   const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random };
@@ -174,6 +187,14 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** The Hono handler behind each emulator, for `startEmulator` (kept off the public object). */
 const appFetch = new WeakMap<Emulator, (request: Request, env: unknown) => Response | Promise<Response>>();
+
+function validLimits(limits: Partial<EmulatorLimits>): EmulatorLimits {
+  const merged = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) };
+  for (const [name, value] of Object.entries(merged)) {
+    if (value !== Infinity && !(Number.isSafeInteger(value) && value >= 1)) throw new TypeError(`Invalid limits: ${name} must be a whole number of at least 1, or Infinity`);
+  }
+  return merged;
+}
 
 function validFaults(faults: Partial<Faults>): Partial<Faults> {
   const checked = check(FaultsRequest, faults);

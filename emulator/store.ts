@@ -7,7 +7,7 @@ import type { BoostHistoryEntry, BoostRecord } from '../core/schema/sponsors.js'
 import type { WebhookConfig, WebhookDeliveryLog, WebhookEventType } from '../core/schema/webhooks.js';
 import type * as z from 'zod/mini';
 import type { CampaignFixture, CouponFixture, Fixtures } from './fixtures.js';
-import type { Clock, Faults } from './options.js';
+import type { Clock, EmulatorLimits, Faults } from './options.js';
 
 /** A recorded playtime session, with the attribution the emulator gave it. */
 export interface StoredSession {
@@ -124,8 +124,34 @@ export class Store {
     private readonly clock: Clock,
     private readonly loadFixtures: (now: number) => Fixtures,
     private readonly initialFaults: Faults,
+    private readonly limits: EmulatorLimits,
   ) {
     this.reset();
+  }
+
+  /**
+   * Stores a record under its key, then drops the oldest records beyond `limits.records` (a Map keeps insertion
+   * order) and returns them, so that what points at them can let go too.
+   */
+  keep<K, V>(records: Map<K, V>, key: K, value: V): V[] {
+    records.set(key, value);
+    const dropped: V[] = [];
+    for (const [oldest, record] of records) {
+      if (records.size <= this.limits.records) break;
+      records.delete(oldest);
+      dropped.push(record);
+    }
+    return dropped;
+  }
+
+  /** Appends to a list of records (`limits.records`) or of delivery log entries, dropping the oldest beyond the limit. */
+  append<T>(list: T[], item: T, limit: number = this.limits.records): void {
+    if (list.push(item) > limit) list.splice(0, list.length - limit);
+  }
+
+  /** Appends a delivery log entry, dropping the oldest beyond `limits.deliveries`. */
+  log(delivery: StoredDelivery): void {
+    this.append(this.deliveries, delivery, this.limits.deliveries);
   }
 
   /** Emulator time in ms: the injected clock plus whatever `advanceClock` added. */
