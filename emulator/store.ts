@@ -119,6 +119,8 @@ export class Store {
   generation = 0;
   #counters: Record<Counter, number> = { payment: 0, couponUsage: 0, webhook: 0 };
   #clockOffsetMs = 0;
+  /** Per Map of records, the iterator at its oldest entry (see {@link Store.keep}). */
+  #oldest = new WeakMap<Map<unknown, unknown>, Iterator<[unknown, unknown]>>();
 
   constructor(
     private readonly clock: Clock,
@@ -136,17 +138,25 @@ export class Store {
   keep<K, V>(records: Map<K, V>, key: K, value: V): V[] {
     records.set(key, value);
     const dropped: V[] = [];
-    for (const [oldest, record] of records) {
-      if (records.size <= this.limits.records) break;
-      records.delete(oldest);
+    if (records.size <= this.limits.records) return dropped;
+    // A Map iterator stays live (it skips deleted entries and reaches new ones), so each drop goes on where the last
+    // one stopped; a new iterator would walk every deleted entry first, which made a full store 20 times slower.
+    let oldest = this.#oldest.get(records) as Iterator<[K, V]> | undefined;
+    if (!oldest) this.#oldest.set(records, (oldest = records.entries()));
+    while (records.size > this.limits.records) {
+      const [oldestKey, record] = oldest.next().value!;
+      records.delete(oldestKey);
       dropped.push(record);
     }
     return dropped;
   }
 
-  /** Appends to a list of records (`limits.records`) or of delivery log entries, dropping the oldest beyond the limit. */
+  /**
+   * Appends to a list of records (`limits.records`) or of delivery log entries, dropping the oldest beyond the
+   * limit. An eighth of the limit goes at once, so a full list is not moved down for every entry appended.
+   */
   append<T>(list: T[], item: T, limit: number = this.limits.records): void {
-    if (list.push(item) > limit) list.splice(0, list.length - limit);
+    if (list.push(item) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
   }
 
   /** Appends a delivery log entry, dropping the oldest beyond `limits.deliveries`. */
@@ -178,6 +188,7 @@ export class Store {
   reset(): void {
     this.generation++;
     this.#clockOffsetMs = 0;
+    this.#oldest = new WeakMap();
     this.#counters = { payment: 0, couponUsage: 0, webhook: 0 };
     this.fixtures = structuredClone(this.loadFixtures(this.clock.now()));
     this.faults = { ...this.initialFaults };

@@ -23,6 +23,10 @@ describe('emulator limits', () => {
     expect(bulk.body.data).toMatchObject({ successful: 2, skipped: 0 });
     expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['s4', 's5', 's6']);
     expect((await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('s1') })).body.data.recorded).toBe(true);
+    // After a reset the same limit holds from the fixtures again.
+    emulator.reset();
+    for (const id of ['r1', 'r2', 'r3', 'r4', 'r5']) await call('POST', '/v1/server/playtime/sessions', { body: sessionBody(id) });
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['r3', 'r4', 'r5']);
 
     await call('POST', '/v1/server/payments/bulk', { body: { payments: ['t1', 't2', 't3'].map((id) => paymentBody(id)) } });
     await call('POST', '/v1/server/payments', { body: paymentBody('t4') });
@@ -39,6 +43,16 @@ describe('emulator limits', () => {
     for (const userId of ['p1', 'p2', 'p3']) expect((await call('POST', '/v1/server/sponsors', { body: { userId, creatorKey: 'LUNA7' } })).status).toBe(200);
     expect(emulator.state().boosts.map((b) => b.userId)).toEqual(['p2', 'p3']);
     expect(emulator.state().boostHistory.map((h) => h.userId)).toEqual(['p2', 'p3']);
+    await emulator.close();
+  });
+
+  it('drops an eighth of the limit at once from a full list (coupon usages, history, delivery logs)', async () => {
+    const emulator = emulatorAtT0({ limits: { records: 16 }, faults: { rateLimitPerSecond: 0 } });
+    const call = caller(emulator);
+    for (let i = 1; i <= 16; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', userId: `u${i}` } });
+    expect(emulator.state().couponUsages).toHaveLength(16);
+    await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', userId: 'u17' } });
+    expect(emulator.state().couponUsages.map((u) => u.userId)).toEqual(Array.from({ length: 15 }, (_, i) => `u${i + 3}`));
     await emulator.close();
   });
 
