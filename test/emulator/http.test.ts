@@ -75,6 +75,19 @@ describe('emulator over HTTP', () => {
     expect((await control('[::1]:1234')).status).toBe(200);
   });
 
+  // Any holder of the (public) sandbox Server key could register a receiver at the emulator's own control endpoint:
+  // the delivery comes from loopback under a loopback name, so it reset the emulator for a client the guard refuses.
+  it('refuses a webhook delivery at a control endpoint (403): a receiver URL cannot reach the controls', async () => {
+    await post('/v1/server/playtime/sessions', sessionBody('kept'));
+    const created = await post('/v1/server/webhooks', { url: `${emulator.url}/_emulator/reset`, eventType: 'coupon.redeemed', retryCount: 0 });
+    expect(created.status).toBe(201);
+    await post('/v1/server/coupons/redeem', { couponCode: 'WELCOME', userId: 'user_1' });
+    await emulator.webhooksIdle();
+    const state = emulator.state();
+    expect(state.sessions.map((s) => s.sessionId)).toEqual(['kept']);
+    expect(state.deliveries.map((d) => [d.status, d.responseStatus])).toEqual([['FAILED', 403]]);
+  });
+
   it('destroys the socket for a drop before processing: the client sees a network error, nothing is recorded', async () => {
     emulator.setFaults({ dropRate: 1 });
     draw = 0.2;
