@@ -4,13 +4,14 @@
  * (`startEmulator`). @see DESIGN section 9
  * @packageDocumentation
  */
-import { isIP, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
 import { check } from '../core/schema/validate.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
+import { loopbackForWildcard } from './host.js';
 import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
   DEFAULT_FAULTS,
@@ -171,15 +172,6 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
       return closing;
     },
   };
-}
-
-/**
- * The host to name in the URL: a wildcard address (`0.0.0.0`, `::`: every interface) is no host to call, and under
- * it the control endpoints refuse the request (not a loopback name); the emulator is reached on loopback there.
- */
-function loopbackForWildcard(host: string): string {
-  if (host === '0.0.0.0') return '127.0.0.1';
-  return isIP(host) === 6 && /^[0:]+$/.test(host) ? '::1' : host;
 }
 
 /** The last instant the emulator's clock may reach: the spec's timestamps have four-digit years. */
