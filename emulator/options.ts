@@ -28,8 +28,8 @@ export interface EmulatorKeys {
 
 /**
  * How much the emulator keeps, so a long-running one (a studio's shared dev server) stays bounded: beyond a limit the
- * oldest entries are dropped, oldest first. assumed: the spec shows no retention; a dropped session or payment is
- * forgotten, so its `sessionId` or `transactionId` records as new again.
+ * oldest entries are dropped (from a list, an eighth of its limit at once). assumed: the spec shows no retention; a
+ * dropped session or payment is forgotten, so its `sessionId` or `transactionId` records as new again.
  */
 export interface EmulatorLimits {
   /**
