@@ -2,13 +2,13 @@
  * The emulator's Hono app: middleware in the order a request meets it, then every route of the spec.
  * Every request: count -> (CORS on `/v1/*`) -> unknown path? 404 `NOT_FOUND` before any key or body check.
  * `/v1/*`: faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> route.
- * `/_emulator/*`: loopback only -> same origin only -> body size -> JSON body (optional) -> control route.
+ * `/_emulator/*`: loopback only -> same origin only -> no webhook delivery -> body size -> JSON body (optional) -> control route.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv, Services } from './app-env.js';
-import { loopbackOnly, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
+import { loopbackOnly, noWebhookDelivery, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
 import { injectFaults } from './middleware/faults.js';
 import { limitBody, parseJsonBody } from './middleware/json-body.js';
 import { rejectUnknownPaths } from './middleware/unknown-route.js';
@@ -39,6 +39,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
   app.use('/v1/*', parseJsonBody(true));
   app.use('/_emulator/*', loopbackOnly);
   app.use('/_emulator/*', sameOriginOnly);
+  app.use('/_emulator/*', noWebhookDelivery);
   app.use('/_emulator/*', limitBody);
   app.use('/_emulator/*', parseJsonBody(false));
 

@@ -50,8 +50,8 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
 
   if (!current) {
     if (!isTest) {
-      store.boosts.set(userId, next);
-      store.boostHistory.push({ action: 'CREATED', userId, campaignId: next.campaignId, creatorKey, createdAt: next.sponsoredAt });
+      store.keep(store.boosts, userId, next);
+      store.append(store.boostHistory, { action: 'CREATED', userId, campaignId: next.campaignId, creatorKey, createdAt: next.sponsoredAt });
       webhooks.emit('sponsor.created', { userId, campaignId: next.campaignId, creatorKey, creatorName: creator.creatorName, sponsoredAt: next.sponsoredAt }, callbackId);
     }
     return { ok: true, boost: store.boostRecord(next), action: 'CREATED' };
@@ -65,8 +65,8 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
     return { ok: false, status: 400, code: 'BAD_REQUEST', message: `Boost can be changed again in ${days} day${days === 1 ? '' : 's'}` };
   }
   if (!isTest) {
-    store.boosts.set(userId, next);
-    store.boostHistory.push({ action: 'CHANGED', userId, campaignId: next.campaignId, creatorKey, previousCreatorKey: current.creatorKey, createdAt: next.sponsoredAt });
+    store.keep(store.boosts, userId, next);
+    store.append(store.boostHistory, { action: 'CHANGED', userId, campaignId: next.campaignId, creatorKey, previousCreatorKey: current.creatorKey, createdAt: next.sponsoredAt });
     webhooks.emit('sponsor.changed', { userId, campaignId: next.campaignId, oldCreatorKey: current.creatorKey, newCreatorKey: creatorKey, changedAt: next.sponsoredAt }, callbackId);
   }
   return { ok: true, boost: store.boostRecord(next), action: 'CHANGED' };

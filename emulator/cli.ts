@@ -5,6 +5,7 @@
  * `{"url","clientKey","serverKey"}` for scripts. `--port 0` picks a free port.
  */
 import { parseArgs } from 'node:util';
+import { loopbackForWildcard } from './host.js';
 import { DEFAULT_PORT, startEmulator } from './index.js';
 
 const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--json]';
@@ -31,7 +32,7 @@ async function main(): Promise<void> {
   } else {
     console.log(
       [
-        `Game Campaign emulator listening on ${emulator.url}`,
+        `Game Campaign emulator listening on ${emulator.url}${loopbackForWildcard(values.host) === values.host ? '' : ` (every interface: --host ${values.host})`}`,
         `  Client key: ${emulator.clientKey}`,
         `  Server key: ${emulator.serverKey}`,
         `  Web view:   ${emulator.url}/webview`,

@@ -11,13 +11,16 @@ import { check } from '../core/schema/validate.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
+import { loopbackForWildcard } from './host.js';
 import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
   DEFAULT_FAULTS,
   DEFAULT_KEYS,
+  DEFAULT_LIMITS,
   DEFAULT_PORT,
   defaultWebhookRetryDelayMs,
   FaultsRequest,
+  type EmulatorLimits,
   type EmulatorOptions,
   type Faults,
 } from './options.js';
@@ -25,7 +28,18 @@ import { Store, type EmulatorState } from './store.js';
 import { WebhookDispatcher } from './webhook-delivery.js';
 
 export * from './fixtures.js';
-export { DEFAULT_FAULTS, DEFAULT_KEYS, DEFAULT_PORT, defaultWebhookRetryDelayMs, type Clock, type EmulatorKeys, type EmulatorOptions, type Faults } from './options.js';
+export {
+  DEFAULT_FAULTS,
+  DEFAULT_KEYS,
+  DEFAULT_LIMITS,
+  DEFAULT_PORT,
+  defaultWebhookRetryDelayMs,
+  type Clock,
+  type EmulatorKeys,
+  type EmulatorLimits,
+  type EmulatorOptions,
+  type Faults,
+} from './options.js';
 export type { EmulatorState, StoredSession, StoredDelivery, StoredToken, StoredWebviewSession } from './store.js';
 
 /** A running emulator. */
@@ -55,7 +69,7 @@ export interface Emulator {
 
 /** An emulator listening on HTTP. */
 export interface RunningEmulator extends Emulator {
-  /** Its address, e.g. `http://127.0.0.1:8787`. */
+  /** Its address, e.g. `http://127.0.0.1:8787`; on a wildcard host (`0.0.0.0`, `::`) the loopback one. */
   url: string;
   /** Stops listening, closes open connections and cancels pending work. */
   close(): Promise<void>;
@@ -73,7 +87,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = options.clock ?? { now: () => Date.now() };
   const keys = { ...(options.keys ?? DEFAULT_KEYS) };
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
-  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults);
+  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
   const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random };
@@ -141,7 +155,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     throw error;
   });
   const { port } = server.address() as AddressInfo;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  const named = loopbackForWildcard(host);
+  const url = `http://${named.includes(':') ? `[${named}]` : named}:${port}`;
   let closing: Promise<void> | undefined;
   return {
     ...emulator,
@@ -164,6 +179,14 @@ const LAST_INSTANT = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** The Hono handler behind each emulator, for `startEmulator` (kept off the public object). */
 const appFetch = new WeakMap<Emulator, (request: Request, env: unknown) => Response | Promise<Response>>();
+
+function validLimits(limits: Partial<EmulatorLimits>): EmulatorLimits {
+  const merged = { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, value]) => value !== undefined)) };
+  for (const [name, value] of Object.entries(merged)) {
+    if (value !== Infinity && !(Number.isSafeInteger(value) && value >= 1)) throw new TypeError(`Invalid limits: ${name} must be a whole number of at least 1, or Infinity`);
+  }
+  return merged;
+}
 
 function validFaults(faults: Partial<Faults>): Partial<Faults> {
   const checked = check(FaultsRequest, faults);

@@ -26,6 +26,21 @@ export interface EmulatorKeys {
   serverKey: string;
 }
 
+/**
+ * How much the emulator keeps, so a long-running one (a studio's shared dev server) stays bounded: beyond a limit the
+ * oldest entries are dropped (from a list, an eighth of its limit at once). assumed: the spec shows no retention; a
+ * dropped session or payment is forgotten, so its `sessionId` or `transactionId` records as new again.
+ */
+export interface EmulatorLimits {
+  /**
+   * Entries kept of each kind of record: playtime sessions, payments, coupon usages, boosts, boost history
+   * entries, web view tokens and web view sessions.
+   */
+  records: number;
+  /** Webhook delivery log entries kept, all receivers together (each holds its event's payload). */
+  deliveries: number;
+}
+
 /** Options of {@link createEmulator} and {@link startEmulator}. */
 export interface EmulatorOptions {
   /** Port for `startEmulator` (0 = a free port). @defaultValue 8787 */
@@ -44,6 +59,8 @@ export interface EmulatorOptions {
   webhookRetryDelayMs?: (attempt: number) => number;
   /** Random numbers in [0, 1) for fault injection (pass a seeded one for determinism). @defaultValue Math.random */
   random?: () => number;
+  /** What it keeps at most (`Infinity`: no limit); fields not given keep their default. @defaultValue {@link DEFAULT_LIMITS} */
+  limits?: Partial<EmulatorLimits>;
 }
 
 /** The fixed sandbox keys the emulator accepts unless told otherwise. */
@@ -54,6 +71,9 @@ export const DEFAULT_KEYS: Readonly<EmulatorKeys> = {
 
 /** No failures; 50 requests per second per key (DESIGN section 10). */
 export const DEFAULT_FAULTS: Readonly<Faults> = { errorRate: 0, latencyMs: 0, dropRate: 0, rateLimitPerSecond: 50 };
+
+/** 100,000 of each kind of record (about 40 MB of sessions), 10,000 delivery log entries. assumed. */
+export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = { records: 100_000, deliveries: 10_000 };
 
 /** Default port of `startEmulator` and the CLI. */
 export const DEFAULT_PORT = 8787;

@@ -7,7 +7,7 @@ import type { BoostHistoryEntry, BoostRecord } from '../core/schema/sponsors.js'
 import type { WebhookConfig, WebhookDeliveryLog, WebhookEventType } from '../core/schema/webhooks.js';
 import type * as z from 'zod/mini';
 import type { CampaignFixture, CouponFixture, Fixtures } from './fixtures.js';
-import type { Clock, Faults } from './options.js';
+import type { Clock, EmulatorLimits, Faults } from './options.js';
 
 /** A recorded playtime session, with the attribution the emulator gave it. */
 export interface StoredSession {
@@ -119,13 +119,49 @@ export class Store {
   generation = 0;
   #counters: Record<Counter, number> = { payment: 0, couponUsage: 0, webhook: 0 };
   #clockOffsetMs = 0;
+  /** Per Map of records, the iterator at its oldest entry (see {@link Store.keep}). */
+  #oldest = new WeakMap<Map<unknown, unknown>, Iterator<[unknown, unknown]>>();
 
   constructor(
     private readonly clock: Clock,
     private readonly loadFixtures: (now: number) => Fixtures,
     private readonly initialFaults: Faults,
+    private readonly limits: EmulatorLimits,
   ) {
     this.reset();
+  }
+
+  /**
+   * Stores a record under its key, then drops the oldest records beyond `limits.records` (a Map keeps insertion
+   * order) and returns them, so that what points at them can let go too.
+   */
+  keep<K, V>(records: Map<K, V>, key: K, value: V): V[] {
+    records.set(key, value);
+    const dropped: V[] = [];
+    if (records.size <= this.limits.records) return dropped;
+    // A Map iterator stays live (it skips deleted entries and reaches new ones), so each drop goes on where the last
+    // one stopped; a new iterator would walk every deleted entry first, which made a full store 20 times slower.
+    let oldest = this.#oldest.get(records) as Iterator<[K, V]> | undefined;
+    if (!oldest) this.#oldest.set(records, (oldest = records.entries()));
+    while (records.size > this.limits.records) {
+      const [oldestKey, record] = oldest.next().value!;
+      records.delete(oldestKey);
+      dropped.push(record);
+    }
+    return dropped;
+  }
+
+  /**
+   * Appends to a list of records (`limits.records`) or of delivery log entries, dropping the oldest beyond the
+   * limit. An eighth of the limit goes at once, so a full list is not moved down for every entry appended.
+   */
+  append<T>(list: T[], item: T, limit: number = this.limits.records): void {
+    if (list.push(item) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
+  }
+
+  /** Appends a delivery log entry, dropping the oldest beyond `limits.deliveries`. */
+  log(delivery: StoredDelivery): void {
+    this.append(this.deliveries, delivery, this.limits.deliveries);
   }
 
   /** Emulator time in ms: the injected clock plus whatever `advanceClock` added. */
@@ -152,6 +188,7 @@ export class Store {
   reset(): void {
     this.generation++;
     this.#clockOffsetMs = 0;
+    this.#oldest = new WeakMap();
     this.#counters = { payment: 0, couponUsage: 0, webhook: 0 };
     this.fixtures = structuredClone(this.loadFixtures(this.clock.now()));
     this.faults = { ...this.initialFaults };

@@ -76,7 +76,7 @@ export class WebhookDispatcher {
       ...(event.callbackId !== undefined ? { callbackId: event.callbackId } : {}),
       createdAt: this.store.iso(),
     };
-    this.store.deliveries.push(log);
+    this.store.log(log);
     const body = JSON.stringify(event);
     const timestamp = Math.floor(this.signingClock.now() / 1000);
     const controller = new AbortController();

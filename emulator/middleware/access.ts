@@ -1,7 +1,7 @@
 /**
  * Who may call: API keys (spec "Authentication"), the per-key rate limit (rate-limiter-flexible, in memory;
  * assumed, DESIGN section 10: 50 requests/s per key by default) and the guards of the control endpoints (loopback
- * only, same origin only).
+ * only, same origin only, no webhook delivery).
  */
 /// <reference path="../../core/relay/limiter-files.d.ts" />
 import type { MiddlewareHandler } from 'hono';
@@ -111,5 +111,16 @@ export const sameOriginOnly: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (origin !== undefined && origin !== new URL(c.req.url).origin) {
     return fail(c, 403, 'FORBIDDEN', `Emulator controls refuse requests from another origin (${origin})`);
   }
+  await next();
+};
+
+/**
+ * 403 `FORBIDDEN` for a webhook delivery (a request with Standard Webhooks' `webhook-id` header, which every delivery
+ * of an emulator carries): a receiver registered at `http://127.0.0.1:<port>/_emulator/reset` by any holder of the
+ * sandbox Server key, a client the loopback guard refuses, would otherwise reach the controls through the
+ * emulator's own deliveries, from loopback under a loopback name.
+ */
+export const noWebhookDelivery: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (c.req.header('webhook-id') !== undefined) return fail(c, 403, 'FORBIDDEN', 'Emulator controls refuse webhook deliveries');
   await next();
 };

@@ -36,7 +36,7 @@ export function couponRoutes(app: Hono<AppEnv>, { store, webhooks }: Services): 
       usedAt: store.iso(),
     };
     if (!isTest) {
-      store.couponUsages.push(usage);
+      store.append(store.couponUsages, usage);
       webhooks.emit(
         'coupon.redeemed',
         { usageId: usage.id, userId, couponCode: usage.couponCode, campaignId: usage.campaignId, creatorKey: usage.creatorKey, reward: coupon.reward, redeemedAt: usage.usedAt },

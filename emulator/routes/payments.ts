@@ -38,7 +38,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
       const record = paymentRecord(store, parsed.data, isTest);
       if (!record) return { transactionId, status: 'FAILED', error: describeDetails([AMOUNT_TOO_LARGE]) };
       if (isTest) mock.set(transactionId, record);
-      else store.payments.set(transactionId, record);
+      else store.keep(store.payments, transactionId, record);
       return { transactionId, status: 'SUCCESS', data: record };
     });
     const result = bulkResultFrom(results);
@@ -59,7 +59,7 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
     const record = paymentRecord(store, item, isTest === true);
     if (!record) return invalid(c, [AMOUNT_TOO_LARGE]);
     if (!isTest) {
-      store.payments.set(record.transactionId, record);
+      store.keep(store.payments, record.transactionId, record);
       webhooks.emit('payment.created', record, callbackId);
     }
     return ok(c, record);

@@ -24,7 +24,7 @@ export function playtimeRoutes(app: Hono<AppEnv>, { store }: Services): void {
     if (existing) return ok(c, sessionData(existing, false), 201);
     const row = toRow(store, request);
     if (!row) return invalid(c, [CAMPAIGN_NOT_FOUND]);
-    if (!request.isTest) store.sessions.set(row.sessionId, row);
+    if (!request.isTest) store.keep(store.sessions, row.sessionId, row);
     return ok(c, sessionData(row, true), 201);
   });
 
@@ -46,7 +46,7 @@ export function playtimeRoutes(app: Hono<AppEnv>, { store }: Services): void {
       const row = toRow(store, parsed.data);
       if (!row) return { sessionId, status: 'FAILED', error: describeDetails([CAMPAIGN_NOT_FOUND]) };
       seen.add(sessionId);
-      if (!isTest) store.sessions.set(sessionId, row);
+      if (!isTest) store.keep(store.sessions, sessionId, row);
       return { sessionId, status: 'SUCCESS' };
     });
     return ok(c, bulkResultFrom(results));

@@ -51,7 +51,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       expiresAt: store.iso(now + OTT_LIFETIME_SECONDS * 1000),
       state: 'ISSUED',
     };
-    store.tokens.set(ott, token);
+    for (const dropped of store.keep(store.tokens, ott, token)) forget(store, dropped);
     current(store, token.userId, token.isTest).token = token;
     const data: OneTimeToken = { ott, expiresIn: OTT_LIFETIME_SECONDS };
     return ok(c, data);
@@ -81,7 +81,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       expiresAt: store.iso(now + WEBVIEW_SESSION_LIFETIME_MS),
       valid: true,
     };
-    store.webviewSessions.set(session.sessionId, session);
+    for (const dropped of store.keep(store.webviewSessions, session.sessionId, session)) forget(store, dropped);
     current(store, session.userId, session.isTest).session = session;
     const data: WebviewSession = {
       sessionId: session.sessionId,
@@ -140,6 +140,15 @@ function invalidateUser(store: Store, userId: string, isTest: boolean): void {
   if (token?.state === 'ISSUED') token.state = 'INVALIDATED';
   if (session) session.valid = false;
   store.webviewCurrent.delete(webviewKey(userId, isTest));
+}
+
+/** Lets the user's current token or session go once the store dropped it (`limits.records`): nothing else holds it. */
+function forget(store: Store, dropped: StoredToken | StoredWebviewSession): void {
+  const key = webviewKey(dropped.userId, dropped.isTest);
+  const entry = store.webviewCurrent.get(key);
+  if (entry?.token === dropped) delete entry.token;
+  if (entry?.session === dropped) delete entry.session;
+  if (entry && !entry.token && !entry.session) store.webviewCurrent.delete(key);
 }
 
 /** The user's current token and session of one mode (created empty). */

@@ -102,6 +102,15 @@ describe('emulator CLI', () => {
     expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
   });
 
+  it('on every interface (--host 0.0.0.0) says so and prints loopback links the emulator answers', async () => {
+    const cli = await run(TSX, ['emulator/cli.ts', '--port', '0', '--host', '0.0.0.0']);
+    started.push(cli);
+    expect(cli.firstLine).toMatch(/^Game Campaign emulator listening on http:\/\/127\.0\.0\.1:\d+ \(every interface: --host 0\.0\.0\.0\)$/);
+    await expect.poll(() => cli.lines.some((line) => line.includes('State:'))).toBe(true);
+    const state = /State:\s+(\S+)/.exec(cli.lines.join('\n'))![1]!;
+    expect((await fetch(state)).status).toBe(200);
+  });
+
   it('exits with code 2 saying how to get a free port when its port is taken', async () => {
     const first = await run(TSX, ['emulator/cli.ts', '--port', '0', '--json']);
     started.push(first);

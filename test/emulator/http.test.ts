@@ -75,6 +75,19 @@ describe('emulator over HTTP', () => {
     expect((await control('[::1]:1234')).status).toBe(200);
   });
 
+  // Any holder of the (public) sandbox Server key could register a receiver at the emulator's own control endpoint:
+  // the delivery comes from loopback under a loopback name, so it reset the emulator for a client the guard refuses.
+  it('refuses a webhook delivery at a control endpoint (403): a receiver URL cannot reach the controls', async () => {
+    await post('/v1/server/playtime/sessions', sessionBody('kept'));
+    const created = await post('/v1/server/webhooks', { url: `${emulator.url}/_emulator/reset`, eventType: 'coupon.redeemed', retryCount: 0 });
+    expect(created.status).toBe(201);
+    await post('/v1/server/coupons/redeem', { couponCode: 'WELCOME', userId: 'user_1' });
+    await emulator.webhooksIdle();
+    const state = emulator.state();
+    expect(state.sessions.map((s) => s.sessionId)).toEqual(['kept']);
+    expect(state.deliveries.map((d) => [d.status, d.responseStatus])).toEqual([['FAILED', 403]]);
+  });
+
   it('destroys the socket for a drop before processing: the client sees a network error, nothing is recorded', async () => {
     emulator.setFaults({ dropRate: 1 });
     draw = 0.2;
@@ -114,6 +127,21 @@ describe('emulator over HTTP', () => {
     });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.body)).toEqual({ status: 413, error: 'Payload Too Large', message: 'Request body exceeds 1048576 bytes', code: 'BAD_REQUEST' });
+  });
+
+  it('started on every interface (0.0.0.0, ::), names a loopback URL whose control endpoints answer', async () => {
+    // The wildcard address in the URL named a host the control guard refuses (403 "not 0.0.0.0:port"), so the
+    // CLI's own "State:" link was refused, and some systems (Windows) cannot connect to 0.0.0.0 at all.
+    for (const [host, loopback] of [['0.0.0.0', '127.0.0.1'], ['::', '[::1]']] as const) {
+      const wide = await startEmulator({ port: 0, host });
+      try {
+        expect(wide.url).toMatch(new RegExp(`^http://${loopback.replace(/[.[\]]/g, '\\$&')}:\\d+$`));
+        const state = await fetch(`${wide.url}/_emulator/state`);
+        expect(state.status).toBe(200);
+      } finally {
+        await wide.close();
+      }
+    }
   });
 
   it('stops listening on close()', async () => {
