@@ -72,6 +72,7 @@ describe('docs', () => {
   // The browser guide gives each sibling's gzipped size (what a `<script>` game downloads on first use): a figure
   // that no longer matches the built file misleads whoever weighs that download (the web view's 1.7 KB was 1.9).
   it('every "game-campaign.<name>.js (N KB gzipped" figure in a guide is the built file\'s gzip size, within 0.1 KB', () => {
+    if (!existsSync(join(ROOT, IIFE.file))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     const wrong: string[] = [];
     let count = 0;
     for (const file of ['README.md', ...readdirSync(join(ROOT, 'docs/guides')).map((guide) => `docs/guides/${guide}`)]) {
