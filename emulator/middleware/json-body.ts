@@ -13,7 +13,9 @@ export { MAX_JSON_DEPTH };
 
 const capped = bodyLimit({
   maxSize: MAX_BODY_BYTES,
-  onError: (c) => fail(c as never, 413, 'BAD_REQUEST', `Request body exceeds ${MAX_BODY_BYTES} bytes`),
+  // `Connection: close`: the rest of the body is never read, and Node then drops the socket; a client told keep-alive
+  // would send its next request on it and see a network error ("other side closed") for a request it made right.
+  onError: (c) => (c.header('connection', 'close'), fail(c as never, 413, 'BAD_REQUEST', `Request body exceeds ${MAX_BODY_BYTES} bytes`)),
 });
 
 /**

@@ -2,7 +2,9 @@
  * A Cocos Creator 3.8 component that takes part in a creator campaign: it creates the SDK once the engine has
  * started, records a play session between the Play and Stop buttons, opens the campaign page in a WebView
  * and frees everything when its node is destroyed. Works on web, native (iOS, Android) and WeChat mini-game
- * builds (there, without the web view). Guide: docs/guides/cocos.md.
+ * builds (there, without the web view). On native, pass `getRandomValues` (a bridge to the OS's secure random,
+ * docs/guides/cocos.md "Random bytes on native"): without it the campaign page cannot open (its PKCE needs random
+ * bytes) and the tracker reports an `error` of kind `crypto` as each session starts. Guide: docs/guides/cocos.md.
  *
  * Use: copy this file and `npm install game-campaign-sdk` into your Cocos project, add the component to a node
  * of the scene, and drag the buttons and the label onto its properties in the Inspector. The relay is your game
@@ -34,7 +36,11 @@ export class CampaignComponent extends Component {
   @property relayUrl = 'http://127.0.0.1:8788/campaign';
   @property campaignId = 'cmp_spring_festival';
 
-  /** The player and their session token from your game's own login; the relay trusts only the token. */
+  /**
+   * The player and their session token from your game's own login; the relay trusts only the token. With `npm start`'s
+   * game server, `POST http://127.0.0.1:8788/login` with `{"userId":"player-1"}` answers `{ token }`: without one every
+   * flush is answered 401 (`error`, kind `auth`) and the sessions wait on the device.
+   */
   userId = 'player-1';
   sessionToken = '';
 

@@ -1,11 +1,18 @@
 // A game server's relay and webhook receiver in Express (`npm install express game-campaign-sdk`).
 // The relay and the webhook middleware read the raw body themselves: mount them BEFORE express.json(), or
 // keep the raw bytes (a `verify` hook) if a body parser must run first.
+//
+// Run against the local emulator: `npx game-campaign-emulator` (prints a Server key), then
+// `CAMPAIGN_SERVER_KEY=… CAMPAIGN_BASE_URL=http://127.0.0.1:8787 CAMPAIGN_WEBHOOK_SECRET=whsec_… node server.mjs`
+// (the webhook secret is the one `server.webhooks.create(...)` returned for this receiver's URL).
 import express from 'express';
 import { CampaignServer, createRelay } from 'game-campaign-sdk/server';
 import { toNodeHandler, webhookMiddleware } from 'game-campaign-sdk/node';
 
-const server = new CampaignServer({ serverKey: process.env.CAMPAIGN_SERVER_KEY, environment: 'sandbox' });
+const server = new CampaignServer({
+  serverKey: process.env.CAMPAIGN_SERVER_KEY,
+  environment: process.env.CAMPAIGN_BASE_URL ? { baseUrl: process.env.CAMPAIGN_BASE_URL } : 'sandbox',
+});
 const app = express();
 
 // Your auth runs first and leaves the player on the request; the relay trusts only that.
@@ -18,7 +25,7 @@ webhooks.on('sponsor.changed', (event) => console.log('boost', event.data.userId
 app.post('/webhooks/campaign', webhooks);
 
 app.use(express.json()); // your own routes after this
-app.listen(8080);
+const listening = app.listen(Number(process.env.PORT ?? 8080), () => console.log(`relay on http://localhost:${listening.address().port}/campaign`));
 
 /** Stands in for your session middleware: it sets a header only your server can set. */
 function yourAuth(req, res, next) {

@@ -6,6 +6,7 @@
  * `CAMPAIGN_SERVER_KEY=… CAMPAIGN_BASE_URL=http://127.0.0.1:8787 npx tsx samples/node-relay/server.ts`.
  */
 import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { CampaignServer, createRelay } from 'game-campaign-sdk/server';
 import { toNodeHandler } from 'game-campaign-sdk/node';
 
@@ -32,4 +33,4 @@ const http = createServer(toNodeHandler(relay));
 // Time-outs a public server should set (the relay also cuts a body that trickles).
 http.requestTimeout = 30_000;
 http.headersTimeout = 10_000;
-http.listen(Number(process.env['PORT'] ?? 8080), () => console.log('relay on http://localhost:8080/campaign'));
+http.listen(Number(process.env['PORT'] ?? 8080), () => console.log(`relay on http://localhost:${(http.address() as AddressInfo).port}/campaign`));

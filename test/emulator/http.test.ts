@@ -144,6 +144,22 @@ describe('emulator over HTTP', () => {
     }
   });
 
+  it('closes the connection after a 413, so the next request of a keep-alive client is answered, not dropped', async () => {
+    const headers = { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json' };
+    const tooLarge = await fetch(`${emulator.url}/v1/server/coupons/redeem`, { method: 'POST', headers, body: JSON.stringify({ couponCode: 'x'.repeat(1024 * 1024) }) });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers.get('connection')).toBe('close');
+    await tooLarge.text();
+    // Before, the 413 said keep-alive and the socket was dropped: one of these failed with "fetch failed".
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) {
+      const response = await fetch(`${emulator.url}/v1/server/payments/tx-${i}`, { headers });
+      await response.text();
+      statuses.push(response.status);
+    }
+    expect(statuses).toEqual([404, 404, 404, 404]);
+  });
+
   it('stops listening on close()', async () => {
     const other = await startEmulator({ port: 0 });
     await other.close();
