@@ -270,6 +270,33 @@ describe('a game that disposes as its page is left', () => {
     expect(next.storage.snapshot()).toEqual({});
   });
 
+  it("is not cancelled by the dispose: a relay that answers later records it, and a page that lives on (a single-page app) clears it from storage", async () => {
+    const page = onPage();
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(3_000);
+    const release = page.relay.hold(); // the relay answers only later; a request aborted meanwhile never reaches it
+    await page.tracker.dispose();
+    release();
+    await settle();
+    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(3);
+    expect(page.storage.snapshot()).toEqual({});
+  });
+
+  it("a dispose right after the page's exit (the game's own pagehide listener, run after the SDK's) does not cancel the exit's request", async () => {
+    const page = onPage();
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(3_000);
+    const release = page.relay.hold();
+    page.platform.background(); // the SDK's listener: the exit request goes out
+    const disposed = page.tracker.dispose(); // the game's, in the same event
+    release();
+    await disposed;
+    await settle();
+    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(3);
+  });
+
   it('sends nothing while the player is opted out', async () => {
     const page = onPage({ optOut: true });
     await settle();
