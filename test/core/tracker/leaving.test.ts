@@ -270,31 +270,23 @@ describe('a game that disposes as its page is left', () => {
     expect(next.storage.snapshot()).toEqual({});
   });
 
-  it("is not cancelled by the dispose: a relay that answers later records it, and a page that lives on (a single-page app) clears it from storage", async () => {
+  it.each([
+    ['its own', false],
+    // The game's own pagehide listener disposing right after the SDK's.
+    ["the page's, a dispose in the same event right after it", true],
+  ])('no dispose cancels an exit request (%s): a relay that answers later records it, and a page that lives on clears it from storage', async (_which, exitFirst) => {
     const page = onPage();
     await settle();
     const sessionId = page.tracker.start();
     await advance(3_000);
     const release = page.relay.hold(); // the relay answers only later; a request aborted meanwhile never reaches it
-    await page.tracker.dispose();
-    release();
-    await settle();
-    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(3);
-    expect(page.storage.snapshot()).toEqual({});
-  });
-
-  it("a dispose right after the page's exit (the game's own pagehide listener, run after the SDK's) does not cancel the exit's request", async () => {
-    const page = onPage();
-    await settle();
-    const sessionId = page.tracker.start();
-    await advance(3_000);
-    const release = page.relay.hold();
-    page.platform.background(); // the SDK's listener: the exit request goes out
-    const disposed = page.tracker.dispose(); // the game's, in the same event
+    if (exitFirst) page.platform.background();
+    const disposed = page.tracker.dispose();
     release();
     await disposed;
     await settle();
     expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(3);
+    expect(page.storage.snapshot()).toEqual({});
   });
 
   it('sends nothing while the player is opted out', async () => {
