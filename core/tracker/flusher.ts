@@ -40,11 +40,12 @@ export interface Flusher {
   /**
    * Sends `batch` (marked in flight) in one keepalive request with `headers`, calling `fetch` before it returns: no
    * lock (the service de-duplicates). If the page lives on, the answer is acted on as a flush's. For a page being
-   * left (./page-exit.ts).
+   * left (./page-exit.ts); {@link Flusher.dispose} does not abort it (a game's dispose as its page is left would
+   * cancel the request meant to outlive the page, in browsers that follow the spec's abort for keepalive).
    */
   sendAtOnce(batch: QueuedSession[], headers: Record<string, string>): void;
   /**
-   * Stops timers and aborts the request in flight (its sessions stay queued for the next start-up).
+   * Stops timers and aborts a flush's request in flight (its sessions stay queued for the next start-up).
    * Resolves once a flush holding the lock has wound down, so its last events reach the listeners; a flush
    * still waiting for the lock (another tab's turn) is not waited for: it gives up when its turn comes.
    */
@@ -179,8 +180,9 @@ export function createFlusher(
       const sessions = batch.map((item) => item.session);
       // The keepalive bytes in flight are counted before the request starts.
       const sent = withKeepalive ? sizer?.sending(sessions) : undefined;
-      // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers`, `fetch` is called before it returns.
-      const sending = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: abort.signal, resolvedHeaders: headers, now: () => platform.now() });
+      // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers` (a page's exit), `fetch` is called
+      // before it returns, and no dispose aborts it.
+      const sending = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: headers ? undefined : abort.signal, resolvedHeaders: headers, now: () => platform.now() });
       outcome = await (sent ? sending.finally(sent) : sending);
     } catch (error) {
       release(batch);

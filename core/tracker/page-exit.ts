@@ -102,11 +102,10 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const moved = clockMoved();
       const nowMs = platform.now();
       const items = [...held.values()].reverse().map(({ item }) => presentFrame(item, moved, nowMs));
-      const keys = (some: QueuedSession[]) => some.map((item) => item.key);
-      queue.claim(keys(items));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
       const [first = []] = keepalive.chunks(items).chunks;
-      queue.release(keys(items.filter((item) => !first.includes(item))));
+      // Only what it sends is marked in flight: a flush running beside it keeps its own marks.
+      queue.claim(first.map((item) => item.key));
       if (first.length) flusher.sendAtOnce(first, sendHeaders);
     },
   };

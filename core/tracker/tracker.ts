@@ -88,8 +88,12 @@ export class PlaytimeTracker {
   declare readonly flush: () => Promise<void>;
 
   /**
-   * Ends the running session (queued for the next start-up), stops every timer and listener and aborts a
-   * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted.
+   * Ends the running session (queued for the next start-up), stops every timer and listener and aborts a flush's
+   * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted. On a web
+   * page (`Lifecycle.pageExit`) a dispose may be the page's end (in `beforeunload`, before a Quit button navigates
+   * away, a single-page app unmounting the game), and the page's own exit then never comes: the session it ends and
+   * those held in memory go out as that exit sends them, in one keepalive request before it returns. No dispose
+   * aborts such an exit request, this one or the page's own.
    */
   declare readonly dispose: () => Promise<void>;
 
@@ -455,6 +459,8 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
         for (const stopListening of unsubscribe.splice(0)) stopListening();
         clearInterval(flushTimer);
         endByCall('dispose');
+        // On a page this may be its end, and its listeners are gone: the page's exit goes out now.
+        exit?.send(queue, flusher, !starting && !optedOut);
         await flusher.dispose();
         await ready;
         await settled();

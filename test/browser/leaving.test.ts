@@ -73,6 +73,7 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
       const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
       const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
       await tracker.flush(); // start-up done
+      (globalThis as unknown as { tracker: typeof tracker }).tracker = tracker;
       return tracker.start({ campaignId: 'camp-1' });
     });
     return { page, sessionId, startedAt: Date.now() };
@@ -113,8 +114,13 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
     expect(recorded.get(sessionId)).toBe(1);
   });
 
-  it('the page navigated away: the session arrives from that exit with its full play time, recorded once', async () => {
+  it.each([
+    ['the page navigated away: the session arrives from that exit with its full play time, recorded once', false],
+    // The SDK's own page exit never runs there: the dispose removes its listeners before pagehide.
+    ['the game disposes its tracker as the page is left (beforeunload) and navigates away: the dispose sends the session, with its full play time, recorded once', true],
+  ])('%s', async (_title, disposeOnLeaving) => {
     const { page, sessionId, startedAt } = await playing();
+    if (disposeOnLeaving) await page.evaluate(() => addEventListener('beforeunload', () => void (globalThis as unknown as { tracker: { dispose(): Promise<void> } }).tracker.dispose()));
     await new Promise((resolve) => setTimeout(resolve, 2_400));
     const request = nextRequest();
     const leftAt = Date.now();

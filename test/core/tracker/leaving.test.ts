@@ -244,12 +244,79 @@ describe('a page shown again', () => {
   });
 });
 
+describe('a game that disposes as its page is left', () => {
+  // A dispose in `beforeunload`, in a Quit button's handler before it navigates, in a `pagehide` listener the game
+  // added before the SDK's (the SDK's listener, removed by the dispose, then never runs), or a single-page app
+  // unmounting the game: the page's own exit never comes, so the dispose is the exit.
+  it('dispose() sends the session it ends, with what the tracker holds, in one keepalive request before it returns', async () => {
+    const page = onPage({ campaignId: 'camp-1' });
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(4_200);
+    const disposed = page.tracker.dispose();
+    // No await since the call: the request was issued synchronously.
+    expect(page.relay.requests).toHaveLength(1);
+    expect(page.relay.requests[0]!.keepalive).toBe(true);
+    expect(page.relay.requests[0]!.body.sessions.map((session) => [session.sessionId, session.durationSeconds, session.campaignId])).toEqual([[sessionId, 4, 'camp-1']]);
+    await disposed;
+    expect(eventsOf(page.log, 'session:end').map((event) => [event.sessionId, event.reason])).toEqual([[sessionId, 'dispose']]);
+    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(4);
+
+    // Storage still holds it (the answer may never be read): the next visit's copy is answered SKIPPED.
+    const next = createHarness({}, { storage: page.storage, relay: page.relay });
+    await next.tracker.flush();
+    await settle();
+    expect(next.relay.successes.get(sessionId)).toBe(1);
+    expect(next.storage.snapshot()).toEqual({});
+  });
+
+  it.each([
+    ['its own', false],
+    // The game's own pagehide listener disposing right after the SDK's.
+    ["the page's, a dispose in the same event right after it", true],
+  ])('no dispose cancels an exit request (%s): a relay that answers later records it, and a page that lives on clears it from storage', async (_which, exitFirst) => {
+    const page = onPage();
+    await settle();
+    const sessionId = page.tracker.start();
+    await advance(3_000);
+    const release = page.relay.hold(); // the relay answers only later; a request aborted meanwhile never reaches it
+    if (exitFirst) page.platform.background();
+    const disposed = page.tracker.dispose();
+    release();
+    await disposed;
+    await settle();
+    expect(page.relay.recorded.get(sessionId)?.durationSeconds).toBe(3);
+    expect(page.storage.snapshot()).toEqual({});
+  });
+
+  it('sends nothing while the player is opted out', async () => {
+    const page = onPage({ optOut: true });
+    await settle();
+    page.tracker.start();
+    await advance(4_000);
+    await page.tracker.dispose();
+    expect(page.relay.requests).toEqual([]);
+  });
+});
+
 describe('where the background is not the last event (apps, engines, the memory platform)', () => {
   it('a short background pauses and resumes the same session, sending it only when it ends', async () => {
     const app = createHarness();
     const { sessionId, recorded } = await hideAndShow(app, 4_000, 10_000, 2_000, () => expect(app.relay.requests).toEqual([]));
     expect(eventsOf(app.log, 'session:end').map((event) => event.reason)).toEqual(['stop']);
     expect(recorded).toEqual([[sessionId, 6]]);
+  });
+
+  it('dispose() sends nothing: the session is queued for the next start-up (an app is not left by disposing)', async () => {
+    const app = createHarness();
+    await settle();
+    const sessionId = app.tracker.start();
+    await advance(4_000);
+    await app.tracker.dispose();
+    expect(app.relay.requests).toEqual([]);
+    const next = createHarness({}, { storage: app.storage, relay: app.relay });
+    await next.tracker.flush();
+    expect(next.relay.recorded.get(sessionId)?.durationSeconds).toBe(4);
   });
 });
 
