@@ -11,6 +11,7 @@
  */
 import type { WebViewHandle } from '../../core/platform.js';
 
+import { httpPage } from '../shared/http-page.js';
 import type { BrowserWebViewOptions } from './webview-options.js';
 
 export type { BrowserWebViewOptions };
@@ -40,6 +41,7 @@ export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener
  */
 export function createBrowserWebView(window: WebViewWindow, options: BrowserWebViewOptions = {}): (url: string, open?: { title?: string }) => Promise<WebViewHandle> {
   return async (url, open = {}) => {
+    httpPage(url);
     let close!: () => void;
     const closed = new Promise<void>((resolve) => (close = resolve));
     const cleanUps: Array<() => void> = [];

@@ -6,6 +6,7 @@
  * Nothing here may import a module the entry reaches too (./platform.ts): esbuild would split that module into a chunk of its own, one more file every game loads at start.
  */
 import type { WebViewHandle } from '../../core/platform.js';
+import { httpPage } from '../shared/http-page.js';
 import { webViewHandle } from '../shared/web-view-handle.js';
 import type { CocosSys, CocosWebViewFactory } from './types.js';
 
@@ -14,6 +15,8 @@ const CLOSE_SCHEME = 'gamecampaign';
 
 /** Opens `url` in the component `factory` builds, else with `sys.openURL`. */
 export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebViewFactory | undefined): WebViewHandle {
+  // On the web the component is an iframe and sys.openURL a window.open: both in the game's origin for a javascript: URL.
+  httpPage(url);
   if (!factory) {
     sys.openURL(url);
     // assumed: an external browser cannot be watched, so `closed` settles on close() only.

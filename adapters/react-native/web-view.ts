@@ -126,7 +126,13 @@ export function reactNativeWebView(webView: WebViewOpener | undefined, linking: 
     async openWebView(url) {
       if (webView) return webView.open(url);
       if (!linking) throw unavailable!();
-      await linking.openURL(url); // rejects when nothing can open the URL
+      try {
+        await linking.openURL(url);
+      } catch (error) {
+        // Nothing can open the URL, and React Native's message names it ("Could not open URL '…'"): its one-time token
+        // and verifier, for a game's crash report to carry. The message drops it.
+        throw (((error as Error).message = (error as Error).message.replace(url, '')), error);
+      }
       // assumed: the browser cannot be watched, so `closed` settles on close() only.
       return webViewHandle();
     },

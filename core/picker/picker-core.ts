@@ -42,8 +42,13 @@ export function pickerCore(
   const set = (patch: Partial<CreatorPickerState>) => {
     if (disposed) return;
     const next = { ...state, ...patch };
-    const boostCooldownEnd = next.boost ? Date.parse(next.boost.sponsoredAt) + COOLDOWN_DAYS * DAY_MS : 0;
-    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - now();
+    const sponsoredAt = next.boost ? Date.parse(next.boost.sponsoredAt) : 0;
+    const at = now();
+    // A boost dated after the device's clock proves that clock behind (by more than the boost's age): counted on it,
+    // the cooldown would run past its 30 days and hold back a change the service allows. It is left to the service,
+    // whose answer to confirm() (the days remaining, or the change) then counts.
+    const boostCooldownEnd = sponsoredAt <= at ? sponsoredAt + COOLDOWN_DAYS * DAY_MS : 0;
+    const remainingMs = Math.max(boostCooldownEnd, reportedCooldownEnd) - at;
     const cooldownDays = remainingMs > 0 ? Math.ceil(remainingMs / DAY_MS) : undefined;
     clearTimeout(cooldownTimer);
     // When the day count next changes, at most a day ahead (a delay over 2^31 - 1 ms, 24.8 days, would fire at once).
@@ -96,6 +101,8 @@ export function pickerCore(
         const boost = await source.boost.change({ newCreatorKey: state.selected!, campaignId, isTest, ...extra });
         // Test mode records nothing (spec "Test mode"): the player's boost, and so no cooldown, stays the service's;
         // the mock answer is only what confirm() returns.
+        // A change starts a new cooldown, counted from now on the device's clock (the boost's date may be ahead of it).
+        if (!isTest) reportedCooldownEnd = now() + COOLDOWN_DAYS * DAY_MS;
         set({ boost: isTest ? state.boost : boost, confirming: false });
         return boost;
       } catch (error) {

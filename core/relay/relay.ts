@@ -62,6 +62,7 @@ export interface RelayOptions {
   /**
    * The web view address handed to clients with a one-time token.
    * @defaultValue `${server.baseUrl}/webview` (assumed: the service's web view lives beside its API)
+   * @throws TypeError from `createRelay` when it is not an absolute http(s) URL (game clients refuse to open any other)
    */
   webviewUrl?: string;
   /**
@@ -192,6 +193,8 @@ export function createRelay(options: RelayOptions): Relay {
     timeoutMs: limit(options, 'bodyTimeoutMs', DEFAULT_BODY_TIMEOUT_MS, 1),
   };
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
+  // A relative one would open on the game's own origin, a `javascript:` one would run there: clients refuse both.
+  if (!/^https?:\/\/[^/]/i.test(webviewUrl)) throw new TypeError(`webviewUrl must be an absolute http(s) URL, got ${JSON.stringify(webviewUrl)}`);
   const maxSessionAgeMs = limit(options, 'maxSessionAgeMs', DEFAULT_MAX_SESSION_AGE_MS, 0);
   const coalesceWindowMs = limit(options, 'coalesceWindowMs', DEFAULT_COALESCE_WINDOW_MS, 0);
   const coalescer = new PlaytimeCoalescer({

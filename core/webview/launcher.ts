@@ -48,6 +48,8 @@ export interface LauncherState {
   current?: WebViewHandle | undefined;
   /** How many times the game called `close()`: an `open()` that sees it change on the way shows nothing. */
   closes: number;
+  /** The token request of the `open()` called last (./open-page.ts): the next one waits for it, an older one shows nothing. */
+  asking?: Promise<unknown>;
 }
 
 /**

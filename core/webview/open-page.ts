@@ -10,7 +10,6 @@
  */
 import type { WebViewHandle } from '../platform.js';
 import type { RelayWebviewToken } from '../relay/protocol.js';
-import { withoutKeys } from '../without-keys.js';
 import type { LauncherState, WebViewOpenOptions } from './launcher.js';
 import { createPkcePair } from './pkce.js';
 
@@ -22,21 +21,29 @@ export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
  * `{url}?ott=<token>#code_verifier=<verifier>` through the platform. The verifier travels only in the URL's fragment,
  * which browsers never send to a server. A `close()` of the launcher on the way (the player went back while it
  * loaded, `gc.dispose()`) leaves the page unshown: the handle returned is closed (`closes`: the launcher's count of
- * `close()` calls when `open()` was called).
+ * `close()` calls when `open()` was called). So does a later `open()`: of two racing, the one called last is shown.
  */
 export async function openPage(state: LauncherState, options: WebViewOpenOptions, closes: number): Promise<WebViewHandle> {
-  const { codeVerifier, codeChallenge } = await createPkcePair(state.platform.crypto);
-  // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details.
-  const body = { ...withoutKeys(options, 'title'), codeChallenge };
-  const { url, ott } = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
-  // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
-  const base = url.split('#')[0]!;
-  const page = `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${codeVerifier}`;
-  /** Closes the page shown before (one web view at a time); true when the game closed this one on the way. */
-  const cancelled = () => (state.current?.close(), (state.current = undefined), closes !== state.closes);
+  const ask = async () => {
+    const { codeVerifier, codeChallenge } = await createPkcePair(state.platform.crypto);
+    // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details. The title is
+    // the platform's: undefined, JSON leaves it out (object rest would cost React Native apps Babel's helpers).
+    const body = { ...options, title: undefined, codeChallenge };
+    const { url, ott } = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
+    // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
+    const base = url.split('#')[0]!;
+    return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${codeVerifier}`;
+  };
+  // One token request at a time, in the order open() was called (after the one before, whatever its outcome): the
+  // service ends a player's older token as it issues a newer one, so the token of the open() called last is the one
+  // issued last, and its page the one that works. Before, two calls (a double tap) raced, the answer that arrived
+  // last was shown, and when the service had issued that token first the player saw "token replaced".
+  const asking = (state.asking = Promise.resolve(state.asking).then(ask, ask));
+  const page = await asking;
+  /** Closes the page shown before (one web view at a time); true when the game closed this one on the way or opened another since. */
+  const cancelled = () => (state.current?.close(), (state.current = undefined), closes !== state.closes || asking !== state.asking);
   // A closed handle in place of a page that is not to show (an external browser could not be closed again).
   const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options.title });
-  // Of two open() calls racing, the one that finishes last stays open.
   if (cancelled()) handle.close();
   else state.current = handle;
   handle.closed.then(() => {

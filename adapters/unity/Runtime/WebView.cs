@@ -7,7 +7,7 @@ namespace GameCampaignSdk
     /// <summary>The campaign web view (PKCE and a one-time token through the relay).</summary>
     public static class WebView
     {
-        /// <summary>Raised when the web view opened last has closed (the player, the page, or <see cref="Close"/>). A handler that throws is logged and the others still run.</summary>
+        /// <summary>Raised when the web view opened last has closed (the player, the page, or <see cref="Close"/>); not for a page a later <see cref="Open"/> replaced, and an <see cref="Open"/> that fails leaves the one before it the last. A handler that throws is logged and the others still run.</summary>
         public static event System.Action Closed;
 
         static WebView()

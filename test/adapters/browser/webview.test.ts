@@ -108,6 +108,21 @@ describe('new window', () => {
     expect(popup.close).not.toHaveBeenCalled();
   });
 
+  it('shows no page whose address is not http(s), in a window or the overlay, and names it without its token', async () => {
+    // Before, a relay answering `javascript:...` had it run in the game's origin (the overlay's frame and the
+    // window's about:blank are the game's), and a relative address opened the game's own origin in the frame.
+    const open = vi.spyOn(window, 'open').mockClear();
+    for (const page of ['javascript:parent.document.title="x"//?ott=abc#code_verifier=xyz', 'data:text/html,x?ott=abc#code_verifier=xyz', '/webview?ott=abc#code_verifier=xyz']) {
+      for (const mode of ['window', 'iframe'] as const) {
+        const error = await createBrowserWebView(window, { mode })(page).catch((caught: unknown) => caught);
+        expect(error, `${mode} ${page}`).toBeInstanceOf(TypeError);
+        expect((error as Error).message).toBe(`The web view address is not http(s): ${page.split('?')[0]} (the relay's webviewUrl)`);
+      }
+    }
+    expect(open).not.toHaveBeenCalled();
+    expect(document.querySelector('dialog, iframe')).toBeNull();
+  });
+
   it('close() closes the window; a blocked popup rejects with a clear error', async () => {
     const popup = { opener: null, closed: false, location: { href: '' }, close: vi.fn(() => (popup.closed = true)) };
     vi.spyOn(window, 'open').mockReturnValueOnce(popup as unknown as Window).mockReturnValueOnce(null);

@@ -532,6 +532,18 @@ describe('Cocos web view', () => {
     expect(fake.destroyed).toBe(1);
   });
 
+  it('opens no page whose address is not http(s), with the component or sys.openURL (web: in the game\'s origin)', async () => {
+    // Before, a relay answering `javascript:...` had it run in the game's origin on Cocos web (the component is an
+    // iframe there and sys.openURL a window.open).
+    const cc = createFakeCc('web');
+    const factory = vi.fn();
+    for (const webView of [factory, undefined]) {
+      const platform = createCocosPlatform({ cc, ...(webView ? { webView } : {}) });
+      await expect(platform.openWebView('javascript:alert(1)//?ott=abc#code_verifier=xyz')).rejects.toThrow(/^The web view address is not http\(s\): javascript:alert\(1\)\/\/ /);
+    }
+    expect([factory.mock.calls, cc.opened]).toEqual([[], []]);
+  });
+
   it('without a component factory hands the URL to sys.openURL on web and native', async () => {
     const cc = createFakeCc('native');
     const handle = await createCocosPlatform({ cc }).openWebView('https://campaign.example/');

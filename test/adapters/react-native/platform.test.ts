@@ -273,6 +273,19 @@ describe('React Native web view', () => {
     await expect(none.openWebView('https://campaign.example/')).rejects.toMatchObject({ code: 'WEBVIEW_UNAVAILABLE' });
   });
 
+  it("passes Linking's rejection on without the URL React Native's message names: a crash report carries no token or verifier", async () => {
+    // Before, React Native's "Could not open URL '<url>': No Activity found..." (Android; iOS "Unable to open URL: <url>")
+    // reached the game with the one-time token and the verifier, both halves PKCE keeps apart, for a crash report to carry.
+    vi.stubGlobal('crypto', { getRandomValues });
+    const refusal = new Error();
+    const Linking = { openURL: async (url: string) => Promise.reject(Object.assign(refusal, { message: `Could not open URL '${url}': No Activity found to handle Intent` })) };
+    const platform = createReactNativePlatform({ modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), Linking } });
+    const page = 'https://campaign.example/webview?ott=ott_secret#code_verifier=verifier_secret';
+    const error = await platform.openWebView(page).catch((caught: unknown) => caught);
+    expect(error).toBe(refusal); // the same rejection, passed on
+    expect(refusal.message).toBe("Could not open URL '': No Activity found to handle Intent");
+  });
+
   it('gc.webview.open with neither WebView nor Linking rejects with WebViewUnavailableError before any request (no one-time token spent, offline too)', async () => {
     const requests: string[] = [];
     const fetch = async (input: string | Request) => {

@@ -54,8 +54,8 @@ afterAll(async () => {
 type Report = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
 
 /** One Play mode session of the probe. */
-async function playMode(phase: string, userId: string, relay = relayUrl): Promise<Report> {
-  const { stdout } = await run('mono', [probe, phase, emulator.clientKey, userId, relay, emulator.url, DEMO_ACTIVE_CAMPAIGN_ID], {
+async function playMode(phase: string, userId: string, relay = relayUrl, last = DEMO_ACTIVE_CAMPAIGN_ID): Promise<Report> {
+  const { stdout } = await run('mono', [probe, phase, emulator.clientKey, userId, relay, emulator.url, last], {
     env: { ...process.env, GAME_CAMPAIGN_PERSISTENT_DATA_PATH: dataPath },
   });
   return JSON.parse(stdout) as Report;
@@ -113,4 +113,28 @@ describe('Unity C# implementation in Play mode (mono, emulator, relay over HTTP)
     expect(again['events']).toEqual([]);
     expect(recorded(first!)).toHaveLength(1);
   }, 90_000); // four Play mode runs (mono processes): a loaded CI machine takes more than the default 30 s
+
+  it('opens no web view address that is not http(s): Application.OpenURL would hand it to the system', async () => {
+    // Before, whatever the relay answered went to Application.OpenURL: a file: path (which Windows runs), an app's own
+    // scheme, or a relative address opened as it was. A stand-in relay answers one address per request.
+    const urls = ['file:///C:/Windows/System32/calc.exe', 'javascript:alert(1)', '/webview', undefined, 'HTTPS://view.example/webview?lang=en'];
+    const answers = [...urls];
+    const hostile = await new Promise<ServerType>((resolve) => {
+      const listening = serve({
+        fetch: (request) => (new URL(request.url).pathname.endsWith('/webview/ott')
+          ? Response.json({ data: { ott: 'ott_1', expiresIn: 60, url: answers.shift() } })
+          : Response.json({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'stand-in' }, { status: 404 })),
+        port: 0,
+        hostname: '127.0.0.1',
+      }, () => resolve(listening));
+    });
+    try {
+      const report = await playMode('webview-urls', 'player-hostile-relay', `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/campaign`, String(urls.length));
+      const refused = (address: string) => ({ name: 'TypeError', code: 'JS_ERROR', message: `The web view address is not http(s): ${address} (the relay's webviewUrl)` });
+      expect(report['errors']).toEqual([refused('file:///C:/Windows/System32/calc.exe'), refused('javascript:alert(1)'), refused('/webview'), refused(''), 'no error']);
+      expect(report['openedUrls']).toEqual([expect.stringMatching(/^HTTPS:\/\/view\.example\/webview\?lang=en&ott=ott_1#code_verifier=[A-Za-z0-9_-]{43}$/)]);
+    } finally {
+      await new Promise((resolve) => hostile.close(resolve));
+    }
+  }, 60_000);
 });

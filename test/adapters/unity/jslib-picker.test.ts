@@ -108,4 +108,25 @@ describe('GameCampaign.jslib picker and web view', () => {
     expect((window['document'] as Document).querySelector('iframe')).toBeNull();
     expect(unity.messages.filter((m) => m['event'] === 'webview:closed')).toEqual([{ event: 'webview:closed', data: null }]);
   });
+  it("tells C# Closed only for the web view opened last: not for the one a second Open replaced, nor for a failed Open's", async () => {
+    // Before, WebView.Closed was raised as a second Open replaced the first, while the second showed.
+    const { unity, window } = await initialized('player-1');
+    const closedEvents = () => unity.messages.filter((m) => m['event'] === 'webview:closed').length;
+    expect(await answered(unity, 'webview.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toMatchObject({ ok: true });
+    expect(await answered(unity, 'webview.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toMatchObject({ ok: true });
+    expect((window['document'] as Document).querySelectorAll('iframe')).toHaveLength(1);
+    expect(closedEvents()).toBe(0);
+    // An Open that fails leaves the page before it the one opened last.
+    expect(await answered(unity, 'webview.open', { metadata: 'not an object' })).toMatchObject({ ok: false, error: { code: 'VALIDATION_ERROR' } });
+    expect(closedEvents()).toBe(0);
+    await answered(unity, 'webview.close');
+    expect(closedEvents()).toBe(1);
+    // A double tap whose second Open fails: the first is not shown (a later one was asked for), and C# hears it closed.
+    const first = unity.request('webview.open', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    const second = unity.request('webview.open', { metadata: 'not an object' });
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect([await first, await second]).toMatchObject([{ ok: true }, { ok: false, error: { code: 'VALIDATION_ERROR' } }]);
+    expect((window['document'] as Document).querySelector('iframe')).toBeNull();
+    expect(closedEvents()).toBe(2);
+  });
 });

@@ -272,6 +272,31 @@ describe('creator picker: confirm', () => {
     expect(changes).toHaveLength(1);
   });
 
+  it('leaves the cooldown to the service when the device clock is behind the boost, and counts the new one from its answer', async () => {
+    // Before, a device clock 45 days behind counted a boost of 40 days ago as 5 days in the future: "35 days" (past the
+    // spec's 30), canConfirm false and nothing sent, though the service allows the change.
+    const behind = () => Date.now() - 45 * DAY;
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source, { now: behind });
+    picker.select('PIXEL');
+    expect(picker.state).toMatchObject({ cooldownDays: undefined, canConfirm: true });
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    expect(changes).toHaveLength(1);
+    // The change's boost is dated by the service, 45 days ahead of this clock: the new cooldown counts from now here.
+    picker.select('NOVA1');
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'PIXEL' }, cooldownDays: 30, canConfirm: false });
+
+    // Still in the cooldown by the service's clock (boosted 10 days ago): the service's answer gives the days.
+    const second = fakeSource({ boost: boostOf('LUNA7', 10) });
+    second.failChanges(async () => {
+      throw new BoostCooldownError({ status: 400, code: 'BAD_REQUEST', message: 'Boost can be changed again in 20 days', daysRemaining: 20 });
+    });
+    const { picker: other } = await ready(second.source, { now: behind });
+    other.select('PIXEL');
+    await other.confirm();
+    expect(other.state).toMatchObject({ cooldownDays: 20, canConfirm: false, error: expect.any(BoostCooldownError) });
+  });
+
   it('shows the boost the service holds once it answers with the cooldown (the player boosted in another tab or device)', async () => {
     // Before, the picker kept showing the creator it loaded as the boosted one, under the service's cooldown message.
     const held: { boost: BoostRecord } = { boost: boostOf('LUNA7', 40) };

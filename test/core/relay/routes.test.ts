@@ -29,6 +29,15 @@ describe('POST /webview/ott', () => {
     expect(answer.body.data.url).toBe('https://play.example/boost');
   });
 
+  it('refuses a webviewUrl that is not an absolute http(s) URL as it is created (clients would refuse to open it)', () => {
+    // Before, any string was handed to every client: a relative one opened on the game's own origin (the iframe's
+    // sandbox then void), a `javascript:` one ran in the game's origin.
+    for (const webviewUrl of ['/webview', 'javascript:alert(1)//', 'data:text/html,x', 'https:/x', '', 'play.example/boost']) {
+      expect(() => relayOverFakeService({ webviewUrl }), webviewUrl).toThrow(/webviewUrl must be an absolute http\(s\) URL/);
+    }
+    expect(() => relayOverFakeService({ webviewUrl: 'HTTP://localhost:8080/webview' })).not.toThrow();
+  });
+
   it('rejects a bad code challenge with VALIDATION_ERROR, calling nothing', async () => {
     const { relay, fake } = relayOverFakeService();
     const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: 'short' }, 'alice')));

@@ -89,6 +89,44 @@ describe('WebViewLauncher', () => {
     launcher.close(); // nothing open: a no-op
   });
 
+  it('of two open() calls (a double tap), shows the one called last, whose token is the one the service issued last', async () => {
+    // Before, both token requests raced and the answer that arrived last was shown: when the service had issued that
+    // token first, the newer one had replaced it, and the player saw "token replaced by a newer one".
+    const { emu, platform } = setup();
+    const fetch = platform.fetch;
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    let relayCalls = 0;
+    let failNext = false;
+    platform.fetch = async (input, init) => {
+      if (failNext) return (failNext = false), new Response('{}', { status: 500 });
+      const answer = await fetch(input, init);
+      if (relayCalls++ === 0) await held; // the first token is issued at once; its answer comes back late
+      return answer;
+    };
+    const launcher = new WebViewLauncher({ platform, relay: { url: RELAY, headers: { authorization: 'Bearer player-1' } } });
+    const first = launcher.open({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await vi.waitFor(() => expect(relayCalls).toBe(1));
+    const second = launcher.open({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(relayCalls).toBe(1); // the second token is asked for only once the first answer is in
+    release();
+    const [firstHandle, secondHandle] = await Promise.all([first, second]);
+    await expect(firstHandle.closed).resolves.toBeUndefined();
+    expect(platform.opened).toHaveLength(1);
+    const issued = emu.state().webview.tokens.filter((token) => token.state === 'ISSUED').map((token) => token.ott);
+    expect(issued).toEqual([parts(platform.opened[0]!).ott]);
+    platform.closeWebView();
+    await expect(secondHandle.closed).resolves.toBeUndefined();
+    // A failed call does not hold the next one: it is asked for after the failure.
+    failNext = true;
+    const failing = launcher.open();
+    const third = launcher.open();
+    await expect(failing).rejects.toMatchObject({ status: 500 });
+    await third;
+    expect(platform.opened).toHaveLength(2);
+  });
+
   it('opens nothing when the game closes the web view while its token is on the way (the player went back)', async () => {
     // Before, close() (and gc.dispose()) closed only a page already shown: the page asked for just before appeared
     // anyway, over a game that had moved on.

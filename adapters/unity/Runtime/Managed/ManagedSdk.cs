@@ -116,6 +116,12 @@ namespace GameCampaignSdk
             request["codeChallenge"] = codeChallenge;
             var token = Json.Obj(await RelayCall("POST", "/webview/ott", request)) ?? new Dictionary<string, object>();
             var url = (Json.Str(token, "url") ?? "").Split('#')[0];
+            // Only an http(s) page (as the WebGL build's web view, adapters/shared/http-page.ts): Application.OpenURL hands
+            // any other address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
+            if (!url.StartsWith("http:", StringComparison.OrdinalIgnoreCase) && !url.StartsWith("https:", StringComparison.OrdinalIgnoreCase))
+            {
+                throw new GameCampaignException(new ErrorInfo { Name = "TypeError", Code = "JS_ERROR", Message = "The web view address is not http(s): " + url.Split('?')[0] + " (the relay's webviewUrl)" });
+            }
             Application.OpenURL(url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott") ?? "") + "#code_verifier=" + codeVerifier);
             return null;
         }

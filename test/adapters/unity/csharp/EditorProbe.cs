@@ -59,6 +59,7 @@ internal static class EditorProbe
             if (phase == "record") await Record(args[5]);
             else if (phase == "queue") await Queue(args[5]);
             else if (phase == "recover") await Recover();
+            else if (phase == "webview-urls") await WebViewUrls(args[5]);
             Report["continuationsOnMainThread"] = Thread.CurrentThread.ManagedThreadId == (int)(double)Report["mainThread"];
         });
         Report["events"] = Events;
@@ -111,6 +112,22 @@ internal static class EditorProbe
     {
         await Tracker.Flush(); // after the flush Init started
         await Tracker.Flush();
+    }
+
+    /// <summary>Opens the web view once per address the stand-in relay answers (<paramref name="count"/> of them).</summary>
+    private static async Task WebViewUrls(string count)
+    {
+        var errors = new List<object>();
+        for (var i = 0; i < int.Parse(count); i++) errors.Add(DescribeWithMessage(await Catch(WebView.Open(new WebViewOpenOptions()))));
+        Report["errors"] = errors;
+        Report["openedUrls"] = Json.Write(Application.OpenedUrls, url => (object)url);
+    }
+
+    private static object DescribeWithMessage(Exception error)
+    {
+        var described = Describe(error) as Dictionary<string, object>;
+        if (described != null) described["message"] = error.Message;
+        return described ?? Describe(error);
     }
 
     private static async Task<Exception> Catch(Task task)

@@ -17,6 +17,8 @@ var GameCampaignLibrary = {
     headers: {},
     pickers: {},
     nextPicker: 1,
+    /* The WebView.Open called last (a token object; restored when it fails): only its page's closing is C#'s Closed. */
+    webview: null,
 
     send: function (message) {
       if (!GameCampaignBridge.callback) return;
@@ -126,14 +128,28 @@ var GameCampaignLibrary = {
       return { picker: handle, state: GameCampaignBridge.pickerState(picker.state) };
     },
 
+    /*
+     * C#'s Closed is "the web view opened last has closed": the page a later Open replaced (closed by it, or never
+     * shown) closes without it, while the later one shows. An Open that fails leaves the one before it the last (and
+     * tells C# now if that one closed meanwhile).
+     */
     openWebView: function (gc, args) {
+      var before = GameCampaignBridge.webview;
+      var turn = GameCampaignBridge.webview = { missed: false };
       return gc.webview.open(args).then(function (handle) {
         if (handle && handle.closed) {
           handle.closed.then(function () {
-            GameCampaignBridge.emit('webview:closed', null);
+            if (GameCampaignBridge.webview === turn) GameCampaignBridge.emit('webview:closed', null);
+            else turn.missed = true;
           });
         }
         return null;
+      }, function (error) {
+        if (GameCampaignBridge.webview === turn) {
+          GameCampaignBridge.webview = before;
+          if (before && before.missed) GameCampaignBridge.emit('webview:closed', null);
+        }
+        throw error;
       });
     },
 
