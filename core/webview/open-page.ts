@@ -25,14 +25,14 @@ export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
  */
 export async function openPage(state: LauncherState, options: WebViewOpenOptions, closes: number): Promise<WebViewHandle> {
   const ask = async () => {
-    const { codeVerifier, codeChallenge } = await createPkcePair(state.platform.crypto);
+    const pair = await createPkcePair(state.platform.crypto);
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details. The title is
     // the platform's: undefined, JSON leaves it out (object rest would cost React Native apps Babel's helpers).
-    const body = { ...options, title: undefined, codeChallenge };
+    const body = { ...options, title: undefined, codeChallenge: pair.codeChallenge };
     const { url, ott } = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = url.split('#')[0]!;
-    return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${codeVerifier}`;
+    return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${pair.codeVerifier}`;
   };
   // One token request at a time, in the order open() was called (after the one before, whatever its outcome): the
   // service ends a player's older token as it issues a newer one, so the token of the open() called last is the one
