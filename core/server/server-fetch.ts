@@ -34,16 +34,16 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
     // A browser (dangerouslyAllowBrowser) hides a manual redirect as status 0: left as it is, an error of status 0.
     if (REDIRECT_STATUSES.includes(response.status)) return redirected(response);
     // The body read through the cap: `text` is all the transport reads (a Response of our own would need
-    // ReadableStream's constructor, which a Worker dated before 2022-11-30 lacks). A test's stand-in with `text`
-    // and no `body` stream is left as it is. Defined, not assigned: @hono/node-server (toNodeHandler) puts a Response
-    // in the global whose `text` is read-only.
+    // ReadableStream's constructor, which a Worker dated before 2022-11-30 lacks). A response without a web stream
+    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is left as it is. Defined, not
+    // assigned: @hono/node-server (toNodeHandler) puts a Response in the global whose `text` is read-only.
     const text = async () => {
       const bytes = await readCapped(response, maxBytes);
       if (bytes) return new TextDecoder().decode(bytes);
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`the response body is over ${maxBytes} bytes (maxResponseBytes), so it was not read`);
     };
-    return response.body ? Object.defineProperty(response, 'text', { value: text }) : response;
+    return typeof response.body?.getReader == 'function' ? Object.defineProperty(response, 'text', { value: text }) : response;
   };
 }
 

@@ -4,6 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { Readable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../../core/server/server-fetch.js';
@@ -137,6 +138,16 @@ describe('CampaignServer and a response body without end', () => {
 
     await expect(server.coupons.redeem(REDEEM)).rejects.toBeInstanceOf(ConnectionError);
     expect(fake.calls).toHaveLength(1);
+  });
+
+  it("leaves alone a fetch's response whose body is no web stream (node-fetch's Node stream; a stand-in with text alone)", async () => {
+    const text = JSON.stringify({ data: paymentDetail });
+    const nodeFetchLike = { ok: true, status: 200, headers: new Headers(), body: Readable.from([text]), text: async () => text };
+    const standIn = { ok: true, status: 200, headers: new Headers(), text: async () => text };
+    for (const response of [nodeFetchLike, standIn]) {
+      const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: async () => response as unknown as Response, maxResponseBytes: 16 });
+      await expect(server.payments.get('tx-1')).resolves.toEqual(paymentDetail);
+    }
   });
 
   it('defaults to 32 MiB and refuses a cap that is not a whole number >= 1', () => {
