@@ -54,7 +54,7 @@ export class CampaignServer {
   readonly baseUrl: string;
 
   /**
-   * @throws TypeError when the key is not `<key_id>:<secret>`, `maxResponseBytes` is not a whole number >= 1, or when a game-client runtime is detected
+   * @throws TypeError when the key is not `<key_id>:<secret>`, `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
    */
   constructor(options: CampaignServerOptions) {

@@ -25,12 +25,15 @@ const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
  * `fetch` (read at each call, so a global replaced later is used) with redirects not followed and bodies capped
  * at `maxBytes`. A redirect answers as an error response of its own status whose message says where it pointed; a
  * body over the cap fails its `text()` (a `ConnectionError` for the caller, retried where a dropped connection is).
- * @throws TypeError when `maxBytes` is not a whole number >= 1
+ * @throws TypeError when `maxBytes` is not a whole number >= 1, or `fetch` is given and not a function
  */
 export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): FetchLike {
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError(`maxResponseBytes must be a whole number of bytes >= 1, got ${maxBytes}`);
+  // Else every call failed as a ConnectionError ("is not a function"), retried as if the network were down.
+  if (fetch != null && typeof fetch !== 'function') throw new TypeError(`fetch must be a function (a fetch implementation), got ${typeof fetch}`);
   return async (input, init) => {
-    const response = await (fetch ?? globalThis.fetch)(input, { ...init, redirect: 'manual' });
+    const send = fetch ?? globalThis.fetch;
+    const response = await send(input, { ...init, redirect: 'manual' });
     // A browser (dangerouslyAllowBrowser) hides a manual redirect as status 0: left as it is, an error of status 0.
     if (REDIRECT_STATUSES.includes(response.status)) return redirected(response);
     // The body read through the cap: `text` is all the transport reads (a Response of our own would need

@@ -150,6 +150,10 @@ describe('CampaignServer and a response body without end', () => {
     }
   });
 
+  it('refuses a fetch option that is not a function at construction, not as a ConnectionError of every call', () => {
+    expect(() => new CampaignServer({ serverKey: SERVER_KEY, fetch: 'fetch' as never })).toThrow(new TypeError('fetch must be a function (a fetch implementation), got string'));
+  });
+
   it('defaults to 32 MiB and refuses a cap that is not a whole number >= 1', () => {
     expect(DEFAULT_MAX_RESPONSE_BYTES).toBe(33_554_432);
     for (const maxResponseBytes of [0, -1, 1.5, NaN, Infinity]) {
