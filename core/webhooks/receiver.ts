@@ -89,7 +89,7 @@ interface Waiter {
 /**
  * The receiver {@link createWebhookReceiver} returns. Listeners are called after the delivery is
  * verified and before the 204 is answered; their errors (thrown or rejected) go to `error` listeners and
- * never change the answer. assumed: the service gets 204 as soon as the event is verified, so a listener
+ * never change the answer (an `error` listener's own error is logged with `console.error`). assumed: the service gets 204 as soon as the event is verified, so a listener
  * that fails does not cause a redelivery.
  */
 export class WebhookReceiver {
@@ -97,7 +97,15 @@ export class WebhookReceiver {
   readonly #recent = new RecentDeliveries();
   readonly #waiters = new Set<Waiter>();
   readonly #listeners = new WeakMap<(value: never) => unknown, AnyListener>();
-  readonly #report = (error: unknown): void => void this.#emitter.emit('error', error);
+  // An error listener's own failure is logged, never thrown on: it would leave a dispatch half done (the `event`
+  // listeners and waits not called, the delivery already remembered) and answer the service 500.
+  readonly #report = (error: unknown): void => {
+    try {
+      this.#emitter.emit('error', error);
+    } catch (thrown) {
+      console.error(thrown);
+    }
+  };
   readonly #options: Required<Omit<WebhookReceiverOptions, 'scheme'>> & { scheme: WebhookScheme };
 
   constructor(options: WebhookReceiverOptions) {

@@ -116,6 +116,28 @@ describe('createWebhookReceiver: fetch', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['sync boom', 'async boom']);
   });
 
+  // Before, its error left the dispatch half done: the `event` listeners and the waits never saw the event, fetch rejected
+  // (a 500), and the service's retry was a replay (200, not emitted again): the event was lost to them.
+  it('answers as before when an error listener itself throws: logged, the event still reaches every listener and wait', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { receiver, events } = setup();
+    receiver.on('error', () => {
+      throw new Error('error listener bug');
+    });
+    receiver.on('coupon.redeemed', () => {
+      throw new Error('listener bug');
+    });
+    const waiting = receiver.waitFor({ callbackId: 'cb-1' });
+
+    expect((await answer(receiver, post(delivery(couponRedeemed())))).status).toBe(204);
+    expect(events).toHaveLength(1);
+    await expect(waiting).resolves.toEqual(received(couponRedeemed()));
+    const tampered = delivery(couponRedeemed(), { id: 'msg_2' });
+    expect(await answer(receiver, post({ ...tampered, payload: tampered.payload.replace('WELCOME', 'WELCOMF') }))).toEqual({ status: 401, body: { error: 'invalid_signature' } });
+    expect(logged.mock.calls.map(([error]) => (error as Error).message)).toEqual(['error listener bug', 'error listener bug']);
+    logged.mockRestore();
+  });
+
   it('is usable unbound, as { fetch: receiver.fetch }', async () => {
     const { receiver } = setup();
     const { fetch } = receiver;
