@@ -1,6 +1,7 @@
 /**
  * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
- * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it.
+ * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it,
+ * and `CampaignServer` the service's answers.
  */
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 
@@ -9,10 +10,11 @@ export const DEFAULT_BODY_LIMIT_BYTES = SERVICE_MAX_BODY_BYTES;
 
 /**
  * The body's bytes, or undefined when it is over `maxBytes`: at once when its `Content-Length` says so, else as
- * soon as more than that has arrived (the rest is not read).
+ * soon as more than that has arrived (the rest is not read). A request's, or a response's (`CampaignServer` reads
+ * the service's answers so).
  * @throws when the body cannot be read, or `signal`'s reason once it aborts (the rest is then not read)
  */
-export async function readCapped(request: Request, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
+export async function readCapped(request: Pick<Request, 'headers' | 'body'>, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
   if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();

@@ -10,6 +10,7 @@ import { Sponsors } from './sponsors.js';
 import { Webhooks } from './webhooks.js';
 import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
+import { serverFetch } from './server-fetch.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();
@@ -24,6 +25,12 @@ export interface CampaignServerOptions extends TransportOptions {
    * @defaultValue false
    */
   dangerouslyAllowBrowser?: boolean;
+  /**
+   * Largest response body read, in bytes: a longer one fails as a `ConnectionError` (retried where a dropped
+   * connection is) instead of filling the process's memory. assumed: 32 MiB, far above any answer of the spec.
+   * @defaultValue 33554432
+   */
+  maxResponseBytes?: number;
 }
 
 /**
@@ -47,7 +54,7 @@ export class CampaignServer {
   readonly baseUrl: string;
 
   /**
-   * @throws TypeError when the key is not `<key_id>:<secret>`, or when a game-client runtime is detected
+   * @throws TypeError when the key is not `<key_id>:<secret>`, `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
    */
   constructor(options: CampaignServerOptions) {
@@ -59,7 +66,9 @@ export class CampaignServer {
           'Call the Server API from your game server, and let clients reach it through createRelay().',
       );
     }
-    const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), options, validateResponse);
+    // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
+    const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
+    const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse);
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);

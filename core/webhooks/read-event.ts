@@ -11,7 +11,12 @@ import { WEBHOOK_ENVELOPE_FIELDS, WEBHOOK_EVENT_FIELDS, type ReceivedWebhookEven
 import { WEBHOOK_EVENT_TYPES } from '../schema/webhooks.js';
 import { WebhookVerificationError } from './errors.js';
 
-const utf8 = new TextDecoder('utf-8', { fatal: true });
+/**
+ * Not fatal: a byte that is not UTF-8 (a name the sender wrote in Latin-1) reads as U+FFFD rather than refusing a
+ * genuine delivery, which the service would resend, byte for byte, until it gave up. assumed: as the Standard
+ * Webhooks libraries read it (`Buffer#toString()`); a leading BOM is skipped.
+ */
+const utf8 = new TextDecoder();
 
 /**
  * True when `event` is of one of the seven types this SDK knows; after it, `event.type` narrows `event.data`.
@@ -35,7 +40,8 @@ export function isKnownWebhookEvent(event: ReceivedWebhookEvent): event is Webho
  * - payload fields we do not know are kept in `data`; a `data` that is missing or not an object reads as `{}`;
  * - `id` falls back to `deliveryId` (the `webhook-id` header), and without one to a hash of the body, so
  *   replays of the same body are still recognised.
- * @throws WebhookVerificationError `invalid_payload` for a body that is not UTF-8 JSON with an object and a string `type`
+ * @throws WebhookVerificationError `invalid_payload` for a body that is not JSON (read as UTF-8, a byte that is not
+ * UTF-8 as U+FFFD) with an object and a string `type`
  */
 export function readEvent(payload: Uint8Array, deliveryId: string | undefined): ReceivedWebhookEvent {
   let raw: unknown;

@@ -13,6 +13,7 @@ import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { unref } from '../unref.js';
+import { MAX_TIMER_MS } from '../schema/rules.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
 
@@ -68,7 +69,7 @@ export interface WaitForOptions<T extends string = string> {
   /** Only an event of this type (a known one types the result). */
   type?: T;
   /**
-   * How long to wait, ms.
+   * How long to wait, ms, above 0; `Infinity` (or anything over 2^31 - 1, which a timer cannot hold) sets no time-out.
    * @defaultValue 30000
    */
   timeoutMs?: number;
@@ -88,7 +89,7 @@ interface Waiter {
 /**
  * The receiver {@link createWebhookReceiver} returns. Listeners are called after the delivery is
  * verified and before the 204 is answered; their errors (thrown or rejected) go to `error` listeners and
- * never change the answer. assumed: the service gets 204 as soon as the event is verified, so a listener
+ * never change the answer (an `error` listener's own error is logged with `console.error`). assumed: the service gets 204 as soon as the event is verified, so a listener
  * that fails does not cause a redelivery.
  */
 export class WebhookReceiver {
@@ -96,7 +97,15 @@ export class WebhookReceiver {
   readonly #recent = new RecentDeliveries();
   readonly #waiters = new Set<Waiter>();
   readonly #listeners = new WeakMap<(value: never) => unknown, AnyListener>();
-  readonly #report = (error: unknown): void => void this.#emitter.emit('error', error);
+  // An error listener's own failure is logged, never thrown on: it would leave a dispatch half done (the `event`
+  // listeners and waits not called, the delivery already remembered) and answer the service 500.
+  readonly #report = (error: unknown): void => {
+    try {
+      this.#emitter.emit('error', error);
+    } catch (thrown) {
+      console.error(thrown);
+    }
+  };
   readonly #options: Required<Omit<WebhookReceiverOptions, 'scheme'>> & { scheme: WebhookScheme };
 
   constructor(options: WebhookReceiverOptions) {
@@ -174,7 +183,8 @@ export class WebhookReceiver {
   /**
    * Resolves with the event caused by the request sent with `callbackId`, also when it arrived before this
    * call (events are kept for the tolerance window).
-   * @throws WebhookTimeoutError (rejects) when none arrives within `timeoutMs`; TypeError (rejects) at once on a
+   * @throws WebhookTimeoutError (rejects) when none arrives within `timeoutMs`; TypeError (rejects) without a
+   * `callbackId` string; RangeError (rejects) for a `timeoutMs` of 0 or less; TypeError (rejects) at once on a
    * Cloudflare Worker dated before 2024-10-14 when the event has not arrived: the delivery is another request,
    * and there workerd answers a request waiting on another's work with a bare 500
    * @example
@@ -187,7 +197,14 @@ export class WebhookReceiver {
   /** Like the above, for an event of any type (or of a type the SDK does not know). */
   waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent>;
   waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent> {
-    const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options;
+    const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options ?? {};
+    // Without one (from JavaScript, a field of a request that was not there) it would match every event sent without
+    // a callbackId: another player's redeem, say.
+    if (typeof callbackId !== 'string' || callbackId === '') {
+      return Promise.reject(new TypeError(`waitFor needs the callbackId the request was sent with (a non-empty string), got ${String(callbackId)}`));
+    }
+    // 0, a negative number or NaN would reject at once, saying it had waited.
+    if (!(timeoutMs > 0)) return Promise.reject(new RangeError(`timeoutMs must be above 0 ms (Infinity: none), not ${timeoutMs}`));
     const matches = (event: ReceivedWebhookEvent) => event.callbackId === callbackId && (type === undefined || event.type === type);
     const earlier = this.#recent.find(matches, this.#options.now());
     if (earlier) return Promise.resolve(earlier);
@@ -208,13 +225,17 @@ export class WebhookReceiver {
           resolve(event);
         },
       };
-      // A pending wait must not keep a Node process alive on its own.
-      const timer = unref(
-        setTimeout(() => {
-          this.#waiters.delete(waiter);
-          reject(new WebhookTimeoutError(callbackId, timeoutMs));
-        }, timeoutMs),
-      );
+      // A pending wait must not keep a Node process alive on its own. A timer over 2^31 - 1 ms (Infinity) would fire
+      // at once in every runtime: a longer wait has none.
+      const timer =
+        timeoutMs <= MAX_TIMER_MS
+          ? unref(
+              setTimeout(() => {
+                this.#waiters.delete(waiter);
+                reject(new WebhookTimeoutError(callbackId, timeoutMs));
+              }, timeoutMs),
+            )
+          : undefined;
       this.#waiters.add(waiter);
     });
   }

@@ -2,7 +2,7 @@
  * Signing a delivery the way the service does: for tests of a receiver, and for the emulator.
  */
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
-import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
+import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import type { SignedHeaders } from './signature.js';
 
 /** Options of `signWebhook`. */
@@ -25,7 +25,8 @@ export interface SignWebhookOptions {
 
 /**
  * Signs one delivery and returns the headers to send with it.
- * @throws TypeError when `timestamp` is not a date or a whole number of unix seconds
+ * @throws TypeError when `payload` is not a string or Uint8Array (an event not yet JSON), the secret is not
+ * `whsec_<base64>`, or `timestamp` is not a date or a whole number of unix seconds
  * @example
  * ```ts
  * const payload = JSON.stringify(event);
@@ -38,6 +39,12 @@ export function signWebhook(options: SignWebhookOptions): { headers: SignedHeade
 export function signWebhook(options: SignWebhookOptions & { scheme: WebhookScheme }): { headers: Record<string, string> };
 export function signWebhook(options: SignWebhookOptions & { scheme?: WebhookScheme }): { headers: Record<string, string> } {
   const { payload, secret, scheme = standardWebhooksScheme } = options;
+  // An event passed as it is failed deep in the HMAC ("offset is out of bounds"); a missing secret, at `startsWith`.
+  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
+    const got = payload === null ? 'null' : typeof payload;
+    throw new TypeError(`signWebhook needs the exact body to send (a string or Uint8Array), got ${got}: sign JSON.stringify(event) and send that same text`);
+  }
+  if (scheme === standardWebhooksScheme) assertSecret(secret);
   const id = options.id ?? `msg_${bytesToHex(randomBytes(16))}`;
   return { headers: scheme.sign({ payload, secret, id, timestampSeconds: toUnixSeconds(options.timestamp) }) };
 }

@@ -116,7 +116,7 @@ function rawBytes(payload: unknown): Uint8Array {
   throw new TypeError(
     `verifyWebhook needs the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), got ${got}. ` +
       'The signature covers the exact bytes sent, so a body that a JSON parser already turned into an object cannot be verified: ' +
-      "read the raw body (request.text() / request.arrayBuffer(), express.raw({ type: 'application/json' }), or req.rawBody).",
+      "read the raw body (await request.arrayBuffer(), express.raw({ type: 'application/json' }), or req.rawBody; request.text() also works but drops a leading BOM).",
   );
 }
 

@@ -116,6 +116,28 @@ describe('createWebhookReceiver: fetch', () => {
     expect(errors.map((e) => (e as Error).message)).toEqual(['sync boom', 'async boom']);
   });
 
+  // Before, its error left the dispatch half done: the `event` listeners and the waits never saw the event, fetch rejected
+  // (a 500), and the service's retry was a replay (200, not emitted again): the event was lost to them.
+  it('answers as before when an error listener itself throws: logged, the event still reaches every listener and wait', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { receiver, events } = setup();
+    receiver.on('error', () => {
+      throw new Error('error listener bug');
+    });
+    receiver.on('coupon.redeemed', () => {
+      throw new Error('listener bug');
+    });
+    const waiting = receiver.waitFor({ callbackId: 'cb-1' });
+
+    expect((await answer(receiver, post(delivery(couponRedeemed())))).status).toBe(204);
+    expect(events).toHaveLength(1);
+    await expect(waiting).resolves.toEqual(received(couponRedeemed()));
+    const tampered = delivery(couponRedeemed(), { id: 'msg_2' });
+    expect(await answer(receiver, post({ ...tampered, payload: tampered.payload.replace('WELCOME', 'WELCOMF') }))).toEqual({ status: 401, body: { error: 'invalid_signature' } });
+    expect(logged.mock.calls.map(([error]) => (error as Error).message)).toEqual(['error listener bug', 'error listener bug']);
+    logged.mockRestore();
+  });
+
   it('is usable unbound, as { fetch: receiver.fetch }', async () => {
     const { receiver } = setup();
     const { fetch } = receiver;
@@ -240,6 +262,43 @@ describe('createWebhookReceiver: waitFor', () => {
     expect(outcome).toBe('pending');
     await vi.advanceTimersByTimeAsync(1);
     expect(outcome).toBe('rejected');
+  });
+
+  // A timer over 2^31 - 1 ms fires at once in every runtime: Infinity rejected at once, saying it waited Infinity ms.
+  it.each([Infinity, 2 ** 31])('waits with no time-out for timeoutMs %s, as long as it takes', async (timeoutMs) => {
+    vi.useFakeTimers();
+    const { receiver } = setup();
+    let outcome = 'pending';
+    const waiting = receiver.waitFor({ callbackId: 'cb-1', timeoutMs });
+    waiting.then(
+      () => (outcome = 'resolved'),
+      () => (outcome = 'rejected'),
+    );
+
+    await vi.advanceTimersByTimeAsync(2 ** 31 + 1000);
+    expect(outcome).toBe('pending');
+    await receiver.fetch(post(delivery(couponRedeemed())));
+    await expect(waiting).resolves.toEqual(received(couponRedeemed()));
+  });
+
+  it.each([0, -5, NaN])('refuses timeoutMs %s with a RangeError rather than a time-out that never waited', async (timeoutMs) => {
+    const { receiver } = setup();
+    await expect(receiver.waitFor({ callbackId: 'cb-1', timeoutMs })).rejects.toThrow(new RangeError(`timeoutMs must be above 0 ms (Infinity: none), not ${timeoutMs}`));
+  });
+
+  // Without one it matched every event sent without a callbackId: another player's redeem, say.
+  it.each([
+    ['no callbackId', {}],
+    ['an empty callbackId', { callbackId: '' }],
+    ['a number', { callbackId: 42 }],
+    ['no options at all', undefined],
+  ])('refuses %s with a TypeError, never resolving with an event sent without one', async (_, options) => {
+    const { receiver } = setup();
+    await receiver.fetch(post(delivery(couponRedeemed({ callbackId: undefined }))));
+
+    await expect(receiver.waitFor(options as never)).rejects.toThrow(
+      new TypeError(`waitFor needs the callbackId the request was sent with (a non-empty string), got ${String((options as { callbackId?: unknown } | undefined)?.callbackId)}`),
+    );
   });
 });
 

@@ -46,6 +46,28 @@ describe('signWebhook', () => {
   });
 });
 
+describe('signWebhook: what it is given, said plainly', () => {
+  // An event passed as it is failed deep in the HMAC with "RangeError: offset is out of bounds".
+  it.each([
+    ['an object (the event, not its JSON)', couponRedeemed(), 'object'],
+    ['null', null, 'null'],
+    ['a number', 42, 'number'],
+  ])('refuses %s as the payload with a TypeError', (_, payload, got) => {
+    expect(() => signWebhook({ payload: payload as never, secret: SECRET })).toThrow(
+      new TypeError(`signWebhook needs the exact body to send (a string or Uint8Array), got ${got}: sign JSON.stringify(event) and send that same text`),
+    );
+  });
+
+  it('refuses a secret that is not whsec_<base64> as verifyWebhook does', () => {
+    expect(() => signWebhook({ payload: '{}', secret: undefined as never })).toThrow(
+      new TypeError('secret must be the webhook secret string (whsec_...) returned when the webhook was created'),
+    );
+    expect(() => signWebhook({ payload: '{}', secret: 'whsec_not base64!' })).toThrow(
+      new TypeError('secret must be whsec_ followed by base64, as returned when the webhook was created'),
+    );
+  });
+});
+
 describe('interop with the standardwebhooks package', () => {
   it('verifies a delivery signed by standardwebhooks Webhook.sign', async () => {
     const event = couponRedeemed();

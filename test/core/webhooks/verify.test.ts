@@ -92,6 +92,19 @@ describe('verifyWebhook: accepted deliveries', () => {
     await expect(verifyWebhook({ ...old, secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
     await expect(verifyWebhook({ ...future, secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
   });
+
+  // A genuine delivery is never refused over its shape: a sender that wrote one name in Latin-1 would otherwise get
+  // 400 for every retry of the same bytes, and the reward would never be granted.
+  it('accepts a signed body with bytes that are not UTF-8 inside a string: each read as U+FFFD; a BOM is skipped', async () => {
+    const encoder = new TextEncoder();
+    const [head, tail] = JSON.stringify(couponRedeemed()).split('WELCOME');
+    const payload = new Uint8Array([0xef, 0xbb, 0xbf, ...encoder.encode(`${head}CAF`), 0xc9, ...encoder.encode(tail)]);
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': computeSignature(SECRET, 'msg_1', NOW_SECONDS, payload) };
+
+    const verified = await verifyWebhook({ payload, headers, secret: SECRET, now });
+
+    expect(verified).toMatchObject({ id: 'evt_coupon_1', type: 'coupon.redeemed', data: { userId: 'user-1', couponCode: 'CAF\uFFFD' } });
+  });
 });
 
 describe('verifyWebhook: rejections, one reason each', () => {

@@ -1,0 +1,61 @@
+/**
+ * The fetch `CampaignServer` sends with: the caller's (or the runtime's), with two guards a game server needs and
+ * a game client does not carry (its bundle has no room, and its relay is the game's own server):
+ * - a redirect is not followed. fetch follows one by default: a 301, 302 or 303 turns a POST into a GET without
+ *   its body (a redeem then reads as the 404 or 405 of another request), and a 307 or 308 sends the body (the
+ *   player's id, the payment) on to whatever address the answer names, taking that address's answer as the
+ *   service's. assumed: the spec's base addresses answer every request themselves, so a redirect is a wrong
+ *   `baseUrl` or a proxy in the way, reported with where it pointed.
+ * - a response body is read only up to `maxBytes`: a proxy or a broken service that streams without end would
+ *   otherwise be held in memory whole (300 MB read as 1.1 GB of the process) until the time-out.
+ */
+import type { FetchLike } from '../platform.js';
+import { readCapped } from '../http/read-capped.js';
+
+/**
+ * The default of `CampaignServerOptions.maxResponseBytes`. assumed: 32 MiB, far above the largest answer the spec
+ * shows (a bulk result of 1000 payment records is under 1 MiB; a webhook's delivery logs are not paged).
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/** The statuses fetch follows (304 Not Modified is not one). */
+const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
+
+/**
+ * `fetch` (read at each call, so a global replaced later is used) with redirects not followed and bodies capped
+ * at `maxBytes`. A redirect answers as an error response of its own status whose message says where it pointed; a
+ * body over the cap fails its `text()` (a `ConnectionError` for the caller, retried where a dropped connection is).
+ * @throws TypeError when `maxBytes` is not a whole number >= 1, or `fetch` is given and not a function
+ */
+export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX_RESPONSE_BYTES): FetchLike {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError(`maxResponseBytes must be a whole number of bytes >= 1, got ${maxBytes}`);
+  // Else every call failed as a ConnectionError ("is not a function"), retried as if the network were down.
+  if (fetch != null && typeof fetch !== 'function') throw new TypeError(`fetch must be a function (a fetch implementation), got ${typeof fetch}`);
+  return async (input, init) => {
+    const send = fetch ?? globalThis.fetch;
+    const response = await send(input, { ...init, redirect: 'manual' });
+    // A browser (dangerouslyAllowBrowser) hides a manual redirect as status 0: left as it is, an error of status 0.
+    if (REDIRECT_STATUSES.includes(response.status)) return redirected(response);
+    // The body read through the cap: `text` is all the transport reads (a Response of our own would need
+    // ReadableStream's constructor, which a Worker dated before 2022-11-30 lacks). A response without a web stream
+    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is left as it is. Defined, not
+    // assigned: @hono/node-server (toNodeHandler) puts a Response in the global whose `text` is read-only.
+    const text = async () => {
+      const bytes = await readCapped(response, maxBytes);
+      if (bytes) return new TextDecoder().decode(bytes);
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`the response body is over ${maxBytes} bytes (maxResponseBytes), so it was not read`);
+    };
+    return typeof response.body?.getReader == 'function' ? Object.defineProperty(response, 'text', { value: text }) : response;
+  };
+}
+
+/** The redirect as an error answer of its own status, its body a message naming where it pointed. */
+async function redirected(response: Response): Promise<Response> {
+  await response.body?.cancel().catch(() => undefined);
+  const location = response.headers.get('location');
+  const message =
+    `The service answered ${response.status} redirecting to ${location ?? '(no location)'}: CampaignServer does not follow redirects ` +
+    '(the request would go to another address, or change method). Check the environment (its baseUrl) and any proxy in between.';
+  return new Response(JSON.stringify({ status: response.status, message }), { status: response.status, headers: response.headers });
+}
