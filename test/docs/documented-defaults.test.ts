@@ -19,6 +19,7 @@ import {
   DEFAULT_MAX_SESSION_AGE_MS,
   DEFAULT_RELAY_RATE_LIMIT,
 } from '../../core/server/index.js';
+import { DEFAULT_MAX_RESPONSE_BYTES } from '../../core/server/server-fetch.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -81,12 +82,13 @@ describe('the defaults the guides spell out', () => {
     expect(((await answer.json()) as { message: string }).message).toContain(`under ${defaults['basePath']}`);
   });
 
-  it("server guide: CampaignServer's maxRetries, timeoutMs, fetch and validateResponses", async () => {
+  it("server guide: CampaignServer's maxRetries, timeoutMs, fetch, validateResponses and maxResponseBytes", async () => {
     const pairs = documented('docs/guides/server.md', '// the defaults, spelled out:', /validateResponses/);
     pairs.delete('serverKey');
     pairs.delete('environment');
-    expect([...pairs.keys()].sort()).toEqual(['fetch', 'maxRetries', 'timeoutMs', 'validateResponses']);
+    expect([...pairs.keys()].sort()).toEqual(['fetch', 'maxResponseBytes', 'maxRetries', 'timeoutMs', 'validateResponses']);
     expect(pairs.get('fetch')).toBe('globalThis.fetch');
+    expect(literal(pairs.get('maxResponseBytes')!)).toBe(DEFAULT_MAX_RESPONSE_BYTES);
 
     // fetch and maxRetries: the global fetch is called, and a 503 with `Retry-After: 0` is tried 1 + maxRetries times.
     const unavailable = vi.fn(async () => new Response('{}', { status: 503, headers: { 'retry-after': '0' } }));
