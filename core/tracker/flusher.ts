@@ -107,13 +107,13 @@ export function createFlusher(
   /** Requests in a row that got no answer while online (see {@link UNREACHABLE_AFTER}). */
   let unreachable = 0;
   /** A `relay` error was reported since the relay last answered with results: the next waits for a success. */
-  let relayReported = false;
+  let relayReported = 0;
   /** An `error` event; `status` only when the relay answered. */
   const emitError = (kind: TrackerErrorEvent['kind'], error: unknown, status?: number) =>
     events.emit('error', { kind, error, ...(status !== undefined && { status }) });
   const relayError = (error: unknown, status?: number) => {
     if (!relayReported) emitError('relay', error, status);
-    relayReported = true;
+    relayReported = 1;
   };
   const release = (items: QueuedSession[]) => queue.release(items.map((item) => item.key));
 
@@ -179,7 +179,7 @@ export function createFlusher(
     try {
       const sessions = batch.map((item) => item.session);
       // The keepalive bytes in flight are counted before the request starts.
-      const sent = withKeepalive ? sizer?.sending(sessions) : undefined;
+      const sent = withKeepalive && sizer?.sending(sessions);
       // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers` (a page's exit), `fetch` is called
       // before it returns, and no dispose aborts it.
       const sending = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: headers ? undefined : abort.signal, resolvedHeaders: headers, now: () => platform.now() });
@@ -229,30 +229,34 @@ export function createFlusher(
    */
   const settle = async (batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> => {
     // The relay answered: the backoff, the count of unanswered requests and the reported relay error start afresh.
-    attempt = backoffUntil = retryAfterUntil = unreachable = 0;
+    attempt = backoffUntil = retryAfterUntil = unreachable = relayReported = 0;
     clearTimeout(retryTimer);
-    relayReported = false;
-    const unanswered = new Map(batch.map((item) => [item.session.sessionId, item]));
+    /**
+     * The first answer for each sessionId, given to every item of that id: two windows of one player may both have
+     * queued a session (a recovered copy), and both copies leave the queue on its one answer (`flushed` tells it once).
+     * assumed: a refused session stored twice is reported `dropped` for each copy.
+     */
+    const answers = new Map<string, PlaytimeItemResult>();
+    for (const itemResult of result.results) answers.get(itemResult.sessionId) || answers.set(itemResult.sessionId, itemResult);
     /** The results of acknowledged items, by key. */
     const acknowledged = new Map<string, PlaytimeItemResult>();
     const failed: Array<[item: QueuedSession, error: string]> = [];
-    for (const itemResult of result.results) {
-      const { sessionId } = itemResult;
-      const item = unanswered.get(sessionId);
-      if (!item) continue;
-      unanswered.delete(sessionId);
-      if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
+    const unanswered: QueuedSession[] = [];
+    for (const item of batch) {
+      const itemResult = answers.get(item.session.sessionId);
+      if (!itemResult) unanswered.push(item);
+      else if (itemResult.status === 'FAILED') failed.push([item, itemResult.error ?? 'FAILED']);
       else acknowledged.set(item.key, itemResult);
     }
-    // In the order asked: `remove` resolves the keys that left the queue in that order.
-    const results = [...(await queue.remove([...acknowledged.keys()], true))].map((key) => acknowledged.get(key)!);
+    // In the order asked: `remove` resolves the keys that left the queue in that order; a Set tells two copies' answer once.
+    const results = [...new Set([...(await queue.remove([...acknowledged.keys()], true))].map((key) => acknowledged.get(key)!))];
     if (results.length) events.emit('flushed', { results });
     // Indexed, not destructured: Babel turns a destructuring loop variable into a helper call.
     for (const failure of failed) await drop(failure[0], 'rejected', failure[1]);
-    if (unanswered.size === 0) return true;
+    if (!unanswered.length) return true;
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
-    release([...unanswered.values()]);
-    emitError('relay', new Error(`The relay answered ${batch.length - unanswered.size} of ${batch.length} sessions`));
+    release(unanswered);
+    emitError('relay', new Error(`The relay answered ${batch.length - unanswered.length} of ${batch.length} sessions`));
     backOff(undefined);
     return false;
   };

@@ -49,6 +49,15 @@ describe('per-item results', () => {
     expect(harness.storage.snapshot()).toEqual({});
   });
 
+  it('two stored copies of one session in one batch (two windows both queued it) both leave the queue, reported once', async () => {
+    // The fake relay answers as the service does: the first copy SUCCESS, the second SKIPPED.
+    const harness = await withQueue([item('a'), item('b'), item('a')]);
+    expect(harness.log).toEqual([['flushed', { results: [{ sessionId: 'a', status: 'SUCCESS' }, { sessionId: 'b', status: 'SUCCESS' }] }]]);
+    expect(harness.storage.snapshot()).toEqual({});
+    await harness.tracker.flush();
+    expect(ids(harness)).toEqual([['a', 'b', 'a']]);
+  });
+
   it('items the relay left out of its answer stay queued and are retried', async () => {
     const answer = json(200, { data: bulkResult([{ sessionId: 'a', status: 'SUCCESS' }]) });
     const harness = await withQueue([item('a'), item('b')], [answer]);
