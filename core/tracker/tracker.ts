@@ -340,9 +340,14 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     await running.remove(sessionId);
   };
 
+  /**
+   * Ends a crashed run's session, unless it is queued: just before the crash, or by another window of this player
+   * (one closed before its record's delete landed), which this start-up's index may not show yet, hence the sync.
+   */
   const recover = async (record: RunningRecord) => {
     if (disposed) return;
-    if (queue.has(record.sessionId)) return running.remove(record.sessionId); // queued just before the crash
+    await queue.sync();
+    if (queue.has(record.sessionId)) return running.remove(record.sessionId);
     await endRecord(record, 'recovered');
     requestFlush('startup');
   };

@@ -81,6 +81,32 @@ describe('crash recovery', () => {
     expect(eventsOf(second.log, 'session:end')).toEqual([]);
   });
 
+  it('a window closed before its session record was deleted: another window of the player, open meanwhile, does not end that session a second time', async () => {
+    const first = createHarness({}, { backgroundMayBeFinal: true });
+    const sessionId = first.tracker.start();
+    await advance(20_000);
+    const second = createHarness({}, { storage: first.storage, relay: first.relay, backgroundMayBeFinal: true });
+    await settle();
+    // The first window is closed: its exit sends the session and queues it, and the page is gone before the answer
+    // arrives and before the record's delete lands.
+    const release = first.relay.hold();
+    const deleteOf = first.storage.delete.bind(first.storage);
+    const deletes = vi.spyOn(first.storage, 'delete').mockImplementation((key) => (key.includes(':running:') ? new Promise<void>(() => {}) : deleteOf(key)));
+    first.platform.background();
+    await settle();
+    first.platform.crash();
+    deletes.mockRestore();
+    release();
+    await advance(1_000);
+    await second.tracker.flush();
+    const session = { sessionId, userId: 'player-1', durationSeconds: 20, startedAt: iso(T0), endedAt: iso(T0 + 20_000) };
+    expect(eventsOf(first.log, 'session:end')).toEqual([{ sessionId, reason: 'hidden', session }]);
+    expect(eventsOf(second.log, 'session:end')).toEqual([]);
+    expect(eventsOf(second.log, 'flushed')).toEqual([{ results: [{ sessionId, status: 'SKIPPED' }] }]);
+    expect(first.relay.requests.map((request) => request.body.sessions.map((sent) => sent.sessionId))).toEqual([[sessionId], [sessionId]]);
+    expect(first.storage.snapshot()).toEqual({});
+  });
+
   it('dispose() without stop() queues the running session; the next start-up sends it and recovers nothing', async () => {
     const first = createHarness();
     const sessionId = first.tracker.start();
