@@ -257,7 +257,7 @@ export function createFlusher(
     // assumed: a relay that leaves items out of its answer is treated as a transient failure for those items.
     release(unanswered);
     emitError('relay', new Error(`The relay answered ${batch.length - unanswered.length} of ${batch.length} sessions`));
-    backOff(undefined);
+    backOff();
     return false;
   };
 
@@ -271,9 +271,9 @@ export function createFlusher(
    * assumed: a `Retry-After` beyond the backoff ceiling (5 min) is waited for 5 min only: a relay asking for
    * days would otherwise park the queue longer than most players keep a game (and overflow timers).
    */
-  const backOff = (requestedMs: number | undefined) => {
+  const backOff = (requestedMs?: number) => {
     if (disposed) return;
-    const retryAfterMs = requestedMs === undefined ? undefined : Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
+    const retryAfterMs = requestedMs && Math.min(requestedMs, FLUSH_BACKOFF.maxMs);
     const delay = Math.max(retryAfterMs ?? 0, backoffDelay(attempt++, FLUSH_BACKOFF));
     const now = platform.monotonic();
     backoffUntil = now + delay;

@@ -345,10 +345,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    * (one closed before its record's delete landed), which this start-up's index may not show yet, hence the sync.
    */
   const recover = async (record: RunningRecord) => {
-    if (disposed) return;
     await queue.sync();
     if (queue.has(record.sessionId)) return running.remove(record.sessionId);
-    await endRecord(record, 'recovered');
+    if (!disposed) await endRecord(record, 'recovered');
     requestFlush('startup');
   };
 
