@@ -5,7 +5,7 @@ namespace GameCampaignSdk
     /// <summary>Boosting a creator, through the game server's relay.</summary>
     public static class Boost
     {
-        /// <summary>Boosts another creator.</summary>
+        /// <summary>Boosts another creator. A <see cref="BoostChange.CallbackId"/> reaches the <c>sponsor.changed</c> webhook bound to the player by the relay (<c>relay:&lt;userId length&gt;:&lt;userId&gt;:&lt;callbackId&gt;</c>: <c>relayCallbackId</c> on the game server), not as sent.</summary>
         /// <exception cref="GameCampaignException">with <see cref="GameCampaignException.DaysRemaining"/> inside the 30-day cooldown; NOT_FOUND for an unknown creator.</exception>
         public static Task<BoostRecord> Change(BoostChange change)
         {

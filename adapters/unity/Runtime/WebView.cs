@@ -27,13 +27,13 @@ namespace GameCampaignSdk
             if (name == "webview:closed") EventHandlers.Raise(Closed);
         }
 
-        /// <summary>Opens the web view; the Task completes once it is open. Opening again closes the first.</summary>
+        /// <summary>Opens the web view; the Task completes once it is open. Opening again closes the first; of two calls in a row (a double tap) the one called last is shown and the other completes without showing (in the system browser, outside WebGL, it is never opened).</summary>
         public static Task Open(WebViewOpenOptions options)
         {
             return Bridge.Call("webview.open", (options ?? new WebViewOpenOptions()).ToJson());
         }
 
-        /// <summary>Closes the web view opened last, if it is still open; in WebGL also one still opening (the player went back while it loaded): it then never shows, its <see cref="Open"/> completes and <see cref="Closed"/> is raised.</summary>
+        /// <summary>Closes the web view opened last, if it is still open, and one still opening (the player went back while it loaded): it then never shows and its <see cref="Open"/> completes (in WebGL <see cref="Closed"/> is raised). Outside WebGL a page already in the system browser stays (nobody can close it).</summary>
         public static Task Close()
         {
             return Bridge.Call("webview.close", null);

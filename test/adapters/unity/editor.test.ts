@@ -137,4 +137,40 @@ describe('Unity C# implementation in Play mode (mono, emulator, relay over HTTP)
       await new Promise((resolve) => hostile.close(resolve));
     }
   }, 60_000);
+
+  it('of two WebView.Open calls in a row the one called last is shown, its token asked for after the first; an Open overtaken by Close or Dispose opens nothing', async () => {
+    // Before, both token requests raced and both pages went to Application.OpenURL, the answer that arrived last on top:
+    // here the stand-in (as the service, which ends a player's older token as it issues a newer one) answers the first
+    // request only once a second one has come or 300 ms passed, so the replaced token's page was the one on top.
+    const tokens: Array<{ ott: string; campaignId: string }> = [];
+    let inFlight = 0;
+    let mostInFlight = 0;
+    let second: (() => void) | undefined;
+    const standIn = await new Promise<ServerType>((resolve) => {
+      const listening = serve({
+        fetch: async (request) => {
+          if (!new URL(request.url).pathname.endsWith('/webview/ott')) return Response.json({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'stand-in' }, { status: 404 });
+          const body = (await request.json()) as { campaignId: string };
+          const token = { ott: `ott_${tokens.length + 1}`, campaignId: body.campaignId };
+          tokens.push(token);
+          mostInFlight = Math.max(mostInFlight, ++inFlight);
+          if (tokens.length === 1) await new Promise<void>((wake) => { second = wake; setTimeout(wake, 300); });
+          else second?.();
+          inFlight--;
+          return Response.json({ data: { ott: token.ott, expiresIn: 60, url: `https://view.example/webview?campaign=${token.campaignId}` } });
+        },
+        port: 0,
+        hostname: '127.0.0.1',
+      }, () => resolve(listening));
+    });
+    try {
+      const report = await playMode('webview-overtaken', 'player-double-tap', `http://127.0.0.1:${(standIn.address() as AddressInfo).port}/campaign`);
+      expect(report['errors']).toEqual(['no error', 'no error', 'no error', 'no error']);
+      expect(tokens.map((token) => token.campaignId)).toEqual(['cmp_first', 'cmp_second', 'cmp_closed', 'cmp_disposed']);
+      expect(mostInFlight).toBe(1);
+      expect(report['openedUrls']).toEqual([expect.stringMatching(/^https:\/\/view\.example\/webview\?campaign=cmp_second&ott=ott_2#code_verifier=[A-Za-z0-9_-]{43}$/)]);
+    } finally {
+      await new Promise((resolve) => standIn.close(resolve));
+    }
+  }, 60_000);
 });

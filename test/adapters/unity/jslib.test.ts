@@ -141,6 +141,37 @@ describe('GameCampaign.jslib', () => {
     expect(unity.live.size + bare.live.size).toBe(0);
   });
 
+  it('GameCampaign.Dispose() as the player leaves sends the running session within the C# call, in one keepalive request (the page\'s exit)', async () => {
+    // A Unity WebGL game's Quit button (or a beforeunload hook into C#) disposes before the page goes: the bridge calls
+    // gc.dispose() inside GameCampaign_Call, so the request is on its way before C# regains control, as the page's own
+    // exit sends it (core/tracker/tracker.ts dispose: Lifecycle.pageExit).
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    const { emu, unity } = setup();
+    const sent: Array<{ url: string; keepalive: boolean; body: string }> = [];
+    const answers: Array<Promise<Response>> = [];
+    const pageFetch = page!.window['fetch'] as (input: string | Request, init?: RequestInit) => Promise<Response>;
+    page!.window['fetch'] = (input: string | Request, init?: RequestInit) => {
+      const request = new Request(input, init);
+      sent.push({ url: request.url, keepalive: init?.keepalive ?? request.keepalive, body: typeof init?.body === 'string' ? init.body : '' });
+      const answer = pageFetch(input, init);
+      answers.push(answer);
+      return answer;
+    };
+    await answered(unity, 'init', initOptions('player-leaving'));
+    await answered(unity, 'tracker.flush'); // the start-up is done (IndexedDB read): before it, nothing is sent
+    const started = await answered(unity, 'tracker.start', { campaignId: DEMO_ACTIVE_CAMPAIGN_ID }, 0);
+    const sessionId = started['value'] as string;
+    await vi.advanceTimersByTimeAsync(6_000);
+    const before = sent.length;
+
+    const disposed = unity.request('dispose');
+    const exit = sent.slice(before);
+    expect(exit).toEqual([{ url: expect.stringMatching(/^http:\/\/game\.local\/campaign\//), keepalive: true, body: expect.stringContaining(sessionId) }]);
+    expect(await disposed).toMatchObject({ ok: true, value: null });
+    expect((await answers[answers.length - 1])!.status).toBe(200);
+    expect(emu.state().sessions.filter((s: { sessionId: string }) => s.sessionId === sessionId)).toMatchObject([{ userId: 'player-leaving', durationSeconds: 6 }]);
+  });
+
   it('new relay headers from C# are used by the next relay request (a refreshed token)', async () => {
     const { unity } = setup();
     await unity.request('init', { ...initOptions(DEMO_USERS.inCooldown) });

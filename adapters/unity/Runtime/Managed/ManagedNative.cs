@@ -59,9 +59,9 @@ namespace GameCampaignSdk
                 case "boost.change": return sdk.RelayCall("PUT", "/sponsor", args, cooldown: true);
                 case "boost.current": return sdk.Read("/v1/client/sponsors/user/" + Uri.EscapeDataString(sdk.UserId), nullWhenNotFound: true);
                 case "webview.open": return sdk.OpenWebView(args);
-                case "webview.close": return Done();
+                case "webview.close": sdk.CloseWebView(); return Done();
                 case "dispose":
-                    windDown = sdk.Tracker.Dispose("dispose");
+                    windDown = sdk.End();
                     sdk = null;
                     return Then(windDown);
             }
@@ -78,7 +78,7 @@ namespace GameCampaignSdk
         /// </summary>
         private async Task<object> Init(Dictionary<string, object> args)
         {
-            if (sdk != null) windDown = sdk.Tracker.Dispose("dispose");
+            if (sdk != null) windDown = sdk.End();
             sdk = null;
             var created = new ManagedSdk(args, Emit, windDown);
             sdk = created;
@@ -98,7 +98,7 @@ namespace GameCampaignSdk
         {
             var native = current;
             if (native == null || native.sdk == null) return;
-            native.windDown = native.sdk.Tracker.Dispose("dispose");
+            native.windDown = native.sdk.End();
             native.sdk = null;
             // The player exits once quitting's handlers return: the ended session's file write (off the main thread) must
             // be on disk by then. Its running record's delete waits for a main-thread turn that never comes; the next

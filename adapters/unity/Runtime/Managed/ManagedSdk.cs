@@ -103,12 +103,45 @@ namespace GameCampaignSdk
             throw HttpExchange.ErrorOf(answer, cooldown, relay: true);
         }
 
+        /// <summary>Counts <see cref="OpenWebView"/> and <see cref="CloseWebView"/> calls: an open still asking for its token when another comes is not shown.</summary>
+        private int webViewCalls;
+        /// <summary>The last token request: each waits for the one before (whatever its outcome).</summary>
+        private Task webViewAsking = Task.FromResult(0);
+
         /// <summary>
         /// The web view in the system browser: a PKCE pair made here, a one-time token bound to its challenge from the
         /// relay, and <c>{url}?ott=...#code_verifier=...</c> opened with <see cref="Application.OpenURL"/> (core/webview/launcher.ts).
+        /// As core/webview/open-page.ts: one token request at a time, in the order of the calls (the service ends a player's
+        /// older token as it issues a newer one), and only the open called last is shown; one that a later
+        /// <c>Open</c>, a <c>Close</c> or the SDK's end overtook completes without opening (a system browser's tab cannot
+        /// be closed again). Before, two calls (a double tap) both opened, the answer that arrived last on top, and when
+        /// the service had issued that token first the player saw "token replaced".
         /// </summary>
         internal async Task<object> OpenWebView(Dictionary<string, object> args)
         {
+            var call = ++webViewCalls;
+            var asking = AskWebViewPage(args, webViewAsking);
+            webViewAsking = asking;
+            var page = await asking;
+            if (call == webViewCalls) Application.OpenURL(page);
+            return null;
+        }
+
+        /// <summary>This SDK's end (<c>Dispose</c>, another <c>Init</c>, quitting): its tracker disposed and, as gc.dispose() closes the launcher, no page of it still on its way shown.</summary>
+        internal Task End()
+        {
+            CloseWebView();
+            return Tracker.Dispose("dispose");
+        }
+
+        /// <summary>An open still asking for its token is not shown (the page already in the browser stays: nobody can close it).</summary>
+        internal void CloseWebView() { webViewCalls++; }
+
+        /// <summary>The page to open: its token asked for once <paramref name="before"/> is answered.</summary>
+        private async Task<string> AskWebViewPage(Dictionary<string, object> args, Task before)
+        {
+            try { await before; }
+            catch (Exception) { } // its own Open reports it
             string codeVerifier, codeChallenge;
             RandomIds.PkcePair(out codeVerifier, out codeChallenge);
             var request = new Dictionary<string, object>(args);
@@ -122,8 +155,7 @@ namespace GameCampaignSdk
             {
                 throw new GameCampaignException(new ErrorInfo { Name = "TypeError", Code = "JS_ERROR", Message = "The web view address is not http(s): " + url.Split('?')[0] + " (the relay's webviewUrl)" });
             }
-            Application.OpenURL(url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott") ?? "") + "#code_verifier=" + codeVerifier);
-            return null;
+            return url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott") ?? "") + "#code_verifier=" + codeVerifier;
         }
 
         internal static string Segment(Dictionary<string, object> args, string key)

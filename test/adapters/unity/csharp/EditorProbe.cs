@@ -60,6 +60,7 @@ internal static class EditorProbe
             else if (phase == "queue") await Queue(args[5]);
             else if (phase == "recover") await Recover();
             else if (phase == "webview-urls") await WebViewUrls(args[5]);
+            else if (phase == "webview-overtaken") await WebViewOvertaken();
             Report["continuationsOnMainThread"] = Thread.CurrentThread.ManagedThreadId == (int)(double)Report["mainThread"];
         });
         Report["events"] = Events;
@@ -119,6 +120,27 @@ internal static class EditorProbe
     {
         var errors = new List<object>();
         for (var i = 0; i < int.Parse(count); i++) errors.Add(DescribeWithMessage(await Catch(WebView.Open(new WebViewOpenOptions()))));
+        Report["errors"] = errors;
+        Report["openedUrls"] = Json.Write(Application.OpenedUrls, url => (object)url);
+    }
+
+    /// <summary>
+    /// Two Opens in a row (a double tap), then an Open overtaken by Close, then one by Dispose: only the Open called
+    /// last of the first two reaches the browser; each overtaken one completes without error.
+    /// </summary>
+    private static async Task WebViewOvertaken()
+    {
+        var errors = new List<object>();
+        var first = WebView.Open(new WebViewOpenOptions { CampaignId = "cmp_first" });
+        var second = WebView.Open(new WebViewOpenOptions { CampaignId = "cmp_second" });
+        errors.Add(Describe(await Catch(first)));
+        errors.Add(Describe(await Catch(second)));
+        var closed = WebView.Open(new WebViewOpenOptions { CampaignId = "cmp_closed" });
+        await WebView.Close();
+        errors.Add(Describe(await Catch(closed)));
+        var disposed = WebView.Open(new WebViewOpenOptions { CampaignId = "cmp_disposed" });
+        await GameCampaign.Dispose();
+        errors.Add(Describe(await Catch(disposed)));
         Report["errors"] = errors;
         Report["openedUrls"] = Json.Write(Application.OpenedUrls, url => (object)url);
     }
