@@ -91,12 +91,13 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
 
 /**
  * `game` EVENT_HIDE/EVENT_SHOW everywhere; on a web page (`page`, the global object when it has a `document`) also
- * the page's `visibilitychange` and `pagehide` (unload), since the game events are not guaranteed there. Each
+ * the page's `visibilitychange` and `pagehide` (a hidden page), since the game events are not guaranteed there. Each
  * subscription attaches its own host listeners and drops them when unsubscribed, and keeps its own hidden state:
- * a change both sources report (the game event and `visibilitychange` on web) reaches the listener once.
+ * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once, so a
+ * page left sends one exit request (each keepalive body counts against the page's 64 KiB), not one per event.
  */
 function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined): Lifecycle {
-  const listen = (hidden: (isHidden: boolean) => void, unload?: () => void) => {
+  const listen = (hidden: (isHidden: boolean) => void) => {
     const hide = () => hidden(true);
     const show = () => hidden(false);
     const visibility = () => hidden(page!['document'].visibilityState === 'hidden');
@@ -105,7 +106,8 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
       const method = on ? 'addEventListener' : 'removeEventListener';
       page?.['document'][method]('visibilitychange', visibility);
-      if (unload) page?.['window']?.[method]('pagehide', unload);
+      // pagehide comes before the page stops running, whatever visibilityState says then (a navigation away).
+      page?.['window']?.[method]('pagehide', hide);
     };
     each(true);
     return () => each(false);
@@ -122,10 +124,10 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       if (isHidden !== hidden && (hidden = isHidden) === background) listener();
     });
   };
-  // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing. A web build is a
-  // page, whose hidden tab may be closed or discarded with no other event: the tracker's page exit sends the session
-  // as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
-  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener), isInBackground, ...(page ? { pageExit } : {}) };
+  // No `onUnload`: `pagehide` is a change to hidden like the others (a separate unload subscription sent the exit
+  // again). A web build is a page, whose hidden tab may be closed or discarded with no other event: the tracker's page
+  // exit sends the session as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
+  return { onBackground: change(true), onForeground: change(false), isInBackground, ...(page ? { pageExit } : {}) };
 }
 
 /**

@@ -265,22 +265,28 @@ describe('Cocos lifecycle', () => {
     expect(cc.listenerCount()).toBe(0);
   });
 
-  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is unload', () => {
+  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is a background, told once with the events around it', () => {
     const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
     const window = new EventTarget();
     vi.stubGlobal('document', document);
     vi.stubGlobal('window', window);
-    const { lifecycle } = createCocosPlatform({ cc: createFakeCc('web') });
+    const cc = createFakeCc('web');
+    const { lifecycle } = createCocosPlatform({ cc });
     const heard: string[] = [];
     lifecycle.onBackground(() => heard.push('background'));
     lifecycle.onForeground(() => heard.push('foreground'));
-    lifecycle.onUnload!(() => heard.push('unload'));
+    expect(lifecycle.onUnload).toBeUndefined();
     document.visibilityState = 'hidden';
     document.dispatchEvent(new Event('visibilitychange'));
     document.visibilityState = 'visible';
     document.dispatchEvent(new Event('visibilitychange'));
+    // A navigation away: pagehide while visible, then visibilitychange and the engine's own hide.
     window.dispatchEvent(new Event('pagehide'));
-    expect(heard).toEqual(['background', 'foreground', 'unload']);
+    document.visibilityState = 'hidden';
+    document.dispatchEvent(new Event('visibilitychange'));
+    cc.emit('game_on_hide');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(heard).toEqual(['background', 'foreground', 'background']);
   });
 });
 
@@ -362,6 +368,49 @@ describe('Cocos runtime', () => {
     native.start();
     const app = createCocosPlatform({ cc: native });
     expect(app.lifecycle.pageExit).toBeUndefined();
+  });
+
+  it.each([
+    ['a navigation away (pagehide, then visibilitychange)', ['pagehide', 'visibilitychange']],
+    ['a closed tab (visibilitychange, then pagehide)', ['visibilitychange', 'pagehide']],
+  ])('a web build left by %s sends one exit request, not two (each keepalive body counts against the page\'s 64 KiB)', async (_case, order) => {
+    const cc = createFakeCc('web', new Map());
+    cc.start();
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    const window = new EventTarget();
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('navigator', { onLine: true });
+    const requests: Array<{ keepalive: boolean | undefined; sessionIds: string[] }> = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      requests.push({ keepalive: init?.keepalive, sessionIds: sessions.map((s) => s.sessionId) });
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } }, userId: 'player-1' });
+      const ends: string[] = [];
+      gc.tracker.on('session:end', (event) => ends.push(event.reason));
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' });
+      await vi.advanceTimersByTimeAsync(3_000);
+      for (const type of order) {
+        if (type === 'pagehide') window.dispatchEvent(new Event('pagehide'));
+        else {
+          document.visibilityState = 'hidden';
+          document.dispatchEvent(new Event('visibilitychange'));
+        }
+      }
+      // Both events ran synchronously: whatever went out, went out within them.
+      expect(requests).toEqual([{ keepalive: true, sessionIds: [id] }]);
+      expect(ends).toEqual(['hidden']);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(requests).toHaveLength(1);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('a web build loaded in a background tab counts no time until it is shown (no event says it starts hidden)', async () => {
