@@ -4,6 +4,7 @@
  * storage only at first use.
  * @see DESIGN section 4, docs/guides/cocos.md
  */
+import { chainLock } from '../../core/chain-lock.js';
 import type { Lifecycle, Platform, WebViewHandle } from '../../core/platform.js';
 import { pageExit } from '../../core/tracker/page-exit.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
@@ -20,6 +21,15 @@ import { createXhrFetch } from './xhr-fetch.js';
  * assumed: the scheme name; on web the component is an iframe and closes through the handle only.
  */
 export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
+
+/**
+ * The locks of every Cocos platform in this JavaScript context (`Platform.lock`). A running tracker holds one for its
+ * life: an SDK created again while another runs (a second component, a scene or `game.restart()` without `dispose()`)
+ * waits for it before it takes that tracker's running session for a crashed one, instead of sending it ended at its
+ * last checkpoint (the live tracker's whole session then SKIPPED). Native and WeChat run one context per store.
+ * assumed: two tabs of one web build (one `localStorage`) are not kept apart (as before).
+ */
+const locks = new Map<string, Promise<void>>();
 
 /** The Cocos platform, with the build it detected and whether its storage persists. */
 export interface CocosPlatform extends Platform {
@@ -81,6 +91,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     ...(noWebView ? { webViewUnavailable: noWebView } : {}),
     // Native builds have no signal: no `network`.
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
+    lock: (name, task) => chainLock(locks, name, task),
     now: () => Date.now(),
     // Web and native have `performance.now()`: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045,
     // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).

@@ -450,6 +450,89 @@ describe('Cocos runtime', () => {
   });
 });
 
+describe('Cocos: the SDK created again in one game', () => {
+  /** A relay that records the first copy of each session, as the service does (a later copy: SKIPPED). */
+  const service = (recorded: Map<string, number>) => async (request: Request) => {
+    const { sessions } = (await request.json()) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+    const results = sessions.map(({ sessionId, durationSeconds }) => {
+      const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
+      if (status === 'SUCCESS') recorded.set(sessionId, durationSeconds);
+      return { sessionId, status };
+    });
+    return new Response(JSON.stringify({ data: { results } }));
+  };
+  /** What the game passes, the `cc` and the way to the service aside. */
+  const game = {
+    getRandomValues: <T extends ArrayBufferView | null>(array: T): T => (webcrypto.getRandomValues(array as unknown as Uint8Array), array),
+    clientKey: 'ck_key:secret',
+    relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } },
+    userId: 'player-1',
+  };
+
+  it.each(['web', 'native', 'wechat'] as const)(
+    '%s: a second SDK while the first still runs (a second component, a scene reloaded without dispose) does not take the first\'s session for a crashed one',
+    async (runtime) => {
+      // Before: the second tracker recovered the first's running record as crashed, sent it ended at its last
+      // checkpoint (45 s), and the first's whole session (105 s) was then SKIPPED: 60 s of play lost.
+      const recorded = new Map<string, number>();
+      const cc = createFakeCc(runtime, new Map());
+      cc.start();
+      const handler = service(recorded);
+      const fake = runtime === 'wechat' ? createFakeWx(new Map(), handler) : undefined;
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+      try {
+        const options = { ...game, cc, ...(fake ? { wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest } : { fetch: (input: string | Request, init?: RequestInit) => handler(new Request(input, init)) }) };
+        const first = createGameCampaign(options);
+        await vi.advanceTimersByTimeAsync(10);
+        const firstId = first.tracker.start({ campaignId: 'spring' });
+        await vi.advanceTimersByTimeAsync(45_000);
+        const second = createGameCampaign(options);
+        await vi.advanceTimersByTimeAsync(10);
+        const secondId = second.tracker.start({ campaignId: 'spring' });
+        await vi.advanceTimersByTimeAsync(60_000);
+        await first.tracker.stop();
+        await second.tracker.stop();
+        await first.tracker.flush();
+        await second.tracker.flush();
+        expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 105, [secondId]: 60 });
+        await first.dispose();
+        await second.dispose();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
+  it('a scene change that disposes the SDK (not awaited) and creates it again at once: the running session is recorded once, whole', async () => {
+    const recorded = new Map<string, number>();
+    const sends: string[] = [];
+    const cc = createFakeCc('native', new Map());
+    cc.start();
+    const handler = service(recorded);
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const fetch = async (input: string | Request, init?: RequestInit) => {
+        sends.push(...(JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId));
+        return handler(new Request(input, init));
+      };
+      const options = { ...game, cc, fetch };
+      const first = createGameCampaign(options);
+      await vi.advanceTimersByTimeAsync(10);
+      const firstId = first.tracker.start();
+      await vi.advanceTimersByTimeAsync(45_000);
+      void first.dispose(); // the component's onDestroy()
+      const second = createGameCampaign(options); // the next scene's start()
+      await vi.advanceTimersByTimeAsync(10);
+      await second.tracker.flush();
+      expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 45 });
+      expect(sends).toEqual([firstId]);
+      await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});
+
 describe('Cocos network', () => {
   it('on WeChat starts from wx.getNetworkType (telling listeners when it is not the assumed online) and follows wx.onNetworkStatusChange', async () => {
     const fake = createFakeWx(new Map(), noServer);
