@@ -10,6 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { startEmulator, type RunningEmulator } from '../../../emulator/index.js';
 import { COCOS_PREVIEW_ORIGINS, startGameServer, type GameServer } from '../../../samples/game-server/server.js';
 import { createFakeCc, type FakeCc } from '../fakes/fake-cc.js';
+import { createFakeWx } from '../fakes/fake-wx.js';
 
 /** What the `cc` module is for the component under test: the fake engine objects and a bridge that answers. */
 const engine = vi.hoisted(() => ({ cc: undefined as unknown as FakeCc, os: 'Web', bridge: [] as unknown[][] }));
@@ -92,7 +93,9 @@ type Clickable = { node: { emit(type: string): void; listeners: number } };
 const ccModule = 'cc';
 const samplePath = '../../../samples/cocos/CampaignComponent.js';
 const { Button, Label } = (await import(/* @vite-ignore */ ccModule)) as { Button: (new () => unknown) & { EventType: { CLICK: string } }; Label: new () => unknown };
-const { CampaignComponent } = (await import(/* @vite-ignore */ samplePath)) as { CampaignComponent: new () => Sample };
+/** The sample module, evaluated anew (it reads the global `wx` once, as it loads). */
+const loadSample = async () => ((await import(/* @vite-ignore */ samplePath)) as { CampaignComponent: new () => Sample }).CampaignComponent;
+let CampaignComponent = await loadSample();
 
 /** The component as the editor makes it: its buttons and label dragged onto it, its relay and login `npm start`'s. */
 function placeComponent(game: GameServer, userId: string): { component: Sample; click(button: 'play' | 'stop'): void; label: { string: string } } {
@@ -161,6 +164,35 @@ describe('the Cocos sample against `npm start`', () => {
     component.onDestroy();
     expect((component.playButton as unknown as Clickable).node.listeners).toBe(0);
     expect(engine.cc.listenerCount()).toBe(0);
+  });
+
+  it('a WeChat mini-game build (the global wx, no fetch, no WebCrypto) signs in through the SDK\'s wx.request fetch and the session is recorded once', async () => {
+    // Every wx.request goes to `npm start`'s server (the developer tool with "do not verify domains").
+    const fake = createFakeWx(new Map(), (request) => fetch(request));
+    vi.stubGlobal('wx', fake.wx);
+    vi.stubGlobal('XMLHttpRequest', fake.XMLHttpRequest);
+    vi.stubGlobal('crypto', undefined);
+    vi.resetModules();
+    CampaignComponent = await loadSample();
+    engine.cc = createFakeCc('wechat');
+    engine.os = 'Android';
+    const { component, click, label } = placeComponent(game, 'cocos-wechat');
+    vi.useFakeTimers({ toFake: ['Date', 'performance'] });
+    try {
+      component.start();
+      click('play');
+      vi.advanceTimersByTime(2_000);
+      click('stop');
+      await expect.poll(() => recordedFor('cocos-wechat')).toHaveLength(1);
+      await expect.poll(() => label.string).toBe('Sent 1 session(s)');
+      expect(fake.requests.map((request) => new URL(request.url).pathname)).toEqual(['/login', '/campaign/playtime/sessions']);
+      expect(engine.bridge).toEqual([]); // not native: WeChat's crypto manager
+      component.onDestroy();
+    } finally {
+      vi.unstubAllGlobals();
+      vi.resetModules();
+      CampaignComponent = await loadSample();
+    }
   });
 
   it('a game server restarted under a running game (its tokens forgotten): the sample signs in again and delivers', async () => {
