@@ -18,7 +18,7 @@ import { createXhrFetch } from './xhr-fetch.js';
 
 /**
  * The URL scheme a page uses to close the web view on native (`location.href = 'gamecampaign://close'`).
- * assumed: the scheme name; on web the component is an iframe and closes through the handle only.
+ * assumed: the scheme name. On web the component is an iframe: the page posts `{ type: 'game-campaign:close' }` instead.
  */
 export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
 

@@ -629,6 +629,32 @@ describe('Cocos web view', () => {
     expect(destroyed).toEqual(['https://campaign.example/one', 'https://campaign.example/two']);
   });
 
+  it('on web, the page\'s Close (it posts { type: \'game-campaign:close\' } to the game, as the emulator\'s page does) closes the component; another origin\'s message does not', async () => {
+    // Before, only native's close scheme closed it: a web build's full-screen WebView (the sample's) stayed over the game.
+    const window = new EventTarget();
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
+    const fake = createFakeWebView('web');
+    const platform = createCocosPlatform({ cc: createFakeCc('web'), webView: () => fake.view });
+    const handle = await platform.openWebView('https://campaign.example/webview?ott=1#code_verifier=x');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    const post = (origin: string, data: unknown) => window.dispatchEvent(new MessageEvent('message', { origin, data }));
+    post('https://evil.example', { type: 'game-campaign:close' });
+    post('https://campaign.example', { type: 'something-else' });
+    post('https://campaign.example', 'game-campaign:close');
+    await Promise.resolve();
+    expect([closed, fake.destroyed]).toEqual([false, 0]);
+    post('https://campaign.example', { type: 'game-campaign:close' });
+    await Promise.resolve();
+    expect([closed, fake.destroyed]).toEqual([true, 1]);
+    // Its listener is gone: a second message destroys nothing more.
+    post('https://campaign.example', { type: 'game-campaign:close' });
+    expect(fake.destroyed).toBe(1);
+  });
+
   it('a web view whose node the game destroyed (a scene change, its own close button) is closed: its handle\'s closed settles, and close() destroys nothing more', async () => {
     const fake = createFakeWebView('native');
     const handle = await createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view }).openWebView('https://campaign.example/one');
