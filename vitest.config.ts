@@ -1,6 +1,26 @@
-import { defineConfig } from 'vitest/config';
+import ts from 'typescript';
+import { defineConfig, type Plugin } from 'vitest/config';
+
+/**
+ * samples/cocos runs under test (test/adapters/cocos/sample.test.ts) with `@ccclass`/`@property` compiled as legacy
+ * decorators, as Cocos Creator compiles them: Vite's own transform (oxc) emits an import of a helper package this
+ * project does not install, so TypeScript compiles those files (their helpers inline).
+ */
+const cocosSample: Plugin = {
+  name: 'cocos-sample-decorators',
+  enforce: 'pre',
+  transform(code, id) {
+    if (!/\/samples\/cocos\/[^/]+\.ts$/.test(id)) return undefined;
+    const { outputText, sourceMapText } = ts.transpileModule(code, {
+      fileName: id,
+      compilerOptions: { experimentalDecorators: true, target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, sourceMap: true, useDefineForClassFields: false },
+    });
+    return { code: outputText, map: sourceMapText };
+  },
+};
 
 export default defineConfig({
+  plugins: [cocosSample],
   test: {
     include: ['test/**/*.test.ts'],
     environment: 'node',

@@ -1,7 +1,8 @@
 /**
  * `npm start`: the local emulator, the sample game server (relay, toy login, webhook feed) and the sample game
  * page, all on 127.0.0.1 with no network and no keys to fetch. Prints one URL to open. Ctrl-C or SIGTERM stops
- * everything. Ports: EMULATOR_PORT (default 8787) and PORT (default 8788); 0 picks free ones.
+ * everything. Ports: EMULATOR_PORT (default 8787) and PORT (default 8788); 0 picks free ones. CORS_ORIGINS (comma
+ * separated) replaces the page origins the game server answers across origins (default: Cocos Creator's preview).
  */
 import { existsSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
@@ -15,7 +16,8 @@ if (!existsSync(new URL('../dist/game-campaign.iife.js', import.meta.url))) {
 }
 
 const emulator = await startEmulator({ port: Number(process.env['EMULATOR_PORT'] ?? 8787) });
-const game = await startGameServer({ emulator, port: Number(process.env['PORT'] ?? 8788) });
+const corsOrigins = process.env['CORS_ORIGINS']?.split(',').map((origin) => origin.trim());
+const game = await startGameServer({ emulator, port: Number(process.env['PORT'] ?? 8788), corsOrigins });
 
 console.log(`
   Open ${game.url}

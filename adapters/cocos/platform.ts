@@ -4,6 +4,7 @@
  * storage only at first use.
  * @see DESIGN section 4, docs/guides/cocos.md
  */
+import { chainLock } from '../../core/chain-lock.js';
 import type { Lifecycle, Platform, WebViewHandle } from '../../core/platform.js';
 import { pageExit } from '../../core/tracker/page-exit.js';
 import { ensureAbortController } from '../shared/abort-controller.js';
@@ -17,9 +18,18 @@ import { createXhrFetch } from './xhr-fetch.js';
 
 /**
  * The URL scheme a page uses to close the web view on native (`location.href = 'gamecampaign://close'`).
- * assumed: the scheme name; on web the component is an iframe and closes through the handle only.
+ * assumed: the scheme name. On web the component is an iframe: the page posts `{ type: 'game-campaign:close' }` instead.
  */
 export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
+
+/**
+ * The locks of every Cocos platform in this JavaScript context (`Platform.lock`). A running tracker holds one for its
+ * life: an SDK created again while another runs (a second component, a scene or `game.restart()` without `dispose()`)
+ * waits for it before it takes that tracker's running session for a crashed one, instead of sending it ended at its
+ * last checkpoint (the live tracker's whole session then SKIPPED). Native and WeChat run one context per store.
+ * assumed: two tabs of one web build (one `localStorage`) are not kept apart (as before).
+ */
+const locks = new Map<string, Promise<void>>();
 
 /** The Cocos platform, with the build it detected and whether its storage persists. */
 export interface CocosPlatform extends Platform {
@@ -81,6 +91,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     ...(noWebView ? { webViewUnavailable: noWebView } : {}),
     // Native builds have no signal: no `network`.
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
+    lock: (name, task) => chainLock(locks, name, task),
     now: () => Date.now(),
     // Web and native have `performance.now()`: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045,
     // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
@@ -91,12 +102,13 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
 
 /**
  * `game` EVENT_HIDE/EVENT_SHOW everywhere; on a web page (`page`, the global object when it has a `document`) also
- * the page's `visibilitychange` and `pagehide` (unload), since the game events are not guaranteed there. Each
+ * the page's `visibilitychange` and `pagehide` (a hidden page), since the game events are not guaranteed there. Each
  * subscription attaches its own host listeners and drops them when unsubscribed, and keeps its own hidden state:
- * a change both sources report (the game event and `visibilitychange` on web) reaches the listener once.
+ * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once, so a
+ * page left sends one exit request (each keepalive body counts against the page's 64 KiB), not one per event.
  */
 function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined): Lifecycle {
-  const listen = (hidden: (isHidden: boolean) => void, unload?: () => void) => {
+  const listen = (hidden: (isHidden: boolean) => void) => {
     const hide = () => hidden(true);
     const show = () => hidden(false);
     const visibility = () => hidden(page!['document'].visibilityState === 'hidden');
@@ -105,7 +117,8 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
       const method = on ? 'addEventListener' : 'removeEventListener';
       page?.['document'][method]('visibilitychange', visibility);
-      if (unload) page?.['window']?.[method]('pagehide', unload);
+      // pagehide comes before the page stops running, whatever visibilityState says then (a navigation away).
+      page?.['window']?.[method]('pagehide', hide);
     };
     each(true);
     return () => each(false);
@@ -122,10 +135,10 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       if (isHidden !== hidden && (hidden = isHidden) === background) listener();
     });
   };
-  // `pagehide` is web only: elsewhere an unload subscription listens to the game events for nothing. A web build is a
-  // page, whose hidden tab may be closed or discarded with no other event: the tracker's page exit sends the session
-  // as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
-  return { onBackground: change(true), onForeground: change(false), onUnload: (listener) => listen(() => undefined, listener), isInBackground, ...(page ? { pageExit } : {}) };
+  // No `onUnload`: `pagehide` is a change to hidden like the others (a separate unload subscription sent the exit
+  // again). A web build is a page, whose hidden tab may be closed or discarded with no other event: the tracker's page
+  // exit sends the session as it is hidden (DESIGN section 5, "leaving"). Native and mini-game builds are apps: a background pauses.
+  return { onBackground: change(true), onForeground: change(false), isInBackground, ...(page ? { pageExit } : {}) };
 }
 
 /**

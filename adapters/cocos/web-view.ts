@@ -37,6 +37,15 @@ export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebVi
   if (sys.isNative) {
     wire();
     view.node.on('loading', wire);
+  } else {
+    // On web the page's Close posts `{ type: 'game-campaign:close' }` to the game's page (the browser adapter's
+    // WEBVIEW_CLOSE_MESSAGE; the emulator's page does). assumed: the component's iframe is not reachable, so any
+    // frame of the page's origin may close it. Listened to until it closes.
+    const g = globalThis as Record<string, any>;
+    const origin = new URL(url).origin;
+    const onMessage = (event: MessageEvent) => event.origin === origin && event.data?.type === 'game-campaign:close' && handle.close();
+    g['addEventListener']?.('message', onMessage);
+    void handle.closed.then(() => g['removeEventListener']?.('message', onMessage));
   }
   // A page that failed to load is gone for the player: the launcher hears it as closed.
   view.node.on('error', () => handle.close());

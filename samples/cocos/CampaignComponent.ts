@@ -2,18 +2,21 @@
  * A Cocos Creator 3.8 component that takes part in a creator campaign: it creates the SDK once the engine has
  * started, records a play session between the Play and Stop buttons, opens the campaign page in a WebView
  * and frees everything when its node is destroyed. Works on web, native (iOS, Android) and WeChat mini-game
- * builds (there, without the web view). On native, pass `getRandomValues` (a bridge to the OS's secure random,
- * docs/guides/cocos.md "Random bytes on native"): without it the campaign page cannot open (its PKCE needs random
- * bytes) and the tracker reports an `error` of kind `crypto` as each session starts. Guide: docs/guides/cocos.md.
+ * builds (there, without the web view). It signs the player in at the game server first (`npm start`'s toy login),
+ * since the relay takes only a signed-in player's sessions. On native it reads random bytes through a bridge your
+ * project adds (`SecureRandomBridge`, docs/guides/cocos.md "Random bytes on native"): without it the campaign page
+ * cannot open (its PKCE needs random bytes) and the tracker reports an `error` of kind `crypto` as each session
+ * starts. Guide: docs/guides/cocos.md.
  *
  * Use: copy this file and `npm install game-campaign-sdk` into your Cocos project, add the component to a node
  * of the scene, and drag the buttons and the label onto its properties in the Inspector. The relay is your game
- * server's `createRelay` mount (samples/node-relay, or `npm start`'s game server at 127.0.0.1:8788/campaign).
+ * server's `createRelay` mount (samples/node-relay, or `npm start`'s game server at 127.0.0.1:8788/campaign, which
+ * answers the editor's browser preview at http://localhost:7456 across origins: CORS on its login and relay).
  *
  * Type-checked against @cocos/creator-types 3.8 by `npx tsc -p tsconfig.cocos.json` (part of `npm test`).
  */
-import { _decorator, Button, Component, director, Game, game, Label, Node, sys, WebView, Widget } from 'cc';
-import { createGameCampaign, RequestBlockedError, type GameCampaign, type WechatApi } from 'game-campaign-sdk/cocos';
+import { _decorator, Button, Component, director, Game, game, Label, native, Node, sys, WebView, Widget } from 'cc';
+import { createGameCampaign, RequestBlockedError, type WechatApi } from 'game-campaign-sdk/cocos';
 
 const { ccclass, property } = _decorator;
 
@@ -37,14 +40,16 @@ export class CampaignComponent extends Component {
   @property campaignId = 'cmp_spring_festival';
 
   /**
-   * The player and their session token from your game's own login; the relay trusts only the token. With `npm start`'s
-   * game server, `POST http://127.0.0.1:8788/login` with `{"userId":"player-1"}` answers `{ token }`: without one every
-   * flush is answered 401 (`error`, kind `auth`) and the sessions wait on the device.
+   * Your game's own sign-in, which gives the player a session token: the relay trusts only the token. Here
+   * `npm start`'s toy login: `POST /login` with `{"userId":"player-1"}` answers `{ token }` for any demo name.
    */
-  userId = 'player-1';
-  sessionToken = '';
+  @property loginUrl = 'http://127.0.0.1:8788/login';
+  /** The signed-in player (your game's own account id). */
+  @property userId = 'player-1';
 
-  private gc: GameCampaign | undefined;
+  private gc: ReturnType<typeof createGameCampaign> | undefined;
+  /** The session token, once asked for; dropped when it fails or the relay refuses it, so the next flush signs in again. */
+  private token: Promise<string> | undefined;
 
   protected override start(): void {
     // Not before start(): `sys.localStorage` is an empty object until the engine has started.
@@ -52,9 +57,11 @@ export class CampaignComponent extends Component {
       cc: { sys, game, Game },
       wx: wechat,
       clientKey: this.clientKey,
-      relay: { url: this.relayUrl, headers: () => ({ authorization: `Bearer ${this.sessionToken}` }) },
+      // Asked before each delivery: the first signs in. Until it succeeds the sessions wait on the device.
+      relay: { url: this.relayUrl, headers: async () => ({ authorization: `Bearer ${await this.signIn()}` }) },
       userId: this.userId,
       webView: (url) => this.createWebView(url),
+      getRandomValues: sys.isNative && (sys.os === sys.OS.ANDROID || sys.os === sys.OS.IOS) ? nativeRandomValues : undefined,
     });
     this.gc = gc;
     gc.tracker.on('session:start', () => this.show('Playing…'));
@@ -63,6 +70,8 @@ export class CampaignComponent extends Component {
     gc.tracker.on('dropped', ({ reason }) => this.show(`A session was not recorded (${reason})`));
     gc.tracker.on('error', ({ kind, error }) => {
       console.warn('campaign', kind, error);
+      // The relay refused the token (the game server restarted, the token expired): sign in again at the next flush.
+      if (kind === 'auth') this.token = undefined;
       // WeChat refuses hosts off the mini-game's request domain list: sessions stay queued until the relay's host is added.
       if (error instanceof RequestBlockedError) this.show(error.message);
     });
@@ -95,6 +104,22 @@ export class CampaignComponent extends Component {
     this.gc = undefined;
   }
 
+  /**
+   * Signs the player in once, through the SDK's fetch (a WeChat mini-game has no global `fetch`; the SDK's is its
+   * `wx.request` one, so the login host goes on the same request domain list as the relay).
+   */
+  private signIn(): Promise<string> {
+    if (!this.token) {
+      const body = JSON.stringify({ userId: this.userId });
+      this.token = this.gc!.platform.fetch(this.loginUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body }).then(async (response) => {
+        if (!response.ok) throw new Error(`sign-in at ${this.loginUrl} failed: ${response.status}`);
+        return ((await response.json()) as { token: string }).token;
+      });
+      this.token.catch(() => (this.token = undefined));
+    }
+    return this.token;
+  }
+
   /** A full-screen WebView over the scene; the adapter sets its url and destroys the node on close. */
   private createWebView(url: string): WebView {
     const node = new Node('campaign-web-view');
@@ -109,4 +134,22 @@ export class CampaignComponent extends Component {
   private show(text: string): void {
     if (this.statusLabel) this.statusLabel.string = text;
   }
+}
+
+/**
+ * Secure random bytes on native (Cocos native has no WebCrypto), from the static method `SecureRandomBridge.hex`
+ * your project adds (Java on Android, Objective-C on iOS: docs/guides/cocos.md, "Random bytes on native"), which
+ * answers `n` bytes from the OS's secure random as hex. Throws when the bridge answers anything else: the SDK then
+ * reports an `error` of kind `crypto`, never weaker bytes.
+ */
+function nativeRandomValues<T extends ArrayBufferView | null>(array: T): T {
+  if (!array) return array;
+  const bytes = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
+  const hex: unknown =
+    sys.os === sys.OS.ANDROID
+      ? native.reflection.callStaticMethod('com/cocos/game/SecureRandomBridge', 'hex', '(I)Ljava/lang/String;', bytes.length)
+      : native.reflection.callStaticMethod('SecureRandomBridge', 'hex:', String(bytes.length)); // iOS: the arguments follow the method name
+  if (typeof hex !== 'string' || !new RegExp(`^[0-9a-f]{${bytes.length * 2}}$`).test(hex)) throw new Error('SecureRandomBridge.hex answered no random bytes');
+  for (let i = 0; i < bytes.length; i++) bytes[i] = parseInt(hex.slice(i * 2, i * 2 + 2), 16);
+  return array;
 }

@@ -2,6 +2,8 @@
  * The sample game server `npm start` runs: what a real game server adds around the SDK, on Hono.
  * - a toy login (`POST /login`): a real game checks its own accounts; here any demo player name gets a token;
  * - the relay at `/campaign`, binding each request to the player of its bearer token;
+ * - CORS on those two for Cocos Creator's browser preview (`http://localhost:7456`, its default preview port),
+ *   so the Cocos sample (samples/cocos) runs in the editor's preview against this server;
  * - a webhook receiver per event type (`/webhooks/<type>`), each verified with its own secret, and the verified
  *   events as server-sent events (`GET /events`) for the sample page's live feed;
  * - `samples/browser` and the built SDK (`/sdk/*` from `dist/`), so the page needs no build step;
@@ -12,6 +14,7 @@ import { randomUUID } from 'node:crypto';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
+import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
 import { CampaignServer, createRelay, createWebhookReceiver, type ReceivedWebhookEvent } from 'game-campaign-sdk/server';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type RunningEmulator } from 'game-campaign-sdk/emulator';
@@ -25,7 +28,18 @@ export interface GameServerOptions {
   port?: number;
   /** Where `/` and `/sdk` files come from. @defaultValue the repository's `samples/browser` and `dist` */
   root?: string;
+  /**
+   * Page origins that may call `/login` and the relay from another origin: a game previewed elsewhere on this
+   * machine. @defaultValue {@link COCOS_PREVIEW_ORIGINS}
+   */
+  corsOrigins?: string[];
 }
+
+/**
+ * Cocos Creator's browser preview (Preview in browser, its default port 7456: Preferences > Preview), as
+ * browsers send its origin. A dev server's list only: a released game's relay lists its own pages' origins.
+ */
+export const COCOS_PREVIEW_ORIGINS = ['http://localhost:7456', 'http://127.0.0.1:7456'];
 
 /** A running sample game server. */
 export interface GameServer {
@@ -43,9 +57,11 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
   let clockOffsetMs = 0;
   // Toy accounts: token -> player. A real game verifies its own session here.
   const players = new Map<string, string>();
+  const origins = options.corsOrigins ?? COCOS_PREVIEW_ORIGINS;
   const relay = createRelay({
     server,
     basePath: '/campaign',
+    cors: { origins },
     authenticate: (request) => {
       const userId = players.get(request.headers.get('authorization')?.replace(/^Bearer /, '') ?? '');
       return userId ? { userId } : null;
@@ -68,6 +84,8 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
     receivers.set(eventType, receiver);
   }
 
+  // The relay answers its own preflights (its `cors`); the login, the sample's, needs the same origins.
+  app.use('/login', cors({ origin: origins, allowMethods: ['POST'], allowHeaders: ['content-type'] }));
   app.post('/login', async (c) => {
     const { userId } = await c.req.json<{ userId?: unknown }>().catch(() => ({ userId: undefined }));
     if (typeof userId !== 'string' || !/^[\w-]{1,64}$/.test(userId)) return c.json({ message: 'userId: 1 to 64 letters, digits, _ or -' }, 400);

@@ -265,22 +265,28 @@ describe('Cocos lifecycle', () => {
     expect(cc.listenerCount()).toBe(0);
   });
 
-  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is unload', () => {
+  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is a background, told once with the events around it', () => {
     const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
     const window = new EventTarget();
     vi.stubGlobal('document', document);
     vi.stubGlobal('window', window);
-    const { lifecycle } = createCocosPlatform({ cc: createFakeCc('web') });
+    const cc = createFakeCc('web');
+    const { lifecycle } = createCocosPlatform({ cc });
     const heard: string[] = [];
     lifecycle.onBackground(() => heard.push('background'));
     lifecycle.onForeground(() => heard.push('foreground'));
-    lifecycle.onUnload!(() => heard.push('unload'));
+    expect(lifecycle.onUnload).toBeUndefined();
     document.visibilityState = 'hidden';
     document.dispatchEvent(new Event('visibilitychange'));
     document.visibilityState = 'visible';
     document.dispatchEvent(new Event('visibilitychange'));
+    // A navigation away: pagehide while visible, then visibilitychange and the engine's own hide.
     window.dispatchEvent(new Event('pagehide'));
-    expect(heard).toEqual(['background', 'foreground', 'unload']);
+    document.visibilityState = 'hidden';
+    document.dispatchEvent(new Event('visibilitychange'));
+    cc.emit('game_on_hide');
+    window.dispatchEvent(new Event('pagehide'));
+    expect(heard).toEqual(['background', 'foreground', 'background']);
   });
 });
 
@@ -364,6 +370,49 @@ describe('Cocos runtime', () => {
     expect(app.lifecycle.pageExit).toBeUndefined();
   });
 
+  it.each([
+    ['a navigation away (pagehide, then visibilitychange)', ['pagehide', 'visibilitychange']],
+    ['a closed tab (visibilitychange, then pagehide)', ['visibilitychange', 'pagehide']],
+  ])('a web build left by %s sends one exit request, not two (each keepalive body counts against the page\'s 64 KiB)', async (_case, order) => {
+    const cc = createFakeCc('web', new Map());
+    cc.start();
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    const window = new EventTarget();
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('navigator', { onLine: true });
+    const requests: Array<{ keepalive: boolean | undefined; sessionIds: string[] }> = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      requests.push({ keepalive: init?.keepalive, sessionIds: sessions.map((s) => s.sessionId) });
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } }, userId: 'player-1' });
+      const ends: string[] = [];
+      gc.tracker.on('session:end', (event) => ends.push(event.reason));
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' });
+      await vi.advanceTimersByTimeAsync(3_000);
+      for (const type of order) {
+        if (type === 'pagehide') window.dispatchEvent(new Event('pagehide'));
+        else {
+          document.visibilityState = 'hidden';
+          document.dispatchEvent(new Event('visibilitychange'));
+        }
+      }
+      // Both events ran synchronously: whatever went out, went out within them.
+      expect(requests).toEqual([{ keepalive: true, sessionIds: [id] }]);
+      expect(ends).toEqual(['hidden']);
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect(requests).toHaveLength(1);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('a web build loaded in a background tab counts no time until it is shown (no event says it starts hidden)', async () => {
     const cc = createFakeCc('web', new Map());
     cc.start();
@@ -398,6 +447,89 @@ describe('Cocos runtime', () => {
   it('a WeChat mini-game (wx with the mini-game API) is the WeChat runtime, whatever sys says', () => {
     const fake = createFakeWx(new Map(), noServer);
     expect(createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest }).runtime).toBe('wechat');
+  });
+});
+
+describe('Cocos: the SDK created again in one game', () => {
+  /** A relay that records the first copy of each session, as the service does (a later copy: SKIPPED). */
+  const service = (recorded: Map<string, number>) => async (request: Request) => {
+    const { sessions } = (await request.json()) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
+    const results = sessions.map(({ sessionId, durationSeconds }) => {
+      const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
+      if (status === 'SUCCESS') recorded.set(sessionId, durationSeconds);
+      return { sessionId, status };
+    });
+    return new Response(JSON.stringify({ data: { results } }));
+  };
+  /** What the game passes, the `cc` and the way to the service aside. */
+  const game = {
+    getRandomValues: <T extends ArrayBufferView | null>(array: T): T => (webcrypto.getRandomValues(array as unknown as Uint8Array), array),
+    clientKey: 'ck_key:secret',
+    relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } },
+    userId: 'player-1',
+  };
+
+  it.each(['web', 'native', 'wechat'] as const)(
+    '%s: a second SDK while the first still runs (a second component, a scene reloaded without dispose) does not take the first\'s session for a crashed one',
+    async (runtime) => {
+      // Before: the second tracker recovered the first's running record as crashed, sent it ended at its last
+      // checkpoint (45 s), and the first's whole session (105 s) was then SKIPPED: 60 s of play lost.
+      const recorded = new Map<string, number>();
+      const cc = createFakeCc(runtime, new Map());
+      cc.start();
+      const handler = service(recorded);
+      const fake = runtime === 'wechat' ? createFakeWx(new Map(), handler) : undefined;
+      vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+      try {
+        const options = { ...game, cc, ...(fake ? { wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest } : { fetch: (input: string | Request, init?: RequestInit) => handler(new Request(input, init)) }) };
+        const first = createGameCampaign(options);
+        await vi.advanceTimersByTimeAsync(10);
+        const firstId = first.tracker.start({ campaignId: 'spring' });
+        await vi.advanceTimersByTimeAsync(45_000);
+        const second = createGameCampaign(options);
+        await vi.advanceTimersByTimeAsync(10);
+        const secondId = second.tracker.start({ campaignId: 'spring' });
+        await vi.advanceTimersByTimeAsync(60_000);
+        await first.tracker.stop();
+        await second.tracker.stop();
+        await first.tracker.flush();
+        await second.tracker.flush();
+        expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 105, [secondId]: 60 });
+        await first.dispose();
+        await second.dispose();
+      } finally {
+        vi.useRealTimers();
+      }
+    },
+  );
+
+  it('a scene change that disposes the SDK (not awaited) and creates it again at once: the running session is recorded once, whole', async () => {
+    const recorded = new Map<string, number>();
+    const sends: string[] = [];
+    const cc = createFakeCc('native', new Map());
+    cc.start();
+    const handler = service(recorded);
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const fetch = async (input: string | Request, init?: RequestInit) => {
+        sends.push(...(JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> }).sessions.map((s) => s.sessionId));
+        return handler(new Request(input, init));
+      };
+      const options = { ...game, cc, fetch };
+      const first = createGameCampaign(options);
+      await vi.advanceTimersByTimeAsync(10);
+      const firstId = first.tracker.start();
+      await vi.advanceTimersByTimeAsync(45_000);
+      void first.dispose(); // the component's onDestroy()
+      const second = createGameCampaign(options); // the next scene's start()
+      await vi.advanceTimersByTimeAsync(10);
+      await second.tracker.flush();
+      expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 45 });
+      expect(sends).toEqual([firstId]);
+      await second.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
   });
 });
 
@@ -495,6 +627,32 @@ describe('Cocos web view', () => {
     second.close();
     await second.closed;
     expect(destroyed).toEqual(['https://campaign.example/one', 'https://campaign.example/two']);
+  });
+
+  it('on web, the page\'s Close (it posts { type: \'game-campaign:close\' } to the game, as the emulator\'s page does) closes the component; another origin\'s message does not', async () => {
+    // Before, only native's close scheme closed it: a web build's full-screen WebView (the sample's) stayed over the game.
+    const window = new EventTarget();
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
+    const fake = createFakeWebView('web');
+    const platform = createCocosPlatform({ cc: createFakeCc('web'), webView: () => fake.view });
+    const handle = await platform.openWebView('https://campaign.example/webview?ott=1#code_verifier=x');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    const post = (origin: string, data: unknown) => window.dispatchEvent(new MessageEvent('message', { origin, data }));
+    post('https://evil.example', { type: 'game-campaign:close' });
+    post('https://campaign.example', { type: 'something-else' });
+    post('https://campaign.example', 'game-campaign:close');
+    await Promise.resolve();
+    expect([closed, fake.destroyed]).toEqual([false, 0]);
+    post('https://campaign.example', { type: 'game-campaign:close' });
+    await Promise.resolve();
+    expect([closed, fake.destroyed]).toEqual([true, 1]);
+    // Its listener is gone: a second message destroys nothing more.
+    post('https://campaign.example', { type: 'game-campaign:close' });
+    expect(fake.destroyed).toBe(1);
   });
 
   it('a web view whose node the game destroyed (a scene change, its own close button) is closed: its handle\'s closed settles, and close() destroys nothing more', async () => {
