@@ -40,9 +40,10 @@ export interface RelayCall {
 export function relayCaller(client: RelayClient): <T>(call: RelayCall) => Promise<T> {
   // The relay's answers are its own, not the service's schemas: never validated against them.
   const transport = createTransport({ baseUrl: client.relay.url.replace(/\/+$/, ''), headers: client.relay.headers }, { ...client, validateResponses: false });
-  return async ({ answer, signal, ...call }) => {
+  // The call's own `answer` and `signal` ride along unread (no object rest: Babel's helpers, and the generator's arguments).
+  return async (call) => {
     try {
-      return await transport.data({ ...call, retry: 'rate-limit', response: { name: answer, shape: 'item' }, options: { signal } });
+      return await transport.data({ ...call, retry: 'rate-limit', response: { name: call.answer, shape: 'item' }, options: { signal: call.signal } });
     } catch (error) {
       const { status } = error as CampaignError;
       if (error instanceof CampaignError && (status === 401 || status === 403)) throw relayAuthError(status, error, error.headers);
