@@ -77,7 +77,7 @@ export class WebViewLauncher {
    * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when the code of
    * opening, imported on the first `open()`, cannot load (the page went offline)
    */
-  async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
+  async open(options?: WebViewOpenOptions): Promise<WebViewHandle> {
     // A platform that can never show one refuses first: no token is spent, offline or not.
     const unavailable = this.#state.platform.webViewUnavailable?.();
     if (unavailable) throw unavailable;
@@ -85,6 +85,7 @@ export class WebViewLauncher {
     // A close() from now on cancels this open(), also while its code loads.
     const closes = state.closes;
     // PKCE, the token and the page load with the first open: an import that fails rejects this call, before any token exists.
+    // No default parameter (`= {}`): lowered for React Native, a default makes the generator take `arguments`.
     return (await import('./open-page.js')).openPage(state, options, closes);
   }
 

@@ -23,7 +23,7 @@ export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
  * loaded, `gc.dispose()`) leaves the page unshown: the handle returned is closed (`closes`: the launcher's count of
  * `close()` calls when `open()` was called). So does a later `open()`: of two racing, the one called last is shown.
  */
-export async function openPage(state: LauncherState, options: WebViewOpenOptions, closes: number): Promise<WebViewHandle> {
+export async function openPage(state: LauncherState, options: WebViewOpenOptions | undefined, closes: number): Promise<WebViewHandle> {
   const ask = async () => {
     const pair = await createPkcePair(state.platform.crypto);
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details. The title is
@@ -43,7 +43,7 @@ export async function openPage(state: LauncherState, options: WebViewOpenOptions
   /** Closes the page shown before (one web view at a time); true when the game closed this one on the way or opened another since. */
   const cancelled = () => (state.current?.close(), (state.current = undefined), closes !== state.closes || asking !== state.asking);
   // A closed handle in place of a page that is not to show (an external browser could not be closed again).
-  const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options.title });
+  const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options?.title });
   if (cancelled()) handle.close();
   else state.current = handle;
   handle.closed.then(() => {
