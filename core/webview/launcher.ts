@@ -80,9 +80,9 @@ export class WebViewLauncher {
    */
   async open(options?: WebViewOpenOptions): Promise<WebViewHandle> {
     // A platform that can never show one refuses first: no token is spent, offline or not.
-    const unavailable = this.#state.platform.webViewUnavailable?.();
-    if (unavailable) throw unavailable;
     const state = this.#state;
+    const unavailable = state.platform.webViewUnavailable?.();
+    if (unavailable) throw unavailable;
     // A close() from now on cancels this open(), also while its code loads.
     const closes = state.closes;
     // PKCE, the token and the page load with the first open: an import that fails rejects this call, before any token exists.
