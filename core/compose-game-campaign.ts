@@ -47,7 +47,7 @@ export interface GameCampaign {
   readonly tracker: PlaytimeTracker;
   /** The player's boost: change it through the relay, read the current one. */
   readonly boost: Boost;
-  /** Opens the campaign web view (PKCE + a one-time token from the relay). */
+  /** Opens the campaign web view (PKCE + a one-time token from the relay). Its `open()` rejects with a TypeError after `dispose()`. */
   readonly webview: WebViewLauncher;
   /**
    * A headless creator picker for a boost screen: state and events, no UI. It starts loading at once.
@@ -100,9 +100,13 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
     webview,
     picker: (pickerOptions) => createPicker(source, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') }),
     dispose() {
-      // A picker made now would load through the disposed SDK and nothing would dispose it: refused, as `tracker.start()` is.
+      // A picker made now would load through the disposed SDK and nothing would dispose it, a web view opened now would
+      // spend a token on a page nothing closes: refused, as `tracker.start()` is (the web view's `open()` rejects).
       gc.picker = () => {
         throw new TypeError('gc.picker: called after dispose()');
+      };
+      webview.open = async () => {
+        throw new TypeError('gc.webview.open: called after dispose()');
       };
       webview.close();
       for (const picker of source.live!) picker.dispose();

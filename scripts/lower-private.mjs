@@ -47,7 +47,43 @@ export function lowerPrivateNames(code, sourceType = 'script') {
 }
 
 /** esbuild's `__async` helper as it defines it: `(__this, __arguments, generator)`. */
-const ASYNC_HELPER = 'var __async = (__this, __arguments, generator) => {';
+const ASYNC_HELPER = `var __async = (__this, __arguments, generator) => {
+  return new Promise((resolve, reject) => {
+    var fulfilled = (value) => {
+      try {
+        step(generator.next(value));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    var rejected = (value) => {
+      try {
+        step(generator.throw(value));
+      } catch (e) {
+        reject(e);
+      }
+    };
+    var step = (x) => x.done ? resolve(x.value) : Promise.resolve(x.value).then(fulfilled, rejected);
+    step((generator = generator.apply(__this, __arguments)).next());
+  });
+};`;
+
+/**
+ * The same helper with the generator first, and one `step` that resumes the generator by `next` or `throw` (esbuild's
+ * two callbacks repeat the try block): every React Native app carries it (Metro keeps it as written).
+ */
+const COMPACT_ASYNC_HELPER = `var __async = (generator, __this, __arguments) => new Promise((resolve, reject) => {
+  var step = (key, value) => {
+    try {
+      var x = generator[key](value);
+      x.done ? resolve(x.value) : Promise.resolve(x.value).then((v) => step("next", v), (e) => step("throw", e));
+    } catch (e) {
+      reject(e);
+    }
+  };
+  generator = generator.apply(__this, __arguments);
+  step("next");
+});`;
 
 /**
  * `code` (esbuild's output with async functions lowered) with every `__async(thisArg, args, function* () {...})` written
@@ -84,7 +120,7 @@ export function compactAsyncCalls(code, sourceType = 'module') {
   visit(Parser.parse(code, { ecmaVersion: 2022, sourceType, allowHashBang: true }));
   let out = code;
   for (const [start, end, text] of edits.sort((a, b) => b[0] - a[0])) out = out.slice(0, start) + text + out.slice(end);
-  return out.replace(ASYNC_HELPER, 'var __async = (generator, __this, __arguments) => {');
+  return out.replace(ASYNC_HELPER, COMPACT_ASYNC_HELPER);
 }
 
 /**

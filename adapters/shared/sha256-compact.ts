@@ -38,7 +38,6 @@ const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
 /** The SHA-256 digest of `data` (its own bytes only, when it is a view into a larger buffer). */
 export function sha256(data: Uint8Array): Uint8Array {
-  sha256Constants(); // fills k and roots
   const length = data.length;
   // The message, a 1 bit, zeros, and its length in bits (64 bits, big-endian), to a multiple of 64 bytes.
   const padded = new Uint8Array(((length + 72) >> 6) << 6);
@@ -49,7 +48,8 @@ export function sha256(data: Uint8Array): Uint8Array {
   // setUint32 keeps the integer part: the bits of length * 8 above the low 32.
   view.setUint32(end - 8, length / 0x20000000);
   view.setUint32(end - 4, length << 3);
-  let hash = roots.slice(0, 8);
+  // Fills k and roots; `initial` is a copy, this hash's own.
+  let hash = sha256Constants().initial;
   // Declared out of the loop: a closure (`map`'s) over a loop's own `const` makes Babel wrap the loop body in a function.
   let v: number[];
   const w: number[] = [];

@@ -95,7 +95,9 @@ export function playtimeUrl(relayUrl: string): string {
  * ```
  */
 export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
-  const { relay, signal, timeoutMs = RELAY_TIMEOUT_MS, now = Date.now } = options;
+  // `??` rather than destructuring defaults: Babel (React Native apps) lowers those to a temporary and a test each.
+  const { relay, signal } = options;
+  const now = options.now ?? Date.now;
   // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
   const headers = options.resolvedHeaders ?? (await resolveHeaders(relay.headers));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
@@ -109,7 +111,7 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     keepalive: options.keepalive,
   };
   try {
-    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, timeoutMs, signal);
+    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, options.timeoutMs ?? RELAY_TIMEOUT_MS, signal);
     return classify(response, parseJson(text), now());
   } catch (error) {
     // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.

@@ -92,7 +92,10 @@ export async function expireOtherPlayers(
   const { players, queue, running } = layout;
   /** Players whose queue reached a young session: the rest of their queue is younger still. */
   const young = new Set<string>();
-  for (const key of (await storage.keys(players)).sort()) {
+  // Declared out of the loop: the `.catch` below closes over it, and a closure over a loop's own binding makes Babel
+  // (React Native) wrap the whole loop body in a generator of its own (`yield*` at every key).
+  let key: string;
+  for (key of (await storage.keys(players)).sort()) {
     const prefix = key.slice(0, key.indexOf(':', players.length) + 1);
     const part = key.slice(prefix.length);
     const queued = part.startsWith(queue);

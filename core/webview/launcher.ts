@@ -73,18 +73,20 @@ export class WebViewLauncher {
    * (`POST /webview/ott`) and opens the web view with it. A `close()` before it is shown (the player went back while
    * it loaded) leaves it unshown: the handle it returns is closed.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
-   * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; `platform.webViewUnavailable()`'s
+   * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; an `Error` showing the
+   * relay's answer when a 200 holds no string `url` and `ott`; `platform.webViewUnavailable()`'s
    * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when the code of
    * opening, imported on the first `open()`, cannot load (the page went offline)
    */
-  async open(options: WebViewOpenOptions = {}): Promise<WebViewHandle> {
+  async open(options?: WebViewOpenOptions): Promise<WebViewHandle> {
     // A platform that can never show one refuses first: no token is spent, offline or not.
-    const unavailable = this.#state.platform.webViewUnavailable?.();
-    if (unavailable) throw unavailable;
     const state = this.#state;
+    const unavailable = state.platform.webViewUnavailable?.();
+    if (unavailable) throw unavailable;
     // A close() from now on cancels this open(), also while its code loads.
     const closes = state.closes;
     // PKCE, the token and the page load with the first open: an import that fails rejects this call, before any token exists.
+    // No default parameter (`= {}`): lowered for React Native, a default makes the generator take `arguments`.
     return (await import('./open-page.js')).openPage(state, options, closes);
   }
 

@@ -23,16 +23,20 @@ export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
  * loaded, `gc.dispose()`) leaves the page unshown: the handle returned is closed (`closes`: the launcher's count of
  * `close()` calls when `open()` was called). So does a later `open()`: of two racing, the one called last is shown.
  */
-export async function openPage(state: LauncherState, options: WebViewOpenOptions, closes: number): Promise<WebViewHandle> {
+export async function openPage(state: LauncherState, options: WebViewOpenOptions | undefined, closes: number): Promise<WebViewHandle> {
   const ask = async () => {
     const pair = await createPkcePair(state.platform.crypto);
     // The relay checks these fields with the zod schema and answers a VALIDATION_ERROR with details. The title is
     // the platform's: undefined, JSON leaves it out (object rest would cost React Native apps Babel's helpers).
     const body = { ...options, title: undefined, codeChallenge: pair.codeChallenge };
-    const { url, ott } = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
+    const token = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
+    // A 200 without a string url and ott (a misconfigured relay, a proxy's 200): an error showing what the relay
+    // answered, rather than a TypeError from `split` or a page opened with `ott=undefined`. The words repeat the
+    // flusher's own ("the relay answered with an unexpected body"), which gzip takes for almost nothing in a Metro app.
+    if (typeof token?.url != 'string' || typeof token.ott != 'string') throw new Error(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(token)}`);
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
-    const base = url.split('#')[0]!;
-    return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(ott)}#code_verifier=${pair.codeVerifier}`;
+    const base = token.url.split('#')[0]!;
+    return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${pair.codeVerifier}`;
   };
   // One token request at a time, in the order open() was called (after the one before, whatever its outcome): the
   // service ends a player's older token as it issues a newer one, so the token of the open() called last is the one
@@ -43,7 +47,7 @@ export async function openPage(state: LauncherState, options: WebViewOpenOptions
   /** Closes the page shown before (one web view at a time); true when the game closed this one on the way or opened another since. */
   const cancelled = () => (state.current?.close(), (state.current = undefined), closes !== state.closes || asking !== state.asking);
   // A closed handle in place of a page that is not to show (an external browser could not be closed again).
-  const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options.title });
+  const handle = cancelled() ? { closed: Promise.resolve(), close() {} } : await state.platform.openWebView(page, { title: options?.title });
   if (cancelled()) handle.close();
   else state.current = handle;
   handle.closed.then(() => {

@@ -163,7 +163,7 @@ describe('the IIFE', () => {
     expect(() => lowerPrivateNames('export class A { #n = 1; }', 'module')).not.toThrow();
   });
 
-  it("compacts esbuild's __async calls: the generator first, `this` and `arguments` only where it uses them, and runs the same", async () => {
+  it("compacts esbuild's __async calls and helper: the generator first, `this` and `arguments` only where it uses them, one step for next and throw, and runs the same", async () => {
     const source = `const o = {
   k: 5,
   plain(x) { return (async () => x + 1)(); },
@@ -171,6 +171,9 @@ describe('the IIFE', () => {
   nested() { return (async function () { return [function () { 'use strict'; return this; }.call(7), (() => this.k)()]; }).call(this); },
   args() { return (async function () { return arguments.length; })(1, 2, 3); },
   unused() { return (async function () { return 1; }).call(this); },
+  caught() { return (async () => { try { await Promise.reject(new Error('refused')); } catch (error) { return error.message + (await 1); } })(); },
+  thrown() { return (async () => { await null; throw new Error('thrown'); })().catch((error) => error.message); },
+  first() { return (async () => { throw new Error('at once'); })().catch((error) => error.message); },
 };
 module.exports = o;`;
     const lowered = (await transform(source, { supported: { 'async-await': false }, format: 'cjs' })).code;
@@ -185,10 +188,13 @@ module.exports = o;`;
       const module = { exports: {} as Record<string, (...args: unknown[]) => Promise<unknown>> };
       new Function('module', 'exports', code)(module, module.exports);
       const o = module.exports;
-      return Promise.all([o['plain']!(1), o['self']!(), o['nested']!(), o['args']!(), o['unused']!()]);
+      return Promise.all([o['plain']!(1), o['self']!(), o['nested']!(), o['args']!(), o['unused']!(), o['caught']!(), o['thrown']!(), o['first']!()]);
     };
     expect(await run(compact)).toEqual(await run(lowered));
-    expect(await run(compact)).toEqual([2, 5, [7, 5], 3, 1]);
+    expect(await run(compact)).toEqual([2, 5, [7, 5], 3, 1, 'refused1', 'thrown', 'at once']);
+    // The helper itself: one `step` resuming by `next` or `throw`, instead of esbuild's two callbacks.
+    expect(compact).toContain('var x = generator[key](value);');
+    expect(compact).not.toContain('fulfilled');
     expect(() => compactAsyncCalls('var __async = (a, b, c) => {}; __async(null, null, function* () {});')).toThrow("esbuild's __async helper changed");
   });
 });

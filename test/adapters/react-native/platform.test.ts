@@ -442,7 +442,7 @@ describe('One SDK per player, also under Fast Refresh', () => {
   });
 });
 
-describe('gc.picker after dispose()', () => {
+describe('gc.picker and gc.webview.open after dispose()', () => {
   it('throws, as tracker.start() does, instead of making a live picker that loads through a disposed SDK and that nothing disposes', async () => {
     const requests: string[] = [];
     const fetch = async (input: string | Request) => (requests.push(String(input)), new Response('{}', { status: 503 }));
@@ -452,6 +452,19 @@ describe('gc.picker after dispose()', () => {
     expect(() => gc.picker({ campaignId: 'spring-event' })).toThrow('gc.picker: called after dispose()');
     await new Promise((resolve) => setImmediate(resolve));
     expect(requests).toEqual([]);
+  });
+
+  it('gc.webview.open() rejects as gc.picker throws, spending no token and showing nothing', async () => {
+    const requests: string[] = [];
+    const fetch = async (input: string | Request) => (requests.push(String(input)), new Response('{}', { status: 503 }));
+    const opened: string[] = [];
+    const Linking = { openURL: async (url: string) => void opened.push(url) };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, Linking } });
+    await gc.dispose();
+    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc.webview.open: called after dispose()'));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(requests).toEqual([]);
+    expect(opened).toEqual([]);
   });
 });
 

@@ -88,6 +88,15 @@ describe('createGameCampaign', () => {
     expect(seen).toEqual([]);
   });
 
+  it('refuses gc.webview.open() after dispose() with a rejection, as gc.picker() is refused, instead of spending a token on a page nothing will close (every entry: browser, Cocos, React Native)', async () => {
+    const { gc, platform, seen } = setup();
+    await gc.dispose();
+    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc.webview.open: called after dispose()'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([]);
+    expect(platform.opened).toEqual([]);
+  });
+
   it('refuses a picker without a campaign', async () => {
     const { gc } = setup();
     expect(() => gc.picker({ campaignId: '' })).toThrow(ValidationError);

@@ -231,6 +231,17 @@ describe('WebViewLauncher', () => {
     }
   });
 
+  it('refuses a 200 from the relay without a string url and ott with an error naming the answer, opening nothing (a misconfigured relay, a proxy\'s 200)', async () => {
+    for (const data of [{}, { url: 'https://view.example/wv' }, null, { url: 5, ott: 'ott_1' }, { ott: 'ott_1' }]) {
+      const fetch = vi.fn(async () => new Response(JSON.stringify({ data }), { status: 200 }));
+      const platform = createMemoryPlatform({ fetch });
+      const error = await new WebViewLauncher({ platform, relay: { url: RELAY } }).open().catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(Error);
+      expect((error as Error).message).toBe(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(data)}`);
+      expect(platform.opened).toEqual([]);
+    }
+  });
+
   it('posts to the relay route of RELAY_ROUTES (the lazily loaded code repeats it)', () => {
     expect(WEBVIEW_TOKEN_ROUTE).toBe(RELAY_ROUTES.webviewToken);
   });
