@@ -87,10 +87,10 @@ export interface Platform {
   network?: NetworkStatus;
   /**
    * Runs `task` exclusively across tabs/instances sharing the same storage; a running tracker holds one for its
-   * life, so it must allow long holds. Without it, one process per storage at a time (trackers within one process
-   * keep apart by themselves): a second process on one data folder takes the first's running session for a
-   * crashed one and sends it ended at its last checkpoint; the first's full session is then SKIPPED as a
-   * duplicate, and its play after that is lost.
+   * life, so it must allow long holds. Without it, one tracker per storage at a time: a second one (another process
+   * on one data folder, or a second SDK in the same context) takes the first's running session for a crashed one
+   * and sends it ended at its last checkpoint; the first's full session is then SKIPPED as a duplicate, and its
+   * play after that is lost. The React Native and Cocos platforms lock within their JavaScript context.
    */
   lock?<T>(name: string, task: () => Promise<T>): Promise<T>;
   /** Wall clock, ms since the epoch. */

@@ -4,6 +4,7 @@
  * `Linking`. The package imports no React Native module; nothing is read at import.
  * @see DESIGN section 4, docs/guides/react-native.md
  */
+import { chainLock } from '../../core/chain-lock.js';
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
 import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
@@ -12,6 +13,14 @@ import { watchedNetwork } from '../shared/watched-network.js';
 import { asyncStorage, type AsyncStorageShape } from './storage.js';
 import type { AppStateLike, NetInfoLike, RandomValuesFill, ReactNativeModules, ReactNativePlatformOptions } from './types.js';
 import { reactNativeWebView } from './web-view.js';
+
+/**
+ * The locks of every React Native platform in this JavaScript context (`Platform.lock`). A running tracker holds one
+ * for its life: an SDK created again while another runs (Fast Refresh re-running the module, a screen mounted twice)
+ * waits for it before it takes that tracker's running session for a crashed one, instead of sending it ended at its
+ * last checkpoint (the live tracker's whole session then SKIPPED). One app is one context per store.
+ */
+const locks = new Map<string, Promise<void>>();
 
 /** The React Native platform, with the AsyncStorage API it found. */
 export interface ReactNativePlatform extends Platform {
@@ -48,6 +57,7 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
   return {
     ...storage,
     lifecycle: appStateLifecycle(modules.AppState),
+    lock: (name, task) => chainLock(locks, name, task),
     // SHA-256 from expo-crypto's digest when given, else ../shared/sha256-compact.ts loaded on the first hash
     // (not @noble/hashes: Metro would put it in every app). fromGetRandomValues only ever passes Uint8Array
     // slices, all a RandomValuesFill takes. Every source here is synchronous: `randomBytesSync` gives the ids of

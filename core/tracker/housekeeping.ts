@@ -38,7 +38,7 @@ export async function migrateSharedQueue(storage: KeyValueStorage, layout: Stora
  * record), inside the lock `alivePrefix + previousOwner`. Without `platform.lock` it resolves when they are
  * done; with it, each instance's records are recovered in the background once its lock is free (at once for a
  * crashed one), and it resolves after asking.
- * assumed: without `platform.lock` (React Native, Cocos), one tracker per store runs at a time, so every
+ * assumed: without `platform.lock` (a platform of the game's own), one tracker per store runs at a time, so every
  * record of another instance is a crashed one.
  */
 export async function recoverCrashedSessions(

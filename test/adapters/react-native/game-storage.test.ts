@@ -43,10 +43,20 @@ function reactNativeGameDevice(version: 'v2' | 'v3', disk: AsyncStorageDisk = ne
       const AsyncStorage = version === 'v2' ? mortal(createAsyncStorageV2(disk)) : { default: mortal(v3.default), createAsyncStorage: (name: string) => mortal(v3.createAsyncStorage(name)) };
       const modules = { AsyncStorage, AppState: createFakeAppState(), getRandomValues: (array: Uint8Array) => webcrypto.getRandomValues(array) };
       const fetch = routedFetch(server, () => online && left >= 0, { dropKeepalive: true });
+      const games: GameCampaign[] = [];
       return {
-        game: (options) => createGameCampaign({ ...options, modules, fetch }),
+        game: (options) => {
+          const gc = createGameCampaign({ ...options, modules, fetch });
+          games.push(gc);
+          return gc;
+        },
         setOnline: (next) => void (online = next),
-        kill: () => void (left = -1),
+        // The app's JavaScript context dies with it, and with it the platform's in-context locks (a test runs every
+        // process in one realm: the dead one's SDKs are disposed, on a store that no longer takes any write).
+        kill: () => {
+          left = -1;
+          for (const gc of games) void gc.dispose().catch(() => undefined);
+        },
       };
     },
     keys: async (prefix) => [...table().keys()].filter((key) => key.startsWith(prefix)).sort(),
