@@ -9,6 +9,7 @@ import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, Reques
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc, createFakeWebView } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
+import { firstCopyService, secondSdkWhileFirstRuns } from '../second-sdk.js';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -451,16 +452,6 @@ describe('Cocos runtime', () => {
 });
 
 describe('Cocos: the SDK created again in one game', () => {
-  /** A relay that records the first copy of each session, as the service does (a later copy: SKIPPED). */
-  const service = (recorded: Map<string, number>) => async (request: Request) => {
-    const { sessions } = (await request.json()) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
-    const results = sessions.map(({ sessionId, durationSeconds }) => {
-      const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
-      if (status === 'SUCCESS') recorded.set(sessionId, durationSeconds);
-      return { sessionId, status };
-    });
-    return new Response(JSON.stringify({ data: { results } }));
-  };
   /** What the game passes, the `cc` and the way to the service aside. */
   const game = {
     getRandomValues: <T extends ArrayBufferView | null>(array: T): T => (webcrypto.getRandomValues(array as unknown as Uint8Array), array),
@@ -477,26 +468,12 @@ describe('Cocos: the SDK created again in one game', () => {
       const recorded = new Map<string, number>();
       const cc = createFakeCc(runtime, new Map());
       cc.start();
-      const handler = service(recorded);
+      const handler = firstCopyService(recorded);
       const fake = runtime === 'wechat' ? createFakeWx(new Map(), handler) : undefined;
       vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
       try {
         const options = { ...game, cc, ...(fake ? { wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest } : { fetch: (input: string | Request, init?: RequestInit) => handler(new Request(input, init)) }) };
-        const first = createGameCampaign(options);
-        await vi.advanceTimersByTimeAsync(10);
-        const firstId = first.tracker.start({ campaignId: 'spring' });
-        await vi.advanceTimersByTimeAsync(45_000);
-        const second = createGameCampaign(options);
-        await vi.advanceTimersByTimeAsync(10);
-        const secondId = second.tracker.start({ campaignId: 'spring' });
-        await vi.advanceTimersByTimeAsync(60_000);
-        await first.tracker.stop();
-        await second.tracker.stop();
-        await first.tracker.flush();
-        await second.tracker.flush();
-        expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 105, [secondId]: 60 });
-        await first.dispose();
-        await second.dispose();
+        await secondSdkWhileFirstRuns(() => createGameCampaign(options), recorded);
       } finally {
         vi.useRealTimers();
       }
@@ -508,7 +485,7 @@ describe('Cocos: the SDK created again in one game', () => {
     const sends: string[] = [];
     const cc = createFakeCc('native', new Map());
     cc.start();
-    const handler = service(recorded);
+    const handler = firstCopyService(recorded);
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     try {
       const fetch = async (input: string | Request, init?: RequestInit) => {

@@ -8,6 +8,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createGameCampaign, createReactNativePlatform, createWebViewHost, CryptoUnavailableError, type ReactLike } from '../../../adapters/react-native/index.js';
 import { creatorPicker } from '../../../adapters/react-native/picker.js';
 import { createAsyncStorageV2, createAsyncStorageV3Module, createFakeAppState, createFakeNetInfo, type AsyncStorageDisk } from '../fakes/fake-react-native.js';
+import { firstCopyService, secondSdkWhileFirstRuns } from '../second-sdk.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -444,38 +445,15 @@ describe('One SDK per player, also under Fast Refresh', () => {
 
 describe('React Native: a second SDK while the first runs (Fast Refresh, a screen mounted twice)', () => {
   it("does not take the first's running session for a crashed one: each session recorded whole, once", async () => {
-    // Before: the second tracker's start-up recovered the first's running record as crashed and sent it ended at its
-    // last checkpoint (45 s); the first's whole session (105 s) was then SKIPPED: 60 s of play lost.
+    // Before: 45 of the first's 105 s recorded (test/adapters/second-sdk.ts).
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     try {
       const recorded = new Map<string, number>();
-      // The service records the first copy of a session; a later copy is SKIPPED.
-      const fetch = async (_input: string | Request, init?: RequestInit) => {
-        const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
-        const results = sessions.map(({ sessionId, durationSeconds }) => {
-          const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
-          if (status === 'SUCCESS') recorded.set(sessionId, durationSeconds);
-          return { sessionId, status };
-        });
-        return new Response(JSON.stringify({ data: { results } }));
-      };
+      const service = firstCopyService(recorded);
+      const fetch = async (input: string | Request, init?: RequestInit) => service(new Request(input, init));
       const modules = { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues };
-      const first = createGameCampaign({ ...facade, fetch, modules });
-      await vi.advanceTimersByTimeAsync(10);
-      const firstId = first.tracker.start();
-      await vi.advanceTimersByTimeAsync(45_000);
-      const second = createGameCampaign({ ...facade, fetch, modules });
-      await vi.advanceTimersByTimeAsync(10);
-      const secondId = second.tracker.start();
-      await vi.advanceTimersByTimeAsync(60_000);
-      await first.tracker.stop();
-      await second.tracker.stop();
-      await first.tracker.flush();
-      await second.tracker.flush();
-      expect(Object.fromEntries(recorded)).toEqual({ [firstId]: 105, [secondId]: 60 });
-      await first.dispose();
-      await second.dispose();
+      await secondSdkWhileFirstRuns(() => createGameCampaign({ ...facade, fetch, modules }), recorded);
     } finally {
       warn.mockRestore();
     }
