@@ -4,7 +4,9 @@
  * Self-contained: inline style and script, no external requests.
  *
  * Its Close button asks the game to close it: it posts `{ type: 'game-campaign:close' }` to the frame's parent
- * (iframe overlay) or its opener, then calls `window.close()` (a window the game opened). assumed: the spec shows
+ * (iframe overlay) or its opener, posts `close` to React Native's host (`window.ReactNativeWebView`, which
+ * react-native-webview injects when the host listens: the React Native adapter's `WEBVIEW_CLOSE_MESSAGE`), then calls
+ * `window.close()` (a window the game opened). assumed: the spec shows
  * no page-to-game protocol; the message carries no data, so it is posted to any origin (`'*'`), and the SDK's
  * browser web view accepts it only from the page it opened, on that page's origin.
  */
@@ -45,6 +47,7 @@ export const WEBVIEW_PAGE = `<!doctype html>
   document.getElementById('close').addEventListener('click', function () {
     var target = window.parent !== window ? window.parent : window.opener;
     if (target) target.postMessage({ type: 'game-campaign:close' }, '*');
+    if (window.ReactNativeWebView) window.ReactNativeWebView.postMessage('close');
     window.close();
   });
 

@@ -2,6 +2,7 @@
 // drops the verifier from the address bar, and boosts a creator.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOOSTED_CREATORS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { WEBVIEW_CLOSE_MESSAGE } from '../../adapters/react-native/index.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { pkcePair } from './helpers.js';
 
@@ -43,6 +44,23 @@ describe.runIf(chromiumAvailable())('emulator web view page in Chromium', () => 
     expect(await page.locator('[role=status]').textContent()).toBe('You now boost Kaizen.');
     expect(await page.locator('li.current').textContent()).toContain('KAIZN');
     expect(emulator.state().boosts.find((b) => b.userId === DEMO_USERS.changeable)?.creatorKey).toBe('KAIZN');
+    await page.close();
+  });
+
+  it("its Close posts 'close' to React Native's host, as the SDK's React Native web view listens for it", async () => {
+    // react-native-webview injects window.ReactNativeWebView when the host sets onMessage (the SDK's host does); the
+    // page posting 'close' (WEBVIEW_CLOSE_MESSAGE) is how a page closes it. Before, the Close did nothing there.
+    const { verifier, challenge } = pkcePair('n');
+    const ott = await tokenFor('rn_user', challenge);
+    const page = await browser.context.newPage();
+    await page.addInitScript(() => {
+      const posted: unknown[] = [];
+      Object.assign(window, { ReactNativeWebView: { postMessage: (message: unknown) => posted.push(message) }, posted });
+    });
+    await page.goto(`${emulator.url}/webview?ott=${encodeURIComponent(ott)}#code_verifier=${verifier}`);
+    await page.locator('li').first().waitFor();
+    await page.locator('#close').click();
+    expect(await page.evaluate(() => (window as unknown as { posted: unknown[] }).posted)).toEqual([WEBVIEW_CLOSE_MESSAGE]);
     await page.close();
   });
 
