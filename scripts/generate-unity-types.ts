@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
 import { CREATOR_KEY_PATTERN, CreatorKey, Id, TimerMs } from '../core/schema/rules.js';
+import { WEB_PAGE_PATTERN } from '../core/schema/web-page.js';
 import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
 
 /** Where the generated C# lives. */
@@ -116,14 +117,15 @@ function renderClass(name: string, summary: string, schema: JsonSchema): string 
 const csString = (text: string): string => JSON.stringify(text);
 
 /**
- * A JavaScript pattern (no flags) as .NET reads it the same: JavaScript's `$` is the end of the input, .NET's also matches
+ * A JavaScript pattern (no flags, or `i`) as .NET reads it the same: JavaScript's `$` is the end of the input, .NET's also matches
  * before a final `\n` (so "ABCDE\n" passed `^[A-Z0-9]{5}$` in C#), and `\z` is the end of the input. Only an end anchor
  * is translated: a pattern with any other `$`, or flags, is refused rather than translated wrong.
  */
 function dotNetPattern(pattern: RegExp): string {
   const source = pattern.source.replace(/\$$/, '\\z');
-  if (pattern.flags !== '' || source.includes('$')) throw new Error(`generate-unity-types: ${pattern} needs a translation to .NET`);
-  return source;
+  if ((pattern.flags !== '' && pattern.flags !== 'i') || source.includes('$')) throw new Error(`generate-unity-types: ${pattern} needs a translation to .NET`);
+  // `i` as .NET's inline option; C# builds it with RegexOptions.CultureInvariant (a Turkish device's "I" is not "i").
+  return (pattern.flags === 'i' ? '(?i)' : '') + source;
 }
 
 /**
@@ -143,6 +145,8 @@ function renderRules(): string {
     `        internal const string IdMessage = ${csString(Id.message!)};`,
     '        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>',
     `        internal const string TimerMsMessage = ${csString(TimerMs.message!)};`,
+    '        /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>',
+    `        internal const string WebPagePattern = ${csString(dotNetPattern(WEB_PAGE_PATTERN))};`,
     '    }',
   ].join('\n');
 }

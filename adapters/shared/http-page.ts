@@ -5,14 +5,14 @@
  * @see docs/decisions.md, row "Web view address: http(s) only"
  */
 
+import { WEB_PAGE_PATTERN } from '../../core/schema/web-page.js';
+
 /**
- * `page` when it is an http(s) address. Any other comes from a relay's misconfigured or hostile answer: a
- * `javascript:` one runs in the game's origin (an iframe's or a new window's `about:blank` is the game's), a
- * relative one (resolved against the game's page) opens on the game's own origin, where the iframe's sandbox is
- * void. The error names the address up to its query, never the one-time token or the verifier after it.
+ * `page` when it is an absolute http(s) address (the relay's rule, core/schema/web-page.ts). The error names the
+ * address up to its query, never the one-time token or the verifier after it.
  * @throws TypeError for another scheme or a relative address; nothing is shown
  */
 export function httpPage(page: string): string {
-  if (!/^https?:/i.test(page)) throw new TypeError(`The web view address is not http(s): ${page.split('?')[0]} (the relay's webviewUrl)`);
+  if (!WEB_PAGE_PATTERN.test(page)) throw new TypeError(`The web view address is not http(s): ${page.split('?')[0]} (the relay's webviewUrl)`);
   return page;
 }

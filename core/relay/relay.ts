@@ -26,6 +26,7 @@ import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
 import { failedAuthLimiterOf, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
+import { WEB_PAGE_PATTERN } from '../schema/web-page.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
 import { readJsonBody, type BodyLimits } from './request-body.js';
@@ -194,7 +195,7 @@ export function createRelay(options: RelayOptions): Relay {
   };
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
   // A relative one would open on the game's own origin, a `javascript:` one would run there: clients refuse both.
-  if (!/^https?:\/\/[^/]/i.test(webviewUrl)) throw new TypeError(`webviewUrl must be an absolute http(s) URL, got ${JSON.stringify(webviewUrl)}`);
+  if (!WEB_PAGE_PATTERN.test(webviewUrl)) throw new TypeError(`webviewUrl must be an absolute http(s) URL, got ${JSON.stringify(webviewUrl)}`);
   const maxSessionAgeMs = limit(options, 'maxSessionAgeMs', DEFAULT_MAX_SESSION_AGE_MS, 0);
   const coalesceWindowMs = limit(options, 'coalesceWindowMs', DEFAULT_COALESCE_WINDOW_MS, 0);
   const coalescer = new PlaytimeCoalescer({

@@ -675,5 +675,7 @@ namespace GameCampaignSdk
         internal const string IdMessage = "must not be empty";
         /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>
         internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
+        /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>
+        internal const string WebPagePattern = "(?i)^https?:\\/\\/[^/]";
     }
 }

@@ -2,6 +2,7 @@
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System;
 using System.Collections.Generic;
+using System.Text.RegularExpressions;
 using System.Threading.Tasks;
 using UnityEngine;
 
@@ -15,6 +16,7 @@ namespace GameCampaignSdk
     /// </summary>
     internal sealed class ManagedSdk
     {
+        private static readonly Regex WebPage = new Regex(Rules.WebPagePattern, RegexOptions.CultureInvariant);
         private static readonly Dictionary<string, string> BaseUrls = new Dictionary<string, string>
         {
             { "live", "https://api.game-campaign.com" },
@@ -149,9 +151,9 @@ namespace GameCampaignSdk
             request["codeChallenge"] = codeChallenge;
             var token = Json.Obj(await RelayCall("POST", "/webview/ott", request)) ?? new Dictionary<string, object>();
             var url = (Json.Str(token, "url") ?? "").Split('#')[0];
-            // Only an http(s) page (as the WebGL build's web view, adapters/shared/http-page.ts): Application.OpenURL hands
-            // any other address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
-            if (!url.StartsWith("http:", StringComparison.OrdinalIgnoreCase) && !url.StartsWith("https:", StringComparison.OrdinalIgnoreCase))
+            // Only an absolute http(s) page (Rules.WebPagePattern, the relay's and the WebGL build's rule): Application.OpenURL
+            // hands any other address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
+            if (!WebPage.IsMatch(url))
             {
                 throw new GameCampaignException(new ErrorInfo { Name = "TypeError", Code = "JS_ERROR", Message = "The web view address is not http(s): " + url.Split('?')[0] + " (the relay's webviewUrl)" });
             }
