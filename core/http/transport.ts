@@ -75,10 +75,11 @@ export interface RequestOptions {
   /** Retries after a retryable failure, for this call. @defaultValue the client's `maxRetries` */
   maxRetries?: number;
   /**
-   * Headers added to each request of this call (names in any case). They never replace the SDK's own
-   * `authorization` (the key), `accept` and `content-type`.
+   * Headers added to each request of this call (names in any case): an object, an array of `[name, value]` pairs or
+   * a `Headers`, as fetch takes them. They never replace the SDK's own `authorization` (the key), `accept` and
+   * `content-type`.
    */
-  headers?: Record<string, string>;
+  headers?: Record<string, string> | Iterable<readonly [string, string]>;
 }
 
 /**
@@ -154,10 +155,13 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
   /** One attempt: the response and its body, read within the time-out. */
   const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; body: unknown }> => {
     // No default for `extra`: a for-in over undefined runs no iteration.
-    const { signal, headers: extra } = spec.options ?? {};
+    let { signal, headers: extra } = spec.options ?? {};
     const headers: Record<string, string> = {};
+    // An array of pairs or a Headers (fetch's HeadersInit; both have forEach, an object of headers has not) made an
+    // object: read by key, their indexes or methods were sent as header names.
+    if ((extra as Partial<Headers> | undefined)?.forEach) extra = Object.fromEntries(extra as Iterable<readonly [string, string]>);
     // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
-    for (const name in extra) headers[name.toLowerCase()] = extra[name]!;
+    for (const name in extra) headers[name.toLowerCase()] = (extra as Record<string, string>)[name]!;
     Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
     // A header no request can carry (a name with a space, a value with a line break) is the caller's TypeError, thrown
     // here, not fetch's, which would read as a ConnectionError and be retried. Runtimes without Headers skip the check.

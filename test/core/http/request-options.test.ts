@@ -176,6 +176,21 @@ describe('headers', () => {
     });
   });
 
+  // Before: a Headers' methods (undici's are enumerable) and an array's indexes were read as header names, and a
+  // Headers failed with a TypeError about a function value; fetch itself takes both shapes (its HeadersInit).
+  it.each<[string, () => RequestOptions['headers']]>([
+    ['a Headers', () => new Headers({ 'X-Request-Id': 'req-1', Authorization: 'Bearer stolen:key' })],
+    ['an array of pairs', () => [['X-Request-Id', 'req-1'], ['Authorization', 'Bearer stolen:key']]],
+    ['a Map', () => new Map([['X-Request-Id', 'req-1'], ['Authorization', 'Bearer stolen:key']])],
+  ])('may be %s, as fetch takes them (the key still the SDK’s)', async (_, headers) => {
+    const { fake, server } = setup([reply.ok(paymentDetail)]);
+    await expect(server.payments.get('tx-1', { headers: headers() })).resolves.toEqual(paymentDetail);
+    expect(fake.last().headers).toEqual({ 'x-request-id': 'req-1', authorization: `Bearer ${SERVER_KEY}`, accept: 'application/json' });
+    const client = createFakeFetch(reply.ok(campaign(1)));
+    await new CampaignClient({ clientKey: CLIENT_KEY, environment: { baseUrl: 'https://api.test' }, fetch: client.fetch }).campaigns.get('camp-1', { headers: headers() });
+    expect(client.last().headers).toEqual({ 'x-request-id': 'req-1', authorization: `Bearer ${CLIENT_KEY}`, accept: 'application/json' });
+  });
+
   it('are sent again with every retry', async () => {
     const { fake, server } = setup([unavailable(), reply.ok(paymentDetail)], { random: () => 0 });
     const call = track(server.payments.get('tx-1', { headers: { 'x-trace': 't1' } }));
