@@ -34,9 +34,16 @@ export interface DailyPlaytimeCapOptions {
    * behind it. @defaultValue none: counted in this process's memory
    */
   storeClient?: unknown;
-  /** Prefix of the store's keys. @defaultValue 'game-campaign-playtime-day' */
+  /**
+   * Prefix of the store's keys: the day's counts (`<keyPrefix>:…`), the kept sessions' marks (`<keyPrefix>-kept:…`)
+   * and, with `failedAuthLimit: true` and `storeClient`, the failed logins (`<keyPrefix>-auth:…`). Give each game that
+   * shares one Redis its own, or their players' counts mix. @defaultValue 'game-campaign-playtime-day'
+   */
   keyPrefix?: string;
 }
+
+/** The default of {@link DailyPlaytimeCapOptions.keyPrefix}. */
+export const DEFAULT_DAILY_CAP_KEY_PREFIX = 'game-campaign-playtime-day';
 
 /** The `error` of a session over the cap; it is FAILED, not forwarded. */
 export const DAILY_CAP_ERROR = "the user's play time for this UTC day would exceed the relay's daily cap";
@@ -87,7 +94,7 @@ export class DailyPlaytimeCap {
     this.#storeClient = options.storeClient;
     // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
-    const keyPrefix = options.keyPrefix ?? 'game-campaign-playtime-day';
+    const keyPrefix = options.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX;
     // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
     const store = (points: number, prefix: string) =>
       options.storeClient === undefined

@@ -9,6 +9,7 @@ import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers
 import { isCloudflareWorker } from '../server/runtime.js';
 import { countsInMemory, RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import { limiterStoreDisconnected } from './store-connection.js';
+import { DEFAULT_DAILY_CAP_KEY_PREFIX, type DailyPlaytimeCapOptions } from './daily-cap.js';
 
 /**
  * The limit of the default failed-authentication limiter. assumed: 10 failures per address per minute, far
@@ -17,14 +18,18 @@ import { limiterStoreDisconnected } from './store-connection.js';
 export const DEFAULT_FAILED_AUTH_LIMIT = { points: 10, duration: 60 } as const;
 
 /**
- * The limiter of {@link DEFAULT_FAILED_AUTH_LIMIT}, keyed by client address: a `RateLimiterRedis` over `storeClient`
- * (the daily cap's Redis) when there is one, so a fleet's relays count an address's failures once; else a
- * `RateLimiterMemory`. assumed: a relay given a Redis for its cap runs as a fleet, and without it each relay behind a
- * load balancer would give a token guesser its own 10 failures a minute.
+ * The limiter of {@link DEFAULT_FAILED_AUTH_LIMIT}, keyed by client address: a `RateLimiterRedis` over the daily cap's
+ * `storeClient` when there is one, so a fleet's relays count an address's failures once; else a `RateLimiterMemory`.
+ * assumed: a relay given a Redis for its cap runs as a fleet, and without it each relay behind a load balancer would
+ * give a token guesser its own 10 failures a minute. Its keys are `<the cap's keyPrefix>-auth:<address>`, beside the
+ * cap's own (`<keyPrefix>:<user>:<day>`, `<keyPrefix>-kept:…`): a game's keys in a Redis shared with other games are
+ * all under its `keyPrefix`, so one game's token guesses no longer block an address's players in another.
+ * Before, every relay counted under `game-campaign-relay-auth`: those keys are not read (they expire within the
+ * minute on their own).
  */
-export function defaultFailedAuthLimiter(storeClient?: unknown): RateLimiterAbstract {
-  const limit = { ...DEFAULT_FAILED_AUTH_LIMIT, keyPrefix: 'game-campaign-relay-auth' };
-  return storeClient === undefined ? new RateLimiterMemory(limit) : new RateLimiterRedis({ ...limit, storeClient });
+export function defaultFailedAuthLimiter(cap: DailyPlaytimeCapOptions = {}): RateLimiterAbstract {
+  const limit = { ...DEFAULT_FAILED_AUTH_LIMIT, keyPrefix: `${cap.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX}-auth` };
+  return cap.storeClient === undefined ? new RateLimiterMemory(limit) : new RateLimiterRedis({ ...limit, storeClient: cap.storeClient });
 }
 
 /**
@@ -34,11 +39,12 @@ export function defaultFailedAuthLimiter(storeClient?: unknown): RateLimiterAbst
  * one of the two limits is per relay. assumed: a warning, not an error: one relay that keeps its cap in Redis only
  * to survive restarts means it, and an upgrade must not stop a relay that ran.
  */
-export function failedAuthLimiterOf(option: boolean | RateLimiterAbstract | undefined, capStoreClient: unknown, capped: boolean): RateLimiterAbstract | undefined {
-  if (option === true) return defaultFailedAuthLimiter(capStoreClient);
+export function failedAuthLimiterOf(option: boolean | RateLimiterAbstract | undefined, cap: DailyPlaytimeCapOptions | undefined): RateLimiterAbstract | undefined {
+  const capStoreClient = cap?.storeClient;
+  if (option === true) return defaultFailedAuthLimiter(cap);
   if (!option) return undefined;
   const shared = (option as { client?: unknown }).client !== undefined;
-  if (capped && (capStoreClient === undefined ? shared : countsInMemory(option))) {
+  if (cap && (capStoreClient === undefined ? shared : countsInMemory(option))) {
     console.warn(
       capStoreClient === undefined
         ? 'createRelay: failedAuthLimit counts in a shared store but dailyPlaytimeCap in this process\'s memory: behind a load balancer each relay gives a player a full daily cap; pass dailyPlaytimeCap.storeClient'

@@ -213,7 +213,7 @@ export function createRelay(options: RelayOptions): Relay {
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
   const cap = options.dailyPlaytimeCap;
-  const failedAuthLimiter = failedAuthLimiterOf(options.failedAuthLimit, cap?.storeClient, Boolean(cap));
+  const failedAuthLimiter = failedAuthLimiterOf(options.failedAuthLimit, cap);
   const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);

@@ -247,6 +247,38 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect((await (relays[1] as (typeof relays)[0]).fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice'))).status).toBe(429);
   });
 
+  it("counts failed logins per game on one Redis: the cap's keyPrefix names them, and the old shared keys are not read", async () => {
+    // Before, every relay counted under 'game-campaign-relay-auth': 10 guesses at game A from an address answered a
+    // valid player of game B from that address 429, without B's authenticate being called.
+    const address = `203.0.113.${process.pid % 250}`;
+    const redis = clients[0] as Redis;
+    // What a relay of the version before left: 10 failures for the address under the shared prefix.
+    await redis.set(`game-campaign-relay-auth:${address}`, '10', 'EX', 60);
+    const calls = { a: 0, b: 0 };
+    const gameRelay = (game: 'a' | 'b') =>
+      relayOverFakeService({
+        coalesceWindowMs: 0,
+        failedAuthLimit: true,
+        dailyPlaytimeCap: { seconds: 3600, storeClient: redis, keyPrefix: `game-${game}-${process.pid}-${Date.now()}` },
+        clientAddress: () => address,
+        authenticate: (request) => (calls[game]++, authenticateByHeader(request)),
+      }).relay;
+    const [a, b] = [gameRelay('a'), gameRelay('b')];
+    const login = (relay: typeof a, token?: string) =>
+      relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, token ? undefined : 'alice', token ? { authorization: token } : {}));
+    // The old key is harmless: a valid login at game A is let in.
+    expect((await login(a)).status).toBe(200);
+    const guesses: number[] = [];
+    for (let i = 0; i < 11; i++) guesses.push((await login(a, `Bearer guess-${i}`)).status);
+    expect(guesses).toEqual([...Array<number>(10).fill(401), 429]);
+    expect((await login(a)).status).toBe(429);
+    // Game B on the same Redis, same address: its players get in and its own failures are its own.
+    expect((await login(b)).status).toBe(200);
+    expect((await login(b, 'Bearer guess-b')).status).toBe(401);
+    expect(calls).toEqual({ a: 11, b: 2 });
+    expect((await redis.keys(`game-[ab]-${process.pid}-*-auth:${address}`)).length).toBe(2);
+  });
+
   it('warns at createRelay when one of the failed-login limit and the daily cap counts in memory and the other in Redis', async () => {
     const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     try {
