@@ -24,3 +24,43 @@ export function attachedClientAddress(request: Request): string | undefined {
   const address: unknown = (request as unknown as Record<symbol, unknown>)[CLIENT_ADDRESS];
   return typeof address === 'string' && address !== '' ? address : undefined;
 }
+
+/**
+ * The key an address is limited under: an IPv6 address by its /64 prefix (`2001:db8:0:7::/64`), an IPv4-mapped one
+ * (`::ffff:203.0.113.9`, how a dual-stack node:http server reports an IPv4 peer) as the IPv4 address, anything else
+ * (IPv4, a key of the game's own) as it is. One IPv6 subscriber or server holds a whole /64 (RFC 6177; a VPS gets
+ * one routed, a phone one per connection), so keyed by full address a token guesser rotating through it had 10
+ * failures per address, 2^64 times over. assumed: /64, as Cloudflare's and most rate limiters group IPv6; hosts
+ * sharing one /64 are one network, as hosts behind one IPv4 NAT address are.
+ */
+export function limitKeyOfAddress(address: string): string {
+  const groups = ipv6Groups(address);
+  if (!groups) return address;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
+  }
+  return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/** The eight 16-bit groups of an IPv6 address (brackets and a zone `%eth0` allowed), or undefined for anything else. */
+function ipv6Groups(address: string): number[] | undefined {
+  let text = address.trim().replace(/^\[(.*)\]$/, '$1').replace(/%[^%]*$/, '');
+  if (!text.includes(':')) return undefined;
+  // An embedded IPv4 tail (`::ffff:1.2.3.4`) as its two groups.
+  const v4 = /^(.*:)(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3})$/.exec(text);
+  if (v4) {
+    const bytes = v4.slice(2).map(Number);
+    if (bytes.some((byte) => byte > 255)) return undefined;
+    text = `${v4[1]}${((bytes[0]! << 8) | bytes[1]!).toString(16)}:${((bytes[2]! << 8) | bytes[3]!).toString(16)}`;
+  }
+  const halves = text.split('::');
+  if (halves.length > 2) return undefined;
+  const parse = (half: string | undefined) => (half ? half.split(':') : []);
+  const head = parse(halves[0]);
+  const tail = parse(halves[1]);
+  const given = [...head, ...tail];
+  if (!given.every((group) => /^[0-9a-f]{1,4}$/i.test(group))) return undefined;
+  if (halves.length === 1 ? given.length !== 8 : given.length > 7) return undefined;
+  const zeros = Array<string>(8 - given.length).fill('0');
+  return [...head, ...zeros, ...tail].map((group) => parseInt(group, 16));
+}

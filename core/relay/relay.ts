@@ -19,7 +19,7 @@ import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
-import { attachedClientAddress, type ClientAddress } from './client-address.js';
+import { attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
@@ -152,7 +152,8 @@ export interface RelayOptions {
   /**
    * The client's address for `failedAuthLimit`. Behind a proxy or load balancer, return the address it
    * forwards (e.g. the last `X-Forwarded-For` entry your own proxy appended); a request with no address is
-   * not limited. @defaultValue the connection's peer address, which `toNodeHandler` supplies
+   * not limited. An IPv6 address is counted by its /64 prefix (one subscriber's network), an IPv4-mapped one
+   * (`::ffff:203.0.113.9`) as the IPv4 address. @defaultValue the connection's peer address, which `toNodeHandler` supplies
    */
   clientAddress?: ClientAddress;
 }
@@ -358,11 +359,14 @@ async function authenticatedUser(authenticate: RelayAuthenticate, request: Reque
   }
 }
 
-/** The client's address, or undefined when the game's `clientAddress` has none or throws (then it is not limited). */
+/**
+ * The key the client's address is limited under ({@link limitKeyOfAddress}: an IPv6 address's /64), or undefined when
+ * the game's `clientAddress` has none or throws (then it is not limited).
+ */
 function addressOf(clientAddress: ClientAddress, request: Request): string | undefined {
   try {
     const address = clientAddress(request);
-    return typeof address === 'string' && address !== '' ? address : undefined;
+    return typeof address === 'string' && address !== '' ? limitKeyOfAddress(address) : undefined;
   } catch {
     return undefined;
   }

@@ -9,6 +9,7 @@ import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.js';
 import { DEFAULT_FAILED_AUTH_LIMIT, RELAY_ROUTES } from '../../../core/relay/index.js';
+import { limitKeyOfAddress } from '../../../core/relay/client-address.js';
 import { authenticateByHeader, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
 /** A request from `address` (as a trusted proxy would forward it), with a valid or a guessed token. */
@@ -189,6 +190,49 @@ describe('failed authentications per client address', () => {
     for (let i = 0; i < 30; i++) expect((await off.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401);
     const noAddress = relayOverFakeService({ coalesceWindowMs: 0, failedAuthLimit: new RateLimiterMemory({ points: 1, duration: 60 }) });
     for (let i = 0; i < 5; i++) expect((await noAddress.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401); // a bare Request has no peer
+  });
+
+  it('counts an IPv6 client by its /64: a guesser rotating through its own network is held to the limit', async () => {
+    // Before, each address had its own 10 failures: 30 guesses from 30 addresses of one /64 all reached authenticate.
+    const authenticate = vi.fn(authenticateByHeader);
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate,
+      failedAuthLimit: true,
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push((await relay.fetch(from(`2001:db8:7:42:${((i * 7919) & 0xffff).toString(16)}::${i + 1}`, undefined, i))).status);
+    expect(statuses).toEqual([...Array<number>(10).fill(401), ...Array<number>(20).fill(429)]);
+    expect(authenticate).toHaveBeenCalledTimes(10);
+    // Another /64 (the next subscriber) is not affected; the same /64 written another way is the same network.
+    expect((await relay.fetch(from('2001:db8:7:43::1', 'alice'))).status).toBe(200);
+    expect((await relay.fetch(from('[2001:0DB8:0007:0042:0:0:0:abcd]', 'alice'))).status).toBe(429);
+  });
+
+  it('counts an IPv4 peer reported IPv4-mapped (a dual-stack server) and as IPv4 once', async () => {
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    const statuses: number[] = [];
+    for (const [i, address] of ['::ffff:203.0.113.9', '203.0.113.9', '::FFFF:cb00:7109'].entries()) statuses.push((await relay.fetch(from(address, undefined, i))).status);
+    expect(statuses).toEqual([401, 401, 429]);
+  });
+
+  it.each([
+    ['2001:db8:7:42:1:2:3:4', '2001:db8:7:42::/64'],
+    ['2001:db8::1', '2001:db8:0:0::/64'],
+    ['fe80::1%eth0', 'fe80:0:0:0::/64'],
+    ['::1', '0:0:0:0::/64'],
+    ['::ffff:198.51.100.7', '198.51.100.7'],
+    ['198.51.100.7', '198.51.100.7'],
+    ['player-key:7', 'player-key:7'],
+    ['1::2::3', '1::2::3'],
+    ['::ffff:300.1.1.1', '::ffff:300.1.1.1'],
+  ])('keys %s as %s', (address, key) => {
+    expect(limitKeyOfAddress(address)).toBe(key);
   });
 
   it('keys on the socket address toNodeHandler supplies (failedAuthLimit: true: 10 failures a minute)', async () => {
