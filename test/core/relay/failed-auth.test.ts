@@ -221,6 +221,28 @@ describe('failed authentications per client address', () => {
     expect(statuses).toEqual([401, 401, 429]);
   });
 
+  it('counts one IPv4 client once on node:http whether a dual-stack socket reports it mapped (::ffff:127.0.0.1) or plain', async (context) => {
+    // Two servers over one relay, as one process listening on :: and on 127.0.0.1 would be: node reports the same
+    // client as ::ffff:127.0.0.1 on the first and 127.0.0.1 on the second; before, each had its own count.
+    const { relay } = relayOverFakeService({ coalesceWindowMs: 0, failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }) });
+    const servers: Server[] = [createServer(toNodeHandler(relay)), createServer(toNodeHandler(relay))];
+    // A host without IPv6 (some containers) cannot listen on ::; there is nothing to test there.
+    const dualStack = await new Promise<boolean>((resolve) => servers[0]!.once('error', () => resolve(false)).listen(0, '::', () => resolve(true)));
+    if (!dualStack) return context.skip();
+    await new Promise<void>((resolve) => servers[1]!.listen(0, '127.0.0.1', resolve));
+    const send = (server: Server, n: number) =>
+      fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/campaign${RELAY_ROUTES.playtime}`, {
+        method: 'POST',
+        headers: { authorization: `Bearer guess-${n}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ sessions: sessions('alice', 1, n) }),
+      }).then((answer) => answer.status);
+    try {
+      expect([await send(servers[0]!, 0), await send(servers[1]!, 1), await send(servers[0]!, 2), await send(servers[1]!, 3)]).toEqual([401, 401, 429, 429]);
+    } finally {
+      await Promise.all(servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))));
+    }
+  });
+
   it.each([
     ['2001:db8:7:42:1:2:3:4', '2001:db8:7:42::/64'],
     ['2001:db8::1', '2001:db8:0:0::/64'],
