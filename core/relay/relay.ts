@@ -29,7 +29,7 @@ import { answerPlaytime } from './playtime.js';
 import { WEB_PAGE_PATTERN } from '../schema/web-page.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
-import { readJsonBody, type BodyLimits } from './request-body.js';
+import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unusablePathUser } from './user-path.js';
 
 /** The game's own check of a client request: the player's `{ userId }`, or null when it fails. */
@@ -220,6 +220,11 @@ export function createRelay(options: RelayOptions): Relay {
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);
 
   const guard = createMiddleware<Env>(async (c, next) => {
+    // Every route takes a JSON body, which a browser sends cross-origin only after a preflight the relay refuses to
+    // origins it does not allow. A request of another type (a form or `no-cors` fetch another site's page makes the
+    // player's browser send) is refused before `authenticate`: counted as a failed login, a few of them locked the
+    // player's address (their NAT, their school) out of the relay.
+    if (!isJsonContentType(c.req.raw.headers.get('content-type'))) return notJson();
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
     if (failedAuth && address !== undefined) {
       const blocked = await failedAuth.begin(address);

@@ -42,9 +42,7 @@ class BodyTimeout extends Error {}
  * the game's own code read first is its 500 `INTERNAL_ERROR` (the client keeps its data and retries).
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
-  if (!isJsonContentType(request.headers.get('content-type'))) {
-    return fail(errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json'));
-  }
+  if (!isJsonContentType(request.headers.get('content-type'))) return fail(notJson());
   // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
   if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
   const { maxBytes, timeoutMs } = limits;
@@ -95,6 +93,11 @@ function unsupportedEncoding(request: Request): Response | undefined {
     return errorResponse(415, 'BAD_REQUEST', `charset ${charset} is not supported; send the JSON body as UTF-8`);
   }
   return undefined;
+}
+
+/** 400 `BAD_REQUEST` for a request whose `Content-Type` is not JSON. */
+export function notJson(): Response {
+  return errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json');
 }
 
 function tooLarge(maxBytes: number): Response {

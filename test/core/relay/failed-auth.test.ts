@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.js';
 import { DEFAULT_FAILED_AUTH_LIMIT, RELAY_ROUTES } from '../../../core/relay/index.js';
 import { limitKeyOfAddress } from '../../../core/relay/client-address.js';
-import { authenticateByHeader, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+import { authenticateByHeader, read, RELAY, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
 /** A request from `address` (as a trusted proxy would forward it), with a valid or a guessed token. */
 const from = (address: string, userId: string | undefined, n = 0) =>
@@ -190,6 +190,35 @@ describe('failed authentications per client address', () => {
     for (let i = 0; i < 30; i++) expect((await off.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401);
     const noAddress = relayOverFakeService({ coalesceWindowMs: 0, failedAuthLimit: new RateLimiterMemory({ points: 1, duration: 60 }) });
     for (let i = 0; i < 5; i++) expect((await noAddress.relay.fetch(from('203.0.113.7', undefined, i))).status).toBe(401); // a bare Request has no peer
+  });
+
+  it("does not let another site's page lock a player out: requests a browser sends cross-origin without a preflight are refused before authenticate", async () => {
+    // Before, a page on any site could make its visitor's browser POST a form (or a no-cors fetch, which drops
+    // content-type: application/json) to the relay: each was a failed login of the player's address, and 10 of them
+    // answered the player's own valid requests 429 for a minute, again every minute the page stayed open.
+    const authenticate = vi.fn(authenticateByHeader);
+    const { relay } = relayOverFakeService({
+      coalesceWindowMs: 0,
+      authenticate,
+      failedAuthLimit: true,
+      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
+    });
+    const simple = (route: string, method: string, contentType: string | undefined, n: number) =>
+      new Request(`${RELAY}${route}`, {
+        method,
+        headers: { 'x-client-address': '198.51.100.23', ...(contentType === undefined ? {} : { 'content-type': contentType }) },
+        body: JSON.stringify({ sessions: sessions('alice', 1, n) }),
+      });
+    const kinds = ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined];
+    const answers: Array<[number, string]> = [];
+    for (let i = 0; i < 12; i++) {
+      const [route, method] = i % 3 === 0 ? [RELAY_ROUTES.sponsor, 'PUT'] : i % 3 === 1 ? [RELAY_ROUTES.webviewToken, 'POST'] : [RELAY_ROUTES.playtime, 'POST'];
+      const answer = await read(await relay.fetch(simple(route, method, kinds[i % kinds.length], i)));
+      answers.push([answer.status, answer.body.code]);
+    }
+    expect(answers).toEqual(Array(12).fill([400, 'BAD_REQUEST']));
+    expect(authenticate).not.toHaveBeenCalled();
+    expect((await relay.fetch(from('198.51.100.23', 'alice'))).status).toBe(200);
   });
 
   it('counts an IPv6 client by its /64: a guesser rotating through its own network is held to the limit', async () => {
