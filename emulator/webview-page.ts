@@ -6,7 +6,13 @@
  * Its Close button asks the game to close it: it posts `{ type: 'game-campaign:close' }` to the frame's parent
  * (iframe overlay) or its opener, posts `close` to React Native's host (`window.ReactNativeWebView`, which
  * react-native-webview injects when the host listens: the React Native adapter's `WEBVIEW_CLOSE_MESSAGE`), then calls
- * `window.close()` (a window the game opened). assumed: the spec shows
+ * `window.close()` (a window the game opened); a top-level page with none of these that is still open (Cocos native's
+ * `WebView`) then goes to `gamecampaign://close`, the Cocos adapter's `WEBVIEW_CLOSE_SCHEME`, which the native view
+ * hands to the SDK instead of loading (cocos-engine native/cocos/platform/android/java/src/com/cocos/lib/CocosWebView.java
+ * `shouldOverrideUrlLoading`, native/cocos/ui/webview/WebViewImpl-ios.mm `decidePolicyForNavigationAction`).
+ * assumed: a system browser the game handed the page to (`sys.openURL`, `Linking.openURL`, Unity's
+ * `Application.OpenURL`) meets that address too, and says it cannot open it (its Close did nothing there before).
+ * assumed: the spec shows
  * no page-to-game protocol; the message carries no data, so it is posted to any origin (`'*'`), and the SDK's
  * browser web view accepts it only from the page it opened, on that page's origin.
  */
@@ -49,6 +55,9 @@ export const WEBVIEW_PAGE = `<!doctype html>
     if (target) target.postMessage({ type: 'game-campaign:close' }, '*');
     if (window.ReactNativeWebView) window.ReactNativeWebView.postMessage('close');
     window.close();
+    // Nobody to tell and no window to close (closed is true at once when it closes): Cocos native's WebView, whose
+    // navigations to its interface scheme go to the SDK (CocosWebView.java shouldOverrideUrlLoading).
+    if (!target && !window.ReactNativeWebView && !window.closed) location.href = 'gamecampaign://close';
   });
 
   function el(tag, attrs, children) {

@@ -13,7 +13,7 @@ import { CryptoUnavailableError, WebViewUnavailableError } from '../shared/error
 import { probedStorage, webStorageStore } from '../shared/string-storage.js';
 import { browserNetwork, wechatNetwork } from './network.js';
 import type { CocosModules, CocosPlatformOptions, CocosRuntime, WechatApi } from './types.js';
-import { steadyClock } from './steady-clock.js';
+import { nativeClock, steadyClock } from './steady-clock.js';
 import { createXhrFetch } from './xhr-fetch.js';
 
 /**
@@ -65,6 +65,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   // The page's `document` and `window` are globals; native and mini-game builds have neither.
   const page = runtime === 'web' ? g : undefined;
   if (!page) ensureAbortController();
+  const native = runtime === 'native' ? nativeClock() : undefined;
   const noWebView = wx && (() => new WebViewUnavailableError('WeChat mini-games cannot show a web view'));
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
@@ -77,7 +78,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
       return storage.persistent;
     },
     storage,
-    lifecycle: cocosLifecycle(engine, page?.['document']?.addEventListener ? page : undefined),
+    lifecycle: cocosLifecycle(engine, page?.['document']?.addEventListener ? page : undefined, native?.[1]),
     crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     // The global fetch on web and native (native: whatwg-fetch over XHR); on WeChat, which has no fetch, an XHR
     // fetch (its request code is imported on the first request: web and native builds never load it).
@@ -96,7 +97,8 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     // Web and native have `performance.now()`: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045,
     // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
     // On a WeChat phone it is the wall clock (the engine's adapter sets `performance = { now: Date.now }`): ./steady-clock.ts.
-    monotonic: wx ? steadyClock(engine) : () => performance.now(),
+    // Native: ./steady-clock.ts `nativeClock` (Android's steady clock stops while the phone sleeps).
+    monotonic: wx ? steadyClock(engine) : native ? native[0] : () => performance.now(),
   };
 }
 
@@ -107,10 +109,11 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
  * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once, so a
  * page left sends one exit request (each keepalive body counts against the page's 64 KiB), not one per event.
  */
-function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined): Lifecycle {
+function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined, clock?: (isHidden: boolean) => void): Lifecycle {
   const listen = (hidden: (isHidden: boolean) => void) => {
-    const hide = () => hidden(true);
-    const show = () => hidden(false);
+    // The native clock hears it first: the tracker reads the clock as it hears the change.
+    const hide = () => (clock?.(true), hidden(true));
+    const show = () => (clock?.(false), hidden(false));
     const visibility = () => hidden(page!['document'].visibilityState === 'hidden');
     const each = (on: boolean) => {
       game[on ? 'on' : 'off'](Game.EVENT_HIDE, hide);

@@ -56,3 +56,28 @@ function newClock({ game, Game }: CocosModules): () => number {
   setInterval(read, TICK_MS);
   return read;
 }
+
+/**
+ * The monotonic clock of a native build: `performance.now()`, which is `std::chrono::steady_clock` (cocos-engine
+ * native/cocos/bindings/manual/jsb_global.cpp `js_performance_now`): on Android `CLOCK_MONOTONIC`, stopped while the
+ * phone sleeps. So the growth of the wall clock's lead over it across a background (from `hidden(true)` to the first
+ * read after `hidden(false)`) is added: a night asleep in the background is not a minute. ./platform.ts's lifecycle
+ * calls `hidden` from its game listeners before it tells the tracker, so nothing listens once nobody does.
+ * assumed: a clock set forward in the background lengthens that background (never play); one set back adds nothing.
+ */
+export function nativeClock(): [now: () => number, hidden: (isHidden: boolean) => void] {
+  let ahead = Date.now() - performance.now();
+  let slept = 0;
+  let hidden = false;
+  /** Hidden since the last read: the lead's growth since then is the background's. */
+  let away = false;
+  const read = () => {
+    const now = performance.now();
+    const lead = Date.now() - now;
+    if (away && lead > ahead) slept += lead - ahead;
+    ahead = lead;
+    away = hidden;
+    return now + slept;
+  };
+  return [read, (isHidden) => (isHidden ? (read(), (away = hidden = true)) : ((hidden = false), read()))];
+}

@@ -31,7 +31,7 @@ const live = new Set<string>();
 
 /** `gc.picker` of a facade built without `picker`: it refuses, saying why. */
 const noPicker = (): never => {
-  throw new TypeError("gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
+  throw new TypeError("gc.picker: pass createGameCampaign the creatorPicker of 'game-campaign-sdk/react-native/picker'");
 };
 
 /**
@@ -64,7 +64,7 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   const gc = composeGameCampaign({ ...options, platform }, options.picker ?? noPicker);
   const { dispose } = gc;
   const player = `${options.storageName}:${storageKey ?? options.clientKey}:${options.userId}`;
-  if (live.has(player)) console.warn(`createGameCampaign: the SDK made before for player ${options.userId} is not disposed and still records: dispose() it first (Fast Refresh: see the React Native guide)`);
+  if (live.has(player)) console.warn(`createGameCampaign: the SDK of player ${options.userId} is not disposed and still records: dispose() it (guide: Fast Refresh)`);
   live.add(player);
   return Object.assign(gc, { platform, dispose: () => (live.delete(player), dispose()) });
 }

@@ -54,9 +54,10 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
   const storage = asyncStorage(modules?.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
   const randomBytes = fromGetRandomValues(secureRandom(modules) as GetRandomValues);
+  const lifecycle = appStateLifecycle(modules.AppState, monotonicClock());
   return {
     ...storage,
-    lifecycle: appStateLifecycle(modules.AppState),
+    lifecycle,
     lock: (name, task) => chainLock(locks, name, task),
     // SHA-256 from expo-crypto's digest when given, else ../shared/sha256-compact.ts loaded on the first hash
     // (not @noble/hashes: Metro would put it in every app). fromGetRandomValues only ever passes Uint8Array
@@ -77,7 +78,7 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
     ...reactNativeWebView(modules.WebView, modules.Linking),
     ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
     now: () => Date.now(),
-    monotonic: monotonicClock(),
+    monotonic: lifecycle.m,
   };
 }
 
@@ -92,7 +93,7 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
   const source = modules.getRandomValues ?? getRandomValuesOf(modules.expoCrypto) ?? host;
   if (!source) {
     throw new CryptoUnavailableError(
-      "no crypto.getRandomValues (Hermes has none): import 'react-native-get-random-values' first, or pass modules.expoCrypto (expo-crypto 12.2+) or modules.getRandomValues",
+      "no crypto.getRandomValues on Hermes: import 'react-native-get-random-values' first, or pass modules.expoCrypto (expo-crypto 12.2+) or modules.getRandomValues",
     );
   }
   if (source === host) {
@@ -112,17 +113,30 @@ function secureRandom(modules: ReactNativeModules): RandomValuesFill {
  * background (a background fetch, a push, a location update) announces nothing until it is opened, and its time
  * there is not play.
  */
-function appStateLifecycle(appState: AppStateLike): Lifecycle {
+function appStateLifecycle(appState: AppStateLike, clock: () => number): Lifecycle & { m: () => number } {
   // The listeners of each state: [foreground, background], indexed by `+inBackground`.
   const sets = [new Set<() => void>(), new Set<() => void>()] as const;
   let inBackground = appState.currentState === 'background';
   let subscription: { remove(): void } | undefined;
+  /** Whether `state` is the background (`inactive` keeps what was), kept as the state now. */
+  const rule = (state: string | null | undefined) => (inBackground = state === 'background' || (state !== 'active' && inBackground));
+  /** How far the wall clock was ahead of `clock` as the app went to the background; the sleep added to `clock` so far. */
+  let ahead: number;
+  let slept = 0;
   const subscribe = (background: boolean) => (listener: () => void) => {
     const set = sets[+background]!;
     subscription ??= appState.addEventListener('change', (state) => {
-      const next = state === 'background' || (state !== 'active' && inBackground);
-      if (next === inBackground) return;
-      inBackground = next;
+      const was = inBackground;
+      const next = rule(state);
+      if (next === was) return;
+      // performance.now() is steady_clock (react-native ReactCommon/react/timing/primitives.h), which on Android stops
+      // while the phone sleeps: the wall clock's lead grown over a background is that sleep, added before the
+      // tracker reads the clock, so a night asleep outlasts the background time-out. assumed: a clock set forward in
+      // the background lengthens that background (never play); one set back there adds none.
+      // Before any background `ahead` is undefined, the gap NaN: no sleep added (an app launched in the background).
+      const lead = Date.now() - clock();
+      if (next) ahead = lead;
+      else if (lead - ahead > 0) slept += lead - ahead;
       for (const fn of [...sets[+next]!]) fn();
     });
     set.add(listener);
@@ -135,8 +149,7 @@ function appStateLifecycle(appState: AppStateLike): Lifecycle {
     };
   };
   // Read now (a change while nobody listened is caught up), by the rule the listener applies.
-  const isInBackground = () => (inBackground = appState.currentState === 'background' || (appState.currentState !== 'active' && inBackground));
-  return { onBackground: subscribe(true), onForeground: subscribe(false), isInBackground };
+  return { onBackground: subscribe(true), onForeground: subscribe(false), isInBackground: () => rule(appState.currentState), m: () => clock() + slept };
 }
 
 /**

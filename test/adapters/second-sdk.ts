@@ -21,14 +21,18 @@ export const firstCopyService = (recorded: Map<string, number>) => async (reques
 /**
  * Plays the story under fake timers (the caller installs them): the first SDK plays 45 s, a second is created and both
  * play 60 s more; each session must be recorded whole, once, in `recorded` (filled by {@link firstCopyService}).
+ * Each SDK's start-up (where the second recovers what it takes for crashed) is awaited through `flush()` before play
+ * goes on: a start-up may wait for a module import (WeChat's storage code, ./wechat.ts), which fake timers do not wait
+ * for, so 45 s passed before the first had started up, both start-ups then ran together, and the story passed on the
+ * WeChat fake even without the lock.
  */
 export async function secondSdkWhileFirstRuns(create: () => GameCampaign, recorded: Map<string, number>): Promise<void> {
   const first = create();
-  await vi.advanceTimersByTimeAsync(10);
+  await first.tracker.flush();
   const firstId = first.tracker.start({ campaignId: 'spring' });
   await vi.advanceTimersByTimeAsync(45_000);
   const second = create();
-  await vi.advanceTimersByTimeAsync(10);
+  await second.tracker.flush();
   const secondId = second.tracker.start({ campaignId: 'spring' });
   await vi.advanceTimersByTimeAsync(60_000);
   await first.tracker.stop();

@@ -3,6 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_BOOSTED_CREATORS, DEMO_USERS, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { WEBVIEW_CLOSE_MESSAGE } from '../../adapters/react-native/index.js';
+import { openCocosWebView } from '../../adapters/cocos/web-view.js';
+import { createFakeWebView } from '../adapters/fakes/fake-cc.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { pkcePair } from './helpers.js';
 
@@ -61,6 +63,51 @@ describe.runIf(chromiumAvailable())('emulator web view page in Chromium', () => 
     await page.locator('li').first().waitFor();
     await page.locator('#close').click();
     expect(await page.evaluate(() => (window as unknown as { posted: unknown[] }).posted)).toEqual([WEBVIEW_CLOSE_MESSAGE]);
+    await page.close();
+  });
+
+  it("its Close in Cocos native's WebView (a top-level page nobody opened, no React Native host) closes the SDK's web view through the Cocos close scheme", async () => {
+    // The native view hands a navigation to its interface scheme to the JS callback instead of loading it (cocos-engine
+    // native/cocos/platform/android/java/src/com/cocos/lib/CocosWebView.java shouldOverrideUrlLoading,
+    // native/cocos/ui/webview/WebViewImpl-ios.mm decidePolicyForNavigationAction): here each navigation Chromium starts
+    // goes to the fake component. Before, the Close posted to nobody and window.close() did nothing there.
+    const { verifier, challenge } = pkcePair('c');
+    const ott = await tokenFor('cocos_user', challenge);
+    const fake = createFakeWebView('native');
+    const sys = { isNative: true, localStorage: {}, openURL: () => undefined };
+    const handle = openCocosWebView(`${emulator.url}/webview?ott=${encodeURIComponent(ott)}#code_verifier=${verifier}`, sys, () => fake.view);
+    fake.activate();
+    const page = await browser.context.newPage();
+    const navigations: string[] = [];
+    page.on('request', (request) => {
+      if (!request.isNavigationRequest()) return;
+      navigations.push(request.url());
+      fake.navigate(request.url());
+    });
+    await page.goto(fake.view.url);
+    await page.locator('li').first().waitFor();
+    const closing = page.waitForRequest((request) => request.url().startsWith('gamecampaign:'));
+    await page.locator('#close').click();
+    await closing;
+    await handle.closed;
+    expect(fake.destroyed).toBe(1);
+    expect(navigations.at(-1)).toBe('gamecampaign://close');
+    await page.close();
+  });
+
+  it("its Close in the overlay's frame posts to the game and does not go to the Cocos close scheme", async () => {
+    const { verifier, challenge } = pkcePair('d');
+    const ott = await tokenFor('frame_user', challenge);
+    const page = await browser.context.newPage();
+    const schemes: string[] = [];
+    page.on('request', (request) => request.url().startsWith('gamecampaign:') && schemes.push(request.url()));
+    await page.setContent(`<iframe src="${emulator.url}/webview?ott=${encodeURIComponent(ott)}#code_verifier=${verifier}"></iframe>`);
+    const frame = page.frameLocator('iframe');
+    await frame.locator('li').first().waitFor();
+    const message = page.evaluate(() => new Promise((resolve) => addEventListener('message', (event) => resolve(event.data), { once: true })));
+    await frame.locator('#close').click();
+    expect(await message).toEqual({ type: 'game-campaign:close' });
+    expect(schemes).toEqual([]);
     await page.close();
   });
 

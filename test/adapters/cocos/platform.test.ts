@@ -842,3 +842,40 @@ describe('Cocos on WeChat: the player moves the phone\'s clock', () => {
     await gc.dispose();
   });
 });
+
+describe('Cocos native: a phone asleep with the game in the background', () => {
+  // Native performance.now() is std::chrono::steady_clock (cocos-engine native/cocos/bindings/manual/jsb_global.cpp
+  // js_performance_now): on Android CLOCK_MONOTONIC, which stops while the phone is suspended (clock_gettime(2)), and no
+  // timer runs. Modelled by moving the wall clock with `vi.setSystemTime` (the fake performance.now() does not move)
+  // between game_on_hide and game_on_show.
+  const HOUR = 3_600_000;
+  it('a night asleep ends the session at the background (background-timeout) and the morning\'s play is a new session, dated then; a clock set back adds nothing', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    vi.setSystemTime(Date.UTC(2026, 3, 1, 22));
+    const cc = createFakeCc('native');
+    cc.start();
+    const gc = createGameCampaign({ cc, fetch: async () => new Response('{}', { status: 503 }), getRandomValues: (a) => webcrypto.getRandomValues(a as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const ends: Array<[string, number, string, string]> = [];
+    gc.tracker.on('session:end', ({ reason, session }) => ends.push([reason, session.durationSeconds, session.startedAt, session.endedAt]));
+    await gc.tracker.flush();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    cc.emit('game_on_hide');
+    vi.setSystemTime(Date.now() + 8 * HOUR);
+    cc.emit('game_on_show');
+    await vi.advanceTimersByTimeAsync(60_000);
+    cc.emit('game_on_hide');
+    await vi.advanceTimersByTimeAsync(10_000);
+    vi.setSystemTime(Date.now() - 2 * HOUR);
+    cc.emit('game_on_show');
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([
+      ['background-timeout', 60, '2026-04-01T22:00:00.000Z', '2026-04-01T22:01:00.000Z'],
+      // Started 06:01; the clock set back 2 h later moves it into the clock's present frame (core clock watch).
+      ['stop', 120, '2026-04-02T04:01:00.000Z', '2026-04-02T04:03:10.000Z'],
+    ]);
+    await gc.dispose();
+    vi.useRealTimers();
+  });
+});

@@ -543,3 +543,52 @@ describe('React Native background flush without keepalive', () => {
     await gc.dispose();
   });
 });
+
+describe('React Native: a phone asleep with the app in the background', () => {
+  // RN's performance.now() is std::chrono::steady_clock (react-native ReactCommon/react/timing/primitives.h
+  // HighResTimeStamp::now, bound by NativePerformance::now and JSRuntimeBindings.cpp nativePerformanceNow): on Android,
+  // libc++'s CLOCK_MONOTONIC, which stops while the phone is suspended (clock_gettime(2)); and the app's timers do not
+  // run there. Modelled by moving the wall clock with `vi.setSystemTime` (the fake performance.now() does not move) and
+  // running no timer between the background and the return.
+  const HOUR = 3_600_000;
+  it('a night asleep in the background ends the session at the background (background-timeout) and the morning\'s play is a new session, dated then', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    vi.setSystemTime(Date.UTC(2026, 3, 1, 22));
+    const AppState = createFakeAppState();
+    const gc = createGameCampaign({ ...facade, fetch: async () => new Response('{}', { status: 503 }), modules: { AsyncStorage: createAsyncStorageV2(), AppState, getRandomValues } });
+    const ends: Array<[string, number, string, string]> = [];
+    gc.tracker.on('session:end', ({ reason, session }) => ends.push([reason, session.durationSeconds, session.startedAt, session.endedAt]));
+    await gc.tracker.flush();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    AppState.set('background');
+    vi.setSystemTime(Date.now() + 8 * HOUR);
+    AppState.set('active');
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([
+      ['background-timeout', 60, '2026-04-01T22:00:00.000Z', '2026-04-01T22:01:00.000Z'],
+      ['stop', 60, '2026-04-02T06:01:00.000Z', '2026-04-02T06:02:00.000Z'],
+    ]);
+    await gc.dispose();
+  });
+
+  it('a clock set back while in the background changes nothing: the session goes on (two minutes played, one session)', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const AppState = createFakeAppState();
+    const gc = createGameCampaign({ ...facade, fetch: async () => new Response('{}', { status: 503 }), modules: { AsyncStorage: createAsyncStorageV2(), AppState, getRandomValues } });
+    const ends: Array<[string, number]> = [];
+    gc.tracker.on('session:end', ({ reason, session }) => ends.push([reason, session.durationSeconds]));
+    await gc.tracker.flush();
+    gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(60_000);
+    AppState.set('background');
+    await vi.advanceTimersByTimeAsync(10_000);
+    vi.setSystemTime(Date.now() - 2 * HOUR);
+    AppState.set('active');
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([['stop', 120]]);
+    await gc.dispose();
+  });
+});

@@ -181,7 +181,7 @@ describe('the creator picker on Hermes 0.12, from its own entry', () => {
       const run = outcomeOf(played);
       // The story keeps the SDK it made without the picker: the second one for player-1 warns (React Native's console).
       expect(played.console).toEqual([expect.stringMatching(/^warn createGameCampaign: .*player player-1 is not disposed/)]);
-      expect(run.outcome.withoutPicker).toBe("TypeError: gc.picker: pass createGameCampaign a picker (creatorPicker, from 'game-campaign-sdk/react-native/picker')");
+      expect(run.outcome.withoutPicker).toBe("TypeError: gc.picker: pass createGameCampaign the creatorPicker of 'game-campaign-sdk/react-native/picker'");
       expect(run.outcome.loaded).toEqual({ creators: ['ABCDE', 'FGHIJ'], boosted: 'ABCDE' });
       expect(run.outcome.boostChanges).toEqual([expect.objectContaining({ newCreatorKey: 'FGHIJ', campaignId: 'spring-event' })]);
       expect(run.outcome.refused).toEqual({ confirmed: null, error: 'BoostCooldownError', cooldownDays: 27, canConfirm: false });
