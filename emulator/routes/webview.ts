@@ -65,10 +65,12 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     if (!token || token.state !== 'ISSUED' || now >= Date.parse(token.expiresAt)) {
       return fail(c, 401, 'UNAUTHORIZED', 'The one-time token is unknown, expired, already used or replaced by a newer one');
     }
-    if (base64Url(sha256(encoder.encode(checked.data.codeVerifier))) !== token.codeChallenge) {
-      return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge');
-    }
+    // Spent by this attempt whatever its outcome (spec: the token is single-use): a wrong verifier must not leave it
+    // open to more guesses by whoever holds the address's query (a log, a Referer) but not its fragment.
     token.state = 'USED';
+    if (base64Url(sha256(encoder.encode(checked.data.codeVerifier))) !== token.codeChallenge) {
+      return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge; the one-time token is spent, issue a new one');
+    }
     invalidateUser(store, token.userId, token.isTest);
     const session: StoredWebviewSession = {
       sessionId: randomToken('wvs_'),

@@ -55,13 +55,27 @@ describe('emulator web view', () => {
     expect((await exchange(second)).status).toBe(401);
   });
 
-  it('answers an unknown token with 401 and a wrong verifier with 400 BAD_REQUEST (the token stays usable)', async () => {
+  // Spec "Create web view one-time token": the token is single-use. An exchange that failed on its verifier spent it,
+  // as the service would: before, the token stayed open to further guesses, and then to the right verifier.
+  it('answers an unknown token with 401 and a wrong verifier with 400 BAD_REQUEST, which spends the token', async () => {
     expect((await exchange('ott_unknown')).status).toBe(401);
     const ott = (await issue()).body.data.ott;
     const wrong = await exchange(ott, pkcePair('w').verifier);
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ status: 400, error: 'Bad Request', message: 'The code verifier does not match the code challenge', code: 'BAD_REQUEST' });
-    expect((await exchange(ott)).status).toBe(200);
+    expect(wrong.body).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      message: 'The code verifier does not match the code challenge; the one-time token is spent, issue a new one',
+      code: 'BAD_REQUEST',
+    });
+    const right = await exchange(ott);
+    expect(right.status).toBe(401);
+    expect(right.body.code).toBe('UNAUTHORIZED');
+    expect(emulator.state().webview).toMatchObject({ tokens: [{ ott, state: 'USED' }], sessions: [] });
+    // A new token for the user works as usual, and a malformed verifier (400 VALIDATION_ERROR) spends nothing.
+    const next = (await issue()).body.data.ott;
+    expect((await exchange(next, 'short')).status).toBe(400);
+    expect((await exchange(next)).status).toBe(200);
   });
 
   it('invalidates the user older token and older exchanged session when a new token is issued', async () => {
