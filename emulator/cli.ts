@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /**
- * `game-campaign-emulator [--port N] [--host H] [--json]`: runs the emulator until SIGINT/SIGTERM.
+ * `game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]`: runs the emulator until SIGINT/SIGTERM.
+ * `--webhook-host` (repeatable) names a host besides loopback that webhook receivers may be at (`webhookHosts`).
  * Prints a short banner (URL, client key, server key), or with `--json` exactly one line
  * `{"url","clientKey","serverKey"}` for scripts. `--port 0` picks a free port.
  */
@@ -8,13 +9,14 @@ import { parseArgs } from 'node:util';
 import { loopbackForWildcard } from './host.js';
 import { DEFAULT_PORT, startEmulator } from './index.js';
 
-const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--json]';
+const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: String(DEFAULT_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
+      'webhook-host': { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -26,7 +28,7 @@ async function main(): Promise<void> {
   // Decimal digits only: Number() reads '' and ' ' as 0 (a random port), '1e3' as 1000 and '0x50' as 80.
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
   if (!(port <= 65535)) throw new TypeError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-  const emulator = await startEmulator({ port, host: values.host });
+  const emulator = await startEmulator({ port, host: values.host, webhookHosts: values['webhook-host'] });
   if (values.json) {
     console.log(JSON.stringify({ url: emulator.url, clientKey: emulator.clientKey, serverKey: emulator.serverKey }));
   } else {

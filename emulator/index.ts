@@ -26,6 +26,7 @@ import {
 } from './options.js';
 import { Store, type EmulatorState } from './store.js';
 import { WebhookDispatcher } from './webhook-delivery.js';
+import { webhookHostSet } from './webhook-targets.js';
 
 export * from './fixtures.js';
 export {
@@ -90,7 +91,8 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
-  const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random };
+  const webhookHosts = webhookHostSet(options.webhookHosts ?? []);
+  const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random, webhookHosts };
 
   const emulator: Emulator = {
     clientKey: keys.clientKey,

@@ -126,7 +126,7 @@ export class Store {
     private readonly clock: Clock,
     private readonly loadFixtures: (now: number) => Fixtures,
     private readonly initialFaults: Faults,
-    private readonly limits: EmulatorLimits,
+    readonly limits: EmulatorLimits,
   ) {
     this.reset();
   }
