@@ -37,7 +37,11 @@ export interface EmulatorLimits {
    * entries, web view tokens and web view sessions.
    */
   records: number;
-  /** Webhook delivery log entries kept, all receivers together (each holds its event's payload). */
+  /**
+   * Webhook delivery log entries kept, all receivers together (each holds its event's payload); also the deliveries
+   * one receiver may have pending (in flight, waiting for one of its 8 connections, or waiting to retry): beyond it a
+   * new event's delivery to that receiver is logged FAILED at once, without a request or retry.
+   */
   deliveries: number;
   /**
    * Webhook receivers registered at once: a creation beyond it answers 400 `BAD_REQUEST` until one is deleted (or

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SentWebhookEvent } from '../../core/schema/events.js';
 import { computeSignature } from '../../core/webhooks/signature.js';
 import type { Emulator } from '../../emulator/index.js';
+import { RECEIVER_CONNECTIONS } from '../../emulator/webhook-delivery.js';
 import { caller, emulatorAtT0, startReceiver, T0 } from './helpers.js';
 
 describe('emulator webhook delivery', () => {
@@ -127,6 +128,49 @@ describe('emulator webhook delivery', () => {
     await emulator.webhooksIdle();
     expect(receiver.received).toEqual([]);
     expect(emulator.state().deliveries).toEqual([]);
+  });
+
+  // A receiver that takes connections and never answers held one socket per event until its time-out: 50 events/s to
+  // 100 such receivers with timeoutMs 30000 was 150,000 sockets, past the process's file descriptors.
+  it(`opens at most ${RECEIVER_CONNECTIONS} requests to one receiver at once; the other deliveries wait their turn`, async () => {
+    const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 0, timeoutMs: 30000 });
+    const events = RECEIVER_CONNECTIONS + 2;
+    emulator.setFaults({ rateLimitPerSecond: 0 });
+    for (let i = 0; i < events; i++) expect((await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } })).status).toBe(200);
+    // Logged as each request is made: the first ones only, while the receiver holds them.
+    expect(emulator.state().deliveries.map((d) => d.status)).toEqual(Array(RECEIVER_CONNECTIONS).fill('PENDING'));
+    await expect.poll(() => receiver.received.length).toBe(RECEIVER_CONNECTIONS);
+    // The receiver goes away: the open requests fail, and the waiting deliveries are tried (and fail) in turn.
+    await receiver.close();
+    await emulator.webhooksIdle();
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data as Array<{ status: string; payload: { data: { userId: string } } }>;
+    expect(logs.map((log) => log.status)).toEqual(Array(events).fill('FAILED'));
+    expect(logs.map((log) => log.payload.data.userId)).toEqual(Array.from({ length: events }, (_, i) => `u${i}`));
+    expect(receiver.received).toHaveLength(RECEIVER_CONNECTIONS);
+  });
+
+  it('logs a delivery FAILED at once, without a request or retry, when its receiver has limits.deliveries pending', async () => {
+    const receiver = await startReceiver({ hang: true });
+    const emulator = emulatorAtT0({ limits: { deliveries: 30 } });
+    cleanup.push(() => receiver.close(), () => emulator.close());
+    const call = caller(emulator);
+    const hook = (await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 10, timeoutMs: 30000 } })).body.data;
+    for (let i = 0; i < 32; i++) expect((await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } })).status).toBe(200);
+    const logs = emulator.state().deliveries;
+    expect(logs.map((log) => log.status)).toEqual([...Array(RECEIVER_CONNECTIONS).fill('PENDING'), 'FAILED', 'FAILED']);
+    expect(logs.slice(RECEIVER_CONNECTIONS)).toEqual(
+      [30, 31].map((i) => ({
+        webhookId: hook.id,
+        id: expect.stringMatching(/^dlv_/),
+        eventType: 'coupon.redeemed',
+        payload: expect.objectContaining({ type: 'coupon.redeemed', data: expect.objectContaining({ userId: `u${i}` }) }),
+        attempt: 1,
+        status: 'FAILED',
+        createdAt: new Date(T0).toISOString(),
+        completedAt: new Date(T0).toISOString(),
+      })),
+    );
+    await emulator.close();
   });
 
   it('cancels pending retries on close', async () => {
