@@ -29,6 +29,9 @@ interface Lane {
   pending: number;
   /** Attempts waiting for a connection, each woken with the connection handed to it. */
   waiting: Array<() => void>;
+  /** Its requests in flight and its retries waiting, which deleting the receiver ends. */
+  controllers: Set<AbortController>;
+  timers: Set<ReturnType<typeof setTimeout>>;
 }
 
 /** Delivers events and keeps count of the work still under way. */
@@ -93,6 +96,25 @@ export class WebhookDispatcher {
     for (const lane of lanes) for (const wake of lane.waiting.splice(0)) wake();
   }
 
+  /**
+   * Ends the work of a deleted receiver: its requests in flight are aborted, its waiting attempts and retries dropped.
+   * Before, they went on for up to `timeoutMs` and every retry, so deleting and registering receivers again piled up
+   * work past any per-receiver bound.
+   */
+  forget(webhookId: number): void {
+    const lane = this.#lanes.get(webhookId);
+    if (!lane) return;
+    this.#lanes.delete(webhookId);
+    for (const timer of lane.timers) {
+      clearTimeout(timer);
+      this.#timers.delete(timer);
+      this.#settle();
+    }
+    lane.timers.clear();
+    for (const controller of lane.controllers) controller.abort(new Error('webhook deleted'));
+    for (const wake of lane.waiting.splice(0)) wake();
+  }
+
   /** Cancels everything and refuses further events. */
   close(): void {
     this.#closed = true;
@@ -101,7 +123,7 @@ export class WebhookDispatcher {
 
   #lane(webhookId: number): Lane {
     let lane = this.#lanes.get(webhookId);
-    if (!lane) this.#lanes.set(webhookId, (lane = { open: 0, pending: 0, waiting: [] }));
+    if (!lane) this.#lanes.set(webhookId, (lane = { open: 0, pending: 0, waiting: [], controllers: new Set(), timers: new Set() }));
     return lane;
   }
 
@@ -124,7 +146,7 @@ export class WebhookDispatcher {
     else await new Promise<void>((wake) => lane.waiting.push(wake));
     let retry = false;
     try {
-      retry = await this.#send(webhookId, event, attempt, generation);
+      retry = await this.#send(webhookId, lane, event, attempt, generation);
     } finally {
       // The connection goes to the next waiting attempt, if any; the delivery ends unless it is retried.
       const next = lane.waiting.shift();
@@ -136,15 +158,16 @@ export class WebhookDispatcher {
   }
 
   /** Sends one attempt and logs it; true when it failed and is to be retried. */
-  async #send(webhookId: number, event: WebhookEvent, attempt: number, generation: number): Promise<boolean> {
+  async #send(webhookId: number, lane: Lane, event: WebhookEvent, attempt: number, generation: number): Promise<boolean> {
     const hook = this.store.webhooks.get(webhookId);
-    if (!hook || !hook.isActive || this.#closed || generation !== this.store.generation) return false;
+    if (!hook || !hook.isActive || this.#closed || generation !== this.store.generation || this.#lanes.get(webhookId) !== lane) return false;
     const log = this.#logEntry(webhookId, event, attempt);
     this.store.log(log);
     const body = JSON.stringify(event);
     const timestamp = Math.floor(this.signingClock.now() / 1000);
     const controller = new AbortController();
     this.#inFlight.add(controller);
+    lane.controllers.add(controller);
     let delivered = false;
     try {
       const response = await fetch(hook.url, {
@@ -169,20 +192,24 @@ export class WebhookDispatcher {
       // Time-out, refused connection, reset: a failed attempt without a response status.
     } finally {
       this.#inFlight.delete(controller);
+      lane.controllers.delete(controller);
     }
     log.status = delivered ? 'SUCCESS' : 'FAILED';
     log.completedAt = this.store.iso();
-    return !delivered && hook.isActive && attempt <= hook.retryCount && !this.#closed && generation === this.store.generation;
+    const live = !this.#closed && generation === this.store.generation && this.#lanes.get(webhookId) === lane;
+    return !delivered && hook.isActive && attempt <= hook.retryCount && live;
   }
 
   #scheduleRetry(webhookId: number, lane: Lane, event: WebhookEvent, attempt: number, generation: number): void {
     this.#pending++;
     const timer = setTimeout(() => {
       this.#timers.delete(timer);
+      lane.timers.delete(timer);
       this.#track(this.#attempt(webhookId, lane, event, attempt, generation));
       this.#settle();
     }, Math.max(0, this.retryDelayMs(attempt - 1)));
     this.#timers.add(timer);
+    lane.timers.add(timer);
   }
 
   #track(work: Promise<void>): void {

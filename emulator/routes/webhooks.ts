@@ -17,7 +17,7 @@ export const DEFAULT_RETRY_COUNT = 3;
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Registers the webhook routes. */
-export function webhookRoutes(app: Hono<AppEnv>, { store, webhookHosts }: Services): void {
+export function webhookRoutes(app: Hono<AppEnv>, { store, webhooks, webhookHosts }: Services): void {
   // assumed: a test-mode creation answers id 0 and a fresh, well-formed secret that nothing will ever sign with;
   // no id is used up and no receiver is registered (spec "Test mode": mock data, nothing recorded). It meets the
   // same address rule and cap as a real one, so it answers what the real call would.
@@ -68,6 +68,7 @@ export function webhookRoutes(app: Hono<AppEnv>, { store, webhookHosts }: Servic
     const hook = findHook(c, store);
     if (hook instanceof Response) return hook;
     store.webhooks.delete(hook.id);
+    webhooks.forget(hook.id);
     return c.body(null, 204);
   });
 

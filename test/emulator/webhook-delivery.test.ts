@@ -149,6 +149,18 @@ describe('emulator webhook delivery', () => {
     expect(receiver.received).toHaveLength(RECEIVER_CONNECTIONS);
   });
 
+  // Before, a deleted receiver's requests went on for their timeoutMs and were retried, and its waiting deliveries
+  // were still sent: deleting and registering receivers again piled up work past any per-receiver bound.
+  it('ends the work of a deleted receiver: requests in flight aborted, waiting deliveries and retries dropped', async () => {
+    const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 10, timeoutMs: 30000 });
+    for (let i = 0; i < RECEIVER_CONNECTIONS + 2; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } });
+    await expect.poll(() => receiver.received.length).toBe(RECEIVER_CONNECTIONS);
+    expect((await call('DELETE', `/v1/server/webhooks/${hook.id}`)).status).toBe(204);
+    await emulator.webhooksIdle();
+    expect(emulator.state().deliveries.map((d) => d.status)).toEqual(Array(RECEIVER_CONNECTIONS).fill('FAILED'));
+    expect(receiver.received).toHaveLength(RECEIVER_CONNECTIONS);
+  });
+
   it('logs a delivery FAILED at once, without a request or retry, when its receiver has limits.deliveries pending', async () => {
     const receiver = await startReceiver({ hang: true });
     const emulator = emulatorAtT0({ limits: { deliveries: 30 } });
