@@ -45,6 +45,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       ...(request.campaignId !== undefined ? { campaignId: request.campaignId } : {}),
       codeChallenge: request.codeChallenge,
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+      ...(request.callbackId !== undefined ? { callbackId: request.callbackId } : {}),
       showCampaignDetail: request.showCampaignDetail === true,
       isTest: request.isTest === true,
       createdAt: store.iso(now),
@@ -79,6 +80,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       showCampaignDetail: token.showCampaignDetail,
       isTest: token.isTest,
       ...(token.metadata !== undefined ? { metadata: token.metadata } : {}),
+      ...(token.callbackId !== undefined ? { callbackId: token.callbackId } : {}),
       createdAt: store.iso(now),
       expiresAt: store.iso(now + WEBVIEW_SESSION_LIFETIME_MS),
       valid: true,
@@ -112,8 +114,8 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     });
   });
 
-  // The page's boost button: the same rules as POST /v1/server/sponsors. assumed: a test session boosts a sample
-  // creator and records nothing.
+  // The page's boost button: the same rules as POST /v1/server/sponsors, its events with the token's callbackId.
+  // assumed: a test session boosts a sample creator and records nothing.
   app.put('/v1/webview/sessions/:sessionId/boost', (c) => {
     const session = liveSession(c, store);
     if (session instanceof Response) return session;
@@ -126,7 +128,18 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       const sample: BoostRecord = { userId: session.userId, campaignId: mockCampaign(store.now()).campaignId, creatorKey, creatorName: creator.creatorName, isActive: true, sponsoredAt: store.iso() };
       return ok(c, sample);
     }
-    const outcome = applyBoost(services, { userId: session.userId, creatorKey, ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}) }, 'upsert');
+    // Spec "Callback tracking": events triggered by a request carry its callbackId; a boost in the web view is the
+    // work of the token request that opened it (the relay binds that id to the player for this).
+    const outcome = applyBoost(
+      services,
+      {
+        userId: session.userId,
+        creatorKey,
+        ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}),
+        ...(session.callbackId !== undefined ? { callbackId: session.callbackId } : {}),
+      },
+      'upsert',
+    );
     return outcome.ok ? ok(c, outcome.boost) : fail(c, outcome.status, outcome.code, outcome.message);
   });
 

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataOf } from '../../core/schema/primitives.js';
 import { CreateOttRequest, OneTimeToken, WebviewSession } from '../../core/schema/webview.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, MOCK_CREATORS, type Emulator } from '../../emulator/index.js';
-import { at, caller, emulatorAtT0, pkcePair, problemsOf } from './helpers.js';
+import { at, caller, emulatorAtT0, pkcePair, problemsOf, useSubscribedEmulator } from './helpers.js';
 
 describe('emulator web view', () => {
   let emulator: Emulator;
@@ -191,5 +191,35 @@ describe('emulator web view', () => {
     expect(html).toContain("fragment.get('code_verifier')");
     expect(html).toContain("'/v1/webview/sessions'");
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+  });
+});
+
+// Spec "Callback tracking": events triggered by a request carry its callbackId, and the web view token request takes
+// one. A boost made in the web view is that request's work (the relay passes the game's callbackId on for this): its
+// event carried no callbackId, so a game server waiting for it by id waited in vain on the emulator.
+describe('emulator web view boost events', () => {
+  const context = useSubscribedEmulator(['sponsor.changed', 'sponsor.created']);
+  const pair = pkcePair('c');
+
+  async function boostInWebView(userId: string, creatorKey: string, extra: Record<string, unknown>) {
+    const { call } = context;
+    const ott = (await call('POST', '/v1/server/webview/ott', { body: { userId, codeChallenge: pair.challenge, ...extra } })).body.data.ott;
+    const session = (await call('POST', '/v1/webview/sessions', { key: null, body: { ott, codeVerifier: pair.verifier } })).body.data.sessionId;
+    const boosted = await call('PUT', `/v1/webview/sessions/${session}/boost`, { key: null, body: { creatorKey } });
+    expect(boosted.status).toBe(200);
+  }
+
+  it("carries the token request's callbackId in the events of boosts made in its web view, and in their logs", async () => {
+    const { emulator, receiver } = context;
+    await boostInWebView(DEMO_USERS.changeable, 'KAIZN', { callbackId: 'cb-webview' });
+    await boostInWebView(DEMO_USERS.noBoost, 'NOVA1', { callbackId: 'cb-first' });
+    await boostInWebView('user_plain', 'RIVER', {});
+    await emulator.webhooksIdle();
+    expect(receiver.events().map((event) => [event.type, event.data['userId'], event.callbackId])).toEqual([
+      ['sponsor.changed', DEMO_USERS.changeable, 'cb-webview'],
+      ['sponsor.created', DEMO_USERS.noBoost, 'cb-first'],
+      ['sponsor.created', 'user_plain', undefined],
+    ]);
+    expect(emulator.state().deliveries.map((delivery) => delivery.callbackId)).toEqual(['cb-webview', 'cb-first', undefined]);
   });
 });
