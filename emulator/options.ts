@@ -71,8 +71,9 @@ export interface EmulatorOptions {
   /** What it keeps at most (`Infinity`: no limit); fields not given keep their default. @defaultValue {@link DEFAULT_LIMITS} */
   limits?: Partial<EmulatorLimits>;
   /**
-   * Hosts besides loopback (`localhost`, `127.0.0.0/8`, `[::1]`) that webhook receivers may name: host names or IP
-   * addresses, without scheme or port (`'game-server.internal'`, `'10.0.0.7'`, `'fd00::7'`). A receiver at any other
+   * Hosts besides loopback (`localhost`, `127.0.0.0/8`, `[::1]`) and the emulator's own `host` (unless a wildcard)
+   * that webhook receivers may name: host names or IP addresses, without scheme or port (`'game-server.internal'`,
+   * `'10.0.0.7'`, `'fd00::7'`). A receiver at any other
    * host is refused (400 `VALIDATION_ERROR` on `url`), so a holder of the sandbox Server key cannot make the emulator
    * post to other machines of the network it runs on. @defaultValue [] (loopback only)
    */

@@ -16,19 +16,26 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
 export function webhookHostSet(hosts: readonly string[]): ReadonlySet<string> {
   const set = new Set<string>();
   for (const host of hosts) {
-    const bracketed = typeof host === 'string' && host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
-    let parsed: URL | undefined;
-    try {
-      parsed = typeof host === 'string' && host !== '' && !/[/?#@\s]/.test(host) ? new URL(`http://${bracketed}`) : undefined;
-    } catch {
-      parsed = undefined;
-    }
-    if (!parsed || parsed.port !== '' || parsed.host !== parsed.hostname) {
-      throw new TypeError(`Invalid webhookHosts: ${JSON.stringify(host)} is not a host name or IP address (no scheme, port or path)`);
-    }
-    set.add(parsed.hostname);
+    const hostname = hostnameOf(host);
+    if (hostname === undefined) throw new TypeError(`Invalid webhookHosts: ${JSON.stringify(host)} is not a host name or IP address (no scheme, port or path)`);
+    set.add(hostname);
   }
   return set;
+}
+
+/** True for a bare host name or IP address (what {@link webhookHostSet} takes). */
+export function isBareHost(host: string): boolean {
+  return hostnameOf(host) !== undefined;
+}
+
+function hostnameOf(host: unknown): string | undefined {
+  if (typeof host !== 'string' || host === '' || /[/?#@\s]/.test(host)) return undefined;
+  try {
+    const parsed = new URL(`http://${host.includes(':') && !host.startsWith('[') ? `[${host}]` : host}`);
+    return parsed.port === '' && parsed.host === parsed.hostname ? parsed.hostname : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** True for a loopback host as a URL's `hostname` writes it: `localhost`, 127.0.0.0/8, `[::1]`. */

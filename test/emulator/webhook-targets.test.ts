@@ -65,6 +65,19 @@ describe('emulator webhook receiver addresses', () => {
     await emulator.close();
   });
 
+  it("takes receivers at the emulator's own host too, unless that is a wildcard", async () => {
+    for (const [host, url, status] of [
+      ['devbox.internal', 'http://devbox.internal:8788/h', 201],
+      ['10.0.0.9', 'http://10.0.0.9/h', 201],
+      ['0.0.0.0', 'http://0.0.0.0/h', 400],
+      ['::', 'http://[::]/h', 400],
+    ] as const) {
+      const emulator = emulatorAtT0({ host });
+      expect((await caller(emulator)('POST', '/v1/server/webhooks', create(url))).status, host).toBe(status);
+      await emulator.close();
+    }
+  });
+
   it.each(['http://game.example', 'game.example:8080', 'game.example/hooks', '', 'user@game.example', 'a b'])('refuses webhookHosts entry %j at creation', (host) => {
     expect(() => createEmulator({ webhookHosts: [host] })).toThrow(new TypeError(`Invalid webhookHosts: ${JSON.stringify(host)} is not a host name or IP address (no scheme, port or path)`));
   });
