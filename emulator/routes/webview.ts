@@ -59,16 +59,20 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
   });
 
   app.post('/v1/webview/sessions', (c) => {
-    const checked = check(WebviewExchangeRequest, c.get('json'));
-    if (!checked.success) return invalid(c, checked.details);
-    const token = store.tokens.get(checked.data.ott);
+    const body = c.get('json');
+    const checked = check(WebviewExchangeRequest, body);
     const now = store.now();
-    if (!token || token.state !== 'ISSUED' || now >= Date.parse(token.expiresAt)) {
+    const named = (body as { ott?: unknown } | null)?.ott;
+    const token = typeof named === 'string' ? store.tokens.get(named) : undefined;
+    const usable = token !== undefined && token.state === 'ISSUED' && now < Date.parse(token.expiresAt);
+    // Spent by any exchange that names it, whatever its outcome (spec: the token is single-use): a wrong or malformed
+    // verifier must not leave it open to more tries by whoever holds the address's query (a log, a Referer) but not
+    // its fragment.
+    if (usable) token.state = 'USED';
+    if (!checked.success) return invalid(c, checked.details);
+    if (!usable) {
       return fail(c, 401, 'UNAUTHORIZED', 'The one-time token is unknown, expired, already used or replaced by a newer one');
     }
-    // Spent by this attempt whatever its outcome (spec: the token is single-use): a wrong verifier must not leave it
-    // open to more guesses by whoever holds the address's query (a log, a Referer) but not its fragment.
-    token.state = 'USED';
     if (base64Url(sha256(encoder.encode(checked.data.codeVerifier))) !== token.codeChallenge) {
       return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge; the one-time token is spent, issue a new one');
     }

@@ -72,10 +72,14 @@ describe('emulator web view', () => {
     expect(right.status).toBe(401);
     expect(right.body.code).toBe('UNAUTHORIZED');
     expect(emulator.state().webview).toMatchObject({ tokens: [{ ott, state: 'USED' }], sessions: [] });
-    // A new token for the user works as usual, and a malformed verifier (400 VALIDATION_ERROR) spends nothing.
+    // A malformed verifier (400 VALIDATION_ERROR) spends the token it names too; a new token works as usual.
     const next = (await issue()).body.data.ott;
-    expect((await exchange(next, 'short')).status).toBe(400);
-    expect((await exchange(next)).status).toBe(200);
+    const malformed = await exchange(next, 'short');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('VALIDATION_ERROR');
+    expect((await exchange(next)).status).toBe(401);
+    const last = (await issue()).body.data.ott;
+    expect((await exchange(last)).status).toBe(200);
   });
 
   it('invalidates the user older token and older exchanged session when a new token is issued', async () => {
