@@ -8,6 +8,7 @@
 import { parseArgs } from 'node:util';
 import { loopbackForWildcard } from './host.js';
 import { DEFAULT_PORT, startEmulator } from './index.js';
+import { isLoopback } from './middleware/access.js';
 
 const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]';
 
@@ -38,6 +39,7 @@ async function main(): Promise<void> {
         `  Client key: ${emulator.clientKey}`,
         `  Server key: ${emulator.serverKey}`,
         `  Web view:   ${emulator.url}/webview`,
+        `  Webhooks:   receivers on ${['loopback', ...ownHost(values.host), ...values['webhook-host']].join(', ')} (--webhook-host H for more)`,
         `  State:      ${emulator.url}/_emulator/state`,
         'Press Ctrl+C to stop.',
       ].join('\n'),
@@ -51,6 +53,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The emulator's own host as receivers may name it, when it is neither a wildcard nor loopback. */
+function ownHost(host: string): string[] {
+  return loopbackForWildcard(host) === host && host.toLowerCase() !== 'localhost' && !isLoopback(host) ? [host] : [];
 }
 
 main().catch((error: unknown) => {

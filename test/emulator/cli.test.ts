@@ -100,6 +100,7 @@ describe('emulator CLI', () => {
     const banner = cli.lines.join('\n');
     expect(banner).toContain(`Client key: ${DEFAULT_KEYS.clientKey}`);
     expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
+    expect(banner).toContain('Webhooks:   receivers on loopback (--webhook-host H for more)');
   });
 
   it('on every interface (--host 0.0.0.0) says so and prints loopback links the emulator answers', async () => {
@@ -107,6 +108,7 @@ describe('emulator CLI', () => {
     started.push(cli);
     expect(cli.firstLine).toMatch(/^Game Campaign emulator listening on http:\/\/127\.0\.0\.1:\d+ \(every interface: --host 0\.0\.0\.0\)$/);
     await expect.poll(() => cli.lines.some((line) => line.includes('State:'))).toBe(true);
+    expect(cli.lines).toContain('  Webhooks:   receivers on loopback (--webhook-host H for more)');
     const state = /State:\s+(\S+)/.exec(cli.lines.join('\n'))![1]!;
     expect((await fetch(state)).status).toBe(200);
   });
