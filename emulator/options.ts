@@ -39,8 +39,9 @@ export interface EmulatorLimits {
   records: number;
   /**
    * Webhook delivery log entries kept, all receivers together (each holds its event's payload); also the deliveries
-   * one receiver may have pending (in flight, waiting for one of its 8 connections, or waiting to retry): beyond it a
-   * new event's delivery to that receiver is logged FAILED at once, without a request or retry.
+   * pending (in flight, waiting for one of a receiver's 8 connections, or waiting to retry), shared evenly by the
+   * receivers registered: beyond its share a new event's delivery to a receiver is logged FAILED at once, without a
+   * request or retry.
    */
   deliveries: number;
   /**

@@ -22,9 +22,9 @@ interface Lane {
   /** Requests open, at most {@link RECEIVER_CONNECTIONS}. */
   open: number;
   /**
-   * Deliveries not finished: in flight, waiting for a connection, or waiting to retry. At most `limits.deliveries`
-   * (as many as the log keeps): the delivery of a new event beyond it is logged FAILED at once, with no request and
-   * no retry. assumed.
+   * Deliveries not finished: in flight, waiting for a connection, or waiting to retry. At most the receiver's share
+   * of `limits.deliveries` ({@link WebhookDispatcher.share}): the delivery of a new event beyond it is logged FAILED
+   * at once, with no request and no retry. assumed.
    */
   pending: number;
   /** Attempts waiting for a connection, each woken with the connection handed to it. */
@@ -66,7 +66,7 @@ export class WebhookDispatcher {
     for (const hook of this.store.webhooks.values()) {
       if (!hook.isActive || hook.eventType !== type) continue;
       const lane = this.#lane(hook.id);
-      if (lane.pending >= this.store.limits.deliveries) {
+      if (lane.pending >= this.share()) {
         const now = this.store.iso();
         this.store.log({ ...this.#logEntry(hook.id, event, 1), status: 'FAILED', createdAt: now, completedAt: now });
         continue;
@@ -74,6 +74,15 @@ export class WebhookDispatcher {
       lane.pending++;
       this.#track(this.#attempt(hook.id, lane, event, 1, this.store.generation));
     }
+  }
+
+  /**
+   * Deliveries one receiver may have pending: an even share of `limits.deliveries` (no more pending, all receivers
+   * together, than the log keeps; each waiting delivery holds about 1 KB besides its event), and never fewer than its
+   * connections. One receiver alone has all of it; 100 receivers 100 each.
+   */
+  share(): number {
+    return Math.max(RECEIVER_CONNECTIONS, Math.floor(this.store.limits.deliveries / Math.max(1, this.store.webhooks.size)));
   }
 
   /** Resolves when no delivery is in flight or waiting for a retry. */

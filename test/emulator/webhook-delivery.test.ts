@@ -151,6 +151,21 @@ describe('emulator webhook delivery', () => {
 
   // Before, a deleted receiver's requests went on for their timeoutMs and were retried, and its waiting deliveries
   // were still sent: deleting and registering receivers again piled up work past any per-receiver bound.
+  // Each pending delivery holds about 1 KB besides its event: 100 hanging receivers with 10,000 pending each held
+  // about 1 GB. The receivers share limits.deliveries.
+  it('gives each receiver an even share of limits.deliveries pending: 40 over 4 receivers is 10 each', async () => {
+    const receiver = await startReceiver({ hang: true });
+    const emulator = emulatorAtT0({ limits: { deliveries: 40 } });
+    cleanup.push(() => receiver.close(), () => emulator.close());
+    const call = caller(emulator);
+    await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 0, timeoutMs: 30000 } });
+    for (const port of [9, 10, 11]) await call('POST', '/v1/server/webhooks', { body: { url: `http://127.0.0.1:${port}/h`, eventType: 'payment.created' } });
+    for (let i = 0; i < 12; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } });
+    const logs = emulator.state().deliveries;
+    expect(logs.map((log) => log.status)).toEqual([...Array(RECEIVER_CONNECTIONS).fill('PENDING'), 'FAILED', 'FAILED']);
+    expect(logs.slice(RECEIVER_CONNECTIONS).map((log) => (log.payload as { data: { userId: string } }).data.userId)).toEqual(['u10', 'u11']);
+  });
+
   it('ends the work of a deleted receiver: requests in flight aborted, waiting deliveries and retries dropped', async () => {
     const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 10, timeoutMs: 30000 });
     for (let i = 0; i < RECEIVER_CONNECTIONS + 2; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } });
