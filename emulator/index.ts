@@ -94,7 +94,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   // The emulator's own host (a name or address it listens on, not a wildcard) reaches the machine it runs on, as
   // loopback does: a game server beside it may name it.
   const ownHost = options.host !== undefined && loopbackForWildcard(options.host) === options.host ? [options.host] : [];
-  const webhookHosts = webhookHostSet([...(options.webhookHosts ?? []), ...ownHost.filter((host) => isBareHost(host))]);
+  const webhookHosts = new Set([...webhookHostSet(options.webhookHosts ?? []), ...webhookHostSet(ownHost.filter((host) => isBareHost(host)))]);
   const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random, webhookHosts };
 
   const emulator: Emulator = {

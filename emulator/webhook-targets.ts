@@ -14,6 +14,8 @@ export const MAX_WEBHOOK_URL_LENGTH = 2048;
  * @throws TypeError for an entry that is not a bare host (a scheme, port, path or user name)
  */
 export function webhookHostSet(hosts: readonly string[]): ReadonlySet<string> {
+  // A lone string would be read character by character, each one a host.
+  if (!Array.isArray(hosts)) throw new TypeError(`Invalid webhookHosts: must be an array of host names, got ${JSON.stringify(hosts)}`);
   const set = new Set<string>();
   for (const host of hosts) {
     const hostname = hostnameOf(host);

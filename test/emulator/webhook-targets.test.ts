@@ -82,6 +82,12 @@ describe('emulator webhook receiver addresses', () => {
     expect(() => createEmulator({ webhookHosts: [host] })).toThrow(new TypeError(`Invalid webhookHosts: ${JSON.stringify(host)} is not a host name or IP address (no scheme, port or path)`));
   });
 
+  it('refuses webhookHosts given as a lone string (it would read as one host per character)', () => {
+    expect(() => createEmulator({ webhookHosts: 'game.example' as unknown as string[] })).toThrow(
+      new TypeError('Invalid webhookHosts: must be an array of host names, got "game.example"'),
+    );
+  });
+
   it('refuses an address longer than 2048 characters, or one with a user name or password (fetch refuses those)', async () => {
     const emulator = emulatorAtT0();
     const call = caller(emulator);
