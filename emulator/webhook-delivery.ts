@@ -161,7 +161,8 @@ export class WebhookDispatcher {
       const next = lane.waiting.shift();
       if (next) next();
       else lane.open--;
-      if (retry) this.#scheduleRetry(webhookId, lane, event, attempt + 1, generation);
+      // A lane forgotten (receiver deleted) or dropped (reset) meanwhile schedules nothing more.
+      if (retry && this.#lanes.get(webhookId) === lane) this.#scheduleRetry(webhookId, lane, event, attempt + 1, generation);
       else if (--lane.pending === 0 && this.#lanes.get(webhookId) === lane && lane.open === 0) this.#lanes.delete(webhookId);
     }
   }
