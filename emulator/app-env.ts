@@ -27,4 +27,6 @@ export interface Services {
   latency: LatencyWaits;
   keys: EmulatorKeys;
   random: () => number;
+  /** Hosts besides loopback that webhook receivers may name (`webhookHosts`, normalized). */
+  webhookHosts: ReadonlySet<string>;
 }

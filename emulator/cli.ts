@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 /**
- * `game-campaign-emulator [--port N] [--host H] [--json]`: runs the emulator until SIGINT/SIGTERM.
+ * `game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]`: runs the emulator until SIGINT/SIGTERM.
+ * `--webhook-host` (repeatable) names a host besides loopback that webhook receivers may be at (`webhookHosts`).
  * Prints a short banner (URL, client key, server key), or with `--json` exactly one line
  * `{"url","clientKey","serverKey"}` for scripts. `--port 0` picks a free port.
  */
 import { parseArgs } from 'node:util';
 import { loopbackForWildcard } from './host.js';
 import { DEFAULT_PORT, startEmulator } from './index.js';
+import { isLoopback } from './middleware/access.js';
 
-const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--json]';
+const USAGE = 'Usage: game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]';
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
       port: { type: 'string', default: String(DEFAULT_PORT) },
       host: { type: 'string', default: '127.0.0.1' },
+      'webhook-host': { type: 'string', multiple: true, default: [] },
       json: { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
@@ -26,7 +29,7 @@ async function main(): Promise<void> {
   // Decimal digits only: Number() reads '' and ' ' as 0 (a random port), '1e3' as 1000 and '0x50' as 80.
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
   if (!(port <= 65535)) throw new TypeError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
-  const emulator = await startEmulator({ port, host: values.host });
+  const emulator = await startEmulator({ port, host: values.host, webhookHosts: values['webhook-host'] });
   if (values.json) {
     console.log(JSON.stringify({ url: emulator.url, clientKey: emulator.clientKey, serverKey: emulator.serverKey }));
   } else {
@@ -36,6 +39,7 @@ async function main(): Promise<void> {
         `  Client key: ${emulator.clientKey}`,
         `  Server key: ${emulator.serverKey}`,
         `  Web view:   ${emulator.url}/webview`,
+        `  Webhooks:   receivers on ${['loopback', ...ownHost(values.host), ...values['webhook-host']].join(', ')} (--webhook-host H for more)`,
         `  State:      ${emulator.url}/_emulator/state`,
         'Press Ctrl+C to stop.',
       ].join('\n'),
@@ -49,6 +53,11 @@ async function main(): Promise<void> {
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
+}
+
+/** The emulator's own host as receivers may name it, when it is neither a wildcard nor loopback. */
+function ownHost(host: string): string[] {
+  return loopbackForWildcard(host) === host && host.toLowerCase() !== 'localhost' && !isLoopback(host) ? [host] : [];
 }
 
 main().catch((error: unknown) => {

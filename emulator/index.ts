@@ -26,6 +26,7 @@ import {
 } from './options.js';
 import { Store, type EmulatorState } from './store.js';
 import { WebhookDispatcher } from './webhook-delivery.js';
+import { isBareHost, webhookHostSet } from './webhook-targets.js';
 
 export * from './fixtures.js';
 export {
@@ -90,7 +91,11 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
-  const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random };
+  // The emulator's own host (a name or address it listens on, not a wildcard) reaches the machine it runs on, as
+  // loopback does: a game server beside it may name it.
+  const ownHost = options.host !== undefined && loopbackForWildcard(options.host) === options.host ? [options.host] : [];
+  const webhookHosts = new Set([...webhookHostSet(options.webhookHosts ?? []), ...webhookHostSet(ownHost.filter((host) => isBareHost(host)))]);
+  const services: Services = { store, webhooks, latency, keys, random: options.random ?? Math.random, webhookHosts };
 
   const emulator: Emulator = {
     clientKey: keys.clientKey,

@@ -37,8 +37,18 @@ export interface EmulatorLimits {
    * entries, web view tokens and web view sessions.
    */
   records: number;
-  /** Webhook delivery log entries kept, all receivers together (each holds its event's payload). */
+  /**
+   * Webhook delivery log entries kept, all receivers together (each holds its event's payload); also the deliveries
+   * pending (in flight, waiting for one of a receiver's 8 connections, or waiting to retry), shared evenly by the
+   * receivers registered: beyond its share a new event's delivery to a receiver is logged FAILED at once, without a
+   * request or retry.
+   */
   deliveries: number;
+  /**
+   * Webhook receivers registered at once: a creation beyond it answers 400 `BAD_REQUEST` until one is deleted (or
+   * the emulator reset). assumed: configuration is refused, not evicted, as a service caps its webhook endpoints.
+   */
+  webhooks: number;
 }
 
 /** Options of {@link createEmulator} and {@link startEmulator}. */
@@ -61,6 +71,14 @@ export interface EmulatorOptions {
   random?: () => number;
   /** What it keeps at most (`Infinity`: no limit); fields not given keep their default. @defaultValue {@link DEFAULT_LIMITS} */
   limits?: Partial<EmulatorLimits>;
+  /**
+   * Hosts besides loopback (`localhost`, `127.0.0.0/8`, `[::1]`) and the emulator's own `host` (unless a wildcard)
+   * that webhook receivers may name: host names or IP addresses, without scheme or port (`'game-server.internal'`,
+   * `'10.0.0.7'`, `'fd00::7'`). A receiver at any other
+   * host is refused (400 `VALIDATION_ERROR` on `url`), so a holder of the sandbox Server key cannot make the emulator
+   * post to other machines of the network it runs on. @defaultValue [] (loopback only)
+   */
+  webhookHosts?: readonly string[];
 }
 
 /** The fixed sandbox keys the emulator accepts unless told otherwise. */
@@ -72,8 +90,8 @@ export const DEFAULT_KEYS: Readonly<EmulatorKeys> = {
 /** No failures; 50 requests per second per key (DESIGN section 10). */
 export const DEFAULT_FAULTS: Readonly<Faults> = { errorRate: 0, latencyMs: 0, dropRate: 0, rateLimitPerSecond: 50 };
 
-/** 100,000 of each kind of record (about 40 MB of sessions), 10,000 delivery log entries. assumed. */
-export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = { records: 100_000, deliveries: 10_000 };
+/** 100,000 of each kind of record (about 40 MB of sessions), 10,000 delivery log entries, 100 receivers. assumed. */
+export const DEFAULT_LIMITS: Readonly<EmulatorLimits> = { records: 100_000, deliveries: 10_000, webhooks: 100 };
 
 /** Default port of `startEmulator` and the CLI. */
 export const DEFAULT_PORT = 8787;

@@ -50,6 +50,8 @@ export interface StoredToken {
   campaignId?: string;
   codeChallenge: string;
   metadata?: Record<string, unknown>;
+  /** The request's `callbackId`, which the events of the web view session it opens carry. */
+  callbackId?: string;
   showCampaignDetail: boolean;
   isTest: boolean;
   createdAt: string;
@@ -65,6 +67,8 @@ export interface StoredWebviewSession {
   showCampaignDetail: boolean;
   isTest: boolean;
   metadata?: Record<string, unknown>;
+  /** The token request's `callbackId`: the boost events of this session carry it. */
+  callbackId?: string;
   createdAt: string;
   expiresAt: string;
   valid: boolean;
@@ -126,7 +130,7 @@ export class Store {
     private readonly clock: Clock,
     private readonly loadFixtures: (now: number) => Fixtures,
     private readonly initialFaults: Faults,
-    private readonly limits: EmulatorLimits,
+    readonly limits: EmulatorLimits,
   ) {
     this.reset();
   }

@@ -7,8 +7,9 @@ import { check } from '../../core/schema/validate.js';
 import { CreateWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../../core/schema/webhooks.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { webhookSecret } from '../ids.js';
-import { invalid, notFound, ok } from '../respond.js';
+import { fail, invalid, notFound, ok } from '../respond.js';
 import type { Store, StoredDelivery, StoredWebhook } from '../store.js';
+import { receiverUrlProblem } from '../webhook-targets.js';
 
 /** Retries of a receiver created without `retryCount`. assumed. */
 export const DEFAULT_RETRY_COUNT = 3;
@@ -16,12 +17,19 @@ export const DEFAULT_RETRY_COUNT = 3;
 export const DEFAULT_TIMEOUT_MS = 5000;
 
 /** Registers the webhook routes. */
-export function webhookRoutes(app: Hono<AppEnv>, { store }: Services): void {
+export function webhookRoutes(app: Hono<AppEnv>, { store, webhooks, webhookHosts }: Services): void {
   // assumed: a test-mode creation answers id 0 and a fresh, well-formed secret that nothing will ever sign with;
-  // no id is used up and no receiver is registered (spec "Test mode": mock data, nothing recorded).
+  // no id is used up and no receiver is registered (spec "Test mode": mock data, nothing recorded). It meets the
+  // same address rule and cap as a real one, so it answers what the real call would.
   app.post('/v1/server/webhooks', (c) => {
     const checked = check(CreateWebhookRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
+    const problem = receiverUrlProblem(checked.data.url, webhookHosts);
+    if (problem) return invalid(c, [problem]);
+    const cap = store.limits.webhooks;
+    if (store.webhooks.size >= cap) {
+      return fail(c, 400, 'BAD_REQUEST', `At most ${cap} webhook receivers can be registered at once: delete one (DELETE /v1/server/webhooks/{id}) or reset the emulator`);
+    }
     const isTest = checked.data.isTest === true;
     const hook: StoredWebhook = {
       id: isTest ? 0 : store.nextId('webhook'),
@@ -46,6 +54,8 @@ export function webhookRoutes(app: Hono<AppEnv>, { store }: Services): void {
     const checked = check(UpdateWebhookRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
     const { url, isActive, retryCount, timeoutMs, isTest } = checked.data;
+    const problem = url !== undefined ? receiverUrlProblem(url, webhookHosts) : undefined;
+    if (problem) return invalid(c, [problem]);
     const hook = isTest === true ? { ...found } : found;
     if (url !== undefined) hook.url = url;
     if (isActive !== undefined) hook.isActive = isActive;
@@ -58,6 +68,7 @@ export function webhookRoutes(app: Hono<AppEnv>, { store }: Services): void {
     const hook = findHook(c, store);
     if (hook instanceof Response) return hook;
     store.webhooks.delete(hook.id);
+    webhooks.forget(hook.id);
     return c.body(null, 204);
   });
 

@@ -45,6 +45,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       ...(request.campaignId !== undefined ? { campaignId: request.campaignId } : {}),
       codeChallenge: request.codeChallenge,
       ...(request.metadata !== undefined ? { metadata: request.metadata } : {}),
+      ...(request.callbackId !== undefined ? { callbackId: request.callbackId } : {}),
       showCampaignDetail: request.showCampaignDetail === true,
       isTest: request.isTest === true,
       createdAt: store.iso(now),
@@ -58,17 +59,23 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
   });
 
   app.post('/v1/webview/sessions', (c) => {
-    const checked = check(WebviewExchangeRequest, c.get('json'));
-    if (!checked.success) return invalid(c, checked.details);
-    const token = store.tokens.get(checked.data.ott);
+    const body = c.get('json');
+    const checked = check(WebviewExchangeRequest, body);
     const now = store.now();
-    if (!token || token.state !== 'ISSUED' || now >= Date.parse(token.expiresAt)) {
+    const named = (body as { ott?: unknown } | null)?.ott;
+    const token = typeof named === 'string' ? store.tokens.get(named) : undefined;
+    const usable = token !== undefined && token.state === 'ISSUED' && now < Date.parse(token.expiresAt);
+    // Spent by any exchange that names it, whatever its outcome (spec: the token is single-use): a wrong or malformed
+    // verifier must not leave it open to more tries by whoever holds the address's query (a log, a Referer) but not
+    // its fragment.
+    if (usable) token.state = 'USED';
+    if (!checked.success) return invalid(c, checked.details);
+    if (!usable) {
       return fail(c, 401, 'UNAUTHORIZED', 'The one-time token is unknown, expired, already used or replaced by a newer one');
     }
     if (base64Url(sha256(encoder.encode(checked.data.codeVerifier))) !== token.codeChallenge) {
-      return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge');
+      return fail(c, 400, 'BAD_REQUEST', 'The code verifier does not match the code challenge; the one-time token is spent, issue a new one');
     }
-    token.state = 'USED';
     invalidateUser(store, token.userId, token.isTest);
     const session: StoredWebviewSession = {
       sessionId: randomToken('wvs_'),
@@ -77,6 +84,7 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       showCampaignDetail: token.showCampaignDetail,
       isTest: token.isTest,
       ...(token.metadata !== undefined ? { metadata: token.metadata } : {}),
+      ...(token.callbackId !== undefined ? { callbackId: token.callbackId } : {}),
       createdAt: store.iso(now),
       expiresAt: store.iso(now + WEBVIEW_SESSION_LIFETIME_MS),
       valid: true,
@@ -110,8 +118,8 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     });
   });
 
-  // The page's boost button: the same rules as POST /v1/server/sponsors. assumed: a test session boosts a sample
-  // creator and records nothing.
+  // The page's boost button: the same rules as POST /v1/server/sponsors, its events with the token's callbackId.
+  // assumed: a test session boosts a sample creator and records nothing.
   app.put('/v1/webview/sessions/:sessionId/boost', (c) => {
     const session = liveSession(c, store);
     if (session instanceof Response) return session;
@@ -124,7 +132,18 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
       const sample: BoostRecord = { userId: session.userId, campaignId: mockCampaign(store.now()).campaignId, creatorKey, creatorName: creator.creatorName, isActive: true, sponsoredAt: store.iso() };
       return ok(c, sample);
     }
-    const outcome = applyBoost(services, { userId: session.userId, creatorKey, ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}) }, 'upsert');
+    // Spec "Callback tracking": events triggered by a request carry its callbackId; a boost in the web view is the
+    // work of the token request that opened it (the relay binds that id to the player for this).
+    const outcome = applyBoost(
+      services,
+      {
+        userId: session.userId,
+        creatorKey,
+        ...(session.campaignId !== undefined ? { campaignId: session.campaignId } : {}),
+        ...(session.callbackId !== undefined ? { callbackId: session.callbackId } : {}),
+      },
+      'upsert',
+    );
     return outcome.ok ? ok(c, outcome.boost) : fail(c, outcome.status, outcome.code, outcome.message);
   });
 

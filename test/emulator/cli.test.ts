@@ -100,6 +100,7 @@ describe('emulator CLI', () => {
     const banner = cli.lines.join('\n');
     expect(banner).toContain(`Client key: ${DEFAULT_KEYS.clientKey}`);
     expect(banner).toContain(`Server key: ${DEFAULT_KEYS.serverKey}`);
+    expect(banner).toContain('Webhooks:   receivers on loopback (--webhook-host H for more)');
   });
 
   it('on every interface (--host 0.0.0.0) says so and prints loopback links the emulator answers', async () => {
@@ -107,8 +108,32 @@ describe('emulator CLI', () => {
     started.push(cli);
     expect(cli.firstLine).toMatch(/^Game Campaign emulator listening on http:\/\/127\.0\.0\.1:\d+ \(every interface: --host 0\.0\.0\.0\)$/);
     await expect.poll(() => cli.lines.some((line) => line.includes('State:'))).toBe(true);
+    expect(cli.lines).toContain('  Webhooks:   receivers on loopback (--webhook-host H for more)');
     const state = /State:\s+(\S+)/.exec(cli.lines.join('\n'))![1]!;
     expect((await fetch(state)).status).toBe(200);
+  });
+
+  it('takes webhook receivers at the hosts of --webhook-host besides loopback, and refuses a host that is not one', async () => {
+    const cli = await run(TSX, ['emulator/cli.ts', '--port', '0', '--json', '--webhook-host', 'game-server.internal', '--webhook-host', '10.0.0.7']);
+    started.push(cli);
+    const { url, serverKey } = JSON.parse(cli.firstLine) as { url: string; serverKey: string };
+    const register = async (receiver: string) =>
+      (await fetch(`${url}/v1/server/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${serverKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver, eventType: 'coupon.redeemed', retryCount: 0 }),
+      })).status;
+    expect(await register('http://game-server.internal:8788/hooks')).toBe(201);
+    expect(await register('http://10.0.0.7/hooks')).toBe(201);
+    expect(await register('http://127.0.0.1:8788/hooks')).toBe(201);
+    expect(await register('http://10.0.0.8/hooks')).toBe(400);
+
+    const child = spawn(TSX, ['emulator/cli.ts', '--port', '0', '--webhook-host', 'http://game.example'], { cwd: ROOT, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.stdout.once('data', () => child.kill('SIGTERM'));
+    expect(await new Promise<number | null>((resolve) => child.on('exit', resolve))).toBe(2);
+    expect(stderr).toContain('Invalid webhookHosts: "http://game.example" is not a host name or IP address (no scheme, port or path)');
   });
 
   it('exits with code 2 saying how to get a free port when its port is taken', async () => {
@@ -134,6 +159,6 @@ describe('emulator CLI', () => {
     const code = await new Promise<number | null>((resolve) => child.on('exit', resolve));
     expect(code).toBe(2);
     expect(stderr).toContain(`--port must be an integer from 0 to 65535, got "${port}"`);
-    expect(stderr).toContain('Usage: game-campaign-emulator [--port N] [--host H] [--json]');
+    expect(stderr).toContain('Usage: game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]');
   });
 });

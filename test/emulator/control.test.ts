@@ -16,7 +16,7 @@ describe('emulator control endpoints', () => {
     await call('POST', '/v1/server/playtime/sessions/bulk', { body: { sessions: [sessionBody('s2')] } });
     await call('GET', '/v1/server/payments/tx_none');
     await call('GET', '/v1/server/campaigns', { key: 'wrong:key' });
-    await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/h', eventType: 'payment.created' } });
+    await call('POST', '/v1/server/webhooks', { body: { url: 'http://127.0.0.1:9/h', eventType: 'payment.created' } });
     const answer = await call('GET', '/_emulator/state', { key: null });
     expect(answer.status).toBe(200);
     expect(answer.body).toEqual(emulator.state());
@@ -106,13 +106,13 @@ describe('emulator control endpoints', () => {
     await call('POST', '/v1/server/playtime/sessions', { body: sessionBody('s1') });
     await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', userId: 'u1' } });
     await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.changeable}`, { body: { newCreatorKey: 'NOVA1' } });
-    await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/h', eventType: 'payment.created' } });
+    await call('POST', '/v1/server/webhooks', { body: { url: 'http://127.0.0.1:9/h', eventType: 'payment.created' } });
     emulator.advanceClock(DAY_MS);
     emulator.setFaults({ latencyMs: 5 });
     const answer = await call('POST', '/_emulator/reset', { key: null });
     expect(answer.body).toEqual({ data: { now: at(0) } });
     expect(emulator.state()).toEqual(pristine);
-    const created = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/h', eventType: 'payment.created' } });
+    const created = await call('POST', '/v1/server/webhooks', { body: { url: 'http://127.0.0.1:9/h', eventType: 'payment.created' } });
     expect(created.body.data.id).toBe(1);
   });
 

@@ -11,8 +11,8 @@ describe('emulator limits', () => {
   });
   afterAll(() => receiver.close());
 
-  it('keeps 100,000 of each kind of record and 10,000 delivery log entries unless told otherwise', () => {
-    expect(DEFAULT_LIMITS).toEqual({ records: 100_000, deliveries: 10_000 });
+  it('keeps 100,000 of each kind of record and 10,000 delivery log entries, and 100 receivers, unless told otherwise', () => {
+    expect(DEFAULT_LIMITS).toEqual({ records: 100_000, deliveries: 10_000, webhooks: 100 });
   });
 
   it('keeps the newest sessions and payments; a dropped sessionId records as new again', async () => {

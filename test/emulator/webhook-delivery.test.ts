@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { SentWebhookEvent } from '../../core/schema/events.js';
 import { computeSignature } from '../../core/webhooks/signature.js';
 import type { Emulator } from '../../emulator/index.js';
+import { RECEIVER_CONNECTIONS } from '../../emulator/webhook-delivery.js';
 import { caller, emulatorAtT0, startReceiver, T0 } from './helpers.js';
 
 describe('emulator webhook delivery', () => {
@@ -127,6 +128,76 @@ describe('emulator webhook delivery', () => {
     await emulator.webhooksIdle();
     expect(receiver.received).toEqual([]);
     expect(emulator.state().deliveries).toEqual([]);
+  });
+
+  // A receiver that takes connections and never answers held one socket per event until its time-out: 50 events/s to
+  // 100 such receivers with timeoutMs 30000 was 150,000 sockets, past the process's file descriptors.
+  it(`opens at most ${RECEIVER_CONNECTIONS} requests to one receiver at once; the other deliveries wait their turn`, async () => {
+    const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 0, timeoutMs: 30000 });
+    const events = RECEIVER_CONNECTIONS + 2;
+    emulator.setFaults({ rateLimitPerSecond: 0 });
+    for (let i = 0; i < events; i++) expect((await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } })).status).toBe(200);
+    // Logged as each request is made: the first ones only, while the receiver holds them.
+    expect(emulator.state().deliveries.map((d) => d.status)).toEqual(Array(RECEIVER_CONNECTIONS).fill('PENDING'));
+    await expect.poll(() => receiver.received.length).toBe(RECEIVER_CONNECTIONS);
+    // The receiver goes away: the open requests fail, and the waiting deliveries are tried (and fail) in turn.
+    await receiver.close();
+    await emulator.webhooksIdle();
+    const logs = (await call('GET', `/v1/server/webhooks/${hook.id}/logs`)).body.data as Array<{ status: string; payload: { data: { userId: string } } }>;
+    expect(logs.map((log) => log.status)).toEqual(Array(events).fill('FAILED'));
+    expect(logs.map((log) => log.payload.data.userId)).toEqual(Array.from({ length: events }, (_, i) => `u${i}`));
+    expect(receiver.received).toHaveLength(RECEIVER_CONNECTIONS);
+  });
+
+  // Before, a deleted receiver's requests went on for their timeoutMs and were retried, and its waiting deliveries
+  // were still sent: deleting and registering receivers again piled up work past any per-receiver bound.
+  // Each pending delivery holds about 1 KB besides its event: 100 hanging receivers with 10,000 pending each held
+  // about 1 GB. The receivers share limits.deliveries.
+  it('gives each receiver an even share of limits.deliveries pending: 40 over 4 receivers is 10 each', async () => {
+    const receiver = await startReceiver({ hang: true });
+    const emulator = emulatorAtT0({ limits: { deliveries: 40 } });
+    cleanup.push(() => receiver.close(), () => emulator.close());
+    const call = caller(emulator);
+    await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 0, timeoutMs: 30000 } });
+    for (const port of [9, 10, 11]) await call('POST', '/v1/server/webhooks', { body: { url: `http://127.0.0.1:${port}/h`, eventType: 'payment.created' } });
+    for (let i = 0; i < 12; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } });
+    const logs = emulator.state().deliveries;
+    expect(logs.map((log) => log.status)).toEqual([...Array(RECEIVER_CONNECTIONS).fill('PENDING'), 'FAILED', 'FAILED']);
+    expect(logs.slice(RECEIVER_CONNECTIONS).map((log) => (log.payload as { data: { userId: string } }).data.userId)).toEqual(['u10', 'u11']);
+  });
+
+  it('ends the work of a deleted receiver: requests in flight aborted, waiting deliveries and retries dropped', async () => {
+    const { receiver, emulator, call, hook } = await setup({ hang: true }, { retryCount: 10, timeoutMs: 30000 });
+    for (let i = 0; i < RECEIVER_CONNECTIONS + 2; i++) await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } });
+    await expect.poll(() => receiver.received.length).toBe(RECEIVER_CONNECTIONS);
+    expect((await call('DELETE', `/v1/server/webhooks/${hook.id}`)).status).toBe(204);
+    await emulator.webhooksIdle();
+    expect(emulator.state().deliveries.map((d) => d.status)).toEqual(Array(RECEIVER_CONNECTIONS).fill('FAILED'));
+    expect(receiver.received).toHaveLength(RECEIVER_CONNECTIONS);
+  });
+
+  it('logs a delivery FAILED at once, without a request or retry, when its receiver has limits.deliveries pending', async () => {
+    const receiver = await startReceiver({ hang: true });
+    const emulator = emulatorAtT0({ limits: { deliveries: 30 } });
+    cleanup.push(() => receiver.close(), () => emulator.close());
+    const call = caller(emulator);
+    const hook = (await call('POST', '/v1/server/webhooks', { body: { url: receiver.url, eventType: 'coupon.redeemed', retryCount: 10, timeoutMs: 30000 } })).body.data;
+    for (let i = 0; i < 32; i++) expect((await call('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'DAILY', userId: `u${i}` } })).status).toBe(200);
+    const logs = emulator.state().deliveries;
+    expect(logs.map((log) => log.status)).toEqual([...Array(RECEIVER_CONNECTIONS).fill('PENDING'), 'FAILED', 'FAILED']);
+    expect(logs.slice(RECEIVER_CONNECTIONS)).toEqual(
+      [30, 31].map((i) => ({
+        webhookId: hook.id,
+        id: expect.stringMatching(/^dlv_/),
+        eventType: 'coupon.redeemed',
+        payload: expect.objectContaining({ type: 'coupon.redeemed', data: expect.objectContaining({ userId: `u${i}` }) }),
+        attempt: 1,
+        status: 'FAILED',
+        createdAt: new Date(T0).toISOString(),
+        completedAt: new Date(T0).toISOString(),
+      })),
+    );
+    await emulator.close();
   });
 
   it('cancels pending retries on close', async () => {

@@ -1,5 +1,6 @@
 // Webhook receivers: create (201, secret only there), update any subset (no secret), delete (204, 404 after),
 // logs (404 for unknown), validation; create and update in test mode (answered, nothing recorded or changed).
+// The emulators here take receivers at game.example (`webhookHosts`): nothing is delivered in these tests.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { dataOf } from '../../core/schema/primitives.js';
@@ -7,7 +8,7 @@ import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, WebhookConf
 import { at, caller, emulatorAtT0, problemsOf, startReceiver } from './helpers.js';
 
 describe('emulator webhook API', () => {
-  const emulator = emulatorAtT0();
+  const emulator = emulatorAtT0({ webhookHosts: ['game.example'] });
   const call = caller(emulator);
 
   it('creates a receiver: 201 with defaults and a whsec_ secret shown only in this answer', async () => {
@@ -81,7 +82,7 @@ describe('emulator webhook API', () => {
 });
 
 describe('emulator webhook API in test mode (isTest: true)', () => {
-  const emulator = emulatorAtT0();
+  const emulator = emulatorAtT0({ webhookHosts: ['game.example'] });
   const call = caller(emulator);
   const state = async () => (await call('GET', '/_emulator/state', { key: null })).body;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { dataOf } from '../../core/schema/primitives.js';
 import { CreateOttRequest, OneTimeToken, WebviewSession } from '../../core/schema/webview.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_BOOSTED_CREATORS, DEMO_USERS, MOCK_CREATORS, type Emulator } from '../../emulator/index.js';
-import { at, caller, emulatorAtT0, pkcePair, problemsOf } from './helpers.js';
+import { at, caller, emulatorAtT0, pkcePair, problemsOf, useSubscribedEmulator } from './helpers.js';
 
 describe('emulator web view', () => {
   let emulator: Emulator;
@@ -55,13 +55,31 @@ describe('emulator web view', () => {
     expect((await exchange(second)).status).toBe(401);
   });
 
-  it('answers an unknown token with 401 and a wrong verifier with 400 BAD_REQUEST (the token stays usable)', async () => {
+  // Spec "Create web view one-time token": the token is single-use. An exchange that failed on its verifier spent it,
+  // as the service would: before, the token stayed open to further guesses, and then to the right verifier.
+  it('answers an unknown token with 401 and a wrong verifier with 400 BAD_REQUEST, which spends the token', async () => {
     expect((await exchange('ott_unknown')).status).toBe(401);
     const ott = (await issue()).body.data.ott;
     const wrong = await exchange(ott, pkcePair('w').verifier);
     expect(wrong.status).toBe(400);
-    expect(wrong.body).toEqual({ status: 400, error: 'Bad Request', message: 'The code verifier does not match the code challenge', code: 'BAD_REQUEST' });
-    expect((await exchange(ott)).status).toBe(200);
+    expect(wrong.body).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      message: 'The code verifier does not match the code challenge; the one-time token is spent, issue a new one',
+      code: 'BAD_REQUEST',
+    });
+    const right = await exchange(ott);
+    expect(right.status).toBe(401);
+    expect(right.body.code).toBe('UNAUTHORIZED');
+    expect(emulator.state().webview).toMatchObject({ tokens: [{ ott, state: 'USED' }], sessions: [] });
+    // A malformed verifier (400 VALIDATION_ERROR) spends the token it names too; a new token works as usual.
+    const next = (await issue()).body.data.ott;
+    const malformed = await exchange(next, 'short');
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe('VALIDATION_ERROR');
+    expect((await exchange(next)).status).toBe(401);
+    const last = (await issue()).body.data.ott;
+    expect((await exchange(last)).status).toBe(200);
   });
 
   it('invalidates the user older token and older exchanged session when a new token is issued', async () => {
@@ -177,5 +195,35 @@ describe('emulator web view', () => {
     expect(html).toContain("fragment.get('code_verifier')");
     expect(html).toContain("'/v1/webview/sessions'");
     expect(html).not.toMatch(/<script[^>]+src=|<link[^>]+href=/);
+  });
+});
+
+// Spec "Callback tracking": events triggered by a request carry its callbackId, and the web view token request takes
+// one. A boost made in the web view is that request's work (the relay passes the game's callbackId on for this): its
+// event carried no callbackId, so a game server waiting for it by id waited in vain on the emulator.
+describe('emulator web view boost events', () => {
+  const context = useSubscribedEmulator(['sponsor.changed', 'sponsor.created']);
+  const pair = pkcePair('c');
+
+  async function boostInWebView(userId: string, creatorKey: string, extra: Record<string, unknown>) {
+    const { call } = context;
+    const ott = (await call('POST', '/v1/server/webview/ott', { body: { userId, codeChallenge: pair.challenge, ...extra } })).body.data.ott;
+    const session = (await call('POST', '/v1/webview/sessions', { key: null, body: { ott, codeVerifier: pair.verifier } })).body.data.sessionId;
+    const boosted = await call('PUT', `/v1/webview/sessions/${session}/boost`, { key: null, body: { creatorKey } });
+    expect(boosted.status).toBe(200);
+  }
+
+  it("carries the token request's callbackId in the events of boosts made in its web view, and in their logs", async () => {
+    const { emulator, receiver } = context;
+    await boostInWebView(DEMO_USERS.changeable, 'KAIZN', { callbackId: 'cb-webview' });
+    await boostInWebView(DEMO_USERS.noBoost, 'NOVA1', { callbackId: 'cb-first' });
+    await boostInWebView('user_plain', 'RIVER', {});
+    await emulator.webhooksIdle();
+    expect(receiver.events().map((event) => [event.type, event.data['userId'], event.callbackId])).toEqual([
+      ['sponsor.changed', DEMO_USERS.changeable, 'cb-webview'],
+      ['sponsor.created', DEMO_USERS.noBoost, 'cb-first'],
+      ['sponsor.created', 'user_plain', undefined],
+    ]);
+    expect(emulator.state().deliveries.map((delivery) => delivery.callbackId)).toEqual(['cb-webview', 'cb-first', undefined]);
   });
 });
