@@ -7,7 +7,7 @@
 import type { RelayHeaders } from '../relay/sender.js';
 import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
-import { withoutContentType } from './without-content-type.js';
+import { gameHeaders } from './game-headers.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
 
 /**
@@ -83,5 +83,5 @@ export function parseJson(text: string): unknown {
 
 /** The headers of one request, without a content-type of their own. */
 export async function resolveHeaders(headers: RelayHeaders | undefined): Promise<Record<string, string>> {
-  return withoutContentType(typeof headers === 'function' ? await headers() : (headers ?? {}));
+  return gameHeaders(typeof headers === 'function' ? await headers() : headers);
 }

@@ -10,6 +10,7 @@ import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './back
 import { encoded, type Environment } from './environment.js';
 import type { RelayHeaders } from '../relay/sender.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
+import { gameHeaders, type HeadersLike } from './game-headers.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
 import { isRecord } from '../schema/rules.js';
 
@@ -79,7 +80,7 @@ export interface RequestOptions {
    * a `Headers`, as fetch takes them. They never replace the SDK's own `authorization` (the key), `accept` and
    * `content-type`.
    */
-  headers?: Record<string, string> | Iterable<readonly [string, string]>;
+  headers?: HeadersLike;
 }
 
 /**
@@ -154,15 +155,9 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
 
   /** One attempt: the response and its body, read within the time-out. */
   const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; body: unknown }> => {
-    // No default for `extra`: a for-in over undefined runs no iteration.
-    let { signal, headers: extra } = spec.options ?? {};
-    const headers: Record<string, string> = {};
-    // An array of pairs or a Headers (fetch's HeadersInit; both have forEach, an object of headers has not) made an
-    // object: read by key, their indexes or methods were sent as header names.
-    if ((extra as Partial<Headers> | undefined)?.forEach) extra = Object.fromEntries(extra as Iterable<readonly [string, string]>);
-    // Lower-cased so that the SDK's own headers set below replace a caller's `Authorization`, not join it.
-    for (const name in extra) headers[name.toLowerCase()] = (extra as Record<string, string>)[name]!;
-    Object.assign(headers, await resolveHeaders(endpoint.headers), { accept: 'application/json' });
+    const { signal, headers: extra } = spec.options ?? {};
+    // The SDK's own headers set last replace a caller's (lower-cased) `Authorization`, not join it.
+    const headers = Object.assign(gameHeaders(extra), await resolveHeaders(endpoint.headers), { accept: 'application/json' });
     // A header no request can carry (a name with a space, a value with a line break) is the caller's TypeError, thrown
     // here, not fetch's, which would read as a ConnectionError and be retried. Runtimes without Headers skip the check.
     if (typeof Headers == 'function') new Headers(headers);

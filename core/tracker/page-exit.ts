@@ -8,7 +8,7 @@
  * every line an entry reaches.
  * @see docs/guides/tracker.md, "A page that is left"
  */
-import { withoutContentType } from '../http/without-content-type.js';
+import { gameHeaders } from '../http/game-headers.js';
 import type { Platform, TrackerPageExit } from '../platform.js';
 import type { RelayTarget } from '../relay/sender.js';
 import { KEEPALIVE_BODY_LIMIT, keepaliveSizer, utf8Length, type KeepaliveSizer } from './body-size.js';
@@ -62,7 +62,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
   const { headers } = config.relay;
   /** The last headers `relay.headers()` resolved to (a function's); static headers are read as they are. */
   let lastHeaders: Record<string, string> | undefined;
-  const remembered = typeof headers === 'function' ? async () => (lastHeaders = withoutContentType(await headers())) : undefined;
+  const remembered = typeof headers === 'function' ? async () => (lastHeaders = gameHeaders(await headers())) : undefined;
   /**
    * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
    * what a page being left sends without reading storage. Storage still holds them (the source of truth).
@@ -97,7 +97,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       return true;
     },
     send(queue, flusher, enabled) {
-      const sendHeaders = remembered ? lastHeaders : withoutContentType((headers as Record<string, string> | undefined) ?? {});
+      const sendHeaders = remembered ? lastHeaders : gameHeaders(headers as Record<string, string> | undefined);
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
       const nowMs = platform.now();

@@ -49,6 +49,18 @@ describe('the request', () => {
     ]);
   });
 
+  // Before: a Headers (a JavaScript game's `headers` function may build one) was read by key and sent no header at all,
+  // so every batch was refused 401; an array of pairs sent its indexes as header names.
+  it('sends game headers given as a Headers or pairs, as fetch takes them, names lower-cased', async () => {
+    const { fetch, calls } = recorder();
+    const relayHeaders = [() => new Headers({ 'X-Token': 't1', 'Content-Type': 'text/plain' }), () => [['X-Token', 't2']]] as unknown as Array<() => Record<string, string>>;
+    for (const headers of relayHeaders) await send(fetch, { relay: { url: 'https://game.example/campaign', headers } });
+    expect(calls.map((call) => call.init?.headers)).toEqual([
+      { 'x-token': 't1', 'content-type': 'application/json' },
+      { 'x-token': 't2', 'content-type': 'application/json' },
+    ]);
+  });
+
   it('sends the wall clock as sentAt, read when sending; a clock that gives no time sends none (the relay then takes the times as sent)', async () => {
     const { fetch, calls } = recorder();
     let clock = NOW;
