@@ -1,6 +1,6 @@
 /**
  * The managed tracker's Unity-specific promises, beyond what the contract's scenarios can say
- * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor), not on a phone (its own
+ * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor; also lost before Init), not on a phone (its own
  * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
@@ -44,6 +44,9 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   const report = JSON.parse(stdout) as Record<string, unknown>;
 
   expect(report['desktopFocus']).toEqual(['stop 5']);
+  // A desktop window behind another when Init runs is in the background until focus returns (Application.isFocused):
+  // its 60 s there are no play (time-out, too short), the continuation plays 2 s; a phone started unfocused plays.
+  expect(report['unfocusedAtInit']).toEqual(['background-timeout 0', 'stop 2', 'stop 3']);
   // A phone's own keyboard takes focus without a pause: still play (no pause, no time-out); Home pauses.
   expect(report['phoneKeyboard']).toEqual(['stop 77']);
   // An hour without frames (a laptop asleep, the Editor paused): background time, which ended the session at the last

@@ -17,6 +17,8 @@ namespace GameCampaignSdk
     /// Android, when the on-screen keyboard is enabled, it causes an OnApplicationFocus(false) event") and to a system
     /// dialog or panel over it; leaving the game pauses it.
     /// assumed: focus loss counts as the background on desktops (a desktop game behind another window is not being played).
+    /// The state when the object is made (at the first <c>Init</c>) is read from <c>Application.isFocused</c>: no message
+    /// tells a component made later that focus went before it existed.
     /// </summary>
     internal sealed class ManagedLifecycle : MonoBehaviour
     {
@@ -43,6 +45,9 @@ namespace GameCampaignSdk
                     DontDestroyOnLoad(host);
                     instance = host.AddComponent<ManagedLifecycle>();
                     instance.wasReachable = Online;
+                    // Unity tells components of focus changes only: a desktop window already behind another when this is
+                    // made (the player switched away during the loading screen) would say nothing until it came back.
+                    instance.unfocused = !Application.isFocused && !Application.isMobilePlatform;
                 }
                 return instance;
             }

@@ -22,6 +22,7 @@ internal static class ManagedLifecycleProbe
 
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
+        UnfocusedAtInit();
         PhoneKeyboard();
         FramesStalled();
         DomainReloadOff();
@@ -85,6 +86,39 @@ internal static class ManagedLifecycleProbe
         Pass(2000);
         Loop.Run(Tracker.Stop, "stop");
         Report["desktopFocus"] = ended;
+    }
+
+    /// <summary>
+    /// A desktop game whose window went behind another before <c>Init</c> (the player switched away during the loading
+    /// screen; Run In Background on, so frames go on): Unity tells components only of focus changes, and the tracker's
+    /// lifecycle object is made at Init, so no message says the game has no focus. 60 s behind the other window are
+    /// background (a time-out), not play; back in front, the continuation counts 2 s. Then a phone (focus there is
+    /// not the background: its own keyboard takes it) starts unfocused and plays 3 s.
+    /// </summary>
+    private static void UnfocusedAtInit()
+    {
+        NewProcess();
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.Focused = false;
+        Init("unfocused");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(60000);
+        Application.Focused = true;
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.MobilePlatform = true;
+        Application.Focused = false; // the on-screen keyboard of the game's login field
+        Init("unfocused-phone");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.MobilePlatform = false;
+        Application.Focused = true;
+        Report["unfocusedAtInit"] = ended;
     }
 
     /// <summary>
