@@ -34,6 +34,8 @@ namespace GameCampaignSdk
         private readonly Func<double> clockMoved;
         private readonly Func<bool> enabled;
         private readonly Action<string> setAside;
+        /// <summary>Awaited before each flush sends anything: the tracker reads the player's stored choice again (another copy of the game may have switched it off).</summary>
+        private readonly Func<Task> beforeFlush;
         private readonly Random jitter = new Random();
         private Task running;
         private bool again;
@@ -47,8 +49,9 @@ namespace GameCampaignSdk
         /// <summary>A <c>relay</c> error was reported since the relay last answered with results: the next waits for one.</summary>
         private bool relayReported;
 
-        internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside)
+        internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside, Func<Task> beforeFlush)
         {
+            this.beforeFlush = beforeFlush;
             this.sdk = sdk;
             this.queue = queue;
             this.clockMoved = clockMoved;
@@ -83,6 +86,7 @@ namespace GameCampaignSdk
         {
             try
             {
+                await beforeFlush(); // a choice switched off there is met before anything is sent (Drain checks enabled)
                 do again = false;
                 while (await Drain() && again && !disposed);
             }
