@@ -3,12 +3,15 @@
  * (csharp/ManagedParityProbe.cs): a bad `Tracker.Start` argument (or `Init` default) is a VALIDATION_ERROR at once,
  * as core/tracker/options.ts throws, and the running session goes on; going to the background waits for the
  * checkpoint's write only, not for the background flush's reads of the queue; an answer envelope the bridge cannot
- * read still completes its Task and clears its entry.
+ * read still completes its Task and clears its entry; a session under 1 s is dropped with the JavaScript tracker's
+ * error and details.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -41,4 +44,21 @@ it('going to the background writes the checkpoint before OnApplicationPause retu
 it('completes a call whose error answer the bridge cannot read as sent (a status beyond range, no message), and clears its entry', () => {
   expect(report['unreadableAnswers']).toEqual(['INTERNAL_ERROR: huge status', 'BAD_REQUEST: huge days', 'INTERNAL_ERROR: unknown error']);
   expect(report['pendingAfter']).toBe(0);
+});
+
+it('drops a session under 1 s with the dropped event the JavaScript tracker raises (error and details), as a WebGL build of the game receives it', async () => {
+  vi.useFakeTimers();
+  try {
+    const tracker = new PlaytimeTracker({ platform: createMemoryPlatform(), userId: 'short', relay: { url: 'https://g1.example/sandbox/campaign' } });
+    const dropped: unknown[] = [];
+    tracker.on('dropped', ({ reason, error, details }) => dropped.push({ reason, error, details: details ?? [] }));
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(500);
+    await tracker.stop();
+    await tracker.dispose();
+    expect(dropped).toHaveLength(1);
+    expect(report['tooShortDropped']).toEqual(dropped);
+  } finally {
+    vi.useRealTimers();
+  }
 });

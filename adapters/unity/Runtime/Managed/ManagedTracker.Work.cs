@@ -63,12 +63,18 @@ namespace GameCampaignSdk
 
         private void Dropped(string sessionId, string reason, Dictionary<string, object> session)
         {
-            Dropped(sessionId, reason, session, null);
+            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session));
         }
 
-        private void Dropped(string sessionId, string reason, Dictionary<string, object> session, string error)
+        /// <summary>
+        /// A session under 1 s, dropped with what the JavaScript tracker says (core/tracker/tracker.ts <c>finish</c>: the
+        /// spec's rule of <c>durationSeconds</c> as its detail, and the detail as its error), so a game reads the same
+        /// <see cref="DroppedEvent.Error"/> and <see cref="DroppedEvent.Details"/> in WebGL and native players.
+        /// </summary>
+        private void DroppedTooShort(string sessionId, Dictionary<string, object> session)
         {
-            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session, "error", error));
+            var detail = Bridge.Args("path", "durationSeconds", "message", Rules.PositiveIntMessage);
+            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", "too-short", "session", session, "error", "durationSeconds " + Rules.PositiveIntMessage, "details", new List<object> { detail }));
         }
 
         /// <summary>A storage failure, reported once (<c>error</c>, kind <c>storage</c>) until a session is stored again: not at every checkpoint of a full disk.</summary>

@@ -208,7 +208,7 @@ namespace GameCampaignSdk
             await loaded;
             var sessionId = record.SessionId;
             if (discard != null || optedOut) Dropped(sessionId, discard ?? "opted-out", session);
-            else if ((double)session["durationSeconds"] < 1) Dropped(sessionId, "too-short", session, "durationSeconds must be at least 1");
+            else if ((double)session["durationSeconds"] < 1) DroppedTooShort(sessionId, session);
             else
             {
                 var stored = await queue.Enqueue(session, watch.Moved());

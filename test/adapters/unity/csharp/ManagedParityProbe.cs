@@ -34,6 +34,7 @@ internal static class ManagedParityProbe
         BadStartArguments();
         PauseWaitsForTheCheckpointOnly();
         UnreadableAnswers();
+        TooShortDropped();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -50,6 +51,24 @@ internal static class ManagedParityProbe
         return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
     }
 
+
+    /// <summary>A session of 0.5 s stopped: the dropped event (too-short) as the game receives it, its error and details.</summary>
+    private static void TooShortDropped()
+    {
+        UnityProcess.Start(Loop);
+        var dropped = new List<object>();
+        Tracker.Dropped += e =>
+        {
+            var details = new List<object>();
+            if (e.Details != null) foreach (var detail in e.Details) details.Add(detail.ToJson());
+            dropped.Add(Bridge.Args("reason", e.Reason, "error", e.Error, "details", details));
+        };
+        Loop.Run(() => GameCampaign.Init(Options("short")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(500);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["tooShortDropped"] = dropped;
+    }
 
     /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
     private static void BadStartArguments()
