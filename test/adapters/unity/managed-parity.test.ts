@@ -4,7 +4,8 @@
  * as core/tracker/options.ts throws, and the running session goes on; going to the background waits for the
  * checkpoint's write only, not for the background flush's reads of the queue; an answer envelope the bridge cannot
  * read still completes its Task and clears its entry; a session under 1 s is dropped with the JavaScript tracker's
- * error and details.
+ * error and details; a relay answering outside the spec (a VALIDATION_ERROR without the spec's body, a 404, a captive
+ * portal's page) has the sessions kept or dropped, and reported, as the JavaScript tracker does.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -61,4 +62,47 @@ it('drops a session under 1 s with the dropped event the JavaScript tracker rais
   } finally {
     vi.useRealTimers();
   }
+});
+
+/**
+ * The JavaScript tracker (what a WebGL build runs) against one relay answer, then a relay that accepts: its dropped and
+ * error events as GameCampaign.jslib `forward` hands them to C# ({kind, message, code unless JS_ERROR, status}), and how
+ * many sessions arrived.
+ */
+async function javaScriptOutcome(status: number, text: string): Promise<Record<string, unknown>> {
+  vi.useFakeTimers();
+  try {
+    let scripted = false;
+    let arrived = 0;
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      if (scripted) return new Response(text, { status, headers: { 'content-type': 'application/json' } });
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      arrived += sessions.length;
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const tracker = new PlaytimeTracker({ platform: createMemoryPlatform({ fetch }), userId: `unusual-${status}`, relay: { url: 'https://g1.example/sandbox/campaign' } });
+    const events: unknown[] = [];
+    tracker.on('dropped', ({ reason }) => events.push({ dropped: reason }));
+    tracker.on('error', ({ kind, error, status: answered }) => {
+      const { code, message } = error as { code?: string; message: string };
+      events.push({ kind, message, ...(code && code !== 'JS_ERROR' && { code }), ...(answered !== undefined && { status: answered }) });
+    });
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    await tracker.stop();
+    scripted = true;
+    await tracker.flush();
+    scripted = false;
+    await tracker.flush();
+    await tracker.dispose();
+    return { status: String(status), events, arrived };
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+it('keeps or drops, and reports, what a relay answers outside the spec as the JavaScript tracker does (a VALIDATION_ERROR without the spec body is no verdict on the sessions)', async () => {
+  const expected = [await javaScriptOutcome(400, '{"code":"VALIDATION_ERROR"}'), await javaScriptOutcome(404, '{"code":"NOT_FOUND","message":"no route"}'), await javaScriptOutcome(200, '<html>log in to the Wi-Fi</html>')];
+  expect(expected.map(({ arrived }) => arrived)).toEqual([1, 1, 1]);
+  expect(report['unusualRelayAnswers']).toEqual(expected);
 });

@@ -35,6 +35,7 @@ internal static class ManagedParityProbe
         PauseWaitsForTheCheckpointOnly();
         UnreadableAnswers();
         TooShortDropped();
+        UnusualRelayAnswers();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -51,6 +52,40 @@ internal static class ManagedParityProbe
         return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
     }
 
+
+    /// <summary>
+    /// A relay (or something in front of it) answering outside the spec: a 400 VALIDATION_ERROR without the spec's error
+    /// body, a 404 with it, a captive portal's 200 page. For each, a 2 s session flushed into that answer, then into a
+    /// relay that accepts: the events (dropped, error as the game receives them) and how many sessions arrived.
+    /// </summary>
+    private static void UnusualRelayAnswers()
+    {
+        var cases = new[] { new[] { "400", "{\"code\":\"VALIDATION_ERROR\"}" }, new[] { "404", "{\"code\":\"NOT_FOUND\",\"message\":\"no route\"}" }, new[] { "200", "<html>log in to the Wi-Fi</html>" } };
+        var outcomes = new List<object>();
+        foreach (var scripted in cases)
+        {
+            UnityProcess.Start(Loop);
+            var events = new List<object>();
+            Tracker.Dropped += e => events.Add(Bridge.Args("dropped", e.Reason));
+            Tracker.Error += e => events.Add(Bridge.Args("kind", e.Kind, "message", e.Message, "code", e.Code, "status", e.Status.HasValue ? (object)(double)e.Status.Value : null));
+            var player = "unusual-" + scripted[0];
+            Loop.Run(() => GameCampaign.Init(Options(player)), "init");
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(2000);
+            Loop.Run(Tracker.Stop, "stop");
+            object parsed = null;
+            try { parsed = Json.Parse(scripted[1]); }
+            catch (Exception) { }
+            HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(new HttpAnswer { Status = long.Parse(scripted[0]), Body = parsed });
+            Loop.Run(Tracker.Flush, "flush");
+            HttpExchange.Transport = Relay.Exchange;
+            Loop.Run(Tracker.Flush, "flush");
+            var arrived = 0;
+            foreach (var session in Relay.Received) if (session.Player == player) arrived++;
+            outcomes.Add(Bridge.Args("status", scripted[0], "events", events, "arrived", (double)arrived));
+        }
+        Report["unusualRelayAnswers"] = outcomes;
+    }
 
     /// <summary>A session of 0.5 s stopped: the dropped event (too-short) as the game receives it, its error and details.</summary>
     private static void TooShortDropped()
