@@ -35,7 +35,7 @@ internal static class ManagedParityProbe
         PauseWaitsForTheCheckpointOnly();
         UnreadableAnswers();
         TooShortDropped();
-        UnusualRelayAnswers();
+        UnusualRelayAnswers(args[1]);
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -58,25 +58,36 @@ internal static class ManagedParityProbe
     /// body, a 404 with it, a captive portal's 200 page. For each, a 2 s session flushed into that answer, then into a
     /// relay that accepts: the events (dropped, error as the game receives them) and how many sessions arrived.
     /// </summary>
-    private static void UnusualRelayAnswers()
+    private static void UnusualRelayAnswers(string args)
     {
-        var cases = new[] { new[] { "400", "{\"code\":\"VALIDATION_ERROR\"}" }, new[] { "404", "{\"code\":\"NOT_FOUND\",\"message\":\"no route\"}" }, new[] { "200", "<html>log in to the Wi-Fi</html>" } };
+        var cases = new List<string[]>();
+        foreach (var line in File.ReadAllLines(args)) if (line.Length > 0) cases.Add(new[] { line.Substring(0, line.IndexOf(' ')), line.Substring(line.IndexOf(' ') + 1) });
         var outcomes = new List<object>();
         foreach (var scripted in cases)
         {
             UnityProcess.Start(Loop);
             var events = new List<object>();
-            Tracker.Dropped += e => events.Add(Bridge.Args("dropped", e.Reason));
+            Tracker.Dropped += e =>
+            {
+                var details = new List<object>();
+                if (e.Details != null) foreach (var detail in e.Details) details.Add(detail.ToJson());
+                events.Add(Bridge.Args("dropped", e.Reason, "error", e.Error, "details", details));
+            };
             Tracker.Error += e => events.Add(Bridge.Args("kind", e.Kind, "message", e.Message, "code", e.Code, "status", e.Status.HasValue ? (object)(double)e.Status.Value : null));
-            var player = "unusual-" + scripted[0];
+            var player = "unusual-" + outcomes.Count;
             Loop.Run(() => GameCampaign.Init(Options(player)), "init");
             Loop.Run(() => Tracker.Start(), "start");
             Pass(2000);
             Loop.Run(Tracker.Stop, "stop");
-            object parsed = null;
-            try { parsed = Json.Parse(scripted[1]); }
-            catch (Exception) { }
-            HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(new HttpAnswer { Status = long.Parse(scripted[0]), Body = parsed });
+            HttpExchange.Transport = (method, url, headers, body) =>
+            {
+                // SID: the id of the batch's first session (an item result about it).
+                var sessionId = Json.Str(Json.Obj(((List<object>)Json.Field(Json.Obj(Json.Parse(body)), "sessions"))[0]), "sessionId");
+                object parsed = null;
+                try { parsed = Json.Parse(scripted[1].Replace("SID", sessionId)); }
+                catch (Exception) { } // not JSON: a proxy's page
+                return Task.FromResult(new HttpAnswer { Status = long.Parse(scripted[0]), Body = parsed });
+            };
             Loop.Run(Tracker.Flush, "flush");
             HttpExchange.Transport = Relay.Exchange;
             Loop.Run(Tracker.Flush, "flush");
