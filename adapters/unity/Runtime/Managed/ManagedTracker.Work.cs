@@ -36,8 +36,8 @@ namespace GameCampaignSdk
         /// </summary>
         private void ReadChoice()
         {
-            var reading = SyncChoice(); // nothing waits for it: it ends in a state, never an exception
-            if (reading.IsFaulted) throw reading.Exception;
+            var reading = SyncChoice(); // nothing waits for it: it ends in a state (its reads fail quietly)
+            if (reading.IsFaulted) UnityEngine.Debug.LogException(reading.Exception);
         }
 
         private async Task SyncChoice()
