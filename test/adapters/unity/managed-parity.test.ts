@@ -5,7 +5,8 @@
  * checkpoint's write only, not for the background flush's reads of the queue; an answer envelope the bridge cannot
  * read still completes its Task and clears its entry; a session under 1 s is dropped with the JavaScript tracker's
  * error and details; a relay answering outside the spec (a VALIDATION_ERROR without the spec's body, a 404, a captive
- * portal's page) has the sessions kept or dropped, and reported, as the JavaScript tracker does.
+ * portal's page) has the sessions kept or dropped, and reported, as the JavaScript tracker does; and a story raises
+ * the same events with the same JSON on both.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -128,4 +129,50 @@ it('keeps or drops, and reports, what a relay answers outside the spec as the Ja
   // Kept (delivered once the relay accepts) unless the spec's refusal says the session itself is wrong.
   expect(expected.map(({ arrived }) => arrived)).toEqual([1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1]);
   expect(report['unusualRelayAnswers']).toEqual(expected);
+});
+
+/** Session ids in order of first appearance, as S1, S2, ...: each tracker draws its own. */
+function namedIds(events: unknown): unknown {
+  const ids = new Map<string, string>();
+  return JSON.parse(JSON.stringify(events), (key, value: unknown) => {
+    if ((key === 'sessionId' || key === 'continues') && typeof value === 'string') {
+      if (!ids.has(value)) ids.set(value, `S${ids.size + 1}`);
+      return ids.get(value);
+    }
+    return value;
+  });
+}
+
+it('raises every tracker event with the JavaScript tracker\'s payload (a story with a time-out, its continuation, a restart and an erasure)', async () => {
+  vi.useFakeTimers();
+  // The same device clock as the C# story's (ProbeDevice: 2026-06-01T12:00Z plus the time earlier probes passed).
+  vi.setSystemTime(Date.parse('2026-06-01T12:00:00.000Z') + (report['eventStoryStartMs'] as number));
+  try {
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const platform = createMemoryPlatform({ fetch });
+    const tracker = new PlaytimeTracker({ platform, userId: 'story', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true });
+    const events: unknown[] = [];
+    // As GameCampaign.jslib forward hands them to C#: JSON.stringify of the event.
+    for (const name of ['session:start', 'session:end', 'flushed', 'dropped'] as const) tracker.on(name, (data: unknown) => events.push({ name, data: JSON.parse(JSON.stringify(data)) }));
+    tracker.start({ campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3, mode: 'ranked' } });
+    await vi.advanceTimersByTimeAsync(5000);
+    platform.background();
+    await vi.advanceTimersByTimeAsync(70_000);
+    platform.foreground();
+    await vi.advanceTimersByTimeAsync(3000);
+    await tracker.stop();
+    await tracker.flush();
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    tracker.start({ campaignId: 'c2' });
+    await vi.advanceTimersByTimeAsync(1500);
+    await tracker.deleteStoredData();
+    await tracker.dispose();
+    expect(namedIds(report['eventStory'])).toEqual(namedIds(events));
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -36,6 +36,7 @@ internal static class ManagedParityProbe
         UnreadableAnswers();
         TooShortDropped();
         UnusualRelayAnswers(args[1]);
+        EventStory();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -96,6 +97,34 @@ internal static class ManagedParityProbe
             outcomes.Add(Bridge.Args("status", scripted[0], "events", events, "arrived", (double)arrived));
         }
         Report["unusualRelayAnswers"] = outcomes;
+    }
+
+    /// <summary>
+    /// A story told by every tracker event, as the bridge hands each to Tracker (its name and JSON): a session with a
+    /// campaign, creator and metadata, 5 s played, 70 s in the background (time-out), back (its continuation), 3 s,
+    /// stopped, flushed; then a session of 2 s replaced by Start, and the player erasing their data.
+    /// </summary>
+    private static void EventStory()
+    {
+        UnityProcess.Start(Loop);
+        var events = new List<object>();
+        Bridge.EventReceived += (name, message) => events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data")));
+        Report["eventStoryStartMs"] = MonotonicMs; // the device clock: the origin plus this (earlier probes passed time)
+        Loop.Run(() => GameCampaign.Init(Options("story")), "init");
+        Loop.Run(() => Tracker.Start("c1", "ABCDE", new Dictionary<string, object> { { "level", 3.0 }, { "mode", "ranked" } }), "start");
+        Pass(5000);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        Pass(70000);
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        Loop.Run(() => Tracker.Start("c2"), "start");
+        Pass(1500);
+        Loop.Run(Tracker.DeleteStoredData, "erase");
+        Report["eventStory"] = events;
     }
 
     /// <summary>A session of 0.5 s stopped: the dropped event (too-short) as the game receives it, its error and details.</summary>
