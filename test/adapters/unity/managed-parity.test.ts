@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { createMemoryPlatform } from '../../../core/memory-platform.js';
+import { createMemoryPlatform, createMemoryStorage } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 
@@ -172,6 +172,51 @@ it('raises every tracker event with the JavaScript tracker\'s payload (a story w
     await tracker.deleteStoredData();
     await tracker.dispose();
     expect(namedIds(report['eventStory'])).toEqual(namedIds(events));
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+it('raises the same events across a crash (overflow of a queue of one kept by a 503, a session killed and recovered at the next start-up)', async () => {
+  vi.useFakeTimers();
+  vi.setSystemTime(Date.parse('2026-06-01T12:00:00.000Z') + (report['crashStoryStartMs'] as number));
+  try {
+    let down = true;
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      if (down) return new Response('{"code":"SERVICE_UNAVAILABLE","message":"down"}', { status: 503 });
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const storage = createMemoryStorage();
+    const events: unknown[] = [];
+    const run = () => {
+      const platform = createMemoryPlatform({ fetch, storage });
+      const tracker = new PlaytimeTracker({ platform, userId: 'crash', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true, maxQueue: 1 });
+      const heard = { alive: true };
+      for (const name of ['session:start', 'session:end', 'flushed', 'dropped'] as const) tracker.on(name, (data: unknown) => void (heard.alive && events.push({ name, data: JSON.parse(JSON.stringify(data)) })));
+      return { platform, tracker, heard };
+    };
+    const first = run();
+    first.tracker.start({ campaignId: 'c1' });
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.tracker.stop();
+    await first.tracker.flush();
+    first.tracker.start({ campaignId: 'c2' });
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.tracker.stop();
+    first.tracker.start({ campaignId: 'c3' });
+    await vi.advanceTimersByTimeAsync(20_000);
+    first.heard.alive = false;
+    first.platform.crash();
+    await first.tracker.dispose().catch(() => undefined);
+    down = false;
+    const next = run();
+    await next.tracker.flush();
+    await next.tracker.dispose();
+    // The story as told (the second overflow: the recovered session takes the one place from the second).
+    const told = events.map((event) => { const { name, data } = event as { name: string; data: { reason?: string } }; return data.reason ? `${name} ${data.reason}` : name; });
+    expect(told).toEqual(['session:start', 'session:end stop', 'session:start', 'session:end stop', 'dropped overflow', 'session:start', 'session:end recovered', 'dropped overflow', 'flushed']);
+    expect(namedIds(report['crashStory'])).toEqual(namedIds(events));
   } finally {
     vi.useRealTimers();
   }

@@ -37,6 +37,7 @@ internal static class ManagedParityProbe
         TooShortDropped();
         UnusualRelayAnswers(args[1]);
         EventStory();
+        CrashStory();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -108,7 +109,8 @@ internal static class ManagedParityProbe
     {
         UnityProcess.Start(Loop);
         var events = new List<object>();
-        Bridge.EventReceived += (name, message) => events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data")));
+        Action<string, Dictionary<string, object>> listen = (name, message) => events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data")));
+        Bridge.EventReceived += listen;
         Report["eventStoryStartMs"] = MonotonicMs; // the device clock: the origin plus this (earlier probes passed time)
         Loop.Run(() => GameCampaign.Init(Options("story")), "init");
         Loop.Run(() => Tracker.Start("c1", "ABCDE", new Dictionary<string, object> { { "level", 3.0 }, { "mode", "ranked" } }), "start");
@@ -124,7 +126,42 @@ internal static class ManagedParityProbe
         Loop.Run(() => Tracker.Start("c2"), "start");
         Pass(1500);
         Loop.Run(Tracker.DeleteStoredData, "erase");
+        Bridge.EventReceived -= listen;
         Report["eventStory"] = events;
+    }
+
+    /// <summary>
+    /// A second story, across processes, with a queue of one (<c>MaxQueue</c>) and a relay answering 503: a 2 s session
+    /// queued and kept, a second one stopped (the first evicted: overflow), then the process killed 20 s into a third
+    /// (checkpointed at 15 s); the next start-up recovers it and, the relay accepting again, a flush sends what is queued.
+    /// </summary>
+    private static void CrashStory()
+    {
+        UnityProcess.Start(Loop);
+        var events = new List<object>();
+        var heard = true;
+        Bridge.EventReceived += (name, message) => { if (heard) events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data"))); };
+        Report["crashStoryStartMs"] = MonotonicMs;
+        var options = Options("crash");
+        options.MaxQueue = 1;
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(new HttpAnswer { Status = 503, Body = Bridge.Args("code", "SERVICE_UNAVAILABLE", "message", "down") });
+        Loop.Run(() => Tracker.Start("c1"), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => Tracker.Start("c2"), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(() => Tracker.Start("c3"), "start");
+        Pass(20000);
+        heard = false; // the OS kills the process: nothing more of it is heard
+        UnityProcess.Start(Loop);
+        heard = true;
+        HttpExchange.Transport = Relay.Exchange;
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["crashStory"] = events;
     }
 
     /// <summary>A session of 0.5 s stopped: the dropped event (too-short) as the game receives it, its error and details.</summary>
