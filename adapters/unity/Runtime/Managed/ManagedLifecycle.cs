@@ -47,7 +47,8 @@ namespace GameCampaignSdk
                     instance.wasReachable = Online;
                     // Unity tells components of focus changes only: a desktop window already behind another when this is
                     // made (the player switched away during the loading screen) would say nothing until it came back.
-                    instance.unfocused = !Application.isFocused && !Application.isMobilePlatform;
+                    // A headless run (-batchmode: a CI's Play mode tests, a server build) has no window to have focus.
+                    instance.unfocused = !Application.isFocused && !Application.isMobilePlatform && !Application.isBatchMode;
                 }
                 return instance;
             }

@@ -117,6 +117,15 @@ internal static class ManagedLifecycleProbe
         Pass(3000);
         Loop.Run(Tracker.Stop, "stop");
         Application.MobilePlatform = false;
+        // A headless run (-batchmode: the Play mode tests of a CI, a server build) has no window to focus: it plays.
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.BatchMode = true;
+        Init("unfocused-batch");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.BatchMode = false;
         Application.Focused = true;
         Report["unfocusedAtInit"] = ended;
     }
