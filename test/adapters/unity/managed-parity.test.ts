@@ -157,7 +157,7 @@ it('raises every tracker event with the JavaScript tracker\'s payload (a story w
     const events: unknown[] = [];
     // As GameCampaign.jslib forward hands them to C#: JSON.stringify of the event.
     for (const name of ['session:start', 'session:end', 'flushed', 'dropped'] as const) tracker.on(name, (data: unknown) => events.push({ name, data: JSON.parse(JSON.stringify(data)) }));
-    tracker.start({ campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3, mode: 'ranked' } });
+    tracker.start({ campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3, mode: 'ranked', none: null, list: [1, null, 'x', false], nested: { tiny: 1.5e-7, big: 1e21, ü: 'ğ\u2028' } } });
     await vi.advanceTimersByTimeAsync(5000);
     platform.background();
     await vi.advanceTimersByTimeAsync(70_000);

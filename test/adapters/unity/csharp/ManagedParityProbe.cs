@@ -113,7 +113,7 @@ internal static class ManagedParityProbe
         Bridge.EventReceived += listen;
         Report["eventStoryStartMs"] = MonotonicMs; // the device clock: the origin plus this (earlier probes passed time)
         Loop.Run(() => GameCampaign.Init(Options("story")), "init");
-        Loop.Run(() => Tracker.Start("c1", "ABCDE", new Dictionary<string, object> { { "level", 3.0 }, { "mode", "ranked" } }), "start");
+        Loop.Run(() => Tracker.Start("c1", "ABCDE", new Dictionary<string, object> { { "level", 3.0 }, { "mode", "ranked" }, { "none", null }, { "list", new List<object> { 1.0, null, "x", false } }, { "nested", new Dictionary<string, object> { { "tiny", 1.5e-7 }, { "big", 1e21 }, { "ü", "ğ\u2028" } } } }), "start");
         Pass(5000);
         ManagedLifecycle.Instance.OnApplicationPause(true);
         Pass(70000);
