@@ -23,6 +23,9 @@ namespace GameCampaignSdk
     internal sealed class ManagedLifecycle : MonoBehaviour
     {
         private static ManagedLifecycle instance;
+        /// <summary>Application.quitting was raised (the player exits, or Play mode ends): objects destroyed now are not replaced.</summary>
+        private static bool quitting;
+        private static bool quittingHooked;
         private bool paused;
         private bool unfocused;
         private bool wasReachable = true;
@@ -41,6 +44,11 @@ namespace GameCampaignSdk
             {
                 if (instance == null)
                 {
+                    if (!quittingHooked)
+                    {
+                        Application.quitting += OnQuitting;
+                        quittingHooked = true;
+                    }
                     var host = new GameObject("GameCampaign (tracker lifecycle)");
                     DontDestroyOnLoad(host);
                     instance = host.AddComponent<ManagedLifecycle>();
@@ -93,11 +101,32 @@ namespace GameCampaignSdk
             if (!InBackground) ManagedTimers.Tick();
         }
 
+        private static void OnQuitting() { quitting = true; }
+
+        /// <summary>
+        /// The game destroyed this object (a reset that destroys every DontDestroyOnLoad object, the host among them): with
+        /// nothing to receive Update and the pause, no timer ran and the background counted as play. A new one takes over at
+        /// once with what this one knew (paused, focus, network). Not while quitting: Unity destroys everything then.
+        /// </summary>
+        internal void OnDestroy()
+        {
+            if (!ReferenceEquals(instance, this)) return;
+            instance = null;
+            if (quitting) return;
+            var next = Instance;
+            next.paused = paused;
+            next.unfocused = unfocused;
+            next.wasReachable = wasReachable;
+        }
+
         /// <summary>Forgets the instance and the listeners: a new process, or Play mode entered again without a domain reload.</summary>
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
             instance = null;
+            Application.quitting -= OnQuitting;
+            quittingHooked = false;
+            quitting = false;
             Backgrounded = null;
             Foregrounded = null;
             NetworkReturned = null;

@@ -23,6 +23,7 @@ internal static class ManagedLifecycleProbe
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
         UnfocusedAtInit();
+        HostDestroyed();
         PhoneKeyboard();
         FramesStalled();
         DomainReloadOff();
@@ -128,6 +129,60 @@ internal static class ManagedLifecycleProbe
         Application.BatchMode = false;
         Application.Focused = true;
         Report["unfocusedAtInit"] = ended;
+    }
+
+    /// <summary>
+    /// The game destroys the tracker's hidden object 5 s into a session (a reset that destroys every DontDestroyOnLoad
+    /// object), then the player leaves for 70 s and comes back for 2 s. Unity sends its messages only to components that
+    /// live, so from here frames and the pause go to those (not to ManagedLifecycle.Instance, which would make one).
+    /// </summary>
+    private static void HostDestroyed()
+    {
+        NewProcess();
+        GameObject.Live.Clear(); // the objects of the last processes are gone with them
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Init("destroyed");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(5000);
+        UnityEngine.Object.Destroy(ManagedLifecycle.Instance.gameObject);
+        foreach (var live in LiveLifecycles()) live.OnApplicationPause(true);
+        ProbeDevice.MonotonicMs += 70000; // no frames while paused
+        foreach (var live in LiveLifecycles()) live.OnApplicationPause(false);
+        LiveFrames(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["hostDestroyed"] = ended;
+        Report["hostsLive"] = (double)LiveLifecycles().Count;
+        Application.Quit(); // quitting: Unity destroys every object after it, and none is made again
+        Loop.Settle();
+        foreach (var live in LiveLifecycles()) UnityEngine.Object.Destroy(live.gameObject);
+        Report["hostsAfterQuit"] = (double)LiveLifecycles().Count;
+    }
+
+    private static List<ManagedLifecycle> LiveLifecycles()
+    {
+        var live = new List<ManagedLifecycle>();
+        foreach (var component in GameObject.Live)
+        {
+            var lifecycle = component as ManagedLifecycle;
+            if (lifecycle != null) live.Add(lifecycle); // Unity's ==: a destroyed one is null
+        }
+        return live;
+    }
+
+    /// <summary>Time passes with frames sent to the live lifecycle objects only (as Unity sends Update).</summary>
+    private static void LiveFrames(double ms)
+    {
+        var target = ProbeDevice.MonotonicMs + ms;
+        while (LiveLifecycles().Count > 0 && ManagedTimers.NextDueMs() <= target)
+        {
+            ProbeDevice.MonotonicMs = Math.Max(ProbeDevice.MonotonicMs, ManagedTimers.NextDueMs());
+            foreach (var live in LiveLifecycles()) live.Update();
+            Loop.Settle();
+        }
+        ProbeDevice.MonotonicMs = target;
+        foreach (var live in LiveLifecycles()) live.Update();
+        Loop.Settle();
     }
 
     /// <summary>
