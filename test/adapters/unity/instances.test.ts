@@ -2,7 +2,8 @@
  * Two copies of a desktop game at once for the same player on one persistentDataPath (two mono processes of
  * csharp/InstancesProbe.cs, driven step by step): the second copy's start-up must leave the first copy's running
  * session alone (its run's alive lock is held), the first copy then delivers its whole session once; and a copy
- * killed without quitting (the OS releases its lock) is recovered by the next start-up, its lock file removed.
+ * killed without quitting (the OS releases its lock) is recovered by the next start-up, its lock file removed. The
+ * player's off switch in one copy reaches the other, as in another tab (core/tracker/tracker.ts syncChoice).
  * Played under mono JIT (the Editor, desktop Mono players) and full AOT (IL2CPP players).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
@@ -117,9 +118,37 @@ async function twoCopies(mode: 'jit' | 'full-aot', program: string): Promise<voi
   expect(delivered).toEqual([`${first} p1 120`, `${second} p1 15`]);
 }
 
+/**
+ * The player switches recording off in copy B while copy A plays (decision row "The off switch in another tab"): A reads
+ * the stored choice at its next checkpoint tick and drops its running session (opted-out), records and sends nothing
+ * more; switched back on in B, A's next flush trigger reads it and A records and sends again.
+ */
+async function offSwitchInOtherCopy(mode: 'jit' | 'full-aot', program: string): Promise<void> {
+  const start = launcher(mode, program, join(work, mode, 'off-switch'));
+  const a = start();
+  await a.send('init p1');
+  const b = start();
+  await b.send('init p1');
+  const played = await play20s(a);
+  await b.send('optout true');
+  const aSaw = await reportAfter(a, ['pass 15000', 'stop', 'flush'], []);
+  expect(received(aSaw)).toEqual([]);
+  expect(aSaw['dropped']).toEqual([`${played} opted-out`]);
+  expect((await a.send('start'))['sessionId']).toBe('');
+  await b.send('optout false');
+  await a.send('pass 30000'); // the flush interval: opted out, A reads the choice instead of flushing
+  const again = await play20s(a);
+  expect(again).not.toBe('');
+  expect(received(await reportAfter(a, ['stop', 'flush'], []))).toEqual([`${again} p1 20`]);
+  await a.quit();
+  await b.quit();
+}
+
 describe('two copies of a desktop game for one player', () => {
   it('mono JIT: a live copy is left alone, a killed one recovered once', () => twoCopies('jit', exe), 240_000);
   it('mono full AOT: the same', () => twoCopies('full-aot', aotProgram(exe, join(work, 'aot'))), 600_000);
+  it('mono JIT: the off switch in one copy reaches the other', () => offSwitchInOtherCopy('jit', exe), 240_000);
+  it('mono full AOT: the off switch the same', () => offSwitchInOtherCopy('full-aot', aotProgram(exe, join(work, 'aot-off'))), 600_000);
 
   it('on a device that cannot lock, runs without a lock file and says so; the other copy recovers as before (one copy assumed)', async () => {
     const device = join(work, 'cannot-lock', 'device');

@@ -1,7 +1,7 @@
 /**
  * The managed tracker's Unity-specific promises, beyond what the contract's scenarios can say
- * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor), not on a phone (its own
- * on-screen keyboard takes focus); timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
+ * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor; also lost before Init), not on a phone (its own
+ * on-screen keyboard takes focus); the hidden object the game destroys is replaced; timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
@@ -44,6 +44,14 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   const report = JSON.parse(stdout) as Record<string, unknown>;
 
   expect(report['desktopFocus']).toEqual(['stop 5']);
+  // A desktop window behind another when Init runs is in the background until focus returns (Application.isFocused):
+  // its 60 s there are no play (time-out, too short), the continuation plays 2 s; a phone started unfocused plays, and so
+  // does a headless run (-batchmode: a CI's Play mode tests), which has no window to focus.
+  // The game destroyed the tracker's hidden object: a new one takes over, so the 70 s away are still the background.
+  expect(report['hostDestroyed']).toEqual(['background-timeout 5', 'stop 2']);
+  expect(report['hostsLive']).toBe(1);
+  expect(report['hostsAfterQuit']).toBe(0);
+  expect(report['unfocusedAtInit']).toEqual(['background-timeout 0', 'stop 2', 'stop 3', 'stop 4']);
   // A phone's own keyboard takes focus without a pause: still play (no pause, no time-out); Home pauses.
   expect(report['phoneKeyboard']).toEqual(['stop 77']);
   // An hour without frames (a laptop asleep, the Editor paused): background time, which ended the session at the last
@@ -63,7 +71,8 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // session kept and delivered once the headers can be sent.
   expect(report).toMatchObject({ refusedHeaderErrors: ['relay'], refusedHeaderReceived: ['headers 3', 'headers 4'] });
   expect(report).toMatchObject({ parallelOffMain: 0, parallelCalls: 180, parallelUnsettled: 0, parallelDelivered: 'each ended session once', parallelLeft: 0 });
-  expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 1 });
+  // Application.quitting: the SDK's handler and the lifecycle object's (no replacement while quitting), each once.
+  expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 2 });
   expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
   expect(report['setAside']).toEqual(['.json.unreadable']);

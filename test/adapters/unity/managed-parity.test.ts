@@ -3,12 +3,17 @@
  * (csharp/ManagedParityProbe.cs): a bad `Tracker.Start` argument (or `Init` default) is a VALIDATION_ERROR at once,
  * as core/tracker/options.ts throws, and the running session goes on; going to the background waits for the
  * checkpoint's write only, not for the background flush's reads of the queue; an answer envelope the bridge cannot
- * read still completes its Task and clears its entry.
+ * read still completes its Task and clears its entry; a session under 1 s is dropped with the JavaScript tracker's
+ * error and details; a relay answering outside the spec (a VALIDATION_ERROR without the spec's body, a 404, a captive
+ * portal's page) has the sessions kept or dropped, and reported, as the JavaScript tracker does; and a story raises
+ * the same events with the same JSON on both.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { createMemoryPlatform, createMemoryStorage } from '../../../core/memory-platform.js';
+import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -17,11 +22,32 @@ afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 let report: Record<string, unknown> = {};
 
+/**
+ * Relay answers outside the spec, and the spec's own refusals, each played on both trackers (status, body; SID: the
+ * batch's first session id).
+ */
+const UNUSUAL_ANSWERS: Array<[number, string]> = [
+  [400, '{"code":"VALIDATION_ERROR"}'],
+  [404, '{"code":"NOT_FOUND","message":"no route"}'],
+  [200, '<html>log in to the Wi-Fi</html>'],
+  [401, '{"code":"UNAUTHORIZED","message":"session expired"}'],
+  [403, '{"code":"FORBIDDEN","message":"not this game"}'],
+  [403, 'Forbidden'],
+  [413, '{"code":"PAYLOAD_TOO_LARGE","message":"too big"}'],
+  [422, '{"code":"VALIDATION_ERROR","message":"Invalid request","details":[{"path":"sessions.0.metadata","message":"too large"}]}'],
+  [503, '{"code":"SERVICE_UNAVAILABLE","message":"down"}'],
+  [500, 'Internal Server Error'],
+  [200, '{"data":{"results":[{"sessionId":"SID","status":"FAILED","error":"campaign ended"}]}}'],
+  [200, '{"data":{"results":[]}}'],
+];
+
 beforeAll(() => {
   const exe = join(work, 'parity.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
   mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedParityProbe.cs')]);
-  const { status, stdout, stderr } = runMono(exe, [join(work, 'device')], 'jit');
+  const answers = join(work, 'answers.txt');
+  writeFileSync(answers, UNUSUAL_ANSWERS.map(([status, text]) => `${status} ${text}`).join('\n'));
+  const { status, stdout, stderr } = runMono(exe, [join(work, 'device'), answers], 'jit');
   expect(status, stderr).toBe(0);
   report = JSON.parse(stdout) as Record<string, unknown>;
 }, 120_000);
@@ -41,4 +67,157 @@ it('going to the background writes the checkpoint before OnApplicationPause retu
 it('completes a call whose error answer the bridge cannot read as sent (a status beyond range, no message), and clears its entry', () => {
   expect(report['unreadableAnswers']).toEqual(['INTERNAL_ERROR: huge status', 'BAD_REQUEST: huge days', 'INTERNAL_ERROR: unknown error']);
   expect(report['pendingAfter']).toBe(0);
+});
+
+it('drops a session under 1 s with the dropped event the JavaScript tracker raises (error and details), as a WebGL build of the game receives it', async () => {
+  vi.useFakeTimers();
+  try {
+    const tracker = new PlaytimeTracker({ platform: createMemoryPlatform(), userId: 'short', relay: { url: 'https://g1.example/sandbox/campaign' } });
+    const dropped: unknown[] = [];
+    tracker.on('dropped', ({ reason, error, details }) => dropped.push({ reason, error, details: details ?? [] }));
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(500);
+    await tracker.stop();
+    await tracker.dispose();
+    expect(dropped).toHaveLength(1);
+    expect(report['tooShortDropped']).toEqual(dropped);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+/**
+ * The JavaScript tracker (what a WebGL build runs) against one relay answer, then a relay that accepts: its dropped and
+ * error events as GameCampaign.jslib `forward` hands them to C# ({kind, message, code unless JS_ERROR, status}), and how
+ * many sessions arrived.
+ */
+async function javaScriptOutcome(status: number, text: string, index: number): Promise<Record<string, unknown>> {
+  vi.useFakeTimers();
+  try {
+    let scripted = false;
+    let arrived = 0;
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      if (scripted) return new Response(text.replace('SID', sessions[0]!.sessionId), { status, headers: { 'content-type': 'application/json' } });
+      arrived += sessions.length;
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const tracker = new PlaytimeTracker({ platform: createMemoryPlatform({ fetch }), userId: `unusual-${index}`, relay: { url: 'https://g1.example/sandbox/campaign' } });
+    const events: unknown[] = [];
+    tracker.on('dropped', ({ reason, error, details }) => events.push({ dropped: reason, error, details: details ?? [] }));
+    tracker.on('error', ({ kind, error, status: answered }) => {
+      const { code, message } = error as { code?: string; message: string };
+      events.push({ kind, message, ...(code && code !== 'JS_ERROR' && { code }), ...(answered !== undefined && { status: answered }) });
+    });
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    await tracker.stop();
+    scripted = true;
+    await tracker.flush();
+    scripted = false;
+    await tracker.flush();
+    await tracker.dispose();
+    return { status: String(status), events, arrived };
+  } finally {
+    vi.useRealTimers();
+  }
+}
+
+it('keeps or drops, and reports, what a relay answers outside the spec as the JavaScript tracker does (a VALIDATION_ERROR without the spec body is no verdict on the sessions)', async () => {
+  const expected = [];
+  for (const [index, [status, text]] of UNUSUAL_ANSWERS.entries()) expected.push(await javaScriptOutcome(status, text, index));
+  // Kept (delivered once the relay accepts) unless the spec's refusal says the session itself is wrong.
+  expect(expected.map(({ arrived }) => arrived)).toEqual([1, 1, 1, 1, 1, 1, 0, 0, 1, 1, 0, 1]);
+  expect(report['unusualRelayAnswers']).toEqual(expected);
+});
+
+/** Session ids in order of first appearance, as S1, S2, ...: each tracker draws its own. */
+function namedIds(events: unknown): unknown {
+  const ids = new Map<string, string>();
+  return JSON.parse(JSON.stringify(events), (key, value: unknown) => {
+    if ((key === 'sessionId' || key === 'continues') && typeof value === 'string') {
+      if (!ids.has(value)) ids.set(value, `S${ids.size + 1}`);
+      return ids.get(value);
+    }
+    return value;
+  });
+}
+
+it('raises every tracker event with the JavaScript tracker\'s payload (a story with a time-out, its continuation, a restart and an erasure)', async () => {
+  vi.useFakeTimers();
+  // The same device clock as the C# story's (ProbeDevice: 2026-06-01T12:00Z plus the time earlier probes passed).
+  vi.setSystemTime(Date.parse('2026-06-01T12:00:00.000Z') + (report['eventStoryStartMs'] as number));
+  try {
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const platform = createMemoryPlatform({ fetch });
+    const tracker = new PlaytimeTracker({ platform, userId: 'story', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true });
+    const events: unknown[] = [];
+    // As GameCampaign.jslib forward hands them to C#: JSON.stringify of the event.
+    for (const name of ['session:start', 'session:end', 'flushed', 'dropped'] as const) tracker.on(name, (data: unknown) => events.push({ name, data: JSON.parse(JSON.stringify(data)) }));
+    tracker.start({ campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3, mode: 'ranked', none: null, list: [1, null, 'x', false], nested: { tiny: 1.5e-7, big: 1e21, ü: 'ğ\u2028' } } });
+    await vi.advanceTimersByTimeAsync(5000);
+    platform.background();
+    await vi.advanceTimersByTimeAsync(70_000);
+    platform.foreground();
+    await vi.advanceTimersByTimeAsync(3000);
+    await tracker.stop();
+    await tracker.flush();
+    tracker.start();
+    await vi.advanceTimersByTimeAsync(2000);
+    tracker.start({ campaignId: 'c2' });
+    await vi.advanceTimersByTimeAsync(1500);
+    await tracker.deleteStoredData();
+    await tracker.dispose();
+    expect(namedIds(report['eventStory'])).toEqual(namedIds(events));
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
+it('raises the same events across a crash (overflow of a queue of one kept by a 503, a session killed and recovered at the next start-up)', async () => {
+  vi.useFakeTimers();
+  vi.setSystemTime(Date.parse('2026-06-01T12:00:00.000Z') + (report['crashStoryStartMs'] as number));
+  try {
+    let down = true;
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      if (down) return new Response('{"code":"SERVICE_UNAVAILABLE","message":"down"}', { status: 503 });
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const storage = createMemoryStorage();
+    const events: unknown[] = [];
+    const run = () => {
+      const platform = createMemoryPlatform({ fetch, storage });
+      const tracker = new PlaytimeTracker({ platform, userId: 'crash', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true, maxQueue: 1 });
+      const heard = { alive: true };
+      for (const name of ['session:start', 'session:end', 'flushed', 'dropped'] as const) tracker.on(name, (data: unknown) => void (heard.alive && events.push({ name, data: JSON.parse(JSON.stringify(data)) })));
+      return { platform, tracker, heard };
+    };
+    const first = run();
+    first.tracker.start({ campaignId: 'c1' });
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.tracker.stop();
+    await first.tracker.flush();
+    first.tracker.start({ campaignId: 'c2' });
+    await vi.advanceTimersByTimeAsync(2000);
+    await first.tracker.stop();
+    first.tracker.start({ campaignId: 'c3' });
+    await vi.advanceTimersByTimeAsync(20_000);
+    first.heard.alive = false;
+    first.platform.crash();
+    await first.tracker.dispose().catch(() => undefined);
+    down = false;
+    const next = run();
+    await next.tracker.flush();
+    await next.tracker.dispose();
+    // The story as told (the second overflow: the recovered session takes the one place from the second).
+    const told = events.map((event) => { const { name, data } = event as { name: string; data: { reason?: string } }; return data.reason ? `${name} ${data.reason}` : name; });
+    expect(told).toEqual(['session:start', 'session:end stop', 'session:start', 'session:end stop', 'dropped overflow', 'session:start', 'session:end recovered', 'dropped overflow', 'flushed']);
+    expect(namedIds(report['crashStory'])).toEqual(namedIds(events));
+  } finally {
+    vi.useRealTimers();
+  }
 });

@@ -673,6 +673,8 @@ namespace GameCampaignSdk
         internal const string CreatorKeyMessage = "must be exactly 5 uppercase letters or digits";
         /// <summary>What an empty id gets.</summary>
         internal const string IdMessage = "must not be empty";
+        /// <summary>What a session's <c>durationSeconds</c> under 1 gets (core/schema/playtime-rules.ts): the too-short drop's detail.</summary>
+        internal const string PositiveIntMessage = "must be a whole number of at least 1";
         /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>
         internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
         /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>

@@ -34,6 +34,8 @@ namespace GameCampaignSdk
         private readonly Func<double> clockMoved;
         private readonly Func<bool> enabled;
         private readonly Action<string> setAside;
+        /// <summary>Awaited before each flush sends anything: the tracker reads the player's stored choice again (another copy of the game may have switched it off).</summary>
+        private readonly Func<Task> beforeFlush;
         private readonly Random jitter = new Random();
         private Task running;
         private bool again;
@@ -47,8 +49,9 @@ namespace GameCampaignSdk
         /// <summary>A <c>relay</c> error was reported since the relay last answered with results: the next waits for one.</summary>
         private bool relayReported;
 
-        internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside)
+        internal ManagedFlusher(ManagedSdk sdk, SessionQueue queue, Func<double> clockMoved, Func<bool> enabled, Action<string> setAside, Func<Task> beforeFlush)
         {
+            this.beforeFlush = beforeFlush;
             this.sdk = sdk;
             this.queue = queue;
             this.clockMoved = clockMoved;
@@ -83,6 +86,7 @@ namespace GameCampaignSdk
         {
             try
             {
+                await beforeFlush(); // a choice switched off there is met before anything is sent (Drain checks enabled)
                 do again = false;
                 while (await Drain() && again && !disposed);
             }
@@ -198,8 +202,10 @@ namespace GameCampaignSdk
                 if (results != null && results.TrueForAll(IsItemResult)) return await Settle(batch, Json.Items(Json.Obj(answer.Data), "results", PlaytimeItemResult.FromJson));
                 return Transient(batch, "the relay answered with an unexpected body", answer);
             }
-            var code = answer.Reached ? Json.Str(Json.Obj(answer.Body), "code") : null;
-            if (answer.Reached && (answer.Status == 400 || answer.Status == 422) && code == "VALIDATION_ERROR")
+            var error = answer.Reached ? SpecError(answer.Body) : null;
+            var code = error == null ? null : Json.Str(error, "code");
+            // Only the spec's error body says the sessions are invalid: a bare {"code":"VALIDATION_ERROR"} (a proxy, a framework) is no verdict on them.
+            if (error != null && (answer.Status == 400 || answer.Status == 422) && code == "VALIDATION_ERROR")
             {
                 if (batch.Count > 1) return await Bisect(batch);
                 var refused = HttpExchange.ErrorOf(answer);
@@ -217,7 +223,20 @@ namespace GameCampaignSdk
                 sdk.Emit("error", Bridge.Args("kind", "auth", "message", auth.Message, "code", auth.Code, "status", (double)answer.Status));
                 return false;
             }
-            return Transient(batch, answer.Reached ? "HTTP " + answer.Status : answer.NetworkError, answer);
+            if (!answer.Reached) return Transient(batch, answer.NetworkError, answer);
+            return Transient(batch, error != null ? answer.Status + " " + code + ": " + Json.Str(error, "message") : "the relay answered " + answer.Status, answer);
+        }
+
+        /// <summary>
+        /// An error answer in the spec's shape (a string <c>code</c> and <c>message</c>, <c>details</c> absent or a list),
+        /// read as core/relay/sender.ts <c>classify</c> reads it; null for anything else (a proxy's page, a bare code).
+        /// </summary>
+        private static Dictionary<string, object> SpecError(object body)
+        {
+            var fields = Json.Obj(body);
+            if (fields == null || Json.Str(fields, "code") == null || Json.Str(fields, "message") == null) return null;
+            var details = Json.Field(fields, "details");
+            return details == null || details is List<object> ? fields : null;
         }
 
         /// <summary>
@@ -238,11 +257,8 @@ namespace GameCampaignSdk
             queue.Release(Keys(batch));
             unreachable = !answer.Reached && ManagedLifecycle.Online ? unreachable + 1 : 0;
             if (unreachable >= UnreachableAfter) RelayError(Bridge.Args("kind", "relay", "message", UnreachableMessage()));
-            else if (answer.Reached && !answer.Transient)
-            {
-                var unexpected = HttpExchange.ErrorOf(answer, relay: true);
-                RelayError(Bridge.Args("kind", "relay", "message", reason + ": " + unexpected.Message, "code", unexpected.Code, "status", (double)answer.Status));
-            }
+            // As the JavaScript tracker reports it (core/tracker/flusher.ts send: an Error of the outcome's reason, and the status).
+            else if (answer.Reached && !answer.Transient) RelayError(Bridge.Args("kind", "relay", "message", reason, "status", (double)answer.Status));
             BackOff(answer.Reached ? RetryAfter.Ms(answer.RetryAfter) : null);
             return false;
         }

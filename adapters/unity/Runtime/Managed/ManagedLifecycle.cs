@@ -17,10 +17,15 @@ namespace GameCampaignSdk
     /// Android, when the on-screen keyboard is enabled, it causes an OnApplicationFocus(false) event") and to a system
     /// dialog or panel over it; leaving the game pauses it.
     /// assumed: focus loss counts as the background on desktops (a desktop game behind another window is not being played).
+    /// The state when the object is made (at the first <c>Init</c>) is read from <c>Application.isFocused</c>: no message
+    /// tells a component made later that focus went before it existed.
     /// </summary>
     internal sealed class ManagedLifecycle : MonoBehaviour
     {
         private static ManagedLifecycle instance;
+        /// <summary>Application.quitting was raised (the player exits, or Play mode ends): objects destroyed now are not replaced.</summary>
+        private static bool quitting;
+        private static bool quittingHooked;
         private bool paused;
         private bool unfocused;
         private bool wasReachable = true;
@@ -39,10 +44,19 @@ namespace GameCampaignSdk
             {
                 if (instance == null)
                 {
+                    if (!quittingHooked)
+                    {
+                        Application.quitting += OnQuitting;
+                        quittingHooked = true;
+                    }
                     var host = new GameObject("GameCampaign (tracker lifecycle)");
                     DontDestroyOnLoad(host);
                     instance = host.AddComponent<ManagedLifecycle>();
                     instance.wasReachable = Online;
+                    // Unity tells components of focus changes only: a desktop window already behind another when this is
+                    // made (the player switched away during the loading screen) would say nothing until it came back.
+                    // A headless run (-batchmode: a CI's Play mode tests, a server build) has no window to have focus.
+                    instance.unfocused = !Application.isFocused && !Application.isMobilePlatform && !Application.isBatchMode;
                 }
                 return instance;
             }
@@ -87,11 +101,32 @@ namespace GameCampaignSdk
             if (!InBackground) ManagedTimers.Tick();
         }
 
+        private static void OnQuitting() { quitting = true; }
+
+        /// <summary>
+        /// The game destroyed this object (a reset that destroys every DontDestroyOnLoad object, the host among them): with
+        /// nothing to receive Update and the pause, no timer ran and the background counted as play. A new one takes over at
+        /// once with what this one knew (paused, focus, network). Not while quitting: Unity destroys everything then.
+        /// </summary>
+        internal void OnDestroy()
+        {
+            if (!ReferenceEquals(instance, this)) return;
+            instance = null;
+            if (quitting) return;
+            var next = Instance;
+            next.paused = paused;
+            next.unfocused = unfocused;
+            next.wasReachable = wasReachable;
+        }
+
         /// <summary>Forgets the instance and the listeners: a new process, or Play mode entered again without a domain reload.</summary>
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
             instance = null;
+            Application.quitting -= OnQuitting;
+            quittingHooked = false;
+            quitting = false;
             Backgrounded = null;
             Foregrounded = null;
             NetworkReturned = null;

@@ -73,6 +73,7 @@ namespace GameCampaignSdk
             inBackground = false;
             watch.Background(false);
             FlushEvery();
+            ReadChoice(); // another copy of the game may have switched the player's choice meanwhile
             if (clock != null)
             {
                 var now = Now();

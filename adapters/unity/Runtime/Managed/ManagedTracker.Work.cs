@@ -14,19 +14,67 @@ namespace GameCampaignSdk
     /// </summary>
     internal sealed partial class ManagedTracker
     {
+        /// <summary>Opted out, nothing is sent: the stored choice is read instead, which another copy of the game may have switched back on.</summary>
         private void RequestFlush(FlushTrigger trigger)
         {
-            if (!disposed) flusher.Flush(trigger);
+            if (disposed) return;
+            if (optedOut) ReadChoice();
+            else flusher.Flush(trigger);
+        }
+
+        /// <summary>The write of this tracker's last own switch (<c>SetOptOut</c>): a choice read while it is under way is not taken.</summary>
+        private Task switchStored = Task.FromResult(0);
+
+        /// <summary>
+        /// Reads the player's stored choice again (core/tracker/tracker.ts <c>syncChoice</c>): another copy of the game
+        /// running at once for this player (the Editor beside a build, two desktop windows; one folder) may have switched
+        /// it. Switched off there, the running session is dropped (<c>opted-out</c>) and nothing more is sent; switched on,
+        /// this tracker records and sends again. Read before each flush, at each checkpoint tick and on the return to
+        /// the foreground; while opted out, at each flush trigger instead of the flush. Not while storage is failing
+        /// (nothing to read). A damaged file is left to the next start-up, which sets it aside and reports it.
+        /// assumed, as in JavaScript: a copy meets the other's switch within one checkpoint interval.
+        /// </summary>
+        private void ReadChoice()
+        {
+            var reading = SyncChoice(); // nothing waits for it: it ends in a state (its reads fail quietly)
+            if (reading.IsFaulted) UnityEngine.Debug.LogException(reading.Exception);
+        }
+
+        private async Task SyncChoice()
+        {
+            if (storageFailing || disposed) return;
+            var seen = switchStored;
+            bool? choice;
+            try
+            {
+                await seen;
+                choice = await IoQueue.Run(() => RunningStore.PeekOptOut(folder));
+            }
+            catch (Exception) { return; }
+            if (seen != switchStored || disposed || !choice.HasValue || choice.Value == optedOut) return;
+            optedOut = choice.Value;
+            if (optedOut)
+            {
+                ForgetContinuation();
+                if (clock != null) End("stop", "opted-out");
+            }
+            else RequestFlush(FlushTrigger.Manual);
         }
 
         private void Dropped(string sessionId, string reason, Dictionary<string, object> session)
         {
-            Dropped(sessionId, reason, session, null);
+            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session));
         }
 
-        private void Dropped(string sessionId, string reason, Dictionary<string, object> session, string error)
+        /// <summary>
+        /// A session under 1 s, dropped with what the JavaScript tracker says (core/tracker/tracker.ts <c>finish</c>: the
+        /// spec's rule of <c>durationSeconds</c> as its detail, and the detail as its error), so a game reads the same
+        /// <see cref="DroppedEvent.Error"/> and <see cref="DroppedEvent.Details"/> in WebGL and native players.
+        /// </summary>
+        private void DroppedTooShort(string sessionId, Dictionary<string, object> session)
         {
-            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session, "error", error));
+            var detail = Bridge.Args("path", "durationSeconds", "message", Rules.PositiveIntMessage);
+            sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", "too-short", "session", session, "error", "durationSeconds " + Rules.PositiveIntMessage, "details", new List<object> { detail }));
         }
 
         /// <summary>A storage failure, reported once (<c>error</c>, kind <c>storage</c>) until a session is stored again: not at every checkpoint of a full disk.</summary>

@@ -69,7 +69,7 @@ namespace GameCampaignSdk
             aliveLock = IoQueue.Run(() => AliveLock.Take(folder, runId));
             running = new RunningStore(folder, StorageError);
             queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)));
-            flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside);
+            flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside, SyncChoice);
             inBackground = ManagedLifecycle.Instance.InBackground;
             watch.Background(inBackground);
             ManagedLifecycle.Backgrounded += ToBackground;
@@ -160,6 +160,7 @@ namespace GameCampaignSdk
             }
             lastTick = now;
             Checkpoint();
+            ReadChoice();
         }
 
         private void FlushEvery()
@@ -207,7 +208,7 @@ namespace GameCampaignSdk
             await loaded;
             var sessionId = record.SessionId;
             if (discard != null || optedOut) Dropped(sessionId, discard ?? "opted-out", session);
-            else if ((double)session["durationSeconds"] < 1) Dropped(sessionId, "too-short", session, "durationSeconds must be at least 1");
+            else if ((double)session["durationSeconds"] < 1) DroppedTooShort(sessionId, session);
             else
             {
                 var stored = await queue.Enqueue(session, watch.Moved());
@@ -247,14 +248,21 @@ namespace GameCampaignSdk
             choiceMade = true;
             if (optOut) ForgetContinuation();
             if (optOut && clock != null) End("stop", "opted-out");
-            await Settled();
-            try { await running.WriteOptOut(optOut); }
+            var stored = StoreChoice(optOut);
+            switchStored = stored;
+            try { await stored; }
             catch (Exception error)
             {
                 StorageError(error);
                 throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "The choice holds for this run but could not be stored: " + error.Message });
             }
             if (!optOut) RequestFlush(FlushTrigger.Manual);
+        }
+
+        private async Task StoreChoice(bool optOut)
+        {
+            await Settled();
+            await running.WriteOptOut(optOut);
         }
 
         /// <summary>Erases this player's running session and queue on this device (each <c>dropped</c>, <c>erased</c>); keeps the opt-out choice.</summary>

@@ -70,6 +70,13 @@ namespace GameCampaignSdk
             return choice == null ? (bool?)null : (bool)choice;
         }
 
+        /// <summary>The stored opt-out choice as it is now (another copy of the game may have written it); null when none, or unreadable (left for start-up).</summary>
+        internal static bool? PeekOptOut(PlayerFolder player)
+        {
+            var choice = TrackerFiles.Peek(player.OptOutPath, node => node is bool ? (object)node : null);
+            return choice == null ? (bool?)null : (bool)choice;
+        }
+
         internal Task WriteOptOut(bool optOut)
         {
             return IoQueue.Run(() => TrackerFiles.Write(folder.OptOutPath, optOut));

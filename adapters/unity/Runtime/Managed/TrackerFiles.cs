@@ -174,6 +174,14 @@ namespace GameCampaignSdk
             return null;
         }
 
+        /// <summary>Like <see cref="Read{T}"/>, but a file that cannot be read or is not accepted is left where it is: null.</summary>
+        internal static T Peek<T>(string path, Func<object, T> read) where T : class
+        {
+            Observe("read", path);
+            try { return read(Json.Parse(File.ReadAllText(path, Encoding.UTF8))); }
+            catch (Exception) { return null; }
+        }
+
         /// <summary>Renames a damaged file out of the tracker's way (kept for inspection); a failed rename leaves it.</summary>
         internal static void SetAside(string path)
         {

@@ -3,7 +3,7 @@
 // runs on Unity's main thread (ProbeDevice's MainLoop) and everything it sets off settles before the answer: one
 // line starting with "@" (the stand-in Debug.Log writes to stdout too). The relay is this process's FakeRelay; the
 // test adds up what the relays of all processes received, as the one service would.
-// Commands: init <player> | start | pass <ms> | stop | flush | quit | report | cannot-lock (Lock throws from now on)
+// Commands: init <player> | start | pass <ms> | stop | flush | optout true|false | quit | report | cannot-lock (Lock throws from now on)
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -63,6 +63,9 @@ internal static class InstancesProbe
                 break;
             case "flush":
                 Loop.Run(Tracker.Flush, "flush");
+                break;
+            case "optout":
+                Loop.Run(() => Tracker.SetOptOut(words[1] == "true"), "optout");
                 break;
             case "quit":
                 Application.Quit(); // Dispose, and wait for the last writes, as quitting a player does; then the process exits

@@ -22,6 +22,8 @@ internal static class ManagedLifecycleProbe
 
         Names(args[1].Split(','), args[2].Split(','));
         DesktopFocus();
+        UnfocusedAtInit();
+        HostDestroyed();
         PhoneKeyboard();
         FramesStalled();
         DomainReloadOff();
@@ -85,6 +87,102 @@ internal static class ManagedLifecycleProbe
         Pass(2000);
         Loop.Run(Tracker.Stop, "stop");
         Report["desktopFocus"] = ended;
+    }
+
+    /// <summary>
+    /// A desktop game whose window went behind another before <c>Init</c> (the player switched away during the loading
+    /// screen; Run In Background on, so frames go on): Unity tells components only of focus changes, and the tracker's
+    /// lifecycle object is made at Init, so no message says the game has no focus. 60 s behind the other window are
+    /// background (a time-out), not play; back in front, the continuation counts 2 s. Then a phone (focus there is
+    /// not the background: its own keyboard takes it) starts unfocused and plays 3 s.
+    /// </summary>
+    private static void UnfocusedAtInit()
+    {
+        NewProcess();
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.Focused = false;
+        Init("unfocused");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(60000);
+        Application.Focused = true;
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.MobilePlatform = true;
+        Application.Focused = false; // the on-screen keyboard of the game's login field
+        Init("unfocused-phone");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.MobilePlatform = false;
+        // A headless run (-batchmode: the Play mode tests of a CI, a server build) has no window to focus: it plays.
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.BatchMode = true;
+        Init("unfocused-batch");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.BatchMode = false;
+        Application.Focused = true;
+        Report["unfocusedAtInit"] = ended;
+    }
+
+    /// <summary>
+    /// The game destroys the tracker's hidden object 5 s into a session (a reset that destroys every DontDestroyOnLoad
+    /// object), then the player leaves for 70 s and comes back for 2 s. Unity sends its messages only to components that
+    /// live, so from here frames and the pause go to those (not to ManagedLifecycle.Instance, which would make one).
+    /// </summary>
+    private static void HostDestroyed()
+    {
+        NewProcess();
+        GameObject.Live.Clear(); // the objects of the last processes are gone with them
+        var ended = new List<object>();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Init("destroyed");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(5000);
+        UnityEngine.Object.Destroy(ManagedLifecycle.Instance.gameObject);
+        foreach (var live in LiveLifecycles()) live.OnApplicationPause(true);
+        ProbeDevice.MonotonicMs += 70000; // no frames while paused
+        foreach (var live in LiveLifecycles()) live.OnApplicationPause(false);
+        LiveFrames(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["hostDestroyed"] = ended;
+        Report["hostsLive"] = (double)LiveLifecycles().Count;
+        Application.Quit(); // quitting: Unity destroys every object after it, and none is made again
+        Loop.Settle();
+        foreach (var live in LiveLifecycles()) UnityEngine.Object.Destroy(live.gameObject);
+        Report["hostsAfterQuit"] = (double)LiveLifecycles().Count;
+    }
+
+    private static List<ManagedLifecycle> LiveLifecycles()
+    {
+        var live = new List<ManagedLifecycle>();
+        foreach (var component in GameObject.Live)
+        {
+            var lifecycle = component as ManagedLifecycle;
+            if (lifecycle != null) live.Add(lifecycle); // Unity's ==: a destroyed one is null
+        }
+        return live;
+    }
+
+    /// <summary>Time passes with frames sent to the live lifecycle objects only (as Unity sends Update).</summary>
+    private static void LiveFrames(double ms)
+    {
+        var target = ProbeDevice.MonotonicMs + ms;
+        while (LiveLifecycles().Count > 0 && ManagedTimers.NextDueMs() <= target)
+        {
+            ProbeDevice.MonotonicMs = Math.Max(ProbeDevice.MonotonicMs, ManagedTimers.NextDueMs());
+            foreach (var live in LiveLifecycles()) live.Update();
+            Loop.Settle();
+        }
+        ProbeDevice.MonotonicMs = target;
+        foreach (var live in LiveLifecycles()) live.Update();
+        Loop.Settle();
     }
 
     /// <summary>

@@ -34,6 +34,10 @@ internal static class ManagedParityProbe
         BadStartArguments();
         PauseWaitsForTheCheckpointOnly();
         UnreadableAnswers();
+        TooShortDropped();
+        UnusualRelayAnswers(args[1]);
+        EventStory();
+        CrashStory();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -50,6 +54,133 @@ internal static class ManagedParityProbe
         return typed == null ? error.GetType().Name + " " + error.Message : typed.Code + " " + typed.Message;
     }
 
+
+    /// <summary>
+    /// A relay (or something in front of it) answering outside the spec: a 400 VALIDATION_ERROR without the spec's error
+    /// body, a 404 with it, a captive portal's 200 page. For each, a 2 s session flushed into that answer, then into a
+    /// relay that accepts: the events (dropped, error as the game receives them) and how many sessions arrived.
+    /// </summary>
+    private static void UnusualRelayAnswers(string args)
+    {
+        var cases = new List<string[]>();
+        foreach (var line in File.ReadAllLines(args)) if (line.Length > 0) cases.Add(new[] { line.Substring(0, line.IndexOf(' ')), line.Substring(line.IndexOf(' ') + 1) });
+        var outcomes = new List<object>();
+        foreach (var scripted in cases)
+        {
+            UnityProcess.Start(Loop);
+            var events = new List<object>();
+            Tracker.Dropped += e =>
+            {
+                var details = new List<object>();
+                if (e.Details != null) foreach (var detail in e.Details) details.Add(detail.ToJson());
+                events.Add(Bridge.Args("dropped", e.Reason, "error", e.Error, "details", details));
+            };
+            Tracker.Error += e => events.Add(Bridge.Args("kind", e.Kind, "message", e.Message, "code", e.Code, "status", e.Status.HasValue ? (object)(double)e.Status.Value : null));
+            var player = "unusual-" + outcomes.Count;
+            Loop.Run(() => GameCampaign.Init(Options(player)), "init");
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(2000);
+            Loop.Run(Tracker.Stop, "stop");
+            HttpExchange.Transport = (method, url, headers, body) =>
+            {
+                // SID: the id of the batch's first session (an item result about it).
+                var sessionId = Json.Str(Json.Obj(((List<object>)Json.Field(Json.Obj(Json.Parse(body)), "sessions"))[0]), "sessionId");
+                object parsed = null;
+                try { parsed = Json.Parse(scripted[1].Replace("SID", sessionId)); }
+                catch (Exception) { } // not JSON: a proxy's page
+                return Task.FromResult(new HttpAnswer { Status = long.Parse(scripted[0]), Body = parsed });
+            };
+            Loop.Run(Tracker.Flush, "flush");
+            HttpExchange.Transport = Relay.Exchange;
+            Loop.Run(Tracker.Flush, "flush");
+            var arrived = 0;
+            foreach (var session in Relay.Received) if (session.Player == player) arrived++;
+            outcomes.Add(Bridge.Args("status", scripted[0], "events", events, "arrived", (double)arrived));
+        }
+        Report["unusualRelayAnswers"] = outcomes;
+    }
+
+    /// <summary>
+    /// A story told by every tracker event, as the bridge hands each to Tracker (its name and JSON): a session with a
+    /// campaign, creator and metadata, 5 s played, 70 s in the background (time-out), back (its continuation), 3 s,
+    /// stopped, flushed; then a session of 2 s replaced by Start, and the player erasing their data.
+    /// </summary>
+    private static void EventStory()
+    {
+        UnityProcess.Start(Loop);
+        var events = new List<object>();
+        Action<string, Dictionary<string, object>> listen = (name, message) => events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data")));
+        Bridge.EventReceived += listen;
+        Report["eventStoryStartMs"] = MonotonicMs; // the device clock: the origin plus this (earlier probes passed time)
+        Loop.Run(() => GameCampaign.Init(Options("story")), "init");
+        Loop.Run(() => Tracker.Start("c1", "ABCDE", new Dictionary<string, object> { { "level", 3.0 }, { "mode", "ranked" }, { "none", null }, { "list", new List<object> { 1.0, null, "x", false } }, { "nested", new Dictionary<string, object> { { "tiny", 1.5e-7 }, { "big", 1e21 }, { "ü", "ğ\u2028" } } } }), "start");
+        Pass(5000);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        Pass(70000);
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        Loop.Run(() => Tracker.Start("c2"), "start");
+        Pass(1500);
+        Loop.Run(Tracker.DeleteStoredData, "erase");
+        Bridge.EventReceived -= listen;
+        Report["eventStory"] = events;
+    }
+
+    /// <summary>
+    /// A second story, across processes, with a queue of one (<c>MaxQueue</c>) and a relay answering 503: a 2 s session
+    /// queued and kept, a second one stopped (the first evicted: overflow), then the process killed 20 s into a third
+    /// (checkpointed at 15 s); the next start-up recovers it and, the relay accepting again, a flush sends what is queued.
+    /// </summary>
+    private static void CrashStory()
+    {
+        UnityProcess.Start(Loop);
+        var events = new List<object>();
+        var heard = true;
+        Bridge.EventReceived += (name, message) => { if (heard) events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data"))); };
+        Report["crashStoryStartMs"] = MonotonicMs;
+        var options = Options("crash");
+        options.MaxQueue = 1;
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        HttpExchange.Transport = (method, url, headers, body) => Task.FromResult(new HttpAnswer { Status = 503, Body = Bridge.Args("code", "SERVICE_UNAVAILABLE", "message", "down") });
+        Loop.Run(() => Tracker.Start("c1"), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Loop.Run(() => Tracker.Start("c2"), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(() => Tracker.Start("c3"), "start");
+        Pass(20000);
+        heard = false; // the OS kills the process: nothing more of it is heard
+        UnityProcess.Start(Loop);
+        heard = true;
+        HttpExchange.Transport = Relay.Exchange;
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["crashStory"] = events;
+    }
+
+    /// <summary>A session of 0.5 s stopped: the dropped event (too-short) as the game receives it, its error and details.</summary>
+    private static void TooShortDropped()
+    {
+        UnityProcess.Start(Loop);
+        var dropped = new List<object>();
+        Tracker.Dropped += e =>
+        {
+            var details = new List<object>();
+            if (e.Details != null) foreach (var detail in e.Details) details.Add(detail.ToJson());
+            dropped.Add(Bridge.Args("reason", e.Reason, "error", e.Error, "details", details));
+        };
+        Loop.Run(() => GameCampaign.Init(Options("short")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(500);
+        Loop.Run(Tracker.Stop, "stop");
+        Report["tooShortDropped"] = dropped;
+    }
 
     /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
     private static void BadStartArguments()

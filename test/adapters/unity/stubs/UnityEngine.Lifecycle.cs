@@ -18,9 +18,23 @@ namespace UnityEngine
     /// <summary>Scripting API: GameObject(string) and AddComponent&lt;T&gt;(). The stand-in constructs the component (Unity does it natively).</summary>
     public sealed class GameObject : Object
     {
+        /// <summary>Stand-in only: every component added to a GameObject and not destroyed (what Unity sends messages to).</summary>
+        public static readonly System.Collections.Generic.List<Component> Live = new System.Collections.Generic.List<Component>();
+
+        internal readonly System.Collections.Generic.List<Component> components = new System.Collections.Generic.List<Component>();
+
         public GameObject(string name) { this.name = name; }
         public string name { get; set; }
-        public T AddComponent<T>() where T : Component, new() { return new T(); }
+
+        public T AddComponent<T>() where T : Component, new()
+        {
+            var component = new T();
+            component.gameObject = this;
+            components.Add(component);
+            Live.Add(component);
+            Live.RemoveAll(each => each.destroyed);
+            return component;
+        }
     }
 
     /// <summary>Scripting API: NetworkReachability, what Application.internetReachability answers.</summary>

@@ -73,6 +73,18 @@ namespace UnityEngine
         /// <summary>Scripting API: whether the player runs on a known mobile platform (Android, iOS).</summary>
         public static bool isMobilePlatform { get { return MobilePlatform; } }
 
+        /// <summary>Stand-in only: what <see cref="isFocused"/> answers (tests start a game whose window is behind another).</summary>
+        public static bool Focused = true;
+
+        /// <summary>Scripting API: whether the player has focus now (in the Editor, the Game view); OnApplicationFocus tells only its changes.</summary>
+        public static bool isFocused { get { return Focused; } }
+
+        /// <summary>Stand-in only: what <see cref="isBatchMode"/> answers (tests play a headless run: CI's Play mode tests, a server build).</summary>
+        public static bool BatchMode = false;
+
+        /// <summary>Scripting API: whether Unity was started with -batchmode (no window, so no focus).</summary>
+        public static bool isBatchMode { get { return BatchMode; } }
+
         /// <summary>Stand-in only: what <see cref="internetReachability"/> answers (tests switch the network off and on).</summary>
         public static NetworkReachability Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
 

@@ -59,11 +59,50 @@ namespace UnityEngine
 
     public class Object
     {
+        /// <summary>Stand-in only: set by <see cref="Destroy"/>.</summary>
+        internal bool destroyed;
+
         /// <summary>Keeps the object when a scene loads (Scripting API: Object.DontDestroyOnLoad); the stand-in has no scenes.</summary>
         public static void DontDestroyOnLoad(Object target) { }
+
+        /// <summary>
+        /// Scripting API: Object.Destroy. A GameObject goes with its components, each sent OnDestroy (Unity's message, found
+        /// by name as Unity finds it); the stand-in destroys at once, where Unity waits for the end of the frame.
+        /// </summary>
+        public static void Destroy(Object target)
+        {
+            if (target == null) return;
+            var components = target is GameObject ? ((GameObject)target).components.ToArray() : new Component[0];
+            target.destroyed = true;
+            foreach (var component in components)
+            {
+                component.destroyed = true;
+                var message = component.GetType().GetMethod("OnDestroy", System.Reflection.BindingFlags.Instance | System.Reflection.BindingFlags.Public | System.Reflection.BindingFlags.NonPublic);
+                if (message != null) message.Invoke(component, null);
+            }
+        }
+
+        /// <summary>Unity's equality: a destroyed object equals null (its C# object lives on).</summary>
+        public static bool operator ==(Object a, Object b)
+        {
+            var aNull = ReferenceEquals(a, null) || a.destroyed;
+            var bNull = ReferenceEquals(b, null) || b.destroyed;
+            if (aNull || bNull) return aNull && bNull;
+            return ReferenceEquals(a, b);
+        }
+
+        public static bool operator !=(Object a, Object b) { return !(a == b); }
+
+        public override bool Equals(object other) { return this == other as Object; }
+
+        public override int GetHashCode() { return base.GetHashCode(); }
     }
 
-    public class Component : Object { }
+    public class Component : Object
+    {
+        /// <summary>Scripting API: the GameObject this component is attached to.</summary>
+        public GameObject gameObject { get; internal set; }
+    }
 
     /// <summary>An asset holding data (UnityEngine.CoreModule); Unity makes instances, never `new`.</summary>
     public class ScriptableObject : Object
