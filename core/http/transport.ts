@@ -10,7 +10,7 @@ import { apiRetryDelay, isTransientStatus, parseRetryAfter, sleep } from './back
 import { encoded, type Environment } from './environment.js';
 import type { RelayHeaders } from '../relay/sender.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders } from './exchange.js';
-import { gameHeaders, type HeadersLike } from './game-headers.js';
+import { gameHeaders } from './game-headers.js';
 import { AbortError, CampaignError, ResponseValidationError, errorFromResponse } from './errors.js';
 import { isRecord } from '../schema/rules.js';
 
@@ -80,7 +80,7 @@ export interface RequestOptions {
    * a `Headers`, as fetch takes them. They never replace the SDK's own `authorization` (the key), `accept` and
    * `content-type`.
    */
-  headers?: HeadersLike;
+  headers?: Record<string, string> | Iterable<readonly [string, string]>;
 }
 
 /**
