@@ -23,7 +23,8 @@ export const LEASE_PREFIX = 'lease:';
  * assumed: a tab whose timers the browser stops for longer than `leaseMs` while it holds a lock (a frozen
  * background tab) may lose it to another tab; a send it resumes afterwards can repeat one the other tab made,
  * which the service's de-duplication by sessionId answers SKIPPED (nothing is recorded twice). Leases compare
- * `Date.now()` of tabs on one device, so they share one clock.
+ * `Date.now()` of tabs on one device, so they share one clock; a clock set back leaves a waiting tab at most `leaseMs`
+ * behind a lease that a tab that died wrote before.
  */
 export function leaseLock(options: BrowserLockOptions, chainLock: typeof ChainLock): LockFunction {
   const { storage, leaseMs = 10_000, pollMs = 500 } = options;
@@ -34,7 +35,13 @@ export function leaseLock(options: BrowserLockOptions, chainLock: typeof ChainLo
       const token = String(Math.random()); // tells this holder's lease from another tab's
       const mine = () => ({ token, expiresAt: Date.now() + leaseMs });
       for (;;) {
-        const lease = await storage.update<Lease>(key, (current) => (current && current.expiresAt > Date.now() ? current : mine()));
+        // A lease no holder can have written (expiring more than leaseMs from now: the clock was set back after a tab that
+        // died wrote it) is cut to leaseMs: else every tab waited for the clock to get back there, with no flush meanwhile.
+        // A live holder renews it within leaseMs / 3 and keeps it.
+        const lease = await storage.update<Lease>(key, (current) => {
+          const now = Date.now();
+          return !current || current.expiresAt <= now ? mine() : { ...current, expiresAt: Math.min(current.expiresAt, now + leaseMs) };
+        });
         if (lease?.token === token) break;
         // Until the lease expires, polling at most every pollMs (a negative delay is no delay).
         await new Promise((resolve) => setTimeout(resolve, Math.min(lease!.expiresAt - Date.now(), pollMs)));

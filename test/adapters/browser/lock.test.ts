@@ -101,6 +101,38 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     expect(entered).toBe(true);
   });
 
+  it('a lease left by a tab that died, then the clock set back an hour: taken within the lease time, not an hour later (flushes waited on it meanwhile)', async () => {
+    fakeClock();
+    const [tab] = twoTabs({ leaseMs: 10_000, pollMs: 500 });
+    await tab!.storage.set(`${LEASE_PREFIX}game-campaign:player:p1:flush`, { token: 'dead-tab', expiresAt: Date.now() + 10_000 });
+    vi.setSystemTime(Date.now() - 3_600_000); // the player corrects a clock that ran an hour fast
+    let entered = false;
+    const done = tab!.lock('game-campaign:player:p1:flush', async () => void (entered = true));
+    await tick(9_000);
+    expect(entered).toBe(false);
+    await tick(1_500);
+    expect(entered).toBe(true);
+    await done;
+  });
+
+  it('the clock set back while a live holder runs its task: the other tab still waits for the release (the holder renews the lease it cut)', async () => {
+    fakeClock();
+    const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
+    let release!: () => void;
+    const holding = a!.lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    let bEntered = false;
+    const waiting = b!.lock('game-campaign:flush', async () => void (bEntered = true));
+    await tick(20_000);
+    expect(bEntered).toBe(false);
+    release();
+    await holding;
+    await tick(600);
+    await waiting;
+    expect(bEntered).toBe(true);
+  });
+
   it('a live holder renews its lease: the other tab waits for the release, however long the task takes', async () => {
     fakeClock();
     const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
