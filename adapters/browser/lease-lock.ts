@@ -38,15 +38,23 @@ export function leaseLock(options: BrowserLockOptions, chainLock: typeof ChainLo
         // A lease no holder can have written (expiring more than leaseMs from now: the clock was set back after a tab that
         // died wrote it) is cut to leaseMs: else every tab waited for the clock to get back there, with no flush meanwhile.
         // A live holder renews it within leaseMs / 3 and keeps it.
-        const lease = await storage.update<Lease>(key, (current) => {
-          const now = Date.now();
-          return !current || current.expiresAt <= now ? mine() : { ...current, expiresAt: Math.min(current.expiresAt, now + leaseMs) };
-        });
+        const lease = await storage
+          .update<Lease>(key, (current) => {
+            const now = Date.now();
+            return !current || current.expiresAt <= now ? mine() : { ...current, expiresAt: Math.min(current.expiresAt, now + leaseMs) };
+          })
+          // Storage refuses the lease (a full origin: QuotaExceededError): then it refuses the queue's writes too, whose
+          // sessions this page holds in memory, where no other tab sees them. Before, every lock failed, and nothing was
+          // sent while the page ran (only its exit sent what it held). The task runs, one at a time in this tab; the
+          // renewal writes the lease once storage takes it. assumed: another tab sending the same stored sessions
+          // meanwhile is answered SKIPPED (recorded once), as after a frozen tab's lease expired.
+          .catch(() => mine());
         if (lease?.token === token) break;
         // Until the lease expires, polling at most every pollMs (a negative delay is no delay).
         await new Promise((resolve) => setTimeout(resolve, Math.min(lease!.expiresAt - Date.now(), pollMs)));
       }
-      const renewal = setInterval(() => void storage.update<Lease>(key, (current) => (current?.token === token ? mine() : current)).catch(() => undefined), leaseMs / 3);
+      // Renewed while held, and written when missing (one storage refused, or cleared under the page).
+      const renewal = setInterval(() => void storage.update<Lease>(key, (current) => (!current || current.token === token ? mine() : current)).catch(() => undefined), leaseMs / 3);
       try {
         return await task();
       } finally {

@@ -150,6 +150,32 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     expect(bEntered).toBe(true);
   });
 
+  it('a storage that refuses the lease (a full origin: QuotaExceededError) runs the tasks one at a time in the tab instead of failing every lock; the lease is written once storage takes it', async () => {
+    fakeClock();
+    const storage = createIdbStorage({ dbName: `lock-db-${++dbCount}` });
+    let full = true;
+    const update = storage.update.bind(storage);
+    // As Chromium refuses a write over the origin's quota (the transaction aborts with QuotaExceededError).
+    storage.update = (async (key: string, updater: never) => (full ? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) : update(key, updater))) as typeof storage.update;
+    const lock = createBrowserLock({ storage, locks: undefined, leaseMs: 3_000 });
+    const { seen, task } = exclusiveTasks<number>();
+    const both = Promise.all([1, 2].map((n) => lock('game-campaign:flush', task(n))));
+    await tick(100);
+    expect(await both).toEqual([1, 2]);
+    expect(seen.maxActive).toBe(1);
+
+    let release!: () => void;
+    const holding = lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
+    full = false; // space again: the holder's renewal writes its lease, so another tab waits for it
+    await tick(1_100);
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([`${LEASE_PREFIX}game-campaign:flush`]);
+    release();
+    await holding;
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
+  });
+
   it('a task that throws releases the lock and rejects with its error', async () => {
     const [a, b] = twoTabs({ pollMs: 5 });
     await expect(a!.lock('x', async () => Promise.reject(new Error('task failed')))).rejects.toThrow('task failed');
