@@ -176,6 +176,26 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
   });
 
+  it('a holder whose lease another tab took and let go while the holder was frozen (a background tab, a page in the back/forward cache) writes it again: a later tab waits for it', async () => {
+    fakeClock();
+    const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
+    let release!: () => void;
+    const holding = a!.lock('game-campaign:alive:a', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    // Frozen, a renewed nothing; its lease expired, and a starting tab took it and let it go (the tracker's recovery).
+    await b!.storage.delete(`${LEASE_PREFIX}game-campaign:alive:a`);
+    await tick(1_100); // a runs again: its renewal
+    let bEntered = false;
+    const waiting = b!.lock('game-campaign:alive:a', async () => void (bEntered = true));
+    await tick(10_000);
+    expect(bEntered).toBe(false); // before, a lived on without a lease: a later tab recovered its running session as crashed
+    release();
+    await holding;
+    await tick(600);
+    expect(bEntered).toBe(true);
+    await waiting;
+  });
+
   it('a task that throws releases the lock and rejects with its error', async () => {
     const [a, b] = twoTabs({ pollMs: 5 });
     await expect(a!.lock('x', async () => Promise.reject(new Error('task failed')))).rejects.toThrow('task failed');
