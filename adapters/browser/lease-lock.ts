@@ -45,10 +45,15 @@ export function leaseLock(options: BrowserLockOptions, chainLock: typeof ChainLo
           })
           // Storage refuses the lease (a full origin: QuotaExceededError): then it refuses the queue's writes too, whose
           // sessions this page holds in memory, where no other tab sees them. Before, every lock failed, and nothing was
-          // sent while the page ran (only its exit sent what it held). The task runs, one at a time in this tab; the
-          // renewal writes the lease once storage takes it. assumed: another tab sending the same stored sessions
-          // meanwhile is answered SKIPPED (recorded once), as after a frozen tab's lease expired.
-          .catch(() => mine());
+          // sent while the page ran (only its exit sent what it held). Where no lease is stored, the task runs, one at a
+          // time in this tab, and the renewal writes the lease once storage takes it. assumed: another tab sending the
+          // same stored sessions meanwhile is answered SKIPPED (recorded once), as after a frozen tab's lease expired.
+          // A lease stored (another tab's, live or unable to renew on the full origin too) still fails the lock: that
+          // tab's running session is not recovered as a crashed one while it may be playing.
+          .catch(async (error: unknown) => {
+            if (await storage.get(key)) throw error;
+            return mine();
+          });
         if (lease?.token === token) break;
         // Until the lease expires, polling at most every pollMs (a negative delay is no delay).
         await new Promise((resolve) => setTimeout(resolve, Math.min(lease!.expiresAt - Date.now(), pollMs)));

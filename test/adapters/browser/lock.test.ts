@@ -160,7 +160,7 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     const lock = createBrowserLock({ storage, locks: undefined, leaseMs: 3_000 });
     const { seen, task } = exclusiveTasks<number>();
     const both = Promise.all([1, 2].map((n) => lock('game-campaign:flush', task(n))));
-    await tick(100);
+    await tick(500); // the tasks' own 2 ms waits are timers of the fake clock
     expect(await both).toEqual([1, 2]);
     expect(seen.maxActive).toBe(1);
 
@@ -174,6 +174,16 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     release();
     await holding;
     expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
+
+    // A lease another tab stored (live, or unable to renew on the full origin too) still fails the lock, as before: its
+    // running session is not recovered as a crashed one while it may be playing.
+    await storage.set(`${LEASE_PREFIX}game-campaign:alive:other`, { token: 'other', expiresAt: Date.now() + 3_000 });
+    full = true;
+    let entered = false;
+    const refused = lock('game-campaign:alive:other', async () => void (entered = true)).catch((error: unknown) => error);
+    await tick(100);
+    expect(await refused).toMatchObject({ name: 'QuotaExceededError' });
+    expect(entered).toBe(false);
   });
 
   it('a holder whose lease another tab took and let go while the holder was frozen (a background tab, a page in the back/forward cache) writes it again: a later tab waits for it', async () => {
