@@ -79,10 +79,23 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
   // The tracker's view of the platform: the same object (its prototype: a class-based platform keeps its methods)
   // with the storage that waits for the move.
   const trackerPlatform: Platform = explicit ? platform : ({ __proto__: platform, storage: movedStorage(platform, storageKey, shared) } as unknown as Platform);
+  let disposed: unknown;
+  /**
+   * After `dispose()`, a TypeError for each call that would reach the relay or start something nothing disposes (a
+   * boost change, a web view, a picker), asked when the call is made: a method saved before (`const { change } =
+   * gc.boost`, `gc.webview.open.bind(gc.webview)`) is refused too, which replacing the facade's methods missed. One
+   * message for all (the stack names the call): a name per call cost 28 B more. Else the platform's refusal of a web
+   * view, for the launcher (its `webViewUnavailable`, whose answer only it reads).
+   */
+  const refused = () => {
+    if (disposed) throw new TypeError('gc: called after dispose()');
+    return platform.webViewUnavailable?.();
+  };
   const tracker = new PlaytimeTracker({ ...trackerOptions, storageKey, platform: trackerPlatform, userId, relay });
   // The relay calls take the transport's timing (timeoutMs, maxRetries, random) and ignore the rest.
-  const boost = createBoost(transport, client.sponsors, userId);
-  const webview = new WebViewLauncher(options);
+  const boost = createBoost(transport, client.sponsors, userId, refused);
+  // The launcher asks `webViewUnavailable` before anything else (no token spent): after dispose, it throws.
+  const webview = new WebViewLauncher({ ...options, platform: { __proto__: platform, webViewUnavailable: refused } as unknown as Platform });
   const source: CreatorPickerSource = {
     campaigns: client.campaigns,
     boost,
@@ -98,16 +111,12 @@ export function composeGameCampaign(options: GameCampaignOptions, createPicker: 
     tracker,
     boost,
     webview,
-    picker: (pickerOptions) => createPicker(source, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') }),
+    picker: (pickerOptions) => (refused(), createPicker(source, { ...pickerOptions, campaignId: validated(Id, pickerOptions.campaignId, 'campaignId') })),
     dispose() {
       // A picker made now would load through the disposed SDK and nothing would dispose it, a web view opened now would
-      // spend a token on a page nothing closes: refused, as `tracker.start()` is (the web view's `open()` rejects).
-      gc.picker = () => {
-        throw new TypeError('gc.picker: called after dispose()');
-      };
-      webview.open = async () => {
-        throw new TypeError('gc.webview.open: called after dispose()');
-      };
+      // spend a token on a page nothing closes, a boost change would still change the player's boost: refused, as
+      // `tracker.start()` is (`open()` and `change()` reject).
+      disposed = 1;
       webview.close();
       for (const picker of source.live!) picker.dispose();
       return tracker.dispose();

@@ -48,11 +48,12 @@ export interface Boost {
   current(): Promise<BoostRecord | undefined>;
 }
 
-/** The boost client of one player. */
-export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId: string): Boost {
+/** The boost client of one player. `refused` throws once the facade is disposed: a change then sends nothing. */
+export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId: string, refused: () => unknown): Boost {
   const call = relayCaller(relay);
   return {
     change: async (request, options) =>
+      (refused(),
       call({
         method: 'PUT',
         path: RELAY_ROUTES.sponsor,
@@ -61,7 +62,7 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
         body: { ...request, newCreatorKey: validated(Id, request.newCreatorKey, 'newCreatorKey') },
         cooldown: true,
         signal: options?.signal,
-      }),
+      })),
     current: () =>
       sponsors.get(userId).catch((error: unknown) => {
         if (error instanceof NotFoundError) return undefined;

@@ -158,8 +158,8 @@ export function createCreatorPicker(source: CreatorPickerSource, options: Creato
       emitter.on(type, listener);
       return () => emitter.off(type, listener);
     },
-    search: (query) => void later((core) => core.search(query)),
-    select: (selected) => void later((core) => core.select(selected)),
+    search: (query) => later((core) => core.search(query)),
+    select: (selected) => later((core) => core.select(selected)),
     confirm: async (extra) => later((core) => core.confirm(extra)),
     // Before the code is here, the load it starts when it arrives.
     reload: async () => (core ? core.reload() : load().then(() => firstLoad)),

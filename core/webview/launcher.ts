@@ -74,7 +74,7 @@ export class WebViewLauncher {
    * it loaded) leaves it unshown: the handle it returns is closed.
    * @throws RelayAuthError when the game's session is refused; RateLimitError once 429 retries are spent;
    * ValidationError for malformed options (the relay's, before a token is made); `ConnectionError`/`TimeoutError`; an `Error` showing the
-   * relay's answer when a 200 holds no string `url` and `ott`; `platform.webViewUnavailable()`'s
+   * relay's answer when a 200 holds no string `url` or no non-empty string `ott`; `platform.webViewUnavailable()`'s
    * error (before any request) or whatever `platform.openWebView` throws where the platform cannot show one; the loader's error when the code of
    * opening, imported on the first `open()`, cannot load (the page went offline)
    */

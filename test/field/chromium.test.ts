@@ -60,8 +60,10 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
    * storage quota set first (`quotaBytes`; the real quota when undefined). Chromium applies a quota override
    * from the origin's next first write on, so it is set before the page loads.
    */
-  async function openGame(db: string, clockOffsetMs = 0, quotaBytes?: number): Promise<{ page: Page; cdp: CDPSession }> {
+  async function openGame(db: string, clockOffsetMs = 0, quotaBytes?: number, withoutWebLocks = false): Promise<{ page: Page; cdp: CDPSession }> {
     const page = await browser.context.newPage();
+    // A page without Web Locks (plain http other than localhost, Safari before 15.4): the lock is the IndexedDB lease.
+    if (withoutWebLocks) await page.addInitScript(() => Object.defineProperty(Navigator.prototype, 'locks', { get: () => undefined, configurable: true }));
     const cdp = await browser.context.newCDPSession(page);
     await setQuota(cdp, quotaBytes);
     await page.clock.install({ time: Date.now() + clockOffsetMs });
@@ -83,6 +85,18 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
 
   it('a full origin (quota exceeded on every write): sessions are still delivered while the game runs, the failure reported once', async () => {
     const { page } = await openGame('quota-online', 0, 1);
+    const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await untilRecorded(...ids);
+    expect(ids.map((id) => recorded(id)[0]!.durationSeconds)).toEqual([3, 2]);
+    expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
+    expect(await read<string[]>(page, 'dropped')).toEqual([]);
+    await page.close();
+  });
+
+  it('a full origin on a page without Web Locks: the lease the lock writes is refused too, and sessions are still delivered while the game runs, with no lock error', async () => {
+    const { page } = await openGame('quota-lease', 0, 1, true);
+    expect(await page.evaluate(() => navigator.locks === undefined)).toBe(true);
     const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await untilRecorded(...ids);

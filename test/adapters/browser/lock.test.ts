@@ -101,6 +101,38 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     expect(entered).toBe(true);
   });
 
+  it('a lease left by a tab that died, then the clock set back an hour: taken within the lease time, not an hour later (flushes waited on it meanwhile)', async () => {
+    fakeClock();
+    const [tab] = twoTabs({ leaseMs: 10_000, pollMs: 500 });
+    await tab!.storage.set(`${LEASE_PREFIX}game-campaign:player:p1:flush`, { token: 'dead-tab', expiresAt: Date.now() + 10_000 });
+    vi.setSystemTime(Date.now() - 3_600_000); // the player corrects a clock that ran an hour fast
+    let entered = false;
+    const done = tab!.lock('game-campaign:player:p1:flush', async () => void (entered = true));
+    await tick(9_000);
+    expect(entered).toBe(false);
+    await tick(1_500);
+    expect(entered).toBe(true);
+    await done;
+  });
+
+  it('the clock set back while a live holder runs its task: the other tab still waits for the release (the holder renews the lease it cut)', async () => {
+    fakeClock();
+    const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
+    let release!: () => void;
+    const holding = a!.lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    vi.setSystemTime(Date.now() - 3_600_000);
+    let bEntered = false;
+    const waiting = b!.lock('game-campaign:flush', async () => void (bEntered = true));
+    await tick(20_000);
+    expect(bEntered).toBe(false);
+    release();
+    await holding;
+    await tick(600);
+    await waiting;
+    expect(bEntered).toBe(true);
+  });
+
   it('a live holder renews its lease: the other tab waits for the release, however long the task takes', async () => {
     fakeClock();
     const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
@@ -116,6 +148,62 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     await tick(600);
     await waiting;
     expect(bEntered).toBe(true);
+  });
+
+  it('a storage that refuses the lease (a full origin: QuotaExceededError) runs the tasks one at a time in the tab instead of failing every lock; the lease is written once storage takes it', async () => {
+    fakeClock();
+    const storage = createIdbStorage({ dbName: `lock-db-${++dbCount}` });
+    let full = true;
+    const update = storage.update.bind(storage);
+    // As Chromium refuses a write over the origin's quota (the transaction aborts with QuotaExceededError).
+    storage.update = (async (key: string, updater: never) => (full ? Promise.reject(new DOMException('The quota has been exceeded.', 'QuotaExceededError')) : update(key, updater))) as typeof storage.update;
+    const lock = createBrowserLock({ storage, locks: undefined, leaseMs: 3_000 });
+    const { seen, task } = exclusiveTasks<number>();
+    const both = Promise.all([1, 2].map((n) => lock('game-campaign:flush', task(n))));
+    await tick(500); // the tasks' own 2 ms waits are timers of the fake clock
+    expect(await both).toEqual([1, 2]);
+    expect(seen.maxActive).toBe(1);
+
+    let release!: () => void;
+    const holding = lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
+    full = false; // space again: the holder's renewal writes its lease, so another tab waits for it
+    await tick(1_100);
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([`${LEASE_PREFIX}game-campaign:flush`]);
+    release();
+    await holding;
+    expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
+
+    // A lease another tab stored (live, or unable to renew on the full origin too) still fails the lock, as before: its
+    // running session is not recovered as a crashed one while it may be playing.
+    await storage.set(`${LEASE_PREFIX}game-campaign:alive:other`, { token: 'other', expiresAt: Date.now() + 3_000 });
+    full = true;
+    let entered = false;
+    const refused = lock('game-campaign:alive:other', async () => void (entered = true)).catch((error: unknown) => error);
+    await tick(100);
+    expect(await refused).toMatchObject({ name: 'QuotaExceededError' });
+    expect(entered).toBe(false);
+  });
+
+  it('a holder whose lease another tab took and let go while the holder was frozen (a background tab, a page in the back/forward cache) writes it again: a later tab waits for it', async () => {
+    fakeClock();
+    const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
+    let release!: () => void;
+    const holding = a!.lock('game-campaign:alive:a', () => new Promise<void>((resolve) => (release = resolve)));
+    await tick(100);
+    // Frozen, a renewed nothing; its lease expired, and a starting tab took it and let it go (the tracker's recovery).
+    await b!.storage.delete(`${LEASE_PREFIX}game-campaign:alive:a`);
+    await tick(1_100); // a runs again: its renewal
+    let bEntered = false;
+    const waiting = b!.lock('game-campaign:alive:a', async () => void (bEntered = true));
+    await tick(10_000);
+    expect(bEntered).toBe(false); // before, a lived on without a lease: a later tab recovered its running session as crashed
+    release();
+    await holding;
+    await tick(600);
+    expect(bEntered).toBe(true);
+    await waiting;
   });
 
   it('a task that throws releases the lock and rejects with its error', async () => {

@@ -467,7 +467,7 @@ describe('gc.picker and gc.webview.open after dispose()', () => {
     const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues }, picker: creatorPicker });
     await gc.dispose();
     expect(() => gc.tracker.start()).toThrow('after dispose()');
-    expect(() => gc.picker({ campaignId: 'spring-event' })).toThrow('gc.picker: called after dispose()');
+    expect(() => gc.picker({ campaignId: 'spring-event' })).toThrow(new TypeError('gc: called after dispose()'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(requests).toEqual([]);
   });
@@ -479,7 +479,7 @@ describe('gc.picker and gc.webview.open after dispose()', () => {
     const Linking = { openURL: async (url: string) => void opened.push(url) };
     const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, Linking } });
     await gc.dispose();
-    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc.webview.open: called after dispose()'));
+    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc: called after dispose()'));
     await new Promise((resolve) => setImmediate(resolve));
     expect(requests).toEqual([]);
     expect(opened).toEqual([]);

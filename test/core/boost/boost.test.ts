@@ -18,7 +18,7 @@ const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', c
 
 function boostWith(fetch: FetchLike) {
   const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
-  return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1');
+  return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1', () => undefined);
 }
 
 describe('boost', () => {
@@ -93,7 +93,7 @@ describe('boost', () => {
         signal.addEventListener('abort', () => reject(signal.reason));
       });
       const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
-      const boost = createBoost({ fetch, relay: { url: RELAY, headers: async () => (controller.abort(), { authorization: 'Bearer session-1' }) } }, sponsors, 'player-1');
+      const boost = createBoost({ fetch, relay: { url: RELAY, headers: async () => (controller.abort(), { authorization: 'Bearer session-1' }) } }, sponsors, 'player-1', () => undefined);
       await expect(boost.change({ newCreatorKey: 'NOVA1' }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
       await new Promise((resolve) => setImmediate(resolve));
       expect(unhandled).toEqual([]);

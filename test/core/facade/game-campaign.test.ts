@@ -83,7 +83,7 @@ describe('createGameCampaign', () => {
     const { gc, seen } = setup();
     await gc.dispose();
     expect(() => gc.tracker.start()).toThrow('after dispose()');
-    expect(() => gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toThrow(new TypeError('gc.picker: called after dispose()'));
+    expect(() => gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toThrow(new TypeError('gc: called after dispose()'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toEqual([]);
   });
@@ -91,10 +91,45 @@ describe('createGameCampaign', () => {
   it('refuses gc.webview.open() after dispose() with a rejection, as gc.picker() is refused, instead of spending a token on a page nothing will close (every entry: browser, Cocos, React Native)', async () => {
     const { gc, platform, seen } = setup();
     await gc.dispose();
-    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc.webview.open: called after dispose()'));
+    await expect(gc.webview.open()).rejects.toThrow(new TypeError('gc: called after dispose()'));
     await new Promise((resolve) => setTimeout(resolve, 0));
     expect(seen).toEqual([]);
     expect(platform.opened).toEqual([]);
+  });
+
+  it('refuses gc.boost.change() after dispose() with a rejection, as gc.webview.open() is refused, instead of changing the player\'s boost through a disposed SDK', async () => {
+    const { gc, seen } = setup();
+    await gc.dispose();
+    await expect(gc.boost.change({ newCreatorKey: 'LUNA7' })).rejects.toThrow(new TypeError('gc: called after dispose()'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([]);
+  });
+
+  it('refuses after dispose() the methods a game saved before it (gc.webview.open bound, boost.change and gc.picker taken off their objects): each asks when called, not when taken', async () => {
+    const { gc, platform, seen } = setup();
+    const open = gc.webview.open.bind(gc.webview);
+    const { change } = gc.boost;
+    const { picker } = gc;
+    await gc.dispose();
+    await expect(open()).rejects.toThrow(new TypeError('gc: called after dispose()'));
+    await expect(change({ newCreatorKey: 'LUNA7' })).rejects.toThrow(new TypeError('gc: called after dispose()'));
+    expect(() => picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID })).toThrow(new TypeError('gc: called after dispose()'));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(seen).toEqual([]);
+    expect(platform.opened).toEqual([]);
+  });
+
+  it('still refuses a web view the platform cannot show with the platform\'s error (the launcher asks before any token), and opens one after a close()', async () => {
+    const { gc, platform, seen } = setup();
+    const unavailable = new Error('no web view here');
+    Object.assign(platform, { webViewUnavailable: () => unavailable });
+    await expect(gc.webview.open()).rejects.toBe(unavailable);
+    expect(seen).toEqual([]);
+    Object.assign(platform, { webViewUnavailable: undefined });
+    gc.webview.close();
+    await gc.webview.open();
+    expect(platform.opened).toHaveLength(1);
+    await gc.dispose();
   });
 
   it('refuses a picker without a campaign', async () => {

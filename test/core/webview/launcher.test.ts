@@ -231,8 +231,9 @@ describe('WebViewLauncher', () => {
     }
   });
 
-  it('refuses a 200 from the relay without a string url and ott with an error naming the answer, opening nothing (a misconfigured relay, a proxy\'s 200)', async () => {
-    for (const data of [{}, { url: 'https://view.example/wv' }, null, { url: 5, ott: 'ott_1' }, { ott: 'ott_1' }]) {
+  it('refuses a 200 from the relay without a string url and a non-empty string ott with an error naming the answer, opening nothing (a misconfigured relay, a proxy\'s 200)', async () => {
+    // An empty ott opened `?ott=` before: a page the service refuses, where a missing ott gave this clear error.
+    for (const data of [{}, { url: 'https://view.example/wv' }, null, { url: 5, ott: 'ott_1' }, { ott: 'ott_1' }, { url: 'https://view.example/wv', ott: '' }]) {
       const fetch = vi.fn(async () => new Response(JSON.stringify({ data }), { status: 200 }));
       const platform = createMemoryPlatform({ fetch });
       const error = await new WebViewLauncher({ platform, relay: { url: RELAY } }).open().catch((caught: unknown) => caught);
