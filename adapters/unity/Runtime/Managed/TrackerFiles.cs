@@ -6,6 +6,7 @@ using System.IO;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
+using System.Threading;
 using UnityEngine;
 
 namespace GameCampaignSdk
@@ -79,6 +80,30 @@ namespace GameCampaignSdk
         /// <summary>Extension of the file a write goes to before it is moved into place.</summary>
         private const string TemporarySuffix = ".tmp";
 
+        /// <summary>How many times a written file is moved into place before the write fails (see <see cref="MoveIntoPlace"/>).</summary>
+        private const int PlaceAttempts = 4;
+
+        /// <summary>The wait before the next try, ms, times the tries made (50, 100, 150: at most 300 ms on the file worker).</summary>
+        private const int PlaceRetryMs = 50;
+
+        /// <summary>
+        /// Moves the written temporary file over <paramref name="path"/>, or to it when there is none (mono's and Unity's
+        /// <c>File.Replace</c> demand an existing destination: mcs/class/corlib System.IO/File.cs <c>Replace</c>). On Android
+        /// and iOS, IL2CPP's and Unity's mono's <c>File.Replace</c> is one rename(2) with no backup (libil2cpp
+        /// os/Posix/File.cpp <c>File::ReplaceFile</c>, which Unity's mono calls too: Unity-Technologies/mono
+        /// mono/metadata/w32file-unity.c <c>mono_w32file_replace</c> via <c>UnityPalReplaceFile</c>): atomic, the temporary
+        /// file being in the same folder. On Windows it is ReplaceFileW (os/Win32/File.cpp), which fails while another
+        /// process holds the old file open without delete sharing: an antivirus or the search indexer scanning it, or a
+        /// second copy of the game (the Editor beside a build) reading the player's choice (<c>File.ReadAllText</c> shares
+        /// reading only). Such a refusal is brief, so the move is tried again (<see cref="PlaceAttempts"/>); the old file
+        /// stays whole meanwhile. Tests replace it with one that refuses as ReplaceFileW does.
+        /// </summary>
+        internal static Action<string, string> MoveIntoPlace = (temporary, path) =>
+        {
+            if (File.Exists(path)) File.Replace(temporary, path, null);
+            else File.Move(temporary, path); // a destination made meanwhile fails this try; the next one replaces it
+        };
+
         /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
         internal static Func<string, bool> RefuseWrite = null;
 
@@ -111,8 +136,18 @@ namespace GameCampaignSdk
                     stream.Write(bytes, 0, bytes.Length);
                     stream.Flush(true); // to the disk, not only the OS's cache
                 }
-                if (File.Exists(path)) File.Replace(temporary, path, null);
-                else File.Move(temporary, path);
+                for (var attempt = 1; ; attempt++)
+                {
+                    try
+                    {
+                        MoveIntoPlace(temporary, path);
+                        break;
+                    }
+                    catch (Exception error) when ((error is IOException || error is UnauthorizedAccessException) && attempt < PlaceAttempts)
+                    {
+                        Thread.Sleep(PlaceRetryMs * attempt);
+                    }
+                }
             }
             catch (Exception)
             {

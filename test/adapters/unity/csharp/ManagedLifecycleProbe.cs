@@ -29,6 +29,7 @@ internal static class ManagedLifecycleProbe
         DomainReloadOff();
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
+        ReplaceRefused();
         DamagedFileKept();
         LeftoverTemporaryFiles();
         BadOptions();
@@ -377,6 +378,57 @@ internal static class ManagedLifecycleProbe
         var before = Relay.Received.Count;
         Init("paused");
         Report["recoveredAfterKill"] = Json.Write(Relay.Received.GetRange(before, Relay.Received.Count - before), session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    /// <summary>
+    /// A Windows player: ReplaceFileW (libil2cpp os/Win32/File.cpp <c>File::ReplaceFile</c>, which IL2CPP and Unity's mono
+    /// both call) refuses to replace a file another process holds open without delete sharing, an IOException (Win32
+    /// ERROR_SHARING_VIOLATION, "being used by another process"). An antivirus scans the running record as the 15 s
+    /// checkpoint replaces it, refusing three tries: the checkpoint is still written and no storage error is raised, so
+    /// the game killed at 20 s leaves 15 s for the next run (the 1 s checkpoint before: 1 s). Then the choice written
+    /// while a second copy of the game reads it (one refusal): stored. Then a replace refused for good: the write fails,
+    /// the old file whole, no temporary file left.
+    /// </summary>
+    private static void ReplaceRefused()
+    {
+        NewProcess();
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind);
+        Init("scanned");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "scanned");
+        Loop.Run(() => Tracker.SetOptOut(false), "opt in"); // the choice's file made
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(10000);
+        var refusals = 3;
+        var refused = 0;
+        var place = TrackerFiles.MoveIntoPlace;
+        TrackerFiles.MoveIntoPlace = (temporary, target) =>
+        {
+            if (File.Exists(target) && Interlocked.Decrement(ref refusals) >= 0)
+            {
+                Interlocked.Increment(ref refused);
+                throw new IOException("The process cannot access the file because it is being used by another process.");
+            }
+            place(temporary, target);
+        };
+        Pass(10000);
+        refusals = 1;
+        Loop.Run(() => Tracker.SetOptOut(false), "opt in again");
+        Report["refusedChoiceStored"] = RunningStore.PeekOptOut(folder);
+        Report["refusedTries"] = (double)refused;
+        TrackerFiles.MoveIntoPlace = place;
+        NewProcess(); // killed at 20 s
+        var before = Relay.Received.Count;
+        Init("scanned");
+        Report["refusedReplaceRecovered"] = Json.Write(Relay.Received.GetRange(before, Relay.Received.Count - before), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["refusedReplaceErrors"] = errors;
+
+        var path = Path.Combine(folder.QueueDir, "refused.json");
+        TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
+        TrackerFiles.MoveIntoPlace = (temporary, target) => { throw new IOException("The process cannot access the file because it is being used by another process."); };
+        try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["refusedForGood"] = "written"; }
+        catch (IOException) { Report["refusedForGood"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
+        finally { TrackerFiles.MoveIntoPlace = place; }
     }
 
     /// <summary>A queue file cut short: set aside under a name of its own (kept for inspection), reported once, and tracking goes on.</summary>
