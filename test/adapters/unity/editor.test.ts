@@ -117,7 +117,7 @@ describe('Unity C# implementation in Play mode (mono, emulator, relay over HTTP)
   it('opens no web view address that is not http(s): Application.OpenURL would hand it to the system', async () => {
     // Before, whatever the relay answered went to Application.OpenURL: a file: path (which Windows runs), an app's own
     // scheme, or a relative address opened as it was. A stand-in relay answers one address per request.
-    const urls = ['file:///C:/Windows/System32/calc.exe', 'javascript:alert(1)', '/webview', undefined, 'HTTPS://view.example/webview?lang=en'];
+    const urls = ['file:///C:/Windows/System32/calc.exe', 'javascript:alert(1)', '/webview', 'HTTPS://view.example/webview?lang=en'];
     const answers = [...urls];
     const hostile = await new Promise<ServerType>((resolve) => {
       const listening = serve({
@@ -131,10 +131,38 @@ describe('Unity C# implementation in Play mode (mono, emulator, relay over HTTP)
     try {
       const report = await playMode('webview-urls', 'player-hostile-relay', `http://127.0.0.1:${(hostile.address() as AddressInfo).port}/campaign`, String(urls.length));
       const refused = (address: string) => ({ name: 'TypeError', code: 'JS_ERROR', message: `The web view address is not http(s): ${address} (the relay's webviewUrl)` });
-      expect(report['errors']).toEqual([refused('file:///C:/Windows/System32/calc.exe'), refused('javascript:alert(1)'), refused('/webview'), refused(''), 'no error']);
+      expect(report['errors']).toEqual([refused('file:///C:/Windows/System32/calc.exe'), refused('javascript:alert(1)'), refused('/webview'), 'no error']);
       expect(report['openedUrls']).toEqual([expect.stringMatching(/^HTTPS:\/\/view\.example\/webview\?lang=en&ott=ott_1#code_verifier=[A-Za-z0-9_-]{43}$/)]);
     } finally {
       await new Promise((resolve) => hostile.close(resolve));
+    }
+  }, 60_000);
+
+  it('opens no page for a token answer without a non-empty ott or a url: the relay\'s answer is shown, as in JavaScript', async () => {
+    // Before, an ott that was empty or missing opened {url}?ott= (which the service refuses) and a missing url read as an
+    // address that is not http(s); core/webview/open-page.ts reports both as an unexpected body.
+    const bodies: Array<Record<string, unknown>> = [
+      { ott: '', expiresIn: 60, url: 'https://view.example/webview' },
+      { expiresIn: 60, url: 'https://view.example/webview' },
+      { ott: 'ott_1', expiresIn: 60 },
+      { ott: 'ott_2', expiresIn: 60, url: 'https://view.example/webview' },
+    ];
+    const relay = await new Promise<ServerType>((resolve) => {
+      const listening = serve({
+        fetch: (request) => (new URL(request.url).pathname.endsWith('/webview/ott')
+          ? Response.json({ data: bodies.shift() })
+          : Response.json({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'stand-in' }, { status: 404 })),
+        port: 0,
+        hostname: '127.0.0.1',
+      }, () => resolve(listening));
+    });
+    try {
+      const report = await playMode('webview-urls', 'player-odd-relay', `http://127.0.0.1:${(relay.address() as AddressInfo).port}/campaign`, '4');
+      const unexpected = { name: 'Error', code: 'JS_ERROR', message: expect.stringMatching(/^gc\.webview\.open: the relay answered with an unexpected body: \{/) };
+      expect(report['errors']).toEqual([unexpected, unexpected, unexpected, 'no error']);
+      expect(report['openedUrls']).toEqual([expect.stringMatching(/^https:\/\/view\.example\/webview\?ott=ott_2#code_verifier=[A-Za-z0-9_-]{43}$/)]);
+    } finally {
+      await new Promise((resolve) => relay.close(resolve));
     }
   }, 60_000);
 

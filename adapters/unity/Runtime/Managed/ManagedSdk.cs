@@ -149,15 +149,22 @@ namespace GameCampaignSdk
             var request = new Dictionary<string, object>(args);
             request.Remove("title");
             request["codeChallenge"] = codeChallenge;
-            var token = Json.Obj(await RelayCall("POST", "/webview/ott", request)) ?? new Dictionary<string, object>();
-            var url = (Json.Str(token, "url") ?? "").Split('#')[0];
+            var answer = await RelayCall("POST", "/webview/ott", request);
+            var token = Json.Obj(answer);
+            // A 200 without a string url and a non-empty string ott (a misconfigured relay, a proxy's 200): the relay's
+            // answer shown, as core/webview/open-page.ts does, rather than a page opened with ott= that the service refuses.
+            if (token == null || Json.Str(token, "url") == null || string.IsNullOrEmpty(Json.Str(token, "ott")))
+            {
+                throw new GameCampaignException(new ErrorInfo { Name = "Error", Code = "JS_ERROR", Message = "gc.webview.open: the relay answered with an unexpected body: " + Json.Serialize(answer, true) });
+            }
+            var url = Json.Str(token, "url").Split('#')[0];
             // Only an absolute http(s) page (Rules.WebPagePattern, the relay's and the WebGL build's rule): Application.OpenURL
             // hands any other address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
             if (!WebPage.IsMatch(url))
             {
                 throw new GameCampaignException(new ErrorInfo { Name = "TypeError", Code = "JS_ERROR", Message = "The web view address is not http(s): " + url.Split('?')[0] + " (the relay's webviewUrl)" });
             }
-            return url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott") ?? "") + "#code_verifier=" + codeVerifier;
+            return url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott")) + "#code_verifier=" + codeVerifier;
         }
 
         internal static string Segment(Dictionary<string, object> args, string key)
