@@ -40,7 +40,8 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
     if (REDIRECT_STATUSES.includes(response.status)) return redirected(response);
     // The body read through the cap: `text` is all the transport reads (a Response of our own would need
     // ReadableStream's constructor, which a Worker dated before 2022-11-30 lacks). A response without a web stream
-    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is left as it is. Defined, not
+    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is not capped; its `text` is wrapped
+    // only on an error answer, to note the body. Defined, not
     // assigned: @hono/node-server (toNodeHandler) puts a Response in the global whose `text` is read-only.
     const capped = async () => {
       const bytes = await readCapped(response, maxBytes);
@@ -57,7 +58,13 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
       if (!response.ok) noteErrorBody(response, body);
       return body;
     };
-    return Object.defineProperty(response, 'text', { value: text });
+    if (stream) return Object.defineProperty(response, 'text', { value: text });
+    try {
+      return Object.defineProperty(response, 'text', { value: text });
+    } catch {
+      // A frozen stand-in without a stream: read as it is (its error typed by its status, as before).
+      return response;
+    }
   };
 }
 

@@ -5,9 +5,10 @@
  * @see spec "Errors"; DESIGN section 6
  */
 import { describe, expect, it } from 'vitest';
-import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/index.js';
 import { reply, type Reply } from '../../helpers/fake-fetch.js';
-import { read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
+import { authenticateByHeader, read, relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
 const CHALLENGE = 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM';
 const unavailable = { status: 503, error: 'Service Unavailable', code: 'INTERNAL_ERROR', message: 'The service is unavailable; keep the data and retry later' };
@@ -51,6 +52,16 @@ describe('an upstream 404 that is not the spec error body', () => {
       fake.push(page);
       const answer = await read(await relay.fetch(route()));
       expect([answer.status, answer.body]).toEqual([503, unavailable]);
+    }
+  });
+
+  it("is told apart when the game's fetch gives no web stream (node-fetch's Node stream, a stand-in with text alone)", async () => {
+    for (const [text, status] of [['<html>404 Not Found</html>', 503], [JSON.stringify({ status: 404, error: 'Not Found', code: 'NOT_FOUND', message: 'Creator ABCDE not found' }), 404]] as const) {
+      const answer404 = { ok: false, status: 404, headers: new Headers(), body: null, text: async () => text };
+      const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: 'https://api.test' }, maxRetries: 0, fetch: async () => answer404 as unknown as Response });
+      const relay = createRelay({ server, authenticate: authenticateByHeader });
+      const answer = await read(await relay.fetch(routes.webview()));
+      expect(answer.status).toBe(status);
     }
   });
 
