@@ -1,7 +1,7 @@
 /**
  * The emulator's Hono app: middleware in the order a request meets it, then every route of the spec.
  * Every request: count -> (CORS on `/v1/*`) -> unknown path? 404 `NOT_FOUND` before any key or body check.
- * `/v1/*`: faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> route.
+ * `/v1/*`: faults -> key (client/server surfaces) -> rate limit -> body size -> JSON body -> path parameters -> route.
  * `/_emulator/*`: loopback only -> same origin only -> no webhook delivery -> body size -> JSON body (optional) -> control route.
  */
 import { Hono, type MiddlewareHandler } from 'hono';
@@ -11,6 +11,7 @@ import type { AppEnv, Services } from './app-env.js';
 import { loopbackOnly, noWebhookDelivery, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
 import { injectFaults } from './middleware/faults.js';
 import { limitBody, parseJsonBody } from './middleware/json-body.js';
+import { decodablePathParams } from './middleware/path-params.js';
 import { rejectUnknownPaths } from './middleware/unknown-route.js';
 import { answerError, fail } from './respond.js';
 import { campaignRoutes } from './routes/campaigns.js';
@@ -37,6 +38,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
   app.use('/v1/*', rateLimit(store));
   app.use('/v1/*', limitBody);
   app.use('/v1/*', parseJsonBody(true));
+  app.use('/v1/*', decodablePathParams);
   app.use('/_emulator/*', loopbackOnly);
   app.use('/_emulator/*', sameOriginOnly);
   app.use('/_emulator/*', noWebhookDelivery);

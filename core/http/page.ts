@@ -46,22 +46,32 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 }
 
-async function loadPage<T>(fetch: PageFetcher<T>, number: number): Promise<Page<T>> {
+async function loadPage<T>(fetch: PageFetcher<T>, number: number, previous?: T[]): Promise<Page<T>> {
   const { data, pagination } = await fetch(number);
   // Unchecked without `validateResponses`: a body without a page's shape (a proxy's, another version's) is the
   // service's error here, not a TypeError from `hasNextPage` or the walk.
   if (!Array.isArray(data) || typeof pagination?.totalPages != 'number') {
     throw new ResponseValidationError({ code: 'INVALID_RESPONSE', message: 'The response is not a page of a list: its data must be a list and its pagination hold totalPages' });
   }
+  // A proxy that drops the query string answers page 1 to every request: the walk would yield page 1 again for each
+  // page up to `totalPages`. The answer names its page (spec "Pagination object"); one without it that repeats the
+  // page before it item for item is taken for the same answer.
+  const answered = pagination.page;
+  if (typeof answered == 'number' ? answered !== number : previous !== undefined && data.length > 0 && JSON.stringify(data) === JSON.stringify(previous)) {
+    const what = typeof answered == 'number' ? `page ${answered}` : 'the page before it again';
+    throw new ResponseValidationError({
+      code: 'INVALID_RESPONSE',
+      message: `Page ${number} was asked for and the answer is ${what}: something between here and the service (a proxy, a wrong baseUrl) drops the query string`,
+    });
+  }
   // An empty page ends the walk even if `totalPages` says otherwise, so a shrinking list cannot loop forever. The
-  // next page is the one after the page asked for, not after the `page` answered: a proxy that drops the query (every
-  // answer `page: 1`) must not make the walk ask for page 2 forever.
+  // next page is the one after the page asked for.
   const hasNextPage = () => data.length > 0 && number < pagination.totalPages;
   const page: Page<T> = {
     data,
     pagination,
     hasNextPage,
-    nextPage: () => (hasNextPage() ? loadPage(fetch, number + 1) : Promise.reject(new RangeError('No next page'))),
+    nextPage: () => (hasNextPage() ? loadPage(fetch, number + 1, data) : Promise.reject(new RangeError('No next page'))),
     async *[Symbol.asyncIterator]() {
       for (let current = page; ; current = await current.nextPage()) {
         for (const item of current.data) yield item;

@@ -6,6 +6,7 @@
 import { isCampaignError } from '../http/errors.js';
 import { isTransientStatus, parseRetryAfter } from '../http/backoff.js';
 import { ERROR_CODES, errorBody, type ErrorDetail } from '../schema/errors.js';
+import { withoutErrorBody } from '../server/error-body.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8' } as const;
 
@@ -57,23 +58,40 @@ export function unavailableResponse(message: string, retryAfterMs?: number, rand
  * - `VALIDATION_ERROR`: 400 with the service's `details`;
  * - 401/403: 502, because the service refused the relay's own Server key, not the player (assumed);
  * - any other typed 4xx (cooldown 400, unknown creator 404): the same status, code, message and details;
- * - a 4xx with no code of the spec (a proxy's 499 or HTML page): 503, as the player did nothing wrong (assumed).
+ * - a 4xx with no code of the spec (a proxy's 499), or whose body is not the spec's error body (a proxy's or a wrong
+ *   `baseUrl`'s HTML 404 page, typed by its status alone): 503, as the player did nothing wrong (assumed).
+ * `details` reach the client only as the spec's error body has them: items of a string `path` and `message`.
  * @throws the error itself when it is not a `CampaignError` (a bug, answered 500 by the relay)
  */
 export function upstreamErrorResponse(error: unknown): Response {
   if (!isCampaignError(error)) throw error;
   const status = error.status;
-  if (error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) {
-    return errorResponse(400, 'VALIDATION_ERROR', error.message, error.details ?? []);
-  }
   if (status === 401 || status === 403) {
     return errorResponse(502, 'INTERNAL_ERROR', 'The service refused the relay\'s Server key');
   }
+  const spec = !withoutErrorBody(error);
+  if (spec && error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) {
+    return errorResponse(400, 'VALIDATION_ERROR', error.message, specDetails(error.details) ?? []);
+  }
   const typed = (ERROR_CODES as readonly string[]).includes(error.code);
-  if (typed && status !== undefined && status >= 400 && !isTransientStatus(status)) {
-    return errorResponse(status, error.code, error.message, error.details);
+  if (spec && typed && status !== undefined && status >= 400 && !isTransientStatus(status)) {
+    return errorResponse(status, error.code, error.message, specDetails(error.details));
   }
   return unavailableResponse('The service is unavailable; keep the data and retry later', upstreamRetryAfterMs(error));
+}
+
+/**
+ * The items of upstream `details` the spec's error body allows (a string `path` and `message`), without any other
+ * member; undefined when `details` is not a list. The transport takes whatever list the service sent.
+ */
+export function specDetails(details: unknown): ErrorDetail[] | undefined {
+  if (!Array.isArray(details)) return undefined;
+  const kept: ErrorDetail[] = [];
+  for (const item of details as unknown[]) {
+    const { path, message } = (typeof item === 'object' && item !== null ? item : {}) as Partial<Record<string, unknown>>;
+    if (typeof path === 'string' && typeof message === 'string') kept.push({ path, message });
+  }
+  return kept;
 }
 
 /** What the service asked us to wait, when it said (a `RateLimitError`, or a `Retry-After` on a 5xx). */

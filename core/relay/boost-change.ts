@@ -3,6 +3,7 @@
  * @see spec "Change boosted creator", "What the service does" (creating a boost is one of the three required operations)
  */
 import { isCampaignError } from '../http/errors.js';
+import { withoutErrorBody } from '../server/error-body.js';
 import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
@@ -17,7 +18,8 @@ export async function changeOrCreateBoost(sponsors: Pick<Sponsors, 'change' | 'c
   try {
     return await sponsors.change(userId, request);
   } catch (error) {
-    if (!isCampaignError(error, 'NOT_FOUND')) throw error;
+    // Only the service's own 404: a proxy's page or a wrong baseUrl's is no sign of a player without a boost.
+    if (!isCampaignError(error, 'NOT_FOUND') || withoutErrorBody(error)) throw error;
     return sponsors.create(boostCreation(userId, request));
   }
 }

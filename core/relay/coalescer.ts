@@ -10,6 +10,7 @@ import { ResponseValidationError, isCampaignError } from '../http/errors.js';
 import { SERVICE_MAX_BODY_BYTES, utf8Length } from '../schema/json-limits.js';
 import { MAX_BULK_ITEMS, type BulkPlaytimeItem, type BulkPlaytimeResult, type PlaytimeItemResult } from '../schema/playtime.js';
 import { renumberSessions } from './session-paths.js';
+import { withoutErrorBody } from '../server/error-body.js';
 
 /**
  * Sends one merged batch upstream (in the relay: `server.playtime.recordBulk`). `json` is the request body
@@ -285,7 +286,8 @@ function settle(slice: Slice, results: PlaytimeItemResult[] | undefined, error: 
  * part by part, since every part would get the same answer.
  */
 function isRefusal(error: unknown): boolean {
-  if (!isCampaignError(error)) return false;
+  // A refusal not in the spec's error body (a proxy's page) is about no one's items.
+  if (!isCampaignError(error) || withoutErrorBody(error)) return false;
   const status = error.status;
   if (error.code === 'VALIDATION_ERROR' && (status === undefined || status < 500)) return true;
   return status !== undefined && status >= 400 && status < 500 && !isTransientStatus(status) && status !== 401 && status !== 403;

@@ -8,9 +8,11 @@
  *   `baseUrl` or a proxy in the way, reported with where it pointed.
  * - a response body is read only up to `maxBytes`: a proxy or a broken service that streams without end would
  *   otherwise be held in memory whole (300 MB read as 1.1 GB of the process) until the time-out.
+ * It also notes which error answers carry the spec's error body (error-body.ts), which the relay asks.
  */
 import type { FetchLike } from '../platform.js';
 import { readCapped } from '../http/read-capped.js';
+import { noteErrorBody } from './error-body.js';
 
 /**
  * The default of `CampaignServerOptions.maxResponseBytes`. assumed: 32 MiB, far above the largest answer the spec
@@ -38,15 +40,31 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
     if (REDIRECT_STATUSES.includes(response.status)) return redirected(response);
     // The body read through the cap: `text` is all the transport reads (a Response of our own would need
     // ReadableStream's constructor, which a Worker dated before 2022-11-30 lacks). A response without a web stream
-    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is left as it is. Defined, not
+    // (node-fetch's body is a Node stream; a test's stand-in may have `text` alone) is not capped; its `text` is wrapped
+    // only on an error answer, to note the body. Defined, not
     // assigned: @hono/node-server (toNodeHandler) puts a Response in the global whose `text` is read-only.
-    const text = async () => {
+    const capped = async () => {
       const bytes = await readCapped(response, maxBytes);
       if (bytes) return new TextDecoder().decode(bytes);
       await response.body?.cancel().catch(() => undefined);
       throw new Error(`the response body is over ${maxBytes} bytes (maxResponseBytes), so it was not read`);
     };
-    return typeof response.body?.getReader == 'function' ? Object.defineProperty(response, 'text', { value: text }) : response;
+    const stream = typeof response.body?.getReader == 'function';
+    if (response.ok && !stream) return response;
+    // An error answer's body is noted as the spec's error body or not (error-body.ts), for the relay.
+    const read = stream ? capped : response.text.bind(response);
+    const text = async () => {
+      const body = await read();
+      if (!response.ok) noteErrorBody(response, body);
+      return body;
+    };
+    if (stream) return Object.defineProperty(response, 'text', { value: text });
+    try {
+      return Object.defineProperty(response, 'text', { value: text });
+    } catch {
+      // A frozen stand-in without a stream: read as it is (its error typed by its status, as before).
+      return response;
+    }
   };
 }
 

@@ -7,7 +7,7 @@
  */
 import { WebhookVerificationError } from './errors.js';
 import type { HeaderReader } from './headers.js';
-import { computeSignature, secretKey, timingSafeEqual, type SignedHeaders } from './signature.js';
+import { base64Decode, bytesEqual, computeSignature, secretKey, signatureBytes, type SignedHeaders } from './signature.js';
 
 /** What a scheme signs: one delivery. */
 export interface WebhookSignInput {
@@ -51,7 +51,8 @@ const DIGITS = /^\d{1,15}$/;
 
 /**
  * Standard Webhooks: the signature header may list several space-separated `v1,<base64>` entries (the
- * sender rotating its key); one match passes. Signatures are compared in constant time.
+ * sender rotating its key); one match passes. Signatures are compared as bytes, in constant time, so base64 written
+ * URL-safe or without padding matches too.
  */
 export const standardWebhooksScheme = {
   sign({ payload, secret, id, timestampSeconds }: WebhookSignInput): SignedHeaders & Record<string, string> {
@@ -79,18 +80,49 @@ export const standardWebhooksScheme = {
       throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is ${timestampSeconds - nowSeconds} s in the future (tolerance ${toleranceSeconds} s)`);
     }
 
-    const expected = computeSignature(secret, id, timestampSeconds, payload);
+    const expected = [signatureBytes(secret, id, timestampSeconds, payload)];
+    // A sender on the Standard Webhooks JavaScript library signs a Buffer body as `Buffer#toString()`, a byte that is
+    // not UTF-8 as U+FFFD (standardwebhooks `Webhook.sign`), yet sends the bytes: that text is what `readEvent` reads,
+    // so a signature over it authenticates exactly the event returned.
+    const lossy = notUtf8(payload) ? asText.decode(payload) : undefined;
+    if (lossy !== undefined) expected.push(signatureBytes(secret, id, timestampSeconds, lossy));
     // Constant time per candidate, and every candidate is compared: no early exit on the first match.
     let matched = false;
     for (const entry of signatures.split(/\s+/)) {
       // A comma-joined repeat of the header (`v1,a, v1,b`) leaves a trailing comma; base64 never has one.
       const candidate = entry.replace(/,$/, '');
-      if (candidate.startsWith('v1,') && timingSafeEqual(candidate, expected)) matched = true;
+      if (!candidate.startsWith('v1,')) continue;
+      // The signature's bytes, however the base64 is written (standard or URL-safe, padded or not).
+      const bytes = signatureOf(candidate.slice(3));
+      for (const mac of expected) if (bytes && bytesEqual(bytes, mac)) matched = true;
     }
     if (!matched) throw new WebhookVerificationError('invalid_signature', 'No webhook-signature entry matches the payload and secret: check the secret, and pass the raw body as received (JSON parsed and serialised again has other bytes)');
     return { id, timestampSeconds };
   },
 } satisfies WebhookScheme;
+
+/** Body bytes as `Buffer#toString()` reads them: not fatal (U+FFFD), a leading BOM kept as U+FEFF. */
+const asText = new TextDecoder('utf-8', { ignoreBOM: true });
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true });
+
+function notUtf8(payload: Uint8Array): boolean {
+  try {
+    strictUtf8.decode(payload);
+    return false;
+  } catch {
+    return true;
+  }
+}
+
+/** A signature's bytes (HMAC-SHA256: 32), or undefined when `text` is not base64 of 32 bytes. */
+function signatureOf(text: string): Uint8Array | undefined {
+  try {
+    const bytes = base64Decode(text);
+    return bytes.length === 32 ? bytes : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** Throws a clear TypeError for a secret that cannot be a key, before any delivery arrives. */
 export function assertSecret(secret: unknown): asserts secret is string {

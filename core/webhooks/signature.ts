@@ -24,12 +24,17 @@ export function secretKey(secret: string): Uint8Array {
 
 /** `v1,<base64 signature>` of one delivery. */
 export function computeSignature(secret: string, id: string, timestampSeconds: number, payload: string | Uint8Array): string {
+  return `v1,${base64Encode(signatureBytes(secret, id, timestampSeconds, payload))}`;
+}
+
+/** The HMAC-SHA256 of one delivery (`id.timestamp.body`), as bytes. */
+export function signatureBytes(secret: string, id: string, timestampSeconds: number, payload: string | Uint8Array): Uint8Array {
   const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
   const prefix = encoder.encode(`${id}.${timestampSeconds}.`);
   const content = new Uint8Array(prefix.length + body.length);
   content.set(prefix);
   content.set(body, prefix.length);
-  return `v1,${base64Encode(hmac(sha256, secretKey(secret), content))}`;
+  return hmac(sha256, secretKey(secret), content);
 }
 
 /** Compares two strings in time that depends only on their length. */
@@ -37,6 +42,14 @@ export function timingSafeEqual(a: string, b: string): boolean {
   if (a.length !== b.length) return false;
   let diff = 0;
   for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ b.charCodeAt(i);
+  return diff === 0;
+}
+
+/** Compares two byte arrays in time that depends only on their length. */
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false;
+  let diff = 0;
+  for (let i = 0; i < a.length; i++) diff |= a[i]! ^ b[i]!;
   return diff === 0;
 }
 

@@ -165,3 +165,33 @@ describe('emulator bad input', () => {
     expect(state.payments).toEqual([]);
   });
 });
+
+describe('emulator path parameters that cannot be decoded', () => {
+  const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
+  const call = caller(emulator);
+
+  it.each([
+    ['PUT', '/v1/server/sponsors/user/%ZZ', { newCreatorKey: 'ABCDE' }, 'userId'],
+    ['GET', '/v1/server/sponsors/user/%E0%A4%A/history', undefined, 'userId'],
+    ['GET', '/v1/server/coupons/user/100%', undefined, 'userId'],
+    ['GET', '/v1/server/payments/%FF', undefined, 'transactionId'],
+    ['PUT', '/v1/server/webhooks/%C3%28', { isActive: false }, 'id'],
+  ])('answers %s %s with 400 VALIDATION_ERROR naming the parameter', async (method, path, body, name) => {
+    const answer = await call(method, path, body === undefined ? {} : { body });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({
+      status: 400,
+      error: 'Bad Request',
+      code: 'VALIDATION_ERROR',
+      message: `Request validation failed: ${name}: is not valid percent-encoding`,
+      details: [{ path: name, message: 'is not valid percent-encoding' }],
+    });
+    // Nothing was recorded for a user named as written.
+    expect(emulator.state().boosts.map((b: { userId: string }) => b.userId)).not.toContain('%ZZ');
+  });
+
+  it('still decodes a well-formed parameter (%2F, %20, UTF-8)', async () => {
+    const answer = await call('GET', '/v1/server/coupons/user/a%2Fb%20%C3%A9');
+    expect(answer.status).toBe(200);
+  });
+});

@@ -73,15 +73,37 @@ describe('PagePromise', () => {
     expect(fake.calls).toHaveLength(2);
   });
 
-  it('asks for the page after the one it asked for, so a service that ignores `page` cannot make the walk loop', async () => {
-    // Every answer says page 1 of 3 (a proxy that drops the query): three requests, then the walk ends.
-    const { fake, server } = serverWith(
-      ...[1, 2, 3].map((n) => reply.page([campaign(n)], { page: 1, limit: 1, total: 3, totalPages: 3 })),
-    );
+  it('fails clearly when the answer names another page than the one asked for (a proxy that drops the query)', async () => {
+    // Every answer says page 1 of 3. Before, the walk asked for pages 2 and 3 and yielded page 1's items again for
+    // each (camp-1 three times): a list read whole was page 1 repeated, with no error.
+    const { fake, server } = serverWith(...[1, 2, 3].map(() => reply.page([campaign(1)], { page: 1, limit: 1, total: 3, totalPages: 3 })));
     const seen: string[] = [];
-    for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
-    expect(seen).toEqual(['camp-1', 'camp-2', 'camp-3']);
-    expect(fake.calls.map((c) => c.query['page'])).toEqual(['1', '2', '3']);
+    const error = await (async () => {
+      for await (const c of server.campaigns.list({ limit: 1 })) seen.push(c.campaignId);
+    })().then(() => undefined, (e: unknown) => e);
+    expect(seen).toEqual(['camp-1']);
+    expect(error).toBeInstanceOf(ResponseValidationError);
+    expect(error).toMatchObject({ code: 'INVALID_RESPONSE', message: expect.stringMatching(/^Page 2 was asked for and the answer is page 1: .*drops the query string/) });
+    expect(fake.calls.map((c) => c.query['page'])).toEqual(['1', '2']);
+    // Awaited at another page than 1, too.
+    const { server: other } = serverWith(reply.page([campaign(1)], { page: 1, limit: 1, total: 3, totalPages: 3 }));
+    await expect(other.campaigns.list({ page: 3, limit: 1 })).rejects.toThrow(/^Page 3 was asked for and the answer is page 1/);
+  });
+
+  it('fails clearly when an answer without its page number repeats the page before it', async () => {
+    const pagination = { limit: 1, total: 3, totalPages: 3 } as unknown as { page: number; limit: number; total: number; totalPages: number };
+    const { fake, server } = serverWith(...[1, 2].map(() => reply.page([couponUsage(1)], pagination)));
+    const seen: number[] = [];
+    await expect(async () => {
+      for await (const usage of server.coupons.listUsage('user-1', { limit: 1 })) seen.push(usage.id);
+    }).rejects.toThrow(/^Page 2 was asked for and the answer is the page before it again/);
+    expect(seen).toEqual([1]);
+    expect(fake.calls).toHaveLength(2);
+    // Different items without a page number walk on as before.
+    const { server: plain } = serverWith(...[1, 2].map((n) => reply.page([couponUsage(n)], { ...pagination, totalPages: 2 })));
+    const ids: number[] = [];
+    for await (const usage of plain.coupons.listUsage('user-1', { limit: 1 })) ids.push(usage.id);
+    expect(ids).toEqual([1, 2]);
   });
 
   it('sends one request however often the first page is awaited', async () => {

@@ -163,6 +163,10 @@ describe('when the service fails', () => {
     ['an answer that is not JSON', reply.text(200, 'not json')],
     ['a 4xx with no code of the spec', reply.text(499, '')],
     ['a 4xx with an unknown code', reply.error(418, 'TEAPOT', 'I am a teapot')],
+    // Typed by their status alone (422 VALIDATION_ERROR, 400 BAD_REQUEST): answered as such, the tracker dropped the
+    // sessions (bisected as invalid) or held them with an error, for a proxy's page.
+    ['a proxy\'s 422 page', reply.text(422, '<html>Unprocessable</html>', { 'content-type': 'text/html' })],
+    ['a 400 whose JSON is not the spec\'s error body', reply.json(400, { error: 'bad request', details: [{ path: 'sessions.0', message: 'x' }] })],
   ])('answers 503 with Retry-After of 1..5 s after %s', async (_, failure) => {
     const { relay, fake } = relayOverFakeService();
     fake.push(failure);

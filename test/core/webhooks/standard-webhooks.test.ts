@@ -1,0 +1,98 @@
+/**
+ * Deliveries as a sender on the Standard Webhooks reference library (`standardwebhooks`, devDependencies) signs them,
+ * and the shapes of a signature it may write: an authentic delivery is accepted, a forged or altered one refused.
+ * @see https://github.com/standard-webhooks/standard-webhooks (libraries/javascript/src/index.ts `Webhook.sign`)
+ */
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { WebhookVerificationError } from '../../../core/webhooks/errors.js';
+import { computeSignature } from '../../../core/webhooks/signature.js';
+import { verifyWebhook } from '../../../core/webhooks/verify.js';
+import { couponRedeemed, NOW_MS, NOW_SECONDS, OTHER_SECRET, SECRET } from './fixtures.js';
+
+const now = () => NOW_MS;
+const reference = new Webhook(SECRET);
+const signedAt = new Date(NOW_SECONDS * 1000);
+const encoder = new TextEncoder();
+
+function headersOf(signature: string, id = 'msg_1') {
+  return { 'webhook-id': id, 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': signature };
+}
+
+async function reasonOf(promise: Promise<unknown>): Promise<string> {
+  const error = await promise.then(() => undefined, (e: unknown) => e);
+  if (!(error instanceof WebhookVerificationError)) throw new Error(`expected a WebhookVerificationError, got ${String(error)}`);
+  return error.reason;
+}
+
+/** A coupon.redeemed body whose couponCode holds `bytes`, which are not UTF-8. */
+function bodyWith(bytes: number[], bom = false): Buffer {
+  const [head, tail] = JSON.stringify(couponRedeemed()).split('WELCOME');
+  return Buffer.concat([Buffer.from(bom ? [0xef, 0xbb, 0xbf] : []), Buffer.from(`${head}CAF`), Buffer.from(bytes), Buffer.from(tail!)]);
+}
+
+describe('a body that is not UTF-8, signed by the Standard Webhooks JavaScript library', () => {
+  // The library signs a Buffer as `Buffer#toString()` (each byte that is not UTF-8 as U+FFFD) and the sender sends the
+  // bytes. Before, such a delivery was invalid_signature (401), resent byte for byte until the service gave up.
+  it.each([
+    ['a Latin-1 byte', [0xc9]],
+    ['a lone 0xff', [0xff]],
+    ['a sequence cut short', [0xe2, 0x82]],
+    ['an encoded surrogate', [0xed, 0xa0, 0x80]],
+    ['an overlong form', [0xc0, 0xaf]],
+  ])('accepts %s, the event read as the library read it', async (_, bytes) => {
+    for (const bom of [false, true]) {
+      const payload = bodyWith(bytes, bom);
+      const headers = headersOf(reference.sign('msg_1', signedAt, payload));
+      const event = await verifyWebhook({ payload: new Uint8Array(payload), headers, secret: SECRET, now });
+      expect(event).toMatchObject({ id: 'evt_coupon_1', type: 'coupon.redeemed', data: { couponCode: expect.stringMatching(/^CAF\uFFFD+$/) } });
+    }
+  });
+
+  it('still accepts the same bytes signed as bytes (every other Standard Webhooks library)', async () => {
+    const payload = new Uint8Array(bodyWith([0xc9]));
+    await expect(verifyWebhook({ payload, headers: headersOf(computeSignature(SECRET, 'msg_1', NOW_SECONDS, payload)), secret: SECRET, now })).resolves.toMatchObject({ type: 'coupon.redeemed' });
+  });
+
+  it('refuses such a body altered anywhere the text changes, and a signature of another secret', async () => {
+    const payload = bodyWith([0xc9]);
+    const headers = headersOf(reference.sign('msg_1', signedAt, payload));
+    const altered = Buffer.from(payload.toString('latin1').replace('user-1', 'user-2'), 'latin1');
+    expect(await reasonOf(verifyWebhook({ payload: new Uint8Array(altered), headers, secret: SECRET, now }))).toBe('invalid_signature');
+    const other = headersOf(new Webhook(OTHER_SECRET).sign('msg_1', signedAt, payload));
+    expect(await reasonOf(verifyWebhook({ payload: new Uint8Array(payload), headers: other, secret: SECRET, now }))).toBe('invalid_signature');
+    // The text the library signed, sent as valid UTF-8 (U+FFFD written out), is that same event: accepted.
+    const text = payload.toString();
+    await expect(verifyWebhook({ payload: text, headers, secret: SECRET, now })).resolves.toMatchObject({ type: 'coupon.redeemed' });
+  });
+});
+
+describe('how the signature is written', () => {
+  const payload = JSON.stringify(couponRedeemed());
+  // A delivery id whose signature holds both '+' and '/', so URL-safe base64 is written differently.
+  const id = Array.from({ length: 500 }, (_, n) => `msg_${n}`).find((candidate) => /\+.*\/|\/.*\+/.test(reference.sign(candidate, signedAt, payload)))!;
+  const standard = reference.sign(id, signedAt, payload).slice(3);
+  const bytes = Buffer.from(standard, 'base64');
+  expect(bytes.toString('base64url')).not.toBe(standard.replace(/=+$/, ''));
+
+  it.each([
+    ['standard base64, padded (as the libraries write it)', standard],
+    ['without padding', standard.replace(/=+$/, '')],
+    ['URL-safe', bytes.toString('base64url') + '='],
+    ['URL-safe without padding', bytes.toString('base64url')],
+  ])('accepts %s', async (_, written) => {
+    await expect(verifyWebhook({ payload, headers: headersOf(`v1,${written}`, id), secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
+  });
+
+  it.each([
+    ['the MAC cut by one byte', `v1,${bytes.subarray(0, 31).toString('base64')}`],
+    ['the MAC with one more byte', `v1,${Buffer.concat([bytes, Buffer.from([0])]).toString('base64')}`],
+    ['one bit flipped', `v1,${Buffer.from(bytes.map((b, i) => (i === 5 ? b ^ 1 : b))).toString('base64url')}`],
+    ['not base64', `v1,${standard.replace(/^./, '*')}`],
+    ['another version', `v1a,${standard}`],
+    ['no version', standard],
+    ['an empty signature', 'v1,'],
+  ])('refuses %s', async (_, written) => {
+    expect(await reasonOf(verifyWebhook({ payload, headers: headersOf(written, id), secret: SECRET, now }))).toBe('invalid_signature');
+  });
+});
