@@ -17,7 +17,7 @@ namespace GameCampaignSdk.Samples
     /// </summary>
     public sealed class GameCampaignSample : MonoBehaviour
     {
-        [Tooltip("A settings asset (Assets > Create > Game Campaign > Settings). When set, it is used instead of the key, relay and API address below.")]
+        [Tooltip("A settings asset (Assets > Create > Game Campaign > Settings). When set, it is used instead of the key, relay and API address below (the login URL still applies: empty it for a relay of your own).")]
         [SerializeField] private GameCampaignSettings settings;
         [Tooltip("Client key (read-only, safe to ship). The emulator prints its sandbox keys on start.")]
         [SerializeField] private string clientKey = "ck_sandbox_demo:cs_sandbox_demo_secret";
