@@ -158,7 +158,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   /**
    * Until start-up has looked for crashed sessions, nothing is sent: a session queued just before a crash (its
    * running record not yet deleted) must still be in the queue when recovery asks, or it would be recovered
-   * and end a second time. Start-up may wait for a chunk's download (./housekeeping.ts).
+   * and end a second time.
    */
   let starting = true;
   const flushLock = (task: () => Promise<void>) => withLock(platform, `${prefix}flush`, task);

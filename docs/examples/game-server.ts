@@ -1,16 +1,18 @@
 // A game server: the Server API, the relay for its game clients, and a webhook receiver (type-checked by `npm test`).
 import { createServer } from 'node:http';
-import { CampaignServer, createRelay, isCampaignError } from 'game-campaign-sdk/server';
+import { CampaignServer, createRelay, isCampaignError, type CouponRedemption } from 'game-campaign-sdk/server';
 import { toNodeHandler, webhookMiddleware } from 'game-campaign-sdk/node';
 
 declare function sessionUser(authorization: string | null): Promise<{ userId: string } | null>;
+declare function grant(userId: string, reward: CouponRedemption['reward']): void; // the game's own inventory
 
 const server = new CampaignServer({ serverKey: process.env['CAMPAIGN_SERVER_KEY']!, environment: 'sandbox', maxRetries: 1 });
 
 export async function grantWelcome(userId: string): Promise<void> {
   try {
     const result = await server.coupons.redeem({ couponCode: 'WELCOME', userId, callbackId: `welcome-${userId}` });
-    if (!result.success) console.warn(result.errorCode, result.errorMessage);
+    if (result.success) grant(userId, result.reward);
+    else console.warn(result.errorCode, result.errorMessage); // not redeemed (e.g. an unknown code): nothing to grant
   } catch (error) {
     if (isCampaignError(error, 'USER_CODE_LIMIT')) return; // already redeemed as often as allowed
     throw error;

@@ -10,8 +10,10 @@
  *
  * Use: copy this file and `npm install game-campaign-sdk` into your Cocos project, add the component to a node
  * of the scene, and drag the buttons and the label onto its properties in the Inspector. The relay is your game
- * server's `createRelay` mount (samples/node-relay, or `npm start`'s game server at 127.0.0.1:8788/campaign, which
- * answers the editor's browser preview at http://localhost:7456 across origins: CORS on its login and relay).
+ * server's `createRelay` mount: here `npm start`'s game server at 127.0.0.1:8788/campaign, whose toy `/login` the
+ * component calls first and which answers the editor's browser preview at http://localhost:7456 across origins (CORS
+ * on its login and relay). A relay of your own (samples/node-relay has no `/login`) takes your game's sign-in in
+ * `signIn`'s place.
  *
  * Type-checked against @cocos/creator-types 3.8 by `npx tsc -p tsconfig.cocos.json` (part of `npm test`).
  */

@@ -1,8 +1,10 @@
 using System;
 using System.Collections.Generic;
+using System.Text;
 using System.Threading.Tasks;
 using GameCampaignSdk;
 using UnityEngine;
+using UnityEngine.Networking;
 
 namespace GameCampaignSdk.Samples
 {
@@ -15,14 +17,16 @@ namespace GameCampaignSdk.Samples
     /// </summary>
     public sealed class GameCampaignSample : MonoBehaviour
     {
-        [Tooltip("A settings asset (Assets > Create > Game Campaign > Settings). When set, it is used instead of the key, relay and API address below.")]
+        [Tooltip("A settings asset (Assets > Create > Game Campaign > Settings). When set, it is used instead of the key, relay and API address below (the login URL still applies: empty it for a relay of your own).")]
         [SerializeField] private GameCampaignSettings settings;
         [Tooltip("Client key (read-only, safe to ship). The emulator prints its sandbox keys on start.")]
-        [SerializeField] private string clientKey = "ck_sandbox_emulator:client-secret";
+        [SerializeField] private string clientKey = "ck_sandbox_demo:cs_sandbox_demo_secret";
         [Tooltip("The game server's relay mount URL.")]
         [SerializeField] private string relayUrl = "http://127.0.0.1:8788/campaign";
         [Tooltip("API address; empty for the sandbox service. The local emulator: http://127.0.0.1:8787")]
         [SerializeField] private string baseUrl = "http://127.0.0.1:8787";
+        [Tooltip("npm start's toy login: POST {\"userId\"} answers {\"token\"}, the relay's bearer token for that player. Empty: the player id is sent as the token (a relay of your own that accepts it). A real game signs in with its own accounts.")]
+        [SerializeField] private string loginUrl = "http://127.0.0.1:8788/login";
         [SerializeField] private string campaignId = "cmp_spring_festival";
         [SerializeField] private string playerId = "player-1";
 
@@ -46,8 +50,8 @@ namespace GameCampaignSdk.Samples
             Tracker.Error += OnTrackerError;
             await Run("init", async () =>
             {
-                // The game's own session token for its relay; refresh it with GameCampaign.SetRelayHeaders.
-                var relayHeaders = new Dictionary<string, string> { { "authorization", "Bearer " + playerId } };
+                // The game's own session token for its relay (here npm start's toy login); refresh it with GameCampaign.SetRelayHeaders.
+                var relayHeaders = new Dictionary<string, string> { { "authorization", "Bearer " + await SignIn() } };
                 if (settings != null) await settings.Init(playerId, relayHeaders);
                 else
                 {
@@ -121,6 +125,24 @@ namespace GameCampaignSdk.Samples
             if (selected != null && GUILayout.Button("Boost")) Fire("boost", async () => { var boost = await Boost.Change(selected, campaignId); status = "Boosting " + boost.CreatorName; });
         }
 
+        /// <summary>npm start's toy login (its relay takes only a signed-in player's sessions); a real game has the token from its own sign-in.</summary>
+        private async Task<string> SignIn()
+        {
+            if (string.IsNullOrEmpty(loginUrl)) return playerId;
+            var body = Encoding.UTF8.GetBytes(Json.Serialize(new Dictionary<string, object> { { "userId", playerId } }));
+            using (var request = new UnityWebRequest(loginUrl, "POST", new DownloadHandlerBuffer(), new UploadHandlerRaw(body)))
+            {
+                request.SetRequestHeader("Content-Type", "application/json");
+                var answered = new TaskCompletionSource<bool>();
+                request.SendWebRequest().completed += _ => answered.TrySetResult(true);
+                await answered.Task;
+                var answer = request.result == UnityWebRequest.Result.Success ? Json.Parse(request.downloadHandler.text) as Dictionary<string, object> : null;
+                object token;
+                if (answer == null || !answer.TryGetValue("token", out token) || !(token is string)) throw new InvalidOperationException("sign-in at " + loginUrl + " failed: " + (request.error ?? request.downloadHandler.text));
+                return (string)token;
+            }
+        }
+
         /// <summary>The spec counts search text in characters (code points): an emoji is one, not its two UTF-16 units.</summary>
         private static int CodePoints(string text)
         {
@@ -153,6 +175,10 @@ namespace GameCampaignSdk.Samples
             {
                 status = what + " failed: " + error;
                 if (error.IsBoostCooldown) status = "Boost locked for " + error.DaysRemaining + " more days";
+            }
+            catch (InvalidOperationException error)
+            {
+                status = what + " failed: " + error.Message; // the sign-in
             }
         }
     }
