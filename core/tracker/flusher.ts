@@ -124,17 +124,15 @@ export function createFlusher(
     return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
   };
 
-  const exclusive = (task: () => Promise<void>): Promise<void> => {
-    const guarded = async () => {
-      if (disposed) return;
-      holding = task();
-      try {
-        await holding;
-      } finally {
-        holding = undefined;
-      }
-    };
-    return lock(guarded);
+  /**
+   * Drains while a trigger came during the last drain, under the lock (`holding` is this, once the lock is taken:
+   * a settled one left there is awaited at once by `dispose`). Not after dispose: the lock may come long after.
+   */
+  const drainAll = async () => {
+    while (!disposed) {
+      again = false;
+      if (!(await drain()) || !again) break;
+    }
   };
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
@@ -292,10 +290,7 @@ export function createFlusher(
       }
       if (!mayStart(trigger)) return Promise.resolve();
       keepalive = trigger === 'background';
-      running = exclusive(async () => {
-        do again = false;
-        while ((await drain()) && again && !disposed);
-      })
+      running = lock(() => (holding = drainAll()))
         .catch((error: unknown) => emitError('lock', error))
         .finally(() => (running = undefined));
       return running;
