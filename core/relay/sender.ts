@@ -40,7 +40,7 @@ export type SendOutcome =
   /** 401/403: the game's authentication to its relay failed (a `RelayAuthError`). */
   | { kind: 'auth'; status: number; error: CampaignError }
   /** 413: the body was too large for the relay. */
-  | { kind: 'too-large' }
+  | { kind: 'too-large'; message?: undefined; details?: undefined }
   /**
    * No usable answer (network error, time-out, 408, 429, 5xx, an unexpected status or body): keep the data.
    * `error`: what the fetch rejected with, when it did (e.g. a mini-game's `RequestBlockedError`).

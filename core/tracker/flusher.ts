@@ -191,7 +191,7 @@ export function createFlusher(
     if (kind === 'results') return settle(batch, outcome.result);
     if (kind === 'invalid' || kind === 'too-large') {
       if (batch.length > 1) return bisect(batch, withKeepalive);
-      return kind === 'invalid' ? drop(batch[0]!, kind, outcome.message, outcome.details) : drop(batch[0]!, kind, 'the relay answered 413 for this session alone');
+      return drop(batch[0]!, kind, outcome.message ?? 'the relay answered 413 for this session alone', outcome.details);
     }
     release(batch);
     if (kind === 'auth') emitError(kind, outcome.error, outcome.status);
