@@ -13,7 +13,7 @@ import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
 import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
 import type { RelaySession } from './protocol.js';
-import { RELAY_ROUTES } from './routes.js';
+import { PLAYTIME_ROUTE } from './routes.js';
 
 /**
  * The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request.
@@ -82,7 +82,7 @@ export function playtimeBody(sessions: RelaySession[], isTest?: boolean, sentAt?
 
 /** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL (as {@link sendToRelay} writes it inline). */
 export function playtimeUrl(relayUrl: string): string {
-  return relayUrl.replace(/\/+$/, '') + RELAY_ROUTES.playtime;
+  return relayUrl.replace(/\/+$/, '') + PLAYTIME_ROUTE;
 }
 
 /**
@@ -111,7 +111,7 @@ export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutc
     keepalive: options.keepalive,
   };
   try {
-    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, options.timeoutMs ?? RELAY_TIMEOUT_MS, signal);
+    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + PLAYTIME_ROUTE, init, options.timeoutMs ?? RELAY_TIMEOUT_MS, signal);
     return classify(response, parseJson(text), now());
   } catch (error) {
     // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.
