@@ -24,11 +24,12 @@ const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
  * with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the page is hidden.
  * @example
  * ```ts
- * const lifecycle = createBrowserLifecycle({ window, document });
+ * const lifecycle = createBrowserLifecycle(window, document);
  * const stop = lifecycle.onBackground(() => saveGame());
  * ```
  */
-export function createBrowserLifecycle({ window, document }: LifecycleTarget): Lifecycle {
+// Positional parameters, not a { window, document } object: a bundler shortens them, not an object's names.
+export function createBrowserLifecycle(window: LifecycleTarget['window'], document: LifecycleTarget['document']): Lifecycle {
   const background = new Set<() => void>();
   const foreground = new Set<() => void>();
   let hidden = false;

@@ -9,12 +9,11 @@ import type { NetworkStatus } from '../../core/platform.js';
  * leave), while `true` only means "maybe" (a captive portal says online too): a failed flush backs off as usual.
  * @example
  * ```ts
- * const network = createBrowserNetwork({ window, navigator });
+ * const network = createBrowserNetwork(window, navigator);
  * network.onChange((online) => console.log(online ? 'back online' : 'offline'));
  * ```
  */
-export function createBrowserNetwork(target: { window: Pick<Window, 'addEventListener' | 'removeEventListener'>; navigator: Pick<Navigator, 'onLine'> }): NetworkStatus {
-  const { window, navigator } = target;
+export function createBrowserNetwork(window: Pick<Window, 'addEventListener' | 'removeEventListener'>, navigator: Pick<Navigator, 'onLine'>): NetworkStatus {
   return {
     isOnline: () => navigator.onLine !== false,
     onChange(listener) {

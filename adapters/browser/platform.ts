@@ -54,7 +54,7 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
   return {
     storage,
-    lifecycle: createBrowserLifecycle({ window, document }),
+    lifecycle: createBrowserLifecycle(window, document),
     // SHA-256 from crypto.subtle; pages on plain http (not localhost) have none and load ../shared/sha256.js on first use.
     // randomBytesSync: ids of sessions started at once come from getRandomValues too, not Math.random (which
     // JavaScriptCore, Safari's engine, seeds with 32 bits).
@@ -64,7 +64,7 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
     fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init))),
     // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).
     openWebView: async (url, open) => (await import('./webview.js')).createBrowserWebView(window, options.webView)(url, open),
-    network: createBrowserNetwork({ window, navigator }),
+    network: createBrowserNetwork(window, navigator),
     lock: createBrowserLock({ ...options.lease, storage, locks: navigator.locks }),
     now: () => Date.now(),
     monotonic: () => window.performance.now(),

@@ -76,7 +76,7 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
     // keeps every session until the relay acknowledged it, so a request cut by the app's suspension is retried.
     fetch: options.fetch ?? ((input, init) => (globalThis as { fetch: FetchLike }).fetch(input, init)),
     ...reactNativeWebView(modules.WebView, modules.Linking),
-    ...(modules.NetInfo ? { network: netInfoNetwork(modules.NetInfo) } : {}),
+    ...(modules.NetInfo && { network: netInfoNetwork(modules.NetInfo) }),
     now: () => Date.now(),
     monotonic: lifecycle.m,
   };

@@ -77,12 +77,11 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
   return {
     storageShape: typeof given.getMany === 'function' && typeof given.multiGet !== 'function' ? 'v3' : 'v2',
     storage: {
-      async get<T>(key: string) {
-        await ready();
-        const stored: unknown = await found.getItem(key);
-        if (stored === null || stored === undefined) return undefined;
-        return (typeof stored === 'string' ? JSON.parse(stored) : stored) as T;
-      },
+      // `.then` where nothing is checked first: an app's Babel lowers an async function to a generator in a wrapper.
+      get: <T>(key: string) =>
+        ready()
+          .then(() => found.getItem(key))
+          .then((stored: unknown) => (stored === null || stored === undefined ? undefined : ((typeof stored === 'string' ? JSON.parse(stored) : stored) as T))),
       async set(key, value) {
         const text = JSON.stringify(value);
         // Each character past ASCII counted as 3 bytes: at most 1.5 times its UTF-8 bytes, so what is refused is over 1.3 MB.
@@ -92,14 +91,11 @@ export function asyncStorage(module: AsyncStorageModule | undefined, name: strin
         await ready();
         await found.setItem(key, text);
       },
-      async delete(key) {
-        await ready();
-        await found.removeItem(key);
-      },
-      async keys(prefix = '') {
-        await ready();
-        return (await found.getAllKeys()).filter((key) => key.startsWith(prefix)).sort();
-      },
+      delete: (key) => ready().then(() => found.removeItem(key) as Promise<void>),
+      keys: (prefix = '') =>
+        ready()
+          .then(() => found.getAllKeys())
+          .then((keys) => keys.filter((key) => key.startsWith(prefix)).sort()),
     },
   };
 }

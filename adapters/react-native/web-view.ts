@@ -136,6 +136,6 @@ export function reactNativeWebView(webView: WebViewOpener | undefined, linking: 
       // assumed: the browser cannot be watched, so `closed` settles on close() only.
       return webViewHandle();
     },
-    ...(unavailable ? { webViewUnavailable: unavailable } : {}),
+    ...(unavailable && { webViewUnavailable: unavailable }),
   };
 }

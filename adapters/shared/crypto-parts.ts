@@ -1,10 +1,9 @@
 /**
- * The parts of `Platform.crypto` that load nothing: random bytes from the runtime's (or the game's) secure source,
- * and the platform crypto over a given SHA-256. ./crypto.ts adds the @noble/hashes fallback for browsers and
- * Cocos; the React Native adapter builds on this module alone, so Metro (which keeps every `import()` an entry
- * reaches) never bundles @noble/hashes into an app (it hashes with ./sha256-compact.ts instead).
+ * The parts of `Platform.crypto` that load nothing: random bytes from the runtime's (or the game's) secure source.
+ * ./crypto.ts builds the platform crypto of browsers and Cocos on them, with the @noble/hashes fallback; the React
+ * Native adapter builds on this module alone, so Metro (which keeps every `import()` an entry reaches) never bundles
+ * @noble/hashes into an app (it hashes with ./sha256-compact.ts instead).
  */
-import type { PlatformCrypto } from '../../core/platform.js';
 
 /** Fills `n` secure random bytes; may be async (WeChat, expo-crypto). */
 export type RandomSource = (n: number) => Uint8Array | Promise<Uint8Array>;
@@ -37,11 +36,4 @@ export function getRandomValuesOf(crypto: { getRandomValues?: unknown } | undefi
 export function subtleDigest(crypto: Partial<Crypto> | undefined): Digest | undefined {
   const subtle = crypto?.subtle;
   return subtle ? (data) => subtle.digest('SHA-256', data as Uint8Array<ArrayBuffer>) : undefined;
-}
-
-/** The platform crypto: random bytes from `random`, SHA-256 from `sha256`. */
-export function cryptoWith(random: RandomSource, sha256: (data: Uint8Array) => Promise<Uint8Array>): PlatformCrypto {
-  // Every source gives `n` bytes: fromGetRandomValues by construction, WeChat's crypto manager as its
-  // getRandomValues documents (`randomValues`: as many bytes as `length` asked).
-  return { randomBytes: async (n) => random(n), sha256 };
 }

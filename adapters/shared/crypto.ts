@@ -7,11 +7,16 @@
  * into a chunk; Metro inlines it): docs/decisions.md.
  */
 import type { PlatformCrypto } from '../../core/platform.js';
-import { cryptoWith, type Digest, type RandomSource } from './crypto-parts.js';
+import type { Digest, RandomSource } from './crypto-parts.js';
 
 export { fromGetRandomValues, getRandomValuesOf, hostCrypto, subtleDigest, type Digest, type GetRandomValues, type RandomSource } from './crypto-parts.js';
 
 /** The platform crypto: random bytes from `random`, SHA-256 from `digest` or, lazily, ./sha256.ts. */
 export function platformCrypto(random: RandomSource, digest?: Digest): PlatformCrypto {
-  return cryptoWith(random, async (data) => (digest ? new Uint8Array(await digest(data)) : (await import('./sha256.js')).sha256(data)));
+  // Every source gives `n` bytes: fromGetRandomValues by construction, WeChat's crypto manager as its
+  // getRandomValues documents (`randomValues`: as many bytes as `length` asked).
+  return {
+    randomBytes: async (n) => random(n),
+    sha256: async (data) => (digest ? new Uint8Array(await digest(data)) : (await import('./sha256.js')).sha256(data)),
+  };
 }

@@ -7,7 +7,7 @@ import type { ClientSponsors } from '../client/sponsors.js';
 import { NotFoundError } from '../http/errors.js';
 import { validated } from '../http/request-validation.js';
 import { relayCaller, type RelayClient } from '../relay/client-request.js';
-import { RELAY_ROUTES } from '../relay/routes.js';
+import { SPONSOR_ROUTE } from '../relay/routes.js';
 import { Id } from '../schema/rules.js';
 import type { BoostRecord } from '../schema/sponsors.js';
 
@@ -56,7 +56,7 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
       (refused(),
       call({
         method: 'PUT',
-        path: RELAY_ROUTES.sponsor,
+        path: SPONSOR_ROUTE,
         answer: 'BoostRecord',
         // The relay checks the rest with the zod schema; the key is checked here so an empty one never leaves.
         body: { ...request, newCreatorKey: validated(Id, request.newCreatorKey, 'newCreatorKey') },

@@ -153,8 +153,8 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     return url;
   };
 
-  /** One attempt: the response and its body, read within the time-out. */
-  const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; body: unknown }> => {
+  /** One attempt: the response and its body's text, read within the time-out. */
+  const send = async (spec: RequestSpec, url: string, timeout: number): Promise<{ response: Response; text: string }> => {
     const { signal, headers: extra } = spec.options ?? {};
     // The SDK's own headers set last replace a caller's (lower-cased) `Authorization`, not join it.
     const headers = Object.assign(gameHeaders(extra), await resolveHeaders(endpoint.headers), { accept: 'application/json' });
@@ -168,8 +168,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     try {
       const fetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
       // A connection lost mid-body is a ConnectionError like any other.
-      const { response, text } = await exchange(fetch, url, { method: spec.method, headers, body }, timeout, signal);
-      return { response, body: parseJson(text) };
+      return await exchange(fetch, url, { method: spec.method, headers, body }, timeout, signal);
     } catch (cause) {
       throw noAnswerError(cause);
     }
@@ -217,7 +216,8 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
       let error: CampaignError;
       let retryAfterMs: number | undefined;
       try {
-        const { response, body } = await send(spec, url, timeout);
+        const { response, text } = await send(spec, url, timeout);
+        const body = parseJson(text);
         log('response', { status: response.status });
         if (response.ok) return success(response, body, spec) as T;
         retryAfterMs = parseRetryAfter(response.headers, Date.now());

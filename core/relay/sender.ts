@@ -13,7 +13,7 @@ import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
 import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
 import type { RelaySession } from './protocol.js';
-import { RELAY_ROUTES } from './routes.js';
+import { PLAYTIME_ROUTE } from './routes.js';
 
 /**
  * The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request.
@@ -40,36 +40,14 @@ export type SendOutcome =
   /** 401/403: the game's authentication to its relay failed (a `RelayAuthError`). */
   | { kind: 'auth'; status: number; error: CampaignError }
   /** 413: the body was too large for the relay. */
-  | { kind: 'too-large' }
+  | { kind: 'too-large'; message?: undefined; details?: undefined }
   /**
    * No usable answer (network error, time-out, 408, 429, 5xx, an unexpected status or body): keep the data.
    * `error`: what the fetch rejected with, when it did (e.g. a mini-game's `RequestBlockedError`).
    */
   | { kind: 'transient'; reason: string; status?: number; retryAfterMs?: number; error?: unknown };
 
-/** Options of {@link sendToRelay}. */
-export interface SendToRelayOptions {
-  fetch: FetchLike;
-  relay: RelayTarget;
-  /** The batch: at most 1000 sessions. */
-  sessions: RelaySession[];
-  isTest?: boolean;
-  /** Send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB). */
-  keepalive?: boolean;
-  /**
-   * The game's headers already resolved (the last ones `relay.headers` gave): used as they are, so `fetch` is
-   * called before this function first yields, from within the caller's event handler (a page being left).
-   */
-  resolvedHeaders?: Record<string, string>;
-  /** Time-out for the whole exchange, ms. assumed: 30 s, as the API transport. @defaultValue 30000 */
-  timeoutMs?: number;
-  /** Aborts the request; the outcome is then `transient`. */
-  signal?: AbortSignal;
-  /** Wall clock for `sentAt` and an HTTP-date `Retry-After`. @defaultValue Date.now */
-  now?: () => number;
-}
-
-/** Default of {@link SendToRelayOptions.timeoutMs}. */
+/** Default of {@link sendToRelay}'s `timeoutMs`. */
 export const RELAY_TIMEOUT_MS = 30_000;
 
 /**
@@ -82,37 +60,54 @@ export function playtimeBody(sessions: RelaySession[], isTest?: boolean, sentAt?
 
 /** `{relay.url}/playtime/sessions`, with or without a trailing slash on the mount URL (as {@link sendToRelay} writes it inline). */
 export function playtimeUrl(relayUrl: string): string {
-  return relayUrl.replace(/\/+$/, '') + RELAY_ROUTES.playtime;
+  return relayUrl.replace(/\/+$/, '') + PLAYTIME_ROUTE;
 }
 
 /**
- * POSTs one batch to `{relay.url}/playtime/sessions` and classifies the answer.
+ * POSTs one batch to `{relay.url}/playtime/sessions` and classifies the answer. Positional parameters (one caller, the
+ * flusher): a bundler shortens them, not an options object's names.
+ * @param sessions - the batch: at most 1000 sessions
+ * @param keepalive - send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB)
+ * @param signal - aborts the request; the outcome is then `transient`
+ * @param resolvedHeaders - the game's headers already resolved (the last ones `relay.headers` gave): used as they
+ *   are, so `fetch` is called before this function first yields, from within the caller's event handler (a page being left)
+ * @param now - wall clock for `sentAt` and an HTTP-date `Retry-After` (Date.now when not given)
+ * @param timeoutMs - time-out for the whole exchange, ms. assumed: 30 s ({@link RELAY_TIMEOUT_MS}), as the API transport
  * @throws whatever `relay.headers` throws (the game's own function; not an HTTP outcome)
  * @example
  * ```ts
- * const outcome = await sendToRelay({ fetch, relay: { url: 'https://game.example/campaign' }, sessions });
+ * const outcome = await sendToRelay(fetch, { url: 'https://game.example/campaign' }, sessions);
  * if (outcome.kind === 'results') for (const r of outcome.result.results) console.log(r.sessionId, r.status);
  * ```
  */
-export async function sendToRelay(options: SendToRelayOptions): Promise<SendOutcome> {
-  // `??` rather than destructuring defaults: Babel (React Native apps) lowers those to a temporary and a test each.
-  const { relay, signal } = options;
-  const now = options.now ?? Date.now;
+export async function sendToRelay(
+  fetch: FetchLike,
+  relay: RelayTarget,
+  sessions: RelaySession[],
+  isTest?: boolean,
+  keepalive?: boolean,
+  signal?: AbortSignal,
+  resolvedHeaders?: Record<string, string>,
+  now?: () => number,
+  timeoutMs?: number,
+): Promise<SendOutcome> {
+  // `??` rather than default parameters: esbuild's lowered async function would then take `arguments` (the React Native file).
+  const clock = now ?? Date.now;
   // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
-  const headers = options.resolvedHeaders ?? (await resolveHeaders(relay.headers));
+  const headers = resolvedHeaders ?? (await resolveHeaders(relay.headers));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
   if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     // A clock that gives no valid time sends no `sentAt`: the relay then takes the times as sent.
-    body: playtimeBody(options.sessions, options.isTest, isoTime(now())),
+    body: playtimeBody(sessions, isTest, isoTime(clock())),
     // false or absent: fetch's own default.
-    keepalive: options.keepalive,
+    keepalive,
   };
   try {
-    const { response, text } = await exchange(options.fetch, relay.url.replace(/\/+$/, '') + RELAY_ROUTES.playtime, init, options.timeoutMs ?? RELAY_TIMEOUT_MS, signal);
-    return classify(response, parseJson(text), now());
+    const { response, text } = await exchange(fetch, relay.url.replace(/\/+$/, '') + PLAYTIME_ROUTE, init, timeoutMs ?? RELAY_TIMEOUT_MS, signal);
+    return classify(response, parseJson(text), clock());
   } catch (error) {
     // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.
     return signal?.aborted ? transient('aborted') : { kind: 'transient', reason: noAnswerError(error).message, error };

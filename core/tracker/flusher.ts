@@ -124,17 +124,15 @@ export function createFlusher(
     return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
   };
 
-  const exclusive = (task: () => Promise<void>): Promise<void> => {
-    const guarded = async () => {
-      if (disposed) return;
-      holding = task();
-      try {
-        await holding;
-      } finally {
-        holding = undefined;
-      }
-    };
-    return lock(guarded);
+  /**
+   * Drains while a trigger came during the last drain, under the lock (`holding` is this, once the lock is taken:
+   * a settled one left there is awaited at once by `dispose`). Not after dispose: the lock may come long after.
+   */
+  const drainAll = async () => {
+    while (!disposed) {
+      again = false;
+      if (!(await drain()) || !again) break;
+    }
   };
 
   /** Sends every queued session once (oldest first), until the queue is empty or a failure says to wait. */
@@ -182,7 +180,7 @@ export function createFlusher(
       const sent = withKeepalive && sizer?.sending(sessions);
       // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers` (a page's exit), `fetch` is called
       // before it returns, and no dispose aborts it.
-      const sending = sendToRelay({ fetch: platform.fetch, relay, sessions, isTest, keepalive: withKeepalive, signal: headers ? undefined : abort.signal, resolvedHeaders: headers, now: () => platform.now() });
+      const sending = sendToRelay(platform.fetch, relay, sessions, isTest, withKeepalive, headers ? undefined : abort.signal, headers, () => platform.now());
       outcome = await (sent ? sending.finally(sent) : sending);
     } catch (error) {
       release(batch);
@@ -193,7 +191,7 @@ export function createFlusher(
     if (kind === 'results') return settle(batch, outcome.result);
     if (kind === 'invalid' || kind === 'too-large') {
       if (batch.length > 1) return bisect(batch, withKeepalive);
-      return kind === 'invalid' ? drop(batch[0]!, kind, outcome.message, outcome.details) : drop(batch[0]!, kind, 'the relay answered 413 for this session alone');
+      return drop(batch[0]!, kind, outcome.message ?? 'the relay answered 413 for this session alone', outcome.details);
     }
     release(batch);
     if (kind === 'auth') emitError(kind, outcome.error, outcome.status);
@@ -292,10 +290,7 @@ export function createFlusher(
       }
       if (!mayStart(trigger)) return Promise.resolve();
       keepalive = trigger === 'background';
-      running = exclusive(async () => {
-        do again = false;
-        while ((await drain()) && again && !disposed);
-      })
+      running = lock(() => (holding = drainAll()))
         .catch((error: unknown) => emitError('lock', error))
         .finally(() => (running = undefined));
       return running;

@@ -66,17 +66,18 @@ export function movedStorage(platform: SharedNamespaceStore, storageKey: string,
       failure = error;
     }
   };
-  const ready = async (read?: boolean) => {
-    await (moving ??= move());
-    const error = failure;
-    if (read) failure = undefined;
-    if (read && error) throw error;
-  };
+  // `.then`, not async functions: an app's Babel lowers each of those to a generator in a wrapper (the Metro row).
+  const ready = (read?: boolean) =>
+    (moving ??= move()).then(() => {
+      const error = failure;
+      if (read) failure = undefined;
+      if (read && error) throw error;
+    });
   return {
-    get: async <T>(key: string) => (await ready(true), storage.get<T>(key)),
-    set: async (key, value) => (await ready(), storage.set(key, value)),
-    delete: async (key) => (await ready(), storage.delete(key)),
-    keys: async (prefix) => (await ready(true), storage.keys(prefix)),
+    get: <T>(key: string) => ready(true).then(() => storage.get<T>(key)),
+    set: (key, value) => ready().then(() => storage.set(key, value)),
+    delete: (key) => ready().then(() => storage.delete(key)),
+    keys: (prefix) => ready(true).then(() => storage.keys(prefix)),
   };
 }
 

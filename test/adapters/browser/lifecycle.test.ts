@@ -17,7 +17,7 @@ afterEach(() => {
 
 function listen() {
   const log: string[] = [];
-  const lifecycle = createBrowserLifecycle({ window, document });
+  const lifecycle = createBrowserLifecycle(window, document);
   const offBackground = lifecycle.onBackground(() => log.push('background'));
   const offForeground = lifecycle.onForeground(() => log.push('foreground'));
   return { log, stop: () => (offBackground(), offForeground()) };
@@ -48,7 +48,7 @@ describe('createBrowserLifecycle', () => {
   });
 
   it('says whether the page is hidden now (a page loaded in a background tab announces nothing until shown)', () => {
-    const lifecycle = createBrowserLifecycle({ window, document });
+    const lifecycle = createBrowserLifecycle(window, document);
     expect(lifecycle.isInBackground?.()).toBe(false);
     visibility = 'hidden';
     expect(lifecycle.isInBackground?.()).toBe(true);
@@ -70,7 +70,7 @@ describe('createBrowserLifecycle', () => {
       addEventListener: (type: string) => void added.push(`${name}:${type}`),
       removeEventListener: (type: string) => void removed.push(`${name}:${type}`),
     });
-    const lifecycle = createBrowserLifecycle({ window: target('window'), document: { ...target('document'), visibilityState: 'visible' } });
+    const lifecycle = createBrowserLifecycle(target('window'), { ...target('document'), visibilityState: 'visible' });
     const off = [lifecycle.onBackground(() => undefined), lifecycle.onForeground(() => undefined), lifecycle.onBackground(() => undefined)];
     expect(added.sort()).toEqual(['document:freeze', 'document:resume', 'document:visibilitychange', 'window:pagehide', 'window:pageshow']);
     off[0]!();
@@ -92,7 +92,7 @@ describe('createBrowserLifecycle', () => {
 describe('createBrowserNetwork', () => {
   it('reads navigator.onLine and hears online/offline until unsubscribed', () => {
     let onLine = true;
-    const network = createBrowserNetwork({ window, navigator: { get onLine() { return onLine; } } });
+    const network = createBrowserNetwork(window, { get onLine() { return onLine; } });
     const heard: boolean[] = [];
     const off = network.onChange((online) => heard.push(online));
     expect(network.isOnline()).toBe(true);

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RelayAuthError } from '../../../core/http/errors.js';
 import type { FetchLike } from '../../../core/platform.js';
-import { playtimeBody, playtimeUrl, sendToRelay, type SendToRelayOptions } from '../../../core/relay/sender.js';
+import { playtimeBody, playtimeUrl, sendToRelay, type RelayTarget } from '../../../core/relay/sender.js';
 import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { bulkResult, errorAnswer, json } from '../tracker/fake-relay.js';
 
@@ -23,7 +23,21 @@ function recorder(answer: (init: RequestInit | undefined) => Promise<Response> |
 /** The device's wall clock when sending: 2025-01-02T00:00:00.000Z. */
 const NOW = Date.UTC(2025, 0, 2);
 const sentAt = new Date(NOW).toISOString();
-const send = (fetch: FetchLike, extra: Partial<SendToRelayOptions> = {}) => sendToRelay({ fetch, relay: { url: 'https://game.example/campaign' }, sessions: [session], now: () => NOW, ...extra });
+/** sendToRelay's parameters by name (it takes them positionally), each test giving what it varies. */
+interface SendOptions {
+  relay: RelayTarget;
+  sessions: BulkPlaytimeItem[];
+  isTest?: boolean;
+  keepalive?: boolean;
+  signal?: AbortSignal;
+  resolvedHeaders?: Record<string, string>;
+  now?: () => number;
+  timeoutMs?: number;
+}
+const send = (fetch: FetchLike, extra: Partial<SendOptions> = {}) => {
+  const o: SendOptions = { relay: { url: 'https://game.example/campaign' }, sessions: [session], now: () => NOW, ...extra };
+  return sendToRelay(fetch, o.relay, o.sessions, o.isTest, o.keepalive, o.signal, o.resolvedHeaders, o.now, o.timeoutMs);
+};
 
 describe('the request', () => {
   it('POSTs the batch as JSON to {relay.url}/playtime/sessions with the game headers', async () => {

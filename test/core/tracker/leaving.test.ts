@@ -332,7 +332,7 @@ describe('the back/forward cache', () => {
   it('counts pagehide (persisted) as left: the session goes out in that event; pageshow continues it as a new session', async () => {
     const relay = createFakeRelay();
     const page = fakePage();
-    const platform = { ...createMemoryPlatform({ fetch: relay.fetch }), lifecycle: createBrowserLifecycle(page) };
+    const platform = { ...createMemoryPlatform({ fetch: relay.fetch }), lifecycle: createBrowserLifecycle(page.window, page.document) };
     const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
     const log = recordEvents(tracker);
     await settle();
