@@ -83,20 +83,12 @@ describe.runIf(chromiumAvailable())('field conditions in Chromium', () => {
   const untilRecorded = (...ids: string[]) => expect.poll(() => ids.every((id) => recorded(id).length === 1), { timeout: 15_000 }).toBe(true);
   const read = <T>(page: Page, name: string) => page.evaluate((global) => (window as any)[global] as T, name);
 
-  it('a full origin (quota exceeded on every write): sessions are still delivered while the game runs, the failure reported once', async () => {
-    const { page } = await openGame('quota-online', 0, 1);
-    const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
-    await page.evaluate(() => (window as any).gc.tracker.flush());
-    await untilRecorded(...ids);
-    expect(ids.map((id) => recorded(id)[0]!.durationSeconds)).toEqual([3, 2]);
-    expect(await read<string[]>(page, 'errors')).toEqual(['storage: QuotaExceededError']);
-    expect(await read<string[]>(page, 'dropped')).toEqual([]);
-    await page.close();
-  });
-
-  it('a full origin on a page without Web Locks: the lease the lock writes is refused too, and sessions are still delivered while the game runs, with no lock error', async () => {
-    const { page } = await openGame('quota-lease', 0, 1, true);
-    expect(await page.evaluate(() => navigator.locks === undefined)).toBe(true);
+  it.each([
+    ['a full origin (quota exceeded on every write): sessions are still delivered while the game runs, the failure reported once', 'quota-online', false],
+    ['a full origin on a page without Web Locks: the lease the lock writes is refused too, and sessions are still delivered while the game runs, with no lock error', 'quota-lease', true],
+  ] as const)('%s', async (_, name, withoutLocks) => {
+    const { page } = await openGame(name, 0, 1, withoutLocks);
+    expect(await page.evaluate(() => navigator.locks === undefined)).toBe(withoutLocks);
     const ids = [await playSession(page, 3_000), await playSession(page, 2_000)];
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await untilRecorded(...ids);

@@ -19,6 +19,14 @@ afterEach(() => void vi.useRealTimers());
 // fake-indexeddb schedules with setImmediate, which stays real.
 const fakeClock = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'Date'] });
 /** Moves the fake clock by `ms` in 100 ms steps, letting IndexedDB's (real) tasks run after each. */
+/** Takes `name` with `lock` for a task that runs until `release()`, which resolves once the lock is let go. */
+async function holdLock(lock: (name: string, task: () => Promise<void>) => Promise<void>, name: string): Promise<{ release(): Promise<void> }> {
+  let release!: () => void;
+  const holding = lock(name, () => new Promise<void>((resolve) => (release = resolve)));
+  await tick(100);
+  return { release: () => (release(), holding) };
+}
+
 async function tick(ms: number): Promise<void> {
   for (let elapsed = 0; elapsed < ms; elapsed += 100) {
     await vi.advanceTimersByTimeAsync(Math.min(100, ms - elapsed));
@@ -118,16 +126,13 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
   it('the clock set back while a live holder runs its task: the other tab still waits for the release (the holder renews the lease it cut)', async () => {
     fakeClock();
     const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
-    let release!: () => void;
-    const holding = a!.lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
-    await tick(100);
+    const held = await holdLock(a!.lock, 'game-campaign:flush');
     vi.setSystemTime(Date.now() - 3_600_000);
     let bEntered = false;
     const waiting = b!.lock('game-campaign:flush', async () => void (bEntered = true));
     await tick(20_000);
     expect(bEntered).toBe(false);
-    release();
-    await holding;
+    await held.release();
     await tick(600);
     await waiting;
     expect(bEntered).toBe(true);
@@ -136,15 +141,12 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
   it('a live holder renews its lease: the other tab waits for the release, however long the task takes', async () => {
     fakeClock();
     const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
-    let release!: () => void;
-    const holding = a!.lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
-    await tick(100);
+    const held = await holdLock(a!.lock, 'game-campaign:flush');
     let bEntered = false;
     const waiting = b!.lock('game-campaign:flush', async () => void (bEntered = true));
     await tick(20_000); // almost 7 lease lifetimes
     expect(bEntered).toBe(false);
-    release();
-    await holding;
+    await held.release();
     await tick(600);
     await waiting;
     expect(bEntered).toBe(true);
@@ -164,15 +166,12 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     expect(await both).toEqual([1, 2]);
     expect(seen.maxActive).toBe(1);
 
-    let release!: () => void;
-    const holding = lock('game-campaign:flush', () => new Promise<void>((resolve) => (release = resolve)));
-    await tick(100);
+    const held = await holdLock(lock, 'game-campaign:flush');
     expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
     full = false; // space again: the holder's renewal writes its lease, so another tab waits for it
     await tick(1_100);
     expect(await storage.keys(LEASE_PREFIX)).toEqual([`${LEASE_PREFIX}game-campaign:flush`]);
-    release();
-    await holding;
+    await held.release();
     expect(await storage.keys(LEASE_PREFIX)).toEqual([]);
 
     // A lease another tab stored (live, or unable to renew on the full origin too) still fails the lock, as before: its
@@ -189,9 +188,7 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
   it('a holder whose lease another tab took and let go while the holder was frozen (a background tab, a page in the back/forward cache) writes it again: a later tab waits for it', async () => {
     fakeClock();
     const [a, b] = twoTabs({ leaseMs: 3_000, pollMs: 500 });
-    let release!: () => void;
-    const holding = a!.lock('game-campaign:alive:a', () => new Promise<void>((resolve) => (release = resolve)));
-    await tick(100);
+    const held = await holdLock(a!.lock, 'game-campaign:alive:a');
     // Frozen, a renewed nothing; its lease expired, and a starting tab took it and let it go (the tracker's recovery).
     await b!.storage.delete(`${LEASE_PREFIX}game-campaign:alive:a`);
     await tick(1_100); // a runs again: its renewal
@@ -199,8 +196,7 @@ describe('createBrowserLock with the storage lease (no navigator.locks)', () => 
     const waiting = b!.lock('game-campaign:alive:a', async () => void (bEntered = true));
     await tick(10_000);
     expect(bEntered).toBe(false); // before, a lived on without a lease: a later tab recovered its running session as crashed
-    release();
-    await holding;
+    await held.release();
     await tick(600);
     expect(bEntered).toBe(true);
     await waiting;

@@ -6,9 +6,9 @@
  * `SecureRandomBridge` the guide has the project add.
  */
 import { randomBytes } from 'node:crypto';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/index.js';
-import { COCOS_PREVIEW_ORIGINS, startGameServer, type GameServer } from '../../../samples/game-server/server.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { COCOS_PREVIEW_ORIGINS, type GameServer } from '../../../samples/game-server/server.js';
+import { npmStartServers } from '../../helpers/npm-start.js';
 import { createFakeCc, type FakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 
@@ -114,24 +114,14 @@ function placeComponent(game: GameServer, userId: string): { component: Sample; 
 }
 
 describe('the Cocos sample against `npm start`', () => {
-  let emulator: RunningEmulator;
-  let game: GameServer;
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    game = await startGameServer({ emulator, port: 0 });
-  });
-  afterAll(async () => {
-    await game?.close();
-    await emulator?.close();
-  });
+  const servers = npmStartServers();
   afterEach(() => {
     vi.useRealTimers();
     vi.restoreAllMocks();
     engine.bridge.length = 0;
   });
 
-  const recordedFor = (userId: string) => emulator.state().sessions.filter((s: { userId: string }) => s.userId === userId);
+  const recordedFor = (userId: string) => servers.emulator.state().sessions.filter((s: { userId: string }) => s.userId === userId);
 
   it.each([
     ['web', 'Web'],
@@ -142,7 +132,7 @@ describe('the Cocos sample against `npm start`', () => {
     engine.cc.start();
     engine.os = os;
     const userId = `cocos-${runtime}-${os}`.toLowerCase();
-    const { component, click, label } = placeComponent(game, userId);
+    const { component, click, label } = placeComponent(servers.game, userId);
     const errors: string[] = [];
     // Only the clocks the tracker reads are moved by hand; the servers keep their real timers.
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
@@ -176,7 +166,7 @@ describe('the Cocos sample against `npm start`', () => {
     CampaignComponent = await loadSample();
     engine.cc = createFakeCc('wechat');
     engine.os = 'Android';
-    const { component, click, label } = placeComponent(game, 'cocos-wechat');
+    const { component, click, label } = placeComponent(servers.game, 'cocos-wechat');
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     try {
       component.start();
@@ -199,7 +189,7 @@ describe('the Cocos sample against `npm start`', () => {
     engine.cc = createFakeCc('web');
     engine.cc.start();
     engine.os = 'Web';
-    const { component, click } = placeComponent(game, 'cocos-relogin');
+    const { component, click } = placeComponent(servers.game, 'cocos-relogin');
     const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
     vi.useFakeTimers({ toFake: ['Date', 'performance'] });
     component.start();
@@ -220,7 +210,7 @@ describe('the Cocos sample against `npm start`', () => {
     const preview = ['http://localhost:7456', 'http://127.0.0.1:7456'];
     expect(COCOS_PREVIEW_ORIGINS).toEqual(preview);
     const preflight = (path: string, origin: string, headers: string) =>
-      fetch(`${game.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers } });
+      fetch(`${servers.game.url}${path}`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': headers } });
     for (const origin of preview) {
       const login = await preflight('/login', origin, 'content-type');
       expect(login.headers.get('access-control-allow-origin')).toBe(origin);
@@ -229,7 +219,7 @@ describe('the Cocos sample against `npm start`', () => {
       expect(relay.status).toBe(204);
       expect(relay.headers.get('access-control-allow-origin')).toBe(origin);
     }
-    const signedIn = await fetch(`${game.url}/login`, { method: 'POST', headers: { origin: 'http://localhost:7456', 'content-type': 'application/json' }, body: '{"userId":"cocos-preview"}' });
+    const signedIn = await fetch(`${servers.game.url}/login`, { method: 'POST', headers: { origin: 'http://localhost:7456', 'content-type': 'application/json' }, body: '{"userId":"cocos-preview"}' });
     expect(signedIn.headers.get('access-control-allow-origin')).toBe('http://localhost:7456');
 
     const stranger = 'https://evil.example';

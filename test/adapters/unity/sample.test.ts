@@ -8,9 +8,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEmulator, type RunningEmulator } from '../../../emulator/index.js';
-import { startGameServer, type GameServer } from '../../../samples/game-server/server.js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { npmStartServers } from '../../helpers/npm-start.js';
 import { compileProbe, csFiles, probeReport } from './mono-probe.js';
 
 const run = promisify(execFile);
@@ -37,31 +36,21 @@ describe('Unity Basic sample', () => {
  * issued: the creator list failed 401 and every flush was refused 401.
  */
 describe('Unity Basic sample against `npm start`', () => {
-  let emulator: RunningEmulator;
-  let game: GameServer;
+  const servers = npmStartServers();
   const work = mkdtempSync(join(tmpdir(), 'unity-sample-server-'));
-
-  beforeAll(async () => {
-    emulator = await startEmulator({ port: 0 });
-    game = await startGameServer({ emulator, port: 0 });
-  });
-  afterAll(async () => {
-    await game?.close();
-    await emulator?.close();
-    rmSync(work, { recursive: true, force: true });
-  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it('with its defaults signs in at the toy login, lists the creators and records a session once', async () => {
     const exe = join(work, 'sample-server.exe');
     compileProbe('SampleServerProbe', exe, [], csFiles(join(import.meta.dirname, '../../../adapters/unity/Samples~')));
-    const { stdout } = await run('mono', [exe, emulator.url, game.url], { env: { ...process.env, GAME_CAMPAIGN_PERSISTENT_DATA_PATH: join(work, 'data') } });
+    const { stdout } = await run('mono', [exe, servers.emulator.url, servers.game.url], { env: { ...process.env, GAME_CAMPAIGN_PERSISTENT_DATA_PATH: join(work, 'data') } });
     const report = JSON.parse(stdout) as { defaults: Record<string, string>; afterStart: string; afterStop: string; sessionId: string };
     expect(report.afterStart).toBe('ready (C# implementation: Editor or non-WebGL player)');
     expect(report.afterStop).toBe('sent 1 session(s)');
-    const recorded = emulator.state().sessions.filter((session: { sessionId: string }) => session.sessionId === report.sessionId);
+    const recorded = servers.emulator.state().sessions.filter((session: { sessionId: string }) => session.sessionId === report.sessionId);
     expect(recorded).toEqual([expect.objectContaining({ userId: report.defaults['playerId'], durationSeconds: 3 })]);
     expect(report.defaults).toMatchObject({
-      clientKey: emulator.clientKey,
+      clientKey: servers.emulator.clientKey,
       baseUrl: 'http://127.0.0.1:8787',
       relayUrl: 'http://127.0.0.1:8788/campaign',
       loginUrl: 'http://127.0.0.1:8788/login',

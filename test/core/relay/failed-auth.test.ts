@@ -19,17 +19,19 @@ const from = (address: string, userId: string | undefined, n = 0) =>
     authorization: userId === undefined ? `Bearer guess-${n}` : `Bearer user:${userId}`,
   });
 
+/** A relay over the fake service that reads each client's address from `x-client-address`, as a trusted proxy sets it. */
+const relayByAddress = (options: Parameters<typeof relayOverFakeService>[0]) =>
+  relayOverFakeService({ coalesceWindowMs: 0, clientAddress: (request) => request.headers.get('x-client-address') ?? undefined, ...options });
+
 afterEach(() => {
   vi.useRealTimers();
 });
 
 describe('failed authentications per client address', () => {
   it("does not count a userId that is not a string as the address's failure: the game's bug, answered 500", async () => {
-    const { relay } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay } = relayByAddress({
       authenticate: () => ({ userId: 42 as unknown as string }),
       failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     const statuses: number[] = [];
     for (let i = 0; i < 4; i++) statuses.push((await relay.fetch(from('203.0.113.7', 'alice', i))).status);
@@ -39,11 +41,9 @@ describe('failed authentications per client address', () => {
   it('answers 429 after the limit without calling authenticate, leaves another address alone, and lets the address in again after the window', async () => {
     vi.useFakeTimers();
     const authenticate = vi.fn(authenticateByHeader);
-    const { relay, bulkCalls } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay, bulkCalls } = relayByAddress({
       authenticate,
       failedAuthLimit: new RateLimiterMemory({ points: 3, duration: 60 }),
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     /** Fetches with fake timers running (the coalescing window is a timer, even at 0 ms). */
     const go = async (request: Request) => {
@@ -72,10 +72,8 @@ describe('failed authentications per client address', () => {
   });
 
   it('does not count successes: many valid requests from one address are never limited', async () => {
-    const { relay } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay } = relayByAddress({
       failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     expect((await relay.fetch(from('203.0.113.9', undefined))).status).toBe(401);
     for (let i = 0; i < 5; i++) expect((await relay.fetch(from('203.0.113.9', 'alice', i))).status).toBe(200);
@@ -91,8 +89,7 @@ describe('failed authentications per client address', () => {
       await new Promise<void>((resolve) => pending.push(resolve));
       return authenticateByHeader(request);
     });
-    const { relay } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay } = relayByAddress({
       authenticate,
       failedAuthLimit: new RateLimiterMemory({ points: 3, duration: 60 }),
       clientAddress: () => '203.0.113.11',
@@ -201,7 +198,6 @@ describe('failed authentications per client address', () => {
       coalesceWindowMs: 0,
       authenticate,
       failedAuthLimit: true,
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     const simple = (route: string, method: string, contentType: string | undefined, n: number) =>
       new Request(`${RELAY}${route}`, {
@@ -224,11 +220,9 @@ describe('failed authentications per client address', () => {
   it('counts an IPv6 client by its /64: a guesser rotating through its own network is held to the limit', async () => {
     // Before, each address had its own 10 failures: 30 guesses from 30 addresses of one /64 all reached authenticate.
     const authenticate = vi.fn(authenticateByHeader);
-    const { relay } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay } = relayByAddress({
       authenticate,
       failedAuthLimit: true,
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) statuses.push((await relay.fetch(from(`2001:db8:7:42:${((i * 7919) & 0xffff).toString(16)}::${i + 1}`, undefined, i))).status);
@@ -240,10 +234,8 @@ describe('failed authentications per client address', () => {
   });
 
   it('counts an IPv4 peer reported IPv4-mapped (a dual-stack server) and as IPv4 once', async () => {
-    const { relay } = relayOverFakeService({
-      coalesceWindowMs: 0,
+    const { relay } = relayByAddress({
       failedAuthLimit: new RateLimiterMemory({ points: 2, duration: 60 }),
-      clientAddress: (request) => request.headers.get('x-client-address') ?? undefined,
     });
     const statuses: number[] = [];
     for (const [i, address] of ['::ffff:203.0.113.9', '203.0.113.9', '::FFFF:cb00:7109'].entries()) statuses.push((await relay.fetch(from(address, undefined, i))).status);
