@@ -20,7 +20,9 @@ import { unref } from '../unref.js';
 /**
  * What asked for a flush. assumed: every trigger waits out a `Retry-After` (the relay asked for it); the
  * automatic ones (`interval`, `threshold`, `startup`) also wait out the jittered backoff, while `manual`
- * (the game asked), `network` (the likely cause is gone) and `background` (the last chance) do not.
+ * (the game asked), `network` (the likely cause is gone) and `background` (the last chance) do not. `network` skips
+ * it once until the relay answers: a connection flapping every few seconds (a train, a lift, a weak signal) sent one
+ * failing request per return, never backing off.
  */
 export type FlushTrigger = 'manual' | 'interval' | 'threshold' | 'background' | 'network' | 'startup' | 'retry';
 
@@ -100,6 +102,8 @@ export function createFlusher(
   /** Send with `keepalive` (the game went to the background during or before this flush). */
   let keepalive = false;
   let attempt = 0;
+  /** A `network` trigger skipped the backoff since the relay last answered (1): the next ones wait it out. */
+  let skipped = 0;
   let backoffUntil = 0;
   let retryAfterUntil = 0;
   let retryTimer: ReturnType<typeof setTimeout> | undefined;
@@ -121,7 +125,7 @@ export function createFlusher(
     if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
-    return now >= retryAfterUntil && !(WAITS_FOR_BACKOFF.includes(trigger) && now < backoffUntil);
+    return now >= retryAfterUntil && (now >= backoffUntil || (!WAITS_FOR_BACKOFF.includes(trigger) && (trigger !== 'network' || !skipped++)));
   };
 
   /**
@@ -227,7 +231,7 @@ export function createFlusher(
    */
   const settle = async (batch: QueuedSession[], result: BulkPlaytimeResult): Promise<Step> => {
     // The relay answered: the backoff, the count of unanswered requests and the reported relay error start afresh.
-    attempt = backoffUntil = retryAfterUntil = unreachable = relayReported = 0;
+    attempt = backoffUntil = retryAfterUntil = unreachable = relayReported = skipped = 0;
     clearTimeout(retryTimer);
     /**
      * The first answer for each sessionId, given to every item of that id: two windows of one player may both have

@@ -32,6 +32,7 @@ afterEach(async () => {
   for (const gc of created.splice(0)) await gc.dispose().catch(() => undefined);
   vi.useRealTimers();
   vi.unstubAllGlobals();
+  vi.restoreAllMocks();
   await emulator?.close();
   emulator = undefined;
 });
@@ -152,5 +153,80 @@ describe('NetInfo 12 (own JS and jest mock) under the adapter', () => {
     expect(network!.isOnline()).toBe(true);
     off();
     expect(changes).toEqual([]);
+  });
+});
+
+describe("NetInfo 12's own JS: a connection that flaps", () => {
+  /** A device on NetInfo's own JS whose relay requests are timed (ms from `mark()`) and fail while `reachable` is false. */
+  const flappingDevice = () => {
+    const { emu, handler } = startService();
+    emulator = emu;
+    const device = { emu, reachable: true, relayAt: [] as number[], t0: 0, mark: () => (device.t0 = Date.now()) };
+    const run = realReactNativeDevice('v3 jest mock', 'own JS').start(async (request) => {
+      if (request.url.startsWith(RELAY_URL)) {
+        device.relayAt.push(Date.now() - device.t0);
+        if (!device.reachable) throw new TypeError('Network request failed');
+      }
+      return handler(request);
+    });
+    const gc = track(createGameCampaign({ ...trackerOptions, clientKey: emu.clientKey, platform: run.platform, tracker: { ...trackerOptions.tracker, flushIntervalMs: 600_000 } }));
+    return Object.assign(device, { run, gc });
+  };
+
+  it('each return of a flapping connection (no request gets through) waits out the backoff but the first; a return after an outage longer than it sends at once', async () => {
+    vi.useFakeTimers(FAKE_TIMERS);
+    vi.spyOn(Math, 'random').mockReturnValue(0.999); // each backoff wait at its ceiling: 999 ms, 1,998, 3,996, 7,992...
+    const device = flappingDevice();
+    const { emu, run, gc, relayAt } = device;
+    await vi.advanceTimersByTimeAsync(100);
+    run.setOnline(false);
+    const id = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+
+    // A train: NetInfo says connected for 1 s every 3 s, 20 times, and no request gets through.
+    device.reachable = false;
+    device.mark();
+    for (let flip = 0; flip < 20; flip++) {
+      run.setOnline(true);
+      await vi.advanceTimersByTimeAsync(1_000);
+      run.setOnline(false);
+      await vi.advanceTimersByTimeAsync(2_000);
+    }
+    // Returns at 0 (no backoff yet), 3,000 (the wait was over) and 6,000 (the one skip of the wait, to 6,996); the
+    // retry at 999 and 30,984 (online then); the retries at 2,997, 13,992 fell while offline. Was one request per return.
+    expect(relayAt).toEqual([0, 999, 3_000, 6_000, 15_000, 30_984]);
+    expect(recorded(emu)).toEqual({});
+
+    // Out of coverage for longer than the backoff, then back where the relay answers: sent at once.
+    await vi.advanceTimersByTimeAsync(300_000);
+    device.reachable = true;
+    device.mark();
+    run.setOnline(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(relayAt.slice(6)).toEqual([0]);
+    expect(recorded(emu)).toEqual({ [id]: 5 });
+  });
+
+  it('the first return after an outage sends at once, inside the backoff its failed requests set', async () => {
+    vi.useFakeTimers(FAKE_TIMERS);
+    vi.spyOn(Math, 'random').mockReturnValue(0.999);
+    const device = flappingDevice();
+    const { emu, run, gc, relayAt } = device;
+    await vi.advanceTimersByTimeAsync(100);
+    const id = gc.tracker.start();
+    await vi.advanceTimersByTimeAsync(5_000);
+    await gc.tracker.stop();
+    // The signal goes before NetInfo says so: four flushes fail, the backoff is now 15,984 ms.
+    device.reachable = false;
+    for (let i = 0; i < 4; i++) await gc.tracker.flush();
+    run.setOnline(false);
+    await vi.advanceTimersByTimeAsync(3_000);
+    device.reachable = true;
+    device.mark();
+    run.setOnline(true);
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(relayAt.slice(4)).toEqual([0]);
+    expect(recorded(emu)).toEqual({ [id]: 5 });
   });
 });

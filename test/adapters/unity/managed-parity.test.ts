@@ -221,3 +221,48 @@ it('raises the same events across a crash (overflow of a queue of one kept by a 
     vi.useRealTimers();
   }
 });
+
+it('a connection that flaps while the relay cannot be reached: of 10 returns inside the backoff only the first sends; a return after an outage longer than it sends at once', async () => {
+  // No time passes between the returns: only a 0 ms draw of the jitter at its 5 min ceiling (1 in 300,000) would end the wait.
+  expect(report['flappingReturnsSent']).toBe(1);
+  expect(report['returnAfterOutageSent']).toBe(1);
+  expect(report['flappingArrived']).toBe(1);
+  // The JavaScript tracker on the memory platform, the same story (core/tracker/flusher.ts): the same counts.
+  vi.useFakeTimers();
+  try {
+    let reachable = false;
+    let requests = 0;
+    const fetch = async (_url: string | URL | Request, init?: RequestInit): Promise<Response> => {
+      requests++;
+      if (!reachable) throw new TypeError('Failed to fetch');
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      return new Response(JSON.stringify({ data: { results: sessions.map(({ sessionId }) => ({ sessionId, status: 'SUCCESS' })) } }), { status: 200 });
+    };
+    const platform = createMemoryPlatform({ fetch, storage: createMemoryStorage() });
+    const tracker = new PlaytimeTracker({ platform, userId: 'flapping', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true });
+    const flushed: unknown[] = [];
+    tracker.on('flushed', (data) => flushed.push(data));
+    tracker.start({ campaignId: 'c1' });
+    await vi.advanceTimersByTimeAsync(2000);
+    await tracker.stop();
+    for (let i = 0; i < 9; i++) await tracker.flush();
+    let before = requests;
+    for (let flip = 0; flip < 10; flip++) {
+      platform.setOnline(false);
+      platform.setOnline(true);
+      await vi.advanceTimersByTimeAsync(0);
+    }
+    expect(requests - before).toBe(report['flappingReturnsSent']);
+    platform.setOnline(false);
+    await vi.advanceTimersByTimeAsync(301_000);
+    before = requests;
+    reachable = true;
+    platform.setOnline(true);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(requests - before).toBe(report['returnAfterOutageSent']);
+    expect(flushed).toHaveLength(1);
+    await tracker.dispose();
+  } finally {
+    vi.useRealTimers();
+  }
+});

@@ -15,8 +15,9 @@ namespace GameCampaignSdk
     /// 1000 (the spec's bulk limit), per-item results, bisection of a batch the relay refuses for its content,
     /// backoff with full jitter from 1 s to 5 min, and <c>Retry-After</c> (up to 5 min). Every trigger waits out a
     /// <c>Retry-After</c>; the automatic ones (interval, threshold, start-up) also wait out the backoff,
-    /// while a manual flush, the network returning and the background do not. Nothing is sent while the device
-    /// says it is offline or the player opted out.
+    /// while a manual flush, the network returning and the background do not; the network returning skips it once until
+    /// the relay answers (a connection flapping every few seconds would otherwise send one failing request per return).
+    /// Nothing is sent while the device says it is offline or the player opted out.
     /// </summary>
     internal sealed class ManagedFlusher
     {
@@ -40,6 +41,8 @@ namespace GameCampaignSdk
         private Task running;
         private bool again;
         private int attempt;
+        /// <summary>The network's return skipped the backoff since the relay last answered: the next returns wait it out.</summary>
+        private bool networkSkipped;
         private double backoffUntil;
         private double retryAfterUntil;
         private ManagedTimer retryTimer;
@@ -65,7 +68,11 @@ namespace GameCampaignSdk
             if (trigger == FlushTrigger.Retry) return true; // its timer was set for the end of the wait
             var now = MonotonicClock.NowMs();
             var waitsForBackoff = trigger == FlushTrigger.Interval || trigger == FlushTrigger.Threshold || trigger == FlushTrigger.Startup;
-            return now >= retryAfterUntil && !(waitsForBackoff && now < backoffUntil);
+            if (now < retryAfterUntil) return false;
+            if (now >= backoffUntil) return true;
+            if (trigger != FlushTrigger.Network) return !waitsForBackoff;
+            if (networkSkipped) return false;
+            return networkSkipped = true;
         }
 
         /// <summary>Flushes now if <paramref name="trigger"/> may start one; joins the drain already running.</summary>
@@ -351,6 +358,7 @@ namespace GameCampaignSdk
         private void ResetBackoff()
         {
             attempt = 0;
+            networkSkipped = false;
             backoffUntil = retryAfterUntil = 0;
             if (retryTimer != null) retryTimer.Cancel();
         }

@@ -38,6 +38,7 @@ internal static class ManagedParityProbe
         UnusualRelayAnswers(args[1]);
         EventStory();
         CrashStory();
+        FlappingNetwork();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -140,7 +141,8 @@ internal static class ManagedParityProbe
         UnityProcess.Start(Loop);
         var events = new List<object>();
         var heard = true;
-        Bridge.EventReceived += (name, message) => { if (heard) events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data"))); };
+        Action<string, Dictionary<string, object>> listen = (name, message) => { if (heard) events.Add(Bridge.Args("name", name, "data", Json.Field(message, "data"))); };
+        Bridge.EventReceived += listen;
         Report["crashStoryStartMs"] = MonotonicMs;
         var options = Options("crash");
         options.MaxQueue = 1;
@@ -161,6 +163,7 @@ internal static class ManagedParityProbe
         HttpExchange.Transport = Relay.Exchange;
         Loop.Run(() => GameCampaign.Init(options), "init");
         Loop.Run(Tracker.Flush, "flush");
+        Bridge.EventReceived -= listen; // the stories after this one are not part of it
         Report["crashStory"] = events;
     }
 
@@ -263,4 +266,51 @@ internal static class ManagedParityProbe
         Report["unreadableAnswers"] = outcomes;
         Report["pendingAfter"] = (double)Bridge.PendingCount;
     }
+
+    /// <summary>
+    /// A connection that flaps while the relay cannot be reached: a 2 s session, 9 flushes failing (the backoff at its
+    /// 5 min ceiling), then the network lost and back 10 times with no time passing: the requests each return made (the
+    /// first return skips the backoff, the others wait it out); then offline past the backoff and back where the relay
+    /// answers: the requests that return made at once, and the sessions that arrived.
+    /// </summary>
+    private static void FlappingNetwork()
+    {
+        UnityProcess.Start(Loop);
+        Loop.Run(() => GameCampaign.Init(Options("flapping")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        var requests = 0;
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            requests++;
+            return Task.FromResult(new HttpAnswer { NetworkError = "Cannot resolve destination host" });
+        };
+        for (var i = 0; i < 9; i++) Loop.Run(Tracker.Flush, "flush");
+        var before = requests;
+        for (var flip = 0; flip < 10; flip++)
+        {
+            Application.Reachability = NetworkReachability.NotReachable;
+            Pass(0);
+            Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+            Pass(0);
+        }
+        Report["flappingReturnsSent"] = (double)(requests - before);
+        Application.Reachability = NetworkReachability.NotReachable;
+        Pass(301000);
+        before = requests;
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            requests++;
+            return Relay.Exchange(method, url, headers, body);
+        };
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Pass(0);
+        Report["returnAfterOutageSent"] = (double)(requests - before);
+        var arrived = 0;
+        foreach (var session in Relay.Received) if (session.Player == "flapping") arrived++;
+        Report["flappingArrived"] = (double)arrived;
+        HttpExchange.Transport = Relay.Exchange;
+    }
 }
+
