@@ -120,8 +120,12 @@ function appStateLifecycle(appState: AppStateLike, clock: () => number): Lifecyc
   let subscription: { remove(): void } | undefined;
   /** Whether `state` is the background (`inactive` keeps what was), kept as the state now. */
   const rule = (state: string | null | undefined) => (inBackground = state === 'background' || (state !== 'active' && inBackground));
-  /** How far the wall clock was ahead of `clock` as the app went to the background; the sleep added to `clock` so far. */
-  let ahead: number;
+  /**
+   * How far the wall clock was ahead of `clock` as the app went to the background (or as the platform was made: an app
+   * the OS launched in the background, a push or a background fetch, sleeps there before its first return); the sleep
+   * added to `clock` so far.
+   */
+  let ahead = Date.now() - clock();
   let slept = 0;
   const subscribe = (background: boolean) => (listener: () => void) => {
     const set = sets[+background]!;
@@ -133,7 +137,6 @@ function appStateLifecycle(appState: AppStateLike, clock: () => number): Lifecyc
       // while the phone sleeps: the wall clock's lead grown over a background is that sleep, added before the
       // tracker reads the clock, so a night asleep outlasts the background time-out. assumed: a clock set forward in
       // the background lengthens that background (never play); one set back there adds none.
-      // Before any background `ahead` is undefined, the gap NaN: no sleep added (an app launched in the background).
       const lead = Date.now() - clock();
       if (next) ahead = lead;
       else if (lead - ahead > 0) slept += lead - ahead;

@@ -573,6 +573,30 @@ describe('React Native: a phone asleep with the app in the background', () => {
     await gc.dispose();
   });
 
+  // As the same night awake gives: the session started by the background launch ends at its start having played nothing
+  // (background-timeout), the morning's play is its continuation. Was one session from 22:00 to 22:01:10.
+  it.each([['asleep', false], ['awake', true]])('launched in the background (a push, a background fetch), %s there for the night, then opened: the morning\'s play is dated then', async (_, awake) => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    vi.setSystemTime(Date.UTC(2026, 3, 1, 22));
+    const AppState = createFakeAppState('background');
+    const gc = createGameCampaign({ ...facade, fetch: async () => new Response('{}', { status: 503 }), modules: { AsyncStorage: createAsyncStorageV2(), AppState, getRandomValues } });
+    const ends: Array<[string, number, string, string]> = [];
+    gc.tracker.on('session:end', ({ reason, session }) => ends.push([reason, session.durationSeconds, session.startedAt, session.endedAt]));
+    await gc.tracker.flush();
+    gc.tracker.start(); // the app's start-up code, run by the OS's background launch
+    await vi.advanceTimersByTimeAsync(10_000);
+    if (awake) await vi.advanceTimersByTimeAsync(8 * HOUR);
+    else vi.setSystemTime(Date.now() + 8 * HOUR);
+    AppState.set('active');
+    await vi.advanceTimersByTimeAsync(60_000);
+    await gc.tracker.stop();
+    expect(ends).toEqual([
+      ['background-timeout', 0, '2026-04-01T22:00:00.000Z', '2026-04-01T22:00:00.000Z'],
+      ['stop', 60, '2026-04-02T06:00:10.000Z', '2026-04-02T06:01:10.000Z'],
+    ]);
+    await gc.dispose();
+  });
+
   it('a clock set back while in the background changes nothing: the session goes on (two minutes played, one session)', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const AppState = createFakeAppState();
