@@ -102,7 +102,7 @@ export function createFlusher(
   /** Send with `keepalive` (the game went to the background during or before this flush). */
   let keepalive = false;
   let attempt = 0;
-  /** A `network` trigger skipped the backoff since the relay last answered (1): the next ones wait it out. */
+  /** Not 0 once a `network` trigger skipped the backoff since the relay last answered: the next ones wait it out. */
   let skipped = 0;
   let backoffUntil = 0;
   let retryAfterUntil = 0;
@@ -125,7 +125,7 @@ export function createFlusher(
     if (disposed || !enabled() || platform.network?.isOnline() === false) return false;
     if (trigger === 'retry') return true; // its timer was set for the end of the wait
     const now = platform.monotonic();
-    return now >= retryAfterUntil && (now >= backoffUntil || (!WAITS_FOR_BACKOFF.includes(trigger) && (trigger !== 'network' || !skipped++)));
+    return now >= retryAfterUntil && (now >= backoffUntil || !(WAITS_FOR_BACKOFF.includes(trigger) || (trigger === 'network' && skipped++)));
   };
 
   /**
