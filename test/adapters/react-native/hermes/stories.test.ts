@@ -132,6 +132,13 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
   });
 
+  it.each(named(APPS))('a connection that flaps (connected 1 s in 3, the relay unreachable): the returns wait out the backoff but the first (6 requests in a minute, was 21); a later return delivers at once (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'flapping' });
+    expect(run.outcome.flappingRequests).toBe(6);
+    expect(run.outcome.deliveredOnline).toBe(1);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
+  });
+
   it.each(named(APPS))("NetInfo's reachability check blocked (isConnected true, isInternetReachable false, as iOS reports where Google is unreachable): the relay still gets the session (%s)", async (_name, app) => {
     const run = await storyOf(app, { story: 'reachability-check-blocked' });
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);

@@ -151,6 +151,35 @@ const stories = {
   },
 
   /**
+   * A train: NetInfo says connected for 1 s every 3 s, twenty times, and no request gets through (the relay unreachable
+   * while connected); then a return where the relay answers. Math.random at 0.999 puts each backoff wait at its ceiling
+   * (the session ids come from the secure source).
+   */
+  async 'flapping'() {
+    Math.random = () => 0.999;
+    const { gc, ends } = start();
+    await playAMinuteOffline(gc);
+    const before = relay.requests;
+    for (let flip = 0; flip < 20; flip++) {
+      setOnline(true);
+      relay.online = false;
+      await settle();
+      await advance(1000);
+      setOnline(false);
+      await settle();
+      await advance(2000);
+    }
+    const flappingRequests = relay.requests - before;
+    step('online');
+    await advance(5 * MINUTE);
+    setOnline(true);
+    await settle();
+    const deliveredOnline = relay.delivered.length;
+    await gc.dispose();
+    return { ends, flappingRequests, deliveredOnline };
+  },
+
+  /**
    * NetInfo says connected but not reachable (its check of a Google URL is blocked) while the relay answers: the
    * session is delivered anyway, at stop, and nothing is reported.
    */
