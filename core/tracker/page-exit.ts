@@ -69,6 +69,11 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    */
   const held = new Map<string, { item: QueuedSession; bytes: number }>();
   let heldBytes = 0;
+  /**
+   * Keys an exit request of this page carries, until it settles: a second exit while it is under way (a game's
+   * dispose in its own `pagehide` listener, after the SDK's) does not send them again, spending the page's 64 KiB.
+   */
+  const out = new Set<string>();
   const keepalive = keepaliveSizer(config.isTest);
   return {
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
@@ -101,12 +106,14 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
       const nowMs = platform.now();
-      const items = [...held.values()].reverse().map(({ item }) => presentFrame(item, moved, nowMs));
+      const items = [...held.values()].filter(({ item }) => !out.has(item.key)).reverse().map(({ item }) => presentFrame(item, moved, nowMs));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
       const [first = []] = keepalive.chunks(items).chunks;
+      const keys = first.map((item) => item.key);
       // Only what it sends is marked in flight: a flush running beside it keeps its own marks.
-      queue.claim(first.map((item) => item.key));
-      if (first.length) flusher.sendAtOnce(first, sendHeaders);
+      queue.claim(keys);
+      keys.forEach(out.add, out);
+      if (keys.length) flusher.sendAtOnce(first, sendHeaders).then(() => keys.forEach(out.delete, out));
     },
   };
 }
