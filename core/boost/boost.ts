@@ -42,7 +42,9 @@ export interface Boost {
   change(request: BoostChangeRequest, options?: { signal?: AbortSignal }): Promise<BoostRecord>;
   /**
    * The player's current boost (`GET /v1/client/sponsors/user/{userId}`), or undefined when they have none
-   * (assumed: the service's 404 for this read means no boost).
+   * (assumed: the service's 404 for this read, with the spec's error body, means no boost).
+   * @throws NotFoundError (message `HTTP 404`) for a 404 without the spec's error body (a proxy's or CDN's page, a
+   * wrong `baseUrl`): not "no boost", which would hide the player's boost
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    */
   current(): Promise<BoostRecord | undefined>;
@@ -65,7 +67,9 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
       })),
     current: () =>
       sponsors.get(userId).catch((error: unknown) => {
-        if (error instanceof NotFoundError) return undefined;
+        // Only the service's own 404 (the spec's error body, whose `message` the error carries) says "no boost": a
+        // proxy's or CDN's 404 page, or a wrong baseUrl, has none (the message is then `HTTP 404`, ../http/errors.ts).
+        if (error instanceof NotFoundError && error.message != 'HTTP 404') return undefined;
         throw error;
       }),
   };

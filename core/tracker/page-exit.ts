@@ -69,6 +69,10 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    */
   const held = new Map<string, { item: QueuedSession; bytes: number }>();
   let heldBytes = 0;
+  const drop = (key: string) => {
+    heldBytes -= held.get(key)?.bytes ?? 0;
+    held.delete(key);
+  };
   const keepalive = keepaliveSizer(config.isTest);
   return {
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
@@ -86,10 +90,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
         heldBytes -= oldestBytes;
       }
     },
-    drop(key) {
-      heldBytes -= held.get(key)?.bytes ?? 0;
-      held.delete(key);
-    },
+    drop,
     leaves(ending, now) {
       const record = ending.record(instanceId, now);
       if (record.playedMs < MIN_SESSION_MS) return false;
@@ -104,9 +105,16 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const items = [...held.values()].reverse().map(({ item }) => presentFrame(item, moved, nowMs));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
       const [first = []] = keepalive.chunks(items).chunks;
+      const keys = first.map((item) => item.key);
       // Only what it sends is marked in flight: a flush running beside it keeps its own marks.
-      queue.claim(first.map((item) => item.key));
-      if (first.length) flusher.sendAtOnce(first, sendHeaders);
+      queue.claim(keys);
+      /**
+       * And no longer held: another exit of this page (a game's dispose in its own `pagehide` listener, after the
+       * SDK's) does not send them again, spending the page's 64 KiB. Storage keeps them: should this request fail, a
+       * flush sends them (from storage, keepalive at the next exit too).
+       */
+      keys.forEach(drop);
+      if (keys.length) flusher.sendAtOnce(first, sendHeaders);
     },
   };
 }

@@ -25,9 +25,12 @@ export interface RunningStore {
   read(sessionId: string): Promise<RunningRecord | undefined>;
 }
 
-/** The {@link RunningStore} under `prefix`; a failed storage call goes to `onError` (a read then finds nothing). */
-export function runningStore(storage: KeyValueStorage, prefix: string, onError: (error: unknown) => void): RunningStore {
-  let writes = Promise.resolve();
+/**
+ * The {@link RunningStore} under `prefix`; a failed storage call goes to `onError` (a read then finds nothing). Writes
+ * start once `held` resolves: the tracker's alive lock is held (./tracker.ts).
+ */
+export function runningStore(storage: KeyValueStorage, prefix: string, onError: (error: unknown) => void, held?: Promise<unknown>): RunningStore {
+  let writes = Promise.resolve(held) as Promise<void>;
   const write = (operation: () => Promise<void>) => (writes = writes.then(operation).catch(onError));
   const remove = (sessionId: string) => write(() => storage.delete(prefix + sessionId));
   return {

@@ -131,10 +131,20 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   /** What the lock an instance holds while it lives is named: this, then its instance id. */
   const alivePrefix = `${storageKey}:alive:`;
   let releaseAlive = () => {};
-  if (platform.lock) {
-    const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
-    platform.lock(alivePrefix + instanceId, () => alive).catch((cause: unknown) => error('lock', cause));
-  }
+  /**
+   * Resolves once this instance holds its alive lock (or its request failed): running records are written only then,
+   * or another tab would recover a live session as a crashed one. A prerendered page (speculation rules) gets no Web
+   * Lock until it is shown (Chromium defers `navigator.locks.request` there): its session was reported `dropped` by
+   * another tab and recorded by this one.
+   */
+  const holdsAlive =
+    platform.lock &&
+    new Promise((held) => {
+      const alive = new Promise<void>((resolve) => (releaseAlive = resolve));
+      platform.lock!(alivePrefix + instanceId, () => (held(0), alive))
+        .catch((cause: unknown) => error('lock', cause))
+        .then(held);
+    });
   const layout = storageLayout(storageKey, config.userId);
   const prefix = layout.own;
   const queuePrefix = prefix + layout.queue;
@@ -147,7 +157,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    */
   let switchStored: Promise<unknown> = Promise.resolve();
   const runningPrefix = prefix + layout.running;
-  const running = runningStore(storage, runningPrefix, storageError);
+  const running = runningStore(storage, runningPrefix, storageError, holdsAlive);
   /**
    * Where going to the background may be the page's last event: the session ends there and is sent at once. The
    * platform supplies that code (./page-exit.ts), so that hosts without it do not carry it.

@@ -89,7 +89,8 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
     await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
     await page.evaluate(async () => {
       const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
-      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
+      // Its own token: what the left page sent is told apart from this visit's flush.
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer next-visit' }) } });
       await tracker.flush();
       await tracker.dispose();
     });
@@ -115,12 +116,15 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
   });
 
   it.each([
-    ['the page navigated away: the session arrives from that exit with its full play time, recorded once', false],
+    ['the page navigated away: the session arrives from that exit with its full play time, recorded once', undefined],
     // The SDK's own page exit never runs there: the dispose removes its listeners before pagehide.
-    ['the game disposes its tracker as the page is left (beforeunload) and navigates away: the dispose sends the session, with its full play time, recorded once', true],
-  ])('%s', async (_title, disposeOnLeaving) => {
+    ['the game disposes its tracker as the page is left (beforeunload) and navigates away: the dispose sends the session, with its full play time, recorded once', 'beforeunload'],
+    // Its pagehide listener runs after the SDK's (added after the tracker): the SDK's exit has sent the session, and
+    // the dispose must not send it again (each copy spends the page's 64 KiB keepalive budget).
+    ['the game disposes its tracker in its own pagehide listener, after the SDK\'s exit: the session is sent once in that exit', 'pagehide'],
+  ] as const)('%s', async (_title, disposeOn) => {
     const { page, sessionId, startedAt } = await playing();
-    if (disposeOnLeaving) await page.evaluate(() => addEventListener('beforeunload', () => void (globalThis as unknown as { tracker: { dispose(): Promise<void> } }).tracker.dispose()));
+    if (disposeOn) await page.evaluate((type) => addEventListener(type, () => void (globalThis as unknown as { tracker: { dispose(): Promise<void> } }).tracker.dispose()), disposeOn);
     await new Promise((resolve) => setTimeout(resolve, 2_400));
     const request = nextRequest();
     const leftAt = Date.now();
@@ -133,5 +137,8 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
 
     await nextVisit();
     expect(recorded.get(sessionId)).toBe(1);
+    // Everything the left page sent has arrived by now (issued in its exit, before the next visit loaded): one copy.
+    const fromExit = received.filter((entry) => entry.headers['authorization'] === 'Bearer player-token').flatMap((entry) => entry.sessions);
+    expect(fromExit.filter((session) => session.sessionId === sessionId)).toHaveLength(1);
   });
 });

@@ -18,7 +18,8 @@ namespace GameCampaignSdk
             return Change(new BoostChange { NewCreatorKey = newCreatorKey, CampaignId = campaignId });
         }
 
-        /// <summary>The player's current boost; null when they have none.</summary>
+        /// <summary>The player's current boost; null when they have none (the service's 404, with its error body).</summary>
+        /// <exception cref="GameCampaignException">NOT_FOUND "HTTP 404" for a 404 without the spec's error body (a proxy's or CDN's page): not "no boost".</exception>
         public static Task<BoostRecord> Current()
         {
             return Bridge.Call("boost.current", null, BoostRecord.FromJson);

@@ -266,3 +266,8 @@ it('a connection that flaps while the relay cannot be reached: of 10 returns ins
     vi.useRealTimers();
   }
 });
+
+it('Boost.Current says "no boost" only for the service\'s 404 (its error body), as gc.boost.current(); a proxy\'s 404 is NOT_FOUND', () => {
+  // A 404 without a body (a proxy's HTML page is no JSON), one with other JSON, one with the spec's error body.
+  expect(report['boostCurrentOn404']).toEqual(['NOT_FOUND HTTP 404', 'NOT_FOUND HTTP 404', 'ok']);
+});

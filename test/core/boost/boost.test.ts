@@ -113,4 +113,15 @@ describe('boost', () => {
     const down = boostWith(async () => json(401, { status: 401, error: 'Unauthorized', code: 'UNAUTHORIZED', message: 'bad key' }));
     await expect(down.current()).rejects.toMatchObject({ status: 401 });
   });
+
+  it.each([
+    ['a proxy\'s HTML page', () => new Response('<html><body>404 Not Found</body></html>', { status: 404, headers: { 'content-type': 'text/html' } })],
+    ['an empty body (a CDN, a wrong baseUrl)', () => new Response(null, { status: 404 })],
+    ['JSON that is not the spec\'s error body', () => json(404, { error: 'no route' })],
+  ])('does not take a 404 whose body is not the spec\'s error body (%s) for "no boost": it rejects with NotFoundError', async (_title, answer) => {
+    // Before: resolved undefined, so a player who had a boost was shown none.
+    const error = await boostWith(async () => answer()).current().then(() => undefined, (caught: unknown) => caught);
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, message: 'HTTP 404' });
+  });
 });

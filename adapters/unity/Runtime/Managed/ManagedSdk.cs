@@ -81,7 +81,9 @@ namespace GameCampaignSdk
         {
             var answer = await HttpExchange.Send("GET", baseUrl + path, new Dictionary<string, string> { { "Authorization", "Bearer " + clientKey } }, null);
             if (answer.Ok) return answer.Data;
-            if (nullWhenNotFound && answer.Status == 404) return null;
+            // Only the service's own 404 (the spec's error body: a string message) means none, as core/boost/boost.ts:
+            // a proxy's or CDN's 404 page, or a wrong base URL, is NOT_FOUND "HTTP 404", not "no boost".
+            if (nullWhenNotFound && answer.Status == 404 && Json.Str(Json.Obj(answer.Body), "message") != null) return null;
             throw HttpExchange.ErrorOf(answer);
         }
 

@@ -39,6 +39,7 @@ internal static class ManagedParityProbe
         EventStory();
         CrashStory();
         FlappingNetwork();
+        BoostCurrentOn404();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -244,6 +245,24 @@ internal static class ManagedParityProbe
         ManagedTracker.BackgroundWaitMs = 1000;
         Relay.Mode = "accept";
         Report["pauseWaitedForQueueRead"] = readHeldTooLong;
+    }
+
+    /// <summary>
+    /// Boost.Current answered 404: none (null) only with the spec's error body, as core/boost/boost.ts; a proxy's page,
+    /// an empty body or other JSON is NOT_FOUND "HTTP 404" (before: null, the player shown no boost while they had one).
+    /// </summary>
+    private static void BoostCurrentOn404()
+    {
+        UnityProcess.Start(Loop);
+        Loop.Run(() => GameCampaign.Init(Options("boost-404")), "init");
+        var outcomes = new List<object>();
+        foreach (var body in new object[] { null, Bridge.Args("error", "no route"), Bridge.Args("status", 404.0, "error", "Not Found", "code", "NOT_FOUND", "message", "User boost-404 has no boost") })
+        {
+            HttpExchange.Transport = (method, url, headers, json) => Task.FromResult(new HttpAnswer { Status = 404, Body = body });
+            outcomes.Add(Outcome(Boost.Current));
+        }
+        HttpExchange.Transport = Relay.Exchange;
+        Report["boostCurrentOn404"] = outcomes;
     }
 
     /// <summary>Answers the bridge cannot read as an error still complete their Task (failed) and clear its entry.</summary>
