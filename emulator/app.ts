@@ -11,7 +11,7 @@ import type { AppEnv, Services } from './app-env.js';
 import { loopbackOnly, noWebhookDelivery, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
 import { injectFaults } from './middleware/faults.js';
 import { limitBody, parseJsonBody } from './middleware/json-body.js';
-import { decodablePathParams } from './middleware/path-params.js';
+import { decodableUrl } from './middleware/decodable-url.js';
 import { rejectUnknownPaths } from './middleware/unknown-route.js';
 import { answerError, fail } from './respond.js';
 import { campaignRoutes } from './routes/campaigns.js';
@@ -38,7 +38,7 @@ export function createApp(services: Services, controls: Controls): Hono<AppEnv> 
   app.use('/v1/*', rateLimit(store));
   app.use('/v1/*', limitBody);
   app.use('/v1/*', parseJsonBody(true));
-  app.use('/v1/*', decodablePathParams);
+  app.use('/v1/*', decodableUrl);
   app.use('/_emulator/*', loopbackOnly);
   app.use('/_emulator/*', sameOriginOnly);
   app.use('/_emulator/*', noWebhookDelivery);

@@ -190,6 +190,24 @@ describe('emulator path parameters that cannot be decoded', () => {
     expect(emulator.state().boosts.map((b: { userId: string }) => b.userId)).not.toContain('%ZZ');
   });
 
+  it.each([
+    ['/v1/client/creators/search?q=%ZZ', 'q'],
+    ['/v1/client/creators/search?q=abc&limit=1%', 'limit'],
+    ['/v1/client/creators/search?q=%E9t%E9', 'q'],
+    ['/v1/client/creators/search?q=abc&%ZZ=1', '(query)'],
+  ])('answers GET %s with 400 VALIDATION_ERROR naming the query parameter', async (path, name) => {
+    // Before, hono's c.req.query() handed the text on as written: creators were searched for the text %ZZ (200).
+    const answer = await call('GET', path, { key: emulator.clientKey });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: name, message: 'is not valid percent-encoding' }] });
+  });
+
+  it('still decodes a well-formed query (+ and %20 as spaces, %C3%A9, an encoded & and =)', async () => {
+    for (const path of ['/v1/client/creators/search?q=a+b%20%C3%A9', '/v1/client/creators/search?q=a%26b%3Dc&limit=5']) {
+      expect((await call('GET', path, { key: emulator.clientKey })).status).toBe(200);
+    }
+  });
+
   it('still decodes a well-formed parameter (%2F, %20, UTF-8)', async () => {
     const answer = await call('GET', '/v1/server/coupons/user/a%2Fb%20%C3%A9');
     expect(answer.status).toBe(200);
