@@ -11,6 +11,7 @@
  *   emulator recorded for the logged-in player (so the page can show "recorded once").
  */
 import { randomUUID } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import { serve, type ServerType } from '@hono/node-server';
 import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
@@ -50,7 +51,8 @@ export interface GameServer {
 /** Starts the sample game server on 127.0.0.1. */
 export async function startGameServer(options: GameServerOptions): Promise<GameServer> {
   const { emulator } = options;
-  const root = options.root ?? new URL('../..', import.meta.url).pathname;
+  // fileURLToPath, not .pathname: under a folder with a space (`My Projects`) the path read as %20 and nothing was served.
+  const root = options.root ?? fileURLToPath(new URL('../..', import.meta.url));
   const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
 
   /** How far the demo moved the emulator's clock, so the page can judge the boost cooldown by the same clock. */
