@@ -31,13 +31,17 @@ export function wechatStore(wx: WechatApi): StringStore {
  * WeChat's network state for ../shared/watched-network.ts: `wx.getNetworkType` answers what it is now, one
  * `wx.onNetworkStatusChange` listener follows it, and the returned function removes that listener with
  * `wx.offNetworkStatusChange` (base library 2.9.3+; the same function object: WeChat removes only the listener it
- * is given).
+ * is given). Both answer in callbacks, so `getNetworkType`'s answer may come after a change it predates (offline at
+ * launch, then the network back): it counts only while no change has been heard, and nothing counts once unwatched
+ * (a late answer would set the state of a later watch, or of nobody's; an old base library keeps the listener).
  */
 export function watchWechatNetwork(wx: WechatApi, update: (online: boolean) => void): () => void {
-  const listener = ({ isConnected }: { isConnected: boolean }) => update(isConnected);
-  wx.getNetworkType({ success: ({ networkType }) => update(networkType !== 'none') });
+  /** 0: waiting for `getNetworkType`; 1: a change heard (newer than its answer); 2: unwatched. */
+  let state = 0;
+  const listener = ({ isConnected }: { isConnected: boolean }) => state < 2 && ((state = 1), update(isConnected));
+  wx.getNetworkType({ success: ({ networkType }) => state || update(networkType !== 'none') });
   wx.onNetworkStatusChange(listener);
-  return () => wx.offNetworkStatusChange?.(listener);
+  return () => ((state = 2), wx.offNetworkStatusChange?.(listener));
 }
 
 /**

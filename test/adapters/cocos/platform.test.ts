@@ -536,6 +536,47 @@ describe('Cocos network', () => {
     expect(fake.networkListeners).toEqual([]);
   });
 
+  /**
+   * `wx.getNetworkType` and `wx.onNetworkStatusChange` both answer in callbacks from WeChat's native side
+   * (developers.weixin.qq.com/minigame/dev/api/device/network/wx.getNetworkType.html): an answer measured before a
+   * change may come after it. Held here and given when the test says.
+   */
+  const lateNetworkType = () => {
+    const fake = createFakeWx(new Map(), noServer);
+    const answers: Array<() => void> = [];
+    fake.wx.getNetworkType = ({ success }) => void answers.push(() => success?.({ networkType: 'none' }));
+    return { fake, answers };
+  };
+
+  it('on WeChat an answer of wx.getNetworkType that comes after a change (offline at launch, then the network back) does not undo it', async () => {
+    const { fake, answers } = lateNetworkType();
+    fake.setOnline(false);
+    const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    const changes: boolean[] = [];
+    network!.onChange((online) => changes.push(online));
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    fake.setOnline(true); // wx.onNetworkStatusChange: connected
+    answers[0]!(); // the answer measured at launch: 'none'
+    // Before: offline again, and the tracker's flusher refuses to send until the next change (none may come this run).
+    expect([network!.isOnline(), changes]).toEqual([true, []]);
+    fake.setOnline(false);
+    expect([network!.isOnline(), changes]).toEqual([false, [false]]);
+  });
+
+  it('on WeChat an answer of wx.getNetworkType that comes after its watch ended leaves the next watch alone', async () => {
+    const { fake, answers } = lateNetworkType();
+    const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    const off = network!.onChange(() => undefined);
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    off();
+    await new Promise((resolve) => setTimeout(resolve, 0)); // WeChat's callbacks come in a task of their own
+    answers[0]!(); // late, for a watch that has ended
+    network!.onChange(() => undefined);
+    await vi.waitFor(() => expect(answers).toHaveLength(2));
+    // Assumed online until this watch's own wx.getNetworkType answers (before: the old answer's offline).
+    expect(network!.isOnline()).toBe(true);
+  });
+
   it('on native reports no network signal (sys.getNetworkType cannot tell), so the tracker just tries', () => {
     expect(createCocosPlatform({ cc: createFakeCc('native') }).network).toBeUndefined();
   });
