@@ -1,7 +1,7 @@
 /**
  * A Cocos Creator 3.8 component that takes part in a creator campaign: it creates the SDK once the engine has
  * started, records a play session between the Play and Stop buttons, opens the campaign page in a WebView
- * and frees everything when its node is destroyed. Works on web, native (iOS, Android) and WeChat mini-game
+ * and frees everything when its node is destroyed. Works on web, native (iOS, Android) and WeChat or Douyin mini-game
  * builds (there, without the web view). It signs the player in at the game server first (`npm start`'s toy login),
  * since the relay takes only a signed-in player's sessions. On native it reads random bytes through a bridge your
  * project adds (`SecureRandomBridge`, docs/guides/cocos.md "Random bytes on native"): without it the campaign page
@@ -27,6 +27,8 @@ const { ccclass, property } = _decorator;
  * runs in WeChat's browser. The SDK takes the WeChat runtime only for the mini-game API, so passing it is safe.
  */
 const wechat = (globalThis as { wx?: WechatApi }).wx;
+/** Douyin's mini-game API (`tt`), passed as `wx` in a ByteDance build: the same calls (docs/guides/cocos.md). */
+const douyin = (globalThis as { tt?: WechatApi }).tt;
 
 @ccclass('CampaignComponent')
 export class CampaignComponent extends Component {
@@ -57,7 +59,7 @@ export class CampaignComponent extends Component {
     // Not before start(): `sys.localStorage` is an empty object until the engine has started.
     const gc = createGameCampaign({
       cc: { sys, game, Game },
-      wx: wechat,
+      wx: sys.platform === sys.Platform.BYTEDANCE_MINI_GAME ? douyin : wechat,
       clientKey: this.clientKey,
       // Asked before each delivery: the first signs in. Until it succeeds the sessions wait on the device.
       relay: { url: this.relayUrl, headers: async () => ({ authorization: `Bearer ${await this.signIn()}` }) },

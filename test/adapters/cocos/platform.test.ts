@@ -451,6 +451,41 @@ describe('Cocos runtime', () => {
   });
 });
 
+describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/guides/cocos.md)', () => {
+  /**
+   * Douyin's `tt` has the storage, network and request calls the adapter uses under the same names
+   * (developer.open-douyin.com/docs/resource/zh-CN/mini-game/develop/api/: tt.getStorageSync, tt.setStorageSync,
+   * tt.removeStorageSync, tt.getStorageInfoSync, tt.getNetworkType, tt.onNetworkStatusChange, tt.request), and Cocos's
+   * ByteDance adapter wraps tt.request in an XHR as its WeChat one does (cocos-engine platforms/minigame/platforms/
+   * bytedance/wrapper/builtin/window.js exports XMLHttpRequest and no fetch). Modelled as the WeChat fake without what
+   * `tt` is not known to have: `getUserCryptoManager` and `offNetworkStatusChange`.
+   */
+  const douyin = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>) => {
+    const fake = createFakeWx(table, handler);
+    const { getUserCryptoManager: _crypto, offNetworkStatusChange: _off, ...tt } = fake.wx;
+    return { tt, XMLHttpRequest: fake.XMLHttpRequest };
+  };
+
+  it('runs as a mini-game: sessions stored with tt and delivered over its XHR; no web view; the missing random source reported', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const table = new Map<string, unknown>();
+    const sent: string[] = [];
+    const { tt, XMLHttpRequest } = douyin(table, async (request) => acknowledge(sent, await request.text()));
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: tt, XMLHttpRequest, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    expect(gc.platform.runtime).toBe('wechat');
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(sent).toEqual([id]);
+    expect(errors.map((event) => event.kind)).toEqual(['crypto']);
+    await expect(gc.platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
+    await gc.dispose();
+  });
+});
+
 describe('Cocos: the SDK created again in one game', () => {
   /** What the game passes, the `cc` and the way to the service aside. */
   const game = {
