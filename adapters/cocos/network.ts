@@ -3,6 +3,10 @@
  * event, so the web build reads `navigator.onLine` and its events, the WeChat build `wx.getNetworkType` and
  * `wx.onNetworkStatusChange` (./wechat.ts); native builds report nothing (the tracker then simply tries). Both go
  * through ../shared/watched-network.ts, so the host listeners are attached only while the tracker listens.
+ * Native's `sys.getNetworkType()` is live but not an offline signal: on Android it answers NONE for any active network
+ * that is not mobile or Wi-Fi (Ethernet, a VPN) and when the app lacks ACCESS_NETWORK_STATE (cocos-engine
+ * native/cocos/platform/android/java/src/com/cocos/lib/CocosHelper.java `getNetworkType`), where trusting it would
+ * send nothing at all.
  */
 import type { NetworkStatus } from '../../core/platform.js';
 import { watchedNetwork } from '../shared/watched-network.js';

@@ -612,7 +612,7 @@ describe('Cocos network', () => {
     expect(network!.isOnline()).toBe(true);
   });
 
-  it('on native reports no network signal (sys.getNetworkType cannot tell), so the tracker just tries', () => {
+  it('on native reports no network signal (sys.getNetworkType says NONE on Ethernet, a VPN or without the permission), so the tracker just tries', () => {
     expect(createCocosPlatform({ cc: createFakeCc('native') }).network).toBeUndefined();
   });
 });
