@@ -598,6 +598,25 @@ describe('Cocos network', () => {
     expect([network!.isOnline(), changes]).toEqual([false, [false]]);
   });
 
+  it('on WeChat a game launched offline whose network came back before wx.getNetworkType answered delivers its session', async () => {
+    const sent: string[] = [];
+    const fake = createFakeWx(new Map(), async (request) => acknowledge(sent, await request.text()));
+    const answers: Array<() => void> = [];
+    fake.wx.getNetworkType = ({ success }) => void answers.push(() => success?.({ networkType: 'none' }));
+    fake.setOnline(false);
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await vi.waitFor(() => expect(answers).toHaveLength(1));
+    fake.setOnline(true);
+    answers[0]!();
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    // Before: the late 'none' left the SDK offline, so neither the session's end nor flush() sent anything.
+    expect(sent).toEqual([id]);
+    await gc.dispose();
+  });
+
   it('on WeChat an answer of wx.getNetworkType that comes after its watch ended leaves the next watch alone', async () => {
     const { fake, answers } = lateNetworkType();
     const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
