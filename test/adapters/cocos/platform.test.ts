@@ -455,14 +455,15 @@ describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/gui
   /**
    * Douyin's `tt` has the storage, network and request calls the adapter uses under the same names
    * (developer.open-douyin.com/docs/resource/zh-CN/mini-game/develop/api/: tt.getStorageSync, tt.setStorageSync,
-   * tt.removeStorageSync, tt.getStorageInfoSync, tt.getNetworkType, tt.onNetworkStatusChange, tt.request), and Cocos's
-   * ByteDance adapter wraps tt.request in an XHR as its WeChat one does (cocos-engine platforms/minigame/platforms/
-   * bytedance/wrapper/builtin/window.js exports XMLHttpRequest and no fetch). Modelled as the WeChat fake without what
-   * `tt` is not known to have: `getUserCryptoManager` and `offNetworkStatusChange`.
+   * tt.removeStorageSync, tt.getStorageInfoSync, tt.getNetworkType, tt.onNetworkStatusChange and
+   * tt.offNetworkStatusChange with `{ isConnected, networkType }`, tt.request), and Cocos's ByteDance adapter wraps
+   * tt.request in an XHR as its WeChat one does (cocos-engine platforms/minigame/platforms/bytedance/wrapper/builtin/
+   * window.js exports XMLHttpRequest and no fetch). Modelled as the WeChat fake without what `tt` is not known to
+   * have: `getUserCryptoManager`.
    */
   const douyin = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>) => {
     const fake = createFakeWx(table, handler);
-    const { getUserCryptoManager: _crypto, offNetworkStatusChange: _off, ...tt } = fake.wx;
+    const { getUserCryptoManager: _crypto, ...tt } = fake.wx;
     return { tt, XMLHttpRequest: fake.XMLHttpRequest };
   };
 
