@@ -1,0 +1,71 @@
+/**
+ * A mini-game (or native app) put in the background and killed there: WeChat suspends a hidden game's JavaScript
+ * 5 s into the background and may destroy it later without another event (developers.weixin.qq.com/miniprogram/dev/
+ * framework/runtime/operating-mechanism.html, as adapters/cocos/steady-clock.ts cites); a phone may kill a native app
+ * the same way. What the session needs must be in
+ * storage by the time the `game_on_hide` handlers and the microtasks after them have run: no timer, no callback of
+ * the host's, may be needed. The kill is modelled by copying storage at that moment and starting the SDK again from
+ * fresh modules (the killed context's in-memory locks gone) on the copy.
+ */
+import { webcrypto } from 'node:crypto';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createFakeCc } from '../fakes/fake-cc.js';
+import { createFakeWx } from '../fakes/fake-wx.js';
+import { firstCopyService } from '../second-sdk.js';
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** The adapter as a fresh JavaScript context loads it, its lazily imported WeChat code already loaded (fake timers do not wait for an import). */
+async function freshAdapter() {
+  vi.resetModules();
+  const cocos = await import('../../../adapters/cocos/index.js');
+  await import('../../../adapters/cocos/wechat.js');
+  await import('../../../adapters/cocos/xhr-request.js');
+  return cocos;
+}
+
+/** Only the microtasks queued so far, and those they queue: no timer runs, no host callback comes. */
+async function microtasksOnly() {
+  for (let i = 0; i < 100; i++) await Promise.resolve();
+}
+
+describe('Cocos: killed in the background right after game_on_hide', () => {
+  it.each(['wechat', 'native'] as const)('%s: the session is on storage once the hide handlers and their microtasks ran, and the next start delivers it whole', async (runtime) => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const recorded = new Map<string, number>();
+    const service = firstCopyService(recorded);
+    let online = false;
+    const handler = async (request: Request) => {
+      if (!online) throw new TypeError('offline');
+      return service(request);
+    };
+    const start = async (wxTable: Map<string, unknown>, ccTable: Map<string, string>) => {
+      const { createGameCampaign } = await freshAdapter();
+      const cc = createFakeCc(runtime, ccTable);
+      cc.start();
+      const fake = createFakeWx(wxTable, handler);
+      const host =
+        runtime === 'wechat' ? { wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest } : { fetch: (input: string | Request, init?: RequestInit) => handler(new Request(input, init)) };
+      const gc = createGameCampaign({ cc, ...host, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+      return { cc, gc };
+    };
+
+    const wxTable = new Map<string, unknown>();
+    const ccTable = new Map<string, string>();
+    const first = await start(wxTable, ccTable);
+    await vi.advanceTimersByTimeAsync(10);
+    const id = first.gc.tracker.start({ campaignId: 'spring' });
+    await vi.advanceTimersByTimeAsync(103_000); // off the checkpoint ticks: the hide itself must store it
+    first.cc.emit('game_on_hide');
+    await microtasksOnly();
+    // Killed here: storage as it is now, the old context gone.
+    const second = await start(new Map(wxTable), new Map(ccTable));
+    online = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await second.gc.tracker.flush();
+    expect(Object.fromEntries(recorded)).toEqual({ [id]: 103 });
+    await second.gc.dispose();
+  });
+});
