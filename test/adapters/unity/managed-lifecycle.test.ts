@@ -3,7 +3,7 @@
  * (csharp/ManagedLifecycleProbe.cs on mono): focus loss alone pauses (desktop, Editor; also lost before Init), not on a phone (its own
  * on-screen keyboard takes focus); the hidden object the game destroys is replaced; timers run once after frames stalled; calls from another thread run on the main thread; statics reset at
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
- * the player exits, and a pause its checkpoint before the app is suspended; a replace Windows refuses is tried again; a damaged file is kept for inspection and reported once; a write
+ * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
  * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop;
  * the C# enums map every JavaScript drop reason and error kind both ways.
@@ -79,6 +79,11 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // again, so the 15 s checkpoint and the choice are stored and no storage error is raised; refused for good, the
   // write fails with the old file whole and no temporary file left.
   expect(report).toMatchObject({ refusedReplaceRecovered: ['scanned 15'], refusedReplaceErrors: [], refusedChoiceStored: false, refusedTries: 4, refusedForGood: '{"old":true}' });
+  // Windows refusing a delete while another process holds the file (a second copy of the game reading the running
+  // record at its start-up): tried again, so the player's erasure completes and the next run sends nothing of the
+  // erased session; refused for good, the delete fails after four tries, the file kept; access denied fails at once.
+  expect(report).toMatchObject({ refusedDeleteErase: 'erased', refusedDeleteRunningLeft: 0, refusedDeleteNextRun: [], refusedDeleteErrors: [] });
+  expect(report).toMatchObject({ refusedDeleteForGood: 'kept after 4', deniedDelete: 'kept after 1' });
   expect(report['setAside']).toEqual(['.json.unreadable']);
   expect(report['setAsideErrors']).toEqual([expect.stringMatching(/^storage: A damaged tracker file was set aside/)]);
   expect(report['fullDiskWrite']).toBe('{"old":true}');

@@ -9,13 +9,23 @@ internal sealed partial class Scenario
 {
     /// <summary>How each session ended (SessionEnded), by id.</summary>
     private readonly Dictionary<string, string> endReasons = new Dictionary<string, string>();
+    /// <summary>Every session:end heard: the session's durationSeconds (-1 without a session).</summary>
+    private readonly Dictionary<string, long> endedSeconds = new Dictionary<string, long>();
+    /// <summary>Every dropped event heard: its reason (JavaScript name), by session id.</summary>
+    private readonly Dictionary<string, string> droppedIds = new Dictionary<string, string>();
     /// <summary>For each SessionStarted with Continues, in order: the reason the session it names ended with ("unknown" if not heard).</summary>
     private readonly List<string> continued = new List<string>();
 
     /// <summary>Hears how sessions end and which start as continuations, while process <paramref name="me"/> lives.</summary>
     private void HearSessions(int me)
     {
-        Tracker.SessionEnded += e => { if (process == me) endReasons[e.SessionId] = e.Reason; };
+        Tracker.SessionEnded += e =>
+        {
+            if (process != me) return;
+            endReasons[e.SessionId] = e.Reason;
+            endedSeconds[e.SessionId] = e.Session == null ? -1 : e.Session.DurationSeconds;
+        };
+        Tracker.Dropped += e => { if (process == me) droppedIds[e.SessionId] = e.Reason; };
         Tracker.SessionStarted += e =>
         {
             string reason;

@@ -104,6 +104,19 @@ namespace GameCampaignSdk
             else File.Move(temporary, path); // a destination made meanwhile fails this try; the next one replaces it
         };
 
+        /// <summary>
+        /// Deletes a file that is there (tests replace it with one that refuses as Windows does). On Windows, DeleteFileW fails
+        /// with ERROR_SHARING_VIOLATION while another process holds the file open without delete sharing, as
+        /// <c>File.ReadAllText</c> opens it (<c>FileShare.Read</c>): a second copy of the game reading this player's running
+        /// records at its start-up, an antivirus scanning a file just written. Mono and IL2CPP throw an IOException with
+        /// HResult 0x80070020 for it (mono mcs/class/corlib System.IO/MonoIO.cs <c>GetException</c>; 0x80070021 for a lock
+        /// violation).
+        /// </summary>
+        internal static Action<string> DeleteFile = path =>
+        {
+            if (File.Exists(path)) File.Delete(path);
+        };
+
         /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
         internal static Func<string, bool> RefuseWrite = null;
 
@@ -180,12 +193,34 @@ namespace GameCampaignSdk
             catch (Exception) { return false; }
         }
 
-        /// <summary>Deletes a file; one that is not there is fine.</summary>
+        /// <summary>
+        /// Deletes a file; one that is not there is fine. A delete another process refuses for a moment (a sharing or lock
+        /// violation: <see cref="DeleteFile"/>) is tried again as a refused move is (<see cref="PlaceAttempts"/>, at most
+        /// 300 ms on the file worker); any other failure (a read-only folder) fails at once. Before, the refusal failed the
+        /// delete: an erased player's running session was sent by the next start-up.
+        /// </summary>
         internal static void Delete(string path)
         {
             Observe("delete", path);
             CheckWritable(path);
-            if (File.Exists(path)) File.Delete(path);
+            for (var attempt = 1; ; attempt++)
+            {
+                try
+                {
+                    DeleteFile(path);
+                    return;
+                }
+                catch (IOException error) when (IsHeldByAnother(error) && attempt < PlaceAttempts)
+                {
+                    Thread.Sleep(PlaceRetryMs * attempt);
+                }
+            }
+        }
+
+        /// <summary>Win32 ERROR_SHARING_VIOLATION (32) or ERROR_LOCK_VIOLATION (33), as mono's and IL2CPP's IOException carry them (0x8007xxxx).</summary>
+        private static bool IsHeldByAnother(IOException error)
+        {
+            return error.HResult == unchecked((int)0x80070020) || error.HResult == unchecked((int)0x80070021);
         }
 
         /// <summary>

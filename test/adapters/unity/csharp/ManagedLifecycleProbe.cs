@@ -30,6 +30,7 @@ internal static class ManagedLifecycleProbe
         QuitWritesBeforeExit();
         PauseWritesBeforeSuspend();
         ReplaceRefused();
+        DeleteRefused();
         DamagedFileKept();
         LeftoverTemporaryFiles();
         BadOptions();
@@ -429,6 +430,60 @@ internal static class ManagedLifecycleProbe
         try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["refusedForGood"] = "written"; }
         catch (IOException) { Report["refusedForGood"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
         finally { TrackerFiles.MoveIntoPlace = place; }
+    }
+
+    /// <summary>
+    /// A Windows player: DeleteFileW refuses to delete a file another process holds open without delete sharing (Mono's and
+    /// IL2CPP's IOException with HResult 0x80070020: mono System.IO/MonoIO.cs GetException), as a second copy of the game
+    /// starting up holds this player's running record while it reads it (File.ReadAllText shares reading only). The player
+    /// erases their data while that copy reads the record, refusing two tries: the erasure completes (no STORAGE_ERROR, no
+    /// storage error event), and the next run sends nothing of the erased session. Then a delete refused for good (four
+    /// tries) still fails, the file kept; a read-only folder's refusal (access denied) is not tried again.
+    /// </summary>
+    private static void DeleteRefused()
+    {
+        NewProcess();
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind);
+        Init("erasing");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "erasing");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(3000); // the 1 s checkpoint on disk
+        var refusals = 2;
+        var tries = 0;
+        var delete = TrackerFiles.DeleteFile;
+        TrackerFiles.DeleteFile = target =>
+        {
+            Interlocked.Increment(ref tries);
+            if (File.Exists(target) && Interlocked.Decrement(ref refusals) >= 0) throw new IOException("Sharing violation on path " + target, unchecked((int)0x80070020));
+            delete(target);
+        };
+        try
+        {
+            Loop.Run(Tracker.DeleteStoredData, "erase");
+            Report["refusedDeleteErase"] = "erased";
+        }
+        catch (GameCampaignException error) { Report["refusedDeleteErase"] = error.Code; }
+        TrackerFiles.DeleteFile = delete;
+        Report["refusedDeleteRunningLeft"] = (double)TrackerFiles.JsonFiles(folder.RunningDir).Count;
+        NewProcess(); // the game restarted
+        var before = Relay.Received.Count;
+        Init("erasing");
+        Report["refusedDeleteNextRun"] = Json.Write(Relay.Received.GetRange(before, Relay.Received.Count - before), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["refusedDeleteErrors"] = errors;
+
+        var path = Path.Combine(folder.QueueDir, "held.json");
+        TrackerFiles.Write(path, new Dictionary<string, object> { { "held", true } });
+        tries = 0;
+        TrackerFiles.DeleteFile = target => { Interlocked.Increment(ref tries); throw new IOException("Sharing violation on path " + target, unchecked((int)0x80070020)); };
+        try { TrackerFiles.Delete(path); Report["refusedDeleteForGood"] = "deleted"; }
+        catch (IOException) { Report["refusedDeleteForGood"] = (File.Exists(path) ? "kept" : "gone") + " after " + tries; }
+        tries = 0;
+        TrackerFiles.DeleteFile = target => { Interlocked.Increment(ref tries); throw new UnauthorizedAccessException("Access to the path \"" + target + "\" is denied."); };
+        try { TrackerFiles.Delete(path); Report["deniedDelete"] = "deleted"; }
+        catch (UnauthorizedAccessException) { Report["deniedDelete"] = (File.Exists(path) ? "kept" : "gone") + " after " + tries; }
+        finally { TrackerFiles.DeleteFile = delete; }
+        TrackerFiles.Delete(path);
     }
 
     /// <summary>A queue file cut short: set aside under a name of its own (kept for inspection), reported once, and tracking goes on.</summary>
