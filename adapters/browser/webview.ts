@@ -28,7 +28,7 @@ export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
 const KEY_EVENTS = ['keydown', 'keyup', 'keypress'];
 
 /** The window the web view is opened from (injectable for tests). */
-export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean };
+export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean; origin?: string };
 
 /**
  * Creates `openWebView` for `window`.
@@ -105,8 +105,10 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       overlay.showModal?.();
       button.focus();
       const origin = new URL(url, document.baseURI).origin;
+      // A game sandboxed without allow-same-origin (a portal's iframe) passes its sandbox on to the frame (HTML,
+      // "determine the creation sandboxing flags"), so the page's origin is opaque like the game's: 'null' both.
       const onMessage = (event: MessageEvent) => {
-        if (event.source && event.source === frame.contentWindow && event.origin === origin && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
+        if (event.source && event.source === frame.contentWindow && (event.origin === origin || event.origin === window.origin) && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
       };
       // Escape while focus is in the game's document (the bar); inside the frame, keys go to the page, which
       // closes by posting the close message. Keys pressed in the dialog are not the game's: they stop here, before

@@ -73,4 +73,29 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expect(await openWindowFromClick(allowed.game, 'popups')).toBe('opened');
     await closeTab(context, allowed.page);
   });
+
+  it.each(['allow-scripts', 'allow-scripts allow-same-origin'])(
+    'the overlay web view in a frame sandboxed with "%s": the campaign page’s own Close button closes it',
+    async (sandbox) => {
+      const { context } = world.chromium;
+      const player = `overlay-${sandbox.length}`;
+      const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player, sandbox });
+      await tab.game.evaluate(() => {
+        const page = window as unknown as { gc: { webview: { open(options: object): Promise<{ closed: Promise<void> }> } }; overlay?: string };
+        page.gc.webview.open({ campaignId: 'cmp_spring_festival' }).then(
+          (handle) => ((page.overlay = 'open'), handle.closed.then(() => (page.overlay = 'closed'))),
+          (error: Error) => (page.overlay = error.message),
+        );
+      });
+      const campaignPage = tab.game.frameLocator('iframe');
+      await campaignPage.locator('#app li').first().waitFor(); // the page exchanged its token and shows the campaign
+      // The frame inherits the game's sandbox (HTML, "determine the creation sandboxing flags"): its origin is as opaque as the game's.
+      const webviewFrame = tab.page.frames().find((frame) => frame.url().includes('/webview?ott='))!;
+      expect(await webviewFrame.evaluate(() => origin)).toBe(sandbox.includes('allow-same-origin') ? new URL(alpha.emulator.url).origin : 'null');
+      await campaignPage.locator('#close').click();
+      await tab.game.waitForFunction(() => (window as unknown as { overlay?: string }).overlay === 'closed', undefined, { timeout: 10_000 });
+      expect(await tab.game.evaluate(() => document.querySelector('dialog'))).toBeNull();
+      await closeTab(context, tab.page);
+    },
+  );
 });
