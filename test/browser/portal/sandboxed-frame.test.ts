@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { closeTab, expectPlayTime, gameLog, openPortal, playALevel, untilCount } from './portal-player.js';
+import { closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
@@ -36,6 +36,23 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expect(log.filter((message) => message.type === 'flushed').map((message) => message.detail)).toEqual([[`${level.sessionId} SUCCESS`]]);
     await closeTab(world.chromium.context, tab.page);
   });
+  it.each(['the tab closed', 'the portal removes the frame'] as const)(
+    '%s while a sandboxed game plays: the session held in memory leaves in that exit (a keepalive request from Origin null), recorded once with its full play time',
+    async (how) => {
+      const { context } = world.chromium;
+      const player = `sandboxed-exit-${how === 'the tab closed' ? 'close' : 'remove'}`;
+      const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player, sandbox: 'allow-scripts' });
+      const playing = await pressPlay(tab.game);
+      await playFor(tab.page, 2_600);
+      const played = await endPlay(playing, () => (how === 'the tab closed' ? closeTab(context, tab.page) : removeGame(tab.page)));
+      // Nothing of it is stored anywhere: only the exit request can bring it in.
+      await untilCount(() => alpha.recorded(player).length, 1);
+      expect(alpha.recorded(player)[0]!.sessionId).toBe(playing.sessionId);
+      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
+      if (how !== 'the tab closed') await closeTab(context, tab.page);
+    },
+  );
+
   /** The game's page makes a `webView: { mode: 'window' }` facade and a button that opens the web view; the player clicks it. */
   const openWindowFromClick = async (game: Frame, player: string) => {
     await game.evaluate(
