@@ -50,11 +50,13 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       close();
     };
     if (options.mode === 'window') {
-      const popup = window.open('', '_blank', 'popup,width=480,height=720');
-      // A frame sandboxed without allow-popups (a portal's iframe) blocks it even from a click: say both causes.
-      if (!popup) throw new Error('The browser blocked the web view window: open it from a click or tap handler, and in a sandboxed iframe allow popups (allow-popups allow-popups-to-escape-sandbox), or use the overlay');
-      popup.opener = null; // the page cannot reach or navigate the game
-      popup.location.href = url;
+      // Opened at its address, not blank then navigated: a game frame under a page with Cross-Origin-Opener-Policy
+      // same-origin gets no handle (HTML, "the rules for choosing a navigable": noopener for a cross-origin frame),
+      // and a blank window would stay open, empty, out of reach.
+      const popup = window.open(url, '_blank', 'popup,width=480,height=720');
+      // A frame sandboxed without allow-popups (a portal's iframe) blocks it even from a click: say every cause.
+      if (!popup) throw new Error('The browser blocked the web view window or gave no handle to it: open it from a click; a sandboxed iframe needs allow-popups allow-popups-to-escape-sandbox; under Cross-Origin-Opener-Policy: same-origin it is out of reach. Use the overlay');
+      popup.opener = null; // the page cannot reach or navigate the game (cleared before its navigation commits)
       // A window the game does not own can only be watched (the page cannot message a game it has no opener to).
       const watch = setInterval(() => popup.closed && finish(), 250);
       cleanUps.push(() => clearInterval(watch), () => popup.closed || popup.close());

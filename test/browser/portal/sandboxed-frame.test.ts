@@ -91,6 +91,21 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     await closeTab(context, allowed.page);
   });
 
+  it('the web view window from a click under a portal page sent with Cross-Origin-Opener-Policy: same-origin: the window shows the campaign page (not a blank window out of reach), and open() rejects naming that policy', async () => {
+    // The game's frame is cross-origin to such a page, so window.open gives it no handle (HTML, "the rules for
+    // choosing a navigable": noopener), though the window opens: on main it opened blank and stayed blank.
+    const { context } = world.chromium;
+    const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player: 'coop', coop: 'same-origin' });
+    const opened = context.waitForEvent('page');
+    const outcome = await openWindowFromClick(tab.game, 'coop');
+    const popup = await opened;
+    await expect.poll(() => popup.url(), { timeout: 10_000 }).toContain('/webview?ott=');
+    await popup.locator('#app li').first().waitFor(); // it exchanged its token: the campaign is shown
+    expect(outcome).toMatch(/gave no handle to it.*Cross-Origin-Opener-Policy: same-origin/);
+    await popup.close();
+    await closeTab(context, tab.page);
+  });
+
   it.each(['allow-scripts', 'allow-scripts allow-same-origin'])(
     'the overlay web view in a frame sandboxed with "%s": the campaign page’s own Close button closes it',
     async (sandbox) => {
