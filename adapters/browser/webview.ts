@@ -28,7 +28,7 @@ export const WEBVIEW_SANDBOX = 'allow-scripts allow-same-origin';
 const KEY_EVENTS = ['keydown', 'keyup', 'keypress'];
 
 /** The window the web view is opened from (injectable for tests). */
-export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean };
+export type WebViewWindow = Pick<Window, 'document' | 'open' | 'addEventListener' | 'removeEventListener'> & { crossOriginIsolated?: boolean; origin?: string };
 
 /**
  * Creates `openWebView` for `window`.
@@ -50,11 +50,13 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       close();
     };
     if (options.mode === 'window') {
-      const popup = window.open('', '_blank', 'popup,width=480,height=720');
-      // A frame sandboxed without allow-popups (a portal's iframe) blocks it even from a click: say both causes.
-      if (!popup) throw new Error('The browser blocked the web view window: open it from a click or tap handler, and in a sandboxed iframe allow popups (allow-popups allow-popups-to-escape-sandbox), or use the overlay');
-      popup.opener = null; // the page cannot reach or navigate the game
-      popup.location.href = url;
+      // Opened at its address, not blank then navigated: a game frame under a page with Cross-Origin-Opener-Policy
+      // same-origin gets no handle (HTML, "the rules for choosing a navigable": noopener for a cross-origin frame),
+      // and a blank window would stay open, empty, out of reach.
+      const popup = window.open(url, '_blank', 'popup,width=480,height=720');
+      // A frame sandboxed without allow-popups (a portal's iframe) blocks it even from a click: say every cause.
+      if (!popup) throw new Error('The browser blocked the web view window or gave no handle to it: open it from a click; a sandboxed iframe needs allow-popups allow-popups-to-escape-sandbox; under Cross-Origin-Opener-Policy: same-origin it is out of reach. Use the overlay');
+      popup.opener = null; // the page cannot reach or navigate the game (cleared before its navigation commits)
       // A window the game does not own can only be watched (the page cannot message a game it has no opener to).
       const watch = setInterval(() => popup.closed && finish(), 250);
       cleanUps.push(() => clearInterval(watch), () => popup.closed || popup.close());
@@ -105,8 +107,10 @@ export function createBrowserWebView(window: WebViewWindow, options: BrowserWebV
       overlay.showModal?.();
       button.focus();
       const origin = new URL(url, document.baseURI).origin;
+      // A game sandboxed without allow-same-origin (a portal's iframe) passes its sandbox on to the frame (HTML,
+      // "determine the creation sandboxing flags"), so the page's origin is opaque like the game's: 'null' both.
       const onMessage = (event: MessageEvent) => {
-        if (event.source && event.source === frame.contentWindow && event.origin === origin && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
+        if (event.source && event.source === frame.contentWindow && (event.origin === origin || event.origin === window.origin) && event.data?.type === WEBVIEW_CLOSE_MESSAGE) finish();
       };
       // Escape while focus is in the game's document (the bar); inside the frame, keys go to the page, which
       // closes by posting the close message. Keys pressed in the dialog are not the game's: they stop here, before

@@ -40,10 +40,12 @@ export function openCocosWebView(url: string, sys: CocosSys, factory: CocosWebVi
   } else {
     // On web the page's Close posts `{ type: 'game-campaign:close' }` to the game's page (the browser adapter's
     // WEBVIEW_CLOSE_MESSAGE; the emulator's page does). assumed: the component's iframe is not reachable, so any
-    // frame of the page's origin may close it. Listened to until it closes.
+    // frame of the page's origin may close it. Listened to until it closes. A game sandboxed without
+    // allow-same-origin (a portal's iframe) passes its sandbox on to the component's iframe (HTML, "determine the
+    // creation sandboxing flags"), so the page posts from the opaque origin 'null', as the game's own origin reads.
     const g = globalThis as Record<string, any>;
     const origin = new URL(url).origin;
-    const onMessage = (event: MessageEvent) => event.origin === origin && event.data?.type === 'game-campaign:close' && handle.close();
+    const onMessage = (event: MessageEvent) => (event.origin === origin || event.origin === g['origin']) && event.data?.type === 'game-campaign:close' && handle.close();
     g['addEventListener']?.('message', onMessage);
     void handle.closed.then(() => g['removeEventListener']?.('message', onMessage));
   }

@@ -728,6 +728,30 @@ describe('Cocos web view', () => {
     expect(fake.destroyed).toBe(1);
   });
 
+  it.each([
+    ['null', true],
+    ['https://game.portal-cdn.example', false],
+  ] as const)("on web in a game whose origin is %s, the page's Close posted from the opaque origin 'null' closes the component: %s", async (gameOrigin, closes) => {
+    // A portal's iframe sandboxed without allow-same-origin: the component's iframe (cocos-engine
+    // cocos/web-view/web-view-impl-web.ts makes a plain <iframe> in the game's document) inherits the sandbox, so
+    // the page's message comes from 'null' (Chromium story for the same rule: test/browser/portal/sandboxed-frame.test.ts).
+    // Before, it was ignored there and the component stayed over the game.
+    const window = new EventTarget();
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('origin', gameOrigin);
+    vi.stubGlobal('document', Object.assign(new EventTarget(), { visibilityState: 'visible' }));
+    vi.stubGlobal('addEventListener', window.addEventListener.bind(window));
+    vi.stubGlobal('removeEventListener', window.removeEventListener.bind(window));
+    const fake = createFakeWebView('web');
+    const handle = await createCocosPlatform({ cc: createFakeCc('web'), webView: () => fake.view }).openWebView('https://campaign.example/webview?ott=1#code_verifier=x');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    window.dispatchEvent(new MessageEvent('message', { origin: 'null', data: { type: 'game-campaign:close' } }));
+    await Promise.resolve();
+    expect([closed, fake.destroyed]).toEqual(closes ? [true, 1] : [false, 0]);
+    handle.close();
+  });
+
   it('a web view whose node the game destroyed (a scene change, its own close button) is closed: its handle\'s closed settles, and close() destroys nothing more', async () => {
     const fake = createFakeWebView('native');
     const handle = await createCocosPlatform({ cc: createFakeCc('native'), webView: () => fake.view }).openWebView('https://campaign.example/one');

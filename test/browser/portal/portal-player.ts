@@ -17,15 +17,18 @@ export interface PortalTab {
   game: Frame;
 }
 
-/** Opens `portal`'s page playing `game` for `player` (in a new tab, or in `page`; sandboxed if `sandbox`), once the game's SDK is ready. */
+/**
+ * Opens `portal`'s page playing `game` for `player` (in a new tab, or in `page`; sandboxed if `sandbox`; the portal
+ * page sent with `Cross-Origin-Opener-Policy: <coop>` if `coop`), once the game's SDK is ready.
+ */
 export async function openPortal(
   context: BrowserContext,
   sites: PortalSites,
-  where: { portal: Site; game: string; player: string; sandbox?: string },
+  where: { portal: Site; game: string; player: string; sandbox?: string; coop?: string },
   page?: Page
 ): Promise<PortalTab> {
   page ??= await context.newPage();
-  await page.goto(sites.portalUrl(where.portal, where.game, where.player, where.sandbox));
+  await page.goto(sites.portalUrl(where.portal, where.game, where.player, where.sandbox, where.coop));
   await page.waitForFunction(
     (game) => (window as unknown as { fromGame: GameMessage[] }).fromGame.some((message) => message.game === game && message.type === 'ready'),
     where.game

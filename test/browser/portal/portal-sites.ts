@@ -63,8 +63,11 @@ export interface PortalSites {
   domain: SiteDomain;
   /** `http://{site}.{domain}:{port}`. */
   origin(site: Site): string;
-  /** The portal page on `portal` playing `game` for `player` (in an iframe with that `sandbox` attribute, if given). */
-  portalUrl(portal: Site, game: string, player: string, sandbox?: string): string;
+  /**
+   * The portal page on `portal` playing `game` for `player` (in an iframe with that `sandbox` attribute, if given;
+   * the page sent with that `Cross-Origin-Opener-Policy`, if `coop`).
+   */
+  portalUrl(portal: Site, game: string, player: string, sandbox?: string, coop?: string): string;
   /** The game's own page on the CDN for `player`: what a portal's iframe loads. */
   gameUrl(game: string, player: string): string;
   games: Record<string, StudioGame>;
@@ -126,7 +129,10 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     if ((site === 'portal' || site === 'arcade') && folder === 'play' && studio[file]) {
       const { searchParams } = new URL(req.url ?? '/', 'http://x');
       const player = searchParams.get('player') ?? 'guest';
-      return html(portalPage(host, gameUrl(file, player), searchParams.get('sandbox') ?? undefined));
+      const page = portalPage(host, gameUrl(file, player), searchParams.get('sandbox') ?? undefined);
+      // A portal page that isolates itself from other windows (`?coop=same-origin`).
+      const coop = searchParams.get('coop');
+      return coop ? void res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cross-origin-opener-policy': coop }).end(page) : html(page);
     }
     if (site === 'elsewhere') return html('<!doctype html><title>Elsewhere</title><p>Another site.</p>');
     res.writeHead(404, { 'content-type': 'text/plain' }).end('not found');
@@ -176,8 +182,8 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
   return {
     domain,
     origin,
-    portalUrl: (portal, game, player, sandbox) =>
-      `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}${sandbox === undefined ? '' : `&sandbox=${encodeURIComponent(sandbox)}`}`,
+    portalUrl: (portal, game, player, sandbox, coop) =>
+      `${origin(portal)}/play/${game}?player=${encodeURIComponent(player)}${sandbox === undefined ? '' : `&sandbox=${encodeURIComponent(sandbox)}`}${coop ? `&coop=${coop}` : ''}`,
     gameUrl,
     games: studio,
     cdnRequests,

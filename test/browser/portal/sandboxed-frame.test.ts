@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { closeTab, expectPlayTime, gameLog, openPortal, playALevel, untilCount } from './portal-player.js';
+import { closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
@@ -36,6 +36,23 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expect(log.filter((message) => message.type === 'flushed').map((message) => message.detail)).toEqual([[`${level.sessionId} SUCCESS`]]);
     await closeTab(world.chromium.context, tab.page);
   });
+  it.each(['the tab closed', 'the portal removes the frame'] as const)(
+    '%s while a sandboxed game plays: the session held in memory leaves in that exit (a keepalive request from Origin null), recorded once with its full play time',
+    async (how) => {
+      const { context } = world.chromium;
+      const player = `sandboxed-exit-${how === 'the tab closed' ? 'close' : 'remove'}`;
+      const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player, sandbox: 'allow-scripts' });
+      const playing = await pressPlay(tab.game);
+      await playFor(tab.page, 2_600);
+      const played = await endPlay(playing, () => (how === 'the tab closed' ? closeTab(context, tab.page) : removeGame(tab.page)));
+      // Nothing of it is stored anywhere: only the exit request can bring it in.
+      await untilCount(() => alpha.recorded(player).length, 1);
+      expect(alpha.recorded(player)[0]!.sessionId).toBe(playing.sessionId);
+      expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
+      if (how !== 'the tab closed') await closeTab(context, tab.page);
+    },
+  );
+
   /** The game's page makes a `webView: { mode: 'window' }` facade and a button that opens the web view; the player clicks it. */
   const openWindowFromClick = async (game: Frame, player: string) => {
     await game.evaluate(
@@ -73,4 +90,44 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expect(await openWindowFromClick(allowed.game, 'popups')).toBe('opened');
     await closeTab(context, allowed.page);
   });
+
+  it('the web view window from a click under a portal page sent with Cross-Origin-Opener-Policy: same-origin: the window shows the campaign page (not a blank window out of reach), and open() rejects naming that policy', async () => {
+    // The game's frame is cross-origin to such a page, so window.open gives it no handle (HTML, "the rules for
+    // choosing a navigable": noopener), though the window opens: on main it opened blank and stayed blank.
+    const { context } = world.chromium;
+    const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player: 'coop', coop: 'same-origin' });
+    const opened = context.waitForEvent('page');
+    const outcome = await openWindowFromClick(tab.game, 'coop');
+    const popup = await opened;
+    await expect.poll(() => popup.url(), { timeout: 10_000 }).toContain('/webview?ott=');
+    await popup.locator('#app li').first().waitFor(); // it exchanged its token: the campaign is shown
+    expect(outcome).toMatch(/gave no handle to it.*Cross-Origin-Opener-Policy: same-origin/);
+    await popup.close();
+    await closeTab(context, tab.page);
+  });
+
+  it.each(['allow-scripts', 'allow-scripts allow-same-origin'])(
+    'the overlay web view in a frame sandboxed with "%s": the campaign page’s own Close button closes it',
+    async (sandbox) => {
+      const { context } = world.chromium;
+      const player = `overlay-${sandbox.length}`;
+      const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player, sandbox });
+      await tab.game.evaluate(() => {
+        const page = window as unknown as { gc: { webview: { open(options: object): Promise<{ closed: Promise<void> }> } }; overlay?: string };
+        page.gc.webview.open({ campaignId: 'cmp_spring_festival' }).then(
+          (handle) => ((page.overlay = 'open'), handle.closed.then(() => (page.overlay = 'closed'))),
+          (error: Error) => (page.overlay = error.message),
+        );
+      });
+      const campaignPage = tab.game.frameLocator('iframe');
+      await campaignPage.locator('#app li').first().waitFor(); // the page exchanged its token and shows the campaign
+      // The frame inherits the game's sandbox (HTML, "determine the creation sandboxing flags"): its origin is as opaque as the game's.
+      const webviewFrame = tab.page.frames().find((frame) => frame.url().includes('/webview?ott='))!;
+      expect(await webviewFrame.evaluate(() => origin)).toBe(sandbox.includes('allow-same-origin') ? new URL(alpha.emulator.url).origin : 'null');
+      await campaignPage.locator('#close').click();
+      await tab.game.waitForFunction(() => (window as unknown as { overlay?: string }).overlay === 'closed', undefined, { timeout: 10_000 });
+      expect(await tab.game.evaluate(() => document.querySelector('dialog'))).toBeNull();
+      await closeTab(context, tab.page);
+    },
+  );
 });
