@@ -104,17 +104,22 @@ namespace GameCampaignSdk
                 storageError(error);
                 return;
             }
-            var added = false;
+            // The names found sort ordinally (JsonFiles) and so does the order so far: the order stays sorted unless a name
+            // added sorts before the last one there (one an earlier Sync or this run already indexed, whether or not it is
+            // found again now: another copy of the game queued an older one meanwhile).
+            var last = order.Count > head ? order[order.Count - 1] : null;
+            string firstAdded = null;
             foreach (var pair in found)
             {
                 if (index.ContainsKey(pair.Key) || undeleted.ContainsKey(pair.Key)) continue;
                 index[pair.Key] = new Entry { SessionId = pair.Value, Moved = moved };
                 order.Add(pair.Key);
-                added = true;
+                if (firstAdded == null) firstAdded = pair.Key;
             }
-            if (added && index.Count != found.Count)
+            if (firstAdded != null && last != null && string.CompareOrdinal(firstAdded, last) < 0)
             {
-                order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+                order = new List<string>(index.Keys); // merged with the sessions already indexed
+                order.Sort(StringComparer.Ordinal);
                 head = 0;
             }
             nextSeq = Math.Max(nextSeq, lastSeq + 1);

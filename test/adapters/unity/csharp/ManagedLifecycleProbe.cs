@@ -520,8 +520,11 @@ internal static class ManagedLifecycleProbe
         var path = Path.Combine(full.QueueDir, "s.json");
         TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
         System.Diagnostics.Process.Start("ln", "-s /dev/full " + path + ".tmp").WaitForExit();
+        var temporaryFor = TrackerFiles.TemporaryFor;
+        TrackerFiles.TemporaryFor = written => written + ".tmp"; // the link's name (a write's own is random)
         try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["fullDiskWrite"] = "written"; }
         catch (IOException) { Report["fullDiskWrite"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
+        finally { TrackerFiles.TemporaryFor = temporaryFor; }
 
         var own = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover");
         var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover-other");
