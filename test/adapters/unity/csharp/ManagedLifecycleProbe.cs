@@ -105,6 +105,22 @@ internal static class ManagedLifecycleProbe
         Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
         Application.Focused = false;
         Init("unfocused");
+        // Unity sends OnApplicationPause(false) to every component just after its Awake (MonoBehaviour.OnApplicationPause):
+        // here after Instance read isFocused, the end of no pause; before, it gave the window its focus back.
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(60000);
+        Application.Focused = true;
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        // The same message the other way round: within AddComponent, before Instance reads isFocused.
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.Focused = false;
+        GameObject.Added = component => { var lifecycle = component as ManagedLifecycle; if (lifecycle != null) lifecycle.OnApplicationPause(false); };
+        try { Init("unfocused-awake"); }
+        finally { GameObject.Added = null; }
         Loop.Run(() => Tracker.Start(), "start");
         Pass(60000);
         Application.Focused = true;
