@@ -178,6 +178,12 @@ namespace GameCampaignSdk
             return entry.Held == null;
         }
 
+        /// <summary>
+        /// Forgets the oldest session over the cap at once (so concurrent evictions pick different ones), then deletes it and
+        /// reports it <c>overflow</c>, as core/tracker/queue.ts <c>evict</c> does: a file no longer there was sent and deleted
+        /// by another copy of the game on this folder meanwhile (the relay has it): not reported; a delete that fails is a
+        /// storage error, not a drop: the file stays and the next start-up sends it.
+        /// </summary>
         private async Task Evict(string key)
         {
             var entry = index[key];
@@ -186,12 +192,15 @@ namespace GameCampaignSdk
             {
                 var path = Path.Combine(folder.QueueDir, key);
                 var setAside = new List<string>();
+                var gone = false;
                 var session = entry.Held ?? await IoQueue.Run(() =>
                 {
                     var read = TrackerFiles.Read(path, Json.Obj, setAside);
-                    TrackerFiles.Delete(path);
+                    gone = read == null && setAside.Count == 0;
+                    if (!gone) TrackerFiles.Delete(path);
                     return read;
                 });
+                if (gone) return;
                 dropped(entry.SessionId, "overflow", session);
             }
             catch (Exception error)
