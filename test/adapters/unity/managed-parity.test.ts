@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createMemoryPlatform, createMemoryStorage } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
+import { sessionQueue } from '../../../core/tracker/queue.js';
 import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -270,4 +271,34 @@ it('a connection that flaps while the relay cannot be reached: of 10 returns ins
 it('Boost.Current says "no boost" only for the service\'s 404 (its error body), as gc.boost.current(); a proxy\'s 404 is NOT_FOUND', () => {
   // A 404 without a body (a proxy's HTML page is no JSON), one with other JSON, one with the spec's error body.
   expect(report['boostCurrentOn404']).toEqual(['NOT_FOUND HTTP 404', 'NOT_FOUND HTTP 404', 'ok']);
+});
+
+/**
+ * core/tracker/queue.ts `evict` played as ManagedParityProbe's Evictions: a queue capped at 1 holding a, something
+ * happening to a's stored copy, then b queued (a evicted); what is heard, and what is stored for the next start-up.
+ */
+async function evictionInJavaScript(meanwhile: 'sent' | 'refused'): Promise<{ heard: string[]; queuedAtNextStart: string[] }> {
+  const storage = createMemoryStorage();
+  const heard: string[] = [];
+  let refuse = false;
+  const deleting = { ...storage, delete: (key: string) => (refuse ? Promise.reject(new Error('read-only')) : storage.delete(key)) };
+  const queue = sessionQueue(deleting, 'q:', 1, ({ sessionId, reason, session }) => heard.push(`dropped ${sessionId} ${reason}${session ? '' : ' without the session'}`), () => heard.push('storage error'), () => 0, () => undefined);
+  await queue.sync();
+  await queue.enqueue({ sessionId: 'a' } as never);
+  const [key] = await storage.keys('q:');
+  if (meanwhile === 'sent') await storage.delete(key!);
+  refuse = meanwhile === 'refused';
+  await queue.enqueue({ sessionId: 'b' } as never);
+  const queuedAtNextStart = (await storage.keys('q:')).map((stored) => stored.slice(stored.indexOf(':', 2) + 1));
+  return { heard, queuedAtNextStart };
+}
+
+it('evicts as the JavaScript queue does: a file another copy of the game sent meanwhile is not reported dropped; a refused delete is a storage error, the session stored and sent by the next start-up', async () => {
+  const sent = await evictionInJavaScript('sent');
+  expect(sent).toEqual({ heard: [], queuedAtNextStart: ['b'] });
+  // Before, the C# queue reported the session the relay had from the other copy as dropped (overflow) without it.
+  expect(report['evictionOfASentFile']).toEqual(sent);
+  const refused = await evictionInJavaScript('refused');
+  expect(refused).toEqual({ heard: ['storage error'], queuedAtNextStart: ['a', 'b'] });
+  expect(report['evictionDeleteRefused']).toEqual(refused);
 });

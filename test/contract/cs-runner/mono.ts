@@ -79,12 +79,13 @@ export function aotProgram(exe: string, into: string): string {
 
 /**
  * Runs a program on mono, JIT or full AOT (nothing may be compiled at run time); its exit status and output. `locale`:
- * the device's (`LANG`, which mono's CurrentCulture follows), e.g. `tr_TR.UTF-8`.
+ * the device's (`LANG`, which mono's CurrentCulture follows), e.g. `tr_TR.UTF-8`; `extraEnv`: more of the environment
+ * (`LD_PRELOAD`).
  */
-export function runMono(exe: string, args: string[], mode: 'jit' | 'full-aot', locale?: string): { status: number | null; stdout: string; stderr: string } {
+export function runMono(exe: string, args: string[], mode: 'jit' | 'full-aot', locale?: string, extraEnv: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
   const dir = join(exe, '..');
   const options = mode === 'full-aot' ? ['--full-aot'] : [];
-  const env = { ...process.env, ...(mode === 'full-aot' ? { MONO_PATH: dir } : {}), ...(locale ? { LANG: locale, LC_ALL: locale } : {}) };
+  const env = { ...process.env, ...(mode === 'full-aot' ? { MONO_PATH: dir } : {}), ...(locale ? { LANG: locale, LC_ALL: locale } : {}), ...extraEnv };
   const result = spawnSync('mono', [...options, exe, ...args], { encoding: 'utf8', env, maxBuffer: 64 << 20, timeout: 240_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }

@@ -2,6 +2,7 @@
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System;
 using System.Collections.Generic;
+using System.Diagnostics;
 using System.Threading;
 using System.Threading.Tasks;
 
@@ -71,17 +72,22 @@ namespace GameCampaignSdk
         /// <summary>The last job asked for so far: <see cref="WaitFor"/> it to wait for those jobs and none asked for later.</summary>
         internal static long Mark { get { lock (Gate) return asked; } }
 
-        /// <summary>Blocks until the jobs up to <paramref name="mark"/> have completed, or <paramref name="timeoutMs"/> passed; false on time-out.</summary>
+        /// <summary>
+        /// Blocks until the jobs up to <paramref name="mark"/> have completed, or <paramref name="timeoutMs"/> passed; false on time-out.
+        /// Timed by a Stopwatch (a monotonic clock: mono's and IL2CPP's <c>mono_100ns_ticks</c>, CLOCK_MONOTONIC or
+        /// QueryPerformanceCounter), which the player or NTP moving the device clock leaves alone: before, a wall clock
+        /// moved ahead while a pause waited for its checkpoint gave up on it at once, and one moved back held the frame.
+        /// </summary>
         internal static bool WaitFor(long mark, int timeoutMs)
         {
-            var deadline = DateTime.UtcNow.AddMilliseconds(timeoutMs);
+            var waited = Stopwatch.StartNew();
             lock (Gate)
             {
                 while (completed < mark)
                 {
-                    var left = deadline - DateTime.UtcNow;
-                    if (left <= TimeSpan.Zero) return false;
-                    Monitor.Wait(Gate, left);
+                    var left = timeoutMs - waited.ElapsedMilliseconds;
+                    if (left <= 0) return false;
+                    Monitor.Wait(Gate, (int)left);
                 }
                 return true;
             }

@@ -79,8 +79,12 @@ namespace GameCampaignSdk
         internal void OnApplicationPause(bool pauseStatus)
         {
             var before = InBackground;
+            // Only the end of a pause seen brings the focus back: Unity also sends pause(false) to every component just after
+            // its Awake (Unity's manual, MonoBehaviour.OnApplicationPause: "All MonoBehaviours receive this event while they are
+            // initializing, just after Awake"), which, arriving after Instance read Application.isFocused, made a window that
+            // starts behind another count as played.
+            if (!pauseStatus && paused) unfocused = false;
             paused = pauseStatus;
-            if (!pauseStatus) unfocused = false;
             Changed(before);
         }
 

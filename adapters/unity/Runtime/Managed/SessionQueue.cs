@@ -104,17 +104,22 @@ namespace GameCampaignSdk
                 storageError(error);
                 return;
             }
-            var added = false;
+            // The names found sort ordinally (JsonFiles) and so does the order so far: the order stays sorted unless a name
+            // added sorts before the last one there (one an earlier Sync or this run already indexed, whether or not it is
+            // found again now: another copy of the game queued an older one meanwhile).
+            var last = order.Count > head ? order[order.Count - 1] : null;
+            string firstAdded = null;
             foreach (var pair in found)
             {
                 if (index.ContainsKey(pair.Key) || undeleted.ContainsKey(pair.Key)) continue;
                 index[pair.Key] = new Entry { SessionId = pair.Value, Moved = moved };
                 order.Add(pair.Key);
-                added = true;
+                if (firstAdded == null) firstAdded = pair.Key;
             }
-            if (added && index.Count != found.Count)
+            if (firstAdded != null && last != null && string.CompareOrdinal(firstAdded, last) < 0)
             {
-                order.Sort(StringComparer.Ordinal); // merged with sessions this run queued
+                order = new List<string>(index.Keys); // merged with the sessions already indexed
+                order.Sort(StringComparer.Ordinal);
                 head = 0;
             }
             nextSeq = Math.Max(nextSeq, lastSeq + 1);
@@ -173,6 +178,12 @@ namespace GameCampaignSdk
             return entry.Held == null;
         }
 
+        /// <summary>
+        /// Forgets the oldest session over the cap at once (so concurrent evictions pick different ones), then deletes it and
+        /// reports it <c>overflow</c>, as core/tracker/queue.ts <c>evict</c> does: a file no longer there was sent and deleted
+        /// by another copy of the game on this folder meanwhile (the relay has it): not reported; a delete that fails is a
+        /// storage error, not a drop: the file stays and the next start-up sends it.
+        /// </summary>
         private async Task Evict(string key)
         {
             var entry = index[key];
@@ -181,12 +192,15 @@ namespace GameCampaignSdk
             {
                 var path = Path.Combine(folder.QueueDir, key);
                 var setAside = new List<string>();
+                var gone = false;
                 var session = entry.Held ?? await IoQueue.Run(() =>
                 {
                     var read = TrackerFiles.Read(path, Json.Obj, setAside);
-                    TrackerFiles.Delete(path);
+                    gone = read == null && setAside.Count == 0;
+                    if (!gone) TrackerFiles.Delete(path);
                     return read;
                 });
+                if (gone) return;
                 dropped(entry.SessionId, "overflow", session);
             }
             catch (Exception error)

@@ -120,6 +120,14 @@ namespace GameCampaignSdk
         /// <summary>Tests only: when it answers true for a path, writing or deleting it fails as on a full disk.</summary>
         internal static Func<string, bool> RefuseWrite = null;
 
+        /// <summary>
+        /// The temporary file a write of <paramref name="path"/> goes to: a name of its own per write (random), so two copies
+        /// of the game (the Editor beside a build, two desktop windows) writing the player's opt-out choice at once never
+        /// write through one temporary file (one's half-written bytes moved into place as the other's, or its file moved away
+        /// under the other's move). Tests replace it.
+        /// </summary>
+        internal static Func<string, string> TemporaryFor = path => path + "." + RandomIds.Base64Url(RandomIds.Bytes(6)) + TemporarySuffix;
+
         /// <summary>Tests only: hears every file operation (<c>write</c>, <c>delete</c>, <c>read</c>, <c>list</c>) and its path, on the thread that does it.</summary>
         internal static Action<string, string> Observer = null;
 
@@ -140,7 +148,7 @@ namespace GameCampaignSdk
             Observe("write", path);
             CheckWritable(path);
             Directory.CreateDirectory(Path.GetDirectoryName(path));
-            var temporary = path + TemporarySuffix;
+            var temporary = TemporaryFor(path);
             var bytes = new UTF8Encoding(false).GetBytes(Json.Serialize(json));
             try
             {

@@ -105,6 +105,22 @@ internal static class ManagedLifecycleProbe
         Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
         Application.Focused = false;
         Init("unfocused");
+        // Unity sends OnApplicationPause(false) to every component just after its Awake (MonoBehaviour.OnApplicationPause):
+        // here after Instance read isFocused, the end of no pause; before, it gave the window its focus back.
+        ManagedLifecycle.Instance.OnApplicationPause(false);
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(60000);
+        Application.Focused = true;
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        // The same message the other way round: within AddComponent, before Instance reads isFocused.
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.Focused = false;
+        GameObject.Added = component => { var lifecycle = component as ManagedLifecycle; if (lifecycle != null) lifecycle.OnApplicationPause(false); };
+        try { Init("unfocused-awake"); }
+        finally { GameObject.Added = null; }
         Loop.Run(() => Tracker.Start(), "start");
         Pass(60000);
         Application.Focused = true;
@@ -520,8 +536,11 @@ internal static class ManagedLifecycleProbe
         var path = Path.Combine(full.QueueDir, "s.json");
         TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
         System.Diagnostics.Process.Start("ln", "-s /dev/full " + path + ".tmp").WaitForExit();
+        var temporaryFor = TrackerFiles.TemporaryFor;
+        TrackerFiles.TemporaryFor = written => written + ".tmp"; // the link's name (a write's own is random)
         try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["fullDiskWrite"] = "written"; }
         catch (IOException) { Report["fullDiskWrite"] = File.ReadAllText(path) + (File.Exists(path + ".tmp") ? " and a temporary file" : ""); }
+        finally { TrackerFiles.TemporaryFor = temporaryFor; }
 
         var own = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover");
         var other = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "leftover-other");

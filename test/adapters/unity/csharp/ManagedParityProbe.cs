@@ -40,6 +40,7 @@ internal static class ManagedParityProbe
         CrashStory();
         FlappingNetwork();
         BoostCurrentOn404();
+        Evictions();
         Console.WriteLine(Json.Serialize(Report));
         return 0;
     }
@@ -137,6 +138,36 @@ internal static class ManagedParityProbe
     /// queued and kept, a second one stopped (the first evicted: overflow), then the process killed 20 s into a third
     /// (checkpointed at 15 s); the next start-up recovers it and, the relay accepting again, a flush sends what is queued.
     /// </summary>
+    private static void Evictions()
+    {
+        Report["evictionOfASentFile"] = Eviction("evict-sent", queued => File.Delete(queued), null);
+        Report["evictionDeleteRefused"] = Eviction("evict-refused", queued => { }, path => { throw new UnauthorizedAccessException("read-only: " + Path.GetFileName(path)); });
+    }
+
+    /// <summary>
+    /// A queue capped at 1 holding a; <paramref name="meanwhile"/> happens to a's file; b is queued (a evicted) with deletes
+    /// done by <paramref name="delete"/> (null: the real one). Says the drops and storage errors heard, then what the next
+    /// start-up finds queued. managed-parity.test.ts plays the same on core/tracker/queue.ts.
+    /// </summary>
+    private static Dictionary<string, object> Eviction(string player, Action<string> meanwhile, Action<string> delete)
+    {
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, player);
+        var heard = new List<object>();
+        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason + (session == null ? " without the session" : "")), error => heard.Add("storage error"), id => { });
+        Loop.Run(() => queue.Sync(0), "start-up");
+        Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
+        meanwhile(Path.Combine(folder.QueueDir, "000000000000-a.json"));
+        var realDelete = TrackerFiles.DeleteFile;
+        if (delete != null) TrackerFiles.DeleteFile = delete;
+        try { Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0), "enqueue b"); }
+        finally { TrackerFiles.DeleteFile = realDelete; }
+        var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { });
+        Loop.Run(() => next.Sync(0), "next start-up");
+        var queued = new List<object>();
+        foreach (var key in next.Oldest(10, new HashSet<string>())) queued.Add(key.Substring(13, key.Length - 13 - ".json".Length));
+        return new Dictionary<string, object> { { "heard", heard }, { "queuedAtNextStart", queued } };
+    }
+
     private static void CrashStory()
     {
         UnityProcess.Start(Loop);

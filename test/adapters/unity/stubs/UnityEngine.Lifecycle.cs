@@ -33,8 +33,13 @@ namespace UnityEngine
             components.Add(component);
             Live.Add(component);
             Live.RemoveAll(each => each.destroyed);
+            var added = Added;
+            if (added != null) added(component);
             return component;
         }
+
+        /// <summary>Stand-in only: hears each component as AddComponent ends (tests send what Unity sends just after Awake).</summary>
+        public static System.Action<Component> Added;
     }
 
     /// <summary>Scripting API: NetworkReachability, what Application.internetReachability answers.</summary>
