@@ -29,6 +29,7 @@ import { answerPlaytime } from './playtime.js';
 import { WEB_PAGE_PATTERN } from '../schema/web-page.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
+import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from './store-connection.js';
 import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unusablePathUser } from './user-path.js';
 
@@ -156,6 +157,15 @@ export interface RelayOptions {
    * (`::ffff:203.0.113.9`) as the IPv4 address. @defaultValue the connection's peer address, which `toNodeHandler` supplies
    */
   clientAddress?: ClientAddress;
+  /**
+   * How long one call to a limiter's store (`rateLimiter`, `failedAuthLimit`, `dailyPlaytimeCap`'s Redis) may take,
+   * in ms: past it the request is answered 503 with `Retry-After` (the client keeps its data and retries), as when
+   * the store's client reports no connection. A Redis that stalls, or dies with a command in flight, otherwise held
+   * every player's request (ioredis without `commandTimeout` waits without end). Limiters in memory are not timed.
+   * @defaultValue 5000
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
+   */
+  storeTimeoutMs?: number;
 }
 
 /** A Fetch-API handler: `relay.fetch(request)`, or `toNodeHandler(relay)` on node:http and Express. */
@@ -189,7 +199,8 @@ type Env = { Variables: { user: { userId: string } } };
  */
 export function createRelay(options: RelayOptions): Relay {
   const { server } = checkRequired(options);
-  const limiter = options.rateLimiter ?? defaultRateLimiter();
+  const storeTimeoutMs = limit(options, 'storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS, 1);
+  const limiter = withStoreDeadline(options.rateLimiter ?? defaultRateLimiter(), storeTimeoutMs);
   const bodyLimits: BodyLimits = {
     maxBytes: limit(options, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES, 1),
     timeoutMs: limit(options, 'bodyTimeoutMs', DEFAULT_BODY_TIMEOUT_MS, 1),
@@ -210,12 +221,12 @@ export function createRelay(options: RelayOptions): Relay {
     rules: { clockSkewMs: limit(options, 'clockSkewMs', DEFAULT_CLOCK_SKEW_MS, 0), maxSessionAgeMs },
     acceptSession: options.acceptSession,
     acceptSessionTimeoutMs: limit(options, 'acceptSessionTimeoutMs', DEFAULT_ACCEPT_SESSION_TIMEOUT_MS, 1),
-    dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
+    dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs, storeTimeoutMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
   const cap = options.dailyPlaytimeCap;
   const failedAuthLimiter = failedAuthLimiterOf(options.failedAuthLimit, cap);
-  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
+  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(withStoreDeadline(failedAuthLimiter, storeTimeoutMs)) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);
 
@@ -314,7 +325,7 @@ export function createRelay(options: RelayOptions): Relay {
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */
-type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs';
+type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs' | 'storeTimeoutMs';
 
 /**
  * The two options every relay needs, checked as it is made: without them each request failed later with nothing said
