@@ -14,13 +14,16 @@ import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { unref } from '../unref.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
-import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
-import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
+import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
+import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, secretList, verifyDelivery, type RawWebhookPayload, type WebhookSecret } from './verify.js';
 
 /** Options of {@link createWebhookReceiver}. */
 export interface WebhookReceiverOptions {
-  /** The webhook secret, `whsec_<base64>`, returned once when the webhook was created. */
-  secret: string;
+  /**
+   * The webhook secret, `whsec_<base64>`, returned once when the webhook was created; or several, while a webhook is
+   * replaced by one with a new secret (both deliver until the old one is deleted): a delivery signed with any passes.
+   */
+  secret: WebhookSecret;
   /**
    * Timestamp tolerance, seconds; also how long delivery ids (replays) and events (`waitFor`) are remembered.
    * @defaultValue 300
@@ -112,7 +115,7 @@ export class WebhookReceiver {
     // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
     options ??= {} as WebhookReceiverOptions;
     const scheme = options.scheme ?? standardWebhooksScheme;
-    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
+    secretList(options.secret, scheme);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);
