@@ -139,5 +139,9 @@ async function signingStories({ signWebhook, verifyWebhook }: ServerSdk): Promis
     good: await outcome(verifyWebhook({ payload, headers, secret })),
     tampered: await outcome(verifyWebhook({ payload: payload.replace('DAILY', 'WELCOME'), headers, secret })),
     wrongSecret: await outcome(verifyWebhook({ payload, headers, secret: 'whsec_' + btoa('another secret of thirty-two by') })),
+    // Rotation: the new secret first in the list, the delivery signed with the old one.
+    rotated: await outcome(verifyWebhook({ payload, headers, secret: ['whsec_' + btoa('another secret of thirty-two by'), secret] })),
+    // A timestamp written with a sign and a fraction, as the Standard Webhooks library reads it (parseInt).
+    writtenOtherwise: await outcome(verifyWebhook({ payload, headers: { ...headers, 'webhook-timestamp': `+${headers['webhook-timestamp']}.0` }, secret })),
   };
 }
