@@ -161,7 +161,8 @@ export interface RelayOptions {
    * How long one call to a limiter's store (`rateLimiter`, `failedAuthLimit`, `dailyPlaytimeCap`'s Redis) may take,
    * in ms: past it the request is answered 503 with `Retry-After` (the client keeps its data and retries), as when
    * the store's client reports no connection. A Redis that stalls, or dies with a command in flight, otherwise held
-   * every player's request (ioredis without `commandTimeout` waits without end). Limiters in memory are not timed.
+   * every player's request (ioredis without `commandTimeout` waits without end). A limiter with an `insuranceLimiter`
+   * asks that one past the deadline. Limiters in memory are not timed.
    * @defaultValue 5000
    * @throws RangeError from `createRelay` when it is not a finite number >= 1
    */

@@ -39,8 +39,10 @@ export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
  * call itself left to settle on its own. A client that still says it is connected does not answer when the Redis
  * server stalls (stopped, a network partition without a reset: ioredis waits without end unless `commandTimeout` is
  * set) or dies with a command in flight (ioredis resends it after reconnecting, up to `maxRetriesPerRequest`: over a
- * minute with its defaults), and each player's request waited with it, its retries piling up behind. A limiter
- * counting in this process's memory is returned as it is: it answers at once.
+ * minute with its defaults), and each player's request waited with it, its retries piling up behind. A limiter with
+ * an `insuranceLimiter` asks that one instead when the deadline passes (the studio chose where requests go while
+ * Redis is away, as rate-limiter-flexible does when Redis fails). A limiter counting in this process's memory is
+ * returned as it is: it answers at once.
  */
 export function withStoreDeadline<L extends object>(limiter: L, timeoutMs: number): L {
   if (countsInMemory(limiter)) return limiter;
@@ -51,7 +53,12 @@ export function withStoreDeadline<L extends object>(limiter: L, timeoutMs: numbe
       return (...args: unknown[]) => {
         const result: unknown = value.apply(target, args);
         if (!(result instanceof Promise)) return result;
-        return withDeadline(result, timeoutMs, () => Promise.reject(new Error(`The store did not answer within ${timeoutMs} ms`)));
+        return withDeadline(result, timeoutMs, () => {
+          const insurance = (target as { insuranceLimiter?: Record<PropertyKey, unknown> }).insuranceLimiter;
+          const same = insurance?.[name];
+          if (typeof same === 'function') return same.apply(insurance, args);
+          return Promise.reject(new Error(`The store did not answer within ${timeoutMs} ms`));
+        });
       };
     },
   });

@@ -456,6 +456,15 @@ describe.runIf(available)('the relay over a Redis that does not answer', () => {
     expect([answer.status, answer.body.data.results]).toEqual([200, [{ sessionId: batch[0]!.sessionId, status: 'SUCCESS' }]]);
   });
 
+  it("a RateLimiterRedis with an insuranceLimiter: past storeTimeoutMs the studio's insurance counts", async () => {
+    const client = await stalled();
+    const insuranceLimiter = new RateLimiterMemory({ points: 1, duration: 10 });
+    const rateLimiter = new RateLimiterRedis({ storeClient: client, points: 5, duration: 10, keyPrefix: 'stalled-insured', insuranceLimiter });
+    const { relay } = relayOverFakeService({ rateLimiter, storeTimeoutMs: 100, coalesceWindowMs: 0 });
+    const send = async (n: number) => (await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1, 200 + n) }, 'alice'))).status;
+    expect([await send(0), await send(1)]).toEqual([200, 429]);
+  });
+
   it('storeTimeoutMs must be a finite number >= 1', () => {
     for (const storeTimeoutMs of [0, -1, Number.NaN, Infinity]) expect(() => relayOverFakeService({ storeTimeoutMs })).toThrow(new RangeError(`storeTimeoutMs must be a finite number >= 1, got ${storeTimeoutMs}`));
   });
