@@ -19,7 +19,7 @@ import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
-import { attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
+import { attachContextAddress, attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
@@ -155,6 +155,7 @@ export interface RelayOptions {
    * forwards (e.g. the last `X-Forwarded-For` entry your own proxy appended); a request with no address is
    * not limited. An IPv6 address is counted by its /64 prefix (one subscriber's network), an IPv4-mapped one
    * (`::ffff:203.0.113.9`) as the IPv4 address. @defaultValue the connection's peer address, which `toNodeHandler` supplies
+   * and `relay.fetch(request, context)` reads from the runtime's `context` (Bun's `server`, Deno's `info`, Hono's `c.env` on Node)
    */
   clientAddress?: ClientAddress;
   /**
@@ -171,7 +172,13 @@ export interface RelayOptions {
 
 /** A Fetch-API handler: `relay.fetch(request)`, or `toNodeHandler(relay)` on node:http and Express. */
 export interface Relay {
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one request. `context` is what the runtime's server passes beside it, read for the client's address
+   * (`failedAuthLimit`) when `clientAddress` is not set: Bun.serve's `server`, Deno.serve's `info`, `@hono/node-server`'s
+   * bindings (Hono's `c.env` on Node). So `Bun.serve({ fetch: relay.fetch })`, `Deno.serve(relay.fetch)`,
+   * `app.mount('/campaign', relay.fetch)` and `(c) => relay.fetch(c.req.raw, c.env)` know the peer address.
+   */
+  fetch(request: Request, context?: unknown): Promise<Response>;
 }
 
 /** Default of {@link RelayOptions.maxBodyBytes}. */
@@ -318,11 +325,16 @@ export function createRelay(options: RelayOptions): Relay {
   });
   app.onError(() => errorResponse(500, 'INTERNAL_ERROR', 'The relay failed to handle the request'));
 
-  if (!options.cors) return { fetch: async (request) => app.fetch(request) };
+  // The peer address a runtime's server passes beside the request, for the default clientAddress.
+  const withAddress = (request: Request, context: unknown) => {
+    if (failedAuth && !options.clientAddress) attachContextAddress(request, context);
+    return request;
+  };
+  if (!options.cors) return { fetch: async (request, context) => app.fetch(withAddress(request, context)) };
   const prefix = basePath === '/' ? '' : basePath;
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
-  return { fetch: async (request) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(request)) };
+  return { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */
