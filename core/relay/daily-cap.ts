@@ -97,13 +97,14 @@ export class DailyPlaytimeCap {
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
     const keyPrefix = options.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX;
     // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
-    const store = (points: number, prefix: string) =>
+    // The day's counts give a late take back (withStoreDeadline); a late mark stays, its seconds being kept.
+    const store = (points: number, prefix: string, undoLateConsume: boolean) =>
       options.storeClient === undefined
         ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
           new RateLimiterMemory({ points, keyPrefix: prefix, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
-        : withStoreDeadline(new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient }), storeTimeoutMs);
-    this.#limiter = store(seconds, keyPrefix);
-    this.#kept = store(1, `${keyPrefix}-kept`);
+        : withStoreDeadline(new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient }), storeTimeoutMs, undoLateConsume);
+    this.#limiter = store(seconds, keyPrefix, true);
+    this.#kept = store(1, `${keyPrefix}-kept`, false);
   }
 
   /**

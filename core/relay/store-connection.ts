@@ -42,9 +42,11 @@ export const DEFAULT_STORE_TIMEOUT_MS = 5_000;
  * minute with its defaults), and each player's request waited with it, its retries piling up behind. A limiter with
  * an `insuranceLimiter` asks that one instead when the deadline passes (the studio chose where requests go while
  * Redis is away, as rate-limiter-flexible does when Redis fails). A limiter counting in this process's memory is
- * returned as it is: it answers at once.
+ * returned as it is: it answers at once. With `undoLateConsume`, a `consume` answered past the deadline (taken, or
+ * refused: rate-limiter-flexible counts a refused one too) is given back (`reward`) when it lands: the request was
+ * answered as if nothing was taken, and a Redis that resumes runs every command queued while it stalled.
  */
-export function withStoreDeadline<L extends object>(limiter: L, timeoutMs: number): L {
+export function withStoreDeadline<L extends object>(limiter: L, timeoutMs: number, undoLateConsume = false): L {
   if (countsInMemory(limiter)) return limiter;
   return new Proxy(limiter, {
     get(target, name) {
@@ -54,6 +56,14 @@ export function withStoreDeadline<L extends object>(limiter: L, timeoutMs: numbe
         const result: unknown = value.apply(target, args);
         if (!(result instanceof Promise)) return result;
         return withDeadline(result, timeoutMs, () => {
+          if (undoLateConsume && name === 'consume') {
+            const undo = (settled: unknown) => {
+              if (settled instanceof Error || typeof settled !== 'object' || settled === null) return; // not counted
+              const reward = (target as { reward?: (key: unknown, points: unknown) => Promise<unknown> }).reward;
+              reward?.call(target, args[0], args[1] ?? 1).catch(() => undefined);
+            };
+            result.then(undo, undo);
+          }
           const insurance = (target as { insuranceLimiter?: Record<PropertyKey, unknown> }).insuranceLimiter;
           const same = insurance?.[name];
           if (typeof same === 'function') return same.apply(insurance, args);
