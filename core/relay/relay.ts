@@ -237,6 +237,7 @@ export function createRelay(options: RelayOptions): Relay {
   const failedAuth = failedAuthLimiter ? new FailedAuthLimit(withStoreDeadline(failedAuthLimiter, storeTimeoutMs)) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);
+  let warnedNoAddress = false;
 
   const guard = createMiddleware<Env>(async (c, next) => {
     // Every route takes a JSON body, which a browser sends cross-origin only after a preflight the relay refuses to
@@ -245,6 +246,15 @@ export function createRelay(options: RelayOptions): Relay {
     // player's address (their NAT, their school) out of the relay.
     if (!isJsonContentType(c.req.raw.headers.get('content-type'))) return notJson();
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
+    if (failedAuth && address === undefined && !warnedNoAddress) {
+      // Said once: a limit switched on that limits nothing (a Worker without clientAddress, a relay.fetch(request)
+      // without the runtime's context) was otherwise silent.
+      warnedNoAddress = true;
+      console.warn(
+        'createRelay: failedAuthLimit is on but a request came with no client address, so it is not limited: pass clientAddress, ' +
+          "or hand relay.fetch the runtime's context (relay.fetch(request, server) on Bun, (request, info) on Deno, c.env in Hono; toNodeHandler on node:http)",
+      );
+    }
     if (failedAuth && address !== undefined) {
       const blocked = await failedAuth.begin(address);
       if (blocked) return blocked;

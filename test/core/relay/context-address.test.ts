@@ -7,7 +7,7 @@
 import type { AddressInfo } from 'node:net';
 import { serve, type ServerType } from '@hono/node-server';
 import { Hono } from 'hono';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService, relayRequest, sessions } from './fake-service.js';
 
@@ -85,5 +85,25 @@ describe("the address in a runtime's second argument", () => {
     const clientAddress = (request: Request) => (keys.push(request.headers.get('x-client')), undefined);
     expect(await statuses(() => ({ remoteAddr: { hostname: '203.0.113.7' } }), { clientAddress })).toEqual(Array<number>(11).fill(401));
     expect(keys).toHaveLength(11);
+  });
+});
+
+describe('failedAuthLimit with no address to limit', () => {
+  it('warns once per relay, naming what to pass; a relay that has addresses says nothing', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const { relay } = relayOverFakeService({ failedAuthLimit: true });
+      for (let i = 0; i < 3; i++) await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [] }, 'alice'));
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toMatch(/^createRelay: failedAuthLimit is on but a request came with no client address.*clientAddress/);
+      warn.mockClear();
+      const withAddress = relayOverFakeService({ failedAuthLimit: true, clientAddress: () => '203.0.113.9' }).relay;
+      await withAddress.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [] }, 'alice'));
+      const without = relayOverFakeService({}).relay;
+      await without.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [] }, 'alice'));
+      expect(warn).not.toHaveBeenCalled();
+    } finally {
+      warn.mockRestore();
+    }
   });
 });
