@@ -64,3 +64,31 @@ function ipv6Groups(address: string): number[] | undefined {
   const zeros = Array<string>(8 - given.length).fill('0');
   return [...head, ...zeros, ...tail].map((group) => parseInt(group, 16));
 }
+
+/**
+ * Attaches the peer address the runtime's server hands the handler beside the request (its second argument), when
+ * nothing attached one before: `@hono/node-server`'s bindings (`incoming.socket.remoteAddress`, also under `server`,
+ * as its `getConnInfo` reads them; what Hono's `c.env` is on Node), Bun's `Server` (`requestIP(request).address`,
+ * Bun.serve's `fetch(request, server)`) and Deno's `ServeHandlerInfo` (`remoteAddr.hostname`, Deno.serve's
+ * `handler(request, info)`). A Worker's second argument is its bindings, none of which has these shapes.
+ */
+export function attachContextAddress(request: Request, context: unknown): void {
+  if (typeof context !== 'object' || context === null || attachedClientAddress(request) !== undefined) return;
+  type Context = {
+    incoming?: { socket?: { remoteAddress?: unknown } };
+    server?: { incoming?: { socket?: { remoteAddress?: unknown } } };
+    requestIP?: unknown;
+    remoteAddr?: { hostname?: unknown };
+  };
+  const { incoming, server, requestIP, remoteAddr } = context as Context;
+  let address: unknown;
+  try {
+    address =
+      typeof requestIP === 'function'
+        ? (requestIP.call(context, request) as { address?: unknown } | null)?.address
+        : (remoteAddr?.hostname ?? (incoming ?? server?.incoming)?.socket?.remoteAddress);
+  } catch {
+    return;
+  }
+  if (typeof address === 'string') attachClientAddress(request, address);
+}

@@ -9,7 +9,7 @@ import { bytesToHex } from '@noble/hashes/utils.js';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory, RateLimiterRedis } from './limiters.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
-import { storeDisconnected } from './store-connection.js';
+import { DEFAULT_STORE_TIMEOUT_MS, storeDisconnected, withStoreDeadline } from './store-connection.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_SECONDS = DAY_MS / 1000;
@@ -83,9 +83,10 @@ export class DailyPlaytimeCap {
   /**
    * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
    * (in memory: at most about 24.8 days), so a late (offline) session cannot find its day's budget reset
+   * @param storeTimeoutMs - the longest one call to a Redis store may take ({@link withStoreDeadline})
    * @throws RangeError when `seconds` is not a whole number from 1 to 86400
    */
-  constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number) {
+  constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS) {
     const seconds = options.seconds ?? MAX_DAILY_PLAYTIME_SECONDS;
     if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_DAILY_PLAYTIME_SECONDS) {
       throw new RangeError(`dailyPlaytimeCap.seconds must be a whole number from 1 to ${MAX_DAILY_PLAYTIME_SECONDS}`);
@@ -96,13 +97,14 @@ export class DailyPlaytimeCap {
     const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
     const keyPrefix = options.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX;
     // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
-    const store = (points: number, prefix: string) =>
+    // The day's counts give a late take back (withStoreDeadline); a late mark stays, its seconds being kept.
+    const store = (points: number, prefix: string, undoLateConsume: boolean) =>
       options.storeClient === undefined
         ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
           new RateLimiterMemory({ points, keyPrefix: prefix, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
-        : new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient });
-    this.#limiter = store(seconds, keyPrefix);
-    this.#kept = store(1, `${keyPrefix}-kept`);
+        : withStoreDeadline(new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient }), storeTimeoutMs, undoLateConsume);
+    this.#limiter = store(seconds, keyPrefix, true);
+    this.#kept = store(1, `${keyPrefix}-kept`, false);
   }
 
   /**

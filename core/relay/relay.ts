@@ -19,7 +19,7 @@ import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
-import { attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
+import { attachContextAddress, attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
 import { relayCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
@@ -29,6 +29,7 @@ import { answerPlaytime } from './playtime.js';
 import { WEB_PAGE_PATTERN } from '../schema/web-page.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
+import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from './store-connection.js';
 import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unusablePathUser } from './user-path.js';
 
@@ -154,13 +155,30 @@ export interface RelayOptions {
    * forwards (e.g. the last `X-Forwarded-For` entry your own proxy appended); a request with no address is
    * not limited. An IPv6 address is counted by its /64 prefix (one subscriber's network), an IPv4-mapped one
    * (`::ffff:203.0.113.9`) as the IPv4 address. @defaultValue the connection's peer address, which `toNodeHandler` supplies
+   * and `relay.fetch(request, context)` reads from the runtime's `context` (Bun's `server`, Deno's `info`, Hono's `c.env` on Node)
    */
   clientAddress?: ClientAddress;
+  /**
+   * How long one call to a limiter's store (`rateLimiter`, `failedAuthLimit`, `dailyPlaytimeCap`'s Redis) may take,
+   * in ms: past it the request is answered 503 with `Retry-After` (the client keeps its data and retries), as when
+   * the store's client reports no connection. A Redis that stalls, or dies with a command in flight, otherwise held
+   * every player's request (ioredis without `commandTimeout` waits without end). A limiter with an `insuranceLimiter`
+   * asks that one past the deadline. Limiters in memory are not timed.
+   * @defaultValue 5000
+   * @throws RangeError from `createRelay` when it is not a finite number >= 1
+   */
+  storeTimeoutMs?: number;
 }
 
 /** A Fetch-API handler: `relay.fetch(request)`, or `toNodeHandler(relay)` on node:http and Express. */
 export interface Relay {
-  fetch(request: Request): Promise<Response>;
+  /**
+   * Answers one request. `context` is what the runtime's server passes beside it, read for the client's address
+   * (`failedAuthLimit`) when `clientAddress` is not set: Bun.serve's `server`, Deno.serve's `info`, `@hono/node-server`'s
+   * bindings (Hono's `c.env` on Node). So `Bun.serve({ fetch: relay.fetch })`, `Deno.serve(relay.fetch)`,
+   * `app.mount('/campaign', relay.fetch)` and `(c) => relay.fetch(c.req.raw, c.env)` know the peer address.
+   */
+  fetch(request: Request, context?: unknown): Promise<Response>;
 }
 
 /** Default of {@link RelayOptions.maxBodyBytes}. */
@@ -189,7 +207,8 @@ type Env = { Variables: { user: { userId: string } } };
  */
 export function createRelay(options: RelayOptions): Relay {
   const { server } = checkRequired(options);
-  const limiter = options.rateLimiter ?? defaultRateLimiter();
+  const storeTimeoutMs = limit(options, 'storeTimeoutMs', DEFAULT_STORE_TIMEOUT_MS, 1);
+  const limiter = withStoreDeadline(options.rateLimiter ?? defaultRateLimiter(), storeTimeoutMs);
   const bodyLimits: BodyLimits = {
     maxBytes: limit(options, 'maxBodyBytes', DEFAULT_MAX_BODY_BYTES, 1),
     timeoutMs: limit(options, 'bodyTimeoutMs', DEFAULT_BODY_TIMEOUT_MS, 1),
@@ -210,14 +229,15 @@ export function createRelay(options: RelayOptions): Relay {
     rules: { clockSkewMs: limit(options, 'clockSkewMs', DEFAULT_CLOCK_SKEW_MS, 0), maxSessionAgeMs },
     acceptSession: options.acceptSession,
     acceptSessionTimeoutMs: limit(options, 'acceptSessionTimeoutMs', DEFAULT_ACCEPT_SESSION_TIMEOUT_MS, 1),
-    dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs) : undefined,
+    dailyCap: options.dailyPlaytimeCap ? new DailyPlaytimeCap(options.dailyPlaytimeCap, maxSessionAgeMs, storeTimeoutMs) : undefined,
     maxUpstreamBytes: SERVICE_MAX_BODY_BYTES,
   };
   const cap = options.dailyPlaytimeCap;
   const failedAuthLimiter = failedAuthLimiterOf(options.failedAuthLimit, cap);
-  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(failedAuthLimiter) : undefined;
+  const failedAuth = failedAuthLimiter ? new FailedAuthLimit(withStoreDeadline(failedAuthLimiter, storeTimeoutMs)) : undefined;
   const clientAddress = options.clientAddress ?? attachedClientAddress;
   const authenticateTimeoutMs = limit(options, 'authenticateTimeoutMs', DEFAULT_AUTHENTICATE_TIMEOUT_MS, 1);
+  let warnedNoAddress = false;
 
   const guard = createMiddleware<Env>(async (c, next) => {
     // Every route takes a JSON body, which a browser sends cross-origin only after a preflight the relay refuses to
@@ -226,6 +246,15 @@ export function createRelay(options: RelayOptions): Relay {
     // player's address (their NAT, their school) out of the relay.
     if (!isJsonContentType(c.req.raw.headers.get('content-type'))) return notJson();
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
+    if (failedAuth && address === undefined && !warnedNoAddress) {
+      // Said once: a limit switched on that limits nothing (a Worker without clientAddress, a relay.fetch(request)
+      // without the runtime's context) was otherwise silent.
+      warnedNoAddress = true;
+      console.warn(
+        'createRelay: failedAuthLimit is on but a request came with no client address, so it is not limited: pass clientAddress, ' +
+          "or hand relay.fetch the runtime's context (relay.fetch(request, server) on Bun, (request, info) on Deno, c.env in Hono; toNodeHandler on node:http)",
+      );
+    }
     if (failedAuth && address !== undefined) {
       const blocked = await failedAuth.begin(address);
       if (blocked) return blocked;
@@ -306,15 +335,20 @@ export function createRelay(options: RelayOptions): Relay {
   });
   app.onError(() => errorResponse(500, 'INTERNAL_ERROR', 'The relay failed to handle the request'));
 
-  if (!options.cors) return { fetch: async (request) => app.fetch(request) };
+  // The peer address a runtime's server passes beside the request, for the default clientAddress.
+  const withAddress = (request: Request, context: unknown) => {
+    if (failedAuth && !options.clientAddress) attachContextAddress(request, context);
+    return request;
+  };
+  if (!options.cors) return { fetch: async (request, context) => app.fetch(withAddress(request, context)) };
   const prefix = basePath === '/' ? '' : basePath;
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
-  return { fetch: async (request) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(request)) };
+  return { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */
-type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs';
+type NumericOption = 'maxBodyBytes' | 'bodyTimeoutMs' | 'authenticateTimeoutMs' | 'acceptSessionTimeoutMs' | 'maxSessionAgeMs' | 'coalesceWindowMs' | 'clockSkewMs' | 'storeTimeoutMs';
 
 /**
  * The two options every relay needs, checked as it is made: without them each request failed later with nothing said

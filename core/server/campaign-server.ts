@@ -56,6 +56,7 @@ export class CampaignServer {
   /**
    * @throws TypeError when the key is not `<key_id>:<secret>`, `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
+   * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
   constructor(options: CampaignServerOptions) {
     const runtime = detectClientRuntime();
@@ -66,6 +67,7 @@ export class CampaignServer {
           'Call the Server API from your game server, and let clients reach it through createRelay().',
       );
     }
+    checkNumbers(options);
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
     const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse);
@@ -77,5 +79,21 @@ export class CampaignServer {
     this.webview = new Webview(transport);
     this.webhooks = new Webhooks(transport);
     this.campaigns = new ServerCampaigns(transport);
+  }
+}
+
+/**
+ * `maxRetries` and `timeoutMs`, checked once here rather than at every call (server code: game clients carry no such
+ * check). A number read from an unset environment variable (`Number(undefined)`, NaN) turned retries off in silence
+ * (`attempt < NaN` is false) and failed every call with a RangeError only once it was made; a negative or fractional
+ * count of retries meant none or one more than written. Absent (`undefined` or `null`): the default.
+ */
+function checkNumbers(options: CampaignServerOptions | undefined): void {
+  const { maxRetries, timeoutMs } = (options ?? {}) as { maxRetries?: unknown; timeoutMs?: unknown };
+  if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
+    throw new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
+  }
+  if (timeoutMs != null && !(typeof timeoutMs === 'number' && timeoutMs > 0)) {
+    throw new RangeError(`timeoutMs must be a number of ms above 0 (Infinity: none), got ${String(timeoutMs)}`);
   }
 }

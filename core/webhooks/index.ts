@@ -3,7 +3,7 @@
  * events. Part of the `game-campaign-sdk/server` entry.
  * @see spec "Events", DESIGN sections 8 and 10
  */
-export { verifyWebhook, DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions, type RawWebhookPayload } from './verify.js';
+export { verifyWebhook, DEFAULT_TOLERANCE_SECONDS, type VerifyWebhookOptions, type RawWebhookPayload, type WebhookSecret } from './verify.js';
 export { signWebhook, type SignWebhookOptions } from './sign.js';
 export {
   createWebhookReceiver,

@@ -14,13 +14,16 @@ import { isKnownWebhookEvent } from './read-event.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { unref } from '../unref.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
-import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
-import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, verifyDelivery, type RawWebhookPayload } from './verify.js';
+import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
+import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, secretList, verifyDelivery, type RawWebhookPayload, type WebhookSecret } from './verify.js';
 
 /** Options of {@link createWebhookReceiver}. */
 export interface WebhookReceiverOptions {
-  /** The webhook secret, `whsec_<base64>`, returned once when the webhook was created. */
-  secret: string;
+  /**
+   * The webhook secret, `whsec_<base64>`, returned once when the webhook was created; or several, while a webhook is
+   * replaced by one with a new secret (both deliver until the old one is deleted): a delivery signed with any passes.
+   */
+  secret: WebhookSecret;
   /**
    * Timestamp tolerance, seconds; also how long delivery ids (replays) and events (`waitFor`) are remembered.
    * @defaultValue 300
@@ -112,7 +115,7 @@ export class WebhookReceiver {
     // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
     options ??= {} as WebhookReceiverOptions;
     const scheme = options.scheme ?? standardWebhooksScheme;
-    if (scheme === standardWebhooksScheme) assertSecret(options.secret);
+    secretList(options.secret, scheme);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
     assertTolerance(toleranceSeconds);
     if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);
@@ -130,11 +133,22 @@ export class WebhookReceiver {
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
    * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`,
    * 400 `{ error: 'invalid_payload' }` for a signed body that is not a JSON object with a string `type`
-   * (`unreadable_body` when the body could not be read). A signed event of any shape or type is accepted.
+   * (`unreadable_body` when the body could not be read), 500 `{ error: 'body_already_read', message }` when something read
+   * the request's body before the receiver (also emitted on `error`). A signed event of any shape or type is accepted.
    */
   async fetch(request: Request): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     const { maxBodyBytes } = this.#options;
+    // Read before us (Hono's `c.req.json()`, code that awaited `request.json()`): the server's setup, not the sender's
+    // fault, said as webhookMiddleware says it on Node, and emitted on `error`, where the developer looks.
+    if (request.bodyUsed) {
+      const error = new TypeError(
+        'The webhook request body was already read (request.json(), or a framework middleware such as Hono\'s c.req.json() or a json validator), ' +
+          'so the signature cannot be checked: pass the raw body to the receiver, with nothing reading it before.',
+      );
+      this.#report(error);
+      return json(500, { error: 'body_already_read', message: error.message });
+    }
     let payload: Uint8Array | undefined;
     try {
       payload = await readCapped(request, maxBodyBytes);

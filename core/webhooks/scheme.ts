@@ -47,7 +47,12 @@ export interface WebhookScheme {
   sign(input: WebhookSignInput): Record<string, string>;
 }
 
-const DIGITS = /^\d{1,15}$/;
+/**
+ * Whole seconds, with an optional sign and an optional fraction (`+1714564800`, `1714564800.0`): the forms the
+ * reference library reads as a number (standardwebhooks `Webhook.verifyTimestamp`: `parseInt(header, 10)`), which
+ * then signs the whole seconds (`Webhook.sign`). Exponents, hex and trailing text are not seconds.
+ */
+const SECONDS = /^([+-]?)(\d{1,15})(?:\.\d*)?$/;
 
 /**
  * Standard Webhooks: the signature header may list several space-separated `v1,<base64>` entries (the
@@ -71,8 +76,10 @@ export const standardWebhooksScheme = {
     if (!id || !timestamp || !signatures) throw new WebhookVerificationError('missing_headers', `Missing webhook header(s): ${missing.join(', ')}`);
 
     const trimmed = timestamp.trim();
-    if (!DIGITS.test(trimmed)) throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp is not a number of seconds: "${timestamp}"`);
-    const timestampSeconds = Number(trimmed);
+    const parts = SECONDS.exec(trimmed);
+    if (!parts) throw new WebhookVerificationError('invalid_timestamp', `webhook-timestamp is not a number of seconds: "${timestamp}"`);
+    // A fraction is dropped, as parseInt does; -0 is 0.
+    const timestampSeconds = Number(parts[1]! + parts[2]!) || 0;
     if (nowSeconds - timestampSeconds > toleranceSeconds) {
       throw new WebhookVerificationError('timestamp_too_old', `webhook-timestamp is ${nowSeconds - timestampSeconds} s old (tolerance ${toleranceSeconds} s)`);
     }
@@ -81,6 +88,8 @@ export const standardWebhooksScheme = {
     }
 
     const expected = [signatureBytes(secret, id, timestampSeconds, payload)];
+    // The header written otherwise than its seconds (`+N`, `N.0`, leading zeros): a sender may have signed its own text.
+    if (trimmed !== String(timestampSeconds)) expected.push(signatureBytes(secret, id, trimmed, payload));
     // A sender on the Standard Webhooks JavaScript library signs a Buffer body as `Buffer#toString()`, a byte that is
     // not UTF-8 as U+FFFD (standardwebhooks `Webhook.sign`), yet sends the bytes: that text is what `readEvent` reads,
     // so a signature over it authenticates exactly the event returned.

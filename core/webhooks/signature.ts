@@ -28,7 +28,7 @@ export function computeSignature(secret: string, id: string, timestampSeconds: n
 }
 
 /** The HMAC-SHA256 of one delivery (`id.timestamp.body`), as bytes. */
-export function signatureBytes(secret: string, id: string, timestampSeconds: number, payload: string | Uint8Array): Uint8Array {
+export function signatureBytes(secret: string, id: string, timestampSeconds: number | string, payload: string | Uint8Array): Uint8Array {
   const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
   const prefix = encoder.encode(`${id}.${timestampSeconds}.`);
   const content = new Uint8Array(prefix.length + body.length);

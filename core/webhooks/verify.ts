@@ -5,7 +5,11 @@
 import type { ReceivedWebhookEvent } from '../schema/events.js';
 import { readHeaders, type WebhookHeadersInput } from './headers.js';
 import { readEvent } from './read-event.js';
+import { isWebhookVerificationError } from './errors.js';
 import { assertSecret, standardWebhooksScheme, type VerifiedDelivery, type WebhookScheme } from './scheme.js';
+
+/** One webhook secret (`whsec_<base64>`), or several accepted alike (a secret being rotated). */
+export type WebhookSecret = string | readonly string[];
 
 /** The raw request body: exactly the bytes (or their text) that arrived, never a parsed object. */
 export type RawWebhookPayload = string | Uint8Array | ArrayBuffer;
@@ -16,8 +20,11 @@ export interface VerifyWebhookOptions {
   payload: RawWebhookPayload;
   /** The request headers: a Fetch `Headers`, a plain object (names in any case) or node's `req.headers`. */
   headers: WebhookHeadersInput;
-  /** The webhook secret, `whsec_<base64>`, returned once when the webhook was created. */
-  secret: string;
+  /**
+   * The webhook secret, `whsec_<base64>`, returned once when the webhook was created; or several, while a webhook
+   * is replaced by one with a new secret (both deliver until the old one is deleted): a delivery signed with any passes.
+   */
+  secret: WebhookSecret;
   /**
    * How far the delivery's timestamp may be from `now`, either way, in seconds.
    * @defaultValue 300
@@ -87,13 +94,34 @@ export async function verifyDelivery(options: VerifyWebhookOptions): Promise<Ver
   options ??= {} as VerifyWebhookOptions;
   const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = () => Date.now(), scheme = standardWebhooksScheme } = options;
   const payload = rawBytes(options.payload);
-  if (scheme === standardWebhooksScheme) assertSecret(secret);
+  const secrets = secretList(secret, scheme);
   assertTolerance(toleranceSeconds);
   const headers = readHeaders(options.headers);
   const nowSeconds = Math.floor(clockMs(now) / 1000);
-  const verified = await scheme.verify({ payload, headers, secret, toleranceSeconds, nowSeconds });
+  let verified: VerifiedDelivery | void;
+  for (let i = 0; ; i++) {
+    try {
+      verified = await scheme.verify({ payload, headers, secret: secrets[i]!, toleranceSeconds, nowSeconds });
+      break;
+    } catch (error) {
+      // Only the signature depends on the secret: another refusal (headers, timestamp) is the same for every one.
+      if (i === secrets.length - 1 || !isWebhookVerificationError(error) || error.reason !== 'invalid_signature') throw error;
+    }
+  }
   const event = readEvent(payload, verified?.id ?? headers.get('webhook-id') ?? undefined);
   return { event, delivery: verified ?? { id: event.id, timestampSeconds: nowSeconds } };
+}
+
+/**
+ * The secrets to try, in order, each checked as a secret (by the default scheme; a custom scheme checks its own).
+ * @throws TypeError for an empty list, or a secret the default scheme cannot use
+ * @internal
+ */
+export function secretList(secret: WebhookSecret, scheme: WebhookScheme): readonly string[] {
+  const secrets: readonly string[] = Array.isArray(secret) ? secret : [secret as string];
+  if (secrets.length === 0) throw new TypeError('secret must be the webhook secret string (whsec_...), or a non-empty list of them');
+  if (scheme === standardWebhooksScheme) secrets.forEach(assertSecret);
+  return secrets;
 }
 
 /**

@@ -20,6 +20,7 @@ import {
   DEFAULT_RELAY_RATE_LIMIT,
 } from '../../core/server/index.js';
 import { DEFAULT_MAX_RESPONSE_BYTES } from '../../core/server/server-fetch.js';
+import { DEFAULT_STORE_TIMEOUT_MS } from '../../core/relay/store-connection.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -66,6 +67,7 @@ describe('the defaults the guides spell out', () => {
       authenticateTimeoutMs: DEFAULT_AUTHENTICATE_TIMEOUT_MS,
       // The guide and RelayOptions say 10 s, as authenticate's (the constant is not exported).
       acceptSessionTimeoutMs: 10_000,
+      storeTimeoutMs: DEFAULT_STORE_TIMEOUT_MS,
     };
     // Shown as examples, not defaults: the block says "or what they are in the tables below".
     const examples = ['cors', 'origins', 'rateLimiter', 'webviewUrl'];

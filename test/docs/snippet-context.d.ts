@@ -18,9 +18,13 @@ declare global {
   /** The game's reward logic. */
   function grant(userId: string | undefined, reward: unknown): void;
   /** Bun's globals, as far as the relay guide uses them (bun-types in a Bun project). */
+  /** bun-types' `Server`, as far as the guides use it (`fetch(request, server)` is handed it). */
+  interface BunServer {
+    requestIP(request: Request): { address: string; port: number } | null;
+  }
   const Bun: {
     env: Record<string, string | undefined>;
-    serve(options: { port?: number; fetch(request: Request): Response | Promise<Response> }): { requestIP(request: Request): { address: string; port: number } | null };
+    serve(options: { port?: number; fetch(request: Request, server: BunServer): Response | Promise<Response> }): BunServer;
   };
   /** Deno's globals, as far as the relay guide uses them. */
   const Deno: {

@@ -380,3 +380,92 @@ describe("the relay's Redis stores while Redis is down", () => {
     }
   });
 });
+
+// A Redis that stops answering while its client still says `ready`: stopped (SIGSTOP, as a host swapping or a VM
+// paused does), or across a network partition without a reset. ioredis without `commandTimeout` waits for the answer
+// without end, and a command in flight when the server dies is resent after reconnecting (over a minute with
+// ioredis's defaults). Before `storeTimeoutMs`, every player's request waited with it: these tests never ended.
+describe.runIf(available)('the relay over a Redis that does not answer', () => {
+  let redis: ChildProcess | undefined;
+  let port = 0;
+  const clients: Redis[] = [];
+
+  beforeAll(async () => {
+    port = await freePort();
+    redis = await startRedis(port);
+  });
+
+  afterAll(async () => {
+    redis?.kill('SIGCONT');
+    for (const client of clients) client.disconnect();
+    redis?.kill('SIGKILL');
+  });
+
+  /** A client as the guide builds one, connected, before Redis is stopped. */
+  async function stalled(): Promise<Redis> {
+    redis!.kill('SIGCONT');
+    const client = new Redis({ host: '127.0.0.1', port });
+    client.on('error', () => undefined);
+    clients.push(client);
+    await client.ping();
+    redis!.kill('SIGSTOP');
+    return client;
+  }
+
+  it('the rate limit answers 503 with Retry-After after storeTimeoutMs, nothing forwarded', async () => {
+    const client = await stalled();
+    const rateLimiter = new RateLimiterRedis({ storeClient: client, points: 5, duration: 10, keyPrefix: 'stalled' });
+    expect(client.status).toBe('ready');
+    expect(await unavailableAnswer({ rateLimiter, storeTimeoutMs: 100 })).toEqual([503, 'INTERNAL_ERROR', 'The rate limit store is unavailable; retry later', true, []]);
+  });
+
+  it('the daily cap answers 503 with Retry-After after storeTimeoutMs, nothing forwarded', async () => {
+    const client = await stalled();
+    const answer = await unavailableAnswer({ dailyPlaytimeCap: { seconds: 3600, storeClient: client, keyPrefix: 'stalled-cap' }, storeTimeoutMs: 100 });
+    expect(answer).toEqual([503, 'INTERNAL_ERROR', 'The play-time cap store is unavailable; retry later', true, []]);
+  });
+
+  it('failedAuthLimit: true over the cap\'s Redis answers 503 before authenticate runs', async () => {
+    const client = await stalled();
+    let authenticated = 0;
+    const answer = await unavailableAnswer({
+      failedAuthLimit: true,
+      dailyPlaytimeCap: { seconds: 3600, storeClient: client, keyPrefix: 'stalled-auth' },
+      clientAddress: () => '203.0.113.8',
+      authenticate: () => (authenticated++, { userId: 'alice' }),
+      storeTimeoutMs: 100,
+    });
+    expect(answer).toEqual([503, 'INTERNAL_ERROR', 'The failed-authentication store is unavailable; retry later', true, []]);
+    expect(authenticated).toBe(0);
+  });
+
+  it('a batch the service recorded is answered with its results when Redis stops while the cap keeps them', async () => {
+    redis!.kill('SIGCONT');
+    const client = new Redis({ host: '127.0.0.1', port });
+    client.on('error', () => undefined);
+    clients.push(client);
+    await client.ping();
+    const { relay, fake } = relayOverFakeService({ dailyPlaytimeCap: { seconds: 3600, storeClient: client, keyPrefix: 'stalled-keep' }, storeTimeoutMs: 100, coalesceWindowMs: 0 });
+    const batch = sessions('alice', 1, 77);
+    // The service records the batch; Redis stops before the relay marks it kept.
+    fake.push(() => {
+      redis!.kill('SIGSTOP');
+      return reply.ok({ totalRequested: 1, successful: 1, failed: 0, skipped: 0, results: [{ sessionId: batch[0]!.sessionId, status: 'SUCCESS' }] });
+    });
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: batch }, 'alice')));
+    expect([answer.status, answer.body.data.results]).toEqual([200, [{ sessionId: batch[0]!.sessionId, status: 'SUCCESS' }]]);
+  });
+
+  it("a RateLimiterRedis with an insuranceLimiter: past storeTimeoutMs the studio's insurance counts", async () => {
+    const client = await stalled();
+    const insuranceLimiter = new RateLimiterMemory({ points: 1, duration: 10 });
+    const rateLimiter = new RateLimiterRedis({ storeClient: client, points: 5, duration: 10, keyPrefix: 'stalled-insured', insuranceLimiter });
+    const { relay } = relayOverFakeService({ rateLimiter, storeTimeoutMs: 100, coalesceWindowMs: 0 });
+    const send = async (n: number) => (await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1, 200 + n) }, 'alice'))).status;
+    expect([await send(0), await send(1)]).toEqual([200, 429]);
+  });
+
+  it('storeTimeoutMs must be a finite number >= 1', () => {
+    for (const storeTimeoutMs of [0, -1, Number.NaN, Infinity]) expect(() => relayOverFakeService({ storeTimeoutMs })).toThrow(new RangeError(`storeTimeoutMs must be a finite number >= 1, got ${storeTimeoutMs}`));
+  });
+});

@@ -83,4 +83,25 @@ describe('webhook loop on the emulator', () => {
     expect(reasons).toEqual(['invalid_signature']);
     expect(received).toEqual([]);
   });
+
+  it('rotating the secret: both webhooks deliver to a receiver holding both secrets, each logged SUCCESS, the event emitted once', async () => {
+    // A new secret is a new webhook (the spec returns a secret only at creation); the old one is deleted after.
+    const url = `${receiverBase}/webhooks/rotating`;
+    const old = await server.webhooks.create({ url, eventType: 'coupon.redeemed', retryCount: 0 });
+    const fresh = await server.webhooks.create({ url, eventType: 'coupon.redeemed', retryCount: 0 });
+    const webhooks = webhookMiddleware({ secret: [fresh.secret!, old.secret!] });
+    routes.set('/webhooks/rotating', webhooks);
+    const received: string[] = [];
+    webhooks.on('event', (event) => void received.push(event.type));
+    const callbackId = `loop-rotating-${Date.now()}`;
+
+    await server.coupons.redeem({ couponCode: DEMO_COUPONS.daily, userId: 'webhook-loop-rotating', callbackId });
+    await emulator.webhooksIdle();
+
+    const logs = [...(await server.webhooks.logs(old.id)), ...(await server.webhooks.logs(fresh.id))];
+    // The emulator sends one webhook-id per event to every webhook: the second delivery is a replay, answered 200.
+    expect(logs.map((log) => [log.status, log.responseStatus]).sort()).toEqual([['SUCCESS', 200], ['SUCCESS', 204]]);
+    expect(received).toEqual(['coupon.redeemed']);
+    await server.webhooks.delete(old.id);
+  });
 });

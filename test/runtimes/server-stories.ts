@@ -113,7 +113,13 @@ export function serverStories(runtime: RuntimeName): void {
           notFound: 'NotFoundError 404',
           redeemed: 'DAILY',
           callbackId: expect.stringMatching(/^runtime-cb-/),
-          signing: { good: 'verified coupon.redeemed', tampered: 'WebhookVerificationError', wrongSecret: 'WebhookVerificationError' },
+          signing: {
+            good: 'verified coupon.redeemed',
+            tampered: 'WebhookVerificationError',
+            wrongSecret: 'WebhookVerificationError',
+            rotated: 'verified coupon.redeemed',
+            writtenOtherwise: 'verified coupon.redeemed',
+          },
         },
       ]);
       // The emulator delivers the coupon's webhook over HTTP to the runtime, which verifies it with the secret it got.

@@ -34,7 +34,7 @@ export const RECEIVER_SECRET = 'whsec_' + btoa('the receiver story secret, 32 B!
 export type AddressOf = (request: Request) => string | undefined;
 
 /** The stories' app: `fetch(request)` as every runtime mounts it. */
-export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddress?: AddressOf): { fetch(request: Request): Promise<Response> } {
+export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddress?: AddressOf): { fetch(request: Request, context?: unknown): Promise<Response> } {
   const { CampaignServer, createRelay, createWebhookReceiver, isCampaignError, verifyWebhook } = sdk;
   const receiver = createWebhookReceiver({ secret: RECEIVER_SECRET });
   const waiting = new Set<string>();
@@ -87,10 +87,11 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
   };
 
   return {
-    async fetch(request) {
+    // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
+    async fetch(request, context) {
       const { pathname, origin } = new URL(request.url);
       try {
-        if (pathname.startsWith('/campaign/')) return await relay.fetch(request);
+        if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname === '/stories' && request.method === 'POST') return Response.json(await stories(origin));
         if (pathname === '/hooks' && request.method === 'POST') {
           const payload = await request.text();
@@ -139,5 +140,9 @@ async function signingStories({ signWebhook, verifyWebhook }: ServerSdk): Promis
     good: await outcome(verifyWebhook({ payload, headers, secret })),
     tampered: await outcome(verifyWebhook({ payload: payload.replace('DAILY', 'WELCOME'), headers, secret })),
     wrongSecret: await outcome(verifyWebhook({ payload, headers, secret: 'whsec_' + btoa('another secret of thirty-two by') })),
+    // Rotation: the new secret first in the list, the delivery signed with the old one.
+    rotated: await outcome(verifyWebhook({ payload, headers, secret: ['whsec_' + btoa('another secret of thirty-two by'), secret] })),
+    // A timestamp written with a sign and a fraction, as the Standard Webhooks library reads it (parseInt).
+    writtenOtherwise: await outcome(verifyWebhook({ payload, headers: { ...headers, 'webhook-timestamp': `+${headers['webhook-timestamp']}.0` }, secret })),
   };
 }

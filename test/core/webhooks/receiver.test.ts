@@ -385,3 +385,36 @@ describe('createWebhookReceiver: listeners', () => {
     );
   });
 });
+
+describe('createWebhookReceiver: a body a framework already read', () => {
+  // Hono reads `c.req.raw` itself for `c.req.json()` (and for its json validator), as Bun/Deno code that awaited
+  // `request.json()` does: the receiver then has no bytes to verify. Before, that was 400 `unreadable_body`, as if the
+  // service had sent something wrong, and nothing reached `error`; webhookMiddleware on Node says why (500).
+  it('answers 500 body_already_read saying what to do, and emits the TypeError on error', async () => {
+    const { Hono } = await import('hono');
+    const { receiver, events, errors } = setup();
+    const app = new Hono();
+    app.use('/webhooks', async (c, next) => {
+      await c.req.json(); // a logging or validation middleware before the route
+      await next();
+    });
+    app.post('/webhooks', (c) => receiver.fetch(c.req.raw));
+
+    const response = await app.fetch(post(delivery(couponRedeemed())));
+    const body = (await response.json()) as { error: string; message: string };
+    expect([response.status, body.error]).toEqual([500, 'body_already_read']);
+    expect(body.message).toMatch(/already read.*raw body.*before/);
+    expect(events).toEqual([]);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toBeInstanceOf(TypeError);
+    expect((errors[0] as TypeError).message).toBe(body.message);
+  });
+
+  it('still answers 400 unreadable_body to a body that fails while it is read', async () => {
+    const { receiver, errors } = setup();
+    const stream = new ReadableStream({ pull: (controller) => controller.error(new Error('connection reset')) });
+    const request = new Request('http://game.test/webhooks', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    expect(await answer(receiver, request)).toEqual({ status: 400, body: { error: 'unreadable_body' } });
+    expect(errors).toEqual([]);
+  });
+});

@@ -4,7 +4,7 @@
  * @see https://github.com/standard-webhooks/standard-webhooks (libraries/javascript/src/index.ts `Webhook.sign`)
  */
 import { Webhook } from 'standardwebhooks';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { WebhookVerificationError } from '../../../core/webhooks/errors.js';
 import { computeSignature } from '../../../core/webhooks/signature.js';
 import { verifyWebhook } from '../../../core/webhooks/verify.js';
@@ -96,3 +96,64 @@ describe('how the signature is written', () => {
     expect(await reasonOf(verifyWebhook({ payload, headers: headersOf(written, id), secret: SECRET, now }))).toBe('invalid_signature');
   });
 });
+
+describe('how the timestamp is written', () => {
+  // The reference library reads the header with `parseInt(header, 10)` (standardwebhooks `Webhook.verifyTimestamp`)
+  // and signs `id.<those whole seconds>.body` (`Webhook.sign`: `Math.floor(timestamp.getTime() / 1000)`), so a
+  // sender writing `+N` or `N.0` has its deliveries accepted there. Before, they were invalid_timestamp (400), resent
+  // until the service gave up.
+  const payload = JSON.stringify(couponRedeemed());
+  const signature = reference.sign('msg_1', signedAt, payload);
+  const at = (timestamp: string) => ({ ...headersOf(signature), 'webhook-timestamp': timestamp });
+
+  it.each([
+    ['with a plus sign', `+${NOW_SECONDS}`],
+    ['with a zero fraction', `${NOW_SECONDS}.0`],
+    ['with a fraction of a second', `${NOW_SECONDS}.999`],
+    ['with a bare point', `${NOW_SECONDS}.`],
+    ['with both', `+${NOW_SECONDS}.000`],
+    ['with leading zeros', `000${NOW_SECONDS}`],
+  ])('accepts one written %s, signed over its whole seconds (as the reference library reads both)', async (_, timestamp) => {
+    vi.useFakeTimers({ now: NOW_MS, toFake: ['Date'] });
+    try {
+      expect(reference.verify(payload, at(timestamp))).toMatchObject({ id: 'evt_coupon_1' });
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it.each([
+    ['with a plus sign', `+${NOW_SECONDS}`],
+    ['with a zero fraction', `${NOW_SECONDS}.0`],
+    ['with a fraction of a second', `${NOW_SECONDS}.999`],
+    ['with a bare point', `${NOW_SECONDS}.`],
+    ['with both', `+${NOW_SECONDS}.000`],
+  ])('verifyWebhook accepts one written %s', async (_, timestamp) => {
+    await expect(verifyWebhook({ payload, headers: at(timestamp), secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
+  });
+
+  it('accepts a signature over the header as written, too (a sender signing its own header text)', async () => {
+    const timestamp = `+${NOW_SECONDS}`;
+    const literal = `v1,${Buffer.from(await hmacOf(`msg_1.${timestamp}.${payload}`)).toString('base64')}`;
+    await expect(verifyWebhook({ payload, headers: { ...at(timestamp), 'webhook-signature': literal }, secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
+  });
+
+  it('still checks the tolerance on the seconds read, and refuses what is not a number of seconds', async () => {
+    expect(await reasonOf(verifyWebhook({ payload, headers: at(`+${NOW_SECONDS - 301}.0`), secret: SECRET, now }))).toBe('timestamp_too_old');
+    expect(await reasonOf(verifyWebhook({ payload, headers: at(`-${NOW_SECONDS}`), secret: SECRET, now }))).toBe('timestamp_too_old');
+    for (const timestamp of ['1.7e9', `0x${NOW_SECONDS.toString(16)}`, `${NOW_SECONDS}abc`, `.${NOW_SECONDS}`, `++${NOW_SECONDS}`, '+', `${NOW_SECONDS},0`, `${NOW_SECONDS} 1`]) {
+      expect(await reasonOf(verifyWebhook({ payload, headers: at(timestamp), secret: SECRET, now }))).toBe('invalid_timestamp');
+    }
+  });
+
+  it('a signature over other seconds than the header says is refused', async () => {
+    const other = reference.sign('msg_1', new Date((NOW_SECONDS + 1) * 1000), payload);
+    expect(await reasonOf(verifyWebhook({ payload, headers: { ...at(`${NOW_SECONDS}.0`), 'webhook-signature': other }, secret: SECRET, now }))).toBe('invalid_signature');
+  });
+});
+
+async function hmacOf(text: string): Promise<ArrayBuffer> {
+  const raw = Buffer.from(SECRET.slice('whsec_'.length), 'base64');
+  const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  return crypto.subtle.sign('HMAC', key, encoder.encode(text));
+}

@@ -1,5 +1,5 @@
-// Deno: the stories' app on Deno.serve; the client's address from the handler's `info.remoteAddr` (README's example),
-// kept per request for the relay's `clientAddress`.
+// Deno: the stories' app on Deno.serve, `handler(request, info)` handed on whole: the relay reads the client's address
+// from `info.remoteAddr` itself (no clientAddress option).
 import { createStoryApp, type ServerSdk, type StoryConfig } from '../story-app.js';
 
 declare const Deno: {
@@ -12,10 +12,6 @@ declare const Deno: {
 
 export function start(sdk: ServerSdk): void {
   const { port, ...config } = JSON.parse(Deno.args[0] ?? '{}') as StoryConfig & { port: number };
-  const addresses = new WeakMap<Request, string>();
-  const app = createStoryApp(sdk, config, (request) => addresses.get(request));
-  Deno.serve({ hostname: '127.0.0.1', port, onListen: (address) => console.log(`listening ${address.port}`) }, (request, info) => {
-    addresses.set(request, info.remoteAddr.hostname);
-    return app.fetch(request);
-  });
+  const app = createStoryApp(sdk, config);
+  Deno.serve({ hostname: '127.0.0.1', port, onListen: (address) => console.log(`listening ${address.port}`) }, (request, info) => app.fetch(request, info));
 }

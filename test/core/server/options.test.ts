@@ -1,0 +1,33 @@
+/**
+ * CampaignServer's numeric options, checked when it is made: a value read from an unset environment variable
+ * (`Number(process.env.X)`, NaN) must not switch retries off in silence, nor fail only at the first call.
+ */
+import { describe, expect, it } from 'vitest';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
+import { paymentDetail } from '../schema/samples.js';
+
+const SERVER_KEY = 'sk_test_1:s3cr3t';
+const make = (options: { maxRetries?: unknown; timeoutMs?: unknown }) => new CampaignServer({ serverKey: SERVER_KEY, ...(options as object) });
+
+describe('CampaignServer options', () => {
+  it.each([Number.NaN, -1, 1.5, '2', -Infinity])('refuses maxRetries %s with a RangeError, before any request', (maxRetries) => {
+    expect(() => make({ maxRetries })).toThrow(new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`));
+  });
+
+  it.each([Number.NaN, 0, -5, '1000'])('refuses timeoutMs %s with a RangeError, before any request', (timeoutMs) => {
+    expect(() => make({ timeoutMs })).toThrow(new RangeError(`timeoutMs must be a number of ms above 0 (Infinity: none), got ${String(timeoutMs)}`));
+  });
+
+  it('takes 0, whole numbers and Infinity as maxRetries, any time-out above 0 and Infinity', () => {
+    for (const maxRetries of [0, 2, 10, Infinity, undefined, null]) expect(() => make({ maxRetries })).not.toThrow();
+    for (const timeoutMs of [1, 0.5, 30_000, Infinity, undefined, null]) expect(() => make({ timeoutMs })).not.toThrow();
+  });
+
+  it('retries as configured once made', async () => {
+    const fake = createFakeFetch(reply.error(503, 'INTERNAL_ERROR', 'busy', { headers: { 'retry-after': '0' } }), reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, maxRetries: 1 });
+    await expect(server.payments.get('tx-1')).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(2);
+  });
+});
