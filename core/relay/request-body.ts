@@ -84,14 +84,19 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
  * assumed: the spec names no code for 415; BAD_REQUEST.
  */
 function unsupportedEncoding(request: Request): Response | undefined {
-  const encoding = (request.headers.get('content-encoding') ?? '').trim().toLowerCase().slice(0, 40); // named in the message, kept short
-  if (encoding !== '' && encoding !== 'identity') {
-    return errorResponse(415, 'BAD_REQUEST', `Content-Encoding ${encoding} is not supported; send the JSON body uncompressed`);
-  }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.toLowerCase().slice(0, 40);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return errorResponse(415, 'BAD_REQUEST', `charset ${charset} is not supported; send the JSON body as UTF-8`);
-  }
+  const message = unsupportedEncodingMessage(request.headers);
+  return message === undefined ? undefined : errorResponse(415, 'BAD_REQUEST', message);
+}
+
+/**
+ * The 415 message for a body that did not decode as UTF-8 JSON and whose headers say why (a `Content-Encoding` other
+ * than identity, a `charset` other than UTF-8); undefined when they do not. The relay's and the emulator's.
+ */
+export function unsupportedEncodingMessage(headers: Headers): string | undefined {
+  const encoding = (headers.get('content-encoding') ?? '').trim().toLowerCase().slice(0, 40); // named in the message, kept short
+  if (encoding !== '' && encoding !== 'identity') return `Content-Encoding ${encoding} is not supported; send the JSON body uncompressed`;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers.get('content-type') ?? '')?.[1]?.toLowerCase().slice(0, 40);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return `charset ${charset} is not supported; send the JSON body as UTF-8`;
   return undefined;
 }
 

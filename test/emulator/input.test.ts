@@ -1,10 +1,11 @@
 // Bad input never crashes the emulator: malformed JSON, wrong content types, oversized and deeply nested bodies,
 // unknown routes (404 before any key or body check), and generated garbage all answer 4xx with the spec's error body.
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorBody } from '../../core/schema/errors.js';
 import { CreateWebhookRequest } from '../../core/schema/webhooks.js';
-import { caller, emulatorAtT0, problemsOf } from './helpers.js';
+import { caller, emulatorAtT0, problemsOf, sessionBody } from './helpers.js';
 
 describe('emulator bad input', () => {
   const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
@@ -163,6 +164,58 @@ describe('emulator bad input', () => {
     const state = emulator.state();
     expect(state.sessions).toEqual([]);
     expect(state.payments).toEqual([]);
+  });
+});
+
+// JSON is UTF-8 (RFC 8259 section 8.1). The emulator read every body with a decoder that replaces a byte that is not
+// UTF-8 by U+FFFD, so a Latin-1 body was recorded altered, and two sessions whose ids differ in such a byte ("s\xe9",
+// "s\xe8") became one id: the second answered recorded: false and was lost. The relay refuses these bodies (400, or 415
+// naming a declared charset or Content-Encoding); the emulator now answers as it does.
+describe('emulator bodies that are not UTF-8', () => {
+  const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  const post = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
+    const response = await emulator.fetch(
+      new Request(`http://emulator.local${path}`, { method: 'POST', headers: { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json', ...headers }, body }),
+    );
+    return { status: response.status, body: (await response.json()) as { status: number; code: string; message: string } };
+  };
+  const session = (sessionId: string) => JSON.stringify(sessionBody(sessionId));
+
+  it('answers a byte that is not UTF-8 with 400 BAD_REQUEST and records nothing, for any such byte in any string', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0x80, max: 0xff }), fc.string({ maxLength: 8 }), async (byte, prefix) => {
+        const id = `${prefix.replace(/[^a-z0-9]/gi, '')}s${String.fromCharCode(byte)}`;
+        const answer = await post('/v1/server/playtime/sessions', latin1(session(id)));
+        expect(answer.status).toBe(400);
+        expect(answer.body).toEqual({ status: 400, error: 'Bad Request', message: 'Request body is not valid UTF-8', code: 'BAD_REQUEST' });
+      }),
+      { numRuns: 100, seed: 20251127 },
+    );
+    expect(emulator.state().sessions).toEqual([]);
+  });
+
+  it('keeps two sessions whose ids differ only in a non-ASCII character apart when they come as UTF-8', async () => {
+    emulator.reset();
+    for (const id of ['s\u00e9', 's\u00e8']) {
+      const answer = await post('/v1/server/playtime/sessions', new TextEncoder().encode(session(id)));
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ data: { sessionId: id, recorded: true } });
+    }
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['s\u00e9', 's\u00e8']);
+    emulator.reset();
+  });
+
+  it('answers 415 naming a declared charset or Content-Encoding the body is in, as the relay does', async () => {
+    const charset = await post('/v1/server/playtime/sessions', latin1(session('s\u00e9')), { 'content-type': 'application/json; charset=ISO-8859-1' });
+    expect(charset.status).toBe(415);
+    expect(charset.body).toEqual({ status: 415, error: 'Unsupported Media Type', message: 'charset iso-8859-1 is not supported; send the JSON body as UTF-8', code: 'BAD_REQUEST' });
+    const gzipped = await post('/v1/server/coupons/validate', gzipSync('{"couponCode":"WELCOME"}'), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(415);
+    expect(gzipped.body.message).toBe('Content-Encoding gzip is not supported; send the JSON body uncompressed');
+    // A declared charset whose body is UTF-8 all the same (ASCII) is read: only a body that does not decode is refused.
+    expect((await post('/v1/server/coupons/validate', latin1('{"couponCode":"WELCOME"}'), { 'content-type': 'application/json; charset=latin1' })).status).toBe(200);
+    expect(emulator.state().sessions).toEqual([]);
   });
 });
 
