@@ -9,6 +9,7 @@
  * @see spec "Errors" (error body, all error responses)
  */
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorBody } from '../core/schema/errors.js';
@@ -58,12 +59,12 @@ export function emulatorServer(handle: (request: Request, env: unknown) => Respo
 }
 
 /**
- * What node:http's default `clientError` does (`socketOnError`), with the spec's error body: nothing is written to a
- * socket that cannot take it or is already answering a request (the error came mid-response).
+ * What node:http's default `clientError` does (`_http_server.js` `socketOnError`), with the spec's error body: an
+ * answer only on a socket that can take one and has had nothing written to it yet (else the parser error came after
+ * an answer, on a kept-alive connection, and the socket is closed as node:http closes it).
  */
 function answerClientError(error: NodeJS.ErrnoException, socket: Duplex): void {
-  const answering = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
-  if (error.code === 'ECONNRESET' || !socket.writable || answering?.headersSent) {
+  if (error.code === 'ECONNRESET' || !socket.writable || (socket as Socket).bytesWritten !== 0) {
     socket.destroy();
     return;
   }
