@@ -4,7 +4,7 @@
  * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
  * the text before it is parsed.
  */
-import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../schema/json-limits.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
 
@@ -36,7 +36,8 @@ class BodyTimeout extends Error {}
 /**
  * Reads and parses a JSON request body of at most `maxBytes` bytes, arriving within `timeoutMs`.
  * Answers 400 `BAD_REQUEST` for a wrong content type, an empty body, bytes that are not UTF-8 or text
- * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes, 408 for a
+ * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes or writes a
+ * number beyond a double's range, 408 for a
  * body still arriving at the time-out, 413 for a body over the cap and 415 for one that does not decode because
  * it is compressed or in another charset. assumed: the spec names no code for 408, 413 or 415; BAD_REQUEST. A body
  * the game's own code read first is its 500 `INTERNAL_ERROR` (the client keeps its data and retries).
@@ -70,11 +71,16 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     const { tooDeep } = scanJsonDepth(text); // where, for the error body
     return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid JSON'));
   }
+  // `1e400` parses as Infinity, which would be forwarded as null: refused, naming where (the tracker drops that session).
+  const outOfRange = numbersOutOfRange(text, value);
+  if (outOfRange.length > 0) return fail(validationErrorResponse(outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
+  return { ok: true, value };
 }
 
 /**

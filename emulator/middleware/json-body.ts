@@ -1,10 +1,10 @@
 /** Reads and checks JSON bodies: size, content type, syntax, nesting. */
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
-import { MAX_JSON_DEPTH, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
+import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
 import { isJsonContentType, unsupportedEncodingMessage } from '../../core/relay/request-body.js';
 import type { AppEnv } from '../app-env.js';
-import { fail } from '../respond.js';
+import { fail, invalid } from '../respond.js';
 
 /** Bodies above this answer 413: the service's limit, which the relay splits its merged calls under. */
 export const MAX_BODY_BYTES = SERVICE_MAX_BODY_BYTES;
@@ -56,7 +56,8 @@ function undecodable(c: Context<AppEnv>, message: string): Response {
 /**
  * Parses the body of POST/PUT/PATCH into `c.get('json')`. When `required`, a body that is not
  * `application/json` answers 415 (code `BAD_REQUEST`, assumed) and malformed or too deep JSON, or bytes that are not
- * UTF-8, 400 `BAD_REQUEST` (415 when a declared charset or Content-Encoding explains them).
+ * UTF-8, 400 `BAD_REQUEST` (415 when a declared charset or Content-Encoding explains them); a number beyond a
+ * double's range (`1e400`) 400 `VALIDATION_ERROR` naming its path.
  * When not required (control endpoints), an empty body reads as `{}` if it declares no type or JSON. assumed: any
  * other declared type answers 415 even when empty, so an HTML form (which cannot send JSON) never gets through.
  */
@@ -92,6 +93,9 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
     } catch {
       return undecodable(c, 'Request body is not valid JSON');
     }
+    // `1e400` parses as Infinity, which would be stored and shown back as null: refused, naming where, as the relay does.
+    const outOfRange = numbersOutOfRange(text, value);
+    if (outOfRange.length > 0) return invalid(c, outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE })));
     c.set('json', value);
     await next();
   };
