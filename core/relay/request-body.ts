@@ -11,11 +11,31 @@ import { bodyBytes } from './body-bytes.js';
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
 
-/** True for `application/json` and `application/<anything>+json`, with or without parameters. */
+/**
+ * True for `application/json` and `application/<anything>+json`, with or without parameters. A `Content-Type` sent
+ * twice arrives joined with ", " (Fetch's `Headers.get`, as undici and node:http join repeated field lines): taken
+ * when every copy names the same JSON type with at most one set of parameters (`application/json` twice), refused
+ * when they differ. assumed: RFC 9110 section 5.3 lets a recipient refuse a repeated singleton field; the same
+ * value repeated means one thing, while two different types (or charsets) leave the body's meaning unknown.
+ */
 export function isJsonContentType(header: string | null): boolean {
-  if (header === null) return false;
-  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  const copies = contentTypeCopies(header);
+  const types = new Set(copies.map((copy) => (copy.split(';')[0] ?? '').trim().toLowerCase()));
+  const parameters = new Set(copies.map((copy) => copy.slice((copy + ';').indexOf(';') + 1).replace(/\s/g, '').toLowerCase()));
+  parameters.delete('');
+  const [type] = types;
+  return types.size === 1 && parameters.size <= 1 && (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type!));
+}
+
+/** The copies of a `Content-Type` that may have been sent more than once (split at commas outside quoted strings). */
+function contentTypeCopies(header: string | null | undefined): string[] {
+  return (header?.match(/(?:[^,"]|"(?:[^"\\]|\\.)*"?)+/g) ?? []).filter((copy) => copy.trim() !== '');
+}
+
+/** For a refused `Content-Type` sent more than once with different values, the message that says so. */
+export function conflictingContentType(header: string | null | undefined): string | undefined {
+  const copies = new Set(contentTypeCopies(header).map((copy) => copy.replace(/\s/g, '').toLowerCase()));
+  return copies.size > 1 ? `Content-Type was sent more than once with different values (${JSON.stringify(header!.slice(0, 100))}); send it once, as application/json` : undefined;
 }
 
 /** How a body is read: its byte cap and how long it may take to arrive. */
@@ -43,7 +63,8 @@ class BodyTimeout extends Error {}
  * the game's own code read first is its 500 `INTERNAL_ERROR` (the client keeps its data and retries).
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
-  if (!isJsonContentType(request.headers.get('content-type'))) return fail(notJson());
+  const contentType = request.headers.get('content-type');
+  if (!isJsonContentType(contentType)) return fail(notJson(contentType));
   // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
   if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
   const { maxBytes, timeoutMs } = limits;
@@ -106,9 +127,9 @@ export function unsupportedEncodingMessage(headers: Headers): string | undefined
   return undefined;
 }
 
-/** 400 `BAD_REQUEST` for a request whose `Content-Type` is not JSON. */
-export function notJson(): Response {
-  return errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json');
+/** 400 `BAD_REQUEST` for a request whose `Content-Type` (`header`) is not JSON. */
+export function notJson(header: string | null): Response {
+  return errorResponse(400, 'BAD_REQUEST', conflictingContentType(header) ?? 'Content-Type must be application/json');
 }
 
 function tooLarge(maxBytes: number): Response {

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
-import { isJsonContentType, unsupportedEncodingMessage } from '../../core/relay/request-body.js';
+import { conflictingContentType, isJsonContentType, unsupportedEncodingMessage } from '../../core/relay/request-body.js';
 import type { AppEnv } from '../app-env.js';
 import { fail, invalid } from '../respond.js';
 
@@ -82,7 +82,7 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
       return next();
     }
     if (!isJsonContentType(type ?? null)) {
-      return fail(c, 415, 'BAD_REQUEST', 'Request body must be JSON with Content-Type: application/json');
+      return fail(c, 415, 'BAD_REQUEST', conflictingContentType(type) ?? 'Request body must be JSON with Content-Type: application/json');
     }
     if (text === undefined) return undecodable(c, 'Request body is not valid UTF-8');
     // Measured on the text before parsing: the relay applies the same rule to the same text.
