@@ -107,16 +107,30 @@ describe('emulator bad input', () => {
     expect(control.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for POST /_emulator/nope', code: 'NOT_FOUND' });
   });
 
-  it('checks the key first on a known path called with a method it lacks, then answers 404 (assumed: no 405)', async () => {
-    const bare = await call('DELETE', '/v1/server/payments/bulk', { key: null });
-    expect(bare.status).toBe(401);
-    expect(bare.body.code).toBe('UNAUTHORIZED');
+  it.each([
+    ['DELETE', '/v1/server/payments/bulk', 'POST, GET'], // GET: a payment whose id is "bulk"
+    ['PATCH', '/v1/server/webhooks/wh_1', 'PUT, DELETE'],
+    ['PUT', '/v1/client/campaigns/camp_1', 'GET'],
+    ['POST', '/_emulator/state', 'GET'],
+  ])('answers %s %s (a method the path lacks) 404 naming the methods it takes, before its key or its body', async (method, path, takes) => {
+    // Before, the key and the body were judged first: 401 without a key, 415 for a text/plain body, 404 only after.
+    const message = `No route for ${method} ${path} (this path takes ${takes})`;
+    const bare = await call(method, path, { key: null, raw: 'x', contentType: 'text/plain' });
+    expect(bare.body).toEqual({ status: 404, error: 'Not Found', message, code: 'NOT_FOUND' });
+    const keyed = await call(method, path, { raw: 'x', contentType: 'text/plain', key: path.startsWith('/v1/client/') ? emulator.clientKey : undefined });
+    expect(keyed.body).toEqual({ status: 404, error: 'Not Found', message, code: 'NOT_FOUND' });
   });
 
   it('answers a wrong method on a known path with 404 NOT_FOUND', async () => {
     const answer = await call('DELETE', '/v1/server/payments/bulk');
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe('NOT_FOUND');
+  });
+
+  it('still answers HEAD where GET is routed, and a known method with the key and body checks', async () => {
+    expect((await call('HEAD', '/v1/client/creators/LUNA7', { key: emulator.clientKey })).status).toBe(200);
+    expect((await call('PUT', '/v1/server/webhooks/wh_1', { key: null, raw: 'x', contentType: 'text/plain' })).status).toBe(401);
+    expect((await call('PUT', '/v1/server/webhooks/wh_1', { raw: 'x', contentType: 'text/plain' })).status).toBe(415);
   });
 
   it('answers validation errors with VALIDATION_ERROR and details', async () => {
