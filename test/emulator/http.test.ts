@@ -197,6 +197,36 @@ describe('emulator over HTTP', () => {
     expect((await fetch(`${emulator.url}/v1/server/campaigns`, { headers: { authorization: `Bearer ${emulator.serverKey}` } })).status).toBe(200);
   });
 
+  // The app answers every /v1/* request with the CORS headers of its policy (any origin); these raw answers had none,
+  // so a browser hid them from the page (a Client API call with a header over 16 KiB saw a network error, not the 431).
+  it.each([
+    ['a header over 16 KiB on the Client API', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: x\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['a control character in a header', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: x\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nX-Bad\u0001: y\r\n\r\n`, 400],
+    ['an HTTP/1.1 request without Host', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400],
+    ['a Host that is not a host name', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: a b\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400],
+  ])('answers %s on /v1 with the CORS headers of the API', async (_, request, status) => {
+    const answer = await rawExchange(emulator.url, request(emulator.clientKey));
+    const head = (answer.split('\r\n\r\n')[0] ?? '').toLowerCase();
+    expect(head).toMatch(new RegExp(`^http/1\\.1 ${status} `));
+    expect(head).toContain('\r\naccess-control-allow-origin: *\r\n');
+    expect(head).toContain('\r\naccess-control-expose-headers: retry-after\r\n');
+    // The app's own answers carry the same.
+    const app = await fetch(`${emulator.url}/v1/client/creators/LUNA7`, { headers: { authorization: `Bearer ${emulator.clientKey}`, origin: 'https://game.example' } });
+    expect([app.headers.get('access-control-allow-origin'), app.headers.get('access-control-expose-headers')]).toEqual(['*', 'retry-after']);
+  });
+
+  it.each([
+    ['a header over 16 KiB on a control endpoint (same origin only)', `GET /_emulator/state HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['an HTTP/1.1 request without Host outside /v1', `GET /_emulator/state HTTP/1.1\r\nConnection: close\r\n\r\n`, 400],
+    ['a request line that cannot be read', `GET /v1/client/creators/a b HTTP/1.1\r\nHost: x\r\n\r\n`, 400],
+    ['a target that is not a path', `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 400],
+  ])('answers %s without CORS headers', async (_, request, status) => {
+    const answer = await rawExchange(emulator.url, request);
+    const head = (answer.split('\r\n\r\n')[0] ?? '').toLowerCase();
+    expect(head).toMatch(new RegExp(`^http/1\\.1 ${status} `));
+    expect(head).not.toContain('access-control-');
+  });
+
   it('still serves an HTTP/1.0 request without Host (Host is required from HTTP/1.1 on)', async () => {
     const answer = await rawExchange(emulator.url, `GET /v1/server/campaigns HTTP/1.0\r\nAuthorization: Bearer ${emulator.serverKey}\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
