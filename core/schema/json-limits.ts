@@ -133,8 +133,11 @@ export function utf8Length(text: string): number {
 /** The detail message of a number {@link numbersOutOfRange} finds. */
 export const OUT_OF_RANGE_MESSAGE = 'must be a finite number (this one is beyond the range of a JSON number, about 1.8e308)';
 
-/** Text that may write a number no double holds: an exponent of 3 digits or more, or 309 digits in a row. */
-const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{309}/;
+/**
+ * Text that may write a number no double holds (about 1.8e308 and up): an exponent of 3 digits or more, or 210 digits in
+ * a row (JSON has no leading zeros, so d integer digits and an exponent of at most 99 reach 10^308 only from d = 210).
+ */
+const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{210}/;
 
 /**
  * Where parsed JSON holds a number that is not finite: `1e400` in the text parses as Infinity, which

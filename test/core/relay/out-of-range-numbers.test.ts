@@ -34,6 +34,24 @@ describe('numbersOutOfRange', () => {
     expect(numbersOutOfRange(text, JSON.parse(text))).toEqual(['a', 'b.1', 'b.2.c']);
     const digits = '9'.repeat(400);
     expect(numbersOutOfRange(digits, JSON.parse(digits))).toEqual(['(body)']);
+    // 210 digits and a 2-digit exponent: 1e308 is finite, 2e308 is not.
+    const mixed = `[1${'0'.repeat(209)}e98,1${'0'.repeat(209)}e99,2${'0'.repeat(209)}e99,1${'0'.repeat(300)}e99]`;
+    expect(numbersOutOfRange(mixed, JSON.parse(mixed))).toEqual(['2', '3']);
+  });
+
+  it('finds every number JSON.parse reads as Infinity (generated digits and exponents)', () => {
+    const numberText = fc.tuple(fc.integer({ min: 1, max: 9 }), fc.nat(400), fc.option(fc.integer({ min: -400, max: 400 }))).map(
+      ([lead, zeros, exponent]) => `${lead}${'0'.repeat(zeros)}${exponent === null ? '' : `e${exponent}`}`,
+    );
+    fc.assert(
+      fc.property(fc.array(numberText, { maxLength: 5 }), (numbers) => {
+        const text = `[${numbers.join(',')}]`;
+        const parsed = JSON.parse(text) as number[];
+        const expected = parsed.flatMap((n, i) => (Number.isFinite(n) ? [] : [String(i)]));
+        expect(numbersOutOfRange(text, parsed)).toEqual(expected);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('finds nothing in any JSON that JSON.stringify writes (what every game client sends)', () => {
