@@ -227,6 +227,20 @@ describe('emulator over HTTP', () => {
     expect(head).not.toContain('access-control-');
   });
 
+  it('records a session whose Content-Type line was sent twice with the same value, and refuses two different ones', async () => {
+    // @hono/node-server appends each raw header line, so the app reads `application/json, application/json`.
+    const send = (sessionId: string, second: string) => {
+      const body = JSON.stringify(sessionBody(sessionId));
+      return rawExchange(
+        emulator.url,
+        `POST /v1/server/playtime/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${emulator.serverKey}\r\nContent-Type: application/json\r\nContent-Type: ${second}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    expect(await send('ct-1', 'application/json')).toMatch(/^HTTP\/1\.1 201 /);
+    expect(await send('ct-2', 'text/plain')).toMatch(/^HTTP\/1\.1 415 [\s\S]*sent more than once with different values/);
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['ct-1']);
+  });
+
   it('still serves an HTTP/1.0 request without Host (Host is required from HTTP/1.1 on)', async () => {
     const answer = await rawExchange(emulator.url, `GET /v1/server/campaigns HTTP/1.0\r\nAuthorization: Bearer ${emulator.serverKey}\r\n\r\n`);
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);

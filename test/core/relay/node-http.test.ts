@@ -96,6 +96,25 @@ function rawExchange(port: number, text: string): Promise<string> {
   });
 }
 
+describe('the relay over node:http: a Content-Type line sent twice', () => {
+  // @hono/node-server appends each raw header line, so the relay reads `application/json, application/json`.
+  const send = (second: string) => {
+    const body = JSON.stringify({ sessions: sessions('ct-twice', 1) });
+    return rawExchange(
+      (server.address() as AddressInfo).port,
+      `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.test\r\nAuthorization: Bearer user:ct-twice\r\nContent-Type: application/json\r\nContent-Type: ${second}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+
+  it('forwards the batch when both lines say application/json, and refuses two different types', async () => {
+    const before = service.fake.calls.length;
+    expect(await send('application/json')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(service.fake.calls.length).toBe(before + 1);
+    expect(await send('text/plain')).toMatch(/^HTTP\/1\.1 400 [\s\S]*sent more than once with different values/);
+    expect(service.fake.calls.length).toBe(before + 1);
+  });
+});
+
 // @hono/node-server answers a request it cannot turn into a Fetch Request with an empty 400 unless given an
 // errorHandler (getRequestListener: handleRequestError), and a handler's failure with an empty 500 or a text/plain
 // 500 carrying the error's message (handleResponseError). Written on a raw socket, as a hostile client sends them.
