@@ -6,6 +6,7 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
+type CORSOptions = NonNullable<Parameters<typeof cors>[0]>;
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv, Services } from './app-env.js';
 import { loopbackOnly, noWebhookDelivery, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
@@ -24,13 +25,19 @@ import { webhookRoutes } from './routes/webhooks.js';
 import { webviewRoutes } from './routes/webview.js';
 import type { Store } from './store.js';
 
+/**
+ * The CORS policy of `/v1/*`: every origin may call the API and read its answers (its keys are the sandbox's, and a
+ * game's page calls the Client API). Raw answers to malformed HTTP follow it too (http-errors.ts `corsHeadersFor`).
+ */
+export const V1_CORS = { origin: '*', allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['retry-after'], maxAge: 600 } satisfies CORSOptions;
+
 /** Builds the app over the emulator's services. */
 export function createApp(services: Services, controls: Controls): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   const { store, keys, random, latency } = services;
 
   app.use('*', countRequests(store));
-  app.use('/v1/*', cors({ origin: '*', allowHeaders: ['authorization', 'content-type'], exposeHeaders: ['retry-after'], maxAge: 600 }));
+  app.use('/v1/*', cors(V1_CORS));
   app.use('*', rejectUnknownPaths(app));
   app.use('/v1/*', injectFaults(store, random, latency));
   app.use('/v1/server/*', requireKey(keys, 'server'));

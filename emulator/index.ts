@@ -5,13 +5,14 @@
  * @packageDocumentation
  */
 import type { AddressInfo } from 'node:net';
-import { serve, type HttpBindings, type ServerType } from '@hono/node-server';
+import type { HttpBindings, ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
 import { check } from '../core/schema/validate.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
 import { loopbackForWildcard } from './host.js';
+import { emulatorServer } from './http-errors.js';
 import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
   DEFAULT_FAULTS,
@@ -153,8 +154,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
   const host = options.host ?? '127.0.0.1';
   const handle = appFetch.get(emulator)!;
   const server = await new Promise<ServerType>((resolve, reject) => {
-    const listening = serve({ fetch: handle, port: options.port ?? DEFAULT_PORT, hostname: host }, () => resolve(listening));
+    const listening = emulatorServer(handle, host);
     listening.once('error', reject);
+    listening.listen(options.port ?? DEFAULT_PORT, host, () => resolve(listening));
   }).catch(async (error: unknown) => {
     await emulator.close();
     throw error;

@@ -4,7 +4,8 @@
  * `req.rawBody` where a framework already read it) and writes the `Response` back.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener } from '@hono/node-server';
+import { getRequestListener, RequestError } from '@hono/node-server';
+import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
@@ -31,10 +32,13 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
     const got = typeof handler === 'function' ? 'a function: pass the relay or receiver itself, not its fetch' : String(handler);
     throw new TypeError(`toNodeHandler needs an object with fetch(request), such as createRelay(...) or createWebhookReceiver(...); got ${got}`);
   }
-  const listener = getRequestListener((request, env) => {
-    attachClientAddress(request, env.incoming.socket?.remoteAddress);
-    return handler.fetch(request);
-  });
+  const listener = getRequestListener(
+    (request, env) => {
+      attachClientAddress(request, env.incoming.socket?.remoteAddress);
+      return handler.fetch(request);
+    },
+    { errorHandler: unreadableRequest },
+  );
   return async (req, res) => {
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
@@ -42,6 +46,19 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
     useParsedBody(req);
     await listener(req, res);
   };
+}
+
+/**
+ * The answer for a request @hono/node-server cannot turn into a Fetch `Request` (`newRequest`/`buildUrl` throw a
+ * `RequestError`): a target that is not a path (`OPTIONS *`), a backslash in the path, a `Host` that is not a host
+ * name. 400 `BAD_REQUEST` in the spec's error body; without an `errorHandler` it answered an empty 400, and a handler
+ * that threw an empty 500 or a `text/plain` 500 carrying the error's message. A handler's failure is 500
+ * `INTERNAL_ERROR`, logged, its message not sent. assumed: the relay's own code for a request it cannot read.
+ */
+function unreadableRequest(error: unknown): Response {
+  if (error instanceof RequestError) return errorResponse(400, 'BAD_REQUEST', `The request cannot be read: ${error.message}`, undefined, { connection: 'close' });
+  console.error('[game-campaign-sdk] toNodeHandler: the handler failed', error);
+  return errorResponse(500, 'INTERNAL_ERROR', 'The handler failed to answer the request');
 }
 
 /**

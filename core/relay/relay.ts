@@ -244,7 +244,8 @@ export function createRelay(options: RelayOptions): Relay {
     // origins it does not allow. A request of another type (a form or `no-cors` fetch another site's page makes the
     // player's browser send) is refused before `authenticate`: counted as a failed login, a few of them locked the
     // player's address (their NAT, their school) out of the relay.
-    if (!isJsonContentType(c.req.raw.headers.get('content-type'))) return notJson();
+    const contentType = c.req.raw.headers.get('content-type');
+    if (!isJsonContentType(contentType)) return notJson(contentType);
     const address = failedAuth ? addressOf(clientAddress, c.req.raw) : undefined;
     if (failedAuth && address === undefined && !warnedNoAddress) {
       // Said once: a limit switched on that limits nothing (a Worker without clientAddress, a relay.fetch(request)

@@ -4,18 +4,38 @@
  * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
  * the text before it is parsed.
  */
-import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../schema/json-limits.js';
+import { MAX_JSON_DEPTH, nestsDeeperThan, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
 
 /** The parsed body, or the error answer to send instead. */
 export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
 
-/** True for `application/json` and `application/<anything>+json`, with or without parameters. */
+/**
+ * True for `application/json` and `application/<anything>+json`, with or without parameters. A `Content-Type` sent
+ * twice arrives joined with ", " (Fetch's `Headers.get`, as undici and node:http join repeated field lines): taken
+ * when every copy names the same JSON type with at most one set of parameters (`application/json` twice), refused
+ * when they differ. assumed: RFC 9110 section 5.3 lets a recipient refuse a repeated singleton field; the same
+ * value repeated means one thing, while two different types (or charsets) leave the body's meaning unknown.
+ */
 export function isJsonContentType(header: string | null): boolean {
-  if (header === null) return false;
-  const type = (header.split(';')[0] ?? '').trim().toLowerCase();
-  return type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type);
+  const copies = contentTypeCopies(header);
+  const types = new Set(copies.map((copy) => (copy.split(';')[0] ?? '').trim().toLowerCase()));
+  const parameters = new Set(copies.map((copy) => copy.slice((copy + ';').indexOf(';') + 1).replace(/\s/g, '').toLowerCase()));
+  parameters.delete('');
+  const [type] = types;
+  return types.size === 1 && parameters.size <= 1 && (type === 'application/json' || /^application\/[a-z0-9.+-]+\+json$/.test(type!));
+}
+
+/** The copies of a `Content-Type` that may have been sent more than once (split at commas outside quoted strings). */
+function contentTypeCopies(header: string | null | undefined): string[] {
+  return (header?.match(/(?:[^,"]|"(?:[^"\\]|\\.)*"?)+/g) ?? []).filter((copy) => copy.trim() !== '');
+}
+
+/** For a refused `Content-Type` sent more than once with different values, the message that says so. */
+export function conflictingContentType(header: string | null | undefined): string | undefined {
+  const copies = new Set(contentTypeCopies(header).map((copy) => copy.replace(/\s/g, '').toLowerCase()));
+  return copies.size > 1 ? `Content-Type was sent more than once with different values (${JSON.stringify(header!.slice(0, 100))}); send it once, as application/json` : undefined;
 }
 
 /** How a body is read: its byte cap and how long it may take to arrive. */
@@ -36,13 +56,15 @@ class BodyTimeout extends Error {}
 /**
  * Reads and parses a JSON request body of at most `maxBytes` bytes, arriving within `timeoutMs`.
  * Answers 400 `BAD_REQUEST` for a wrong content type, an empty body, bytes that are not UTF-8 or text
- * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes, 408 for a
+ * that is not JSON, 400 `VALIDATION_ERROR` naming where JSON nests deeper than the service takes or writes a
+ * number beyond a double's range, 408 for a
  * body still arriving at the time-out, 413 for a body over the cap and 415 for one that does not decode because
  * it is compressed or in another charset. assumed: the spec names no code for 408, 413 or 415; BAD_REQUEST. A body
  * the game's own code read first is its 500 `INTERNAL_ERROR` (the client keeps its data and retries).
  */
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
-  if (!isJsonContentType(request.headers.get('content-type'))) return fail(notJson());
+  const contentType = request.headers.get('content-type');
+  if (!isJsonContentType(contentType)) return fail(notJson(contentType));
   // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
   if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
   const { maxBytes, timeoutMs } = limits;
@@ -70,11 +92,16 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     const { tooDeep } = scanJsonDepth(text); // where, for the error body
     return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
   }
+  let value: unknown;
   try {
-    return { ok: true, value: JSON.parse(text) as unknown };
+    value = JSON.parse(text);
   } catch {
     return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid JSON'));
   }
+  // `1e400` parses as Infinity, which would be forwarded as null: refused, naming where (the tracker drops that session).
+  const outOfRange = numbersOutOfRange(text, value);
+  if (outOfRange.length > 0) return fail(validationErrorResponse(outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
+  return { ok: true, value };
 }
 
 /**
@@ -84,20 +111,25 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
  * assumed: the spec names no code for 415; BAD_REQUEST.
  */
 function unsupportedEncoding(request: Request): Response | undefined {
-  const encoding = (request.headers.get('content-encoding') ?? '').trim().toLowerCase().slice(0, 40); // named in the message, kept short
-  if (encoding !== '' && encoding !== 'identity') {
-    return errorResponse(415, 'BAD_REQUEST', `Content-Encoding ${encoding} is not supported; send the JSON body uncompressed`);
-  }
-  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(request.headers.get('content-type') ?? '')?.[1]?.toLowerCase().slice(0, 40);
-  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
-    return errorResponse(415, 'BAD_REQUEST', `charset ${charset} is not supported; send the JSON body as UTF-8`);
-  }
+  const message = unsupportedEncodingMessage(request.headers);
+  return message === undefined ? undefined : errorResponse(415, 'BAD_REQUEST', message);
+}
+
+/**
+ * The 415 message for a body that did not decode as UTF-8 JSON and whose headers say why (a `Content-Encoding` other
+ * than identity, a `charset` other than UTF-8); undefined when they do not. The relay's and the emulator's.
+ */
+export function unsupportedEncodingMessage(headers: Headers): string | undefined {
+  const encoding = (headers.get('content-encoding') ?? '').trim().toLowerCase().slice(0, 40); // named in the message, kept short
+  if (encoding !== '' && encoding !== 'identity') return `Content-Encoding ${encoding} is not supported; send the JSON body uncompressed`;
+  const charset = /;\s*charset\s*=\s*"?([^";\s]+)/i.exec(headers.get('content-type') ?? '')?.[1]?.toLowerCase().slice(0, 40);
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') return `charset ${charset} is not supported; send the JSON body as UTF-8`;
   return undefined;
 }
 
-/** 400 `BAD_REQUEST` for a request whose `Content-Type` is not JSON. */
-export function notJson(): Response {
-  return errorResponse(400, 'BAD_REQUEST', 'Content-Type must be application/json');
+/** 400 `BAD_REQUEST` for a request whose `Content-Type` (`header`) is not JSON. */
+export function notJson(header: string | null): Response {
+  return errorResponse(400, 'BAD_REQUEST', conflictingContentType(header) ?? 'Content-Type must be application/json');
 }
 
 function tooLarge(maxBytes: number): Response {

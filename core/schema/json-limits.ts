@@ -129,3 +129,35 @@ export function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/** The detail message of a number {@link numbersOutOfRange} finds. */
+export const OUT_OF_RANGE_MESSAGE = 'must be a finite number (this one is beyond the range of a JSON number, about 1.8e308)';
+
+/**
+ * Text that may write a number no double holds (about 1.8e308 and up): an exponent of 3 digits or more, or 210 digits in
+ * a row (JSON has no leading zeros, so d integer digits and an exponent of at most 99 reach 10^308 only from d = 210).
+ */
+const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{210}/;
+
+/**
+ * Where parsed JSON holds a number that is not finite: `1e400` in the text parses as Infinity, which
+ * `JSON.stringify` writes back as `null`, so a `metadata` value was stored or forwarded as `null` (data changed
+ * without an error). Full dot-joined paths (`sessions.3.metadata.score`, `(body)` at the root), at most 20.
+ * Only text that may overflow is walked (most bodies are not), and only after {@link nestsDeeperThan}
+ * passed, so the walk is at most {@link MAX_JSON_DEPTH} deep. Game clients need no such check: `JSON.stringify`
+ * never writes a number that is not finite.
+ */
+export function numbersOutOfRange(text: string, value: unknown): string[] {
+  const paths: string[] = [];
+  if (MAY_OVERFLOW.test(text)) walk(value, '', paths);
+  return paths;
+}
+
+function walk(value: unknown, path: string, paths: string[]): void {
+  if (paths.length >= MAX_REPORTED_PATHS) return;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) paths.push(path === '' ? '(body)' : path);
+  } else if (typeof value === 'object' && value !== null) {
+    for (const [key, item] of Object.entries(value)) walk(item, path === '' ? key : `${path}.${key}`, paths);
+  }
+}

@@ -1,9 +1,23 @@
 // Over real HTTP (startEmulator on port 0): the address, the API, control endpoints from loopback and same origin,
 // the drop fault destroying the socket (before and after processing), Content-Length body limit, and close().
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { ErrorBody } from '../../core/schema/errors.js';
 import { sessionBody, T0 } from './helpers.js';
+
+/** Writes `text` on a new socket to the server at `url` and resolves with everything it answers until it closes. */
+function rawExchange(url: string, text: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
 
 describe('emulator over HTTP', () => {
   let emulator: RunningEmulator;
@@ -158,6 +172,78 @@ describe('emulator over HTTP', () => {
       statuses.push(response.status);
     }
     expect(statuses).toEqual([404, 404, 404, 404]);
+  });
+
+  // node:http and @hono/node-server answered these with an empty 400 (or 431) of their own: a client read an error
+  // with no code or message. Each is written on a raw socket, as a hostile or broken client sends it.
+  it.each([
+    ['Content-Length given twice', (key: string) => `POST /v1/server/coupons/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`, 400, 'HPE_UNEXPECTED_CONTENT_LENGTH'],
+    ['a control character in a header name', (key: string) => `GET /v1/server/campaigns HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nX-Bad\u0001: y\r\n\r\n`, 400, 'HPE_INVALID_HEADER_TOKEN'],
+    ['a chunk size that is not hexadecimal', (key: string) => `POST /v1/server/coupons/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nZZ\r\n{}\r\n0\r\n\r\n`, 400, 'HPE_INVALID_CHUNK_SIZE'],
+    ['a space in the path', (key: string) => `GET /v1/server/coupons/user/a b HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, 400, 'HPE_INVALID_CONSTANT'],
+    ['a path over 16 KiB', (key: string) => `GET /v1/server/coupons/user/${'x'.repeat(20_000)} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\n\r\n`, 431, 'HPE_HEADER_OVERFLOW'],
+    ['an HTTP/1.1 request without Host', (key: string) => `GET /v1/server/campaigns HTTP/1.1\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400, 'Host header'],
+    ['a request target that is not a path (OPTIONS *)', (key: string) => `OPTIONS * HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400, 'Invalid URL'],
+  ])('answers %s with the spec\'s error body, not an empty answer', async (_, request, status, named) => {
+    const answer = await rawExchange(emulator.url, request(emulator.serverKey));
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(new RegExp(`^HTTP/1\\.1 ${status} `));
+    expect(head.toLowerCase()).toContain('content-type: application/json');
+    const parsed = JSON.parse(body) as { status: number; code: string; message: string; error: string };
+    expect(ErrorBody.safeParse(parsed).success).toBe(true);
+    expect(parsed).toMatchObject({ status, code: 'BAD_REQUEST' });
+    expect(parsed.message).toContain(named);
+    // The server is still there for the next client.
+    expect((await fetch(`${emulator.url}/v1/server/campaigns`, { headers: { authorization: `Bearer ${emulator.serverKey}` } })).status).toBe(200);
+  });
+
+  // The app answers every /v1/* request with the CORS headers of its policy (any origin); these raw answers had none,
+  // so a browser hid them from the page (a Client API call with a header over 16 KiB saw a network error, not the 431).
+  it.each([
+    ['a header over 16 KiB on the Client API', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: x\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['a control character in a header', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: x\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nX-Bad\u0001: y\r\n\r\n`, 400],
+    ['an HTTP/1.1 request without Host', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400],
+    ['a Host that is not a host name', (key: string) => `GET /v1/client/creators/LUNA7 HTTP/1.1\r\nHost: a b\r\nOrigin: https://game.example\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`, 400],
+  ])('answers %s on /v1 with the CORS headers of the API', async (_, request, status) => {
+    const answer = await rawExchange(emulator.url, request(emulator.clientKey));
+    const head = (answer.split('\r\n\r\n')[0] ?? '').toLowerCase();
+    expect(head).toMatch(new RegExp(`^http/1\\.1 ${status} `));
+    expect(head).toContain('\r\naccess-control-allow-origin: *\r\n');
+    expect(head).toContain('\r\naccess-control-expose-headers: retry-after\r\n');
+    // The app's own answers carry the same.
+    const app = await fetch(`${emulator.url}/v1/client/creators/LUNA7`, { headers: { authorization: `Bearer ${emulator.clientKey}`, origin: 'https://game.example' } });
+    expect([app.headers.get('access-control-allow-origin'), app.headers.get('access-control-expose-headers')]).toEqual(['*', 'retry-after']);
+  });
+
+  it.each([
+    ['a header over 16 KiB on a control endpoint (same origin only)', `GET /_emulator/state HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431],
+    ['an HTTP/1.1 request without Host outside /v1', `GET /_emulator/state HTTP/1.1\r\nConnection: close\r\n\r\n`, 400],
+    ['a request line that cannot be read', `GET /v1/client/creators/a b HTTP/1.1\r\nHost: x\r\n\r\n`, 400],
+    ['a target that is not a path', `OPTIONS * HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`, 400],
+  ])('answers %s without CORS headers', async (_, request, status) => {
+    const answer = await rawExchange(emulator.url, request);
+    const head = (answer.split('\r\n\r\n')[0] ?? '').toLowerCase();
+    expect(head).toMatch(new RegExp(`^http/1\\.1 ${status} `));
+    expect(head).not.toContain('access-control-');
+  });
+
+  it('records a session whose Content-Type line was sent twice with the same value, and refuses two different ones', async () => {
+    // @hono/node-server appends each raw header line, so the app reads `application/json, application/json`.
+    const send = (sessionId: string, second: string) => {
+      const body = JSON.stringify(sessionBody(sessionId));
+      return rawExchange(
+        emulator.url,
+        `POST /v1/server/playtime/sessions HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${emulator.serverKey}\r\nContent-Type: application/json\r\nContent-Type: ${second}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    };
+    expect(await send('ct-1', 'application/json')).toMatch(/^HTTP\/1\.1 201 /);
+    expect(await send('ct-2', 'text/plain')).toMatch(/^HTTP\/1\.1 415 [\s\S]*sent more than once with different values/);
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['ct-1']);
+  });
+
+  it('still serves an HTTP/1.0 request without Host (Host is required from HTTP/1.1 on)', async () => {
+    const answer = await rawExchange(emulator.url, `GET /v1/server/campaigns HTTP/1.0\r\nAuthorization: Bearer ${emulator.serverKey}\r\n\r\n`);
+    expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
 
   it('stops listening on close()', async () => {

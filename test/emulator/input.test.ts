@@ -1,10 +1,11 @@
 // Bad input never crashes the emulator: malformed JSON, wrong content types, oversized and deeply nested bodies,
 // unknown routes (404 before any key or body check), and generated garbage all answer 4xx with the spec's error body.
+import { gzipSync } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { ErrorBody } from '../../core/schema/errors.js';
 import { CreateWebhookRequest } from '../../core/schema/webhooks.js';
-import { caller, emulatorAtT0, problemsOf } from './helpers.js';
+import { caller, emulatorAtT0, problemsOf, sessionBody } from './helpers.js';
 
 describe('emulator bad input', () => {
   const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
@@ -106,16 +107,30 @@ describe('emulator bad input', () => {
     expect(control.body).toEqual({ status: 404, error: 'Not Found', message: 'No route for POST /_emulator/nope', code: 'NOT_FOUND' });
   });
 
-  it('checks the key first on a known path called with a method it lacks, then answers 404 (assumed: no 405)', async () => {
-    const bare = await call('DELETE', '/v1/server/payments/bulk', { key: null });
-    expect(bare.status).toBe(401);
-    expect(bare.body.code).toBe('UNAUTHORIZED');
+  it.each([
+    ['DELETE', '/v1/server/payments/bulk', 'POST, GET'], // GET: a payment whose id is "bulk"
+    ['PATCH', '/v1/server/webhooks/wh_1', 'PUT, DELETE'],
+    ['PUT', '/v1/client/campaigns/camp_1', 'GET'],
+    ['POST', '/_emulator/state', 'GET'],
+  ])('answers %s %s (a method the path lacks) 404 naming the methods it takes, before its key or its body', async (method, path, takes) => {
+    // Before, the key and the body were judged first: 401 without a key, 415 for a text/plain body, 404 only after.
+    const message = `No route for ${method} ${path} (this path takes ${takes})`;
+    const bare = await call(method, path, { key: null, raw: 'x', contentType: 'text/plain' });
+    expect(bare.body).toEqual({ status: 404, error: 'Not Found', message, code: 'NOT_FOUND' });
+    const keyed = await call(method, path, { raw: 'x', contentType: 'text/plain', key: path.startsWith('/v1/client/') ? emulator.clientKey : undefined });
+    expect(keyed.body).toEqual({ status: 404, error: 'Not Found', message, code: 'NOT_FOUND' });
   });
 
   it('answers a wrong method on a known path with 404 NOT_FOUND', async () => {
     const answer = await call('DELETE', '/v1/server/payments/bulk');
     expect(answer.status).toBe(404);
     expect(answer.body.code).toBe('NOT_FOUND');
+  });
+
+  it('still answers HEAD where GET is routed, and a known method with the key and body checks', async () => {
+    expect((await call('HEAD', '/v1/client/creators/LUNA7', { key: emulator.clientKey })).status).toBe(200);
+    expect((await call('PUT', '/v1/server/webhooks/wh_1', { key: null, raw: 'x', contentType: 'text/plain' })).status).toBe(401);
+    expect((await call('PUT', '/v1/server/webhooks/wh_1', { raw: 'x', contentType: 'text/plain' })).status).toBe(415);
   });
 
   it('answers validation errors with VALIDATION_ERROR and details', async () => {
@@ -166,6 +181,58 @@ describe('emulator bad input', () => {
   });
 });
 
+// JSON is UTF-8 (RFC 8259 section 8.1). The emulator read every body with a decoder that replaces a byte that is not
+// UTF-8 by U+FFFD, so a Latin-1 body was recorded altered, and two sessions whose ids differ in such a byte ("s\xe9",
+// "s\xe8") became one id: the second answered recorded: false and was lost. The relay refuses these bodies (400, or 415
+// naming a declared charset or Content-Encoding); the emulator now answers as it does.
+describe('emulator bodies that are not UTF-8', () => {
+  const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
+  const latin1 = (text: string) => Buffer.from(text, 'latin1');
+  const post = async (path: string, body: BodyInit, headers: Record<string, string> = {}) => {
+    const response = await emulator.fetch(
+      new Request(`http://emulator.local${path}`, { method: 'POST', headers: { authorization: `Bearer ${emulator.serverKey}`, 'content-type': 'application/json', ...headers }, body }),
+    );
+    return { status: response.status, body: (await response.json()) as { status: number; code: string; message: string } };
+  };
+  const session = (sessionId: string) => JSON.stringify(sessionBody(sessionId));
+
+  it('answers a byte that is not UTF-8 with 400 BAD_REQUEST and records nothing, for any such byte in any string', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.integer({ min: 0x80, max: 0xff }), fc.string({ maxLength: 8 }), async (byte, prefix) => {
+        const id = `${prefix.replace(/[^a-z0-9]/gi, '')}s${String.fromCharCode(byte)}`;
+        const answer = await post('/v1/server/playtime/sessions', latin1(session(id)));
+        expect(answer.status).toBe(400);
+        expect(answer.body).toEqual({ status: 400, error: 'Bad Request', message: 'Request body is not valid UTF-8', code: 'BAD_REQUEST' });
+      }),
+      { numRuns: 100, seed: 20251127 },
+    );
+    expect(emulator.state().sessions).toEqual([]);
+  });
+
+  it('keeps two sessions whose ids differ only in a non-ASCII character apart when they come as UTF-8', async () => {
+    emulator.reset();
+    for (const id of ['s\u00e9', 's\u00e8']) {
+      const answer = await post('/v1/server/playtime/sessions', new TextEncoder().encode(session(id)));
+      expect(answer.status).toBe(201);
+      expect(answer.body).toMatchObject({ data: { sessionId: id, recorded: true } });
+    }
+    expect(emulator.state().sessions.map((s) => s.sessionId)).toEqual(['s\u00e9', 's\u00e8']);
+    emulator.reset();
+  });
+
+  it('answers 415 naming a declared charset or Content-Encoding the body is in, as the relay does', async () => {
+    const charset = await post('/v1/server/playtime/sessions', latin1(session('s\u00e9')), { 'content-type': 'application/json; charset=ISO-8859-1' });
+    expect(charset.status).toBe(415);
+    expect(charset.body).toEqual({ status: 415, error: 'Unsupported Media Type', message: 'charset iso-8859-1 is not supported; send the JSON body as UTF-8', code: 'BAD_REQUEST' });
+    const gzipped = await post('/v1/server/coupons/validate', gzipSync('{"couponCode":"WELCOME"}'), { 'content-encoding': 'gzip' });
+    expect(gzipped.status).toBe(415);
+    expect(gzipped.body.message).toBe('Content-Encoding gzip is not supported; send the JSON body uncompressed');
+    // A declared charset whose body is UTF-8 all the same (ASCII) is read: only a body that does not decode is refused.
+    expect((await post('/v1/server/coupons/validate', latin1('{"couponCode":"WELCOME"}'), { 'content-type': 'application/json; charset=latin1' })).status).toBe(200);
+    expect(emulator.state().sessions).toEqual([]);
+  });
+});
+
 describe('emulator path parameters that cannot be decoded', () => {
   const emulator = emulatorAtT0({ faults: { rateLimitPerSecond: 0 } });
   const call = caller(emulator);
@@ -200,6 +267,26 @@ describe('emulator path parameters that cannot be decoded', () => {
     const answer = await call('GET', path, { key: emulator.clientKey });
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: name, message: 'is not valid percent-encoding' }] });
+  });
+
+  it.each([
+    ['/v1/server/campaigns?limit=10&limit=20', 'server', 'limit'],
+    ['/v1/server/campaigns?page=1&limit=5&page=2', 'server', 'page'],
+    ['/v1/server/campaigns/camp_spring_2024/creators?limit=1&l%69mit=2', 'server', 'limit'],
+    ['/v1/client/campaigns/camp_spring_2024/creators?page=1&page=1', 'client', 'page'],
+    ['/v1/server/coupons/user/user_1?limit=10&limit=20', 'server', 'limit'],
+    ['/v1/client/creators/search?q=ab&q=cd', 'client', 'q'],
+    ['/v1/client/creators/search?q=ab&isTest=true&isTest=false', 'client', 'isTest'],
+  ])('answers GET %s (a parameter given twice) with 400 VALIDATION_ERROR naming it', async (path, surface, name) => {
+    // Before, hono's c.req.query() took the first value and dropped the rest: limit=10&limit=20 answered 10 items.
+    const answer = await call('GET', path, { key: surface === 'client' ? emulator.clientKey : emulator.serverKey });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: name, message: 'must be given once (the query names it more than once)' }] });
+  });
+
+  it('still takes each parameter once, an empty pair (&&) included', async () => {
+    expect((await call('GET', '/v1/server/campaigns?page=1&&limit=5&')).status).toBe(200);
+    expect((await call('GET', '/v1/client/creators/search?q=ab&limit=5', { key: emulator.clientKey })).status).toBe(200);
   });
 
   it('still decodes a well-formed query (+ and %20 as spaces, %C3%A9, an encoded & and =)', async () => {

@@ -1,6 +1,6 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService, sessions } from './fake-service.js';
@@ -82,6 +82,85 @@ describe('the relay over node:http (toNodeHandler)', () => {
     const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/elsewhere`);
     expect(response.status).toBe(404);
     expect((await response.json()).code).toBe('NOT_FOUND');
+  });
+});
+
+/** Writes `text` on a new socket to 127.0.0.1:`port` and resolves with everything answered until the socket closes. */
+function rawExchange(port: number, text: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('close', () => resolve(answer));
+    socket.on('error', reject);
+  });
+}
+
+describe('the relay over node:http: a Content-Type line sent twice', () => {
+  // @hono/node-server appends each raw header line, so the relay reads `application/json, application/json`.
+  const send = (second: string) => {
+    const body = JSON.stringify({ sessions: sessions('ct-twice', 1) });
+    return rawExchange(
+      (server.address() as AddressInfo).port,
+      `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.test\r\nAuthorization: Bearer user:ct-twice\r\nContent-Type: application/json\r\nContent-Type: ${second}\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  };
+
+  it('forwards the batch when both lines say application/json, and refuses two different types', async () => {
+    const before = service.fake.calls.length;
+    expect(await send('application/json')).toMatch(/^HTTP\/1\.1 200 /);
+    expect(service.fake.calls.length).toBe(before + 1);
+    expect(await send('text/plain')).toMatch(/^HTTP\/1\.1 400 [\s\S]*sent more than once with different values/);
+    expect(service.fake.calls.length).toBe(before + 1);
+  });
+});
+
+// @hono/node-server answers a request it cannot turn into a Fetch Request with an empty 400 unless given an
+// errorHandler (getRequestListener: handleRequestError), and a handler's failure with an empty 500 or a text/plain
+// 500 carrying the error's message (handleResponseError). Written on a raw socket, as a hostile client sends them.
+describe('toNodeHandler: requests that never reach the handler, and a handler that fails', () => {
+  it.each([
+    ['a target that is not a path (OPTIONS *)', 'OPTIONS * HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n\r\n', 'Invalid URL'],
+    [
+      'a backslash in the path',
+      `POST /campaign\\playtime/sessions HTTP/1.1\r\nHost: relay.test\r\nAuthorization: Bearer user:alice\r\nContent-Type: application/json\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`,
+      'Backslash in request path',
+    ],
+    ['a Host that is not a host name', 'GET /campaign/playtime/sessions HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 'Invalid URL'],
+  ])('answers %s with 400 and the spec\'s error body, and nothing reaches the service', async (_, request, named) => {
+    const before = service.fake.calls.length;
+    const answer = await rawExchange((server.address() as AddressInfo).port, request);
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(head.toLowerCase()).toContain('content-type: application/json');
+    expect(JSON.parse(body)).toEqual({ status: 400, error: 'Bad Request', message: `The request cannot be read: ${named}`, code: 'BAD_REQUEST' });
+    expect(service.fake.calls.length).toBe(before);
+  });
+
+  it('answers a handler that throws or rejects with 500 INTERNAL_ERROR in the spec\'s error body, without its message', async () => {
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const failing = createServer(
+      toNodeHandler({
+        fetch: (request) => {
+          if (new URL(request.url).pathname === '/throws') throw new Error('secret detail');
+          return Promise.reject(new Error('secret detail'));
+        },
+      }),
+    );
+    await new Promise<void>((resolve) => failing.listen(0, '127.0.0.1', resolve));
+    try {
+      for (const path of ['/throws', '/rejects']) {
+        const response = await fetch(`http://127.0.0.1:${(failing.address() as AddressInfo).port}${path}`);
+        expect(response.status).toBe(500);
+        const text = await response.text();
+        expect(text).not.toContain('secret detail');
+        expect(JSON.parse(text)).toEqual({ status: 500, error: 'Internal Server Error', message: 'The handler failed to answer the request', code: 'INTERNAL_ERROR' });
+      }
+      expect(errors).toHaveBeenCalled();
+    } finally {
+      errors.mockRestore();
+      await new Promise<void>((resolve) => failing.close(() => resolve()));
+    }
   });
 });
 

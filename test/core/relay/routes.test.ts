@@ -215,6 +215,15 @@ describe('routing', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it('answers a method a route lacks with 405 before authenticating or judging the content type (a method and a path name the route)', async () => {
+    const { relay, fake } = relayOverFakeService();
+    for (const headers of [{ 'content-type': 'text/plain' }, { 'content-type': 'text/plain', authorization: 'Bearer nobody' }, {}] as Array<Record<string, string>>) {
+      const answer = await read(await relay.fetch(new Request(`https://game.test/campaign${RELAY_ROUTES.playtime}`, { method: 'PATCH', headers, body: 'x' })));
+      expect([answer.status, answer.headers.get('allow'), answer.body.message]).toEqual([405, 'POST', 'PATCH is not allowed here; use POST']);
+    }
+    expect(fake.calls).toEqual([]);
+  });
+
   it.each([
     ['/api/relay', 'https://game.test/api/relay/playtime/sessions'],
     ['api/relay/', 'https://game.test/api/relay/playtime/sessions'],
