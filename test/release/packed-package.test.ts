@@ -15,14 +15,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without types
 import { markdownFiles, tsBlocks } from '../../scripts/doc-snippets.mjs';
 import { ENTRIES } from '../../scripts/entries.mjs';
-import { linkedFiles } from './linked-files.js';
+import { REPOSITORY, TAGGED_DOCS } from '../../scripts/release.mjs';
+import { linkedFiles, links } from './linked-files.js';
 import { installOffline, npmEnv, pack, type Packed } from './packed.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
-/** Linked from the README for contributors and readers of the repository; the package does not carry them. */
-const inRepositoryOnly = (path: string) => path === 'CONTRIBUTING.md' || path.startsWith('samples/') || path.startsWith('docs/reference/');
 /** `game-campaign-sdk/react-native` and `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
 const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.selfContained).map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
 /** Files of the `<script>` form: plain files served next to a page, not modules to import. */
@@ -49,11 +48,34 @@ afterAll(() => {
 describe('the tarball', () => {
   it('holds exactly dist/, the bin, package.json, README, LICENSE, CHANGELOG, SECURITY and the docs the README links', () => {
     const walk = (dir: string): string[] => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)));
-    const { packaged, repositoryOnly } = linkedFiles(ROOT, inRepositoryOnly);
+    const packaged = linkedFiles(ROOT);
     expect(packaged).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'docs/getting-started.md']));
-    expect(repositoryOnly).toContain('CONTRIBUTING.md');
     const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', ...Object.values(SUB_FOLDERS), ...packaged];
     expect(packed.files).toEqual([...new Set(expected)].sort());
+  });
+
+  // Until p19 the README, getting-started and the Cocos and React Native guides linked samples/, docs/reference/ and
+  // CONTRIBUTING.md relatively: 13 dead links in node_modules, and on npm, with no "repository" to resolve them by.
+  it("has no dead link in the Markdown it carries: relative ones reach the tarball's files, the rest the repository at this release's tag", () => {
+    const unpacked = join(work, 'unpacked/package');
+    const tag = `${REPOSITORY}/blob/v${packed.manifest.version}/`;
+    const taggedDocs = (file: string) => TAGGED_DOCS.some((path: string) => file === path || file.startsWith(`${path}/`));
+    const dead: string[] = [];
+    let repositoryLinks = 0;
+    for (const file of packed.files.filter((path) => path.endsWith('.md'))) {
+      for (const target of links(readFileSync(join(unpacked, file), 'utf8'))) {
+        const path = decodeURIComponent(target.split('#')[0]!);
+        if (target.startsWith(`${REPOSITORY}/`)) {
+          if (file === 'CHANGELOG.md') continue; // history: each entry as written for its release
+          repositoryLinks++;
+          // npm run release retags TAGGED_DOCS only; the tag is cut from this tree.
+          if (!taggedDocs(file) || !target.startsWith(tag) || !existsSync(join(ROOT, path.slice(tag.length)))) dead.push(`${file}: ${target}`);
+        } else if (!/^(https?:|mailto:|#)/.test(target) && !existsSync(join(unpacked, dirname(file), path))) dead.push(`${file}: ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
+    expect(repositoryLinks).toBeGreaterThan(0);
+    expect(packed.manifest.repository).toEqual({ type: 'git', url: `git+${REPOSITORY}.git` });
   });
 
   it('holds no tests, fixtures of tests or TypeScript sources (declarations and the linked docs/examples aside)', () => {
