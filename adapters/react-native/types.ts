@@ -32,7 +32,8 @@ export type AsyncStorageModule = AsyncStorageLike | { createAsyncStorage(name: s
 
 /** `AppState` from `react-native`. */
 export interface AppStateLike {
-  readonly currentState?: string | null;
+  /** `| undefined` for `exactOptionalPropertyTypes`: react-native declares `currentState: null | undefined | string`. */
+  readonly currentState?: string | null | undefined;
   addEventListener(type: 'change', listener: (state: string) => void): { remove(): void };
 }
 

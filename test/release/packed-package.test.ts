@@ -4,7 +4,7 @@
 // guides' code blocks compile against the installed types with a studio's strictest settings, and the bin starts the emulator. One pack and one
 // install serve every check. Runs after the build (`npm test` builds first).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -59,7 +59,7 @@ describe('the tarball', () => {
   it("has no dead link in the Markdown it carries: relative ones reach the tarball's files, the rest the repository at this release's tag", () => {
     const unpacked = join(work, 'unpacked/package');
     const tag = `${REPOSITORY}/blob/v${packed.manifest.version}/`;
-    const taggedDocs = (file: string) => TAGGED_DOCS.some((path: string) => file === path || file.startsWith(`${path}/`));
+    const taggedDocs = (file: string) => TAGGED_DOCS.some((path) => file === path || file.startsWith(`${path}/`));
     const dead: string[] = [];
     let repositoryLinks = 0;
     for (const file of packed.files.filter((path) => path.endsWith('.md'))) {
@@ -216,6 +216,45 @@ describe('installed from the tarball in a fresh folder', () => {
     writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'context.d.ts'] }));
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
     expect(count).toBeGreaterThan(20);
+    expect(`${run.stdout}${run.stderr}`).toBe('');
+  }, 120_000);
+
+  // A React Native app compiles the guide with React Native's own module types; `exactOptionalPropertyTypes` refused
+  // the guide's `modules: { AppState }` until p19 (react-native's AppState declares `currentState: null | undefined |
+  // string`, the adapter took `currentState?: string | null`). The type packages come from the repository's
+  // node_modules, linked into an app folder inside the consumer (the SDK resolves from the consumer's install).
+  it("compiles the React Native guide's blocks and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
+    const app = join(consumer, 'react-native-app');
+    mkdirSync(join(app, 'node_modules/@types'), { recursive: true });
+    const sources: Record<string, string> = {};
+    for (const block of tsBlocks(readFileSync(join(ROOT, 'docs/guides/react-native.md'), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
+      sources[`guide_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`] = `export {};\n${block.code}\n`;
+    }
+    // Every module version the adapter's options promise to take (the repository's own check, on the sources).
+    const check = readFileSync(join(ROOT, 'test/adapters/react-native/module-types.rn-check.tsx'), 'utf8');
+    sources['modules.tsx'] = check.replace("'../../../adapters/react-native/index.js'", "'game-campaign-sdk/react-native'");
+    expect(sources['modules.tsx']).not.toBe(check);
+    const packages = new Set(['@types/react']);
+    for (const code of Object.values(sources)) {
+      for (const [, specifier] of code.matchAll(/(?:from|import) '([^']+)'/g)) {
+        if (!specifier!.startsWith('game-campaign-sdk') && !specifier!.startsWith('.')) packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+    for (const name of packages) {
+      mkdirSync(dirname(join(app, 'node_modules', name)), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), 'dir');
+    }
+    for (const [name, code] of Object.entries(sources)) writeFileSync(join(app, name), code);
+    copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(app, 'context.d.ts'));
+    // @react-native/typescript-config's choices (bundler resolution, the react-native condition, its skipLibCheck:
+    // react-native's own declarations do not pass without it), made stricter.
+    const compilerOptions = {
+      ...{ target: 'esnext', lib: ['es2022'], module: 'esnext', moduleResolution: 'bundler', customConditions: ['react-native'], jsx: 'react-jsx', noEmit: true, skipLibCheck: true, types: [] },
+      ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+    };
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts', '*.tsx'] }));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+    expect(Object.keys(sources).length).toBeGreaterThan(3);
     expect(`${run.stdout}${run.stderr}`).toBe('');
   }, 120_000);
 
