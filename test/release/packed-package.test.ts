@@ -219,43 +219,69 @@ describe('installed from the tarball in a fresh folder', () => {
     expect(`${run.stdout}${run.stderr}`).toBe('');
   }, 120_000);
 
-  // A React Native app compiles the guide with React Native's own module types; `exactOptionalPropertyTypes` refused
-  // the guide's `modules: { AppState }` until p19 (react-native's AppState declares `currentState: null | undefined |
-  // string`, the adapter took `currentState?: string | null`). The type packages come from the repository's
-  // node_modules, linked into an app folder inside the consumer (the SDK resolves from the consumer's install).
-  it("compiles the React Native guide's blocks and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
-    const app = join(consumer, 'react-native-app');
-    mkdirSync(join(app, 'node_modules/@types'), { recursive: true });
-    const sources: Record<string, string> = {};
-    for (const block of tsBlocks(readFileSync(join(ROOT, 'docs/guides/react-native.md'), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
-      sources[`guide_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`] = `export {};\n${block.code}\n`;
-    }
-    // Every module version the adapter's options promise to take (the repository's own check, on the sources).
-    const check = readFileSync(join(ROOT, 'test/adapters/react-native/module-types.rn-check.tsx'), 'utf8');
-    sources['modules.tsx'] = check.replace("'../../../adapters/react-native/index.js'", "'game-campaign-sdk/react-native'");
-    expect(sources['modules.tsx']).not.toBe(check);
-    const packages = new Set(['@types/react']);
+  /**
+   * Compiles `sources` in a folder of the consumer (the SDK resolves from its install) with the engine's type
+   * packages linked from the repository's node_modules (each module a source imports, and `packages`). Returns tsc's output.
+   */
+  function compileApp(name: string, sources: Record<string, string>, packages: string[], compilerOptions: Record<string, unknown>): string {
+    const app = join(consumer, name);
+    mkdirSync(app);
+    const linked = new Set(packages);
     for (const code of Object.values(sources)) {
       for (const [, specifier] of code.matchAll(/(?:from|import) '([^']+)'/g)) {
-        if (!specifier!.startsWith('game-campaign-sdk') && !specifier!.startsWith('.')) packages.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+        if (!specifier!.startsWith('game-campaign-sdk') && !specifier!.startsWith('.') && specifier !== 'cc') linked.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
       }
     }
-    for (const name of packages) {
-      mkdirSync(dirname(join(app, 'node_modules', name)), { recursive: true });
-      symlinkSync(join(ROOT, 'node_modules', name), join(app, 'node_modules', name), 'dir');
+    for (const pkg of linked) {
+      mkdirSync(dirname(join(app, 'node_modules', pkg)), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', pkg), join(app, 'node_modules', pkg), 'dir');
     }
-    for (const [name, code] of Object.entries(sources)) writeFileSync(join(app, name), code);
+    for (const [file, code] of Object.entries(sources)) writeFileSync(join(app, file), code);
     copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(app, 'context.d.ts'));
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true, strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, include: ['*.ts', '*.tsx'] }));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+    return `${run.stdout}${run.stderr}`;
+  }
+
+  /** A guide's TypeScript blocks, one module each. */
+  const guideBlocks = (guide: string) => Object.fromEntries((tsBlocks(readFileSync(join(ROOT, guide), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>)
+    .map((block) => [`guide_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`, `export {};\n${block.code}\n`]));
+
+  /** A repository file that imports an adapter's sources, importing the installed entry instead. */
+  const fromPackage = (file: string, sourceImport: string, entry: string) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(text).toContain(`'${sourceImport}'`);
+    return text.replace(`'${sourceImport}'`, `'${entry}'`);
+  };
+
+  // A React Native app compiles the guide with React Native's own module types; `exactOptionalPropertyTypes` refused
+  // the guide's `modules: { AppState }` until p19 (react-native's AppState declares `currentState: null | undefined |
+  // string`, the adapter took `currentState?: string | null`).
+  it("compiles the React Native guide's blocks and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
+    const sources = {
+      ...guideBlocks('docs/guides/react-native.md'),
+      // Every module version the adapter's options promise to take (the repository's own check, on the sources).
+      'modules.tsx': fromPackage('test/adapters/react-native/module-types.rn-check.tsx', '../../../adapters/react-native/index.js', 'game-campaign-sdk/react-native'),
+    };
+    expect(Object.keys(sources).length).toBeGreaterThan(3);
     // @react-native/typescript-config's choices (bundler resolution, the react-native condition, its skipLibCheck:
     // react-native's own declarations do not pass without it), made stricter.
-    const compilerOptions = {
-      ...{ target: 'esnext', lib: ['es2022'], module: 'esnext', moduleResolution: 'bundler', customConditions: ['react-native'], jsx: 'react-jsx', noEmit: true, skipLibCheck: true, types: [] },
-      ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true },
+    const options = { target: 'esnext', lib: ['es2022'], module: 'esnext', moduleResolution: 'bundler', customConditions: ['react-native'], jsx: 'react-jsx', skipLibCheck: true, types: [] };
+    expect(compileApp('react-native-app', sources, ['@types/react'], options)).toBe('');
+  }, 120_000);
+
+  // The Cocos sample (what a Cocos developer copies) passed `wx: wechat`, a `WechatApi | undefined` read from the
+  // global, which `exactOptionalPropertyTypes` refused for `wx?: WechatApi` until p19.
+  it("compiles the Cocos guide's blocks, the sample component and the engine's fit against the installed types (Cocos Creator's engine types, exactOptionalPropertyTypes)", () => {
+    const sources = {
+      ...guideBlocks('docs/guides/cocos.md'),
+      'component.ts': readFileSync(join(ROOT, 'samples/cocos/CampaignComponent.ts'), 'utf8'),
+      'engine.ts': fromPackage('test/adapters/cocos/cc-types.cc-check.ts', '../../../adapters/cocos/index.js', 'game-campaign-sdk/cocos'),
     };
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.ts', '*.tsx'] }));
-    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
-    expect(Object.keys(sources).length).toBeGreaterThan(3);
-    expect(`${run.stdout}${run.stderr}`).toBe('');
+    expect(sources['component.ts']).toContain("from 'game-campaign-sdk/cocos'");
+    // A Cocos Creator 3.8 project's tsconfig: the engine's declarations of 'cc', legacy decorators for @ccclass.
+    const options = { target: 'es2022', lib: ['es2022', 'dom'], module: 'esnext', moduleResolution: 'bundler', experimentalDecorators: true, skipLibCheck: true, types: ['@cocos/creator-types/engine'] };
+    expect(compileApp('cocos-app', sources, ['@cocos/creator-types'], options)).toBe('');
   }, 120_000);
 
   it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {
