@@ -257,12 +257,14 @@ describe('installed from the tarball in a fresh folder', () => {
   // A React Native app compiles the guide with React Native's own module types; `exactOptionalPropertyTypes` refused
   // the guide's `modules: { AppState }` until p19 (react-native's AppState declares `currentState: null | undefined |
   // string`, the adapter took `currentState?: string | null`).
-  it("compiles the React Native guide's blocks and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
+  it("compiles the React Native guide's blocks, the sample app and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
     const sources = {
       ...guideBlocks('docs/guides/react-native.md'),
       // Every module version the adapter's options promise to take (the repository's own check, on the sources).
       'modules.tsx': fromPackage('test/adapters/react-native/module-types.rn-check.tsx', '../../../adapters/react-native/index.js', 'game-campaign-sdk/react-native'),
+      'App.tsx': readFileSync(join(ROOT, 'samples/react-native/App.tsx'), 'utf8'),
     };
+    expect(sources['App.tsx']).toContain("from 'game-campaign-sdk/react-native'");
     expect(Object.keys(sources).length).toBeGreaterThan(3);
     // @react-native/typescript-config's choices (bundler resolution, the react-native condition, its skipLibCheck:
     // react-native's own declarations do not pass without it), made stricter.
