@@ -22,8 +22,12 @@ import { installOffline, npmEnv, pack, type Packed } from './packed.js';
 const ROOT = join(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
-/** `game-campaign-sdk/react-native` and `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
-const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.selfContained).map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
+/**
+ * Every client subpath's classic sub-folder, for tools that read no export map: `/react-native` and
+ * `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), `/browser` and `/cocos` for Parcel 2
+ * (its `packageExports` is off unless a project turns it on) and webpack 4.
+ */
+const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.client && entry.subpath !== '.').map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
 /** Files of the `<script>` form: plain files served next to a page, not modules to import. */
 const scriptFiles = (manifest: Packed['manifest']) => Object.keys(manifest.exports).filter((subpath) => subpath.startsWith('./game-campaign.'));
 
@@ -83,15 +87,20 @@ describe('the tarball', () => {
     expect(packed.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !/\.d\.c?ts$/.test(file) && !file.startsWith('docs/examples/'))).toEqual([]);
   });
 
-  it.each(Object.entries(SUB_FOLDERS))('holds the classic sub-folder of %s for Metro without package exports, pointing at the files of the export map', (subpath, file) => {
-    const folder = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, string>;
+  // Until p19 only React Native's entries had one: Parcel 2 as installed failed on `import ... from
+  // 'game-campaign-sdk/browser'` ("Cannot load file './browser' from module 'game-campaign-sdk'").
+  it.each(Object.entries(SUB_FOLDERS))('holds the classic sub-folder of %s for tools without package exports, pointing at the files of the export map', (subpath, file) => {
+    expect(packed.files).toContain(file);
+    const folder = JSON.parse(readFileSync(join(work, 'unpacked/package', file), 'utf8')) as Record<string, string>;
     const entry = (packed.manifest.exports as Record<string, { import: Record<string, string>; require: Record<string, string> }>)[subpath]!;
-    const fromRoot = (path: string) => join(dirname(file), path).replace(/\\/g, '/');
-    expect({ main: fromRoot(folder.main!), module: fromRoot(folder.module!), 'react-native': fromRoot(folder['react-native']!), types: fromRoot(folder.types!) }).toEqual({
+    const fromRoot = (path: string | undefined) => path && join(dirname(file), path).replace(/\\/g, '/');
+    const reactNative = subpath.startsWith('./react-native');
+    expect({ main: fromRoot(folder.main), module: fromRoot(folder.module), 'react-native': fromRoot(folder['react-native']), types: fromRoot(folder.types), sideEffects: folder.sideEffects }).toEqual({
       main: entry.require.default!.slice(2),
       module: entry.import.default!.slice(2),
-      'react-native': entry.import.default!.slice(2),
+      'react-native': reactNative ? entry.import.default!.slice(2) : undefined,
       types: entry.import.types!.slice(2),
+      sideEffects: false,
     });
   });
 
