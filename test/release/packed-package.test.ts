@@ -133,6 +133,18 @@ describe('the tarball', () => {
     expect(uses).toEqual([]);
   });
 
+  // Until p19 `npm publish` warned "npm auto-corrected some errors in your package.json ... \"bin[game-campaign-emulator]\"
+  // script name bin/game-campaign-emulator.js was invalid and removed" (npm 11 writes bin paths without `./`).
+  it('has a manifest npm publishes as written: `npm pkg fix` (the corrections publish applies) changes nothing', () => {
+    const copy = join(work, 'pkg-fix');
+    mkdirSync(copy);
+    const before = readFileSync(join(work, 'unpacked/package/package.json'), 'utf8');
+    writeFileSync(join(copy, 'package.json'), before);
+    const run = spawnSync('npm', ['pkg', 'fix'], { cwd: copy, env: npmEnv, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(before);
+  });
+
   it('is publint clean, suggestions included', async () => {
     const tarball = readFileSync(packed.tarball);
     const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, level: 'suggestion', strict: true });
