@@ -187,6 +187,24 @@ describe('installed from the tarball in a fresh folder', () => {
     }
   });
 
+  // A web game's page rendered on a server (SSR: Next.js, Nuxt, Remix on Node) that creates the SDK there: until p19
+  // the error said "not in a Web Worker", which a developer on Node does not recognise as their case.
+  it('says a server is the wrong place when the browser entry is created on one (server-side rendering), through import and require', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const options = { clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
+      const messages = [];
+      for (const { createGameCampaign } of [await import('game-campaign-sdk/browser'), require('game-campaign-sdk/browser')]) {
+        try { createGameCampaign(options); messages.push('created'); } catch (error) { messages.push(\`\${error.name}: \${error.message}\`); }
+      }
+      console.log(JSON.stringify(messages));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const message = 'TypeError: game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker or server';
+    expect(JSON.parse(run.stdout)).toEqual([message, message]);
+  });
+
   // The dual package hazard: a server that `require`s the package in one module and `import`s it in another holds
   // both builds; an error thrown by one is an instance of the other's classes (core/http/errors.ts).
   it("keeps instanceof between the ESM and CJS builds' errors", () => {
