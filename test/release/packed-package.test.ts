@@ -145,6 +145,19 @@ describe('the tarball', () => {
     expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(before);
   });
 
+  // Until p19 @noble/hashes, bundled into dist/ since rollup.config.mjs vendors it, was still a dependency: npm
+  // installed a package nothing imports and warned EBADENGINE on Node 20.0-20.18 (its engines: >= 20.19.0), which
+  // the package itself supports (>= 20); with engine-strict the install failed.
+  it('depends at run time only on packages its shipped code imports, and code bundled into it carries its license', () => {
+    const unpacked = join(work, 'unpacked/package');
+    const code = packed.files.filter((file) => /\.(c?js|d\.c?ts)$/.test(file)).map((file) => readFileSync(join(unpacked, file), 'utf8')).join('\n');
+    const imported = (name: string) => new RegExp(`(?:from|import|require)\\s*\\(?\\s*["']${name.replace(/[/.]/g, '\\$&')}(?:/[^"']*)?["']`).test(code);
+    expect(Object.keys(packed.manifest.dependencies).filter((name) => !imported(name))).toEqual([]);
+    const vendored = [...new Set(packed.files.filter((file) => file.startsWith('dist/modules/vendor/')).map((file) => file.split('/').slice(3, 5).join('/')))];
+    expect(vendored).toEqual(['@noble/hashes']);
+    for (const name of vendored) expect(readFileSync(join(unpacked, `dist/modules/vendor/${name}/LICENSE`), 'utf8')).toBe(readFileSync(join(ROOT, `node_modules/${name}/LICENSE`), 'utf8'));
+  });
+
   it('is publint clean, suggestions included', async () => {
     const tarball = readFileSync(packed.tarball);
     const { messages, pkg } = await publint({ pack: { tarball: tarball.buffer.slice(tarball.byteOffset, tarball.byteOffset + tarball.byteLength) }, level: 'suggestion', strict: true });
