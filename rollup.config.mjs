@@ -1,6 +1,6 @@
 // Builds every entry to ESM (.js) and CJS (.cjs), the emulator bin, and the minified IIFE bundle.
 // Declarations are rolled up separately by api-extractor (scripts/api-report.mjs).
-import { copyFileSync } from 'node:fs';
+import { copyFileSync, readFileSync } from 'node:fs';
 import commonjs from '@rollup/plugin-commonjs';
 import { nodeResolve } from '@rollup/plugin-node-resolve';
 import terser from '@rollup/plugin-terser';
@@ -16,6 +16,16 @@ const input = Object.fromEntries([...ENTRIES.filter((e) => !e.selfContained), ..
  */
 const external = (id, ...rest) => !id.startsWith('@noble/hashes') && isExternal(id, ...rest);
 /**
+ * Bundled, it is no runtime dependency of the package (a devDependency: its `engines`, Node 20.19+, made npm warn
+ * EBADENGINE on Node 20.0-20.18, which the package supports), so its license goes next to its code in dist/.
+ */
+const nobleLicense = () => ({
+  name: 'noble-license',
+  generateBundle() {
+    this.emitFile({ type: 'asset', fileName: 'modules/vendor/@noble/hashes/LICENSE', source: readFileSync('node_modules/@noble/hashes/LICENSE', 'utf8') });
+  },
+});
+/**
  * terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs), and
  * ASCII only: a page or a CDN that declares no encoding reads a script as windows-1252, where UTF-8 bytes (the web
  * view's ×, the key range's \uffff) become other characters.
@@ -28,7 +38,7 @@ export default [
     input,
     external,
     onwarn: quiet,
-    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), es2020BuiltIns(), ts('es2022')],
+    plugins: [nodeResolve({ resolveOnly: [/^@noble\/hashes/] }), es2020BuiltIns(), ts('es2022'), nobleLicense()],
     // One output file per source module: a game's bundler then drops, module by module (`sideEffects: false`),
     // what it does not use. Shared chunks would mix client rules with the zod schemas of the server entries.
     // ES2020 syntax, like the IIFE (scripts/lower-private.mjs): Cocos Creator may pack these files for WeChat or

@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 // `npm run release`: versions the package from the pending changesets and writes CHANGELOG.md (`changeset
 // version`), gives the Unity package (adapters/unity/package.json) the same version and its documentation links
-// the same tag, copies the changelog (and license) into the Unity package, and makes today's API
-// report the baseline the next changesets are checked against (docs/api/released/, scripts/release-semver.mjs).
+// the same tag, as the package docs' links to the repository (TAGGED_DOCS), copies the changelog (and license)
+// into the Unity package, and makes today's API report the baseline the next changesets are checked against
+// (docs/api/released/, scripts/release-semver.mjs).
 // Publishing stays a separate, deliberate `npm publish` (prepack builds dist/ first). Works on the current
 // folder, as npm runs it from the package root.
 import { execFileSync } from 'node:child_process';
@@ -39,6 +40,22 @@ export function syncUnityVersion(root) {
   return version;
 }
 
+/** The repository, as package.json's "repository" names it; its files are linked at `/blob/v<version>/`. */
+export const REPOSITORY = 'https://github.com/game-campaign/game-campaign-sdk';
+
+/**
+ * The package's Markdown that links to the repository at the release tag (samples/, docs/reference/,
+ * CONTRIBUTING.md: files the tarball does not carry, so a relative link to them is dead in node_modules and on npm).
+ */
+export const TAGGED_DOCS = ['README.md', 'docs/getting-started.md', 'docs/guides'];
+
+/** Points the release-tag links of `TAGGED_DOCS` (every Markdown file of a folder) at `version`'s tag. */
+export function retagDocs(root, version) {
+  const files = TAGGED_DOCS.flatMap((path) => (path.endsWith('.md') ? [path] : readdirSync(join(root, path)).filter((file) => file.endsWith('.md')).map((file) => `${path}/${file}`)));
+  for (const file of files) writeFileSync(join(root, file), retag(readFileSync(join(root, file), 'utf8'), version));
+  return files;
+}
+
 /** Copies the API report (docs/api/*.api.md) to the released baseline, replacing what was there. */
 export function moveApiBaseline(root) {
   const baseline = join(root, BASELINE);
@@ -54,6 +71,7 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const changeset = createRequire(import.meta.url).resolve('@changesets/cli/bin.js');
   execFileSync(process.execPath, [changeset, 'version'], { cwd: root, stdio: 'inherit' });
   const version = syncUnityVersion(root);
+  retagDocs(root, version);
   writeUnityCopies(root);
   const reports = moveApiBaseline(root);
   console.log(`release: ${version} (npm and ${UNITY_MANIFEST}); ${reports} API reports are the baseline in ${BASELINE}/. Review, commit, then npm publish.`);

@@ -48,8 +48,9 @@ export interface BrowserPlatform extends Platform {
 export function createBrowserPlatform(options: BrowserPlatformOptions = {}): BrowserPlatform {
   const window = options.window ?? globalThis;
   const { document, navigator } = window;
-  // A Web Worker (an engine's worker mode) has no page to follow: say so rather than fail on `document` later.
-  if (!document) throw new TypeError('game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker');
+  // A Web Worker (an engine's worker mode) has no page to follow, nor has a server rendering the game's page (SSR:
+  // Node, Bun, Deno): say which, rather than fail on `document` later.
+  if (!document) throw new TypeError('game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker or server');
   const storage = options.storage ?? createIdbStorage(options);
   const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
   return {

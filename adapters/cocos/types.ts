@@ -73,9 +73,9 @@ export interface CocosPlatformOptions {
   /**
    * The global `wx`. It selects the WeChat runtime only when it is the mini-game API (it has `getStorageSync` and
    * `onNetworkStatusChange`); a web build in WeChat's browser, where a page with the JS-SDK has
-   * `window.wx = jWeixin`, stays a web build.
+   * `window.wx = jWeixin`, stays a web build. `| undefined`: the global read as it is (`exactOptionalPropertyTypes`).
    */
-  wx?: WechatApi;
+  wx?: WechatApi | undefined;
   /** Builds the `WebView` component `openWebView` shows. @defaultValue `sys.openURL` (an external browser) on web and native */
   webView?: CocosWebViewFactory;
   /** The fetch to use. @defaultValue the global `fetch` on web and native; an XHR fetch on WeChat */
@@ -84,9 +84,9 @@ export interface CocosPlatformOptions {
   XMLHttpRequest?: XhrConstructor;
   /**
    * A secure `getRandomValues` where the runtime has none (Cocos native: e.g. a bridge to the OS's secure
-   * random). @defaultValue `crypto.getRandomValues` on web, `wx.getUserCryptoManager()` on WeChat
+   * random). @defaultValue `crypto.getRandomValues` on web, `wx.getUserCryptoManager()` on WeChat (also when `undefined`)
    */
-  getRandomValues?: GetRandomValues;
+  getRandomValues?: GetRandomValues | undefined;
   /** Hears that storage does not persist (data then lives in memory for this run). @defaultValue `console.warn` */
   onStorageError?: StorageErrorListener;
 }

@@ -32,7 +32,8 @@ export type AsyncStorageModule = AsyncStorageLike | { createAsyncStorage(name: s
 
 /** `AppState` from `react-native`. */
 export interface AppStateLike {
-  readonly currentState?: string | null;
+  /** `| undefined` for `exactOptionalPropertyTypes`: react-native declares `currentState: null | undefined | string`. */
+  readonly currentState?: string | null | undefined;
   addEventListener(type: 'change', listener: (state: string) => void): { remove(): void };
 }
 
@@ -47,8 +48,11 @@ export interface NetInfoLike {
  */
 export interface ExpoCryptoLike {
   getRandomValues: RandomValuesFill;
-  /** `digest(CryptoDigestAlgorithm.SHA256, data)`; `CryptoDigestAlgorithm.SHA256` is `'SHA-256'`. */
-  digest?(algorithm: string, data: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer>;
+  /**
+   * `digest(CryptoDigestAlgorithm.SHA256, data)`; `CryptoDigestAlgorithm.SHA256` is `'SHA-256'`. `data` is a
+   * `BufferSource` for TypeScript 5.7+'s lib, written without a typed array's type argument, which older versions refuse.
+   */
+  digest?(algorithm: string, data: Uint8Array & { readonly buffer: ArrayBuffer }): Promise<ArrayBuffer>;
 }
 
 /** `Linking` from `react-native`: `openURL` rejects when no app can open the URL. */

@@ -261,7 +261,7 @@ describe.runIf(chromiumAvailable())('browser entry in Chromium', () => {
       return answer;
     });
     // Before: "TypeError: Cannot read properties of undefined (reading 'visibilityState')", from deep in the lifecycle.
-    expect(outcome).toBe('TypeError: game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker');
+    expect(outcome).toBe('TypeError: game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker or server');
     await page.close();
   });
 

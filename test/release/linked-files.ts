@@ -2,25 +2,28 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 
-/** The relative link targets of a Markdown text, code blocks aside (the pattern test/docs/docs.test.ts reads). */
-function relativeLinks(markdown: string): string[] {
+/** The link targets of a Markdown text, code blocks aside (the pattern test/docs/docs.test.ts reads). */
+export function links(markdown: string): string[] {
   const text = markdown.replace(/```[\s\S]*?```/g, '');
-  return [...text.matchAll(/\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)]
-    .map(([, target]) => target!)
+  return [...text.matchAll(/(?<!\\)\]\(([^)\s]+)(?:\s+"[^"]*")?\)/g)].map(([, target]) => target!);
+}
+
+/** The relative link targets of a Markdown text, as paths (no fragment, decoded). */
+export function relativeLinks(markdown: string): string[] {
+  return links(markdown)
     .filter((target) => !/^(https?:|mailto:|#)/.test(target))
     .map((target) => decodeURIComponent(target.split('#')[0]!));
 }
 
 /**
- * Every file reached from README.md through relative links, Markdown files followed on, split into those the
- * package carries and those `inRepositoryOnly` names (reached, not followed). A link to a folder reaches the files
- * directly in it (docs/api/ is the reports, not docs/api/released/).
+ * Every file reached from README.md through relative links, Markdown files followed on: what the package must
+ * carry. What only the repository holds (samples/, docs/reference/, CONTRIBUTING.md) is linked by its address at
+ * the release tag instead (scripts/release.mjs, TAGGED_DOCS). A link to a folder reaches the files directly in it
+ * (docs/api/ is the reports, not docs/api/released/).
  */
-export function linkedFiles(root: string, inRepositoryOnly: (path: string) => boolean): { packaged: string[]; repositoryOnly: string[] } {
+export function linkedFiles(root: string): string[] {
   const packaged = new Set<string>();
-  const repositoryOnly = new Set<string>();
   const visit = (file: string) => {
-    if (inRepositoryOnly(file)) return void repositoryOnly.add(file);
     if (packaged.has(file)) return;
     packaged.add(file);
     if (!file.endsWith('.md')) return;
@@ -33,5 +36,5 @@ export function linkedFiles(root: string, inRepositoryOnly: (path: string) => bo
     }
   };
   visit('README.md');
-  return { packaged: [...packaged].sort(), repositoryOnly: [...repositoryOnly].sort() };
+  return [...packaged].sort();
 }

@@ -4,7 +4,7 @@
 // guides' code blocks compile against the installed types with a studio's strictest settings, and the bin starts the emulator. One pack and one
 // install serve every check. Runs after the build (`npm test` builds first).
 import { spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
@@ -15,16 +15,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: a plain ES module script without types
 import { markdownFiles, tsBlocks } from '../../scripts/doc-snippets.mjs';
 import { ENTRIES } from '../../scripts/entries.mjs';
-import { linkedFiles } from './linked-files.js';
+import { REPOSITORY, TAGGED_DOCS } from '../../scripts/release.mjs';
+import { linkedFiles, links } from './linked-files.js';
 import { installOffline, npmEnv, pack, type Packed } from './packed.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const require = createRequire(import.meta.url);
 
-/** Linked from the README for contributors and readers of the repository; the package does not carry them. */
-const inRepositoryOnly = (path: string) => path === 'CONTRIBUTING.md' || path.startsWith('samples/') || path.startsWith('docs/reference/');
-/** `game-campaign-sdk/react-native` and `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), which reads no export map. */
-const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.selfContained).map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
+/**
+ * Every client subpath's classic sub-folder, for tools that read no export map: `/react-native` and
+ * `/react-native/picker` for Metro before 0.82 (React Native 0.78 and older), `/browser` and `/cocos` for Parcel 2
+ * (its `packageExports` is off unless a project turns it on) and webpack 4.
+ */
+const SUB_FOLDERS = Object.fromEntries(ENTRIES.filter((entry) => entry.client && entry.subpath !== '.').map((entry) => [entry.subpath, `${entry.subpath.slice(2)}/package.json`]));
 /** Files of the `<script>` form: plain files served next to a page, not modules to import. */
 const scriptFiles = (manifest: Packed['manifest']) => Object.keys(manifest.exports).filter((subpath) => subpath.startsWith('./game-campaign.'));
 
@@ -49,11 +52,34 @@ afterAll(() => {
 describe('the tarball', () => {
   it('holds exactly dist/, the bin, package.json, README, LICENSE, CHANGELOG, SECURITY and the docs the README links', () => {
     const walk = (dir: string): string[] => readdirSync(join(ROOT, dir), { recursive: true, withFileTypes: true }).filter((e) => e.isFile()).map((e) => relative(ROOT, join(e.parentPath, e.name)));
-    const { packaged, repositoryOnly } = linkedFiles(ROOT, inRepositoryOnly);
+    const packaged = linkedFiles(ROOT);
     expect(packaged).toEqual(expect.arrayContaining(['LICENSE', 'CHANGELOG.md', 'SECURITY.md', 'docs/getting-started.md']));
-    expect(repositoryOnly).toContain('CONTRIBUTING.md');
     const expected = [...walk('dist'), ...Object.values(packed.manifest.bin).map((bin) => bin.replace(/^\.\//, '')), 'package.json', ...Object.values(SUB_FOLDERS), ...packaged];
     expect(packed.files).toEqual([...new Set(expected)].sort());
+  });
+
+  // Until p19 the README, getting-started and the Cocos and React Native guides linked samples/, docs/reference/ and
+  // CONTRIBUTING.md relatively: 13 dead links in node_modules, and on npm, with no "repository" to resolve them by.
+  it("has no dead link in the Markdown it carries: relative ones reach the tarball's files, the rest the repository at this release's tag", () => {
+    const unpacked = join(work, 'unpacked/package');
+    const tag = `${REPOSITORY}/blob/v${packed.manifest.version}/`;
+    const taggedDocs = (file: string) => TAGGED_DOCS.some((path) => file === path || file.startsWith(`${path}/`));
+    const dead: string[] = [];
+    let repositoryLinks = 0;
+    for (const file of packed.files.filter((path) => path.endsWith('.md'))) {
+      for (const target of links(readFileSync(join(unpacked, file), 'utf8'))) {
+        const path = decodeURIComponent(target.split('#')[0]!);
+        if (target.startsWith(`${REPOSITORY}/`)) {
+          if (file === 'CHANGELOG.md') continue; // history: each entry as written for its release
+          repositoryLinks++;
+          // npm run release retags TAGGED_DOCS only; the tag is cut from this tree.
+          if (!taggedDocs(file) || !target.startsWith(tag) || !existsSync(join(ROOT, path.slice(tag.length)))) dead.push(`${file}: ${target}`);
+        } else if (!/^(https?:|mailto:|#)/.test(target) && !existsSync(join(unpacked, dirname(file), path))) dead.push(`${file}: ${target}`);
+      }
+    }
+    expect(dead).toEqual([]);
+    expect(repositoryLinks).toBeGreaterThan(0);
+    expect(packed.manifest.repository).toEqual({ type: 'git', url: `git+${REPOSITORY}.git` });
   });
 
   it('holds no tests, fixtures of tests or TypeScript sources (declarations and the linked docs/examples aside)', () => {
@@ -61,15 +87,20 @@ describe('the tarball', () => {
     expect(packed.files.filter((file) => /\.[cm]?tsx?$/.test(file) && !/\.d\.c?ts$/.test(file) && !file.startsWith('docs/examples/'))).toEqual([]);
   });
 
-  it.each(Object.entries(SUB_FOLDERS))('holds the classic sub-folder of %s for Metro without package exports, pointing at the files of the export map', (subpath, file) => {
-    const folder = JSON.parse(readFileSync(join(ROOT, file), 'utf8')) as Record<string, string>;
+  // Until p19 only React Native's entries had one: Parcel 2 as installed failed on `import ... from
+  // 'game-campaign-sdk/browser'` ("Cannot load file './browser' from module 'game-campaign-sdk'").
+  it.each(Object.entries(SUB_FOLDERS))('holds the classic sub-folder of %s for tools without package exports, pointing at the files of the export map', (subpath, file) => {
+    expect(packed.files).toContain(file);
+    const folder = JSON.parse(readFileSync(join(work, 'unpacked/package', file), 'utf8')) as Record<string, string>;
     const entry = (packed.manifest.exports as Record<string, { import: Record<string, string>; require: Record<string, string> }>)[subpath]!;
-    const fromRoot = (path: string) => join(dirname(file), path).replace(/\\/g, '/');
-    expect({ main: fromRoot(folder.main!), module: fromRoot(folder.module!), 'react-native': fromRoot(folder['react-native']!), types: fromRoot(folder.types!) }).toEqual({
+    const fromRoot = (path: string | undefined) => path && join(dirname(file), path).replace(/\\/g, '/');
+    const reactNative = subpath.startsWith('./react-native');
+    expect({ main: fromRoot(folder.main), module: fromRoot(folder.module), 'react-native': fromRoot(folder['react-native']), types: fromRoot(folder.types), sideEffects: folder.sideEffects }).toEqual({
       main: entry.require.default!.slice(2),
       module: entry.import.default!.slice(2),
-      'react-native': entry.import.default!.slice(2),
+      'react-native': reactNative ? entry.import.default!.slice(2) : undefined,
       types: entry.import.types!.slice(2),
+      sideEffects: false,
     });
   });
 
@@ -89,6 +120,42 @@ describe('the tarball', () => {
     expect(scripts.filter((name) => ['preinstall', 'install', 'postinstall', 'prepare'].includes(name))).toEqual([]);
     expect(scripts).toContain('prepack'); // the build runs before packing instead
     expect(installOutput).not.toMatch(/install-scripts|prepare:/); // npm 11 warns every installer of a package with one
+  });
+
+  // The declarations import zod 4's, which need TypeScript 5.5 (README); until p19 the React Native entry's also
+  // needed 5.7 (`Uint8Array<ArrayBuffer>`: "Type 'Uint8Array' is not generic" before, even for a project that never
+  // passes expo-crypto). Typed arrays and ArrayBuffer views became generic in TypeScript 5.7's lib.
+  it("has declarations a TypeScript from 5.5 reads: no typed array or ArrayBuffer view given a type argument (generic only since 5.7's lib)", () => {
+    const unpacked = join(work, 'unpacked/package');
+    const generic = /\b(?:(?:Big)?(?:Int|Uint|Float)(?:8|16|32|64)(?:Clamped)?Array|DataView|ArrayBufferView)</;
+    const uses = packed.files.filter((file) => /\.d\.c?ts$/.test(file)).flatMap((file) =>
+      readFileSync(join(unpacked, file), 'utf8').split('\n').flatMap((line, index) => (generic.test(line) ? [`${file}:${index + 1}: ${line.trim()}`] : [])));
+    expect(uses).toEqual([]);
+  });
+
+  // Until p19 `npm publish` warned "npm auto-corrected some errors in your package.json ... \"bin[game-campaign-emulator]\"
+  // script name bin/game-campaign-emulator.js was invalid and removed" (npm 11 writes bin paths without `./`).
+  it('has a manifest npm publishes as written: `npm pkg fix` (the corrections publish applies) changes nothing', () => {
+    const copy = join(work, 'pkg-fix');
+    mkdirSync(copy);
+    const before = readFileSync(join(work, 'unpacked/package/package.json'), 'utf8');
+    writeFileSync(join(copy, 'package.json'), before);
+    const run = spawnSync('npm', ['pkg', 'fix'], { cwd: copy, env: npmEnv, encoding: 'utf8' });
+    expect(run.status, run.stderr).toBe(0);
+    expect(readFileSync(join(copy, 'package.json'), 'utf8')).toBe(before);
+  });
+
+  // Until p19 @noble/hashes, bundled into dist/ since rollup.config.mjs vendors it, was still a dependency: npm
+  // installed a package nothing imports and warned EBADENGINE on Node 20.0-20.18 (its engines: >= 20.19.0), which
+  // the package itself supports (>= 20); with engine-strict the install failed.
+  it('depends at run time only on packages its shipped code imports, and code bundled into it carries its license', () => {
+    const unpacked = join(work, 'unpacked/package');
+    const code = packed.files.filter((file) => /\.(c?js|d\.c?ts)$/.test(file)).map((file) => readFileSync(join(unpacked, file), 'utf8')).join('\n');
+    const imported = (name: string) => new RegExp(`(?:from|import|require)\\s*\\(?\\s*["']${name.replace(/[/.]/g, '\\$&')}(?:/[^"']*)?["']`).test(code);
+    expect(Object.keys(packed.manifest.dependencies).filter((name) => !imported(name))).toEqual([]);
+    const vendored = [...new Set(packed.files.filter((file) => file.startsWith('dist/modules/vendor/')).map((file) => file.split('/').slice(3, 5).join('/')))];
+    expect(vendored).toEqual(['@noble/hashes']);
+    for (const name of vendored) expect(readFileSync(join(unpacked, `dist/modules/vendor/${name}/LICENSE`), 'utf8')).toBe(readFileSync(join(ROOT, `node_modules/${name}/LICENSE`), 'utf8'));
   });
 
   it('is publint clean, suggestions included', async () => {
@@ -131,6 +198,24 @@ describe('installed from the tarball in a fresh folder', () => {
       expect(esm.length, specifier).toBeGreaterThan(0);
       expect(cjs, specifier).toEqual(esm);
     }
+  });
+
+  // A web game's page rendered on a server (SSR: Next.js, Nuxt, Remix on Node) that creates the SDK there: until p19
+  // the error said "not in a Web Worker", which a developer on Node does not recognise as their case.
+  it('says a server is the wrong place when the browser entry is created on one (server-side rendering), through import and require', () => {
+    const script = `
+      import { createRequire } from 'node:module';
+      const require = createRequire(process.cwd() + '/');
+      const options = { clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
+      const messages = [];
+      for (const { createGameCampaign } of [await import('game-campaign-sdk/browser'), require('game-campaign-sdk/browser')]) {
+        try { createGameCampaign(options); messages.push('created'); } catch (error) { messages.push(\`\${error.name}: \${error.message}\`); }
+      }
+      console.log(JSON.stringify(messages));`;
+    const run = spawnSync(process.execPath, ['--input-type=module', '-e', script], { cwd: consumer, encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const message = 'TypeError: game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker or server';
+    expect(JSON.parse(run.stdout)).toEqual([message, message]);
   });
 
   // The dual package hazard: a server that `require`s the package in one module and `import`s it in another holds
@@ -195,6 +280,73 @@ describe('installed from the tarball in a fresh folder', () => {
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
     expect(count).toBeGreaterThan(20);
     expect(`${run.stdout}${run.stderr}`).toBe('');
+  }, 120_000);
+
+  /**
+   * Compiles `sources` in a folder of the consumer (the SDK resolves from its install) with the engine's type
+   * packages linked from the repository's node_modules (each module a source imports, and `packages`). Returns tsc's output.
+   */
+  function compileApp(name: string, sources: Record<string, string>, packages: string[], compilerOptions: Record<string, unknown>): string {
+    const app = join(consumer, name);
+    mkdirSync(app);
+    const linked = new Set(packages);
+    for (const code of Object.values(sources)) {
+      for (const [, specifier] of code.matchAll(/(?:from|import) '([^']+)'/g)) {
+        if (!specifier!.startsWith('game-campaign-sdk') && !specifier!.startsWith('.') && specifier !== 'cc') linked.add(specifier!.split('/').slice(0, specifier!.startsWith('@') ? 2 : 1).join('/'));
+      }
+    }
+    for (const pkg of linked) {
+      mkdirSync(dirname(join(app, 'node_modules', pkg)), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', pkg), join(app, 'node_modules', pkg), 'dir');
+    }
+    for (const [file, code] of Object.entries(sources)) writeFileSync(join(app, file), code);
+    copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(app, 'context.d.ts'));
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true, strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, include: ['*.ts', '*.tsx'] }));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+    return `${run.stdout}${run.stderr}`;
+  }
+
+  /** A guide's TypeScript blocks, one module each. */
+  const guideBlocks = (guide: string) => Object.fromEntries((tsBlocks(readFileSync(join(ROOT, guide), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>)
+    .map((block) => [`guide_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`, `export {};\n${block.code}\n`]));
+
+  /** A repository file that imports an adapter's sources, importing the installed entry instead. */
+  const fromPackage = (file: string, sourceImport: string, entry: string) => {
+    const text = readFileSync(join(ROOT, file), 'utf8');
+    expect(text).toContain(`'${sourceImport}'`);
+    return text.replace(`'${sourceImport}'`, `'${entry}'`);
+  };
+
+  // A React Native app compiles the guide with React Native's own module types; `exactOptionalPropertyTypes` refused
+  // the guide's `modules: { AppState }` until p19 (react-native's AppState declares `currentState: null | undefined |
+  // string`, the adapter took `currentState?: string | null`).
+  it("compiles the React Native guide's blocks, the sample app and the real modules' fit against the installed types (React Native's settings, exactOptionalPropertyTypes)", () => {
+    const sources = {
+      ...guideBlocks('docs/guides/react-native.md'),
+      // Every module version the adapter's options promise to take (the repository's own check, on the sources).
+      'modules.tsx': fromPackage('test/adapters/react-native/module-types.rn-check.tsx', '../../../adapters/react-native/index.js', 'game-campaign-sdk/react-native'),
+      'App.tsx': readFileSync(join(ROOT, 'samples/react-native/App.tsx'), 'utf8'),
+    };
+    expect(sources['App.tsx']).toContain("from 'game-campaign-sdk/react-native'");
+    expect(Object.keys(sources).length).toBeGreaterThan(3);
+    // @react-native/typescript-config's choices (bundler resolution, the react-native condition, its skipLibCheck:
+    // react-native's own declarations do not pass without it), made stricter.
+    const options = { target: 'esnext', lib: ['es2022'], module: 'esnext', moduleResolution: 'bundler', customConditions: ['react-native'], jsx: 'react-jsx', skipLibCheck: true, types: [] };
+    expect(compileApp('react-native-app', sources, ['@types/react'], options)).toBe('');
+  }, 120_000);
+
+  // The Cocos sample (what a Cocos developer copies) passed `wx: wechat`, a `WechatApi | undefined` read from the
+  // global, which `exactOptionalPropertyTypes` refused for `wx?: WechatApi` until p19.
+  it("compiles the Cocos guide's blocks, the sample component and the engine's fit against the installed types (Cocos Creator's engine types, exactOptionalPropertyTypes)", () => {
+    const sources = {
+      ...guideBlocks('docs/guides/cocos.md'),
+      'component.ts': readFileSync(join(ROOT, 'samples/cocos/CampaignComponent.ts'), 'utf8'),
+      'engine.ts': fromPackage('test/adapters/cocos/cc-types.cc-check.ts', '../../../adapters/cocos/index.js', 'game-campaign-sdk/cocos'),
+    };
+    expect(sources['component.ts']).toContain("from 'game-campaign-sdk/cocos'");
+    // A Cocos Creator 3.8 project's tsconfig: the engine's declarations of 'cc', legacy decorators for @ccclass.
+    const options = { target: 'es2022', lib: ['es2022', 'dom'], module: 'esnext', moduleResolution: 'bundler', experimentalDecorators: true, skipLibCheck: true, types: ['@cocos/creator-types/engine'] };
+    expect(compileApp('cocos-app', sources, ['@cocos/creator-types'], options)).toBe('');
   }, 120_000);
 
   it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {

@@ -15,7 +15,7 @@ export interface Packed {
   /** Paths inside the tarball, without the `package/` prefix. */
   files: string[];
   /** The package.json the tarball carries. */
-  manifest: { version: string; exports: Record<string, unknown>; bin: Record<string, string>; dependencies: Record<string, string>; scripts?: Record<string, string> };
+  manifest: { version: string; repository?: unknown; exports: Record<string, unknown>; bin: Record<string, string>; dependencies: Record<string, string>; scripts?: Record<string, string> };
 }
 
 /**

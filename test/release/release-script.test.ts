@@ -7,11 +7,11 @@ import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { UNITY_MANIFEST, UNITY_README } from '../../scripts/release.mjs';
+import { TAGGED_DOCS, UNITY_MANIFEST, UNITY_README } from '../../scripts/release.mjs';
 import { BASELINE, REPORTS, semverProblems } from '../../scripts/release-semver.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
-const RELEASE_INPUTS = ['package.json', 'CHANGELOG.md', 'LICENSE', '.changeset/config.json', UNITY_MANIFEST, UNITY_README, 'adapters/unity/CHANGELOG.md', REPORTS];
+const RELEASE_INPUTS = ['package.json', 'CHANGELOG.md', 'LICENSE', '.changeset/config.json', UNITY_MANIFEST, UNITY_README, 'adapters/unity/CHANGELOG.md', REPORTS, ...TAGGED_DOCS];
 const folders: string[] = [];
 
 afterEach(() => {
@@ -44,6 +44,8 @@ describe('npm run release', () => {
     const readmeBefore = read(folder, UNITY_README);
     expect(unityBefore).toContain(`/blob/v${version}/`);
     expect(readmeBefore).toContain(`#v${version}`);
+    const docsBefore = read(folder, 'docs/getting-started.md');
+    expect(docsBefore).toContain(`/blob/v${version}/samples/`);
 
     execFileSync(process.execPath, [join(ROOT, 'scripts/release.mjs')], { cwd: folder, stdio: 'pipe' });
 
@@ -51,6 +53,8 @@ describe('npm run release', () => {
     expect((JSON.parse(read(folder, 'package.json')) as { version: string }).version).toBe(next);
     expect(read(folder, UNITY_MANIFEST)).toBe(unityBefore.replace(`"version": "${version}"`, `"version": "${next}"`).replaceAll(`/blob/v${version}/`, `/blob/v${next}/`));
     expect(read(folder, UNITY_README)).toBe(readmeBefore.replaceAll(`/blob/v${version}/`, `/blob/v${next}/`).replaceAll(`#v${version}`, `#v${next}`));
+    // The package docs' links to what only the repository holds (samples/, docs/reference/) name the new tag.
+    expect(read(folder, 'docs/getting-started.md')).toBe(docsBefore.replaceAll(`/blob/v${version}/`, `/blob/v${next}/`));
     // The Unity package carries the new changelog (a git-URL install gets only adapters/unity).
     expect(read(folder, 'adapters/unity/CHANGELOG.md')).toBe(read(folder, 'CHANGELOG.md'));
     expect(read(folder, 'adapters/unity/CHANGELOG.md')).toContain(`## ${next}`);
