@@ -57,7 +57,7 @@ interface Told {
   prerendering: boolean;
 }
 
-describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chromium)', { timeout: 60_000 }, () => {
+describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chromium)', { timeout: 120_000 }, () => {
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -102,9 +102,9 @@ describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chr
     server?.close();
   });
 
-  /** Resolves the first note `what` (polled; 10 s bound, not a timed assertion). */
+  /** Resolves the first note `what` (polled; 20 s bound, not a timed assertion). */
   const note = async (what: string): Promise<Told> => {
-    await expect.poll(() => told.some((entry) => entry.what === what), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => told.some((entry) => entry.what === what), { timeout: 20_000 }).toBe(true);
     return told.find((entry) => entry.what === what)!;
   };
 
@@ -125,7 +125,7 @@ describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chr
     expect((await note('shown')).details).toBe(sessionId);
     await new Promise((resolve) => setTimeout(resolve, 1_600)); // past the 1 s minimum session
     await cdp.send('Target.closeTarget', { targetId });
-    await expect.poll(() => received.includes(sessionId), { timeout: 10_000 }).toBe(true);
+    await expect.poll(() => received.includes(sessionId), { timeout: 20_000 }).toBe(true);
 
     // Before the fix: [{ sessionId, reason: 'too-short' }] there, and recorded here too.
     expect(droppedThere).toEqual([]);
