@@ -4,13 +4,11 @@
  * and nothing is stored.
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createEmulator } from '../../../emulator/index.js';
-import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
-import { CampaignServer } from '../../../core/server/index.js';
+import { describe, expect, it } from 'vitest';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../../../core/schema/json-limits.js';
 import { MAX_JSON_DEPTH as EMULATOR_MAX_JSON_DEPTH } from '../../../emulator/middleware/json-body.js';
-import { authenticateByHeader, read, relayOverFakeService, relayRequest, session, sessions } from './fake-service.js';
+import { read, relayOverFakeService, relayOverEmulator, relayRequest, session, sessions } from './fake-service.js';
 
 /** `levels` objects nested one in the other: `{"a":{"a":...1}}`. */
 const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(levels)}`;
@@ -18,13 +16,7 @@ const nested = (levels: number) => `${'{"a":'.repeat(levels)}1${'}'.repeat(level
 const bodyWithMetadata = (levels: number) =>
   JSON.stringify({ sessions: [session('alice', 0), session('alice', 1, { metadata: {} })] }).replace('"metadata":{}', `"metadata":${nested(levels)}`);
 
-const emulator = createEmulator();
-afterAll(() => emulator.close());
-const relay = createRelay({
-  server: new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: 'http://emulator.local' }, fetch: emulator.fetch, maxRetries: 0 }),
-  authenticate: authenticateByHeader,
-  coalesceWindowMs: 0,
-});
+const { emulator, relay } = relayOverEmulator();
 
 describe('scanJsonDepth', () => {
   it('measures nesting on the text, as JSON.parse would see it', () => {

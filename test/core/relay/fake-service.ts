@@ -6,7 +6,8 @@
 import { createRelay, type RelayOptions } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult } from '../../../core/schema/playtime.js';
-import { vi } from 'vitest';
+import { afterAll, vi } from 'vitest';
+import { createEmulator } from '../../../emulator/index.js';
 import { createFakeFetch, reply, type FakeFetch, type RecordedRequest, type Reply } from '../../helpers/fake-fetch.js';
 
 export const BASE_URL = 'https://api.test';
@@ -114,4 +115,15 @@ export function success(items: BulkPlaytimeItem[]): BulkPlaytimeResult {
 /** Settles every microtask and stream read the relay does before its coalescing timer, without advancing time (fake timers). */
 export async function settle(): Promise<void> {
   for (let i = 0; i < 20; i++) await vi.advanceTimersByTimeAsync(0);
+}
+
+/**
+ * A relay in front of a real emulator (in process, no retries, no coalescing) for a test file: the service's own
+ * rules then answer what the relay forwards. The emulator closes after the file's tests.
+ */
+export function relayOverEmulator(): { emulator: ReturnType<typeof createEmulator>; relay: ReturnType<typeof createRelay> } {
+  const emulator = createEmulator();
+  afterAll(() => emulator.close());
+  const server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: 'http://emulator.local' }, fetch: emulator.fetch, maxRetries: 0 });
+  return { emulator, relay: createRelay({ server, authenticate: authenticateByHeader, coalesceWindowMs: 0 }) };
 }

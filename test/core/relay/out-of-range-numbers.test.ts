@@ -5,21 +5,13 @@
  * `durationSeconds: 1e400` says what is wrong rather than "must be a number".
  */
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
-import { createEmulator } from '../../../emulator/index.js';
-import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
-import { CampaignServer } from '../../../core/server/index.js';
+import { describe, expect, it } from 'vitest';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { numbersOutOfRange, OUT_OF_RANGE_MESSAGE } from '../../../core/schema/json-limits.js';
-import { authenticateByHeader, read, relayOverFakeService, relayRequest, session } from './fake-service.js';
+import { read, relayOverFakeService, relayOverEmulator, relayRequest, session } from './fake-service.js';
 import { caller, sessionBody } from '../../emulator/helpers.js';
 
-const emulator = createEmulator();
-afterAll(() => emulator.close());
-const relay = createRelay({
-  server: new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: 'http://emulator.local' }, fetch: emulator.fetch, maxRetries: 0 }),
-  authenticate: authenticateByHeader,
-  coalesceWindowMs: 0,
-});
+const { emulator, relay } = relayOverEmulator();
 const call = caller(emulator);
 
 /** A playtime body whose second session carries `metadata` written as `metadataText`. */

@@ -105,15 +105,16 @@ describe('how the timestamp is written', () => {
   const payload = JSON.stringify(couponRedeemed());
   const signature = reference.sign('msg_1', signedAt, payload);
   const at = (timestamp: string) => ({ ...headersOf(signature), 'webhook-timestamp': timestamp });
-
-  it.each([
+  /** Whole seconds written other ways than digits alone; both verifiers take each. */
+  const WRITTEN: [string, string][] = [
     ['with a plus sign', `+${NOW_SECONDS}`],
     ['with a zero fraction', `${NOW_SECONDS}.0`],
     ['with a fraction of a second', `${NOW_SECONDS}.999`],
     ['with a bare point', `${NOW_SECONDS}.`],
     ['with both', `+${NOW_SECONDS}.000`],
-    ['with leading zeros', `000${NOW_SECONDS}`],
-  ])('accepts one written %s, signed over its whole seconds (as the reference library reads both)', async (_, timestamp) => {
+  ];
+
+  it.each([...WRITTEN, ['with leading zeros', `000${NOW_SECONDS}`]])('accepts one written %s, signed over its whole seconds (as the reference library reads both)', async (_, timestamp) => {
     vi.useFakeTimers({ now: NOW_MS, toFake: ['Date'] });
     try {
       expect(reference.verify(payload, at(timestamp))).toMatchObject({ id: 'evt_coupon_1' });
@@ -122,13 +123,7 @@ describe('how the timestamp is written', () => {
     }
   });
 
-  it.each([
-    ['with a plus sign', `+${NOW_SECONDS}`],
-    ['with a zero fraction', `${NOW_SECONDS}.0`],
-    ['with a fraction of a second', `${NOW_SECONDS}.999`],
-    ['with a bare point', `${NOW_SECONDS}.`],
-    ['with both', `+${NOW_SECONDS}.000`],
-  ])('verifyWebhook accepts one written %s', async (_, timestamp) => {
+  it.each(WRITTEN)('verifyWebhook accepts one written %s', async (_, timestamp) => {
     await expect(verifyWebhook({ payload, headers: at(timestamp), secret: SECRET, now })).resolves.toMatchObject({ id: 'evt_coupon_1' });
   });
 

@@ -100,33 +100,12 @@ internal static class ManagedLifecycleProbe
     /// </summary>
     private static void UnfocusedAtInit()
     {
-        NewProcess();
         var ended = new List<object>();
-        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
-        Application.Focused = false;
-        Init("unfocused");
         // Unity sends OnApplicationPause(false) to every component just after its Awake (MonoBehaviour.OnApplicationPause):
-        // here after Instance read isFocused, the end of no pause; before, it gave the window its focus back.
-        ManagedLifecycle.Instance.OnApplicationPause(false);
-        Loop.Run(() => Tracker.Start(), "start");
-        Pass(60000);
-        Application.Focused = true;
-        ManagedLifecycle.Instance.OnApplicationFocus(true);
-        Pass(2000);
-        Loop.Run(Tracker.Stop, "stop");
-        // The same message the other way round: within AddComponent, before Instance reads isFocused.
-        NewProcess();
-        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
-        Application.Focused = false;
-        GameObject.Added = component => { var lifecycle = component as ManagedLifecycle; if (lifecycle != null) lifecycle.OnApplicationPause(false); };
-        try { Init("unfocused-awake"); }
-        finally { GameObject.Added = null; }
-        Loop.Run(() => Tracker.Start(), "start");
-        Pass(60000);
-        Application.Focused = true;
-        ManagedLifecycle.Instance.OnApplicationFocus(true);
-        Pass(2000);
-        Loop.Run(Tracker.Stop, "stop");
+        // after Instance read isFocused, it is the end of no pause (before, it gave the window its focus back); and the
+        // same message the other way round, within AddComponent, before Instance reads isFocused.
+        BehindThenInFront(ended, "unfocused", pauseAfterInit: true);
+        BehindThenInFront(ended, "unfocused-awake", pauseAfterInit: false);
         NewProcess();
         Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
         Application.MobilePlatform = true;
@@ -147,6 +126,27 @@ internal static class ManagedLifecycleProbe
         Application.BatchMode = false;
         Application.Focused = true;
         Report["unfocusedAtInit"] = ended;
+    }
+
+    /// <summary>
+    /// A desktop window behind another at <c>Init</c>, told <c>OnApplicationPause(false)</c> after Init or within
+    /// AddComponent: 60 s behind, then in front for 2 s.
+    /// </summary>
+    private static void BehindThenInFront(List<object> ended, string name, bool pauseAfterInit)
+    {
+        NewProcess();
+        Tracker.SessionEnded += e => ended.Add(e.Reason + " " + e.Session.DurationSeconds);
+        Application.Focused = false;
+        if (!pauseAfterInit) GameObject.Added = component => { var lifecycle = component as ManagedLifecycle; if (lifecycle != null) lifecycle.OnApplicationPause(false); };
+        try { Init(name); }
+        finally { GameObject.Added = null; }
+        if (pauseAfterInit) ManagedLifecycle.Instance.OnApplicationPause(false);
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(60000);
+        Application.Focused = true;
+        ManagedLifecycle.Instance.OnApplicationFocus(true);
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
     }
 
     /// <summary>
