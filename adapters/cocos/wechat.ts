@@ -34,11 +34,13 @@ export function wechatStore(wx: WechatApi): StringStore {
  * is given). Both answer in callbacks, so `getNetworkType`'s answer may come after a change it predates (offline at
  * launch, then the network back): it counts only while no change has been heard, and nothing counts once unwatched
  * (a late answer would set the state of a later watch, or of nobody's; an old base library keeps the listener).
+ * A change without `isConnected` (an old Douyin `tt`: its 2020 docs give the callback `networkType` only) is read
+ * from `networkType`, as `getNetworkType`'s answer is.
  */
 export function watchWechatNetwork(wx: WechatApi, update: (online: boolean) => void): () => void {
   /** 0: waiting for `getNetworkType`; 1: a change heard (newer than its answer); 2: unwatched. */
   let state = 0;
-  const listener = ({ isConnected }: { isConnected: boolean }) => state < 2 && ((state = 1), update(isConnected));
+  const listener = ({ isConnected, networkType }: { isConnected?: boolean; networkType: string }) => state < 2 && ((state = 1), update(isConnected ?? networkType !== 'none'));
   wx.getNetworkType({ success: ({ networkType }) => state || update(networkType !== 'none') });
   wx.onNetworkStatusChange(listener);
   return () => ((state = 2), wx.offNetworkStatusChange?.(listener));

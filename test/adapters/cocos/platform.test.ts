@@ -485,6 +485,38 @@ describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/gui
     await expect(gc.platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
     await gc.dispose();
   });
+
+  it('an old Douyin whose tt.onNetworkStatusChange gives networkType only (no isConnected): the state stays a boolean', async () => {
+    const fake = createFakeWx(new Map(), noServer, { networkTypeOnly: true });
+    const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    const changes: unknown[] = [];
+    network!.onChange((online) => changes.push(online));
+    await vi.waitFor(() => expect(fake.networkListeners).toHaveLength(1));
+    fake.setOnline(false);
+    expect([network!.isOnline(), changes]).toEqual([false, [false]]);
+    fake.setOnline(true);
+    // Before: `undefined` both times (read from the missing isConnected), and the second change was not even told.
+    expect([network!.isOnline(), changes]).toEqual([true, [false, true]]);
+  });
+
+  it('an old Douyin that goes offline sends nothing while offline and delivers as soon as the network is back', async () => {
+    const sent: string[] = [];
+    const fake = createFakeWx(new Map(), async (request) => acknowledge(sent, await request.text()), { networkTypeOnly: true });
+    const { getUserCryptoManager: _crypto, ...tt } = fake.wx;
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: tt, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await vi.waitFor(() => expect(fake.networkListeners).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    fake.setOnline(false);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    // Before: the SDK did not know it was offline (undefined is not false), so it sent and failed.
+    expect(fake.requests).toEqual([]);
+    fake.setOnline(true);
+    // Before: the change back was not told either, so nothing went out until the retry's backoff ran down.
+    await vi.waitFor(() => expect(sent).toEqual([id]), { timeout: 500 });
+    await gc.dispose();
+  });
 });
 
 describe('Cocos: the SDK created again in one game', () => {
