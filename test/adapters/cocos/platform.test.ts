@@ -604,6 +604,47 @@ describe('Cocos network', () => {
     expect(fake.networkListeners).toEqual([]);
   });
 
+  it('on an old WeChat without wx.offNetworkStatusChange (base library before 2.9.3), the SDK created again and again leaves one listener, which serves the current SDK', async () => {
+    // developers.weixin.qq.com/minigame/dev/api/device/network/wx.offNetworkStatusChange.html: "基础库 2.9.3 开始支持".
+    const fake = createFakeWx(new Map(), noServer);
+    const { offNetworkStatusChange: _off, ...wx } = fake.wx;
+    const cc = createFakeCc('wechat');
+    const options = { cc, wx, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array: ArrayBufferView | null) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
+    for (let scene = 0; scene < 3; scene++) {
+      const gc = createGameCampaign(options); // a scene loaded: the component's start()
+      gc.tracker.start({ campaignId: 'spring' });
+      await vi.waitFor(() => expect(fake.networkListeners.length).toBeGreaterThan(0));
+      await gc.dispose(); // the component's onDestroy()
+    }
+    const { network } = createCocosPlatform({ cc, wx, XMLHttpRequest: fake.XMLHttpRequest });
+    for (let read = 0; read < 3; read++) network!.isOnline(); // a read with nobody listening attaches and lets go
+    const changes: boolean[] = [];
+    network!.onChange((online) => changes.push(online));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Before: one listener per SDK and per read (7), inert but never removed.
+    expect(fake.networkListeners).toHaveLength(1);
+    fake.setOnline(false);
+    expect([network!.isOnline(), changes]).toEqual([false, [false]]);
+  });
+
+  it('on WeChat two SDKs at once share one wx.onNetworkStatusChange listener, removed when the last one is disposed', async () => {
+    const fake = createFakeWx(new Map(), noServer);
+    const create = () => createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const first = create();
+    const second = create();
+    const heard: boolean[] = [];
+    const unheard = second.platform.network!.onChange((online) => heard.push(online));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fake.networkListeners).toHaveLength(1);
+    await first.dispose();
+    fake.setOnline(false);
+    expect([second.platform.network!.isOnline(), heard]).toEqual([false, [false]]);
+    unheard();
+    await second.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(fake.networkListeners).toEqual([]);
+  });
+
   /**
    * `wx.getNetworkType` and `wx.onNetworkStatusChange` both answer in callbacks from WeChat's native side
    * (developers.weixin.qq.com/minigame/dev/api/device/network/wx.getNetworkType.html): an answer measured before a
