@@ -27,21 +27,46 @@ export function wechatStore(wx: WechatApi): StringStore {
   };
 }
 
+/** A `wx.onNetworkStatusChange` event: `isConnected` is missing on an old Douyin `tt` (its 2020 docs give `networkType` only). */
+type Change = { isConnected?: boolean; networkType: string };
+
 /**
- * WeChat's network state for ../shared/watched-network.ts: `wx.getNetworkType` answers what it is now, one
- * `wx.onNetworkStatusChange` listener follows it, and the returned function removes that listener with
- * `wx.offNetworkStatusChange` (base library 2.9.3+; the same function object: WeChat removes only the listener it
- * is given). Both answer in callbacks, so `getNetworkType`'s answer may come after a change it predates (offline at
- * launch, then the network back): it counts only while no change has been heard, and nothing counts once unwatched
- * (a late answer would set the state of a later watch, or of nobody's; an old base library keeps the listener).
+ * The one `wx.onNetworkStatusChange` listener of each `wx` and the watches it serves. One per `wx`, not one per
+ * watch: a base library before 2.9.3 has no `wx.offNetworkStatusChange`, so every listener ever given stays for
+ * the run, and each SDK created again (a scene reloaded) or read with nobody listening would add one more.
+ */
+const hubs = new WeakMap<WechatApi, { watchers: Set<(change: Change) => void>; listener: (change: Change) => void }>();
+
+/**
+ * WeChat's network state for ../shared/watched-network.ts: `wx.getNetworkType` answers what it is now and the
+ * `wx.onNetworkStatusChange` listener of this `wx` (registered with the first watch) follows it; when the last
+ * watch ends, `wx.offNetworkStatusChange` removes that listener (base library 2.9.3+; the same function object:
+ * WeChat removes only the listener it is given), and where there is none it stays, serving the next watch.
+ * Both answer in callbacks, so `getNetworkType`'s answer may come after a change it predates (offline at launch,
+ * then the network back): it counts only while no change has been heard, and nothing counts once unwatched (a late
+ * answer would set the state of a later watch, or of nobody's). A change without `isConnected` is read from
+ * `networkType`, as `getNetworkType`'s answer is.
  */
 export function watchWechatNetwork(wx: WechatApi, update: (online: boolean) => void): () => void {
   /** 0: waiting for `getNetworkType`; 1: a change heard (newer than its answer); 2: unwatched. */
   let state = 0;
-  const listener = ({ isConnected }: { isConnected: boolean }) => state < 2 && ((state = 1), update(isConnected));
+  let hub = hubs.get(wx);
+  if (!hub) {
+    const watchers = new Set<(change: Change) => void>();
+    hubs.set(wx, (hub = { watchers, listener: (change) => watchers.forEach((watcher) => watcher(change)) }));
+    wx.onNetworkStatusChange(hub.listener);
+  }
+  const { watchers, listener } = hub;
+  const watcher = ({ isConnected, networkType }: Change) => ((state = 1), update(isConnected ?? networkType !== 'none'));
+  watchers.add(watcher);
   wx.getNetworkType({ success: ({ networkType }) => state || update(networkType !== 'none') });
-  wx.onNetworkStatusChange(listener);
-  return () => ((state = 2), wx.offNetworkStatusChange?.(listener));
+  return () => {
+    state = 2;
+    if (watchers.delete(watcher) && !watchers.size && wx.offNetworkStatusChange) {
+      wx.offNetworkStatusChange(listener);
+      hubs.delete(wx);
+    }
+  };
 }
 
 /**

@@ -82,12 +82,19 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
 /**
  * The rejection of a failed request: a {@link RequestBlockedError} when WeChat refused the URL (not an HTTPS host
  * of the mini-game's request domain list: wx.request's errMsg "url not in domain list"), else the `TypeError`
- * a `fetch` rejects with on a network error.
+ * a `fetch` rejects with on a network error. An IP address or `localhost` cannot go on the list
+ * (developers.weixin.qq.com/minigame/dev/guide/base-ability/network.html), so its message says what to do instead.
  */
 function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
   if (typeof detail === 'string' && detail.includes('url not in domain list')) {
+    const where = 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
     return new BlockedError(
-      `WeChat refused ${method} ${url}: ${hostOf(url)} is not on this mini-game's request domain list. Add it (HTTPS only) to the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain (${detail})`,
+      `WeChat refused ${method} ${url}: ${hostOf(url)} ${
+        // WeChat's network guide: the list takes no IP address (but the mini-game's LAN one) and no localhost.
+        /^[^:/?#]+:\/\/([^/?#@]*@)?(\[.*\]|[\d.]+|localhost)(:\d*)?([/?#]|$)/i.test(url)
+          ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's Details > Local Settings > 不校验合法域名, "do not verify valid domain names")`
+          : `is not on this mini-game's request domain list. Add it (HTTPS only) to ${where}`
+      } (${detail})`,
     );
   }
   return new TypeError(`Network request failed: ${method} ${url}${typeof detail === 'string' ? ` (${detail})` : ''}`);

@@ -485,6 +485,38 @@ describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/gui
     await expect(gc.platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
     await gc.dispose();
   });
+
+  it('an old Douyin whose tt.onNetworkStatusChange gives networkType only (no isConnected): the state stays a boolean', async () => {
+    const fake = createFakeWx(new Map(), noServer, { networkTypeOnly: true });
+    const { network } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    const changes: unknown[] = [];
+    network!.onChange((online) => changes.push(online));
+    await vi.waitFor(() => expect(fake.networkListeners).toHaveLength(1));
+    fake.setOnline(false);
+    expect([network!.isOnline(), changes]).toEqual([false, [false]]);
+    fake.setOnline(true);
+    // Before: `undefined` both times (read from the missing isConnected), and the second change was not even told.
+    expect([network!.isOnline(), changes]).toEqual([true, [false, true]]);
+  });
+
+  it('an old Douyin that goes offline sends nothing while offline and delivers as soon as the network is back', async () => {
+    const sent: string[] = [];
+    const fake = createFakeWx(new Map(), async (request) => acknowledge(sent, await request.text()), { networkTypeOnly: true });
+    const { getUserCryptoManager: _crypto, ...tt } = fake.wx;
+    const gc = createGameCampaign({ cc: createFakeCc('wechat'), wx: tt, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await vi.waitFor(() => expect(fake.networkListeners).toHaveLength(1));
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    fake.setOnline(false);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    // Before: the SDK did not know it was offline (undefined is not false), so it sent and failed.
+    expect(fake.requests).toEqual([]);
+    fake.setOnline(true);
+    // Before: the change back was not told either, so nothing went out until the retry's backoff ran down.
+    await vi.waitFor(() => expect(sent).toEqual([id]), { timeout: 500 });
+    await gc.dispose();
+  });
 });
 
 describe('Cocos: the SDK created again in one game', () => {
@@ -569,6 +601,47 @@ describe('Cocos network', () => {
     await gc.dispose();
     expect(off).toHaveBeenCalledTimes(1);
     expect(off.mock.calls[0]![0]).toBe(on.mock.calls[0]![0]);
+    expect(fake.networkListeners).toEqual([]);
+  });
+
+  it('on an old WeChat without wx.offNetworkStatusChange (base library before 2.9.3), the SDK created again and again leaves one listener, which serves the current SDK', async () => {
+    // developers.weixin.qq.com/minigame/dev/api/device/network/wx.offNetworkStatusChange.html: "基础库 2.9.3 开始支持".
+    const fake = createFakeWx(new Map(), noServer);
+    const { offNetworkStatusChange: _off, ...wx } = fake.wx;
+    const cc = createFakeCc('wechat');
+    const options = { cc, wx, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array: ArrayBufferView | null) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' };
+    for (let scene = 0; scene < 3; scene++) {
+      const gc = createGameCampaign(options); // a scene loaded: the component's start()
+      gc.tracker.start({ campaignId: 'spring' });
+      await vi.waitFor(() => expect(fake.networkListeners.length).toBeGreaterThan(0));
+      await gc.dispose(); // the component's onDestroy()
+    }
+    const { network } = createCocosPlatform({ cc, wx, XMLHttpRequest: fake.XMLHttpRequest });
+    for (let read = 0; read < 3; read++) network!.isOnline(); // a read with nobody listening attaches and lets go
+    const changes: boolean[] = [];
+    network!.onChange((online) => changes.push(online));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    // Before: one listener per SDK and per read (7), inert but never removed.
+    expect(fake.networkListeners).toHaveLength(1);
+    fake.setOnline(false);
+    expect([network!.isOnline(), changes]).toEqual([false, [false]]);
+  });
+
+  it('on WeChat two SDKs at once share one wx.onNetworkStatusChange listener, removed when the last one is disposed', async () => {
+    const fake = createFakeWx(new Map(), noServer);
+    const create = () => createGameCampaign({ cc: createFakeCc('wechat'), wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const first = create();
+    const second = create();
+    const heard: boolean[] = [];
+    const unheard = second.platform.network!.onChange((online) => heard.push(online));
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(fake.networkListeners).toHaveLength(1);
+    await first.dispose();
+    fake.setOnline(false);
+    expect([second.platform.network!.isOnline(), heard]).toEqual([false, [false]]);
+    unheard();
+    await second.dispose();
+    await new Promise((resolve) => setTimeout(resolve, 0));
     expect(fake.networkListeners).toEqual([]);
   });
 

@@ -107,6 +107,30 @@ describe('createXhrFetch', () => {
     await expect(fetch('https://relay.example/campaign/x')).rejects.toBeInstanceOf(TypeError); // offline is no block
   });
 
+  /**
+   * WeChat's network guide (developers.weixin.qq.com/minigame/dev/guide/base-ability/network.html, "配置流程"):
+   * "域名不能使用 IP 地址（小程序的局域网 IP 除外）或 localhost", so adding such a host is no way out.
+   */
+  it.each(['https://127.0.0.1:8787', 'http://localhost:8787', 'https://LOCALHOST', 'https://192.168.1.20', 'https://[::1]:8787', 'https://user@10.0.0.2'])(
+    'for a relay at %s (an IP address or localhost, which the list cannot hold) says to use a domain name, or the developer tool\'s setting for local tests',
+    async (origin) => {
+      const { fetch } = setup(async () => new Response('ok'), { domains: ['relay.example'] });
+      const error = (await fetch(`${origin}/campaign/playtime/sessions`, { method: 'POST', body: '{}' }).catch((e: unknown) => e)) as Error;
+      expect(error).toBeInstanceOf(RequestBlockedError);
+      // Before: "... is not on this mini-game's request domain list. Add it (HTTPS only) ...", which WeChat refuses.
+      expect(error.message).toContain('an IP address or localhost');
+      expect(error.message).toContain('a domain name over HTTPS');
+      expect(error.message).toContain('不校验合法域名');
+      expect(error.message).not.toContain('Add it');
+    },
+  );
+
+  it.each(['https://localhost.example', 'https://127.0.0.1.nip.io', 'https://10.example'])('for a relay at %s (a domain name) still says to add it', async (origin) => {
+    const { fetch } = setup(async () => new Response('ok'), { domains: ['relay.example'] });
+    const error = (await fetch(`${origin}/campaign/x`).catch((e: unknown) => e)) as Error;
+    expect(error.message).toContain(`${origin} is not on this mini-game's request domain list. Add it (HTTPS only)`);
+  });
+
   it('rejects with XhrTimeoutError when wx.request itself times out (errMsg "timeout" fires ontimeout)', async () => {
     vi.useFakeTimers();
     const { fake } = setup(() => new Promise(() => undefined), { requestTimeoutMs: 60_000 });

@@ -7,7 +7,7 @@
  * - storage: `wx.setStorageSync` may throw (1 MB per key here), `wx.getStorageSync` of a missing key is `''`,
  *   `wx.getStorageInfoSync().keys` lists keys; values are stored as given.
  * - network: `wx.getNetworkType({ success })` answers asynchronously; `wx.onNetworkStatusChange(cb)` gets
- *   `{ isConnected, networkType }`; `wx.offNetworkStatusChange(cb)` removes that listener (base library 2.9.3+).
+ *   `{ isConnected, networkType }` (`{ networkType }` only with `networkTypeOnly`: an old Douyin); `wx.offNetworkStatusChange(cb)` removes that listener (base library 2.9.3+).
  * - crypto: `wx.getUserCryptoManager().getRandomValues({ length, success })`, asynchronous, `randomValues`
  *   an ArrayBuffer. No `crypto` global, no `fetch`, no `AbortController`, no `Response`.
  * - `wx.request`: with the wrapper's `dataType: 'other'` and `responseType: 'text'` the answer is the raw text;
@@ -78,6 +78,14 @@ export interface FakeWxOptions {
   domains?: string[];
   /** game.json `networkTimeout.request`: a request's time-out when it passes none. @defaultValue 60_000 */
   requestTimeoutMs?: number;
+  /**
+   * An old Douyin runtime: `onNetworkStatusChange` listeners get `{ networkType }` only, no `isConnected` (Douyin's
+   * mini-game docs as copied on 2020-02-14, www.w3cschool.cn/microgame/microgame-vu1e36lm.html: the callback's
+   * `res` is `{ networkType: "none" | "wifi" | "2g" | "3g" | "4g" | "unknown" }`; today's
+   * developer.open-douyin.com/docs/resource/zh-CN/mini-game/develop/api/device/network/tt-on-network-status-change
+   * lists `isConnected` too, "since 1.0.0").
+   */
+  networkTypeOnly?: boolean;
 }
 
 const MAX_KEY_BYTES = 1024 * 1024;
@@ -243,7 +251,8 @@ export function createFakeWx(table: Map<string, unknown>, handler: (request: Req
     setOnline(next) {
       if (next === online) return;
       online = next;
-      for (const listener of [...networkListeners]) listener({ isConnected: next, networkType: next ? 'wifi' : 'none' });
+      const networkType = next ? 'wifi' : 'none';
+      for (const listener of [...networkListeners]) listener(fakeOptions.networkTypeOnly ? ({ networkType } as Parameters<NetworkListener>[0]) : { isConnected: next, networkType });
     },
     wx: {
       getStorageSync: (key) => (table.has(key) ? table.get(key) : ''),
