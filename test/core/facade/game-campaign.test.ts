@@ -194,4 +194,11 @@ describe('createGameCampaign', () => {
   it('refuses a malformed Client key at creation', () => {
     expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'no-colon', relay: { url: RELAY }, userId: 'player-1' })).toThrow(TypeError);
   });
+
+  // `clientKey: process.env.CLIENT_KEY` with the variable unset: the message says so rather than only the key's form.
+  it.each([undefined, ''])('says a Client key given as %j is missing', (clientKey) => {
+    expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: clientKey as string, relay: { url: RELAY }, userId: 'player-1' })).toThrow(
+      new TypeError('Client key missing: must have the form <key_id>:<secret>'),
+    );
+  });
 });
