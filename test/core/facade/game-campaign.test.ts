@@ -201,4 +201,10 @@ describe('createGameCampaign', () => {
       new TypeError('Client key missing: must have the form <key_id>:<secret>'),
     );
   });
+
+  it('refuses at creation a relay url with no scheme, naming the forms it takes', () => {
+    expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'ck_1:s', relay: { url: 'game.example/campaign' }, userId: 'player-1' })).toThrow(
+      'Invalid request: options.relay.url must be https://… or /path with no query or fragment',
+    );
+  });
 });
