@@ -90,7 +90,7 @@ const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
   const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
   const p = PositiveInt;
-  const settings = { userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
+  const settings = { platform: Metadata, userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');
   validatedFields({ url: RelayUrl }, { ...resolved.relay }, 'options.relay');
   return resolved;

@@ -296,6 +296,14 @@ describe('arguments', () => {
     expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must be https:\/\/… or \/path/);
   });
 
+  // From plain JavaScript, as a developer new to the SDK writes it: the field is named, not "Cannot destructure property 'storage'".
+  it('the constructor without a platform names the option', () => {
+    const make = PlaytimeTracker as unknown as new (options: object) => PlaytimeTracker;
+    expect(() => new make({ userId: 'u', relay: { url: RELAY_URL } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.platform', message: 'must be an object' }] }),
+    );
+  });
+
   // Before, all of these were taken and failed at every send: without a scheme fetch resolves the address against the
   // page's own folder (`https://cdn.example/game/game.example/campaign`, the host's 404), another scheme never reaches a relay.
   it('the constructor refuses a relay url without http(s):// that is not a /path, naming both forms', () => {
