@@ -30,11 +30,12 @@ export function baseUrlOf(environment: Environment): string {
  * The service's endpoint for a key: the environment's base address, and the key as a bearer token. Keys have
  * the form `<key_id>:<secret>` (spec, Authentication rule 1), in visible ASCII: a header cannot carry anything else, so
  * a key pasted with a curly quote or a zero-width space would fail every request as a connection error.
- * @throws TypeError for a malformed key or an unknown environment
+ * A missing key (`undefined` or `''`: an unset environment variable) is said to be missing.
+ * @throws TypeError for a missing or malformed key, or an unknown environment
  */
 export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment: Environment = 'sandbox'): { baseUrl: string; headers: { authorization: string } } {
   if (typeof key !== 'string' || !/^[!-9;-~]+:[!-~]+$/.test(key)) {
-    throw new TypeError(`${kind} key must have the form <key_id>:<secret>`);
+    throw new TypeError(`${kind} key ${key ? '' : 'missing: '}must have the form <key_id>:<secret>`);
   }
   return { baseUrl: baseUrlOf(environment), headers: { authorization: `Bearer ${key}` } };
 }

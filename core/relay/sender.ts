@@ -25,7 +25,10 @@ export type RelayHeaders = Record<string, string> | (() => Record<string, string
 
 /** Where the game server mounted its relay, and how the game authenticates to it. */
 export interface RelayTarget {
-  /** The relay's mount URL, e.g. `https://game.example/campaign`, without a query or fragment (the routes go after it). */
+  /**
+   * The relay's mount URL, e.g. `https://game.example/campaign`, without a query or fragment (the routes go after it):
+   * an absolute http(s) URL, or on a web page a path from its root (`/campaign`), which fetch resolves against the page.
+   */
   url: string;
   /** See {@link RelayHeaders}: the exit request as a page is left uses the last headers a function gave. */
   headers?: RelayHeaders;

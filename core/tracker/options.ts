@@ -69,8 +69,17 @@ export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<Play
 
 // Field by field with the spec's rule table (no zod: game client bundles carry none). Built per call, not at
 // module level: bundlers keep module-level calls, so a bundle with only the client reads would carry them.
-/** The relay's mount URL: the routes are appended to it (`{url}/playtime/sessions`), so after a query or fragment they would reach none. */
-const RelayUrl: Rule<string> = { type: 'string', test: (value) => /^[^?#]+$/.test(value), message: 'must be a non-empty URL with no query or fragment' };
+/**
+ * The relay's mount URL: the routes are appended to it (`{url}/playtime/sessions`), so after a query or fragment they
+ * would reach none. An absolute http(s) URL, or a path from the root (`/campaign`) where there is a page on http(s)
+ * whose address fetch resolves it against (a browser; not React Native, Cocos native or a server). Anything else
+ * (`game.example/campaign`, `ftp://`, `./campaign`) was sent against the page's own folder or failed at every send.
+ */
+const RelayUrl: Rule<string> = {
+  type: 'string',
+  test: (value) => /^(https?:\/)?\/[^?#]*$/.test(value),
+  message: 'must be https://… or /path with no query or fragment',
+};
 
 const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(CreatorKey) });
 
@@ -81,7 +90,7 @@ const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
   const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
   const p = PositiveInt;
-  const settings = { userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
+  const settings = { platform: Metadata, userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');
   validatedFields({ url: RelayUrl }, { ...resolved.relay }, 'options.relay');
   return resolved;

@@ -43,6 +43,23 @@ namespace GameCampaignSdk
         private static readonly Regex ClientKeyForm = new Regex(@"^[!-9;-~]+:[!-~]+\z");
         private static readonly char[] QueryOrFragment = { '?', '#' };
 
+        /// <summary>
+        /// core/tracker/options.ts's relay URL form: an absolute http(s) URL; in a WebGL build also a path from the root
+        /// (<c>/campaign</c>), which the page's fetch resolves. UnityWebRequest has no page to resolve it against.
+        /// </summary>
+        private static readonly Regex RelayUrlForm = new Regex(
+#if UNITY_WEBGL && !UNITY_EDITOR
+            @"^(https?:/)?/", RegexOptions.IgnoreCase);
+#else
+            @"^https?://", RegexOptions.IgnoreCase);
+#endif
+
+#if UNITY_WEBGL && !UNITY_EDITOR
+        private const string RelayUrlOnWebGL = ", or a path from the page's root (/campaign)";
+#else
+        private const string RelayUrlOnWebGL = "";
+#endif
+
         internal Dictionary<string, object> ToJson()
         {
             if (string.IsNullOrEmpty(ClientKey)) throw new ArgumentException("GameCampaignOptions.ClientKey is required");
@@ -53,6 +70,7 @@ namespace GameCampaignSdk
             // the routes cannot follow ({url}?token=1/playtime/sessions), and failed only later, request by request.
             if (!ClientKeyForm.IsMatch(ClientKey)) throw new ArgumentException("GameCampaignOptions.ClientKey must have the form <key_id>:<secret> (printable characters, no spaces)");
             if (RelayUrl.IndexOfAny(QueryOrFragment) >= 0) throw new ArgumentException("GameCampaignOptions.RelayUrl must be a URL with no query or fragment: the routes are appended to it ({RelayUrl}/playtime/sessions)");
+            if (!RelayUrlForm.IsMatch(RelayUrl)) throw new ArgumentException("GameCampaignOptions.RelayUrl must be an absolute http(s) URL, such as https://game.example/campaign" + RelayUrlOnWebGL);
             var tracker = Bridge.Args(
                 "campaignId", CampaignId, "creatorKey", CreatorKey, "isTest", IsTest ? (object)true : null, "optOut", OptOut ? (object)true : null,
                 "checkpointMs", Milliseconds(CheckpointInterval, "CheckpointInterval"),

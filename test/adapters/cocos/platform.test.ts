@@ -84,6 +84,15 @@ describe('Cocos storage', () => {
     expect(table.size).toBe(0);
   });
 
+  // The browser guide's `/campaign` copied into a native or WeChat build: fetch there has no page to resolve it against.
+  it.each(['native', 'wechat'] as const)('refuses a /path relay url in a %s build at creation, naming an absolute one', (runtime) => {
+    const cc = createFakeCc(runtime);
+    const host = runtime === 'wechat' ? createFakeWx(new Map(), noServer) : {};
+    expect(() => createGameCampaign({ cc, ...host, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: `must be https://… in a ${runtime} build (no page to resolve a /path)` }] }),
+    );
+  });
+
   it('the tracker reports the broken storage as an error event and still delivers from memory', async () => {
     const cc = createFakeCc('native');
     cc.start();

@@ -96,6 +96,7 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.ClientKey must have the form <key_id>:<secret>/),
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.ClientKey must have the form <key_id>:<secret>/),
     expect.stringMatching(/^VALIDATION_ERROR GameCampaignOptions\.RelayUrl must be a URL with no query or fragment/),
+    ...Array(3).fill('VALIDATION_ERROR GameCampaignOptions.RelayUrl must be an absolute http(s) URL, such as https://game.example/campaign'),
   ]);
   expect(report['deepMetadata']).toEqual(['started', 'VALIDATION_ERROR Invalid request: start.metadata must not nest deeper than 61 arrays and objects', 'VALIDATION_ERROR', '3 4']);
   // Stored by a release before that check (62-63 levels): start-up goes on, the recovered sessions end, each is dropped

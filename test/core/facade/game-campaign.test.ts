@@ -194,4 +194,17 @@ describe('createGameCampaign', () => {
   it('refuses a malformed Client key at creation', () => {
     expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'no-colon', relay: { url: RELAY }, userId: 'player-1' })).toThrow(TypeError);
   });
+
+  // `clientKey: process.env.CLIENT_KEY` with the variable unset: the message says so rather than only the key's form.
+  it.each([undefined, ''])('says a Client key given as %j is missing', (clientKey) => {
+    expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: clientKey as string, relay: { url: RELAY }, userId: 'player-1' })).toThrow(
+      new TypeError('Client key missing: must have the form <key_id>:<secret>'),
+    );
+  });
+
+  it('refuses at creation a relay url with no scheme, naming the forms it takes', () => {
+    expect(() => createGameCampaign({ platform: createMemoryPlatform(), clientKey: 'ck_1:s', relay: { url: 'game.example/campaign' }, userId: 'player-1' })).toThrow(
+      'Invalid request: options.relay.url must be https://… or /path with no query or fragment',
+    );
+  });
 });

@@ -11,7 +11,7 @@ const CLIENT_KEY = 'ck_test_1:pub1ic';
 
 describe('API keys', () => {
   // Also what no header can carry: a zero-width space, curly quotes or a dash pasted from a document.
-  it.each(['nocolon', '', ':secret', 'id:', 'id :secret', 'id:sec ret', 'id:secret\u200b', '\u201cid:secret\u201d', 'id\u2013x:secret', 'id:s\u00e9cret'])('rejects the key %j at construction with a TypeError', (key) => {
+  it.each(['nocolon', ':secret', 'id:', 'id :secret', 'id:sec ret', 'id:secret\u200b', '\u201cid:secret\u201d', 'id\u2013x:secret', 'id:s\u00e9cret'])('rejects the key %j at construction with a TypeError', (key) => {
     const fake = createFakeFetch();
     expect(() => new CampaignServer({ serverKey: key, fetch: fake.fetch })).toThrow(new TypeError('Server key must have the form <key_id>:<secret>'));
     expect(() => new CampaignClient({ clientKey: key, fetch: fake.fetch })).toThrow(new TypeError('Client key must have the form <key_id>:<secret>'));
@@ -19,7 +19,15 @@ describe('API keys', () => {
   });
 
   it('rejects a key that is not a string', () => {
-    expect(() => new CampaignServer({ serverKey: undefined as unknown as string })).toThrow(TypeError);
+    expect(() => new CampaignServer({ serverKey: 42 as unknown as string })).toThrow(new TypeError('Server key must have the form <key_id>:<secret>'));
+  });
+
+  // An unset environment variable (process.env.CLIENT_KEY, import.meta.env.VITE_CLIENT_KEY) gives undefined or ''.
+  it.each([undefined, ''])('says a key given as %j is missing', (key) => {
+    const fake = createFakeFetch();
+    expect(() => new CampaignServer({ serverKey: key as string, fetch: fake.fetch })).toThrow(new TypeError('Server key missing: must have the form <key_id>:<secret>'));
+    expect(() => new CampaignClient({ clientKey: key as string, fetch: fake.fetch })).toThrow(new TypeError('Client key missing: must have the form <key_id>:<secret>'));
+    expect(fake.calls).toHaveLength(0);
   });
 
   it('sends Authorization: Bearer <key> on every request', async () => {

@@ -34,7 +34,7 @@ describe('CampaignServer in a game-client runtime', () => {
   // From JavaScript, with no options at all: the key's own message rather than "Cannot read properties of undefined".
   it('without options says what the key must be', () => {
     const construct = CampaignServer as unknown as new () => CampaignServer;
-    expect(() => new construct()).toThrow(new TypeError('Server key must have the form <key_id>:<secret>'));
+    expect(() => new construct()).toThrow(new TypeError('Server key missing: must have the form <key_id>:<secret>'));
   });
 
   it.each(RUNTIMES)('throws in %s', (_, runtime, install) => {

@@ -293,7 +293,31 @@ describe('arguments', () => {
     expect(make({ userId: '' })).toThrow(/options\.userId must not be empty/);
     expect(make({ creatorKey: 'TOO-LONG' })).toThrow(/options\.creatorKey must be exactly 5 uppercase letters or digits/);
     expect(make({ flushAt: 0 })).toThrow(/options\.flushAt must be a whole number of at least 1/);
-    expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must be a non-empty URL/);
+    expect(make({ relay: { url: '' } })).toThrow(/options\.relay\.url must be https:\/\/… or \/path/);
+  });
+
+  // From plain JavaScript, as a developer new to the SDK writes it: the field is named, not "Cannot destructure property 'storage'".
+  it('the constructor without a platform names the option', () => {
+    const make = PlaytimeTracker as unknown as new (options: object) => PlaytimeTracker;
+    expect(() => new make({ userId: 'u', relay: { url: RELAY_URL } })).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.platform', message: 'must be an object' }] }),
+    );
+  });
+
+  // Before, all of these were taken and failed at every send: without a scheme fetch resolves the address against the
+  // page's own folder (`https://cdn.example/game/game.example/campaign`, the host's 404), another scheme never reaches a relay.
+  it('the constructor refuses a relay url without http(s):// that is not a /path, naming both forms', () => {
+    const platform = createMemoryPlatform();
+    for (const url of ['game.example/campaign', 'campaign', './campaign', 'ftp://game.example/campaign', 'file:///campaign', 'ws://game.example/campaign', 'https:game.example']) {
+      expect(() => new PlaytimeTracker({ platform, userId: 'u', relay: { url } }), url).toThrow(
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must be https://… or /path with no query or fragment' }] }),
+      );
+    }
+  });
+
+  // A path from the root is what the README and the browser guide show: a browser's fetch resolves it against the page.
+  it.each(['/campaign', '/', 'http://127.0.0.1:8787/campaign', 'https://game.example'])('the constructor takes the relay url %j', async (url) => {
+    await new PlaytimeTracker({ platform: createMemoryPlatform(), userId: 'u', relay: { url } }).dispose();
   });
 
   it('the constructor refuses a timing option over 2^31 - 1 ms, which setTimeout would fire at once (C# refuses it at Init too); 2^31 - 1 itself is taken', async () => {
@@ -314,7 +338,7 @@ describe('arguments', () => {
     const platform = createMemoryPlatform();
     for (const url of ['/campaign?v=2', 'https://game.example/campaign#relay', 'https://game.example/campaign/?']) {
       expect(() => new PlaytimeTracker({ platform, userId: 'u', relay: { url } })).toThrow(
-        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must be a non-empty URL with no query or fragment' }] }),
+        expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.relay.url', message: 'must be https://… or /path with no query or fragment' }] }),
       );
     }
     await new PlaytimeTracker({ platform, userId: 'u', relay: { url: 'https://game.example/campaign/' } }).dispose();

@@ -797,6 +797,10 @@ internal static class ManagedLifecycleProbe
             new GameCampaignOptions { ClientKey = "ck_no_secret", UserId = "p", RelayUrl = "https://r.example" },
             new GameCampaignOptions { ClientKey = "ck:secret\n", UserId = "p", RelayUrl = "https://r.example" },
             new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "https://r.example/campaign?token=1" },
+            // No scheme, another scheme, a path (no page to resolve it against outside WebGL): refused at Init, as in TypeScript.
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "r.example/campaign" },
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "ftp://r.example/campaign" },
+            new GameCampaignOptions { ClientKey = "ck:x", UserId = "p", RelayUrl = "/campaign" },
         })
         {
             var init = GameCampaign.Init(options);
