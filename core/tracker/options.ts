@@ -74,10 +74,11 @@ export type ResolvedTrackerOptions = PlaytimeTrackerOptions & Required<Pick<Play
  * would reach none. An absolute http(s) URL, or a path from the root (`/campaign`) where there is a page on http(s)
  * whose address fetch resolves it against (a browser; not React Native, Cocos native or a server). Anything else
  * (`game.example/campaign`, `ftp://`, `./campaign`) was sent against the page's own folder or failed at every send.
+ * The scheme in any case (`HTTPS://`), as URLs and the C# package's check read it.
  */
 const RelayUrl: Rule<string> = {
   type: 'string',
-  test: (value) => /^(https?:\/)?\/[^?#]*$/.test(value),
+  test: (value) => /^(https?:\/)?\/[^?#]*$/i.test(value),
   message: 'must be https://… or /path with no query or fragment',
 };
 

@@ -316,7 +316,7 @@ describe('arguments', () => {
   });
 
   // A path from the root is what the README and the browser guide show: a browser's fetch resolves it against the page.
-  it.each(['/campaign', '/', 'http://127.0.0.1:8787/campaign', 'https://game.example'])('the constructor takes the relay url %j', async (url) => {
+  it.each(['/campaign', '/', 'http://127.0.0.1:8787/campaign', 'https://game.example', 'HTTPS://Game.Example/campaign'])('the constructor takes the relay url %j', async (url) => {
     await new PlaytimeTracker({ platform: createMemoryPlatform(), userId: 'u', relay: { url } }).dispose();
   });
 
