@@ -99,7 +99,7 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid JSON'));
   }
   // `1e400` parses as Infinity, which would be forwarded as null: refused, naming where (the tracker drops that session).
-  const outOfRange = numbersOutOfRange(text, value);
+  const outOfRange = numbersOutOfRange(value);
   if (outOfRange.length > 0) return fail(validationErrorResponse(outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
   return { ok: true, value };
 }

@@ -134,23 +134,27 @@ export function utf8Length(text: string): number {
 export const OUT_OF_RANGE_MESSAGE = 'must be a finite number (this one is beyond the range of a JSON number, about 1.8e308)';
 
 /**
- * Text that may write a number no double holds (about 1.8e308 and up): an exponent of 3 digits or more, or 210 digits in
- * a row (JSON has no leading zeros, so d integer digits and an exponent of at most 99 reach 10^308 only from d = 210).
- */
-const MAY_OVERFLOW = /[eE]\+?\d{3}|\d{210}/;
-
-/**
  * Where parsed JSON holds a number that is not finite: `1e400` in the text parses as Infinity, which
  * `JSON.stringify` writes back as `null`, so a `metadata` value was stored or forwarded as `null` (data changed
  * without an error). Full dot-joined paths (`sessions.3.metadata.score`, `(body)` at the root), at most 20.
- * Only text that may overflow is walked (most bodies are not), and only after {@link nestsDeeperThan}
- * passed, so the walk is at most {@link MAX_JSON_DEPTH} deep. Game clients need no such check: `JSON.stringify`
- * never writes a number that is not finite.
+ * Called only after {@link nestsDeeperThan} passed, so the walks are at most {@link MAX_JSON_DEPTH} deep. A first walk
+ * only asks whether there is one (about 30 µs for a 1000-session batch, an eighth of its `JSON.parse`); paths are built
+ * only then. A scan of the text for what may overflow cost more than the walk: an `e` and 3 digits are in most
+ * batches' UUIDs, and a scan that finds nothing reads all of the text (`npm run bench`: the relay at 1.19x a bare
+ * proxy, 1.13x before). Game clients need no such check: `JSON.stringify` never writes a number that is not finite.
  */
-export function numbersOutOfRange(text: string, value: unknown): string[] {
+export function numbersOutOfRange(value: unknown): string[] {
   const paths: string[] = [];
-  if (MAY_OVERFLOW.test(text)) walk(value, '', paths);
+  if (holdsNonFinite(value)) walk(value, '', paths);
   return paths;
+}
+
+function holdsNonFinite(value: unknown): boolean {
+  if (typeof value === 'number') return !Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return false;
+  const items = Array.isArray(value) ? value : Object.values(value);
+  for (let i = 0; i < items.length; i++) if (holdsNonFinite(items[i])) return true;
+  return false;
 }
 
 function walk(value: unknown, path: string, paths: string[]): void {

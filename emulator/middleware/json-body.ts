@@ -94,7 +94,7 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
       return undecodable(c, 'Request body is not valid JSON');
     }
     // `1e400` parses as Infinity, which would be stored and shown back as null: refused, naming where, as the relay does.
-    const outOfRange = numbersOutOfRange(text, value);
+    const outOfRange = numbersOutOfRange(value);
     if (outOfRange.length > 0) return invalid(c, outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE })));
     c.set('json', value);
     await next();
