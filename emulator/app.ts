@@ -6,7 +6,6 @@
  */
 import { Hono, type MiddlewareHandler } from 'hono';
 import { cors } from 'hono/cors';
-type CORSOptions = NonNullable<Parameters<typeof cors>[0]>;
 import { matchedRoutes } from 'hono/route';
 import type { AppEnv, Services } from './app-env.js';
 import { loopbackOnly, noWebhookDelivery, rateLimit, requireKey, sameOriginOnly } from './middleware/access.js';
@@ -24,6 +23,8 @@ import { sponsorRoutes } from './routes/sponsors.js';
 import { webhookRoutes } from './routes/webhooks.js';
 import { webviewRoutes } from './routes/webview.js';
 import type { Store } from './store.js';
+
+type CORSOptions = NonNullable<Parameters<typeof cors>[0]>;
 
 /**
  * The CORS policy of `/v1/*`: every origin may call the API and read its answers (its keys are the sandbox's, and a

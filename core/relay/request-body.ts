@@ -50,6 +50,18 @@ export const TOO_DEEP_MESSAGE = `must not be nested deeper than ${MAX_JSON_DEPTH
 /** Decodes a whole body at once (no stream state), refusing bytes that are not UTF-8. */
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
 
+/**
+ * A body's text, or undefined when its bytes are not UTF-8: JSON is UTF-8 (RFC 8259 section 8.1), and a byte
+ * replaced by U+FFFD would change the data without an error. The relay's and the emulator's.
+ */
+export function utf8Text(bytes: Uint8Array | ArrayBuffer): string | undefined {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Thrown into the read when the time-out ends it. */
 class BodyTimeout extends Error {}
 
@@ -80,12 +92,8 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
     clearTimeout(timer);
   }
   if (bytes === undefined) return fail(tooLarge(maxBytes));
-  let text: string;
-  try {
-    text = UTF8.decode(bytes);
-  } catch {
-    return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid UTF-8'));
-  }
+  const text = utf8Text(bytes);
+  if (text === undefined) return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid UTF-8'));
   if (text.trim() === '') return fail(errorResponse(400, 'BAD_REQUEST', 'The body is empty; a JSON object is expected'));
   // Before parsing: nothing deeper than the service takes is ever parsed, stringified or forwarded.
   if (nestsDeeperThan(text)) {

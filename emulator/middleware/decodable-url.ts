@@ -39,10 +39,14 @@ export const decodableUrl: MiddlewareHandler<AppEnv> = async (c, next) => {
   for (const pair of url.search.slice(1).split('&')) {
     if (pair === '') continue; // `?`, `&&`: no parameter
     const [name = '', value = ''] = pair.replace(/\+/g, ' ').split(/=(.*)/s);
-    if (!decodes(name)) details.push({ path: '(query)', message: MESSAGE });
-    else if (!decodes(value)) details.push({ path: decodeURIComponent(name), message: MESSAGE });
-    else if (seen.has(decodeURIComponent(name))) repeated.add(decodeURIComponent(name));
-    else seen.add(decodeURIComponent(name));
+    if (!decodes(name)) {
+      details.push({ path: '(query)', message: MESSAGE });
+      continue;
+    }
+    const decoded = decodeURIComponent(name);
+    if (!decodes(value)) details.push({ path: decoded, message: MESSAGE });
+    else if (seen.has(decoded)) repeated.add(decoded);
+    else seen.add(decoded);
   }
   for (const name of repeated) details.push({ path: name, message: REPEATED_MESSAGE });
   return details.length ? invalid(c, details) : next();

@@ -2,7 +2,7 @@
 import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
-import { conflictingContentType, isJsonContentType, unsupportedEncodingMessage } from '../../core/relay/request-body.js';
+import { conflictingContentType, isJsonContentType, unsupportedEncodingMessage, utf8Text } from '../../core/relay/request-body.js';
 import type { AppEnv } from '../app-env.js';
 import { fail, invalid } from '../respond.js';
 
@@ -40,9 +40,6 @@ function unreadableBody(c: Context<AppEnv>): Response {
   return fail(c, 400, 'BAD_REQUEST', 'The request body could not be read: the connection closed before it ended');
 }
 
-/** Decodes a whole body, refusing bytes that are not UTF-8 (as the relay reads its clients' bodies). */
-const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
 /**
  * 400 `BAD_REQUEST` with `message` for a body that did not decode as UTF-8 JSON, or 415 when its headers say why: a
  * `Content-Encoding` (gzip) or a `charset` other than UTF-8 the emulator does not undo, as the relay answers
@@ -71,12 +68,7 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
       return unreadableBody(c);
     }
     const type = c.req.header('content-type');
-    let text: string | undefined;
-    try {
-      text = UTF8.decode(bytes);
-    } catch {
-      // JSON is UTF-8 (RFC 8259 section 8.1): a byte that is not UTF-8 is refused below, never replaced by U+FFFD.
-    }
+    const text = utf8Text(bytes); // undefined for bytes that are not UTF-8: refused below, as the relay refuses them
     if (!required && text?.trim() === '' && (type === undefined || isJsonContentType(type))) {
       c.set('json', {});
       return next();
