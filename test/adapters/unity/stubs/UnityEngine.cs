@@ -49,12 +49,20 @@ namespace UnityEngine
 
     public static class Debug
     {
-        /// <summary>What LogException received (the C# tests read it).</summary>
-        public static readonly List<Exception> Exceptions = new List<Exception>();
+        private static readonly List<Exception> logged = new List<Exception>();
+
+        /// <summary>
+        /// A copy of what LogException received so far (the C# tests read it). Unity's logging may be called from any
+        /// thread (Scripting API: Application.logMessageReceivedThreaded, "regardless of whether the message comes in on
+        /// the main thread or not"), and the SDK's worker threads do log (a continuation posted to a main thread already gone), so the
+        /// stand-in locks and hands out copies: a probe serialising the list while a worker logs once failed with
+        /// "Collection was modified".
+        /// </summary>
+        public static List<Exception> Exceptions { get { lock (logged) return new List<Exception>(logged); } }
         public static void Log(object message) { Console.WriteLine(message); }
         public static void LogWarning(object message) { Console.WriteLine("warning: " + message); }
         public static void LogError(object message) { Console.WriteLine("error: " + message); }
-        public static void LogException(Exception exception) { Exceptions.Add(exception); }
+        public static void LogException(Exception exception) { lock (logged) logged.Add(exception); }
     }
 
     public class Object
