@@ -89,7 +89,7 @@ const sessionDefaults = () => ({ campaignId: optional(Id), creatorKey: optional(
  * @throws ValidationError for a bad userId, relay url, creatorKey, campaignId or number
  */
 export function resolveTrackerOptions(options: PlaytimeTrackerOptions): ResolvedTrackerOptions {
-  const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options) } as ResolvedTrackerOptions;
+  const resolved = { ...TRACKER_DEFAULTS, ...definedOnly(options || {}) } as ResolvedTrackerOptions;
   const p = PositiveInt;
   const settings = { platform: Metadata, userId: Id, flushIntervalMs: TimerMs, flushAt: p, maxQueue: p, checkpointMs: TimerMs, backgroundTimeoutMs: TimerMs, storageKey: Id, optOut: optional(Flag), ...sessionDefaults() };
   validatedFields(settings, resolved, 'options');

@@ -304,6 +304,15 @@ describe('arguments', () => {
     );
   });
 
+  // `new PlaytimeTracker()` from plain JavaScript, the first line a developer new to the SDK may try: it named no option
+  // ("Cannot convert undefined or null to object", from Object.entries in definedOnly).
+  it.each([['no argument', []], ['undefined', [undefined]], ['null', [null]]])('the constructor given %s names the options, as for {}', (_, args: unknown[]) => {
+    const make = PlaytimeTracker as unknown as new (...args: unknown[]) => PlaytimeTracker;
+    expect(() => new make(...args)).toThrow(
+      expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: 'options.platform', message: 'must be an object' }, { path: 'options.userId', message: 'is required' }] }),
+    );
+  });
+
   // Before, all of these were taken and failed at every send: without a scheme fetch resolves the address against the
   // page's own folder (`https://cdn.example/game/game.example/campaign`, the host's 404), another scheme never reaches a relay.
   it('the constructor refuses a relay url without http(s):// that is not a /path, naming both forms', () => {
