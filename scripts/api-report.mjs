@@ -7,9 +7,11 @@
 // dist/): the foundation test proves with them that an outdated report fails the check.
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { ENTRIES } from './entries.mjs';
 import { structuralDeclarations } from './structural-declarations.mjs';
+import { typeOnlyExports } from './type-only-exports.mjs';
 
 const localBuild = process.argv.includes('--local');
 const option = (name) => (process.argv.includes(name) ? process.argv[process.argv.indexOf(name) + 1] : undefined);
@@ -52,7 +54,9 @@ for (const entry of entries) {
   });
   const result = Extractor.invoke(config, { localBuild, showVerboseMessages: false });
   if (rollUp) {
-    const declarations = structuralDeclarations(readFileSync(resolve(root, `dist/${entry.name}.d.ts`), 'utf8'));
+    // The names the built module exports (rollup wrote it before): the declarations promise no other value.
+    const runtime = new Set(Object.keys(await import(pathToFileURL(resolve(root, `dist/${entry.name}.js`)).href)));
+    const declarations = typeOnlyExports(structuralDeclarations(readFileSync(resolve(root, `dist/${entry.name}.d.ts`), 'utf8')), runtime);
     for (const extension of ['d.ts', 'd.cts']) writeFileSync(resolve(root, `dist/${entry.name}.${extension}`), declarations);
   }
   if (!result.succeeded) {

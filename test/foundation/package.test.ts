@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { runInNewContext } from 'node:vm';
 import { build } from 'esbuild';
+import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { structuralDeclarations } from '../../scripts/structural-declarations.mjs';
@@ -70,6 +71,25 @@ describe('built entries', () => {
     const server = await import(join(ROOT, 'dist/server.js'));
     expect(typeof server.CampaignServer).toBe('function');
     expect(typeof require(join(ROOT, 'dist/server.cjs')).CampaignServer).toBe('function');
+  });
+
+  // The types must not promise a value the module lacks: `import { Creator } from 'game-campaign-sdk'` compiled against
+  // the rolled-up .d.ts (api-extractor emits a re-export's value and type alike, `export type` or not: rushstack#1760),
+  // then failed in Node ("does not provide an export named 'Creator'"); the zod schemas are exported as types only.
+  it.each(ENTRIES.map((e) => [e.subpath, e] as const))('%s: every value its .d.ts exports is exported by its module', async (_, entry) => {
+    const file = join(ROOT, `dist/${entry.name}.d.ts`);
+    const program = ts.createProgram([file], { noEmit: true, skipLibCheck: true, module: ts.ModuleKind.NodeNext, moduleResolution: ts.ModuleResolutionKind.NodeNext, types: [] });
+    const checker = program.getTypeChecker();
+    const declared = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
+    const isValue = (symbol: ts.Symbol) => {
+      // `export type { A as B }` keeps B a type whatever A is (TypeScript's getTypeOnlyAliasDeclaration).
+      if (symbol.flags & ts.SymbolFlags.Alias && checker.getTypeOnlyAliasDeclaration?.(symbol)) return false;
+      return Boolean((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value);
+    };
+    const values = declared.filter(isValue).map((symbol) => symbol.name).sort();
+    const exported = new Set(Object.keys(await import(join(ROOT, `dist/${entry.name}.js`))));
+    expect(values.length).toBeGreaterThan(0);
+    expect(values.filter((name) => !exported.has(name))).toEqual([]);
   });
 
   // A game server's tests bundled for Node as an ES module (esbuild): a CommonJS `require` of a Node built-in there
