@@ -282,6 +282,34 @@ describe('installed from the tarball in a fresh folder', () => {
     expect(`${run.stdout}${run.stderr}`).toBe('');
   }, 120_000);
 
+  // The README's TypeScript line: the declarations import zod's, whose locales are `export =` modules re-exported as
+  // defaults (zod/v4/locales/index.d.cts), so a project with neither esModuleInterop nor allowSyntheticDefaultImports
+  // (TypeScript 5's defaults for `module: commonjs` and node10 resolution) and skipLibCheck off fails there with
+  // TS1259 (zod's answer: colinhacks/zod#5160). With esModuleInterop, or skipLibCheck, it compiles.
+  it("compiles a CommonJS server under node10 resolution with esModuleInterop, as the README says (without it: TS1259 inside zod's declarations only)", () => {
+    const app = join(consumer, 'node10-server');
+    mkdirSync(app);
+    writeFileSync(join(app, 'server.ts'), `
+      import { CampaignServer, createRelay, type BoostRecord } from 'game-campaign-sdk/server';
+      import { toNodeHandler } from 'game-campaign-sdk/node';
+      import { PlaytimeTracker } from 'game-campaign-sdk';
+      const server = new CampaignServer({ serverKey: 'sk_key:secret', environment: 'sandbox' });
+      export const handler = toNodeHandler(createRelay({ server, authenticate: async () => ({ userId: 'player-1' }) }));
+      export const used: [typeof PlaytimeTracker, BoostRecord | undefined] = [PlaytimeTracker, undefined];
+    `);
+    const compile = (interop: boolean, skipLibCheck = false) => {
+      const compilerOptions = { target: 'es2022', lib: ['es2022', 'dom'], module: 'commonjs', moduleResolution: 'node10', ignoreDeprecations: '6.0', strict: true, noEmit: true, esModuleInterop: interop, allowSyntheticDefaultImports: interop, skipLibCheck, typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] };
+      writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['server.ts'] }));
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+      return `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim());
+    };
+    expect(compile(true)).toEqual([]);
+    expect(compile(false, true)).toEqual([]);
+    const without = compile(false);
+    expect(without.length).toBeGreaterThan(0);
+    expect(without.filter((line) => !/node_modules\/zod\/.*: error TS1259: /.test(line))).toEqual([]);
+  }, 120_000);
+
   /**
    * Compiles `sources` in a folder of the consumer (the SDK resolves from its install) with the engine's type
    * packages linked from the repository's node_modules (each module a source imports, and `packages`). Returns tsc's output.
