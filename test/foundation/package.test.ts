@@ -11,6 +11,7 @@ import ts from 'typescript';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ENTRIES, IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { structuralDeclarations } from '../../scripts/structural-declarations.mjs';
+import { typeOnlyExports } from '../../scripts/type-only-exports.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8'));
@@ -53,6 +54,13 @@ describe('rolled-up declarations (scripts/structural-declarations.mjs)', () => {
     expect(structuralDeclarations(declared)).toBe('declare class A {\r\n    private constructor();\r\n    get(): void;\r\n}\r\n');
   });
 
+  it('declare without exporting a value the module lacks, its type of the same name still exported (scripts/type-only-exports.mjs)', () => {
+    const declared = 'export declare const Creator: Schema;\nexport declare type Creator = Infer<typeof Creator>;\nexport declare function run(): void;\nexport { Item_2 as Item }\nexport { Other_2 as Other }\n';
+    expect(typeOnlyExports(declared, new Set(['run', 'Other']))).toBe(
+      'declare const Creator: Schema;\nexport declare type Creator = Infer<typeof Creator>;\nexport declare function run(): void;\nexport type { Item_2 as Item }\nexport { Other_2 as Other }\n',
+    );
+  });
+
   it('fail the build on such a member declared over several lines', () => {
     expect(() => structuralDeclarations('declare class A {\n    protected read(options: {\n        id: string;\n    }): void;\n}\n')).toThrow('structural-declarations: a private or protected member over several lines is left');
   });
@@ -82,8 +90,9 @@ describe('built entries', () => {
     const checker = program.getTypeChecker();
     const declared = checker.getExportsOfModule(checker.getSymbolAtLocation(program.getSourceFile(file)!)!);
     const isValue = (symbol: ts.Symbol) => {
-      // `export type { A as B }` keeps B a type whatever A is (TypeScript's getTypeOnlyAliasDeclaration).
-      if (symbol.flags & ts.SymbolFlags.Alias && checker.getTypeOnlyAliasDeclaration?.(symbol)) return false;
+      // `export type { A as B }` keeps B a type whatever A is.
+      const typeOnly = (node: ts.Node) => ts.isExportSpecifier(node) && (node.isTypeOnly || node.parent.parent.isTypeOnly);
+      if (symbol.flags & ts.SymbolFlags.Alias && symbol.declarations?.some(typeOnly)) return false;
       return Boolean((symbol.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(symbol) : symbol).flags & ts.SymbolFlags.Value);
     };
     const values = declared.filter(isValue).map((symbol) => symbol.name).sort();
