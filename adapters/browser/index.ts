@@ -32,7 +32,8 @@ export interface BrowserGameCampaignOptions extends Omit<GameCampaignOptions, 'p
  * ```
  */
 export function createGameCampaign(options: BrowserGameCampaignOptions): GameCampaign {
-  const { browser = {}, ...rest } = options;
+  // From JavaScript with no options at all: what {} gets (the missing Client key named), not a destructuring TypeError.
+  const { browser = {}, ...rest } = options || ({} as BrowserGameCampaignOptions);
   // assumed: a game that names its store (dbName, storage) or its storageKey keeps that: the move, if any, is
   // within that store (the core facade's default).
   const own = rest.tracker?.storageKey === undefined && !browser.dbName && !browser.storage;

@@ -23,7 +23,8 @@ export interface CocosGameCampaignOptions extends Omit<GameCampaignOptions, 'pla
  * ```
  */
 export function createGameCampaign(options: CocosGameCampaignOptions): GameCampaign & { platform: CocosPlatform } {
-  const { cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError, ...facade } = options;
+  // From JavaScript with no options at all: what {} gets (`cc` named), not a destructuring TypeError.
+  const { cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError, ...facade } = options || ({} as CocosGameCampaignOptions);
   const platform = createCocosPlatform({ cc: engine, wx, webView, fetch, XMLHttpRequest, getRandomValues, onStorageError });
   // A native or mini-game build has no page to resolve a `/path` relay URL against: every send would fail.
   if (platform.runtime != 'web' && facade.relay?.url?.[0] == '/') invalid([{ path: 'options.relay.url', message: `must be https://… in a ${platform.runtime} build (no page to resolve a /path)` }]);

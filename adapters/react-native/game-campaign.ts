@@ -51,6 +51,8 @@ const noPicker = (): never => {
  * ```
  */
 export function createGameCampaign(options: ReactNativeGameCampaignOptions): ReactNativeGameCampaign {
+  // From JavaScript with no options at all: what {} gets (`modules.AsyncStorage` named), not a TypeError on `tracker`.
+  options ||= {} as ReactNativeGameCampaignOptions;
   const storageKey = options.tracker?.storageKey;
   // What to move out of AsyncStorage 3.x's legacy store: the shared namespace, and the game's own (`game-campaign.<CLIENT_KEY_ID>:`
   // and its `.moved` mark: on AsyncStorage 2.x it is in what 3.x calls the legacy store, so an app updating to 3.x gets
