@@ -91,7 +91,9 @@ export function pickerCore(
       if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
     },
     select(selected) {
-      set({ selected });
+      // A key as a player types it ('luna7 '): creator keys are 5 uppercase letters or digits (spec "Creator") and a
+      // change names one exactly (the service's 404 otherwise), so it is the key it names; a blank one is none.
+      set({ selected: selected?.trim().toUpperCase() || undefined });
     },
     async confirm(extra) {
       set({});

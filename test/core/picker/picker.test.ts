@@ -335,6 +335,23 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ error: failure, confirming: false, canConfirm: true, boost: { creatorKey: 'LUNA7' } });
   });
 
+  it('takes a creator key as a player types it (lower case, spaces around it) as the key it names, and a blank one as none', async () => {
+    // Creator keys are 5 uppercase letters or digits (spec "Creator"), and the service's search matches them in any
+    // case; a change names the key exactly. Before, select('luna7') while LUNA7 was boosted offered a change
+    // (canConfirm) and confirm() sent 'luna7', the service's 404 "Creator luna7 not found"; ' PIXEL ' likewise.
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    picker.select('luna7');
+    expect(picker.state).toMatchObject({ selected: 'LUNA7', canConfirm: false });
+    picker.select('   ');
+    expect(picker.state).toMatchObject({ selected: undefined, canConfirm: false });
+    await expect(picker.confirm()).resolves.toBeUndefined();
+    picker.select(' pixel\n');
+    expect(picker.state).toMatchObject({ selected: 'PIXEL', canConfirm: true });
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    expect(changes).toEqual([{ newCreatorKey: 'PIXEL', campaignId: 'cmp_1', isTest: undefined }]);
+  });
+
   it('does nothing without a selection', async () => {
     const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
     const { picker } = await ready(source);
