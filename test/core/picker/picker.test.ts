@@ -311,6 +311,28 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'NOVA1' }, cooldownDays: 30, canConfirm: false, confirming: false, error: expect.any(BoostCooldownError) });
   });
 
+  it('keeps the boost a change made when a reload read the boost before it (answers out of order)', async () => {
+    // Before, reload()'s read, sent while the change was in flight and answered after it, put the old boost back:
+    // the screen showed LUNA7 boosted under a 30-day cooldown the change to PIXEL had started.
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    let answerRead!: (boost: BoostRecord) => void;
+    source.boost.current = () => new Promise<BoostRecord | undefined>((resolve) => (answerRead = resolve));
+    picker.select('PIXEL');
+    const confirmed = picker.confirm();
+    const reloaded = picker.reload();
+    await expect(confirmed).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    answerRead(boostOf('LUNA7', 40)); // read by the service before the change
+    await reloaded;
+    expect(changes).toHaveLength(1);
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'PIXEL' }, loading: false, cooldownDays: 30, canConfirm: false });
+    // A reload begun after the change shows what the service then holds.
+    const again = picker.reload();
+    answerRead(boostOf('NOVA1', 0));
+    await again;
+    expect(picker.state.boost?.creatorKey).toBe('NOVA1');
+  });
+
   it('keeps the boost it shows when the boost cannot be read after the cooldown answer', async () => {
     const { source, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
     const { picker } = await ready(source);
