@@ -115,7 +115,8 @@ export function pickerCore(
       } catch (error) {
         let { boost } = state;
         // By name, not `instanceof`: React Native's picker entry is a file of its own, with its own error classes.
-        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
+        // Disposed meanwhile: nothing is shown any more, so nothing is read.
+        if (!disposed && (error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
           reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
           // The boost may have changed elsewhere (another tab or device of the player's): show the service's.
           boost = await source.boost.current().catch(() => boost);

@@ -415,6 +415,23 @@ describe('creator picker: events and dispose', () => {
     consoleError.mockRestore();
   });
 
+  it('reads no boost once disposed when a change in flight then meets the cooldown', async () => {
+    // Before, a picker disposed (the boost screen closed, gc.dispose()) while its change was in flight still asked the
+    // service for the boost when the change came back with the cooldown: a request after dispose, for nothing.
+    const { source, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    const reads = vi.spyOn(source.boost, 'current');
+    let refuse!: () => void;
+    failChanges(() => new Promise((_resolve, reject) => (refuse = () => reject(new BoostCooldownError({ status: 400, code: 'BAD_REQUEST', message: 'Boost can be changed again in 3 days', daysRemaining: 3 })))));
+    picker.select('PIXEL');
+    const confirmed = picker.confirm();
+    await vi.advanceTimersByTimeAsync(0);
+    picker.dispose();
+    refuse();
+    await expect(confirmed).resolves.toBeUndefined();
+    expect(reads).not.toHaveBeenCalled();
+  });
+
   it('dispose stops timers, aborts the search in flight and emits nothing more', async () => {
     const { source, searches, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
     const { picker } = await ready(source);
