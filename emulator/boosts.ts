@@ -5,6 +5,7 @@
 import type { ErrorCode } from '../core/schema/errors.js';
 import { BOOST_COOLDOWN_DAYS, type BoostRecord } from '../core/schema/sponsors.js';
 import type { Services } from './app-env.js';
+import { MOCK_CREATORS } from './fixtures.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -29,7 +30,8 @@ export type BoostOutcome =
  * creator and campaign again changes nothing (assumed). Otherwise the cooldown applies: fewer than 30 days since
  * `sponsoredAt` answers 400 `BAD_REQUEST` "Boost can be changed again in N days" (N rounded up; "1 day"); else the boost
  * changes, its cooldown restarts, history gets a CHANGED entry and `sponsor.changed` is sent. In test mode
- * every check runs against the recorded state and nothing is recorded or sent.
+ * every check runs against the recorded state and nothing is recorded or sent; the mock creators (MOCK_CREATORS, what a
+ * test-mode search answers) are creators of every campaign there.
  */
 export function applyBoost({ store, webhooks }: Services, request: BoostChange, mode: 'change' | 'upsert'): BoostOutcome {
   const { userId, creatorKey, callbackId, isTest } = request;
@@ -40,9 +42,12 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
     const message = request.campaignId !== undefined ? `Campaign ${request.campaignId} not found` : 'The project has no active campaign';
     return { ok: false, status: 404, code: 'NOT_FOUND', message };
   }
-  const creator = store.creator(creatorKey);
+  // Test mode answers mock data (spec "Test mode"): a test-mode search answers MOCK_CREATORS, so a test-mode boost
+  // takes their keys too, in any campaign (assumed), else the SDK's picker in test mode offers creators it cannot boost.
+  const mock = isTest ? MOCK_CREATORS.find((candidate) => candidate.creatorKey === creatorKey) : undefined;
+  const creator = mock ?? store.creator(creatorKey);
   if (!creator) return { ok: false, status: 404, code: 'NOT_FOUND', message: `Creator ${creatorKey} not found` };
-  if (!campaign.creatorKeys.includes(creatorKey)) {
+  if (!mock && !campaign.creatorKeys.includes(creatorKey)) {
     return { ok: false, status: 404, code: 'NOT_FOUND', message: `Creator ${creatorKey} does not take part in campaign ${campaign.campaignId}` };
   }
   const now = store.now();
@@ -54,7 +59,7 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
       store.append(store.boostHistory, { action: 'CREATED', userId, campaignId: next.campaignId, creatorKey, createdAt: next.sponsoredAt });
       webhooks.emit('sponsor.created', { userId, campaignId: next.campaignId, creatorKey, creatorName: creator.creatorName, sponsoredAt: next.sponsoredAt }, callbackId);
     }
-    return { ok: true, boost: store.boostRecord(next), action: 'CREATED' };
+    return { ok: true, boost: { ...store.boostRecord(next), creatorName: creator.creatorName }, action: 'CREATED' };
   }
   if (current.creatorKey === creatorKey && current.campaignId === campaign.campaignId) {
     return { ok: true, boost: store.boostRecord(current), action: 'UNCHANGED' };
@@ -69,5 +74,5 @@ export function applyBoost({ store, webhooks }: Services, request: BoostChange, 
     store.append(store.boostHistory, { action: 'CHANGED', userId, campaignId: next.campaignId, creatorKey, previousCreatorKey: current.creatorKey, createdAt: next.sponsoredAt });
     webhooks.emit('sponsor.changed', { userId, campaignId: next.campaignId, oldCreatorKey: current.creatorKey, newCreatorKey: creatorKey, changedAt: next.sponsoredAt }, callbackId);
   }
-  return { ok: true, boost: store.boostRecord(next), action: 'CHANGED' };
+  return { ok: true, boost: { ...store.boostRecord(next), creatorName: creator.creatorName }, action: 'CHANGED' };
 }

@@ -38,6 +38,8 @@ export function pickerCore(
   let load: object | undefined;
   /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
   let reportedCooldownEnd = 0;
+  /** Boost changes made: a boost read begun before the last of them may predate it. */
+  let changes = 0;
 
   const set = (patch: Partial<CreatorPickerState>) => {
     if (disposed) return;
@@ -91,7 +93,9 @@ export function pickerCore(
       if (valid && !disposed) timer = setTimeout(() => send(query), debounceMs);
     },
     select(selected) {
-      set({ selected });
+      // A key as a player types it ('luna7 '): creator keys are 5 uppercase letters or digits (spec "Creator") and a
+      // change names one exactly (the service's 404 otherwise), so it is the key it names; a blank one is none.
+      set({ selected: selected?.trim().toUpperCase() || undefined });
     },
     async confirm(extra) {
       set({});
@@ -102,13 +106,17 @@ export function pickerCore(
         // Test mode records nothing (spec "Test mode"): the player's boost, and so no cooldown, stays the service's;
         // the mock answer is only what confirm() returns.
         // A change starts a new cooldown, counted from now on the device's clock (the boost's date may be ahead of it).
-        if (!isTest) reportedCooldownEnd = now() + COOLDOWN_DAYS * DAY_MS;
+        if (!isTest) {
+          reportedCooldownEnd = now() + COOLDOWN_DAYS * DAY_MS;
+          changes++;
+        }
         set({ boost: isTest ? state.boost : boost, confirming: false });
         return boost;
       } catch (error) {
         let { boost } = state;
         // By name, not `instanceof`: React Native's picker entry is a file of its own, with its own error classes.
-        if ((error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
+        // Disposed meanwhile: nothing is shown any more, so nothing is read.
+        if (!disposed && (error as Partial<BoostCooldownError> | undefined)?.name === 'BoostCooldownError') {
           reportedCooldownEnd = now() + (error as BoostCooldownError).daysRemaining * DAY_MS;
           // The boost may have changed elsewhere (another tab or device of the player's): show the service's.
           boost = await source.boost.current().catch(() => boost);
@@ -120,6 +128,7 @@ export function pickerCore(
     async reload() {
       if (disposed) return;
       const current = (load = {});
+      const changed = changes;
       const keep = (patch: Partial<CreatorPickerState>) => current === load && set(patch);
       set({ loading: true, error: undefined });
       // Each part shows as it arrives; loading ends once every part has arrived or failed (a failed part does not
@@ -129,7 +138,8 @@ export function pickerCore(
         [
           source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
           source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
-          source.boost.current().then((boost) => keep({ boost })),
+          // A read begun before a change that then succeeded may show the boost before it: the change's own stays.
+          source.boost.current().then((boost) => changed === changes && keep({ boost })),
         ].map((part) => part.catch((error: Error) => void (failure ??= { error }))),
       );
       keep({ loading: false, ...failure });

@@ -77,7 +77,7 @@ export interface CreatorPicker {
   on(type: 'change', listener: (state: CreatorPickerState) => void): () => void;
   /** Sets the search text; a valid one (1 to 10 characters) is sent after the debounce, replacing any search in flight. */
   search(query: string): void;
-  /** Selects a creator (or none). */
+  /** Selects a creator (or none): a key as typed, in any case and with spaces around it, is the creator it names. */
   select(creatorKey: string | undefined): void;
   /**
    * Changes the boost to the selected creator. Sends nothing when `canConfirm` is false (during the cooldown,

@@ -30,10 +30,14 @@ export async function openPage(state: LauncherState, options: WebViewOpenOptions
     // the platform's: undefined, JSON leaves it out (object rest would cost React Native apps Babel's helpers).
     const body = { ...options, title: undefined, codeChallenge: pair.codeChallenge };
     const token = await state.call<RelayWebviewToken>({ method: 'POST', path: WEBVIEW_TOKEN_ROUTE, body, answer: 'OneTimeToken' });
-    // A 200 without a string url and a non-empty string ott (a misconfigured relay, a proxy's 200): an error showing what
-    // the relay answered, rather than a TypeError from `split` or a page opened with `ott=undefined` or `ott=`. The words repeat the
-    // flusher's own ("the relay answered with an unexpected body"), which gzip takes for almost nothing in a Metro app.
-    if (typeof token?.url != 'string' || typeof token.ott != 'string' || !token.ott) throw new Error(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(token)}`);
+    // A 200 without an absolute http(s) url and a non-empty string ott (a misconfigured relay, a proxy's 200): an error
+    // showing what the relay answered, rather than a TypeError from `split` or a page opened with `ott=undefined` or
+    // `ott=`. The words repeat the flusher's own ("the relay answered with an unexpected body"), which gzip takes for
+    // almost nothing in a Metro app. The url is checked here, for every platform, before the verifier joins it: React
+    // Native's `Linking.openURL` hands any other scheme to the system (another app's, `intent:`), token and verifier with
+    // it, and its web view host has no check of its own (the browser's and Cocos's web views also refuse it:
+    // adapters/shared/http-page.ts). `test` of a missing url reads "undefined", which fails.
+    if (!/^https?:\/\/[^/]/i.test(token?.url) || typeof token.ott != 'string' || !token.ott) throw new Error(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(token)}`);
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = token.url.split('#')[0]!;
     return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${pair.codeVerifier}`;

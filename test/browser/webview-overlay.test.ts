@@ -19,8 +19,17 @@ const CAMPAIGN = `<!doctype html><title>campaign</title><body style="margin:0">
 <a href="#one">one</a> <button>two</button> <input aria-label="three">
 <script>window.clicks = 0; document.getElementById('page-close').onclick = () => window.clicks++;</script></body>`;
 
+// A third-party page that posts the close message to the top window and to its parent, then says it has (to the top:
+// messages from one source arrive in the order posted, so the close messages were handled before that one).
+const THIRD_PARTY = `<!doctype html><title>ad</title><script>
+for (const target of [top, parent]) target.postMessage({ type: 'game-campaign:close' }, '*');
+top.postMessage({ type: 'ad-posted' }, '*');
+</script>`;
+
 describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', () => {
   let server: Server;
+  let third: Server;
+  let ad: string;
   let game: string;
   let campaign: string;
   let browser: Awaited<ReturnType<typeof launchChromium>>;
@@ -40,10 +49,16 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
       if (req.url === '/keys') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<script>window.keys = []; addEventListener('keydown', (event) => { keys.push(event.key); event.preventDefault() })</script>`);
       if (req.url === '/isolated') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
+      // The campaign page with a third-party frame of its own (a video embed, an ad).
+      if (req.url?.startsWith('/campaign-embed')) return res.writeHead(200, { 'content-type': 'text/html' }).end(`${CAMPAIGN}<iframe src="${ad}"></iframe>`);
       if (req.url?.startsWith('/campaign')) return res.writeHead(200, { 'content-type': 'text/html' }).end(CAMPAIGN);
       res.writeHead(404).end();
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    // A third origin (another port): an ad or embed, in the game's page or inside the campaign page, that posts the close message.
+    third = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end(THIRD_PARTY));
+    await new Promise<void>((resolve) => third.listen(0, '127.0.0.1', resolve));
+    ad = `http://127.0.0.1:${(third.address() as AddressInfo).port}/ad`;
     const { port } = server.address() as AddressInfo;
     game = `http://127.0.0.1:${port}/`;
     campaign = `http://localhost:${port}/campaign?ott=abc`; // another origin than the game's, as in production
@@ -53,10 +68,11 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
   afterAll(async () => {
     await browser?.close();
     server?.close();
+    third?.close();
   });
 
   /** The game page (`path` under the game's origin) with the #play button focused and the overlay open on the campaign page (loaded). */
-  async function openOverlay(path = '', prepare?: (page: Page) => Promise<void>): Promise<Page> {
+  async function openOverlay(path = '', prepare?: (page: Page) => Promise<void>, url = campaign): Promise<Page> {
     const page = await browser.context.newPage();
     await page.setViewportSize({ width: 1280, height: 900 });
     await page.goto(game + path);
@@ -68,7 +84,7 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
       const handle = await createBrowserWebView(window)(url, { title: 'Spring event' });
       (globalThis as unknown as { overlayClosed: boolean }).overlayClosed = false;
       void handle.closed.then(() => ((globalThis as unknown as { overlayClosed: boolean }).overlayClosed = true));
-    }, campaign);
+    }, url);
     await page.frameLocator('iframe').locator('#page-close').waitFor();
     return page;
   }
@@ -191,6 +207,31 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     expect(await after()).toEqual([[], true, 'play']);
     await page.keyboard.press('ArrowUp'); // the game has its keys back
     expect(await page.evaluate(() => (window as unknown as { keys: string[] }).keys)).toEqual(['ArrowUp']);
+    await page.close();
+  });
+  it('closes on the close message of its campaign page only: not of a frame inside that page, another frame of the game, or the game itself', async () => {
+    // Checked as a hostile page would try (p22): the overlay takes the message only from its own frame's window and
+    // that frame's origin (adapters/browser/webview.ts onMessage).
+    const page = await openOverlay('', async (page) => {
+      await page.evaluate(() => {
+        (globalThis as unknown as { posted: number }).posted = 0;
+        addEventListener('message', (event) => event.data?.type === 'ad-posted' && (globalThis as unknown as { posted: number }).posted++);
+      });
+    }, campaign.replace('/campaign?', '/campaign-embed?'));
+    // A third-party frame of the game's own page, and the game posting to itself.
+    await page.evaluate((src) => {
+      const frame = document.body.appendChild(document.createElement('iframe'));
+      frame.src = src;
+      postMessage({ type: 'game-campaign:close' }, '*');
+    }, ad);
+    await page.waitForFunction(() => (globalThis as unknown as { posted: number }).posted === 2);
+    const open = () => page.evaluate(() => [(globalThis as unknown as { overlayClosed: boolean }).overlayClosed, document.querySelectorAll('[role=dialog]').length]);
+    expect(await open()).toEqual([false, 1]);
+    // The campaign page's own Close.
+    const campaignFrame = page.frames().find((frame) => frame.url().includes('/campaign-embed'))!;
+    await campaignFrame.evaluate(() => parent.postMessage({ type: 'game-campaign:close' }, '*'));
+    await page.waitForFunction(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed);
+    expect(await open()).toEqual([true, 0]);
     await page.close();
   });
 });

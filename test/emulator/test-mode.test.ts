@@ -96,6 +96,23 @@ describe('emulator test mode (isTest: true)', () => {
     expect(emulator.state().boosts.find((b) => b.userId === DEMO_USERS.changeable)?.sponsoredAt).toBe(at(-40 * DAY_MS));
   });
 
+  it("boosts the mock creators a test-mode search answers (the SDK's picker in test mode offers them), only in test mode", async () => {
+    // Before, a test-mode search answered TEST1..TEST3 and a test-mode boost of one was 404 "Creator TEST1 not found":
+    // picker({ isTest: true }) offered nothing it could confirm.
+    const search = await call('GET', '/v1/client/creators/search?q=x&isTest=true', { key: emulator.clientKey });
+    const mockKey = (search.body.data as Array<{ creatorKey: string; creatorName: string }>)[0]!;
+    const change = await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.changeable}`, { body: { newCreatorKey: mockKey.creatorKey, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, isTest: true } });
+    expect([change.status, change.body.data]).toMatchObject([200, { userId: DEMO_USERS.changeable, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, creatorKey: mockKey.creatorKey, creatorName: mockKey.creatorName, sponsoredAt: at(0) }]);
+    const create = await call('POST', '/v1/server/sponsors', { body: { userId: 'fan_test', creatorKey: mockKey.creatorKey, isTest: true } });
+    expect([create.status, create.body.data]).toMatchObject([200, { userId: 'fan_test', creatorKey: mockKey.creatorKey, creatorName: mockKey.creatorName }]);
+    // The cooldown is checked as in normal mode; outside test mode the mock key names no creator.
+    const cooldown = await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.inCooldown}`, { body: { newCreatorKey: mockKey.creatorKey, isTest: true } });
+    expect([cooldown.status, cooldown.body.code]).toEqual([400, 'BAD_REQUEST']);
+    const live = await call('PUT', `/v1/server/sponsors/user/${DEMO_USERS.changeable}`, { body: { newCreatorKey: mockKey.creatorKey } });
+    expect([live.status, live.body.code]).toEqual([404, 'NOT_FOUND']);
+    expect(emulator.state().boosts.find((b) => b.userId === DEMO_USERS.changeable)).toMatchObject({ creatorKey: 'LUNA7', sponsoredAt: at(-40 * DAY_MS) });
+  });
+
   it('issues a test-mode web view token (kept so it can be exchanged) that shows sample data', async () => {
     const { challenge } = pkcePair('t');
     const answer = await call('POST', '/v1/server/webview/ott', { body: { userId: 'tester', codeChallenge: challenge, isTest: true } });

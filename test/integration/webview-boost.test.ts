@@ -231,6 +231,33 @@ describe('boost through the relay', () => {
   });
 });
 
+describe('the picker in test mode through the relay', () => {
+  const context = useSubscribedEmulator(['sponsor.created', 'sponsor.changed']);
+
+  it('confirms a creator its test-mode search offered, for a player with a boost and one without, recording nothing', async () => {
+    // Before, the test-mode search answered the mock creators and the test-mode change of one was the emulator's 404
+    // "Creator TEST1 not found": a game verifying its boost screen with isTest (spec "Test mode") could not confirm.
+    const { emulator, receiver } = context;
+    for (const user of [DEMO_USERS.changeable, DEMO_USERS.noBoost]) {
+      const { gc } = gameFor(emulator, relayFor(emulator), user);
+      const picker = gc.picker({ campaignId: DEMO_ACTIVE_CAMPAIGN_ID, isTest: true, debounceMs: 0 });
+      await picker.reload();
+      const searched = new Promise<void>((resolve) => picker.on('change', (state) => state.results !== undefined && resolve()));
+      picker.search('test');
+      await searched;
+      const offered = picker.state.results![0]!;
+      picker.select(offered.creatorKey);
+      await expect(picker.confirm()).resolves.toMatchObject({ userId: user, creatorKey: offered.creatorKey, creatorName: offered.creatorName });
+      expect(picker.state.error).toBeUndefined();
+      await gc.dispose();
+    }
+    const boosts = emulator.state().boosts as Array<{ userId: string; creatorKey: string }>;
+    expect(boosts.filter((b) => b.userId === DEMO_USERS.changeable || b.userId === DEMO_USERS.noBoost)).toEqual([expect.objectContaining({ userId: DEMO_USERS.changeable, creatorKey: DEMO_BOOSTED_CREATORS.changeable })]);
+    await emulator.webhooksIdle();
+    expect(receiver.events()).toEqual([]);
+  });
+});
+
 describe('a first boost through the relay', () => {
   const context = useSubscribedEmulator(['sponsor.created', 'sponsor.changed']);
 

@@ -65,7 +65,7 @@ namespace GameCampaignSdk
         /// <summary>Sets the search query (debounced in JavaScript; 1 to 10 characters are sent, others clear the results).</summary>
         public Task Search(string query) { return Send("picker.search", Bridge.Args("query", query ?? "")); }
 
-        /// <summary>Selects a creator by key (null: none).</summary>
+        /// <summary>Selects a creator by key (null: none); a key as typed, in any case and with spaces around it, is the creator it names.</summary>
         public Task Select(string creatorKey) { return Send("picker.select", Bridge.Args("creatorKey", creatorKey)); }
 
         /// <summary>

@@ -486,6 +486,28 @@ describe('gc.picker and gc.webview.open after dispose()', () => {
   });
 });
 
+describe('gc.webview.open on React Native: only an http(s) page', () => {
+  it("hands Linking.openURL no address but an absolute http(s) one: another scheme would carry the token and the verifier to whatever app claims it", async () => {
+    // Before, React Native had no check (adapters/shared/http-page.ts serves the browser and Cocos only): a relay
+    // answering `otherapp://...` (a misconfigured proxy, a hostile answer) had Linking hand `?ott=...#code_verifier=...`,
+    // both halves PKCE keeps apart, to the app registered for that scheme (Android IntentModule.openURL: ACTION_VIEW).
+    const urls = ['otherapp://campaign', 'intent://campaign#Intent;scheme=otherapp;end', 'file:///sdcard/page.html', 'javascript:alert(1)', '/webview', 'HTTPS://view.example/webview'];
+    const answers = [...urls];
+    const fetch = async () => new Response(JSON.stringify({ data: { ott: 'ott_1', expiresIn: 60, url: answers.shift() } }));
+    const opened: string[] = [];
+    const Linking = { openURL: async (url: string) => void opened.push(url) };
+    const gc = createGameCampaign({ ...facade, fetch, modules: { AsyncStorage: createAsyncStorageV2(), AppState: createFakeAppState(), getRandomValues, Linking } });
+    const outcomes: string[] = [];
+    for (const url of urls) outcomes.push(await gc.webview.open().then(() => 'opened', (error: Error) => error.message));
+    expect(outcomes).toEqual([
+      ...urls.slice(0, -1).map((url) => `gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify({ ott: 'ott_1', expiresIn: 60, url })}`),
+      'opened',
+    ]);
+    expect(opened).toEqual([expect.stringMatching(/^HTTPS:\/\/view\.example\/webview\?ott=ott_1#code_verifier=[A-Za-z0-9_-]{43}$/)]);
+    await gc.dispose();
+  });
+});
+
 describe('React Native app launched in the background', () => {
   it('counts no time until the app is opened (a background fetch or push launched it; AppState announces nothing until then)', async () => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });

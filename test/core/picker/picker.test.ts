@@ -311,6 +311,28 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'NOVA1' }, cooldownDays: 30, canConfirm: false, confirming: false, error: expect.any(BoostCooldownError) });
   });
 
+  it('keeps the boost a change made when a reload read the boost before it (answers out of order)', async () => {
+    // Before, reload()'s read, sent while the change was in flight and answered after it, put the old boost back:
+    // the screen showed LUNA7 boosted under a 30-day cooldown the change to PIXEL had started.
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    let answerRead!: (boost: BoostRecord) => void;
+    source.boost.current = () => new Promise<BoostRecord | undefined>((resolve) => (answerRead = resolve));
+    picker.select('PIXEL');
+    const confirmed = picker.confirm();
+    const reloaded = picker.reload();
+    await expect(confirmed).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    answerRead(boostOf('LUNA7', 40)); // read by the service before the change
+    await reloaded;
+    expect(changes).toHaveLength(1);
+    expect(picker.state).toMatchObject({ boost: { creatorKey: 'PIXEL' }, loading: false, cooldownDays: 30, canConfirm: false });
+    // A reload begun after the change shows what the service then holds.
+    const again = picker.reload();
+    answerRead(boostOf('NOVA1', 0));
+    await again;
+    expect(picker.state.boost?.creatorKey).toBe('NOVA1');
+  });
+
   it('keeps the boost it shows when the boost cannot be read after the cooldown answer', async () => {
     const { source, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
     const { picker } = await ready(source);
@@ -333,6 +355,23 @@ describe('creator picker: confirm', () => {
     picker.select('ZZZZ9');
     await expect(picker.confirm()).resolves.toBeUndefined();
     expect(picker.state).toMatchObject({ error: failure, confirming: false, canConfirm: true, boost: { creatorKey: 'LUNA7' } });
+  });
+
+  it('takes a creator key as a player types it (lower case, spaces around it) as the key it names, and a blank one as none', async () => {
+    // Creator keys are 5 uppercase letters or digits (spec "Creator"), and the service's search matches them in any
+    // case; a change names the key exactly. Before, select('luna7') while LUNA7 was boosted offered a change
+    // (canConfirm) and confirm() sent 'luna7', the service's 404 "Creator luna7 not found"; ' PIXEL ' likewise.
+    const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    picker.select('luna7');
+    expect(picker.state).toMatchObject({ selected: 'LUNA7', canConfirm: false });
+    picker.select('   ');
+    expect(picker.state).toMatchObject({ selected: undefined, canConfirm: false });
+    await expect(picker.confirm()).resolves.toBeUndefined();
+    picker.select(' pixel\n');
+    expect(picker.state).toMatchObject({ selected: 'PIXEL', canConfirm: true });
+    await expect(picker.confirm()).resolves.toMatchObject({ creatorKey: 'PIXEL' });
+    expect(changes).toEqual([{ newCreatorKey: 'PIXEL', campaignId: 'cmp_1', isTest: undefined }]);
   });
 
   it('does nothing without a selection', async () => {
@@ -374,6 +413,23 @@ describe('creator picker: events and dispose', () => {
     expect(picker.state.results).toEqual([]);
     expect(consoleError).toHaveBeenCalled();
     consoleError.mockRestore();
+  });
+
+  it('reads no boost once disposed when a change in flight then meets the cooldown', async () => {
+    // Before, a picker disposed (the boost screen closed, gc.dispose()) while its change was in flight still asked the
+    // service for the boost when the change came back with the cooldown: a request after dispose, for nothing.
+    const { source, failChanges } = fakeSource({ boost: boostOf('LUNA7', 40) });
+    const { picker } = await ready(source);
+    const reads = vi.spyOn(source.boost, 'current');
+    let refuse!: () => void;
+    failChanges(() => new Promise((_resolve, reject) => (refuse = () => reject(new BoostCooldownError({ status: 400, code: 'BAD_REQUEST', message: 'Boost can be changed again in 3 days', daysRemaining: 3 })))));
+    picker.select('PIXEL');
+    const confirmed = picker.confirm();
+    await vi.advanceTimersByTimeAsync(0);
+    picker.dispose();
+    refuse();
+    await expect(confirmed).resolves.toBeUndefined();
+    expect(reads).not.toHaveBeenCalled();
   });
 
   it('dispose stops timers, aborts the search in flight and emits nothing more', async () => {

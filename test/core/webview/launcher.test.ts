@@ -10,6 +10,7 @@ import { CampaignServer } from '../../../core/server/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/routes.js';
 import { WebViewLauncher } from '../../../core/webview/launcher.js';
 import { WEBVIEW_TOKEN_ROUTE } from '../../../core/webview/open-page.js';
+import { WEB_PAGE_PATTERN } from '../../../core/schema/web-page.js';
 import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
 
 const API = 'http://emulator.local';
@@ -241,6 +242,23 @@ describe('WebViewLauncher', () => {
       expect((error as Error).message).toBe(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(data)}`);
       expect(platform.opened).toEqual([]);
     }
+  });
+
+  it('opens no page whose address is not absolute http(s), on any platform, by the rule the relay checks webviewUrl with', async () => {
+    // The memory platform opens whatever it is given, as React Native's Linking and web view host do: the check is
+    // the launcher's own. core/webview/open-page.ts repeats WEB_PAGE_PATTERN (no shared chunk); both agree here.
+    const urls = ['otherapp://wv', 'intent://wv#Intent;scheme=otherapp;end', 'file:///C:/page.html', 'javascript:alert(1)', 'data:text/html,x', '/webview', '//view.example/wv', 'https:/view.example', ' https://view.example/wv', 'https://view.example/wv', 'HTTP://view.example/wv?lang=en'];
+    for (const url of urls) {
+      const data = { ott: 'ott_1', expiresIn: 60, url };
+      const platform = createMemoryPlatform({ fetch: async () => new Response(JSON.stringify({ data }), { status: 200 }) });
+      const opened = await new WebViewLauncher({ platform, relay: { url: RELAY } }).open().then(() => true, (error: Error) => {
+        expect(error.message).toBe(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(data)}`);
+        return false;
+      });
+      expect({ url, opened }).toEqual({ url, opened: WEB_PAGE_PATTERN.test(url) });
+      expect(platform.opened).toHaveLength(opened ? 1 : 0);
+    }
+    expect(urls.filter((url) => WEB_PAGE_PATTERN.test(url))).toEqual(['https://view.example/wv', 'HTTP://view.example/wv?lang=en']);
   });
 
   it('posts to the relay route of RELAY_ROUTES (the lazily loaded code repeats it)', () => {

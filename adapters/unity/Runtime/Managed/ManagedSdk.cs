@@ -153,19 +153,16 @@ namespace GameCampaignSdk
             request["codeChallenge"] = codeChallenge;
             var answer = await RelayCall("POST", "/webview/ott", request);
             var token = Json.Obj(answer);
-            // A 200 without a string url and a non-empty string ott (a misconfigured relay, a proxy's 200): the relay's
-            // answer shown, as core/webview/open-page.ts does, rather than a page opened with ott= that the service refuses.
-            if (token == null || Json.Str(token, "url") == null || string.IsNullOrEmpty(Json.Str(token, "ott")))
+            // A 200 without an absolute http(s) url (Rules.WebPagePattern, the relay's rule) and a non-empty string ott (a
+            // misconfigured relay, a proxy's 200): the relay's answer shown, as core/webview/open-page.ts does (the WebGL
+            // build), rather than a page opened with ott= that the service refuses. Application.OpenURL hands any other
+            // address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
+            var url = token == null ? null : Json.Str(token, "url");
+            if (url == null || !WebPage.IsMatch(url) || string.IsNullOrEmpty(Json.Str(token, "ott")))
             {
                 throw new GameCampaignException(new ErrorInfo { Name = "Error", Code = "JS_ERROR", Message = "gc.webview.open: the relay answered with an unexpected body: " + Json.Serialize(answer, true) });
             }
-            var url = Json.Str(token, "url").Split('#')[0];
-            // Only an absolute http(s) page (Rules.WebPagePattern, the relay's and the WebGL build's rule): Application.OpenURL
-            // hands any other address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
-            if (!WebPage.IsMatch(url))
-            {
-                throw new GameCampaignException(new ErrorInfo { Name = "TypeError", Code = "JS_ERROR", Message = "The web view address is not http(s): " + url.Split('?')[0] + " (the relay's webviewUrl)" });
-            }
+            url = url.Split('#')[0];
             return url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott")) + "#code_verifier=" + codeVerifier;
         }
 
