@@ -1,5 +1,5 @@
 import { apiEndpoint } from '../http/environment.js';
-import { createTransport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type RequestOptions, type Transport, type TransportOptions } from '../http/transport.js';
 import { validateResponse } from '../schema/responses.js';
 import { ServerCampaigns } from './campaigns.js';
 import { Coupons } from './coupons.js';
@@ -70,7 +70,7 @@ export class CampaignServer {
     checkNumbers(options);
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
-    const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse);
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -90,10 +90,40 @@ export class CampaignServer {
  */
 function checkNumbers(options: CampaignServerOptions | undefined): void {
   const { maxRetries, timeoutMs } = (options ?? {}) as { maxRetries?: unknown; timeoutMs?: unknown };
-  if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
-    throw new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
-  }
+  checkMaxRetries(maxRetries);
   if (timeoutMs != null && !(typeof timeoutMs === 'number' && timeoutMs > 0)) {
     throw new RangeError(`timeoutMs must be a number of ms above 0 (Infinity: none), got ${String(timeoutMs)}`);
   }
+}
+
+/** A `maxRetries` (the client's or one call's): a whole number >= 0 or Infinity; `undefined` or `null` is the default. */
+function checkMaxRetries(maxRetries: unknown): void {
+  if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
+    throw new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
+  }
+}
+
+/**
+ * `transport` with each call's own `maxRetries` checked as the constructor checks the client's: `{ maxRetries: NaN }`
+ * on one call (a number read from an unset environment variable) turned its retries off in silence, `-1` meant none
+ * and `1.5` two. The call rejects with the RangeError before anything is sent. Checked here, not in the transport,
+ * which game clients carry (the per-call `timeout` is checked there already).
+ */
+function checkedCalls(transport: Transport): Transport {
+  const check = (options: RequestOptions | undefined) => checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
+  return {
+    baseUrl: transport.baseUrl,
+    request: async (spec) => {
+      check(spec.options);
+      return transport.request(spec);
+    },
+    data: async (spec) => {
+      check(spec.options);
+      return transport.data(spec);
+    },
+    get: async (path, name, shape, options, query) => {
+      check(options);
+      return transport.get(path, name, shape, options, query);
+    },
+  };
 }

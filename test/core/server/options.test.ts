@@ -31,3 +31,26 @@ describe('CampaignServer options', () => {
     expect(fake.calls).toHaveLength(2);
   });
 });
+
+describe("CampaignServer's per-call maxRetries", () => {
+  it.each([Number.NaN, -1, 1.5, '2', -Infinity])('refuses { maxRetries: %s } on a call with a RangeError, sending nothing', async (maxRetries) => {
+    const fake = createFakeFetch(reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    const options = { maxRetries } as { maxRetries: number };
+    const expected = new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
+    await expect(server.payments.get('tx-1', options)).rejects.toThrow(expected);
+    await expect(server.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1' }, options)).rejects.toThrow(expected);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('takes 0, whole numbers, Infinity and no value on a call, and retries as it says', async () => {
+    const fake = createFakeFetch(reply.error(503, 'INTERNAL_ERROR', 'busy', { headers: { 'retry-after': '0' } }), reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, maxRetries: 0 });
+    await expect(server.payments.get('tx-1', { maxRetries: 1 })).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(2);
+    for (const maxRetries of [0, 3, Infinity, undefined]) {
+      const ok = new CampaignServer({ serverKey: SERVER_KEY, fetch: createFakeFetch(reply.ok(paymentDetail)).fetch });
+      await expect(ok.payments.get('tx-1', { maxRetries })).resolves.toBeDefined();
+    }
+  });
+});
