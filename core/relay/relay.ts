@@ -21,7 +21,7 @@ import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
 import { attachContextAddress, attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
-import { relayCors, type RelayCorsOptions } from './cors.js';
+import { REFUSED_REQUEST_CORS, relayCors, type RefusedRequestCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
 import { failedAuthLimiterOf, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
@@ -345,7 +345,15 @@ export function createRelay(options: RelayOptions): Relay {
   const prefix = basePath === '/' ? '' : basePath;
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
-  return { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
+  const relay: Relay = { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
+  // For toNodeHandler's answers to what node:http refuses: marked as the relay marks its own, under its base path only
+  // (the server may serve other things beside it), and only where the refused bytes named the path.
+  const refused: RefusedRequestCors = ({ target, origin }) => {
+    const path = target?.split('?')[0];
+    return path !== undefined && (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) ? cors.headers(origin) : {};
+  };
+  Object.defineProperty(relay, REFUSED_REQUEST_CORS, { value: refused });
+  return relay;
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */
