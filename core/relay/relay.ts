@@ -15,7 +15,7 @@ import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
-import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
@@ -278,23 +278,25 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
     const body = await readJsonBody(c.req.raw, bodyLimits);
     if (!body.ok) return body.response;
-    return answerPlaytime(body.value, c.get('user'), playtime);
+    return answerPlaytime(body.value, c.get('user'), playtime, c.req.raw.signal);
   });
 
   /**
    * A route that reads its body, checks it with `schema`, and answers `call`'s data, the refusal it returns instead
    * of calling the service (a `Response`), or the upstream error.
    */
-  const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string) => Promise<unknown>) =>
+  const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string, signal: AbortSignal) => Promise<unknown>) =>
     createMiddleware<Env>(async (c) => {
       const body = await readJsonBody(c.req.raw, bodyLimits);
       if (!body.ok) return body.response;
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        const answer = await call(parsed.data, c.get('user').userId);
+        const answer = await call(parsed.data, c.get('user').userId, c.req.raw.signal);
         return answer instanceof Response ? answer : dataResponse(answer);
       } catch (error) {
+        // Its call aborted as the client went (the web view token's): an answer no one reads, not a 503 in the logs.
+        if (c.req.raw.signal.aborted) return clientGoneResponse();
         return upstreamErrorResponse(error);
       }
     });
@@ -302,11 +304,14 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(
     RELAY_ROUTES.webviewToken,
     guard,
-    forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken | Response> => {
+    forward(RelayWebviewRequest, async (body, userId, signal): Promise<RelayWebviewToken | Response> => {
       const request = { ...withPlayerCallbackId(body, userId), userId };
       const tooLarge = forwardedTooLarge(request);
       if (tooLarge) return tooLarge;
-      const token = await server.webview.createToken(request);
+      // A one-time token only its requester can use: a client gone before or while it is made needs none, so its
+      // call is not sent, or is aborted (the service's unused token expires on its own).
+      if (signal.aborted) return clientGoneResponse();
+      const token = await server.webview.createToken(request, { signal });
       return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
     }),
   );
@@ -315,10 +320,10 @@ export function createRelay(options: RelayOptions): Relay {
     guard,
     // The player is named in the upstream path: an id it cannot carry is the game's authenticate's to fix.
     createMiddleware<Env>(async (c, next) => unusablePathUser(c.get('user').userId) ?? (await next())),
-    forward(RelaySponsorRequest, async (body, userId) => {
+    forward(RelaySponsorRequest, async (body, userId, signal) => {
       const request = withPlayerCallbackId(body, userId);
       // The creation's body, the change's with the userId, is the larger of the two it may send.
-      return forwardedTooLarge(boostCreation(userId, request)) ?? changeOrCreateBoost(server.sponsors, userId, request);
+      return forwardedTooLarge(boostCreation(userId, request)) ?? changeOrCreateBoost(server.sponsors, userId, request, signal);
     }),
   );
 
