@@ -1,5 +1,7 @@
 import { apiEndpoint } from '../http/environment.js';
 import { createTransport, type RequestOptions, type Transport, type TransportOptions } from '../http/transport.js';
+import { invalid } from '../http/request-validation.js';
+import { MAX_PATH_USER_CHARS } from '../relay/user-path.js';
 import { validateResponse } from '../schema/responses.js';
 import { ServerCampaigns } from './campaigns.js';
 import { Coupons } from './coupons.js';
@@ -104,25 +106,40 @@ function checkMaxRetries(maxRetries: unknown): void {
 }
 
 /**
- * `transport` with each call's own `maxRetries` checked as the constructor checks the client's: `{ maxRetries: NaN }`
- * on one call (a number read from an unset environment variable) turned its retries off in silence, `-1` meant none
- * and `1.5` two. The call rejects with the RangeError before anything is sent. Checked here, not in the transport,
- * which game clients carry (the per-call `timeout` is checked there already).
+ * The longest path `CampaignServer` sends, percent-encoded: the relay's longest player id in a path
+ * ({@link MAX_PATH_USER_CHARS}) with room for the longest fixed part (`/v1/server/sponsors/user/`), so that every path the
+ * relay lets through is sent. assumed: the request line then still fits nginx's default 8 KiB buffer.
+ */
+export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
+
+/**
+ * `transport` with each call checked before anything is sent:
+ * - its own `maxRetries`, as the constructor checks the client's: `{ maxRetries: NaN }` on one call (a number read from
+ *   an unset environment variable) turned its retries off in silence, `-1` meant none and `1.5` two;
+ * - its path's length: a path parameter of tens of thousands of characters (a `transactionId` a player crafted, passed
+ *   on by the game) made a request line servers refuse with 431 or 414 while it was still being sent, which read as a
+ *   `ConnectionError` ("other side closed") and was retried; now a `ValidationError` naming `(path)`.
+ * Checked here, not in the transport, which game clients carry (the per-call `timeout` is checked there already).
  */
 function checkedCalls(transport: Transport): Transport {
-  const check = (options: RequestOptions | undefined) => checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
+  const check = (path: string, options: RequestOptions | undefined) => {
+    checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
+    if (path.length > MAX_PATH_CHARS) {
+      invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
+    }
+  };
   return {
     baseUrl: transport.baseUrl,
     request: async (spec) => {
-      check(spec.options);
+      check(spec.path, spec.options);
       return transport.request(spec);
     },
     data: async (spec) => {
-      check(spec.options);
+      check(spec.path, spec.options);
       return transport.data(spec);
     },
     get: async (path, name, shape, options, query) => {
-      check(options);
+      check(path, options);
       return transport.get(path, name, shape, options, query);
     },
   };
