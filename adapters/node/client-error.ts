@@ -46,20 +46,26 @@ export interface ClientErrorAnswers {
  */
 export function refusedRequest(packet: unknown): RefusedRequest {
   if (!Buffer.isBuffer(packet)) return { target: undefined, origin: undefined };
-  const text = packet.subarray(0, 16384).toString('latin1');
+  // The whole read (node:http hands its parser at most 64 KiB at once): a browser sends `Origin` after the headers
+  // the page set, so past the 16 KiB that overflowed.
+  const text = packet.subarray(0, 65536).toString('latin1');
   const line = /^[A-Z]+ (\/[!-~]*) HTTP\/1\.[01]\r\n/.exec(text);
   const head = line ? text.slice(line[0].length - 2).split('\r\n\r\n')[0]! : '';
   return { target: line?.[1], origin: /\r\norigin:[ \t]*([!-~]+)[ \t]*\r\n/i.exec(head)?.[1] };
 }
 
 /**
- * A `clientError` listener: what node:http's default does (`socketOnError`), with the spec's error body and the CORS
- * headers `answers` gives: an answer only on a socket that can take one and has had nothing written to it yet (else the
- * parser error came after an answer, on a kept-alive connection, and the socket is closed as node:http closes it).
+ * A `clientError` listener: what node:http's default does (`_http_server.js` `socketOnError`), with the spec's error
+ * body and the CORS headers `answers` gives: an answer on a socket that can take one unless a response of its own is
+ * already under way there (`socket._httpMessage` with its head sent: writing would corrupt it), else the socket is
+ * closed as node:http closes it. A kept-alive connection that was answered before is answered too: browsers reuse
+ * connections, so the request that overflows is seldom a connection's first (before, such a socket was closed without
+ * an answer, which a page read as "Failed to fetch").
  */
 export function clientErrorListener(answers: ClientErrorAnswers): (error: NodeJS.ErrnoException, socket: Duplex) => void {
   return (error, socket) => {
-    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Socket).bytesWritten !== 0) {
+    const inFlight = (socket as Socket & { _httpMessage?: { _headerSent?: boolean } | null })._httpMessage;
+    if (error.code === 'ECONNRESET' || !socket.writable || inFlight?._headerSent) {
       socket.destroy();
       return;
     }

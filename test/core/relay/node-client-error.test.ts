@@ -96,6 +96,32 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(JSON.parse(noCors.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
   });
 
+  // Found in Chromium (test/browser/relay-raw-errors-cors.test.ts): a browser reuses the connection of its earlier
+  // requests and sends `Origin` after the headers the page set. Before, a kept-alive socket was closed unanswered (node's
+  // own socketOnError answers unless a response is under way) and only the first 16 KiB were searched for `Origin`.
+  it('answers on a kept-alive connection, with CORS for an Origin sent after the oversized header', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const port = await listen(createServer(handler).on('clientError', handler.clientError));
+    const path = `/campaign${RELAY_ROUTES.playtime}`;
+    const first = `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+    const second = `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nAuthorization: Bearer ${'x'.repeat(20_000)}\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\n\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(first));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const had = text;
+        text += chunk.toString('utf8');
+        if (!had.includes('UNAUTHORIZED') && text.includes('UNAUTHORIZED')) socket.write(second);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const answers = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((one) => one.split('\r\n')[0])).toEqual(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 431 Request Header Fields Too Large']);
+    expect(answers[1]).toContain(`access-control-allow-origin: ${ORIGIN}\r\n`);
+    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
   it('answers a malformed request (Content-Length given twice) 400 BAD_REQUEST in the error body', async () => {
     const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
     const port = await listen(createServer(handler).on('clientError', handler.clientError));
