@@ -3,10 +3,14 @@
  * Wiring only: @hono/node-server turns the incoming message into a `Request` (keeping the raw body, also
  * `req.rawBody` where a framework already read it) and writes the `Response` back.
  */
+import { EventEmitter } from 'node:events';
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
+import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
+import { clientErrorListener, errorText } from './client-error.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
 export interface FetchHandler {
@@ -15,6 +19,23 @@ export interface FetchHandler {
 
 /** A node:http request listener that also works as Express/Connect middleware. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
+
+/**
+ * A listener for a node:http server's `clientError` event: a request node:http's parser refuses (headers over 16 KiB,
+ * a malformed request) is answered in the spec's error body (`BAD_REQUEST`; 431, 400, 413 or 408 as node:http gives
+ * them) and, for a relay with `cors`, its CORS headers, where node:http answers an empty one.
+ */
+export type ClientErrorListener = (error: NodeJS.ErrnoException, socket: Duplex) => void;
+
+/** What {@link toNodeHandler} returns: the listener, with the server's `clientError` listener beside it. */
+export type NodeHandlerWithClientError = NodeHandler & {
+  /**
+   * Added to the server by the handler itself at the first request it serves, unless the server has a `clientError`
+   * listener already; add it yourself to cover the requests before:
+   * `http.createServer(handler).on('clientError', handler.clientError)`.
+   */
+  readonly clientError: ClientErrorListener;
+};
 
 /**
  * Mounts a Fetch-API handler on node:http: `http.createServer(toNodeHandler(relay))`, or
@@ -26,7 +47,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (er
  * ```
  * @throws TypeError when `handler` has no `fetch` method (a function given in its place, say)
  */
-export function toNodeHandler(handler: FetchHandler): NodeHandler {
+export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError {
   // Checked here: a handler without fetch answered every request 500 with an empty body, and logged nothing.
   if (typeof handler?.fetch !== 'function') {
     const got = typeof handler === 'function' ? 'a function: pass the relay or receiver itself, not its fetch' : String(handler);
@@ -39,13 +60,34 @@ export function toNodeHandler(handler: FetchHandler): NodeHandler {
     },
     { errorHandler: unreadableRequest },
   );
-  return async (req, res) => {
+  const refusedCors = (handler as { [REFUSED_REQUEST_CORS]?: RefusedRequestCors })[REFUSED_REQUEST_CORS];
+  const clientError = clientErrorListener({
+    body: (status, message) => errorText(status, 'BAD_REQUEST', message),
+    cors: (request) => refusedCors?.(request) ?? {},
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    listenForClientErrors((req.socket as { server?: unknown } | null)?.server, clientError);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
     useParsedBody(req);
     await listener(req, res);
   };
+  return Object.assign(handle, { clientError });
+}
+
+/** The servers {@link listenForClientErrors} has looked at, each once. */
+const seenServers = new WeakSet<object>();
+
+/**
+ * Adds `clientError` to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the first time
+ * the handler serves a request of it, unless the server has a `clientError` listener of its own (node:http then
+ * leaves parser errors to it, and two answers on one socket would clash).
+ */
+function listenForClientErrors(server: unknown, clientError: ClientErrorListener): void {
+  if (!(server instanceof EventEmitter) || seenServers.has(server)) return;
+  seenServers.add(server);
+  if (server.listenerCount('clientError') === 0) server.on('clientError', clientError);
 }
 
 /**

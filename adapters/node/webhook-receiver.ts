@@ -4,13 +4,13 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
-import { toNodeHandler, type NodeHandler } from './to-node-handler.js';
+import { toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
 
 /**
  * The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed (listeners per known
  * type, `unknown` for a type the SDK does not know, `event` for all, `error`).
  */
-export type WebhookMiddleware = NodeHandler &
+export type WebhookMiddleware = NodeHandlerWithClientError &
   Pick<WebhookReceiver, 'on' | 'once' | 'off' | 'waitFor' | 'verify'> & {
     /** The receiver behind the middleware. */
     readonly receiver: WebhookReceiver;
@@ -43,6 +43,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
     res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'body_already_read', message: problem.message }));
   };
   return Object.assign(middleware, {
+    clientError: handle.clientError,
     receiver,
     on: receiver.on.bind(receiver),
     once: receiver.once.bind(receiver),

@@ -32,6 +32,16 @@ export function errorResponse(
   });
 }
 
+/**
+ * The answer to a request whose client went away (its `request.signal` aborted: the player's connection closed) before
+ * the relay called the service for it: nothing was sent upstream, so the client, which reads no answer, keeps its data
+ * and sends it again. assumed: 499, the status nginx logs for a request its client closed, so a server's logs and
+ * metrics tell it from the relay's own refusals; no client ever reads it.
+ */
+export function clientGoneResponse(): Response {
+  return errorResponse(499, 'BAD_REQUEST', 'The client closed the request before the relay forwarded it; nothing was sent to the service');
+}
+
 /** 400 `VALIDATION_ERROR` naming every field that broke a rule (`sessions.3.creatorKey`). */
 export function validationErrorResponse(details: ErrorDetail[]): Response {
   return errorResponse(400, 'VALIDATION_ERROR', `Invalid request: ${summarize(details)}`, details);

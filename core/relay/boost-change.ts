@@ -7,6 +7,7 @@ import { withoutErrorBody } from '../server/error-body.js';
 import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
+import { clientGoneResponse } from './answers.js';
 
 /**
  * Changes the player's boost (`PUT /v1/server/sponsors/user/{userId}`); when the service answers 404, creates it
@@ -14,12 +15,22 @@ import type { RelaySponsorRequest } from './protocol.js';
  * gets the change's 404 and boosts for the first time through the creation; a creator or campaign that does not
  * exist is the creation's 404 as well, so that answer reaches the game unchanged.
  */
-export async function changeOrCreateBoost(sponsors: Pick<Sponsors, 'change' | 'create'>, userId: string, request: RelaySponsorRequest): Promise<BoostRecord> {
+export async function changeOrCreateBoost(
+  sponsors: Pick<Sponsors, 'change' | 'create'>,
+  userId: string,
+  request: RelaySponsorRequest,
+  signal?: AbortSignal,
+): Promise<BoostRecord | Response> {
+  // Neither call is aborted once sent (the service may apply it all the same, and a client that sent the change again
+  // would then read the cooldown's 400 for its own change); a client gone before a call is not sent it.
+  if (signal?.aborted) return clientGoneResponse();
   try {
     return await sponsors.change(userId, request);
   } catch (error) {
     // Only the service's own 404: a proxy's page or a wrong baseUrl's is no sign of a player without a boost.
     if (!isCampaignError(error, 'NOT_FOUND') || withoutErrorBody(error)) throw error;
+    // The change applied nothing: a client gone by now sends it again and gets its creation then.
+    if (signal?.aborted) return clientGoneResponse();
     return sponsors.create(boostCreation(userId, request));
   }
 }

@@ -42,7 +42,19 @@ export interface RelayCors {
   preflight(request: Request): Response | undefined;
   /** `response` with the CORS headers its request's origin is owed (none for an origin not allowed). */
   decorate(request: Request, response: Response): Response;
+  /** The headers {@link RelayCors.decorate} adds for a request from `origin` (none but `Vary` for an origin not allowed). */
+  headers(origin: string | null | undefined): Record<string, string>;
 }
+
+/**
+ * Where a relay with `cors` keeps the CORS headers owed to a request node:http refuses before the relay sees it (a
+ * parser error): `toNodeHandler` reads it to mark its raw answers as the relay marks its own. `Symbol.for`, so a relay
+ * made by the package's other build (CJS beside ESM) is read too.
+ */
+export const REFUSED_REQUEST_CORS = Symbol.for('game-campaign-sdk.refusedRequestCors');
+
+/** The function under {@link REFUSED_REQUEST_CORS}: the headers for a refused request's target and `Origin`, where known. */
+export type RefusedRequestCors = (request: { target: string | undefined; origin: string | undefined }) => Record<string, string>;
 
 /**
  * The relay's CORS handling.
@@ -53,6 +65,14 @@ export function relayCors(options: RelayCorsOptions, routes: Readonly<Record<str
   const allowed = originCheck(options.origins);
   const maxAge = options.maxAgeSeconds ?? DEFAULT_CORS_MAX_AGE_SECONDS;
   if (!Number.isInteger(maxAge) || maxAge < 0) throw new RangeError('cors.maxAgeSeconds must be a whole number of seconds >= 0');
+  const headers = (origin: string | null | undefined): Record<string, string> => {
+    const marks: Record<string, string> = { vary: 'Origin' };
+    if (origin != null && allowed(origin)) {
+      marks['access-control-allow-origin'] = origin;
+      marks['access-control-expose-headers'] = CORS_EXPOSED_HEADERS.join(', ');
+    }
+    return marks;
+  };
 
   return {
     preflight(request) {
@@ -78,15 +98,8 @@ export function relayCors(options: RelayCorsOptions, routes: Readonly<Record<str
       });
     },
 
-    decorate(request, response) {
-      const origin = request.headers.get('origin');
-      const headers: Record<string, string> = { vary: 'Origin' };
-      if (origin !== null && allowed(origin)) {
-        headers['access-control-allow-origin'] = origin;
-        headers['access-control-expose-headers'] = CORS_EXPOSED_HEADERS.join(', ');
-      }
-      return withHeaders(response, headers);
-    },
+    decorate: (request, response) => withHeaders(response, headers(request.headers.get('origin'))),
+    headers,
   };
 }
 

@@ -8,7 +8,7 @@ import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
-import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
 import { clockShiftMs } from './device-clock.js';
@@ -49,7 +49,7 @@ interface Forwarded {
  * cap are FAILED without reaching the service; a batch whose every item names another user is a 403 (the game's
  * credentials are another player's: the tracker keeps the sessions for its own player's).
  */
-export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute): Promise<Response> {
+export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute, signal?: AbortSignal): Promise<Response> {
   const batch = checkedBatch(body) ?? zodCheckedBatch(body);
   if ('details' in batch) return validationErrorResponse(batch.details);
   const { sessions, startedMs, endedMs, isTest } = batch;
@@ -98,6 +98,10 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     if (!decided) return unavailableResponse(`The game's session policy did not answer within ${timeoutMs} ms; retry later`);
     candidates = decided;
   }
+  // A client gone by now (its connection closed while the body, the policy or the cap store was awaited) reads no
+  // answer and sends its sessions again: none is forwarded or counted for it. Once handed to the coalescer they go
+  // on (a merged call carries other players' sessions; a copy sent again is SKIPPED, counted once by the cap).
+  if (signal?.aborted) return clientGoneResponse();
   let forwarded = candidates;
   const cap = isTest ? undefined : route.dailyCap; // a test-mode session is validated, never recorded: it plays no time
   if (cap) {
@@ -105,6 +109,10 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
       forwarded = await takeFromCap(cap, userId, candidates, results);
     } catch {
       return unavailableResponse('The play-time cap store is unavailable; retry later');
+    }
+    if (signal?.aborted) {
+      await giveBack(cap, forwarded);
+      return clientGoneResponse();
     }
   }
 

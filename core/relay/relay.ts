@@ -15,13 +15,13 @@ import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
-import { dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
 import { attachContextAddress, attachedClientAddress, limitKeyOfAddress, type ClientAddress } from './client-address.js';
 import { PlaytimeCoalescer } from './coalescer.js';
-import { relayCors, type RelayCorsOptions } from './cors.js';
+import { REFUSED_REQUEST_CORS, relayCors, type RefusedRequestCors, type RelayCorsOptions } from './cors.js';
 import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
 import { failedAuthLimiterOf, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
@@ -278,23 +278,25 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
     const body = await readJsonBody(c.req.raw, bodyLimits);
     if (!body.ok) return body.response;
-    return answerPlaytime(body.value, c.get('user'), playtime);
+    return answerPlaytime(body.value, c.get('user'), playtime, c.req.raw.signal);
   });
 
   /**
    * A route that reads its body, checks it with `schema`, and answers `call`'s data, the refusal it returns instead
    * of calling the service (a `Response`), or the upstream error.
    */
-  const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string) => Promise<unknown>) =>
+  const forward = <S extends z.ZodMiniType>(schema: S, call: (body: z.output<S>, userId: string, signal: AbortSignal) => Promise<unknown>) =>
     createMiddleware<Env>(async (c) => {
       const body = await readJsonBody(c.req.raw, bodyLimits);
       if (!body.ok) return body.response;
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        const answer = await call(parsed.data, c.get('user').userId);
+        const answer = await call(parsed.data, c.get('user').userId, c.req.raw.signal);
         return answer instanceof Response ? answer : dataResponse(answer);
       } catch (error) {
+        // Its call aborted as the client went (the web view token's): an answer no one reads, not a 503 in the logs.
+        if (c.req.raw.signal.aborted) return clientGoneResponse();
         return upstreamErrorResponse(error);
       }
     });
@@ -302,11 +304,14 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(
     RELAY_ROUTES.webviewToken,
     guard,
-    forward(RelayWebviewRequest, async (body, userId): Promise<RelayWebviewToken | Response> => {
+    forward(RelayWebviewRequest, async (body, userId, signal): Promise<RelayWebviewToken | Response> => {
       const request = { ...withPlayerCallbackId(body, userId), userId };
       const tooLarge = forwardedTooLarge(request);
       if (tooLarge) return tooLarge;
-      const token = await server.webview.createToken(request);
+      // A one-time token only its requester can use: a client gone before or while it is made needs none, so its
+      // call is not sent, or is aborted (the service's unused token expires on its own).
+      if (signal.aborted) return clientGoneResponse();
+      const token = await server.webview.createToken(request, { signal });
       return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
     }),
   );
@@ -315,10 +320,10 @@ export function createRelay(options: RelayOptions): Relay {
     guard,
     // The player is named in the upstream path: an id it cannot carry is the game's authenticate's to fix.
     createMiddleware<Env>(async (c, next) => unusablePathUser(c.get('user').userId) ?? (await next())),
-    forward(RelaySponsorRequest, async (body, userId) => {
+    forward(RelaySponsorRequest, async (body, userId, signal) => {
       const request = withPlayerCallbackId(body, userId);
       // The creation's body, the change's with the userId, is the larger of the two it may send.
-      return forwardedTooLarge(boostCreation(userId, request)) ?? changeOrCreateBoost(server.sponsors, userId, request);
+      return forwardedTooLarge(boostCreation(userId, request)) ?? changeOrCreateBoost(server.sponsors, userId, request, signal);
     }),
   );
 
@@ -345,7 +350,15 @@ export function createRelay(options: RelayOptions): Relay {
   const prefix = basePath === '/' ? '' : basePath;
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
-  return { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
+  const relay: Relay = { fetch: async (request, context) => cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context))) };
+  // For toNodeHandler's answers to what node:http refuses: marked as the relay marks its own, under its base path only
+  // (the server may serve other things beside it), and only where the refused bytes named the path.
+  const refused: RefusedRequestCors = ({ target, origin }) => {
+    const path = target?.split('?')[0];
+    return path !== undefined && (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) ? cors.headers(origin) : {};
+  };
+  Object.defineProperty(relay, REFUSED_REQUEST_CORS, { value: refused });
+  return relay;
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */

@@ -107,8 +107,9 @@ export type WebhookEvent = { [T in WebhookEventType]: WebhookEventEnvelope<T, Pa
 export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, { type: T }>;
 
 /**
- * A received event of a type this SDK does not know (one the service added later). Narrow a
- * {@link ReceivedWebhookEvent} with `isKnownWebhookEvent(event)` first; then read these with checks.
+ * A received event of a type this SDK does not know (one the service added later), or of type `''` when the body
+ * names no type as a string (`raw` holds it as sent). Narrow a {@link ReceivedWebhookEvent} with
+ * `isKnownWebhookEvent(event)` first; then read these with checks.
  */
 export type UnknownWebhookEvent = WebhookEventEnvelope<string, Record<string, unknown>>;
 

@@ -1,5 +1,7 @@
 import { apiEndpoint } from '../http/environment.js';
-import { createTransport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type RequestOptions, type Transport, type TransportOptions } from '../http/transport.js';
+import { invalid } from '../http/request-validation.js';
+import { MAX_PATH_USER_CHARS } from '../relay/user-path.js';
 import { validateResponse } from '../schema/responses.js';
 import { ServerCampaigns } from './campaigns.js';
 import { Coupons } from './coupons.js';
@@ -70,7 +72,7 @@ export class CampaignServer {
     checkNumbers(options);
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
-    const transport = createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse);
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -90,10 +92,55 @@ export class CampaignServer {
  */
 function checkNumbers(options: CampaignServerOptions | undefined): void {
   const { maxRetries, timeoutMs } = (options ?? {}) as { maxRetries?: unknown; timeoutMs?: unknown };
-  if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
-    throw new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
-  }
+  checkMaxRetries(maxRetries);
   if (timeoutMs != null && !(typeof timeoutMs === 'number' && timeoutMs > 0)) {
     throw new RangeError(`timeoutMs must be a number of ms above 0 (Infinity: none), got ${String(timeoutMs)}`);
   }
+}
+
+/** A `maxRetries` (the client's or one call's): a whole number >= 0 or Infinity; `undefined` or `null` is the default. */
+function checkMaxRetries(maxRetries: unknown): void {
+  if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
+    throw new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
+  }
+}
+
+/**
+ * The longest path `CampaignServer` sends, percent-encoded: the relay's longest player id in a path
+ * ({@link MAX_PATH_USER_CHARS}) with room for the longest fixed part (`/v1/server/sponsors/user/`), so that every path the
+ * relay lets through is sent. assumed: the request line then still fits nginx's default 8 KiB buffer.
+ */
+export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
+
+/**
+ * `transport` with each call checked before anything is sent:
+ * - its own `maxRetries`, as the constructor checks the client's: `{ maxRetries: NaN }` on one call (a number read from
+ *   an unset environment variable) turned its retries off in silence, `-1` meant none and `1.5` two;
+ * - its path's length: a path parameter of tens of thousands of characters (a `transactionId` a player crafted, passed
+ *   on by the game) made a request line servers refuse with 431 or 414 while it was still being sent, which read as a
+ *   `ConnectionError` ("other side closed") and was retried; now a `ValidationError` naming `(path)`.
+ * Checked here, not in the transport, which game clients carry (the per-call `timeout` is checked there already).
+ */
+function checkedCalls(transport: Transport): Transport {
+  const check = (path: string, options: RequestOptions | undefined) => {
+    checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
+    if (path.length > MAX_PATH_CHARS) {
+      invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
+    }
+  };
+  return {
+    baseUrl: transport.baseUrl,
+    request: async (spec) => {
+      check(spec.path, spec.options);
+      return transport.request(spec);
+    },
+    data: async (spec) => {
+      check(spec.path, spec.options);
+      return transport.data(spec);
+    },
+    get: async (path, name, shape, options, query) => {
+      check(path, options);
+      return transport.get(path, name, shape, options, query);
+    },
+  };
 }

@@ -18,4 +18,7 @@ export type { LogEntry, TransportOptions, RetryPolicy, ResponseValidator } from 
 export type { RequestOptions } from '../http/transport.js';
 export { validateResponse } from '../schema/responses.js';
 export type { Page, PagePromise } from '../http/page.js';
+// A value as well as a type: the declarations (dist/server.d.ts) already say `const`, so `WebhookEventType.options`
+// (every event type the SDK knows, for one receiver per type) type-checked and then failed to import.
+export { WebhookEventType } from '../schema/webhooks.js';
 export type * from '../types.js';

@@ -20,7 +20,7 @@ export const WEBHOOK_VERIFICATION_REASONS = [
  * The failed check: `missing_headers` (id, timestamp or signature absent), `invalid_timestamp` (not a
  * number), `timestamp_too_old` / `timestamp_too_new` (outside the tolerance), `invalid_signature` (wrong
  * secret or tampered body), `replayed` (a receiver saw this delivery id already), `invalid_payload` (the
- * signature is fine but the body is not a known event).
+ * signature is fine but the body is not a JSON object).
  */
 export type WebhookVerificationReason = (typeof WEBHOOK_VERIFICATION_REASONS)[number];
 

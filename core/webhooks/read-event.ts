@@ -32,8 +32,9 @@ export function isKnownWebhookEvent(event: ReceivedWebhookEvent): event is Webho
 }
 
 /**
- * The event in a signed body. Only a body that is not a JSON object with a string `type` is refused
- * (`invalid_payload`): nothing can be dispatched without a type. Everything else is kept:
+ * The event in a signed body. Only a body that is not a JSON object is refused (`invalid_payload`). Everything else
+ * is kept:
+ * - an object without a string `type` is an unknown event of type `''` (its `type`, if any, stays in `raw`);
  * - every assumed field is optional; one present with another type than assumed is left out of the typed
  *   view (assumed: leaving it out beats passing a value of the wrong type to code typed for the right one),
  *   and stays in `raw`, the parsed body as sent;
@@ -41,7 +42,7 @@ export function isKnownWebhookEvent(event: ReceivedWebhookEvent): event is Webho
  * - `id` falls back to `deliveryId` (the `webhook-id` header), and without one to a hash of the body, so
  *   replays of the same body are still recognised.
  * @throws WebhookVerificationError `invalid_payload` for a body that is not JSON (read as UTF-8, a byte that is not
- * UTF-8 as U+FFFD) with an object and a string `type`
+ * UTF-8 as U+FFFD) holding an object
  */
 export function readEvent(payload: Uint8Array, deliveryId: string | undefined): ReceivedWebhookEvent {
   let raw: unknown;
@@ -53,10 +54,9 @@ export function readEvent(payload: Uint8Array, deliveryId: string | undefined): 
   if (!isObject(raw)) {
     throw new WebhookVerificationError('invalid_payload', 'The webhook body is not a JSON object', { details: [{ path: '(body)', message: 'must be a JSON object' }] });
   }
-  const { type } = raw;
-  if (typeof type !== 'string') {
-    throw new WebhookVerificationError('invalid_payload', 'The webhook body has no string type', { details: [{ path: 'type', message: 'must be a string' }] });
-  }
+  // An object that names no type as a string (the service's envelope calls it otherwise, or sent none) is still the
+  // service's: an unknown event of type '' with the body in `raw`, never a 400 the service would retry until it gave up.
+  const type = typeof raw['type'] === 'string' ? raw['type'] : '';
   const known = Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_FIELDS, type) ? WEBHOOK_EVENT_FIELDS[type as keyof typeof WEBHOOK_EVENT_FIELDS] : {};
   const envelope = validFields(raw, WEBHOOK_ENVELOPE_FIELDS, false);
   const data = isObject(raw['data']) ? validFields(raw['data'], known, true) : {};

@@ -17,9 +17,8 @@ import { serveStatic } from '@hono/node-server/serve-static';
 import { Hono } from 'hono';
 import { cors } from 'hono/cors';
 import { streamSSE } from 'hono/streaming';
-import { CampaignServer, createRelay, createWebhookReceiver, type ReceivedWebhookEvent } from 'game-campaign-sdk/server';
+import { CampaignServer, createRelay, createWebhookReceiver, WebhookEventType, type ReceivedWebhookEvent } from 'game-campaign-sdk/server';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS, type RunningEmulator } from 'game-campaign-sdk/emulator';
-import { WEBHOOK_EVENT_TYPES } from '../../core/schema/webhooks.js';
 
 /** Options of {@link startGameServer}. */
 export interface GameServerOptions {
@@ -79,7 +78,8 @@ export async function startGameServer(options: GameServerOptions): Promise<GameS
     running = serve({ fetch: app.fetch, port: options.port ?? 8788, hostname: '127.0.0.1' }, (info) => resolve(info.port));
   });
   const url = `http://127.0.0.1:${port}`;
-  for (const eventType of WEBHOOK_EVENT_TYPES) {
+  // Every event type the SDK knows (the schema's own list): one receiver, with its own secret, for each.
+  for (const eventType of WebhookEventType.options) {
     const hook = await server.webhooks.create({ url: `${url}/webhooks/${eventType}`, eventType });
     const receiver = createWebhookReceiver({ secret: hook.secret });
     receiver.on('event', (event) => feeds.forEach((send) => send(event)));

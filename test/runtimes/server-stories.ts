@@ -28,9 +28,10 @@ export function batch(userId: string, run: string, count = 2) {
 }
 
 /** POSTs `body` to the relay's playtime route as `userId`, from the game's origin. */
-export function postPlaytime(url: string, userId: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+export function postPlaytime(url: string, userId: string, body: unknown, headers: Record<string, string> = {}, signal?: AbortSignal): Promise<Response> {
   return fetch(`${url}/campaign/playtime/sessions`, {
     method: 'POST',
+    ...(signal ? { signal } : {}),
     headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${userId}`, 'content-type': 'application/json', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
@@ -170,6 +171,24 @@ export function serverStories(runtime: RuntimeName): void {
 
     it("the webhook receiver's waitFor is answered by a delivery that arrives as another request", async () => {
       expect(await waitedDelivery(served.url, `${runtime}-wait`)).toEqual({ status: 200, body: { type: 'coupon.redeemed' } });
+    });
+
+    // The runtime's request.signal reaches the relay: Node (@hono/node-server behind toNodeHandler), Bun and Deno abort it
+    // when the client's connection closes; workerd (no enable_request_signal flag here) does not, so there the batch
+    // goes on, as before, and is recorded once.
+    it("a player whose connection closes before the relay forwards the batch is not forwarded", async () => {
+      const run = `${runtime}-leaver`;
+      const controller = new AbortController();
+      const posting = postPlaytime(served.url, 'leaver', batch('leaver', run), {}, controller.signal).catch(() => undefined);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      controller.abort();
+      await posting;
+      // The client sends the batch again and reads its answer: judged after the first (its 400 ms began later), so the
+      // first, had it gone on, was recorded by then and this one is SKIPPED. Nothing is lost either way.
+      const again = await postPlaytime(served.url, 'leaver', batch('leaver', run));
+      const results = ((await again.json()) as { data: { results: Array<{ status: string }> } }).data.results.map((r) => r.status);
+      expect(results, served.output()).toEqual(runtime === 'workerd' ? ['SKIPPED', 'SKIPPED'] : ['SUCCESS', 'SUCCESS']);
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(2);
     });
 
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {

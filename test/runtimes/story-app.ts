@@ -46,6 +46,11 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
       return match ? { userId: match[1] as string } : null;
     },
     cors: { origins: [config.gameOrigin] },
+    // The player `leaver`'s sessions take 400 ms to be judged: a client that goes away meanwhile is not forwarded.
+    acceptSession: async (_session, user) => {
+      if (user.userId === 'leaver') await new Promise((resolve) => setTimeout(resolve, 400));
+      return true;
+    },
     failedAuthLimit: true,
     // None on Node: toNodeHandler attaches the socket's address, which the relay reads by default.
     ...(clientAddress ? { clientAddress } : {}),

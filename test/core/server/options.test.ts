@@ -31,3 +31,50 @@ describe('CampaignServer options', () => {
     expect(fake.calls).toHaveLength(2);
   });
 });
+
+describe("CampaignServer's per-call maxRetries", () => {
+  it.each([Number.NaN, -1, 1.5, '2', -Infinity])('refuses { maxRetries: %s } on a call with a RangeError, sending nothing', async (maxRetries) => {
+    const fake = createFakeFetch(reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    const options = { maxRetries } as { maxRetries: number };
+    const expected = new RangeError(`maxRetries must be a whole number >= 0 (Infinity: no limit), got ${String(maxRetries)}`);
+    await expect(server.payments.get('tx-1', options)).rejects.toThrow(expected);
+    await expect(server.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1' }, options)).rejects.toThrow(expected);
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it('takes 0, whole numbers, Infinity and no value on a call, and retries as it says', async () => {
+    const fake = createFakeFetch(reply.error(503, 'INTERNAL_ERROR', 'busy', { headers: { 'retry-after': '0' } }), reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, maxRetries: 0 });
+    await expect(server.payments.get('tx-1', { maxRetries: 1 })).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(2);
+    for (const maxRetries of [0, 3, Infinity, undefined]) {
+      const ok = new CampaignServer({ serverKey: SERVER_KEY, fetch: createFakeFetch(reply.ok(paymentDetail)).fetch });
+      await expect(ok.payments.get('tx-1', { maxRetries })).resolves.toBeDefined();
+    }
+  });
+});
+
+describe("CampaignServer: a path too long for servers", () => {
+  const expected = (length: number) =>
+    expect.objectContaining({ name: 'ValidationError', code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: `is ${length} characters percent-encoded, over 8100: a path parameter is too long for servers to take` }] });
+
+  it('refuses a path parameter that makes the path longer than 8100 characters with a ValidationError, sending nothing', async () => {
+    const fake = createFakeFetch();
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    const long = 'x'.repeat(20_000);
+    await expect(server.payments.get(long)).rejects.toEqual(expected('/v1/server/payments/'.length + 20_000));
+    await expect(server.coupons.listUsage(long).then((page) => page)).rejects.toEqual(expected('/v1/server/coupons/user/'.length + 20_000));
+    await expect(server.sponsors.change(long, { newCreatorKey: 'creator-a' })).rejects.toEqual(expected('/v1/server/sponsors/user/'.length + 20_000));
+    // Percent-encoding counts: 3,000 'é' (%C3%A9 each) are 18,000 characters in the path.
+    await expect(server.payments.get('é'.repeat(3000))).rejects.toEqual(expected('/v1/server/payments/'.length + 18_000));
+    expect(fake.calls).toHaveLength(0);
+  });
+
+  it("sends every path the relay lets through (a player id of up to 8000 characters, percent-encoded)", async () => {
+    const fake = createFakeFetch().otherwise(reply.ok({ userId: 'u', campaignId: 'c', creatorKey: 'creator-a', creatorName: 'A', isActive: true, sponsoredAt: '2024-05-01T00:00:00.000Z' }));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    await expect(server.sponsors.change('u'.repeat(8000), { newCreatorKey: 'creator-a' })).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(1);
+  });
+});

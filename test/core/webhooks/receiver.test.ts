@@ -68,10 +68,23 @@ describe('createWebhookReceiver: fetch', () => {
     expect(errors.map((e) => (e as WebhookVerificationError).reason)).toEqual(cases.map(([, reason]) => reason));
   });
 
-  it('answers 400 invalid_payload to a signed body that is not a known event', async () => {
+  // Before, 400 invalid_payload: a genuine delivery whose envelope names its type otherwise (the spec shows none) was
+  // resent until the service gave up, every event of it lost.
+  it("accepts a signed object that names no type as a string, as an unknown event of type ''", async () => {
+    const { receiver, events } = setup();
+    const unknown: unknown[] = [];
+    receiver.on('unknown', (event) => void unknown.push(event));
+    const body = { event: 'coupon.redeemed', payload: { couponCode: 'DAILY' } };
+
+    expect(await answer(receiver, post(delivery(body)))).toEqual({ status: 204, body: undefined });
+    expect(unknown).toEqual([expect.objectContaining({ type: '', data: {}, raw: body })]);
+    expect(events).toEqual([expect.objectContaining({ type: '' })]);
+  });
+
+  it('answers 400 invalid_payload to a signed body that is not a JSON object', async () => {
     const { receiver, events } = setup();
 
-    expect(await answer(receiver, post(delivery({ hello: 'world' })))).toEqual({ status: 400, body: { error: 'invalid_payload' } });
+    expect(await answer(receiver, post(delivery(['coupon.redeemed'] as never)))).toEqual({ status: 400, body: { error: 'invalid_payload' } });
     expect(events).toEqual([]);
   });
 

@@ -1,0 +1,151 @@
+/**
+ * Behind `toNodeHandler`, a request node:http's own parser refuses (headers over 16 KiB, a `Content-Length` given
+ * twice) is answered in the spec's error body and, for the relay's path and an origin its `cors` allows, with the
+ * relay's CORS headers. Before, node:http's default (`_http_server.js` `socketOnError`) answered an empty 400 or 431
+ * without CORS: a client read no code or message, and a portal page's browser hid the answer ("Failed to fetch").
+ * Real node:http servers and raw sockets.
+ */
+import { createServer, type Server } from 'node:http';
+import { connect, type AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { relayOverFakeService } from './fake-service.js';
+
+const ORIGIN = 'https://game.portal-cdn.example';
+const servers: Server[] = [];
+
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
+});
+
+async function listen(server: Server): Promise<number> {
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+}
+
+/** Sends `text` as it is on a new connection and reads the whole answer until the server closes. */
+function rawExchange(port: number, text: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(text));
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    socket.on('error', reject);
+    socket.on('close', () => {
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      const [statusLine = '', ...lines] = head.split('\r\n');
+      const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]));
+      resolve({ status: Number(statusLine.split(' ')[1]), headers, body });
+    });
+  });
+}
+
+/** A POST to the relay's playtime route whose headers are over node:http's 16 KiB, its Origin first. */
+const oversized = (origin: string, path = `/campaign${RELAY_ROUTES.playtime}`) =>
+  `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${origin}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${'x'.repeat(20_000)}\r\n\r\n`;
+
+describe('toNodeHandler: requests node:http refuses', () => {
+  it('answers headers over 16 KiB 431 in the error body with the CORS headers of an allowed origin (listener added by hand, before any request)', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const port = await listen(createServer(handler).on('clientError', handler.clientError));
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect(answer.status).toBe(431);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(answer.headers['access-control-expose-headers']).toBe('retry-after');
+    expect(answer.headers.vary).toBe('Origin');
+    expect(JSON.parse(answer.body)).toEqual({
+      status: 431,
+      error: 'Request Header Fields Too Large',
+      code: 'BAD_REQUEST',
+      message: 'The request is not valid HTTP (HPE_HEADER_OVERFLOW)',
+    });
+  });
+
+  it('adds its listener to the server at the first request it serves', async () => {
+    const service = relayOverFakeService({ cors: { origins: [ORIGIN] } });
+    const server = createServer(toNodeHandler(service.relay));
+    const port = await listen(server);
+    expect(server.listenerCount('clientError')).toBe(0);
+    const first = await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(first.status).toBe(401);
+    expect(server.listenerCount('clientError')).toBe(1);
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect(answer.status).toBe(431);
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  it('gives an origin the relay does not allow, a path outside the relay, or a relay without cors no CORS header, and still the error body', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const port = await listen(createServer(handler).on('clientError', handler.clientError));
+    const other = await rawExchange(port, oversized('https://evil.example'));
+    expect(other.status).toBe(431);
+    expect(other.headers['access-control-allow-origin']).toBeUndefined();
+    expect(JSON.parse(other.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+    const outside = await rawExchange(port, oversized(ORIGIN, '/admin/login'));
+    expect(outside.status).toBe(431);
+    expect(outside.headers['access-control-allow-origin']).toBeUndefined();
+
+    const plain = toNodeHandler(relayOverFakeService().relay);
+    const plainPort = await listen(createServer(plain).on('clientError', plain.clientError));
+    const noCors = await rawExchange(plainPort, oversized(ORIGIN));
+    expect(noCors.status).toBe(431);
+    expect(noCors.headers['access-control-allow-origin']).toBeUndefined();
+    expect(JSON.parse(noCors.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  // Found in Chromium (test/browser/relay-raw-errors-cors.test.ts): a browser reuses the connection of its earlier
+  // requests and sends `Origin` after the headers the page set. Before, a kept-alive socket was closed unanswered (node's
+  // own socketOnError answers unless a response is under way) and only the first 16 KiB were searched for `Origin`.
+  it('answers on a kept-alive connection, with CORS for an Origin sent after the oversized header', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const port = await listen(createServer(handler).on('clientError', handler.clientError));
+    const path = `/campaign${RELAY_ROUTES.playtime}`;
+    const first = `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`;
+    const second = `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nAuthorization: Bearer ${'x'.repeat(20_000)}\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\n\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(first));
+      let text = '';
+      socket.on('data', (chunk: Buffer) => {
+        const had = text;
+        text += chunk.toString('utf8');
+        if (!had.includes('UNAUTHORIZED') && text.includes('UNAUTHORIZED')) socket.write(second);
+      });
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    const answers = answer.split(/(?=HTTP\/1\.1 )/);
+    expect(answers.map((one) => one.split('\r\n')[0])).toEqual(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 431 Request Header Fields Too Large']);
+    expect(answers[1]).toContain(`access-control-allow-origin: ${ORIGIN}\r\n`);
+    expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  it('answers a malformed request (Content-Length given twice) 400 BAD_REQUEST in the error body', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const port = await listen(createServer(handler).on('clientError', handler.clientError));
+    const answer = await rawExchange(
+      port,
+      `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${ORIGIN}\r\nContent-Length: 2\r\nContent-Length: 3\r\n\r\n{}`,
+    );
+    expect(answer.status).toBe(400);
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(JSON.parse(answer.body)).toEqual({ status: 400, error: 'Bad Request', code: 'BAD_REQUEST', message: expect.stringMatching(/^The request is not valid HTTP \(HPE_/) });
+  });
+
+  it("leaves a server with a clientError listener of its own alone, and gives the webhook middleware the same listener", async () => {
+    const handler = toNodeHandler(relayOverFakeService().relay);
+    const own = () => undefined;
+    const server = createServer(handler).on('clientError', own);
+    const port = await listen(server);
+    await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(server.listeners('clientError')).toEqual([own]);
+
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const hookPort = await listen(createServer(webhooks).on('clientError', webhooks.clientError));
+    const answer = await rawExchange(hookPort, oversized(ORIGIN, '/webhooks'));
+    expect(answer.status).toBe(431);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+});
