@@ -44,8 +44,8 @@ describe('the API report check', () => {
   it('fails when the public API differs from the report (an exported signature changed, the report not updated)', async () => {
     const folder = tempDir();
     const report = readFileSync(join(ROOT, 'docs/api', REPORT), 'utf8');
-    expect(report).toContain('export function toNodeHandler(handler: FetchHandler): NodeHandler;');
-    writeFileSync(join(folder, REPORT), report.replace('export function toNodeHandler(handler: FetchHandler): NodeHandler;', 'export function toNodeHandler(handler: FetchHandler, basePath: string): NodeHandler;'));
+    expect(report).toContain('export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError;');
+    writeFileSync(join(folder, REPORT), report.replace('export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError;', 'export function toNodeHandler(handler: FetchHandler, basePath: string): NodeHandlerWithClientError;'));
     const result = await script(['scripts/api-report.mjs', '--entry', 'node', '--report-folder', folder]);
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('api-report: ./node: the public API changed: run `npm run build` and commit docs/api/');
