@@ -80,7 +80,7 @@ export type SentWebhookEvent = z.infer<typeof SentWebhookEvent>;
 export type WebhookEventData<T extends WebhookEventType> = Extract<SentWebhookEvent, { type: T }>['data'];
 
 /** What every received event has, known type or not. */
-export interface WebhookEventEnvelope<T extends string, D> {
+export interface WebhookEventEnvelope<T extends string, D, R = Record<string, unknown>> {
   /** The event id: the body's `id`, or, when the body has none (or not a string), the delivery id (`webhook-id`). */
   id: string;
   /** The event type, e.g. `sponsor.changed`. */
@@ -91,8 +91,11 @@ export interface WebhookEventEnvelope<T extends string, D> {
   callbackId?: string;
   /** The payload: the fields we know with the right type, and every field we do not know. */
   data: D;
-  /** The parsed body exactly as sent: nothing left out, nothing converted. */
-  raw: Record<string, unknown>;
+  /**
+   * The parsed body exactly as sent: nothing left out, nothing converted. For an {@link UnknownWebhookEvent}, any
+   * JSON value, or the body's text when it is not JSON (a signed body is never refused over its shape).
+   */
+  raw: R;
 }
 
 /**
@@ -108,10 +111,11 @@ export type WebhookEventOf<T extends WebhookEventType> = Extract<WebhookEvent, {
 
 /**
  * A received event of a type this SDK does not know (one the service added later), or of type `''` when the body
- * names no type as a string (`raw` holds it as sent). Narrow a {@link ReceivedWebhookEvent} with
- * `isKnownWebhookEvent(event)` first; then read these with checks.
+ * names no type as a string or is not a JSON object (`raw` holds it as sent: any JSON value, or the text when it is
+ * not JSON). Narrow a {@link ReceivedWebhookEvent} with `isKnownWebhookEvent(event)` first; then read these with
+ * checks.
  */
-export type UnknownWebhookEvent = WebhookEventEnvelope<string, Record<string, unknown>>;
+export type UnknownWebhookEvent = WebhookEventEnvelope<string, Record<string, unknown>, unknown>;
 
 /** What a verified delivery becomes: a known event, or one of a type the SDK does not know. */
 export type ReceivedWebhookEvent = WebhookEvent | UnknownWebhookEvent;

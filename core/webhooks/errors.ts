@@ -3,7 +3,6 @@
  * that works across realms (it checks `name`, as oauth4webapi's guards do).
  * @see spec "Events" rule 6, DESIGN section 8
  */
-import type { ErrorDetail } from '../schema/errors.js';
 
 /** Every check a delivery can fail, in the order they run. */
 export const WEBHOOK_VERIFICATION_REASONS = [
@@ -13,14 +12,13 @@ export const WEBHOOK_VERIFICATION_REASONS = [
   'timestamp_too_new',
   'invalid_signature',
   'replayed',
-  'invalid_payload',
 ] as const;
 
 /**
  * The failed check: `missing_headers` (id, timestamp or signature absent), `invalid_timestamp` (not a
  * number), `timestamp_too_old` / `timestamp_too_new` (outside the tolerance), `invalid_signature` (wrong
- * secret or tampered body), `replayed` (a receiver saw this delivery id already), `invalid_payload` (the
- * signature is fine but the body is not a JSON object).
+ * secret or tampered body), `replayed` (a receiver saw this delivery id already). A signed body is never
+ * refused over its shape.
  */
 export type WebhookVerificationReason = (typeof WEBHOOK_VERIFICATION_REASONS)[number];
 
@@ -36,13 +34,10 @@ export class WebhookVerificationError extends Error {
   override readonly name = 'WebhookVerificationError';
   /** Which check failed. */
   readonly reason: WebhookVerificationReason;
-  /** For `invalid_payload`: what is wrong with the event, in the spec's `[{ path, message }]` form. */
-  readonly details: ErrorDetail[] | undefined;
 
-  constructor(reason: WebhookVerificationReason, message: string, options: { details?: ErrorDetail[]; cause?: unknown } = {}) {
+  constructor(reason: WebhookVerificationReason, message: string, options: { cause?: unknown } = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.reason = reason;
-    this.details = options.details;
   }
 }
 

@@ -9,7 +9,6 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type * as z from 'zod/mini';
 import { WEBHOOK_ENVELOPE_FIELDS, WEBHOOK_EVENT_FIELDS, type ReceivedWebhookEvent, type WebhookEvent } from '../schema/events.js';
 import { WEBHOOK_EVENT_TYPES } from '../schema/webhooks.js';
-import { WebhookVerificationError } from './errors.js';
 
 /**
  * Not fatal: a byte that is not UTF-8 (a name the sender wrote in Latin-1) reads as U+FFFD rather than refusing a
@@ -32,8 +31,9 @@ export function isKnownWebhookEvent(event: ReceivedWebhookEvent): event is Webho
 }
 
 /**
- * The event in a signed body. Only a body that is not a JSON object is refused (`invalid_payload`). Everything else
- * is kept:
+ * The event in a signed body, whatever its shape; nothing is refused:
+ * - a body that is not a JSON object (an array, a string, text that is not JSON) is an unknown event of type `''`
+ *   whose `raw` is the parsed value, or the text when it is not JSON;
  * - an object without a string `type` is an unknown event of type `''` (its `type`, if any, stays in `raw`);
  * - every assumed field is optional; one present with another type than assumed is left out of the typed
  *   view (assumed: leaving it out beats passing a value of the wrong type to code typed for the right one),
@@ -41,25 +41,23 @@ export function isKnownWebhookEvent(event: ReceivedWebhookEvent): event is Webho
  * - payload fields we do not know are kept in `data`; a `data` that is missing or not an object reads as `{}`;
  * - `id` falls back to `deliveryId` (the `webhook-id` header), and without one to a hash of the body, so
  *   replays of the same body are still recognised.
- * @throws WebhookVerificationError `invalid_payload` for a body that is not JSON (read as UTF-8, a byte that is not
- * UTF-8 as U+FFFD) holding an object
  */
 export function readEvent(payload: Uint8Array, deliveryId: string | undefined): ReceivedWebhookEvent {
-  let raw: unknown;
+  const text = utf8.decode(payload);
+  let raw: unknown = text;
   try {
-    raw = JSON.parse(utf8.decode(payload));
-  } catch (cause) {
-    throw new WebhookVerificationError('invalid_payload', 'The webhook body is not UTF-8 JSON', { cause });
+    raw = JSON.parse(text);
+  } catch {
+    // Signed by the service, so still its delivery: an unknown event with the text in `raw`, never a 4xx the service
+    // would retry, byte for byte, until it gave up.
   }
-  if (!isObject(raw)) {
-    throw new WebhookVerificationError('invalid_payload', 'The webhook body is not a JSON object', { details: [{ path: '(body)', message: 'must be a JSON object' }] });
-  }
-  // An object that names no type as a string (the service's envelope calls it otherwise, or sent none) is still the
-  // service's: an unknown event of type '' with the body in `raw`, never a 400 the service would retry until it gave up.
-  const type = typeof raw['type'] === 'string' ? raw['type'] : '';
+  // A body that is not an object, or an object that names no type as a string (the service's envelope calls it
+  // otherwise, or sent none), is likewise an unknown event of type ''.
+  const body = isObject(raw) ? raw : {};
+  const type = typeof body['type'] === 'string' ? body['type'] : '';
   const known = Object.prototype.hasOwnProperty.call(WEBHOOK_EVENT_FIELDS, type) ? WEBHOOK_EVENT_FIELDS[type as keyof typeof WEBHOOK_EVENT_FIELDS] : {};
-  const envelope = validFields(raw, WEBHOOK_ENVELOPE_FIELDS, false);
-  const data = isObject(raw['data']) ? validFields(raw['data'], known, true) : {};
+  const envelope = validFields(body, WEBHOOK_ENVELOPE_FIELDS, false);
+  const data = isObject(body['data']) ? validFields(body['data'], known, true) : {};
   const id = typeof envelope['id'] === 'string' ? envelope['id'] : (deliveryId ?? `sha256:${bytesToHex(sha256(payload))}`);
   return { ...envelope, id, type, data, raw } as ReceivedWebhookEvent;
 }

@@ -132,8 +132,7 @@ export class WebhookReceiver {
    * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
    * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`,
-   * 400 `{ error: 'invalid_payload' }` for a signed body that is not a JSON object
-   * (`unreadable_body` when the body could not be read), 500 `{ error: 'body_already_read', message }` when something read
+   * 400 `{ error: 'unreadable_body' }` when the body could not be read, 500 `{ error: 'body_already_read', message }` when something read
    * the request's body before the receiver (also emitted on `error`). A signed event of any shape or type is accepted.
    */
   async fetch(request: Request): Promise<Response> {
@@ -165,7 +164,7 @@ export class WebhookReceiver {
         return json(500, { error: 'internal_error' });
       }
       if (error.reason === 'replayed') return new Response(null, { status: 200 });
-      return json(error.reason === 'invalid_payload' ? 400 : 401, { error: error.reason });
+      return json(401, { error: error.reason });
     }
   }
 

@@ -56,8 +56,8 @@ export const DEFAULT_TOLERANCE_SECONDS = 300;
  *
  * The checks, in order: the three headers are present, the timestamp is a number within
  * `toleranceSeconds` of now, one of the signatures matches (constant-time comparison). Those decide
- * authenticity; after them only a body that is not a JSON object is refused (`invalid_payload`); one without a
- * string `type` is an unknown event of type `''`. A genuine delivery is never refused over its shape: every assumed payload field is
+ * authenticity; nothing after them refuses: a body that is not a JSON object, or one without a string `type`, is
+ * an unknown event of type `''`. A genuine delivery is never refused over its shape: every assumed payload field is
  * optional, a field of an unexpected type is left out of `data` (`event.raw` holds the body as sent), and an
  * event type the SDK does not know comes back as an {@link UnknownWebhookEvent} (narrow with
  * {@link isKnownWebhookEvent}). assumed (DESIGN section 10): Standard Webhooks signing, tolerance 300 s,

@@ -81,11 +81,15 @@ describe('createWebhookReceiver: fetch', () => {
     expect(events).toEqual([expect.objectContaining({ type: '' })]);
   });
 
-  it('answers 400 invalid_payload to a signed body that is not a JSON object', async () => {
+  // Before, 400 invalid_payload: resent by the service until it gave up.
+  it("accepts a signed body that is not a JSON object, as an unknown event of type '' holding it", async () => {
     const { receiver, events } = setup();
+    const unknown: unknown[] = [];
+    receiver.on('unknown', (event) => void unknown.push(event));
 
-    expect(await answer(receiver, post(delivery(['coupon.redeemed'] as never)))).toEqual({ status: 400, body: { error: 'invalid_payload' } });
-    expect(events).toEqual([]);
+    expect(await answer(receiver, post(delivery(['coupon.redeemed'] as never)))).toEqual({ status: 204, body: undefined });
+    expect(unknown).toEqual([expect.objectContaining({ type: '', data: {}, raw: ['coupon.redeemed'] })]);
+    expect(events).toEqual([expect.objectContaining({ type: '' })]);
   });
 
   it('answers 413 to a body over maxBodyBytes, declared or not, without verifying it', async () => {
