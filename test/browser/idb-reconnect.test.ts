@@ -98,6 +98,32 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await page.close();
   });
 
+  it("the game's database deleted by another tab (the game's own reset, an older release, devtools) while sessions wait offline: the page still holds them and sends them, each recorded once", async () => {
+    // Found by a hostile-player probe: the deletion let through (versionchange), the queue's index still named both
+    // sessions, the flush read nothing back and forgot them as if another tab had sent them: neither was recorded,
+    // nor `dropped`, nor any error.
+    const keyId = 'ck_reconnect_deleted';
+    const page = await newGamePage(keyId, false);
+    await suite.browser.context.setOffline(true);
+    const first = await playSession(page, 2_000);
+    const second = await playSession(page, 3_000);
+    const other = await suite.browser.context.newPage();
+    await other.goto(`${suite.game.origin}/sdk.mjs`);
+    const deleted = await other.evaluate(
+      (name) => new Promise<string>((resolve) => Object.assign(indexedDB.deleteDatabase(name), { onsuccess: () => resolve('deleted'), onblocked: () => resolve('blocked'), onerror: () => resolve('failed') })),
+      `game-campaign.${keyId}`,
+    );
+    expect(deleted).toBe('deleted');
+    await other.close();
+
+    await suite.browser.context.setOffline(false); // `online`: the tracker flushes
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => [recorded(first).length, recorded(second).length], { timeout: 15_000 }).toEqual([1, 1]);
+    expect(recorded(second)[0]!.durationSeconds).toBe(3);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
   it("Safari 14's first open that hangs until IndexedDB is woken (WebKit bug 226547): the game's storage wakes it, stores and sends", async () => {
     // As WebKit 14.1 did after the browser started: every open stays pending (no event, ever) until something asks
     // IndexedDB for its databases. Before the change the tracker's start-up, stop() and flush() waited for ever and
