@@ -21,6 +21,8 @@ const bootstrap = (emulatorUrl: string) => `
     tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
   });
   window.gc.tracker.on('dropped', (event) => window.dropped.push(event.sessionId + ':' + event.reason));
+  window.flushed = [];
+  window.gc.tracker.on('flushed', (event) => window.flushed.push(...event.results.map((result) => result.sessionId + ':' + result.status)));
   window.ready = true;`;
 
 describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
@@ -54,6 +56,25 @@ describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
     await tracker(tabA, 'setOptOut(false)');
     await tracker(tabB, 'flush');
     await expect.poll(() => recorded(queued, running)).toEqual([queued]);
+    await Promise.all([tabA.close(), tabB.close()]);
+  });
+  it("a session tab B queued is sent by tab A's flush: recorded once; B's own flush may send its copy again, answered SKIPPED, and drops nothing", async () => {
+    await suite.clearDatabases();
+    const tabA = await suite.open('');
+    const tabB = await suite.open('');
+    await suite.browser.context.setOffline(true);
+    const queued = (await tracker(tabB, 'start'))!;
+    await tabB.clock.runFor(2_000);
+    await tracker(tabB, 'stop');
+    await suite.browser.context.setOffline(false);
+    await tracker(tabA, 'flush');
+    await expect.poll(() => recorded(queued)).toEqual([queued]);
+    await tracker(tabB, 'flush');
+    expect(recorded(queued)).toEqual([queued]);
+    expect(await tabA.evaluate(() => (window as any).flushed)).toEqual([`${queued}:SUCCESS`]);
+    // B held the session for its page exit: a copy sent from memory (storage no longer has it) is answered SKIPPED.
+    expect((await tabB.evaluate(() => (window as any).flushed as string[])).every((result) => result === `${queued}:SKIPPED`)).toBe(true);
+    expect(await dropped(tabB)).toEqual([]);
     await Promise.all([tabA.close(), tabB.close()]);
   });
 });
