@@ -84,14 +84,16 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const bytes = utf8Length(JSON.stringify(item.session));
       held.set(item.key, { ...item, bytes });
       heldBytes += bytes;
-      for (const [oldest, { bytes: oldestBytes }] of held) {
+      for (const oldest of held.keys()) {
         if (heldBytes <= KEEPALIVE_BODY_LIMIT) break;
-        held.delete(oldest);
-        heldBytes -= oldestBytes;
+        drop(oldest);
       }
     },
     drop,
-    get: (key) => held.get(key)?.session,
+    // Only where storage may have lost data (the browser platform's `lost.lost`: an IndexedDB connection was closed under
+    // the page, its database deleted by another tab or the site's data cleared; adapters/browser/idb-connection.ts):
+    // else another tab of the player sent it, and sending it again would spend a request on an answer of SKIPPED.
+    get: (key) => (platform as { lost?: { lost?: 1 } }).lost?.lost && held.get(key)?.session,
     leaves(ending, now) {
       const record = ending.record(instanceId, now);
       if (record.playedMs < MIN_SESSION_MS) return false;
