@@ -18,6 +18,14 @@ import type { UseStore } from 'idb-keyval';
 const LOST_CONNECTION = ['InvalidStateError', 'UnknownError', 'AbortError'];
 
 /**
+ * `lost` is set once a connection of the page was closed under it: `close` (the site's data cleared) or `versionchange`
+ * (another tab deleting or upgrading a database), either of which may have taken the data with it. The browser
+ * platform hands it to the tracker's page exit (as its `lost`), which then sends the sessions it holds when storage no
+ * longer has them (core/tracker/page-exit.ts `get`); until then a key gone from storage means another tab sent it.
+ */
+export const connections: { lost?: 1 } = {};
+
+/**
  * A store (idb-keyval's {@link UseStore}, so its building blocks apply) over `storeName` in `dbName`, created with
  * the database. The connection opens on first use and is replaced when it is lost: dropped on `close`, closed
  * and dropped on `versionchange` (so the other connection's upgrade or deletion proceeds), and an operation
@@ -29,8 +37,8 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
   let connection: Promise<IDBDatabase> | undefined;
   const open = () => {
     const opened: Promise<IDBDatabase> = openDatabase(dbName, storeName).then((db) => {
-      db.onclose = () => drop(opened);
-      db.onversionchange = () => {
+      db.onclose = db.onversionchange = () => {
+        connections.lost = 1;
         db.close();
         drop(opened);
       };

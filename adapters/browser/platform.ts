@@ -8,6 +8,7 @@ import { withKeepaliveQuota } from '../../core/tracker/keepalive-quota.js';
 import { fromGetRandomValues, getRandomValuesOf, platformCrypto, subtleDigest } from '../shared/crypto.js';
 import { createBrowserLifecycle } from './lifecycle.js';
 import { createBrowserLock, type BrowserLockOptions } from './lock.js';
+import { connections } from './idb-connection.js';
 import { createBrowserNetwork } from './network.js';
 import { createIdbStorage, type BrowserStorage, type IdbStorageOptions } from './storage.js';
 import type { BrowserWebViewOptions } from './webview-options.js';
@@ -69,5 +70,8 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
     lock: createBrowserLock({ ...options.lease, storage, locks: navigator.locks }),
     now: () => Date.now(),
     monotonic: () => window.performance.now(),
+    // Whether an IndexedDB connection was lost under the page (./idb-connection.ts), for the tracker's page exit; spread:
+    // not a member of the public type.
+    ...{ lost: connections },
   };
 }

@@ -67,7 +67,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
    * what a page being left sends without reading storage. Storage still holds them (the source of truth).
    */
-  const held = new Map<string, { item: QueuedSession; bytes: number }>();
+  const held = new Map<string, QueuedSession & { bytes: number }>();
   let heldBytes = 0;
   const drop = (key: string) => {
     heldBytes -= held.get(key)?.bytes ?? 0;
@@ -82,15 +82,18 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     },
     hold(item) {
       const bytes = utf8Length(JSON.stringify(item.session));
-      held.set(item.key, { item, bytes });
+      held.set(item.key, { ...item, bytes });
       heldBytes += bytes;
-      for (const [oldest, { bytes: oldestBytes }] of held) {
+      for (const oldest of held.keys()) {
         if (heldBytes <= KEEPALIVE_BODY_LIMIT) break;
-        held.delete(oldest);
-        heldBytes -= oldestBytes;
+        drop(oldest);
       }
     },
     drop,
+    // Only where storage may have lost data (the browser platform's `lost.lost`: an IndexedDB connection was closed under
+    // the page, its database deleted by another tab or the site's data cleared; adapters/browser/idb-connection.ts):
+    // else another tab of the player sent it, and sending it again would spend a request on an answer of SKIPPED.
+    get: (key) => (platform as { lost?: { lost?: 1 } }).lost?.lost && held.get(key)?.session,
     leaves(ending, now) {
       const record = ending.record(instanceId, now);
       if (record.playedMs < MIN_SESSION_MS) return false;
@@ -102,7 +105,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
       const nowMs = platform.now();
-      const items = [...held.values()].reverse().map(({ item }) => presentFrame(item, moved, nowMs));
+      const items = [...held.values()].reverse().map((item) => presentFrame(item, moved, nowMs));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
       const [first = []] = keepalive.chunks(items).chunks;
       const keys = first.map((item) => item.key);

@@ -31,6 +31,8 @@ export interface QueuedSession {
 export interface HeldSessions {
   hold(item: QueuedSession): void;
   drop(key: string): void;
+  /** The session of `key`, while held. */
+  get(key: string): TrackedSession | undefined;
 }
 
 const SEQ_DIGITS = 12;
@@ -228,8 +230,10 @@ export function sessionQueue(
           continue;
         }
         // Not in storage: its write is under way, or failed while this read waited (the session is then held in
-        // memory), rather than sent by another tracker.
-        session ??= entry.session ?? writing.get(key);
+        // memory), or storage lost it while this page holds it (its database deleted by another tab, site data
+        // cleared: it was forgotten unsent and unreported), rather than sent by another tracker. assumed: a held copy
+        // another tracker sent meanwhile is sent again, answered SKIPPED.
+        session ??= entry.session ?? writing.get(key) ?? held?.get(key);
         if (session === undefined) {
           forget(key);
           continue;

@@ -98,6 +98,58 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     await page.close();
   });
 
+  it("the game's database deleted by another tab (the game's own reset, an older release, devtools) while sessions wait offline: the page still holds them and sends them, each recorded once", async () => {
+    // Found by a hostile-player probe: the deletion let through (versionchange), the queue's index still named both
+    // sessions, the flush read nothing back and forgot them as if another tab had sent them: neither was recorded,
+    // nor `dropped`, nor any error.
+    const keyId = 'ck_reconnect_deleted';
+    const page = await newGamePage(keyId, false);
+    await suite.browser.context.setOffline(true);
+    const first = await playSession(page, 2_000);
+    const second = await playSession(page, 3_000);
+    const other = await suite.browser.context.newPage();
+    await other.goto(`${suite.game.origin}/sdk.mjs`);
+    const deleted = await other.evaluate(
+      (name) => new Promise<string>((resolve) => Object.assign(indexedDB.deleteDatabase(name), { onsuccess: () => resolve('deleted'), onblocked: () => resolve('blocked'), onerror: () => resolve('failed') })),
+      `game-campaign.${keyId}`,
+    );
+    expect(deleted).toBe('deleted');
+    await other.close();
+
+    await suite.browser.context.setOffline(false); // `online`: the tracker flushes
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => [recorded(first).length, recorded(second).length], { timeout: 15_000 }).toEqual([1, 1]);
+    expect(recorded(second)[0]!.durationSeconds).toBe(3);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
+  it("the site's data cleared (Storage.clearDataForOrigin) while a flush waits on a relay answering 503: the sessions are sent once it answers, each recorded once", async () => {
+    const page = await newGamePage('ck_reconnect_cleared', false);
+    let failing = true;
+    await page.route('**/campaign/playtime/sessions', async (route) => {
+      if (!failing) return route.continue();
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the answer comes after the clear
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"UNAVAILABLE","message":"down"}}' });
+    });
+    await suite.browser.context.setOffline(true);
+    const first = await playSession(page, 2_000);
+    const second = await playSession(page, 2_500);
+    await suite.browser.context.setOffline(false);
+    const flushing = page.evaluate(() => (window as any).gc.tracker.flush());
+    const cdp = await suite.browser.context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin: suite.game.origin, storageTypes: 'all' });
+    await flushing;
+    expect(recorded(first).concat(recorded(second))).toEqual([]);
+
+    failing = false;
+    await page.clock.runFor(300_000); // past the backoff
+    await page.evaluate(() => (window as any).gc.tracker.flush());
+    await expect.poll(() => [recorded(first).length, recorded(second).length], { timeout: 15_000 }).toEqual([1, 1]);
+    expect(await errors(page)).toEqual([]);
+    await page.close();
+  });
+
   it("Safari 14's first open that hangs until IndexedDB is woken (WebKit bug 226547): the game's storage wakes it, stores and sends", async () => {
     // As WebKit 14.1 did after the browser started: every open stays pending (no event, ever) until something asks
     // IndexedDB for its databases. Before the change the tracker's start-up, stop() and flush() waited for ever and

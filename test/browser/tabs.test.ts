@@ -21,6 +21,8 @@ const bootstrap = (emulatorUrl: string) => `
     tracker: { checkpointMs: 500, flushIntervalMs: 600000 },
   });
   window.gc.tracker.on('dropped', (event) => window.dropped.push(event.sessionId + ':' + event.reason));
+  window.flushed = [];
+  window.gc.tracker.on('flushed', (event) => window.flushed.push(...event.results.map((result) => result.sessionId + ':' + result.status)));
   window.ready = true;`;
 
 describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
@@ -54,6 +56,28 @@ describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
     await tracker(tabA, 'setOptOut(false)');
     await tracker(tabB, 'flush');
     await expect.poll(() => recorded(queued, running)).toEqual([queued]);
+    await Promise.all([tabA.close(), tabB.close()]);
+  });
+  it("a session tab B queued is sent by tab A's flush: recorded once, sent once (B's flush does not send the copy it holds for its exit), nothing dropped", async () => {
+    await suite.clearDatabases();
+    const tabA = await suite.open('');
+    const tabB = await suite.open('');
+    await suite.browser.context.setOffline(true);
+    const queued = (await tracker(tabB, 'start'))!;
+    await tabB.clock.runFor(2_000);
+    await tracker(tabB, 'stop');
+    await suite.browser.context.setOffline(false);
+    await tracker(tabA, 'flush');
+    await expect.poll(() => recorded(queued)).toEqual([queued]);
+    let sentByB = 0;
+    await tabB.route('**/campaign/playtime/sessions', (route) => (sentByB++, route.continue()));
+    await tracker(tabB, 'flush');
+    expect(recorded(queued)).toEqual([queued]);
+    expect(await tabA.evaluate(() => (window as any).flushed)).toEqual([`${queued}:SUCCESS`]);
+    // B still holds the session for its page exit; storage lost nothing, so the key A deleted means A sent it.
+    expect(sentByB).toBe(0);
+    expect(await tabB.evaluate(() => (window as any).flushed)).toEqual([]);
+    expect(await dropped(tabB)).toEqual([]);
     await Promise.all([tabA.close(), tabB.close()]);
   });
 });
