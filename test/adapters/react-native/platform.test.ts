@@ -317,6 +317,29 @@ describe('React Native web view', () => {
   });
 });
 
+describe('React Native web view host: a page that fails to load', () => {
+  it("closes it (the handle settles) instead of leaving react-native-webview's error view over the game with no way out on iOS", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const handle = await host.open('https://campaign.example/?ott=1');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    const { props } = host.Host({}) as { props: { onError?(event: unknown): void } };
+    // react-native-webview 16.0.0 (src/WebViewShared.tsx onLoadingError) calls `onError` with the main frame's failure, e.g.
+    // iOS's NSURLErrorNotConnectedToInternet (apple/RNCWebViewImpl.m didFailProvisionalNavigation).
+    props.onError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', domain: 'NSURLErrorDomain', code: -1009, description: 'The Internet connection appears to be offline.' } });
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    expect(host.Host({})).toBeNull();
+    expect(handlers.size).toBe(0);
+  });
+});
+
 describe('React Native web view host: mounting and the back button', () => {
   it('open() before <Host /> is rendered rejects with WebViewUnavailableError instead of a page that never shows and a handle that never settles', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
