@@ -103,7 +103,7 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
         // view over the game (src/WebViewShared.tsx onLoadingError, defaultRenderError) with no way out on iOS and a
         // `closed` that never settles. Called for the main frame only (apple/RNCWebViewImpl.m didFailProvisionalNavigation;
         // android/.../RNCWebViewClient.java onReceivedError), so it closes, as a Cocos web view's `error` does.
-        onError: () => open.close(),
+        onError: open.close,
         // react-native-webview (16.0.0 src/WebViewShared.tsx createOnShouldStartLoadWithRequest, lines 38-66): asked, and
         // answered at once, for each load its default originWhitelist passes (http, https, about:blank; other schemes it
         // hands to Linking itself), iframes included on iOS (`isTopFrame` false: apple/RNCWebViewImpl.m

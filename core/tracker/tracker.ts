@@ -389,7 +389,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     if (tidy) await migrateSharedQueue(storage, layout).catch(storageError);
     await queue.sync();
     // A choice that no longer parses is set aside (./unreadable.ts): reported once, not at every start-up; the option decides.
-    const choice = await storage.get(optOutKey).catch((cause: unknown) => {
+    // Read twice before it is given up: a choice not read leaves the option's default, and the queue of a player who
+    // switched off would be sent (one call refused or timed out on a phone busy at launch). assumed: one retry.
+    const choice = await storage.get(optOutKey).catch(() => storage.get(optOutKey)).catch((cause: unknown) => {
       storageError(cause);
       if (isUnreadable(cause)) return storage.delete(optOutKey).catch(storageError);
     });

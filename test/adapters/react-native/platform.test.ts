@@ -139,7 +139,7 @@ describe('React Native storage', () => {
       await gc.dispose();
       done = true;
     })();
-    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.advanceTimersByTimeAsync(90_000); // every call stuck: start-up reads the choice twice (10 s each), a wait the flushes and dispose meet
     expect(done).toBe(true);
     await finished;
     expect(sent).toHaveLength(delivered);
