@@ -107,6 +107,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(restarted.answered).toEqual(['SUCCESS']);
   });
 
+  it.each(named(APPS))("the next start's first listing of the keys refused (AsyncStorage busy at launch): the session queued and the one running at the kill are both delivered by that start (%s)", async (_name, app) => {
+    const before = await storyOf(app, { story: 'queued-then-killed' });
+    expect(before.delivered).toEqual([]);
+    const after = await storyOf(app, { story: 'restarted', disk: before.disk, delivered: before.delivered, seed: 2, storageFaults: { keysFailures: 1 } });
+    expect(after.outcome.errors).toEqual(['database is locked (code 5 SQLITE_BUSY)']);
+    expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(after.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
+    expect(after.answered).toEqual(['SUCCESS', 'SUCCESS']);
+  });
+
   // 1.x writes where 2.x does (RNCAsyncStorage, what 3.x calls legacy): an update from Expo SDK 52's 1.23.1 moves alike.
   it.each(['v2', 'v1.23'] as const)('an app update from AsyncStorage %s to 3.x: the session queued and the one running before are delivered once by 3.x', async (from) => {
     const before = await story({ story: 'queued-then-killed', storage: from });

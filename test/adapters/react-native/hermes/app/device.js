@@ -136,7 +136,7 @@ const answer = (fn) => new Promise((resolve, reject) => later(() => {
 /**
  * Storage faults a story sets (or its input, `storageFaults`): `full` (every write refused as Android's SQLite refuses
  * it on a full disk, SQLiteFullException "database or disk is full (code 13 SQLITE_FULL)"), `keysFailures` (that many
- * `getKeys` calls rejected first), `getFailures` (that many reads of a key containing `getFailing` refused, SQLITE_BUSY;
+ * `getKeys` calls refused first, SQLITE_BUSY; 1.x/2.x's `getAllKeys`), `getFailures` (that many reads of a key containing `getFailing` refused, SQLITE_BUSY;
  * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every 3.x call left unanswered); `full` covers 1.x/2.x's `multiSet` too.
  */
 export const storageFaults = { full: false, keysFailures: 0, getFailures: 0, getFailing: '', hang: false, ...input.storageFaults };
@@ -145,6 +145,8 @@ const fault = (fn) => (...args) => (storageFaults.hang ? new Promise(() => {}) :
 const FULL = 'database or disk is full (code 13 SQLITE_FULL)';
 /** What Android's SQLite says of a database another connection holds (SQLiteDatabaseLockedException). */
 const BUSY = 'database is locked (code 5 SQLITE_BUSY)';
+/** Whether this `getKeys` (1.x/2.x: `getAllKeys`, its one error) is one of the `keysFailures` refused. */
+const refusedKeys = () => storageFaults.keysFailures > 0 && storageFaults.keysFailures-- > 0;
 /** Whether this read of `keys` is one of the `getFailures` refused (only reads of a key containing `getFailing`). */
 const refusedRead = (keys) => storageFaults.getFailures > 0 && keys.some((key) => key.includes(storageFaults.getFailing)) && storageFaults.getFailures-- > 0;
 
@@ -160,7 +162,7 @@ const RNAsyncStorage = {
   })),
   removeValues: fault((name, keys) => answer(() => void keys.forEach((key) => delete database(name)[key]))),
   getKeys: fault((name) => answer(() => {
-    if (storageFaults.keysFailures > 0 && storageFaults.keysFailures--) throw new Error('Could not open database');
+    if (refusedKeys()) throw new Error(BUSY);
     return Object.keys(database(name));
   })),
   clearStorage: (name) => answer(() => void (disk.databases[name] = {})),
@@ -181,7 +183,7 @@ const RNCAsyncStorage = {
   multiSet: (pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null)))),
   multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null))),
   multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
-  getAllKeys: (callback) => later(() => callback(null, Object.keys(disk.legacy))),
+  getAllKeys: (callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy)))),
   clear: (callback) => later(() => ((disk.legacy = {}), callback(null))),
 };
 
