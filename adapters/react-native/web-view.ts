@@ -42,7 +42,7 @@ export interface BackHandlerLike {
 
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
- * message, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
+ * message, a load failure, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
  * web view at a time: opening another closes the first. A link that leaves the page's origin (`target=_blank` ones
  * too) goes to the system browser through `Linking` (not followed without it) and the page stays: on iOS nothing
  * would lead back to it. assumed: the campaign page does not redirect itself to another origin.
@@ -99,6 +99,11 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
         source: { uri: page },
         style: style ?? fill,
         onMessage: (event: { nativeEvent: { data: string } }) => event.nativeEvent.data === WEBVIEW_CLOSE_MESSAGE && open.close(),
+        // The page failed to load (offline, DNS, TLS): react-native-webview 16.0.0 would show its "Error loading page"
+        // view over the game (src/WebViewShared.tsx onLoadingError, defaultRenderError) with no way out on iOS and a
+        // `closed` that never settles. Called for the main frame only (apple/RNCWebViewImpl.m didFailProvisionalNavigation;
+        // android/.../RNCWebViewClient.java onReceivedError), so it closes, as a Cocos web view's `error` does.
+        onError: open.close,
         // react-native-webview (16.0.0 src/WebViewShared.tsx createOnShouldStartLoadWithRequest, lines 38-66): asked, and
         // answered at once, for each load its default originWhitelist passes (http, https, about:blank; other schemes it
         // hands to Linking itself), iframes included on iOS (`isTopFrame` false: apple/RNCWebViewImpl.m

@@ -384,12 +384,15 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   let tidy = false;
   /** Storage of an earlier release migrated, the queue index and the player's choice loaded: sessions may be queued. */
   const loaded = (async () => {
-    const keys = (await storage.keys(layout.root).catch(storageError)) ?? [];
-    tidy = keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey);
+    // Keys not listed (a call refused at launch): the housekeeping runs, or a crashed session waits for another start.
+    const keys = await storage.keys(layout.root).catch(storageError);
+    tidy = !keys || keys.some((key) => !key.startsWith(queuePrefix) && key !== optOutKey);
     if (tidy) await migrateSharedQueue(storage, layout).catch(storageError);
     await queue.sync();
     // A choice that no longer parses is set aside (./unreadable.ts): reported once, not at every start-up; the option decides.
-    const choice = await storage.get(optOutKey).catch((cause: unknown) => {
+    // Read twice before it is given up: a choice not read leaves the option's default, and the queue of a player who
+    // switched off would be sent (one call refused or timed out on a phone busy at launch). assumed: one retry.
+    const choice = await storage.get(optOutKey).catch(() => storage.get(optOutKey)).catch((cause: unknown) => {
       storageError(cause);
       if (isUnreadable(cause)) return storage.delete(optOutKey).catch(storageError);
     });

@@ -139,7 +139,7 @@ describe('React Native storage', () => {
       await gc.dispose();
       done = true;
     })();
-    await vi.advanceTimersByTimeAsync(60_000);
+    await vi.advanceTimersByTimeAsync(90_000); // every call stuck: start-up reads the choice twice (10 s each), a wait the flushes and dispose meet
     expect(done).toBe(true);
     await finished;
     expect(sent).toHaveLength(delivered);
@@ -314,6 +314,29 @@ describe('React Native web view', () => {
     element.props.onMessage({ nativeEvent: { data: 'close' } });
     await handle.closed;
     expect(host.Host({})).toBeNull();
+  });
+});
+
+describe('React Native web view host: a page that fails to load', () => {
+  it("closes it (the handle settles) instead of leaving react-native-webview's error view over the game with no way out on iOS", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const handle = await host.open('https://campaign.example/?ott=1');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    const { props } = host.Host({}) as { props: { onError?(event: unknown): void } };
+    // react-native-webview 16.0.0 (src/WebViewShared.tsx onLoadingError) calls `onError` with the main frame's failure, e.g.
+    // iOS's NSURLErrorNotConnectedToInternet (apple/RNCWebViewImpl.m didFailProvisionalNavigation).
+    props.onError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', domain: 'NSURLErrorDomain', code: -1009, description: 'The Internet connection appears to be offline.' } });
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    expect(host.Host({})).toBeNull();
+    expect(handlers.size).toBe(0);
   });
 });
 

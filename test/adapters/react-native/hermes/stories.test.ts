@@ -107,6 +107,16 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(restarted.answered).toEqual(['SUCCESS']);
   });
 
+  it.each(named(APPS))("the next start's first listing of the keys refused (AsyncStorage busy at launch): the session queued and the one running at the kill are both delivered by that start (%s)", async (_name, app) => {
+    const before = await storyOf(app, { story: 'queued-then-killed' });
+    expect(before.delivered).toEqual([]);
+    const after = await storyOf(app, { story: 'restarted', disk: before.disk, delivered: before.delivered, seed: 2, storageFaults: { keysFailures: 1 } });
+    expect(after.outcome.errors).toEqual(['database is locked (code 5 SQLITE_BUSY)']);
+    expect(after.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(after.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
+    expect(after.answered).toEqual(['SUCCESS', 'SUCCESS']);
+  });
+
   // 1.x writes where 2.x does (RNCAsyncStorage, what 3.x calls legacy): an update from Expo SDK 52's 1.23.1 moves alike.
   it.each(['v2', 'v1.23'] as const)('an app update from AsyncStorage %s to 3.x: the session queued and the one running before are delivered once by 3.x', async (from) => {
     const before = await story({ story: 'queued-then-killed', storage: from });
@@ -116,6 +126,55 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(after.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
     expect(after.answered).toEqual(['SUCCESS', 'SUCCESS']);
     expect(after.disk).toEqual({ databases: { 'game-campaign': expect.any(Object) }, legacy: {} }); // nothing left in the app's legacy store
+  });
+
+  it.each(named(APPS))("a player who switched recording off: the next start's read of that choice failing once (AsyncStorage busy at launch) does not send the queue they kept (%s)", async (_name, app) => {
+    const before = await storyOf(app, { story: 'opted-out-with-queue' });
+    expect(before.delivered).toEqual([]);
+    const key = Object.keys((before.disk as { databases: Record<string, Record<string, string>>; legacy: Record<string, string> }).databases['game-campaign'] ?? (before.disk as { legacy: object }).legacy).find((name) => name.endsWith(':opt-out'));
+    expect(key).toBeDefined();
+    // The first read of the choice is refused (SQLite's SQLITE_BUSY); every later call answers (the second read too).
+    const after = await storyOf(app, { story: 'restarted', disk: before.disk, delivered: before.delivered, seed: 2, storageFaults: { getFailures: 1, getFailing: 'opt-out' } });
+    expect(after.outcome.errors).toEqual([]);
+    expect(after.delivered).toEqual([]);
+    expect(after.answered).toEqual([]);
+  });
+
+  it.each(named(APPS))("AsyncStorage full (SQLite's 'database or disk is full'), offline at stop: the session is held in memory and delivered once when the network returns; the failure reported once (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'disk-full' });
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([expect.stringContaining('database or disk is full')]);
+  });
+
+  it('the relay records the session and its answer never arrives (a fetch that never settles, no signal.reason): flush() still ends, and the session counts once (later sends answered SKIPPED)', async () => {
+    const run = await story({ story: 'answer-never-arrives' });
+    expect(run.outcome.flushDone).toBe(true);
+    expect(run.outcome.flushed).toBe(1);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(run.answered[0]).toBe('SUCCESS');
+    expect(new Set(run.answered.slice(1))).toEqual(new Set(['SKIPPED']));
+  });
+
+  it('dispose() while a flush hangs: it finishes and leaves no timer or AppState listener; the next start delivers the session once', async () => {
+    const run = await story({ story: 'dispose-during-flush' });
+    expect(run.outcome).toMatchObject({ errors: [], timers: 0, appState: 0 });
+    expect(run.delivered).toEqual([]);
+    const next = await story({ story: 'restarted', disk: run.disk, delivered: run.delivered, seed: 2 });
+    expect(next.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(next.answered).toEqual(['SUCCESS']);
+  });
+
+  it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {
+    const run = await story({ story: 'ios-app-state' });
+    // 1 min + 5 s inactive (counted: docs/decisions.md "React Native lifecycle") + 1 min; the 10 minutes away end it.
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 2 * MINUTES + 5 },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([2 * MINUTES + 5, 1 * MINUTES]);
+    expect(run.outcome.errors).toEqual([]);
   });
 
   it.each(named(APPS))("the first session's id, started in createGameCampaign's tick, comes from the secure source (react-native-get-random-values), not Math.random (%s)", async (_name, app) => {

@@ -133,12 +133,38 @@ const answer = (fn) => new Promise((resolve, reject) => later(() => {
   }
 }));
 
+/**
+ * Storage faults a story sets (or its input, `storageFaults`): `full` (every write refused as Android's SQLite refuses
+ * it on a full disk, SQLiteFullException "database or disk is full (code 13 SQLITE_FULL)"), `keysFailures` (that many
+ * `getKeys` calls refused first, SQLITE_BUSY; 1.x/2.x's `getAllKeys`), `getFailures` (that many reads of a key containing `getFailing` refused, SQLITE_BUSY;
+ * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every 3.x call left unanswered); `full` covers 1.x/2.x's `multiSet` too.
+ */
+export const storageFaults = { full: false, keysFailures: 0, getFailures: 0, getFailing: '', hang: false, ...input.storageFaults };
+const fault = (fn) => (...args) => (storageFaults.hang ? new Promise(() => {}) : fn(...args));
+/** What Android's SQLite says when the database reached its size limit or the disk is full (SQLiteFullException). */
+const FULL = 'database or disk is full (code 13 SQLITE_FULL)';
+/** What Android's SQLite says of a database another connection holds (SQLiteDatabaseLockedException). */
+const BUSY = 'database is locked (code 5 SQLITE_BUSY)';
+/** Whether this `getKeys` (1.x/2.x: `getAllKeys`, its one error) is one of the `keysFailures` refused. */
+const refusedKeys = () => storageFaults.keysFailures > 0 && storageFaults.keysFailures-- > 0;
+/** Whether this read of `keys` is one of the `getFailures` refused (only reads of a key containing `getFailing`). */
+const refusedRead = (keys) => storageFaults.getFailures > 0 && keys.some((key) => key.includes(storageFaults.getFailing)) && storageFaults.getFailures-- > 0;
+
 /** AsyncStorage 3.x's `RNAsyncStorage` (NativeAsyncStorage.ts): promises. */
 const RNAsyncStorage = {
-  getValues: (name, keys) => answer(() => keys.map((key) => ({ key, value: key in database(name) ? database(name)[key] : null }))),
-  setValues: (name, entries) => answer(() => entries.map(({ key, value }) => ((database(name)[key] = copy(value)), { key, value }))),
-  removeValues: (name, keys) => answer(() => void keys.forEach((key) => delete database(name)[key])),
-  getKeys: (name) => answer(() => Object.keys(database(name))),
+  getValues: fault((name, keys) => answer(() => {
+    if (refusedRead(keys)) throw new Error(BUSY);
+    return keys.map((key) => ({ key, value: key in database(name) ? database(name)[key] : null }));
+  })),
+  setValues: fault((name, entries) => answer(() => {
+    if (storageFaults.full) throw new Error(FULL);
+    return entries.map(({ key, value }) => ((database(name)[key] = copy(value)), { key, value }));
+  })),
+  removeValues: fault((name, keys) => answer(() => void keys.forEach((key) => delete database(name)[key]))),
+  getKeys: fault((name) => answer(() => {
+    if (refusedKeys()) throw new Error(BUSY);
+    return Object.keys(database(name));
+  })),
   clearStorage: (name) => answer(() => void (disk.databases[name] = {})),
   legacy_multiGet: (keys) => answer(() => keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null])),
   legacy_multiSet: (pairs) => answer(() => void pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value)))),
@@ -152,11 +178,12 @@ const RNAsyncStorage = {
 
 /** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks, over the storage 3.x calls legacy. */
 const RNCAsyncStorage = {
-  multiGet: (keys, callback) => later(() => callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null]))),
-  multiSet: (pairs, callback) => later(() => (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null))),
+  multiGet: (keys, callback) =>
+    later(() => (refusedRead(keys) ? callback([{ message: BUSY }], null) : callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null])))),
+  multiSet: (pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null)))),
   multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null))),
   multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
-  getAllKeys: (callback) => later(() => callback(null, Object.keys(disk.legacy))),
+  getAllKeys: (callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy)))),
   clear: (callback) => later(() => ((disk.legacy = {}), callback(null))),
 };
 
@@ -228,7 +255,7 @@ export const openedUrls = [];
 // --- the relay ---------------------------------------------------------------------------------------
 export const RELAY_URL = 'https://game.example/campaign';
 /** `delivered` is the service's (it outlives the app): carried between runs like the disk. */
-export const relay = { online: true, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [], boostChanges: [] };
+export const relay = { online: true, hang: false, hangAfterRecord: false, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [], boostChanges: [] };
 
 /** The service's Client API (Sandbox), as the creator picker reads it: one campaign, two creators, a boost of 31 days ago. */
 const API = 'https://sandbox-api.game-campaign.com/v1/client';
@@ -242,6 +269,8 @@ const API_ANSWERS = {
 globalThis.fetch = async (url, init) => {
   relay.requests++;
   if (!relay.online) throw new TypeError('Network request failed');
+  // A request that never settles (React Native 0.70's fetch: no answer, no error, the signal's abort unheard).
+  if (relay.hang) return new Promise(() => {});
   const respond = (status, body) => ({
     ok: status >= 200 && status < 300,
     status,
@@ -269,5 +298,7 @@ globalThis.fetch = async (url, init) => {
     return { sessionId: session.sessionId, status: known ? 'SKIPPED' : 'SUCCESS' };
   });
   relay.answered.push(...results.map((result) => result.status));
+  // The service recorded them, and its answer never arrives.
+  if (relay.hangAfterRecord) return new Promise(() => {});
   return respond(200, { data: { results } });
 };

@@ -5,7 +5,7 @@
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
-import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle } from './device.js';
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, storageFaults } from './device.js';
 import './random.js'; // react-native-get-random-values, the version of this run: crypto.getRandomValues before the SDK
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
@@ -80,6 +80,102 @@ async function playAroundBackground(gc, backgroundMs) {
 }
 
 const stories = {
+  /** A minute played and stopped offline (queued); the player switches recording off; the process ends (online, nothing sent). */
+  async 'opted-out-with-queue'() {
+    const { gc } = start();
+    await playAMinuteOffline(gc);
+    await gc.tracker.setOptOut(true);
+    setOnline(true);
+    await settle();
+    await advance(5 * MINUTE);
+    return { requests: relay.requests };
+  },
+  /**
+   * Android's AsyncStorage full (its 6 MB default, or the disk): every write refused with SQLite's error; offline at
+   * stop, then online. The session is held in memory and delivered once; the failure reported once.
+   */
+  async 'disk-full'() {
+    storageFaults.full = true;
+    const { gc, ends, errors } = start();
+    await settle();
+    setOnline(false);
+    await settle();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(MINUTE);
+    setOnline(true);
+    await settle();
+    await advance(MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors };
+  },
+  /**
+   * The relay records the session and its answer never arrives (a fetch that never settles, its abort unheard): the
+   * flush gives up at its time-out, the next ones are answered SKIPPED, and the session is delivered once.
+   */
+  async 'answer-never-arrives'() {
+    const { gc, ends, errors } = start();
+    const flushed = [];
+    gc.tracker.on('flushed', (e) => flushed.push(e));
+    relay.hangAfterRecord = true;
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    step('flush');
+    let flushDone = false;
+    gc.tracker.flush().then(() => (flushDone = true));
+    await advance(2 * MINUTE);
+    relay.hangAfterRecord = false;
+    await advance(5 * MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors, flushDone, flushed: flushed.length, requests: relay.requests };
+  },
+  /** dispose() while a flush's request hangs: it finishes, leaving no timer or listener; the session stays on disk. */
+  async 'dispose-during-flush'() {
+    const { gc, ends, errors } = start();
+    relay.hang = true;
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    gc.tracker.flush();
+    await advance(1000);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors, timers: pendingTimers(), appState: appState.listeners.size };
+  },
+  /**
+   * iOS's AppState: `inactive` before `background` (the app switcher, a call), each background event delivered twice;
+   * 30 s in the background, then 10 minutes (past the time-out). `inactive` alone counts (docs/decisions.md).
+   */
+  async 'ios-app-state'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('inactive');
+    await advance(5000);
+    setAppState('background');
+    setAppState('background');
+    await advance(30_000);
+    setAppState('active');
+    setAppState('active');
+    await advance(MINUTE);
+    setAppState('inactive');
+    setAppState('background');
+    await advance(10 * MINUTE);
+    setAppState('active');
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors };
+  },
   /** Start, play five minutes, stop: the relay gets the session once. */
   async 'delivered-once'() {
     const { gc, ends, errors } = start();
