@@ -30,6 +30,16 @@ async function main(): Promise<void> {
   const port = /^\d{1,5}$/.test(values.port) ? Number(values.port) : NaN;
   if (!(port <= 65535)) throw new TypeError(`--port must be an integer from 0 to 65535, got ${JSON.stringify(values.port)}`);
   const emulator = await startEmulator({ port, host: values.host, webhookHosts: values['webhook-host'] });
+  // Signal handlers before the address is printed: a script that reads the line and at once sends SIGTERM stops it
+  // cleanly (exit 0). Installed after the print, a signal arriving in between killed the process (no exit code).
+  const stop = () => {
+    emulator.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
   if (values.json) {
     console.log(JSON.stringify({ url: emulator.url, clientKey: emulator.clientKey, serverKey: emulator.serverKey }));
   } else {
@@ -45,14 +55,6 @@ async function main(): Promise<void> {
       ].join('\n'),
     );
   }
-  const stop = () => {
-    emulator.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
 }
 
 /** The emulator's own host as receivers may name it, when it is neither a wildcard nor loopback. */

@@ -2,7 +2,7 @@
  * Every CampaignServer method against the emulator, in-process: the success path, each documented error,
  * and what the emulator recorded (its `state()`), with response validation on.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   BoostCooldownError,
   ForbiddenError,
@@ -331,8 +331,15 @@ describe('campaigns', () => {
 });
 
 describe('rate limit', () => {
+  // The limiter's window is 1 s of the clock: fake timers freeze it (Date and the window's setTimeout), so the second
+  // call is in the first one's window however long a loaded machine takes between them (real time let it through).
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('429 RateLimitError with retryAfterMs', async () => {
     await emulator.close();
+    vi.useFakeTimers();
     emulator = createEmulator({ faults: { rateLimitPerSecond: 1 } });
     const limited = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: BASE_URL }, fetch: emulator.fetch, maxRetries: 0 });
     await limited.campaigns.listCreators(DEMO_ACTIVE_CAMPAIGN_ID);

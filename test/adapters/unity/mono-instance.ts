@@ -28,7 +28,9 @@ export class MonoInstance {
       if (this.waiting) this.take(line.slice(1));
       else this.answers.push(line.slice(1));
     });
-    this.child.on('exit', () => {
+    // 'close', not 'exit': Node may emit 'exit' while the child's stdout still holds its last line (child_process docs:
+    // "stdio streams might still be open"), and the answer to quit is written just before the process ends.
+    this.child.on('close', () => {
       this.exited = true;
       if (this.waiting) this.take(undefined);
     });
@@ -75,7 +77,7 @@ export class MonoInstance {
 
   private exit(): Promise<void> {
     if (this.exited) return Promise.resolve();
-    return new Promise((resolve) => this.child.once('exit', () => resolve()));
+    return new Promise((resolve) => this.child.once('close', () => resolve()));
   }
 
   /** Everything it wrote so far (stdout and stderr). */

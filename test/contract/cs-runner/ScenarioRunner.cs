@@ -42,7 +42,7 @@ internal static class ScenarioRunner
             }
             Console.WriteLine(Json.Serialize(report));
         }
-        return failed == 0 ? 0 : 1;
+        return ProbeExit.Now(failed == 0 ? 0 : 1);
     }
 }
 

@@ -67,7 +67,7 @@ internal static class BridgeProbe
         report["sent"] = native.Sent;
         report["pending"] = (double)Bridge.PendingCount;
         Console.WriteLine(Json.Serialize(report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static void Wait(Task task) { task.GetAwaiter().GetResult(); }

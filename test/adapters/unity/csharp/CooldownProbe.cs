@@ -22,6 +22,6 @@ internal static class CooldownProbe
             read.Add(new List<object> { row[1], error.ErrorName, error.DaysRemaining.HasValue ? (object)(double)error.DaysRemaining.Value : null });
         }
         Console.WriteLine(Json.Serialize(read));
-        return 0;
+        return ProbeExit.Now(0);
     }
 }

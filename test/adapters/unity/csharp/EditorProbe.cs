@@ -67,7 +67,7 @@ internal static class EditorProbe
         Report["queued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
         Report["loggedExceptions"] = Json.Write(UnityEngine.Debug.Exceptions, e => (object)e.ToString());
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     /// <summary>Play goes on for <paramref name="seconds"/>: both clocks move.</summary>

@@ -31,7 +31,7 @@ internal static class InstancesProbe
             var answer = new Dictionary<string, object>();
             try
             {
-                if (Run(words, answer)) return 0;
+                if (Run(words, answer)) return ProbeExit.Now(0);
             }
             catch (Exception error)
             {
@@ -39,7 +39,7 @@ internal static class InstancesProbe
             }
             Console.WriteLine("@" + Json.Serialize(answer));
         }
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     /// <summary>Runs one command; true when the process is to exit (quit: Unity's quitting, then the player exits).</summary>

@@ -21,7 +21,7 @@ internal static class JsonProbe
         var thread = new Thread(() => Run(args[0]), StackBytes);
         thread.Start();
         thread.Join();
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static void Run(string casesFile)

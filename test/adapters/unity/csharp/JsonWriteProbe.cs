@@ -19,6 +19,6 @@ internal static class JsonWriteProbe
             { "whole", 60f }, { "double", 0.1 }, { "decimal", 2.5m }, { "level", 3 }, { "coins", 12345678901L },
         };
         Console.WriteLine(Json.Serialize(metadata));
-        return 0;
+        return ProbeExit.Now(0);
     }
 }

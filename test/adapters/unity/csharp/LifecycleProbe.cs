@@ -26,7 +26,7 @@ internal static class LifecycleProbe
         PickerKeepsEarlyChanges(frames);
         PlayModeWithoutDomainReload(frames);
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     /// <summary>Bridge.Call: a Task that completes and no pending entry left, whatever is thrown.</summary>

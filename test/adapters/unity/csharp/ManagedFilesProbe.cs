@@ -20,7 +20,7 @@ internal static class ManagedFilesProbe
         WaitWhileTheClockMoves();
         OrderAfterErase();
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     /// <summary>

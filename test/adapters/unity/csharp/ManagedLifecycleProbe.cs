@@ -46,7 +46,7 @@ internal static class ManagedLifecycleProbe
         Report["retryAfterSecondsMs"] = RetryAfter.Ms("2.5");
         Report["retryAfterJunk"] = RetryAfter.Ms("soon");
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static void NewProcess()

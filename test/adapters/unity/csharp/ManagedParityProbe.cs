@@ -42,7 +42,7 @@ internal static class ManagedParityProbe
         BoostCurrentOn404();
         Evictions();
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
 

@@ -28,7 +28,7 @@ internal static class PickerInitProbe
         foreach (var call in native.Calls) methods.Add(call.Value["method"]);
         report["methods"] = methods;
         Console.WriteLine(Json.Serialize(report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static void Init(HandNative native, string userId)

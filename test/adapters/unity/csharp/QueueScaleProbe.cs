@@ -103,6 +103,6 @@ internal static class QueueScaleProbe
         report["left"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
         TrackerFiles.Observer = null;
         Console.WriteLine(Json.Serialize(report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 }

@@ -22,6 +22,6 @@ internal static class RetryAfterProbe
             read.Add(new List<object> { value, RetryAfter.Ms(value) });
         }
         Console.WriteLine(Json.Serialize(read));
-        return 0;
+        return ProbeExit.Now(0);
     }
 }

@@ -25,7 +25,7 @@ internal static class SampleProbe
             loads.Add(new Dictionary<string, object> { { "afterStart", started }, { "afterDestroy", Handlers() } });
         }
         Console.WriteLine(Json.Serialize(new Dictionary<string, object> { { "loads", loads } }));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     /// <summary>Unity calls a MonoBehaviour's private messages by name.</summary>

@@ -49,7 +49,7 @@ internal static class SampleServerProbe
             Call(sample, "OnDestroy");
         });
         Console.WriteLine(Json.Serialize(Report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static object Field(object component, string name)

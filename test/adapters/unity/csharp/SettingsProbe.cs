@@ -38,7 +38,7 @@ internal static class SettingsProbe
         report["defaultEnvironment"] = empty.ToOptions("p").Environment;
 
         Console.WriteLine(Json.Serialize(report));
-        return 0;
+        return ProbeExit.Now(0);
     }
 
     private static object Sent(HandNative native, Task init)

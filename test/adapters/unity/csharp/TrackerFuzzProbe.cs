@@ -42,7 +42,7 @@ internal static class TrackerFuzzProbe
             finally { File.Delete(path); }
         }
         Console.WriteLine(Json.Serialize(new Dictionary<string, object> { { "runs", (double)count }, { "steps", (double)steps }, { "problems", problems } }));
-        return 0;
+        return ProbeExit.Now(0);
     }
 }
 
