@@ -27,6 +27,10 @@ export default defineConfig({
     setupFiles: ['test/setup/lazy-chunks.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // expect.poll waits on real I/O (a child process, Chromium, a socket) in several tests; its 1 s default is a bound a
+    // loaded 2-core CI machine can pass (279 ms measured at load 8-15). A bound, not a timed assertion: a poll that
+    // succeeds returns at once, and only a failing one waits the whole 10 s.
+    expect: { poll: { timeout: 10_000 } },
     reporters: ['default', 'json'],
     outputFile: { json: 'reports/vitest.json' },
   },
