@@ -39,7 +39,9 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
 it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
 
 function played(exe: string, mode: 'jit' | 'full-aot'): void {
-  const { status, stdout, stderr } = runMono(exe, [join(work, `device-${mode}`), DROP_REASONS.join(','), ERROR_KINDS.join(',')], mode);
+  // persistentDataPath with letters beyond ASCII (a Windows user named Çağrı İşık, a folder in Japanese), on a device set to
+  // Turkish: every file the tracker writes, moves, locks, lists and deletes lives under it.
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-${mode}-Çağrı İşık 日本`), DROP_REASONS.join(','), ERROR_KINDS.join(',')], mode, 'tr_TR.UTF-8');
   expect(status, stderr).toBe(0);
   const report = JSON.parse(stdout) as Record<string, unknown>;
 

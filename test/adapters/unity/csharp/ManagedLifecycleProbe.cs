@@ -535,7 +535,7 @@ internal static class ManagedLifecycleProbe
         var full = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "full-disk");
         var path = Path.Combine(full.QueueDir, "s.json");
         TrackerFiles.Write(path, new Dictionary<string, object> { { "old", true } });
-        System.Diagnostics.Process.Start("ln", "-s /dev/full " + path + ".tmp").WaitForExit();
+        System.Diagnostics.Process.Start("ln", "-s /dev/full \"" + path + ".tmp\"").WaitForExit(); // quoted: the device folder has spaces
         var temporaryFor = TrackerFiles.TemporaryFor;
         TrackerFiles.TemporaryFor = written => written + ".tmp"; // the link's name (a write's own is random)
         try { TrackerFiles.Write(path, new Dictionary<string, object> { { "old", false } }); Report["fullDiskWrite"] = "written"; }
