@@ -35,7 +35,8 @@ describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
   const dropped = (page: Page) => page.evaluate(() => (window as any).dropped as string[]);
   const recorded = (...ids: string[]) => suite.game.emulator.state().sessions.filter((session) => ids.includes(session.sessionId)).map((session) => session.sessionId);
 
-  it('the off switch in one tab: the other sends nothing (its queue from before included) and drops its running session; on again: it sends', async () => {
+  /** Two tabs of one game; offline, tab B plays a 2 s session and stops (queued): the tabs and that session's id. */
+  const twoTabsBQueued = async () => {
     await suite.clearDatabases();
     const tabA = await suite.open('');
     const tabB = await suite.open('');
@@ -43,6 +44,11 @@ describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
     const queued = (await tracker(tabB, 'start'))!;
     await tabB.clock.runFor(2_000);
     await tracker(tabB, 'stop');
+    return { tabA, tabB, queued };
+  };
+
+  it('the off switch in one tab: the other sends nothing (its queue from before included) and drops its running session; on again: it sends', async () => {
+    const { tabA, tabB, queued } = await twoTabsBQueued();
     const running = (await tracker(tabB, 'start'))!;
     await tabB.clock.runFor(3_000);
 
@@ -59,13 +65,7 @@ describe.runIf(chromiumAvailable())("one player's tabs in Chromium", () => {
     await Promise.all([tabA.close(), tabB.close()]);
   });
   it("a session tab B queued is sent by tab A's flush: recorded once, sent once (B's flush does not send the copy it holds for its exit), nothing dropped", async () => {
-    await suite.clearDatabases();
-    const tabA = await suite.open('');
-    const tabB = await suite.open('');
-    await suite.browser.context.setOffline(true);
-    const queued = (await tracker(tabB, 'start'))!;
-    await tabB.clock.runFor(2_000);
-    await tracker(tabB, 'stop');
+    const { tabA, tabB, queued } = await twoTabsBQueued();
     await suite.browser.context.setOffline(false);
     await tracker(tabA, 'flush');
     await expect.poll(() => recorded(queued)).toEqual([queued]);

@@ -71,6 +71,11 @@ async function playAroundBackground(gc, backgroundMs) {
   await advance(MINUTE);
   setAppState('background');
   await advance(backgroundMs);
+  await backAndStop(gc);
+}
+
+/** Back in the foreground: plays a minute, stops, flushes, disposes. */
+async function backAndStop(gc) {
   setAppState('active');
   await advance(MINUTE);
   step('stop');
@@ -168,12 +173,7 @@ const stories = {
     setAppState('inactive');
     setAppState('background');
     await advance(10 * MINUTE);
-    setAppState('active');
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
-    await gc.tracker.flush();
-    await gc.dispose();
+    await backAndStop(gc);
     return { ends, errors };
   },
   /** Start, play five minutes, stop: the relay gets the session once. */
