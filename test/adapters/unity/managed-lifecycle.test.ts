@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop;
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose;
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -123,6 +123,10 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // Another player signs in while the last one's flush waits: its answer settles the last player's queue (nothing sent
   // again), and none of the last player's events reaches the game after the new Init (it would credit the new player).
   expect(report).toMatchObject({ switchEvents: [], switchFlush: 'RanToCompletion', switchLeft: 0, switchSentAgain: 0 });
+  // Dispose while a flush's queue read is under way: no request after it (JavaScript's dispose aborts the flush's
+  // request); the session stays queued and the next run delivers it once.
+  expect(report).toMatchObject({ readDisposeRequests: [], readDisposeTasks: 'RanToCompletion RanToCompletion', readDisposeQueued: 1 });
+  expect(report).toMatchObject({ readDisposeReceived: ['read-dispose 3'], readDisposeLeft: 0 });
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

@@ -115,7 +115,11 @@ namespace GameCampaignSdk
             return running ?? Task.FromResult(0);
         }
 
-        /// <summary>Stops the retry timer; a drain under way stops after its request.</summary>
+        /// <summary>
+        /// Stops the retry timer; a drain under way sends nothing more (core/tracker/flusher.ts <c>dispose</c> aborts the
+        /// request: none leaves after it), its batch kept queued for the next run. A request already in flight settles the
+        /// queue when answered (UnityWebRequest cannot recall it), unheard.
+        /// </summary>
         internal void Dispose()
         {
             disposed = true;
@@ -133,6 +137,12 @@ namespace GameCampaignSdk
                 if (oldest.Count == 0) return true;
                 foreach (var key in oldest) tried.Add(key);
                 var batch = await InPresentFrame(await queue.Read(oldest, setAside));
+                if (disposed)
+                {
+                    // Disposed while the batch was read: nothing is sent, dropped or deleted after Dispose; it stays queued.
+                    queue.Release(Keys(batch));
+                    return false;
+                }
                 foreach (var item in batch) if (item.Unsendable) await Drop(item, "invalid", UnsendableError, null);
                 batch.RemoveAll(item => item.Unsendable);
                 if (batch.Count > 0 && !await Send(batch)) return false;
@@ -202,6 +212,12 @@ namespace GameCampaignSdk
             foreach (var item in batch) sessions.Add(item.Session);
             var body = Bridge.Args("sessions", sessions, "isTest", sdk.IsTest ? (object)true : null, "sentAt", DeviceClock.IsoMs(DeviceClock.NowMs()));
             var json = await IoQueue.Run(() => Json.Serialize(body)); // up to 1000 sessions: not in a frame
+            if (disposed)
+            {
+                // Disposed meanwhile (while serialized, or a bisected half's turn): no request after Dispose.
+                queue.Release(Keys(batch));
+                return false;
+            }
             var answer = await sdk.RelayJson("POST", "/playtime/sessions", json);
             if (answer.Ok)
             {

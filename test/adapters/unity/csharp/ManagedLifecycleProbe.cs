@@ -39,6 +39,7 @@ internal static class ManagedLifecycleProbe
         MalformedResults();
         InitTwiceAfterKill();
         SwitchPlayerDuringFlush();
+        DisposeDuringQueueRead();
         WorkerThreadCalls();
         ParallelWorkerCalls();
         RefusedHeaders();
@@ -749,6 +750,45 @@ internal static class ManagedLifecycleProbe
         Init("switch-a");
         Loop.Run(Tracker.Flush, "flush");
         Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
+    }
+
+    /// <summary>
+    /// Dispose while a flush's queue read is under way (the read on the file thread, Dispose on the main thread in
+    /// between): no request after Dispose (core/tracker/flusher.ts dispose aborts a flush's request: nothing goes out
+    /// once it is disposed); the session stays queued and the next run delivers it once. Before, the drain went on
+    /// after the read and sent one request after Dispose.
+    /// </summary>
+    private static void DisposeDuringQueueRead()
+    {
+        QueuedOffline("read-dispose");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "read-dispose");
+        var requests = new List<object>();
+        Task disposing = null;
+        var disposed = new ManualResetEvent(false);
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            requests.Add((disposing == null ? "before " : "after ") + url.Substring(url.LastIndexOf('/') + 1));
+            return Relay.Exchange(method, url, headers, body);
+        };
+        TrackerFiles.Observer = (operation, path) =>
+        {
+            if (operation != "read" || !path.StartsWith(folder.QueueDir, StringComparison.Ordinal)) return;
+            TrackerFiles.Observer = null;
+            // The game's Dispose on the main thread while this read runs on the file thread.
+            Loop.Post(_ => { disposing = GameCampaign.Dispose(); disposed.Set(); }, null);
+            disposed.WaitOne(10000);
+        };
+        var flush = Tracker.Flush();
+        Loop.Settle();
+        TrackerFiles.Observer = null;
+        HttpExchange.Transport = Relay.Exchange;
+        Report["readDisposeRequests"] = requests;
+        Report["readDisposeTasks"] = flush.Status + " " + (disposing == null ? "none" : disposing.Status.ToString());
+        Report["readDisposeQueued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        Init("read-dispose");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["readDisposeReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "read-dispose"), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["readDisposeLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
     /// <summary>
