@@ -127,6 +127,10 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // request); the session stays queued and the next run delivers it once.
   expect(report).toMatchObject({ readDisposeRequests: [], readDisposeTasks: 'RanToCompletion RanToCompletion', readDisposeQueued: 1 });
   expect(report).toMatchObject({ readDisposeReceived: ['read-dispose 3'], readDisposeLeft: 0 });
+  // Dispose while a batch of two waits for the relay, which refuses it for its content: no half is sent after Dispose;
+  // both stay queued and the next run delivers each once.
+  expect(report).toMatchObject({ bisectDisposeRequests: ['before 2'], bisectDisposeTasks: 'RanToCompletion RanToCompletion', bisectDisposeQueued: 2 });
+  expect(report).toMatchObject({ bisectDisposeReceived: ['bisect-dispose 3', 'bisect-dispose 4'], bisectDisposeLeft: 0 });
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

@@ -40,6 +40,7 @@ internal static class ManagedLifecycleProbe
         InitTwiceAfterKill();
         SwitchPlayerDuringFlush();
         DisposeDuringQueueRead();
+        DisposeDuringRefusedBatch();
         WorkerThreadCalls();
         ParallelWorkerCalls();
         RefusedHeaders();
@@ -789,6 +790,52 @@ internal static class ManagedLifecycleProbe
         Loop.Run(Tracker.Flush, "flush");
         Report["readDisposeReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "read-dispose"), session => (object)(session.Player + " " + session.DurationSeconds));
         Report["readDisposeLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// Dispose while a batch of two is in flight, which the relay then refuses for its content (422 VALIDATION_ERROR):
+    /// no half is sent after Dispose (the answer still comes, UnityWebRequest cannot recall it; JavaScript's dispose
+    /// aborts it); both stay queued and the next run delivers each once. Before, the bisection sent both halves after
+    /// Dispose.
+    /// </summary>
+    private static void DisposeDuringRefusedBatch()
+    {
+        NewProcess();
+        Init("bisect-dispose");
+        Application.Reachability = NetworkReachability.NotReachable;
+        foreach (var ms in new[] { 3000, 4000 })
+        {
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(ms);
+            Loop.Run(Tracker.Stop, "stop");
+        }
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var held = new TaskCompletionSource<HttpAnswer>();
+        var requests = new List<object>();
+        var disposed = false;
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            var count = ((List<object>)Json.Obj(Json.Parse(body))["sessions"]).Count;
+            requests.Add((disposed ? "after " : "before ") + count);
+            return requests.Count == 1 ? held.Task : Relay.Exchange(method, url, headers, body);
+        };
+        var flush = Tracker.Flush();
+        Loop.Settle();
+        Task disposing = null;
+        Loop.Run(() => { disposing = GameCampaign.Dispose(); disposed = true; return Task.FromResult(0); }, "dispose");
+        held.SetResult(new HttpAnswer { Status = 422, Body = Bridge.Args("code", "VALIDATION_ERROR", "message", "Invalid request", "details", new List<object>()) });
+        Loop.Settle();
+        HttpExchange.Transport = Relay.Exchange;
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "bisect-dispose");
+        Report["bisectDisposeRequests"] = requests;
+        Report["bisectDisposeTasks"] = flush.Status + " " + disposing.Status;
+        Report["bisectDisposeQueued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        Init("bisect-dispose");
+        Loop.Run(Tracker.Flush, "flush");
+        var received = Relay.Received.FindAll(session => session.Player == "bisect-dispose");
+        received.Sort((a, b) => a.DurationSeconds.CompareTo(b.DurationSeconds));
+        Report["bisectDisposeReceived"] = Json.Write(received, session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["bisectDisposeLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
     /// <summary>
