@@ -154,6 +154,21 @@ describe('toNodeHandler: requests node:http refuses', () => {
     }
   });
 
+  // One server with two handlers (an Express app with the webhook middleware and the relay): the listener added was the
+  // handler's that served first, so when a webhook delivery came first the relay's refusals had no CORS again.
+  it("answers with the relay's CORS on a server whose first request another handler (the webhook middleware) served", async () => {
+    const relayHandler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const server = createServer((req, res) => void (req.url!.startsWith('/webhooks') ? webhooks(req, res) : relayHandler(req, res)));
+    const port = await listen(server);
+    await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body: '{}' });
+    await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect(answer.status).toBe(431);
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(server.listenerCount('clientError')).toBe(1);
+  });
+
   it("leaves a server with a clientError listener of its own alone, and gives the webhook middleware the same listener", async () => {
     const handler = toNodeHandler(relayOverFakeService().relay);
     const own = () => undefined;
