@@ -74,8 +74,12 @@ export function clientErrorListener(answers: ClientErrorAnswers): (error: NodeJS
     const extra = Object.entries(answers.cors(refusedRequest((error as { rawPacket?: unknown }).rawPacket)))
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
+    // Destroyed once the answer is written, as node:http destroys it: end() alone leaves the reading side open
+    // (node:http servers are allowHalfOpen), so a client that kept its side open held the socket until the server's
+    // headersTimeout/requestTimeout.
     socket.end(
       `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\n${extra}Connection: close\r\n\r\n${text}`,
+      () => socket.destroy(),
     );
   };
 }

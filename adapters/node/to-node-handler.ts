@@ -61,12 +61,10 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     { errorHandler: unreadableRequest },
   );
   const refusedCors = (handler as { [REFUSED_REQUEST_CORS]?: RefusedRequestCors })[REFUSED_REQUEST_CORS];
-  const clientError = clientErrorListener({
-    body: (status, message) => errorText(status, 'BAD_REQUEST', message),
-    cors: (request) => refusedCors?.(request) ?? {},
-  });
+  const cors: RefusedRequestCors = (request) => refusedCors?.(request) ?? {};
+  const clientError = serverClientError([cors]);
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    listenForClientErrors((req.socket as { server?: unknown } | null)?.server, clientError);
+    listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
@@ -76,18 +74,32 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   return Object.assign(handle, { clientError });
 }
 
-/** The servers {@link listenForClientErrors} has looked at, each once. */
-const seenServers = new WeakSet<object>();
+/** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */
+function serverClientError(policies: Iterable<RefusedRequestCors>): ClientErrorListener {
+  return clientErrorListener({
+    body: (status, message) => errorText(status, 'BAD_REQUEST', message),
+    cors: (request) => Object.assign({}, ...Array.from(policies, (policy) => policy(request))) as Record<string, string>,
+  });
+}
+
+/** The servers {@link listenForClientErrors} has looked at, with the CORS policies of the handlers serving on each. */
+const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
 
 /**
- * Adds `clientError` to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the first time
- * the handler serves a request of it, unless the server has a `clientError` listener of its own (node:http then
- * leaves parser errors to it, and two answers on one socket would clash).
+ * Adds a `clientError` listener to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the
+ * first time a handler serves a request of it, unless the server has a `clientError` listener of its own (node:http then
+ * leaves parser errors to it, and two answers on one socket would clash). One listener for every handler on the server
+ * (an Express app with the relay and the webhook middleware): it gives the CORS headers of each handler that serves
+ * there, so the relay's refusals have theirs whichever handler served first (before, only the first one's were given).
  */
-function listenForClientErrors(server: unknown, clientError: ClientErrorListener): void {
-  if (!(server instanceof EventEmitter) || seenServers.has(server)) return;
-  seenServers.add(server);
-  if (server.listenerCount('clientError') === 0) server.on('clientError', clientError);
+function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void {
+  if (!(server instanceof EventEmitter)) return;
+  let policies = serverPolicies.get(server);
+  if (!policies) {
+    serverPolicies.set(server, (policies = new Set()));
+    if (server.listenerCount('clientError') === 0) server.on('clientError', serverClientError(policies));
+  }
+  policies.add(cors);
 }
 
 /**

@@ -134,6 +134,41 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(JSON.parse(answer.body)).toEqual({ status: 400, error: 'Bad Request', code: 'BAD_REQUEST', message: expect.stringMatching(/^The request is not valid HTTP \(HPE_/) });
   });
 
+  // node:http's own socketOnError writes its answer and destroys the socket; ending it only (a FIN) left a server
+  // socket open for as long as a client that keeps its side open wished (node:http servers are allowHalfOpen), up to the
+  // server's headersTimeout/requestTimeout: a hostile client could hold one per malformed request.
+  it('closes the socket after answering, even when the client keeps its side open', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const server = createServer(handler).on('clientError', handler.clientError);
+    const port = await listen(server);
+    const socket = connect({ port, host: '127.0.0.1', allowHalfOpen: true }, () => socket.write(oversized(ORIGIN)));
+    let answer = '';
+    const ended = new Promise<void>((resolve) => socket.on('end', resolve));
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('utf8')));
+    try {
+      await ended;
+      expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+      await expect.poll(() => new Promise<number>((resolve) => server.getConnections((_, count) => resolve(count)))).toBe(0);
+    } finally {
+      socket.destroy();
+    }
+  });
+
+  // One server with two handlers (an Express app with the webhook middleware and the relay): the listener added was the
+  // handler's that served first, so when a webhook delivery came first the relay's refusals had no CORS again.
+  it("answers with the relay's CORS on a server whose first request another handler (the webhook middleware) served", async () => {
+    const relayHandler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const server = createServer((req, res) => void (req.url!.startsWith('/webhooks') ? webhooks(req, res) : relayHandler(req, res)));
+    const port = await listen(server);
+    await fetch(`http://127.0.0.1:${port}/webhooks`, { method: 'POST', body: '{}' });
+    await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect(answer.status).toBe(431);
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(server.listenerCount('clientError')).toBe(1);
+  });
+
   it("leaves a server with a clientError listener of its own alone, and gives the webhook middleware the same listener", async () => {
     const handler = toNodeHandler(relayOverFakeService().relay);
     const own = () => undefined;
