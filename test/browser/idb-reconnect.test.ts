@@ -127,9 +127,16 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
   it("the site's data cleared (Storage.clearDataForOrigin) while a flush waits on a relay answering 503: the sessions are sent once it answers, each recorded once", async () => {
     const page = await newGamePage('ck_reconnect_cleared', false);
     let failing = true;
+    // The order is the test's, not the machine's: the flush's request is held until the data is cleared, then answered
+    // 503 (a timer here let a loaded CI machine clear before the flush read its batch, or after the answer).
+    let arrived!: () => void;
+    const requestArrived = new Promise<void>((resolve) => (arrived = resolve));
+    let release!: () => void;
+    const cleared = new Promise<void>((resolve) => (release = resolve));
     await page.route('**/campaign/playtime/sessions', async (route) => {
       if (!failing) return route.continue();
-      await new Promise((resolve) => setTimeout(resolve, 500)); // the answer comes after the clear
+      arrived();
+      await cleared;
       return route.fulfill({ status: 503, contentType: 'application/json', body: '{"error":{"code":"UNAVAILABLE","message":"down"}}' });
     });
     await suite.browser.context.setOffline(true);
@@ -137,12 +144,18 @@ describe.runIf(chromiumAvailable())('a lost IndexedDB connection in Chromium', (
     const second = await playSession(page, 2_500);
     await suite.browser.context.setOffline(false);
     const flushing = page.evaluate(() => (window as any).gc.tracker.flush());
+    await requestArrived;
     const cdp = await suite.browser.context.newCDPSession(page);
     await cdp.send('Storage.clearDataForOrigin', { origin: suite.game.origin, storageTypes: 'all' });
+    release();
     await flushing;
     expect(recorded(first).concat(recorded(second))).toEqual([]);
 
     failing = false;
+    // A storage call first, in real time: it reopens the database once the clearing let it. Jumping the page's fake clock
+    // 300 s while that reopen still waited would fire its 5 s deadline ("IndexedDB open blocked for 5 s"), a time that
+    // never passed (seen under load).
+    await page.evaluate(() => (window as any).gc.tracker.setOptOut(false));
     await page.clock.runFor(300_000); // past the backoff
     await page.evaluate(() => (window as any).gc.tracker.flush());
     await expect.poll(() => [recorded(first).length, recorded(second).length], { timeout: 15_000 }).toEqual([1, 1]);
