@@ -42,7 +42,7 @@ export interface BackHandlerLike {
 
 /**
  * A web view host over `react-native-webview`'s `WebView`: `open(url)` shows it, the page's `close`
- * message, a load failure, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
+ * message, a load failure or HTTP error status, `handle.close()`, the last `Host` unmounting or, with `BackHandler`, Android's back button removes it. One
  * web view at a time: opening another closes the first. A link that leaves the page's origin (`target=_blank` ones
  * too) goes to the system browser through `Linking` (not followed without it) and the page stays: on iOS nothing
  * would lead back to it. assumed: the campaign page does not redirect itself to another origin.
@@ -64,7 +64,7 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
   let page = '';
   const listeners = new Set<() => void>();
   const changed = () => {
-    for (const listener of [...listeners]) listener();
+    listeners.forEach((listener) => listener());
   };
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
@@ -78,7 +78,7 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
   return {
     async open(url) {
       // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
-      if (!listeners.size) throw new WebViewUnavailableError('createWebViewHost: render <webView.Host /> in the app before opening a page');
+      if (!listeners.size) throw new WebViewUnavailableError('createWebViewHost: render <webView.Host /> before opening a page');
       current?.close();
       // Android's back button closes the page (as players expect of an overlay), not the screen or the app under it.
       const back = BackHandler?.addEventListener('hardwareBackPress', () => (handle.close(), true));
@@ -104,6 +104,10 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
         // `closed` that never settles. Called for the main frame only (apple/RNCWebViewImpl.m didFailProvisionalNavigation;
         // android/.../RNCWebViewClient.java onReceivedError), so it closes, as a Cocos web view's `error` does.
         onError: open.close,
+        // An HTTP error status (a proxy's 502, a 404): the server's page has no close message, and no way out on iOS.
+        // Main frame only, 400 and up (apple/RNCWebViewImpl.m decidePolicyForNavigationResponse; android/.../
+        // RNCWebViewClient.java onReceivedHttpError, `isForMainFrame()`).
+        onHttpError: open.close,
         // react-native-webview (16.0.0 src/WebViewShared.tsx createOnShouldStartLoadWithRequest, lines 38-66): asked, and
         // answered at once, for each load its default originWhitelist passes (http, https, about:blank; other schemes it
         // hands to Linking itself), iframes included on iOS (`isTopFrame` false: apple/RNCWebViewImpl.m

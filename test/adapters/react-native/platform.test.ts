@@ -340,6 +340,31 @@ describe('React Native web view host: a page that fails to load', () => {
   });
 });
 
+describe('React Native web view host: a page answered with an HTTP error', () => {
+  it("closes it (the handle settles, the back button goes to the app again) instead of leaving the server's error page over the game with no way out on iOS", async () => {
+    vi.stubGlobal('crypto', { getRandomValues });
+    const handlers = new Set<() => boolean>();
+    const BackHandler = {
+      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+    };
+    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+    host.Host({});
+    const handle = await host.open('https://campaign.example/?ott=1');
+    let closed = false;
+    void handle.closed.then(() => (closed = true));
+    const { props } = host.Host({}) as { props: { onHttpError?(event: unknown): void } };
+    // react-native-webview 16.0.0 calls `onHttpError` for the main frame only, with a status of 400 or more: iOS
+    // apple/RNCWebViewImpl.m decidePolicyForNavigationResponse (`navigationResponse.forMainFrame`, `statusCode >= 400`),
+    // Android RNCWebViewClient.java onReceivedHttpError (`request.isForMainFrame()`). The page it loaded (a CDN's 502, the
+    // campaign site's 404) has no close message to post.
+    props.onHttpError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', statusCode: 502, description: 'Bad Gateway' } });
+    await Promise.resolve();
+    expect(closed).toBe(true);
+    expect(host.Host({})).toBeNull();
+    expect(handlers.size).toBe(0);
+  });
+});
+
 describe('React Native web view host: mounting and the back button', () => {
   it('open() before <Host /> is rendered rejects with WebViewUnavailableError instead of a page that never shows and a handle that never settles', async () => {
     vi.stubGlobal('crypto', { getRandomValues });
