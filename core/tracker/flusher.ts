@@ -69,11 +69,12 @@ export const UNREACHABLE_AFTER = 3;
 
 /**
  * The message of the `relay` error a relay that cannot be reached while online gets: the likely causes in a few words
- * (docs/guides/tracker.md explains each: a CORS refusal or mixed content on a web page, cleartext http:// refused
- * in an app, an ad blocker, firewall or Content-Security-Policy blocking the host, a wrong URL).
+ * (docs/guides/tracker.md explains each), a web page's (`page`: a CORS refusal, mixed content) or an app's (cleartext
+ * http:// refused: Android 9+, iOS ATS), and everywhere an ad blocker, firewall or Content-Security-Policy blocking the
+ * host, a wrong URL. An app was told of CORS and mixed content, which do not exist there.
  */
-export const unreachableMessage = (url: string) =>
-  `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online (CORS, mixed content, cleartext http://, blocked host or wrong relay URL?); sessions stay queued`;
+export const unreachableMessage = (url: string, page?: unknown) =>
+  `Relay ${url} unreachable ${UNREACHABLE_AFTER} times while online (${page ? 'CORS, mixed content' : 'cleartext http://'}, blocked host or wrong URL?); sessions kept`;
 
 /**
  * The {@link Flusher} of one player's queue, sending to `relay` under that player's flush `lock`; `sizer`: the page
@@ -207,7 +208,7 @@ export function createFlusher(
       const noAnswer = status === undefined && error !== undefined && platform.network?.isOnline() === true;
       unreachable = noAnswer ? unreachable + 1 : 0;
       if (isBlocked(error)) relayError(error);
-      else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(relay.url)), { cause: error }));
+      else if (unreachable >= UNREACHABLE_AFTER) relayError(Object.assign(new Error(unreachableMessage(relay.url, sizer)), { cause: error }));
       else if (status !== undefined && !isTransientStatus(status)) relayError(new Error(outcome.reason), status);
       backOff(outcome.retryAfterMs);
     }

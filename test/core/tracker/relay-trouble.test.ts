@@ -15,11 +15,17 @@ afterEach(() => void vi.useRealTimers());
 const blocked = { networkError: 'Failed to fetch' } as const;
 const captivePortal = () => new Response('<html><body>Log in to the hotel Wi-Fi</body></html>', { status: 200, headers: { 'content-type': 'text/html' } });
 
-/** A tracker with one session queued by a previous run, whose relay answers `answers` first (start-up's flush the first). */
+/**
+ * A tracker with one session queued by a previous run, whose relay answers `answers` first (start-up's flush the first);
+ * `page`: on a web page (the platform supplies the page exit), not in an app.
+ */
 async function queued(...answers: RelayAnswer[]) {
+  return queuedOn(false, ...answers);
+}
+async function queuedOn(page: boolean, ...answers: RelayAnswer[]) {
   const storage = createMemoryStorage();
   await storage.set(key(0, 'a'), item('a'));
-  const harness = createHarness({}, { storage, relay: createFakeRelay().next(...answers) });
+  const harness = createHarness({}, { storage, relay: createFakeRelay().next(...answers), backgroundMayBeFinal: page });
   await settle();
   return harness;
 }
@@ -37,11 +43,23 @@ describe('a relay that cannot be reached while online', () => {
     const [event] = relayErrors(harness.log);
     const message = (event!.error as Error).message;
     expect(message).toContain(RELAY_URL);
-    for (const cause of ['CORS', 'mixed content', 'cleartext', 'blocked host', 'wrong relay URL']) expect(message).toContain(cause);
+    for (const cause of ['cleartext http://', 'blocked host', 'wrong URL']) expect(message).toContain(cause);
+    // An app (React Native, Cocos native, a mini-game) has no CORS and no mixed content: it was told of both.
+    for (const cause of ['CORS', 'mixed content']) expect(message).not.toContain(cause);
     await harness.tracker.flush();
     await harness.tracker.flush();
     expect(relayErrors(harness.log)).toHaveLength(1);
     expect(harness.storage.snapshot()).toEqual({ [key(0, 'a')]: item('a') });
+  });
+
+  it('on a web page names its causes (CORS, mixed content), not an app\'s cleartext http://', async () => {
+    const harness = await queuedOn(true, ...Array.from({ length: 6 }, () => blocked));
+    await harness.tracker.flush();
+    await harness.tracker.flush();
+    const [event] = relayErrors(harness.log);
+    const message = (event!.error as Error).message;
+    for (const cause of ['CORS', 'mixed content', 'blocked host', 'wrong URL']) expect(message).toContain(cause);
+    expect(message).not.toContain('cleartext');
   });
 
   // A firewall that drops the relay's packets: no answer, so every request ends at the time-out (30 s). On 4320f9f
