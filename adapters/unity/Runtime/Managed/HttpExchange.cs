@@ -157,14 +157,16 @@ namespace GameCampaignSdk
             if (!cancel.CanBeCanceled || answer.IsCompleted) return answer;
             var answered = new TaskCompletionSource<HttpAnswer>();
             var recall = cancel.Register(() => answered.TrySetResult(AbortedAnswer()));
-            answer.ContinueWith(done =>
-            {
-                recall.Dispose();
-                if (done.IsFaulted) answered.TrySetException(done.Exception.InnerExceptions);
-                else if (done.IsCanceled) answered.TrySetCanceled();
-                else answered.TrySetResult(done.Result);
-            }, TaskContinuationOptions.ExecuteSynchronously);
+            Forward(answer, answered, recall);
             return answered.Task;
+        }
+
+        /// <summary>Awaited, not ContinueWith (the package's rule: docs/decisions.md, "Unity: where C# continuations run").</summary>
+        private static async void Forward(Task<HttpAnswer> answer, TaskCompletionSource<HttpAnswer> answered, CancellationTokenRegistration recall)
+        {
+            try { answered.TrySetResult(await answer); }
+            catch (Exception error) { answered.TrySetException(error); }
+            finally { recall.Dispose(); }
         }
 
         /// <summary>The typed error of a failed answer. <paramref name="cooldown"/>: a boost change; <paramref name="relay"/>: a 401/403 is the game's authentication.</summary>
