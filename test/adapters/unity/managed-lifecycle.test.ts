@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs);
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs);
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -50,6 +50,33 @@ function abortProbe(): string {
 
 it('Dispose aborts the flush request UnityWebRequest has in flight', () => aborted(abortProbe(), 'jit'), 120_000);
 it('mono full AOT: Dispose aborts the flush request in flight', () => aborted(aotProgram(abortProbe(), join(work, 'aot-abort')), 'full-aot'), 600_000);
+
+/** csharp/ManagedWorkerStartProbe.cs, compiled once (a program of its own: no SDK call made on the main thread before). */
+let compiledWorker: string | undefined;
+function workerProbe(): string {
+  if (compiledWorker) return compiledWorker;
+  const exe = join(work, 'worker-start.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedWorkerStartProbe.cs')]);
+  return (compiledWorker = exe);
+}
+
+it('a first call (Init) on another thread runs on the main thread', () => workerFirst(workerProbe(), 'jit'), 120_000);
+it('mono full AOT: a first call on another thread runs on the main thread', () => workerFirst(aotProgram(workerProbe(), join(work, 'aot-worker')), 'full-aot'), 600_000);
+
+function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);
+  expect(status, stderr).toBe(0);
+  // Init, Start, Stop and Flush each called on a worker thread, Init the game's first call: all run on the main thread
+  // (the SDK's timers, events and Unity's API belong to it), every Task completes, the session is delivered once.
+  // Before, with no call yet made on the main thread, the bridge had no main-thread context to post to: Init ran on the
+  // worker (Unity's persistentDataPath and GameObject throw there), and so did every call and event after it.
+  expect(JSON.parse(stdout)).toEqual({
+    events: ['start main', 'end main', 'flushed main'],
+    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
+    received: ['worker-first 3'],
+  });
+}
 
 function aborted(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-abort-${mode}`)], mode);
