@@ -65,7 +65,7 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Takes the main thread's SynchronizationContext as the player starts, before any scene (Unity has installed its
-        /// UnitySynchronizationContext by then): a game whose first SDK call is made on another thread (Init after an
+        /// UnitySynchronizationContext by then: Mixed Reality Toolkit's SyncContextUtility takes it at the same point): a game whose first SDK call is made on another thread (Init after an
         /// <c>await</c> with <c>ConfigureAwait(false)</c>) had no call on the main thread to take it from, so Init ran on
         /// that thread (where Unity's <c>persistentDataPath</c> and <c>GameObject</c> throw), and every call and event after it.
         /// </summary>
