@@ -30,8 +30,9 @@ interface Outcome {
  * numbers and dates otherwise than the wire does (German and Turkish: `1,5`, `27.11.2026`; Turkish upper-cases `i` to
  * `İ`): the relay reads every body strictly (FakeRelay.cs), so a culture-dependent write fails the scenario.
  */
-function play(exe: string, mode: 'jit' | 'full-aot'): Map<string, Outcome> {
-  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode, mode === 'jit' ? 'de_DE.UTF-8' : 'tr_TR.UTF-8');
+function play(exe: string, mode: 'jit' | 'full-aot', device = 'desktop'): Map<string, Outcome> {
+  const env = { GAME_CAMPAIGN_CONTRACT_DEVICE: device };
+  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode, mode === 'jit' ? 'de_DE.UTF-8' : 'tr_TR.UTF-8', env);
   const outcomes = new Map<string, Outcome>();
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -65,6 +66,10 @@ beforeAll(() => {
   mcs(['-target:exe', `-out:${runner}`, ...packageSources(), ...csFiles(join(import.meta.dirname, 'cs-runner'))]);
 }, 120_000);
 
+/** The runner compiled fully ahead of time, once. */
+let aotRunner: string | undefined;
+const aot = (): string => (aotRunner ??= aotProgram(runner, join(work, 'aot')));
+
 describe('tracker contract (C# managed tracker, mono JIT, a German device)', () => {
   let outcomes = new Map<string, Outcome>();
   beforeAll(() => {
@@ -76,7 +81,7 @@ describe('tracker contract (C# managed tracker, mono JIT, a German device)', () 
 describe('tracker contract (C# managed tracker, mono full AOT: no JIT, as iOS and IL2CPP; a Turkish device)', () => {
   let outcomes = new Map<string, Outcome>();
   beforeAll(() => {
-    outcomes = play(aotProgram(runner, join(work, 'aot')), 'full-aot');
+    outcomes = play(aot(), 'full-aot');
   }, 300_000);
   for (const file of files) it(file, () => expectPlayed(() => outcomes, file));
 
@@ -99,4 +104,19 @@ describe('tracker contract (C# managed tracker, mono full AOT: no JIT, as iOS an
     expect(aot.status).not.toBe(0);
     expect(aot.stdout).not.toContain('7');
   }, 120_000);
+});
+
+/**
+ * The same scenarios on phones (Application.isMobilePlatform: only the pause is the background, focus also goes to
+ * the game's own keyboard), with the messages in the orders Unity sends them there: iOS (full AOT, as its players
+ * are) loses focus then pauses, and ends the pause then regains focus; Android (JIT, a Mono-backend player) pauses
+ * without a focus message when Home is pressed with the game's keyboard open (Unity's ScriptReference,
+ * MonoBehaviour.OnApplicationFocus), and its return may bring focus before the pause ends.
+ */
+describe('tracker contract on phones (C# managed tracker: the pause is the background)', () => {
+  const everyScenario = async (outcomes: Map<string, Outcome>) => {
+    for (const file of files) await expectPlayed(() => outcomes, file);
+  };
+  it('Android (mono JIT): every scenario holds, Home with the keyboard open, focus back before the pause ends', () => everyScenario(play(runner, 'jit', 'android')), 120_000);
+  it('iOS (mono full AOT): every scenario holds', () => everyScenario(play(aot(), 'full-aot', 'ios')), 300_000);
 });

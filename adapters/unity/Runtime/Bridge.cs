@@ -64,6 +64,18 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
+        /// Takes the main thread's SynchronizationContext as the player starts, before any scene (Unity has installed its
+        /// UnitySynchronizationContext by then: Mixed Reality Toolkit's SyncContextUtility takes it at the same point): a game whose first SDK call is made on another thread (Init after an
+        /// <c>await</c> with <c>ConfigureAwait(false)</c>) had no call on the main thread to take it from, so Init ran on
+        /// that thread (where Unity's <c>persistentDataPath</c> and <c>GameObject</c> throw), and every call and event after it.
+        /// </summary>
+        [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.BeforeSceneLoad)]
+        internal static void TakeMainContext()
+        {
+            if (Thread.CurrentThread.ManagedThreadId == mainThread && SynchronizationContext.Current != null) mainContext = SynchronizationContext.Current;
+        }
+
+        /// <summary>
         /// Calls <paramref name="method"/> in JavaScript; the Task completes when its answer arrives. A call made on another
         /// thread (after an <c>await</c> with <c>ConfigureAwait(false)</c>, in <c>Task.Run</c>) is made on the main thread, the
         /// next time it runs posted work: the SDK, its timers and its events belong to the main thread (Unity's API too).

@@ -1,5 +1,6 @@
 using System;
 using System.Collections.Generic;
+using System.Threading;
 using System.Threading.Tasks;
 using UnityEngine;
 
@@ -13,6 +14,13 @@ namespace GameCampaignSdk
     /// </summary>
     public sealed class CreatorPicker : IDisposable
     {
+        /// <summary>
+        /// The open pickers by handle, locked at every use: <see cref="Create"/>, <c>GameCampaign.Init</c> and
+        /// <c>Dispose</c> change it on the thread they are called on (a worker, after an await with
+        /// <c>ConfigureAwait(false)</c>), while events read it on the main thread. Unlocked, pickers created on two threads
+        /// at once took one handle or were lost (4 threads creating 3,000 each left 6,000 to 9,000 registered), and never
+        /// heard their events.
+        /// </summary>
         private static readonly Dictionary<long, CreatorPicker> Open = new Dictionary<long, CreatorPicker>();
         // Handles are chosen here, not by JavaScript, so a picker is registered before its "picker.open" is sent.
         // Never reset: a late event of a picker of the last Play session cannot reach a new one.
@@ -46,8 +54,8 @@ namespace GameCampaignSdk
         {
             // Registered before the await: the picker's "picker:change" events can arrive before this method resumes
             // (its answer is read on a later frame), and each one is kept as the newest state.
-            var picker = new CreatorPicker(++nextHandle);
-            Open[picker.handle] = picker;
+            var picker = new CreatorPicker(Interlocked.Increment(ref nextHandle));
+            lock (Open) Open[picker.handle] = picker;
             object opened;
             try
             {
@@ -89,7 +97,9 @@ namespace GameCampaignSdk
         /// <summary>Forgets every picker (the JavaScript side dropped them with the facade) and their handlers.</summary>
         internal static void ForgetAll()
         {
-            foreach (var picker in new List<CreatorPicker>(Open.Values)) picker.Forget();
+            List<CreatorPicker> open;
+            lock (Open) open = new List<CreatorPicker>(Open.Values);
+            foreach (var picker in open) picker.Forget();
         }
 
         /// <summary>Enter Play Mode with domain reload off: the pickers of the last session and their handlers go (see <see cref="Bridge.ResetForPlayMode"/>).</summary>
@@ -103,7 +113,7 @@ namespace GameCampaignSdk
         {
             disposed = true;
             Changed = null; // a disposed picker raises nothing, and holds no destroyed object alive
-            Open.Remove(handle);
+            lock (Open) Open.Remove(handle);
         }
 
         // Awaited rather than ContinueWith: the continuation stays on Unity's main thread (WebGL has no thread pool threads).
@@ -123,8 +133,11 @@ namespace GameCampaignSdk
 
         private static void OnEvent(string name, Dictionary<string, object> message)
         {
+            if (name != "picker:change") return;
             CreatorPicker picker;
-            if (name != "picker:change" || !Open.TryGetValue(Json.Long(message, "picker") ?? 0, out picker)) return;
+            bool found;
+            lock (Open) found = Open.TryGetValue(Json.Long(message, "picker") ?? 0, out picker);
+            if (!found) return;
             picker.State = PickerState.FromJson(Json.Field(message, "data"));
             picker.changedBeforeOpen = true;
             EventHandlers.Raise(picker.Changed, picker.State);

@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose;
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs);
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -37,6 +37,55 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
 
 // iOS and IL2CPP players run no JIT: the same promises fully ahead of time (the lenient JSON of events, the flush's depth check).
 it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
+
+/** csharp/ManagedAbortProbe.cs, compiled once (a program of its own: see its header). */
+let compiledAbort: string | undefined;
+function abortProbe(): string {
+  if (compiledAbort) return compiledAbort;
+  const exe = join(work, 'abort.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAbortProbe.cs')]);
+  return (compiledAbort = exe);
+}
+
+it('Dispose aborts the flush request UnityWebRequest has in flight', () => aborted(abortProbe(), 'jit'), 120_000);
+it('mono full AOT: Dispose aborts the flush request in flight', () => aborted(aotProgram(abortProbe(), join(work, 'aot-abort')), 'full-aot'), 600_000);
+
+/** csharp/ManagedWorkerStartProbe.cs, compiled once (a program of its own: no SDK call made on the main thread before). */
+let compiledWorker: string | undefined;
+function workerProbe(): string {
+  if (compiledWorker) return compiledWorker;
+  const exe = join(work, 'worker-start.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedWorkerStartProbe.cs')]);
+  return (compiledWorker = exe);
+}
+
+it('a first call (Init) on another thread runs on the main thread', () => workerFirst(workerProbe(), 'jit'), 120_000);
+it('mono full AOT: a first call on another thread runs on the main thread', () => workerFirst(aotProgram(workerProbe(), join(work, 'aot-worker')), 'full-aot'), 600_000);
+
+function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);
+  expect(status, stderr).toBe(0);
+  // Init, Start, Stop and Flush each called on a worker thread, Init the game's first call: all run on the main thread
+  // (the SDK's timers, events and Unity's API belong to it), every Task completes, the session is delivered once.
+  // Before, with no call yet made on the main thread, the bridge had no main-thread context to post to: Init ran on the
+  // worker (Unity's persistentDataPath and GameObject throw there), and so did every call and event after it.
+  expect(JSON.parse(stdout)).toEqual({
+    events: ['start main', 'end main', 'flushed main'],
+    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
+    received: ['worker-first 3'],
+  });
+}
+
+function aborted(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-abort-${mode}`)], mode);
+  expect(status, stderr).toBe(0);
+  // A relay over a socket that takes the request and never answers: Dispose aborts it (UnityWebRequest.Abort: the relay
+  // sees the connection closed), the flush completes at once (not at the 30 s time-out), nothing is reported, and the
+  // session stays queued. Before, the request stayed open and the flush waited for it.
+  expect(JSON.parse(stdout)).toEqual({ socketDispose: 'request arrived, closed by the player, RanToCompletion RanToCompletion', socketDisposeEvents: [], socketDisposeQueued: 1 });
+}
 
 function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // persistentDataPath with letters beyond ASCII (a Windows user named Çağrı İşık, a folder in Japanese), on a device set to
@@ -120,9 +169,10 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // Init twice in one frame after a kill: the second tracker recovers the killed run's session (15 s: its last
   // checkpoint) and sends it; before, the first one's claim on the dead run hid it until the run after.
   expect(report).toMatchObject({ initTwice: 'RanToCompletion RanToCompletion', initTwiceEnded: ['recovered 15'], initTwiceReceived: ['twice 15'], initTwiceLeft: 0 });
-  // Another player signs in while the last one's flush waits: its answer settles the last player's queue (nothing sent
-  // again), and none of the last player's events reaches the game after the new Init (it would credit the new player).
-  expect(report).toMatchObject({ switchEvents: [], switchFlush: 'RanToCompletion', switchLeft: 0, switchSentAgain: 0 });
+  // Another player signs in while the last one's flush waits: the new Init's Dispose of the last SDK aborts its request
+  // (its late answer changes nothing: the session stays queued, and the last player's next run delivers it once), and
+  // none of the last player's events reaches the game after the new Init (it would credit the new player).
+  expect(report).toMatchObject({ switchEvents: [], switchFlush: 'RanToCompletion', switchLeft: 1, switchReceived: 1 });
   // Dispose while a flush's queue read is under way: no request after it (JavaScript's dispose aborts the flush's
   // request); the session stays queued and the next run delivers it once.
   expect(report).toMatchObject({ readDisposeRequests: [], readDisposeTasks: 'RanToCompletion RanToCompletion', readDisposeQueued: 1 });
@@ -131,6 +181,12 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // both stay queued and the next run delivers each once.
   expect(report).toMatchObject({ bisectDisposeRequests: ['before 2'], bisectDisposeTasks: 'RanToCompletion RanToCompletion', bisectDisposeQueued: 2 });
   expect(report).toMatchObject({ bisectDisposeReceived: ['bisect-dispose 3', 'bisect-dispose 4'], bisectDisposeLeft: 0 });
+  // Dispose while the flush's request waits for the relay, which records the batch and answers after Dispose: the
+  // request is aborted (as JavaScript's dispose aborts it), the flush and Dispose complete without its answer, nothing is
+  // reported, the batch stays queued (before: the late answer deleted it after Dispose), and the next run's copy is
+  // answered SKIPPED: delivered once.
+  expect(report).toMatchObject({ inflightDisposeTasks: 'RanToCompletion RanToCompletion', inflightDisposeEvents: [], inflightDisposeQueued: 1 });
+  expect(report).toMatchObject({ inflightNextRunEvents: ['flushed SKIPPED'], inflightDisposeReceived: ['inflight-dispose 3'], inflightDisposeLeft: 0 });
   expect(report['dropReasons']).toEqual(DROP_REASONS.map((reason) => `${pascal(reason)} ${reason}`));
   expect(report['errorKinds']).toEqual(ERROR_KINDS.map((kind) => `${pascal(kind)} ${kind}`));
   expect(report['unknown']).toBe('Unknown Overflow Expired Storage Unknown');

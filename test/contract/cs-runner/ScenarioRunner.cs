@@ -21,6 +21,7 @@ internal static class ScenarioRunner
     {
         // UTF-8 whatever the locale says (mono writes '?' for what its console encoding cannot hold): the report holds the sessions' text.
         Console.OutputEncoding = new UTF8Encoding(false);
+        Application.MobilePlatform = Scenario.Device != "desktop";
         var loop = new MainLoop();
         SynchronizationContext.SetSynchronizationContext(loop);
         var failed = 0;
@@ -136,15 +137,18 @@ internal sealed partial class Scenario
             case "clock": wallOffsetMs += (double)value; return;
             case "background":
                 Need(name);
-                // Android and iOS: focus lost, then paused.
-                Lifecycle.OnApplicationFocus(false);
+                // Focus lost, then paused; on Android, Home pressed with the game's on-screen keyboard open sends the pause
+                // instead of the focus message (Unity's ScriptReference, MonoBehaviour.OnApplicationFocus).
+                if (Device != "android") Lifecycle.OnApplicationFocus(false);
                 Lifecycle.OnApplicationPause(true);
                 loop.Settle();
                 return;
             case "foreground":
                 Need(name);
+                // Desktop and iOS: the pause ends, then focus returns; Android may send focus first.
+                if (Device == "android") Lifecycle.OnApplicationFocus(true);
                 Lifecycle.OnApplicationPause(false);
-                Lifecycle.OnApplicationFocus(true);
+                if (Device != "android") Lifecycle.OnApplicationFocus(true);
                 loop.Settle();
                 return;
             case "kill": Need(name); Kill(); return;
@@ -174,6 +178,14 @@ internal sealed partial class Scenario
     }
 
     private static ManagedLifecycle Lifecycle { get { return ManagedLifecycle.Instance; } }
+
+    /// <summary>
+    /// The player the scenarios are played on (GAME_CAMPAIGN_CONTRACT_DEVICE): "desktop" (the default: the Editor, a desktop
+    /// player, where focus counts), "ios" and "android" (Application.isMobilePlatform: only the pause counts); "android"
+    /// plays Home pressed with the game's keyboard open (a pause without a focus message) and a return whose focus comes
+    /// before the pause ends.
+    /// </summary>
+    internal static readonly string Device = Environment.GetEnvironmentVariable("GAME_CAMPAIGN_CONTRACT_DEVICE") ?? "desktop";
 
     private void Need(string step)
     {

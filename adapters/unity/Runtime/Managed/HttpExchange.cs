@@ -18,6 +18,8 @@ namespace GameCampaignSdk
         public object Body;
         public string NetworkError;
         public string RetryAfter;
+        /// <summary>Recalled by its caller before an answer was heard (<see cref="HttpExchange.SendJson"/>'s <c>cancel</c>): nothing is known of it.</summary>
+        public bool Aborted;
 
         public bool Reached { get { return NetworkError == null; } }
         public bool Ok { get { return Reached && Status >= 200 && Status < 300; } }
@@ -68,11 +70,13 @@ namespace GameCampaignSdk
         /// A request with a serialized JSON body (null: none). The answer's body is parsed on a worker thread (a thousand
         /// results are too much for a frame); awaiting code resumes on the main thread.
         /// </summary>
-        internal static Task<HttpAnswer> SendJson(string method, string url, Dictionary<string, string> headers, string body)
+        /// <param name="cancel">recalls the request (core/http/exchange.ts's <c>signal</c>): its answer is then <see cref="HttpAnswer.Aborted"/> at once, whatever arrives later.</param>
+        internal static Task<HttpAnswer> SendJson(string method, string url, Dictionary<string, string> headers, string body, CancellationToken cancel = default(CancellationToken))
         {
+            if (cancel.IsCancellationRequested) return Task.FromResult(AbortedAnswer());
             var sent = new Dictionary<string, string>();
             if (headers != null) foreach (var header in headers) sent[header.Key] = header.Value == null ? null : header.Value.Trim(HttpWhitespace);
-            try { return Request(method, url, sent, body); }
+            try { return Request(method, url, sent, body, cancel); }
             catch (Exception error)
             {
                 // UnityWebRequest refuses a header it cannot send (a control character in a token, a name it reserves) by
@@ -88,10 +92,15 @@ namespace GameCampaignSdk
         /// </summary>
         private static readonly char[] HttpWhitespace = { ' ', '\t', '\n', '\r' };
 
-        private static Task<HttpAnswer> Request(string method, string url, Dictionary<string, string> headers, string body)
+        private static HttpAnswer AbortedAnswer()
+        {
+            return new HttpAnswer { NetworkError = "the request was aborted", Aborted = true };
+        }
+
+        private static Task<HttpAnswer> Request(string method, string url, Dictionary<string, string> headers, string body, CancellationToken cancel)
         {
             var transport = Transport;
-            if (transport != null) return transport(method, url, headers, body);
+            if (transport != null) return Recallable(transport(method, url, headers, body), cancel);
             var request = new UnityWebRequest(url, method, new DownloadHandlerBuffer(), body == null ? null : new UploadHandlerRaw(Encoding.UTF8.GetBytes(body)));
             try
             {
@@ -106,8 +115,17 @@ namespace GameCampaignSdk
                 throw;
             }
             var answered = new TaskCompletionSource<HttpAnswer>();
+            // Recalled (on the main thread: the tracker's Dispose), the request is aborted (UnityWebRequest.Abort: "halts
+            // the UnityWebRequest as soon as possible", no effect once it has finished) and its answer is Aborted at once,
+            // as fetch's abort rejects at once; the request is still disposed when Unity completes it.
+            var recall = cancel.Register(() =>
+            {
+                request.Abort();
+                answered.TrySetResult(AbortedAnswer());
+            });
             request.SendWebRequest().completed += _ =>
             {
+                recall.Dispose(); // on the main thread, as the recall runs: the request is not aborted once disposed
                 var answer = new HttpAnswer { Status = request.responseCode };
                 string text = null;
                 if (request.result == UnityWebRequest.Result.ConnectionError || request.result == UnityWebRequest.Result.DataProcessingError) answer.NetworkError = request.error ?? "no response";
@@ -131,6 +149,24 @@ namespace GameCampaignSdk
                 });
             };
             return answered.Task;
+        }
+
+        /// <summary>The transport's answer (a test's), or Aborted as soon as <paramref name="cancel"/> recalls it.</summary>
+        private static Task<HttpAnswer> Recallable(Task<HttpAnswer> answer, CancellationToken cancel)
+        {
+            if (!cancel.CanBeCanceled || answer.IsCompleted) return answer;
+            var answered = new TaskCompletionSource<HttpAnswer>();
+            var recall = cancel.Register(() => answered.TrySetResult(AbortedAnswer()));
+            Forward(answer, answered, recall);
+            return answered.Task;
+        }
+
+        /// <summary>Awaited, not ContinueWith (the package's rule: docs/decisions.md, "Unity: where C# continuations run").</summary>
+        private static async void Forward(Task<HttpAnswer> answer, TaskCompletionSource<HttpAnswer> answered, CancellationTokenRegistration recall)
+        {
+            try { answered.TrySetResult(await answer); }
+            catch (Exception error) { answered.TrySetException(error); }
+            finally { recall.Dispose(); }
         }
 
         /// <summary>The typed error of a failed answer. <paramref name="cooldown"/>: a boost change; <paramref name="relay"/>: a 401/403 is the game's authentication.</summary>

@@ -3,6 +3,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.Threading;
 using System.Threading.Tasks;
 
 namespace GameCampaignSdk
@@ -38,6 +39,8 @@ namespace GameCampaignSdk
         /// <summary>Awaited before each flush sends anything: the tracker reads the player's stored choice again (another copy of the game may have switched it off).</summary>
         private readonly Func<Task> beforeFlush;
         private readonly Random jitter = new Random();
+        /// <summary>Recalls the request in flight at <see cref="Dispose"/> (core/tracker/flusher.ts's <c>abort</c>).</summary>
+        private readonly CancellationTokenSource abort = new CancellationTokenSource();
         private Task running;
         private bool again;
         private int attempt;
@@ -116,14 +119,17 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Stops the retry timer; a drain under way sends nothing more (core/tracker/flusher.ts <c>dispose</c> aborts the
-        /// request: none leaves after it), its batch kept queued for the next run. A request already in flight settles the
-        /// queue when answered (UnityWebRequest cannot recall it), unheard.
+        /// Stops the retry timer and aborts the request in flight, as core/tracker/flusher.ts <c>dispose</c> does: a drain
+        /// under way sends nothing more, and the batch of the aborted request stays queued for the next run (never taken
+        /// for sent, never dropped; should the relay have recorded it, the next run's copy is answered SKIPPED).
+        /// On the main thread (the abort calls UnityWebRequest.Abort).
         /// </summary>
         internal void Dispose()
         {
             disposed = true;
             if (retryTimer != null) retryTimer.Cancel();
+            try { abort.Cancel(); }
+            catch (AggregateException error) { UnityEngine.Debug.LogException(error); } // a Dispose does not throw at the game
         }
 
         /// <summary>Sends every queued session once (oldest first), until the queue is empty (true) or a failure says to wait (false).</summary>
@@ -218,7 +224,14 @@ namespace GameCampaignSdk
                 queue.Release(Keys(batch));
                 return false;
             }
-            var answer = await sdk.RelayJson("POST", "/playtime/sessions", json);
+            var answer = await sdk.RelayJson("POST", "/playtime/sessions", json, abort.Token);
+            if (answer.Aborted)
+            {
+                // Dispose recalled it (core/relay/sender.ts answers an abort `transient` with no error: not counted as
+                // unreachable, no backoff, no event): the batch stays queued.
+                queue.Release(Keys(batch));
+                return false;
+            }
             if (answer.Ok)
             {
                 var results = Json.Obj(answer.Data) == null ? null : Json.Field(Json.Obj(answer.Data), "results") as List<object>;

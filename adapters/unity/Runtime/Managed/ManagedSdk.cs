@@ -3,6 +3,7 @@
 using System;
 using System.Collections.Generic;
 using System.Text.RegularExpressions;
+using System.Threading;
 using System.Threading.Tasks;
 using UnityEngine;
 
@@ -64,8 +65,8 @@ namespace GameCampaignSdk
         private bool silenced;
 
         /// <summary>
-        /// Raises an event, until <see cref="Silence"/>: a replaced SDK's flush still answered later (another player signed
-        /// in meanwhile) must not reach the game, whose handlers are static and would take it for the new player's
+        /// Raises an event, until <see cref="Silence"/>: a replaced SDK's late work (an answer already received as another
+        /// player signed in) must not reach the game, whose handlers are static and would take it for the new player's
         /// (core/tracker/tracker.ts dispose forgets its listeners, as a WebGL player's JavaScript SDK does).
         /// </summary>
         internal void Emit(string name, object data)
@@ -93,10 +94,10 @@ namespace GameCampaignSdk
             return HttpExchange.Send(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), body);
         }
 
-        /// <summary>Like <see cref="Relay"/>, with the body already serialized (off the main thread).</summary>
-        internal Task<HttpAnswer> RelayJson(string method, string route, string json)
+        /// <summary>Like <see cref="Relay"/>, with the body already serialized (off the main thread); <paramref name="cancel"/> recalls it.</summary>
+        internal Task<HttpAnswer> RelayJson(string method, string route, string json, CancellationToken cancel)
         {
-            return HttpExchange.SendJson(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), json);
+            return HttpExchange.SendJson(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), json, cancel);
         }
 
         /// <summary>A relay call whose answer is the result: its <c>data</c>, or the typed error (401/403 a <c>RelayAuthError</c>).</summary>

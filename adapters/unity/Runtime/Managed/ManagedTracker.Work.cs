@@ -110,9 +110,9 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Ends the running session (stored, sent by the next run), stops timers and listeners, and releases this run's
-        /// lock once the session is stored (its record deleted: no other copy may recover it meanwhile); completes then,
-        /// and raises no event after (a flush still waiting for the relay settles the queue unheard).
+        /// Ends the running session (stored, sent by the next run), stops timers and listeners, aborts a flush's request
+        /// in flight (its batch stays queued), and releases this run's lock once the session is stored (its record
+        /// deleted: no other copy may recover it meanwhile) and the flush has ended; completes then, and raises no event after.
         /// assumed, as in JavaScript: no final flush. A player quitting exits before that release runs: the OS releases
         /// the lock, and the next start-up deletes its file.
         /// </summary>
@@ -137,13 +137,14 @@ namespace GameCampaignSdk
             // in the same frame) recovers their sessions instead of taking them for a live copy's.
             try { await ready; }
             catch (Exception) { /* reported when it ran */ }
+            await flusher.Idle(); // its request aborted, the drain ends at once (core/tracker/flusher.ts dispose awaits it too)
             await Settled();
             // A session held in memory outlives this run if storage takes it now (a full disk with room again).
             try { await queue.PersistHeld(); }
             catch (Exception error) { StorageError(error); }
             var held = await aliveLock;
             if (held != null) await IoQueue.Run(held.Release);
-            sdk.Silence(); // a flush still under way settles the queue, unheard (as JavaScript's dispose forgets its listeners)
+            sdk.Silence(); // nothing of this SDK reaches the game after this (as JavaScript's dispose forgets its listeners)
         }
     }
 }

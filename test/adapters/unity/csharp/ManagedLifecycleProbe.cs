@@ -41,6 +41,7 @@ internal static class ManagedLifecycleProbe
         SwitchPlayerDuringFlush();
         DisposeDuringQueueRead();
         DisposeDuringRefusedBatch();
+        DisposeDuringRequest();
         WorkerThreadCalls();
         ParallelWorkerCalls();
         RefusedHeaders();
@@ -723,10 +724,11 @@ internal static class ManagedLifecycleProbe
     }
 
     /// <summary>
-    /// Another player signs in (a second Init) while the last player's flush waits for the relay: the answer still
-    /// settles the last player's queue (its session is not sent again), but no event of the last player reaches the
-    /// game after the new Init completed (core/tracker/tracker.ts dispose forgets its listeners; a WebGL player's
-    /// JavaScript SDK does): the game would credit that flush to the new player.
+    /// Another player signs in (a second Init) while the last player's flush waits for the relay: the new Init's
+    /// Dispose of the last SDK aborts that request (core/tracker/flusher.ts dispose), so its answer arriving later
+    /// changes nothing, the last player's session stays queued and the next run of that player delivers it once; and
+    /// no event of the last player reaches the game after the new Init completed (core/tracker/tracker.ts dispose
+    /// forgets its listeners; a WebGL player's JavaScript SDK does): the game would credit that flush to the new player.
     /// </summary>
     private static void SwitchPlayerDuringFlush()
     {
@@ -745,12 +747,12 @@ internal static class ManagedLifecycleProbe
         held.SetResult(Answered(sent, "SUCCESS"));
         Loop.Settle();
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "switch-a");
-        Report["switchEvents"] = events;
+        Report["switchEvents"] = new List<object>(events);
         Report["switchFlush"] = flush.Status.ToString();
         Report["switchLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
         Init("switch-a");
         Loop.Run(Tracker.Flush, "flush");
-        Report["switchSentAgain"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
+        Report["switchReceived"] = (double)Relay.Received.FindAll(session => session.Player == "switch-a").Count;
     }
 
     /// <summary>
@@ -836,6 +838,49 @@ internal static class ManagedLifecycleProbe
         received.Sort((a, b) => a.DurationSeconds.CompareTo(b.DurationSeconds));
         Report["bisectDisposeReceived"] = Json.Write(received, session => (object)(session.Player + " " + session.DurationSeconds));
         Report["bisectDisposeLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// Dispose while the flush's request waits for the relay, which records the batch and answers after Dispose: the
+    /// request is recalled (core/tracker/flusher.ts dispose aborts it; core/relay/sender.ts answers the abort transient,
+    /// with no event), the flush and Dispose complete without its answer, and the batch stays queued (never taken for
+    /// sent, never dropped); the next run sends it again and the relay's SKIPPED delivers it once. Before, the request
+    /// was not recalled: the flush waited for its answer, which then deleted the queued session after Dispose.
+    /// </summary>
+    private static void DisposeDuringRequest()
+    {
+        QueuedOffline("inflight-dispose");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "inflight-dispose");
+        var events = new List<object>();
+        Tracker.Flushed += e => events.Add("flushed " + e.Results[0].Status);
+        Tracker.Dropped += e => events.Add("dropped " + e.Reason);
+        Tracker.Error += e => events.Add("error " + e.Kind);
+        var held = new TaskCompletionSource<HttpAnswer>();
+        Func<Task<HttpAnswer>> relayed = null;
+        HttpExchange.Transport = (method, url, headers, body) =>
+        {
+            relayed = () => Relay.Exchange(method, url, headers, body);
+            return held.Task;
+        };
+        var flush = Tracker.Flush();
+        Loop.Settle();
+        HttpExchange.Transport = Relay.Exchange;
+        Task disposing = null;
+        Loop.Run(() => { disposing = GameCampaign.Dispose(); return Task.FromResult(0); }, "dispose");
+        Report["inflightDisposeTasks"] = flush.Status + " " + disposing.Status;
+        // The relay took the request before it was recalled: it records the session, and its answer comes after Dispose.
+        var late = relayed();
+        late.Wait();
+        held.SetResult(late.Result);
+        Loop.Settle();
+        Report["inflightDisposeEvents"] = new List<object>(events);
+        Report["inflightDisposeQueued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        events.Clear();
+        Init("inflight-dispose");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["inflightNextRunEvents"] = events;
+        Report["inflightDisposeReceived"] = Json.Write(Relay.Received.FindAll(session => session.Player == "inflight-dispose"), session => (object)(session.Player + " " + session.DurationSeconds));
+        Report["inflightDisposeLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
     }
 
     /// <summary>

@@ -195,11 +195,36 @@ namespace UnityEngine.Networking
             return operation;
         }
 
+        private readonly object gate = new object();
+        private bool aborted;
+        private HttpWebRequest sending;
+
+        /// <summary>
+        /// As Unity's (ScriptReference UnityWebRequest.Abort): halts the request as soon as possible, which then completes
+        /// as a ConnectionError whose error is "Request aborted"; called before SendWebRequest, the request aborts right
+        /// after it; no effect once it has finished.
+        /// </summary>
+        public void Abort()
+        {
+            HttpWebRequest open;
+            lock (gate)
+            {
+                aborted = true;
+                open = sending;
+            }
+            if (open != null) open.Abort();
+        }
+
         private void Exchange()
         {
             try
             {
                 var request = (HttpWebRequest)WebRequest.Create(url);
+                lock (gate)
+                {
+                    if (aborted) throw new WebException("Request aborted", WebExceptionStatus.RequestCanceled);
+                    sending = request;
+                }
                 request.Method = method;
                 if (timeout > 0) request.Timeout = timeout * 1000;
                 foreach (var header in requestHeaders)
@@ -235,8 +260,9 @@ namespace UnityEngine.Networking
             catch (Exception failure)
             {
                 result = Result.ConnectionError;
-                error = failure.Message;
+                lock (gate) error = aborted ? "Request aborted" : failure.Message;
             }
+            lock (gate) sending = null;
         }
 
         public void Dispose() { }
