@@ -28,9 +28,12 @@ const nobleLicense = () => ({
 /**
  * terser for the IIFE and its siblings: ES2020, the lowered private names mangled (scripts/lower-private.mjs), and
  * ASCII only: a page or a CDN that declares no encoding reads a script as windows-1252, where UTF-8 bytes (the web
- * view's ×, the key range's \uffff) become other characters.
+ * view's ×, the key range's \uffff) become other characters. `unsafe_arrows`: a function expression that uses no
+ * `this`, `arguments` or `new.target` is written as an arrow (terser's inlined single-use functions, mitt's methods,
+ * two exported functions), 31 B gzip off the IIFE; "unsafe" only for code that calls one with `new` or reads its
+ * `prototype`, which nothing does (the SDK's constructors are classes; docs/decisions.md, "IIFE: terser's unsafe_arrows").
  */
-const IIFE_TERSER = { ecma: 2020, compress: { passes: 3 }, mangle: { properties: { regex: LOWERED_NAME } }, format: { ascii_only: true } };
+const IIFE_TERSER = { ecma: 2020, compress: { passes: 3, unsafe_arrows: true }, mangle: { properties: { regex: LOWERED_NAME } }, format: { ascii_only: true } };
 const ts = (target) => esbuild({ target, tsconfig: 'tsconfig.json', sourceMap: false });
 
 export default [

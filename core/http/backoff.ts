@@ -3,6 +3,7 @@
  * the service's `Retry-After` (seconds, as the emulator sends it, or an HTTP date). assumed: only the standard
  * header; the service is not documented to send openai-node's `retry-after-ms`, so clients do not carry it.
  */
+import { onAbort } from './on-abort.js';
 
 export interface BackoffOptions {
   /** Delay ceiling before jitter for the first retry, in ms. */
@@ -46,16 +47,14 @@ export function isTransientStatus(status: number | undefined): boolean {
  */
 export function sleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve, reject) => {
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal!.reason);
-    };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', stop);
+      stopListening();
       resolve();
     }, ms);
-    if (signal?.aborted) stop();
-    else signal?.addEventListener('abort', stop, { once: true });
+    const stopListening = onAbort(signal, () => {
+      clearTimeout(timer);
+      reject(signal!.reason);
+    });
   });
 }
 

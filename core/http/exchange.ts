@@ -9,6 +9,7 @@ import type { FetchLike } from '../platform.js';
 import { ConnectionError, TimeoutError, type CampaignError } from './errors.js';
 import { gameHeaders } from './game-headers.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
+import { onAbort } from './on-abort.js';
 
 /**
  * Sends `init` to `url` and reads the whole body as text (none for 204). A `timeoutMs` over {@link MAX_TIMER_MS}
@@ -27,9 +28,7 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
   };
   // A timer over 2^31 - 1 ms (about 24.8 days) fires at once in every runtime: a longer time-out, Infinity included, is none.
   const timer = timeoutMs <= MAX_TIMER_MS ? setTimeout(() => abort(new TimeoutError({ code: 'TIMEOUT', message: `No response within ${timeoutMs} ms` })), timeoutMs) : undefined;
-  const onAbort = () => abort(signal?.reason ?? new Error('The request was aborted'));
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const stopListening = onAbort(signal, () => abort(signal!.reason ?? new Error('The request was aborted')));
   try {
     // Aborted before anything is sent (while the caller's headers resolved): nothing is sent.
     if (reason) throw reason;
@@ -40,7 +39,7 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
     throw controller.signal.aborted ? reason : error;
   } finally {
     clearTimeout(timer);
-    signal?.removeEventListener('abort', onAbort);
+    stopListening();
   }
 }
 
@@ -51,11 +50,8 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
  */
 export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(reasonOf());
-    // Handled even when the signal has already aborted: the promise's own rejection is never left unhandled.
-    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
-    if (signal.aborted) return onAbort();
-    signal.addEventListener('abort', onAbort, { once: true });
+    // Handled first, even when the signal has already aborted: the promise's own rejection is never left unhandled.
+    promise.then(resolve, reject).finally(onAbort(signal, () => reject(reasonOf())));
   });
 }
 

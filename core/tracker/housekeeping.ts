@@ -47,7 +47,7 @@ export async function recoverCrashedSessions(
   store: RunningStore,
   owner: string,
   alivePrefix: string,
-  recover: (record: RunningRecord) => Promise<void>,
+  recover: (record: RunningRecord) => Promise<unknown>,
   onError: (error: unknown) => void,
 ): Promise<void> {
   const keys = (await platform.storage.keys(prefix).catch(onError)) ?? [];

@@ -16,8 +16,8 @@ import { isUnreadable } from './unreadable.js';
 export interface RunningStore {
   /** Writes (or overwrites) the record of a running session: at start, at each checkpoint, on going to the background. */
   save(record: RunningRecord): Promise<void>;
-  /** Deletes the record once its session is queued or dropped. */
-  remove(sessionId: string): Promise<void>;
+  /** Deletes the record once its session is queued or dropped: `1` once deleted, `undefined` when the delete failed. */
+  remove(sessionId: string): Promise<1 | void>;
   /**
    * The record of one session, if still stored (the session id always taken from the key). A record that no
    * longer parses is reported and set aside (./unreadable.ts): no later start-up meets it again.
@@ -30,9 +30,9 @@ export interface RunningStore {
  * start once `held` resolves: the tracker's alive lock is held (./tracker.ts).
  */
 export function runningStore(storage: KeyValueStorage, prefix: string, onError: (error: unknown) => void, held?: Promise<unknown>): RunningStore {
-  let writes = Promise.resolve(held) as Promise<void>;
-  const write = (operation: () => Promise<void>) => (writes = writes.then(operation).catch(onError));
-  const remove = (sessionId: string) => write(() => storage.delete(prefix + sessionId));
+  let writes = Promise.resolve(held) as Promise<unknown>;
+  const write = <T>(operation: () => Promise<T>) => (writes = writes.then(operation).catch(onError));
+  const remove = (sessionId: string) => write(() => storage.delete(prefix + sessionId).then(() => 1 as const));
   return {
     save: (record) => write(() => storage.set(prefix + record.sessionId, record)),
     remove,

@@ -331,23 +331,28 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    * Queues a finished session, or drops it when it is under 1 s, breaks the spec's rules or the player opted
    * out; then deletes its record. When the queue write fails, the record (as the session ended) is kept
    * instead, until the session leaves the queue: a restart then recovers what this run could not send.
+   * A recovered record's drop (a crashed run's: another owner) is reported only once its delete succeeded.
    */
   const finish = async (session: TrackedSession, record: RunningRecord, discard?: DropReason) => {
     // Not `await loaded` once it is: the session must be queued (held in memory) before `end()` returns.
     if (!isLoaded) await loaded;
     const { sessionId } = session;
     const details = checkPlaytimeItem(session);
-    if (discard || optedOut) emitDropped({ sessionId, reason: discard ?? 'opted-out', session });
-    else if (details.length) {
-      // Under 1 s breaks the `durationSeconds` rule too; it has a reason of its own, as the commonest case.
-      emitDropped({ sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details });
-    } else {
+    // Under 1 s breaks the `durationSeconds` rule too; it has a reason of its own, as the commonest case.
+    const drop: DroppedEvent | 0 =
+      discard || optedOut
+        ? { sessionId, reason: discard ?? 'opted-out', session }
+        : details.length && { sessionId, reason: session.durationSeconds < 1 ? 'too-short' : 'invalid', session, error: summarize(details), details };
+    if (drop) record.owner != instanceId || emitDropped(drop);
+    else {
       const stored = await queue.enqueue(session);
       if (queue.size() >= config.flushAt) requestFlush('threshold');
       if (!stored) return void (queue.has(sessionId) && running.save(record));
       storageFailing = false;
     }
-    await running.remove(sessionId);
+    // A recovered record (another owner's) that its delete cannot remove was kept only because a delete failed: the run
+    // that dropped it reported it (storage that stays read-only: once; writable again: a second time, by this start-up).
+    if ((await running.remove(sessionId)) && drop && record.owner != instanceId) emitDropped(drop);
   };
 
   /**

@@ -126,6 +126,10 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   // Application.quitting: the SDK's handler and the lifecycle object's (no replacement while quitting), each once.
   expect(report).toMatchObject({ staleHandlerCalls: 0, freshHandlerCalls: 1, quittingHandlers: 2 });
   expect(report).toMatchObject({ queuedAtExit: 1, deliveredNextRun: ['quitter 4'], leftNextRun: 0 });
+  // A session under 1 s at quit: dropped while quitting (no main-thread turn after it), once. On a read-only disk: heard
+  // while quitting, not by a start-up still refused its delete, and once more by the start-up that deletes the record.
+  expect(report).toMatchObject({ shortQuitHeard: ['too-short 0'], shortQuitHeardNextRun: ['too-short 0'], shortQuitLeft: 0 });
+  expect(report).toMatchObject({ readOnlyQuitHeard: [['too-short 0'], ['too-short 0'], ['too-short 0', 'too-short 0']], readOnlyQuitLeft: 0 });
   expect(report).toMatchObject({ playedMsOnDiskAtPause: 10_000, recoveredAfterKill: ['paused 10'] });
   // Windows refusing a replace while another process holds the file (an antivirus, a second copy reading it): tried
   // again, so the 15 s checkpoint and the choice are stored and no storage error is raised; refused for good, the

@@ -63,7 +63,7 @@ namespace GameCampaignSdk
             }
             var session = record.ToSession();
             sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", "recovered", "session", session));
-            var finished = Finish(session, record, null);
+            var finished = Finish(session, record, null, recovered: true);
             Track(finished);
             await finished;
         }

@@ -201,15 +201,17 @@ namespace GameCampaignSdk
         /// <summary>
         /// Queues a finished session, or drops it (under 1 s, opted out, erased); then deletes its record. When the
         /// queue write fails, the session is held in memory and its record (as it ended) is kept instead, until the
-        /// session leaves the queue: a restart then recovers what this run could not send.
+        /// session leaves the queue: a restart then recovers what this run could not send. A drop is reported at once;
+        /// a <paramref name="recovered"/> one (a killed run's record) only once its record's delete succeeded: a record
+        /// still there was kept only because a delete failed, and the run that dropped it reported it (core/tracker/tracker.ts
+        /// <c>finish</c>).
         /// </summary>
-        private async Task Finish(Dictionary<string, object> session, RunningRecord record, string discard)
+        private async Task Finish(Dictionary<string, object> session, RunningRecord record, string discard, bool recovered = false)
         {
             await loaded;
             var sessionId = record.SessionId;
-            if (discard != null || optedOut) Dropped(sessionId, discard ?? "opted-out", session);
-            else if ((double)session["durationSeconds"] < 1) DroppedTooShort(sessionId, session);
-            else
+            var drop = discard ?? (optedOut ? "opted-out" : (double)session["durationSeconds"] < 1 ? "too-short" : null);
+            if (drop == null)
             {
                 var stored = await queue.Enqueue(session, watch.Moved());
                 if (queue.Count >= settings.FlushAt) RequestFlush(FlushTrigger.Threshold);
@@ -220,7 +222,14 @@ namespace GameCampaignSdk
                 }
                 storageFailing = false;
             }
-            await running.Remove(sessionId);
+            else if (!recovered) ReportDrop(sessionId, drop, session);
+            if (await running.Remove(sessionId) && recovered && drop != null) ReportDrop(sessionId, drop, session);
+        }
+
+        private void ReportDrop(string sessionId, string reason, Dictionary<string, object> session)
+        {
+            if (reason == "too-short") DroppedTooShort(sessionId, session);
+            else Dropped(sessionId, reason, session);
         }
 
         // ---- what the game calls --------------------------------------------------------------------------------

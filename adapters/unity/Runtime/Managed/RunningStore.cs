@@ -35,11 +35,17 @@ namespace GameCampaignSdk
             catch (Exception error) { storageError(error); }
         }
 
-        internal async Task Remove(string sessionId)
+        /// <summary>Deletes a record (failures reported, not thrown); true once deleted (core/tracker/running-store.ts <c>remove</c>).</summary>
+        internal async Task<bool> Remove(string sessionId)
         {
             var path = PathOf(sessionId);
             try { await IoQueue.Run(() => TrackerFiles.Delete(path)); }
-            catch (Exception error) { storageError(error); }
+            catch (Exception error)
+            {
+                storageError(error);
+                return false;
+            }
+            return true;
         }
 
         /// <summary>Every record of <paramref name="player"/>; damaged files are set aside and named in <paramref name="setAside"/>.</summary>

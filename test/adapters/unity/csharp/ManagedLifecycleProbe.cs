@@ -28,6 +28,7 @@ internal static class ManagedLifecycleProbe
         FramesStalled();
         DomainReloadOff();
         QuitWritesBeforeExit();
+        QuitDropsShortSession();
         PauseWritesBeforeSuspend();
         ReplaceRefused();
         DeleteRefused();
@@ -376,6 +377,52 @@ internal static class ManagedLifecycleProbe
         Init("quitter");
         Report["deliveredNextRun"] = Json.Write(Relay.Received.FindAll(session => session.Player == "quitter"), session => (object)(session.Player + " " + session.DurationSeconds));
         Report["leftNextRun"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+
+    /// <summary>
+    /// Quitting with a session under 1 s running: its drop is heard while quitting's handlers run (no main-thread turn
+    /// after them), once; on a disk refusing deletes too (read-only) it is heard then, not by a start-up still refused
+    /// (its record stayed only because a delete failed), and again by the start-up that deletes the record.
+    /// </summary>
+    private static void QuitDropsShortSession()
+    {
+        var heard = new List<object>();
+        Action process = () =>
+        {
+            NewProcess(); // a new process has no handlers (Tracker.ResetStatics)
+            Tracker.Dropped += e => heard.Add(e.Reason + (e.Session != null ? " " + e.Session.DurationSeconds : ""));
+        };
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "short-quitter");
+        try
+        {
+            process();
+            Init("short-quitter");
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(500);
+            Application.Quit(); // no main-thread turn after this: the process is gone
+            Report["shortQuitHeard"] = new List<object>(heard);
+            process();
+            Init("short-quitter");
+            Report["shortQuitHeardNextRun"] = new List<object>(heard);
+            Report["shortQuitLeft"] = (double)TrackerFiles.JsonFiles(folder.RunningDir).Count;
+
+            heard.Clear();
+            Loop.Run(() => Tracker.Start(), "start");
+            Pass(500);
+            TrackerFiles.RefuseWrite = path => true; // the disk went read-only
+            Application.Quit();
+            var atQuit = new List<object>(heard);
+            process();
+            Init("short-quitter");
+            var refusedStart = new List<object>(heard);
+            Loop.Run(() => GameCampaign.Dispose(), "dispose");
+            TrackerFiles.RefuseWrite = null;
+            process();
+            Init("short-quitter");
+            Report["readOnlyQuitHeard"] = Json.Write(new List<List<object>> { atQuit, refusedStart, new List<object>(heard) }, list => (object)list);
+            Report["readOnlyQuitLeft"] = (double)TrackerFiles.JsonFiles(folder.RunningDir).Count;
+        }
+        finally { TrackerFiles.RefuseWrite = null; }
     }
 
     /// <summary>
