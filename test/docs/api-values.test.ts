@@ -85,6 +85,25 @@ describe('what the docs list as a value is a value of the built package', () => 
   });
 });
 
+// Each entry's package comment is what the reference's index says of it. The emulator's was lost in the declarations
+// (tsc drops a file's first comment with the type-only import it sits on: "No @packageDocumentation comment"), and
+// the index rendered /testing's `{@link Platform}`, which it cannot resolve, as nothing ("an in-memory  with").
+describe('every entry is described', () => {
+  /** A reference page's text without links' targets and api-documenter's `<!-- -->` separators. */
+  const plain = (markdown: string) => markdown.replace(/<!-- -->/g, '').replace(/\[([^\]]*)\]\([^)]*\)/g, '$1').trim();
+
+  it.each(ENTRIES.map((e) => [specifier(e), e] as const))('%s: in its API report and in the reference index, as on its own page', (_, entry) => {
+    expect(readFileSync(join(ROOT, 'docs/api', `${reportName(entry)}.api.md`), 'utf8')).not.toContain('No @packageDocumentation comment');
+    // api-documenter ends its lines with CRLF.
+    const page = readFileSync(join(ROOT, 'docs/reference', `${reportName(entry)}.md`), 'utf8').replace(/\r\n/g, '\n');
+    const description = plain(/^## .* package\n\n([^\n]+)\n/m.exec(page)?.[1] ?? '');
+    const index = readFileSync(join(ROOT, 'docs/reference/index.md'), 'utf8').replace(/\r\n/g, '\n');
+    const row = new RegExp(`\\[${reportName(entry)}\\]\\(\\./${reportName(entry)}\\.md\\)\\s*</td><td>\\s*([^\\n]*)\\n`).exec(index)?.[1] ?? '';
+    expect(description).not.toBe('');
+    expect(plain(row)).toBe(description);
+  });
+});
+
 describe('scripts/type-only-exports.mjs', () => {
   const runtime = new Set(['run', 'Other', 'Client']);
 
