@@ -8,7 +8,7 @@
  * Runs after the build (`npm test` builds first).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
@@ -102,6 +102,25 @@ describe('every entry is described', () => {
     expect(description).not.toBe('');
     expect(plain(row)).toBe(description);
   });
+});
+
+// TSDoc gives a modifier tag (`@beta`) no text: the words after it belong to the block before. `@beta assumed (...)`
+// under a `@throws` put the method's assumption in its exception ("NotFoundError when the user has no boost  assumed
+// (DESIGN section 10): ..." on ClientSponsors.get and Boost.current). A modifier with words goes before any block tag.
+it('no words after a modifier tag land in an earlier block of the doc comment (the reference would show them there)', () => {
+  const MODIFIER = /^\s*\*\s*@(?:alpha|beta|public|internal|sealed|virtual|override|readonly|eventProperty|experimental)\s+\S/;
+  const BLOCK = /^\s*\*\s*@(?:throws|returns|param|typeParam|remarks|example|defaultValue|deprecated|see|privateRemarks)\b/;
+  const misplaced: string[] = [];
+  for (const folder of ['core', 'adapters', 'emulator']) {
+    for (const file of readdirSync(join(ROOT, folder), { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.ts'))) {
+      for (const [comment] of readFileSync(join(ROOT, folder, file), 'utf8').matchAll(/\/\*\*[\s\S]*?\*\//g)) {
+        const lines = comment.split('\n');
+        const firstBlock = lines.findIndex((line) => BLOCK.test(line));
+        if (firstBlock >= 0 && lines.some((line, index) => index > firstBlock && MODIFIER.test(line))) misplaced.push(`${folder}/${file}: ${lines.find((line) => MODIFIER.test(line))!.trim()}`);
+      }
+    }
+  }
+  expect(misplaced).toEqual([]);
 });
 
 describe('scripts/type-only-exports.mjs', () => {
