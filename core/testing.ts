@@ -1,6 +1,6 @@
 /**
  * `game-campaign-sdk/testing`: what a game's tests use, kept out of the main entry so that no game bundle
- * carries it: an in-memory {@link Platform} with controllable lifecycle, network and clocks, and
+ * carries it: an in-memory `Platform` (`createMemoryPlatform`) with controllable lifecycle, network and clocks, and
  * `validateResponse`, the response checker (`validateResponses: validateResponse`), which brings zod.
  * @example
  * ```ts

@@ -4,6 +4,8 @@
  * (`startEmulator`). @see DESIGN section 9
  * @packageDocumentation
  */
+// First: a declaration file keeps this statement, and with it the comment above (tsc drops it with an elided import).
+export * from './fixtures.js';
 import type { AddressInfo } from 'node:net';
 import type { HttpBindings, ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
@@ -29,7 +31,6 @@ import { Store, type EmulatorState } from './store.js';
 import { WebhookDispatcher } from './webhook-delivery.js';
 import { isBareHost, webhookHostSet } from './webhook-targets.js';
 
-export * from './fixtures.js';
 export {
   DEFAULT_FAULTS,
   DEFAULT_KEYS,

@@ -43,9 +43,9 @@ export interface Boost {
   /**
    * The player's current boost (`GET /v1/client/sponsors/user/{userId}`), or undefined when they have none
    * (assumed: the service's 404 for this read, with the spec's error body, means no boost).
+   * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    * @throws NotFoundError (message `HTTP 404`) for a 404 without the spec's error body (a proxy's or CDN's page, a
    * wrong `baseUrl`): not "no boost", which would hide the player's boost
-   * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    */
   current(): Promise<BoostRecord | undefined>;
 }

@@ -9,8 +9,8 @@ import type { BoostRecord } from '../schema/sponsors.js';
 export class ClientSponsors extends Resource {
   /**
    * The user's current boost (`GET /v1/client/sponsors/user/{userId}`). Retried after transient failures.
-   * @throws NotFoundError when the user has no boost
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
+   * @throws NotFoundError when the user has no boost
    */
   async get(userId: string, options?: RequestOptions): Promise<BoostRecord> {
     return this.transport.get(path`/v1/client/sponsors/user/${validated(Id, userId, 'userId')}`, 'BoostRecord', 'item', options);

@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import { checkSnippets, markdownFiles } from '../../scripts/doc-snippets.mjs';
 import { IIFE, IIFE_SIBLINGS } from '../../scripts/entries.mjs';
 import { gzipBytes } from '../../scripts/measure-sizes.mjs';
+import { REPOSITORY } from '../../scripts/release.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -33,6 +34,27 @@ describe('docs', () => {
       }
     }
     expect(broken).toEqual([]);
+  });
+
+  // What a developer copies to install or read the SDK names its repository: docs/guides/unity.md gave the Package
+  // Manager's git URL as `https://github.com/<org>/game-campaign-sdk.git`, a placeholder Unity refuses, where the Unity
+  // package's README gave the real one. A release-tag address names this version (`npm run release` retags them).
+  it("every address of the SDK's repository in the docs is the repository's, at this version's tag", () => {
+    const version = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
+    const unity = ['adapters/unity/README.md', 'adapters/unity/package.json'];
+    const samples = readdirSync(join(ROOT, 'samples'), { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.md')).map((file) => `samples/${file}`);
+    const wrong: string[] = [];
+    let count = 0;
+    for (const file of [...(markdownFiles() as string[]), ...unity, ...samples]) {
+      for (const [address] of readFileSync(join(ROOT, file), 'utf8').matchAll(/https?:\/\/github\.com\/[^\s)"'`]*?game-campaign-sdk\b[^\s)"'`]*/g)) {
+        count++;
+        const tag = /(?:\/blob\/|\/tree\/|#)(v\d+\.\d+\.\d+[^/\s]*)/.exec(address)?.[1];
+        if (!address.startsWith(`${REPOSITORY}/`) && !address.startsWith(`${REPOSITORY}.git`)) wrong.push(`${file}: ${address}`);
+        else if (tag !== undefined && tag !== `v${version}`) wrong.push(`${file}: ${address} (not v${version})`);
+      }
+    }
+    expect(count).toBeGreaterThan(10);
+    expect(wrong).toEqual([]);
   });
 
   // The relay answers 404 for any path outside its routes and never calls `next`: mounted at an Express app's root

@@ -1,8 +1,9 @@
 // The published package, checked from the tarball `npm pack` makes (not from the tree): publint and Are the
 // Types Wrong clean, exactly the files a user needs, nothing run at install, and once installed offline in a
 // fresh folder every entry loads through import and require (their errors `instanceof` each other's classes), the
-// guides' code blocks compile against the installed types with a studio's strictest settings, and the bin starts the emulator. One pack and one
-// install serve every check. Runs after the build (`npm test` builds first).
+// guides' code blocks compile against the installed types with a studio's strictest settings, the quick start runs
+// (the getting-started game server on Node, the browser guide's page bundled in Chromium), and the bin starts the
+// emulator. One pack and one install serve every check. Runs after the build (`npm test` builds first).
 import { spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -16,6 +17,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { markdownFiles, tsBlocks } from '../../scripts/doc-snippets.mjs';
 import { ENTRIES } from '../../scripts/entries.mjs';
 import { REPOSITORY, TAGGED_DOCS } from '../../scripts/release.mjs';
+import { DEMO_ACTIVE_CAMPAIGN_ID, startEmulator } from '../../emulator/index.js';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { linkedFiles, links } from './linked-files.js';
 import { installOffline, npmEnv, pack, type Packed } from './packed.js';
 
@@ -241,15 +244,27 @@ describe('installed from the tarball in a fresh folder', () => {
     const dir = join(consumer, 'snippets');
     mkdirSync(dir);
     let count = 0;
+    // Every block but the React Native and Cocos guides' (their apps' settings and engine types: below). Another
+    // package a block imports (rate-limiter-flexible, ioredis for the relay's stores) is the one the package installed,
+    // or the repository's linked in, as a studio's project has it: until p24 such blocks were left out here.
+    const linked = new Set<string>();
     for (const file of (markdownFiles() as string[]).filter((file) => file !== 'docs/guides/react-native.md')) {
       for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
-        // Blocks that import only the SDK and Node: the consumer has no other package (ioredis, Cocos' `cc`).
         const imports = [...block.code.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier!);
-        if (block.tsx || !imports.every((specifier) => specifier.startsWith('game-campaign-sdk') || specifier.startsWith('node:'))) continue;
+        if (block.tsx || imports.includes('cc')) continue;
+        for (const specifier of imports) {
+          const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+          if (!name.startsWith('game-campaign-sdk') && !name.startsWith('node:') && !existsSync(join(consumer, 'node_modules', name))) linked.add(name);
+        }
         writeFileSync(join(dir, `${file.replace(/[^\w]+/g, '_')}_L${block.line}.mts`), `export {};\n${block.code}\n`);
         count++;
       }
     }
+    for (const name of linked) {
+      mkdirSync(dirname(join(dir, 'node_modules', name)), { recursive: true });
+      symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
+    }
+    expect([...linked]).toEqual(['ioredis']);
     copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(dir, 'context.d.ts'));
     // Each entry's rolled-up .d.ts declares the shared classes again: what one entry makes, another entry's types
     // take, as the guides pass it (an adapter's `gc` to the picker example typed by the main entry; a `/server`
@@ -375,6 +390,69 @@ describe('installed from the tarball in a fresh folder', () => {
     // A Cocos Creator 3.8 project's tsconfig: the engine's declarations of 'cc', legacy decorators for @ccclass.
     const options = { target: 'es2022', lib: ['es2022', 'dom'], module: 'esnext', moduleResolution: 'bundler', experimentalDecorators: true, skipLibCheck: true, types: ['@cocos/creator-types/engine'] };
     expect(compileApp('cocos-app', sources, ['@cocos/creator-types'], options)).toBe('');
+  }, 120_000);
+
+  // The quick start as a studio meets it from an empty folder: docs/getting-started.md's game server (the server
+  // entry on Node) and docs/guides/browser.md's bundler example (the browser entry, bundled by esbuild from the
+  // installed package), each run as written but for what points them at the emulator instead of the sandbox (and a
+  // free port, and the player's play time). The guide says closing the tab is handled: the session the page stopped
+  // reaches the emulator through the server's relay when the page is closed, with no flush of the game's own.
+  it.runIf(chromiumAvailable())('runs the quick start: the getting-started game server on Node and the browser guide\'s page, bundled, in Chromium', async () => {
+    const block = (file: string, containing: string) => {
+      const found = (tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ code: string }>).find((candidate) => candidate.code.includes(containing));
+      expect(found, `${file}: the block with ${containing}`).toBeDefined();
+      return found!.code;
+    };
+    const edit = (code: string, from: string, to: string) => {
+      expect(code, `the quick start still holds ${from}`).toContain(from);
+      return code.replace(from, to);
+    };
+    const emulator = await startEmulator({ port: 0, keys: { clientKey: 'ck_key:secret', serverKey: 'sk_key:secret' } });
+    const { build } = await import('esbuild');
+    let serverCode = block('docs/getting-started.md', "from 'game-campaign-sdk/server'");
+    serverCode = edit(serverCode, "environment: 'sandbox'", 'environment: { baseUrl: process.env.EMULATOR_URL! }');
+    serverCode = edit(serverCode, '.listen(8080)', ".listen(0, '127.0.0.1', function (this: import('node:net').Server) { console.log(JSON.stringify(this.address())); })");
+    // What the snippet takes from the game (test/docs/snippet-context.d.ts): the page's token and player below.
+    writeFileSync(join(consumer, 'quick-server.ts'), `const token = 'your-login-token';\nconst userId = 'player-1';\n${serverCode}`);
+    let pageCode = block('docs/guides/browser.md', "from 'game-campaign-sdk/browser'");
+    pageCode = edit(pageCode, "environment: 'sandbox'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
+    pageCode = edit(pageCode, "gc.campaigns.get('cmp_spring_festival')", `gc.campaigns.get(${JSON.stringify(DEMO_ACTIVE_CAMPAIGN_ID)})`);
+    // The player plays (a session under a second is dropped as too short).
+    pageCode = edit(pageCode, '// ... the player plays;', 'await new Promise((resolve) => setTimeout(resolve, 1_500)); // ... the player plays;');
+    writeFileSync(join(consumer, 'quick-page.ts'), `${pageCode}\n(window as unknown as { ready: boolean }).ready = true;\n`);
+    await build({ entryPoints: [join(consumer, 'quick-server.ts')], outfile: join(consumer, 'quick-server.mjs'), format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
+    await build({ entryPoints: [join(consumer, 'quick-page.ts')], outdir: join(consumer, 'quick-page'), bundle: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', absWorkingDir: consumer, logLevel: 'silent' });
+    const child = spawn(process.execPath, ['quick-server.mjs'], { cwd: consumer, env: { ...process.env, CAMPAIGN_SERVER_KEY: 'sk_key:secret', EMULATOR_URL: emulator.url }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const browser = await launchChromium();
+    try {
+      const { port } = JSON.parse(await new Promise<string>((resolve, reject) => {
+        createInterface({ input: child.stdout! }).once('line', resolve);
+        child.once('exit', (code) => reject(new Error(`the game server exited with ${code}: ${stderr}`)));
+      })) as { port: number };
+      const origin = `http://127.0.0.1:${port}`;
+      const page = await browser.context.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(String(error)));
+      page.on('console', (message) => message.type() === 'warning' && problems.push(message.text()));
+      // The game's page and its bundle, served on the game server's origin (the relay at /campaign is the server's own).
+      // A page Playwright fulfils has no address, so Chromium's Local Network Access takes it for a public one and
+      // asks before it reaches the emulator on loopback, as a page a loopback server sent would not: granted.
+      await browser.context.grantPermissions(['local-network-access']);
+      await page.route(`${origin}/`, (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><script type="module" src="/quick-page/quick-page.js"></script>' }));
+      await page.route(`${origin}/quick-page/*`, (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(consumer, 'quick-page', new URL(route.request().url()).pathname.split('/').pop()!)) }));
+      await page.goto(`${origin}/`);
+      await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, null, { timeout: 30_000 });
+      // Closed at once, long before the tracker's 30 s interval flush: only the page's exit can send the session.
+      await page.close({ runBeforeUnload: true });
+      await expect.poll(() => emulator.state().sessions.map((session) => [session.userId, session.campaignId]), { timeout: 30_000 }).toEqual([['player-1', DEMO_ACTIVE_CAMPAIGN_ID]]);
+      expect(problems).toEqual([]);
+    } finally {
+      child.kill('SIGTERM');
+      await browser.close();
+      await emulator.close();
+    }
   }, 120_000);
 
   it('starts the emulator with its bin: one JSON line, then it serves the Client API', async () => {
