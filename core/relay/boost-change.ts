@@ -4,10 +4,11 @@
  */
 import { isCampaignError } from '../http/errors.js';
 import { withoutErrorBody } from '../server/error-body.js';
-import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
+import { BoostRecord, type CreateSponsorRequest } from '../schema/sponsors.js';
+import { check } from '../schema/validate.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
-import { clientGoneResponse } from './answers.js';
+import { clientGoneResponse, upstreamAnswer } from './answers.js';
 
 /**
  * Changes the player's boost (`PUT /v1/server/sponsors/user/{userId}`); when the service answers 404, creates it
@@ -25,14 +26,26 @@ export async function changeOrCreateBoost(
   // would then read the cooldown's 400 for its own change); a client gone before a call is not sent it.
   if (signal?.aborted) return clientGoneResponse();
   try {
-    return await sponsors.change(userId, request);
+    return await upstreamAnswer(CHANGE_CALL, sponsors.change(userId, request), boostProblem);
   } catch (error) {
     // Only the service's own 404: a proxy's page or a wrong baseUrl's is no sign of a player without a boost.
     if (!isCampaignError(error, 'NOT_FOUND') || withoutErrorBody(error)) throw error;
     // The change applied nothing: a client gone by now sends it again and gets its creation then.
     if (signal?.aborted) return clientGoneResponse();
-    return sponsors.create(boostCreation(userId, request));
+    return upstreamAnswer(CREATE_CALL, sponsors.create(boostCreation(userId, request)), boostProblem);
   }
+}
+
+/** The upstream calls of `PUT /sponsor`, as its answers name them. */
+const CHANGE_CALL = 'PUT /v1/server/sponsors/user/{userId}';
+const CREATE_CALL = 'POST /v1/server/sponsors';
+
+/** What is wrong with the service's boost record (spec "Boost (sponsor) record"), or undefined; other members pass. */
+function boostProblem(record: unknown): string | undefined {
+  const checked = check(BoostRecord, record);
+  if (checked.success) return undefined;
+  const first = checked.details[0];
+  return first ? `${first.path || 'data'} ${first.message}` : 'not a boost record';
 }
 
 /** The creation `changeOrCreateBoost` falls back to: the change's fields, with the player and `creatorKey`. */
