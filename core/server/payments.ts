@@ -3,6 +3,7 @@ import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../schema/validate.js';
 import {
+  BULK_CALLBACK_PREFIX,
   BulkPaymentRequest,
   PaymentRequest,
   type BulkPaymentResult,
@@ -15,10 +16,13 @@ import { Id } from '../schema/primitives.js';
 export class Payments extends Resource {
   /**
    * Registers up to 1000 payments; an existing transactionId is SKIPPED. Triggers one `payment.bulk_created`.
-   * Retried after transient failures: the service de-duplicates by transactionId.
+   * Retried after transient failures: the service de-duplicates by transactionId. Sent without a `callbackId`, the call
+   * gets one (`gcsdk-bulk-<uuid>`), the same on every attempt: the service sends a summary per attempt, and the webhook
+   * receiver emits one per such id (the first to arrive).
    */
   async registerBulk(request: BulkPaymentRequest, options?: RequestOptions): Promise<BulkPaymentResult> {
-    const body = validated(BulkPaymentRequest, request);
+    const checked = validated(BulkPaymentRequest, request);
+    const body = checked.callbackId === undefined ? { ...checked, callbackId: BULK_CALLBACK_PREFIX + crypto.randomUUID() } : checked;
     return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' }, options });
   }
 
