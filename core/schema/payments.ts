@@ -22,7 +22,6 @@ const paymentItemFields = {
 export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;
 
-/** Body of `POST /v1/server/payments/bulk`: up to 1000 items (the spec sets no minimum, unlike sessions). */
 /**
  * How the callbackId `payments.registerBulk` gives a call sent without one begins (`gcsdk-bulk-<uuid>`): every attempt
  * of the call carries it, and a webhook receiver emits one `payment.bulk_created` per such id, though the service sends
@@ -30,6 +29,7 @@ export type PaymentItem = z.infer<typeof PaymentItem>;
  */
 export const BULK_CALLBACK_PREFIX = 'gcsdk-bulk-';
 
+/** Body of `POST /v1/server/payments/bulk`: up to 1000 items (the spec sets no minimum, unlike sessions). */
 export const BulkPaymentRequest = z.object({
   payments: checked(z.array(PaymentItem), 
     z.maxLength(MAX_BULK_ITEMS, `must hold at most ${MAX_BULK_ITEMS} payments`),
