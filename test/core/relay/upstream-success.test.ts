@@ -69,6 +69,16 @@ describe('a 2xx from the service whose body is not the spec answer', () => {
     await expectBadGateway('playtime', upstream, 'POST /v1/server/playtime/sessions/bulk');
   });
 
+  it("carries the relay's CORS headers to a portal page, which would otherwise read 'Failed to fetch'", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const origin = 'https://game.portal-cdn.example';
+    const { relay, fake } = relayOverFakeService({ cors: { origins: [origin] } });
+    fake.push(reply.ok({ expiresIn: 60 }));
+    const request = relayRequest('POST', RELAY_ROUTES.webviewToken, { codeChallenge: CHALLENGE }, 'alice', { origin });
+    const answer = await read(await relay.fetch(request));
+    expect([answer.status, answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-expose-headers')]).toEqual([502, origin, 'retry-after']);
+  });
+
   it('still answers 200 with the data of a spec answer, members the spec does not name included', async () => {
     const { relay, fake } = relayOverFakeService();
     fake.push(reply.ok({ ott: 'ott-9', expiresIn: 60, extra: true }), reply.ok({ ...boostRecord('alice', 'ABCDE'), note: 'x' }));
