@@ -4,8 +4,7 @@
  */
 import { isCampaignError } from '../http/errors.js';
 import { withoutErrorBody } from '../server/error-body.js';
-import { BoostRecord, type CreateSponsorRequest } from '../schema/sponsors.js';
-import { check } from '../schema/validate.js';
+import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
 import { clientGoneResponse, upstreamAnswer } from './answers.js';
@@ -40,12 +39,20 @@ export async function changeOrCreateBoost(
 const CHANGE_CALL = 'PUT /v1/server/sponsors/user/{userId}';
 const CREATE_CALL = 'POST /v1/server/sponsors';
 
-/** What is wrong with the service's boost record (spec "Boost (sponsor) record"), or undefined; other members pass. */
+/**
+ * What is wrong with the service's boost record (spec "Boost (sponsor) record"), or undefined: each field of the spec's
+ * record, of its type, `sponsoredAt` a date-time `Date.parse` reads (the picker's cooldown counts from it). assumed:
+ * no stricter than that (a `sponsoredAt` without `Z`, members the spec does not name pass): a format the client can
+ * still read must not turn every boost into a 502.
+ */
 function boostProblem(record: unknown): string | undefined {
-  const checked = check(BoostRecord, record);
-  if (checked.success) return undefined;
-  const first = checked.details[0];
-  return first ? `${first.path || 'data'} ${first.message}` : 'not a boost record';
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return `data is ${record === null ? 'null' : Array.isArray(record) ? 'a list' : typeof record}, not a boost record`;
+  const fields = record as Record<string, unknown>;
+  for (const name of ['userId', 'campaignId', 'creatorKey', 'creatorName']) if (typeof fields[name] !== 'string') return `${name} is not a string`;
+  if (typeof fields['isActive'] !== 'boolean') return 'isActive is not a boolean';
+  const sponsoredAt = fields['sponsoredAt'];
+  if (typeof sponsoredAt !== 'string' || Number.isNaN(Date.parse(sponsoredAt))) return 'sponsoredAt is not a date-time';
+  return undefined;
 }
 
 /** The creation `changeOrCreateBoost` falls back to: the change's fields, with the player and `creatorKey`. */
