@@ -23,7 +23,7 @@ export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;
 
 /**
- * How the callbackId `payments.registerBulk` gives a call sent without one begins (`gcsdk-bulk-<uuid>`): every attempt
+ * How the callbackId `payments.registerBulk` gives a call sent without one begins (`gcsdk-bulk-<32 hex digits>`): every attempt
  * of the call carries it, and a webhook receiver emits one `payment.bulk_created` per such id, though the service sends
  * a summary for each attempt.
  */

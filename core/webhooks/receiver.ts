@@ -280,7 +280,7 @@ export class WebhookReceiver {
 
   /**
    * The callbackId of a `payment.bulk_created` whose call was summarized already: one `payments.registerBulk` made
-   * (`gcsdk-bulk-<uuid>`, the same on each attempt) whose summary arrived before, within the window deliveries are
+   * (`gcsdk-bulk-<32 hex digits>`, the same on each attempt) whose summary arrived before, within the window deliveries are
    * remembered. The service sends a summary per request, so a call retried after its answer was lost (the first attempt
    * applied) is summarized twice; the listener hears it once. A callbackId of the caller's own is not judged: they may
    * give one id to several calls.

@@ -6,7 +6,7 @@
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.js';
 import { BULK_CALLBACK_PREFIX } from '../../../core/schema/payments.js';
 import { CampaignServer } from '../../../core/server/index.js';
@@ -75,5 +75,16 @@ describe('payments.registerBulk retried after its answer was lost', () => {
     expect((sent as Array<{ callbackId: string }>).map((body) => body.callbackId.startsWith(BULK_CALLBACK_PREFIX) ? 'generated' : body.callbackId)).toEqual(['nightly-1', 'nightly-1', 'generated']);
     // The caller's own id is theirs to reuse: its retry's summary is not held back (both heard); the generated one once.
     expect(summaries.map((event) => (event as { callbackId: string }).callbackId === 'nightly-1')).toEqual([true, true, false]);
+  });
+
+  it('makes its callbackId without crypto.randomUUID, which a browser page that is not a secure context lacks', async () => {
+    const { emulator, server, sent } = await setup();
+    vi.spyOn(globalThis.crypto, 'randomUUID').mockImplementation(() => {
+      throw new TypeError('crypto.randomUUID is not a function');
+    });
+    await server.payments.registerBulk({ payments: [payment('tx-9')] });
+    await emulator.webhooksIdle();
+    expect((sent[0] as { callbackId: string }).callbackId).toMatch(new RegExp(`^${BULK_CALLBACK_PREFIX}[0-9a-f]{32}$`));
+    vi.restoreAllMocks();
   });
 });
