@@ -4,7 +4,7 @@
  * `req.rawBody` where a framework already read it) and writes the `Response` back.
  */
 import { EventEmitter } from 'node:events';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
@@ -35,6 +35,18 @@ export type NodeHandlerWithClientError = NodeHandler & {
    * `http.createServer(handler).on('clientError', handler.clientError)`.
    */
   readonly clientError: ClientErrorListener;
+  /**
+   * Answers `server`'s parser errors from now on, before its first request (the handler otherwise adds its listener at
+   * the first request it serves): the same listener, shared with the other handlers on that server, and not added when
+   * the server has a `clientError` listener of its own. For servers made otherwise than by {@link createNodeServer}
+   * (`https.createServer(options, handler)`, Express's `app.listen()`). Returns `server`.
+   * @example
+   * ```ts
+   * const handler = toNodeHandler(relay);
+   * handler.attach(https.createServer({ key, cert }, handler)).listen(443);
+   * ```
+   */
+  attach<S extends EventEmitter>(server: S): S;
 };
 
 /**
@@ -71,7 +83,30 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     useParsedBody(req);
     await listener(req, res);
   };
-  return Object.assign(handle, { clientError });
+  return Object.assign(handle, {
+    clientError,
+    attach: <S extends EventEmitter>(server: S): S => {
+      if (!(server instanceof EventEmitter)) throw new TypeError(`attach needs the node:http server the handler serves, got ${String(server)}`);
+      listenForClientErrors(server, cors);
+      return server;
+    },
+  });
+}
+
+/**
+ * A node:http server for a Fetch-API handler (the relay, the webhook receiver) that answers node:http's parser errors
+ * in the spec's error body (and the relay's CORS headers) from its first connection: `http.createServer(toNodeHandler(relay))`
+ * answers those of the requests before the first one it serves with node:http's empty 400 or 431. `options` are
+ * node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...).
+ * @example
+ * ```ts
+ * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000, headersTimeout: 10_000 }).listen(8080);
+ * ```
+ * @throws TypeError when `handler` has no `fetch` method
+ */
+export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
+  const listener = toNodeHandler(handler);
+  return listener.attach(createServer(options, listener));
 }
 
 /** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */

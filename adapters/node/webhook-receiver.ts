@@ -44,6 +44,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
   };
   return Object.assign(middleware, {
     clientError: handle.clientError,
+    attach: handle.attach,
     receiver,
     on: receiver.on.bind(receiver),
     once: receiver.once.bind(receiver),

@@ -3,7 +3,7 @@
  * the service's typed errors into answers that tell a game client whether to keep its data.
  * @see spec "Errors"; DESIGN section 6
  */
-import { isCampaignError } from '../http/errors.js';
+import { isCampaignError, type CampaignError } from '../http/errors.js';
 import { isTransientStatus, parseRetryAfter } from '../http/backoff.js';
 import { ERROR_CODES, errorBody, type ErrorDetail } from '../schema/errors.js';
 import { withoutErrorBody } from '../server/error-body.js';
@@ -63,8 +63,40 @@ export function unavailableResponse(message: string, retryAfterMs?: number, rand
 }
 
 /**
+ * 502 `INTERNAL_ERROR` + `Retry-After` (as {@link unavailableResponse}'s), logged with `console.error`: the service
+ * answered `call` (`POST /v1/server/webview/ott`) with a success whose body is not the spec's answer (`problem` says
+ * how). The client keeps its data and retries, as after any 5xx; a 200 would hand it a token, boost or result it cannot
+ * use (a page opened without a token, a boost shown as changed). assumed: the gateway's status for an invalid upstream
+ * answer (RFC 9110 15.6.3), with the spec's only server-side code.
+ */
+export function badUpstreamAnswer(call: string, problem: string, random: () => number = Math.random): Response {
+  console.error(`[game-campaign-sdk] relay: the service answered ${call} with a success body that is not the spec's answer (${problem}); the client was answered 502 and keeps its data`);
+  const { min, max } = UNAVAILABLE_RETRY_AFTER_SECONDS;
+  const seconds = min + Math.floor(random() * (max - min + 1));
+  return errorResponse(502, 'INTERNAL_ERROR', `The service's answer to ${call} is not the spec's answer (${problem}); keep the data and retry later`, undefined, { 'retry-after': String(seconds) });
+}
+
+/**
+ * `answer`, the data of the service's success answer to `call`, or {@link badUpstreamAnswer} when it is none (the
+ * transport's `INVALID_RESPONSE`: no `{ data }` envelope, a 204, an HTML page) or `problem` finds it is not the spec's
+ * answer. Other errors are thrown as they are.
+ */
+export async function upstreamAnswer<T>(call: string, answer: Promise<T>, problem: (data: T) => string | undefined): Promise<T | Response> {
+  let data: T;
+  try {
+    data = await answer;
+  } catch (error) {
+    if (isInvalidSuccess(error)) return badUpstreamAnswer(call, (error as CampaignError).message);
+    throw error;
+  }
+  const found = problem(data);
+  return found === undefined ? data : badUpstreamAnswer(call, found);
+}
+
+/**
  * The answer for an error the service (through `CampaignServer`) raised.
- * - unreachable, time-out, 408, 429, 5xx or an unreadable success body: 503 + `Retry-After`;
+ * - a success whose body is not the spec's answer (`INVALID_RESPONSE`): {@link badUpstreamAnswer} naming `call`;
+ * - unreachable, time-out, 408, 429 or 5xx: 503 + `Retry-After`;
  * - `VALIDATION_ERROR`: 400 with the service's `details`;
  * - 401/403: 502, because the service refused the relay's own Server key, not the player (assumed);
  * - any other typed 4xx (cooldown 400, unknown creator 404): the same status, code, message and details;
@@ -73,8 +105,9 @@ export function unavailableResponse(message: string, retryAfterMs?: number, rand
  * `details` reach the client only as the spec's error body has them: items of a string `path` and `message`.
  * @throws the error itself when it is not a `CampaignError` (a bug, answered 500 by the relay)
  */
-export function upstreamErrorResponse(error: unknown): Response {
+export function upstreamErrorResponse(error: unknown, call = 'the service'): Response {
   if (!isCampaignError(error)) throw error;
+  if (isInvalidSuccess(error)) return badUpstreamAnswer(call, (error as CampaignError).message);
   const status = error.status;
   if (status === 401 || status === 403) {
     return errorResponse(502, 'INTERNAL_ERROR', 'The service refused the relay\'s Server key');
@@ -88,6 +121,14 @@ export function upstreamErrorResponse(error: unknown): Response {
     return errorResponse(status, error.code, error.message, specDetails(error.details));
   }
   return unavailableResponse('The service is unavailable; keep the data and retry later', upstreamRetryAfterMs(error));
+}
+
+/**
+ * The transport's (or the coalescer's) `ResponseValidationError` for a success answer without the spec's data: code
+ * `INVALID_RESPONSE` with a 2xx status or none; not an error answer whose own body says that code.
+ */
+function isInvalidSuccess(error: unknown): boolean {
+  return isCampaignError(error, 'INVALID_RESPONSE') && (error.status === undefined || error.status < 300);
 }
 
 /**

@@ -7,7 +7,7 @@ import { withoutErrorBody } from '../server/error-body.js';
 import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
 import type { RelaySponsorRequest } from './protocol.js';
-import { clientGoneResponse } from './answers.js';
+import { clientGoneResponse, upstreamAnswer } from './answers.js';
 
 /**
  * Changes the player's boost (`PUT /v1/server/sponsors/user/{userId}`); when the service answers 404, creates it
@@ -25,14 +25,34 @@ export async function changeOrCreateBoost(
   // would then read the cooldown's 400 for its own change); a client gone before a call is not sent it.
   if (signal?.aborted) return clientGoneResponse();
   try {
-    return await sponsors.change(userId, request);
+    return await upstreamAnswer(CHANGE_CALL, sponsors.change(userId, request), boostProblem);
   } catch (error) {
     // Only the service's own 404: a proxy's page or a wrong baseUrl's is no sign of a player without a boost.
     if (!isCampaignError(error, 'NOT_FOUND') || withoutErrorBody(error)) throw error;
     // The change applied nothing: a client gone by now sends it again and gets its creation then.
     if (signal?.aborted) return clientGoneResponse();
-    return sponsors.create(boostCreation(userId, request));
+    return upstreamAnswer(CREATE_CALL, sponsors.create(boostCreation(userId, request)), boostProblem);
   }
+}
+
+/** The upstream calls of `PUT /sponsor`, as its answers name them. */
+const CHANGE_CALL = 'PUT /v1/server/sponsors/user/{userId}';
+const CREATE_CALL = 'POST /v1/server/sponsors';
+
+/**
+ * What is wrong with the service's boost record (spec "Boost (sponsor) record"), or undefined: each field of the spec's
+ * record, of its type, `sponsoredAt` a date-time `Date.parse` reads (the picker's cooldown counts from it). assumed:
+ * no stricter than that (a `sponsoredAt` without `Z`, members the spec does not name pass): a format the client can
+ * still read must not turn every boost into a 502.
+ */
+function boostProblem(record: unknown): string | undefined {
+  if (typeof record !== 'object' || record === null || Array.isArray(record)) return `data is ${record === null ? 'null' : Array.isArray(record) ? 'a list' : typeof record}, not a boost record`;
+  const fields = record as Record<string, unknown>;
+  for (const name of ['userId', 'campaignId', 'creatorKey', 'creatorName']) if (typeof fields[name] !== 'string') return `${name} is not a string`;
+  if (typeof fields['isActive'] !== 'boolean') return 'isActive is not a boolean';
+  const sponsoredAt = fields['sponsoredAt'];
+  if (typeof sponsoredAt !== 'string' || Number.isNaN(Date.parse(sponsoredAt))) return 'sponsoredAt is not a date-time';
+  return undefined;
 }
 
 /** The creation `changeOrCreateBoost` falls back to: the change's fields, with the player and `creatorKey`. */

@@ -345,5 +345,7 @@ function alignedWith(results: unknown[], parts: ReadonlyArray<{ sessions: BulkPl
 function isResultFor(item: unknown, sessionId: unknown): item is PlaytimeItemResult {
   if (typeof item !== 'object' || item === null) return false;
   const fields = item as Record<string, unknown>;
-  return typeof sessionId === 'string' && fields['sessionId'] === sessionId && typeof fields['status'] === 'string';
+  const status = fields['status'];
+  // Only the spec's three statuses: a client would take any other for a refusal it cannot explain, or worse.
+  return typeof sessionId === 'string' && fields['sessionId'] === sessionId && (status === 'SUCCESS' || status === 'SKIPPED' || status === 'FAILED');
 }

@@ -125,7 +125,7 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     } catch (error) {
       await giveBack(cap, forwarded);
       // The service numbered the sessions it received; the client's batch had more (some were not forwarded).
-      return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index));
+      return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index), 'POST /v1/server/playtime/sessions/bulk');
     }
     forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
     // Only play the service holds counts, once: SKIPPED (already recorded) may be one whose first answer was lost.

@@ -15,7 +15,7 @@ import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
-import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
+import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamAnswer, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { boostCreation, changeOrCreateBoost } from './boost-change.js';
 import { forwardedTooLarge } from './forwarded-size.js';
 import { withPlayerCallbackId } from './callback-id.js';
@@ -311,8 +311,8 @@ export function createRelay(options: RelayOptions): Relay {
       // A one-time token only its requester can use: a client gone before or while it is made needs none, so its
       // call is not sent, or is aborted (the service's unused token expires on its own).
       if (signal.aborted) return clientGoneResponse();
-      const token = await server.webview.createToken(request, { signal });
-      return { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
+      const token = await upstreamAnswer(WEBVIEW_TOKEN_CALL, server.webview.createToken(request, { signal }), tokenProblem);
+      return token instanceof Response ? token : { ott: token.ott, expiresIn: token.expiresIn, url: webviewUrl };
     }),
   );
   app.put(
@@ -359,6 +359,21 @@ export function createRelay(options: RelayOptions): Relay {
   };
   Object.defineProperty(relay, REFUSED_REQUEST_CORS, { value: refused });
   return relay;
+}
+
+/** The upstream call of `POST /webview/ott`, as its answers name it. */
+const WEBVIEW_TOKEN_CALL = 'POST /v1/server/webview/ott';
+
+/**
+ * What is wrong with the service's one-time token, or undefined: the fields the relay hands on (spec "Web view one-time
+ * token": `ott` string, `expiresIn` integer). An empty `ott` opens no page either. Members the spec does not name pass.
+ */
+function tokenProblem(token: unknown): string | undefined {
+  if (typeof token !== 'object' || token === null) return `data is ${token === null ? 'null' : typeof token}`;
+  const { ott, expiresIn } = token as Record<string, unknown>;
+  if (typeof ott !== 'string' || ott === '') return 'ott is not a non-empty string';
+  if (!Number.isSafeInteger(expiresIn)) return 'expiresIn is not an integer';
+  return undefined;
 }
 
 /** The relay's numeric options, each checked by {@link limit}. */

@@ -22,6 +22,13 @@ const paymentItemFields = {
 export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;
 
+/**
+ * How the callbackId `payments.registerBulk` gives a call sent without one begins (`gcsdk-bulk-<32 hex digits>`): every attempt
+ * of the call carries it, and a webhook receiver emits one `payment.bulk_created` per such id, though the service sends
+ * a summary for each attempt.
+ */
+export const BULK_CALLBACK_PREFIX = 'gcsdk-bulk-';
+
 /** Body of `POST /v1/server/payments/bulk`: up to 1000 items (the spec sets no minimum, unlike sessions). */
 export const BulkPaymentRequest = z.object({
   payments: checked(z.array(PaymentItem), 

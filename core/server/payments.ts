@@ -3,6 +3,7 @@ import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../schema/validate.js';
 import {
+  BULK_CALLBACK_PREFIX,
   BulkPaymentRequest,
   PaymentRequest,
   type BulkPaymentResult,
@@ -15,10 +16,13 @@ import { Id } from '../schema/primitives.js';
 export class Payments extends Resource {
   /**
    * Registers up to 1000 payments; an existing transactionId is SKIPPED. Triggers one `payment.bulk_created`.
-   * Retried after transient failures: the service de-duplicates by transactionId.
+   * Retried after transient failures: the service de-duplicates by transactionId. Sent without a `callbackId`, the call
+   * gets one (`gcsdk-bulk-<32 hex digits>`), the same on every attempt: the service sends a summary per attempt, and the webhook
+   * receiver emits one per such id (the first to arrive).
    */
   async registerBulk(request: BulkPaymentRequest, options?: RequestOptions): Promise<BulkPaymentResult> {
-    const body = validated(BulkPaymentRequest, request);
+    const checked = validated(BulkPaymentRequest, request);
+    const body = checked.callbackId === undefined ? { ...checked, callbackId: BULK_CALLBACK_PREFIX + randomHex() } : checked;
     return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' }, options });
   }
 
@@ -37,4 +41,12 @@ export class Payments extends Resource {
     const id = validated(Id, transactionId, 'transactionId');
     return this.transport.get(path`/v1/server/payments/${id}`, 'PaymentDetail', 'item', options);
   }
+}
+
+/**
+ * 32 random hex digits. `crypto.getRandomValues`, not `randomUUID`, which a browser gives only to secure contexts (an
+ * admin tool with `dangerouslyAllowBrowser` on an intranet's http page).
+ */
+function randomHex(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
 }

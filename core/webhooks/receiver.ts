@@ -11,6 +11,7 @@ import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationErr
 import type { WebhookHeadersInput } from './headers.js';
 import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
+import { BULK_CALLBACK_PREFIX } from '../schema/payments.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { unref } from '../unref.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
@@ -188,7 +189,9 @@ export class WebhookReceiver {
     if (this.#recent.get(delivery.id, at)) throw new WebhookVerificationError('replayed', `Webhook delivery ${delivery.id} was already received`);
     // The timestamp check passes while floor(now / 1 s) <= timestamp + tolerance: remember the id that long.
     const expiresAt = (Math.max(delivery.timestampSeconds, Math.floor(at / 1000)) + toleranceSeconds + 1) * 1000;
+    const summarized = this.#summarizedCall(event, at);
     this.#recent.add(delivery.id, event, expiresAt, at);
+    if (summarized) throw new WebhookVerificationError('replayed', `A payment.bulk_created for callbackId ${summarized} was already received: the summary of a retry of the same payments.registerBulk call`);
     this.#dispatch(event);
     return event;
   }
@@ -273,6 +276,19 @@ export class WebhookReceiver {
     const registered = name === 'error' ? (listener as AnyListener) : this.#listeners.get(listener);
     if (registered) this.#emitter.off(name, registered);
     return this;
+  }
+
+  /**
+   * The callbackId of a `payment.bulk_created` whose call was summarized already: one `payments.registerBulk` made
+   * (`gcsdk-bulk-<32 hex digits>`, the same on each attempt) whose summary arrived before, within the window deliveries are
+   * remembered. The service sends a summary per request, so a call retried after its answer was lost (the first attempt
+   * applied) is summarized twice; the listener hears it once. A callbackId of the caller's own is not judged: they may
+   * give one id to several calls.
+   */
+  #summarizedCall(event: ReceivedWebhookEvent, now: number): string | undefined {
+    const { type, callbackId } = event;
+    if (type !== 'payment.bulk_created' || typeof callbackId !== 'string' || !callbackId.startsWith(BULK_CALLBACK_PREFIX)) return undefined;
+    return this.#recent.find((earlier) => earlier.type === type && earlier.callbackId === callbackId, now) ? callbackId : undefined;
   }
 
   #dispatch(event: ReceivedWebhookEvent): void {

@@ -8,7 +8,7 @@
 import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
+import { createNodeServer, toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from './fake-service.js';
 
@@ -182,5 +182,44 @@ describe('toNodeHandler: requests node:http refuses', () => {
     const answer = await rawExchange(hookPort, oversized(ORIGIN, '/webhooks'));
     expect(answer.status).toBe(431);
     expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  // The recorded limit: a parser error before the handler's first request got node:http's empty answer.
+  it('a server from createNodeServer answers the very first request node:http refuses in the error body with CORS', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay));
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect(answer.status).toBe(431);
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST', message: 'The request is not valid HTTP (HPE_HEADER_OVERFLOW)' });
+  });
+
+  it('createNodeServer passes node:http options on and serves the handler', async () => {
+    const server = createNodeServer(relayOverFakeService().relay, { maxHeaderSize: 1024 });
+    const port = await listen(server);
+    const small = await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    expect(small.status).toBe(401);
+    // 2 KiB of headers: over the 1 KiB given, under node:http's default 16 KiB.
+    const answer = await rawExchange(port, `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.example\r\nAuthorization: Bearer ${'x'.repeat(2048)}\r\n\r\n`);
+    expect([answer.status, JSON.parse(answer.body).code]).toEqual([431, 'BAD_REQUEST']);
+    expect(server.listenerCount('clientError')).toBe(1);
+    expect(() => createNodeServer((() => undefined) as never)).toThrow(TypeError);
+  });
+
+  it('attach(server) answers from the first request on any server (https, Express), once, and not over a listener of its own', async () => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const server = handler.attach(createServer(handler));
+    expect(handler.attach(server)).toBe(server);
+    expect(server.listenerCount('clientError')).toBe(1);
+    const port = await listen(server);
+    const answer = await rawExchange(port, oversized(ORIGIN));
+    expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([431, ORIGIN]);
+
+    const own = () => undefined;
+    const mine = createServer(handler).on('clientError', own);
+    handler.attach(mine);
+    expect(mine.listeners('clientError')).toEqual([own]);
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const hooks = webhooks.attach(createServer(webhooks));
+    expect(hooks.listenerCount('clientError')).toBe(1);
   });
 });

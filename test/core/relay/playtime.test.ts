@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { createRelay } from '../../../core/relay/index.js';
@@ -160,7 +160,6 @@ describe('when the service fails', () => {
     ['a 500', reply.error(500, 'INTERNAL_ERROR', 'boom')],
     ['a 502 from a proxy', reply.text(502, '<html>bad gateway</html>', { 'content-type': 'text/html' })],
     ['a dropped connection', reply.networkError()],
-    ['an answer that is not JSON', reply.text(200, 'not json')],
     ['a 4xx with no code of the spec', reply.text(499, '')],
     ['a 4xx with an unknown code', reply.error(418, 'TEAPOT', 'I am a teapot')],
     // Typed by their status alone (422 VALIDATION_ERROR, 400 BAD_REQUEST): answered as such, the tracker dropped the
@@ -211,12 +210,17 @@ describe('when the service fails', () => {
     expect(answer.body).toEqual({ status: 502, error: 'Bad Gateway', code: 'INTERNAL_ERROR', message: "The service refused the relay's Server key" });
   });
 
-  it('answers 503 when the service leaves a session out of its answer', async () => {
+  it.each([
+    ['leaves a session out of its answer', reply.ok({ totalRequested: 2, successful: 1, failed: 0, skipped: 0, results: [{ sessionId: 's-alice-0', status: 'SUCCESS' }] })],
+    ['answers 200 with a body that is not JSON', reply.text(200, 'not json')],
+  ])('answers 502 with Retry-After when the service %s (test/core/relay/upstream-success.test.ts)', async (_, answered) => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const { relay, fake } = relayOverFakeService();
-    fake.push(reply.ok({ totalRequested: 2, successful: 1, failed: 0, skipped: 0, results: [{ sessionId: 's-alice-0', status: 'SUCCESS' }] }));
+    fake.push(answered);
     const answer = await read(await relay.fetch(post({ sessions: sessions('alice', 2) })));
-    expect(answer.status).toBe(503);
-    expect(answer.body.code).toBe('INTERNAL_ERROR');
+    expect([answer.status, answer.body.code]).toEqual([502, 'INTERNAL_ERROR']);
+    expect(answer.headers.get('retry-after')).toMatch(/^[1-5]$/);
+    vi.restoreAllMocks();
   });
 
   it('answers 500 INTERNAL_ERROR, not a crash, when the server object fails in an unexpected way', async () => {
