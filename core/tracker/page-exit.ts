@@ -25,7 +25,11 @@ export interface PageExitHooks extends HeldSessions {
   relay: RelayTarget;
   /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flusher.ts). */
   keepalive: KeepaliveSizer;
-  /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
+  /**
+   * Asks `relay.headers()` now when no answer of it is kept yet: a session started (its exit may come soon), and at
+   * each of its checkpoints (one failed ask at the start, a token fetch on a flaky network, would leave the exit of the
+   * whole session without headers).
+   */
   warmHeaders(): void;
   /**
    * The page goes to the background: true when `ending` ends there (`hidden`; its final record stored first, in

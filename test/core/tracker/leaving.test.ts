@@ -89,6 +89,20 @@ describe('a page being left', () => {
     expect(next.relay.recorded.get(sessionId)?.durationSeconds).toBe(5);
   });
 
+  it('asks relay.headers() again at the checkpoints while its ask at the start failed: a token fetch that failed once does not leave the exit without headers', async () => {
+    let calls = 0;
+    // The game's token fetch fails once (a flaky network as the level loads), then answers.
+    const page = onPage({ relay: { url: RELAY_URL, headers: async () => (++calls === 1 ? Promise.reject(new Error('token fetch failed')) : { authorization: 'Bearer token' }) } });
+    await settle();
+    const sessionId = page.tracker.start();
+    await settle();
+    await advance(20_000); // one checkpoint (15 s) passed; nothing queued, so no flush asked for headers
+    page.platform.background(); // the tab is closed
+    expect(sentIds(page.relay)).toEqual([[sessionId]]);
+    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token', 'content-type': 'application/json' });
+    expect(page.relay.requests[0]!.body.sessions[0]!.durationSeconds).toBe(20);
+  });
+
   it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
     const page = onPage();
     await settle();
