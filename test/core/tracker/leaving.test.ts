@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
-import { createFakeRelay } from './fake-relay.js';
+import { createFakeRelay, errorAnswer } from './fake-relay.js';
 import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
 
 beforeEach(useFakeClock);
@@ -101,6 +101,25 @@ describe('a page being left', () => {
     expect(sentIds(page.relay)).toEqual([[sessionId]]);
     expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token', 'content-type': 'application/json' });
     expect(page.relay.requests[0]!.body.sessions[0]!.durationSeconds).toBe(20);
+  });
+
+  it('a session whose exit request failed while the page lived on (a tab switch, the relay down) goes out again in the next exit: the tab closed later', async () => {
+    const page = onPage();
+    let down = true;
+    page.relay.intercept(() => (down ? errorAnswer(503, 'UNAVAILABLE', 'the relay is down') : undefined));
+    await settle();
+    const first = page.tracker.start();
+    await advance(3_000);
+    page.platform.background(); // a tab switch: the exit request is answered 503
+    await settle();
+    page.platform.foreground();
+    await advance(4_000); // the player plays on; the flush's retries meet the relay still down
+    down = false;
+    const requests = page.relay.requests.length;
+    page.platform.background(); // the tab is closed
+    const [exit] = sentIds({ requests: page.relay.requests.slice(requests) });
+    expect(exit).toHaveLength(2);
+    expect(exit).toContain(first);
   });
 
   it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
