@@ -26,9 +26,9 @@ export interface PageExitHooks extends HeldSessions {
   /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flusher.ts). */
   keepalive: KeepaliveSizer;
   /**
-   * Asks `relay.headers()` now when no answer of it is kept yet: a session started (its exit may come soon), and at
-   * each of its checkpoints (one failed ask at the start, a token fetch on a flaky network, would leave the exit of the
-   * whole session without headers).
+   * Asks `relay.headers()` now, keeping its answer for the exit: a session started (its exit may come soon), and at each
+   * of its checkpoints. Asked at the start only, one failed ask (a token fetch on a flaky network) left the whole
+   * session's exit without headers, and a long session's exit carried a token from its start, expired by then (401).
    */
   warmHeaders(): void;
   /**
@@ -89,7 +89,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
     keepalive,
     warmHeaders() {
-      if (remembered && !lastHeaders) remembered().catch(() => undefined); // a failure is reported by the next flush that asks
+      if (remembered) remembered().catch(() => undefined); // a failure is reported by the next flush that asks; the last good answer is kept
     },
     hold(item) {
       const bytes = utf8Length(JSON.stringify(item.session));

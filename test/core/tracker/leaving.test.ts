@@ -67,11 +67,11 @@ describe('a page being left', () => {
     page.tracker.start();
     await settle();
     await advance(2_000);
-    await page.tracker.flush(); // nothing queued yet: the token asked for at start is the last good one
+    await page.tracker.flush(); // nothing queued yet: the token asked for at the first checkpoint (1 s) is the last good one
     answer = () => new Promise(() => {}); // the game's token refresh hangs as the page goes away
     page.platform.background();
     expect(page.relay.requests).toHaveLength(1);
-    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token-1', 'content-type': 'application/json' });
+    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token-2', 'content-type': 'application/json' });
   });
 
   it('sends nothing at the exit while relay.headers() has never succeeded; storage keeps the session for the next visit', async () => {
@@ -101,6 +101,21 @@ describe('a page being left', () => {
     expect(sentIds(page.relay)).toEqual([[sessionId]]);
     expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token', 'content-type': 'application/json' });
     expect(page.relay.requests[0]!.body.sessions[0]!.durationSeconds).toBe(20);
+  });
+
+  it('asks relay.headers() again at each checkpoint: a long session closed sends the token of its last checkpoint, not one from its start that may have expired', async () => {
+    let calls = 0;
+    // The game's headers() hands out its current token (a short-lived one, refreshed by the game as it expires).
+    const page = onPage({ relay: { url: RELAY_URL, headers: async () => ({ authorization: `Bearer token-${++calls}` }) } });
+    await settle();
+    page.tracker.start();
+    await settle();
+    await advance(40 * 60_000); // 40 minutes of play, nothing queued: no flush asks for headers
+    const current = calls;
+    page.platform.background(); // the tab is closed
+    expect(page.relay.requests).toHaveLength(1);
+    expect(current).toBeGreaterThan(1);
+    expect(page.relay.requests[0]!.headers['authorization']).toBe(`Bearer token-${current}`);
   });
 
   it('a session whose exit request failed while the page lived on (a tab switch, the relay down) goes out again in the next exit: the tab closed later', async () => {
