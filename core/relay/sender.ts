@@ -19,7 +19,8 @@ import { PLAYTIME_ROUTE } from './routes.js';
  * The game's own headers for its relay (e.g. its session token): an object, or a function evaluated per request.
  * A function must return headers that stay valid for a while (a session token, not a one-time nonce): a page
  * being left cannot wait for it, so the request sent in that exit carries what it returned the last time it
- * succeeded (docs/guides/tracker.md, "A page that is left").
+ * succeeded; on a page it is also asked as a session starts and at each of its checkpoints (docs/guides/tracker.md,
+ * "A page that is left").
  */
 export type RelayHeaders = Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
 

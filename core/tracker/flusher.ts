@@ -43,9 +43,10 @@ export interface Flusher {
    * Sends `batch` (marked in flight) in one keepalive request with `headers`, calling `fetch` before it returns: no
    * lock (the service de-duplicates). If the page lives on, the answer is acted on as a flush's. For a page being
    * left (./page-exit.ts); {@link Flusher.dispose} does not abort it (a game's dispose as its page is left would
-   * cancel the request meant to outlive the page, in browsers that follow the spec's abort for keepalive).
+   * cancel the request meant to outlive the page, in browsers that follow the spec's abort for keepalive). Resolves
+   * false when the service did not answer for every session (a failed request, a 503, an answer left incomplete).
    */
-  sendAtOnce(batch: QueuedSession[], headers: Record<string, string>): void;
+  sendAtOnce(batch: QueuedSession[], headers: Record<string, string>): Promise<boolean>;
   /**
    * Stops timers and aborts a flush's request in flight (its sessions stay queued for the next start-up).
    * Resolves once a flush holding the lock has wound down, so its last events reach the listeners; a flush
@@ -300,7 +301,7 @@ export function createFlusher(
         .finally(() => (running = undefined));
       return running;
     },
-    sendAtOnce: (batch, headers) => void send(batch, true, headers),
+    sendAtOnce: (batch, headers) => send(batch, true, headers),
     async dispose() {
       disposed = true;
       clearTimeout(retryTimer);

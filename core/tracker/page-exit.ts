@@ -25,7 +25,11 @@ export interface PageExitHooks extends HeldSessions {
   relay: RelayTarget;
   /** The sizing of this player's keepalive bodies, for the exit request and the flushes (./flusher.ts). */
   keepalive: KeepaliveSizer;
-  /** Asks `relay.headers()` once now when no answer of it is kept yet (a session started: its exit may come soon). */
+  /**
+   * Asks `relay.headers()` now, keeping its answer for the exit: a session started (its exit may come soon), and at each
+   * of its checkpoints. Asked at the start only, one failed ask (a token fetch on a flaky network) left the whole
+   * session's exit without headers, and a long session's exit carried a token from its start, expired by then (401).
+   */
   warmHeaders(): void;
   /**
    * The page goes to the background: true when `ending` ends there (`hidden`; its final record stored first, in
@@ -69,6 +73,13 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
    */
   const held = new Map<string, QueuedSession & { bytes: number }>();
   let heldBytes = 0;
+  /**
+   * The held keys an exit request of this page carries now: another exit (a game's dispose in its own `pagehide` listener,
+   * after the SDK's) does not send them again, spending the page's 64 KiB. They stay held until they leave the queue:
+   * should the request fail while the page lives on (a tab switch meeting a relay down or the network gone for a
+   * moment), the page's next exit, the tab closed later, sends them too rather than leaving them to a next visit.
+   */
+  const out = new Set<string>();
   const drop = (key: string) => {
     heldBytes -= held.get(key)?.bytes ?? 0;
     held.delete(key);
@@ -78,7 +89,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
     relay: remembered ? { ...config.relay, headers: remembered } : config.relay,
     keepalive,
     warmHeaders() {
-      if (remembered && !lastHeaders) remembered().catch(() => undefined); // a failure is reported by the next flush that asks
+      if (remembered) remembered().catch(() => undefined); // a failure is reported by the next flush that asks; the last good answer is kept
     },
     hold(item) {
       const bytes = utf8Length(JSON.stringify(item.session));
@@ -105,19 +116,14 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
       const nowMs = platform.now();
-      const items = [...held.values()].reverse().map((item) => presentFrame(item, moved, nowMs));
+      const items = [...held.values()].filter((item) => !out.has(item.key)).reverse().map((item) => presentFrame(item, moved, nowMs));
       // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
       const [first = []] = keepalive.chunks(items).chunks;
       const keys = first.map((item) => item.key);
       // Only what it sends is marked in flight: a flush running beside it keeps its own marks.
       queue.claim(keys);
-      /**
-       * And no longer held: another exit of this page (a game's dispose in its own `pagehide` listener, after the
-       * SDK's) does not send them again, spending the page's 64 KiB. Storage keeps them: should this request fail, a
-       * flush sends them (from storage, keepalive at the next exit too).
-       */
-      keys.forEach(drop);
-      if (keys.length) flusher.sendAtOnce(first, sendHeaders);
+      keys.forEach(out.add, out);
+      if (keys.length) void flusher.sendAtOnce(first, sendHeaders).finally(() => keys.forEach(out.delete, out));
     },
   };
 }

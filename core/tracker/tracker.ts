@@ -200,7 +200,8 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     clearInterval(flushTimer);
     flushTimer = unref(setInterval(() => requestFlush('interval'), config.flushIntervalMs));
   };
-  const checkpoint = () => void (clock && running.save(clock.record(instanceId, monotonic())));
+  // Each checkpoint also asks for the relay headers the page exit would send (./page-exit.ts `warmHeaders`).
+  const checkpoint = () => void (clock && (exit?.warmHeaders(), running.save(clock.record(instanceId, monotonic()))));
   /** When the checkpoint interval last ran (monotonic), on a page: see `checkpointEvery`. */
   let lastTick = 0;
   /**

@@ -35,8 +35,9 @@ describe('flush triggers', () => {
       {
         url: PLAYTIME_URL,
         method: 'POST',
-        // token-1 was asked for when the session started (kept for a request sent as the page is left).
-        headers: { authorization: 'Bearer token-2', 'content-type': 'application/json' },
+        // token-1 was asked for when the session started, token-2 at its first checkpoint (1 s; each kept for a request
+        // sent as the page is left).
+        headers: { authorization: 'Bearer token-3', 'content-type': 'application/json' },
         // sentAt: the device's clock when sending, by which the relay dates the sessions.
         rawBody: JSON.stringify({ sessions: [{ sessionId, userId: 'player-1', durationSeconds: 10, startedAt: iso(T0), endedAt: iso(T0 + 10_000) }], sentAt: iso(T0 + 30_000) }),
         bytes: expect.any(Number),

@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
-import { createFakeRelay } from './fake-relay.js';
+import { createFakeRelay, errorAnswer } from './fake-relay.js';
 import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
 
 beforeEach(useFakeClock);
@@ -67,11 +67,11 @@ describe('a page being left', () => {
     page.tracker.start();
     await settle();
     await advance(2_000);
-    await page.tracker.flush(); // nothing queued yet: the token asked for at start is the last good one
+    await page.tracker.flush(); // nothing queued yet: the token asked for at the first checkpoint (1 s) is the last good one
     answer = () => new Promise(() => {}); // the game's token refresh hangs as the page goes away
     page.platform.background();
     expect(page.relay.requests).toHaveLength(1);
-    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token-1', 'content-type': 'application/json' });
+    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token-2', 'content-type': 'application/json' });
   });
 
   it('sends nothing at the exit while relay.headers() has never succeeded; storage keeps the session for the next visit', async () => {
@@ -87,6 +87,54 @@ describe('a page being left', () => {
     const next = createHarness({}, { storage: page.storage, relay: page.relay });
     await next.tracker.flush();
     expect(next.relay.recorded.get(sessionId)?.durationSeconds).toBe(5);
+  });
+
+  it('asks relay.headers() again at the checkpoints while its ask at the start failed: a token fetch that failed once does not leave the exit without headers', async () => {
+    let calls = 0;
+    // The game's token fetch fails once (a flaky network as the level loads), then answers.
+    const page = onPage({ relay: { url: RELAY_URL, headers: async () => (++calls === 1 ? Promise.reject(new Error('token fetch failed')) : { authorization: 'Bearer token' }) } });
+    await settle();
+    const sessionId = page.tracker.start();
+    await settle();
+    await advance(20_000); // one checkpoint (15 s) passed; nothing queued, so no flush asked for headers
+    page.platform.background(); // the tab is closed
+    expect(sentIds(page.relay)).toEqual([[sessionId]]);
+    expect(page.relay.requests[0]!.headers).toEqual({ authorization: 'Bearer token', 'content-type': 'application/json' });
+    expect(page.relay.requests[0]!.body.sessions[0]!.durationSeconds).toBe(20);
+  });
+
+  it('asks relay.headers() again at each checkpoint: a long session closed sends the token of its last checkpoint, not one from its start that may have expired', async () => {
+    let calls = 0;
+    // The game's headers() hands out its current token (a short-lived one, refreshed by the game as it expires).
+    const page = onPage({ relay: { url: RELAY_URL, headers: async () => ({ authorization: `Bearer token-${++calls}` }) } });
+    await settle();
+    page.tracker.start();
+    await settle();
+    await advance(40 * 60_000); // 40 minutes of play, nothing queued: no flush asks for headers
+    const current = calls;
+    page.platform.background(); // the tab is closed
+    expect(page.relay.requests).toHaveLength(1);
+    expect(current).toBeGreaterThan(1);
+    expect(page.relay.requests[0]!.headers['authorization']).toBe(`Bearer token-${current}`);
+  });
+
+  it('a session whose exit request failed while the page lived on (a tab switch, the relay down) goes out again in the next exit: the tab closed later', async () => {
+    const page = onPage();
+    let down = true;
+    page.relay.intercept(() => (down ? errorAnswer(503, 'UNAVAILABLE', 'the relay is down') : undefined));
+    await settle();
+    const first = page.tracker.start();
+    await advance(3_000);
+    page.platform.background(); // a tab switch: the exit request is answered 503
+    await settle();
+    page.platform.foreground();
+    await advance(4_000); // the player plays on; the flush's retries meet the relay still down
+    down = false;
+    const requests = page.relay.requests.length;
+    page.platform.background(); // the tab is closed
+    const [exit] = sentIds({ requests: page.relay.requests.slice(requests) });
+    expect(exit).toHaveLength(2);
+    expect(exit).toContain(first);
   });
 
   it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
