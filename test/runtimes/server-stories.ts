@@ -191,6 +191,36 @@ export function serverStories(runtime: RuntimeName): void {
       expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(2);
     });
 
+    // p24: one payment.bulk_created per registerBulk call. The id is made on the runtime (crypto.getRandomValues), the
+    // retry after a lost answer carries it again, and the second summary (the service sends one per request) reaches
+    // the runtime's receiver as another request and is answered 200 without reaching the listener.
+    it('payments.registerBulk retried after a lost answer: one generated callbackId, one payment.bulk_created heard', async () => {
+      const answer = await fetch(`${served.url}/bulk-story`, { method: 'POST' });
+      const observed = (await answer.json()) as { webhookId: number; skipped: number; sent: string[] };
+      expect([answer.status, observed], served.output()).toEqual([200, { webhookId: expect.any(Number), skipped: 2, sent: [expect.stringMatching(/^gcsdk-bulk-[0-9a-f]{32}$/), observed.sent?.[0]] }]);
+      await emulator.webhooksIdle();
+      const deliveries = emulator.state().deliveries.filter((delivery) => delivery.webhookId === observed.webhookId);
+      expect(deliveries.map((delivery) => [delivery.status, delivery.responseStatus])).toEqual([['SUCCESS', 204], ['SUCCESS', 200]]);
+      expect(await (await fetch(`${served.url}/bulk`)).json()).toEqual([observed.sent[0]]);
+    });
+
+    // p24: a 2xx from the service that is not the spec's answer is a 502 for the client, with CORS and Retry-After.
+    it("the relay answers 502 in the spec's body when the service's 2xx is not the spec's answer", async () => {
+      const send = (route: string, method: string, body: unknown) =>
+        fetch(`${served.url}/proxied${route}`, { method, headers: { origin: GAME_ORIGIN, authorization: 'Bearer user:proxied', 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const answers = [
+        await send('/webview/ott', 'POST', { codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }),
+        await send('/playtime/sessions', 'POST', batch('proxied-player', `${runtime}-proxied`)),
+      ];
+      const read = await Promise.all(
+        answers.map(async (a) => {
+          const body = (await a.json()) as { status: number; code: string; message: string };
+          return [a.status, body.status, body.code, /^[1-5]$/.test(a.headers.get('retry-after') ?? ''), a.headers.get('access-control-allow-origin'), body.message.includes('/v1/server/')];
+        }),
+      );
+      expect(read, served.output()).toEqual(answers.map(() => [502, 502, 'INTERNAL_ERROR', true, GAME_ORIGIN, true]));
+    });
+
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {
       // workerd on loopback has no CF-Connecting-IP: Cloudflare's edge sets it, so the test does.
       const as = (address: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});

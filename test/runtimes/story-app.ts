@@ -9,6 +9,11 @@
  *   `signWebhook`/`verifyWebhook` (a good signature, a tampered body, a wrong secret); answers what it observed.
  * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`).
  * - `POST /hooks`: a real webhook delivery from the emulator, verified; `GET /hooks`: what was verified.
+ * - `POST /bulk-story`: `payments.registerBulk` without a callbackId (the SDK makes one with crypto.getRandomValues) on a
+ *   CampaignServer whose first answer is lost, so it retries; both attempts' summaries reach `POST /bulk`, a receiver
+ *   that emits one `payment.bulk_created` per generated id; `GET /bulk` says what it emitted.
+ * - `/proxied/...`: a relay whose service answers 2xx with bodies that are not the spec's (a proxy's HTML page, a
+ *   token without `ott`): the relay answers 502 in the spec's error body.
  * - `/receiver`: `createWebhookReceiver` as the webhook guide mounts it (deliveries the test signs with
  *   {@link RECEIVER_SECRET}); `GET /receiver/wait?callbackId=` answers once `receiver.waitFor` settles, which a
  *   delivery, another request, does; `GET /receiver/waiting?callbackId=` says whether that wait has begun.
@@ -55,6 +60,24 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     // None on Node: toNodeHandler attaches the socket's address, which the relay reads by default.
     ...(clientAddress ? { clientAddress } : {}),
   });
+  // A service whose 2xx answers are not the spec's, behind a relay at /proxied (core/relay's upstream check).
+  const proxied: ServerEntry.Relay = createRelay({
+    server: new CampaignServer({
+      serverKey: config.serverKey,
+      environment: { baseUrl: 'https://api.example' },
+      maxRetries: 0,
+      fetch: async (input) =>
+        String(input instanceof Request ? input.url : input).endsWith('/webview/ott')
+          ? Response.json({ data: { expiresIn: 60 } })
+          : new Response('<html>Welcome to nginx</html>', { status: 200, headers: { 'content-type': 'text/html' } }),
+    }),
+    authenticate: () => ({ userId: 'proxied-player' }),
+    cors: { origins: [config.gameOrigin] },
+    basePath: '/proxied',
+    ...(clientAddress ? { clientAddress } : {}),
+  });
+  let bulkReceiver: ReturnType<ServerSdk["createWebhookReceiver"]> | undefined;
+  const heard: Array<string | undefined> = [];
   let webhookSecret: string | undefined;
   const verified: Array<{ type: string; callbackId: string | undefined }> = [];
   const refused: string[] = [];
@@ -91,13 +114,46 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     return observed;
   };
 
+  /** registerBulk on a CampaignServer that loses the first answer (the service applied it): the callbackIds sent. */
+  const bulkStory = async (selfUrl: string): Promise<Record<string, unknown>> => {
+    const run = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+    const sent: string[] = [];
+    let lose = 1;
+    const lossy = new CampaignServer({
+      serverKey: config.serverKey,
+      environment: { baseUrl: config.emulatorUrl },
+      maxRetries: 1,
+      random: () => 0,
+      fetch: async (input, init) => {
+        const bulk = String(input instanceof Request ? input.url : input).endsWith('/payments/bulk');
+        if (bulk) sent.push((JSON.parse(String(init?.body)) as { callbackId: string }).callbackId);
+        const answer = await fetch(input, init);
+        if (bulk && lose-- > 0) {
+          await answer.body?.cancel();
+          throw new TypeError('fetch failed');
+        }
+        return answer;
+      },
+    });
+    const hook = await lossy.webhooks.create({ url: `${selfUrl}/bulk`, eventType: 'payment.bulk_created' });
+    bulkReceiver = createWebhookReceiver({ secret: hook.secret! });
+    bulkReceiver.on('payment.bulk_created', (event) => void heard.push(event.callbackId));
+    const payment = (n: number) => ({ userId: 'runtime-buyer', transactionId: `tx-${run}-${n}`, productId: 'gems', amount: 4.99, currency: 'USD', purchasedAt: new Date().toISOString() });
+    const result = await lossy.payments.registerBulk({ payments: [payment(1), payment(2)] });
+    return { webhookId: hook.id, skipped: result.skipped, sent };
+  };
+
   return {
     // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
     async fetch(request, context) {
       const { pathname, origin } = new URL(request.url);
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
+        if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);
         if (pathname === '/stories' && request.method === 'POST') return Response.json(await stories(origin));
+        if (pathname === '/bulk-story' && request.method === 'POST') return Response.json(await bulkStory(origin));
+        if (pathname === '/bulk' && request.method === 'POST') return bulkReceiver ? await bulkReceiver.fetch(request) : new Response('no receiver', { status: 404 });
+        if (pathname === '/bulk' && request.method === 'GET') return Response.json(heard);
         if (pathname === '/hooks' && request.method === 'POST') {
           const payload = await request.text();
           try {

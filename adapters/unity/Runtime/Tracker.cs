@@ -30,12 +30,21 @@ namespace GameCampaignSdk
             Listen();
         }
 
-        /// <summary>(Re)subscribes to the bridge's events: on first use and at every Init, so a reset of the bridge's statics cannot leave the tracker deaf; never twice.</summary>
+        /// <summary>
+        /// (Re)subscribes to the bridge's events: on first use and at every Init, so a reset of the bridge's statics
+        /// cannot leave the tracker deaf; never twice. Locked: each of <c>-=</c> and <c>+=</c> is atomic alone, the pair
+        /// is not, so two Inits on two threads could both remove, then both add, and every event was raised twice.
+        /// </summary>
         internal static void Listen()
         {
-            Bridge.EventReceived -= OnEvent;
-            Bridge.EventReceived += OnEvent;
+            lock (ListenLock)
+            {
+                Bridge.EventReceived -= OnEvent;
+                Bridge.EventReceived += OnEvent;
+            }
         }
+
+        private static readonly object ListenLock = new object();
 
         /// <summary>
         /// Forgets every handler: with Enter Play Mode Options' domain reload off, handlers of objects destroyed in the
