@@ -26,7 +26,7 @@ export class CampaignClient {
 
   /** @throws TypeError when the key is not `<key_id>:<secret>` */
   constructor(options: CampaignClientOptions) {
-    const transport = createTransport(apiEndpoint(options.clientKey, 'Client', options.environment), options);
+    const transport = createTransport(apiEndpoint(options.clientKey, 'Client', options), options);
     this.campaigns = new Campaigns(transport);
     this.creators = new Creators(transport);
     this.sponsors = new ClientSponsors(transport);
