@@ -25,8 +25,11 @@ export class CampaignClient {
   declare readonly sponsors: ClientSponsors;
 
   /** @throws TypeError when the key is not `<key_id>:<secret>` */
-  constructor(options: CampaignClientOptions) {
-    const transport = createTransport(apiEndpoint(options.clientKey, 'Client', options.environment), options);
+  constructor(options: CampaignClientOptions);
+  // From JavaScript with no options at all: the missing key named, as for {}, not "Cannot read properties of undefined"
+  // (a default rather than `options || {}`: 3 B; the signature above keeps the options required in the types).
+  constructor(options = {} as CampaignClientOptions) {
+    const transport = createTransport(apiEndpoint(options.clientKey, 'Client', options), options);
     this.campaigns = new Campaigns(transport);
     this.creators = new Creators(transport);
     this.sponsors = new ClientSponsors(transport);

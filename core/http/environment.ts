@@ -30,14 +30,17 @@ export function baseUrlOf(environment: Environment): string {
  * The service's endpoint for a key: the environment's base address, and the key as a bearer token. Keys have
  * the form `<key_id>:<secret>` (spec, Authentication rule 1), in visible ASCII: a header cannot carry anything else, so
  * a key pasted with a curly quote or a zero-width space would fail every request as a connection error.
- * A missing key (`undefined` or `''`: an unset environment variable) is said to be missing.
- * @throws TypeError for a missing or malformed key, or an unknown environment
+ * A missing key (`undefined` or `''`: an unset environment variable) is said to be missing. `options` are the
+ * constructor's (`environment`, and a misplaced top-level `baseUrl` refused).
+ * @throws TypeError for a missing or malformed key, an unknown environment or a top-level `baseUrl`
  */
-export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', environment: Environment = 'sandbox'): { baseUrl: string; headers: { authorization: string } } {
+export function apiEndpoint(key: unknown, kind: 'Client' | 'Server', options: { environment?: Environment } = {}): { baseUrl: string; headers: { authorization: string } } {
   if (typeof key !== 'string' || !/^[!-9;-~]+:[!-~]+$/.test(key)) {
     throw new TypeError(`${kind} key ${key ? '' : 'missing: '}must have the form <key_id>:<secret>`);
   }
-  return { baseUrl: baseUrlOf(environment), headers: { authorization: `Bearer ${key}` } };
+  // A top-level `baseUrl` (where one guesses it goes; TypeScript refuses it, JavaScript did not) sent every request
+  // to the sandbox in silence: read as an environment, it is refused with the message saying what goes there.
+  return { baseUrl: baseUrlOf((options as { baseUrl?: Environment }).baseUrl ?? options.environment ?? 'sandbox'), headers: { authorization: `Bearer ${key}` } };
 }
 
 /**

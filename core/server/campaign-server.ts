@@ -56,7 +56,7 @@ export class CampaignServer {
   readonly baseUrl: string;
 
   /**
-   * @throws TypeError when the key is not `<key_id>:<secret>`, `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
+   * @throws TypeError when the key is not `<key_id>:<secret>`, a top-level `baseUrl` or `timeout` is given (they are `environment: { baseUrl }` and `timeoutMs`), `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
    * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
@@ -70,9 +70,10 @@ export class CampaignServer {
       );
     }
     checkNumbers(options);
+    misplaced(options, { baseUrl: 'environment: { baseUrl }', timeout: 'timeoutMs' }, 'new CampaignServer');
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
-    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options?.environment), { ...options, fetch }, validateResponse));
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), { ...options, fetch }, validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -98,6 +99,19 @@ function checkNumbers(options: CampaignServerOptions | undefined): void {
   }
 }
 
+/**
+ * An option where a developer guesses it goes, which TypeScript refuses but plain JavaScript (or `any`) passed on
+ * unread: a top-level `baseUrl` sent every request to the sandbox, a constructor's `timeout` or a call's `timeoutMs`
+ * (each the other's name) kept the default time-out. A TypeError naming where it goes.
+ */
+function misplaced(options: object | undefined, names: Record<string, string>, where: string): void {
+  for (const name of Object.keys(names)) {
+    if ((options as Record<string, unknown> | undefined)?.[name] !== undefined) {
+      throw new TypeError(`${where}: \`${name}\` is not an option here; use \`${names[name]}\``);
+    }
+  }
+}
+
 /** A `maxRetries` (the client's or one call's): a whole number >= 0 or Infinity; `undefined` or `null` is the default. */
 function checkMaxRetries(maxRetries: unknown): void {
   if (maxRetries != null && !(maxRetries === Infinity || (Number.isSafeInteger(maxRetries) && (maxRetries as number) >= 0))) {
@@ -116,6 +130,7 @@ export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
  * `transport` with each call checked before anything is sent:
  * - its own `maxRetries`, as the constructor checks the client's: `{ maxRetries: NaN }` on one call (a number read from
  *   an unset environment variable) turned its retries off in silence, `-1` meant none and `1.5` two;
+ * - a `timeoutMs` (the constructor's name) where a call takes `timeout`: it was ignored;
  * - its path's length: a path parameter of tens of thousands of characters (a `transactionId` a player crafted, passed
  *   on by the game) made a request line servers refuse with 431 or 414 while it was still being sent, which read as a
  *   `ConnectionError` ("other side closed") and was retried; now a `ValidationError` naming `(path)`.
@@ -124,6 +139,7 @@ export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
 function checkedCalls(transport: Transport): Transport {
   const check = (path: string, options: RequestOptions | undefined) => {
     checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
+    misplaced(options, { timeoutMs: 'timeout' }, 'a call\'s options');
     if (path.length > MAX_PATH_CHARS) {
       invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
     }

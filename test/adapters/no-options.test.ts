@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { createGameCampaign as browserGame } from '../../adapters/browser/index.js';
 import { createGameCampaign as cocosGame } from '../../adapters/cocos/index.js';
 import { createGameCampaign as reactNativeGame } from '../../adapters/react-native/index.js';
+import { CampaignClient } from '../../core/client/campaign-client.js';
 
 const entries = { browser: browserGame, cocos: cocosGame, 'react-native': reactNativeGame } as Record<string, (...args: unknown[]) => unknown>;
 
@@ -23,5 +24,16 @@ describe('createGameCampaign with no options object', () => {
     expect(expected).toBeInstanceOf(TypeError);
     expect(String(expected)).not.toMatch(/undefined|destructure/);
     for (const args of [[], [undefined]]) expect(() => create(...args), `${name}(${args.length ? 'undefined' : ''})`).toThrow(expected as Error);
+  });
+});
+
+// `new CampaignClient()` (every entry exports it, the `<script>` global too) read `options.clientKey` of undefined:
+// "Cannot read properties of undefined (reading 'clientKey')". It now says the Client key is missing, as `{}` does.
+describe('new CampaignClient with no options object', () => {
+  it('throws what {} throws, naming the Client key', () => {
+    const make = (...args: unknown[]) => new (CampaignClient as unknown as new (...args: unknown[]) => unknown)(...args);
+    const expected = new TypeError('Client key missing: must have the form <key_id>:<secret>');
+    expect(() => make({})).toThrow(expected);
+    for (const args of [[], [undefined]]) expect(() => make(...args), `new CampaignClient(${args.length ? 'undefined' : ''})`).toThrow(expected);
   });
 });

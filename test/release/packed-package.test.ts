@@ -448,6 +448,25 @@ describe('installed from the tarball in a fresh folder', () => {
       await page.close({ runBeforeUnload: true });
       await expect.poll(() => emulator.state().sessions.map((session) => [session.userId, session.campaignId]), { timeout: 30_000 }).toEqual([['player-1', DEMO_ACTIVE_CAMPAIGN_ID]]);
       expect(problems).toEqual([]);
+
+      // The guide's `<script>` page, as written (its bundle at the address its `src` names, from the installed
+      // package), against the same server: a studio without a bundler pairs these two. Until p25 the page sent no
+      // authentication, which getting-started's relay asks for: every batch was refused (RelayAuthError) and stayed
+      // queued, and nothing reached the service.
+      const html = /```html\n([\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))?.[1];
+      expect(html, 'docs/guides/browser.md: the <script> example').toContain('GameCampaign.createGameCampaign(');
+      const scriptPage = await browser.context.newPage();
+      scriptPage.on('pageerror', (error) => problems.push(String(error)));
+      scriptPage.on('console', (message) => message.type() === 'warning' && problems.push(message.text()));
+      await scriptPage.route(`${origin}/script/`, (route) => route.fulfill({ contentType: 'text/html', body: `<!doctype html>${html!}` }));
+      await scriptPage.route(`${origin}/script/node_modules/game-campaign-sdk/dist/*`, (route) => route.fulfill({ contentType: 'text/javascript', body: readFileSync(join(consumer, 'node_modules/game-campaign-sdk/dist', new URL(route.request().url()).pathname.split('/').pop()!)) }));
+      await scriptPage.goto(`${origin}/script/`);
+      await scriptPage.waitForFunction(() => typeof (window as unknown as { GameCampaign?: unknown }).GameCampaign === 'object', null, { timeout: 30_000 });
+      // The player plays (a session under a second is dropped as too short), then presses Stop: the session is sent.
+      await scriptPage.waitForTimeout(1_500);
+      await scriptPage.click('#stop');
+      await expect.poll(() => emulator.state().sessions.map((session) => session.userId), { timeout: 30_000 }).toEqual(['player-1', 'player-1']);
+      expect(problems).toEqual([]);
     } finally {
       child.kill('SIGTERM');
       await browser.close();

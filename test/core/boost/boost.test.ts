@@ -17,7 +17,7 @@ afterEach(() => vi.useRealTimers());
 const RECORD = { userId: 'player-1', campaignId: 'cmp_1', creatorKey: 'NOVA1', creatorName: 'Nova', isActive: true, sponsoredAt: '2025-06-01T12:00:00.000Z' };
 
 function boostWith(fetch: FetchLike) {
-  const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
+  const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { environment: { baseUrl: API } }), { fetch, maxRetries: 0 }));
   return createBoost({ fetch, relay: { url: RELAY, headers: async () => ({ authorization: 'Bearer session-1', 'Content-Type': 'text/plain' }) } }, sponsors, 'player-1', () => undefined);
 }
 
@@ -92,7 +92,7 @@ describe('boost', () => {
         if (signal.aborted) return reject(signal.reason);
         signal.addEventListener('abort', () => reject(signal.reason));
       });
-      const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { baseUrl: API }), { fetch, maxRetries: 0 }));
+      const sponsors = new ClientSponsors(createTransport(apiEndpoint('ck_test:secret', 'Client', { environment: { baseUrl: API } }), { fetch, maxRetries: 0 }));
       const boost = createBoost({ fetch, relay: { url: RELAY, headers: async () => (controller.abort(), { authorization: 'Bearer session-1' }) } }, sponsors, 'player-1', () => undefined);
       await expect(boost.change({ newCreatorKey: 'NOVA1' }, { signal: controller.signal })).rejects.toBeInstanceOf(AbortError);
       await new Promise((resolve) => setImmediate(resolve));
