@@ -127,7 +127,7 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
       // The service numbered the sessions it received; the client's batch had more (some were not forwarded).
       return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index), 'POST /v1/server/playtime/sessions/bulk');
     }
-    forwarded.forEach((f, i) => (results[f.index] = upstream[i] as PlaytimeItemResult));
+    forwarded.forEach((f, i) => (results[f.index] = withStringError(upstream[i] as PlaytimeItemResult)));
     // Only play the service holds counts, once: SKIPPED (already recorded) may be one whose first answer was lost.
     if (cap) {
       await Promise.all(
@@ -140,6 +140,19 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     }
   }
   return dataResponse(summarizeResults(results));
+}
+
+/**
+ * The service's item result as a client may read it: an `error` that is not a string (spec "Playtime item result":
+ * `error` (string, for failures)) is left out, so the tracker's `dropped` event says `FAILED` rather than handing a
+ * game's listener the number or object its type says is a string. Not a 502: the service would answer that session so
+ * again, and every batch holding it (and every session behind it in the client's queue) would wait for ever.
+ * assumed: the rest of the item, members the spec does not name included, is handed on as it came.
+ */
+function withStringError(item: PlaytimeItemResult): PlaytimeItemResult {
+  if (typeof item !== 'object' || item === null || item.error === undefined || typeof item.error === 'string') return item;
+  const { error: _unread, ...rest } = item;
+  return rest;
 }
 
 /** The sessions the game's `acceptSession` takes; the refused ones are FAILED in `results`. */

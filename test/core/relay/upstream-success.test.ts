@@ -91,3 +91,28 @@ describe('a 2xx from the service whose body is not the spec answer', () => {
     expect([boost.status, boost.body.data.creatorKey, boost.body.data.note]).toEqual([200, 'ABCDE', 'x']);
   });
 });
+
+describe("a FAILED item's error that is not a string", () => {
+  it('is left out of the item the client reads (its dropped event then says FAILED), the batch answered 200', async () => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(
+      reply.ok({
+        totalRequested: 2,
+        successful: 0,
+        failed: 2,
+        skipped: 0,
+        results: [
+          { sessionId: 's-alice-0', status: 'FAILED', error: { code: 'E_DURATION' }, extra: 1 },
+          { sessionId: 's-alice-1', status: 'FAILED', error: 'durationSeconds too large' },
+        ],
+      }),
+    );
+    const answer = await read(await relay.fetch(routes.playtime()));
+    expect(answer.status).toBe(200);
+    // A number or object where the spec (and the tracker's DroppedEvent type) has a string is not handed on; a string is.
+    expect(answer.body.data.results).toEqual([
+      { sessionId: 's-alice-0', status: 'FAILED', extra: 1 },
+      { sessionId: 's-alice-1', status: 'FAILED', error: 'durationSeconds too large' },
+    ]);
+  });
+});
