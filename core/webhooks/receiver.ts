@@ -90,6 +90,9 @@ interface Waiter {
   resolve(event: ReceivedWebhookEvent): void;
 }
 
+/** A callbackId `payments.registerBulk` made (core/server/payments.ts): the prefix and 32 lowercase hex digits, nothing else. */
+const GENERATED_BULK_CALLBACK_ID = new RegExp(`^${BULK_CALLBACK_PREFIX}[0-9a-f]{32}$`);
+
 /**
  * The receiver {@link createWebhookReceiver} returns. Listeners are called after the delivery is
  * verified and before the 204 is answered; their errors (thrown or rejected) go to `error` listeners and
@@ -283,11 +286,12 @@ export class WebhookReceiver {
    * (`gcsdk-bulk-<32 hex digits>`, the same on each attempt) whose summary arrived before, within the window deliveries are
    * remembered. The service sends a summary per request, so a call retried after its answer was lost (the first attempt
    * applied) is summarized twice; the listener hears it once. A callbackId of the caller's own is not judged: they may
-   * give one id to several calls.
+   * give one id to several calls. Only the whole generated form is taken for one (not the prefix alone: a studio's own
+   * `gcsdk-bulk-nightly` given to two calls had the second call's summary held back).
    */
   #summarizedCall(event: ReceivedWebhookEvent, now: number): string | undefined {
     const { type, callbackId } = event;
-    if (type !== 'payment.bulk_created' || typeof callbackId !== 'string' || !callbackId.startsWith(BULK_CALLBACK_PREFIX)) return undefined;
+    if (type !== 'payment.bulk_created' || typeof callbackId !== 'string' || !GENERATED_BULK_CALLBACK_ID.test(callbackId)) return undefined;
     return this.#recent.find((earlier) => earlier.type === type && earlier.callbackId === callbackId, now) ? callbackId : undefined;
   }
 

@@ -77,6 +77,17 @@ describe('payments.registerBulk retried after its answer was lost', () => {
     expect(summaries.map((event) => (event as { callbackId: string }).callbackId === 'nightly-1')).toEqual([true, true, false]);
   });
 
+  it("does not judge a caller's own callbackId that only begins like the generated ones: two calls, two summaries", async () => {
+    const { emulator, server, summaries } = await setup();
+    // A studio naming its own ids after the exported prefix (or the ones it saw in events) gives one id to two calls.
+    const own = `${BULK_CALLBACK_PREFIX}nightly-2025-06-01`;
+    await server.payments.registerBulk({ payments: [payment('tx-4')], callbackId: own }, { maxRetries: 0 }).catch(() => undefined);
+    await server.payments.registerBulk({ payments: [payment('tx-5')], callbackId: own });
+    await emulator.webhooksIdle();
+    // Before, the receiver held back the second call's summary (tx-5, recorded) as a retry of the first.
+    expect(summaries.map((event) => (event as { data: { successful: number } }).data.successful)).toEqual([1, 1]);
+  });
+
   it('makes its callbackId without crypto.randomUUID, which a browser page that is not a secure context lacks', async () => {
     const { emulator, server, sent } = await setup();
     vi.spyOn(globalThis.crypto, 'randomUUID').mockImplementation(() => {
