@@ -7,7 +7,7 @@ import { isoTime } from '../iso-time.js';
 import { parseRetryAfter } from '../http/backoff.js';
 import type { CampaignError } from '../http/errors.js';
 import { relayAuthError } from './auth-error.js';
-import { exchange, noAnswerError, parseJson, resolveHeaders } from '../http/exchange.js';
+import { exchange, noAnswerError, parseJson, resolveHeaders, unlessAborted } from '../http/exchange.js';
 import type { FetchLike } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
@@ -72,12 +72,14 @@ export function playtimeUrl(relayUrl: string): string {
  * flusher): a bundler shortens them, not an options object's names.
  * @param sessions - the batch: at most 1000 sessions
  * @param keepalive - send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB)
- * @param signal - aborts the request; the outcome is then `transient`
+ * @param signal - aborts the request (the outcome is then `transient`) and the wait for the game's headers, which then
+ *   rejects with its reason: a `relay.headers()` that never settles held a flush, and the tracker's dispose, for ever
  * @param resolvedHeaders - the game's headers already resolved (the last ones `relay.headers` gave): used as they
  *   are, so `fetch` is called before this function first yields, from within the caller's event handler (a page being left)
  * @param now - wall clock for `sentAt` and an HTTP-date `Retry-After` (Date.now when not given)
  * @param timeoutMs - time-out for the whole exchange, ms. assumed: 30 s ({@link RELAY_TIMEOUT_MS}), as the API transport
- * @throws whatever `relay.headers` throws (the game's own function; not an HTTP outcome)
+ * @throws whatever `relay.headers` throws (the game's own function; not an HTTP outcome); `signal`'s reason when it
+ *   aborts before the headers are resolved
  * @example
  * ```ts
  * const outcome = await sendToRelay(fetch, { url: 'https://game.example/campaign' }, sessions);
@@ -98,7 +100,7 @@ export async function sendToRelay(
   // `??` rather than default parameters: esbuild's lowered async function would then take `arguments` (the React Native file).
   const clock = now ?? Date.now;
   // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
-  const headers = resolvedHeaders ?? (await resolveHeaders(relay.headers));
+  const headers = resolvedHeaders ?? (await unlessAborted(resolveHeaders(relay.headers), signal!, () => signal!.reason));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
   if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {

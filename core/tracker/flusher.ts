@@ -190,7 +190,7 @@ export function createFlusher(
       outcome = await (sent ? sending.finally(sent) : sending);
     } catch (error) {
       release(batch);
-      emitError('headers', error);
+      disposed || emitError('headers', error); // after dispose: the wait for the game's headers was aborted, not failed
       return false;
     }
     const { kind } = outcome;

@@ -168,11 +168,23 @@ describe('the outcome', () => {
 
   it('the caller aborting -> transient (aborted)', async () => {
     const controller = new AbortController();
+    let sent!: () => void;
+    const sending = new Promise<void>((resolve) => (sent = resolve));
     const fetch: FetchLike = (_input, init) =>
-      new Promise((_, reject) => init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+      new Promise((_, reject) => (sent(), init?.signal?.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))));
     const outcome = send(fetch, { signal: controller.signal });
+    await sending; // the request is in flight
     controller.abort();
     expect(await outcome).toEqual({ kind: 'transient', reason: 'aborted' });
-    expect(await send(fetch, { signal: controller.signal })).toEqual({ kind: 'transient', reason: 'aborted' });
+    // Aborted before the headers were resolved: the wait for them (a function of the game's may never settle) rejects.
+    await expect(send(fetch, { signal: controller.signal })).rejects.toMatchObject({ name: 'AbortError' });
+  });
+
+  it('the caller aborting while relay.headers() is awaited: rejects with the signal\'s reason rather than waiting for a function that never settles', async () => {
+    const controller = new AbortController();
+    const fetch: FetchLike = async () => new Response(null, { status: 500 });
+    const outcome = sendToRelay(fetch, { url: 'https://game.example/campaign', headers: () => new Promise(() => {}) }, [], undefined, undefined, controller.signal);
+    controller.abort(new Error('disposed'));
+    await expect(outcome).rejects.toThrow('disposed');
   });
 });

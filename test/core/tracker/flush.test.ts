@@ -249,4 +249,22 @@ describe('one flusher at a time', () => {
     expect(Object.keys(harness.storage.snapshot())).toEqual([key(0, sessionId)]);
     expect(eventsOf(harness.log, 'flushed')).toEqual([]);
   });
+
+  it('dispose() resolves while the flush waits on a relay.headers() that never settles; nothing is reported, the session stays queued', async () => {
+    let hang = false;
+    // The game's token refresh waits for ever (a login screen never shown, a promise never resolved).
+    const harness = createHarness({ relay: { url: RELAY_URL, headers: () => (hang ? new Promise<Record<string, string>>(() => {}) : { authorization: 'Bearer token' }) } });
+    await settle();
+    const sessionId = await play(harness, 2);
+    hang = true;
+    void harness.tracker.flush();
+    await settle();
+    let disposed = false;
+    void harness.tracker.dispose().then(() => (disposed = true));
+    await advance(60_000);
+    expect(disposed).toBe(true);
+    expect(harness.relay.requests).toEqual([]);
+    expect(eventsOf(harness.log, 'error')).toEqual([]);
+    expect(Object.keys(harness.storage.snapshot())).toEqual([key(0, sessionId)]);
+  });
 });
