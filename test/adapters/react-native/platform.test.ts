@@ -317,51 +317,51 @@ describe('React Native web view', () => {
   });
 });
 
-describe('React Native web view host: a page that fails to load', () => {
-  it("closes it (the handle settles) instead of leaving react-native-webview's error view over the game with no way out on iOS", async () => {
-    vi.stubGlobal('crypto', { getRandomValues });
-    const handlers = new Set<() => boolean>();
-    const BackHandler = {
-      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
-    };
-    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
-    host.Host({});
-    const handle = await host.open('https://campaign.example/?ott=1');
-    let closed = false;
-    void handle.closed.then(() => (closed = true));
-    const { props } = host.Host({}) as { props: { onError?(event: unknown): void } };
-    // react-native-webview 16.0.0 (src/WebViewShared.tsx onLoadingError) calls `onError` with the main frame's failure, e.g.
-    // iOS's NSURLErrorNotConnectedToInternet (apple/RNCWebViewImpl.m didFailProvisionalNavigation).
-    props.onError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', domain: 'NSURLErrorDomain', code: -1009, description: 'The Internet connection appears to be offline.' } });
+/**
+ * A page open in a mounted host with a back handler: the props the host renders it with, whether its handle has
+ * settled, and whether the back button is still taken.
+ */
+async function openPage() {
+  vi.stubGlobal('crypto', { getRandomValues });
+  const handlers = new Set<() => boolean>();
+  const BackHandler = {
+    addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
+  };
+  const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
+  host.Host({});
+  const handle = await host.open('https://campaign.example/?ott=1');
+  let closed = false;
+  void handle.closed.then(() => (closed = true));
+  const { props } = host.Host({}) as { props: { onError?(event: unknown): void; onHttpError?(event: unknown): void } };
+  /** After the host's reaction ran: the handle settled, nothing rendered, the back button the app's again. */
+  const expectClosed = async () => {
     await Promise.resolve();
     expect(closed).toBe(true);
     expect(host.Host({})).toBeNull();
     expect(handlers.size).toBe(0);
+  };
+  return { props, expectClosed };
+}
+
+describe('React Native web view host: a page that fails to load', () => {
+  it("closes it (the handle settles) instead of leaving react-native-webview's error view over the game with no way out on iOS", async () => {
+    const { props, expectClosed } = await openPage();
+    // react-native-webview 16.0.0 (src/WebViewShared.tsx onLoadingError) calls `onError` with the main frame's failure, e.g.
+    // iOS's NSURLErrorNotConnectedToInternet (apple/RNCWebViewImpl.m didFailProvisionalNavigation).
+    props.onError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', domain: 'NSURLErrorDomain', code: -1009, description: 'The Internet connection appears to be offline.' } });
+    await expectClosed();
   });
 });
 
 describe('React Native web view host: a page answered with an HTTP error', () => {
   it("closes it (the handle settles, the back button goes to the app again) instead of leaving the server's error page over the game with no way out on iOS", async () => {
-    vi.stubGlobal('crypto', { getRandomValues });
-    const handlers = new Set<() => boolean>();
-    const BackHandler = {
-      addEventListener: (_type: 'hardwareBackPress', handler: () => boolean) => (handlers.add(handler), { remove: () => void handlers.delete(handler) }),
-    };
-    const host = createWebViewHost({ React: mountedReact(), WebView: 'RNCWebView', BackHandler });
-    host.Host({});
-    const handle = await host.open('https://campaign.example/?ott=1');
-    let closed = false;
-    void handle.closed.then(() => (closed = true));
-    const { props } = host.Host({}) as { props: { onHttpError?(event: unknown): void } };
+    const { props, expectClosed } = await openPage();
     // react-native-webview 16.0.0 calls `onHttpError` for the main frame only, with a status of 400 or more: iOS
     // apple/RNCWebViewImpl.m decidePolicyForNavigationResponse (`navigationResponse.forMainFrame`, `statusCode >= 400`),
     // Android RNCWebViewClient.java onReceivedHttpError (`request.isForMainFrame()`). The page it loaded (a CDN's 502, the
     // campaign site's 404) has no close message to post.
     props.onHttpError?.({ nativeEvent: { url: 'https://campaign.example/?ott=1', statusCode: 502, description: 'Bad Gateway' } });
-    await Promise.resolve();
-    expect(closed).toBe(true);
-    expect(host.Host({})).toBeNull();
-    expect(handlers.size).toBe(0);
+    await expectClosed();
   });
 });
 
