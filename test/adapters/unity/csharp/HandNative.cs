@@ -32,6 +32,21 @@ internal sealed class HandNative : INative, IDisposable
     public void Push(Dictionary<string, object> message) { Callback(Json.Serialize(message)); }
 
     public void Dispose() { Disposed = true; }
+
+    /// <summary>
+    /// Starts a player as Unity does (SubsystemRegistration's reset, then BeforeSceneLoad taking the main context) on
+    /// the calling thread, made the main thread by a <see cref="FrameContext"/> the probe pumps; returns the native side.
+    /// </summary>
+    public static HandNative StartPlayer(out FrameContext frames)
+    {
+        frames = new FrameContext();
+        SynchronizationContext.SetSynchronizationContext(frames);
+        Bridge.ResetForPlayMode();
+        Bridge.TakeMainContext();
+        var native = new HandNative();
+        Bridge.Native = native;
+        return native;
+    }
 }
 
 /// <summary>Unity's main thread in miniature: continuations are queued and run when the probe pumps a "frame".</summary>

@@ -15,12 +15,8 @@ internal static class PickerThreadsProbe
     private static int Main()
     {
         // The player starts (Unity's order: SubsystemRegistration, then BeforeSceneLoad) on a main thread of its own.
-        var frames = new FrameContext();
-        SynchronizationContext.SetSynchronizationContext(frames);
-        Bridge.ResetForPlayMode();
-        Bridge.TakeMainContext();
-        var native = new HandNative();
-        Bridge.Native = native;
+        FrameContext frames;
+        var native = HandNative.StartPlayer(out frames);
 
         var created = new List<Task<CreatorPicker>>();
         var workers = new List<Thread>();

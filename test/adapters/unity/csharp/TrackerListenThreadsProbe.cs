@@ -16,12 +16,8 @@ internal static class TrackerListenThreadsProbe
 
     private static int Main()
     {
-        var frames = new FrameContext();
-        SynchronizationContext.SetSynchronizationContext(frames);
-        Bridge.ResetForPlayMode();
-        Bridge.TakeMainContext();
-        var native = new HandNative();
-        Bridge.Native = native;
+        FrameContext frames;
+        var native = HandNative.StartPlayer(out frames);
         Tracker.Stop(); // the first call registers the bridge's callback with the native side
         frames.NextFrame();
 
