@@ -46,9 +46,10 @@ export async function exchange(fetch: FetchLike, url: string, init: RequestInit,
 /**
  * `promise`, or a rejection with `reasonOf()` as soon as `signal` aborts (the emulator's in-process fetch and the
  * relay's body read use it too, with `() => signal.reason`; the exchange passes the reason it keeps, as a signal may
- * have none). No default: the game client's only caller passes its own, and a default would ride in its bundle.
+ * have none). No default: the game client's only caller passes its own, and a default would ride in its bundle. Without a
+ * signal (the relay sender called with none), `promise` itself.
  */
-export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal, reasonOf: () => unknown): Promise<T> {
+export function unlessAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined, reasonOf: () => unknown): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     // Handled first, even when the signal has already aborted: the promise's own rejection is never left unhandled.
     promise.then(resolve, reject).finally(onAbort(signal, () => reject(reasonOf())));

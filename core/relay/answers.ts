@@ -57,9 +57,17 @@ export function retryAfterSeconds(ms: number): number {
  * assumed: the spec names INTERNAL_ERROR without a status; 503 tells clients the failure is temporary.
  */
 export function unavailableResponse(message: string, retryAfterMs?: number, random: () => number = Math.random): Response {
+  return retryLaterResponse(503, message, retryAfterMs, random);
+}
+
+/**
+ * `INTERNAL_ERROR` with `status` and `Retry-After`: `retryAfterMs` when the service said when, otherwise whole seconds
+ * drawn from {@link UNAVAILABLE_RETRY_AFTER_SECONDS}, so the players a failure met do not all come back at once.
+ */
+function retryLaterResponse(status: number, message: string, retryAfterMs: number | undefined, random: () => number): Response {
   const { min, max } = UNAVAILABLE_RETRY_AFTER_SECONDS;
   const seconds = retryAfterMs === undefined ? min + Math.floor(random() * (max - min + 1)) : retryAfterSeconds(retryAfterMs);
-  return errorResponse(503, 'INTERNAL_ERROR', message, undefined, { 'retry-after': String(seconds) });
+  return errorResponse(status, 'INTERNAL_ERROR', message, undefined, { 'retry-after': String(seconds) });
 }
 
 /**
@@ -71,9 +79,7 @@ export function unavailableResponse(message: string, retryAfterMs?: number, rand
  */
 export function badUpstreamAnswer(call: string, problem: string, random: () => number = Math.random): Response {
   console.error(`[game-campaign-sdk] relay: the service answered ${call} with a success body that is not the spec's answer (${problem}); the client was answered 502 and keeps its data`);
-  const { min, max } = UNAVAILABLE_RETRY_AFTER_SECONDS;
-  const seconds = min + Math.floor(random() * (max - min + 1));
-  return errorResponse(502, 'INTERNAL_ERROR', `The service's answer to ${call} is not the spec's answer (${problem}); keep the data and retry later`, undefined, { 'retry-after': String(seconds) });
+  return retryLaterResponse(502, `The service's answer to ${call} is not the spec's answer (${problem}); keep the data and retry later`, undefined, random);
 }
 
 /**

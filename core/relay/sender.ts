@@ -100,7 +100,7 @@ export async function sendToRelay(
   // `??` rather than default parameters: esbuild's lowered async function would then take `arguments` (the React Native file).
   const clock = now ?? Date.now;
   // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
-  const headers = resolvedHeaders ?? (await unlessAborted(resolveHeaders(relay.headers), signal!, () => signal!.reason));
+  const headers = resolvedHeaders ?? (await unlessAborted(resolveHeaders(relay.headers), signal, () => signal!.reason));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
   if (signal?.aborted) return transient('aborted');
   const init: RequestInit = {
