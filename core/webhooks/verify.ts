@@ -135,17 +135,33 @@ function clockMs(now: () => number): number {
   return ms;
 }
 
-/** The body as bytes; anything but a raw body is a programming error, said plainly. */
+/**
+ * The body as bytes; anything but a raw body is a programming error, said plainly. Bytes and buffers are known by
+ * their tag, not `instanceof`: a body from another realm is still the body, and `instanceof Uint8Array` is false for
+ * a node Buffer in a Jest test (Jest gives each test file its own globals but node's own Buffer: jestjs/jest#4422,
+ * #13547) and for bytes made in a `node:vm` context; such a genuine delivery was refused as "an object a JSON parser
+ * made". Any other view (a DataView, an Int8Array) is read as the bytes it covers.
+ */
 function rawBytes(payload: unknown): Uint8Array {
   if (typeof payload === 'string') return new TextEncoder().encode(payload);
   if (payload instanceof Uint8Array) return payload;
-  if (payload instanceof ArrayBuffer) return new Uint8Array(payload);
-  const got = payload === null ? 'null' : typeof payload;
+  if (ArrayBuffer.isView(payload)) return new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+  if (Object.prototype.toString.call(payload) === '[object ArrayBuffer]') return new Uint8Array(payload as ArrayBuffer);
   throw new TypeError(
-    `verifyWebhook needs the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), got ${got}. ` +
+    `verifyWebhook needs the raw request body (a string, Uint8Array/Buffer or ArrayBuffer), got ${kindOf(payload)}. ` +
       'The signature covers the exact bytes sent, so a body that a JSON parser already turned into an object cannot be verified: ' +
       "read the raw body (await request.arrayBuffer(), express.raw({ type: 'application/json' }), or req.rawBody; request.text() also works but drops a leading BOM).",
   );
+}
+
+/**
+ * What a payload that is not a raw body is, for the message: `object` for a parsed body (a plain object or an array), the
+ * class of anything else (a `ReadableStream` or `Request` handed over unread, a `Blob`), so the message says what was passed.
+ */
+function kindOf(payload: unknown): string {
+  if (payload === null || typeof payload !== 'object') return payload === null ? 'null' : typeof payload;
+  const name = (payload as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === 'string' && name !== 'Object' && name !== 'Array' && name !== '' ? `a ${name} (read its bytes first)` : 'object';
 }
 
 /** Throws a TypeError for a tolerance that is not a finite number of seconds >= 0. @internal */

@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import { describe, expect, it } from 'vitest';
 import { isWebhookVerificationError, WebhookVerificationError } from '../../../core/webhooks/errors.js';
 import type { WebhookScheme } from '../../../core/webhooks/scheme.js';
@@ -54,6 +55,33 @@ describe('verifyWebhook: accepted deliveries', () => {
     await expect(verifyWebhook({ payload: bytes, headers, secret: SECRET, now })).resolves.toEqual(received(event));
     await expect(verifyWebhook({ payload: Buffer.from(payload), headers, secret: SECRET, now })).resolves.toEqual(received(event));
     await expect(verifyWebhook({ payload: bytes.slice().buffer, headers, secret: SECRET, now })).resolves.toEqual(received(event));
+  });
+
+  // On 16d1558 a Buffer whose realm is not the SDK's (a node Buffer in a Jest test: jestjs/jest#4422; bytes made in a
+  // node:vm context) failed `instanceof Uint8Array` and the genuine delivery was refused as "an object a JSON parser made".
+  it('accepts bytes and an ArrayBuffer from another realm (node:vm, a Buffer in a Jest test), and any view as its bytes', async () => {
+    const event = sponsorChanged();
+    const { payload, headers } = delivery(event);
+    const inOtherRealm = vm.runInNewContext('(bytes) => { const copy = new Uint8Array(bytes.length); copy.set(bytes); return copy; }') as (b: Uint8Array) => Uint8Array;
+    const foreign = inOtherRealm(new TextEncoder().encode(payload));
+    expect(foreign instanceof Uint8Array).toBe(false);
+    expect(foreign.buffer instanceof ArrayBuffer).toBe(false);
+
+    await expect(verifyWebhook({ payload: foreign, headers, secret: SECRET, now })).resolves.toEqual(received(event));
+    await expect(verifyWebhook({ payload: foreign.buffer as ArrayBuffer, headers, secret: SECRET, now })).resolves.toEqual(received(event));
+    // A view over part of a larger buffer (a pooled Buffer): only the bytes it covers.
+    const pooled = new TextEncoder().encode(`xx${payload}yy`);
+    const view = new DataView(pooled.buffer, 2, pooled.length - 4);
+    await expect(verifyWebhook({ payload: view as unknown as Uint8Array, headers, secret: SECRET, now })).resolves.toEqual(received(event));
+  });
+
+  it('a stream or request handed over unread: the TypeError names it', async () => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const request = new Request('https://game.test/webhooks', { method: 'POST', body: payload });
+    await expect(verifyWebhook({ payload: request.body as unknown as string, headers, secret: SECRET, now })).rejects.toThrow(
+      /^verifyWebhook needs the raw request body \(a string, Uint8Array\/Buffer or ArrayBuffer\), got a ReadableStream \(read its bytes first\)\./,
+    );
+    await expect(verifyWebhook({ payload: request as unknown as string, headers, secret: SECRET, now })).rejects.toThrow(/, got a Request \(read its bytes first\)\./);
   });
 
   it('reads headers from a Headers object, upper-case plain keys and node string[] values', async () => {
