@@ -14,6 +14,9 @@ export interface Page<T> extends AsyncIterable<T> {
 
 type PageFetcher<T> = (page: number) => Promise<{ data: T[]; pagination: Pagination }>;
 
+/** An item's identity in its list (a coupon usage's `id`), or undefined when it has none to compare. */
+export type ItemKey<T> = (item: T) => unknown;
+
 /**
  * What paged methods return: `await` it for the first page, or `for await` over it for every item.
  * @example
@@ -25,19 +28,24 @@ type PageFetcher<T> = (page: number) => Promise<{ data: T[]; pagination: Paginat
 export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   readonly #fetch: PageFetcher<T>;
   readonly #first: number | (() => number);
+  readonly #key: ItemKey<T> | undefined;
   #page: Promise<Page<T>> | undefined;
 
-  /** `firstPage` may be a function, evaluated on first use; if it throws, the page promise rejects. */
-  constructor(fetch: PageFetcher<T>, firstPage: number | (() => number) = 1) {
+  /**
+   * `firstPage` may be a function, evaluated on first use; if it throws, the page promise rejects. `key` names an
+   * item's identity, for the walk to yield each item once.
+   */
+  constructor(fetch: PageFetcher<T>, firstPage: number | (() => number) = 1, key?: ItemKey<T>) {
     this.#fetch = fetch;
     this.#first = firstPage;
+    this.#key = key;
   }
 
   then<A = Page<T>, B = never>(
     onFulfilled?: ((page: Page<T>) => A | PromiseLike<A>) | null,
     onRejected?: ((reason: unknown) => B | PromiseLike<B>) | null,
   ): Promise<A | B> {
-    this.#page ??= (async () => loadPage(this.#fetch, typeof this.#first === 'function' ? this.#first() : this.#first))();
+    this.#page ??= (async () => loadPage(this.#fetch, typeof this.#first === 'function' ? this.#first() : this.#first, undefined, this.#key))();
     return this.#page.then(onFulfilled, onRejected);
   }
 
@@ -46,7 +54,7 @@ export class PagePromise<T> implements PromiseLike<Page<T>>, AsyncIterable<T> {
   }
 }
 
-async function loadPage<T>(fetch: PageFetcher<T>, number: number, previous?: T[]): Promise<Page<T>> {
+async function loadPage<T>(fetch: PageFetcher<T>, number: number, previous?: T[], key?: ItemKey<T>): Promise<Page<T>> {
   const { data, pagination } = await fetch(number);
   // Unchecked without `validateResponses`: a body without a page's shape (a proxy's, another version's) is the
   // service's error here, not a TypeError from `hasNextPage` or the walk.
@@ -71,10 +79,20 @@ async function loadPage<T>(fetch: PageFetcher<T>, number: number, previous?: T[]
     data,
     pagination,
     hasNextPage,
-    nextPage: () => (hasNextPage() ? loadPage(fetch, number + 1, data) : Promise.reject(new RangeError('No next page'))),
+    nextPage: () => (hasNextPage() ? loadPage(fetch, number + 1, data, key) : Promise.reject(new RangeError('No next page'))),
+    // Pages are numbered, not cursors: an item added before the page being read (a redemption while a user's coupon
+    // usage is walked) moves the last item of each page read to the top of the next, and the walk met it twice (a
+    // job granting per item granted twice). An item whose key was yielded already in this walk is skipped. An item
+    // removed meanwhile moves one the other way, which no client can see: that one is missed (the guide says so).
     async *[Symbol.asyncIterator]() {
+      const seen = new Set<unknown>();
       for (let current = page; ; current = await current.nextPage()) {
-        for (const item of current.data) yield item;
+        for (const item of current.data) {
+          const id = key?.(item);
+          if (id !== undefined && seen.has(id)) continue;
+          if (id !== undefined) seen.add(id);
+          yield item;
+        }
         if (!current.hasNextPage()) return;
       }
     },
@@ -95,8 +113,20 @@ export interface PagedRequest {
  * (A function beside the transport rather than a method of it, so that clients without paged lists do
  * not carry it.)
  */
-export function pagedList<T>(transport: Transport, prepare: () => PagedRequest): PagePromise<T> {
+export function pagedList<T>(transport: Transport, prepare: () => PagedRequest, key?: ItemKey<T>): PagePromise<T> {
   let prepared: PagedRequest | undefined;
   const ready = () => (prepared ??= prepare());
-  return new PagePromise((page) => transport.request<{ data: T[]; pagination: Pagination }>(ready().spec(page)), () => ready().firstPage ?? 1);
+  return new PagePromise((page) => transport.request<{ data: T[]; pagination: Pagination }>(ready().spec(page)), () => ready().firstPage ?? 1, key);
+}
+
+/**
+ * The {@link ItemKey} of lists whose items carry their identity in `field` (a campaign's `campaignId`, a coupon usage's
+ * `id`): a string or number there, else none (an item without it, unchecked without `validateResponses`, is never
+ * taken for another).
+ */
+export function keyOf<T>(field: keyof T & string): ItemKey<T> {
+  return (item) => {
+    const value = (item as Record<string, unknown> | null)?.[field];
+    return typeof value === 'string' || typeof value === 'number' ? value : undefined;
+  };
 }

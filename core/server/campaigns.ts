@@ -1,5 +1,5 @@
 import { path } from '../http/environment.js';
-import { pagedList, type PagePromise } from '../http/page.js';
+import { keyOf, pagedList, type PagePromise } from '../http/page.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../schema/validate.js';
@@ -16,7 +16,7 @@ export class ServerCampaigns extends Resource {
         firstPage: page,
         spec: (n) => ({ method: 'GET', path: path`/v1/server/campaigns`, query: { page: n, limit }, retry: 'safe', response: { name: 'Campaign', shape: 'page' }, options }),
       };
-    });
+    }, keyOf('campaignId'));
   }
 
   /** The creators of a campaign. Retried after transient failures. */

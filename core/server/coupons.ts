@@ -1,5 +1,5 @@
 import { path } from '../http/environment.js';
-import { pagedList, type PagePromise } from '../http/page.js';
+import { keyOf, pagedList, type PagePromise } from '../http/page.js';
 import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../schema/validate.js';
@@ -30,7 +30,7 @@ export class Coupons extends Resource {
         firstPage: page,
         spec: (n) => ({ method: 'GET', path: path`/v1/server/coupons/user/${id}`, query: { page: n, limit }, retry: 'safe', response: { name: 'CouponUsage', shape: 'page' }, options }),
       };
-    });
+    }, keyOf('id'));
   }
 
   /**

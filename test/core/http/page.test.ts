@@ -73,6 +73,43 @@ describe('PagePromise', () => {
     expect(fake.calls).toHaveLength(2);
   });
 
+  // On 16d1558 the walk yielded an item twice when one was added before it during the walk (a redemption while a user's
+  // coupon usage is read, newest first): page 2 then begins with page 1's last item.
+  it('`for await` yields each item once when the list grows at its head during the walk', async () => {
+    const { server } = serverWith(
+      reply.page([couponUsage(5), couponUsage(4)], { page: 1, limit: 2, total: 5, totalPages: 3 }),
+      // Usage 6 was added meanwhile: everything moved one place down.
+      reply.page([couponUsage(4), couponUsage(3)], { page: 2, limit: 2, total: 6, totalPages: 3 }),
+      reply.page([couponUsage(2), couponUsage(1)], { page: 3, limit: 2, total: 6, totalPages: 3 }),
+    );
+    const ids: number[] = [];
+    for await (const usage of server.coupons.listUsage('user-1', { limit: 2 })) ids.push(usage.id);
+    expect(ids).toEqual([5, 4, 3, 2, 1]);
+  });
+
+  it('the same for campaigns (by campaignId), from a page awaited first; nextPage() still gives each page as answered', async () => {
+    const { server } = serverWith(
+      reply.page([campaign(1), campaign(2)], { page: 1, limit: 2, total: 3, totalPages: 2 }),
+      reply.page([campaign(2), campaign(3)], { page: 2, limit: 2, total: 4, totalPages: 2 }),
+      reply.page([campaign(2), campaign(3)], { page: 2, limit: 2, total: 4, totalPages: 2 }),
+    );
+    const first = await server.campaigns.list({ limit: 2 });
+    const names: string[] = [];
+    for await (const c of first) names.push(c.campaignId);
+    expect(names).toEqual(['camp-1', 'camp-2', 'camp-3']);
+    expect((await first.nextPage()).data).toEqual([campaign(2), campaign(3)]);
+  });
+
+  it('items without their identity (unchecked without validateResponses) are all yielded', async () => {
+    const { server } = serverWith(
+      reply.page([{ note: 'a' }, { note: 'a' }], { page: 1, limit: 2, total: 3, totalPages: 2 }),
+      reply.page([{ note: 'b' }], { page: 2, limit: 2, total: 3, totalPages: 2 }),
+    );
+    const items: unknown[] = [];
+    for await (const item of server.coupons.listUsage('user-1', { limit: 2 })) items.push(item);
+    expect(items).toEqual([{ note: 'a' }, { note: 'a' }, { note: 'b' }]);
+  });
+
   it('fails clearly when the answer names another page than the one asked for (a proxy that drops the query)', async () => {
     // Every answer says page 1 of 3. Before, the walk asked for pages 2 and 3 and yielded page 1's items again for
     // each (camp-1 three times): a list read whole was page 1 repeated, with no error.
