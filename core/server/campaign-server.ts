@@ -13,6 +13,7 @@ import { Webhooks } from './webhooks.js';
 import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
 import { serverFetch } from './server-fetch.js';
+import { envValueProblem } from './env-value.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();
@@ -70,6 +71,7 @@ export class CampaignServer {
       );
     }
     checkNumbers(options);
+    checkKeyText(options?.serverKey);
     misplaced(options, { baseUrl: 'environment: { baseUrl }', timeout: 'timeoutMs' }, 'new CampaignServer');
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
@@ -97,6 +99,15 @@ function checkNumbers(options: CampaignServerOptions | undefined): void {
   if (timeoutMs != null && !(typeof timeoutMs === 'number' && timeoutMs > 0)) {
     throw new RangeError(`timeoutMs must be a number of ms above 0 (Infinity: none), got ${String(timeoutMs)}`);
   }
+}
+
+/**
+ * A Server key as an env file may leave it: with a trailing line break (refused by the key's form, with a message that
+ * did not say why) or wrapped in quotes (accepted, and every call answered 401). A TypeError saying which, the key not in it.
+ */
+function checkKeyText(serverKey: unknown): void {
+  const problem = typeof serverKey === 'string' ? envValueProblem(serverKey) : undefined;
+  if (problem) throw new TypeError(`Server key ${problem}; it must have the form <key_id>:<secret>`);
 }
 
 /**

@@ -6,6 +6,7 @@
  * @see spec "Events" rule 6, https://www.standardwebhooks.com
  */
 import { WebhookVerificationError } from './errors.js';
+import { envValueProblem } from '../server/env-value.js';
 import type { HeaderReader } from './headers.js';
 import { base64Decode, bytesEqual, computeSignature, secretKey, signatureBytes, type SignedHeaders } from './signature.js';
 
@@ -136,6 +137,8 @@ function signatureOf(text: string): Uint8Array | undefined {
 /** Throws a clear TypeError for a secret that cannot be a key, before any delivery arrives. */
 export function assertSecret(secret: unknown): asserts secret is string {
   if (typeof secret !== 'string' || secret.length === 0) throw new TypeError('secret must be the webhook secret string (whsec_...) returned when the webhook was created');
+  const problem = envValueProblem(secret);
+  if (problem) throw new TypeError(`secret ${problem}; it must be whsec_ followed by base64, as returned when the webhook was created`);
   let key: Uint8Array;
   try {
     key = secretKey(secret);

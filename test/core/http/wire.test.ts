@@ -18,6 +18,27 @@ describe('API keys', () => {
     expect(fake.calls).toHaveLength(0);
   });
 
+  // On 16d1558 a Server key read from an env file with its line break said only "must have the form", and one wrapped in
+  // the quotes Docker's --env-file keeps was accepted: every call then failed 401.
+  it.each([
+    ['sk_test_1:s3cr3t\n', 'has a line break or space at its start or end (read from an env file? trim it)'],
+    ['sk_test_1:s3cr3t\r', 'has a line break or space at its start or end (read from an env file? trim it)'],
+    [' sk_test_1:s3cr3t', 'has a line break or space at its start or end (read from an env file? trim it)'],
+    ['"sk_test_1:s3cr3t"', 'is wrapped in quotes, which are not part of it (an env file read without removing them?)'],
+    ["'sk_test_1:s3cr3t'", 'is wrapped in quotes, which are not part of it (an env file read without removing them?)'],
+  ])('a Server key as an env file leaves it (%j): a TypeError saying why, the key not in it, nothing sent', (key, problem) => {
+    const fake = createFakeFetch();
+    let error: unknown;
+    try {
+      new CampaignServer({ serverKey: key, fetch: fake.fetch });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toEqual(new TypeError(`Server key ${problem}; it must have the form <key_id>:<secret>`));
+    expect((error as Error).message).not.toContain('s3cr3t');
+    expect(fake.calls).toHaveLength(0);
+  });
+
   it('rejects a key that is not a string', () => {
     expect(() => new CampaignServer({ serverKey: 42 as unknown as string })).toThrow(new TypeError('Server key must have the form <key_id>:<secret>'));
   });

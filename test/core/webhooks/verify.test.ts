@@ -4,6 +4,7 @@ import { isWebhookVerificationError, WebhookVerificationError } from '../../../c
 import type { WebhookScheme } from '../../../core/webhooks/scheme.js';
 import { computeSignature } from '../../../core/webhooks/signature.js';
 import { verifyWebhook } from '../../../core/webhooks/verify.js';
+import { createWebhookReceiver } from '../../../core/webhooks/receiver.js';
 import { isKnownWebhookEvent } from '../../../core/webhooks/read-event.js';
 import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, received, SECRET, sponsorChanged } from './fixtures.js';
 
@@ -275,6 +276,19 @@ describe('verifyWebhook: rejections, one reason each', () => {
       new TypeError('secret must be whsec_ followed by base64, as returned when the webhook was created'),
     );
     await expect(verifyWebhook({ payload, headers, secret: 'whsec_', now })).rejects.toThrow(new TypeError('secret must not be empty after the whsec_ prefix'));
+  });
+
+  // On 16d1558 a secret read from an env file with its line break, or with the quotes Docker's --env-file keeps, was
+  // refused as "must be whsec_ followed by base64", which it looked like.
+  it.each([
+    [`${SECRET}\n`, 'has a line break or space at its start or end (read from an env file? trim it)'],
+    [`${SECRET}\r`, 'has a line break or space at its start or end (read from an env file? trim it)'],
+    [`"${SECRET}"`, 'is wrapped in quotes, which are not part of it (an env file read without removing them?)'],
+  ])('a secret as an env file leaves it (%j): a TypeError saying why, from verifyWebhook and createWebhookReceiver', async (secret, problem) => {
+    const { payload, headers } = delivery(couponRedeemed());
+    const expected = new TypeError(`secret ${problem}; it must be whsec_ followed by base64, as returned when the webhook was created`);
+    await expect(verifyWebhook({ payload, headers, secret, now })).rejects.toThrow(expected);
+    expect(() => createWebhookReceiver({ secret })).toThrow(expected);
   });
 
   it("called with nothing (from JavaScript): the raw body's TypeError, not a destructuring one", async () => {
