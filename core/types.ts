@@ -6,7 +6,7 @@ export type { PaymentItem, PaymentRequest, BulkPaymentRequest, PaymentRecord, Pa
 export type { RedeemCouponRequest, CouponRedemption, CouponUsage, RewardItem, ValidateCouponRequest, CouponValidation } from './schema/coupons.js';
 export type { ChangeSponsorRequest, CreateSponsorRequest, BoostRecord, BoostHistoryEntry } from './schema/sponsors.js';
 export type { CreateOttRequest, OneTimeToken } from './schema/webview.js';
-export type { WebhookEventType, CreateWebhookRequest, UpdateWebhookRequest, WebhookConfig, CreatedWebhook, WebhookDeliveryLog } from './schema/webhooks.js';
+export type { WebhookEventType, CreateWebhookRequest, UpdateWebhookRequest, DeleteWebhookRequest, WebhookConfig, CreatedWebhook, WebhookDeliveryLog } from './schema/webhooks.js';
 export type { WebhookEvent, WebhookEventOf } from './schema/events.js';
 export type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventData, WebhookEventEnvelope, SentWebhookEvent } from './schema/events.js';
 export type { Campaign, CampaignDetail, Creator, SearchCreatorsQuery } from './schema/campaigns.js';

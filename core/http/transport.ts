@@ -161,7 +161,7 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
     // A header no request can carry (a name with a space, a value with a line break) is the caller's TypeError, thrown
     // here, not fetch's, which would read as a ConnectionError and be retried. Runtimes without Headers skip the check.
     if (typeof Headers == 'function') new Headers(headers);
-    // Only writes carry a body (no GET or DELETE of the spec has one): JSON.stringify(undefined) is undefined. A body
+    // Only writes carry a body (no GET has one; a DELETE only its write options): JSON.stringify(undefined) is undefined. A body
     // JSON cannot carry (a BigInt, a cycle) is the caller's TypeError, as a bad header is, not a ConnectionError.
     const body: string | undefined = spec.json ?? JSON.stringify(spec.body);
     if (body) headers['content-type'] = 'application/json';

@@ -44,6 +44,13 @@ export const UpdateWebhookRequest = z.object({
 });
 export type UpdateWebhookRequest = z.infer<typeof UpdateWebhookRequest>;
 
+/**
+ * Body of `DELETE /v1/server/webhooks/{id}`, which may be left out: the write options (spec "Test mode": every write
+ * operation shown accepts `isTest`; with it the receiver stays). assumed: carried in a JSON body, as on every other write.
+ */
+export const DeleteWebhookRequest = z.object({ ...WriteOptions });
+export type DeleteWebhookRequest = z.infer<typeof DeleteWebhookRequest>;
+
 const webhookConfigFields = {
   id: z.int(),
   eventType: z.optional(WebhookEventType),

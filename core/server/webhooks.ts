@@ -3,8 +3,8 @@ import { Resource } from '../http/resource.js';
 import type { RequestOptions } from '../http/transport.js';
 import { validated } from '../schema/validate.js';
 import * as z from 'zod/mini';
-import { checked } from '../schema/primitives.js';
-import { CreateWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../schema/webhooks.js';
+import { checked, isRecord } from '../schema/primitives.js';
+import { CreateWebhookRequest, DeleteWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../schema/webhooks.js';
 
 const WebhookId = checked(z.int(), z.minimum(1, 'must be a positive integer'));
 
@@ -26,10 +26,27 @@ export class Webhooks extends Resource {
     return this.transport.data({ method: 'PUT', path: path`/v1/server/webhooks/${webhookId}`, body, retry: 'safe', response: { name: 'WebhookConfig', shape: 'item' }, options });
   }
 
-  /** Removes a receiver. Retried only after 429 (a repeat after success would answer 404). @throws NotFoundError */
-  async delete(id: number, options?: RequestOptions): Promise<void> {
+  /**
+   * Removes a receiver; with `{ isTest: true }` (spec "Test mode": every write accepts it) the service only answers,
+   * and the receiver stays. Retried only after 429 (a repeat after success would answer 404). @throws NotFoundError
+   * @example
+   * ```ts
+   * await server.webhooks.delete(id);
+   * await server.webhooks.delete(id, { isTest: true }, { timeout: 5_000 });
+   * ```
+   */
+  async delete(id: number, options?: RequestOptions): Promise<void>;
+  async delete(id: number, request: DeleteWebhookRequest, options?: RequestOptions): Promise<void>;
+  async delete(id: number, ...rest: [RequestOptions?] | [DeleteWebhookRequest, RequestOptions?]): Promise<void> {
     const webhookId = validated(WebhookId, id, 'id');
-    await this.transport.request({ method: 'DELETE', path: path`/v1/server/webhooks/${webhookId}`, retry: 'rate-limit', options });
+    // `delete(id, options)` came first: a second argument is the request when a third follows or it names a write option.
+    const [first, second] = rest;
+    const isRequest = rest.length > 1 || (isRecord(first) && ('isTest' in first || 'callbackId' in first));
+    const body = isRequest ? validated(DeleteWebhookRequest, first ?? {}) : undefined;
+    const options = (isRequest ? second : first) as RequestOptions | undefined;
+    // No body unless a write option is given: a plain delete goes out as it always did.
+    const sent = body?.isTest !== undefined || body?.callbackId !== undefined ? body : undefined;
+    await this.transport.request({ method: 'DELETE', path: path`/v1/server/webhooks/${webhookId}`, body: sent, retry: 'rate-limit', options });
   }
 
   /** Delivery attempts of a receiver. Retried after transient failures. @throws NotFoundError */

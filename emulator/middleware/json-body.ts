@@ -51,7 +51,8 @@ function undecodable(c: Context<AppEnv>, message: string): Response {
 }
 
 /**
- * Parses the body of POST/PUT/PATCH into `c.get('json')`. When `required`, a body that is not
+ * Parses the body of POST/PUT/PATCH, and of a DELETE that has one (`isTest`, spec "Test mode"), into `c.get('json')`.
+ * When `required`, a body that is not
  * `application/json` answers 415 (code `BAD_REQUEST`, assumed) and malformed or too deep JSON, or bytes that are not
  * UTF-8, 400 `BAD_REQUEST` (415 when a declared charset or Content-Encoding explains them); a number beyond a
  * double's range (`1e400`) 400 `VALIDATION_ERROR` naming its path.
@@ -60,13 +61,15 @@ function undecodable(c: Context<AppEnv>, message: string): Response {
  */
 export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    if (!['POST', 'PUT', 'PATCH'].includes(c.req.method)) return next();
+    if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(c.req.method)) return next();
     let bytes: ArrayBuffer;
     try {
       bytes = await c.req.arrayBuffer();
     } catch {
       return unreadableBody(c);
     }
+    // A DELETE may come without a body (then it has no JSON); one it carries is read as any other write's.
+    if (c.req.method === 'DELETE' && bytes.byteLength === 0) return next();
     const type = c.req.header('content-type');
     const text = utf8Text(bytes); // undefined for bytes that are not UTF-8: refused below, as the relay refuses them
     if (!required && text?.trim() === '' && (type === undefined || isJsonContentType(type))) {

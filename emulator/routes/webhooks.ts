@@ -1,10 +1,10 @@
 /**
- * Webhook receivers: create, update, delete, delivery logs; create and update honour `isTest` (validated, answered,
- * nothing recorded). @see spec "Create webhook" and the endpoints after it, "Test mode"
+ * Webhook receivers: create, update, delete, delivery logs; create, update and delete honour `isTest` (validated,
+ * answered, nothing recorded). @see spec "Create webhook" and the endpoints after it, "Test mode"
  */
 import type { Hono } from 'hono';
 import { check } from '../../core/schema/validate.js';
-import { CreateWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../../core/schema/webhooks.js';
+import { CreateWebhookRequest, DeleteWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../../core/schema/webhooks.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { webhookSecret } from '../ids.js';
 import { fail, invalid, notFound, ok } from '../respond.js';
@@ -64,9 +64,13 @@ export function webhookRoutes(app: Hono<AppEnv>, { store, webhooks, webhookHosts
     return ok(c, config(hook));
   });
 
+  // The body may be left out; with `isTest: true` the receiver stays (spec "Test mode": every write accepts it).
   app.delete('/v1/server/webhooks/:id', (c) => {
     const hook = findHook(c, store);
     if (hook instanceof Response) return hook;
+    const checked = check(DeleteWebhookRequest, c.get('json') ?? {});
+    if (!checked.success) return invalid(c, checked.details);
+    if (checked.data.isTest === true) return c.body(null, 204);
     store.webhooks.delete(hook.id);
     webhooks.forget(hook.id);
     return c.body(null, 204);

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { dataOf } from '../../core/schema/primitives.js';
-import { CreatedWebhook, CreateWebhookRequest, UpdateWebhookRequest, WebhookConfig, WebhookDeliveryLog } from '../../core/schema/webhooks.js';
+import { CreatedWebhook, CreateWebhookRequest, DeleteWebhookRequest, UpdateWebhookRequest, WebhookConfig, WebhookDeliveryLog } from '../../core/schema/webhooks.js';
 import { at, caller, emulatorAtT0, problemsOf, startReceiver } from './helpers.js';
 
 describe('emulator webhook API', () => {
@@ -152,5 +152,30 @@ describe('emulator webhook API in test mode (isTest: true)', () => {
     expect(bad.status).toBe(400);
     expect(bad.body.details).toEqual(problemsOf(UpdateWebhookRequest, { retryCount: 11, isTest: true }));
     expect((await state()).webhooks).toEqual(before);
+  });
+
+  // Spec "Test mode": every write operation shown accepts `isTest`, DELETE /v1/server/webhooks/{id} included; with it
+  // the service records nothing. Before, the emulator never read a DELETE's body and removed the receiver.
+  it('answers a test-mode delete (isTest in its JSON body) with 204 and keeps the receiver; 404, validation and JSON as usual', async () => {
+    const created = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/t', eventType: 'payment.created' } });
+    const id = created.body.data.id;
+    const before = (await state()).webhooks;
+    const answer = await call('DELETE', `/v1/server/webhooks/${id}`, { body: { isTest: true, callbackId: 'cb-del' } });
+    expect(answer.status).toBe(204);
+    expect(answer.body).toBeUndefined();
+    expect((await state()).webhooks).toEqual(before);
+    expect((await call('GET', `/v1/server/webhooks/${id}/logs`)).status).toBe(200);
+    const missing = await call('DELETE', '/v1/server/webhooks/999', { body: { isTest: true } });
+    expect(missing.body).toEqual({ status: 404, error: 'Not Found', message: 'Webhook 999 not found', code: 'NOT_FOUND' });
+    const bad = await call('DELETE', `/v1/server/webhooks/${id}`, { body: { isTest: 'yes', callbackId: 7 } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.details).toEqual(problemsOf(DeleteWebhookRequest, { isTest: 'yes', callbackId: 7 }));
+    expect(bad.body.details.map((d: { path: string }) => d.path)).toEqual(['callbackId', 'isTest']);
+    const notJson = await call('DELETE', `/v1/server/webhooks/${id}`, { raw: 'isTest=true', contentType: 'application/x-www-form-urlencoded' });
+    expect(notJson.status).toBe(415);
+    expect((await state()).webhooks).toEqual(before);
+    // isTest false (or no body at all, as before) deletes.
+    expect((await call('DELETE', `/v1/server/webhooks/${id}`, { body: { isTest: false } })).status).toBe(204);
+    expect((await state()).webhooks.some((hook: { id: number }) => hook.id === id)).toBe(false);
   });
 });

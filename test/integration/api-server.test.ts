@@ -304,6 +304,22 @@ describe('webhooks', () => {
     expect(emulator.state().webhooks).toEqual([]);
   });
 
+  // Spec "Test mode": every write operation shown accepts isTest, the delete included; before, delete(id) took no
+  // request at all, so a sandbox check of an integration's clean-up removed the real receiver.
+  it('deletes in test mode: the receiver stays; delete(id, options) and delete(id) still delete', async () => {
+    const created = await server.webhooks.create({ url: 'http://127.0.0.1:9/hooks', eventType: 'sponsor.changed' });
+    const signal = new AbortController().signal;
+    await expect(server.webhooks.delete(created.id, { isTest: true, callbackId: 'cb-1' }, { signal, timeout: 5_000 })).resolves.toBeUndefined();
+    await expect(server.webhooks.delete(created.id, { isTest: true })).resolves.toBeUndefined();
+    expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
+    await expect(server.webhooks.delete(created.id, { isTest: 'yes' as never })).rejects.toMatchObject({ name: 'ValidationError', details: [{ path: 'isTest' }] });
+    await expect(server.webhooks.delete(created.id, { signal })).resolves.toBeUndefined();
+    expect(emulator.state().webhooks).toEqual([]);
+    const again = await server.webhooks.create({ url: 'http://127.0.0.1:9/hooks', eventType: 'sponsor.changed' });
+    await expect(server.webhooks.delete(again.id, { isTest: false })).resolves.toBeUndefined();
+    expect(emulator.state().webhooks).toEqual([]);
+  });
+
   it.each<[string, (id: number) => Promise<unknown>]>([
     ['update', (id) => server.webhooks.update(id, { isActive: true })],
     ['delete', (id) => server.webhooks.delete(id)],
