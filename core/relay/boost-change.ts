@@ -6,6 +6,7 @@ import { isCampaignError } from '../http/errors.js';
 import { withoutErrorBody } from '../server/error-body.js';
 import type { BoostRecord, CreateSponsorRequest } from '../schema/sponsors.js';
 import type { Sponsors } from '../server/sponsors.js';
+import { broken, UtcDateTime } from '../schema/rules.js';
 import type { RelaySponsorRequest } from './protocol.js';
 import { clientGoneResponse, upstreamAnswer } from './answers.js';
 
@@ -41,9 +42,10 @@ const CREATE_CALL = 'POST /v1/server/sponsors';
 
 /**
  * What is wrong with the service's boost record (spec "Boost (sponsor) record"), or undefined: each field of the spec's
- * record, of its type, `sponsoredAt` a date-time `Date.parse` reads (the picker's cooldown counts from it). assumed:
- * no stricter than that (a `sponsoredAt` without `Z`, members the spec does not name pass): a format the client can
- * still read must not turn every boost into a 502.
+ * record, of its type, `sponsoredAt` an ISO 8601 date-time in UTC by the rule table's `UtcDateTime` (the picker's
+ * cooldown counts from it; the `BoostRecord` schema's rule). Not `Date.parse`, which differs by runtime: V8 (Node,
+ * Deno, workerd) reads `May 1, 2024` or `2024-05-01T00:00:00` (local time) where JavaScriptCore (Bun) may not, so the
+ * same answer was a 200 on one relay and a 502 on another. Members the spec does not name pass.
  */
 function boostProblem(record: unknown): string | undefined {
   if (typeof record !== 'object' || record === null || Array.isArray(record)) return `data is ${record === null ? 'null' : Array.isArray(record) ? 'a list' : typeof record}, not a boost record`;
@@ -51,7 +53,7 @@ function boostProblem(record: unknown): string | undefined {
   for (const name of ['userId', 'campaignId', 'creatorKey', 'creatorName']) if (typeof fields[name] !== 'string') return `${name} is not a string`;
   if (typeof fields['isActive'] !== 'boolean') return 'isActive is not a boolean';
   const sponsoredAt = fields['sponsoredAt'];
-  if (typeof sponsoredAt !== 'string' || Number.isNaN(Date.parse(sponsoredAt))) return 'sponsoredAt is not a date-time';
+  if (broken(UtcDateTime, sponsoredAt) !== undefined) return 'sponsoredAt is not an ISO 8601 date-time in UTC';
   return undefined;
 }
 

@@ -62,10 +62,14 @@ export interface BatchSize {
   items?: readonly number[] | undefined;
 }
 
-/** {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). */
-export function measureBatch(sessions: readonly BulkPlaytimeItem[], isTest: boolean, room: number): BatchSize {
+/**
+ * {@link BatchSize} of `sessions`; `room` is the most one upstream body holds (see {@link maxItemBytes}). `ascii`: every
+ * string in `sessions` is known to be ASCII (the relay read them from a body of ASCII bytes without `\u` escapes), so
+ * the body's length is its size: its UTF-8 count, a walk over the whole body, was a fifth of the relay's own work.
+ */
+export function measureBatch(sessions: readonly BulkPlaytimeItem[], isTest: boolean, room: number, ascii = false): BatchSize {
   const body = JSON.stringify(isTest ? { sessions, isTest } : { sessions });
-  const total = utf8Length(body) - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
+  const total = (ascii ? body.length : utf8Length(body)) - ENVELOPE_BYTES - (isTest ? IS_TEST_BYTES : 0);
   return total <= room ? { body, total } : { body, total, items: sessions.map(serializedSize) };
 }
 

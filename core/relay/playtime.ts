@@ -48,8 +48,9 @@ interface Forwarded {
  * for them. Items of another user, implausible ones, those the game's policy refuses and those over the daily
  * cap are FAILED without reaching the service; a batch whose every item names another user is a 403 (the game's
  * credentials are another player's: the tracker keeps the sessions for its own player's).
+ * @param ascii - every string in `body` is ASCII (`readJsonBody`'s `ascii`): the upstream body is measured by its length
  */
-export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute, signal?: AbortSignal): Promise<Response> {
+export async function answerPlaytime(body: unknown, user: { userId: string }, route: PlaytimeRoute, signal?: AbortSignal, ascii = false): Promise<Response> {
   const batch = checkedBatch(body) ?? zodCheckedBatch(body);
   if ('details' in batch) return validationErrorResponse(batch.details);
   const { sessions, startedMs, endedMs, isTest } = batch;
@@ -78,7 +79,8 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   // in, while the tracker ran). A 403, as for credentials refused, keeps them queued for the player's own.
   if (others > 0 && others === sessions.length) return errorResponse(403, 'FORBIDDEN', `${USER_MISMATCH_ERROR}: sign this player in again to send their sessions`);
   // Measured as the upstream body will carry them (`1e20` there is 21 bytes): the size splits merged calls too.
-  const measured = measureBatch(candidates.map((c) => c.session), isTest, room);
+  const candidateSessions = candidates.map((c) => c.session);
+  const measured = measureBatch(candidateSessions, isTest, room, ascii);
   const tooLarge: ErrorDetail[] = [];
   measured.items?.forEach((size, i) => {
     if (size > room) tooLarge.push({ path: `sessions.${candidates[i]?.index}`, message: `is ${size} bytes as JSON; the service takes at most ${room} bytes for one session` });
@@ -121,7 +123,7 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     try {
       // The measure of the candidates holds when none was held back, as is usual; else the coalescer measures.
       const size: BatchSize | undefined = forwarded.length === candidateCount ? measured : undefined;
-      upstream = await route.coalescer.submit(forwarded.map((f) => f.session), isTest, size);
+      upstream = await route.coalescer.submit(size ? candidateSessions : forwarded.map((f) => f.session), isTest, size);
     } catch (error) {
       await giveBack(cap, forwarded);
       // The service numbered the sessions it received; the client's batch had more (some were not forwarded).

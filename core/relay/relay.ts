@@ -278,7 +278,7 @@ export function createRelay(options: RelayOptions): Relay {
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
     const body = await readJsonBody(c.req.raw, bodyLimits);
     if (!body.ok) return body.response;
-    return answerPlaytime(body.value, c.get('user'), playtime, c.req.raw.signal);
+    return answerPlaytime(body.value, c.get('user'), playtime, c.req.raw.signal, body.ascii);
   });
 
   /**

@@ -8,8 +8,11 @@ import { MAX_JSON_DEPTH, nestsDeeperThan, numbersOutOfRange, OUT_OF_RANGE_MESSAG
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
 
-/** The parsed body, or the error answer to send instead. */
-export type BodyResult = { ok: true; value: unknown } | { ok: false; response: Response };
+/**
+ * The parsed body, or the error answer to send instead. `ascii`: every string in `value` is ASCII, so JSON written
+ * from it has as many UTF-8 bytes as characters (the relay's measure of its upstream body then needs no walk).
+ */
+export type BodyResult = { ok: true; value: unknown; ascii: boolean } | { ok: false; response: Response };
 
 /**
  * True for `application/json` and `application/<anything>+json`, with or without parameters. A `Content-Type` sent
@@ -109,7 +112,9 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   // `1e400` parses as Infinity, which would be forwarded as null: refused, naming where (the tracker drops that session).
   const outOfRange = numbersOutOfRange(value);
   if (outOfRange.length > 0) return fail(validationErrorResponse(outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
-  return { ok: true, value };
+  // As many characters as bytes: every byte was ASCII (a UTF-8 sequence of 2 to 4 bytes decodes to 1 or 2 characters, a
+  // BOM to none). Without a `\u` escape, no string parsed from that text holds anything else.
+  return { ok: true, value, ascii: text.length === bytes.byteLength && !text.includes('\\u') };
 }
 
 /**

@@ -149,11 +149,19 @@ export function numbersOutOfRange(value: unknown): string[] {
   return paths;
 }
 
+/**
+ * Whether a number that is not finite is anywhere in `value`. Objects are read key by key (`for...in`: JSON.parse's
+ * objects have only own enumerable keys, and nothing in the prototype is enumerable) rather than through
+ * `Object.values`, whose array per object was half of this walk's time over a 1000-session batch.
+ */
 function holdsNonFinite(value: unknown): boolean {
-  if (typeof value === 'number') return !Number.isFinite(value);
-  if (typeof value !== 'object' || value === null) return false;
-  const items = Array.isArray(value) ? value : Object.values(value);
-  for (let i = 0; i < items.length; i++) if (holdsNonFinite(items[i])) return true;
+  if (typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value);
+  if (value === null) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (holdsNonFinite(value[i])) return true;
+    return false;
+  }
+  for (const key in value) if (holdsNonFinite((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 

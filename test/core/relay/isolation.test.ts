@@ -91,6 +91,27 @@ describe('merged calls stay under the service body limit', () => {
     expect((await read(await relay.fetch(post({ sessions: [over] }, 'alice')))).status).toBe(400);
     expect(bulkCalls()).toHaveLength(1);
   });
+
+  // The relay counts the characters of a body whose bytes were all ASCII without a \u escape as its UTF-8 size: a
+  // body of non-ASCII text, raw or written with \u escapes (ASCII bytes that parse to 2-byte characters), is counted
+  // by its UTF-8 bytes, to the byte.
+  it.each([
+    ['as UTF-8', (text: string) => text],
+    ['as \\u escapes', (text: string) => text.replace(/é/g, '\\u00e9')],
+  ])('measures a session of 2-byte characters written %s to the byte', async (_, written) => {
+    const room = maxItemBytes(false);
+    // Six bytes for each escaped character: the client's body is three times the upstream one.
+    const { relay, bulkCalls } = relayOverFakeService({ coalesceWindowMs: 0, maxBodyBytes: 4 * SERVICE_MAX_BODY_BYTES });
+    const base = session('alice', 0, { metadata: { pad: '' } });
+    const left = room - serializedSize(base);
+    const fit = { ...base, metadata: { pad: 'é'.repeat(Math.floor(left / 2)) + 'x'.repeat(left % 2) } };
+    expect(serializedSize(fit)).toBe(room);
+    expect((await relay.fetch(post(written(JSON.stringify({ sessions: [fit] })), 'alice'))).status).toBe(200);
+    expect(bytesOf(bulkCalls()[0] as RecordedRequest)).toBe(SERVICE_MAX_BODY_BYTES);
+    const over = { ...fit, sessionId: 's-alice-1', metadata: { pad: `${fit.metadata.pad}x` } };
+    expect((await read(await relay.fetch(post(written(JSON.stringify({ sessions: [over] })), 'alice')))).status).toBe(400);
+    expect(bulkCalls()).toHaveLength(1);
+  });
 });
 
 describe('a merged call refused for good is retried client by client', () => {

@@ -57,6 +57,13 @@ describe('a 2xx from the service whose body is not the spec answer', () => {
     ['isActive a string', reply.ok({ ...boostRecord('alice', 'ABCDE'), isActive: 'yes' })],
     ['no data envelope', reply.json(200, boostRecord('alice', 'ABCDE'))],
     ['sponsoredAt not a date', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: 'soon' })],
+    // Each read by V8's Date.parse (Node, Deno, workerd), none the spec's ISO 8601 in UTC: a 200 on one runtime's
+    // relay and a 502 on another's before, and a time the picker may read otherwise on the player's device.
+    ['sponsoredAt in the form of Date.toString', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: 'Wed May 01 2024 10:30:00 GMT+0000' })],
+    ['sponsoredAt in English words', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: 'May 1, 2024 10:30' })],
+    ['sponsoredAt without its zone (local time)', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: '2024-05-01T10:30:00' })],
+    ['sponsoredAt a date alone', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: '2024-05-01' })],
+    ['sponsoredAt on a day the month does not have', reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt: '2024-02-30T10:30:00Z' })],
     ['a list', reply.ok([boostRecord('alice', 'ABCDE')])],
   ])('PUT /sponsor: %s is 502, not a 200 the client takes for the boost', async (_, upstream) => {
     await expectBadGateway('sponsor', upstream, 'PUT /v1/server/sponsors/user/{userId}');
@@ -83,12 +90,19 @@ describe('a 2xx from the service whose body is not the spec answer', () => {
 
   it('still answers 200 with the data of a spec answer, members the spec does not name included', async () => {
     const { relay, fake } = relayOverFakeService();
-    fake.push(reply.ok({ ott: 'ott-9', expiresIn: 60, extra: true }), reply.ok({ ...boostRecord('alice', 'ABCDE'), note: 'x', sponsoredAt: '2024-05-01T00:00:00' }));
+    fake.push(reply.ok({ ott: 'ott-9', expiresIn: 60, extra: true }), reply.ok({ ...boostRecord('alice', 'ABCDE'), note: 'x', sponsoredAt: '2024-05-01T00:00:00Z' }));
     const token = await read(await relay.fetch(routes.webview()));
     expect([token.status, token.body.data.ott, token.body.data.expiresIn]).toEqual([200, 'ott-9', 60]);
-    // A date-time without its Z is still read by the client: not refused.
+    // A date-time in UTC without milliseconds (the spec's general form, not only the playtime one): not refused.
     const boost = await read(await relay.fetch(routes.sponsor()));
     expect([boost.status, boost.body.data.creatorKey, boost.body.data.note]).toEqual([200, 'ABCDE', 'x']);
+  });
+
+  it.each(['2024-05-01T10:30:00.123Z', '2024-05-01T10:30:00+00:00', '2024-05-01T10:30:00.123456Z', '2024-02-29T10:30:00Z'])('PUT /sponsor: sponsoredAt %s, ISO 8601 in UTC, is handed on', async (sponsoredAt) => {
+    const { relay, fake } = relayOverFakeService();
+    fake.push(reply.ok({ ...boostRecord('alice', 'ABCDE'), sponsoredAt }));
+    const boost = await read(await relay.fetch(routes.sponsor()));
+    expect([boost.status, boost.body.data.sponsoredAt]).toEqual([200, sponsoredAt]);
   });
 });
 
