@@ -6,6 +6,9 @@ import * as z from 'zod/mini';
 import { checked, isRecord } from '../schema/primitives.js';
 import { CreateWebhookRequest, DeleteWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../schema/webhooks.js';
 
+/** The members of {@link RequestOptions}, to tell them from a delete's request. */
+const REQUEST_OPTION_NAMES = ['signal', 'timeout', 'maxRetries', 'headers'] as const;
+
 const WebhookId = checked(z.int(), z.minimum(1, 'must be a positive integer'));
 
 /** Webhook receivers and their delivery logs. @see spec "Create webhook" and the endpoints after it */
@@ -42,6 +45,10 @@ export class Webhooks extends Resource {
     // `delete(id, options)` came first: a second argument is the request when a third follows or it names a write option.
     const [first, second] = rest;
     const isRequest = rest.length > 1 || (isRecord(first) && ('isTest' in first || 'callbackId' in first));
+    // One object naming both would lose its request options (a `signal` never heard): refused instead.
+    if (rest.length === 1 && isRequest && isRecord(first) && REQUEST_OPTION_NAMES.some((name) => name in first)) {
+      throw new TypeError('webhooks.delete: pass the request ({ isTest, callbackId }) and the request options ({ signal, timeout, maxRetries, headers }) as two arguments: delete(id, request, options)');
+    }
     const body = isRequest ? validated(DeleteWebhookRequest, first ?? {}) : undefined;
     const options = (isRequest ? second : first) as RequestOptions | undefined;
     // No body unless a write option is given: a plain delete goes out as it always did.

@@ -312,6 +312,9 @@ describe('webhooks', () => {
     await expect(server.webhooks.delete(created.id, { isTest: true, callbackId: 'cb-1' }, { signal, timeout: 5_000 })).resolves.toBeUndefined();
     await expect(server.webhooks.delete(created.id, { isTest: true })).resolves.toBeUndefined();
     expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
+    // One object naming both a write option and a request option would lose the `signal`: refused, nothing sent.
+    await expect(server.webhooks.delete(created.id, { isTest: false, signal } as never)).rejects.toThrow(/delete\(id, request, options\)/);
+    expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
     await expect(server.webhooks.delete(created.id, { isTest: 'yes' as never })).rejects.toMatchObject({ name: 'ValidationError', details: [{ path: 'isTest' }] });
     await expect(server.webhooks.delete(created.id, { signal })).resolves.toBeUndefined();
     expect(emulator.state().webhooks).toEqual([]);
