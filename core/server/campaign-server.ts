@@ -13,7 +13,7 @@ import { Webhooks } from './webhooks.js';
 import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
 import { serverFetch } from './server-fetch.js';
-import { envValueProblem } from './env-value.js';
+import { envValueProblem } from '../env-value.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();

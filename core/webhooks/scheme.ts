@@ -6,7 +6,7 @@
  * @see spec "Events" rule 6, https://www.standardwebhooks.com
  */
 import { WebhookVerificationError } from './errors.js';
-import { envValueProblem } from '../server/env-value.js';
+import { envValueProblem } from '../env-value.js';
 import type { HeaderReader } from './headers.js';
 import { base64Decode, bytesEqual, computeSignature, secretKey, signatureBytes, type SignedHeaders } from './signature.js';
 
