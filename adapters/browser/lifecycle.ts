@@ -17,11 +17,13 @@ const WINDOW_EVENTS = ['pagehide', 'pageshow'] as const;
 const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
 
 /**
- * Creates the lifecycle. Each change is told once, whichever events announce it, except the page's last chances:
- * a page that is hidden, then frozen, then closed (`visibilitychange`, `freeze`, `pagehide`) is told `onBackground`
- * at each (it may never run again after any of them); it comes back to the foreground only when it is visible again. The DOM listeners are attached while someone listens. A hidden page
- * may never run again (a closed tab, a discarded one, one evicted from the back/forward cache after `pagehide`
- * with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the page is hidden.
+ * Creates the lifecycle. A change to hidden is told whichever event announces it first (`visibilitychange`, `freeze`,
+ * `pagehide`), and told again at each later event of the page while it stays hidden: any may be its last (a tab hidden
+ * long ago, then closed or frozen and discarded), and the tracker's exit then sends what an earlier exit request could
+ * not. It comes back to the foreground only when it is visible again. The DOM listeners are attached while someone
+ * listens. A hidden page may never run again (a closed tab, a discarded one, one evicted from the back/forward cache
+ * after `pagehide` with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the
+ * page is hidden.
  * @example
  * ```ts
  * const lifecycle = createBrowserLifecycle(window, document);

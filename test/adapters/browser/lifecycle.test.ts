@@ -48,6 +48,15 @@ describe('createBrowserLifecycle', () => {
     stop();
   });
 
+  it('tells nothing for the events of a page that stays visible (pageshow, resume, visibilitychange)', () => {
+    const { log, stop } = listen();
+    window.dispatchEvent(new Event('pageshow'));
+    document.dispatchEvent(new Event('resume'));
+    setVisibility('visible');
+    expect(log).toEqual([]);
+    stop();
+  });
+
   it('says whether the page is hidden now (a page loaded in a background tab announces nothing until shown)', () => {
     const lifecycle = createBrowserLifecycle(window, document);
     expect(lifecycle.isInBackground?.()).toBe(false);
