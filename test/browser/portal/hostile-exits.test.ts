@@ -1,8 +1,8 @@
 /**
  * Exits a player really makes that the other portal stories do not: the studio's relay answering the exit request's
- * CORS preflight slowly as the tab closes; the whole browser closed right after the game's `stop()` (not awaited),
- * then opened again on the same profile; two tabs of one game where one is closed while its flush waits for a slow
- * studio server. Each session must be recorded once by the game's service, with its full play time.
+ * CORS preflight slowly as the tab closes; the portal reloading the game's iframe; the whole browser closed right
+ * after the game's `stop()` (not awaited), then opened again on the same profile; two tabs of one game where one is
+ * closed while its flush waits for a slow studio server. Each session must be recorded once by the game's service, with its full play time.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -46,6 +46,30 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: hostile exits', { 
     } finally {
       alpha.preflightDelayMs = 0;
     }
+  });
+
+  it('the portal reloads the game’s iframe (its src set again) while it plays: the session is recorded once with its full play time, and the reloaded game reports nothing wrong', async () => {
+    const player = 'iframe-reloaded';
+    const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+    const playing = await pressPlay(tab.game);
+    await playFor(tab.page, 3_600);
+    const readyBefore = (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'ready').length;
+    const played = await endPlay(playing, () =>
+      tab.page.evaluate(() => {
+        const frame = document.getElementById('game') as HTMLIFrameElement;
+        frame.src = frame.src; // the portal reloads its game frame
+      })
+    );
+    await expect.poll(async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'ready').length, ARRIVAL).toBe(readyBefore + 1);
+    await untilCount(() => alpha.recorded(player).length, 1);
+    const game = tab.page.frames().find((frame) => frame.url().startsWith(`${sites.origin('cdn')}/alpha/`))!;
+    await flushNow(game);
+    const [session] = alpha.recorded(player);
+    expect(session!.sessionId).toBe(playing.sessionId);
+    expectPlayTime(session!.durationSeconds, played);
+    expect(problems(await gameLog(tab.page, 'alpha'))).toEqual([]);
+    await closeTab(chromium.context, tab.page);
+    expect(alpha.recorded(player)).toEqual([session]);
   });
 
   it('two tabs of the game for one player, one closed while its flush waits on a slow studio server: every session is recorded once and the other tab reports nothing wrong', async () => {
