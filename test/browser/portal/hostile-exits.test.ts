@@ -40,6 +40,9 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: hostile exits', { 
       const played = await endPlay(playing, () => closeTab(chromium.context, tab.page));
       await untilCount(() => alpha.recorded(player).length, 1);
       expect(alpha.preflights).toBeGreaterThan(preflights); // the exit's own preflight, answered after the document was gone
+      // One request carried it: the close's visibilitychange, then its pagehide (told again to a hidden page), send once.
+      await new Promise((resolve) => setTimeout(resolve, 3_000)); // a second request, if any, would be in by then
+      expect(alpha.received.filter((id) => id === playing.sessionId)).toEqual([playing.sessionId]);
       const [session] = alpha.recorded(player);
       expect(session!.sessionId).toBe(playing.sessionId);
       expectPlayTime(session!.durationSeconds, played);
