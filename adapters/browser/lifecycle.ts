@@ -17,11 +17,13 @@ const WINDOW_EVENTS = ['pagehide', 'pageshow'] as const;
 const DOCUMENT_EVENTS = ['visibilitychange', 'freeze', 'resume'] as const;
 
 /**
- * Creates the lifecycle. Each change is told once, whichever events announce it: a page that is hidden, then
- * frozen, then closed (`visibilitychange`, `freeze`, `pagehide`) is one `onBackground`; it comes back to the
- * foreground only when it is visible again. The DOM listeners are attached while someone listens. A hidden page
- * may never run again (a closed tab, a discarded one, one evicted from the back/forward cache after `pagehide`
- * with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the page is hidden.
+ * Creates the lifecycle. A change to hidden is told whichever event announces it first (`visibilitychange`, `freeze`,
+ * `pagehide`), and told again at each later event of the page while it stays hidden: any may be its last (a tab hidden
+ * long ago, then closed or frozen and discarded), and the tracker's exit then sends what an earlier exit request could
+ * not. It comes back to the foreground only when it is visible again. The DOM listeners are attached while someone
+ * listens. A hidden page may never run again (a closed tab, a discarded one, one evicted from the back/forward cache
+ * after `pagehide` with `persisted`), so it passes the tracker's `pageExit`: the tracker sends the session as the
+ * page is hidden.
  * @example
  * ```ts
  * const lifecycle = createBrowserLifecycle(window, document);
@@ -36,10 +38,13 @@ export function createBrowserLifecycle(window: LifecycleTarget['window'], docume
   const isHidden = () => document.visibilityState === 'hidden';
   const update = (event: Event) => {
     // pagehide and freeze come before the page stops running, whatever visibilityState says at that moment.
-    const nowHidden = event.type === 'pagehide' || event.type === 'freeze' || isHidden();
-    if (nowHidden === hidden) return;
-    hidden = nowHidden;
-    for (const listener of [...(hidden ? background : foreground)]) listener();
+    const nowHidden = event.type === 'freeze' || event.type === 'pagehide' || isHidden();
+    // Every event of a hidden page is told again: any may be its last (a tab hidden long ago, then frozen or closed),
+    // and its exit then sends what an earlier exit request could not (the relay down at a tab switch).
+    if (hidden || nowHidden) {
+      hidden = nowHidden;
+      for (const listener of [...(hidden ? background : foreground)]) listener();
+    }
   };
   const listening = (attach: boolean) => {
     const method = attach ? 'addEventListener' : 'removeEventListener';

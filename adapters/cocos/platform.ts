@@ -106,8 +106,9 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
  * `game` EVENT_HIDE/EVENT_SHOW everywhere; on a web page (`page`, the global object when it has a `document`) also
  * the page's `visibilitychange` and `pagehide` (a hidden page), since the game events are not guaranteed there. Each
  * subscription attaches its own host listeners and drops them when unsubscribed, and keeps its own hidden state:
- * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once, so a
- * page left sends one exit request (each keepalive body counts against the page's 64 KiB), not one per event.
+ * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once per
+ * change, and a web page's repeats only resend what no exit request carries, so a page left sends one exit request
+ * (each keepalive body counts against the page's 64 KiB), not one per event.
  */
 function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> | undefined, clock?: (isHidden: boolean) => void): Lifecycle {
   const listen = (hidden: (isHidden: boolean) => void) => {
@@ -130,12 +131,16 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
   let last = false;
   /** Hidden now: as last heard, or a web page loaded in a background tab (no event says so until it is shown). */
   const isInBackground = () => last || page?.['document'].visibilityState === 'hidden';
-  /** Hears a change to hidden (`background`) or to shown: once per change, however many sources report it. */
+  /**
+   * Hears a change to hidden (`background`) or to shown: once per change, however many sources report it; on a web page
+   * also each later report of a hidden page (any may be its last: its exit sends what an earlier exit request could
+   * not, a tab switched while the relay was down and closed unseen). A repeat sends only what no exit request has in flight.
+   */
   const change = (background: boolean) => (listener: () => void) => {
     let hidden = isInBackground();
     return listen((isHidden) => {
       last = isHidden;
-      if (isHidden !== hidden && (hidden = isHidden) === background) listener();
+      if ((isHidden !== hidden || (page && isHidden)) && (hidden = isHidden) === background) listener();
     });
   };
   // No `onUnload`: `pagehide` is a change to hidden like the others (a separate unload subscription sent the exit

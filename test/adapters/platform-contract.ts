@@ -106,7 +106,7 @@ export function describePlatformContract(name: string, makeDevice: () => Contrac
       expect(await second.get('q:10')).toBe('q:10');
     });
 
-    it('lifecycle: each change reaches each listener once; unsubscribed listeners hear nothing', () => {
+    it('lifecycle: each change reaches each listener once (a page also hears each later report of its being hidden); unsubscribed listeners hear nothing', () => {
       const run = makeDevice().start(echo);
       const heard: string[] = [];
       const offBackground = run.platform.lifecycle.onBackground(() => heard.push('background'));
@@ -118,7 +118,9 @@ export function describePlatformContract(name: string, makeDevice: () => Contrac
       offForeground();
       run.background();
       run.foreground();
-      expect(heard).toEqual(['background', 'foreground']);
+      // A page (pageExit) is told each later report of a hidden page too: any may be its last (adapters/browser/lifecycle.ts).
+      const changes = run.platform.lifecycle.pageExit ? heard.filter((change, index) => change !== heard[index - 1]) : heard;
+      expect(changes).toEqual(['background', 'foreground']);
     });
 
     it('crypto: SHA-256 matches the FIPS 180-2 vectors; random bytes have the asked length and differ', async () => {

@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
-// The page lifecycle and network status from DOM events: one background per change whatever announces it,
-// foreground only when visible again, never `unload`, listeners detached when nobody listens.
+// The page lifecycle and network status from DOM events: the background at each event of a hidden page (any may be its
+// last), foreground only when visible again, never `unload`, listeners detached when nobody listens.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
 import { createBrowserNetwork } from '../../../adapters/browser/network.js';
@@ -24,14 +24,15 @@ function listen() {
 }
 
 describe('createBrowserLifecycle', () => {
-  it('tells a hidden page once, however many events announce it (visibilitychange, freeze, pagehide)', () => {
+  it('tells a hidden page at each event that announces it (visibilitychange, freeze, pagehide): any may be its last, and its exit sends what an earlier one could not', () => {
     const { log, stop } = listen();
     setVisibility('hidden');
+    expect(log).toEqual(['background']);
     document.dispatchEvent(new Event('freeze'));
     window.dispatchEvent(new Event('pagehide'));
-    expect(log).toEqual(['background']);
+    expect(log).toEqual(['background', 'background', 'background']);
     setVisibility('visible');
-    expect(log).toEqual(['background', 'foreground']);
+    expect(log).toEqual(['background', 'background', 'background', 'foreground']);
     stop();
   });
 
@@ -47,6 +48,15 @@ describe('createBrowserLifecycle', () => {
     stop();
   });
 
+  it('tells nothing for the events of a page that stays visible (pageshow, resume, visibilitychange)', () => {
+    const { log, stop } = listen();
+    window.dispatchEvent(new Event('pageshow'));
+    document.dispatchEvent(new Event('resume'));
+    setVisibility('visible');
+    expect(log).toEqual([]);
+    stop();
+  });
+
   it('says whether the page is hidden now (a page loaded in a background tab announces nothing until shown)', () => {
     const lifecycle = createBrowserLifecycle(window, document);
     expect(lifecycle.isInBackground?.()).toBe(false);
@@ -59,7 +69,7 @@ describe('createBrowserLifecycle', () => {
     setVisibility('hidden');
     document.dispatchEvent(new Event('freeze'));
     document.dispatchEvent(new Event('resume'));
-    expect(log).toEqual(['background']);
+    expect(log).toEqual(['background', 'background', 'background']);
     stop();
   });
 

@@ -275,7 +275,7 @@ describe('Cocos lifecycle', () => {
     expect(cc.listenerCount()).toBe(0);
   });
 
-  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is a background, told once with the events around it', () => {
+  it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is a background, told at each report of a hidden page (any may be its last)', () => {
     const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
     const window = new EventTarget();
     vi.stubGlobal('document', document);
@@ -296,7 +296,7 @@ describe('Cocos lifecycle', () => {
     document.dispatchEvent(new Event('visibilitychange'));
     cc.emit('game_on_hide');
     window.dispatchEvent(new Event('pagehide'));
-    expect(heard).toEqual(['background', 'foreground', 'background']);
+    expect(heard).toEqual(['background', 'foreground', 'background', 'background', 'background', 'background']);
   });
 });
 
@@ -417,6 +417,44 @@ describe('Cocos runtime', () => {
       expect(ends).toEqual(['hidden']);
       await vi.advanceTimersByTimeAsync(1_000);
       expect(requests).toHaveLength(1);
+      await gc.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a web build hidden while the relay is overloaded (503 Retry-After 300), then closed unseen once it recovered: the close (pagehide of a hidden page) sends the session', async () => {
+    const cc = createFakeCc('web', new Map());
+    cc.start();
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    const window = new EventTarget();
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', window);
+    vi.stubGlobal('navigator', { onLine: true });
+    let busy = true;
+    const requests: Array<{ status: number; sessionIds: string[] }> = [];
+    vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
+      const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
+      requests.push({ status: busy ? 503 : 200, sessionIds: sessions.map((s) => s.sessionId) });
+      if (busy) return new Response(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'busy' } }), { status: 503, headers: { 'retry-after': '300' } });
+      return new Response(JSON.stringify({ data: { results: sessions.map((s) => ({ sessionId: s.sessionId, status: 'SUCCESS' })) } }));
+    });
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    try {
+      const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign', headers: { authorization: 'Bearer t' } }, userId: 'player-1' });
+      await vi.advanceTimersByTimeAsync(10);
+      const id = gc.tracker.start({ campaignId: 'spring' });
+      await vi.advanceTimersByTimeAsync(3_000);
+      document.visibilityState = 'hidden';
+      document.dispatchEvent(new Event('visibilitychange'));
+      cc.emit('game_on_hide');
+      await vi.advanceTimersByTimeAsync(1_000); // the exit request and the background flush answered 503: the retry waits 5 min
+      expect(requests.length).toBeGreaterThan(0);
+      expect(requests.every((request) => request.status === 503)).toBe(true);
+      busy = false;
+      const before = requests.length;
+      window.dispatchEvent(new Event('pagehide')); // the player closes the hidden tab
+      expect(requests.slice(before)).toEqual([{ status: 200, sessionIds: [id] }]);
       await gc.dispose();
     } finally {
       vi.useRealTimers();

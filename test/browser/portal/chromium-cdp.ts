@@ -56,8 +56,9 @@ export interface StartedChromium {
  * `cdn.test` and `studio.test` are three sites on one local server; `*.localhost` is loopback already), listening
  * for DevTools on a free port. Nothing is attached to its pages: see {@link launchChromiumOverCdp} for Playwright.
  */
-export async function startChromium(): Promise<StartedChromium> {
-  const profile = mkdtempSync(join(tmpdir(), 'gc-portal-chromium-'));
+export async function startChromium(options: { profile?: string } = {}): Promise<StartedChromium> {
+  // A profile the caller passes is the player's browser profile across restarts: the caller removes it.
+  const profile = options.profile ?? mkdtempSync(join(tmpdir(), 'gc-portal-chromium-'));
   const args = [
     ...SWITCHES,
     '--headless',
@@ -75,7 +76,7 @@ export async function startChromium(): Promise<StartedChromium> {
   child.once('exit', () => process.off('exit', killOnExit));
   const close = async () => {
     await stopProcess(child);
-    removeProfile(profile);
+    if (!options.profile) removeProfile(profile);
   };
   try {
     return { endpoint: await devToolsEndpoint(child), args, close };
@@ -86,8 +87,8 @@ export async function startChromium(): Promise<StartedChromium> {
 }
 
 /** {@link startChromium}, with Playwright connected over CDP. */
-export async function launchChromiumOverCdp(): Promise<CdpChromium> {
-  const started = await startChromium();
+export async function launchChromiumOverCdp(options: { profile?: string } = {}): Promise<CdpChromium> {
+  const started = await startChromium(options);
   try {
     const browser = await chromium.connectOverCDP(started.endpoint);
     return {
@@ -129,7 +130,7 @@ function devToolsEndpoint(child: ChildProcess): Promise<string> {
  * Removes the temporary profile (retried: a helper process may still be closing its files); a profile left in the
  * temp folder after that is only warned about.
  */
-function removeProfile(profile: string): void {
+export function removeProfile(profile: string): void {
   try {
     rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   } catch (error) {

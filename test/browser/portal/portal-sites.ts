@@ -33,9 +33,10 @@ export interface GameSettings {
  * Wi-Fi) 200 `text/html` login page that the game's page can read (behind the studio's own front, CORS headers and
  * all: the SDK sees the HTML); `intercept`, that page for every request, preflight included, with no CORS header
  * (the browser blocks it: the SDK sees a failed fetch while the browser is online); `down`, every connection
- * reset (the studio's server unreachable).
+ * reset (the studio's server unreachable); `busy`, the studio's overloaded server answering every POST 503 with
+ * `Retry-After: 300` (CORS headers and all: the SDK reads it; preflights still reach the relay).
  */
-export type StudioFront = 'relay' | 'login-page' | 'intercept' | 'down';
+export type StudioFront = 'relay' | 'login-page' | 'intercept' | 'down' | 'busy';
 
 /** One game: its folder on the CDN, its relay on the studio's server, its own service (emulator). */
 export interface StudioGame {
@@ -48,6 +49,14 @@ export interface StudioGame {
   front: StudioFront;
   /** Requests something other than the relay answered (or refused). */
   notRelayed: number;
+  /** How long the relay's front holds a CORS preflight (`OPTIONS`) before the relay answers it, ms (0: at once). */
+  preflightDelayMs: number;
+  /** How long the relay's front holds a sessions `POST` before the relay takes it, ms (0: at once): a slow studio server. */
+  postDelayMs: number;
+  /** Preflights the relay's address was asked, counted as they arrive. */
+  preflights: number;
+  /** POSTs the relay's address was sent, counted as they arrive (before any delay). */
+  posts: number;
   /** What this game's service recorded for `userId`. */
   recorded(userId: string): StoredSession[];
 }
@@ -95,9 +104,15 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
 
   /** Answers instead of the relay when its front says so; false when the relay should answer. */
   const front = (game: StudioGame, req: IncomingMessage, res: ServerResponse): boolean => {
-    if (game.front === 'relay' || (game.front === 'login-page' && req.method === 'OPTIONS')) return false;
+    if (game.front === 'relay' || ((game.front === 'login-page' || game.front === 'busy') && req.method === 'OPTIONS')) return false;
     game.notRelayed += 1;
     if (game.front === 'down') return void req.socket.destroy(), true;
+    if (game.front === 'busy') {
+      req.resume();
+      const origin = req.headers.origin ?? '*';
+      res.writeHead(503, { 'content-type': 'application/json', 'retry-after': '300', 'access-control-allow-origin': origin, 'access-control-expose-headers': 'Retry-After', vary: 'Origin' });
+      return void res.end(JSON.stringify({ error: { code: 'UNAVAILABLE', message: 'busy' } })), true;
+    }
     const cors = game.front === 'login-page' && req.headers.origin ? { 'access-control-allow-origin': req.headers.origin, vary: 'Origin' } : {};
     req.resume();
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...cors }).end(CAPTIVE_PAGE);
@@ -113,8 +128,11 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     const game = studio[folder];
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
     if (site === 'studio' && game) {
-      if (!front(game, req, res)) game.handle(req, res);
-      return;
+      if (req.method === 'OPTIONS') game.preflights += 1;
+      if (req.method === 'POST') game.posts += 1;
+      const delay = req.method === 'OPTIONS' ? game.preflightDelayMs : req.method === 'POST' ? game.postDelayMs : 0;
+      const answer = () => void (front(game, req, res) || game.handle(req, res));
+      return void (delay ? setTimeout(answer, delay) : answer());
     }
     if (site === 'cdn') cdnRequests.push(path);
     if (site === 'cdn' && game) {
@@ -151,6 +169,10 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       received: [],
       front: 'relay',
       notRelayed: 0,
+      preflightDelayMs: 0,
+      postDelayMs: 0,
+      preflights: 0,
+      posts: 0,
       settings,
       recorded: (userId) => emulator.state().sessions.filter((session) => session.userId === userId),
       handle: () => undefined,
