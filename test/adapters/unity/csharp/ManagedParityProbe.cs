@@ -153,7 +153,7 @@ internal static class ManagedParityProbe
     {
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, player);
         var heard = new List<object>();
-        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason + (session == null ? " without the session" : "")), error => heard.Add("storage error"), id => { });
+        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason + (session == null ? " without the session" : "")), error => heard.Add("storage error"), id => { }, path => heard.Add("set aside"));
         Loop.Run(() => queue.Sync(0), "start-up");
         Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
         meanwhile(Path.Combine(folder.QueueDir, "000000000000-a.json"));
@@ -161,7 +161,7 @@ internal static class ManagedParityProbe
         if (delete != null) TrackerFiles.DeleteFile = delete;
         try { Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0), "enqueue b"); }
         finally { TrackerFiles.DeleteFile = realDelete; }
-        var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { });
+        var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { }, path => { });
         Loop.Run(() => next.Sync(0), "next start-up");
         var queued = new List<object>();
         foreach (var key in next.Oldest(10, new HashSet<string>())) queued.Add(key.Substring(13, key.Length - 13 - ".json".Length));
