@@ -249,8 +249,9 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Reads queued sessions (off the main thread) and marks them in flight. A file that cannot be read is set
-        /// aside and forgotten; <paramref name="setAside"/> hears each (the tracker reports it).
+        /// Reads queued sessions (off the main thread) and marks them in flight; one evicted or erased while it was read
+        /// is left out. A file that cannot be read is set aside and forgotten; <paramref name="setAside"/> hears each (the
+        /// tracker reports it).
         /// </summary>
         internal async Task<List<QueuedSession>> Read(List<string> keys, Action<string> setAside)
         {
@@ -271,6 +272,10 @@ namespace GameCampaignSdk
             for (var i = 0; i < wanted.Count; i++)
             {
                 var key = wanted[i].Key;
+                Entry now;
+                // Evicted (or erased) while it was read: it was reported dropped, so it is not sent (before, it was
+                // delivered and reported dropped both; core/tracker/queue.ts read looks its entry up after the read too).
+                if (!index.TryGetValue(key, out now) || now != wanted[i].Value) continue;
                 if (sessions[i] == null) Forget(key);
                 else
                 {

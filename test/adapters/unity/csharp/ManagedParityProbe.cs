@@ -142,6 +142,27 @@ internal static class ManagedParityProbe
     {
         Report["evictionOfASentFile"] = Eviction("evict-sent", queued => File.Delete(queued), null);
         Report["evictionDeleteRefused"] = Eviction("evict-refused", queued => { }, path => { throw new UnauthorizedAccessException("read-only: " + Path.GetFileName(path)); });
+        Report["evictionWhileRead"] = EvictionWhileRead();
+    }
+
+    /// <summary>
+    /// A queue capped at 1 holding a; b is queued and, before its write ends, a flush reads a: b's write ends first, so a
+    /// is evicted (dropped) while its read is under way. What is heard, then which sessions the read hands the flush.
+    /// managed-parity.test.ts plays the same on core/tracker/queue.ts.
+    /// </summary>
+    private static List<object> EvictionWhileRead()
+    {
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "evict-read");
+        var heard = new List<object>();
+        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason), error => heard.Add("storage error"), id => { }, path => heard.Add("set aside"));
+        Loop.Run(() => queue.Sync(0), "start-up");
+        Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
+        var oldest = queue.Oldest(10, new HashSet<string>());
+        var enqueued = queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0);
+        var reading = queue.Read(oldest, path => heard.Add("set aside"));
+        Loop.Run(() => Task.WhenAll(enqueued, reading), "b queued while a is read");
+        foreach (var item in reading.Result) heard.Add("read " + Json.Str(item.Session, "sessionId"));
+        return heard;
     }
 
     /// <summary>
