@@ -295,7 +295,9 @@ namespace GameCampaignSdk
             if (unreachable >= UnreachableAfter) RelayError(Bridge.Args("kind", "relay", "message", UnreachableMessage()));
             // As the JavaScript tracker reports it (core/tracker/flusher.ts send: an Error of the outcome's reason, and the status).
             else if (answer.Reached && !answer.Transient) RelayError(Bridge.Args("kind", "relay", "message", reason, "status", (double)answer.Status));
-            BackOff(answer.Reached ? RetryAfter.Ms(answer.RetryAfter) : null);
+            // Retry-After of an error answer only (core/relay/sender.ts classify reads it there): a 2xx defines no wait (RFC 9110
+            // section 10.2.3), and a captive portal's 200 page asking for minutes held even the game's own Flush back.
+            BackOff(answer.Reached && !answer.Ok ? RetryAfter.Ms(answer.RetryAfter) : null);
             return false;
         }
 
