@@ -312,6 +312,11 @@ it('a session evicted (dropped, overflow) while a flush reads it is not handed t
   expect(report['evictionWhileRead']).toEqual(inJavaScript);
 });
 
+it('two stored copies of one session in one batch both leave the queue on its one answer, told once (core/tracker/flusher.ts settle, decisions "One session stored twice in one batch")', () => {
+  expect(report['twoCopiesFlushed']).toEqual([1]);
+  expect(report['twoCopiesLeftQueued']).toBe(0);
+});
+
 it('evicts as the JavaScript queue does: a file another copy of the game sent meanwhile is not reported dropped; a refused delete is a storage error, the session stored and sent by the next start-up', async () => {
   const sent = await evictionInJavaScript('sent');
   expect(sent).toEqual({ heard: [], queuedAtNextStart: ['b'] });

@@ -41,6 +41,7 @@ internal static class ManagedParityProbe
         FlappingNetwork();
         BoostCurrentOn404();
         Evictions();
+        TwoCopiesOfOneSession();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -143,6 +144,34 @@ internal static class ManagedParityProbe
         Report["evictionOfASentFile"] = Eviction("evict-sent", queued => File.Delete(queued), null);
         Report["evictionDeleteRefused"] = Eviction("evict-refused", queued => { }, path => { throw new UnauthorizedAccessException("read-only: " + Path.GetFileName(path)); });
         Report["evictionWhileRead"] = EvictionWhileRead();
+    }
+
+    /// <summary>
+    /// Two stored copies of one session (two copies of the game on the player's folder both queued it, one recovering
+    /// the other's) sent in one batch: the relay answers SUCCESS for the first and SKIPPED for the second. What the
+    /// flush tells (the results of each flushed event), and how many files are left queued.
+    /// </summary>
+    private static void TwoCopiesOfOneSession()
+    {
+        UnityProcess.Start(Loop);
+        Relay.Mode = "status";
+        Relay.Status = 503;
+        var options = Options("twice");
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "twice");
+        var queued = TrackerFiles.JsonFiles(folder.QueueDir);
+        UnityProcess.Start(Loop);
+        File.Copy(Path.Combine(folder.QueueDir, queued[0]), Path.Combine(folder.QueueDir, "000000000001-" + queued[0].Substring(13)));
+        Relay.Mode = "accept";
+        var flushed = new List<object>();
+        Tracker.Flushed += e => flushed.Add((double)e.Results.Count);
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["twoCopiesFlushed"] = flushed;
+        Report["twoCopiesLeftQueued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
     }
 
     /// <summary>
