@@ -53,8 +53,8 @@ export interface SessionQueue {
   /** Up to `limit` keys, oldest first, leaving out `skip` and those being sent (a page's exit request holds them). */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
   /**
-   * Reads queued sessions and marks them in flight; a key another tracker already sent is forgotten, and one
-   * whose value no longer parses is set aside (see ./unreadable.ts).
+   * Reads queued sessions and marks them in flight (one evicted or erased while it was read is left out); a key
+   * another tracker already sent is forgotten, and one whose value no longer parses is set aside (see ./unreadable.ts).
    */
   read(keys: string[]): Promise<QueuedSession[]>;
   /** Marks keys in flight without reading them: a page's exit sends them from memory (./page-exit.ts). */
@@ -219,9 +219,7 @@ export function sessionQueue(
     async read(keys) {
       const found: QueuedSession[] = [];
       for (const key of keys) {
-        const entry = index.get(key);
-        if (!entry) continue;
-        let session = entry.session;
+        let session = index.get(key)?.session;
         try {
           session ??= await storage.get<TrackedSession>(key);
         } catch (error) {
@@ -232,9 +230,11 @@ export function sessionQueue(
         // Not in storage: its write is under way, or failed while this read waited (the session is then held in
         // memory), or storage lost it while this page holds it (its database deleted by another tab, site data
         // cleared: it was forgotten unsent and unreported), rather than sent by another tracker. assumed: a held copy
-        // another tracker sent meanwhile is sent again, answered SKIPPED.
-        session ??= entry.session ?? writing.get(key) ?? held?.get(key);
-        if (session === undefined) {
+        // another tracker sent meanwhile is sent again, answered SKIPPED. Its entry is looked up after the read: one
+        // evicted (or erased) while it was read is not sent, as it was reported dropped (found by p27: delivered and
+        // dropped both, at a start-up flush reading the oldest session as a recovered one overflowed the queue).
+        const entry = index.get(key);
+        if (!entry || !(session ??= entry.session ?? writing.get(key) ?? held?.get(key))) {
           forget(key);
           continue;
         }

@@ -50,9 +50,10 @@ export function createRelays(): Relays {
     relay.intercept((request) => {
       if (typeof mode === 'object' && 'itemStatus' in mode) {
         // A 200 whose items hold a status the spec does not define, or none (null): no item is answered.
-        const { itemStatus } = mode;
+        const { itemStatus, retryAfterSeconds } = mode;
         const results = request.body.sessions.map(({ sessionId }) => (itemStatus === null ? { sessionId } : { sessionId, status: itemStatus }));
-        return new Response(JSON.stringify({ data: { results } }), { status: 200, headers: { 'content-type': 'application/json' } });
+        const retryAfter: Record<string, string> = retryAfterSeconds === undefined ? {} : { 'retry-after': String(retryAfterSeconds) };
+        return new Response(JSON.stringify({ data: { results } }), { status: 200, headers: { 'content-type': 'application/json', ...retryAfter } });
       }
       if (typeof mode !== 'object' || !('status' in mode)) return undefined;
       const headers: Record<string, string> = mode.retryAfterSeconds === undefined ? {} : { 'retry-after': String(mode.retryAfterSeconds) };

@@ -41,7 +41,7 @@ export interface Expectation {
   continued?: string[];
 }
 
-export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string } | { itemStatus: string | null };
+export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string } | { itemStatus: string | null; retryAfterSeconds?: number };
 
 export type Step =
   | { init: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions } }
@@ -83,7 +83,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   relay: (v) =>
     v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
       ? undefined
-      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null}',
+      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
   storage: (v) => (v === 'truncate' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "unwritable" or "writable"'),
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),

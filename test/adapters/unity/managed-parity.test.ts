@@ -293,6 +293,30 @@ async function evictionInJavaScript(meanwhile: 'sent' | 'refused'): Promise<{ he
   return { heard, queuedAtNextStart };
 }
 
+/** ManagedParityProbe's EvictionWhileRead on core/tracker/queue.ts: b queued while a flush reads a, evicted meanwhile. */
+async function evictionWhileReadInJavaScript(): Promise<string[]> {
+  const storage = createMemoryStorage();
+  const heard: string[] = [];
+  const queue = sessionQueue(storage, 'q:', 1, ({ sessionId, reason }) => heard.push(`dropped ${sessionId} ${reason}`), () => heard.push('storage error'), () => 0, () => undefined);
+  await queue.sync();
+  await queue.enqueue({ sessionId: 'a' } as never);
+  const oldest = queue.oldest(10, new Set());
+  const [enqueued, read] = await Promise.all([queue.enqueue({ sessionId: 'b' } as never), queue.read(oldest)]);
+  expect(enqueued).toBe(true);
+  return [...heard, ...read.map((item) => `read ${item.session.sessionId}`)];
+}
+
+it('a session evicted (dropped, overflow) while a flush reads it is not handed to the flush, in both queues: it was delivered and reported dropped both', async () => {
+  const inJavaScript = await evictionWhileReadInJavaScript();
+  expect(inJavaScript).toEqual(['dropped a overflow']);
+  expect(report['evictionWhileRead']).toEqual(inJavaScript);
+});
+
+it('two stored copies of one session in one batch both leave the queue on its one answer, told once (core/tracker/flusher.ts settle, decisions "One session stored twice in one batch")', () => {
+  expect(report['twoCopiesFlushed']).toEqual([1]);
+  expect(report['twoCopiesLeftQueued']).toBe(0);
+});
+
 it('evicts as the JavaScript queue does: a file another copy of the game sent meanwhile is not reported dropped; a refused delete is a storage error, the session stored and sent by the next start-up', async () => {
   const sent = await evictionInJavaScript('sent');
   expect(sent).toEqual({ heard: [], queuedAtNextStart: ['b'] });

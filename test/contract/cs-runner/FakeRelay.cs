@@ -89,7 +89,8 @@ internal sealed class FakeRelay
                 results.Add(Bridge.Args("sessionId", sessionId, "status", "SUCCESS"));
             }
         }
-        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)) };
+        var retryAfter = Mode == "itemStatus" && RetryAfterSeconds.HasValue ? RetryAfterSeconds.Value.ToString(System.Globalization.CultureInfo.InvariantCulture) : null;
+        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)), RetryAfter = retryAfter };
     }
 
     private static Dictionary<string, object> Error(string code, string message)

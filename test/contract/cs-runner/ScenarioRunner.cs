@@ -308,6 +308,7 @@ internal sealed partial class Scenario
         {
             relay.Mode = "itemStatus";
             relay.ItemStatus = Json.Str(script, "itemStatus");
+            relay.RetryAfterSeconds = Json.Num(script, "retryAfterSeconds");
         }
         else throw new ScenarioFailure("unknown relay script " + Json.Serialize(value));
     }

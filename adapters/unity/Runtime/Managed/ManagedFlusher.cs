@@ -295,7 +295,9 @@ namespace GameCampaignSdk
             if (unreachable >= UnreachableAfter) RelayError(Bridge.Args("kind", "relay", "message", UnreachableMessage()));
             // As the JavaScript tracker reports it (core/tracker/flusher.ts send: an Error of the outcome's reason, and the status).
             else if (answer.Reached && !answer.Transient) RelayError(Bridge.Args("kind", "relay", "message", reason, "status", (double)answer.Status));
-            BackOff(answer.Reached ? RetryAfter.Ms(answer.RetryAfter) : null);
+            // Retry-After of an error answer only (core/relay/sender.ts classify reads it there): a 2xx defines no wait (RFC 9110
+            // section 10.2.3), and a captive portal's 200 page asking for minutes held even the game's own Flush back.
+            BackOff(answer.Reached && !answer.Ok ? RetryAfter.Ms(answer.RetryAfter) : null);
             return false;
         }
 
@@ -330,28 +332,36 @@ namespace GameCampaignSdk
             ResetBackoff();
             unreachable = 0;
             relayReported = false;
-            var unanswered = new Dictionary<string, QueuedSession>();
-            foreach (var item in batch) unanswered[Json.Str(item.Session, "sessionId")] = item;
-            var acknowledged = new List<KeyValuePair<string, PlaytimeItemResult>>();
-            var failed = new List<KeyValuePair<QueuedSession, string>>();
+            // The first answer for each sessionId, given to every item of that id (core/tracker/flusher.ts settle): two stored
+            // copies of one session (two copies of the game on the player's folder) both leave the queue on its one answer,
+            // and flushed tells it once. Before, the last copy took the answer and the other stayed, sent again at the next
+            // flush and told flushed a second time (found by p27, ManagedParityProbe TwoCopiesOfOneSession).
+            var answers = new Dictionary<string, PlaytimeItemResult>(StringComparer.Ordinal);
             foreach (var result in results ?? new List<PlaytimeItemResult>())
             {
-                QueuedSession item;
-                if (result == null || result.SessionId == null || !unanswered.TryGetValue(result.SessionId, out item)) continue;
-                unanswered.Remove(result.SessionId);
-                if (result.Status == "FAILED") failed.Add(new KeyValuePair<QueuedSession, string>(item, result.Error ?? "FAILED"));
+                if (result != null && result.SessionId != null && !answers.ContainsKey(result.SessionId)) answers[result.SessionId] = result;
+            }
+            var unanswered = new List<QueuedSession>();
+            var acknowledged = new List<KeyValuePair<string, PlaytimeItemResult>>();
+            var failed = new List<KeyValuePair<QueuedSession, string>>();
+            foreach (var item in batch)
+            {
+                PlaytimeItemResult result;
+                if (!answers.TryGetValue(Json.Str(item.Session, "sessionId") ?? "", out result)) unanswered.Add(item);
+                else if (result.Status == "FAILED") failed.Add(new KeyValuePair<QueuedSession, string>(item, result.Error ?? "FAILED"));
                 else acknowledged.Add(new KeyValuePair<string, PlaytimeItemResult>(item.Key, result));
             }
             var keys = new List<string>();
             foreach (var pair in acknowledged) keys.Add(pair.Key);
             var removed = await queue.Remove(keys, true);
             var flushed = new List<object>();
-            foreach (var pair in acknowledged) if (removed.Contains(pair.Key)) flushed.Add(Bridge.Args("sessionId", pair.Value.SessionId, "status", pair.Value.Status));
+            var told = new HashSet<PlaytimeItemResult>();
+            foreach (var pair in acknowledged) if (removed.Contains(pair.Key) && told.Add(pair.Value)) flushed.Add(Bridge.Args("sessionId", pair.Value.SessionId, "status", pair.Value.Status));
             if (flushed.Count > 0) sdk.Emit("flushed", Bridge.Args("results", flushed));
             foreach (var pair in failed) await Drop(pair.Key, "rejected", pair.Value, null);
             if (unanswered.Count == 0) return true;
             // assumed, as in JavaScript: a relay that leaves items out of its answer failed transiently for those.
-            queue.Release(Keys(new List<QueuedSession>(unanswered.Values)));
+            queue.Release(Keys(unanswered));
             sdk.Emit("error", Bridge.Args("kind", "relay", "message", "The relay answered " + (batch.Count - unanswered.Count) + " of " + batch.Count + " sessions"));
             BackOff(null);
             return false;

@@ -77,8 +77,10 @@ namespace GameCampaignSdk
         {
             var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
             var setAside = new List<string>();
-            var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside));
+            var refused = new List<Exception>();
+            var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside, refused));
             foreach (var path in setAside) ReportSetAside(path);
+            if (refused.Count > 0) StorageError(refused[0]); // a full disk: reported (once), the sessions kept for the next start-up
             foreach (var session in expired) Dropped(Json.Str(session, "sessionId"), "expired", session);
         }
     }

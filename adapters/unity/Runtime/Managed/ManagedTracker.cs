@@ -68,7 +68,7 @@ namespace GameCampaignSdk
             // First on the IoQueue, which runs its jobs in order: no record of this run is written before its lock is held.
             aliveLock = IoQueue.Run(() => AliveLock.Take(folder, runId));
             running = new RunningStore(folder, StorageError);
-            queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)));
+            queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)), ReportSetAside);
             flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside, SyncChoice);
             inBackground = ManagedLifecycle.Instance.InBackground;
             watch.Background(inBackground);

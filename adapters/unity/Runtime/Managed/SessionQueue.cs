@@ -42,6 +42,8 @@ namespace GameCampaignSdk
         private readonly Action<string, string, Dictionary<string, object>> dropped;
         private readonly Action<Exception> storageError;
         private readonly Action<string> leftMemory;
+        /// <summary>Hears the path of each damaged file an eviction set aside (the tracker reports it).</summary>
+        private readonly Action<string> setAside;
         /// <summary>Queued sessions by file name.</summary>
         private readonly Dictionary<string, Entry> index = new Dictionary<string, Entry>(StringComparer.Ordinal);
         /// <summary>File names oldest first (names sort by their sequence number); names no longer in the index are skipped and compacted away.</summary>
@@ -60,8 +62,10 @@ namespace GameCampaignSdk
 
         /// <param name="dropped">(sessionId, reason, session) of a session evicted by overflow.</param>
         /// <param name="leftMemory">the id of a held session leaving the queue (its running record may go).</param>
-        internal SessionQueue(PlayerFolder folder, int maxSize, Action<string, string, Dictionary<string, object>> dropped, Action<Exception> storageError, Action<string> leftMemory)
+        /// <param name="setAside">the path of a damaged file an eviction set aside.</param>
+        internal SessionQueue(PlayerFolder folder, int maxSize, Action<string, string, Dictionary<string, object>> dropped, Action<Exception> storageError, Action<string> leftMemory, Action<string> setAside)
         {
+            this.setAside = setAside;
             this.folder = folder;
             this.maxSize = maxSize;
             this.dropped = dropped;
@@ -182,7 +186,10 @@ namespace GameCampaignSdk
         /// Forgets the oldest session over the cap at once (so concurrent evictions pick different ones), then deletes it and
         /// reports it <c>overflow</c>, as core/tracker/queue.ts <c>evict</c> does: a file no longer there was sent and deleted
         /// by another copy of the game on this folder meanwhile (the relay has it): not reported; a delete that fails is a
-        /// storage error, not a drop: the file stays and the next start-up sends it.
+        /// storage error, not a drop: the file stays and the next start-up sends it. A damaged file (a power loss cut its
+        /// write short) is set aside and reported as any unreadable file is (<c>error</c>, kind <c>storage</c>), not
+        /// <c>dropped</c>: no one could read the session it held (before, it was reported <c>overflow</c> with no session and
+        /// the damage went unreported; found by p27, scenario storage-truncated-overflow.json).
         /// </summary>
         private async Task Evict(string key)
         {
@@ -191,15 +198,16 @@ namespace GameCampaignSdk
             try
             {
                 var path = Path.Combine(folder.QueueDir, key);
-                var setAside = new List<string>();
+                var damaged = new List<string>();
                 var gone = false;
                 var session = entry.Held ?? await IoQueue.Run(() =>
                 {
-                    var read = TrackerFiles.Read(path, Json.Obj, setAside);
-                    gone = read == null && setAside.Count == 0;
+                    var read = TrackerFiles.Read(path, QueuedFile, damaged);
+                    gone = read == null;
                     if (!gone) TrackerFiles.Delete(path);
                     return read;
                 });
+                foreach (var aside in damaged) setAside(aside);
                 if (gone) return;
                 dropped(entry.SessionId, "overflow", session);
             }
@@ -241,8 +249,9 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Reads queued sessions (off the main thread) and marks them in flight. A file that cannot be read is set
-        /// aside and forgotten; <paramref name="setAside"/> hears each (the tracker reports it).
+        /// Reads queued sessions (off the main thread) and marks them in flight; one evicted or erased while it was read
+        /// is left out. A file that cannot be read is set aside and forgotten; <paramref name="setAside"/> hears each (the
+        /// tracker reports it).
         /// </summary>
         internal async Task<List<QueuedSession>> Read(List<string> keys, Action<string> setAside)
         {
@@ -263,6 +272,10 @@ namespace GameCampaignSdk
             for (var i = 0; i < wanted.Count; i++)
             {
                 var key = wanted[i].Key;
+                Entry now;
+                // Evicted (or erased) while it was read: it was reported dropped, so it is not sent (before, it was
+                // delivered and reported dropped both; core/tracker/queue.ts read looks its entry up after the read too).
+                if (!index.TryGetValue(key, out now) || now != wanted[i].Value) continue;
                 if (sessions[i] == null) Forget(key);
                 else
                 {

@@ -15,9 +15,11 @@ namespace GameCampaignSdk
     {
         /// <summary>
         /// Deletes other players' queued sessions (oldest first, until one is young enough) and running records that
-        /// started before <paramref name="oldestMs"/> (device clock); returns them. Damaged files are set aside.
+        /// started before <paramref name="oldestMs"/> (device clock); returns them. Damaged files are set aside. A delete
+        /// that fails is added to <paramref name="refused"/>: a storage failure, which the tracker reports as JavaScript's
+        /// housekeeping does (core/tracker/housekeeping.ts: the failed delete rejects, and the tracker reports it).
         /// </summary>
-        internal static List<Dictionary<string, object>> Expire(PlayerFolder own, double oldestMs, List<string> setAside)
+        internal static List<Dictionary<string, object>> Expire(PlayerFolder own, double oldestMs, List<string> setAside, List<Exception> refused)
         {
             var expired = new List<Dictionary<string, object>>();
             foreach (var player in own.Others())
@@ -29,15 +31,29 @@ namespace GameCampaignSdk
                     var session = TrackerFiles.Read(path, Json.Obj, setAside);
                     if (session == null) continue;
                     if (!IsOld(session, oldestMs)) break; // the rest of this queue is younger still
-                    if (TrackerFiles.TryDelete(path)) expired.Add(session); // one whose delete fails (a full disk) is kept, not reported: the next start-up tries again
+                    if (Deleted(path, refused)) expired.Add(session); // one whose delete fails (a full disk) is kept, not dropped: the next start-up tries again
                 }
                 foreach (var record in RunningStore.ReadAll(player, setAside))
                 {
                     var session = record.ToSession();
-                    if (IsOld(session, oldestMs) && TrackerFiles.TryDelete(Path.Combine(player.RunningDir, record.SessionId + ".json"))) expired.Add(session);
+                    if (IsOld(session, oldestMs) && Deleted(Path.Combine(player.RunningDir, record.SessionId + ".json"), refused)) expired.Add(session);
                 }
             }
             return expired;
+        }
+
+        private static bool Deleted(string path, List<Exception> refused)
+        {
+            try
+            {
+                TrackerFiles.Delete(path);
+                return true;
+            }
+            catch (Exception error)
+            {
+                refused.Add(error);
+                return false;
+            }
         }
 
         private static bool IsOld(Dictionary<string, object> session, double oldestMs)

@@ -109,7 +109,7 @@ internal static class ManagedFilesProbe
         Directory.CreateDirectory(folder.QueueDir);
         File.WriteAllText(Path.Combine(folder.QueueDir, "000000000005-a.json"), "{\"sessionId\":\"a\"}");
         var errors = new List<object>();
-        var queue = new SessionQueue(folder, 100, (id, reason, session) => { }, error => errors.Add(error.GetType().Name), id => { });
+        var queue = new SessionQueue(folder, 100, (id, reason, session) => { }, error => errors.Add(error.GetType().Name), id => { }, path => { });
         Loop.Run(() => queue.Sync(0), "start-up");
         File.WriteAllText(Path.Combine(folder.QueueDir, "000000000003-b.json"), "{\"sessionId\":\"b\"}");
         var delete = TrackerFiles.DeleteFile;

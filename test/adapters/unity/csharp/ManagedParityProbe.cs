@@ -41,6 +41,7 @@ internal static class ManagedParityProbe
         FlappingNetwork();
         BoostCurrentOn404();
         Evictions();
+        TwoCopiesOfOneSession();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -142,6 +143,55 @@ internal static class ManagedParityProbe
     {
         Report["evictionOfASentFile"] = Eviction("evict-sent", queued => File.Delete(queued), null);
         Report["evictionDeleteRefused"] = Eviction("evict-refused", queued => { }, path => { throw new UnauthorizedAccessException("read-only: " + Path.GetFileName(path)); });
+        Report["evictionWhileRead"] = EvictionWhileRead();
+    }
+
+    /// <summary>
+    /// Two stored copies of one session (two copies of the game on the player's folder both queued it, one recovering
+    /// the other's) sent in one batch: the relay answers SUCCESS for the first and SKIPPED for the second. What the
+    /// flush tells (the results of each flushed event), and how many files are left queued.
+    /// </summary>
+    private static void TwoCopiesOfOneSession()
+    {
+        UnityProcess.Start(Loop);
+        Relay.Mode = "status";
+        Relay.Status = 503;
+        var options = Options("twice");
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        Pass(2000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "twice");
+        var queued = TrackerFiles.JsonFiles(folder.QueueDir);
+        UnityProcess.Start(Loop);
+        File.Copy(Path.Combine(folder.QueueDir, queued[0]), Path.Combine(folder.QueueDir, "000000000001-" + queued[0].Substring(13)));
+        Relay.Mode = "accept";
+        var flushed = new List<object>();
+        Tracker.Flushed += e => flushed.Add((double)e.Results.Count);
+        Loop.Run(() => GameCampaign.Init(options), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["twoCopiesFlushed"] = flushed;
+        Report["twoCopiesLeftQueued"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+    }
+
+    /// <summary>
+    /// A queue capped at 1 holding a; b is queued and, before its write ends, a flush reads a: b's write ends first, so a
+    /// is evicted (dropped) while its read is under way. What is heard, then which sessions the read hands the flush.
+    /// managed-parity.test.ts plays the same on core/tracker/queue.ts.
+    /// </summary>
+    private static List<object> EvictionWhileRead()
+    {
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "evict-read");
+        var heard = new List<object>();
+        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason), error => heard.Add("storage error"), id => { }, path => heard.Add("set aside"));
+        Loop.Run(() => queue.Sync(0), "start-up");
+        Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
+        var oldest = queue.Oldest(10, new HashSet<string>());
+        var enqueued = queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0);
+        var reading = queue.Read(oldest, path => heard.Add("set aside"));
+        Loop.Run(() => Task.WhenAll(enqueued, reading), "b queued while a is read");
+        foreach (var item in reading.Result) heard.Add("read " + Json.Str(item.Session, "sessionId"));
+        return heard;
     }
 
     /// <summary>
@@ -153,7 +203,7 @@ internal static class ManagedParityProbe
     {
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, player);
         var heard = new List<object>();
-        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason + (session == null ? " without the session" : "")), error => heard.Add("storage error"), id => { });
+        var queue = new SessionQueue(folder, 1, (id, reason, session) => heard.Add("dropped " + id + " " + reason + (session == null ? " without the session" : "")), error => heard.Add("storage error"), id => { }, path => heard.Add("set aside"));
         Loop.Run(() => queue.Sync(0), "start-up");
         Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
         meanwhile(Path.Combine(folder.QueueDir, "000000000000-a.json"));
@@ -161,7 +211,7 @@ internal static class ManagedParityProbe
         if (delete != null) TrackerFiles.DeleteFile = delete;
         try { Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0), "enqueue b"); }
         finally { TrackerFiles.DeleteFile = realDelete; }
-        var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { });
+        var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { }, path => { });
         Loop.Run(() => next.Sync(0), "next start-up");
         var queued = new List<object>();
         foreach (var key in next.Oldest(10, new HashSet<string>())) queued.Add(key.Substring(13, key.Length - 13 - ".json".Length));
