@@ -149,10 +149,14 @@ export function numbersOutOfRange(value: unknown): string[] {
   return paths;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
- * Whether a number that is not finite is anywhere in `value`. Objects are read key by key (`for...in`: JSON.parse's
- * objects have only own enumerable keys, and nothing in the prototype is enumerable) rather than through
- * `Object.values`, whose array per object was half of this walk's time over a 1000-session batch.
+ * Whether a number that is not finite is anywhere in `value`. Objects are read key by key (`for...in`) rather than
+ * through `Object.values`, whose array per object was half of this walk's time over a 1000-session batch. Own keys
+ * only: `for...in` also lists what is enumerable on the prototype, and an object put there (`Object.prototype.x =
+ * {}`, as a prototype pollution through another package's merge does) is its own `x` again, so the walk recursed until
+ * the stack ran out and every body was answered 500.
  */
 function holdsNonFinite(value: unknown): boolean {
   if (typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value);
@@ -161,7 +165,7 @@ function holdsNonFinite(value: unknown): boolean {
     for (let i = 0; i < value.length; i++) if (holdsNonFinite(value[i])) return true;
     return false;
   }
-  for (const key in value) if (holdsNonFinite((value as Record<string, unknown>)[key])) return true;
+  for (const key in value) if (hasOwn.call(value, key) && holdsNonFinite((value as Record<string, unknown>)[key])) return true;
   return false;
 }
 

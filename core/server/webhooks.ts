@@ -42,11 +42,14 @@ export class Webhooks extends Resource {
   async delete(id: number, request: DeleteWebhookRequest, options?: RequestOptions): Promise<void>;
   async delete(id: number, ...rest: [RequestOptions?] | [DeleteWebhookRequest, RequestOptions?]): Promise<void> {
     const webhookId = validated(WebhookId, id, 'id');
-    // `delete(id, options)` came first: a second argument is the request when a third follows or it names a write option.
+    // `delete(id, options)` came first: a second argument is the request when a third is given or it names a write
+    // option. A third left `undefined` (a wrapper forwarding its own parameters, `(id, a, b) => delete(id, a, b)`) is
+    // none: counted by `rest.length`, `delete(id, { signal }, undefined)` took the options for the request and the signal
+    // went unheard (the receiver deleted after the caller aborted).
     const [first, second] = rest;
-    const isRequest = rest.length > 1 || (isRecord(first) && ('isTest' in first || 'callbackId' in first));
-    // One object naming both would lose its request options (a `signal` never heard): refused instead.
-    if (rest.length === 1 && isRequest && isRecord(first) && REQUEST_OPTION_NAMES.some((name) => name in first)) {
+    const isRequest = second !== undefined || (isRecord(first) && ('isTest' in first || 'callbackId' in first));
+    // A request naming a request option would lose it (a `signal` never heard): refused instead.
+    if (isRequest && isRecord(first) && REQUEST_OPTION_NAMES.some((name) => name in first)) {
       throw new TypeError('webhooks.delete: pass the request ({ isTest, callbackId }) and the request options ({ signal, timeout, maxRetries, headers }) as two arguments: delete(id, request, options)');
     }
     const body = isRequest ? validated(DeleteWebhookRequest, first ?? {}) : undefined;

@@ -323,6 +323,21 @@ describe('webhooks', () => {
     expect(emulator.state().webhooks).toEqual([]);
   });
 
+  // A JavaScript wrapper forwarding its own parameters passes a third argument left undefined: the second is still the
+  // request options (before, counted as a request, its signal went unheard and an aborted delete removed the receiver).
+  it('delete(id, options, undefined) keeps the options; a request naming a request option beside options is refused', async () => {
+    const created = await server.webhooks.create({ url: 'http://127.0.0.1:9/hooks', eventType: 'sponsor.changed' });
+    const forward = (id: number, a?: unknown, b?: unknown) => server.webhooks.delete(id, a as never, b as never);
+    await expect(forward(created.id, { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: 'AbortError' });
+    expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
+    await expect(forward(created.id, { timeout: 5_000 }, { signal: AbortSignal.abort() })).rejects.toThrow(/delete\(id, request, options\)/);
+    expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
+    await expect(forward(created.id, { isTest: true }, undefined)).resolves.toBeUndefined();
+    expect(emulator.state().webhooks.map((hook) => hook.id)).toEqual([created.id]);
+    await expect(forward(created.id, undefined, { timeout: 5_000 })).resolves.toBeUndefined();
+    expect(emulator.state().webhooks).toEqual([]);
+  });
+
   it.each<[string, (id: number) => Promise<unknown>]>([
     ['update', (id) => server.webhooks.update(id, { isActive: true })],
     ['delete', (id) => server.webhooks.delete(id)],

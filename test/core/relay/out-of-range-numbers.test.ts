@@ -110,3 +110,29 @@ describe('the emulator', () => {
     expect([answer.status, answer.body.code, answer.body.details]).toEqual([400, 'VALIDATION_ERROR', [{ path: 'durationSeconds', message: OUT_OF_RANGE_MESSAGE }]]);
   });
 });
+
+describe('with an object made enumerable on Object.prototype (a prototype pollution in another package of the game server)', () => {
+  /** Runs `body` while `Object.prototype.polluted` is an enumerable `{ deep: 1 }`, as lodash's merge of `__proto__` leaves it. */
+  async function polluted<T>(body: () => Promise<T>): Promise<T> {
+    (Object.prototype as Record<string, unknown>)['polluted'] = { deep: 1 };
+    try {
+      return await body();
+    } finally {
+      delete (Object.prototype as Record<string, unknown>)['polluted'];
+    }
+  }
+
+  it('the walk reads only own keys: no stack overflow, and 1e400 still found', async () => {
+    await polluted(async () => {
+      expect(numbersOutOfRange(JSON.parse('{"a":{"b":[1,{"c":2}]}}'))).toEqual([]);
+      expect(numbersOutOfRange(JSON.parse('{"a":{"b":1e400}}'))).toEqual(['a.b']);
+    });
+  });
+
+  it('the relay still forwards a batch and answers 200 (a RangeError there was a 500 to every client)', async () => {
+    const { relay: faked, fake } = relayOverFakeService({ coalesceWindowMs: 0 });
+    const answer = await polluted(async () => read(await faked.fetch(relayRequest('POST', RELAY_ROUTES.playtime, withMetadata('{"level":3}', 'pol'), 'alice'))));
+    expect([answer.status, answer.body.data]).toMatchObject([200, { totalRequested: 2, successful: 2, failed: 0 }]);
+    expect(fake.calls).toHaveLength(1);
+  });
+});
