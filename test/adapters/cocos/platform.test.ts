@@ -423,7 +423,12 @@ describe('Cocos runtime', () => {
     }
   });
 
-  it('a web build hidden while the relay is overloaded (503 Retry-After 300), then closed unseen once it recovered: the close (pagehide of a hidden page) sends the session', async () => {
+  it.each([
+    ['closed (pagehide of a hidden page)', 'pagehide'],
+    // A mobile browser freezes a hidden tab before it discards it, with no other event: the engine hears no freeze
+    // (cocos-engine v3.8 pal/system-info/web/system-info.ts `_registerEvent`: visibilitychange, pagehide/pageshow only).
+    ['frozen (a mobile browser, before discarding it)', 'freeze'],
+  ] as const)('a web build hidden while the relay is overloaded (503 Retry-After 300), then %s once it recovered: that event sends the session', async (_how, event) => {
     const cc = createFakeCc('web', new Map());
     cc.start();
     const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
@@ -453,7 +458,7 @@ describe('Cocos runtime', () => {
       expect(requests.every((request) => request.status === 503)).toBe(true);
       busy = false;
       const before = requests.length;
-      window.dispatchEvent(new Event('pagehide')); // the player closes the hidden tab
+      (event === 'pagehide' ? window : document).dispatchEvent(new Event(event)); // the player closes the hidden tab, or the browser freezes it
       expect(requests.slice(before)).toEqual([{ status: 200, sessionIds: [id] }]);
       await gc.dispose();
     } finally {
