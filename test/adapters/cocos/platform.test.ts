@@ -259,6 +259,28 @@ describe('Cocos lifecycle', () => {
     expect(heard).toEqual(['hide']);
   });
 
+  it('a WeChat build is an app even with the adapter\'s global document: no page exit, told once per change whatever the document dispatches', () => {
+    // Cocos's WeChat adapter defines a global `document` with addEventListener/dispatchEvent and a fixed
+    // visibilityState 'visible' (cocos-engine platforms/minigame/platforms/wechat/wrapper/builtin/document.js), and
+    // `window` (builtin/window.js): the build is told by `wx`, not by them, so p27's repeats of a hidden page stay web-only.
+    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+    vi.stubGlobal('document', document);
+    vi.stubGlobal('window', new EventTarget());
+    const fake = createFakeWx(new Map(), noServer);
+    const cc = createFakeCc('wechat');
+    const { lifecycle, runtime } = createCocosPlatform({ cc, wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
+    expect(runtime).toBe('wechat');
+    expect(lifecycle.pageExit).toBeUndefined();
+    const heard: string[] = [];
+    lifecycle.onBackground(() => heard.push('background'));
+    lifecycle.onForeground(() => heard.push('foreground'));
+    cc.emit('game_on_hide');
+    cc.emit('game_on_hide');
+    for (const type of ['visibilitychange', 'freeze', 'pagehide']) document.dispatchEvent(new Event(type));
+    cc.emit('game_on_show');
+    expect(heard).toEqual(['background', 'foreground']);
+  });
+
   it('a listener that arrives while the game is in the background hears its return (each subscription listens on its own)', () => {
     const cc = createFakeCc('native');
     const { lifecycle } = createCocosPlatform({ cc, getRandomValues: (a) => a });
