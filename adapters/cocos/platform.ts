@@ -104,7 +104,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
 
 /**
  * `game` EVENT_HIDE/EVENT_SHOW everywhere; on a web page (`page`, the global object when it has a `document`) also
- * the page's `visibilitychange` and `pagehide` (a hidden page), since the game events are not guaranteed there. Each
+ * the page's `visibilitychange`, `freeze` and `pagehide` (a hidden page), since the game events are not guaranteed there. Each
  * subscription attaches its own host listeners and drops them when unsubscribed, and keeps its own hidden state:
  * a change several sources report (the game event, `visibilitychange`, `pagehide`) reaches the listener once per
  * change, and a web page's repeats only resend what no exit request carries, so a page left sends one exit request
@@ -121,6 +121,9 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
       game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
       const method = on ? 'addEventListener' : 'removeEventListener';
       page?.['document'][method]('visibilitychange', visibility);
+      // A hidden tab frozen (a mobile browser, before discarding it) hears no other event, and the engine hears no freeze
+      // (cocos-engine v3.8 pal/system-info/web/system-info.ts `_registerEvent`): its exit sends what an earlier one could not.
+      page?.['document'][method]('freeze', hide);
       // pagehide comes before the page stops running, whatever visibilityState says then (a navigation away).
       page?.['window']?.[method]('pagehide', hide);
     };

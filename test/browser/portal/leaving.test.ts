@@ -227,6 +227,11 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
       const firstPart = alpha.recorded(player).find((session) => session.sessionId === first.sessionId)!;
       expectPlayTime(firstPart.durationSeconds + second.durationSeconds, both);
       expect(log.filter((message) => message.type === 'error' || message.type === 'thrown')).toEqual([]);
+      // Each part reached the relay once: the hidden page's later events (visibilitychange after pagehide, freeze into
+      // the cache, resume before it is shown, the close) are each an exit again, and none resent what an exit carried.
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the tab is closed: a resend would come now
+      expect(alpha.received.filter((id) => id === first.sessionId)).toEqual([first.sessionId]);
+      expect(alpha.received.filter((id) => id === continuationId)).toEqual([continuationId]);
       await nextVisit(player);
       expect(alpha.recorded(player).length).toBe(2);
     });
