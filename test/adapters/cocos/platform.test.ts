@@ -9,6 +9,16 @@ import { createCocosPlatform, createGameCampaign, CryptoUnavailableError, Reques
 import { ConnectionError, type TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc, createFakeWebView } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
+
+/** A web build's page as the Cocos lifecycle reads it: `document` (visibilityState, its events) and `window` as globals; `navigator` online too unless `online` is false. */
+function stubWebPage(online = true): { document: EventTarget & { visibilityState: string }; window: EventTarget } {
+  const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
+  const window = new EventTarget();
+  vi.stubGlobal('document', document);
+  vi.stubGlobal('window', window);
+  if (online) vi.stubGlobal('navigator', { onLine: true });
+  return { document, window };
+}
 import { firstCopyService, secondSdkWhileFirstRuns } from '../second-sdk.js';
 
 afterEach(() => {
@@ -263,9 +273,7 @@ describe('Cocos lifecycle', () => {
     // Cocos's WeChat adapter defines a global `document` with addEventListener/dispatchEvent and a fixed
     // visibilityState 'visible' (cocos-engine platforms/minigame/platforms/wechat/wrapper/builtin/document.js), and
     // `window` (builtin/window.js): the build is told by `wx`, not by them, so p27's repeats of a hidden page stay web-only.
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-    vi.stubGlobal('document', document);
-    vi.stubGlobal('window', new EventTarget());
+    const { document } = stubWebPage(false);
     const fake = createFakeWx(new Map(), noServer);
     const cc = createFakeCc('wechat');
     const { lifecycle, runtime } = createCocosPlatform({ cc, wx: fake.wx, XMLHttpRequest: fake.XMLHttpRequest });
@@ -298,10 +306,7 @@ describe('Cocos lifecycle', () => {
   });
 
   it('on web, visibilitychange alone is enough (the game events are not guaranteed) and pagehide is a background, told at each report of a hidden page (any may be its last)', () => {
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-    const window = new EventTarget();
-    vi.stubGlobal('document', document);
-    vi.stubGlobal('window', window);
+    const { document, window } = stubWebPage(false);
     const cc = createFakeCc('web');
     const { lifecycle } = createCocosPlatform({ cc });
     const heard: string[] = [];
@@ -360,10 +365,7 @@ describe('Cocos runtime', () => {
     const table = new Map<string, string>();
     const cc = createFakeCc('web', table);
     cc.start();
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-    vi.stubGlobal('document', document);
-    vi.stubGlobal('window', new EventTarget());
-    vi.stubGlobal('navigator', { onLine: true });
+    const { document } = stubWebPage();
     const requests: Array<{ keepalive: boolean | undefined; sessions: Array<{ sessionId: string; durationSeconds: number }> }> = [];
     vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
       const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string; durationSeconds: number }> };
@@ -408,11 +410,7 @@ describe('Cocos runtime', () => {
   ])('a web build left by %s sends one exit request, not two (each keepalive body counts against the page\'s 64 KiB)', async (_case, order) => {
     const cc = createFakeCc('web', new Map());
     cc.start();
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-    const window = new EventTarget();
-    vi.stubGlobal('document', document);
-    vi.stubGlobal('window', window);
-    vi.stubGlobal('navigator', { onLine: true });
+    const { document, window } = stubWebPage();
     const requests: Array<{ keepalive: boolean | undefined; sessionIds: string[] }> = [];
     vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {
       const { sessions } = JSON.parse(String(init?.body)) as { sessions: Array<{ sessionId: string }> };
@@ -453,11 +451,7 @@ describe('Cocos runtime', () => {
   ] as const)('a web build hidden while the relay is overloaded (503 Retry-After 300), then %s once it recovered: that event sends the session', async (_how, event) => {
     const cc = createFakeCc('web', new Map());
     cc.start();
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' });
-    const window = new EventTarget();
-    vi.stubGlobal('document', document);
-    vi.stubGlobal('window', window);
-    vi.stubGlobal('navigator', { onLine: true });
+    const { document, window } = stubWebPage();
     let busy = true;
     const requests: Array<{ status: number; sessionIds: string[] }> = [];
     vi.stubGlobal('fetch', async (_input: unknown, init?: RequestInit) => {

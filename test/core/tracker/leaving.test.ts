@@ -4,10 +4,8 @@
 // 64 KiB keepalive budget and the game's last good headers. Storage still holds it in case the request is lost. A
 // page shown again continues as a new session; no play time is lost or counted twice.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
-import { createMemoryPlatform } from '../../../core/memory-platform.js';
-import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { createFakeRelay, errorAnswer } from './fake-relay.js';
+import { trackerOnPage } from './fake-page.js';
 import { RELAY_URL, T0, advance, createHarness, eventsOf, iso, recordEvents, settle, useFakeClock, type Harness } from './harness.js';
 
 beforeEach(useFakeClock);
@@ -369,19 +367,11 @@ describe('where the background is not the last event (apps, engines, the memory 
 });
 
 describe('the back/forward cache', () => {
-  /** A page's window and document as the browser lifecycle listens to them. */
-  const fakePage = () => {
-    const window = new EventTarget() as unknown as Window;
-    const document = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState }) as unknown as Document;
-    return { window, document };
-  };
   const pageEvent = (type: string, persisted: boolean) => Object.assign(new Event(type), { persisted });
 
   it('counts pagehide (persisted) as left: the session goes out in that event; pageshow continues it as a new session', async () => {
     const relay = createFakeRelay();
-    const page = fakePage();
-    const platform = { ...createMemoryPlatform({ fetch: relay.fetch }), lifecycle: createBrowserLifecycle(page.window, page.document) };
-    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+    const { page, tracker } = trackerOnPage(relay.fetch);
     const log = recordEvents(tracker);
     await settle();
     const first = tracker.start();

@@ -7,24 +7,18 @@ import { createBrowserLifecycle } from '../../../adapters/browser/lifecycle.js';
 import { createMemoryPlatform } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { createFakeRelay, errorAnswer } from './fake-relay.js';
+import { fakePage, trackerOnPage } from './fake-page.js';
 import { RELAY_URL, advance, eventsOf, recordEvents, settle, useFakeClock } from './harness.js';
 
 beforeEach(useFakeClock);
 afterEach(() => void vi.useRealTimers());
 
-const fakePage = () => {
-  const window = new EventTarget() as unknown as Window;
-  const document = Object.assign(new EventTarget(), { visibilityState: 'visible' as DocumentVisibilityState }) as unknown as Document & { visibilityState: DocumentVisibilityState };
-  return { window, document };
-};
 const sentIds = (relay: { requests: Array<{ keepalive?: boolean; body: { sessions: Array<{ sessionId: string }> } }> }) => relay.requests.map((request) => [request.keepalive, request.body.sessions.map((session) => session.sessionId)]);
 
 describe('a hidden page told again', () => {
   it('visibilitychange, pagehide, freeze, resume and pageshow while hidden, then shown: one end, one continuation, no hidden time, one exit request', async () => {
     const relay = createFakeRelay();
-    const page = fakePage();
-    const platform = { ...createMemoryPlatform({ fetch: relay.fetch }), lifecycle: createBrowserLifecycle(page.window, page.document) };
-    const tracker = new PlaytimeTracker({ platform, userId: 'player-1', relay: { url: RELAY_URL } });
+    const { page, tracker } = trackerOnPage(relay.fetch);
     const log = recordEvents(tracker);
     await settle();
     const first = tracker.start();
