@@ -88,4 +88,39 @@ describe('Hermes 0.12 (React Native 0.70), measured', () => {
       setTimeout(function () { print(JSON.stringify(out)); }, 0);`);
     expect(result).toEqual({ allSettled: 'undefined', any: 'undefined', allOfSet: [], allOfArray: [5], raceOfIterator: 'TypeError', raceOfArray: 5 });
   });
+
+  // Each other built-in the React Native entry's code calls (dist/react-native.js after the app's Babel, profile
+  // 'default'), as the SDK calls it: the same answers as V8 (issue 30 item 1's "no other ES2015+ behaviour").
+  it('runs the other built-ins the React Native bundle calls as V8 does', async () => {
+    const probe = `
+      var out = {};
+      out.fromEntries = Object.fromEntries([['a', 1]]); out.flat = [[1], [2, [3]]].flat(); out.padStart = '7'.padStart(4, '0');
+      out.codePoints = Array.from('a\\ud83d\\ude00b').length; out.bytes = Array.from(Uint8Array.from('ab', function (c) { return c.charCodeAt(0); }));
+      out.cause = new Error('m', { cause: 'c' }).cause; out.safe = Number.isSafeInteger(Math.pow(2, 53));
+      out.iso = Date.parse('2026-03-01T12:00:00.123Z'); out.isoNoMs = Date.parse('2026-03-01T12:00:00Z');
+      out.toIso = new Date(1772366400123).toISOString(); out.httpDate = new Date(Date.parse('Sun, 01 Mar 2026 12:00:00 GMT')).toUTCString();
+      out.days = new Date(new Date(0).setUTCFullYear(2024, 2, 0)).getUTCDate();
+      out.cooldown = /\\bin (\\d+) days?\\b|\\b(\\d+) days? remaining\\b/i.exec('Try again in 27 days')[1];
+      out.nonAscii = 'a\\u00e9\\ud83d\\ude00'.replace(/[^\\0-\\x7f]/g, '...').length;
+      var rows = []; for (var i = 0; i < 50; i++) rows.push([i % 3, i]);
+      out.stable = rows.sort(function (a, b) { return a[0] - b[0]; }).every(function (r, j, all) { return j === 0 || r[0] !== all[j - 1][0] || r[1] > all[j - 1][1]; });
+      out.keys = ['q:0010:a', 'q:0009:b', 'r:x'].sort();
+      var set = new Set([1, 2, 3]), seen = []; set.forEach(function (v) { seen.push(v); set.delete(v); if (v === 1) set.add(4); }); out.setWhileDeleting = seen;
+      var map = new Map([[1, 1], [2, 2]]), keys = []; for (var k of map.keys()) { keys.push(k); map.delete(k); if (k === 1) map.set(3, 3); } out.mapWhileDeleting = keys;
+      print(JSON.stringify(out));`;
+    const expected = { fromEntries: { a: 1 }, flat: [1, 2, [3]], padStart: '0007', codePoints: 3, bytes: [97, 98], cause: 'c', safe: false, iso: 1772366400123, isoNoMs: 1772366400000, toIso: '2026-03-01T12:00:00.123Z', httpDate: 'Sun, 01 Mar 2026 12:00:00 GMT', days: 29, cooldown: '27', nonAscii: 10, stable: true, keys: ['q:0009:b', 'q:0010:a', 'r:x'], setWhileDeleting: [1, 2, 3, 4], mapWhileDeleting: [1, 2, 3] };
+    expect(await onHermes(probe)).toEqual(expected);
+    let node = '';
+    new Function('print', probe)((text: string) => (node = text));
+    expect(JSON.parse(node)).toEqual(expected);
+  });
+
+  it('differs in JSON.stringify of a lone surrogate: written as it is, not escaped (ES2019); native code then gets U+FFFD', async () => {
+    const result = await onHermes(`
+      var text = JSON.stringify('a\\ud800'), codes = [];
+      for (var i = 0; i < text.length; i++) codes.push(text.charCodeAt(i).toString(16));
+      print(JSON.stringify({ codes: codes, pair: JSON.stringify('\\ud83d\\ude00').length }));`);
+    expect(result).toEqual({ codes: ['22', '61', 'd800', '22'], pair: 4 });
+    expect(JSON.stringify('a\ud800')).toBe('"a\\ud800"'); // V8, as ES2019 says
+  });
 });

@@ -32,7 +32,7 @@ export type StoryRandom = 'v2' | 'v1.11' | 'v1.8';
 
 /** What a story run printed: its result, or how it ended without one. */
 export interface StoryRun {
-  result?: { story: string; storage: string; netInfo: string; random: string; outcome?: any; error?: string; stack?: string; delivered: Array<{ sessionId: string; durationSeconds: number }>; answered: string[]; disk: unknown };
+  result?: { story: string; storage: string; netInfo: string; random: string; outcome?: any; error?: string; stack?: string; delivered: Array<{ sessionId: string; durationSeconds: number; metadata?: string }>; answered: string[]; disk: unknown };
   steps: string[];
   /** What the app wrote to `console`, `level text` per call. */
   console: string[];
@@ -82,7 +82,7 @@ export async function compile(hermesc: string, source: string): Promise<Buffer> 
  * Runs one story of the bundle on the Hermes 0.12 VM: `input` prepended as `__STORY__`, compiled by the VM's
  * `hermesc`, run with a time limit (a frozen JavaScript thread never exits: it is killed and reported, not waited for).
  */
-export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown> }, timeoutMs = 20_000): Promise<StoryRun> {
+export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown }, timeoutMs = 20_000): Promise<StoryRun> {
   const bytecode = await compile(HERMESC_OF_VM, `var __STORY__ = ${JSON.stringify(input)};\n${bundle}`);
   const dir = mkdtempSync(join(tmpdir(), 'gc-hermes-run-'));
   try {

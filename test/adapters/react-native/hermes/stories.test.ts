@@ -148,6 +148,19 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.outcome.errors).toEqual([expect.stringContaining('database or disk is full')]);
   });
 
+  // Hermes 0.12's JSON.stringify writes a lone surrogate as it is (ES2019's well-formed JSON.stringify escapes it,
+  // as today's Hermes, V8 and JavaScriptCore do), and native code gets it as U+FFFD (app/device.js nativeText):
+  // the relay gets "Ada\ufffd". Open (docs/decisions.md "Lone surrogates on Hermes 0.12"): escaping each surrogate
+  // in the React Native adapter's AsyncStorage values and fetch bodies fixes it for +61 B gzip on the Metro row.
+  it.fails('metadata holding a lone surrogate (a nickname cut mid-emoji) reaches the relay as written, sent at once, from the offline queue, or recovered after a kill', async () => {
+    const run = await story({ story: 'lone-surrogate' });
+    expect(run.outcome.errors).toEqual([]);
+    expect(run.delivered.map((session) => session.metadata)).toEqual(['{"nickname":"Ada\\ud83d","pair":"\\ud83d\\ude00"}', '{"nickname":"\\ude00Bo"}']);
+    const killed = await story({ story: 'killed', startOptions: { metadata: { nickname: 'Ada\ud83d' } } });
+    const restarted = await story({ story: 'restarted', disk: killed.disk, delivered: killed.delivered, seed: 2 });
+    expect(restarted.delivered.map((session) => session.metadata)).toEqual(['{"nickname":"Ada\\ud83d"}']);
+  });
+
   it('the relay records the session and its answer never arrives (a fetch that never settles, no signal.reason): flush() still ends, and the session counts once (later sends answered SKIPPED)', async () => {
     const run = await story({ story: 'answer-never-arrives' });
     expect(run.outcome.flushDone).toBe(true);

@@ -110,7 +110,13 @@ if (typeof globalThis.AbortController !== 'function') {
 }
 
 // --- native modules ----------------------------------------------------------------------------------
-const copy = (value) => (value === null || value === undefined ? null : String(value));
+/**
+ * A string as native code receives it: JSI hands a module (and fetch's XHR) UTF-8 made by Hermes'
+ * `HermesRuntimeImpl::utf8` (API/hermes/hermes.cpp), whose `convertUTF16ToUTF8WithReplacements` writes a lone
+ * surrogate as U+FFFD. Each pair stays.
+ */
+export const nativeText = (text) => text.replace(/[\ud800-\udbff][\udc00-\udfff]|[\ud800-\udfff]/g, (c) => (c.length > 1 ? c : '\ufffd'));
+const copy = (value) => (value === null || value === undefined ? null : nativeText(String(value)));
 const database = (name) => (disk.databases[name] = disk.databases[name] || {});
 
 /**
@@ -266,8 +272,12 @@ const API_ANSWERS = {
   [`${API}/sponsors/user/player-1`]: { userId: 'player-1', creatorKey: 'ABCDE', campaignId: 'spring-event', sponsoredAt: new Date(Date.now() - 31 * 86_400_000).toISOString() },
 };
 
+/** JSON with every character past ASCII escaped (`\\uXXXX`): the RESULT line keeps a lone surrogate readable. */
+const asciiJson = (value) => JSON.stringify(value).replace(/[^\x20-\x7e]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+
 globalThis.fetch = async (url, init) => {
   relay.requests++;
+  if (init && typeof init.body === 'string') init = { ...init, body: nativeText(init.body) };
   if (!relay.online) throw new TypeError('Network request failed');
   // A request that never settles (React Native 0.70's fetch: no answer, no error, the signal's abort unheard).
   if (relay.hang) return new Promise(() => {});
@@ -294,7 +304,7 @@ globalThis.fetch = async (url, init) => {
   const { sessions } = JSON.parse(init.body);
   const results = sessions.map((session) => {
     const known = relay.delivered.some((seen) => seen.sessionId === session.sessionId);
-    if (!known) relay.delivered.push({ sessionId: session.sessionId, durationSeconds: session.durationSeconds, campaignId: session.campaignId });
+    if (!known) relay.delivered.push({ sessionId: session.sessionId, durationSeconds: session.durationSeconds, campaignId: session.campaignId, ...(session.metadata && { metadata: asciiJson(session.metadata) }) });
     return { sessionId: session.sessionId, status: known ? 'SKIPPED' : 'SUCCESS' };
   });
   relay.answered.push(...results.map((result) => result.status));

@@ -191,11 +191,33 @@ const stories = {
     return { ends, errors };
   },
 
+  /**
+   * A session whose metadata holds a lone surrogate (a nickname cut mid-emoji), delivered at stop; a second one
+   * queued offline (through AsyncStorage) and delivered when the network returns.
+   */
+  async 'lone-surrogate'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start({ metadata: { nickname: 'Ada\ud83d', pair: '\ud83d\ude00' } });
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    setOnline(false);
+    await settle();
+    gc.tracker.start({ metadata: { nickname: '\ude00Bo' } });
+    await advance(MINUTE);
+    await gc.tracker.stop();
+    setOnline(true);
+    await advance(MINUTE);
+    await gc.dispose();
+    return { ends, errors };
+  },
+
   /** Killed two minutes into a session: the process ends here, nothing stopped; the disk goes to the next run. */
   async 'killed'() {
     const { gc } = start();
     step('start');
-    gc.tracker.start();
+    gc.tracker.start(globalThis.__STORY__.startOptions);
     await advance(2 * MINUTE);
     return { running: gc.tracker !== undefined };
   },
