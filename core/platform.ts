@@ -90,7 +90,8 @@ export interface Platform {
    * life, so it must allow long holds. Without it, one tracker per storage at a time: a second one (another process
    * on one data folder, or a second SDK in the same context) takes the first's running session for a crashed one
    * and sends it ended at its last checkpoint; the first's full session is then SKIPPED as a duplicate, and its
-   * play after that is lost. The React Native and Cocos platforms lock within their JavaScript context.
+   * play after that is lost. The React Native platform and Cocos native and mini-game builds lock within their
+   * JavaScript context; a Cocos web build with the browser's Web Locks.
    */
   lock?<T>(name: string, task: () => Promise<T>): Promise<T>;
   /** Wall clock, ms since the epoch. */

@@ -26,8 +26,8 @@ export const WEBVIEW_CLOSE_SCHEME = 'gamecampaign';
  * The locks of every Cocos platform in this JavaScript context (`Platform.lock`). A running tracker holds one for its
  * life: an SDK created again while another runs (a second component, a scene or `game.restart()` without `dispose()`)
  * waits for it before it takes that tracker's running session for a crashed one, instead of sending it ended at its
- * last checkpoint (the live tracker's whole session then SKIPPED). Native and WeChat run one context per store.
- * assumed: two tabs of one web build (one `localStorage`) are not kept apart (as before).
+ * last checkpoint (the live tracker's whole session then SKIPPED). Native and WeChat run one context per store; a web
+ * build's tabs share one `localStorage`, so it takes the browser's Web Locks instead (see `createCocosPlatform`).
  */
 const locks = new Map<string, Promise<void>>();
 
@@ -68,6 +68,13 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const native = runtime === 'native' ? nativeClock() : undefined;
   const noWebView = wx && (() => new WebViewUnavailableError('WeChat mini-games cannot show a web view'));
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
+  // A web build's tabs share one `localStorage`: their locks are the browser's Web Locks (DESIGN: `lock` is exclusive
+  // across tabs). Before, a second tab took the first's running session for a crashed one and sent it ended at its
+  // last checkpoint (the first's whole session then SKIPPED). Denied (`SecurityError`: an opaque origin, storage
+  // blocked), storage is the engine's warn-only stubs too, so this page's memory: a lock within the page is enough,
+  // as adapters/browser/lock.ts does. No Web Locks (an http:// page that is not localhost): within the page, as before.
+  // assumed: a locked task never rejects with a `SecurityError` of its own (it would run again under the page's lock).
+  const webLocks: LockManager | undefined = page?.['navigator']?.locks;
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
   // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
   const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage, runtime === 'native'), onStorageError);
@@ -92,7 +99,11 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     ...(noWebView ? { webViewUnavailable: noWebView } : {}),
     // Native builds have no signal: no `network`.
     network: wx ? wechatNetwork(wx) : page?.['navigator'] && page['window'] ? browserNetwork(page['window'], page['navigator']) : undefined,
-    lock: (name, task) => chainLock(locks, name, task),
+    lock: (name, task) =>
+      webLocks?.request(name, task).catch((error) => {
+        if (error?.name != 'SecurityError') throw error;
+        return chainLock(locks, name, task);
+      }) ?? chainLock(locks, name, task),
     now: () => Date.now(),
     // Web and native have `performance.now()`: the engine reads it on every frame (cocos-engine cocos/game/game.ts:1045,
     // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
