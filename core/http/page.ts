@@ -89,8 +89,10 @@ async function loadPage<T>(fetch: PageFetcher<T>, number: number, previous?: T[]
       for (let current = page; ; current = await current.nextPage()) {
         for (const item of current.data) {
           const id = key?.(item);
-          if (id !== undefined && seen.has(id)) continue;
-          if (id !== undefined) seen.add(id);
+          if (id !== undefined) {
+            if (seen.has(id)) continue;
+            seen.add(id);
+          }
           yield item;
         }
         if (!current.hasNextPage()) return;

@@ -71,7 +71,11 @@ function stripped(item: Record<string, unknown>): Record<string, unknown> {
   return session;
 }
 
-/** `Object.keys(item).length` without the array: JSON.parse's objects have only own enumerable keys. */
+/**
+ * `Object.keys(item).length` without the array: JSON.parse's objects have only own enumerable keys. Something enumerable
+ * on `Object.prototype` (a pollution) only makes the count larger: the session is then copied field by field, never kept
+ * with a key it should not carry.
+ */
 function keyCount(item: Record<string, unknown>): number {
   let count = 0;
   for (const _key in item) count++;
