@@ -148,26 +148,33 @@ export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
  * Checked here, not in the transport, which game clients carry (the per-call `timeout` is checked there already).
  */
 function checkedCalls(transport: Transport): Transport {
-  const check = (path: string, options: RequestOptions | undefined) => {
+  const check = (path: string, options: RequestOptions | undefined): RequestOptions | undefined => {
     checkMaxRetries((options as { maxRetries?: unknown } | undefined)?.maxRetries);
     misplaced(options, { timeoutMs: 'timeout' }, 'a call\'s options');
     if (path.length > MAX_PATH_CHARS) {
       invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
     }
+    return withoutNulls(options);
   };
   return {
     baseUrl: transport.baseUrl,
-    request: async (spec) => {
-      check(spec.path, spec.options);
-      return transport.request(spec);
-    },
-    data: async (spec) => {
-      check(spec.path, spec.options);
-      return transport.data(spec);
-    },
-    get: async (path, name, shape, options, query) => {
-      check(path, options);
-      return transport.get(path, name, shape, options, query);
-    },
+    request: async (spec) => transport.request({ ...spec, options: check(spec.path, spec.options) }),
+    data: async (spec) => transport.data({ ...spec, options: check(spec.path, spec.options) }),
+    get: async (path, name, shape, options, query) => transport.get(path, name, shape, check(path, options), query),
   };
+}
+
+/**
+ * A call's `timeout` and `maxRetries` given as `null` (a wrapper passing `config.timeout ?? null`) are the client's, as
+ * `null` is the default for the constructor's `timeoutMs` and `maxRetries`. The transport (which game clients carry)
+ * defaults only `undefined`: `{ timeout: null }` was a RangeError and `{ maxRetries: null }` turned retries off
+ * (`attempt < null` is false).
+ */
+function withoutNulls(options: RequestOptions | undefined): RequestOptions | undefined {
+  const loose = options as { timeout?: unknown; maxRetries?: unknown } | undefined;
+  if (loose?.timeout !== null && loose?.maxRetries !== null) return options;
+  const copy = { ...options } as Record<string, unknown>;
+  if (copy['timeout'] === null) delete copy['timeout'];
+  if (copy['maxRetries'] === null) delete copy['maxRetries'];
+  return copy as RequestOptions;
 }

@@ -55,6 +55,24 @@ describe("CampaignServer's per-call maxRetries", () => {
   });
 });
 
+describe("CampaignServer's per-call null options", () => {
+  // null is "the default" for the constructor's options (row "CampaignServer's maxRetries and timeoutMs"); on a call it
+  // was a RangeError for `timeout` (`null > 0` is false) and no retries at all for `maxRetries` (`attempt < null`).
+  it('takes { timeout: null } on a call as the client\'s time-out', async () => {
+    const fake = createFakeFetch(reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch });
+    await expect(server.payments.get('tx-1', { timeout: null } as never)).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(1);
+  });
+
+  it('takes { maxRetries: null } on a call as the client\'s retries, not as none', async () => {
+    const fake = createFakeFetch(reply.error(503, 'INTERNAL_ERROR', 'busy', { headers: { 'retry-after': '0' } }), reply.ok(paymentDetail));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, maxRetries: 1 });
+    await expect(server.payments.get('tx-1', { maxRetries: null } as never)).resolves.toBeDefined();
+    expect(fake.calls).toHaveLength(2);
+  });
+});
+
 describe("CampaignServer: a path too long for servers", () => {
   const expected = (length: number) =>
     expect.objectContaining({ name: 'ValidationError', code: 'VALIDATION_ERROR', details: [{ path: '(path)', message: `is ${length} characters percent-encoded, over 8100: a path parameter is too long for servers to take` }] });
