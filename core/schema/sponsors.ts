@@ -37,11 +37,18 @@ export const BoostRecord = z.object({
 export type BoostRecord = z.infer<typeof BoostRecord>;
 
 /**
+ * A history entry's `action`: `CHANGED` (the spec's) and `CREATED` (ours), or any other non-empty string a newer service
+ * writes. The spec does not enumerate the record's values ("Gaps in the resources"), so an action the SDK does not know
+ * must not fail the whole read (it did, with `validateResponses` on, as the strict enum it was).
+ */
+export type BoostHistoryAction = 'CREATED' | 'CHANGED' | (string & {});
+
+/**
  * One boost history entry. assumed: the spec shows only the `CHANGED` action and the field names
  * `previousCreatorKey`/`creatorKey`; `CREATED` and the remaining fields are ours.
  */
 export const BoostHistoryEntry = z.object({
-  action: z.enum(['CREATED', 'CHANGED']),
+  action: Id as z.ZodMiniType<BoostHistoryAction>,
   userId: z.string(),
   campaignId: z.string(),
   creatorKey: z.string(),

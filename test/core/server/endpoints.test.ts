@@ -235,3 +235,22 @@ describe('recordCheckedBulk (the relay, whose items were checked on arrival)', (
     expect(calls).toEqual([bulkSessions]);
   });
 });
+
+describe('CampaignServer: boost history actions the spec does not enumerate', () => {
+  // Spec "Gaps in the resources": the history record's fields beyond its `CHANGED` action are not shown, so a newer
+  // service may write another action (an ended boost). With validateResponses on, the whole read failed over one entry.
+  it('reads a history with an action it does not know, the value as sent', async () => {
+    const ended = { ...boostHistory[0]!, action: 'ENDED' };
+    const fake = createFakeFetch(reply.ok([...boostHistory, ended]));
+    const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+    await expect(server.sponsors.history('user-1')).resolves.toEqual([...boostHistory, ended]);
+  });
+
+  it('still refuses an action that is not a non-empty string', async () => {
+    for (const action of ['', 42, null]) {
+      const fake = createFakeFetch(reply.ok([{ ...boostHistory[0]!, action }]));
+      const server = new CampaignServer({ serverKey: SERVER_KEY, fetch: fake.fetch, validateResponses: true });
+      await expect(server.sponsors.history('user-1')).rejects.toMatchObject({ code: 'INVALID_RESPONSE' });
+    }
+  });
+});
