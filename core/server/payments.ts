@@ -16,13 +16,14 @@ import { Id } from '../schema/primitives.js';
 export class Payments extends Resource {
   /**
    * Registers up to 1000 payments; an existing transactionId is SKIPPED. Triggers one `payment.bulk_created`.
-   * Retried after transient failures: the service de-duplicates by transactionId. Sent without a `callbackId`, the call
+   * Retried after transient failures: the service de-duplicates by transactionId. Sent without a `callbackId` (or with ''), the call
    * gets one (`gcsdk-bulk-<32 hex digits>`), the same on every attempt: the service sends a summary per attempt, and the webhook
    * receiver emits one per such id (the first to arrive).
    */
   async registerBulk(request: BulkPaymentRequest, options?: RequestOptions): Promise<BulkPaymentResult> {
     const checked = validated(BulkPaymentRequest, request);
-    const body = checked.callbackId === undefined ? { ...checked, callbackId: BULK_CALLBACK_PREFIX + randomHex() } : checked;
+    // '' (an unset setting passed on) is no id either: sent as given, the call's summary could not be told from its retry's.
+    const body = !checked.callbackId ? { ...checked, callbackId: BULK_CALLBACK_PREFIX + randomHex() } : checked;
     return this.transport.data({ method: 'POST', path: path`/v1/server/payments/bulk`, body, retry: 'safe', response: { name: 'BulkPaymentResult', shape: 'item' }, options });
   }
 

@@ -88,6 +88,17 @@ describe('payments.registerBulk retried after its answer was lost', () => {
     expect(summaries.map((event) => (event as { data: { successful: number } }).data.successful)).toEqual([1, 1]);
   });
 
+  it("takes callbackId: '' (an unset setting passed on as '') as none: the call gets its own id and one summary", async () => {
+    const { emulator, server, sent, summaries } = await setup();
+    await server.payments.registerBulk({ payments: [payment('tx-6'), payment('tx-7')], callbackId: '' });
+    await emulator.webhooksIdle();
+    // Before, '' went out as the call's id: no summary could be matched to the call, and its retry's was heard too.
+    const [first, second] = sent as Array<{ callbackId: string }>;
+    expect(first?.callbackId).toMatch(new RegExp(`^${BULK_CALLBACK_PREFIX}[0-9a-f]{32}$`));
+    expect(second?.callbackId).toBe(first?.callbackId);
+    expect(summaries).toHaveLength(1);
+  });
+
   it('makes its callbackId without crypto.randomUUID, which a browser page that is not a secure context lacks', async () => {
     const { emulator, server, sent } = await setup();
     vi.spyOn(globalThis.crypto, 'randomUUID').mockImplementation(() => {
