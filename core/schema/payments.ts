@@ -3,6 +3,9 @@ import * as z from 'zod/mini';
 import { BulkItemStatus, bulkResultOf, checked, Id, UtcDateTime, WriteOptions } from './primitives.js';
 import { MAX_BULK_ITEMS } from './playtime.js';
 
+/** A currency as given: any code the service takes (the spec names no list), but not '' (which names none). */
+const Currency = checked(z.string(), z.minLength(1, 'must not be empty'));
+
 /**
  * One payment to register. assumed: the spec does not say which fields are required; identity,
  * product, amount, currency and purchase time are required (a payment means nothing without them),
@@ -13,11 +16,11 @@ const paymentItemFields = {
   transactionId: Id,
   productId: Id,
   amount: z.number(),
-  currency: checked(z.string(), z.minLength(1, 'must not be empty')),
+  currency: Currency,
   productName: z.optional(z.string()),
   purchasedAt: UtcDateTime,
   netAmount: z.optional(z.number()),
-  netCurrency: z.optional(z.string()),
+  netCurrency: z.optional(Currency),
 };
 export const PaymentItem = z.object(paymentItemFields);
 export type PaymentItem = z.infer<typeof PaymentItem>;

@@ -33,6 +33,8 @@ const CASES: Array<[string, Call, Array<{ path: string; message: string }>]> = [
   ['payments.registerBulk: amount as a string', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, amount: bad('4.99') }] }), [{ path: 'payments.0.amount', message: 'must be a number' }]],
   ['payments.register: purchasedAt', (s) => s.payments.register({ ...paymentItem, purchasedAt: '2024-02-30T00:00:00.000Z' }), [{ path: 'purchasedAt', message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' }]],
   ['payments.registerBulk: purchasedAt in local time', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, purchasedAt: '2024-05-01T19:30:00+09:00' }] }), [{ path: 'payments.0.purchasedAt', message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' }]],
+  // As `currency`: an empty one names no currency (a receipt's missing field passed on as '').
+  ['payments.registerBulk: empty netCurrency', (s) => s.payments.registerBulk({ payments: [{ ...paymentItem, netAmount: 3.49, netCurrency: '' }] }), [{ path: 'payments.0.netCurrency', message: 'must not be empty' }]],
   ['payments.get: empty transactionId', (s) => s.payments.get(''), [{ path: 'transactionId', message: 'must not be empty' }]],
   // Half an emoji cannot be written in a URL: encodeURIComponent throws a URIError.
   ['payments.get: a lone surrogate', (s) => s.payments.get('tx-\ud83d'), [{ path: '(path)', message: 'must not hold a lone surrogate (half an emoji)' }]],
