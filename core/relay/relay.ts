@@ -393,8 +393,25 @@ function checkRequired(options: RelayOptions): RelayOptions {
   if (typeof authenticate !== 'function') {
     throw new TypeError(`createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got ${String(authenticate)}`);
   }
+  for (const name of Object.keys(MISNAMED_TIME_OUTS)) {
+    if ((options as unknown as Record<string, unknown>)[name] !== undefined) throw new TypeError(`createRelay: \`${name}\` is not an option; ${MISNAMED_TIME_OUTS[name]}`);
+  }
   return options;
 }
+
+/**
+ * Time-outs under names the relay does not read, which TypeScript refuses but plain JavaScript (or `any`) passed on
+ * unread, so the default applied in silence: the upstream call's time-out is the `CampaignServer`'s own option, and
+ * each of the relay's ends in `Ms`. As `CampaignServer` refuses a misplaced `timeout` (core/server/campaign-server.ts).
+ */
+const MISNAMED_TIME_OUTS: Record<string, string> = {
+  timeout: 'pass timeoutMs to new CampaignServer({ serverKey, timeoutMs }): the relay calls the service with it',
+  timeoutMs: 'pass timeoutMs to new CampaignServer({ serverKey, timeoutMs }): the relay calls the service with it',
+  authenticateTimeout: 'use `authenticateTimeoutMs`',
+  acceptSessionTimeout: 'use `acceptSessionTimeoutMs`',
+  bodyTimeout: 'use `bodyTimeoutMs`',
+  storeTimeout: 'use `storeTimeoutMs`',
+};
 
 /**
  * A numeric option, or its default when not given. A value that is not a finite number of at least `min` throws: a

@@ -63,7 +63,9 @@ export function relayOverFakeService(options: Partial<RelayOptions> & { timeoutM
     maxRetries: 0,
     ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
   });
-  const relay = createRelay({ server, authenticate: authenticateByHeader, ...options });
+  // `timeoutMs` is the CampaignServer's (createRelay refuses it).
+  const { timeoutMs: _serverTimeout, ...relayOptions } = options;
+  const relay = createRelay({ server, authenticate: authenticateByHeader, ...relayOptions });
   return { relay, fake, server, bulkCalls: () => fake.calls.filter((c) => c.path === BULK_PATH) };
 }
 

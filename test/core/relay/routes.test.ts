@@ -201,6 +201,23 @@ describe('routing', () => {
     expect(() => createRelay(given)).toThrow(new TypeError(message));
   });
 
+  // A time-out option under a name the relay does not read (the CampaignServer's `timeoutMs`, a `...TimeoutMs` without
+  // its `Ms`) was ignored in silence: the default applied. Plain JavaScript or `any` passes what TypeScript refuses.
+  it.each<[string, string]>([
+    ['timeout', 'pass timeoutMs to new CampaignServer({ serverKey, timeoutMs }): the relay calls the service with it'],
+    ['timeoutMs', 'pass timeoutMs to new CampaignServer({ serverKey, timeoutMs }): the relay calls the service with it'],
+    ['authenticateTimeout', 'use `authenticateTimeoutMs`'],
+    ['acceptSessionTimeout', 'use `acceptSessionTimeoutMs`'],
+    ['bodyTimeout', 'use `bodyTimeoutMs`'],
+    ['storeTimeout', 'use `storeTimeoutMs`'],
+  ])('refuses a time-out under a name it does not read (%s) with a TypeError saying where it goes', (name, where) => {
+    const server = new CampaignServer({ serverKey: 'sk_relay:secret', environment: { baseUrl: BASE_URL } });
+    const given = { server, authenticate: noUser, [name]: 5_000 } as unknown as RelayOptions;
+    expect(() => createRelay(given)).toThrow(new TypeError(`createRelay: \`${name}\` is not an option; ${where}`));
+    // Left undefined (a config object's unset field), it is nothing.
+    expect(() => createRelay({ server, authenticate: noUser, [name]: undefined } as unknown as RelayOptions)).not.toThrow();
+  });
+
   it.each([
     ['GET', RELAY_ROUTES.playtime, 'POST'],
     ['PUT', RELAY_ROUTES.playtime, 'POST'],
