@@ -121,7 +121,7 @@ export class WebhookReceiver {
     const scheme = options.scheme ?? standardWebhooksScheme;
     secretList(options.secret, scheme);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
-    assertTolerance(toleranceSeconds);
+    assertTolerance(toleranceSeconds, options);
     if (options.now !== undefined && typeof options.now !== 'function') throw new TypeError(`now must be a function giving ms since the epoch, got ${typeof options.now}`);
     const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_WEBHOOK_MAX_BODY_BYTES;
     // NaN (an unset environment variable through Number()) would compare false with every size: no cap at all.

@@ -95,7 +95,7 @@ export async function verifyDelivery(options: VerifyWebhookOptions): Promise<Ver
   const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = () => Date.now(), scheme = standardWebhooksScheme } = options;
   const payload = rawBytes(options.payload);
   const secrets = secretList(secret, scheme);
-  assertTolerance(toleranceSeconds);
+  assertTolerance(toleranceSeconds, options);
   const headers = readHeaders(options.headers);
   const nowSeconds = Math.floor(clockMs(now) / 1000);
   let verified: VerifiedDelivery | void;
@@ -164,8 +164,15 @@ function kindOf(payload: unknown): string {
   return typeof name === 'string' && name !== 'Object' && name !== 'Array' && name !== '' ? `a ${name} (read its bytes first)` : 'object';
 }
 
-/** Throws a TypeError for a tolerance that is not a finite number of seconds >= 0. @internal */
-export function assertTolerance(toleranceSeconds: number): void {
+/**
+ * Throws a TypeError for a tolerance given under a name that is not read (`tolerance`, `toleranceMs`: from plain
+ * JavaScript the default 300 s applied in silence, and a value meant in ms was never seen), then for a tolerance that
+ * is not a finite number of seconds >= 0. @internal
+ */
+export function assertTolerance(toleranceSeconds: number, options?: object): void {
+  for (const name of ['tolerance', 'toleranceMs']) {
+    if ((options as Record<string, unknown> | undefined)?.[name] !== undefined) throw new TypeError(`\`${name}\` is not an option; use \`toleranceSeconds\` (in seconds)`);
+  }
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new TypeError(`toleranceSeconds must be a finite number of seconds >= 0, got ${toleranceSeconds}`);
   }

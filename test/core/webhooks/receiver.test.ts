@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ReceivedWebhookEvent, WebhookEventOf } from '../../../core/schema/events.js';
 import { WebhookTimeoutError, WebhookVerificationError } from '../../../core/webhooks/errors.js';
 import { createWebhookReceiver, type WebhookReceiver } from '../../../core/webhooks/receiver.js';
+import { verifyWebhook } from '../../../core/webhooks/verify.js';
 import { couponRedeemed, delivery, NOW_MS, NOW_SECONDS, OTHER_SECRET, received, SECRET, sponsorChanged } from './fixtures.js';
 
 /** A receiver on a clock the test moves. */
@@ -394,6 +395,15 @@ describe('createWebhookReceiver: listeners', () => {
     receiver.on('event', (event) => void events.push(event));
     const { status } = await answer(receiver, post(delivery(couponRedeemed(), { timestamp: 1000 })));
     expect([status, events, errors]).toEqual([500, [], [new TypeError('now() must give the time in ms since the epoch (a finite number), got undefined')]]);
+  });
+
+  // From plain JavaScript a tolerance under another name was ignored: the default 300 s applied, a value meant in ms unseen.
+  it.each(['tolerance', 'toleranceMs'])('refuses a tolerance named %s, at creation and in verifyWebhook, naming toleranceSeconds', async (name) => {
+    const expected = new TypeError(`\`${name}\` is not an option; use \`toleranceSeconds\` (in seconds)`);
+    expect(() => createWebhookReceiver({ secret: SECRET, [name]: 600_000 } as never)).toThrow(expected);
+    const { payload, headers } = delivery(couponRedeemed());
+    await expect(verifyWebhook({ payload, headers, secret: SECRET, [name]: 600 } as never)).rejects.toThrow(expected);
+    expect(() => createWebhookReceiver({ secret: SECRET, [name]: undefined } as never)).not.toThrow();
   });
 
   it('refuses a negative tolerance at creation', () => {
