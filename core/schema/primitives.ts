@@ -6,6 +6,7 @@
  */
 import * as z from 'zod/mini';
 import * as rules from './rules.js';
+import { DateTime as DateTimeRule } from './date-time.js';
 
 export { BULK_ITEM_STATUSES, CREATOR_KEY_PATTERN, isIsoMillis, isRecord } from './rules.js';
 
@@ -58,7 +59,7 @@ export const Timestamp = schemaOf(rules.Timestamp);
 /** An ISO 8601 date-time in UTC, any precision: the spec's timestamps outside playtime sessions. */
 export const UtcDateTime = schemaOf(rules.UtcDateTime);
 /** Any ISO 8601 date-time with a zone: what we accept where we only read what the service sends. */
-export const DateTime = schemaOf(rules.DateTime);
+export const DateTime = schemaOf(DateTimeRule);
 /** Creator key: exactly 5 uppercase alphanumeric characters. */
 export const CreatorKey = schemaOf(rules.CreatorKey);
 /** Non-empty identifier. */

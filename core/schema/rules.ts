@@ -66,17 +66,6 @@ export function isUtcDateTime(value: string): boolean {
  */
 export const UtcDateTime: Rule<string> = { type: 'string', test: isUtcDateTime, message: 'must be an ISO 8601 date-time in UTC, such as 2024-05-01T10:30:00Z' };
 
-/**
- * Any ISO 8601 date-time with a zone (`Z` or an offset), with or without fractional seconds: what we accept
- * where we only read what the service sends (webhook deliveries). assumed: the spec fixes the millisecond
- * form for playtime requests only, so a receiver must not refuse a signed delivery over `...:00Z`.
- */
-export const DateTime: Rule<string> = {
-  type: 'string',
-  test: (value) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value)),
-  message: 'must be an ISO 8601 date-time',
-};
-
 /** Creator key: exactly 5 uppercase alphanumeric characters. */
 export const CREATOR_KEY_PATTERN = /^[A-Z0-9]{5}$/;
 export const CreatorKey: Rule<string> = { type: 'string', test: (value) => CREATOR_KEY_PATTERN.test(value), message: 'must be exactly 5 uppercase letters or digits' };

@@ -48,6 +48,36 @@ describe('verifyWebhook: accepted deliveries', () => {
     expect(verified.data).toEqual(event.data);
   });
 
+  it("reads RFC 3339's lower-case t and z (section 5.6) into the typed view", async () => {
+    const base = couponRedeemed();
+    const event = { ...base, createdAt: '2024-05-01t12:00:00z', data: { ...base.data, redeemedAt: '2024-05-01t14:00:00.5+02:00' } };
+    const { payload, headers } = delivery(event);
+    expect(await verifyWebhook({ payload, headers, secret: SECRET, now })).toEqual(received(event));
+  });
+
+  it('reads date-times by one exact rule, not the runtime\'s Date.parse: a date or time that does not exist is left out, kept in raw', async () => {
+    // V8 (Node, Deno, workerd) and JavaScriptCore (Bun) alike read 2024-02-30 as March 1 and 24:00 as the next midnight.
+    for (const createdAt of ['2024-02-30T12:00:00Z', '2023-02-29T00:00:00Z', '2024-05-01T24:00:00Z', '2024-05-01T12:00:60Z', '2024-05-01T12:00:00+24:00']) {
+      const event = { ...couponRedeemed(), createdAt };
+      const { payload, headers } = delivery(event);
+      const verified = await verifyWebhook({ payload, headers, secret: SECRET, now });
+      expect(verified, createdAt).not.toHaveProperty('createdAt');
+      expect(verified.raw).toEqual(event);
+    }
+  });
+
+  it('does not ask Date.parse, so a runtime that reads a date-time otherwise types the same fields', async () => {
+    const parse = Date.parse;
+    Date.parse = () => Number.NaN;
+    try {
+      const event = { ...couponRedeemed(), createdAt: '2024-05-01T12:00:00.123456+05:30' };
+      const { payload, headers } = delivery(event);
+      expect(await verifyWebhook({ payload, headers, secret: SECRET, now })).toEqual(received(event));
+    } finally {
+      Date.parse = parse;
+    }
+  });
+
   it('accepts the raw body as bytes, a node Buffer and an ArrayBuffer', async () => {
     const event = sponsorChanged();
     const { payload, headers } = delivery(event);
