@@ -9,7 +9,7 @@ export * from './fixtures.js';
 import type { AddressInfo } from 'node:net';
 import type { HttpBindings, ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
-import { check } from '../core/schema/validate.js';
+import { check, ownFields } from './data-only.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
@@ -87,6 +87,8 @@ export interface RunningEmulator extends Emulator {
  * ```
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  // Own fields only: an option the caller left out must not be read from a polluted `Object.prototype` (data-only.ts).
+  options = ownFields(options);
   const clock = options.clock ?? { now: () => Date.now() };
   const keys = { ...(options.keys ?? DEFAULT_KEYS) };
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
@@ -151,6 +153,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
  * ```
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  options = ownFields(options);
   const emulator = createEmulator(options);
   const host = options.host ?? '127.0.0.1';
   const handle = appFetch.get(emulator)!;
@@ -197,7 +200,7 @@ function validLimits(limits: Partial<EmulatorLimits>): EmulatorLimits {
 }
 
 function validFaults(faults: Partial<Faults>): Partial<Faults> {
-  const checked = check(FaultsRequest, faults);
+  const checked = check(FaultsRequest, ownFields(faults));
   if (!checked.success) throw new TypeError(`Invalid faults: ${checked.details.map((d) => `${d.path} ${d.message}`).join('; ')}`);
   return Object.fromEntries(Object.entries(checked.data).filter(([, value]) => value !== undefined));
 }
