@@ -11,7 +11,8 @@ import { check as checkSchema, type Validated } from '../core/schema/validate.js
 /**
  * `value` with every object in it (arrays' items included) set to a null prototype, in place. An own `__proto__`
  * key (JSON.parse makes one an own property) stays an own key. Bodies reach it after the nesting check, so its walk
- * is at most `MAX_JSON_DEPTH` deep.
+ * is at most `MAX_JSON_DEPTH` deep. An object already without a prototype is taken as done with all it holds: every
+ * such object here came from this walk (a parsed body's objects, which a schema's output passes on as they are).
  */
 export function withoutPrototypes<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
@@ -19,9 +20,18 @@ export function withoutPrototypes<T>(value: T): T {
     for (const item of value) withoutPrototypes(item);
     return value;
   }
-  if (Object.getPrototypeOf(value) !== null) Object.setPrototypeOf(value, null);
+  if (Object.getPrototypeOf(value) === null) return value;
+  Object.setPrototypeOf(value, null);
   for (const key of Object.keys(value)) withoutPrototypes((value as Record<string, unknown>)[key]);
   return value;
+}
+
+/**
+ * `record` itself set to a null prototype (what it holds is left as it is): a stored record's optional fields are read
+ * (`token.campaignId`); what it holds came from a body (already without prototypes) or is only written out as JSON.
+ */
+export function withoutPrototype<T extends object>(record: T): T {
+  return Object.setPrototypeOf(record, null) as T;
 }
 
 /** A shallow copy of `value`'s own enumerable fields without a prototype (for the caller's options objects, left as they are). */

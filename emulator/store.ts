@@ -7,7 +7,7 @@ import type { BoostHistoryEntry, BoostRecord } from '../core/schema/sponsors.js'
 import type { WebhookConfig, WebhookDeliveryLog, WebhookEventType } from '../core/schema/webhooks.js';
 import type * as z from 'zod/mini';
 import type { CampaignFixture, CouponFixture, Fixtures } from './fixtures.js';
-import { withoutPrototypes } from './data-only.js';
+import { withoutPrototype, withoutPrototypes } from './data-only.js';
 import type { Clock, EmulatorLimits, Faults } from './options.js';
 
 /** A recorded playtime session, with the attribution the emulator gave it. */
@@ -142,7 +142,7 @@ export class Store {
    * order) and returns them, so that what points at them can let go too.
    */
   keep<K, V>(records: Map<K, V>, key: K, value: V): V[] {
-    records.set(key, withoutPrototypes(value));
+    records.set(key, withoutPrototype(value as object) as V);
     const dropped: V[] = [];
     if (records.size <= this.limits.records) return dropped;
     // A Map iterator stays live (it skips deleted entries and reaches new ones), so each drop goes on where the last
@@ -162,7 +162,7 @@ export class Store {
    * limit. An eighth of the limit goes at once, so a full list is not moved down for every entry appended.
    */
   append<T>(list: T[], item: T, limit: number = this.limits.records): void {
-    if (list.push(withoutPrototypes(item)) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
+    if (list.push(withoutPrototype(item as object) as T) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
   }
 
   /** Appends a delivery log entry, dropping the oldest beyond `limits.deliveries`. */

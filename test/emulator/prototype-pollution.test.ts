@@ -3,7 +3,7 @@
 // Every endpoint must answer exactly as in a clean process, and store exactly what it stores there.
 import { afterEach, describe, expect, it } from 'vitest';
 import { startEmulator } from '../../emulator/index.js';
-import { caller, emulatorAtT0, paymentBody, pkcePair, sessionBody } from './helpers.js';
+import { caller, emulatorAtT0, paymentBody, pkcePair, sessionBody, startReceiver, subscribe } from './helpers.js';
 
 /** Random tokens (web view session ids, one-time tokens, webhook secrets) differ from run to run. */
 function normalized(value: unknown): unknown {
@@ -109,6 +109,26 @@ describe('a polluted Object.prototype', () => {
     const withPollution = await polluted(key, value, scenario);
     expect(withPollution.answers).toEqual(clean.answers);
     expect(withPollution.state).toEqual(clean.state);
+  });
+});
+
+describe('a polluted Object.prototype and webhook deliveries', () => {
+  it('an event of a request without callbackId carries none, in the envelope or the delivery log', async () => {
+    const receiver = await startReceiver();
+    const emulator = emulatorAtT0();
+    try {
+      await subscribe(emulator, receiver.url, ['coupon.redeemed']);
+      await polluted('callbackId', 'cb_injected', async () => {
+        const answer = await caller(emulator)('POST', '/v1/server/coupons/redeem', { body: { couponCode: 'WELCOME', userId: 'user_1' } });
+        expect(answer.status).toBe(200);
+        await emulator.webhooksIdle();
+      });
+      expect(receiver.events().map((event) => Object.hasOwn(event, 'callbackId'))).toEqual([false]);
+      expect(emulator.state().deliveries.map((delivery) => [delivery.status, Object.hasOwn(delivery, 'callbackId')])).toEqual([['SUCCESS', false]]);
+    } finally {
+      await emulator.close();
+      await receiver.close();
+    }
   });
 });
 
