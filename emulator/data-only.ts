@@ -34,7 +34,7 @@ export function withoutPrototype<T extends object>(record: T): T {
   return Object.setPrototypeOf(record, null) as T;
 }
 
-/** A shallow copy of `value`'s own enumerable fields without a prototype (for the caller's options objects, left as they are). */
+/** A shallow copy of `value`'s own enumerable fields without a prototype (the caller's options object is left as it is). */
 export function ownFields<T extends object>(value: T): T {
   return Object.assign(Object.create(null), value) as T;
 }

@@ -100,4 +100,3 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
     await next();
   };
 }
-

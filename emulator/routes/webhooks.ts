@@ -68,7 +68,8 @@ export function webhookRoutes(app: Hono<AppEnv>, { store, webhooks, webhookHosts
   app.delete('/v1/server/webhooks/:id', (c) => {
     const hook = findHook(c, store);
     if (hook instanceof Response) return hook;
-    const checked = check(DeleteWebhookRequest, c.get('json') ?? Object.create(null)) // no prototype: a polluted `Object.prototype.isTest` is no field;
+    // Without a body: an object without a prototype, so a polluted `Object.prototype.isTest` is not read as the field.
+    const checked = check(DeleteWebhookRequest, c.get('json') ?? Object.create(null));
     if (!checked.success) return invalid(c, checked.details);
     if (checked.data.isTest === true) return c.body(null, 204);
     store.webhooks.delete(hook.id);
