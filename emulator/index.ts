@@ -23,6 +23,7 @@ import {
   DEFAULT_PORT,
   defaultWebhookRetryDelayMs,
   FaultsRequest,
+  type EmulatorKeys,
   type EmulatorLimits,
   type EmulatorOptions,
   type Faults,
@@ -90,7 +91,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   // Own fields only: an option the caller left out must not be read from a polluted `Object.prototype` (data-only.ts).
   options = ownFields(options);
   const clock = options.clock ?? { now: () => Date.now() };
-  const keys = { ...(options.keys ?? DEFAULT_KEYS) };
+  const keys = validKeys(options.keys ?? DEFAULT_KEYS);
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
@@ -198,6 +199,28 @@ function validLimits(limits: Partial<EmulatorLimits>): EmulatorLimits {
   }
   return merged;
 }
+
+/**
+ * The two keys, each `<key_id>:<secret>` in visible ASCII (the form the SDK's clients require, core/http/environment.ts
+ * `apiEndpoint`), and different from each other. Before, any value was taken: a missing key made every request a 500
+ * (`timingSafeEqual` of undefined), the same key twice passed a Client key on the Server API (spec "Authentication"
+ * rule 5: 403), and a key with a space or an empty one could never authenticate (401 for every request).
+ * @throws TypeError naming the key
+ */
+function validKeys(given: EmulatorKeys): EmulatorKeys {
+  const keys = ownFields(given);
+  for (const name of ['clientKey', 'serverKey'] as const) {
+    const key: unknown = keys[name];
+    if (typeof key !== 'string' || !KEY_FORM.test(key)) {
+      throw new TypeError(`Invalid keys: ${name} must be a string <key_id>:<secret> (visible ASCII, no spaces), got ${typeof key === 'string' ? JSON.stringify(key) : String(key)}`);
+    }
+  }
+  if (keys.clientKey === keys.serverKey) throw new TypeError('Invalid keys: clientKey and serverKey must differ (a Client key on the Server API answers 403)');
+  return { clientKey: keys.clientKey, serverKey: keys.serverKey };
+}
+
+/** `<key_id>:<secret>`: visible ASCII, the id without a colon (core/http/environment.ts `apiEndpoint`). */
+const KEY_FORM = /^[!-9;-~]+:[!-~]+$/;
 
 function validFaults(faults: Partial<Faults>): Partial<Faults> {
   const checked = check(FaultsRequest, ownFields(faults));
