@@ -102,6 +102,11 @@ describe('a polluted Object.prototype', () => {
     ['text', {}],
     ['errorRate', 1],
     ['rateLimitPerSecond', 1],
+    // createEmulator's own options, which the scenario leaves out.
+    ['clock', { now: () => 0 }],
+    ['fixtures', {}],
+    ['keys', {}],
+    ['x', () => 1],
   ];
 
   it.each(keys)('Object.prototype.%s: every endpoint answers and stores as in a clean process', async (key, value) => {
