@@ -14,6 +14,7 @@ import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
 import { loopbackForWildcard } from './host.js';
+import { checkFixtures } from './fixture-check.js';
 import { emulatorServer } from './http-errors.js';
 import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
@@ -93,6 +94,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const clock = options.clock ?? { now: () => Date.now() };
   const keys = validKeys(options.keys ?? DEFAULT_KEYS);
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
+  if (options.fixtures !== undefined) checkFixtures(options.fixtures);
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
