@@ -5,6 +5,7 @@
 import type { ErrorCode } from '../core/schema/errors.js';
 import { BOOST_COOLDOWN_DAYS, type BoostRecord } from '../core/schema/sponsors.js';
 import type { Services } from './app-env.js';
+import { withoutPrototypes } from './data-only.js';
 import { MOCK_CREATORS } from './fixtures.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -34,12 +35,13 @@ export type BoostOutcome =
  * test-mode search answers) are creators of every campaign there.
  */
 export function applyBoost({ store, webhooks }: Services, request: BoostChange, mode: 'change' | 'upsert'): BoostOutcome {
-  const { userId, creatorKey, callbackId, isTest } = request;
+  // Own fields only: callers build the request as an object literal, which would inherit a polluted `isTest`.
+  const { userId, creatorKey, callbackId, isTest, campaignId } = withoutPrototypes({ ...request });
   const current = store.boosts.get(userId);
   if (!current && mode === 'change') return { ok: false, status: 404, code: 'NOT_FOUND', message: `User ${userId} has no boost` };
-  const campaign = request.campaignId !== undefined ? store.campaign(request.campaignId) : store.activeCampaign();
+  const campaign = campaignId !== undefined ? store.campaign(campaignId) : store.activeCampaign();
   if (!campaign) {
-    const message = request.campaignId !== undefined ? `Campaign ${request.campaignId} not found` : 'The project has no active campaign';
+    const message = campaignId !== undefined ? `Campaign ${campaignId} not found` : 'The project has no active campaign';
     return { ok: false, status: 404, code: 'NOT_FOUND', message };
   }
   // Test mode answers mock data (spec "Test mode"): a test-mode search answers MOCK_CREATORS, so a test-mode boost

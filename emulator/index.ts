@@ -9,11 +9,12 @@ export * from './fixtures.js';
 import type { AddressInfo } from 'node:net';
 import type { HttpBindings, ServerType } from '@hono/node-server';
 import { unlessAborted } from '../core/http/exchange.js';
-import { check } from '../core/schema/validate.js';
+import { check, ownFields } from './data-only.js';
 import { createApp } from './app.js';
 import type { Services } from './app-env.js';
 import { demoFixtures } from './fixtures.js';
 import { loopbackForWildcard } from './host.js';
+import { checkFixtures } from './fixture-check.js';
 import { emulatorServer } from './http-errors.js';
 import { isDropped, LatencyWaits } from './middleware/faults.js';
 import {
@@ -23,6 +24,7 @@ import {
   DEFAULT_PORT,
   defaultWebhookRetryDelayMs,
   FaultsRequest,
+  type EmulatorKeys,
   type EmulatorLimits,
   type EmulatorOptions,
   type Faults,
@@ -87,9 +89,12 @@ export interface RunningEmulator extends Emulator {
  * ```
  */
 export function createEmulator(options: EmulatorOptions = {}): Emulator {
+  // Own fields only: an option the caller left out must not be read from a polluted `Object.prototype` (data-only.ts).
+  options = ownFields(options);
   const clock = options.clock ?? { now: () => Date.now() };
-  const keys = { ...(options.keys ?? DEFAULT_KEYS) };
+  const keys = validKeys(options.keys ?? DEFAULT_KEYS);
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
+  if (options.fixtures !== undefined) checkFixtures(options.fixtures);
   const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
@@ -151,6 +156,7 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
  * ```
  */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  options = ownFields(options);
   const emulator = createEmulator(options);
   const host = options.host ?? '127.0.0.1';
   const handle = appFetch.get(emulator)!;
@@ -196,8 +202,30 @@ function validLimits(limits: Partial<EmulatorLimits>): EmulatorLimits {
   return merged;
 }
 
+/**
+ * The two keys, each `<key_id>:<secret>` in visible ASCII (the form the SDK's clients require, core/http/environment.ts
+ * `apiEndpoint`), and different from each other. Before, any value was taken: a missing key made every request a 500
+ * (`timingSafeEqual` of undefined), the same key twice passed a Client key on the Server API (spec "Authentication"
+ * rule 5: 403), and a key with a space or an empty one could never authenticate (401 for every request).
+ * @throws TypeError naming the key
+ */
+function validKeys(given: EmulatorKeys): EmulatorKeys {
+  const keys = ownFields(given);
+  for (const name of ['clientKey', 'serverKey'] as const) {
+    const key: unknown = keys[name];
+    if (typeof key !== 'string' || !KEY_FORM.test(key)) {
+      throw new TypeError(`Invalid keys: ${name} must be a string <key_id>:<secret> (visible ASCII, no spaces), got ${typeof key === 'string' ? JSON.stringify(key) : String(key)}`);
+    }
+  }
+  if (keys.clientKey === keys.serverKey) throw new TypeError('Invalid keys: clientKey and serverKey must differ (a Client key on the Server API answers 403)');
+  return { clientKey: keys.clientKey, serverKey: keys.serverKey };
+}
+
+/** `<key_id>:<secret>`: visible ASCII, the id without a colon (core/http/environment.ts `apiEndpoint`). */
+const KEY_FORM = /^[!-9;-~]+:[!-~]+$/;
+
 function validFaults(faults: Partial<Faults>): Partial<Faults> {
-  const checked = check(FaultsRequest, faults);
+  const checked = check(FaultsRequest, ownFields(faults));
   if (!checked.success) throw new TypeError(`Invalid faults: ${checked.details.map((d) => `${d.path} ${d.message}`).join('; ')}`);
   return Object.fromEntries(Object.entries(checked.data).filter(([, value]) => value !== undefined));
 }

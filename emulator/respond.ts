@@ -4,17 +4,28 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import * as z from 'zod/mini';
 import { CODE_BY_STATUS, errorBody, type ErrorCode, type ErrorDetail } from '../core/schema/errors.js';
 import { WriteOptions, type Pagination } from '../core/schema/primitives.js';
-import { check } from '../core/schema/validate.js';
+import { check } from './data-only.js';
 import type { AppContext } from './app-env.js';
+
+/**
+ * `value` as JSON with `status`. Not hono's `c.json`: it spreads its headers into an object and reads it with
+ * `for...in` (hono context.js `setDefaultContentType`, `#newResponse`), which also lists a key enumerable on
+ * `Object.prototype`, so in a process where a library polluted it (`Object.prototype.x = {}`) every answer, the 500
+ * for that failure included, threw ("v is not iterable"). The headers here are an init object `new Headers` reads by
+ * its own keys only.
+ */
+export function json(c: AppContext, value: unknown, status: ContentfulStatusCode = 200): Response {
+  return c.body(JSON.stringify(value), { status, headers: { 'content-type': 'application/json' } });
+}
 
 /** `{ data }` with status 200 (or the one given). */
 export function ok(c: AppContext, data: unknown, status: ContentfulStatusCode = 200): Response {
-  return c.json({ data }, status);
+  return json(c, { data }, status);
 }
 
 /** An error response in the spec's shape. */
 export function fail(c: AppContext, status: ContentfulStatusCode, code: ErrorCode, message: string, details?: ErrorDetail[]): Response {
-  return c.json(errorBody(status, code, message, details), status);
+  return json(c, errorBody(status, code, message, details), status);
 }
 
 /** 400 (or 422) `VALIDATION_ERROR` with `details`; the message names the first problem and counts the others. */
@@ -56,17 +67,30 @@ export function describeDetails(details: ErrorDetail[]): string {
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
 /**
+ * The request's query parameters, each by its decoded name, in an object without a prototype. Not hono's
+ * `c.req.query()`: it fills `{}` with `results[name] ??= value` (hono utils/url.ts `_getQueryParam`), so a name
+ * enumerable on a polluted `Object.prototype` (`limit`) was never set, and a schema then read the inherited value.
+ * decodable-url.ts has already refused names and values that do not decode and names given twice.
+ */
+export function queryOf(c: AppContext): Record<string, string> {
+  const query: Record<string, string> = Object.create(null);
+  for (const [name, value] of new URL(c.req.url).searchParams) query[name] = value;
+  return query;
+}
+
+/**
  * Query strings as typed values for schema checks: decimal numerals of `numbers` become numbers, `true`/`false` of
- * `booleans` become booleans; anything else stays a string so the schema reports it (`must be a number`).
+ * `booleans` become booleans; anything else stays a string so the schema reports it (`must be a number`). The
+ * result has no prototype: a schema reading an optional parameter the query lacks must not find it inherited.
  */
 export function coerceQuery(query: Record<string, string>, numbers: string[], booleans: string[] = []): Record<string, unknown> {
-  const out: Record<string, unknown> = { ...query };
+  const out: Record<string, unknown> = Object.assign(Object.create(null), query);
   for (const name of numbers) {
-    const value = query[name];
+    const value = Object.hasOwn(query, name) ? query[name] : undefined;
     if (value !== undefined && DECIMAL.test(value)) out[name] = Number(value);
   }
   for (const name of booleans) {
-    const value = query[name];
+    const value = Object.hasOwn(query, name) ? query[name] : undefined;
     if (value === 'true' || value === 'false') out[name] = value === 'true';
   }
   return out;

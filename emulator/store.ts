@@ -7,6 +7,7 @@ import type { BoostHistoryEntry, BoostRecord } from '../core/schema/sponsors.js'
 import type { WebhookConfig, WebhookDeliveryLog, WebhookEventType } from '../core/schema/webhooks.js';
 import type * as z from 'zod/mini';
 import type { CampaignFixture, CouponFixture, Fixtures } from './fixtures.js';
+import { withoutPrototype, withoutPrototypes } from './data-only.js';
 import type { Clock, EmulatorLimits, Faults } from './options.js';
 
 /** A recorded playtime session, with the attribution the emulator gave it. */
@@ -136,11 +137,12 @@ export class Store {
   }
 
   /**
-   * Stores a record under its key, then drops the oldest records beyond `limits.records` (a Map keeps insertion
+   * Stores a record (its prototype set to null, data-only.ts: an optional field it lacks must not read a polluted
+   * `Object.prototype`) under its key, then drops the oldest records beyond `limits.records` (a Map keeps insertion
    * order) and returns them, so that what points at them can let go too.
    */
   keep<K, V>(records: Map<K, V>, key: K, value: V): V[] {
-    records.set(key, value);
+    records.set(key, withoutPrototype(value as object) as V);
     const dropped: V[] = [];
     if (records.size <= this.limits.records) return dropped;
     // A Map iterator stays live (it skips deleted entries and reaches new ones), so each drop goes on where the last
@@ -160,7 +162,7 @@ export class Store {
    * limit. An eighth of the limit goes at once, so a full list is not moved down for every entry appended.
    */
   append<T>(list: T[], item: T, limit: number = this.limits.records): void {
-    if (list.push(item) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
+    if (list.push(withoutPrototype(item as object) as T) > limit) list.splice(0, Math.max(list.length - limit, Math.ceil(limit / 8)));
   }
 
   /** Appends a delivery log entry, dropping the oldest beyond `limits.deliveries`. */
@@ -194,7 +196,7 @@ export class Store {
     this.#clockOffsetMs = 0;
     this.#oldest = new WeakMap();
     this.#counters = { payment: 0, couponUsage: 0, webhook: 0 };
-    this.fixtures = structuredClone(this.loadFixtures(this.clock.now()));
+    this.fixtures = withoutPrototypes(structuredClone(this.loadFixtures(this.clock.now())));
     this.faults = { ...this.initialFaults };
     this.sessions.clear();
     this.payments.clear();
@@ -208,8 +210,8 @@ export class Store {
     this.webviewCurrent.clear();
     this.requests = {};
     for (const boost of this.fixtures.boosts) {
-      this.boosts.set(boost.userId, { ...boost });
-      this.boostHistory.push({ action: 'CREATED', userId: boost.userId, campaignId: boost.campaignId, creatorKey: boost.creatorKey, createdAt: boost.sponsoredAt });
+      this.boosts.set(boost.userId, withoutPrototypes({ ...boost }));
+      this.boostHistory.push(withoutPrototypes({ action: 'CREATED', userId: boost.userId, campaignId: boost.campaignId, creatorKey: boost.creatorKey, createdAt: boost.sponsoredAt }));
     }
   }
 

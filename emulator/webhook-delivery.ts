@@ -7,6 +7,7 @@
 import type { WebhookEvent } from '../core/schema/events.js';
 import type { WebhookEventType } from '../core/schema/webhooks.js';
 import { signWebhook } from '../core/webhooks/sign.js';
+import { withoutPrototype } from './data-only.js';
 import { randomToken } from './ids.js';
 import type { Clock } from './options.js';
 import type { Store, StoredDelivery } from './store.js';
@@ -62,7 +63,8 @@ export class WebhookDispatcher {
   /** Builds the event envelope and starts its delivery to every active receiver registered for its type. */
   emit<T extends WebhookEventType>(type: T, data: EventData<T>, callbackId?: string): void {
     if (this.#closed) return;
-    const event = { id: randomToken('evt_', 12), type, createdAt: this.store.iso(), ...(callbackId !== undefined ? { callbackId } : {}), data } as WebhookEvent;
+    // No prototype: `event.callbackId` of an event without one must not read a polluted `Object.prototype` (data-only.ts).
+    const event = withoutPrototype({ id: randomToken('evt_', 12), type, createdAt: this.store.iso(), ...(callbackId !== undefined ? { callbackId } : {}), data } as WebhookEvent);
     for (const hook of this.store.webhooks.values()) {
       if (!hook.isActive || hook.eventType !== type) continue;
       const lane = this.#lane(hook.id);

@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, SERVICE_MAX_BODY_BYTES, scanJsonDepth } from '../../core/schema/json-limits.js';
 import { conflictingContentType, isJsonContentType, unsupportedEncodingMessage, utf8Text } from '../../core/relay/request-body.js';
 import type { AppEnv } from '../app-env.js';
+import { withoutPrototypes } from '../data-only.js';
 import { fail, invalid } from '../respond.js';
 
 /** Bodies above this answer 413: the service's limit, which the relay splits its merged calls under. */
@@ -64,7 +65,10 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
     if (!['POST', 'PUT', 'PATCH', 'DELETE'].includes(c.req.method)) return next();
     let bytes: ArrayBuffer;
     try {
-      bytes = await c.req.arrayBuffer();
+      // The raw request's own reader: hono's `c.req.arrayBuffer()` looks for a cached body with `for...in` over `{}`
+      // (hono request.js `#cachedBody`), which lists a key enumerable on a polluted `Object.prototype`, and then
+      // calls `.then` on its value: every body read as "could not be read".
+      bytes = await c.req.raw.arrayBuffer();
     } catch {
       return unreadableBody(c);
     }
@@ -91,7 +95,8 @@ export function parseJsonBody(required: boolean): MiddlewareHandler<AppEnv> {
     // `1e400` parses as Infinity, which would be stored and shown back as null: refused, naming where, as the relay does.
     const outOfRange = numbersOutOfRange(value);
     if (outOfRange.length > 0) return invalid(c, outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE })));
-    c.set('json', value);
+    // No prototypes: a field the body lacks must not be read from a polluted `Object.prototype` (data-only.ts).
+    c.set('json', withoutPrototypes(value));
     await next();
   };
 }

@@ -2,10 +2,10 @@
 import type { Hono } from 'hono';
 import { SearchCreatorsQuery, type Campaign, type CampaignDetail } from '../../core/schema/campaigns.js';
 import { PageQuery } from '../../core/schema/primitives.js';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { MOCK_CREATORS, type CampaignFixture } from '../fixtures.js';
-import { coerceQuery, invalid, notFound, ok, paginate } from '../respond.js';
+import { coerceQuery, invalid, json, notFound, ok, paginate, queryOf } from '../respond.js';
 import type { Store } from '../store.js';
 
 /** Creators a search returns when it names no limit. assumed: the page size default, 20. */
@@ -14,9 +14,9 @@ export const DEFAULT_SEARCH_LIMIT = 20;
 /** Registers the campaign and creator routes. */
 export function campaignRoutes(app: Hono<AppEnv>, { store }: Services): void {
   app.get('/v1/server/campaigns', (c) => {
-    const query = check(PageQuery, coerceQuery(c.req.query(), ['page', 'limit']));
+    const query = check(PageQuery, coerceQuery(queryOf(c), ['page', 'limit']));
     if (!query.success) return invalid(c, query.details);
-    return c.json(paginate(store.fixtures.campaigns.map(campaignSummary), query.data.page, query.data.limit));
+    return json(c, paginate(store.fixtures.campaigns.map(campaignSummary), query.data.page, query.data.limit));
   });
 
   for (const surface of ['server', 'client'] as const) {
@@ -33,7 +33,7 @@ export function campaignRoutes(app: Hono<AppEnv>, { store }: Services): void {
 
   // Registered before /creators/:creatorKey so that "search" is not taken for a key.
   app.get('/v1/client/creators/search', (c) => {
-    const query = check(SearchCreatorsQuery, coerceQuery(c.req.query(), ['limit'], ['isTest']));
+    const query = check(SearchCreatorsQuery, coerceQuery(queryOf(c), ['limit'], ['isTest']));
     if (!query.success) return invalid(c, query.details);
     const { q, limit = DEFAULT_SEARCH_LIMIT, isTest } = query.data;
     // assumed: test mode answers the mock creators whatever the text.

@@ -3,10 +3,10 @@
  * faults, reset to the fixtures. Not part of the spec.
  */
 import type { Hono } from 'hono';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import type { AppEnv } from '../app-env.js';
 import { ClockRequest, FaultsRequest, type Faults } from '../options.js';
-import { invalid, ok } from '../respond.js';
+import { invalid, json, ok } from '../respond.js';
 import type { EmulatorState } from '../store.js';
 
 /** What the control routes act on: the emulator's own methods. */
@@ -21,7 +21,7 @@ export interface Controls {
 
 /** Registers the control routes. */
 export function controlRoutes(app: Hono<AppEnv>, controls: Controls): void {
-  app.get('/_emulator/state', (c) => c.json(controls.state()));
+  app.get('/_emulator/state', (c) => json(c, controls.state()));
 
   app.post('/_emulator/clock', (c) => {
     const checked = check(ClockRequest, c.get('json'));

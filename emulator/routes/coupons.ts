@@ -2,10 +2,10 @@
 import type { Hono } from 'hono';
 import { RedeemCouponRequest, ValidateCouponRequest, type CouponRedemption, type CouponUsage, type CouponValidation } from '../../core/schema/coupons.js';
 import { PageQuery } from '../../core/schema/primitives.js';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import type { AppEnv, Services } from '../app-env.js';
 import type { CouponFixture } from '../fixtures.js';
-import { coerceQuery, fail, invalid, ok, paginate } from '../respond.js';
+import { coerceQuery, fail, invalid, json, ok, paginate, queryOf } from '../respond.js';
 import type { Store } from '../store.js';
 
 /** errorCode of an unknown coupon. assumed: the spec shows the field, not its values. */
@@ -61,11 +61,11 @@ export function couponRoutes(app: Hono<AppEnv>, { store, webhooks }: Services): 
   });
 
   app.get('/v1/server/coupons/user/:userId', (c) => {
-    const query = check(PageQuery, coerceQuery(c.req.query(), ['page', 'limit']));
+    const query = check(PageQuery, coerceQuery(queryOf(c), ['page', 'limit']));
     if (!query.success) return invalid(c, query.details);
     const userId = c.req.param('userId');
     const usages = store.couponUsages.filter((usage) => usage.userId === userId);
-    return c.json(paginate(usages, query.data.page, query.data.limit));
+    return json(c, paginate(usages, query.data.page, query.data.limit));
   });
 }
 

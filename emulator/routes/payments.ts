@@ -3,7 +3,7 @@ import type { Hono } from 'hono';
 import type { ErrorDetail } from '../../core/schema/errors.js';
 import { BulkPaymentRequest, PaymentItem, PaymentRequest, type PaymentDetail, type PaymentItemResult, type PaymentRecord } from '../../core/schema/payments.js';
 import { bulkResultFrom } from '../../core/schema/primitives.js';
-import { check } from '../../core/schema/validate.js';
+import { check, withoutPrototypes } from '../data-only.js';
 import type { AppEnv, Services } from '../app-env.js';
 import { describeDetails, envelopeProblems, invalid, notFound, ok, writeOptionsOf } from '../respond.js';
 import type { Store } from '../store.js';
@@ -53,7 +53,8 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
   app.post('/v1/server/payments', (c) => {
     const checked = check(PaymentRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
-    const { isTest, callbackId, ...item } = checked.data;
+    const { isTest, callbackId, ...rest } = checked.data;
+    const item = withoutPrototypes(rest); // a rest object is a new `{}`: `item.netAmount` must not be inherited
     const existing = store.payments.get(item.transactionId);
     if (existing) return ok(c, existing);
     const record = paymentRecord(store, item, isTest === true);

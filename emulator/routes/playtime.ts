@@ -4,7 +4,7 @@ import type * as z from 'zod/mini';
 import type { ErrorDetail } from '../../core/schema/errors.js';
 import { BulkPlaytimeItem, BulkPlaytimeRequest, endsBeforeStart, PlaytimeSessionRequest, type PlaytimeItemResult, type PlaytimeSession } from '../../core/schema/playtime.js';
 import { bulkResultFrom } from '../../core/schema/primitives.js';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import type { AppEnv, Services } from '../app-env.js';
 import { describeDetails, envelopeProblems, invalid, ok, writeOptionsOf } from '../respond.js';
 import type { Store, StoredSession } from '../store.js';

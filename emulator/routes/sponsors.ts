@@ -4,7 +4,7 @@
  */
 import type { Hono } from 'hono';
 import { ChangeSponsorRequest, CreateSponsorRequest } from '../../core/schema/sponsors.js';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { applyBoost, type BoostOutcome } from '../boosts.js';
 import { fail, invalid, notFound, ok } from '../respond.js';

@@ -3,7 +3,7 @@
  * answered, nothing recorded). @see spec "Create webhook" and the endpoints after it, "Test mode"
  */
 import type { Hono } from 'hono';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import { CreateWebhookRequest, DeleteWebhookRequest, UpdateWebhookRequest, type CreatedWebhook, type WebhookConfig, type WebhookDeliveryLog } from '../../core/schema/webhooks.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { webhookSecret } from '../ids.js';
@@ -68,7 +68,8 @@ export function webhookRoutes(app: Hono<AppEnv>, { store, webhooks, webhookHosts
   app.delete('/v1/server/webhooks/:id', (c) => {
     const hook = findHook(c, store);
     if (hook instanceof Response) return hook;
-    const checked = check(DeleteWebhookRequest, c.get('json') ?? {});
+    // Without a body: an object without a prototype, so a polluted `Object.prototype.isTest` is not read as the field.
+    const checked = check(DeleteWebhookRequest, c.get('json') ?? Object.create(null));
     if (!checked.success) return invalid(c, checked.details);
     if (checked.data.isTest === true) return c.body(null, 204);
     store.webhooks.delete(hook.id);

@@ -6,7 +6,7 @@ import { sha256 } from '@noble/hashes/sha2.js';
 import type { Hono } from 'hono';
 import * as z from 'zod/mini';
 import { CreateSponsorRequest, type BoostRecord } from '../../core/schema/sponsors.js';
-import { check } from '../../core/schema/validate.js';
+import { check } from '../data-only.js';
 import { CreateOttRequest, WebviewExchangeRequest, type OneTimeToken, type WebviewSession } from '../../core/schema/webview.js';
 import type { AppEnv, AppContext, Services } from '../app-env.js';
 import { applyBoost } from '../boosts.js';
@@ -147,7 +147,8 @@ export function webviewRoutes(app: Hono<AppEnv>, services: Services): void {
     return outcome.ok ? ok(c, outcome.boost) : fail(c, outcome.status, outcome.code, outcome.message);
   });
 
-  app.get('/webview', (c) => c.html(WEBVIEW_PAGE));
+  // Not `c.html`: it spreads its headers and reads them with `for...in`, which throws under a polluted prototype (respond.ts `json`).
+  app.get('/webview', (c) => c.body(WEBVIEW_PAGE, { status: 200, headers: { 'content-type': 'text/html; charset=UTF-8' } }));
 }
 
 /**
@@ -174,7 +175,8 @@ function forget(store: Store, dropped: StoredToken | StoredWebviewSession): void
 function current(store: Store, userId: string, isTest: boolean): { token?: StoredToken; session?: StoredWebviewSession } {
   const key = webviewKey(userId, isTest);
   let entry = store.webviewCurrent.get(key);
-  if (!entry) store.webviewCurrent.set(key, (entry = {}));
+  // No prototype: `entry.token` of an entry without one must not read a polluted `Object.prototype.token`.
+  if (!entry) store.webviewCurrent.set(key, (entry = Object.create(null) as { token?: StoredToken; session?: StoredWebviewSession }));
   return entry;
 }
 

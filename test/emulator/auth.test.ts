@@ -97,4 +97,19 @@ describe('emulator authentication', () => {
     expect((await callCustom('GET', '/v1/server/campaigns', { key: DEFAULT_KEYS.serverKey })).status).toBe(401);
     await custom.close();
   });
+
+  it('refuses keys that cannot work as the spec has them: missing, not <key_id>:<secret>, or the same key twice', () => {
+    const refused: Array<[unknown, RegExp]> = [
+      [{ clientKey: 'ck_1:one' }, /serverKey must be a string <key_id>:<secret>.*got undefined/],
+      [{ clientKey: 'ck_1:one', serverKey: 'ck_1:one' }, /clientKey and serverKey must differ/],
+      [{ clientKey: 'ck 1:one', serverKey: 'sk_1:two' }, /clientKey must be .*"ck 1:one"/],
+      [{ clientKey: '', serverKey: 'sk_1:two' }, /clientKey must be/],
+      [{ clientKey: 'ck_1:one', serverKey: 'sk_1' }, /serverKey must be .*"sk_1"/],
+      [{ clientKey: 'ck_1:one', serverKey: 42 }, /serverKey must be .*got 42/],
+    ];
+    for (const [keys, message] of refused) {
+      expect(() => createEmulator({ keys: keys as never }), JSON.stringify(keys)).toThrow(message);
+    }
+    expect(() => createEmulator({ keys: { clientKey: 'ck_1:one', serverKey: 'sk_1:two:with-colon' } })).not.toThrow();
+  });
 });

@@ -66,4 +66,16 @@ describe('emulator fixtures', () => {
     expect(emulator.state().fixtures).toEqual(own);
     expect((await call('GET', '/v1/client/creators/LUNA7', { key: emulator.clientKey })).status).toBe(404);
   });
+  it('refuses fixtures without the shape the emulator reads, naming where, instead of a 500 or a boost without cooldown', () => {
+    const refused: Array<[unknown, RegExp]> = [
+      [{ ...fixtures, creators: undefined }, /^Invalid fixtures: creators is required/],
+      [{ ...fixtures, boosts: [{ ...fixtures.boosts[0]!, sponsoredAt: 'yesterday' }] }, /boosts\.0\.sponsoredAt must be/],
+      [{ ...fixtures, campaigns: [{ ...fixtures.campaigns[0]!, creatorKeys: 'LUNA7' }] }, /campaigns\.0\.creatorKeys must be an array/],
+      [{ ...fixtures, creators: [{ ...fixtures.creators[0]!, creatorKey: 'luna7' }] }, /creators\.0\.creatorKey must be exactly 5/],
+      [{ ...fixtures, coupons: [{ ...fixtures.coupons[0]!, perUserLimit: '1' }] }, /coupons\.0\.perUserLimit must be/],
+    ];
+    for (const [given, message] of refused) {
+      expect(() => createEmulator({ fixtures: given as Fixtures, clock: { now: () => T0 } }), message.source).toThrow(message);
+    }
+  });
 });

@@ -246,6 +246,37 @@ describe('emulator over HTTP', () => {
     expect(answer).toMatch(/^HTTP\/1\.1 200 /);
   });
 
+  it('answers an Expect other than 100-continue with 417 in the error body, with CORS under /v1, and closes', async () => {
+    const body = JSON.stringify({ couponCode: 'WELCOME' });
+    const answer = await rawExchange(
+      emulator.url,
+      `POST /v1/server/coupons/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${emulator.serverKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 200-ok\r\n\r\n${body}`,
+    );
+    const [head, text] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 417 /);
+    expect(head).toMatch(/\r\nConnection: close/i);
+    expect(head).toMatch(/\r\naccess-control-allow-origin: \*/i);
+    const error = ErrorBody.parse(JSON.parse(text!));
+    expect(error).toMatchObject({ status: 417, code: 'BAD_REQUEST' });
+    expect(error.message).toContain('"200-ok"');
+  });
+
+  it('still takes Expect: 100-continue', async () => {
+    const body = JSON.stringify({ couponCode: 'WELCOME' });
+    const answer = await rawExchange(
+      emulator.url,
+      `POST /v1/server/coupons/validate HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${emulator.serverKey}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nExpect: 100-continue\r\nConnection: close\r\n\r\n${body}`,
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 100 Continue\r\n\r\nHTTP\/1\.1 200 /);
+  });
+
+  it('answers CONNECT (a tunnel request) with 400 in the error body instead of dropping the connection', async () => {
+    const answer = await rawExchange(emulator.url, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    const [head, text] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 400 /);
+    expect(ErrorBody.parse(JSON.parse(text!))).toMatchObject({ status: 400, code: 'BAD_REQUEST' });
+  });
+
   it('stops listening on close()', async () => {
     const other = await startEmulator({ port: 0 });
     await other.close();

@@ -1,0 +1,47 @@
+/**
+ * Plain data without a prototype. A test process may hold a library that polluted `Object.prototype` (a deep merge
+ * of untrusted JSON: `Object.prototype.isTest = true`, `Object.prototype.campaignId = 'x'`); an object literal or a
+ * parsed body then inherits those keys, so a field it lacks read as the polluted value: every write became a
+ * test-mode one, a session was stored with the polluted campaign. Bodies, schema outputs, fixtures and records have
+ * their prototype set to null, so a missing field reads `undefined` whatever the process holds.
+ */
+import type * as z from 'zod/mini';
+import { check as checkSchema, type Validated } from '../core/schema/validate.js';
+
+/**
+ * `value` with every object in it (arrays' items included) set to a null prototype, in place. An own `__proto__`
+ * key (JSON.parse makes one an own property) stays an own key. Bodies reach it after the nesting check, so its walk
+ * is at most `MAX_JSON_DEPTH` deep. An object already without a prototype is taken as done with all it holds: every
+ * such object here came from this walk (a parsed body's objects, which a schema's output passes on as they are).
+ */
+export function withoutPrototypes<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value;
+  if (Array.isArray(value)) {
+    for (const item of value) withoutPrototypes(item);
+    return value;
+  }
+  if (Object.getPrototypeOf(value) === null) return value;
+  Object.setPrototypeOf(value, null);
+  for (const key of Object.keys(value)) withoutPrototypes((value as Record<string, unknown>)[key]);
+  return value;
+}
+
+/**
+ * `record` itself set to a null prototype (what it holds is left as it is): a stored record's optional fields are read
+ * (`token.campaignId`); what it holds came from a body (already without prototypes) or is only written out as JSON.
+ */
+export function withoutPrototype<T extends object>(record: T): T {
+  return Object.setPrototypeOf(record, null) as T;
+}
+
+/** A shallow copy of `value`'s own enumerable fields without a prototype (the caller's options object is left as it is). */
+export function ownFields<T extends object>(value: T): T {
+  return Object.assign(Object.create(null), value) as T;
+}
+
+/** core/schema/validate.ts `check`, its output without prototypes: zod builds it as `{}`, which inherits. */
+export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {
+  const result = checkSchema(schema, value, field);
+  if (result.success) withoutPrototypes(result.data);
+  return result;
+}
