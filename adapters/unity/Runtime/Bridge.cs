@@ -55,9 +55,11 @@ namespace GameCampaignSdk
             native = null;
             registered = false;
             Pending.Clear();
-            // Unity calls this on the main thread; its SynchronizationContext is taken from the calls made there (the live one).
+            // Unity calls this on the main thread: its context now (the live one; null if Unity has none yet) is where a call
+            // made on another thread before BeforeSceneLoad goes (a game's own SubsystemRegistration method starting the SDK
+            // from Task.Run); TakeMainContext and each call made on the main thread take it again.
             mainThread = Thread.CurrentThread.ManagedThreadId;
-            mainContext = null;
+            mainContext = SynchronizationContext.Current;
             if (previous == null) return;
             try { previous.Dispose(); }
             catch (Exception error) { Debug.LogException(error); }

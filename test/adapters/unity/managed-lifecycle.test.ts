@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs);
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs), also one made before BeforeSceneLoad from a game's SubsystemRegistration method (csharp/ManagedEarlyWorkerProbe.cs);
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,6 +63,32 @@ function workerProbe(): string {
 
 it('a first call (Init) on another thread runs on the main thread', () => workerFirst(workerProbe(), 'jit'), 120_000);
 it('mono full AOT: a first call on another thread runs on the main thread', () => workerFirst(aotProgram(workerProbe(), join(work, 'aot-worker')), 'full-aot'), 600_000);
+
+/** csharp/ManagedEarlyWorkerProbe.cs, compiled once (a program of its own: ManagedLifecycleProbe is near full AOT's trampoline limit). */
+let compiledEarly: string | undefined;
+function earlyProbe(): string {
+  if (compiledEarly) return compiledEarly;
+  const exe = join(work, 'early-worker.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedEarlyWorkerProbe.cs')]);
+  return (compiledEarly = exe);
+}
+
+it('a first call (Init) on another thread before BeforeSceneLoad (a game\'s SubsystemRegistration) runs on the main thread', () => {
+  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-worker')], 'jit');
+  expect(status, stderr).toBe(0);
+  // The game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is made on
+  // the main thread (its lifecycle GameObject too), every event is raised there, every Task completes, the session is
+  // delivered once. Before, the bridge took the main thread's context only at BeforeSceneLoad (its SubsystemRegistration
+  // reset dropped it): Init ran on the worker, which made the lifecycle GameObject there (Unity's GameObject and
+  // persistentDataPath throw off the main thread).
+  expect(JSON.parse(stdout)).toEqual({
+    lifecycleMadeOn: 'main',
+    events: ['start main', 'end main', 'flushed main'],
+    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
+    received: ['early-worker 3'],
+  });
+}, 120_000);
 
 function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);
