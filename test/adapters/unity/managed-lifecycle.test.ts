@@ -75,7 +75,7 @@ function earlyProbe(): string {
 }
 
 it('a first call (Init) on another thread before BeforeSceneLoad (a game\'s SubsystemRegistration) runs on the main thread', () => {
-  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-worker')], 'jit');
+  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-worker'), 'worker'], 'jit');
   expect(status, stderr).toBe(0);
   // The game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is made on
   // the main thread (its lifecycle GameObject too), every event is raised there, every Task completes, the session is
@@ -87,6 +87,22 @@ it('a first call (Init) on another thread before BeforeSceneLoad (a game\'s Subs
     events: ['start main', 'end main', 'flushed main'],
     tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
     received: ['early-worker 3'],
+  });
+}, 120_000);
+
+it("a player whose own SubsystemRegistration method (Init, tracker handlers) ran before the package's keeps its SDK", () => {
+  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-player-order'), 'player-order'], 'jit');
+  expect(status, stderr).toBe(0);
+  // A built player (a fresh domain): the game's method adds its handlers and calls Init on the main thread, then the
+  // package's SubsystemRegistration resets run. Init completes, the game's handlers hear every event, the session is
+  // delivered once. Before, those resets (meant for the Editor's Play mode without a domain reload) disposed the SDK
+  // Init had just made and forgot its pending call and the game's handlers: Init's Task never completed, Start/Stop/Flush
+  // failed NOT_INITIALIZED, nothing was recorded.
+  expect(JSON.parse(stdout)).toEqual({
+    lifecycleMadeOn: 'main',
+    events: ['start main', 'end main', 'flushed main'],
+    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
+    received: ['early-player-order 3'],
   });
 }, 120_000);
 

@@ -1,9 +1,11 @@
-// A game whose first SDK call is made on another thread before the package's BeforeSceneLoad methods ran: its own
-// [RuntimeInitializeOnLoadMethod(SubsystemRegistration)] starts the SDK from Task.Run (a game's early boot code, an
-// analytics wrapper), after the package's SubsystemRegistration resets (Unity calls them in no guaranteed order within
-// one load type; this story is the order where the package's ran first). A program of its own (ManagedLifecycleProbe
-// is near mono full AOT's trampoline limit). Prints one JSON report that test/adapters/unity/managed-lifecycle.test.ts
-// checks. args: device folder.
+// A game that calls the SDK before the first scene, from its own [RuntimeInitializeOnLoadMethod(SubsystemRegistration)]
+// (a game's early boot code, an analytics wrapper); Unity calls the methods of one load type in no guaranteed order.
+// A program of its own (ManagedLifecycleProbe is near mono full AOT's trampoline limit), one story per run (args: device
+// folder, story):
+// - "worker": the package's SubsystemRegistration methods ran first, then the game's starts the SDK from Task.Run;
+// - "player-order": a built player (Application.isEditor false) where the game's method ran first, on the main thread:
+//   it adds its tracker handlers and calls Init, then the package's SubsystemRegistration methods run.
+// Prints one JSON report that test/adapters/unity/managed-lifecycle.test.ts checks.
 using System;
 using System.Collections.Generic;
 using System.Linq;
@@ -28,16 +30,26 @@ internal static class ManagedEarlyWorkerProbe
         // Unity's start of a player, on the main thread (Scripting API, RuntimeInitializeLoadType): the package's
         // SubsystemRegistration methods, then the game's own, which calls Init from a worker and waits for the call to be
         // made (not for its Task: that completes on the main thread, which is busy starting the player).
-        RunPackage(RuntimeInitializeLoadType.SubsystemRegistration);
         // Init's native side makes the tracker's lifecycle object (a GameObject): Unity's API, main thread only.
         GameObject.Added = component => { if (component is ManagedLifecycle) Report["lifecycleMadeOn"] = where(); };
-        Task.Run(() =>
+        Action game = () =>
         {
             Tracker.SessionStarted += e => raisedOn.Add("start " + where());
             Tracker.SessionEnded += e => raisedOn.Add("end " + where());
             Tracker.Flushed += e => raisedOn.Add("flushed " + where());
-            init = GameCampaign.Init(ProbeDevice.Options("early-worker"));
-        }).Wait();
+            init = GameCampaign.Init(ProbeDevice.Options("early-" + args[1]));
+        };
+        if (args[1] == "worker")
+        {
+            RunPackage(RuntimeInitializeLoadType.SubsystemRegistration);
+            Task.Run(game).Wait();
+        }
+        else
+        {
+            Application.Editor = false;
+            game();
+            RunPackage(RuntimeInitializeLoadType.SubsystemRegistration);
+        }
         foreach (var loadType in new[] { RuntimeInitializeLoadType.AfterAssembliesLoaded, RuntimeInitializeLoadType.BeforeSplashScreen, RuntimeInitializeLoadType.BeforeSceneLoad, RuntimeInitializeLoadType.AfterSceneLoad }) RunPackage(loadType);
         Loop.Settle();
         // The game plays on the main thread from its first scene on.
