@@ -74,37 +74,33 @@ function earlyProbe(): string {
   return (compiledEarly = exe);
 }
 
-it('a first call (Init) on another thread before BeforeSceneLoad (a game\'s SubsystemRegistration) runs on the main thread', () => {
-  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-worker'), 'worker'], 'jit');
-  expect(status, stderr).toBe(0);
-  // The game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is made on
-  // the main thread (its lifecycle GameObject too), every event is raised there, every Task completes, the session is
-  // delivered once. Before, the bridge took the main thread's context only at BeforeSceneLoad (its SubsystemRegistration
-  // reset dropped it): Init ran on the worker, which made the lifecycle GameObject there (Unity's GameObject and
-  // persistentDataPath throw off the main thread).
-  expect(JSON.parse(stdout)).toEqual({
-    lifecycleMadeOn: 'main',
-    events: ['start main', 'end main', 'flushed main'],
-    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
-    received: ['early-worker 3'],
-  });
-}, 120_000);
+it("a first call (Init) on another thread before BeforeSceneLoad (a game's SubsystemRegistration) runs on the main thread", () => earlyCall(earlyProbe(), 'jit', 'worker'), 120_000);
+it('mono full AOT: the same call before BeforeSceneLoad', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'worker'), 600_000);
+it("a player whose own SubsystemRegistration method (Init, tracker handlers) ran before the package's keeps its SDK", () => earlyCall(earlyProbe(), 'jit', 'player-order'), 120_000);
+it('mono full AOT: the same player', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'player-order'), 600_000);
 
-it("a player whose own SubsystemRegistration method (Init, tracker handlers) ran before the package's keeps its SDK", () => {
-  const { status, stdout, stderr } = runMono(earlyProbe(), [join(work, 'device-early-player-order'), 'player-order'], 'jit');
+/**
+ * "worker": the game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is
+ * made on the main thread (its lifecycle GameObject too). Before, the bridge took the main thread's context only at
+ * BeforeSceneLoad (its SubsystemRegistration reset dropped it): Init ran on the worker, which made the lifecycle
+ * GameObject there (Unity's GameObject and persistentDataPath throw off the main thread).
+ * "player-order": a built player (a fresh domain) where the game's method adds its handlers and calls Init on the main
+ * thread before the package's SubsystemRegistration resets run. Before, those resets (meant for the Editor's Play mode
+ * without a domain reload) disposed the SDK Init had just made and forgot its pending call and the game's handlers:
+ * Init's Task never completed, Start/Stop/Flush failed NOT_INITIALIZED, nothing was recorded.
+ * Either way: every event is raised on the main thread to the game's handlers, every Task completes, the session is
+ * delivered once.
+ */
+function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'player-order'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-early-${story}-${mode}`), story], mode);
   expect(status, stderr).toBe(0);
-  // A built player (a fresh domain): the game's method adds its handlers and calls Init on the main thread, then the
-  // package's SubsystemRegistration resets run. Init completes, the game's handlers hear every event, the session is
-  // delivered once. Before, those resets (meant for the Editor's Play mode without a domain reload) disposed the SDK
-  // Init had just made and forgot its pending call and the game's handlers: Init's Task never completed, Start/Stop/Flush
-  // failed NOT_INITIALIZED, nothing was recorded.
   expect(JSON.parse(stdout)).toEqual({
     lifecycleMadeOn: 'main',
     events: ['start main', 'end main', 'flushed main'],
     tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
-    received: ['early-player-order 3'],
+    received: [`early-${story} 3`],
   });
-}, 120_000);
+}
 
 function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);
