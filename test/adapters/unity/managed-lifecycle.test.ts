@@ -102,6 +102,39 @@ function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'pla
   });
 }
 
+/** csharp/ManagedDataPathProbe.cs, compiled once (a program of its own). */
+let compiledDataPath: string | undefined;
+function dataPathProbe(): string {
+  if (compiledDataPath) return compiledDataPath;
+  const exe = join(work, 'data-path.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedDataPathProbe.cs')]);
+  return (compiledDataPath = exe);
+}
+
+it("an Android player whose persistentDataPath changed sends what the other path holds, once, and keeps a player's opt-out", () => {
+  const { status, stdout, stderr } = runMono(dataPathProbe(), [join(work, 'data-path-external'), join(work, 'data-path-internal')], 'jit');
+  expect(status, stderr).toBe(0);
+  // The first run (offline) left a 4 s session queued and a running one (killed 12 s in: its last checkpoint, the first, at 1 s)
+  // under the first path, and another player's opt-out. The next run, given the other path, moves them into its own folder
+  // at start-up: the running one is recovered, both are delivered once, the opted-out player stays opted out, and nothing
+  // is left under the first path. Before, they waited under the first path until Unity gave it again (and the opted-out
+  // player was tracked).
+  expect(JSON.parse(stdout)).toEqual({
+    firstRunStored: 2,
+    secondRunEnded: ['recovered 1'],
+    received: ['mover 4', 'mover 1'],
+    leftOnFirstPath: 0,
+    androidPaths: [
+      '/data/data/com.example.game/files',
+      '/storage/emulated/0/Android/data/com.example.game/files',
+      '/data/user/10/com.example.game/files',
+      '/storage/emulated/10/Android/data/com.example.game/files',
+      '',
+    ],
+  });
+}, 120_000);
+
 function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);
   expect(status, stderr).toBe(0);
