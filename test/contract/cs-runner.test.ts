@@ -28,11 +28,12 @@ interface Outcome {
 /**
  * Plays every scenario in one run of the runner; the outcome of each file. Each mode on a device whose locale writes
  * numbers and dates otherwise than the wire does (German and Turkish: `1,5`, `27.11.2026`; Turkish upper-cases `i` to
- * `İ`): the relay reads every body strictly (FakeRelay.cs), so a culture-dependent write fails the scenario.
+ * `İ`; the phones below: Saudi Arabic, whose calendar is Umm al-Qura (`15/12/47`), and Persian, whose decimal separator
+ * is `/`): the relay reads every body strictly (FakeRelay.cs), so a culture-dependent write fails the scenario.
  */
-function play(exe: string, mode: 'jit' | 'full-aot', device = 'desktop'): Map<string, Outcome> {
+function play(exe: string, mode: 'jit' | 'full-aot', device = 'desktop', locale = mode === 'jit' ? 'de_DE.UTF-8' : 'tr_TR.UTF-8'): Map<string, Outcome> {
   const env = { GAME_CAMPAIGN_CONTRACT_DEVICE: device };
-  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode, mode === 'jit' ? 'de_DE.UTF-8' : 'tr_TR.UTF-8', env);
+  const { status, stdout, stderr } = runMono(exe, files.map((file) => join(scenarios, file)), mode, locale, env);
   const outcomes = new Map<string, Outcome>();
   for (const line of stdout.split('\n')) {
     if (!line.startsWith('{')) continue;
@@ -117,6 +118,6 @@ describe('tracker contract on phones (C# managed tracker: the pause is the backg
   const everyScenario = async (outcomes: Map<string, Outcome>) => {
     for (const file of files) await expectPlayed(() => outcomes, file);
   };
-  it('Android (mono JIT): every scenario holds, Home with the keyboard open, focus back before the pause ends', () => everyScenario(play(runner, 'jit', 'android')), 120_000);
-  it('iOS (mono full AOT): every scenario holds', () => everyScenario(play(aot(), 'full-aot', 'ios')), 300_000);
+  it('Android (mono JIT, an ar-SA device): every scenario holds, Home with the keyboard open, focus back before the pause ends', () => everyScenario(play(runner, 'jit', 'android', 'ar_SA.UTF-8')), 120_000);
+  it('iOS (mono full AOT, an fa-IR device): every scenario holds', () => everyScenario(play(aot(), 'full-aot', 'ios', 'fa_IR.UTF-8')), 300_000);
 });

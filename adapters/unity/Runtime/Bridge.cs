@@ -47,21 +47,34 @@ namespace GameCampaignSdk
         /// to objects of the last session). Kept: <see cref="EventReceived"/>, whose handlers are the SDK's static
         /// dispatchers (static constructors do not run again without a domain reload, so clearing it would cut
         /// them off for good), and the request counter, so an answer of the last session never completes a new call.
+        /// In a player (a fresh domain: <see cref="LastPlaySessionMayRemain"/>) only the main thread and its context are taken.
         /// </summary>
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetForPlayMode()
         {
+            // Unity calls this on the main thread: its context now (the live one; null if Unity has none yet) is where a call
+            // made on another thread before BeforeSceneLoad goes (a game's own SubsystemRegistration method starting the SDK
+            // from Task.Run); TakeMainContext and each call made on the main thread take it again.
+            mainThread = Thread.CurrentThread.ManagedThreadId;
+            mainContext = SynchronizationContext.Current;
+            if (!LastPlaySessionMayRemain) return;
             var previous = native as IDisposable;
             native = null;
             registered = false;
             Pending.Clear();
-            // Unity calls this on the main thread; its SynchronizationContext is taken from the calls made there (the live one).
-            mainThread = Thread.CurrentThread.ManagedThreadId;
-            mainContext = null;
             if (previous == null) return;
             try { previous.Dispose(); }
             catch (Exception error) { Debug.LogException(error); }
         }
+
+        /// <summary>
+        /// Whether statics may still hold the last Play session's objects: only in the Editor (Enter Play Mode with domain
+        /// reload off). A player starts in a fresh domain, so what its statics hold at <c>SubsystemRegistration</c> was made in
+        /// this run: by a game's own <c>[RuntimeInitializeOnLoadMethod(SubsystemRegistration)]</c> that Unity called before the
+        /// package's (no order is guaranteed within a load type), whose <c>Init</c>, handlers and tracker the resets disposed.
+        /// Each of the package's <c>SubsystemRegistration</c> resets returns at once when this is false.
+        /// </summary>
+        internal static bool LastPlaySessionMayRemain { get { return Application.isEditor; } }
 
         /// <summary>
         /// Takes the main thread's SynchronizationContext as the player starts, before any scene (Unity has installed its

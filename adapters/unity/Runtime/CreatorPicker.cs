@@ -106,6 +106,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetForPlayMode()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             ForgetAll();
         }
 

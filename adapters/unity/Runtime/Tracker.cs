@@ -53,6 +53,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             SessionStarted = null;
             SessionEnded = null;
             Flushed = null;

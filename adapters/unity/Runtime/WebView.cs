@@ -19,6 +19,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetForPlayMode()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             Closed = null;
         }
 

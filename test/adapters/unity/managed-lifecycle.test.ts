@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs);
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs), also one made before BeforeSceneLoad from a game's SubsystemRegistration method (csharp/ManagedEarlyWorkerProbe.cs);
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -63,6 +63,77 @@ function workerProbe(): string {
 
 it('a first call (Init) on another thread runs on the main thread', () => workerFirst(workerProbe(), 'jit'), 120_000);
 it('mono full AOT: a first call on another thread runs on the main thread', () => workerFirst(aotProgram(workerProbe(), join(work, 'aot-worker')), 'full-aot'), 600_000);
+
+/** csharp/ManagedEarlyWorkerProbe.cs, compiled once (a program of its own: ManagedLifecycleProbe is near full AOT's trampoline limit). */
+let compiledEarly: string | undefined;
+function earlyProbe(): string {
+  if (compiledEarly) return compiledEarly;
+  const exe = join(work, 'early-worker.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedEarlyWorkerProbe.cs')]);
+  return (compiledEarly = exe);
+}
+
+it("a first call (Init) on another thread before BeforeSceneLoad (a game's SubsystemRegistration) runs on the main thread", () => earlyCall(earlyProbe(), 'jit', 'worker'), 120_000);
+it('mono full AOT: the same call before BeforeSceneLoad', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'worker'), 600_000);
+it("a player whose own SubsystemRegistration method (Init, tracker handlers) ran before the package's keeps its SDK", () => earlyCall(earlyProbe(), 'jit', 'player-order'), 120_000);
+it('mono full AOT: the same player', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'player-order'), 600_000);
+
+/**
+ * "worker": the game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is
+ * made on the main thread (its lifecycle GameObject too). Before, the bridge took the main thread's context only at
+ * BeforeSceneLoad (its SubsystemRegistration reset dropped it): Init ran on the worker, which made the lifecycle
+ * GameObject there (Unity's GameObject and persistentDataPath throw off the main thread).
+ * "player-order": a built player (a fresh domain) where the game's method adds its handlers and calls Init on the main
+ * thread before the package's SubsystemRegistration resets run. Before, those resets (meant for the Editor's Play mode
+ * without a domain reload) disposed the SDK Init had just made and forgot its pending call and the game's handlers:
+ * Init's Task never completed, Start/Stop/Flush failed NOT_INITIALIZED, nothing was recorded.
+ * Either way: every event is raised on the main thread to the game's handlers, every Task completes, the session is
+ * delivered once.
+ */
+function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'player-order'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-early-${story}-${mode}`), story], mode);
+  expect(status, stderr).toBe(0);
+  expect(JSON.parse(stdout)).toEqual({
+    lifecycleMadeOn: 'main',
+    events: ['start main', 'end main', 'flushed main'],
+    tasks: 'RanToCompletion RanToCompletion RanToCompletion RanToCompletion',
+    received: [`early-${story} 3`],
+  });
+}
+
+/** csharp/ManagedDataPathProbe.cs, compiled once (a program of its own). */
+let compiledDataPath: string | undefined;
+function dataPathProbe(): string {
+  if (compiledDataPath) return compiledDataPath;
+  const exe = join(work, 'data-path.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedDataPathProbe.cs')]);
+  return (compiledDataPath = exe);
+}
+
+it("an Android player whose persistentDataPath changed sends what the other path holds, once, and keeps a player's opt-out", () => {
+  const { status, stdout, stderr } = runMono(dataPathProbe(), [join(work, 'data-path-external'), join(work, 'data-path-internal')], 'jit');
+  expect(status, stderr).toBe(0);
+  // The first run (offline) left a 4 s session queued and a running one (killed 12 s in: its last checkpoint, the first, at 1 s)
+  // under the first path, and another player's opt-out. The next run, given the other path, moves them into its own folder
+  // at start-up: the running one is recovered, both are delivered once, the opted-out player stays opted out, and nothing
+  // is left under the first path. Before, they waited under the first path until Unity gave it again (and the opted-out
+  // player was tracked).
+  expect(JSON.parse(stdout)).toEqual({
+    firstRunStored: 2,
+    secondRunEnded: ['recovered 1'],
+    received: ['mover 4', 'mover 1'],
+    leftOnFirstPath: 0,
+    androidPaths: [
+      '/data/data/com.example.game/files',
+      '/storage/emulated/0/Android/data/com.example.game/files',
+      '/data/user/10/com.example.game/files',
+      '/storage/emulated/10/Android/data/com.example.game/files',
+      '',
+    ],
+  });
+}, 120_000);
 
 function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-worker-${mode}`)], mode);

@@ -138,6 +138,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             AliveLock[] all;
             lock (Held) all = Held.ToArray();
             foreach (var held in all) held.Close();

@@ -127,6 +127,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             instance = null;
             Application.quitting -= OnQuitting;
             quittingHooked = false;

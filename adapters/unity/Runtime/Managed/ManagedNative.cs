@@ -110,6 +110,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             Application.quitting -= OnQuitting;
             quittingHooked = false;
             current = null;

@@ -79,6 +79,7 @@ namespace GameCampaignSdk
         [RuntimeInitializeOnLoadMethod(RuntimeInitializeLoadType.SubsystemRegistration)]
         internal static void ResetStatics()
         {
+            if (!Bridge.LastPlaySessionMayRemain) return;
             timers = new List<ManagedTimer>();
             order = 0;
         }

@@ -3,6 +3,7 @@
 using System;
 using System.Collections.Generic;
 using System.Threading.Tasks;
+using UnityEngine;
 
 namespace GameCampaignSdk
 {
@@ -17,6 +18,9 @@ namespace GameCampaignSdk
     {
         private async Task Load(Task previous)
         {
+            // On the main thread (Unity's persistentDataPath throws elsewhere), before the first await.
+            var others = new List<PlayerFolder>();
+            foreach (var dataPath in TrackerFiles.OtherDataPaths(Application.persistentDataPath)) others.Add(folder.Under(dataPath));
             try { await previous; }
             catch (Exception) { /* reported when it ran */ }
             var setAside = new List<string>();
@@ -26,6 +30,7 @@ namespace GameCampaignSdk
                 crashed = await IoQueue.Run(() =>
                 {
                     TrackerFiles.SweepTemporary(folder);
+                    foreach (var other in others) TrackerFiles.Adopt(folder, other); // before anything here is read
                     choice = RunningStore.ReadOptOut(folder, setAside);
                     return AliveLock.OfGoneRuns(folder, runId, RunningStore.ReadAll(folder, setAside), claimed);
                 });

@@ -30,9 +30,12 @@ namespace GameCampaignSdk
         internal readonly string RunningDir;
         internal readonly string AliveDir;
         internal readonly string OptOutPath;
+        /// <summary>The folder's path under <c>persistentDataPath</c> (the same under any data path: <see cref="Under"/>).</summary>
+        private readonly string relative;
 
-        private PlayerFolder(string environmentRoot, string player)
+        private PlayerFolder(string environmentRoot, string player, string relative = null)
         {
+            this.relative = relative;
             EnvironmentRoot = environmentRoot;
             Root = Path.Combine(environmentRoot, player);
             QueueDir = Path.Combine(Root, "queue");
@@ -46,8 +49,14 @@ namespace GameCampaignSdk
         {
             var game = SafeName.IsMatch(clientKeyId) ? clientKeyId : "key-" + Hash(clientKeyId);
             var place = environment == "sandbox" || environment == "live" ? environment : "custom-" + Hash(environment);
-            var root = Path.Combine(Path.Combine(Path.Combine(Application.persistentDataPath, "GameCampaign"), game), place + (isTest ? "-test" : ""));
-            return new PlayerFolder(root, "player-" + Hash(userId));
+            var relative = Path.Combine(Path.Combine("GameCampaign", game), place + (isTest ? "-test" : ""));
+            return new PlayerFolder(Path.Combine(Application.persistentDataPath, relative), "player-" + Hash(userId), relative);
+        }
+
+        /// <summary>The same player's folder under another data path (one Unity gave as <c>persistentDataPath</c> in another run).</summary>
+        internal PlayerFolder Under(string dataPath)
+        {
+            return new PlayerFolder(Path.Combine(dataPath, relative), Path.GetFileName(Root), relative);
         }
 
         /// <summary>The other players' folders in this game and environment.</summary>
@@ -274,6 +283,72 @@ namespace GameCampaignSdk
             {
                 Debug.LogException(error);
             }
+        }
+
+        /// <summary>
+        /// The other folders Unity may have given as <c>persistentDataPath</c> to this app on this device (tests replace it).
+        /// On Android Unity's manual says it is the app's external files folder (<c>/storage/emulated/{user}/Android/data/{package}/files</c>)
+        /// and, when that cannot be resolved (shared storage not mounted yet), the internal one (<c>/data/data/{package}/files</c>),
+        /// so a run that got the other one stored its sessions there (Scripting API, <c>Application.persistentDataPath</c>).
+        /// Elsewhere none.
+        /// </summary>
+        internal static Func<string, IEnumerable<string>> OtherDataPaths =
+#if UNITY_ANDROID && !UNITY_EDITOR
+            AndroidDataPaths;
+#else
+            dataPath => new string[0];
+#endif
+
+        private static readonly Regex AndroidExternal = new Regex(@"^/storage/emulated/([0-9]+)/Android/data/([^/]+)/files\z", RegexOptions.CultureInvariant);
+        private static readonly Regex AndroidInternal = new Regex(@"^/data/(?:data|user/([0-9]+))/([^/]+)/files\z", RegexOptions.CultureInvariant);
+
+        /// <summary>The Android folder of the other kind (internal for external, external for internal) of the same user and package; none for another path.</summary>
+        internal static IEnumerable<string> AndroidDataPaths(string dataPath)
+        {
+            var path = (dataPath ?? "").TrimEnd('/');
+            var external = AndroidExternal.Match(path);
+            if (external.Success) return new[] { external.Groups[1].Value == "0" ? "/data/data/" + external.Groups[2].Value + "/files" : "/data/user/" + external.Groups[1].Value + "/" + external.Groups[2].Value + "/files" };
+            var inside = AndroidInternal.Match(path);
+            if (inside.Success) return new[] { "/storage/emulated/" + (inside.Groups[1].Success ? inside.Groups[1].Value : "0") + "/Android/data/" + inside.Groups[2].Value + "/files" };
+            return new string[0];
+        }
+
+        /// <summary>
+        /// Moves what <paramref name="other"/> (this player's folder under another data path) holds into <paramref name="own"/>:
+        /// queued sessions and running records (a crashed run's, recovered by the start-up as any other), keeping their
+        /// names (queue order, session ids), and the opt-out choice when this folder has none or an older one. A file already
+        /// here (a move cut short: the copy made, the original not yet deleted) is the same session: the other is deleted. A
+        /// folder that cannot be read (shared storage unmounted again) or a move that fails leaves the rest for the next
+        /// start-up. Before, those sessions waited there until Unity gave that path again, perhaps never.
+        /// </summary>
+        internal static void Adopt(PlayerFolder own, PlayerFolder other)
+        {
+            if (other.Root == own.Root) return;
+            try
+            {
+                foreach (var dirs in new[] { new[] { other.QueueDir, own.QueueDir }, new[] { other.RunningDir, own.RunningDir } })
+                {
+                    foreach (var name in JsonFiles(dirs[0]))
+                    {
+                        var from = Path.Combine(dirs[0], name);
+                        var to = Path.Combine(dirs[1], name);
+                        if (File.Exists(to)) TryDelete(from);
+                        else
+                        {
+                            Directory.CreateDirectory(dirs[1]);
+                            Observe("write", to);
+                            CheckWritable(to);
+                            File.Move(from, to);
+                        }
+                    }
+                }
+                if (File.Exists(other.OptOutPath))
+                {
+                    if (!File.Exists(own.OptOutPath) || File.GetLastWriteTimeUtc(other.OptOutPath) > File.GetLastWriteTimeUtc(own.OptOutPath)) Write(own.OptOutPath, Json.Parse(File.ReadAllText(other.OptOutPath, Encoding.UTF8)));
+                    TryDelete(other.OptOutPath);
+                }
+            }
+            catch (Exception) { /* left there for the next start-up */ }
         }
 
         /// <summary>The names of the <c>*.json</c> files in <paramref name="dir"/>, sorted ordinally; none when it does not exist.</summary>

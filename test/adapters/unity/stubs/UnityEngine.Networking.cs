@@ -65,7 +65,10 @@ namespace UnityEngine
             get { return Environment.GetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH") ?? Path.Combine(Path.GetTempPath(), "unity-persistent"); }
         }
 
-        public static bool isEditor { get { return true; } }
+        /// <summary>Stand-in only: what <see cref="isEditor"/> answers (tests play a built player with false).</summary>
+        public static bool Editor = true;
+
+        public static bool isEditor { get { return Editor; } }
 
         /// <summary>Stand-in only: what <see cref="isMobilePlatform"/> answers (tests play an Android or iOS player).</summary>
         public static bool MobilePlatform = false;
