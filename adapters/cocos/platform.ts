@@ -130,6 +130,12 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
     const each = (on: boolean) => {
       game[on ? 'on' : 'off'](Game.EVENT_HIDE, hide);
       game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
+      // Native: the game closed while played (a desktop window's close button, `game.end()`, iOS terminating) hears
+      // only EVENT_CLOSE, then the engine exits (cocos-engine 3.8.4 engine/Engine.cpp WindowEvent CLOSE -> jsb.onClose
+      // -> game.ts `_onClose` -> systemInfo.exit()): a background pauses and stores the running session with all its
+      // play (was: its last checkpoint's), recovered at the next start. Not on web (its `close` is followed by
+      // `window.close()`, which a tab the player opened ignores: the game plays on) nor mini-games (never emitted).
+      clock && game[on ? 'on' : 'off'](Game.EVENT_CLOSE!, hide);
       const method = on ? 'addEventListener' : 'removeEventListener';
       page?.['document'][method]('visibilitychange', visibility);
       // A hidden tab frozen (a mobile browser, before discarding it) hears no other event, and the engine hears no freeze

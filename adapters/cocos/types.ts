@@ -27,6 +27,8 @@ export interface CocosGame {
 export interface CocosGameClass {
   readonly EVENT_HIDE: string;
   readonly EVENT_SHOW: string;
+  /** Heard on native builds: the game is closing. */
+  readonly EVENT_CLOSE?: string;
 }
 
 /** The injected `cc` objects. */

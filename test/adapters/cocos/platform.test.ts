@@ -262,11 +262,26 @@ describe('Cocos lifecycle', () => {
     expect(cc.listenerCount()).toBe(0);
     const heard: string[] = [];
     const off = lifecycle.onBackground(() => heard.push('hide'));
-    expect(cc.listenerCount()).toBe(2);
+    expect(cc.listenerCount()).toBe(3); // hide, show and, on native, close
     cc.emit('game_on_hide');
     off();
     expect(cc.listenerCount()).toBe(0);
     expect(heard).toEqual(['hide']);
+  });
+
+  it('game_on_close is a background on native only (web: window.close() after it leaves a tab the player opened running; mini-games never emit it)', () => {
+    const heard = (runtime: 'web' | 'native' | 'wechat') => {
+      const cc = createFakeCc(runtime);
+      const { lifecycle } = createCocosPlatform({ cc, getRandomValues: (a) => a, ...(runtime == 'wechat' ? createFakeWx(new Map(), noServer) : {}) });
+      const events: string[] = [];
+      const off = lifecycle.onBackground(() => events.push('background'));
+      cc.emit('game_on_close');
+      cc.emit('game_on_close');
+      off();
+      return events;
+    };
+    stubWebPage();
+    expect([heard('native'), heard('web'), heard('wechat')]).toEqual([['background'], [], []]);
   });
 
   it('a WeChat build is an app even with the adapter\'s global document: no page exit, told once per change whatever the document dispatches', () => {
