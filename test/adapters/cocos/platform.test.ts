@@ -602,6 +602,65 @@ describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/gui
   });
 });
 
+describe('Cocos on a mini-game given no mini-game API (Douyin, Alipay, Taobao, Baidu, Xiaomi: `wx` not passed)', () => {
+  /**
+   * What Cocos Creator 3.8 sets up in every mini-game build (cocos-engine 3.8.4): `sys.isBrowser` and `sys.isNative`
+   * both false (pal/system-info/minigame/system-info.ts constructor); `sys.localStorage` the adapter's Web Storage
+   * over the platform's storage (platforms/minigame/platforms/bytedance/wrapper/builtin/localStorage.js: getItem is
+   * `tt.getStorageSync(key)`, '' for a missing key, key(n)/length from `tt.getStorageInfoSync().keys`; baidu's over
+   * `swan`, alipay's and taobao-mini-game's over `my` with `{ key }` arguments); `XMLHttpRequest` over the platform's
+   * `request` (bytedance/wrapper/builtin/XMLHttpRequest.js); no global `fetch` (bytedance/wrapper/builtin/window.js).
+   */
+  const miniGame = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>) => {
+    const { wx: tt, XMLHttpRequest } = createFakeWx(table, handler);
+    const cc = createFakeCc('wechat');
+    cc.sys.localStorage = {
+      get length() {
+        return tt.getStorageInfoSync().keys.length;
+      },
+      key: (n: number) => tt.getStorageInfoSync().keys[n],
+      getItem: (key: string) => tt.getStorageSync(key),
+      setItem: (key: string, value: string) => tt.setStorageSync(key, value),
+      removeItem: (key: string) => tt.removeStorageSync(key),
+    };
+    vi.stubGlobal('XMLHttpRequest', XMLHttpRequest);
+    vi.stubGlobal('fetch', undefined);
+    vi.stubGlobal('crypto', undefined);
+    return cc;
+  };
+
+  it('runs as a mini-game: stored through sys.localStorage, delivered over the adapter\'s XHR, game events only, no web view (was: a web build sending with a fetch that does not exist)', async () => {
+    const table = new Map<string, unknown>();
+    const sent: string[] = [];
+    const cc = miniGame(table, async (request) => acknowledge(sent, await request.text()));
+    const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    expect(gc.platform.runtime).toBe('minigame');
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(sent).toEqual([id]);
+    // Delivered, so no longer stored ('' is a missing key there: the delete's read-back takes it as gone).
+    expect([...table.keys()].some((key) => key.includes(id))).toBe(false);
+    expect(errors.map((event) => event.kind)).toEqual(['crypto']);
+    await expect(gc.platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
+    expect(() => createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' })).toThrow(/minigame build/);
+    await gc.dispose();
+  });
+
+  it('a storage whose delete does nothing (Cocos\'s taobao-mini-game removeItem passes a string to my.removeStorageSync, which takes { key }) is reported, not kept', async () => {
+    const cc = miniGame(new Map(), noServer);
+    cc.sys.localStorage.removeItem = () => undefined;
+    const errors: unknown[] = [];
+    const platform = createCocosPlatform({ cc, onStorageError: (error) => errors.push(error) });
+    await platform.storage.set('k', 1);
+    // Before: kept as persistent, every delivered session and running record staying stored, met again at each start.
+    expect([platform.persistentStorage, errors.map((error) => String(error))]).toEqual([false, [expect.stringMatching(/the delete of "game-campaign:probe" did not land/)]]);
+  });
+});
+
 describe('Cocos: the SDK created again in one game', () => {
   /** What the game passes, the `cc` and the way to the service aside. */
   const game = {
