@@ -611,28 +611,55 @@ describe('Cocos on a mini-game given no mini-game API (Douyin, Alipay, Taobao, B
    * `swan`, alipay's and taobao-mini-game's over `my` with `{ key }` arguments); `XMLHttpRequest` over the platform's
    * `request` (bytedance/wrapper/builtin/XMLHttpRequest.js); no global `fetch` (bytedance/wrapper/builtin/window.js).
    */
-  const miniGame = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>) => {
+  const miniGame = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>, platform: 'douyin' | 'alipay' = 'douyin') => {
     const { wx: tt, XMLHttpRequest } = createFakeWx(table, handler);
     const cc = createFakeCc('wechat');
-    cc.sys.localStorage = {
-      get length() {
-        return tt.getStorageInfoSync().keys.length;
-      },
-      key: (n: number) => tt.getStorageInfoSync().keys[n],
-      getItem: (key: string) => tt.getStorageSync(key),
-      setItem: (key: string, value: string) => tt.setStorageSync(key, value),
-      removeItem: (key: string) => tt.removeStorageSync(key),
-    };
+    cc.sys.localStorage =
+      platform == 'douyin'
+        ? {
+            get length() {
+              return tt.getStorageInfoSync().keys.length;
+            },
+            key: (n: number) => tt.getStorageInfoSync().keys[n],
+            getItem: (key: string) => tt.getStorageSync(key),
+            setItem: (key: string, value: string) => tt.setStorageSync(key, value),
+            removeItem: (key: string) => tt.removeStorageSync(key),
+          }
+        : alipayLocalStorage(table);
     vi.stubGlobal('XMLHttpRequest', XMLHttpRequest);
     vi.stubGlobal('fetch', undefined);
     vi.stubGlobal('crypto', undefined);
     return cc;
   };
+  /**
+   * Cocos's Alipay wrapper (platforms/minigame/platforms/alipay/wrapper/builtin.js `localStorage`) over a `my` whose
+   * calls take `{ key, data }` and whose getStorageSync answers `{ data }` (`null` for a missing key): not WeChat's shape.
+   */
+  const alipayLocalStorage = (table: Map<string, unknown>) => {
+    const my = {
+      getStorageSync: ({ key }: { key: string }) => ({ data: table.has(key) ? table.get(key) : null }),
+      setStorageSync: ({ key, data }: { key: string; data: unknown }) => void table.set(key, data),
+      removeStorageSync: ({ key }: { key: string }) => void table.delete(key),
+      getStorageInfoSync: () => ({ keys: [...table.keys()] }),
+    };
+    return {
+      get length() {
+        return my.getStorageInfoSync().keys.length;
+      },
+      key: (n: number) => my.getStorageInfoSync().keys[n],
+      getItem(key: string) {
+        const value = my.getStorageSync({ key });
+        return value.data === null ? null : value.data;
+      },
+      setItem: (key: string, value: string) => my.setStorageSync({ key, data: value }),
+      removeItem: (key: string) => my.removeStorageSync({ key }),
+    };
+  };
 
-  it('runs as a mini-game: stored through sys.localStorage, delivered over the adapter\'s XHR, game events only, no web view (was: a web build sending with a fetch that does not exist)', async () => {
+  it.each(['douyin', 'alipay'] as const)('%s: runs as a mini-game: stored through sys.localStorage, delivered over the adapter\'s XHR, game events only, no web view (was: a web build sending with a fetch that does not exist)', async (platform) => {
     const table = new Map<string, unknown>();
     const sent: string[] = [];
-    const cc = miniGame(table, async (request) => acknowledge(sent, await request.text()));
+    const cc = miniGame(table, async (request) => acknowledge(sent, await request.text()), platform);
     const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
     const errors: TrackerErrorEvent[] = [];
     gc.tracker.on('error', (event) => errors.push(event));
