@@ -33,7 +33,7 @@ const locks = new Map<string, Promise<void>>();
 
 /** The Cocos platform, with the build it detected and whether its storage persists. */
 export interface CocosPlatform extends Platform {
-  /** `wechat` when `wx` is the mini-game API, `native` when `sys.isNative`, else `web`. */
+  /** `wechat` when `wx` is the mini-game API, `native` when `sys.isNative`, `minigame` when `sys.isBrowser` is false, else `web`. */
   readonly runtime: CocosRuntime;
   /** Whether storage keeps what is written; undefined until storage is first used. */
   readonly persistentStorage: boolean | undefined;
@@ -60,13 +60,19 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   // cocos-engine v3.8.5 pal/system-info/minigame/system-info.ts:35-36): the check holds for whatever `sys` the game
   // passes, and it looks at the two calls the WeChat runtime makes first (storage, network events), which jWeixin lacks.
   const wx = typeof options.wx?.getStorageSync == 'function' && typeof options.wx.onNetworkStatusChange == 'function' ? options.wx : undefined;
-  const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : 'web';
+  // Any other mini-game (Douyin `tt`, Alipay and Taobao `my`, Baidu `swan`, Xiaomi, the quick games) passed no
+  // WeChat-style API: Cocos 3.8 says so with `isBrowser` false as well as `isNative` (cocos-engine 3.8.4
+  // pal/system-info/minigame/system-info.ts). Its adapter gives it what the build then uses: `sys.localStorage` over the
+  // platform's storage and `XMLHttpRequest` over its `request` (platforms/minigame/platforms/*/wrapper), and no
+  // `fetch`. Before, it was taken for a web page, whose global `fetch` is missing there: nothing was ever delivered.
+  const runtime: CocosRuntime = wx ? 'wechat' : engine.sys.isNative ? 'native' : engine.sys.isBrowser === false ? 'minigame' : 'web';
+  const miniGame = wx || runtime == 'minigame';
   const g = globalThis as Record<string, any>;
   // The page's `document` and `window` are globals; native and mini-game builds have neither.
   const page = runtime === 'web' ? g : undefined;
   if (!page) ensureAbortController();
   const native = runtime === 'native' ? nativeClock() : undefined;
-  const noWebView = wx && (() => new WebViewUnavailableError('WeChat mini-games cannot show a web view'));
+  const noWebView = miniGame && (() => new WebViewUnavailableError('mini-games cannot show a web view'));
   const onStorageError = options.onStorageError ?? ((error) => console.warn(error));
   // A web build's tabs share one `localStorage`: their locks are the browser's Web Locks (DESIGN: `lock` is exclusive
   // across tabs). Before, a second tab took the first's running session for a crashed one and sent it ended at its
@@ -77,7 +83,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
   const webLocks: LockManager | undefined = page?.['navigator']?.locks;
   // `sys.localStorage` is read when storage is first used: it is `{}` until the engine has started.
   // WeChat's code (./wechat.ts) is imported on first use: web and native builds never load it.
-  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage, runtime === 'native'), onStorageError);
+  const storage = probedStorage(wx ? async () => (await import('./wechat.js')).wechatStore(wx) : () => webStorageStore(engine.sys.localStorage, !page), onStorageError);
 
   return {
     runtime,
@@ -89,7 +95,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     crypto: platformCrypto(randomSource(runtime, options, wx), subtleDigest(hostCrypto())),
     // The global fetch on web and native (native: whatwg-fetch over XHR); on WeChat, which has no fetch, an XHR
     // fetch (its request code is imported on the first request: web and native builds never load it).
-    fetch: options.fetch ?? (wx ? createXhrFetch(options.XMLHttpRequest ?? g['XMLHttpRequest']) : (input, init) => g['fetch'](input, init)),
+    fetch: options.fetch ?? (miniGame ? createXhrFetch(options.XMLHttpRequest ?? g['XMLHttpRequest']) : (input, init) => g['fetch'](input, init)),
     // Its code loads when a web view first opens. WeChat has none (`sys.openURL` does nothing there): it rejects,
     // and `gc.webview.open` rejects before it spends a token.
     openWebView: async (url) => {
@@ -109,7 +115,7 @@ export function createCocosPlatform(options: CocosPlatformOptions): CocosPlatfor
     // `_calculateDT`), and native defines it (native/cocos/bindings/manual/jsb_global.cpp:1617-1619, commit 4c7a879778).
     // On a WeChat phone it is the wall clock (the engine's adapter sets `performance = { now: Date.now }`): ./steady-clock.ts.
     // Native: ./steady-clock.ts `nativeClock` (Android's steady clock stops while the phone sleeps).
-    monotonic: wx ? steadyClock(engine) : native ? native[0] : () => performance.now(),
+    monotonic: miniGame ? steadyClock(engine) : native ? native[0] : () => performance.now(),
   };
 }
 
@@ -130,6 +136,12 @@ function cocosLifecycle({ game, Game }: CocosModules, page: Record<string, any> 
     const each = (on: boolean) => {
       game[on ? 'on' : 'off'](Game.EVENT_HIDE, hide);
       game[on ? 'on' : 'off'](Game.EVENT_SHOW, show);
+      // Native: the game closed while played (a desktop window's close button, `game.end()`, iOS terminating) hears
+      // only EVENT_CLOSE, then the engine exits (cocos-engine 3.8.4 engine/Engine.cpp WindowEvent CLOSE -> jsb.onClose
+      // -> game.ts `_onClose` -> systemInfo.exit()): a background pauses and stores the running session with all its
+      // play (was: its last checkpoint's), recovered at the next start. Not on web (its `close` is followed by
+      // `window.close()`, which a tab the player opened ignores: the game plays on) nor mini-games (never emitted).
+      clock && game[on ? 'on' : 'off'](Game.EVENT_CLOSE!, hide);
       const method = on ? 'addEventListener' : 'removeEventListener';
       page?.['document'][method]('visibilitychange', visibility);
       // A hidden tab frozen (a mobile browser, before discarding it) hears no other event, and the engine hears no freeze

@@ -13,6 +13,8 @@ export interface CocosSys {
   /** `{}` until the engine has started; a Web Storage after (or Cocos's warn-only stubs). */
   localStorage: any;
   isNative: boolean;
+  /** `false` in a mini-game build (with `isNative` false): read as such only when it is `false`. */
+  isBrowser?: boolean;
   /** `window.open` on web, `jsb.openURL` on native, nothing on mini-games. */
   openURL(url: string): void;
 }
@@ -27,6 +29,8 @@ export interface CocosGame {
 export interface CocosGameClass {
   readonly EVENT_HIDE: string;
   readonly EVENT_SHOW: string;
+  /** Heard on native builds: the game is closing. */
+  readonly EVENT_CLOSE?: string;
 }
 
 /** The injected `cc` objects. */
@@ -91,5 +95,5 @@ export interface CocosPlatformOptions {
   onStorageError?: StorageErrorListener;
 }
 
-/** Which Cocos build the platform runs in. */
-export type CocosRuntime = 'web' | 'native' | 'wechat';
+/** Which Cocos build the platform runs in: `minigame` is any mini-game given no WeChat-style API as `wx`. */
+export type CocosRuntime = 'web' | 'native' | 'wechat' | 'minigame';

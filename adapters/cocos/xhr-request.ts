@@ -80,16 +80,22 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
 }
 
 /**
- * The rejection of a failed request: a {@link RequestBlockedError} when WeChat refused the URL (not an HTTPS host
- * of the mini-game's request domain list: wx.request's errMsg "url not in domain list"), else the `TypeError`
+ * The rejection of a failed request: a {@link RequestBlockedError} when WeChat or Douyin refused the URL (not an HTTPS
+ * host of the mini-game's request domain list: wx.request's errMsg "url not in domain list", Douyin's "url is not valid
+ * domain"), else the `TypeError`
  * a `fetch` rejects with on a network error. An IP address or `localhost` cannot go on the list
  * (developers.weixin.qq.com/minigame/dev/guide/base-ability/network.html), so its message says what to do instead.
  */
 function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
-  if (typeof detail === 'string' && detail.includes('url not in domain list')) {
-    const where = 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
+  // Douyin's tt.request says "url is not valid domain" (its mini-game FAQ, developer.open-douyin.com/forum/mini-game/
+  // post/630edb57fe9525047ac7f69a); its list takes HTTPS hosts, no IP address or localhost, as WeChat's (its network guide).
+  const douyin = typeof detail === 'string' && detail.includes('url is not valid domain');
+  if (douyin || (typeof detail === 'string' && detail.includes('url not in domain list'))) {
+    const where = douyin
+      ? 'the server domains in Douyin\'s developer console (developer.open-douyin.com: 开发管理 > 开发设置 > 服务器域名)'
+      : 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
     return new BlockedError(
-      `WeChat refused ${method} ${url}: ${hostOf(url)} ${
+      `${douyin ? 'Douyin' : 'WeChat'} refused ${method} ${url}: ${hostOf(url)} ${
         // WeChat's network guide: the list takes no IP address (but the mini-game's LAN one) and no localhost.
         /^[^:/?#]+:\/\/([^/?#@]*@)?(\[.*\]|[\d.]+|localhost)(:\d*)?([/?#]|$)/i.test(url)
           ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's Details > Local Settings > 不校验合法域名, "do not verify valid domain names")`

@@ -105,7 +105,7 @@ export function probedStorage(open: () => StringStore | Promise<StringStore>, on
 export function webStorageStore(storage: { getItem(key: string): string | null; setItem(key: string, value: string): void; removeItem(key: string): void; key(index: number): string | null; readonly length: number }, readBack?: boolean): StringStore {
   if (typeof storage?.getItem !== 'function') throw new Error('localStorage is not ready');
   const check = (key: string, expected: string | null, what: string) => {
-    if (readBack && (storage.getItem(key) ?? null) !== expected) throw new Error(`storage: ${what} of "${key}" did not land (a full disk?)`);
+    if (readBack && (storage.getItem(key) || null) !== expected) throw new Error(`storage: ${what} of "${key}" did not land (a full disk?)`);
   };
   return {
     get: (key) => storage.getItem(key),

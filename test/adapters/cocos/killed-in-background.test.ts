@@ -69,3 +69,43 @@ describe('Cocos: killed in the background right after game_on_hide', () => {
     await second.gc.dispose();
   });
 });
+
+describe('Cocos native: the game closed while it is played (game_on_close, no game_on_hide first)', () => {
+  // cocos-engine 3.8.4: closing the desktop window (native/cocos/platform/SDLHelper.cpp SDL_WINDOWEVENT_CLOSE), `game.end()`
+  // (cocos/game/game.ts `end` -> systemInfo.close -> jsb `__close`, CocosApplication::close) and iOS's
+  // applicationWillTerminate (platform/ios/AppDelegateBridge.mm -> IOSPlatform::onClose) reach Engine::handleEvent's
+  // WindowEvent CLOSE (engine/Engine.cpp): `events::Close` -> jsb.onClose (pal/system-info/native/system-info.ts
+  // `_registerEvent`) -> `Game.EVENT_CLOSE` ('game_on_close'), and game.ts `_onClose` then calls systemInfo.exit()
+  // (WindowsPlatform::exit ends the loop: no timer runs again). Killed as above, right after that event.
+  it('the session is on storage with all its play once the close handlers and their microtasks ran (was: its last checkpoint)', async () => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const recorded = new Map<string, number>();
+    const service = firstCopyService(recorded);
+    let online = false;
+    const fetch = async (input: string | Request, init?: RequestInit) => {
+      if (!online) throw new TypeError('offline');
+      return service(new Request(input, init));
+    };
+    const start = async (table: Map<string, string>) => {
+      const { createGameCampaign } = await freshAdapter();
+      const cc = createFakeCc('native', table);
+      cc.start();
+      const gc = createGameCampaign({ cc, fetch, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+      return { cc, gc };
+    };
+    const table = new Map<string, string>();
+    const first = await start(table);
+    await vi.advanceTimersByTimeAsync(10);
+    const id = first.gc.tracker.start({ campaignId: 'spring' });
+    await vi.advanceTimersByTimeAsync(43_000); // 13 s after the last checkpoint (15 s apart)
+    first.cc.emit('game_on_close');
+    await microtasksOnly();
+    const second = await start(new Map(table));
+    online = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await second.gc.tracker.flush();
+    // Before: 30, what the checkpoint at 30 s had stored; the 13 s after it were lost.
+    expect(Object.fromEntries(recorded)).toEqual({ [id]: 43 });
+    await second.gc.dispose();
+  });
+});

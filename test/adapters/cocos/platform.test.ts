@@ -262,11 +262,26 @@ describe('Cocos lifecycle', () => {
     expect(cc.listenerCount()).toBe(0);
     const heard: string[] = [];
     const off = lifecycle.onBackground(() => heard.push('hide'));
-    expect(cc.listenerCount()).toBe(2);
+    expect(cc.listenerCount()).toBe(3); // hide, show and, on native, close
     cc.emit('game_on_hide');
     off();
     expect(cc.listenerCount()).toBe(0);
     expect(heard).toEqual(['hide']);
+  });
+
+  it('game_on_close is a background on native only (web: window.close() after it leaves a tab the player opened running; mini-games never emit it)', () => {
+    const heard = (runtime: 'web' | 'native' | 'wechat') => {
+      const cc = createFakeCc(runtime);
+      const { lifecycle } = createCocosPlatform({ cc, getRandomValues: (a) => a, ...(runtime == 'wechat' ? createFakeWx(new Map(), noServer) : {}) });
+      const events: string[] = [];
+      const off = lifecycle.onBackground(() => events.push('background'));
+      cc.emit('game_on_close');
+      cc.emit('game_on_close');
+      off();
+      return events;
+    };
+    stubWebPage();
+    expect([heard('native'), heard('web'), heard('wechat')]).toEqual([['background'], [], []]);
   });
 
   it('a WeChat build is an app even with the adapter\'s global document: no page exit, told once per change whatever the document dispatches', () => {
@@ -584,6 +599,92 @@ describe('Cocos on a Douyin (ByteDance) mini-game: `tt` passed as `wx` (docs/gui
     // Before: the change back was not told either, so nothing went out until the retry's backoff ran down.
     await vi.waitFor(() => expect(sent).toEqual([id]), { timeout: 500 });
     await gc.dispose();
+  });
+});
+
+describe('Cocos on a mini-game given no mini-game API (Douyin, Alipay, Taobao, Baidu, Xiaomi: `wx` not passed)', () => {
+  /**
+   * What Cocos Creator 3.8 sets up in every mini-game build (cocos-engine 3.8.4): `sys.isBrowser` and `sys.isNative`
+   * both false (pal/system-info/minigame/system-info.ts constructor); `sys.localStorage` the adapter's Web Storage
+   * over the platform's storage (platforms/minigame/platforms/bytedance/wrapper/builtin/localStorage.js: getItem is
+   * `tt.getStorageSync(key)`, '' for a missing key, key(n)/length from `tt.getStorageInfoSync().keys`; baidu's over
+   * `swan`, alipay's and taobao-mini-game's over `my` with `{ key }` arguments); `XMLHttpRequest` over the platform's
+   * `request` (bytedance/wrapper/builtin/XMLHttpRequest.js); no global `fetch` (bytedance/wrapper/builtin/window.js).
+   */
+  const miniGame = (table: Map<string, unknown>, handler: (request: Request) => Promise<Response>, platform: 'douyin' | 'alipay' = 'douyin') => {
+    const { wx: tt, XMLHttpRequest } = createFakeWx(table, handler);
+    const cc = createFakeCc('wechat');
+    cc.sys.localStorage =
+      platform == 'douyin'
+        ? {
+            get length() {
+              return tt.getStorageInfoSync().keys.length;
+            },
+            key: (n: number) => tt.getStorageInfoSync().keys[n],
+            getItem: (key: string) => tt.getStorageSync(key),
+            setItem: (key: string, value: string) => tt.setStorageSync(key, value),
+            removeItem: (key: string) => tt.removeStorageSync(key),
+          }
+        : alipayLocalStorage(table);
+    vi.stubGlobal('XMLHttpRequest', XMLHttpRequest);
+    vi.stubGlobal('fetch', undefined);
+    vi.stubGlobal('crypto', undefined);
+    return cc;
+  };
+  /**
+   * Cocos's Alipay wrapper (platforms/minigame/platforms/alipay/wrapper/builtin.js `localStorage`) over a `my` whose
+   * calls take `{ key, data }` and whose getStorageSync answers `{ data }` (`null` for a missing key): not WeChat's shape.
+   */
+  const alipayLocalStorage = (table: Map<string, unknown>) => {
+    const my = {
+      getStorageSync: ({ key }: { key: string }) => ({ data: table.has(key) ? table.get(key) : null }),
+      setStorageSync: ({ key, data }: { key: string; data: unknown }) => void table.set(key, data),
+      removeStorageSync: ({ key }: { key: string }) => void table.delete(key),
+      getStorageInfoSync: () => ({ keys: [...table.keys()] }),
+    };
+    return {
+      get length() {
+        return my.getStorageInfoSync().keys.length;
+      },
+      key: (n: number) => my.getStorageInfoSync().keys[n],
+      getItem(key: string) {
+        const value = my.getStorageSync({ key });
+        return value.data === null ? null : value.data;
+      },
+      setItem: (key: string, value: string) => my.setStorageSync({ key, data: value }),
+      removeItem: (key: string) => my.removeStorageSync({ key }),
+    };
+  };
+
+  it.each(['douyin', 'alipay'] as const)('%s: runs as a mini-game: stored through sys.localStorage, delivered over the adapter\'s XHR, game events only, no web view (was: a web build sending with a fetch that does not exist)', async (platform) => {
+    const table = new Map<string, unknown>();
+    const sent: string[] = [];
+    const cc = miniGame(table, async (request) => acknowledge(sent, await request.text()), platform);
+    const gc = createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+    const errors: TrackerErrorEvent[] = [];
+    gc.tracker.on('error', (event) => errors.push(event));
+    expect(gc.platform.runtime).toBe('minigame');
+    const id = gc.tracker.start({ campaignId: 'spring' });
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    expect(sent).toEqual([id]);
+    // Delivered, so no longer stored ('' is a missing key there: the delete's read-back takes it as gone).
+    expect([...table.keys()].some((key) => key.includes(id))).toBe(false);
+    expect(errors.map((event) => event.kind)).toEqual(['crypto']);
+    await expect(gc.platform.openWebView('https://campaign.example/')).rejects.toBeInstanceOf(WebViewUnavailableError);
+    expect(() => createGameCampaign({ cc, clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' })).toThrow(/minigame build/);
+    await gc.dispose();
+  });
+
+  it('a storage whose delete does nothing (Cocos\'s taobao-mini-game removeItem passes a string to my.removeStorageSync, which takes { key }) is reported, not kept', async () => {
+    const cc = miniGame(new Map(), noServer);
+    cc.sys.localStorage.removeItem = () => undefined;
+    const errors: unknown[] = [];
+    const platform = createCocosPlatform({ cc, onStorageError: (error) => errors.push(error) });
+    await platform.storage.set('k', 1);
+    // Before: kept as persistent, every delivered session and running record staying stored, met again at each start.
+    expect([platform.persistentStorage, errors.map((error) => String(error))]).toEqual([false, [expect.stringMatching(/the delete of "game-campaign:probe" did not land/)]]);
   });
 });
 

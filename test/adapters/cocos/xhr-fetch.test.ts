@@ -107,6 +107,16 @@ describe('createXhrFetch', () => {
     await expect(fetch('https://relay.example/campaign/x')).rejects.toBeInstanceOf(TypeError); // offline is no block
   });
 
+  it('rejects a URL Douyin refuses ("url is not valid domain", its tt.request errMsg) with a RequestBlockedError naming the host and Douyin\'s console', async () => {
+    const { fetch } = setup(async () => new Response('ok'), { domains: ['relay.example'], blockedErrMsg: 'request:fail url is not valid domain' });
+    const error = (await fetch('https://other.example/campaign/x', { method: 'POST', body: '{}' }).catch((e: unknown) => e)) as Error;
+    // Before: a TypeError "Network request failed", retried with backoff as if the network were down, never named.
+    expect(error).toBeInstanceOf(RequestBlockedError);
+    expect(error.message).toContain('Douyin refused POST https://other.example/campaign/x: https://other.example is not on this mini-game\'s request domain list');
+    expect(error.message).toContain('developer.open-douyin.com');
+    expect(error.message).not.toContain('mp.weixin.qq.com');
+  });
+
   /**
    * WeChat's network guide (developers.weixin.qq.com/minigame/dev/guide/base-ability/network.html, "配置流程"):
    * "域名不能使用 IP 地址（小程序的局域网 IP 除外）或 localhost", so adding such a host is no way out.

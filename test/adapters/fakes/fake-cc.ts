@@ -12,8 +12,8 @@
  *   return undefined, plus `length: 0` (cocos/core/platform/sys.ts:315-327, `sys.init`): `breakStorage()`.
  * - `sys.platform` is a `sys.Platform` value (pal/system-info/enum-type/platform.ts:25-56), fixed when the
  *   engine is built for a platform (pal/system-info/minigame/system-info.ts:35-36: `WECHAT` -> `WECHAT_GAME`).
- * - `game` is an `EventTarget`; `Game.EVENT_HIDE = 'game_on_hide'`, `Game.EVENT_SHOW = 'game_on_show'`
- *   (cocos/game/game.ts). `sys.openURL` is `window.open` on web, `jsb.openURL` on native, nothing on
+ * - `game` is an `EventTarget`; `Game.EVENT_HIDE = 'game_on_hide'`, `Game.EVENT_SHOW = 'game_on_show'`,
+ *   `Game.EVENT_CLOSE = 'game_on_close'` (cocos/game/game.ts). `sys.openURL` is `window.open` on web, `jsb.openURL` on native, nothing on
  *   mini-games (pal/system-info/minigame).
  * No WebCrypto is modelled here: tests remove the `crypto` global for native and WeChat runs.
  */
@@ -24,7 +24,7 @@ export type DeviceTable = Map<string, string>;
 export interface FakeCc {
   sys: { localStorage: any; isNative: boolean; isBrowser: boolean; platform: string; Platform: typeof PLATFORM; openURL(url: string): void };
   game: { on(type: string, callback: () => void, target?: unknown, once?: boolean): void; off(type: string, callback?: (...args: any[]) => void): void };
-  Game: { readonly EVENT_HIDE: 'game_on_hide'; readonly EVENT_SHOW: 'game_on_show' };
+  Game: { readonly EVENT_HIDE: 'game_on_hide'; readonly EVENT_SHOW: 'game_on_show'; readonly EVENT_CLOSE: 'game_on_close' };
   /** What `sys.init` does: `sys.localStorage` becomes the host store. */
   start(): void;
   /** What Cocos does when its storage probe throws: warn-only stubs from now on. */
@@ -73,7 +73,7 @@ export function createFakeCc(runtime: 'web' | 'native' | 'wechat', table: Device
         else listeners.delete(type);
       },
     },
-    Game: { EVENT_HIDE: 'game_on_hide', EVENT_SHOW: 'game_on_show' },
+    Game: { EVENT_HIDE: 'game_on_hide', EVENT_SHOW: 'game_on_show', EVENT_CLOSE: 'game_on_close' },
     start() {
       sys.localStorage = webStorage(table, () => diskFull);
     },

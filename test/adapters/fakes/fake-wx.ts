@@ -76,6 +76,11 @@ interface WxRequestOptions {
 export interface FakeWxOptions {
   /** The game's request domain list (hosts); when given, any other host, or any non-HTTPS URL, is refused. */
   domains?: string[];
+  /**
+   * The errMsg of a refused URL. @defaultValue WeChat's `'request:fail url not in domain list'`; Douyin's `tt.request`
+   * says "url is not valid domain" (its mini-game FAQ, developer.open-douyin.com/forum/mini-game/post/630edb57fe9525047ac7f69a).
+   */
+  blockedErrMsg?: string;
   /** game.json `networkTimeout.request`: a request's time-out when it passes none. @defaultValue 60_000 */
   requestTimeoutMs?: number;
   /**
@@ -113,7 +118,7 @@ export function createFakeWx(table: Map<string, unknown>, handler: (request: Req
       await Promise.resolve();
       if (settled) return;
       const url = new URL(options.url);
-      if (fakeOptions.domains && (url.protocol !== 'https:' || !fakeOptions.domains.includes(url.host))) return fail('request:fail url not in domain list');
+      if (fakeOptions.domains && (url.protocol !== 'https:' || !fakeOptions.domains.includes(url.host))) return fail(fakeOptions.blockedErrMsg ?? 'request:fail url not in domain list');
       if (!online) return fail('request:fail net::ERR_INTERNET_DISCONNECTED');
       // wx.request joins duplicate header names into one request: two content types make the value ambiguous.
       const contentTypes = Object.keys(header).filter((name) => name.toLowerCase() === 'content-type');
