@@ -412,8 +412,9 @@ describe('installed from the tarball in a fresh folder', () => {
     let serverCode = block('docs/getting-started.md', "from 'game-campaign-sdk/server'");
     serverCode = edit(serverCode, "environment: 'sandbox'", 'environment: { baseUrl: process.env.EMULATOR_URL! }');
     serverCode = edit(serverCode, '.listen(8080)', ".listen(0, '127.0.0.1', function (this: import('node:net').Server) { console.log(JSON.stringify(this.address())); })");
-    // What the snippet takes from the game (test/docs/snippet-context.d.ts): the page's token and player below.
-    writeFileSync(join(consumer, 'quick-server.ts'), `const token = 'your-login-token';\nconst userId = 'player-1';\n${serverCode}`);
+    // The block is whole (test/docs checks it compiles without the snippet context): its login takes the browser
+    // guide's token for player-1, as a studio pairing the two pages has it.
+    writeFileSync(join(consumer, 'quick-server.ts'), serverCode);
     let pageCode = block('docs/guides/browser.md', "from 'game-campaign-sdk/browser'");
     pageCode = edit(pageCode, "environment: 'sandbox'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
     pageCode = edit(pageCode, "gc.campaigns.get('cmp_spring_festival')", `gc.campaigns.get(${JSON.stringify(DEMO_ACTIVE_CAMPAIGN_ID)})`);
