@@ -46,10 +46,11 @@ const REACT_NATIVE_FILES = new Set(['docs/guides/react-native.md']);
 
 /**
  * Markdown files whose blocks compile as copied into an empty project: without `test/docs/snippet-context.d.ts`, so
- * each defines what it uses. getting-started.md is the page a studio copies first, whole (its blocks used the
- * context's `token` and `userId`, which a new project does not have: "Cannot find name 'token'").
+ * each defines (or declares) what it uses. README.md and getting-started.md are the pages a studio copies first
+ * (their blocks used the context's `token`, `userId`, `platform`, `req`, `rawBody` and `grant`, which a new project
+ * does not have: "Cannot find name 'token'").
  */
-const SELF_CONTAINED_FILES = new Set(['docs/getting-started.md']);
+const SELF_CONTAINED_FILES = new Set(['README.md', 'docs/getting-started.md']);
 
 /** Runs tsc on a snippet directory's tsconfig; returns its output (empty when all build). */
 function tsc(dir, tsconfig) {
