@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `game-campaign-emulator [--port N] [--json]`: runs the built CLI (dist/, in the published package; `npm run build` in a checkout).
+// `game-campaign-emulator [--port N] [--host H] [--webhook-host H]... [--json]`: runs the built CLI (dist/, in the published package; `npm run build` in a checkout).
 // In a checkout that was never built it runs the TypeScript source through tsx instead.
 import { existsSync } from 'node:fs';
 

@@ -44,6 +44,14 @@ export function tsBlocks(text) {
 /** Markdown files whose blocks compile as a React Native app (tsconfig.react-native.json). */
 const REACT_NATIVE_FILES = new Set(['docs/guides/react-native.md']);
 
+/**
+ * Markdown files whose blocks compile as copied into an empty project: without `test/docs/snippet-context.d.ts`, so
+ * each defines (or declares) what it uses. README.md and getting-started.md are the pages a studio copies first
+ * (their blocks used the context's `token`, `userId`, `platform`, `req`, `rawBody` and `grant`, which a new project
+ * does not have: "Cannot find name 'token'").
+ */
+const SELF_CONTAINED_FILES = new Set(['README.md', 'docs/getting-started.md']);
+
 /** Runs tsc on a snippet directory's tsconfig; returns its output (empty when all build). */
 function tsc(dir, tsconfig) {
   writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify(tsconfig, null, 2));
@@ -58,15 +66,18 @@ function tsc(dir, tsconfig) {
 /** Writes the snippets and runs tsc; returns the errors mapped to Markdown locations (empty when all build). */
 export function checkSnippets() {
   const RN_OUT = join(OUT, 'react-native');
+  const ALONE_OUT = join(OUT, 'self-contained');
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(RN_OUT, { recursive: true });
+  mkdirSync(ALONE_OUT, { recursive: true });
   const origins = new Map();
   let count = 0;
   for (const file of markdownFiles()) {
     for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8'))) {
       const name = `${file.replace(/[^\w]+/g, '_')}_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`;
       // Line 1 of the snippet file is the `export {}` that makes it a module: code starts on line 2.
-      writeFileSync(join(REACT_NATIVE_FILES.has(file) ? RN_OUT : OUT, name), `export {};\n${block.code}\n`);
+      const dir = REACT_NATIVE_FILES.has(file) ? RN_OUT : SELF_CONTAINED_FILES.has(file) ? ALONE_OUT : OUT;
+      writeFileSync(join(dir, name), `export {};\n${block.code}\n`);
       origins.set(name, { file, line: block.line - 2 });
       count++;
     }
@@ -77,6 +88,11 @@ export function checkSnippets() {
       extends: relative(OUT, join(ROOT, 'tsconfig.json')),
       compilerOptions: { noEmit: true, noUnusedLocals: false, jsx: 'preserve', types: ['node', '@cocos/creator-types/engine'] },
       include: ['*.ts', '*.tsx', context(OUT)],
+    }) +
+    tsc(ALONE_OUT, {
+      extends: relative(ALONE_OUT, join(ROOT, 'tsconfig.json')),
+      compilerOptions: { noEmit: true, noUnusedLocals: false, types: ['node'] },
+      include: ['*.ts'],
     }) +
     tsc(RN_OUT, {
       extends: relative(RN_OUT, join(ROOT, 'tsconfig.react-native.json')),

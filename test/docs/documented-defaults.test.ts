@@ -102,6 +102,16 @@ describe('the defaults the guides spell out', () => {
     }
     expect(unavailable).toHaveBeenCalledTimes(1 + (literal(pairs.get('maxRetries')!) as number));
 
+    // environment: the guide names its default, and a client given none calls that environment's host (the browser
+    // guide's `<script>` example passes none: its reads go there).
+    const said = /'(live|sandbox)' \(the default\)/.exec(readFileSync(join(ROOT, 'docs/guides/server.md'), 'utf8'))?.[1];
+    expect(said, "server.md names the default environment: '<name>' (the default)").toBeDefined();
+    const called: string[] = [];
+    const record = async (input: string | URL | Request) => (called.push(new URL(input instanceof Request ? input.url : input).origin), Response.json({ data: { transactionId: 'tx-1' } }));
+    await new CampaignServer({ serverKey: 'sk_a:b', fetch: record }).payments.get('tx-1');
+    await new CampaignServer({ serverKey: 'sk_a:b', fetch: record, environment: said as 'live' | 'sandbox' }).payments.get('tx-1');
+    expect(called[0]).toBe(called[1]);
+
     // validateResponses: a success body off the spec's shape is returned as it came.
     const offShape = async () => Response.json({ data: { transactionId: 42 } });
     await expect(new CampaignServer({ serverKey: 'sk_a:b', fetch: offShape }).payments.get('tx-1')).resolves.toEqual({ transactionId: 42 });

@@ -325,6 +325,33 @@ describe('installed from the tarball in a fresh folder', () => {
     expect(without.filter((line) => !/node_modules\/zod\/.*: error TS1259: /.test(line))).toEqual([]);
   }, 120_000);
 
+  // The browser guide's types for the `<script>` global: a game's own script with the guide's `/// <reference>` line and
+  // the tsconfig setting it names. A script game's tsconfig often sets only `target` (and `module: esnext`), which on
+  // TypeScript 5 means classic resolution (TypeScript 6 made bundler the default; classic is asked for by name here,
+  // as TypeScript 5's default): the declarations' `import ... from 'zod/mini'` is then not found (TS2792).
+  it("type-checks a <script> game's code with the guide's reference line and moduleResolution (classic: TS2792 on zod only)", () => {
+    const app = join(consumer, 'script-game');
+    mkdirSync(app);
+    const reference = /`(\/\/\/ <reference path="node_modules\/game-campaign-sdk\/dist\/game-campaign\.iife\.d\.ts" \/>)`/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))?.[1];
+    expect(reference, 'docs/guides/browser.md: the reference line').toBeDefined();
+    expect(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8')).toContain('`"moduleResolution": "bundler"`');
+    writeFileSync(join(app, 'game.ts'), `${reference!.replace('node_modules/', '../node_modules/')}
+      const gc = GameCampaign.createGameCampaign({ clientKey: 'ck_key:secret', relay: { url: '/campaign' }, userId: 'player-1' });
+      gc.tracker.start();
+      export const used = [gc, GameCampaign.CampaignClient, GameCampaign.createBrowserPlatform];
+    `);
+    const compile = (moduleResolution: string) => {
+      const compilerOptions = { target: 'es2020', lib: ['es2020', 'dom'], module: 'esnext', moduleResolution, ignoreDeprecations: '6.0', strict: true, noEmit: true, skipLibCheck: false, types: [] };
+      writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions, files: ['game.ts'] }));
+      const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+      return `${run.stdout}${run.stderr}`.split('\n').filter((line) => line.trim());
+    };
+    expect(compile('bundler')).toEqual([]);
+    const classic = compile('classic');
+    expect(classic.length).toBeGreaterThan(0);
+    expect(classic.filter((line) => !/game-campaign-sdk\/dist\/\S+\.d\.ts\(\d+,\d+\): error TS2792: Cannot find module 'zod/.test(line))).toEqual([]);
+  }, 120_000);
+
   /**
    * Compiles `sources` in a folder of the consumer (the SDK resolves from its install) with the engine's type
    * packages linked from the repository's node_modules (each module a source imports, and `packages`). Returns tsc's output.
@@ -412,8 +439,9 @@ describe('installed from the tarball in a fresh folder', () => {
     let serverCode = block('docs/getting-started.md', "from 'game-campaign-sdk/server'");
     serverCode = edit(serverCode, "environment: 'sandbox'", 'environment: { baseUrl: process.env.EMULATOR_URL! }');
     serverCode = edit(serverCode, '.listen(8080)', ".listen(0, '127.0.0.1', function (this: import('node:net').Server) { console.log(JSON.stringify(this.address())); })");
-    // What the snippet takes from the game (test/docs/snippet-context.d.ts): the page's token and player below.
-    writeFileSync(join(consumer, 'quick-server.ts'), `const token = 'your-login-token';\nconst userId = 'player-1';\n${serverCode}`);
+    // The block is whole (test/docs checks it compiles without the snippet context): its login takes the browser
+    // guide's token for player-1, as a studio pairing the two pages has it.
+    writeFileSync(join(consumer, 'quick-server.ts'), serverCode);
     let pageCode = block('docs/guides/browser.md', "from 'game-campaign-sdk/browser'");
     pageCode = edit(pageCode, "environment: 'sandbox'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
     pageCode = edit(pageCode, "gc.campaigns.get('cmp_spring_festival')", `gc.campaigns.get(${JSON.stringify(DEMO_ACTIVE_CAMPAIGN_ID)})`);
