@@ -5,7 +5,7 @@
  * SubsystemRegistration (Enter Play Mode Options without a domain reload); a quit stores the running session before
  * the player exits, and a pause its checkpoint before the app is suspended; a replace or delete Windows refuses is tried again (a delete only for a sharing or lock violation); a damaged file is kept for inspection and reported once; a write
  * failing on a full disk leaves no temporary file, and a killed write's is deleted at the next start-up; bad options, and
- * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs), also one made before BeforeSceneLoad from a game's SubsystemRegistration method (csharp/ManagedEarlyWorkerProbe.cs);
+ * metadata deeper than the relay takes, are a VALIDATION_ERROR; such metadata an older release stored is dropped, not a failed start-up; a 200 with malformed results delivers nothing; Init twice after a kill recovers at once; a replaced SDK's events stop; no request after Dispose, and the one in flight aborted (also through UnityWebRequest: csharp/ManagedAbortProbe.cs); a game's first call (Init) on another thread runs on the main thread (csharp/ManagedWorkerStartProbe.cs), also one made before BeforeSceneLoad from a game's SubsystemRegistration method (csharp/ManagedEarlyWorkerProbe.cs); an Android player's other data path taken in once, never from a run still playing there, whole after a move cut short, and erased with the player's data (csharp/ManagedDataPath*Probe.cs);
  * the C# enums map every JavaScript drop reason and error kind both ways.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -132,6 +132,61 @@ it("an Android player whose persistentDataPath changed sends what the other path
       '/storage/emulated/10/Android/data/com.example.game/files',
       '',
     ],
+  });
+}, 120_000);
+
+/** csharp/ManagedDataPathRaceProbe.cs, compiled once (a program of its own). */
+let compiledRace: string | undefined;
+function raceProbe(): string {
+  if (compiledRace) return compiledRace;
+  const exe = join(work, 'data-path-race.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedDataPathRaceProbe.cs')]);
+  return (compiledRace = exe);
+}
+
+function race(story: 'alive' | 'cut' | 'erase'): unknown {
+  const { status, stdout, stderr } = runMono(raceProbe(), [story, join(work, `race-${story}-external`), join(work, `race-${story}-internal`)], 'jit');
+  expect(status, stderr).toBe(0);
+  return JSON.parse(stdout);
+}
+
+it("Android's other data path: a run still playing there (its alive lock held) keeps its files until it is gone", () => {
+  // The first path's run goes on in another process (a 4 s session queued, one running): the run on the second path
+  // takes nothing from it. Before, its running record was moved and recovered here ('recovered 1' sent) while that run
+  // went on, so its play was counted twice. Once it is gone, the next start-up takes both, each sent once.
+  expect(race('alive')).toEqual({
+    secondRun: [],
+    secondRunReceived: [],
+    leftOnFirstPath: 2,
+    thirdRun: ['ended recovered 1'],
+    received: ['mover 4', 'mover 1'],
+    stored: 0,
+  });
+}, 120_000);
+
+it("Android's other data path: a move cut short (a partial copy under the session's name) loses nothing", () => {
+  // Before, the partial copy here counted as the session and the whole original was deleted: the copy was set aside as
+  // unreadable ('error storage') and the 4 s session never sent.
+  expect(race('cut')).toEqual({
+    secondRun: [],
+    secondRunReceived: ['mover 4'],
+    leftOnFirstPath: 0,
+    thirdRun: [],
+    received: ['mover 4'],
+    stored: 0,
+  });
+}, 120_000);
+
+it("Android's other data path: a player's erasure also erases what it holds (out of reach at start-up)", () => {
+  // Before, the erased player's session under the other path was moved in and sent by the next start-up.
+  expect(race('erase')).toEqual({
+    secondRun: ['dropped erased'],
+    secondRunReceived: [],
+    leftOnFirstPath: 0,
+    thirdRun: [],
+    received: [],
+    stored: 0,
   });
 }, 120_000);
 

@@ -110,6 +110,23 @@ namespace GameCampaignSdk
             return gone;
         }
 
+        /// <summary>
+        /// Whether a run holds an alive lock in <paramref name="folder"/> (another process playing there: a lock that cannot
+        /// be taken now counts as held). A free lock is closed again at once.
+        /// </summary>
+        internal static bool AnyAlive(PlayerFolder folder)
+        {
+            if (!Directory.Exists(folder.AliveDir)) return false;
+            foreach (var path in Directory.GetFiles(folder.AliveDir, "*.lock"))
+            {
+                try { Open(path, FileMode.Open).Dispose(); }
+                catch (FileNotFoundException) { }
+                catch (DirectoryNotFoundException) { }
+                catch (Exception) { return true; }
+            }
+            return false;
+        }
+
         /// <summary>Unlocks and closes the lock, then deletes its file (a failed delete leaves it: the next start-up tries again).</summary>
         internal void Release()
         {

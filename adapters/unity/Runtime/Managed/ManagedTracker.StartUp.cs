@@ -19,8 +19,8 @@ namespace GameCampaignSdk
         private async Task Load(Task previous)
         {
             // On the main thread (Unity's persistentDataPath throws elsewhere), before the first await.
-            var others = new List<PlayerFolder>();
-            foreach (var dataPath in TrackerFiles.OtherDataPaths(Application.persistentDataPath)) others.Add(folder.Under(dataPath));
+            try { foreach (var dataPath in TrackerFiles.OtherDataPaths(Application.persistentDataPath)) otherFolders.Add(folder.Under(dataPath)); }
+            catch (Exception) { /* none looked at */ }
             try { await previous; }
             catch (Exception) { /* reported when it ran */ }
             var setAside = new List<string>();
@@ -30,7 +30,7 @@ namespace GameCampaignSdk
                 crashed = await IoQueue.Run(() =>
                 {
                     TrackerFiles.SweepTemporary(folder);
-                    foreach (var other in others) TrackerFiles.Adopt(folder, other); // before anything here is read
+                    AdoptOthers(); // before anything here is read
                     choice = RunningStore.ReadOptOut(folder, setAside);
                     return AliveLock.OfGoneRuns(folder, runId, RunningStore.ReadAll(folder, setAside), claimed);
                 });
@@ -39,6 +39,15 @@ namespace GameCampaignSdk
             catch (Exception error) { StorageError(error); }
             foreach (var path in setAside) ReportSetAside(path);
             await queue.Sync(watch.Moved());
+        }
+
+        /// <summary>This player's folders under the other data paths Unity may give this app (<see cref="TrackerFiles.OtherDataPaths"/>).</summary>
+        private readonly List<PlayerFolder> otherFolders = new List<PlayerFolder>();
+
+        /// <summary>Moves what those folders hold into this one (on the file worker): at start-up, and before an erasure.</summary>
+        private void AdoptOthers()
+        {
+            foreach (var other in otherFolders) TrackerFiles.Adopt(folder, other);
         }
 
         private async Task StartUp()

@@ -154,11 +154,16 @@ namespace GameCampaignSdk
 
         internal static void Write(string path, object json)
         {
+            WriteBytes(path, new UTF8Encoding(false).GetBytes(Json.Serialize(json)));
+        }
+
+        /// <summary>Writes <paramref name="bytes"/> to a temporary file, flushed to the disk, then moved into place.</summary>
+        internal static void WriteBytes(string path, byte[] bytes)
+        {
             Observe("write", path);
             CheckWritable(path);
             Directory.CreateDirectory(Path.GetDirectoryName(path));
             var temporary = TemporaryFor(path);
-            var bytes = new UTF8Encoding(false).GetBytes(Json.Serialize(json));
             try
             {
                 using (var stream = new FileStream(temporary, FileMode.Create, FileAccess.Write, FileShare.None))
@@ -316,39 +321,47 @@ namespace GameCampaignSdk
         /// <summary>
         /// Moves what <paramref name="other"/> (this player's folder under another data path) holds into <paramref name="own"/>:
         /// queued sessions and running records (a crashed run's, recovered by the start-up as any other), keeping their
-        /// names (queue order, session ids), and the opt-out choice when this folder has none or an older one. A file already
-        /// here (a move cut short: the copy made, the original not yet deleted) is the same session: the other is deleted. A
-        /// folder that cannot be read (shared storage unmounted again) or a move that fails leaves the rest for the next
-        /// start-up. Before, those sessions waited there until Unity gave that path again, perhaps never.
+        /// names (queue order, session ids), and the opt-out choice when this folder has none or an older one. Nothing is
+        /// taken while a run holds an alive lock there (another process of the app playing on that path: its running
+        /// record would be recovered here while it goes on, its play counted twice); a later start-up takes it. Each file is
+        /// copied to a temporary file here, flushed, renamed into place, then the original deleted: the two folders are
+        /// different mounts on Android (internal and shared storage), where mono's <c>File.Move</c> copies into the final name
+        /// then unlinks (strace of mono 6.8: link fails EXDEV, open O_CREAT|O_EXCL, unlink), so a kill mid-copy left a partial file under the
+        /// session's name and the next start-up deleted the whole original. A name in both folders is a move cut short:
+        /// the copy that parses is kept. A file or folder that cannot be read or moved (shared storage unmounted again,
+        /// permission denied) is left for the next start-up; the others still move.
         /// </summary>
         internal static void Adopt(PlayerFolder own, PlayerFolder other)
         {
             if (other.Root == own.Root) return;
+            try { if (AliveLock.AnyAlive(other)) return; }
+            catch (Exception) { return; } // not to be looked at now
+            foreach (var dirs in new[] { new[] { other.QueueDir, own.QueueDir }, new[] { other.RunningDir, own.RunningDir } })
+            {
+                List<string> names;
+                try { names = JsonFiles(dirs[0]); }
+                catch (Exception) { continue; }
+                foreach (var name in names)
+                {
+                    try { AdoptFile(Path.Combine(dirs[0], name), Path.Combine(dirs[1], name)); }
+                    catch (Exception) { /* left there for the next start-up */ }
+                }
+            }
             try
             {
-                foreach (var dirs in new[] { new[] { other.QueueDir, own.QueueDir }, new[] { other.RunningDir, own.RunningDir } })
-                {
-                    foreach (var name in JsonFiles(dirs[0]))
-                    {
-                        var from = Path.Combine(dirs[0], name);
-                        var to = Path.Combine(dirs[1], name);
-                        if (File.Exists(to)) TryDelete(from);
-                        else
-                        {
-                            Directory.CreateDirectory(dirs[1]);
-                            Observe("write", to);
-                            CheckWritable(to);
-                            File.Move(from, to);
-                        }
-                    }
-                }
                 if (File.Exists(other.OptOutPath))
                 {
-                    if (!File.Exists(own.OptOutPath) || File.GetLastWriteTimeUtc(other.OptOutPath) > File.GetLastWriteTimeUtc(own.OptOutPath)) Write(own.OptOutPath, Json.Parse(File.ReadAllText(other.OptOutPath, Encoding.UTF8)));
-                    TryDelete(other.OptOutPath);
+                    if (!File.Exists(own.OptOutPath) || File.GetLastWriteTimeUtc(other.OptOutPath) > File.GetLastWriteTimeUtc(own.OptOutPath)) WriteBytes(own.OptOutPath, File.ReadAllBytes(other.OptOutPath));
+                    Delete(other.OptOutPath);
                 }
             }
             catch (Exception) { /* left there for the next start-up */ }
+        }
+
+        private static void AdoptFile(string from, string to)
+        {
+            if (!File.Exists(to) || Peek(to, node => node) == null) WriteBytes(to, File.ReadAllBytes(from));
+            Delete(from);
         }
 
         /// <summary>The names of the <c>*.json</c> files in <paramref name="dir"/>, sorted ordinally; none when it does not exist.</summary>
