@@ -20,13 +20,14 @@ interface SignalLike {
  * split it into a chunk of its own.
  */
 export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError, BlockedError: typeof RequestBlockedError): FetchLike {
-  const my = (globalThis as Record<string, any>)['my'];
+  const g = globalThis as Record<string, any>;
+  const my = g['my'];
   // Alipay: Cocos's XMLHttpRequest there (cocos-engine platforms/minigame/platforms/alipay/wrapper/builtin.js `send`)
   // fires a bare `error` on every `my.request` fail, and my.request fails an answer that is not 2xx (error 19, "HTTP
   // 错误", with its status, headers and data): a 429 or 503 became a network error and its Retry-After was never read.
-  // So where the XHR given is the global one, the answer comes from `my.request` itself. Not Taobao's mini-game build
-  // (`my.tb`: its wrapper sends with `my.tb.request`, whose answers are another shape).
-  if (typeof my?.request == 'function' && !my.tb && Xhr === (globalThis as Record<string, any>)['XMLHttpRequest']) Xhr = myRequestXhr(my);
+  // So where the XHR given is the global one (the wrapper sets it on `window`), the answer comes from `my.request`
+  // itself. Not Taobao's mini-game build (`my.tb`: its wrapper sends with `my.tb.request`, whose answers differ).
+  if (typeof my?.request == 'function' && !my.tb && (Xhr === g['XMLHttpRequest'] || Xhr === g['window']?.XMLHttpRequest)) Xhr = myRequestXhr(my);
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = typeof input === 'string' ? undefined : input;

@@ -139,6 +139,14 @@ describe('the XHR fetch on Alipay (Cocos\'s XMLHttpRequest over my.request)', ()
     await expect(fetch('https://relay.example/campaign/slow')).rejects.toBeInstanceOf(XhrTimeoutError);
   });
 
+  it('the wrapper read from `window` (the object Cocos\'s Alipay adapter sets it on) is bypassed too', async () => {
+    const { my } = alipay(() => ({ status: 503, data: '' }));
+    const Wrapper = cocosAlipayXhr(my);
+    vi.stubGlobal('XMLHttpRequest', undefined);
+    vi.stubGlobal('window', { XMLHttpRequest: Wrapper });
+    await expect(createXhrFetch(Wrapper as never)('https://relay.example/campaign/x')).resolves.toMatchObject({ status: 503 });
+  });
+
   it('an XHR of the game\'s own (not the global one) is used as given', async () => {
     const { my } = alipay(() => ({ status: 200, data: 'ok' }));
     const Own = cocosAlipayXhr(my);

@@ -117,7 +117,8 @@ describe('Cocos native: the JavaScript VM restarted (a hot update: `game.restart
   // `game.restart`'s). `__restartVM` (native/cocos/bindings/manual/jsb_global.cpp JSB_core_restartVM -> Engine::restart)
   // only sets `_needRestart`; engine/Engine.cpp `tick` destroys the VM at the start of the next frame: what the call's
   // microtasks do lands, no timer or request answer does. Modelled as above: storage copied after those microtasks.
-  const start = async (table: Map<string, string>, recorded: Map<string, number>, online: () => boolean) => {
+  type Gc = ReturnType<Awaited<ReturnType<typeof freshAdapter>>['createGameCampaign']>;
+  const start = async (table: Map<string, string>, recorded: Map<string, number>, online: () => boolean): Promise<Gc> => {
     const { createGameCampaign } = await freshAdapter();
     const service = firstCopyService(recorded);
     const cc = createFakeCc('native', table);
@@ -130,9 +131,9 @@ describe('Cocos native: the JavaScript VM restarted (a hot update: `game.restart
   };
 
   it.each([
-    ['nothing (sys.restartVM() with the SDK running): its last checkpoint', async () => undefined, 30],
-    ['dispose() called, not awaited (the sample\'s onDestroy, as game.restart() runs it)', async (gc: Awaited<ReturnType<typeof start>>) => void gc.dispose(), 43],
-    ['tracker.stop() called, not awaited', async (gc: Awaited<ReturnType<typeof start>>) => void gc.tracker.stop(), 43],
+    ['nothing (sys.restartVM() with the SDK running): its last checkpoint', async (): Promise<void> => undefined, 30],
+    ['dispose() called, not awaited (the sample\'s onDestroy, as game.restart() runs it)', async (gc: Gc): Promise<void> => void gc.dispose(), 43],
+    ['tracker.stop() called, not awaited', async (gc: Gc): Promise<void> => void gc.tracker.stop(), 43],
   ] as const)('the game does %s before the VM restarts: the next start delivers the expected play', async (_, before, seconds) => {
     vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
     const recorded = new Map<string, number>();
