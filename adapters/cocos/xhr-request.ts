@@ -111,7 +111,10 @@ function requestError(detail: unknown, method: string, url: string, BlockedError
       `${douyin ? 'Douyin' : alipay ? 'Alipay' : 'WeChat'} refused ${method} ${url}: ${hostOf(url)} ${
         // WeChat's network guide: the list takes no IP address (but the mini-game's LAN one) and no localhost.
         /^[^:/?#]+:\/\/([^/?#@]*@)?(\[.*\]|[\d.]+|localhost)(:\d*)?([/?#]|$)/i.test(url)
-          ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's Details > Local Settings > 不校验合法域名, "do not verify valid domain names")`
+          ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's ${
+                // Alipay's my.request guide: its developer tool's 详情 > 域名信息 > 忽略 http 请求域名合法性检查.
+                alipay ? '详情 > 域名信息 > 忽略 http 请求域名合法性检查, "ignore the request domain check"' : 'Details > Local Settings > 不校验合法域名, "do not verify valid domain names"'
+              })`
           : `is not on this mini-game's request domain list. Add it (HTTPS only) to ${where}`
       } (${detail})`,
     );

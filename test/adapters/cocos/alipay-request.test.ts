@@ -135,6 +135,11 @@ describe('the XHR fetch on Alipay (Cocos\'s XMLHttpRequest over my.request)', ()
     expect(blocked).toBeInstanceOf(RequestBlockedError);
     expect(blocked.message).toContain('Alipay refused POST https://other.example/campaign/x: https://other.example is not on this mini-game\'s request domain list');
     expect(blocked.message).toContain('服务器域名白名单');
+    const local = (await fetch('https://other.127.0.0.1.example/x').catch((error: unknown) => error)) as Error;
+    expect(local.message).toContain('Add it (HTTPS only)');
+    const ip = (await fetch('https://192.168.1.20/other').catch((error: unknown) => error)) as Error;
+    expect(ip.message).toContain('忽略 http 请求域名合法性检查');
+    expect(ip.message).not.toContain('不校验合法域名');
     await expect(fetch('https://relay.example/campaign/x')).rejects.toThrow(TypeError);
     await expect(fetch('https://relay.example/campaign/slow')).rejects.toBeInstanceOf(XhrTimeoutError);
   });
