@@ -105,7 +105,7 @@ function requestError(detail: unknown, method: string, url: string, BlockedError
     const where = douyin
       ? 'the server domains in Douyin\'s developer console (developer.open-douyin.com: 开发管理 > 开发设置 > 服务器域名)'
       : alipay
-        ? 'the server domain whitelist at open.alipay.com (小程序详情 > 开发设置 > 服务器域名白名单), then build and upload again'
+        ? 'the server domain whitelist at open.alipay.com (小程序详情 > 设置 > 开发设置 > 服务器域名白名单), then build and upload again'
         : 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
     return new BlockedError(
       `${douyin ? 'Douyin' : alipay ? 'Alipay' : 'WeChat'} refused ${method} ${url}: ${hostOf(url)} ${
