@@ -49,8 +49,10 @@ export class XhrTimeoutError extends Error {
  * Creates a `fetch` over `Xhr`. The response has what the SDK reads (`ok`, `status`, `statusText`, `url`,
  * `headers.get/has/forEach`, `text()`, `json()`); it is not a full `Response` (WeChat has no `Response`).
  * A string body without a `content-type` is sent as `text/plain;charset=UTF-8`, as `fetch` would. The request
- * code is imported on the first request: only WeChat builds use it, so no other build loads it.
- * @throws TypeError when `Xhr` is not a constructor (a runtime without XHR); as a rejection: `TypeError` on a network error, `RequestBlockedError` when WeChat refuses a host
+ * code is imported on the first request: only mini-game builds use it, so no other build loads it. On Alipay, where `Xhr`
+ * is the global `XMLHttpRequest` (Cocos's wrapper, which reports an answer that is not 2xx as a network error), it sends
+ * with `my.request` itself.
+ * @throws TypeError when `Xhr` is not a constructor (a runtime without XHR); as a rejection: `TypeError` on a network error, `RequestBlockedError` when WeChat, Douyin or Alipay refuses a host
  * that is not on the mini-game's request domain list, {@link XhrTimeoutError} on a time-out (ours or the
  * runtime's), the signal's reason (or an `AbortError`) when aborted
  * @example

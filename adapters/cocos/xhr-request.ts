@@ -20,6 +20,14 @@ interface SignalLike {
  * split it into a chunk of its own.
  */
 export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, TimeoutError: typeof XhrTimeoutError, BlockedError: typeof RequestBlockedError): FetchLike {
+  const g = globalThis as Record<string, any>;
+  const my = g['my'];
+  // Alipay: Cocos's XMLHttpRequest there (cocos-engine platforms/minigame/platforms/alipay/wrapper/builtin.js `send`)
+  // fires a bare `error` on every `my.request` fail, and my.request fails an answer that is not 2xx (error 19, "HTTP
+  // 错误", with its status, headers and data): a 429 or 503 became a network error and its Retry-After was never read.
+  // So where the XHR given is the global one (the wrapper sets it on `window`), the answer comes from `my.request`
+  // itself. Not Taobao's mini-game build (`my.tb`: its wrapper sends with `my.tb.request`, whose answers differ).
+  if (typeof my?.request == 'function' && !my.tb && (Xhr === g['XMLHttpRequest'] || Xhr === g['window']?.XMLHttpRequest)) Xhr = myRequestXhr(my);
   return (input, init = {}) =>
     new Promise<Response>((resolve, reject) => {
       const request = typeof input === 'string' ? undefined : input;
@@ -89,21 +97,85 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
 function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
   // Douyin's tt.request says "url is not valid domain" (its mini-game FAQ, developer.open-douyin.com/forum/mini-game/
   // post/630edb57fe9525047ac7f69a); its list takes HTTPS hosts, no IP address or localhost, as WeChat's (its network guide).
-  const douyin = typeof detail === 'string' && detail.includes('url is not valid domain');
-  if (douyin || (typeof detail === 'string' && detail.includes('url not in domain list'))) {
+  const text = typeof detail === 'string' ? detail : '';
+  const douyin = text.includes('url is not valid domain');
+  // Alipay's my.request error 11, "无权跨域" (no right to reach that host): not on its server domain whitelist.
+  const alipay = text.startsWith('my.request error 11:');
+  if (douyin || alipay || text.includes('url not in domain list')) {
     const where = douyin
       ? 'the server domains in Douyin\'s developer console (developer.open-douyin.com: 开发管理 > 开发设置 > 服务器域名)'
-      : 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
+      : alipay
+        ? 'the server domain whitelist at open.alipay.com (小程序详情 > 设置 > 开发设置 > 服务器域名白名单), then build and upload again'
+        : 'the request domains at mp.weixin.qq.com: Development > Development Management > Development Settings > Server Domain';
     return new BlockedError(
-      `${douyin ? 'Douyin' : 'WeChat'} refused ${method} ${url}: ${hostOf(url)} ${
+      `${douyin ? 'Douyin' : alipay ? 'Alipay' : 'WeChat'} refused ${method} ${url}: ${hostOf(url)} ${
         // WeChat's network guide: the list takes no IP address (but the mini-game's LAN one) and no localhost.
         /^[^:/?#]+:\/\/([^/?#@]*@)?(\[.*\]|[\d.]+|localhost)(:\d*)?([/?#]|$)/i.test(url)
-          ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's Details > Local Settings > 不校验合法域名, "do not verify valid domain names")`
+          ? `is an IP address or localhost, which no request domain list holds: use a domain name over HTTPS, added to ${where} (local tests: the developer tool's ${
+                // Alipay's my.request guide: its developer tool's 详情 > 域名信息 > 忽略 http 请求域名合法性检查.
+                alipay ? '详情 > 域名信息 > 忽略 http 请求域名合法性检查, "ignore the request domain check"' : 'Details > Local Settings > 不校验合法域名, "do not verify valid domain names"'
+              })`
           : `is not on this mini-game's request domain list. Add it (HTTPS only) to ${where}`
       } (${detail})`,
     );
   }
   return new TypeError(`Network request failed: ${method} ${url}${typeof detail === 'string' ? ` (${detail})` : ''}`);
+}
+
+/**
+ * An {@link XhrLike} over Alipay's `my.request` (opendocs.alipay.com/mini/api/owycmh): `dataType: 'text'` for the raw
+ * body; its fail with `error` 19 (an answer that is not 2xx) is that answer, 13 a time-out, any other a network error
+ * (its detail `my.request error N: message`, which {@link requestError} reads: 11 is a host not on the server domain
+ * whitelist, "无权跨域").
+ */
+function myRequestXhr(my: { request(options: Record<string, unknown>): { abort?(): void } | undefined }): XhrConstructor {
+  return class {
+    status = 0;
+    responseText = '';
+    timeout?: number;
+    onload: XhrLike['onload'] = null;
+    onerror: XhrLike['onerror'] = null;
+    ontimeout: XhrLike['ontimeout'] = null;
+    onabort: XhrLike['onabort'] = null;
+    declare m: string;
+    declare u: string;
+    h: Record<string, string> = {};
+    r: Record<string, unknown> = {};
+    t?: { abort?(): void };
+    open(method: string, url: string) {
+      this.m = method;
+      this.u = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.h[name] = value;
+    }
+    getAllResponseHeaders() {
+      return Object.keys(this.r).map((name) => `${name}: ${this.r[name]}`).join('\n');
+    }
+    abort() {
+      this.t?.abort?.();
+    }
+    send(data?: string) {
+      type Answer = { status?: number; headers?: Record<string, unknown>; data?: unknown; error?: number; errorMessage?: string };
+      const answer = (res: Answer) => {
+        this.status = res.status ?? 0;
+        this.r = res.headers ?? {};
+        this.responseText = typeof res.data == 'string' ? res.data : res.data == null ? '' : JSON.stringify(res.data);
+        this.onload?.();
+      };
+      this.t = my.request({
+        url: this.u,
+        method: this.m,
+        headers: this.h,
+        data,
+        timeout: this.timeout,
+        dataType: 'text',
+        success: answer,
+        fail: (res: Answer = {}) =>
+          res.error == 19 && res.status ? answer(res) : res.error == 13 ? this.ontimeout?.() : this.onerror?.(`my.request error ${res.error}: ${res.errorMessage ?? ''}`),
+      });
+    }
+  };
 }
 
 /** `https://host` of a URL, for the message (the URL itself when it does not parse). */

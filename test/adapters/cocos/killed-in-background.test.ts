@@ -109,3 +109,47 @@ describe('Cocos native: the game closed while it is played (game_on_close, no ga
     await second.gc.dispose();
   });
 });
+
+describe('Cocos native: the JavaScript VM restarted (a hot update: `game.restart()` or `sys.restartVM()`)', () => {
+  // cocos-engine 3.8.4: native `game.restart()` (platforms/native/engine/jsb-game.js) destroys the scene (each component's
+  // onDestroy) and calls `__restartVM()`; `sys.restartVM()` (cocos/core/platform/sys.ts -> pal/system-info/native
+  // `restartJSVM`) calls `__restartVM()` alone. Neither emits a game event (EVENT_RESTART is the web/mini-game
+  // `game.restart`'s). `__restartVM` (native/cocos/bindings/manual/jsb_global.cpp JSB_core_restartVM -> Engine::restart)
+  // only sets `_needRestart`; engine/Engine.cpp `tick` destroys the VM at the start of the next frame: what the call's
+  // microtasks do lands, no timer or request answer does. Modelled as above: storage copied after those microtasks.
+  type Gc = ReturnType<Awaited<ReturnType<typeof freshAdapter>>['createGameCampaign']>;
+  const start = async (table: Map<string, string>, recorded: Map<string, number>, online: () => boolean): Promise<Gc> => {
+    const { createGameCampaign } = await freshAdapter();
+    const service = firstCopyService(recorded);
+    const cc = createFakeCc('native', table);
+    cc.start();
+    const fetch = async (input: string | Request, init?: RequestInit) => {
+      if (!online()) throw new TypeError('offline');
+      return service(new Request(input, init));
+    };
+    return createGameCampaign({ cc, fetch, getRandomValues: (array) => webcrypto.getRandomValues(array as Uint8Array) as never, clientKey: 'ck_key:secret', relay: { url: 'https://game.example/campaign' }, userId: 'player-1' });
+  };
+
+  it.each([
+    ['nothing (sys.restartVM() with the SDK running): its last checkpoint', async (): Promise<void> => undefined, 30],
+    ['dispose() called, not awaited (the sample\'s onDestroy, as game.restart() runs it)', async (gc: Gc): Promise<void> => void gc.dispose(), 43],
+    ['tracker.stop() called, not awaited', async (gc: Gc): Promise<void> => void gc.tracker.stop(), 43],
+  ] as const)('the game does %s before the VM restarts: the next start delivers the expected play', async (_, before, seconds) => {
+    vi.useFakeTimers({ toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] });
+    const recorded = new Map<string, number>();
+    let online = false;
+    const table = new Map<string, string>();
+    const first = await start(table, recorded, () => online);
+    await vi.advanceTimersByTimeAsync(10);
+    const id = first.tracker.start({ campaignId: 'spring' });
+    await vi.advanceTimersByTimeAsync(43_000); // 13 s after the last checkpoint (15 s apart)
+    await before(first);
+    await microtasksOnly();
+    const second = await start(new Map(table), recorded, () => online);
+    online = true;
+    await vi.advanceTimersByTimeAsync(1_000);
+    await second.tracker.flush();
+    expect(Object.fromEntries(recorded)).toEqual({ [id]: seconds });
+    await second.dispose();
+  });
+});
