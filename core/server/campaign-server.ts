@@ -1,5 +1,5 @@
 import { apiEndpoint } from '../http/environment.js';
-import { createTransport, type RequestOptions, type Transport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type RequestOptions, type RequestSpec, type Transport, type TransportOptions } from '../http/transport.js';
 import { invalid } from '../http/request-validation.js';
 import { MAX_PATH_USER_CHARS } from '../relay/user-path.js';
 import { validateResponse } from '../schema/responses.js';
@@ -145,6 +145,8 @@ export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
  * - its path's length: a path parameter of tens of thousands of characters (a `transactionId` a player crafted, passed
  *   on by the game) made a request line servers refuse with 431 or 414 while it was still being sent, which read as a
  *   `ConnectionError` ("other side closed") and was retried; now a `ValidationError` naming `(path)`.
+ * Its query is passed on as its own fields only: the transport lists a query with `for...in`, which also lists what a
+ * polluted `Object.prototype` holds (`Object.prototype.isTest = true` went out as `?page=1&isTest=true`).
  * Checked here, not in the transport, which game clients carry (the per-call `timeout` is checked there already).
  */
 function checkedCalls(transport: Transport): Transport {
@@ -158,10 +160,15 @@ function checkedCalls(transport: Transport): Transport {
   };
   return {
     baseUrl: transport.baseUrl,
-    request: async (spec) => transport.request({ ...spec, options: check(spec.path, spec.options) }),
-    data: async (spec) => transport.data({ ...spec, options: check(spec.path, spec.options) }),
-    get: async (path, name, shape, options, query) => transport.get(path, name, shape, check(path, options), query),
+    request: async (spec) => transport.request({ ...spec, query: ownQuery(spec.query), options: check(spec.path, spec.options) }),
+    data: async (spec) => transport.data({ ...spec, query: ownQuery(spec.query), options: check(spec.path, spec.options) }),
+    get: async (path, name, shape, options, query) => transport.get(path, name, shape, check(path, options), ownQuery(query)),
   };
+}
+
+/** `query`'s own fields in an object without a prototype, which `for...in` lists alone. */
+function ownQuery(query: RequestSpec['query']): RequestSpec['query'] {
+  return query && (Object.assign(Object.create(null), query) as RequestSpec['query']);
 }
 
 /**

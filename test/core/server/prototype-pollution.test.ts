@@ -1,0 +1,63 @@
+/**
+ * A game server whose process holds a polluted `Object.prototype` (a deep merge of untrusted JSON elsewhere leaves
+ * `Object.prototype.isTest = true`): zod builds its output by reading each field of the schema off the input
+ * (zod/v4/core/schemas.ts `$ZodObject` reads `input[key]` and tests `key in input`), so a field the game left out was
+ * read through the prototype and sent. The request must carry the game's own fields only.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { CampaignServer } from '../../../core/server/campaign-server.js';
+import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
+import { read, relayOverFakeService, relayRequest, session } from '../relay/fake-service.js';
+import { paymentItem, playtimeSession, sessionRequest } from '../schema/samples.js';
+
+const POLLUTED = { isTest: true, callbackId: 'polluted', platform: 'Other', metadata: { from: 'prototype' }, limit: 5 };
+const prototype = Object.prototype as Record<string, unknown>;
+
+function pollute(): void {
+  Object.assign(prototype, POLLUTED);
+}
+
+afterEach(() => {
+  for (const key of Object.keys(POLLUTED)) delete prototype[key];
+});
+
+describe('CampaignServer under a polluted Object.prototype', () => {
+  it('sends only the fields the game gave (playtime.record)', async () => {
+    const fake = createFakeFetch(reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    pollute();
+    await server.playtime.record({ ...sessionRequest });
+    expect(JSON.parse(fake.last().rawBody!)).toEqual(JSON.parse(JSON.stringify(sessionRequest)));
+  });
+
+  it('sends only the fields the game gave, and its own generated callbackId (payments.registerBulk)', async () => {
+    const fake = createFakeFetch(reply.created({ totalRequested: 1, successful: 1, failed: 0, skipped: 0, results: [] }));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    pollute();
+    await server.payments.registerBulk({ payments: [{ ...paymentItem }] });
+    const sent = JSON.parse(fake.last().rawBody!) as Record<string, unknown>;
+    expect(Object.keys(sent).sort()).toEqual(['callbackId', 'payments']);
+    expect(sent['callbackId']).toMatch(/^gcsdk-bulk-[0-9a-f]{32}$/);
+    expect(sent['payments']).toEqual([paymentItem]);
+  });
+
+  it('asks for a page with only its own query (campaigns.list)', async () => {
+    const fake = createFakeFetch(reply.json(200, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } }));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    pollute();
+    await server.campaigns.list({ page: 1 });
+    expect(fake.last().query).toEqual({ page: '1' });
+  });
+
+  it('a relay forwards a client batch with only its own fields', async () => {
+    const { relay, fake } = relayOverFakeService({ coalesceWindowMs: 0 });
+    pollute();
+    const body = { sessions: [session('alice', 0)] };
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, body, 'alice')));
+    expect(answer.status).toBe(200);
+    const sent = JSON.parse(fake.calls[0]!.rawBody!) as { sessions: unknown[]; isTest?: unknown };
+    expect(sent.sessions).toEqual(body.sessions);
+    expect(Object.keys(sent)).not.toContain('isTest');
+  });
+});
