@@ -13,6 +13,7 @@ import { recordCheckedBulk } from '../server/playtime.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check } from '../schema/validate.js';
+import { misnamedOption } from '../misnamed-option.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamAnswer, upstreamErrorResponse, validationErrorResponse } from './answers.js';
@@ -393,9 +394,8 @@ function checkRequired(options: RelayOptions): RelayOptions {
   if (typeof authenticate !== 'function') {
     throw new TypeError(`createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got ${String(authenticate)}`);
   }
-  for (const name of Object.keys(MISNAMED_TIME_OUTS)) {
-    if ((options as unknown as Record<string, unknown>)[name] !== undefined) throw new TypeError(`createRelay: \`${name}\` is not an option; ${MISNAMED_TIME_OUTS[name]}`);
-  }
+  const misnamed = misnamedOption(options, Object.keys(MISNAMED_TIME_OUTS));
+  if (misnamed !== undefined) throw new TypeError(`createRelay: \`${misnamed}\` is not an option; ${MISNAMED_TIME_OUTS[misnamed]}`);
   return options;
 }
 

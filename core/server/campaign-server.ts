@@ -14,6 +14,7 @@ import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
 import { serverFetch } from './server-fetch.js';
 import { envValueProblem } from '../env-value.js';
+import { misnamedOption } from '../misnamed-option.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();
@@ -116,11 +117,8 @@ function checkKeyText(serverKey: unknown): void {
  * (each the other's name) kept the default time-out. A TypeError naming where it goes.
  */
 function misplaced(options: object | undefined, names: Record<string, string>, where: string): void {
-  for (const name of Object.keys(names)) {
-    if ((options as Record<string, unknown> | undefined)?.[name] !== undefined) {
-      throw new TypeError(`${where}: \`${name}\` is not an option here; use \`${names[name]}\``);
-    }
-  }
+  const name = misnamedOption(options, Object.keys(names));
+  if (name !== undefined) throw new TypeError(`${where}: \`${name}\` is not an option here; use \`${names[name]}\``);
 }
 
 /** A `maxRetries` (the client's or one call's): a whole number >= 0 or Infinity; `undefined` or `null` is the default. */

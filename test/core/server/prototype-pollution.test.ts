@@ -5,7 +5,8 @@
  * read through the prototype and sent. The request must carry the game's own fields only.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RELAY_ROUTES } from '../../../core/relay/index.js';
+import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
+import { verifyWebhook } from '../../../core/webhooks/index.js';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
 import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
 import { read, relayOverFakeService, relayRequest, session } from '../relay/fake-service.js';
@@ -59,5 +60,27 @@ describe('CampaignServer under a polluted Object.prototype', () => {
     const sent = JSON.parse(fake.calls[0]!.rawBody!) as { sessions: unknown[]; isTest?: unknown };
     expect(sent.sessions).toEqual(body.sessions);
     expect(Object.keys(sent)).not.toContain('isTest');
+  });
+});
+
+describe('the misnamed-option checks under a polluted Object.prototype', () => {
+  // A JSON merge payload such as {"__proto__":{"timeout":5000}} left every options object with an inherited `timeout`:
+  // the game server could not start, though no option of its own was misnamed.
+  const NAMES = ['timeout', 'timeoutMs', 'bodyTimeout', 'tolerance', 'toleranceMs'];
+  afterEach(() => {
+    for (const key of NAMES) delete prototype[key];
+  });
+
+  it('new CampaignServer, createRelay, a call and verifyWebhook read only their own fields', async () => {
+    for (const key of NAMES) prototype[key] = 5000;
+    const fake = createFakeFetch(reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    expect(() => createRelay({ server, authenticate: () => null })).not.toThrow();
+    await server.playtime.record({ ...sessionRequest }, { maxRetries: 0 });
+    const refused = await verifyWebhook({ payload: '{}', headers: {}, secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw' }).catch((error: unknown) => error);
+    expect(refused).not.toBeInstanceOf(TypeError);
+    // A name given as the caller's own field is still refused.
+    delete prototype['timeout'];
+    expect(() => new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', timeout: 1 } as never)).toThrow(TypeError);
   });
 });
