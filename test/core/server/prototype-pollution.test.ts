@@ -63,6 +63,15 @@ describe('CampaignServer under a polluted Object.prototype', () => {
   });
 });
 
+describe('the relay under a polluted Object.prototype', () => {
+  it('forwards a boost change without a callbackId the client did not send', async () => {
+    const { relay, fake } = relayOverFakeService();
+    pollute();
+    await relay.fetch(relayRequest('PUT', RELAY_ROUTES.sponsor, { newCreatorKey: 'ABCDE' }, 'alice'));
+    expect(fake.calls.map((c) => [c.method, c.path, c.body])).toEqual([['PUT', '/v1/server/sponsors/user/alice', { newCreatorKey: 'ABCDE' }]]);
+  });
+});
+
 describe('the misnamed-option checks under a polluted Object.prototype', () => {
   // A JSON merge payload such as {"__proto__":{"timeout":5000}} left every options object with an inherited `timeout`:
   // the game server could not start, though no option of its own was misnamed.
