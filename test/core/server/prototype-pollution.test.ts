@@ -51,6 +51,14 @@ describe('CampaignServer under a polluted Object.prototype', () => {
     expect(fake.last().query).toEqual({ page: '1' });
   });
 
+  it('webhooks.delete(id, options) stays a delete with options, without a body', async () => {
+    const fake = createFakeFetch(new Response(null, { status: 204 }));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    pollute();
+    await server.webhooks.delete(5, { signal: new AbortController().signal });
+    expect([fake.last().method, fake.last().path, fake.last().rawBody]).toEqual(['DELETE', '/v1/server/webhooks/5', undefined]);
+  });
+
   it('a relay forwards a client batch with only its own fields', async () => {
     const { relay, fake } = relayOverFakeService({ coalesceWindowMs: 0 });
     pollute();
