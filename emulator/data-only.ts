@@ -8,6 +8,8 @@
 import type * as z from 'zod/mini';
 import { check as checkSchema, withoutPrototypes, type Validated } from '../core/schema/validate.js';
 
+/** `ownFields`: a shallow copy of the caller's options without a prototype (their object is left as it is). */
+export { ownFields } from '../core/own-options.js';
 export { withoutPrototypes };
 
 /**
@@ -18,10 +20,6 @@ export function withoutPrototype<T extends object>(record: T): T {
   return Object.setPrototypeOf(record, null) as T;
 }
 
-/** A shallow copy of `value`'s own enumerable fields without a prototype (the caller's options object is left as it is). */
-export function ownFields<T extends object>(value: T): T {
-  return Object.assign(Object.create(null), value) as T;
-}
 
 /** core/schema/validate.ts `check`, its output without prototypes: zod builds it as `{}`, which inherits. */
 export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {

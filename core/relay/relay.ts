@@ -13,7 +13,7 @@ import { recordCheckedBulk } from '../server/playtime.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
 import { check, withoutPrototypes } from '../schema/validate.js';
-import { misnamedOption } from '../misnamed-option.js';
+import { misnamedOption } from '../own-options.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamAnswer, upstreamErrorResponse, validationErrorResponse } from './answers.js';

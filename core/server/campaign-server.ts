@@ -14,7 +14,7 @@ import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
 import { serverFetch } from './server-fetch.js';
 import { envValueProblem } from '../env-value.js';
-import { misnamedOption } from '../misnamed-option.js';
+import { misnamedOption, ownFields } from '../own-options.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();
@@ -76,7 +76,9 @@ export class CampaignServer {
     misplaced(options, { baseUrl: 'environment: { baseUrl }', timeout: 'timeoutMs' }, 'new CampaignServer');
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
-    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), { ...options, fetch }, validateResponse));
+    // Own fields only (ownFields): the transport reads `maxRetries`, `timeoutMs`, `logger`... off this object, and a
+    // literal would inherit them from a polluted `Object.prototype`.
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch }), validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -154,7 +156,9 @@ function checkedCalls(transport: Transport): Transport {
     if (path.length > MAX_PATH_CHARS) {
       invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
     }
-    return withoutNulls(options);
+    // Own fields only: the transport reads `headers`, `timeout`, `maxRetries` off them (`spec.options ?? {}`), and an
+    // object literal inherits what a polluted `Object.prototype` holds (`headers` went out on every request).
+    return ownFields(withoutNulls(options) ?? {});
   };
   return {
     baseUrl: transport.baseUrl,
@@ -166,8 +170,9 @@ function checkedCalls(transport: Transport): Transport {
 
 /** `query`'s own fields in an object without a prototype, which `for...in` lists alone. */
 function ownQuery(query: RequestSpec['query']): RequestSpec['query'] {
-  return query && (Object.assign(Object.create(null), query) as RequestSpec['query']);
+  return query && ownFields(query);
 }
+
 
 /**
  * A call's `timeout` and `maxRetries` given as `null` (a wrapper passing `config.timeout ?? null`) are the client's, as

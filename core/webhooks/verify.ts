@@ -7,7 +7,7 @@ import { readHeaders, type WebhookHeadersInput } from './headers.js';
 import { readEvent } from './read-event.js';
 import { isWebhookVerificationError } from './errors.js';
 import { assertSecret, standardWebhooksScheme, type VerifiedDelivery, type WebhookScheme } from './scheme.js';
-import { misnamedOption } from '../misnamed-option.js';
+import { misnamedOption } from '../own-options.js';
 
 /** One webhook secret (`whsec_<base64>`), or several accepted alike (a secret being rotated). */
 export type WebhookSecret = string | readonly string[];

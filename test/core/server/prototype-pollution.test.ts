@@ -71,6 +71,23 @@ describe('CampaignServer under a polluted Object.prototype', () => {
   });
 });
 
+describe('CampaignServer options under a polluted Object.prototype', () => {
+  const KEYS = ['headers', 'maxRetries'];
+  afterEach(() => {
+    for (const key of KEYS) delete prototype[key];
+  });
+
+  it('sends no inherited header and keeps its own retry count', async () => {
+    const fake = createFakeFetch(reply.json(503, { code: 'INTERNAL_ERROR' }), reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch, random: () => 0 } as never);
+    prototype['headers'] = { 'x-polluted': '1' };
+    prototype['maxRetries'] = 0;
+    await server.playtime.record({ ...sessionRequest }, {});
+    expect(fake.calls).toHaveLength(2);
+    expect(fake.last().headers['x-polluted']).toBeUndefined();
+  });
+});
+
 describe('the relay under a polluted Object.prototype', () => {
   it('forwards a boost change without a callbackId the client did not send', async () => {
     const { relay, fake } = relayOverFakeService();

@@ -1,6 +1,6 @@
 /**
- * The server side's check for an option under a name it does not read (`timeout` where `timeoutMs` is meant): server
- * code only (`CampaignServer`, `createRelay`, the webhook verifiers), never reached by a game client's entry.
+ * Options read by their own fields only, whatever a polluted `Object.prototype` holds: server code only
+ * (`CampaignServer`, `createRelay`, the webhook verifiers, the emulator), never reached by a game client's entry.
  */
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -13,4 +13,9 @@ const hasOwn = Object.prototype.hasOwnProperty;
  */
 export function misnamedOption(options: object | undefined, names: readonly string[]): string | undefined {
   return names.find((name) => options != null && hasOwn.call(options, name) && (options as Record<string, unknown>)[name] !== undefined);
+}
+
+/** `value`'s own enumerable fields in an object without a prototype: a field it lacks reads `undefined`. */
+export function ownFields<T extends object>(value: T): T {
+  return Object.assign(Object.create(null), value) as T;
 }
