@@ -6,25 +6,11 @@
  * their prototype set to null, so a missing field reads `undefined` whatever the process holds.
  */
 import type * as z from 'zod/mini';
-import { check as checkSchema, type Validated } from '../core/schema/validate.js';
+import { check as checkSchema, withoutPrototypes, type Validated } from '../core/schema/validate.js';
 
-/**
- * `value` with every object in it (arrays' items included) set to a null prototype, in place. An own `__proto__`
- * key (JSON.parse makes one an own property) stays an own key. Bodies reach it after the nesting check, so its walk
- * is at most `MAX_JSON_DEPTH` deep. An object already without a prototype is taken as done with all it holds: every
- * such object here came from this walk (a parsed body's objects, which a schema's output passes on as they are).
- */
-export function withoutPrototypes<T>(value: T): T {
-  if (typeof value !== 'object' || value === null) return value;
-  if (Array.isArray(value)) {
-    for (const item of value) withoutPrototypes(item);
-    return value;
-  }
-  if (Object.getPrototypeOf(value) === null) return value;
-  Object.setPrototypeOf(value, null);
-  for (const key of Object.keys(value)) withoutPrototypes((value as Record<string, unknown>)[key]);
-  return value;
-}
+/** `ownFields`: a shallow copy of the caller's options without a prototype (their object is left as it is). */
+export { ownFields } from '../core/own-options.js';
+export { withoutPrototypes };
 
 /**
  * `record` itself set to a null prototype (what it holds is left as it is): a stored record's optional fields are read
@@ -34,10 +20,6 @@ export function withoutPrototype<T extends object>(record: T): T {
   return Object.setPrototypeOf(record, null) as T;
 }
 
-/** A shallow copy of `value`'s own enumerable fields without a prototype (the caller's options object is left as it is). */
-export function ownFields<T extends object>(value: T): T {
-  return Object.assign(Object.create(null), value) as T;
-}
 
 /** core/schema/validate.ts `check`, its output without prototypes: zod builds it as `{}`, which inherits. */
 export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {

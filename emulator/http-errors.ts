@@ -9,9 +9,8 @@
  * @see spec "Errors" (error body, all error responses)
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { clientErrorListener, errorText } from '../adapters/node/client-error.js';
+import { clientErrorListener, errorText, refuseUnservedRequests } from '../adapters/node/client-error.js';
 import { codeForStatus } from './respond.js';
 import { V1_CORS } from './app.js';
 
@@ -66,31 +65,9 @@ export function emulatorServer(handle: (request: Request, env: unknown) => Respo
       reading = undefined;
     }
   });
-  server.on('clientError', clientErrorListener({ body: emulatorErrorText, cors: ({ target }) => corsHeadersFor(target) }));
-  server.on('checkExpectation', refuseExpectation);
-  server.on('connect', refuseConnect);
+  const answers = { body: emulatorErrorText, cors: ({ target }: { target: string | undefined }) => corsHeadersFor(target) };
+  server.on('clientError', clientErrorListener(answers));
+  // An unmet `Expect` is 417 and `CONNECT` 400, both in the error body (node:http: an empty 417, a dropped socket).
+  refuseUnservedRequests(server, answers, 'the emulator');
   return server;
-}
-
-/**
- * 417 in the spec's error body for an `Expect` other than `100-continue` (RFC 9110 section 10.1.1: a server MAY answer
- * 417). Without a `checkExpectation` listener node:http answers an empty 417 itself (`_http_server.js`
- * `parserOnIncoming`), which a client read with no code or message. `Connection: close`: the body the client may
- * still send would otherwise be read as its next request.
- */
-function refuseExpectation(request: IncomingMessage, response: ServerResponse): void {
-  const expectation = String(request.headers.expect ?? '');
-  const text = emulatorErrorText(417, `The expectation ${JSON.stringify(expectation)} cannot be met: the emulator meets only Expect: 100-continue`);
-  response.shouldKeepAlive = false;
-  response.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...corsHeadersFor(request.url) }).end(text);
-}
-
-/**
- * 400 in the spec's error body for `CONNECT` (a proxy's method; its target is a host and port, not a path), as for
- * another target that is not a path. Without a `connect` listener node:http destroys the socket without a word
- * (`_http_server.js` `onParserExecuteCommon`), which a client read as a network error.
- */
-function refuseConnect(request: IncomingMessage, socket: Duplex): void {
-  const text = emulatorErrorText(400, `The request cannot be read: CONNECT ${request.url ?? ''} asks for a tunnel, and the emulator is not a proxy`);
-  socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }

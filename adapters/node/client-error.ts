@@ -7,7 +7,8 @@
  * emulator's server (emulator/http-errors.ts).
  * @see spec "Errors" (error body, all error responses)
  */
-import { STATUS_CODES } from 'node:http';
+import type { EventEmitter } from 'node:events';
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorBody } from '../../core/schema/errors.js';
@@ -82,4 +83,36 @@ export function clientErrorListener(answers: ClientErrorAnswers): (error: NodeJS
       () => socket.destroy(),
     );
   };
+}
+
+/**
+ * The listeners for the two requests node:http answers before any request listener sees them, in the spec's error body
+ * with the CORS headers `answers` gives, and `describe` (who refuses: "the relay", "the emulator") in their message.
+ * Added to `server` unless it has a listener of its own for the event. One implementation for `toNodeHandler` (the relay,
+ * the webhook receiver) and the emulator's server.
+ * - `checkExpectation`: 417 for an `Expect` other than `100-continue` (RFC 9110 section 10.1.1: a server MAY answer
+ *   417). Without a listener node:http answers an empty 417 itself (`_http_server.js` `parserOnIncoming`) and keeps the
+ *   connection, so a client read no code or message, and the body it still sent was read as its next request.
+ *   `Connection: close` here.
+ * - `connect`: 400 for `CONNECT` (a proxy's method; its target is a host and port, not a path), as for another target
+ *   that is not a path. Without a listener node:http destroys the socket without a word (`_http_server.js`
+ *   `onParserExecuteCommon`), which a client read as a network error.
+ */
+export function refuseUnservedRequests(server: EventEmitter, answers: ClientErrorAnswers, refuser: string): void {
+  if (server.listenerCount('checkExpectation') === 0) {
+    server.on('checkExpectation', (request: IncomingMessage, response: ServerResponse) => {
+      const expectation = String(request.headers.expect ?? '');
+      const text = answers.body(417, `The expectation ${JSON.stringify(expectation)} cannot be met: ${refuser} meets only Expect: 100-continue`);
+      const cors = answers.cors({ target: request.url, origin: request.headers.origin });
+      response.shouldKeepAlive = false;
+      response.writeHead(417, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...cors }).end(text);
+    });
+  }
+  if (server.listenerCount('connect') === 0) {
+    server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+      const text = answers.body(400, `The request cannot be read: CONNECT ${request.url ?? ''} asks for a tunnel, and ${refuser} is not a proxy`);
+      // Destroyed once written, as the parser errors' sockets are (node:http servers are allowHalfOpen).
+      socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`, () => socket.destroy());
+    });
+  }
 }

@@ -10,7 +10,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
-import { clientErrorListener, errorText } from './client-error.js';
+import { clientErrorListener, errorText, refuseUnservedRequests, type ClientErrorAnswers } from './client-error.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
 export interface FetchHandler {
@@ -111,10 +111,15 @@ export function createNodeServer(handler: FetchHandler, options: ServerOptions =
 
 /** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */
 function serverClientError(policies: Iterable<RefusedRequestCors>): ClientErrorListener {
-  return clientErrorListener({
+  return clientErrorListener(serverAnswers(policies));
+}
+
+/** The error body (`BAD_REQUEST`) and the CORS headers of every handler in `policies`, for a request no handler sees. */
+function serverAnswers(policies: Iterable<RefusedRequestCors>): ClientErrorAnswers {
+  return {
     body: (status, message) => errorText(status, 'BAD_REQUEST', message),
     cors: (request) => Object.assign({}, ...Array.from(policies, (policy) => policy(request))) as Record<string, string>,
-  });
+  };
 }
 
 /** The servers {@link listenForClientErrors} has looked at, with the CORS policies of the handlers serving on each. */
@@ -126,6 +131,8 @@ const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
  * leaves parser errors to it, and two answers on one socket would clash). One listener for every handler on the server
  * (an Express app with the relay and the webhook middleware): it gives the CORS headers of each handler that serves
  * there, so the relay's refusals have theirs whichever handler served first (before, only the first one's were given).
+ * Likewise `checkExpectation` and `connect` listeners (client-error.ts `refuseUnservedRequests`), each unless the server
+ * has its own.
  */
 function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void {
   if (!(server instanceof EventEmitter)) return;
@@ -133,6 +140,8 @@ function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void 
   if (!policies) {
     serverPolicies.set(server, (policies = new Set()));
     if (server.listenerCount('clientError') === 0) server.on('clientError', serverClientError(policies));
+    // An unmet `Expect` (node:http: an empty 417, the connection kept) and `CONNECT` (a dropped socket).
+    refuseUnservedRequests(server, serverAnswers(policies), 'the server');
   }
   policies.add(cors);
 }

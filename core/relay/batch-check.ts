@@ -35,7 +35,9 @@ const SESSION_FIELDS = Object.keys(SESSION_RULES);
  */
 export function checkedBatch(body: unknown): CheckedBatch | undefined {
   if (!isRecord(body)) return undefined;
-  const { sessions: items, isTest, sentAt } = body;
+  const items = own(body, 'sessions');
+  const isTest = own(body, 'isTest');
+  const sentAt = own(body, 'sentAt');
   if (!Array.isArray(items) || items.length < 1 || items.length > MAX_BULK_ITEMS) return undefined;
   if (isTest !== undefined && typeof isTest !== 'boolean') return undefined;
   if (sentAt !== undefined && broken(Timestamp, sentAt) !== undefined) return undefined;
@@ -48,11 +50,12 @@ export function checkedBatch(body: unknown): CheckedBatch | undefined {
     if (!isRecord(item)) return undefined;
     let fields = 2; // startedAt and endedAt, both required
     for (let f = 0; f < OTHER_RULES.length; f++) {
-      const value = item[OTHER_NAMES[f] as string];
+      const value = own(item, OTHER_NAMES[f] as string);
       if (broken(OTHER_RULES[f] as Rule<never>, value) !== undefined) return undefined;
       if (value !== undefined) fields++;
     }
-    const { startedAt, endedAt } = item;
+    const startedAt = own(item, 'startedAt');
+    const endedAt = own(item, 'endedAt');
     const started = typeof startedAt === 'string' ? timestampTime(startedAt) : NaN;
     const ended = typeof endedAt === 'string' ? timestampTime(endedAt) : NaN;
     // NaN (not a Timestamp) fails the comparison; two valid ones compare as instants as they do as strings.
@@ -67,8 +70,22 @@ export function checkedBatch(body: unknown): CheckedBatch | undefined {
 /** The session's spec fields only, as zod's object schema strips the others. */
 function stripped(item: Record<string, unknown>): Record<string, unknown> {
   const session: Record<string, unknown> = {};
-  for (const field of SESSION_FIELDS) if (item[field] !== undefined) session[field] = item[field];
+  for (const field of SESSION_FIELDS) {
+    const value = own(item, field);
+    if (value !== undefined) session[field] = value;
+  }
   return session;
+}
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * `record[key]` when it is the record's own field, else undefined: a field the body lacks must not be read through a
+ * polluted `Object.prototype` (`Object.prototype.metadata = {...}` from a deep merge in another package), which the
+ * relay then forwarded as the player's.
+ */
+function own(record: Record<string, unknown>, key: string): unknown {
+  return hasOwn.call(record, key) ? record[key] : undefined;
 }
 
 /**

@@ -12,7 +12,8 @@ import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
-import { check } from '../schema/validate.js';
+import { check, withoutPrototypes } from '../schema/validate.js';
+import { misnamedOption } from '../own-options.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamAnswer, upstreamErrorResponse, validationErrorResponse } from './answers.js';
@@ -292,7 +293,8 @@ export function createRelay(options: RelayOptions): Relay {
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        const answer = await call(parsed.data, c.get('user').userId, c.req.raw.signal);
+        // Without prototypes: a field the body lacks (`callbackId`) must not be read from a polluted `Object.prototype`.
+        const answer = await call(withoutPrototypes(parsed.data), c.get('user').userId, c.req.raw.signal);
         return answer instanceof Response ? answer : dataResponse(answer);
       } catch (error) {
         // Its call aborted as the client went (the web view token's): an answer no one reads, not a 503 in the logs.
@@ -393,9 +395,8 @@ function checkRequired(options: RelayOptions): RelayOptions {
   if (typeof authenticate !== 'function') {
     throw new TypeError(`createRelay needs authenticate: your own check of the player's request, (request) => ({ userId }) or null; got ${String(authenticate)}`);
   }
-  for (const name of Object.keys(MISNAMED_TIME_OUTS)) {
-    if ((options as unknown as Record<string, unknown>)[name] !== undefined) throw new TypeError(`createRelay: \`${name}\` is not an option; ${MISNAMED_TIME_OUTS[name]}`);
-  }
+  const misnamed = misnamedOption(options, Object.keys(MISNAMED_TIME_OUTS));
+  if (misnamed !== undefined) throw new TypeError(`createRelay: \`${misnamed}\` is not an option; ${MISNAMED_TIME_OUTS[misnamed]}`);
   return options;
 }
 

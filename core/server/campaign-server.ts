@@ -1,5 +1,5 @@
 import { apiEndpoint } from '../http/environment.js';
-import { createTransport, type RequestOptions, type Transport, type TransportOptions } from '../http/transport.js';
+import { createTransport, type RequestOptions, type RequestSpec, type Transport, type TransportOptions } from '../http/transport.js';
 import { invalid } from '../http/request-validation.js';
 import { MAX_PATH_USER_CHARS } from '../relay/user-path.js';
 import { validateResponse } from '../schema/responses.js';
@@ -14,6 +14,7 @@ import { Webview } from './webview.js';
 import { acceptOtherCopies } from './other-copies.js';
 import { serverFetch } from './server-fetch.js';
 import { envValueProblem } from '../env-value.js';
+import { misnamedOption, ownFields } from '../own-options.js';
 
 // Where the server entries are loaded, errors of the package's other build (CJS beside ESM) pass `instanceof` too.
 acceptOtherCopies();
@@ -75,7 +76,9 @@ export class CampaignServer {
     misplaced(options, { baseUrl: 'environment: { baseUrl }', timeout: 'timeoutMs' }, 'new CampaignServer');
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
-    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), { ...options, fetch }, validateResponse));
+    // Own fields only (ownFields): the transport reads `maxRetries`, `timeoutMs`, `logger`... off this object, and a
+    // literal would inherit them from a polluted `Object.prototype`.
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch }), validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -116,11 +119,8 @@ function checkKeyText(serverKey: unknown): void {
  * (each the other's name) kept the default time-out. A TypeError naming where it goes.
  */
 function misplaced(options: object | undefined, names: Record<string, string>, where: string): void {
-  for (const name of Object.keys(names)) {
-    if ((options as Record<string, unknown> | undefined)?.[name] !== undefined) {
-      throw new TypeError(`${where}: \`${name}\` is not an option here; use \`${names[name]}\``);
-    }
-  }
+  const name = misnamedOption(options, Object.keys(names));
+  if (name !== undefined) throw new TypeError(`${where}: \`${name}\` is not an option here; use \`${names[name]}\``);
 }
 
 /** A `maxRetries` (the client's or one call's): a whole number >= 0 or Infinity; `undefined` or `null` is the default. */
@@ -145,6 +145,8 @@ export const MAX_PATH_CHARS = MAX_PATH_USER_CHARS + 100;
  * - its path's length: a path parameter of tens of thousands of characters (a `transactionId` a player crafted, passed
  *   on by the game) made a request line servers refuse with 431 or 414 while it was still being sent, which read as a
  *   `ConnectionError` ("other side closed") and was retried; now a `ValidationError` naming `(path)`.
+ * Its query is passed on as its own fields only: the transport lists a query with `for...in`, which also lists what a
+ * polluted `Object.prototype` holds (`Object.prototype.isTest = true` went out as `?page=1&isTest=true`).
  * Checked here, not in the transport, which game clients carry (the per-call `timeout` is checked there already).
  */
 function checkedCalls(transport: Transport): Transport {
@@ -154,15 +156,23 @@ function checkedCalls(transport: Transport): Transport {
     if (path.length > MAX_PATH_CHARS) {
       invalid([{ path: '(path)', message: `is ${path.length} characters percent-encoded, over ${MAX_PATH_CHARS}: a path parameter is too long for servers to take` }]);
     }
-    return withoutNulls(options);
+    // Own fields only: the transport reads `headers`, `timeout`, `maxRetries` off them (`spec.options ?? {}`), and an
+    // object literal inherits what a polluted `Object.prototype` holds (`headers` went out on every request).
+    return ownFields(withoutNulls(options) ?? {});
   };
   return {
     baseUrl: transport.baseUrl,
-    request: async (spec) => transport.request({ ...spec, options: check(spec.path, spec.options) }),
-    data: async (spec) => transport.data({ ...spec, options: check(spec.path, spec.options) }),
-    get: async (path, name, shape, options, query) => transport.get(path, name, shape, check(path, options), query),
+    request: async (spec) => transport.request({ ...spec, query: ownQuery(spec.query), options: check(spec.path, spec.options) }),
+    data: async (spec) => transport.data({ ...spec, query: ownQuery(spec.query), options: check(spec.path, spec.options) }),
+    get: async (path, name, shape, options, query) => transport.get(path, name, shape, check(path, options), ownQuery(query)),
   };
 }
+
+/** `query`'s own fields in an object without a prototype, which `for...in` lists alone. */
+function ownQuery(query: RequestSpec['query']): RequestSpec['query'] {
+  return query && ownFields(query);
+}
+
 
 /**
  * A call's `timeout` and `maxRetries` given as `null` (a wrapper passing `config.timeout ?? null`) are the client's, as

@@ -47,9 +47,11 @@ export class Webhooks extends Resource {
     // none: counted by `rest.length`, `delete(id, { signal }, undefined)` took the options for the request and the signal
     // went unheard (the receiver deleted after the caller aborted).
     const [first, second] = rest;
-    const isRequest = second !== undefined || (isRecord(first) && ('isTest' in first || 'callbackId' in first));
+    // Own fields: under a polluted `Object.prototype.isTest` every options object would look like a request.
+    const owns = (name: string) => isRecord(first) && Object.prototype.hasOwnProperty.call(first, name);
+    const isRequest = second !== undefined || owns('isTest') || owns('callbackId');
     // A request naming a request option would lose it (a `signal` never heard): refused instead.
-    if (isRequest && isRecord(first) && REQUEST_OPTION_NAMES.some((name) => name in first)) {
+    if (isRequest && REQUEST_OPTION_NAMES.some(owns)) {
       throw new TypeError('webhooks.delete: pass the request ({ isTest, callbackId }) and the request options ({ signal, timeout, maxRetries, headers }) as two arguments: delete(id, request, options)');
     }
     const body = isRequest ? validated(DeleteWebhookRequest, first ?? {}) : undefined;

@@ -7,6 +7,7 @@ import { readHeaders, type WebhookHeadersInput } from './headers.js';
 import { readEvent } from './read-event.js';
 import { isWebhookVerificationError } from './errors.js';
 import { assertSecret, standardWebhooksScheme, type VerifiedDelivery, type WebhookScheme } from './scheme.js';
+import { misnamedOption } from '../own-options.js';
 
 /** One webhook secret (`whsec_<base64>`), or several accepted alike (a secret being rotated). */
 export type WebhookSecret = string | readonly string[];
@@ -170,9 +171,8 @@ function kindOf(payload: unknown): string {
  * is not a finite number of seconds >= 0. @internal
  */
 export function assertTolerance(toleranceSeconds: number, options?: object): void {
-  for (const name of ['tolerance', 'toleranceMs']) {
-    if ((options as Record<string, unknown> | undefined)?.[name] !== undefined) throw new TypeError(`\`${name}\` is not an option; use \`toleranceSeconds\` (in seconds)`);
-  }
+  const misnamed = misnamedOption(options, ['tolerance', 'toleranceMs']);
+  if (misnamed !== undefined) throw new TypeError(`\`${misnamed}\` is not an option; use \`toleranceSeconds\` (in seconds)`);
   if (typeof toleranceSeconds !== 'number' || !Number.isFinite(toleranceSeconds) || toleranceSeconds < 0) {
     throw new TypeError(`toleranceSeconds must be a finite number of seconds >= 0, got ${toleranceSeconds}`);
   }

@@ -9,8 +9,8 @@ import { describeDetails, envelopeProblems, invalid, notFound, ok, writeOptionsO
 import type { Store } from '../store.js';
 
 /**
- * USD per unit of each currency, fixed. assumed: the spec does not say how `amountUsd` is computed; a currency
- * missing here converts 1:1.
+ * USD per unit of each currency, fixed. assumed: the spec does not say how `amountUsd` is computed; an ISO 4217 code
+ * missing here converts 1:1 (a code that is not one is refused: {@link currencyProblems}).
  */
 export const USD_RATES: Readonly<Record<string, number>> = {
   USD: 1, EUR: 1.08, GBP: 1.27, JPY: 0.0067, KRW: 0.00075, CNY: 0.14, TWD: 0.031, HKD: 0.13, SGD: 0.74,
@@ -32,6 +32,8 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
     const results = items.map((item): PaymentItemResult => {
       const parsed = check(PaymentItem, item);
       if (!parsed.success) return { transactionId: idOf(item), status: 'FAILED', error: describeDetails(parsed.details) };
+      const currencies = currencyProblems(parsed.data);
+      if (currencies.length > 0) return { transactionId: parsed.data.transactionId, status: 'FAILED', error: describeDetails(currencies) };
       const { transactionId } = parsed.data;
       const existing = store.payments.get(transactionId) ?? mock.get(transactionId);
       if (existing) return { transactionId, status: 'SKIPPED', data: existing };
@@ -53,6 +55,8 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
   app.post('/v1/server/payments', (c) => {
     const checked = check(PaymentRequest, c.get('json'));
     if (!checked.success) return invalid(c, checked.details);
+    const currencies = currencyProblems(checked.data);
+    if (currencies.length > 0) return invalid(c, currencies);
     const { isTest, callbackId, ...rest } = checked.data;
     const item = withoutPrototypes(rest); // a rest object is a new `{}`: `item.netAmount` must not be inherited
     const existing = store.payments.get(item.transactionId);
@@ -72,6 +76,23 @@ export function paymentRoutes(app: Hono<AppEnv>, { store, webhooks }: Services):
     if (!record) return notFound(c, `Payment ${transactionId} not found`);
     return ok(c, paymentDetail(record));
   });
+}
+
+/** ISO 4217's form of a currency code: three letters (either case, as the rates are looked up). */
+const CURRENCY_CODE = /^[A-Za-z]{3}$/;
+
+/**
+ * A detail for `currency` and for `netCurrency` when it is not an ISO 4217 code. assumed: the spec types both as a
+ * string without a list, and amountUsd is a conversion, so a value that names no currency (`XXXX`, `GEMS`, `$`) is
+ * refused as a bad request parameter (VALIDATION_ERROR; FAILED in bulk) rather than recorded converted 1:1, a USD
+ * value the service could never give. The form only: which codes exist changes with ISO and with each runtime's ICU.
+ */
+function currencyProblems({ currency, netCurrency }: { currency: string; netCurrency?: string | undefined }): ErrorDetail[] {
+  const problems: ErrorDetail[] = [];
+  const message = 'must be an ISO 4217 currency code (three letters, such as USD)';
+  if (!CURRENCY_CODE.test(currency)) problems.push({ path: 'currency', message });
+  if (netCurrency !== undefined && !CURRENCY_CODE.test(netCurrency)) problems.push({ path: 'netCurrency', message });
+  return problems;
 }
 
 /** An amount whose value in USD a JSON number cannot hold: answered rather than stored with `amountUsd: null`. */

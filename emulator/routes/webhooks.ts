@@ -93,9 +93,18 @@ function logEntry({ webhookId: _webhookId, ...entry }: StoredDelivery): WebhookD
   return entry;
 }
 
-/** The receiver named by `:id`, or a 404 answer (also for an id that is not a positive integer). */
+/** How the spec's integer path `id` is written: decimal digits, an optional minus, no leading zero. */
+const INTEGER_ID = /^-?(?:0|[1-9]\d*)$/;
+
+/**
+ * The receiver named by `:id`; a 400 `VALIDATION_ERROR` naming `id` when it is not an integer (spec: the path `id` is
+ * an integer, and a request parameter that fails validation is a VALIDATION_ERROR with `details`), else a 404 when no
+ * receiver has it. assumed: `01`, `+1`, `1.0` and `1e0` are not integers as a path writes them: the service gives ids as
+ * JSON numbers, so such a path was never made from one (before, `01` reached receiver 1 and `abc` was a 404).
+ */
 function findHook(c: AppContext, store: Store): StoredWebhook | Response {
   const raw = c.req.param('id') ?? '';
-  const hook = /^\d{1,15}$/.test(raw) ? store.webhooks.get(Number(raw)) : undefined;
+  if (!INTEGER_ID.test(raw)) return invalid(c, [{ path: 'id', message: 'must be an integer written in decimal digits (no plus sign, leading zero, fraction or exponent)' }]);
+  const hook = raw.length <= 15 ? store.webhooks.get(Number(raw)) : undefined;
   return hook ?? notFound(c, `Webhook ${raw} not found`);
 }

@@ -73,6 +73,8 @@ describe('emulator fixtures', () => {
       [{ ...fixtures, campaigns: [{ ...fixtures.campaigns[0]!, creatorKeys: 'LUNA7' }] }, /campaigns\.0\.creatorKeys must be an array/],
       [{ ...fixtures, creators: [{ ...fixtures.creators[0]!, creatorKey: 'luna7' }] }, /creators\.0\.creatorKey must be exactly 5/],
       [{ ...fixtures, coupons: [{ ...fixtures.coupons[0]!, perUserLimit: '1' }] }, /coupons\.0\.perUserLimit must be/],
+      // A function where data goes: named as the others, not structuredClone's DataCloneError ("could not be cloned").
+      [{ ...fixtures, projectId: () => 'proj_demo' }, /^Invalid fixtures: projectId must be a string/],
     ];
     for (const [given, message] of refused) {
       expect(() => createEmulator({ fixtures: given as Fixtures, clock: { now: () => T0 } }), message.source).toThrow(message);

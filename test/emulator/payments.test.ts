@@ -180,6 +180,34 @@ describe('emulator payments', () => {
     expect(dataOf(PaymentDetail).parse((await call('GET', '/v1/server/payments/tx_large')).body).data.amountUsd).toBe(1e307);
   });
 
+  it('refuses a currency or netCurrency that is not an ISO 4217 code (FAILED in bulk, 400 alone) rather than converting it 1:1 to USD', async () => {
+    const answer = await call('POST', '/v1/server/payments/bulk', {
+      body: {
+        payments: [
+          paymentBody('tx_xxxx', { currency: 'XXXX' }),
+          paymentBody('tx_net', { netAmount: 1, netCurrency: 'GEMS' }),
+          paymentBody('tx_sign', { currency: '$' }),
+          paymentBody('tx_mxn', { amount: 10, currency: 'MXN' }),
+          paymentBody('tx_lower', { amount: 10, currency: 'eur' }),
+        ],
+      },
+    });
+    expect(answer.status).toBe(200);
+    const { results } = dataOf(BulkPaymentResult).parse(answer.body).data;
+    expect(results.map((r) => [r.transactionId, r.status, r.error])).toEqual([
+      ['tx_xxxx', 'FAILED', 'currency: must be an ISO 4217 currency code (three letters, such as USD)'],
+      ['tx_net', 'FAILED', 'netCurrency: must be an ISO 4217 currency code (three letters, such as USD)'],
+      ['tx_sign', 'FAILED', 'currency: must be an ISO 4217 currency code (three letters, such as USD)'],
+      ['tx_mxn', 'SUCCESS', undefined],
+      ['tx_lower', 'SUCCESS', undefined],
+    ]);
+    expect(emulator.state().payments.map((p) => p.transactionId)).toEqual(['tx_mxn', 'tx_lower']);
+    const single = await call('POST', '/v1/server/payments', { body: paymentBody('tx_xxxx', { currency: 'XXXX' }) });
+    expect(single.status).toBe(400);
+    expect(single.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'currency', message: 'must be an ISO 4217 currency code (three letters, such as USD)' }] });
+    expect((await call('GET', '/v1/server/payments/tx_xxxx')).status).toBe(404);
+  });
+
   it('takes purchasedAt as a store receipt writes it (any ISO 8601 UTC form; the millisecond form is a playtime rule), refuses local time', async () => {
     const forms = ['2024-05-01T10:30:00Z', '2024-05-01T10:30:00.123456Z', '2024-05-01T10:30:00+00:00'];
     const answer = await call('POST', '/v1/server/payments/bulk', {

@@ -71,13 +71,44 @@ describe('emulator webhook API', () => {
       ['DELETE', `/v1/server/webhooks/${id}`],
       ['PUT', `/v1/server/webhooks/${id}`],
       ['GET', `/v1/server/webhooks/${id}/logs`],
-      ['GET', '/v1/server/webhooks/abc/logs'],
+      ['GET', '/v1/server/webhooks/0/logs'],
+      ['GET', '/v1/server/webhooks/-1/logs'],
     ] as const) {
       const answer = await call(method, path, method === 'PUT' ? { body: { isActive: true } } : {});
       expect(answer.status).toBe(404);
       expect(answer.body.code).toBe('NOT_FOUND');
     }
     expect((await call('DELETE', '/v1/server/webhooks/999')).body).toEqual({ status: 404, error: 'Not Found', message: 'Webhook 999 not found', code: 'NOT_FOUND' });
+  });
+});
+
+describe('emulator webhook API: a path id that is not an integer', () => {
+  const emulator = emulatorAtT0({ webhookHosts: ['game.example'] });
+  const call = caller(emulator);
+  afterAll(async () => {
+    await emulator.close();
+  });
+
+  // Spec: the path `id` is an integer, and a request parameter that fails validation is 400 VALIDATION_ERROR with
+  // `details`. `01` (not how an integer is written, and so not the id the service gave) no longer reaches receiver 1.
+  it('answers 400 VALIDATION_ERROR naming id for abc, 1.0, 01, 1e0 and +1, and leaves receiver 1 as it is', async () => {
+    const created = await call('POST', '/v1/server/webhooks', { body: { url: 'https://game.example/v', eventType: 'payment.created' } });
+    expect(created.body.data.id).toBe(1);
+    for (const raw of ['abc', '1.0', '01', '1e0', '+1', '%201']) {
+      for (const [method, path] of [
+        ['PUT', `/v1/server/webhooks/${raw}`],
+        ['DELETE', `/v1/server/webhooks/${raw}`],
+        ['GET', `/v1/server/webhooks/${raw}/logs`],
+      ] as const) {
+        const answer = await call(method, path, method === 'PUT' ? { body: { isActive: false } } : {});
+        expect([raw, method, answer.status, answer.body.code]).toEqual([raw, method, 400, 'VALIDATION_ERROR']);
+        expect(answer.body.details).toEqual([{ path: 'id', message: 'must be an integer written in decimal digits (no plus sign, leading zero, fraction or exponent)' }]);
+      }
+    }
+    const logs = await call('GET', '/v1/server/webhooks/1/logs');
+    expect(logs.status).toBe(200);
+    const updated = await call('PUT', '/v1/server/webhooks/1', { body: {} });
+    expect(updated.body.data.isActive).toBe(true);
   });
 });
 

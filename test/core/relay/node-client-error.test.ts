@@ -223,3 +223,31 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(hooks.listenerCount('clientError')).toBe(1);
   });
 });
+
+describe('toNodeHandler: an unmet Expect and CONNECT (node:http answers them before any handler)', () => {
+  /** The relay's playtime POST with `Expect: x-unknown` and a body that must not be read as a second request. */
+  const unmet = (path = `/campaign${RELAY_ROUTES.playtime}`) => {
+    const body = 'GET /campaign/smuggled HTTP/1.1\r\nHost: relay.example\r\n\r\n';
+    return `POST ${path} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nExpect: x-unknown\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  };
+
+  it('answers an Expect other than 100-continue 417 in the error body with the CORS headers, and closes (createNodeServer)', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService({ basePath: '/campaign', cors: { origins: [ORIGIN] } }).relay));
+    const answer = await rawExchange(port, unmet());
+    expect(answer.status).toBe(417);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(answer.headers.connection).toBe('close');
+    expect(answer.headers['access-control-allow-origin']).toBe(ORIGIN);
+    // One answer only: the body sent after the refused head was not read as a request of its own.
+    expect(answer.body.match(/HTTP\/1\.1/g)).toBeNull();
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 417, code: 'BAD_REQUEST', message: expect.stringContaining('x-unknown') });
+  });
+
+  it('answers CONNECT 400 in the error body rather than dropping the connection (createNodeServer)', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService({ basePath: '/campaign' }).relay));
+    const answer = await rawExchange(port, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(answer.headers['content-type']).toBe('application/json');
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('CONNECT') });
+  });
+});
