@@ -5,12 +5,12 @@
  * test-mode one, a session was stored with the polluted campaign. Bodies, schema outputs, fixtures and records have
  * their prototype set to null, so a missing field reads `undefined` whatever the process holds.
  */
-import type * as z from 'zod/mini';
-import { check as checkSchema, withoutPrototypes, type Validated } from '../core/schema/validate.js';
+import { check, withoutPrototypes } from '../core/schema/validate.js';
 
 /** `ownFields`: a shallow copy of the caller's options without a prototype (their object is left as it is). */
 export { ownFields } from '../core/own-options.js';
-export { withoutPrototypes };
+/** core/schema/validate.ts `check`: its output has no prototypes (zod builds it as `{}`, which inherits). */
+export { check, withoutPrototypes };
 
 /**
  * `record` itself set to a null prototype (what it holds is left as it is): a stored record's optional fields are read
@@ -20,10 +20,3 @@ export function withoutPrototype<T extends object>(record: T): T {
   return Object.setPrototypeOf(record, null) as T;
 }
 
-
-/** core/schema/validate.ts `check`, its output without prototypes: zod builds it as `{}`, which inherits. */
-export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {
-  const result = checkSchema(schema, value, field);
-  if (result.success) withoutPrototypes(result.data);
-  return result;
-}

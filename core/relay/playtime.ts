@@ -7,7 +7,7 @@
 import type { ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeItem, BulkPlaytimeResult, PlaytimeItemResult } from '../schema/playtime.js';
 import { bulkResultFrom } from '../schema/primitives.js';
-import { check, withoutPrototypes } from '../schema/validate.js';
+import { check } from '../schema/validate.js';
 import { clientGoneResponse, dataResponse, errorResponse, unavailableResponse, upstreamErrorResponse, validationErrorResponse } from './answers.js';
 import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
@@ -190,7 +190,7 @@ async function giveBack(cap: DailyPlaytimeCap | undefined, sessions: Forwarded[]
 function zodCheckedBatch(body: unknown): CheckedBatch | { details: ErrorDetail[] } {
   const parsed = check(RelayPlaytimeRequest, body);
   if (!parsed.success) return { details: parsed.details };
-  const { sessions, isTest, sentAt } = withoutPrototypes(parsed.data); // not a polluted `Object.prototype.isTest`
+  const { sessions, isTest, sentAt } = parsed.data; // without prototypes (`check`): not a polluted `Object.prototype.isTest`
   return {
     sessions,
     startedMs: sessions.map((session) => timestampTime(session.startedAt)),

@@ -12,7 +12,7 @@ import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
 import { isCloudflareWorker } from '../server/runtime.js';
 import { Id } from '../schema/primitives.js';
-import { check, withoutPrototypes } from '../schema/validate.js';
+import { check } from '../schema/validate.js';
 import { misnamedOption } from '../own-options.js';
 import { withDeadline } from '../with-deadline.js';
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
@@ -293,8 +293,8 @@ export function createRelay(options: RelayOptions): Relay {
       const parsed = check(schema, body.value);
       if (!parsed.success) return validationErrorResponse(parsed.details);
       try {
-        // Without prototypes: a field the body lacks (`callbackId`) must not be read from a polluted `Object.prototype`.
-        const answer = await call(withoutPrototypes(parsed.data), c.get('user').userId, c.req.raw.signal);
+        // `check`'s output has no prototypes: a field the body lacks (`callbackId`) is not read from a polluted one.
+        const answer = await call(parsed.data, c.get('user').userId, c.req.raw.signal);
         return answer instanceof Response ? answer : dataResponse(answer);
       } catch (error) {
         // Its call aborted as the client went (the web view token's): an answer no one reads, not a 503 in the logs.

@@ -6,7 +6,8 @@ import type { ErrorDetail } from './errors.js';
 export type Validated<T> = { success: true; data: T } | { success: false; details: ErrorDetail[] };
 
 /**
- * Validates without throwing; the one place zod issues become `details`. The value is read through an own-fields copy:
+ * Validates without throwing; the one place zod issues become `details`. The value is read through an own-fields copy,
+ * and the output's objects have no prototype ({@link withoutPrototypes}):
  * zod builds an object's output by reading each field of its schema off the input (zod/v4/core/schemas.ts `$ZodObject`:
  * `input[key]`, `key in input`), so under a polluted `Object.prototype` (`Object.prototype.isTest = true`, left by a deep
  * merge of untrusted JSON in another package) a field the caller left out was read through the prototype and sent, by
@@ -14,7 +15,8 @@ export type Validated<T> = { success: true; data: T } | { success: false; detail
  */
 export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): Validated<z.output<S>> {
   const result = schema.safeParse(ownFields(value, new Map()), { reportInput: true });
-  if (result.success) return { success: true, data: result.data };
+  // Its output without prototypes too: zod builds it as `{}`, and every caller reads the fields a body left out.
+  if (result.success) return { success: true, data: withoutPrototypes(result.data) };
   return { success: false, details: result.error.issues.map((issue) => toDetail(issue, field)) };
 }
 
@@ -28,7 +30,7 @@ export function check<S extends z.ZodMiniType>(schema: S, value: unknown, field?
  */
 export function validated<S extends z.ZodMiniType>(schema: S, value: unknown, field?: string): z.output<S> {
   const result = check(schema, value, field);
-  return result.success ? withoutPrototypes(result.data) : invalid(result.details);
+  return result.success ? result.data : invalid(result.details);
 }
 
 /**
