@@ -8,6 +8,9 @@
  *
  * The tabs are opened with `Target.createTarget` and never attached: a page Playwright attaches to is not
  * prerendered (Chromium reports `PrerenderingDisabledByDevTools`). They report through requests to the server.
+ * Chromium may decline a speculation rule (under memory or CPU pressure: a CI machine running other suites), so the
+ * portal's list is opened again, up to three times, until the game is prerendered; a page never prerendered proves
+ * nothing here, and the test is skipped, saying so, if all three are declined.
  */
 import { readFileSync } from 'node:fs';
 import type { Server, ServerResponse } from 'node:http';
@@ -22,17 +25,20 @@ const ROOT = join(import.meta.dirname, '../..');
 
 /** The game's tracker, and `tell(what, details)`: a request the test server notes. */
 const TRACKER = `
-  const tell = (what, details) => fetch('/campaign/tell', { method: 'POST', body: JSON.stringify({ what, details, prerendering: document.prerendering }) });
+  const tell = (what, details) => fetch('/campaign/tell', { method: 'POST', body: JSON.stringify({ what, details, page: location.pathname, prerendering: document.prerendering }) });
   const tracker = new GameCampaign.PlaytimeTracker({ platform: GameCampaign.createBrowserPlatform(), userId: 'p1', relay: { url: location.origin + '/campaign', headers: async () => ({ authorization: 'Bearer player-token' }) } });
   const dropped = [];
   tracker.on('dropped', (event) => dropped.push({ sessionId: event.sessionId, reason: event.reason }));
   const wait = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 `;
 
-/** The portal's list: prerenders the game at once, and opens it when the server answers /campaign/go. */
-const LIST = `<!doctype html><title>list</title><a href="/game">play</a>
-<script type="speculationrules">{"prerender":[{"source":"list","urls":["/game"],"eagerness":"immediate"}]}</script>
-<script>fetch('/campaign/go').then(() => (location.href = '/game'));</script>`;
+/** The portal's list (one per attempt): prerenders its game at once, and opens it when the server answers /campaign/go. */
+const list = (game: string) => `<!doctype html><title>list</title><a href="${game}">play</a>
+<script type="speculationrules">{"prerender":[{"source":"list","urls":["${game}"],"eagerness":"immediate"}]}</script>
+<script>fetch('/campaign/go').then(() => (location.href = '${game}'));</script>`;
+
+/** Lists opened, each on a game URL of its own (a late prerender of a declined attempt is not mistaken for this one's). */
+const ATTEMPTS = 3;
 
 /** The game: starts its session at load; says so once its running record had time to be stored, and when shown. */
 const GAME = `<!doctype html><title>game</title><script src="/js/game-campaign.iife.js"></script><script>${TRACKER}
@@ -54,10 +60,11 @@ const OTHER = `<!doctype html><title>other</title><script src="/js/game-campaign
 interface Told {
   what: string;
   details: unknown;
+  page: string;
   prerendering: boolean;
 }
 
-describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chromium)', { timeout: 120_000 }, () => {
+describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chromium)', { timeout: 180_000 }, () => {
   let server: Server;
   let origin: string;
   let browser: Browser;
@@ -69,8 +76,7 @@ describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chr
 
   beforeAll(async () => {
     const files: GameFiles = {
-      '/': ['text/html', LIST],
-      '/game': ['text/html', GAME],
+      ...Object.fromEntries(Array.from({ length: ATTEMPTS }, (_, attempt) => [[`/list${attempt}`, ['text/html', list(`/game${attempt}`)]], [`/game${attempt}`, ['text/html', GAME]]]).flat()),
       '/other': ['text/html', OTHER],
       '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
     };
@@ -102,16 +108,30 @@ describe.runIf(chromiumAvailable())('a game page prerendered by the browser (Chr
     server?.close();
   });
 
-  /** Resolves the first note `what` (polled; 20 s bound, not a timed assertion). */
-  const note = async (what: string): Promise<Told> => {
-    await expect.poll(() => told.some((entry) => entry.what === what), { timeout: 20_000 }).toBe(true);
-    return told.find((entry) => entry.what === what)!;
+  const noted = (what: string, page?: string) => told.find((entry) => entry.what === what && (page === undefined || entry.page === page));
+
+  /** Resolves the first note `what` (from `page`, if given) (polled; 20 s bound, not a timed assertion). */
+  const note = async (what: string, page?: string): Promise<Told> => {
+    await expect.poll(() => noted(what, page) !== undefined, { timeout: 20_000 }).toBe(true);
+    return noted(what, page)!;
   };
 
-  it('a tab opened while the game is prerendered does not drop its session; shown and played, it is recorded once', async () => {
-    const { targetId } = (await cdp.send('Target.createTarget', { url: `${origin}/` })) as { targetId: string };
-    const started = await note('started');
-    expect(started.prerendering).toBe(true); // the browser prerendered the game (else the test proves nothing)
+  /** Opens the portal's list until Chromium prerenders its game: that list's tab and the game's first note. */
+  const prerendered = async (): Promise<{ targetId: string; started: Told } | undefined> => {
+    for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+      const { targetId } = (await cdp.send('Target.createTarget', { url: `${origin}/list${attempt}` })) as { targetId: string };
+      const started = await note('started', `/game${attempt}`).catch(() => undefined);
+      if (started) return { targetId, started };
+      await cdp.send('Target.closeTarget', { targetId }); // declined: its prerender (if any, late) is discarded with it
+    }
+    return undefined;
+  };
+
+  it('a tab opened while the game is prerendered does not drop its session; shown and played, it is recorded once', async (context) => {
+    const opened = await prerendered();
+    if (!opened) return context.skip(`Chromium declined to prerender the game ${ATTEMPTS} times (nothing to prove)`);
+    const { targetId, started } = opened;
+    expect(started.prerendering).toBe(true); // the page was prerendered (else the test proves nothing)
     const sessionId = started.details as string;
 
     // The player opens the game in another tab meanwhile (or a second window restores it).
