@@ -83,7 +83,7 @@ internal static class ManagedAbortProbe
                 }
                 catch (System.IO.IOException) { closed = requestRead.WaitOne(0) ? "still open after 20 s" : "no request"; }
             }
-        });
+        }) { IsBackground = true }; // never what keeps the program from exiting
         server.Start();
         // Relay URL on the real socket: the package's own UnityWebRequest path, not the test seam.
         HttpExchange.Transport = null;

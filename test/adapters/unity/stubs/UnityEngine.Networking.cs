@@ -205,7 +205,9 @@ namespace UnityEngine.Networking
         /// <summary>
         /// As Unity's (ScriptReference UnityWebRequest.Abort): halts the request as soon as possible, which then completes
         /// as a ConnectionError whose error is "Request aborted"; called before SendWebRequest, the request aborts right
-        /// after it; no effect once it has finished.
+        /// after it; no effect once it has finished. Unity's returns at once: mono's HttpWebRequest.Abort is run on a pool
+        /// thread, as it can block its caller while the request's own thread is inside GetRequestStream or GetResponse
+        /// (a full-AOT probe's main thread hung there once under a loaded machine).
         /// </summary>
         public void Abort()
         {
@@ -215,7 +217,7 @@ namespace UnityEngine.Networking
                 aborted = true;
                 open = sending;
             }
-            if (open != null) open.Abort();
+            if (open != null) ThreadPool.QueueUserWorkItem(_ => open.Abort());
         }
 
         private void Exchange()
