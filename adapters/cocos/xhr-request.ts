@@ -55,7 +55,7 @@ export function xhrFetch(Xhr: XhrConstructor, { timeoutMs }: XhrFetchOptions, Ti
       const onAbort = () => cancel(abortReason(signal));
       const timedOut = () => new TimeoutError(`xhr fetch: no answer within ${timeoutMs ? `${timeoutMs} ms` : 'the runtime\'s request time-out'}: ${method} ${url}`);
       xhr.onload = () => settle(() => resolve(xhrResponse(xhr, url)));
-      // WeChat's wrapper calls onerror with wx.request's errMsg (XMLHttpRequest.js:146), a browser with an event.
+      // WeChat's wrapper calls onerror with wx.request's errMsg (XMLHttpRequest.js:146), Baidu's and Taobao's with an object.
       xhr.onerror = (detail) => settle(() => reject(requestError(detail, method, url, BlockedError)));
       xhr.ontimeout = () => settle(() => reject(timedOut()));
       xhr.onabort = () => settle(() => reject(abortReason(signal)));
@@ -98,7 +98,10 @@ function lowercaseHeaders(headers: HeadersInit | undefined): Record<string, stri
 function requestError(detail: unknown, method: string, url: string, BlockedError: typeof RequestBlockedError): Error {
   // Douyin's tt.request says "url is not valid domain" (its mini-game FAQ, developer.open-douyin.com/forum/mini-game/
   // post/630edb57fe9525047ac7f69a); its list takes HTTPS hosts, no IP address or localhost, as WeChat's (its network guide).
-  const text = typeof detail === 'string' ? detail : '';
+  // Baidu's wrapper passes `{ message: errMsg }` (cocos-engine platforms/minigame/platforms/baidu/wrapper/builtin/
+  // XMLHttpRequest.js `onFail`), Taobao's mini-game one `my.tb.request`'s fail result (taobao-mini-game/.../
+  // XMLHttpRequest.js `fail`; Alipay-style `errorMessage`), a browser an event with neither.
+  const text = typeof detail == 'string' ? detail : [(detail as any)?.message, (detail as any)?.errorMessage, (detail as any)?.errMsg].find((part) => typeof part == 'string') ?? '';
   const douyin = text.includes('url is not valid domain');
   // Alipay's my.request error 11, "无权跨域" (no right to reach that host): not on its server domain whitelist.
   const alipay = text.startsWith('my.request error 11:');
@@ -117,10 +120,10 @@ function requestError(detail: unknown, method: string, url: string, BlockedError
                 alipay ? '详情 > 域名信息 > 忽略 http 请求域名合法性检查, "ignore the request domain check"' : 'Details > Local Settings > 不校验合法域名, "do not verify valid domain names"'
               })`
           : `is not on this mini-game's request domain list. Add it (HTTPS only) to ${where}`
-      } (${detail})`,
+      } (${text})`,
     );
   }
-  return new TypeError(`Network request failed: ${method} ${url}${typeof detail === 'string' ? ` (${detail})` : ''}`);
+  return new TypeError(`Network request failed: ${method} ${url}${text && ` (${text})`}`);
 }
 
 /** `https://host` of a URL, for the message (the URL itself when it does not parse). */

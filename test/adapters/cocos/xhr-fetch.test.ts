@@ -141,6 +141,51 @@ describe('createXhrFetch', () => {
     expect(error.message).toContain(`${origin} is not on this mini-game's request domain list. Add it (HTTPS only)`);
   });
 
+  /**
+   * The failure of a request as Cocos 3.8's Baidu and Taobao mini-game wrappers report it: Baidu's `onFail({ errMsg })`
+   * calls `onerror` with `{ message: errMsg, target }` (cocos-engine platforms/minigame/platforms/baidu/wrapper/builtin/
+   * XMLHttpRequest.js `_triggerEvent.call(this, 'error', { message: errMsg })`), Taobao's mini-game wrapper with
+   * `my.tb.request`'s fail result itself (taobao-mini-game/wrapper/builtin/XMLHttpRequest.js `_triggerEvent.call(this,
+   * 'error', res)`; assumed: Alipay's shape, `{ error, errorMessage }`).
+   */
+  const failingXhr = (detail: unknown) =>
+    class {
+      status = 0;
+      responseText = '';
+      onload: (() => void) | null = null;
+      onerror: ((event?: unknown) => void) | null = null;
+      ontimeout: (() => void) | null = null;
+      onabort: (() => void) | null = null;
+      open() {}
+      setRequestHeader() {}
+      getAllResponseHeaders() {
+        return '';
+      }
+      abort() {}
+      send() {
+        queueMicrotask(() => this.onerror?.(detail));
+      }
+    } as unknown as XhrConstructor;
+
+  it.each([
+    ['Baidu', { message: 'request:fail net::ERR_NAME_NOT_RESOLVED' }, 'request:fail net::ERR_NAME_NOT_RESOLVED'],
+    ['Taobao', { error: 12, errorMessage: '网络出错' }, '网络出错'],
+    ['an errMsg object', { errMsg: 'request:fail ssl hand shake error' }, 'request:fail ssl hand shake error'],
+  ])('a request failing on %s keeps the wrapper\'s error text in the TypeError', async (_name, detail, text) => {
+    const fetch = createXhrFetch(failingXhr({ ...detail, target: {} }));
+    const error = (await fetch('https://relay.example/campaign/x', { method: 'POST', body: '{}' }).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(TypeError);
+    // Before: "Network request failed: POST https://relay.example/campaign/x", the wrapper's reason dropped.
+    expect(error.message).toBe(`Network request failed: POST https://relay.example/campaign/x (${text})`);
+  });
+
+  it('a browser-style error event (no text) still gives the bare TypeError; an object\'s "url not in domain list" is a block', async () => {
+    const bare = (await createXhrFetch(failingXhr({ type: 'error' }))('https://relay.example/x').catch((e: unknown) => e)) as Error;
+    expect(bare.message).toBe('Network request failed: GET https://relay.example/x');
+    const blocked = createXhrFetch(failingXhr({ message: 'request:fail url not in domain list' }))('https://relay.example/x');
+    await expect(blocked).rejects.toBeInstanceOf(RequestBlockedError);
+  });
+
   it('rejects with XhrTimeoutError when wx.request itself times out (errMsg "timeout" fires ontimeout)', async () => {
     vi.useFakeTimers();
     const { fake } = setup(() => new Promise(() => undefined), { requestTimeoutMs: 60_000 });
