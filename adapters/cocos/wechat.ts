@@ -69,18 +69,30 @@ export function watchWechatNetwork(wx: WechatApi, update: (online: boolean) => v
   };
 }
 
+/** A mini-game's asynchronous random source: WeChat's crypto manager, `wx.getRandomValues` or `tt.getRandomValues`. */
+type RandomApi = { getRandomValues(options: { length: number; success?(result: { randomValues: ArrayBuffer }): void; fail?(error: { errMsg?: string }): void }): void };
+
 /**
- * `n` secure random bytes from WeChat's crypto manager (`wx.getUserCryptoManager`, base library 2.17.3+), which
- * answers asynchronously; where there is none (native without `options.getRandomValues`, an older WeChat), a
- * `CryptoUnavailableError` (`CryptoError`, passed in) instead.
+ * `n` secure random bytes from the mini-game's own source, each answering asynchronously with `randomValues` (as
+ * many bytes as `length` asked): WeChat's crypto manager (`wx.getUserCryptoManager`, base library 2.17.3+), else a
+ * `getRandomValues` on `wx` (WeChat's `wx.getRandomValues`, 2.15.0+; Douyin's `tt` passed as `wx`) or on the global
+ * `tt` (Douyin given no `wx`: tt.getRandomValues, base library 2.87.0, developer.open-douyin.com .../api/device/crypto/
+ * tt-get-random-valus). Before, Douyin, which has no crypto manager, reported a 'crypto' error. Where there is none
+ * (native, Alipay, Baidu, an older WeChat or Douyin), a `CryptoUnavailableError` (`CryptoError`, passed in) saying what
+ * to pass.
  */
 export function wechatRandomBytes(runtime: CocosRuntime, wx: WechatApi | undefined, n: number, CryptoError: typeof CryptoUnavailableError): Promise<Uint8Array> {
   return new Promise((resolve, reject) => {
-    if (!wx?.getUserCryptoManager) throw new CryptoError(`no secure random source on Cocos ${runtime}: pass options.getRandomValues`);
-    wx.getUserCryptoManager().getRandomValues({
+    const tt = (globalThis as { tt?: RandomApi }).tt;
+    const api: RandomApi | undefined = wx?.getUserCryptoManager?.() ?? [wx as Partial<RandomApi> | undefined, tt].find((host): host is RandomApi => typeof host?.getRandomValues == 'function');
+    if (!api)
+      throw new CryptoError(
+        `no secure random source on Cocos ${runtime}: pass options.getRandomValues, a function filling the Uint8Array it is given with secure random bytes and returning it (e.g. a bridge to the OS's secure random)`,
+      );
+    api.getRandomValues({
       length: n,
       success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
-      fail: (error) => reject(new CryptoError(`wx getRandomValues failed: ${error?.errMsg}`)),
+      fail: (error) => reject(new CryptoError(`getRandomValues failed: ${error?.errMsg}`)),
     });
   });
 }

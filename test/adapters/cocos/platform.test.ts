@@ -1051,6 +1051,48 @@ describe('Cocos web view', () => {
 });
 
 describe('Cocos crypto and globals', () => {
+  /**
+   * Douyin's `tt.getRandomValues({ length, success({ randomValues: ArrayBuffer }), fail({ errMsg }) })` (base library
+   * 2.87.0, asynchronous: developer.open-douyin.com/docs/resource/zh-CN/mini-app/develop/api/device/crypto/
+   * tt-get-random-valus); Douyin has no `getUserCryptoManager`.
+   */
+  const ttRandom = (calls: number[]) => ({
+    getRandomValues: ({ length, success }: { length: number; success?(result: { errMsg: string; randomValues: ArrayBuffer }): void }) => {
+      calls.push(length);
+      setTimeout(() => success?.({ errMsg: 'getRandomValues:ok', randomValues: webcrypto.getRandomValues(new Uint8Array(length)).buffer }), 0);
+    },
+  });
+
+  it('Douyin passed as wx: random bytes from tt.getRandomValues (was: a crypto error, its ids from Math.random)', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const fake = createFakeWx(new Map(), noServer);
+    const { getUserCryptoManager: _crypto, ...tt } = fake.wx;
+    const calls: number[] = [];
+    const { crypto } = createCocosPlatform({ cc: createFakeCc('wechat'), wx: { ...tt, ...ttRandom(calls) }, XMLHttpRequest: fake.XMLHttpRequest });
+    const bytes = await crypto.randomBytes(16);
+    expect([bytes.length, calls]).toEqual([16, [16]]);
+  });
+
+  it('Douyin given no wx (runtime minigame): random bytes from the global tt.getRandomValues', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const calls: number[] = [];
+    vi.stubGlobal('tt', ttRandom(calls));
+    const cc = createFakeCc('wechat');
+    cc.sys.isBrowser = false;
+    const platform = createCocosPlatform({ cc, XMLHttpRequest: createFakeWx(new Map(), noServer).XMLHttpRequest });
+    expect(platform.runtime).toBe('minigame');
+    expect((await platform.crypto.randomBytes(32)).length).toBe(32);
+    expect(calls).toEqual([32]);
+  });
+
+  it('a mini-game with no random source (Alipay, Baidu) rejects saying what to pass', async () => {
+    vi.stubGlobal('crypto', undefined);
+    const cc = createFakeCc('wechat');
+    cc.sys.isBrowser = false;
+    const { crypto } = createCocosPlatform({ cc, XMLHttpRequest: createFakeWx(new Map(), noServer).XMLHttpRequest });
+    await expect(crypto.randomBytes(16)).rejects.toThrow(/^no secure random source on Cocos minigame: pass options\.getRandomValues, a function filling the Uint8Array it is given with secure random bytes and returning it/);
+  });
+
   it('on native without a secure random source, randomBytes rejects with CryptoUnavailableError (never Math.random)', async () => {
     vi.stubGlobal('crypto', undefined);
     const { crypto } = createCocosPlatform({ cc: createFakeCc('native') });
