@@ -88,7 +88,8 @@ export interface CocosPlatformOptions {
   XMLHttpRequest?: XhrConstructor;
   /**
    * A secure `getRandomValues` where the runtime has none (Cocos native: e.g. a bridge to the OS's secure
-   * random). @defaultValue `crypto.getRandomValues` on web, `wx.getUserCryptoManager()` on WeChat (also when `undefined`)
+   * random). @defaultValue `crypto.getRandomValues` on web, `wx.getUserCryptoManager()` on WeChat, else `getRandomValues` of
+   * `wx` or of the global `tt` (Douyin) on mini-games (also when `undefined`)
    */
   getRandomValues?: GetRandomValues | undefined;
   /** Hears that storage does not persist (data then lives in memory for this run). @defaultValue `console.warn` */
