@@ -249,7 +249,10 @@ describe('installed from the tarball in a fresh folder', () => {
     // or the repository's linked in, as a studio's project has it: until p24 such blocks were left out here.
     const linked = new Set<string>();
     for (const file of (markdownFiles() as string[]).filter((file) => file !== 'docs/guides/react-native.md')) {
-      for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
+      let above = '';   // a block marked `<!-- snippet: continues -->` goes on from the one above it (scripts/doc-snippets.mjs)
+      for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string; mark?: string }>) {
+        if (block.mark === 'continues') block.code = `${above}\n${block.code}`;
+        above = block.code;
         const imports = [...block.code.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier!);
         if (block.tsx || imports.includes('cc')) continue;
         for (const specifier of imports) {
@@ -266,6 +269,7 @@ describe('installed from the tarball in a fresh folder', () => {
     }
     expect([...linked]).toEqual(['ioredis']);
     copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(dir, 'context.d.ts'));
+    copyFileSync(join(ROOT, 'test/docs/runtime-globals.d.ts'), join(dir, 'runtime-globals.d.ts'));
     // Each entry's rolled-up .d.ts declares the shared classes again: what one entry makes, another entry's types
     // take, as the guides pass it (an adapter's `gc` to the picker example typed by the main entry; a `/server`
     // receiver to `/node`'s webhookMiddleware).
@@ -291,7 +295,7 @@ describe('installed from the tarball in a fresh folder', () => {
       ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
       ...{ typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] },
     };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'context.d.ts'] }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'context.d.ts', 'runtime-globals.d.ts'] }));
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
     expect(count).toBeGreaterThan(20);
     expect(`${run.stdout}${run.stderr}`).toBe('');

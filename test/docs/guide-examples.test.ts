@@ -1,0 +1,137 @@
+/**
+ * The server, relay and webhooks guides' examples run as a studio copies them, against the emulator: each block (with
+ * the block it continues, `<!-- snippet: continues -->`) is written to build/doc-examples/ and imported, with only
+ * what points it at the emulator instead of the service changed (`environment`), its keys in the environment
+ * variables it reads, and the game's own functions it declares (`playerOfToken`, `grant`) defined as globals. The
+ * SDK's own name resolves to dist/ (Node's package self-reference), as in test/docs/testing-guide.test.ts.
+ * Compiling alone (test/docs/docs.test.ts) does not show a block that calls the API wrongly at run time: the
+ * webhooks guide's handler read `rawBody` and `req`, names no server has.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createNodeServer } from '../../adapters/node/index.js';
+import { CampaignServer } from '../../core/server/index.js';
+import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+// @ts-expect-error: a plain ES module script without types
+import { tsBlocks } from '../../scripts/doc-snippets.mjs';
+import { paymentItem } from '../core/schema/samples.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const OUT = join(ROOT, 'build/doc-examples');
+
+type Block = { line: number; code: string; mark?: string };
+
+/** The block of a guide holding `containing`, joined to the blocks it continues. */
+function example(guide: string, containing: string): string {
+  const blocks = tsBlocks(readFileSync(join(ROOT, guide), 'utf8')) as Block[];
+  const index = blocks.findIndex((block) => block.code.includes(containing));
+  expect(index, `${guide}: a block with ${containing}`).toBeGreaterThanOrEqual(0);
+  let code = blocks[index]!.code;
+  for (let i = index; blocks[i]!.mark === 'continues'; i--) code = `${blocks[i - 1]!.code}\n${code}`;
+  return code;
+}
+
+/** The block with `from` replaced by `to`, failing when the guide no longer holds `from`. */
+function edit(code: string, from: string, to: string): string {
+  expect(code, `the example still holds ${from}`).toContain(from);
+  return code.replace(from, to);
+}
+
+/** Imports an example as a module of its own. */
+async function run<T>(name: string, code: string): Promise<T> {
+  mkdirSync(OUT, { recursive: true });
+  const file = join(OUT, `${name}.mts`);
+  writeFileSync(file, code);
+  return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as T;
+}
+
+describe('the server, relay and webhooks guides run against the emulator', () => {
+  let emulator: RunningEmulator;
+  let server: CampaignServer;
+  const env = { ...process.env };
+  beforeAll(async () => {
+    if (!existsSync(join(ROOT, 'dist/server.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
+    emulator = await startEmulator({ port: 0 });
+    server = new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } });
+    process.env['CAMPAIGN_SERVER_KEY'] = emulator.serverKey;
+  });
+  afterEach(() => vi.restoreAllMocks());
+  afterAll(async () => {
+    process.env = env;
+    delete (globalThis as Record<string, unknown>)['playerOfToken'];
+    delete (globalThis as Record<string, unknown>)['grant'];
+    await emulator.close();
+  });
+
+  it('docs/guides/server.md: the client and its per-call options read a payment and walk a user\'s coupon usage', async () => {
+    await server.payments.registerBulk({ payments: [{ ...paymentItem, userId: 'user-1', transactionId: 'tx-1' }] });
+    await server.coupons.redeem({ couponCode: 'WELCOME', userId: 'user-1' });
+    const logged = vi.spyOn(console, 'log').mockImplementation(() => {});
+    const debug = vi.spyOn(console, 'debug').mockImplementation(() => {});
+    let code = example('docs/guides/server.md', 'listUsage(');
+    code = edit(code, "environment: 'sandbox',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
+    await run('server', code);
+    expect(logged.mock.calls).toEqual([['WELCOME']]);
+    // The logger option heard the requests it says it hears.
+    expect(debug.mock.calls.map(([type, method]) => `${type} ${method}`)).toContain('request GET');
+  });
+
+  it('docs/guides/relay.md: the relay binds the player from authenticate and records the session', async () => {
+    (globalThis as Record<string, unknown>)['playerOfToken'] = async (token: string) => (token === 'token-of-player-1' ? 'player-1' : undefined);
+    let code = example('docs/guides/relay.md', 'playerOfToken');
+    code = edit(code, "environment: 'live'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
+    const { relay } = await run<{ relay: { fetch(request: Request): Promise<Response> } }>('relay', `${code}\nexport { relay };\n`);
+    const now = Date.now();
+    const session = { sessionId: 'guide-relay-1', userId: 'player-1', durationSeconds: 300, startedAt: new Date(now - 600_000).toISOString(), endedAt: new Date(now - 300_000).toISOString() };
+    const post = (authorization: string) =>
+      relay.fetch(new Request('https://game.example/campaign/playtime/sessions', {
+        method: 'POST',
+        headers: { authorization, 'content-type': 'application/json' },
+        body: JSON.stringify({ sessions: [session], sentAt: new Date(now).toISOString() }),
+      }));
+    expect((await post('Bearer someone-else')).status).toBe(401);
+    const answer = await post('Bearer token-of-player-1');
+    expect(answer.status).toBe(200);
+    expect(emulator.state().sessions.map((stored) => [stored.sessionId, stored.userId])).toContainEqual(['guide-relay-1', 'player-1']);
+  });
+
+  it('docs/guides/webhooks.md: the handler and the receiver grant a redeemed coupon delivered by the emulator', async () => {
+    const grant = vi.fn();
+    (globalThis as Record<string, unknown>)['grant'] = grant;
+    let handlers: Record<string, (request: Request) => Promise<Response>> = {};
+    const http = createNodeServer({ fetch: (request: Request) => {
+      const handler = handlers[new URL(request.url).pathname];
+      return handler ? handler(request) : Promise.resolve(new Response(null, { status: 404 }));
+    } });
+    await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+    try {
+      const base = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
+      const first = await server.webhooks.create({ url: `${base}/handler`, eventType: 'coupon.redeemed' });
+      process.env['WEBHOOK_SECRET'] = first.secret;
+      const { onWebhook } = await run<{ onWebhook(request: Request): Promise<Response> }>('webhooks-handler', example('docs/guides/webhooks.md', 'export async function onWebhook(request: Request): Promise<Response> {\n'));
+      const second = await server.webhooks.create({ url: `${base}/receiver`, eventType: 'coupon.redeemed' });
+      process.env['WEBHOOK_SECRET'] = second.secret;
+      const { receiver } = await run<{ receiver: { fetch(request: Request): Promise<Response> } }>(
+        'webhooks-receiver',
+        `${example('docs/guides/webhooks.md', "console.warn('coupon.redeemed without userId or reward'")}\nexport { receiver };\n`,
+      );
+      handlers = { '/handler': onWebhook, '/receiver': (request) => receiver.fetch(request) };
+      // A delivery the handler cannot verify is refused with its reason.
+      const forged = await fetch(`${base}/handler`, { method: 'POST', body: '{}', headers: { 'webhook-id': 'x', 'webhook-timestamp': String(Math.floor(Date.now() / 1000)), 'webhook-signature': 'v1,AAAA' } });
+      expect([forged.status, await forged.text()]).toEqual([401, 'invalid_signature']);
+      await server.coupons.redeem({ couponCode: 'WELCOME', userId: 'player-7' });
+      await emulator.webhooksIdle();
+      const reward = [{ itemName: expect.anything() }];
+      expect(grant.mock.calls).toEqual([
+        ['player-7', expect.arrayContaining(reward.map((item) => expect.objectContaining(item)))],
+        ['player-7', expect.arrayContaining(reward.map((item) => expect.objectContaining(item)))],
+      ]);
+      expect(emulator.state().deliveries.map((delivery) => delivery.status)).toEqual(['SUCCESS', 'SUCCESS']);
+    } finally {
+      await new Promise((resolve) => http.close(resolve));
+    }
+  });
+});
