@@ -3,7 +3,8 @@
 // its kind: the package installed, Node's types on a server, a Cocos project's engine types in the Cocos guide, a
 // React Native app's react, react-native and community module types in the React Native guide. Each block becomes
 // one module under build/doc-snippets/ (top-level await allowed), so a name a block uses without declaring it is
-// "Cannot find name". Errors point at the Markdown file and line. An HTML comment on the line before a block's fence
+// "Cannot find name". An ```html block's inline <script> is checked as JavaScript (checkJs) against the IIFE's global
+// `GameCampaign`. Errors point at the Markdown file and line. An HTML comment on the line before a block's fence
 // says how else to read it (and the check refuses any other):
 //   <!-- snippet: continues -->            the block goes on from the block above it in the same file (one module);
 //   <!-- snippet: bun -->, <!-- snippet: deno -->   the block runs on that runtime: its globals are declared by
@@ -61,6 +62,30 @@ export function tsBlocks(text) {
   return blocks;
 }
 
+/**
+ * The inline `<script>`s (no `src`, not a module of another type) of a Markdown text's ```html blocks: their code
+ * and the line it starts on. They are JavaScript a page runs with the IIFE's global `GameCampaign`.
+ */
+export function htmlScripts(text) {
+  const scripts = [];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const open = /^(\s*)```html\b/.exec(lines[i]);
+    if (!open) continue;
+    let end = i + 1;
+    while (end < lines.length && !/^\s*```/.test(lines[end])) end++;
+    for (let j = i + 1; j < end; j++) {
+      if (!/^\s*<script>\s*$/.test(lines[j])) continue;
+      let close = j + 1;
+      while (close < end && !/^\s*<\/script>/.test(lines[close])) close++;
+      scripts.push({ line: j + 2, code: lines.slice(j + 1, close).join('\n') });
+      j = close;
+    }
+    i = end;
+  }
+  return scripts;
+}
+
 /** Markdown files whose blocks compile as a React Native app (tsconfig.react-native.json). */
 const REACT_NATIVE_FILES = new Set(['docs/guides/react-native.md']);
 /** Markdown files whose blocks compile in a Cocos Creator project (its engine types, `cc`). */
@@ -86,6 +111,10 @@ const GROUPS = {
   fragment: { tsconfig: 'tsconfig.json', types: ['node', '@cocos/creator-types/engine'], extra: ['test/docs/runtime-globals.d.ts', 'test/docs/snippet-context.d.ts'] },
   'react-native': { tsconfig: 'tsconfig.react-native.json' },
   'react-native-fragment': { tsconfig: 'tsconfig.react-native.json', extra: ['test/docs/snippet-context.d.ts'] },
+  // A page's inline <script>: JavaScript, checked (checkJs) against the IIFE's global `GameCampaign`. A value possibly
+  // null is not its error (plain JavaScript has no null checks: `document.getElementById('stop').onclick` is fine),
+  // and the option is not turned off here, since it would reach the SDK's sources the global's type is read from.
+  script: { tsconfig: 'tsconfig.json', types: [], js: true },
 };
 
 /**
@@ -100,6 +129,16 @@ export function checkSnippets(documents, out = OUT) {
   const fragments = [];
   let count = 0;
   for (const { file, text } of documents ?? markdownFiles().map((file) => ({ file, text: readFileSync(join(ROOT, file), 'utf8') }))) {
+    for (const script of htmlScripts(text)) {
+      count++;
+      const name = `${file.replace(/[^\w]+/g, '_')}_L${script.line}.js`;
+      mkdirSync(join(out, 'script'), { recursive: true });
+      used.set('script', [...(used.get('script') ?? []), name]);
+      writeFileSync(join(out, 'script', name), `export {};\n${script.code}\n`);
+      // types/game-campaign.iife.d.ts's global, its import resolved to the sources (as the tsconfig's paths do).
+      writeFileSync(join(out, 'script', 'iife-global.d.ts'), "import type * as Browser from 'game-campaign-sdk/browser';\ndeclare global { const GameCampaign: typeof Browser; }\nexport {};\n");
+      origins.set(name, { file, line: script.line - 2, skip: 1 });
+    }
     let chain; // the module the block above began: { group, code, lines, name }
     for (const block of tsBlocks(text)) {
       count++;
@@ -130,20 +169,24 @@ export function checkSnippets(documents, out = OUT) {
   }
   let output = '';
   for (const [group, names] of used) {
-    const { tsconfig, types, extra = [] } = GROUPS[group];
+    const { tsconfig, types, extra = [], js } = GROUPS[group];
     const dir = join(out, group);
     output += tsc(dir, {
       extends: relative(dir, join(ROOT, tsconfig)),
-      compilerOptions: { noEmit: true, noUnusedLocals: false, ...(types ? { types } : {}), ...(group.startsWith('react') ? {} : { jsx: 'preserve' }) },
+      compilerOptions: {
+        ...{ noEmit: true, noUnusedLocals: false, ...(types ? { types } : {}), ...(group.startsWith('react') ? {} : { jsx: 'preserve' }) },
+        ...(js ? { allowJs: true, checkJs: true } : {}),
+      },
       // `include: []`: the base config's include (the whole project, test/docs/snippet-context.d.ts with it) is not inherited.
-      files: [...names, ...extra.map((path) => relative(dir, join(ROOT, path)))],
+      files: [...names, ...extra.map((path) => relative(dir, join(ROOT, path))), ...(js ? ['iife-global.d.ts'] : [])],
       include: [],
     });
   }
   for (const line of output.split('\n').filter((text) => text.trim())) {
-    const match = /([\w.]+\.tsx?)\((\d+),(\d+)\): (.*)$/.exec(line);
+    const match = /([\w.]+\.(?:tsx?|js))\((\d+),(\d+)\): (.*)$/.exec(line);
     const origin = match && origins.get(match[1]);
     if (!origin) errors.push(line);
+    else if (match[1].endsWith('.js') && /error TS(18047|2531):/.test(match[4])) continue;
     else if (Number(match[2]) > origin.skip) errors.push(`${origin.file}:${origin.line + Number(match[2])}: ${match[4]}`);
   }
   return { count, errors, fragments };
@@ -151,7 +194,7 @@ export function checkSnippets(documents, out = OUT) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { count, errors, fragments } = checkSnippets();
-  console.log(`${count} TypeScript blocks in README.md and docs/, ${fragments.length} marked as fragments:`);
+  console.log(`${count} TypeScript blocks and inline scripts in README.md and docs/, ${fragments.length} marked as fragments:`);
   for (const fragment of fragments) console.log(`  ${fragment}`);
   for (const error of errors) console.log(error);
   process.exitCode = errors.length ? 1 : 0;

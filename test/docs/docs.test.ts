@@ -47,10 +47,16 @@ describe('docs', () => {
       '```ts',
       'console.log(1);',
       '```',
+      '```html',
+      '<script src="game-campaign.iife.js"></script>',
+      '<script>',
+      "  GameCampaign.createGameCampaign({ clientKey: 'ck_key:secret', relay: { url: '/campaign', headers: () => ({ token }) }, userId: 'p' });",
+      '</script>',
+      '```',
     ].join('\n');
     const out = join(ROOT, 'build/doc-snippets-self-test');
     const { count, errors, fragments } = checkSnippets([{ file: 'docs/guides/example.md', text: guide }], out) as { count: number; errors: string[]; fragments: string[] };
-    expect(count).toBe(5);
+    expect(count).toBe(6);
     expect(fragments).toEqual(['docs/guides/example.md:7: the platform and player come from the block above']);
     expect(errors.sort()).toEqual(
       [
@@ -58,6 +64,8 @@ describe('docs', () => {
         "docs/guides/example.md:3: error TS18004: No value exists in scope for the shorthand property 'platform'. Either declare one or provide an initializer.",
         "docs/guides/example.md:3: error TS18004: No value exists in scope for the shorthand property 'userId'. Either declare one or provide an initializer.",
         "docs/guides/example.md:11: error TS2304: Cannot find name 'token'.",
+        // An inline <script> of an html block is JavaScript the page runs with the IIFE's global.
+        "docs/guides/example.md:24: error TS18004: No value exists in scope for the shorthand property 'token'. Either declare one or provide an initializer.",
       ].sort(),
     );
   }, 120_000);
