@@ -3,11 +3,15 @@
  * the block it continues, `<!-- snippet: continues -->`) is written to build/doc-examples/ and imported, with only
  * what points it at the emulator instead of the service changed (`environment`), its keys in the environment
  * variables it reads, and the game's own functions it declares (`playerOfToken`, `grant`) defined as globals. The
- * SDK's own name resolves to dist/ (Node's package self-reference), as in test/docs/testing-guide.test.ts.
+ * SDK's own name resolves to dist/ (Node's package self-reference), as in test/docs/testing-guide.test.ts. The relay
+ * guide's Bun and Deno blocks run on Bun and Deno from their npm packages (the type check declares those runtimes'
+ * globals by stand-ins, test/docs/runtime-globals.d.ts: running them shows the stand-ins' shapes are the runtimes').
  * Compiling alone (test/docs/docs.test.ts) does not show a block that calls the API wrongly at run time: the
  * webhooks guide's handler read `rawBody` and `req`, names no server has.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -134,4 +138,83 @@ describe('the server, relay and webhooks guides run against the emulator', () =>
       await new Promise((resolve) => http.close(resolve));
     }
   });
+});
+
+/** A runtime's process running an example until it prints the port it listens on. */
+async function serveOn(command: string, args: string[], env: NodeJS.ProcessEnv, portOf: RegExp) {
+  const child = spawn(command, args, { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let output = '';
+  child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const port = await new Promise<number>((resolve, reject) => {
+    // Deno.serve prints its "Listening on" to stderr.
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', () => {
+        const match = portOf.exec(output);
+        if (match) resolve(Number(match[1]));
+      });
+    }
+    child.once('exit', (code) => reject(new Error(`${command} exited (${code}) before listening:\n${output}`)));
+  });
+  return { port, output: () => output, stop: () => child.kill('SIGTERM') };
+}
+
+describe.each([
+  {
+    runtime: 'bun',
+    heading: 'Bun.serve(',
+    edits: [['serveRelay(8080);', "console.log('listening', serveRelay(0).port);"]],
+    command: (file: string) => [join(ROOT, 'node_modules/.bin/bun'), ['run', '--no-install', file]] as const,
+    portOf: /listening (\d+)/,
+  },
+  {
+    runtime: 'deno',
+    heading: 'Deno.serve(',
+    edits: [['Deno.serve({ port: 8080 }', "Deno.serve({ port: 0, hostname: '127.0.0.1' }"]],
+    command: (file: string) =>
+      [join(ROOT, 'node_modules/.bin/deno'), ['run', '--no-prompt', '--no-remote', '--cached-only', '--no-config', '--node-modules-dir=manual', '--allow-net=127.0.0.1', '--allow-env=CAMPAIGN_SERVER_KEY', file]] as const,
+    portOf: /Listening on https?:\/\/[^\s/]+:(\d+)/,
+  },
+])('docs/guides/relay.md on $runtime', ({ runtime, heading, edits, command, portOf }) => {
+  let emulator: RunningEmulator;
+  const work = mkdtempSync(join(tmpdir(), `guide-${runtime}-`));
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+  });
+  afterAll(async () => {
+    await emulator.close();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  it('serves the relay, which records the signed-in player\'s session and reads the peer address from what the runtime passes', async () => {
+    let code = example('docs/guides/relay.md', heading);
+    for (const [from, to] of edits) code = edit(code, from!, to!);
+    code = edit(code, "environment: 'live'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
+    code = code.replaceAll("from 'game-campaign-sdk/server'", `from ${JSON.stringify(join(ROOT, 'dist/server.js'))}`);
+    // The game's own auth the block declares.
+    code = `(globalThis as any).sessionUser = async (request: Request) => request.headers.get('authorization') === 'Bearer t-1' ? { userId: 'player-1' } : null;\n${code}`;
+    mkdirSync(OUT, { recursive: true });
+    const file = join(OUT, `relay-${runtime}.ts`);
+    writeFileSync(file, code);
+    const [binary, args] = command(file);
+    const env = { PATH: process.env['PATH'], HOME: work, NO_COLOR: '1', DENO_DIR: join(work, 'deno'), DENO_NO_UPDATE_CHECK: '1', CAMPAIGN_SERVER_KEY: emulator.serverKey };
+    const served = await serveOn(binary, [...args], env, portOf);
+    try {
+      const now = Date.now();
+      const session = { sessionId: `guide-${runtime}-1`, userId: 'player-1', durationSeconds: 300, startedAt: new Date(now - 600_000).toISOString(), endedAt: new Date(now - 300_000).toISOString() };
+      const post = (authorization: string) =>
+        fetch(`http://127.0.0.1:${served.port}/campaign/playtime/sessions`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ sessions: [session], sentAt: new Date(now).toISOString() }),
+        });
+      expect((await post('Bearer wrong')).status).toBe(401);
+      expect((await post('Bearer t-1')).status).toBe(200);
+      expect(emulator.state().sessions.map((stored) => [stored.sessionId, stored.userId])).toEqual([[`guide-${runtime}-1`, 'player-1']]);
+      // failedAuthLimit: true found the address in what relay.fetch was handed (else it warns once and limits nothing).
+      expect(served.output()).not.toContain('no client address');
+    } finally {
+      served.stop();
+    }
+  }, 90_000);
 });
