@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createNodeServer } from '../../adapters/node/index.js';
-import { CampaignServer } from '../../core/server/index.js';
+import { CampaignServer, signWebhook } from '../../core/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 // @ts-expect-error: a plain ES module script without types
 import { tsBlocks } from '../../scripts/doc-snippets.mjs';
@@ -158,6 +158,38 @@ async function serveOn(command: string, args: string[], env: NodeJS.ProcessEnv, 
   });
   return { port, output: () => output, stop: () => child.kill('SIGTERM') };
 }
+
+describe('docs/guides/webhooks.md, an event of an unknown type', () => {
+  afterAll(() => {
+    delete (globalThis as Record<string, unknown>)['expireCoupon'];
+    delete (globalThis as Record<string, unknown>)['moveFollowers'];
+    delete process.env['WEBHOOK_SECRET'];
+  });
+
+  it("the handler reads a newer type's field with checks, and the receiver emits it as unknown", async () => {
+    const expireCoupon = vi.fn();
+    const moveFollowers = vi.fn();
+    Object.assign(globalThis, { expireCoupon, moveFollowers });
+    const secret = 'whsec_' + Buffer.from('a secret of the guide example').toString('base64');
+    process.env['WEBHOOK_SECRET'] = secret;
+    const { onWebhook, receiver } = await run<{ onWebhook(request: Request): Promise<Response>; receiver: { fetch(request: Request): Promise<Response> } }>(
+      'webhooks-unknown',
+      `${example('docs/guides/webhooks.md', "event.type === 'coupon.expired'")}\nexport { receiver };\n`,
+    );
+    const info = vi.spyOn(console, 'info').mockImplementation(() => {});
+    const delivery = (id: string, type: string, data: Record<string, unknown>) => {
+      const payload = JSON.stringify({ id, type, createdAt: new Date().toISOString(), data });
+      return new Request('https://game.example/webhooks', { method: 'POST', body: payload, headers: { 'content-type': 'application/json', ...signWebhook({ id, payload, secret }).headers } });
+    };
+    expect((await onWebhook(delivery('evt_1', 'coupon.expired', { couponCode: 'WELCOME' }))).status).toBe(204);
+    expect((await onWebhook(delivery('evt_2', 'sponsor.changed', { userId: 'p', oldCreatorKey: 'LUNA7', newCreatorKey: 'NOVA1' }))).status).toBe(204);
+    expect(expireCoupon.mock.calls).toEqual([['WELCOME']]);
+    expect(moveFollowers.mock.calls).toEqual([['LUNA7', 'NOVA1']]);
+    expect((await receiver.fetch(delivery('evt_3', 'coupon.expired', { couponCode: 'DAILY' }))).status).toBe(204);
+    await vi.waitFor(() => expect(info.mock.calls.map(([text, type]) => [text, type])).toEqual([['webhook of a newer type', 'coupon.expired']]));
+    info.mockRestore();
+  });
+});
 
 describe.each([
   {
