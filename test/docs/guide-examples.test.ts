@@ -55,7 +55,6 @@ async function run<T>(name: string, code: string): Promise<T> {
 describe('the server, relay and webhooks guides run against the emulator', () => {
   let emulator: RunningEmulator;
   let server: CampaignServer;
-  const env = { ...process.env };
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist/server.js'))) throw new Error('dist/ is missing: run `npm run build` (npm test does it first)');
     emulator = await startEmulator({ port: 0 });
@@ -64,7 +63,8 @@ describe('the server, relay and webhooks guides run against the emulator', () =>
   });
   afterEach(() => vi.restoreAllMocks());
   afterAll(async () => {
-    process.env = env;
+    delete process.env['CAMPAIGN_SERVER_KEY'];
+    delete process.env['WEBHOOK_SECRET'];
     delete (globalThis as Record<string, unknown>)['playerOfToken'];
     delete (globalThis as Record<string, unknown>)['grant'];
     await emulator.close();
@@ -158,6 +158,68 @@ async function serveOn(command: string, args: string[], env: NodeJS.ProcessEnv, 
   });
   return { port, output: () => output, stop: () => child.kill('SIGTERM') };
 }
+
+// The two node:http relays the guides show (relay.md's createNodeServer, tracker.md's every option spelled out), as
+// written but for the emulator's address and the port (0, exported so the test can reach it).
+describe.each([
+  {
+    guide: 'docs/guides/relay.md',
+    containing: 'createNodeServer(relay, {',
+    edits: [
+      ["environment: 'live'", 'environment: { baseUrl: process.env.EMULATOR_URL! }'],
+      ['createNodeServer(relay, { headersTimeout: 10_000, requestTimeout: 30_000 }).listen(8080);', 'export const listening = createNodeServer(relay, { headersTimeout: 10_000, requestTimeout: 30_000 }).listen(0);'],
+    ],
+    auth: (authorization: string | null) => (authorization === 'Bearer t-1' ? { userId: 'player-1' } : null),
+    global: 'sessionUser',
+    byRequest: true,
+  },
+  {
+    guide: 'docs/guides/tracker.md',
+    containing: 'http.createServer(toNodeHandler(relay)).listen(8080);',
+    edits: [
+      ['serverKey: process.env.CAMPAIGN_SERVER_KEY!, maxRetries: 1 }', 'serverKey: process.env.CAMPAIGN_SERVER_KEY!, maxRetries: 1, environment: { baseUrl: process.env.EMULATOR_URL! } }'],
+      ['http.createServer(toNodeHandler(relay)).listen(8080);', 'export const listening = http.createServer(toNodeHandler(relay)).listen(0);'],
+    ],
+    auth: (authorization: string | null) => (authorization === 'Bearer t-1' ? { userId: 'player-1' } : null),
+    global: 'sessionUser',
+    byRequest: false,
+  },
+])('$guide: the node:http relay', ({ guide, containing, edits, auth, global, byRequest }) => {
+  let emulator: RunningEmulator;
+  beforeAll(async () => {
+    emulator = await startEmulator({ port: 0 });
+    Object.assign(process.env, { CAMPAIGN_SERVER_KEY: emulator.serverKey, EMULATOR_URL: emulator.url });
+  });
+  afterAll(async () => {
+    delete (globalThis as Record<string, unknown>)[global];
+    delete process.env['EMULATOR_URL'];
+    delete process.env['CAMPAIGN_SERVER_KEY'];
+    await emulator.close();
+  });
+
+  it("records the signed-in player's session and refuses another token", async () => {
+    (globalThis as Record<string, unknown>)[global] = async (input: Request | string | null) => auth(byRequest ? (input as Request).headers.get('authorization') : (input as string | null));
+    let code = example(guide, containing);
+    for (const [from, to] of edits) code = edit(code, from!, to!);
+    const { listening } = await run<{ listening: import('node:http').Server }>(`node-relay-${guide.replace(/\W+/g, '-')}`, code);
+    try {
+      if (!listening.listening) await new Promise((resolve) => listening.once('listening', resolve));
+      const now = Date.now();
+      const session = { sessionId: 'guide-node-1', userId: 'player-1', durationSeconds: 300, startedAt: new Date(now - 600_000).toISOString(), endedAt: new Date(now - 300_000).toISOString() };
+      const post = (authorization: string) =>
+        fetch(`http://127.0.0.1:${(listening.address() as AddressInfo).port}/campaign/playtime/sessions`, {
+          method: 'POST',
+          headers: { authorization, 'content-type': 'application/json' },
+          body: JSON.stringify({ sessions: [session], sentAt: new Date(now).toISOString() }),
+        });
+      expect((await post('Bearer wrong')).status).toBe(401);
+      expect((await post('Bearer t-1')).status).toBe(200);
+      expect(emulator.state().sessions.map((stored) => [stored.sessionId, stored.userId])).toEqual([['guide-node-1', 'player-1']]);
+    } finally {
+      await new Promise((resolve) => listening.close(resolve));
+    }
+  });
+});
 
 describe('docs/guides/webhooks.md, an event of an unknown type', () => {
   afterAll(() => {
