@@ -249,9 +249,14 @@ describe('installed from the tarball in a fresh folder', () => {
     // or the repository's linked in, as a studio's project has it: until p24 such blocks were left out here.
     const linked = new Set<string>();
     for (const file of (markdownFiles() as string[]).filter((file) => file !== 'docs/guides/react-native.md')) {
-      for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>) {
+      let above = '';   // a block marked `<!-- snippet: continues -->` goes on from the one above it (scripts/doc-snippets.mjs)
+      for (const block of tsBlocks(readFileSync(join(ROOT, file), 'utf8')) as Array<{ line: number; tsx: boolean; code: string; mark?: string }>) {
+        if (block.mark === 'continues') block.code = `${above}\n${block.code}`;
+        above = block.code;
         const imports = [...block.code.matchAll(/from '([^']+)'/g)].map(([, specifier]) => specifier!);
-        if (block.tsx || imports.includes('cc')) continue;
+        // A fragment uses test/docs/snippet-context.d.ts's names (checked with them by test/docs); every other block
+        // compiles here as copied, without them.
+        if (block.tsx || imports.includes('cc') || block.mark === 'fragment') continue;
         for (const specifier of imports) {
           const name = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
           if (!name.startsWith('game-campaign-sdk') && !name.startsWith('node:') && !existsSync(join(consumer, 'node_modules', name))) linked.add(name);
@@ -265,7 +270,7 @@ describe('installed from the tarball in a fresh folder', () => {
       symlinkSync(join(ROOT, 'node_modules', name), join(dir, 'node_modules', name), 'dir');
     }
     expect([...linked]).toEqual(['ioredis']);
-    copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(dir, 'context.d.ts'));
+    copyFileSync(join(ROOT, 'test/docs/runtime-globals.d.ts'), join(dir, 'runtime-globals.d.ts'));
     // Each entry's rolled-up .d.ts declares the shared classes again: what one entry makes, another entry's types
     // take, as the guides pass it (an adapter's `gc` to the picker example typed by the main entry; a `/server`
     // receiver to `/node`'s webhookMiddleware).
@@ -291,7 +296,7 @@ describe('installed from the tarball in a fresh folder', () => {
       ...{ strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true, skipLibCheck: false },
       ...{ typeRoots: [join(ROOT, 'node_modules/@types')], types: ['node'] },
     };
-    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'context.d.ts'] }));
+    writeFileSync(join(dir, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['*.mts', 'runtime-globals.d.ts'] }));
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', dir, '--pretty', 'false'], { cwd: consumer, encoding: 'utf8' });
     expect(count).toBeGreaterThan(20);
     expect(`${run.stdout}${run.stderr}`).toBe('');
@@ -370,14 +375,14 @@ describe('installed from the tarball in a fresh folder', () => {
       symlinkSync(join(ROOT, 'node_modules', pkg), join(app, 'node_modules', pkg), 'dir');
     }
     for (const [file, code] of Object.entries(sources)) writeFileSync(join(app, file), code);
-    copyFileSync(join(ROOT, 'test/docs/snippet-context.d.ts'), join(app, 'context.d.ts'));
     writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, noEmit: true, strict: true, exactOptionalPropertyTypes: true, noUncheckedIndexedAccess: true }, include: ['*.ts', '*.tsx'] }));
     const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', app, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
     return `${run.stdout}${run.stderr}`;
   }
 
-  /** A guide's TypeScript blocks, one module each. */
-  const guideBlocks = (guide: string) => Object.fromEntries((tsBlocks(readFileSync(join(ROOT, guide), 'utf8')) as Array<{ line: number; tsx: boolean; code: string }>)
+  /** A guide's TypeScript blocks, one module each, as copied (a fragment, which uses test/docs/snippet-context.d.ts's names, left out). */
+  const guideBlocks = (guide: string) => Object.fromEntries((tsBlocks(readFileSync(join(ROOT, guide), 'utf8')) as Array<{ line: number; tsx: boolean; code: string; mark?: string }>)
+    .filter((block) => block.mark !== 'fragment')
     .map((block) => [`guide_L${block.line}.${block.tsx ? 'tsx' : 'ts'}`, `export {};\n${block.code}\n`]));
 
   /** A repository file that imports an adapter's sources, importing the installed entry instead. */
