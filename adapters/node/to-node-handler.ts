@@ -3,6 +3,7 @@
  * Wiring only: @hono/node-server turns the incoming message into a `Request` (keeping the raw body, also
  * `req.rawBody` where a framework already read it) and writes the `Response` back.
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
@@ -30,16 +31,17 @@ export type ClientErrorListener = (error: NodeJS.ErrnoException, socket: Duplex)
 /** What {@link toNodeHandler} returns: the listener, with the server's `clientError` listener beside it. */
 export type NodeHandlerWithClientError = NodeHandler & {
   /**
-   * Added to the server by the handler itself at the first request it serves, unless the server has a `clientError`
-   * listener already; add it yourself to cover the requests before:
-   * `http.createServer(handler).on('clientError', handler.clientError)`.
+   * Added to the server by the handler itself, unless the server has a `clientError` listener already: at the server's
+   * first connection when the handler is its request listener (`http.createServer(handler)`), else at the first request
+   * the handler serves (Express: use `attach(app.listen(...))` to cover the requests before).
    */
   readonly clientError: ClientErrorListener;
   /**
-   * Answers `server`'s parser errors from now on, before its first request (the handler otherwise adds its listener at
-   * the first request it serves): the same listener, shared with the other handlers on that server, and not added when
-   * the server has a `clientError` listener of its own. For servers made otherwise than by {@link createNodeServer}
-   * (`https.createServer(options, handler)`, Express's `app.listen()`). Returns `server`.
+   * Answers `server`'s parser errors, unmet `Expect` and `CONNECT` from now on, before its first request: the same
+   * listeners, shared with the other handlers on that server, each not added when the server has one of its own. Needed
+   * where the handler is not the server's own request listener (Express's `app.listen()`: the handler, mounted inside
+   * the app, otherwise adds them at the first request it serves); `http.createServer(handler)` and
+   * `https.createServer(options, handler)` get them at their first connection without it. Returns `server`.
    * @example
    * ```ts
    * const handler = toNodeHandler(relay);
@@ -51,7 +53,8 @@ export type NodeHandlerWithClientError = NodeHandler & {
 
 /**
  * Mounts a Fetch-API handler on node:http: `http.createServer(toNodeHandler(relay))`, or
- * `app.use('/campaign', toNodeHandler(relay))` in Express. The socket's peer address goes with each request
+ * `app.use('/campaign', toNodeHandler(relay))` in Express (there `handler.attach(app.listen(port))`, so that what
+ * node:http answers before any handler, from the first request on, is in the spec's error body). The socket's peer address goes with each request
  * (the relay's default `clientAddress`); behind a proxy that is the proxy's address.
  * @example
  * ```ts
@@ -83,6 +86,7 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     useParsedBody(req);
     await listener(req, res);
   };
+  watchServerSockets(handle, cors);
   return Object.assign(handle, {
     clientError,
     attach: <S extends EventEmitter>(server: S): S => {
@@ -95,9 +99,8 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
 
 /**
  * A node:http server for a Fetch-API handler (the relay, the webhook receiver) that answers node:http's parser errors
- * in the spec's error body (and the relay's CORS headers) from its first connection: `http.createServer(toNodeHandler(relay))`
- * answers those of the requests before the first one it serves with node:http's empty 400 or 431. `options` are
- * node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...).
+ * in the spec's error body (and the relay's CORS headers) from its first connection, as `http.createServer(options,
+ * toNodeHandler(relay))` does. `options` are node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...).
  * @example
  * ```ts
  * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000, headersTimeout: 10_000 }).listen(8080);
@@ -127,7 +130,7 @@ const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
 
 /**
  * Adds a `clientError` listener to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the
- * first time a handler serves a request of it, unless the server has a `clientError` listener of its own (node:http then
+ * first time a handler meets it (its first connection, its first request, `attach`), unless the server has a `clientError` listener of its own (node:http then
  * leaves parser errors to it, and two answers on one socket would clash). One listener for every handler on the server
  * (an Express app with the relay and the webhook middleware): it gives the CORS headers of each handler that serves
  * there, so the relay's refusals have theirs whichever handler served first (before, only the first one's were given).
@@ -144,6 +147,37 @@ function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void 
     refuseUnservedRequests(server, serverAnswers(policies), 'the server');
   }
   policies.add(cors);
+}
+
+/** Each handler {@link toNodeHandler} made, with its CORS policy: found among a server's `request` listeners. */
+const handlerPolicies = new WeakMap<object, RefusedRequestCors>();
+
+/**
+ * Makes `handle` add its listeners to a server whose request listener it is (`http.createServer(handle)`,
+ * `https.createServer(options, handle)`) at the server's first connection, before its first request is read: node's
+ * net.js `onconnection` publishes each accepted socket, `socket.server` set, on the diagnostics channel
+ * `net.server.socket` after the `connection` event, whose http listener (`_http_server.js` `connectionListener`) only
+ * starts reading then. Before, a server made so answered what came before the first request served (the very first
+ * request an unmet `Expect`, a `CONNECT`, headers over 16 KiB) with node:http's own empty answer or a dropped socket. A
+ * handler mounted inside another listener (Express's `app.use`) is not among the server's `request` listeners: there
+ * `attach(server)` does it. One subscriber for every handler; a server's listeners are looked at per connection, by
+ * reference, until one is the handler's (a server may get it after listening).
+ */
+function watchServerSockets(handle: object, cors: RefusedRequestCors): void {
+  if (!watchingSockets) subscribe('net.server.socket', onServerSocket);
+  watchingSockets = true;
+  handlerPolicies.set(handle, cors);
+}
+
+let watchingSockets = false;
+
+function onServerSocket(message: unknown): void {
+  const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
+  if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;
+  for (const listener of server.listeners('request')) {
+    const cors = handlerPolicies.get(listener);
+    if (cors) listenForClientErrors(server, cors);
+  }
 }
 
 /**
