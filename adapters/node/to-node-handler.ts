@@ -102,16 +102,36 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
 /**
  * A node:http server for a Fetch-API handler (the relay, the webhook receiver) that answers node:http's parser errors
  * in the spec's error body (and the relay's CORS headers) from its first connection, as `http.createServer(options,
- * toNodeHandler(relay))` does. `options` are node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...).
+ * toNodeHandler(relay))` does. `options` are node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...);
+ * unless given, `headersTimeout` is 10 s (as the relay's body read time-out; at most `requestTimeout`) and
+ * `connectionsCheckingInterval` 1 s, so a client trickling its headers is answered 408 within about 11 s.
  * @example
  * ```ts
- * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000, headersTimeout: 10_000 }).listen(8080);
+ * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000 }).listen(8080);
  * ```
  * @throws TypeError when `handler` has no `fetch` method
  */
 export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
   const listener = toNodeHandler(handler);
-  return listener.attach(createServer(options, listener));
+  return listener.attach(createServer(withTimeouts(options), listener));
+}
+
+/** The default of `createNodeServer`'s `headersTimeout`: the relay's body read time-out (`DEFAULT_BODY_TIMEOUT_MS`). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * node:http's options with the header time-out of a server facing players. node:http's own (Node 20) are 60 s, checked
+ * every 30 s (`_http_server.js` `checkConnections`, `connectionsCheckingInterval`): a client sending a header line now
+ * and then held its connection up to 90 s, where a body trickled the same way is cut at the relay's 10 s (408), so a
+ * few hundred such clients held a server's sockets for minutes each. assumed: 10 s, as the relay's body and
+ * `authenticate` time-outs, far above what a phone on a slow network takes to send a few hundred bytes of headers; a
+ * 1 s check, which costs node:http one walk of its open connections a second. Options given are kept; the header
+ * time-out stays within a `requestTimeout` given (node:http refuses a larger one).
+ */
+function withTimeouts(options: ServerOptions): ServerOptions {
+  const { requestTimeout } = options;
+  const limit = typeof requestTimeout === 'number' && requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
+  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...options };
 }
 
 /** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */

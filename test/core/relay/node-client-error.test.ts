@@ -294,3 +294,32 @@ describe('toNodeHandler as the request listener of a server it is not given: the
     expect(mine.listenerCount('checkExpectation')).toBe(1);
   });
 });
+
+// p32, found trickling a request's headers at createNodeServer(relay): node:http's own time-outs (Node 20: 60 s, checked
+// every 30 s) held such a connection 90 s, where a body trickled the same way is cut at the relay's 10 s.
+describe('createNodeServer: a client trickling its headers', () => {
+  it('has a 10 s header time-out unless given, within a requestTimeout given, and keeps the options given', () => {
+    const relay = relayOverFakeService().relay;
+    const plain = createNodeServer(relay);
+    expect([plain.headersTimeout, plain.requestTimeout]).toEqual([10_000, 300_000]);
+    expect(createNodeServer(relay, { requestTimeout: 4_000 }).headersTimeout).toBe(4_000);
+    expect(createNodeServer(relay, { headersTimeout: 20_000 }).headersTimeout).toBe(20_000);
+  });
+
+  it('answers 408 in the error body once the header time-out has passed, not at node:http\'s 30 s check', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService().relay, { headersTimeout: 300, requestTimeout: 600 }));
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\n`));
+      const trickle = setInterval(() => socket.writable && socket.write('x-line: 1\r\n'), 100);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(trickle);
+        resolve(text);
+      });
+    });
+    expect(answer.startsWith('HTTP/1.1 408 ')).toBe(true);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ status: 408, code: 'BAD_REQUEST' });
+  }, 15_000);
+});
