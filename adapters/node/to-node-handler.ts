@@ -193,6 +193,15 @@ function watchServerSockets(handle: object, cors: RefusedRequestCors): void {
 
 let watchingSockets = false;
 
+/**
+ * Makes `outer`, a listener that hands requests to `handle` (the webhook middleware), found among a server's `request`
+ * listeners as `handle` is: `http.createServer(webhookMiddleware(...))` then has the listeners from its first connection.
+ */
+export function servesAs(outer: object, handle: object): void {
+  const cors = handlerPolicies.get(handle);
+  if (cors) handlerPolicies.set(outer, cors);
+}
+
 function onServerSocket(message: unknown): void {
   const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
   if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;

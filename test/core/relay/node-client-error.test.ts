@@ -281,6 +281,13 @@ describe('toNodeHandler as the request listener of a server it is not given: the
     expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
   });
 
+  it('answers CONNECT 400 in the error body on a server whose request listener is the webhook middleware', async () => {
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const answer = await rawExchange(await listen(createServer(webhooks)), 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('CONNECT') });
+  });
+
   it('leaves a server whose request listener is not the handler (a wrapper, as Express is) and its own listeners alone', async () => {
     const handler = toNodeHandler(relayOverFakeService().relay);
     const wrapped = createServer((req, res) => void handler(req, res));
