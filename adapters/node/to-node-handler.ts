@@ -3,11 +3,13 @@
  * Wiring only: @hono/node-server turns the incoming message into a `Request` (keeping the raw body, also
  * `req.rawBody` where a framework already read it) and writes the `Response` back.
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
-import { errorResponse } from '../../core/relay/answers.js';
+import { errorResponse, validationErrorResponse } from '../../core/relay/answers.js';
+import { TOO_DEEP_MESSAGE } from '../../core/relay/request-body.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
 import { clientErrorListener, errorText, refuseUnservedRequests, type ClientErrorAnswers } from './client-error.js';
@@ -30,16 +32,17 @@ export type ClientErrorListener = (error: NodeJS.ErrnoException, socket: Duplex)
 /** What {@link toNodeHandler} returns: the listener, with the server's `clientError` listener beside it. */
 export type NodeHandlerWithClientError = NodeHandler & {
   /**
-   * Added to the server by the handler itself at the first request it serves, unless the server has a `clientError`
-   * listener already; add it yourself to cover the requests before:
-   * `http.createServer(handler).on('clientError', handler.clientError)`.
+   * Added to the server by the handler itself, unless the server has a `clientError` listener already: at the server's
+   * first connection when the handler is its request listener (`http.createServer(handler)`), else at the first request
+   * the handler serves (Express: use `attach(app.listen(...))` to cover the requests before).
    */
   readonly clientError: ClientErrorListener;
   /**
-   * Answers `server`'s parser errors from now on, before its first request (the handler otherwise adds its listener at
-   * the first request it serves): the same listener, shared with the other handlers on that server, and not added when
-   * the server has a `clientError` listener of its own. For servers made otherwise than by {@link createNodeServer}
-   * (`https.createServer(options, handler)`, Express's `app.listen()`). Returns `server`.
+   * Answers `server`'s parser errors, unmet `Expect` and `CONNECT` from now on, before its first request: the same
+   * listeners, shared with the other handlers on that server, each not added when the server has one of its own. Needed
+   * where the handler is not the server's own request listener (Express's `app.listen()`: the handler, mounted inside
+   * the app, otherwise adds them at the first request it serves); `http.createServer(handler)` and
+   * `https.createServer(options, handler)` get them at their first connection without it. Returns `server`.
    * @example
    * ```ts
    * const handler = toNodeHandler(relay);
@@ -51,7 +54,8 @@ export type NodeHandlerWithClientError = NodeHandler & {
 
 /**
  * Mounts a Fetch-API handler on node:http: `http.createServer(toNodeHandler(relay))`, or
- * `app.use('/campaign', toNodeHandler(relay))` in Express. The socket's peer address goes with each request
+ * `app.use('/campaign', toNodeHandler(relay))` in Express (there `handler.attach(app.listen(port))`, so that what
+ * node:http answers before any handler, from the first request on, is in the spec's error body). The socket's peer address goes with each request
  * (the relay's default `clientAddress`); behind a proxy that is the proxy's address.
  * @example
  * ```ts
@@ -80,9 +84,11 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
-    useParsedBody(req);
+    const unwritable = useParsedBody(req);
+    if (unwritable) return writeAnswer(res, unwritable, cors({ target: req.url, origin: req.headers.origin }));
     await listener(req, res);
   };
+  watchServerSockets(handle, cors);
   return Object.assign(handle, {
     clientError,
     attach: <S extends EventEmitter>(server: S): S => {
@@ -95,18 +101,37 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
 
 /**
  * A node:http server for a Fetch-API handler (the relay, the webhook receiver) that answers node:http's parser errors
- * in the spec's error body (and the relay's CORS headers) from its first connection: `http.createServer(toNodeHandler(relay))`
- * answers those of the requests before the first one it serves with node:http's empty 400 or 431. `options` are
- * node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...).
+ * in the spec's error body (and the relay's CORS headers) from its first connection, as `http.createServer(options,
+ * toNodeHandler(relay))` does. `options` are node:http's (`requestTimeout`, `headersTimeout`, `maxHeaderSize`...);
+ * unless given, `headersTimeout` is 10 s (as the relay's body read time-out; at most `requestTimeout`) and
+ * `connectionsCheckingInterval` 1 s, so a client trickling its headers is answered 408 within about 11 s.
  * @example
  * ```ts
- * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000, headersTimeout: 10_000 }).listen(8080);
+ * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000 }).listen(8080);
  * ```
  * @throws TypeError when `handler` has no `fetch` method
  */
 export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
   const listener = toNodeHandler(handler);
-  return listener.attach(createServer(options, listener));
+  return listener.attach(createServer(withTimeouts(options), listener));
+}
+
+/** The default of `createNodeServer`'s `headersTimeout`: the relay's body read time-out (`DEFAULT_BODY_TIMEOUT_MS`). */
+const HEADERS_TIMEOUT_MS = 10_000;
+
+/**
+ * node:http's options with the header time-out of a server facing players. node:http's own (Node 20) are 60 s, checked
+ * every 30 s (`_http_server.js` `checkConnections`, `connectionsCheckingInterval`): a client sending a header line now
+ * and then held its connection up to 90 s, where a body trickled the same way is cut at the relay's 10 s (408), so a
+ * few hundred such clients held a server's sockets for minutes each. assumed: 10 s, as the relay's body and
+ * `authenticate` time-outs, far above what a phone on a slow network takes to send a few hundred bytes of headers; a
+ * 1 s check, which costs node:http one walk of its open connections a second. Options given are kept; the header
+ * time-out stays within a `requestTimeout` given (node:http refuses a larger one).
+ */
+function withTimeouts(options: ServerOptions): ServerOptions {
+  const { requestTimeout } = options;
+  const limit = typeof requestTimeout === 'number' && requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
+  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...options };
 }
 
 /** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */
@@ -127,7 +152,7 @@ const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
 
 /**
  * Adds a `clientError` listener to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the
- * first time a handler serves a request of it, unless the server has a `clientError` listener of its own (node:http then
+ * first time a handler meets it (its first connection, its first request, `attach`), unless the server has a `clientError` listener of its own (node:http then
  * leaves parser errors to it, and two answers on one socket would clash). One listener for every handler on the server
  * (an Express app with the relay and the webhook middleware): it gives the CORS headers of each handler that serves
  * there, so the relay's refusals have theirs whichever handler served first (before, only the first one's were given).
@@ -144,6 +169,46 @@ function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void 
     refuseUnservedRequests(server, serverAnswers(policies), 'the server');
   }
   policies.add(cors);
+}
+
+/** Each handler {@link toNodeHandler} made, with its CORS policy: found among a server's `request` listeners. */
+const handlerPolicies = new WeakMap<object, RefusedRequestCors>();
+
+/**
+ * Makes `handle` add its listeners to a server whose request listener it is (`http.createServer(handle)`,
+ * `https.createServer(options, handle)`) at the server's first connection, before its first request is read: node's
+ * net.js `onconnection` publishes each accepted socket, `socket.server` set, on the diagnostics channel
+ * `net.server.socket` after the `connection` event, whose http listener (`_http_server.js` `connectionListener`) only
+ * starts reading then. Before, a server made so answered what came before the first request served (the very first
+ * request an unmet `Expect`, a `CONNECT`, headers over 16 KiB) with node:http's own empty answer or a dropped socket. A
+ * handler mounted inside another listener (Express's `app.use`) is not among the server's `request` listeners: there
+ * `attach(server)` does it. One subscriber for every handler; a server's listeners are looked at per connection, by
+ * reference, until one is the handler's (a server may get it after listening).
+ */
+function watchServerSockets(handle: object, cors: RefusedRequestCors): void {
+  if (!watchingSockets) subscribe('net.server.socket', onServerSocket);
+  watchingSockets = true;
+  handlerPolicies.set(handle, cors);
+}
+
+let watchingSockets = false;
+
+/**
+ * Makes `outer`, a listener that hands requests to `handle` (the webhook middleware), found among a server's `request`
+ * listeners as `handle` is: `http.createServer(webhookMiddleware(...))` then has the listeners from its first connection.
+ */
+export function servesAs(outer: object, handle: object): void {
+  const cors = handlerPolicies.get(handle);
+  if (cors) handlerPolicies.set(outer, cors);
+}
+
+function onServerSocket(message: unknown): void {
+  const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
+  if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;
+  for (const listener of server.listeners('request')) {
+    const cors = handlerPolicies.get(listener);
+    if (cors) listenForClientErrors(server, cors);
+  }
 }
 
 /**
@@ -166,9 +231,47 @@ function unreadableRequest(error: unknown): Response {
  * (`express.json()`: the relay's routes take nothing else). The webhook middleware refuses that last case
  * before calling us, since a signature covers the exact bytes.
  */
-function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): void {
+function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Response | undefined {
   if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
-  if (req.rawBody !== undefined || !req.readableDidRead || req.body === undefined) return;
+  if (req.rawBody !== undefined || !req.readableDidRead || req.body === undefined) return undefined;
   const { body } = req;
-  req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(typeof body === 'string' ? body : JSON.stringify(body));
+  if (Buffer.isBuffer(body) || typeof body === 'string') {
+    req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(body);
+    return undefined;
+  }
+  const text = parsedBodyText(body);
+  if (typeof text === 'string') req.rawBody = Buffer.from(text);
+  return text instanceof Response ? text : undefined;
+}
+
+/** Marks a non-finite number in a parsed body, replaced in the text by a number JSON.parse reads as Infinity again. */
+const NOT_FINITE = '\u0000game-campaign-sdk:not-finite\u0000';
+
+/**
+ * A parser's result written back as JSON text, as the client's bytes would have read. A number the parser read as
+ * Infinity (`1e400`: JSON.parse's) is written `1e400`, so the relay refuses it naming where, as it refuses it in a body
+ * it reads itself; `JSON.stringify` wrote `null`, which was forwarded as the player's. A value JSON.stringify cannot
+ * write is answered 400 in the spec's error body: nesting deeper than its stack (a few thousand levels, well under
+ * express.json()'s 100 KB) as the relay answers JSON nested too deep, a BigInt (a parser that keeps large integers) as
+ * BAD_REQUEST. Before, the thrown error left the handler's promise rejected: no answer, and under Express 4 (which drops
+ * a middleware's promise) an unhandled rejection, which ends a Node process.
+ */
+function parsedBodyText(body: unknown): string | Response {
+  let text: string;
+  try {
+    text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? `${NOT_FINITE}${value < 0 ? '-' : ''}` : value));
+  } catch (error) {
+    if (error instanceof RangeError) return validationErrorResponse([{ path: '(body)', message: TOO_DEEP_MESSAGE }]);
+    return errorResponse(400, 'BAD_REQUEST', `The body a parser mounted before the relay read cannot be written back as JSON (${(error as Error)?.message ?? String(error)})`);
+  }
+  // As JSON.stringify writes the marker (its NULs escaped); a client's string equal to it is refused as its own number.
+  const marker = JSON.stringify(NOT_FINITE);
+  return text.includes(marker.slice(1, -1)) ? text.split(JSON.stringify(`${NOT_FINITE}-`)).join('-1e400').split(marker).join('1e400') : text;
+}
+
+/** Writes a Fetch `Response` the handler did not make (a small JSON body) with `extra` headers. */
+async function writeAnswer(res: ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+  const text = await response.text();
+  const headers: Record<string, string | number> = { ...Object.fromEntries(response.headers), ...extra, 'content-length': Buffer.byteLength(text) };
+  res.writeHead(response.status, headers).end(text);
 }

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
-import { toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
+import { servesAs, toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
 
 /**
  * The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed (listeners per known
@@ -42,6 +42,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
     if (next) return next(problem);
     res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'body_already_read', message: problem.message }));
   };
+  servesAs(middleware, handle);
   return Object.assign(middleware, {
     clientError: handle.clientError,
     attach: handle.attach,

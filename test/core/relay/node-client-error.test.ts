@@ -251,3 +251,82 @@ describe('toNodeHandler: an unmet Expect and CONNECT (node:http answers them bef
     expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('CONNECT') });
   });
 });
+
+// The recorded limit (p32): `http.createServer(toNodeHandler(relay))`, a server the SDK is not handed, added these
+// listeners at the first request it served, so the very first request an unmet Expect, a CONNECT or headers over 16 KiB
+// got node:http's own answer (an empty 417 with the connection kept, a dropped socket, an empty 431 without CORS).
+describe('toNodeHandler as the request listener of a server it is not given: the very first request', () => {
+  const unmet = () => {
+    const body = 'GET /campaign/smuggled HTTP/1.1\r\nHost: relay.example\r\n\r\n';
+    return `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.example\r\nOrigin: ${ORIGIN}\r\nContent-Type: application/json\r\nExpect: x-unknown\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  };
+  const plainServer = () => createServer(toNodeHandler(relayOverFakeService({ basePath: '/campaign', cors: { origins: [ORIGIN] } }).relay));
+
+  it('answers an unmet Expect 417 in the error body with CORS, and closes', async () => {
+    const answer = await rawExchange(await listen(plainServer()), unmet());
+    expect([answer.status, answer.headers['content-type'], answer.headers.connection, answer.headers['access-control-allow-origin']]).toEqual([417, 'application/json', 'close', ORIGIN]);
+    expect(answer.body.match(/HTTP\/1\.1/g)).toBeNull();
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 417, code: 'BAD_REQUEST', message: expect.stringContaining('x-unknown') });
+  });
+
+  it('answers CONNECT 400 in the error body', async () => {
+    const answer = await rawExchange(await listen(plainServer()), 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('CONNECT') });
+  });
+
+  it('answers headers over 16 KiB 431 in the error body with CORS', async () => {
+    const answer = await rawExchange(await listen(plainServer()), oversized(ORIGIN));
+    expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([431, ORIGIN]);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  it('answers CONNECT 400 in the error body on a server whose request listener is the webhook middleware', async () => {
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    const answer = await rawExchange(await listen(createServer(webhooks)), 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n');
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('CONNECT') });
+  });
+
+  it('leaves a server whose request listener is not the handler (a wrapper, as Express is) and its own listeners alone', async () => {
+    const handler = toNodeHandler(relayOverFakeService().relay);
+    const wrapped = createServer((req, res) => void handler(req, res));
+    const own = () => undefined;
+    const mine = createServer(handler).on('connect', own);
+    await rawExchange(await listen(wrapped), 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n').catch(() => undefined);
+    expect(wrapped.listenerCount('connect')).toBe(0);
+    const port = await listen(mine);
+    await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', body: '{}' });
+    expect(mine.listeners('connect')).toEqual([own]);
+    expect(mine.listenerCount('checkExpectation')).toBe(1);
+  });
+});
+
+// p32, found trickling a request's headers at createNodeServer(relay): node:http's own time-outs (Node 20: 60 s, checked
+// every 30 s) held such a connection 90 s, where a body trickled the same way is cut at the relay's 10 s.
+describe('createNodeServer: a client trickling its headers', () => {
+  it('has a 10 s header time-out unless given, within a requestTimeout given, and keeps the options given', () => {
+    const relay = relayOverFakeService().relay;
+    const plain = createNodeServer(relay);
+    expect([plain.headersTimeout, plain.requestTimeout]).toEqual([10_000, 300_000]);
+    expect(createNodeServer(relay, { requestTimeout: 4_000 }).headersTimeout).toBe(4_000);
+    expect(createNodeServer(relay, { headersTimeout: 20_000 }).headersTimeout).toBe(20_000);
+  });
+
+  it('answers 408 in the error body once the header time-out has passed, not at node:http\'s 30 s check', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService().relay, { headersTimeout: 300, requestTimeout: 600 }));
+    const answer = await new Promise<string>((resolve) => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(`POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\n`));
+      const trickle = setInterval(() => socket.writable && socket.write('x-line: 1\r\n'), 100);
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearInterval(trickle);
+        resolve(text);
+      });
+    });
+    expect(answer.startsWith('HTTP/1.1 408 ')).toBe(true);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ status: 408, code: 'BAD_REQUEST' });
+  }, 15_000);
+});

@@ -190,3 +190,69 @@ describe('the relay behind a body parser (express.json() before it)', () => {
     }
   });
 });
+
+// p32, found probing the relay behind a parser: what a parser left that JSON.stringify cannot write back threw in the
+// handler (no answer; under Express 4, which drops a middleware's promise, an unhandled rejection ends the process),
+// and a number the parser read as Infinity (`1e400`) was written back as null and forwarded as the player's.
+describe('the relay behind a body parser: a parsed body that does not write back as it came', () => {
+  /** A server that parses the body as express.json() does and calls the handler as Express 4 does (its promise dropped). */
+  async function behindParser(parse: (raw: string) => unknown): Promise<{ url: string; close(): Promise<void>; rejections: unknown[] }> {
+    const handler = toNodeHandler(service.relay);
+    const rejections: unknown[] = [];
+    const server = createServer(async (req, res) => {
+      const chunks: Buffer[] = [];
+      for await (const chunk of req) chunks.push(chunk as Buffer);
+      Object.assign(req, { body: parse(Buffer.concat(chunks).toString('utf8')) });
+      handler(req, res).catch((error: unknown) => {
+        rejections.push(error);
+        res.destroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/campaign${RELAY_ROUTES.playtime}`,
+      close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+      rejections,
+    };
+  }
+  const post = (url: string, body: string) =>
+    fetch(url, { method: 'POST', headers: { authorization: 'Bearer user:dora', 'content-type': 'application/json' }, body }).then(async (r) => ({ status: r.status, body: await r.json() }));
+
+  it('answers a body nested deeper than JSON.stringify goes 400 VALIDATION_ERROR, the handler not failing', async () => {
+    const parser = await behindParser((raw) => JSON.parse(raw));
+    try {
+      const depth = 50_000; // 100,000 bytes: under express.json()'s 100 KB; JSON.stringify gives up after a few thousand
+      const answer = await post(parser.url, `{"sessions":${'['.repeat(depth)}${']'.repeat(depth)}}`);
+      expect(answer).toEqual({ status: 400, body: expect.objectContaining({ code: 'VALIDATION_ERROR', details: [{ path: '(body)', message: expect.stringContaining('nested deeper') }] }) });
+      expect(parser.rejections).toEqual([]);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('answers a BigInt a parser kept 400 BAD_REQUEST', async () => {
+    const parser = await behindParser((raw) => ({ ...(JSON.parse(raw) as object), big: 10n ** 30n }));
+    try {
+      const answer = await post(parser.url, JSON.stringify({ sessions: sessions('dora', 1) }));
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('cannot be written back as JSON') });
+      expect(parser.rejections).toEqual([]);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('refuses a number the parser read as Infinity, naming where, as in a body the relay reads itself (not forwarded as null)', async () => {
+    const parser = await behindParser((raw) => JSON.parse(raw));
+    const calls = service.bulkCalls().length;
+    try {
+      const body = JSON.stringify({ sessions: sessions('dora', 1, 100) }).replace('"durationSeconds":60', '"durationSeconds":60,"metadata":{"score":1e400,"low":-1e400}');
+      const answer = await post(parser.url, body);
+      expect(answer.status).toBe(400);
+      expect(answer.body).toMatchObject({ code: 'VALIDATION_ERROR', details: [{ path: 'sessions.0.metadata.score' }, { path: 'sessions.0.metadata.low' }] });
+      expect(service.bulkCalls().length).toBe(calls);
+    } finally {
+      await parser.close();
+    }
+  });
+});
