@@ -62,7 +62,8 @@ export class CampaignServer {
    * without `dangerouslyAllowBrowser`.
    * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
-  constructor(options: CampaignServerOptions) {
+  constructor(given: CampaignServerOptions) {
+    const options = ownOptions(given);
     const runtime = detectClientRuntime();
     // `new CampaignServer()` from JavaScript: the key's own message, not "Cannot read properties of undefined".
     if (runtime && !options?.dangerouslyAllowBrowser) {
@@ -77,8 +78,8 @@ export class CampaignServer {
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
     // Own fields only (ownFields): the transport reads `maxRetries`, `timeoutMs`, `logger`... off this object, and a
-    // literal would inherit them from a polluted `Object.prototype`.
-    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch }), validateResponse));
+    // literal would inherit them from a polluted `Object.prototype` (`options` has none, but `{ ...options }` does).
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch } as CampaignServerOptions), validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -88,6 +89,22 @@ export class CampaignServer {
     this.webhooks = new Webhooks(transport);
     this.campaigns = new ServerCampaigns(transport);
   }
+}
+
+/**
+ * The constructor's options as their own fields, in objects without a prototype, an `environment` object too: every
+ * option is read from here, and `apiEndpoint` (shared with game clients, which carry no such copy) reads `baseUrl` and
+ * `environment`. Before, with `Object.prototype.environment = { baseUrl: 'https://evil.example' }` or
+ * `Object.prototype.baseUrl = { baseUrl: ... }` (a deep merge of untrusted JSON in another package), a game server that
+ * named no environment sent every request, its Server key in the Authorization header, to that host; a polluted
+ * `timeoutMs` or `maxResponseBytes` stopped it from starting. `undefined` and `null` stay as given (their own errors).
+ */
+function ownOptions(options: CampaignServerOptions | undefined): CampaignServerOptions | undefined {
+  if (options == null || typeof options !== 'object') return options;
+  const own = ownFields(options);
+  const environment: unknown = own.environment;
+  if (typeof environment === 'object' && environment !== null) own.environment = ownFields(environment as { baseUrl: string });
+  return own;
 }
 
 /**
