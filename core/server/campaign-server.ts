@@ -62,8 +62,8 @@ export class CampaignServer {
    * without `dangerouslyAllowBrowser`.
    * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
-  constructor(given: CampaignServerOptions) {
-    const options = ownOptions(given);
+  constructor(options: CampaignServerOptions) {
+    options = ownOptions(options) as CampaignServerOptions;
     const runtime = detectClientRuntime();
     // `new CampaignServer()` from JavaScript: the key's own message, not "Cannot read properties of undefined".
     if (runtime && !options?.dangerouslyAllowBrowser) {

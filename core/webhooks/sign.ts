@@ -4,6 +4,7 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import type { SignedHeaders } from './signature.js';
+import { ownFields } from '../own-options.js';
 
 /** Options of `signWebhook`. */
 export interface SignWebhookOptions {
@@ -38,6 +39,8 @@ export function signWebhook(options: SignWebhookOptions): { headers: SignedHeade
 /** Signs with another scheme; the headers are that scheme's. */
 export function signWebhook(options: SignWebhookOptions & { scheme: WebhookScheme }): { headers: Record<string, string> };
 export function signWebhook(options: SignWebhookOptions & { scheme?: WebhookScheme }): { headers: Record<string, string> } {
+  // Own fields only: a polluted `Object.prototype.id` gave every delivery one id (each after the first a replay).
+  options = ownFields(options ?? {});
   const { payload, secret, scheme = standardWebhooksScheme } = options;
   // An event passed as it is failed deep in the HMAC ("offset is out of bounds"); a missing secret, at `startsWith`.
   if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
