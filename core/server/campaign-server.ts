@@ -58,7 +58,7 @@ export class CampaignServer {
   readonly baseUrl: string;
 
   /**
-   * @throws TypeError when the key is not `<key_id>:<secret>`, a top-level `baseUrl` or `timeout` is given (they are `environment: { baseUrl }` and `timeoutMs`), `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
+   * @throws TypeError when the key is not `<key_id>:<secret>`, `environment.baseUrl` holds `user:password@`, a top-level `baseUrl` or `timeout` is given (they are `environment: { baseUrl }` and `timeoutMs`), `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
    * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
@@ -103,8 +103,28 @@ function ownOptions(options: CampaignServerOptions | undefined): CampaignServerO
   if (options == null || typeof options !== 'object') return options;
   const own = ownFields(options);
   const environment: unknown = own.environment;
-  if (typeof environment === 'object' && environment !== null) own.environment = ownFields(environment as { baseUrl: string });
+  if (typeof environment === 'object' && environment !== null) {
+    own.environment = ownFields(environment as { baseUrl: string });
+    refuseCredentials(own.environment.baseUrl);
+  }
   return own;
+}
+
+/**
+ * A base address with `user:password@` is refused, its text not repeated: fetch refuses such a URL (Fetch standard,
+ * Request constructor: "If parsedURL includes credentials, then throw a TypeError"), so every call was retried and
+ * failed as a ConnectionError whose message, logged or passed on, held the password. Read with `URL`, as fetch reads it.
+ */
+function refuseCredentials(baseUrl: unknown): void {
+  let url: URL | undefined;
+  try {
+    url = typeof baseUrl === 'string' ? new URL(baseUrl) : undefined;
+  } catch {
+    // Not a URL: baseUrlOf's own error.
+  }
+  if (url && (url.username || url.password)) {
+    throw new TypeError(`environment.baseUrl ${url.protocol}//…@${url.host} holds credentials (user:password@), which fetch refuses: leave them out (a proxy's credentials go in a header your own \`fetch\` option adds)`);
+  }
 }
 
 /**
