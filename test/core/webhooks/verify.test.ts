@@ -146,6 +146,19 @@ describe('verifyWebhook: accepted deliveries', () => {
     await expect(verifyWebhook({ payload, headers: node, secret: SECRET, now })).resolves.toEqual(received(event));
   });
 
+  it("reads headers given as [name, value] pairs (Fetch's HeadersInit sequence, [...request.headers])", async () => {
+    // Read as a plain object, the pairs' keys were '0', '1', '2': a genuine delivery was refused as missing_headers.
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+    const pairs = [...new Headers(headers)];
+    await expect(verifyWebhook({ payload, headers: pairs, secret: SECRET, now })).resolves.toEqual(received(event));
+    const repeated = [...pairs.filter(([name]) => name !== 'webhook-signature'), ['Webhook-Signature', 'v1,AAAA'], ['webhook-signature', headers['webhook-signature']]] as [string, string][];
+    await expect(verifyWebhook({ payload, headers: repeated, secret: SECRET, now })).resolves.toEqual(received(event));
+    // node's flat req.rawHeaders is no such list: said plainly, not missing_headers.
+    const raw = pairs.flat();
+    await expect(verifyWebhook({ payload, headers: raw as never, secret: SECRET, now })).rejects.toThrow(TypeError);
+  });
+
   it('passes when only the second of several signatures matches (key rotation)', async () => {
     const event = couponRedeemed();
     const { payload, headers } = delivery(event);
