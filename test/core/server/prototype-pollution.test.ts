@@ -4,7 +4,7 @@
  * (zod/v4/core/schemas.ts `$ZodObject` reads `input[key]` and tests `key in input`), so a field the game left out was
  * read through the prototype and sent. The request must carry the game's own fields only.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
 import { verifyWebhook } from '../../../core/webhooks/index.js';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
@@ -164,5 +164,31 @@ describe('where CampaignServer sends its Server key under a polluted Object.prot
     prototype['maxResponseBytes'] = 'lots';
     prototype['dangerouslyAllowBrowser'] = true;
     expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+  });
+});
+
+describe('the game-client check under a polluted Object.prototype', () => {
+  // globalThis inherits from Object.prototype on every server runtime: `{"__proto__":{"cc":{}}}` merged by another
+  // package made `globalThis.cc` an object, and new CampaignServer refused to start ("Cocos detected"); likewise
+  // `window` with `document` (a browser) and `navigator`/`product` (React Native; Node 21+ has a navigator of its own).
+  const KEYS = ['cc', 'window', 'document', 'navigator', 'product', 'importScripts'];
+  afterEach(() => {
+    for (const key of KEYS) delete prototype[key];
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    ['cc', { cc: { sys: {} } }],
+    ['window and document', { window: {}, document: {} }],
+    ['navigator', { navigator: { product: 'ReactNative' } }],
+    ['product, under the navigator of Node 21+', { product: 'ReactNative' }],
+  ])('a polluted %s: the game server starts and sends', async (name, polluted) => {
+    // Node 21+ gives globalThis a navigator of its own (class Navigator: userAgent, no product), node 20 none.
+    if (name.includes('Node 21')) vi.stubGlobal('navigator', Object.create(Object.create(Object.prototype, { userAgent: { get: () => 'Node.js/22' } })));
+    Object.assign(prototype, polluted);
+    const fake = createFakeFetch(reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    await server.playtime.record({ ...sessionRequest });
+    expect(fake.calls).toHaveLength(1);
   });
 });

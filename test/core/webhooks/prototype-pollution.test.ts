@@ -13,7 +13,7 @@ import { verifyWebhook } from '../../../core/webhooks/verify.js';
 import { couponRedeemed, NOW_MS, NOW_SECONDS, SECRET } from './fixtures.js';
 
 const prototype = Object.prototype as Record<string, unknown>;
-const KEYS = ['toleranceSeconds', 'scheme', 'secret', 'maxBodyBytes', 'id', 'timestamp', 'type', 'timeoutMs'];
+const KEYS = ['toleranceSeconds', 'scheme', 'secret', 'maxBodyBytes', 'id', 'timestamp', 'type', 'timeoutMs', 'navigator'];
 afterEach(() => {
   for (const key of KEYS) delete prototype[key];
 });
@@ -69,6 +69,17 @@ describe('webhook verification under a polluted Object.prototype', () => {
     const signature = new Webhook(SECRET).sign('msg_9', new Date(NOW_MS), body);
     await receiver.verify({ payload: body, headers: { 'webhook-id': 'msg_9', 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': signature } });
     await expect(receiver.waitFor({ callbackId: 'redeem-42', timeoutMs: 50 })).resolves.toMatchObject({ type: 'coupon.redeemed' });
+  });
+
+  it("waitFor still waits on Node when the prototype holds a navigator saying Cloudflare-Workers", async () => {
+    // Taken for a Worker dated before 2024-10-14 (undici keeps a lower-case `patch`), waitFor refused at once.
+    prototype['navigator'] = { userAgent: 'Cloudflare-Workers' };
+    const receiver = createWebhookReceiver({ secret: SECRET, now });
+    const waiting = receiver.waitFor({ callbackId: 'redeem-43' });
+    const body = JSON.stringify({ ...couponRedeemed(), callbackId: 'redeem-43' });
+    const signature = new Webhook(SECRET).sign('msg_10', new Date(NOW_MS), body);
+    await receiver.verify({ payload: body, headers: { 'webhook-id': 'msg_10', 'webhook-timestamp': String(NOW_SECONDS), 'webhook-signature': signature } });
+    await expect(waiting).resolves.toMatchObject({ callbackId: 'redeem-43' });
   });
 
   it('signWebhook gives each delivery its own id and signs now, not what the prototype holds', () => {
