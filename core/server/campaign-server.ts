@@ -58,11 +58,12 @@ export class CampaignServer {
   readonly baseUrl: string;
 
   /**
-   * @throws TypeError when the key is not `<key_id>:<secret>`, a top-level `baseUrl` or `timeout` is given (they are `environment: { baseUrl }` and `timeoutMs`), `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
+   * @throws TypeError when the key is not `<key_id>:<secret>`, `environment.baseUrl` holds `user:password@`, a top-level `baseUrl` or `timeout` is given (they are `environment: { baseUrl }` and `timeoutMs`), `maxResponseBytes` is not a whole number >= 1, `fetch` is not a function, or when a game-client runtime is detected
    * without `dangerouslyAllowBrowser`.
    * @throws RangeError when `maxRetries` is not a whole number >= 0 (or Infinity), or `timeoutMs` not a number above 0
    */
   constructor(options: CampaignServerOptions) {
+    options = ownOptions(options) as CampaignServerOptions;
     const runtime = detectClientRuntime();
     // `new CampaignServer()` from JavaScript: the key's own message, not "Cannot read properties of undefined".
     if (runtime && !options?.dangerouslyAllowBrowser) {
@@ -77,8 +78,8 @@ export class CampaignServer {
     // Redirects are not followed and bodies are capped (server-fetch.ts): the key's requests go nowhere else.
     const fetch = serverFetch(options?.fetch, options?.maxResponseBytes);
     // Own fields only (ownFields): the transport reads `maxRetries`, `timeoutMs`, `logger`... off this object, and a
-    // literal would inherit them from a polluted `Object.prototype`.
-    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch }), validateResponse));
+    // literal would inherit them from a polluted `Object.prototype` (`options` has none, but `{ ...options }` does).
+    const transport = checkedCalls(createTransport(apiEndpoint(options?.serverKey, 'Server', options), ownFields({ ...options, fetch } as CampaignServerOptions), validateResponse));
     this.baseUrl = transport.baseUrl;
     this.playtime = new Playtime(transport);
     this.payments = new Payments(transport);
@@ -87,6 +88,42 @@ export class CampaignServer {
     this.webview = new Webview(transport);
     this.webhooks = new Webhooks(transport);
     this.campaigns = new ServerCampaigns(transport);
+  }
+}
+
+/**
+ * The constructor's options as their own fields, in objects without a prototype, an `environment` object too: every
+ * option is read from here, and `apiEndpoint` (shared with game clients, which carry no such copy) reads `baseUrl` and
+ * `environment`. Before, with `Object.prototype.environment = { baseUrl: 'https://evil.example' }` or
+ * `Object.prototype.baseUrl = { baseUrl: ... }` (a deep merge of untrusted JSON in another package), a game server that
+ * named no environment sent every request, its Server key in the Authorization header, to that host; a polluted
+ * `timeoutMs` or `maxResponseBytes` stopped it from starting. `undefined` and `null` stay as given (their own errors).
+ */
+function ownOptions(options: CampaignServerOptions | undefined): CampaignServerOptions | undefined {
+  if (options == null || typeof options !== 'object') return options;
+  const own = ownFields(options);
+  const environment: unknown = own.environment;
+  if (typeof environment === 'object' && environment !== null) {
+    own.environment = ownFields(environment as { baseUrl: string });
+    refuseCredentials(own.environment.baseUrl);
+  }
+  return own;
+}
+
+/**
+ * A base address with `user:password@` is refused, its text not repeated: fetch refuses such a URL (Fetch standard,
+ * Request constructor: "If parsedURL includes credentials, then throw a TypeError"), so every call was retried and
+ * failed as a ConnectionError whose message, logged or passed on, held the password. Read with `URL`, as fetch reads it.
+ */
+function refuseCredentials(baseUrl: unknown): void {
+  let url: URL | undefined;
+  try {
+    url = typeof baseUrl === 'string' ? new URL(baseUrl) : undefined;
+  } catch {
+    // Not a URL: baseUrlOf's own error.
+  }
+  if (url && (url.username || url.password)) {
+    throw new TypeError(`environment.baseUrl ${url.protocol}//…@${url.host} holds credentials (user:password@), which fetch refuses: leave them out (a proxy's credentials go in a header your own \`fetch\` option adds)`);
   }
 }
 

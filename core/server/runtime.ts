@@ -8,10 +8,11 @@
 /** The game-client runtime detected, or undefined on a server runtime (Node, Bun, Deno, edge workers). */
 export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | undefined {
   const g = globalThis as Record<string, unknown>;
-  const nav = g['navigator'] as { product?: unknown } | undefined;
-  if (nav?.product === 'ReactNative') return 'react-native';
-  if (typeof g['cc'] === 'object' && g['cc'] !== null) return 'cocos';
-  if (typeof g['window'] === 'object' && typeof g['document'] === 'object') return 'browser';
+  const nav = unpolluted(g, 'navigator') as Record<string, unknown> | undefined;
+  if (unpolluted(nav, 'product') === 'ReactNative') return 'react-native';
+  const cc = unpolluted(g, 'cc');
+  if (typeof cc === 'object' && cc !== null) return 'cocos';
+  if (typeof unpolluted(g, 'window') === 'object' && typeof unpolluted(g, 'document') === 'object') return 'browser';
   // A browser's web or service worker (no window): browsers give workers importScripts; of the edge runtimes only
   // workerd did (a Worker dated before 2024-03-04, `no_importscripts`), and it is a server.
   if (typeof g['importScripts'] === 'function' && !isWorkerd(g)) return 'browser';
@@ -19,12 +20,25 @@ export function detectClientRuntime(): 'browser' | 'cocos' | 'react-native' | un
 }
 
 /**
+ * `target[name]`, or undefined where that is only what a polluted `Object.prototype` holds: `globalThis` and plain
+ * objects inherit from it on every runtime, and `{"__proto__":{"cc":{}}}` merged by another package of a game server
+ * (or `window` with `document`, `navigator`, `product`) made `new CampaignServer` refuse to start as if in a game
+ * client. Not "own fields only": a browser's `navigator.product` is on `Navigator.prototype`, a worker's
+ * `importScripts` on `WorkerGlobalScope.prototype`.
+ */
+function unpolluted(target: Record<string, unknown> | undefined, name: string): unknown {
+  const value = target?.[name];
+  const inherited = (Object.prototype as Record<string, unknown>)[name];
+  return value !== undefined && value === inherited && !Object.prototype.hasOwnProperty.call(target, name) ? undefined : value;
+}
+
+/**
  * Cloudflare Workers' runtime: its `WebSocketPair` global exists at every compatibility date (Node, Bun and Deno have
  * none); its `navigator.userAgent` is `Cloudflare-Workers`, but only from 2022-03-21 (`global_navigator`).
  */
 function isWorkerd(g: Record<string, unknown>): boolean {
-  const nav = g['navigator'] as { userAgent?: unknown } | undefined;
-  return typeof g['WebSocketPair'] === 'function' || nav?.userAgent === 'Cloudflare-Workers';
+  const nav = unpolluted(g, 'navigator') as Record<string, unknown> | undefined;
+  return typeof g['WebSocketPair'] === 'function' || unpolluted(nav, 'userAgent') === 'Cloudflare-Workers';
 }
 
 /**

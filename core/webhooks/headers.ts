@@ -6,7 +6,8 @@
 /** The headers of a delivery, as any server framework gives them. */
 export type WebhookHeadersInput =
   | { get(name: string): string | null }
-  | Readonly<Record<string, string | readonly string[] | undefined>>;
+  | Readonly<Record<string, string | readonly string[] | undefined>>
+  | ReadonlyArray<readonly [string, string]>;
 
 /** Case-insensitive read access to the headers of one delivery (a Fetch `Headers` satisfies it). */
 export interface HeaderReader {
@@ -15,14 +16,17 @@ export interface HeaderReader {
 
 /**
  * One reader over any header shape. Repeated headers are joined with a space (node gives them as an array),
- * so several `webhook-signature` headers read like one header holding several signatures.
- * @throws TypeError when `headers` is not an object
+ * so several `webhook-signature` headers read like one header holding several signatures. A list is read as
+ * `[name, value]` pairs (Fetch's HeadersInit sequence, `[...request.headers]`): read as an object, its keys were
+ * `0`, `1`, `2`, and a genuine delivery was refused as `missing_headers`.
+ * @throws TypeError when `headers` is not an object, or a list that is not of `[name, value]` pairs (node's flat `req.rawHeaders`)
  */
 export function readHeaders(headers: WebhookHeadersInput): HeaderReader {
   if (typeof headers !== 'object' || headers === null) throw new TypeError('headers must be a Headers object or a plain object of header names to values');
-  if (typeof headers.get === 'function') return headers as HeaderReader;
+  if (typeof (headers as { get?: unknown }).get === 'function') return headers as HeaderReader;
+  const entries = Array.isArray(headers) ? pairs(headers) : Object.entries(headers as Record<string, unknown>);
   const byName = new Map<string, string>();
-  for (const [name, value] of Object.entries(headers as Record<string, unknown>)) {
+  for (const [name, value] of entries) {
     const text = Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(' ') : value;
     if (typeof text !== 'string') continue;
     const key = name.toLowerCase();
@@ -30,4 +34,12 @@ export function readHeaders(headers: WebhookHeadersInput): HeaderReader {
     byName.set(key, before === undefined ? text : `${before} ${text}`);
   }
   return { get: (name) => byName.get(name.toLowerCase()) ?? null };
+}
+
+/** The `[name, value]` pairs of a list. @throws TypeError for any other list */
+function pairs(list: readonly unknown[]): Array<[string, unknown]> {
+  if (!list.every((pair) => Array.isArray(pair) && pair.length === 2 && typeof pair[0] === 'string')) {
+    throw new TypeError('headers given as a list must be [name, value] pairs; pass the Headers object or req.headers (not req.rawHeaders)');
+  }
+  return list as Array<[string, unknown]>;
 }

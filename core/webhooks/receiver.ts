@@ -17,6 +17,7 @@ import { unref } from '../unref.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
 import { standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import { assertTolerance, DEFAULT_TOLERANCE_SECONDS, secretList, verifyDelivery, type RawWebhookPayload, type WebhookSecret } from './verify.js';
+import { ownFields } from '../own-options.js';
 
 /** Options of {@link createWebhookReceiver}. */
 export interface WebhookReceiverOptions {
@@ -117,7 +118,8 @@ export class WebhookReceiver {
 
   constructor(options: WebhookReceiverOptions) {
     // Called with nothing (from JavaScript): the secret's own message rather than "Cannot read properties of undefined".
-    options ??= {} as WebhookReceiverOptions;
+    // Own fields only, as verifyWebhook reads them: a polluted `toleranceSeconds` or `maxBodyBytes` is not the game's.
+    options = ownFields(options ?? {});
     const scheme = options.scheme ?? standardWebhooksScheme;
     secretList(options.secret, scheme);
     const toleranceSeconds = options.toleranceSeconds ?? DEFAULT_TOLERANCE_SECONDS;
@@ -216,7 +218,8 @@ export class WebhookReceiver {
   /** Like the above, for an event of any type (or of a type the SDK does not know). */
   waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent>;
   waitFor(options: WaitForOptions): Promise<ReceivedWebhookEvent> {
-    const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = options ?? {};
+    // Own fields only: with a polluted `Object.prototype.type` a wait for any type matched that type alone.
+    const { callbackId, type, timeoutMs = DEFAULT_WAIT_TIMEOUT_MS } = ownFields(options ?? {});
     // Without one (from JavaScript, a field of a request that was not there) it would match every event sent without
     // a callbackId: another player's redeem, say.
     if (typeof callbackId !== 'string' || callbackId === '') {

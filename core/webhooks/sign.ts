@@ -4,6 +4,7 @@
 import { bytesToHex, randomBytes } from '@noble/hashes/utils.js';
 import { assertSecret, standardWebhooksScheme, type WebhookScheme } from './scheme.js';
 import type { SignedHeaders } from './signature.js';
+import { ownFields } from '../own-options.js';
 
 /** Options of `signWebhook`. */
 export interface SignWebhookOptions {
@@ -38,9 +39,13 @@ export function signWebhook(options: SignWebhookOptions): { headers: SignedHeade
 /** Signs with another scheme; the headers are that scheme's. */
 export function signWebhook(options: SignWebhookOptions & { scheme: WebhookScheme }): { headers: Record<string, string> };
 export function signWebhook(options: SignWebhookOptions & { scheme?: WebhookScheme }): { headers: Record<string, string> } {
+  // Own fields only: a polluted `Object.prototype.id` gave every delivery one id (each after the first a replay).
+  options = ownFields(options ?? {});
   const { payload, secret, scheme = standardWebhooksScheme } = options;
   // An event passed as it is failed deep in the HMAC ("offset is out of bounds"); a missing secret, at `startsWith`.
-  if (typeof payload !== 'string' && !(payload instanceof Uint8Array)) {
+  // Bytes known by their tag, not `instanceof` (as verifyWebhook reads them): a node Buffer in a Jest test (Jest gives
+  // each test file its own globals but node's own Buffer: jestjs/jest#4422) or bytes from a `node:vm` context are bytes.
+  if (typeof payload !== 'string' && !isTagged<Uint8Array>(payload, 'Uint8Array')) {
     const got = payload === null ? 'null' : typeof payload;
     throw new TypeError(`signWebhook needs the exact body to send (a string or Uint8Array), got ${got}: sign JSON.stringify(event) and send that same text`);
   }
@@ -49,10 +54,15 @@ export function signWebhook(options: SignWebhookOptions & { scheme?: WebhookSche
   return { headers: scheme.sign({ payload, secret, id, timestampSeconds: toUnixSeconds(options.timestamp) }) };
 }
 
+/** True when `value` is a `tag` (a Uint8Array, a Date) of any realm. */
+function isTagged<T>(value: unknown, tag: string): value is T {
+  return Object.prototype.toString.call(value) === `[object ${tag}]`;
+}
+
 /** Unix seconds of a `Date` or a number that already is unix seconds. */
 function toUnixSeconds(timestamp: Date | number | undefined): number {
   if (timestamp === undefined) return Math.floor(Date.now() / 1000);
-  if (timestamp instanceof Date) {
+  if (isTagged<Date>(timestamp, 'Date')) {
     const ms = timestamp.getTime();
     if (Number.isNaN(ms)) throw new TypeError('timestamp is an invalid Date');
     return Math.floor(ms / 1000);

@@ -7,7 +7,7 @@ import { readHeaders, type WebhookHeadersInput } from './headers.js';
 import { readEvent } from './read-event.js';
 import { isWebhookVerificationError } from './errors.js';
 import { assertSecret, standardWebhooksScheme, type VerifiedDelivery, type WebhookScheme } from './scheme.js';
-import { misnamedOption } from '../own-options.js';
+import { misnamedOption, ownFields } from '../own-options.js';
 
 /** One webhook secret (`whsec_<base64>`), or several accepted alike (a secret being rotated). */
 export type WebhookSecret = string | readonly string[];
@@ -92,7 +92,10 @@ export async function verifyWebhook(options: VerifyWebhookOptions): Promise<Rece
 /** {@link verifyWebhook}, also returning the delivery id and timestamp. @internal */
 export async function verifyDelivery(options: VerifyWebhookOptions): Promise<VerifiedWebhook> {
   // Called with nothing (from JavaScript): the raw body's own TypeError below, not "Cannot destructure property".
-  options ??= {} as VerifyWebhookOptions;
+  // Own fields only (ownFields): destructuring reads an option left out through the prototype, and a polluted
+  // `Object.prototype.toleranceSeconds = 1e9` (a deep merge of untrusted JSON elsewhere) accepted a captured delivery
+  // of any age again, `secret` a forger's key, `scheme` an object without `verify`.
+  options = ownFields(options ?? {});
   const { secret, toleranceSeconds = DEFAULT_TOLERANCE_SECONDS, now = () => Date.now(), scheme = standardWebhooksScheme } = options;
   const payload = rawBytes(options.payload);
   const secrets = secretList(secret, scheme);

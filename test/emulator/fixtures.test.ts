@@ -80,4 +80,44 @@ describe('emulator fixtures', () => {
       expect(() => createEmulator({ fixtures: given as Fixtures, clock: { now: () => T0 } }), message.source).toThrow(message);
     }
   });
+  it('refuses what JSON data cannot hold in a field the shape does not check, naming where, not a DataCloneError or a 500', async () => {
+    // The shape lets unknown fields through (a newer spec field); the emulator then structuredClones the fixtures at
+    // creation and at every reset, and GET /_emulator/state writes them as JSON: a function or a symbol was a raw
+    // DataCloneError ("could not be cloned"), a bigint or a cycle answered the state 500.
+    const campaign = fixtures.campaigns[0]!;
+    const cyclic: Record<string, unknown> = { ...campaign };
+    cyclic['self'] = { back: cyclic };
+    class Links {
+      open = (): string => 'https://example.com';
+    }
+    const refused: Array<[unknown, RegExp]> = [
+      [{ ...fixtures, campaigns: [{ ...campaign, onOpen: () => undefined }] }, /^Invalid fixtures: campaigns\.0\.onOpen is a function; fixtures are JSON data$/],
+      [{ ...fixtures, creators: [{ ...fixtures.creators[0]!, tag: Symbol('vip') }] }, /^Invalid fixtures: creators\.0\.tag is a symbol;/],
+      [{ ...fixtures, coupons: [{ ...fixtures.coupons[0]!, links: new Links() }] }, /^Invalid fixtures: coupons\.0\.links\.open is a function;/],
+      [{ ...fixtures, boosts: [{ ...fixtures.boosts[0]!, weight: 10n }] }, /^Invalid fixtures: boosts\.0\.weight is a bigint;/],
+      [{ ...fixtures, campaigns: [cyclic] }, /^Invalid fixtures: campaigns\.0\.self\.back refers back to campaigns\.0 \(a cycle\);/],
+      // Held where no field is listed: structuredClone's own words, as a TypeError.
+      [{ ...fixtures, extra: new WeakMap() }, /^Invalid fixtures: .*could not be cloned.*; fixtures are JSON data$/],
+    ];
+    for (const [given, message] of refused) {
+      let error: unknown;
+      try {
+        createEmulator({ fixtures: given as Fixtures, clock: { now: () => T0 } });
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error, message.source).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toMatch(message);
+    }
+    // What JSON holds, and what structuredClone and JSON both take (a Date, a class instance's own fields), stays.
+    class Note {
+      text = 'hi';
+      shout(): string {
+        return this.text.toUpperCase();
+      }
+    }
+    const kept = { ...fixtures, campaigns: [{ ...campaign, at: new Date(T0), note: new Note(), nothing: null }, ...fixtures.campaigns.slice(1)] } as Fixtures;
+    const emulator = createEmulator({ fixtures: kept, clock: { now: () => T0 } });
+    expect((await caller(emulator)('GET', '/_emulator/state')).status).toBe(200);
+  });
 });

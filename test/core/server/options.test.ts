@@ -96,3 +96,30 @@ describe("CampaignServer: a path too long for servers", () => {
     expect(fake.calls).toHaveLength(1);
   });
 });
+
+describe('CampaignServer: a base address with credentials', () => {
+  // fetch refuses a URL with user:password@ (Fetch standard "Request constructor", step 5.3; undici: "Request cannot be
+  // constructed from a URL that includes credentials"): every call was retried and failed as a ConnectionError whose
+  // message (logged by the game server, returned by a relay's 503) held the password.
+  it.each(['https://proxy-user:hunter2@proxy.example', 'http://hunter2@127.0.0.1:8787/api', 'https://:hunter2@proxy.example'])(
+    'refuses %s at construction with a TypeError that does not repeat it',
+    (baseUrl) => {
+      let error: unknown;
+      try {
+        new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', environment: { baseUrl } });
+      } catch (thrown) {
+        error = thrown;
+      }
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toContain('credentials');
+      expect((error as Error).message).not.toContain('hunter2');
+    },
+  );
+
+  it('still takes an @ in the path', async () => {
+    const fake = createFakeFetch(reply.json(200, { data: [], pagination: { page: 1, limit: 20, total: 0, totalPages: 0 } }));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', environment: { baseUrl: 'https://proxy.example/team@game' }, fetch: fake.fetch });
+    await server.campaigns.list();
+    expect(fake.last().url).toBe('https://proxy.example/team@game/v1/server/campaigns?page=1');
+  });
+});

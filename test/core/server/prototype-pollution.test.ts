@@ -4,7 +4,7 @@
  * (zod/v4/core/schemas.ts `$ZodObject` reads `input[key]` and tests `key in input`), so a field the game left out was
  * read through the prototype and sent. The request must carry the game's own fields only.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRelay, RELAY_ROUTES } from '../../../core/relay/index.js';
 import { verifyWebhook } from '../../../core/webhooks/index.js';
 import { CampaignServer } from '../../../core/server/campaign-server.js';
@@ -116,5 +116,79 @@ describe('the misnamed-option checks under a polluted Object.prototype', () => {
     // A name given as the caller's own field is still refused.
     delete prototype['timeout'];
     expect(() => new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', timeout: 1 } as never)).toThrow(TypeError);
+  });
+});
+
+describe('where CampaignServer sends its Server key under a polluted Object.prototype', () => {
+  // `apiEndpoint` (shared with game clients) read `options.baseUrl ?? options.environment` through the prototype: with
+  // `Object.prototype.baseUrl = 'https://evil.example'` (a JSON merge of {"__proto__":{"baseUrl":...}}) every request,
+  // and so the Server key in its Authorization header, went to that host.
+  const KEYS = ['baseUrl', 'environment', 'timeoutMs', 'maxResponseBytes', 'dangerouslyAllowBrowser'];
+  afterEach(() => {
+    for (const key of KEYS) delete prototype[key];
+  });
+
+  async function hostOf(options: Record<string, unknown>): Promise<string> {
+    const fake = createFakeFetch(reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch, ...options } as never);
+    await server.playtime.record({ ...sessionRequest });
+    expect(fake.last().headers['authorization']).toBe('Bearer sk_test_1:s3cr3t');
+    return new URL(fake.last().url).origin;
+  }
+
+  it('a polluted top-level baseUrl: the key goes to the sandbox, or to the environment the game named', async () => {
+    prototype['baseUrl'] = 'https://evil.example';
+    expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+    expect(await hostOf({ environment: 'live' })).toBe('https://api.game-campaign.com');
+    expect(await hostOf({ environment: { baseUrl: 'http://127.0.0.1:8787' } })).toBe('http://127.0.0.1:8787');
+    // An object (what a merge of {"__proto__":{"baseUrl":{"baseUrl":...}}} leaves) was read as an environment.
+    prototype['baseUrl'] = { baseUrl: 'https://evil.example' };
+    expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+  });
+
+  it('a polluted environment (a base address, or live): the key goes to the sandbox, the default', async () => {
+    prototype['environment'] = { baseUrl: 'https://evil.example' };
+    expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+    expect(await hostOf({ environment: undefined })).toBe('https://sandbox-api.game-campaign.com');
+    prototype['environment'] = 'live';
+    expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+  });
+
+  it('an environment object without its own baseUrl is refused, not filled from the prototype', () => {
+    prototype['baseUrl'] = 'https://evil.example';
+    expect(() => new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', environment: {} } as never)).toThrow('Unknown environment {}');
+  });
+
+  it('polluted option values do not stop the game server from starting', async () => {
+    prototype['timeoutMs'] = 'soon';
+    prototype['maxResponseBytes'] = 'lots';
+    prototype['dangerouslyAllowBrowser'] = true;
+    expect(await hostOf({})).toBe('https://sandbox-api.game-campaign.com');
+  });
+});
+
+describe('the game-client check under a polluted Object.prototype', () => {
+  // globalThis inherits from Object.prototype on every server runtime: `{"__proto__":{"cc":{}}}` merged by another
+  // package made `globalThis.cc` an object, and new CampaignServer refused to start ("Cocos detected"); likewise
+  // `window` with `document` (a browser) and `navigator`/`product` (React Native; Node 21+ has a navigator of its own).
+  const KEYS = ['cc', 'window', 'document', 'navigator', 'product', 'importScripts'];
+  afterEach(() => {
+    for (const key of KEYS) delete prototype[key];
+    vi.unstubAllGlobals();
+  });
+
+  it.each([
+    ['cc', { cc: { sys: {} } }],
+    ['window and document', { window: {}, document: {} }],
+    ['navigator', { navigator: { product: 'ReactNative' } }],
+    ['product, under the navigator of Node 21+', { product: 'ReactNative' }],
+  ])('a polluted %s: the game server starts and sends', async (name, polluted) => {
+    // Node 21+ gives globalThis a navigator of its own (class Navigator: userAgent, no product), node 20 none.
+    if (name.includes('Node 21')) vi.stubGlobal('navigator', Object.create(Object.create(Object.prototype, { userAgent: { get: () => 'Node.js/22' } })));
+    Object.assign(prototype, polluted);
+    const fake = createFakeFetch(reply.created(playtimeSession));
+    const server = new CampaignServer({ serverKey: 'sk_test_1:s3cr3t', fetch: fake.fetch });
+    await server.playtime.record({ ...sessionRequest });
+    expect(fake.calls).toHaveLength(1);
   });
 });

@@ -1,3 +1,4 @@
+import vm from 'node:vm';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
 import { verifyWebhook } from '../../../core/webhooks/verify.js';
@@ -24,6 +25,16 @@ describe('signWebhook', () => {
     const fromText = signWebhook({ payload: text, secret: SECRET, id: 'msg_1', timestamp: 1_700_000_000 });
     const fromBytes = signWebhook({ payload: new TextEncoder().encode(text), secret: SECRET, id: 'msg_1', timestamp: 1_700_000_000 });
     expect(fromBytes.headers).toEqual(fromText.headers);
+  });
+
+  it('signs bytes and a Date from another realm (node:vm; a Buffer in a Jest test) as its own', () => {
+    // Jest gives each test file its own globals but node's own Buffer (jestjs/jest#4422): `instanceof Uint8Array` is
+    // false there, and a receiver's test signing `Buffer.from(body)` got "needs the exact body ..., got object".
+    const text = JSON.stringify(couponRedeemed());
+    const fromText = signWebhook({ payload: text, secret: SECRET, id: 'msg_1', timestamp: 1_714_564_800 });
+    const foreign = vm.runInNewContext('(codes) => ({ bytes: Uint8Array.from(codes), date: new Date(1714564800999) })')([...new TextEncoder().encode(text)]) as { bytes: Uint8Array; date: Date };
+    expect(foreign.bytes instanceof Uint8Array || foreign.date instanceof Date).toBe(false);
+    expect(signWebhook({ payload: foreign.bytes, secret: SECRET, id: 'msg_1', timestamp: foreign.date }).headers).toEqual(fromText.headers);
   });
 
   it('takes a Date as its timestamp, in whole seconds', () => {

@@ -152,3 +152,68 @@ async function hmacOf(text: string): Promise<ArrayBuffer> {
   const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return crypto.subtle.sign('HMAC', key, encoder.encode(text));
 }
+
+describe('the Standard Webhooks edge cases, signed by the reference library (guards: each passed before p32)', () => {
+  const payload = JSON.stringify(couponRedeemed());
+  const secretBytes = SECRET.slice('whsec_'.length);
+  const at = (seconds: number, signature: string, id = 'msg_1') => ({ 'webhook-id': id, 'webhook-timestamp': String(seconds), 'webhook-signature': signature });
+
+  it('a secret with or without whsec_, on either side, is the same key', async () => {
+    const bare = new Webhook(secretBytes).sign('msg_1', signedAt, payload);
+    expect(bare).toBe(reference.sign('msg_1', signedAt, payload));
+    await expect(verifyWebhook({ payload, headers: at(NOW_SECONDS, bare), secret: SECRET, now })).resolves.toMatchObject({ type: 'coupon.redeemed' });
+    await expect(verifyWebhook({ payload, headers: at(NOW_SECONDS, bare), secret: secretBytes, now })).resolves.toMatchObject({ type: 'coupon.redeemed' });
+  });
+
+  it('several entries in one header, v1a (asymmetric) ones among them: the v1 entry that matches passes, v1a ones are skipped', async () => {
+    const good = reference.sign('msg_1', signedAt, payload);
+    const v1a = `v1a,${Buffer.alloc(64, 7).toString('base64')}`;
+    const wrong = new Webhook(OTHER_SECRET).sign('msg_1', signedAt, payload);
+    for (const header of [`${v1a} ${good}`, `${wrong} ${v1a} ${good}`, `${good} ${v1a}`]) {
+      await expect(verifyWebhook({ payload, headers: at(NOW_SECONDS, header), secret: SECRET, now }), header).resolves.toMatchObject({ type: 'coupon.redeemed' });
+    }
+    // A v1a entry carrying the v1 signature's bytes is not a v1 signature.
+    expect(await reasonOf(verifyWebhook({ payload, headers: at(NOW_SECONDS, `${v1a} v1a,${good.slice(3)}`), secret: SECRET, now }))).toBe('invalid_signature');
+  });
+
+  it('a timestamp exactly at the tolerance is accepted, one second beyond refused, as the reference library decides', async () => {
+    vi.useFakeTimers({ now: NOW_MS, toFake: ['Date'] });
+    try {
+      for (const [offset, accepted] of [[-300, true], [300, true], [-301, false], [301, false]] as const) {
+        const headers = at(NOW_SECONDS + offset, reference.sign('msg_1', new Date((NOW_SECONDS + offset) * 1000), payload));
+        const ours = await verifyWebhook({ payload, headers, secret: SECRET, now }).then(() => true, () => false);
+        const theirs = (() => {
+          try {
+            reference.verify(payload, headers);
+            return true;
+          } catch {
+            return false;
+          }
+        })();
+        expect([offset, ours, theirs]).toEqual([offset, accepted, accepted]);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('a Buffer and a string body of one delivery are the same delivery', async () => {
+    const headers = at(NOW_SECONDS, reference.sign('msg_1', signedAt, Buffer.from(payload)));
+    const fromString = await verifyWebhook({ payload, headers, secret: SECRET, now });
+    await expect(verifyWebhook({ payload: Buffer.from(payload), headers, secret: SECRET, now })).resolves.toEqual(fromString);
+  });
+
+  it('a delivery replayed to a receiver is answered 200 and not emitted again; altered, it is refused', async () => {
+    const { createWebhookReceiver } = await import('../../../core/webhooks/receiver.js');
+    const receiver = createWebhookReceiver({ secret: SECRET, now });
+    const seen: unknown[] = [];
+    receiver.on('event', (event) => seen.push(event));
+    const headers = at(NOW_SECONDS, reference.sign('msg_1', signedAt, payload));
+    const post = (body: string, h: Record<string, string>) => receiver.fetch(new Request('https://game.example/webhooks', { method: 'POST', headers: h, body }));
+    expect((await post(payload, headers)).status).toBe(204);
+    expect((await post(payload, headers)).status).toBe(200);
+    expect((await post(payload.replace('user-1', 'user-2'), headers)).status).toBe(401);
+    expect((await post(payload, { ...headers, 'webhook-id': 'msg_2' })).status).toBe(401);
+    expect(seen).toHaveLength(1);
+  });
+});

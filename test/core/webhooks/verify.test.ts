@@ -66,6 +66,26 @@ describe('verifyWebhook: accepted deliveries', () => {
     }
   });
 
+  it('keeps a leap second (RFC 3339 5.6/5.7: 23:59:60 UTC at the end of a month) in the typed view', async () => {
+    // 2016-12-31T23:59:60Z was a real leap second; with an offset it is the same instant written locally (RFC 3339
+    // section 5.8 gives 1990-12-31T15:59:60-08:00). Any month's end is taken: leap seconds are announced months ahead.
+    for (const createdAt of ['2016-12-31T23:59:60Z', '2016-12-31t23:59:60.5z', '1990-12-31T15:59:60-08:00', '2015-07-01T05:29:60+05:30', '2024-02-29T23:59:60Z']) {
+      const event = { ...couponRedeemed(), createdAt };
+      const { payload, headers } = delivery(event);
+      expect(await verifyWebhook({ payload, headers, secret: SECRET, now }), createdAt).toEqual(received(event));
+    }
+  });
+
+  it('leaves out a :60 second that is no leap second (not 23:59:60 UTC at the end of a month), kept in raw', async () => {
+    for (const createdAt of ['2016-12-30T23:59:60Z', '2016-12-31T23:58:60Z', '2016-12-31T23:59:60+01:00', '2016-12-31T15:59:60-07:00', '2023-02-29T23:59:60Z', '2016-12-31T23:59:61Z']) {
+      const event = { ...couponRedeemed(), createdAt };
+      const { payload, headers } = delivery(event);
+      const verified = await verifyWebhook({ payload, headers, secret: SECRET, now });
+      expect(verified, createdAt).not.toHaveProperty('createdAt');
+      expect(verified.raw).toEqual(event);
+    }
+  });
+
   it('does not ask Date.parse, so a runtime that reads a date-time otherwise types the same fields', async () => {
     const parse = Date.parse;
     Date.parse = () => Number.NaN;
@@ -124,6 +144,19 @@ describe('verifyWebhook: accepted deliveries', () => {
     await expect(verifyWebhook({ payload, headers: upper, secret: SECRET, now })).resolves.toEqual(received(event));
     const node = { ...headers, 'webhook-signature': ['v1,AAAA', headers['webhook-signature']], 'content-length': undefined };
     await expect(verifyWebhook({ payload, headers: node, secret: SECRET, now })).resolves.toEqual(received(event));
+  });
+
+  it("reads headers given as [name, value] pairs (Fetch's HeadersInit sequence, [...request.headers])", async () => {
+    // Read as a plain object, the pairs' keys were '0', '1', '2': a genuine delivery was refused as missing_headers.
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+    const pairs = [...new Headers(headers)];
+    await expect(verifyWebhook({ payload, headers: pairs, secret: SECRET, now })).resolves.toEqual(received(event));
+    const repeated = [...pairs.filter(([name]) => name !== 'webhook-signature'), ['Webhook-Signature', 'v1,AAAA'], ['webhook-signature', headers['webhook-signature']]] as [string, string][];
+    await expect(verifyWebhook({ payload, headers: repeated, secret: SECRET, now })).resolves.toEqual(received(event));
+    // node's flat req.rawHeaders is no such list: said plainly, not missing_headers.
+    const raw = pairs.flat();
+    await expect(verifyWebhook({ payload, headers: raw as never, secret: SECRET, now })).rejects.toThrow(TypeError);
   });
 
   it('passes when only the second of several signatures matches (key rotation)', async () => {
