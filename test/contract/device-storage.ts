@@ -5,6 +5,9 @@
 import { createMemoryStorage, type MemoryStorage } from '../../core/memory-platform.js';
 import type { KeyValueStorage } from '../../core/platform.js';
 
+/** What `storage: "newer"` adds to every running record (the C# runner adds the same: cs-runner/ScenarioRunner.cs `NewerFields`). */
+export const NEWER_FIELDS = { tier: 'gold', durationSeconds: 99999, nested: { a: [1, 2] } };
+
 /** The device's store and its switches. */
 export interface DeviceStorage extends KeyValueStorage {
   /**
@@ -14,6 +17,8 @@ export interface DeviceStorage extends KeyValueStorage {
    * A later write of the key replaces the damaged text.
    */
   truncate(): void;
+  /** Every running record gains the fields a newer SDK (or a damaged file) may hold: `NEWER_FIELDS` (FORMAT.md, `"newer"`). */
+  addNewerFields(): void;
   /** From now on every write and delete fails as on a full disk (`false`), or works again (`true`). Reads still work. */
   setWritable(writable: boolean): void;
   /** Every key, sorted (damaged ones included). */
@@ -54,6 +59,10 @@ export function createDeviceStorage(onWrite: (key: string) => void = () => {}): 
         const text = damaged.get(key) ?? JSON.stringify(value);
         damaged.set(key, text.slice(0, Math.floor(text.length / 2)));
       }
+    },
+    addNewerFields() {
+      for (const [key, value] of Object.entries(store.snapshot()))
+        if (/(^|:)running:/.test(key) && value && typeof value === 'object' && !damaged.has(key)) void store.set(key, { ...value, ...NEWER_FIELDS });
     },
     setWritable(next) {
       writable = next;

@@ -131,7 +131,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if ('kill' in step) return kill();
     if ('advance' in step) return void (await vi.advanceTimersByTimeAsync(step.advance));
     if ('relay' in step) return relays.answer(step.relay);
-    if ('storage' in step) return step.storage === 'truncate' ? storage.truncate() : storage.setWritable(step.storage === 'writable');
+    if ('storage' in step) {
+      if (step.storage === 'truncate') return storage.truncate();
+      if (step.storage === 'newer') return storage.addNewerFields();
+      return storage.setWritable(step.storage === 'writable');
+    }
     if ('network' in step) {
       online = step.network === 'online';
       return current?.platform.setOnline(online);
