@@ -70,7 +70,8 @@ function earlyProbe(): string {
   if (compiledEarly) return compiledEarly;
   const exe = join(work, 'early-worker.exe');
   const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedEarlyWorkerProbe.cs')]);
+  // UNITY_EDITOR, as Unity compiles the package for the Editor (Bridge reads UnityEditor's Enter Play Mode Options there).
+  mcs(['-target:exe', '-define:UNITY_EDITOR', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedEarlyWorkerProbe.cs')]);
   return (compiledEarly = exe);
 }
 
@@ -78,6 +79,8 @@ it("a first call (Init) on another thread before BeforeSceneLoad (a game's Subsy
 it('mono full AOT: the same call before BeforeSceneLoad', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'worker'), 600_000);
 it("a player whose own SubsystemRegistration method (Init, tracker handlers) ran before the package's keeps its SDK", () => earlyCall(earlyProbe(), 'jit', 'player-order'), 120_000);
 it('mono full AOT: the same player', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'player-order'), 600_000);
+it("the Editor reloading the domain as Play mode starts keeps the SDK a game's own earlier SubsystemRegistration method made", () => earlyCall(earlyProbe(), 'jit', 'editor-order'), 120_000);
+it('mono full AOT: the same Editor order', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'editor-order'), 600_000);
 
 /**
  * "worker": the game's own SubsystemRegistration method calls Init from Task.Run after the package's resets ran: Init is
@@ -88,10 +91,12 @@ it('mono full AOT: the same player', () => earlyCall(aotProgram(earlyProbe(), jo
  * thread before the package's SubsystemRegistration resets run. Before, those resets (meant for the Editor's Play mode
  * without a domain reload) disposed the SDK Init had just made and forgot its pending call and the game's handlers:
  * Init's Task never completed, Start/Stop/Flush failed NOT_INITIALIZED, nothing was recorded.
+ * "editor-order": the same in the Editor entering Play mode with a domain reload (its default: statics are fresh there too).
+ * Before, the resets ran in every Editor Play session and did the same damage.
  * Either way: every event is raised on the main thread to the game's handlers, every Task completes, the session is
  * delivered once.
  */
-function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'player-order'): void {
+function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'player-order' | 'editor-order'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `device-early-${story}-${mode}`), story], mode);
   expect(status, stderr).toBe(0);
   expect(JSON.parse(stdout)).toEqual({
