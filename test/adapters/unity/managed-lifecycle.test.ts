@@ -155,7 +155,7 @@ function raceProbe(): string {
   return (compiledRace = exe);
 }
 
-function race(story: 'alive' | 'cut' | 'erase' | 'stuck'): unknown {
+function race(story: 'alive' | 'cut' | 'erase' | 'stuck' | 'stuck-unmounted'): unknown {
   const { status, stdout, stderr } = runMono(raceProbe(), [story, join(work, `race-${story}-external`), join(work, `race-${story}-internal`)], 'jit');
   expect(status, stderr).toBe(0);
   return JSON.parse(stdout);
@@ -209,6 +209,21 @@ it("Android's other data path: an original that cannot be deleted after its copy
   // the session twice; the first run's alive lock file and a write's temporary file a kill left stayed there for good
   // (no start-up of that path's runs ever comes).
   expect(race('stuck')).toEqual({
+    secondRun: [],
+    secondRunReceived: ['mover 4'],
+    leftOnFirstPath: 1,
+    thirdRun: [],
+    received: ['mover 4'],
+    stored: 0,
+    requests: 1,
+    filesOnFirstPath: [],
+  });
+}, 120_000);
+
+it("Android's other data path: the mark of an original taken outlives the folder's absence (unmounted at a start-up)", () => {
+  // As above, but the third run starts while the first path is unmounted (no folder there), and a fourth once it is back.
+  // Forgetting marks whose original was not seen would have taken the original again there and sent it a second time.
+  expect(race('stuck-unmounted')).toEqual({
     secondRun: [],
     secondRunReceived: ['mover 4'],
     leftOnFirstPath: 1,

@@ -357,7 +357,7 @@ namespace GameCampaignSdk
                     try { AdoptFile(Path.Combine(dirs[0], name), Path.Combine(dirs[1], name)); }
                     catch (Exception) { /* left there for the next start-up */ }
                 }
-                try { ForgetAdopted(dirs[1], names); }
+                try { if (Directory.Exists(dirs[0])) ForgetAdopted(dirs[1], names); } // a folder not there may be unmounted: its originals may come back
                 catch (Exception) { /* looked at again by the next start-up */ }
             }
             try { SweepTemporary(other); }
@@ -399,7 +399,7 @@ namespace GameCampaignSdk
             TryDelete(mark);
         }
 
-        /// <summary>Deletes the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up).</summary>
+        /// <summary>Deletes the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up), when that folder is there (shared storage unmounted looks like no folder).</summary>
         private static void ForgetAdopted(string dir, List<string> names)
         {
             if (!Directory.Exists(dir)) return;

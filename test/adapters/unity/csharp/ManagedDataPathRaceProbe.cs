@@ -10,6 +10,8 @@
 // - "stuck": the first path's files cannot be deleted while the second run starts (a folder read-only for a moment): the
 //   session copied in and sent must not be taken and sent again by the next start-up once they can. The first path also
 //   holds a write's temporary file a kill left two minutes ago.
+// - "stuck-unmounted": as "stuck", but the first path is out of reach (unmounted) at the third run's start-up, and back for
+//   a fourth run's: the mark of the original taken must outlive the folder's absence.
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -62,7 +64,7 @@ internal static class ManagedDataPathRaceProbe
             Array.Copy(whole, part, part.Length);
             File.WriteAllBytes(Path.Combine(here.QueueDir, name), part);
         }
-        if (story == "stuck")
+        if (story.StartsWith("stuck", StringComparison.Ordinal))
         {
             var stale = Path.Combine(left.QueueDir, "000000000009-x.json.abcdefgh.tmp");
             File.WriteAllText(stale, "{\"sess");
@@ -95,12 +97,21 @@ internal static class ManagedDataPathRaceProbe
         UnityProcess.Start(Loop);
         Events.Clear();
         Listen();
+        if (story == "stuck-unmounted") Directory.Move(first, unmounted);
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init third");
         Loop.Run(Tracker.Flush, "flush third");
+        if (story == "stuck-unmounted")
+        {
+            Directory.Move(unmounted, first); // mounted again; a fourth run
+            UnityProcess.Start(Loop);
+            Listen();
+            Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init fourth");
+            Loop.Run(Tracker.Flush, "flush fourth");
+        }
         Report["thirdRun"] = new List<object>(Events);
         Report["received"] = Received();
         Report["stored"] = Stored(left) + Stored(here);
-        if (story == "stuck") Report["requests"] = ProbeDevice.Relay.Sends; // the relay answers SKIPPED for one it has
+        if (story.StartsWith("stuck", StringComparison.Ordinal)) Report["requests"] = ProbeDevice.Relay.Sends; // the relay answers SKIPPED for one it has
         // Every file left under the first path's player folder (its runs are all gone now).
         var files = new List<object>();
         foreach (var path in Directory.GetFiles(left.Root, "*", SearchOption.AllDirectories)) files.Add(path.Substring(left.Root.Length + 1).Replace('\\', '/'));
