@@ -5,6 +5,12 @@
 import { createMemoryStorage, type MemoryStorage } from '../../core/memory-platform.js';
 import type { KeyValueStorage } from '../../core/platform.js';
 
+/** What `storage: "newer"` adds to every running record (the C# runner adds the same: cs-runner/ScenarioRunner.cs `NewerFields`). */
+export const NEWER_FIELDS = { tier: 'gold', durationSeconds: 99999, nested: { a: [1, 2] } };
+
+/** The `sessionId` field `storage: "foreign-id"` writes into every running record (its key still names its own session). */
+export const FOREIGN_SESSION_ID = '0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b';
+
 /** The device's store and its switches. */
 export interface DeviceStorage extends KeyValueStorage {
   /**
@@ -14,6 +20,8 @@ export interface DeviceStorage extends KeyValueStorage {
    * A later write of the key replaces the damaged text.
    */
   truncate(): void;
+  /** Every running record gains `fields` (default: what a newer SDK or a damaged file may hold, `NEWER_FIELDS`; FORMAT.md `"newer"`, `"foreign-id"`). */
+  addNewerFields(fields?: Record<string, unknown>): void;
   /** From now on every write and delete fails as on a full disk (`false`), or works again (`true`). Reads still work. */
   setWritable(writable: boolean): void;
   /** Every key, sorted (damaged ones included). */
@@ -54,6 +62,10 @@ export function createDeviceStorage(onWrite: (key: string) => void = () => {}): 
         const text = damaged.get(key) ?? JSON.stringify(value);
         damaged.set(key, text.slice(0, Math.floor(text.length / 2)));
       }
+    },
+    addNewerFields(fields = NEWER_FIELDS) {
+      for (const [key, value] of Object.entries(store.snapshot()))
+        if (/(^|:)running:/.test(key) && value && typeof value === 'object' && !damaged.has(key)) void store.set(key, { ...value, ...fields });
     },
     setWritable(next) {
       writable = next;

@@ -9,7 +9,7 @@ import { vi } from 'vitest';
 import { createGameCampaign, type GameCampaign } from '../../core/game-campaign.js';
 import { ValidationError } from '../../core/http/errors.js';
 import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-platform.js';
-import { createDeviceStorage } from './device-storage.js';
+import { createDeviceStorage, FOREIGN_SESSION_ID } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
 import { clientKey, createRelays, relayUrl, type ReceivedSession } from './relays.js';
 import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
@@ -131,7 +131,12 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if ('kill' in step) return kill();
     if ('advance' in step) return void (await vi.advanceTimersByTimeAsync(step.advance));
     if ('relay' in step) return relays.answer(step.relay);
-    if ('storage' in step) return step.storage === 'truncate' ? storage.truncate() : storage.setWritable(step.storage === 'writable');
+    if ('storage' in step) {
+      if (step.storage === 'truncate') return storage.truncate();
+      if (step.storage === 'newer') return storage.addNewerFields();
+      if (step.storage === 'foreign-id') return storage.addNewerFields({ sessionId: FOREIGN_SESSION_ID });
+      return storage.setWritable(step.storage === 'writable');
+    }
     if ('network' in step) {
       online = step.network === 'online';
       return current?.platform.setOnline(online);

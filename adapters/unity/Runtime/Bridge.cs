@@ -68,13 +68,30 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Whether statics may still hold the last Play session's objects: only in the Editor (Enter Play Mode with domain
-        /// reload off). A player starts in a fresh domain, so what its statics hold at <c>SubsystemRegistration</c> was made in
-        /// this run: by a game's own <c>[RuntimeInitializeOnLoadMethod(SubsystemRegistration)]</c> that Unity called before the
-        /// package's (no order is guaranteed within a load type), whose <c>Init</c>, handlers and tracker the resets disposed.
-        /// Each of the package's <c>SubsystemRegistration</c> resets returns at once when this is false.
+        /// Whether statics may still hold the last Play session's objects: only in the Editor with Enter Play Mode Options on
+        /// and domain reload off (<see cref="DomainReloadDisabled"/>). A player, and the Editor reloading the domain as Play
+        /// mode starts (its default), start with fresh statics, so what they hold at <c>SubsystemRegistration</c> was made in
+        /// this Play session: by a game's own <c>[RuntimeInitializeOnLoadMethod(SubsystemRegistration)]</c> that Unity called
+        /// before the package's (no order is guaranteed within a load type), whose <c>Init</c>, handlers and tracker the resets
+        /// disposed. Each of the package's <c>SubsystemRegistration</c> resets returns at once when this is false.
         /// </summary>
-        internal static bool LastPlaySessionMayRemain { get { return Application.isEditor; } }
+        internal static bool LastPlaySessionMayRemain { get { return Application.isEditor && DomainReloadDisabled; } }
+
+#if UNITY_EDITOR
+        /// <summary>
+        /// Unity's documented switches (Scripting API, <c>EditorSettings.enterPlayModeOptionsEnabled</c> and
+        /// <c>EditorSettings.enterPlayModeOptions</c>, 2019.3 to Unity 6; <c>EnterPlayModeOptions.DisableDomainReload</c>:
+        /// "scripts are not reloaded when entering Play Mode"): the options only apply while enabled. Read on the main thread,
+        /// where Unity runs the <c>SubsystemRegistration</c> resets that ask.
+        /// </summary>
+        private static bool DomainReloadDisabled
+        {
+            get { return UnityEditor.EditorSettings.enterPlayModeOptionsEnabled && (UnityEditor.EditorSettings.enterPlayModeOptions & UnityEditor.EnterPlayModeOptions.DisableDomainReload) != 0; }
+        }
+#else
+        /// <summary>Outside the Editor's assemblies <c>Application.isEditor</c> is false; the test stand-ins, compiled without <c>UNITY_EDITOR</c>, model an Editor with domain reload off.</summary>
+        private static bool DomainReloadDisabled { get { return true; } }
+#endif
 
         /// <summary>
         /// Takes the main thread's SynchronizationContext as the player starts, before any scene (Unity has installed its

@@ -330,6 +330,25 @@ internal sealed partial class Scenario
                 using (var stream = new FileStream(paths[i], FileMode.Open, FileAccess.Write)) stream.SetLength(kept);
             }
         }
+        else if (state == "newer" || state == "foreign-id")
+        {
+            // test/contract/device-storage.ts NEWER_FIELDS: the fields a newer SDK (or a damaged file) may hold.
+            var root = Path.Combine(device, "GameCampaign");
+            foreach (var path in Directory.Exists(root) ? Directory.GetFiles(root, "*.json", SearchOption.AllDirectories) : new string[0])
+            {
+                if (Path.GetFileName(Path.GetDirectoryName(path)) != "running") continue;
+                var record = Json.Obj(Json.Parse(File.ReadAllText(path)));
+                if (record == null) continue;
+                if (state == "foreign-id") record["sessionId"] = "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b"; // device-storage.ts FOREIGN_SESSION_ID
+                else
+                {
+                    record["tier"] = "gold";
+                    record["durationSeconds"] = 99999.0;
+                    record["nested"] = Bridge.Args("a", new List<object> { 1.0, 2.0 });
+                }
+                File.WriteAllText(path, Json.Serialize(record));
+            }
+        }
         else throw new ScenarioFailure("unknown storage state " + state);
     }
 }

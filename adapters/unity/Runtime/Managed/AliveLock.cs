@@ -127,6 +127,22 @@ namespace GameCampaignSdk
             return false;
         }
 
+        /// <summary>
+        /// Deletes the lock files of runs that are gone in <paramref name="folder"/> (another data path's, where no start-up
+        /// of this path's runs ever looks: <see cref="TrackerFiles.Adopt"/>): each one only once its lock was taken, so a
+        /// live run's (lock held) stays. A run's id is its own, so a gone run's file is never locked again.
+        /// </summary>
+        internal static void DeleteDead(PlayerFolder folder)
+        {
+            if (!Directory.Exists(folder.AliveDir)) return;
+            foreach (var path in Directory.GetFiles(folder.AliveDir, "*.lock"))
+            {
+                try { Open(path, FileMode.Open).Dispose(); }
+                catch (Exception) { continue; } // held by a live run (or gone already, or not to be opened now)
+                Delete(path);
+            }
+        }
+
         /// <summary>Unlocks and closes the lock, then deletes its file (a failed delete leaves it: the next start-up tries again).</summary>
         internal void Release()
         {

@@ -48,13 +48,19 @@ namespace GameCampaignSdk
             return true;
         }
 
-        /// <summary>Every record of <paramref name="player"/>; damaged files are set aside and named in <paramref name="setAside"/>.</summary>
+        /// <summary>
+        /// Every record of <paramref name="player"/>; damaged files are set aside and named in <paramref name="setAside"/>. A
+        /// record's session is the one its file names (<c>{sessionId}.json</c>), as core/tracker/running-store.ts <c>read</c>
+        /// takes it from the key: before, the <c>sessionId</c> field was taken, and a record whose field named another session
+        /// (copied or edited by hand, damaged) was sent under that id and its file never deleted (sent again at every start-up).
+        /// </summary>
         internal static List<RunningRecord> ReadAll(PlayerFolder player, List<string> setAside)
         {
             var records = new List<RunningRecord>();
             foreach (var name in TrackerFiles.JsonFiles(player.RunningDir))
             {
-                var record = TrackerFiles.Read(Path.Combine(player.RunningDir, name), RunningRecord.FromJson, setAside);
+                var sessionId = name.Substring(0, name.Length - ".json".Length);
+                var record = TrackerFiles.Read(Path.Combine(player.RunningDir, name), node => RunningRecord.FromJson(node, sessionId), setAside);
                 if (record != null) records.Add(record);
             }
             return records;

@@ -24,6 +24,9 @@ namespace GameCampaignSdk
 
         internal string SessionId { get { return Json.Str(Fields, "sessionId"); } }
 
+        /// <summary>The fields of <see cref="Fields"/> a record read back keeps.</summary>
+        private static readonly string[] SessionFieldNames = { "sessionId", "userId", "campaignId", "creatorKey", "metadata" };
+
         internal Dictionary<string, object> ToJson()
         {
             var json = new Dictionary<string, object>(Fields);
@@ -34,19 +37,19 @@ namespace GameCampaignSdk
             return json;
         }
 
-        /// <summary>A record read back; null when it is not one (a damaged file parses as something else).</summary>
-        internal static RunningRecord FromJson(object node)
+        /// <summary>A record of the session <paramref name="sessionId"/> (its file's name) read back; null when it is not one (a damaged file parses as something else).</summary>
+        internal static RunningRecord FromJson(object node, string sessionId)
         {
             var json = Json.Obj(node);
             var startedAtMs = Json.Num(json, "startedAtMs");
             var spanMs = Json.Num(json, "spanMs");
             var playedMs = Json.Num(json, "playedMs");
-            if (json == null || Json.Str(json, "sessionId") == null || Json.Str(json, "userId") == null || !startedAtMs.HasValue || !spanMs.HasValue || !playedMs.HasValue) return null;
-            var fields = new Dictionary<string, object>(json);
-            fields.Remove("startedAtMs");
-            fields.Remove("spanMs");
-            fields.Remove("playedMs");
-            fields.Remove("owner");
+            if (json == null || Json.Str(json, "userId") == null || !startedAtMs.HasValue || !spanMs.HasValue || !playedMs.HasValue) return null;
+            // The session's own fields only, as core/tracker/session-clock.ts recoveredSession takes them: what else a record
+            // holds (a newer SDK's fields, a damaged file's) is not sent (contract scenario kill-recovered-newer-fields).
+            var fields = new Dictionary<string, object>();
+            foreach (var name in SessionFieldNames) if (json.ContainsKey(name)) fields[name] = json[name];
+            fields["sessionId"] = sessionId;
             return new RunningRecord { Fields = fields, StartedAtMs = startedAtMs.Value, SpanMs = spanMs.Value, PlayedMs = playedMs.Value, Owner = Json.Str(json, "owner") };
         }
 

@@ -304,10 +304,18 @@ namespace GameCampaignSdk
             dataPath => new string[0];
 #endif
 
-        private static readonly Regex AndroidExternal = new Regex(@"^/storage/emulated/([0-9]+)/Android/data/([^/]+)/files\z", RegexOptions.CultureInvariant);
-        private static readonly Regex AndroidInternal = new Regex(@"^/data/(?:data|user/([0-9]+))/([^/]+)/files\z", RegexOptions.CultureInvariant);
+        // A package name is dot-separated Java identifiers (Android's manifest `package`), so never "." or "..".
+        private static readonly Regex AndroidExternal = new Regex(@"^/storage/emulated/([0-9]+)/Android/data/([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)/files\z", RegexOptions.CultureInvariant);
+        private static readonly Regex AndroidInternal = new Regex(@"^/data/(?:data|user/([0-9]+))/([A-Za-z0-9_]+(?:\.[A-Za-z0-9_]+)*)/files\z", RegexOptions.CultureInvariant);
 
-        /// <summary>The Android folder of the other kind (internal for external, external for internal) of the same user and package; none for another path.</summary>
+        /// <summary>
+        /// The Android folder of the other kind (internal for external, external for internal) of the same user (the number
+        /// in <c>/storage/emulated/{user}</c> and <c>/data/user/{user}</c>; <c>/data/data</c> is user 0's) and package; none
+        /// for another path. assumed: an SD card's folder (<c>/storage/XXXX-XXXX/Android/data/{package}/files</c>, which
+        /// Unity's manual says older phones may give) and an app moved to adoptable storage (<c>/mnt/expand/{uuid}/user/...</c>)
+        /// have no counterpart here (not derived: the card's or volume's id is not in the other path), and nothing maps to
+        /// another package's or another user's folder.
+        /// </summary>
         internal static IEnumerable<string> AndroidDataPaths(string dataPath)
         {
             var path = (dataPath ?? "").TrimEnd('/');
@@ -329,7 +337,10 @@ namespace GameCampaignSdk
         /// then unlinks (strace of mono 6.8: link fails EXDEV, open O_CREAT|O_EXCL, unlink), so a kill mid-copy left a partial file under the
         /// session's name and the next start-up deleted the whole original. A name in both folders is a move cut short:
         /// the copy that parses is kept. A file or folder that cannot be read or moved (shared storage unmounted again,
-        /// permission denied) is left for the next start-up; the others still move.
+        /// permission denied) is left for the next start-up; the others still move. An original whose delete fails after its
+        /// copy is in place is marked here (<c>{name}.adopted</c>, empty): a later start-up only deletes it, not copying it
+        /// again (before, the copy sent and gone, the next start-up took the original again and sent the session twice).
+        /// With no run alive there, the dead runs' lock files and the writes' temporary files left there are deleted too.
         /// </summary>
         internal static void Adopt(PlayerFolder own, PlayerFolder other)
         {
@@ -346,7 +357,13 @@ namespace GameCampaignSdk
                     try { AdoptFile(Path.Combine(dirs[0], name), Path.Combine(dirs[1], name)); }
                     catch (Exception) { /* left there for the next start-up */ }
                 }
+                try { if (Directory.Exists(dirs[0])) ForgetAdopted(dirs[1], names); } // a folder not there may be unmounted: its originals may come back
+                catch (Exception) { /* looked at again by the next start-up */ }
             }
+            try { SweepTemporary(other); }
+            catch (Exception) { /* left for the next start-up */ }
+            try { AliveLock.DeleteDead(other); }
+            catch (Exception) { /* left for the next start-up */ }
             try
             {
                 if (File.Exists(other.OptOutPath))
@@ -358,10 +375,37 @@ namespace GameCampaignSdk
             catch (Exception) { /* left there for the next start-up */ }
         }
 
+        /// <summary>Extension of the mark of an original taken in whose delete failed (<see cref="Adopt"/>).</summary>
+        private const string AdoptedSuffix = ".adopted";
+
         private static void AdoptFile(string from, string to)
         {
-            if (!File.Exists(to) || Peek(to, node => node) == null) WriteBytes(to, File.ReadAllBytes(from));
+            var mark = to + AdoptedSuffix;
+            if (!File.Exists(mark))
+            {
+                if (!File.Exists(to) || Peek(to, node => node) == null) WriteBytes(to, File.ReadAllBytes(from));
+                try
+                {
+                    Delete(from);
+                    return;
+                }
+                catch (Exception)
+                {
+                    WriteBytes(mark, new byte[0]); // a failed mark: the original may be taken (and sent) again, as before
+                    throw;
+                }
+            }
             Delete(from);
+            TryDelete(mark);
+        }
+
+        /// <summary>Deletes the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up), when that folder is there (shared storage unmounted looks like no folder).</summary>
+        private static void ForgetAdopted(string dir, List<string> names)
+        {
+            if (!Directory.Exists(dir)) return;
+            var there = new HashSet<string>(names, StringComparer.Ordinal);
+            foreach (var path in Directory.GetFiles(dir))
+                if (path.EndsWith(AdoptedSuffix, StringComparison.Ordinal) && !there.Contains(Path.GetFileName(path).Substring(0, Path.GetFileName(path).Length - AdoptedSuffix.Length))) TryDelete(path);
         }
 
         /// <summary>The names of the <c>*.json</c> files in <paramref name="dir"/>, sorted ordinally; none when it does not exist.</summary>

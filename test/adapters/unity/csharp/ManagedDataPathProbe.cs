@@ -56,6 +56,12 @@ internal static class ManagedDataPathProbe
             string.Join(" ", TrackerFiles.AndroidDataPaths("/storage/emulated/10/Android/data/com.example.game/files")),
             string.Join(" ", TrackerFiles.AndroidDataPaths("/data/user/10/com.example.game/files")),
             string.Join(" ", TrackerFiles.AndroidDataPaths("C:/Users/p/AppData/LocalLow/Co/Game")),
+            // An SD card's and adoptable storage's folders have no counterpart; user 0 by number; never a path out of the package.
+            string.Join(" ", TrackerFiles.AndroidDataPaths("/storage/1A2B-3C4D/Android/data/com.example.game/files")),
+            string.Join(" ", TrackerFiles.AndroidDataPaths("/mnt/expand/0b6c2e4a-1111-2222-3333-444455556666/user/0/com.example.game/files")),
+            string.Join(" ", TrackerFiles.AndroidDataPaths("/data/user/0/com.example.game/files")),
+            string.Join(" ", TrackerFiles.AndroidDataPaths("/storage/emulated/0/Android/data/../files")),
+            string.Join(" ", TrackerFiles.AndroidDataPaths("/data/user/10/./files")),
         };
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);

@@ -7,6 +7,11 @@
 // - "cut": a move cut short across mounts (File.Move copies then unlinks on EXDEV) left a partial copy under the session's
 //   name in the second path, the whole original in the first.
 // - "erase": the first path was out of reach at start-up (shared storage not mounted), reachable when the player erased.
+// - "stuck": the first path's files cannot be deleted while the second run starts (a folder read-only for a moment): the
+//   session copied in and sent must not be taken and sent again by the next start-up once they can. The first path also
+//   holds a write's temporary file a kill left two minutes ago.
+// - "stuck-unmounted": as "stuck", but the first path is out of reach (unmounted) at the third run's start-up, and back for
+//   a fourth run's: the mark of the original taken must outlive the folder's absence.
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -59,6 +64,17 @@ internal static class ManagedDataPathRaceProbe
             Array.Copy(whole, part, part.Length);
             File.WriteAllBytes(Path.Combine(here.QueueDir, name), part);
         }
+        if (story.StartsWith("stuck", StringComparison.Ordinal))
+        {
+            var stale = Path.Combine(left.QueueDir, "000000000009-x.json.abcdefgh.tmp");
+            File.WriteAllText(stale, "{\"sess");
+            File.SetLastWriteTimeUtc(stale, DateTime.UtcNow.AddMinutes(-2));
+            TrackerFiles.DeleteFile = path =>
+            {
+                if (path.StartsWith(first, StringComparison.Ordinal)) throw new UnauthorizedAccessException("Access to the path is denied: " + path);
+                if (File.Exists(path)) File.Delete(path);
+            };
+        }
         var unmounted = first + ".unmounted";
         if (story == "erase") Directory.Move(first, unmounted);
         Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", second);
@@ -77,14 +93,29 @@ internal static class ManagedDataPathRaceProbe
         Report["leftOnFirstPath"] = Stored(left);
         // The first path's run ends (killed), or the erasing run ends; a third run on the second path.
         foreach (var stream in held) stream.Dispose();
+        TrackerFiles.DeleteFile = path => { if (File.Exists(path)) File.Delete(path); };
         UnityProcess.Start(Loop);
         Events.Clear();
         Listen();
+        if (story == "stuck-unmounted") Directory.Move(first, unmounted);
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init third");
         Loop.Run(Tracker.Flush, "flush third");
+        if (story == "stuck-unmounted")
+        {
+            Directory.Move(unmounted, first); // mounted again; a fourth run
+            UnityProcess.Start(Loop);
+            Listen();
+            Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init fourth");
+            Loop.Run(Tracker.Flush, "flush fourth");
+        }
         Report["thirdRun"] = new List<object>(Events);
         Report["received"] = Received();
         Report["stored"] = Stored(left) + Stored(here);
+        if (story.StartsWith("stuck", StringComparison.Ordinal)) Report["requests"] = ProbeDevice.Relay.Sends; // the relay answers SKIPPED for one it has
+        // Every file left under the first path's player folder (its runs are all gone now).
+        var files = new List<object>();
+        foreach (var path in Directory.GetFiles(left.Root, "*", SearchOption.AllDirectories)) files.Add(path.Substring(left.Root.Length + 1).Replace('\\', '/'));
+        Report["filesOnFirstPath"] = files;
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }

@@ -5,6 +5,8 @@
 // - "worker": the package's SubsystemRegistration methods ran first, then the game's starts the SDK from Task.Run;
 // - "player-order": a built player (Application.isEditor false) where the game's method ran first, on the main thread:
 //   it adds its tracker handlers and calls Init, then the package's SubsystemRegistration methods run.
+// - "editor-order": the same order in the Editor entering Play mode with its domain reloaded (Enter Play Mode Options off,
+//   the default: stubs/UnityEditor.cs). Compiled with UNITY_EDITOR, as Unity compiles a package for the Editor.
 // Prints one JSON report that test/adapters/unity/managed-lifecycle.test.ts checks.
 using System;
 using System.Collections.Generic;
@@ -46,7 +48,10 @@ internal static class ManagedEarlyWorkerProbe
         }
         else
         {
-            Application.Editor = false;
+            Application.Editor = args[1] == "editor-order";
+#if UNITY_EDITOR
+            UnityEditor.EditorSettings.enterPlayModeOptionsEnabled = false; // Play mode reloads the domain
+#endif
             game();
             RunPackage(RuntimeInitializeLoadType.SubsystemRegistration);
         }
