@@ -89,10 +89,17 @@ export function wechatRandomBytes(runtime: CocosRuntime, wx: WechatApi | undefin
       throw new CryptoError(
         `no secure random source on Cocos ${runtime}: pass options.getRandomValues, a function filling the Uint8Array it is given with secure random bytes and returning it (e.g. a bridge to the OS's secure random)`,
       );
+    // An answer that never comes would hold the tracker's id pool (core/tracker/session-id.ts) `filling` for the run,
+    // every id then from Math.random: after 10 s it fails, and the next id asks again. Fewer bytes than asked fail too.
+    const fail = (why: string) => (clearTimeout(timer), reject(new CryptoError(`getRandomValues ${why}`)));
+    const timer = setTimeout(fail, 10_000, 'did not answer within 10 s');
     api.getRandomValues({
       length: n,
-      success: ({ randomValues }) => resolve(new Uint8Array(randomValues)),
-      fail: (error) => reject(new CryptoError(`getRandomValues failed: ${error?.errMsg}`)),
+      success: ({ randomValues }) => {
+        const bytes = new Uint8Array(randomValues);
+        bytes.length == n ? (clearTimeout(timer), resolve(bytes)) : fail(`gave ${bytes.length} of ${n} bytes`);
+      },
+      fail: (error) => fail(`failed: ${error?.errMsg}`),
     });
   });
 }

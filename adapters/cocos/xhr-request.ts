@@ -101,7 +101,13 @@ function requestError(detail: unknown, method: string, url: string, BlockedError
   // Baidu's wrapper passes `{ message: errMsg }` (cocos-engine platforms/minigame/platforms/baidu/wrapper/builtin/
   // XMLHttpRequest.js `onFail`), Taobao's mini-game one `my.tb.request`'s fail result (taobao-mini-game/.../
   // XMLHttpRequest.js `fail`; Alipay-style `errorMessage`), a browser an event with neither.
-  const text = typeof detail == 'string' ? detail : [(detail as any)?.message, (detail as any)?.errorMessage, (detail as any)?.errMsg].find((part) => typeof part == 'string') ?? '';
+  // A getter that throws reads as no text (it threw inside the wrapper's callback, and the request never settled);
+  // a huge text is cut at 500 characters (it goes into every message and log line).
+  let text = '';
+  try {
+    text = typeof detail == 'string' ? detail : [(detail as any)?.message, (detail as any)?.errorMessage, (detail as any)?.errMsg].find((part) => typeof part == 'string') ?? '';
+  } catch {}
+  if (text.length > 500) text = `${text.slice(0, 500)}…`;
   const douyin = text.includes('url is not valid domain');
   // Alipay's my.request error 11, "无权跨域" (no right to reach that host): not on its server domain whitelist.
   const alipay = text.startsWith('my.request error 11:');

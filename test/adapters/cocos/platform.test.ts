@@ -1085,6 +1085,32 @@ describe('Cocos crypto and globals', () => {
     expect(calls).toEqual([32]);
   });
 
+  it('tt.getRandomValues that never answers rejects after 10 s (before: pending for the run, every session id from Math.random)', async () => {
+    vi.useFakeTimers();
+    vi.stubGlobal('crypto', undefined);
+    const calls: number[] = [];
+    vi.stubGlobal('tt', { getRandomValues: ({ length }: { length: number }) => void calls.push(length) });
+    const cc = createFakeCc('wechat');
+    cc.sys.isBrowser = false;
+    const { crypto } = createCocosPlatform({ cc, XMLHttpRequest: createFakeWx(new Map(), noServer).XMLHttpRequest });
+    const outcome = crypto.randomBytes(16).catch((error: unknown) => error);
+    await vi.advanceTimersByTimeAsync(10_000);
+    const error = await outcome;
+    vi.useRealTimers();
+    expect(error).toBeInstanceOf(CryptoUnavailableError);
+    expect((error as Error).message).toBe('getRandomValues did not answer within 10 s');
+    expect(calls).toEqual([16]);
+  });
+
+  it('tt.getRandomValues answering fewer bytes than asked rejects (before: a short array passed on)', async () => {
+    vi.stubGlobal('crypto', undefined);
+    vi.stubGlobal('tt', { getRandomValues: ({ success }: { success(result: { randomValues: ArrayBuffer }): void }) => success({ randomValues: new ArrayBuffer(8) }) });
+    const cc = createFakeCc('wechat');
+    cc.sys.isBrowser = false;
+    const { crypto } = createCocosPlatform({ cc, XMLHttpRequest: createFakeWx(new Map(), noServer).XMLHttpRequest });
+    await expect(crypto.randomBytes(16)).rejects.toThrow(new CryptoUnavailableError('getRandomValues gave 8 of 16 bytes'));
+  });
+
   it('a mini-game with no random source (Alipay, Baidu) rejects saying what to pass', async () => {
     vi.stubGlobal('crypto', undefined);
     const cc = createFakeCc('wechat');

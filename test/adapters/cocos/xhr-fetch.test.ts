@@ -186,6 +186,20 @@ describe('createXhrFetch', () => {
     await expect(blocked).rejects.toBeInstanceOf(RequestBlockedError);
   });
 
+  it('a wrapper error whose text getter throws still rejects the request (before: the promise never settled)', async () => {
+    const hostile = { get message(): string { throw new Error('getter'); }, errMsg: 'request:fail timeout' };
+    const error = (await createXhrFetch(failingXhr(hostile))('https://relay.example/x').catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(TypeError);
+    expect(error.message).toBe('Network request failed: GET https://relay.example/x');
+  });
+
+  it('a huge or non-string wrapper error text is cut to 500 characters or skipped', async () => {
+    const huge = (await createXhrFetch(failingXhr({ message: 'x'.repeat(1_000_000) }))('https://relay.example/x').catch((e: unknown) => e)) as Error;
+    expect(huge.message).toBe(`Network request failed: GET https://relay.example/x (${'x'.repeat(500)}…)`);
+    const odd = (await createXhrFetch(failingXhr({ message: 42, errorMessage: { a: 1 }, errMsg: 'request:fail' }))('https://relay.example/x').catch((e: unknown) => e)) as Error;
+    expect(odd.message).toBe('Network request failed: GET https://relay.example/x (request:fail)');
+  });
+
   it('rejects with XhrTimeoutError when wx.request itself times out (errMsg "timeout" fires ontimeout)', async () => {
     vi.useFakeTimers();
     const { fake } = setup(() => new Promise(() => undefined), { requestTimeoutMs: 60_000 });
