@@ -92,7 +92,7 @@ export function wechatRandomBytes(runtime: CocosRuntime, wx: WechatApi | undefin
     // An answer that never comes would hold the tracker's id pool (core/tracker/session-id.ts) `filling` for the run,
     // every id then from Math.random: after 10 s it fails, and the next id asks again. Fewer bytes than asked fail too.
     const fail = (why: string) => (clearTimeout(timer), reject(new CryptoError(`getRandomValues ${why}`)));
-    const timer = setTimeout(fail, 10_000, 'did not answer within 10 s');
+    const timer = setTimeout(() => fail('did not answer within 10 s'), 10_000); // no extra setTimeout arguments: not every mini-game timer passes them
     api.getRandomValues({
       length: n,
       success: ({ randomValues }) => {
