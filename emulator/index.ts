@@ -95,7 +95,9 @@ export function createEmulator(options: EmulatorOptions = {}): Emulator {
   const keys = validKeys(options.keys ?? DEFAULT_KEYS);
   const initialFaults: Faults = { ...DEFAULT_FAULTS, ...validFaults(options.faults ?? {}) };
   if (options.fixtures !== undefined) checkFixtures(options.fixtures);
-  const store = new Store(clock, (now) => options.fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
+  // A copy of the fixtures as checked: a reset after the test changed its object (a function added) was a raw DataCloneError.
+  const fixtures = options.fixtures === undefined ? undefined : structuredClone(options.fixtures);
+  const store = new Store(clock, (now) => fixtures ?? demoFixtures(now), initialFaults, validLimits(options.limits ?? {}));
   const webhooks = new WebhookDispatcher(store, options.webhookRetryDelayMs ?? defaultWebhookRetryDelayMs, clock);
   const latency = new LatencyWaits();
   // The emulator's own host (a name or address it listens on, not a wildcard) reaches the machine it runs on, as

@@ -1,13 +1,15 @@
 /**
  * Reading delivery headers from whatever a server framework hands over: a Fetch `Headers`, a plain object
- * with names in any case, or node's `IncomingHttpHeaders` (values `string | string[]`).
+ * with names in any case, a `Map` of names to values (read case-insensitively), `[name, value]` pairs, or node's
+ * `IncomingHttpHeaders` (values `string | string[]`).
  */
 
 /** The headers of a delivery, as any server framework gives them. */
 export type WebhookHeadersInput =
   | { get(name: string): string | null }
   | Readonly<Record<string, string | readonly string[] | undefined>>
-  | ReadonlyArray<readonly [string, string]>;
+  | ReadonlyArray<readonly [string, string]>
+  | ReadonlyMap<string, string | readonly string[]>;
 
 /** Case-insensitive read access to the headers of one delivery (a Fetch `Headers` satisfies it). */
 export interface HeaderReader {
@@ -23,8 +25,10 @@ export interface HeaderReader {
  */
 export function readHeaders(headers: WebhookHeadersInput): HeaderReader {
   if (typeof headers !== 'object' || headers === null) throw new TypeError('headers must be a Headers object or a plain object of header names to values');
-  if (typeof (headers as { get?: unknown }).get === 'function') return headers as HeaderReader;
-  const entries = Array.isArray(headers) ? pairs(headers) : Object.entries(headers as Record<string, unknown>);
+  // A Map (any realm) has a get() too, but a case-sensitive one: read its entries like any other shape.
+  const isMap = Object.prototype.toString.call(headers) === '[object Map]';
+  if (!isMap && typeof (headers as { get?: unknown }).get === 'function') return headers as HeaderReader;
+  const entries = isMap ? mapEntries(headers as unknown as ReadonlyMap<unknown, unknown>) : Array.isArray(headers) ? pairs(headers) : Object.entries(headers as Record<string, unknown>);
   const byName = new Map<string, string>();
   for (const [name, value] of entries) {
     const text = Array.isArray(value) ? value.filter((v) => typeof v === 'string').join(' ') : value;
@@ -34,6 +38,15 @@ export function readHeaders(headers: WebhookHeadersInput): HeaderReader {
     byName.set(key, before === undefined ? text : `${before} ${text}`);
   }
   return { get: (name) => byName.get(name.toLowerCase()) ?? null };
+}
+
+/** A Map's string-named entries (a Map from another realm fails `instanceof`, so read through Map.prototype). */
+function mapEntries(map: ReadonlyMap<unknown, unknown>): Array<[string, unknown]> {
+  const out: Array<[string, unknown]> = [];
+  Map.prototype.forEach.call(map, (value: unknown, name: unknown) => {
+    if (typeof name === 'string') out.push([name, value]);
+  });
+  return out;
 }
 
 /** The `[name, value]` pairs of a list. @throws TypeError for any other list */

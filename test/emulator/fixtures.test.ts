@@ -120,4 +120,15 @@ describe('emulator fixtures', () => {
     const emulator = createEmulator({ fixtures: kept, clock: { now: () => T0 } });
     expect((await caller(emulator)('GET', '/_emulator/state')).status).toBe(200);
   });
+  it('resets to the fixtures as checked at creation, not a later change to the object (a function added after was a raw DataCloneError)', async () => {
+    const given = structuredClone(fixtures) as Fixtures & { onOpen?: unknown };
+    const emulator = createEmulator({ fixtures: given, clock: { now: () => T0 } });
+    given.onOpen = () => undefined;
+    given.projectId = 'changed later';
+    expect(() => emulator.reset()).not.toThrow();
+    expect((await caller(emulator)('POST', '/_emulator/reset')).status).toBeLessThan(300);
+    const state = await caller(emulator)('GET', '/_emulator/state');
+    expect(state.status).toBe(200);
+    expect(JSON.stringify(state.body)).not.toContain('changed later');
+  });
 });

@@ -159,6 +159,16 @@ describe('verifyWebhook: accepted deliveries', () => {
     await expect(verifyWebhook({ payload, headers: raw as never, secret: SECRET, now })).rejects.toThrow(TypeError);
   });
 
+  it('reads headers given as a Map case-insensitively (HTTP header names are case-insensitive)', async () => {
+    // A Map has a get(), so it was used as a Headers: its get() is case-sensitive and 'Webhook-Id' was missing_headers.
+    const event = couponRedeemed();
+    const { payload, headers } = delivery(event);
+    const map = new Map(Object.entries(headers).map(([name, value]) => [name.replace(/(^|-)w/g, (m) => m.toUpperCase()), value]));
+    await expect(verifyWebhook({ payload, headers: map, secret: SECRET, now })).resolves.toEqual(received(event));
+    const foreign = vm.runInNewContext('(entries) => new Map(entries)')([...map]);
+    await expect(verifyWebhook({ payload, headers: foreign, secret: SECRET, now })).resolves.toEqual(received(event));
+  });
+
   it('passes when only the second of several signatures matches (key rotation)', async () => {
     const event = couponRedeemed();
     const { payload, headers } = delivery(event);
