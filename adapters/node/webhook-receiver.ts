@@ -4,7 +4,8 @@
  */
 import type { IncomingMessage } from 'node:http';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
-import { servesAs, toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
+import { servesAs } from './server-listeners.js';
+import { toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
 
 /**
  * The middleware, with the receiver's `on`/`once`/`off`/`waitFor`/`verify` re-exposed (listeners per known

@@ -203,36 +203,30 @@ it("Android's other data path: a player's erasure also erases what it holds (out
   });
 }, 120_000);
 
+/** An original the second run could not delete after its copy: sent once, and nothing left on its path in the end. */
+const SENT_ONCE_ORIGINAL_KEPT = {
+  secondRun: [],
+  secondRunReceived: ['mover 4'],
+  leftOnFirstPath: 1,
+  thirdRun: [],
+  received: ['mover 4'],
+  stored: 0,
+  requests: 1,
+  filesOnFirstPath: [],
+};
+
 it("Android's other data path: an original that cannot be deleted after its copy is not sent again, and what dead runs left there goes", () => {
   // The second run copies the 4 s session in and sends it, but cannot delete the original (a folder read-only for a moment).
   // Before, the third run (deletes allowed again) found the original, its copy here gone (sent), took it again and sent
   // the session twice; the first run's alive lock file and a write's temporary file a kill left stayed there for good
   // (no start-up of that path's runs ever comes).
-  expect(race('stuck')).toEqual({
-    secondRun: [],
-    secondRunReceived: ['mover 4'],
-    leftOnFirstPath: 1,
-    thirdRun: [],
-    received: ['mover 4'],
-    stored: 0,
-    requests: 1,
-    filesOnFirstPath: [],
-  });
+  expect(race('stuck')).toEqual(SENT_ONCE_ORIGINAL_KEPT);
 }, 120_000);
 
 it("Android's other data path: the mark of an original taken outlives the folder's absence (unmounted at a start-up)", () => {
   // As above, but the third run starts while the first path is unmounted (no folder there), and a fourth once it is back.
   // Forgetting marks whose original was not seen would have taken the original again there and sent it a second time.
-  expect(race('stuck-unmounted')).toEqual({
-    secondRun: [],
-    secondRunReceived: ['mover 4'],
-    leftOnFirstPath: 1,
-    thirdRun: [],
-    received: ['mover 4'],
-    stored: 0,
-    requests: 1,
-    filesOnFirstPath: [],
-  });
+  expect(race('stuck-unmounted')).toEqual(SENT_ONCE_ORIGINAL_KEPT);
 }, 120_000);
 
 function workerFirst(exe: string, mode: 'jit' | 'full-aot'): void {

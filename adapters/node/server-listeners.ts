@@ -1,0 +1,86 @@
+/**
+ * The listeners a node:http server gets for what no handler sees (parser errors, an unmet `Expect`, `CONNECT`), shared
+ * by every handler {@link toNodeHandler} made that serves on it, and added from the server's first connection.
+ */
+import { subscribe } from 'node:diagnostics_channel';
+import { EventEmitter } from 'node:events';
+import type { Duplex } from 'node:stream';
+import type { RefusedRequestCors } from '../../core/relay/cors.js';
+import { clientErrorListener, errorText, refuseUnservedRequests, type ClientErrorAnswers } from './client-error.js';
+
+/** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */
+export function serverClientError(policies: Iterable<RefusedRequestCors>): (error: NodeJS.ErrnoException, socket: Duplex) => void {
+  return clientErrorListener(serverAnswers(policies));
+}
+
+/** The error body (`BAD_REQUEST`) and the CORS headers of every handler in `policies`, for a request no handler sees. */
+function serverAnswers(policies: Iterable<RefusedRequestCors>): ClientErrorAnswers {
+  return {
+    body: (status, message) => errorText(status, 'BAD_REQUEST', message),
+    cors: (request) => Object.assign({}, ...Array.from(policies, (policy) => policy(request))) as Record<string, string>,
+  };
+}
+
+/** The servers {@link listenForClientErrors} has looked at, with the CORS policies of the handlers serving on each. */
+const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
+
+/**
+ * Adds a `clientError` listener to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the
+ * first time a handler meets it (its first connection, its first request, `attach`), unless the server has a `clientError` listener of its own (node:http then
+ * leaves parser errors to it, and two answers on one socket would clash). One listener for every handler on the server
+ * (an Express app with the relay and the webhook middleware): it gives the CORS headers of each handler that serves
+ * there, so the relay's refusals have theirs whichever handler served first (before, only the first one's were given).
+ * Likewise `checkExpectation` and `connect` listeners (client-error.ts `refuseUnservedRequests`), each unless the server
+ * has its own.
+ */
+export function listenForClientErrors(server: unknown, cors: RefusedRequestCors): void {
+  if (!(server instanceof EventEmitter)) return;
+  let policies = serverPolicies.get(server);
+  if (!policies) {
+    serverPolicies.set(server, (policies = new Set()));
+    if (server.listenerCount('clientError') === 0) server.on('clientError', serverClientError(policies));
+    // An unmet `Expect` (node:http: an empty 417, the connection kept) and `CONNECT` (a dropped socket).
+    refuseUnservedRequests(server, serverAnswers(policies), 'the server');
+  }
+  policies.add(cors);
+}
+
+/** Each handler {@link toNodeHandler} made, with its CORS policy: found among a server's `request` listeners. */
+const handlerPolicies = new WeakMap<object, RefusedRequestCors>();
+
+/**
+ * Makes `handle` add its listeners to a server whose request listener it is (`http.createServer(handle)`,
+ * `https.createServer(options, handle)`) at the server's first connection, before its first request is read: node's
+ * net.js `onconnection` publishes each accepted socket, `socket.server` set, on the diagnostics channel
+ * `net.server.socket` after the `connection` event, whose http listener (`_http_server.js` `connectionListener`) only
+ * starts reading then. Before, a server made so answered what came before the first request served (the very first
+ * request an unmet `Expect`, a `CONNECT`, headers over 16 KiB) with node:http's own empty answer or a dropped socket. A
+ * handler mounted inside another listener (Express's `app.use`) is not among the server's `request` listeners: there
+ * `attach(server)` does it. One subscriber for every handler; a server's listeners are looked at per connection, by
+ * reference, until one is the handler's (a server may get it after listening).
+ */
+export function watchServerSockets(handle: object, cors: RefusedRequestCors): void {
+  if (!watchingSockets) subscribe('net.server.socket', onServerSocket);
+  watchingSockets = true;
+  handlerPolicies.set(handle, cors);
+}
+
+let watchingSockets = false;
+
+/**
+ * Makes `outer`, a listener that hands requests to `handle` (the webhook middleware), found among a server's `request`
+ * listeners as `handle` is: `http.createServer(webhookMiddleware(...))` then has the listeners from its first connection.
+ */
+export function servesAs(outer: object, handle: object): void {
+  const cors = handlerPolicies.get(handle);
+  if (cors) handlerPolicies.set(outer, cors);
+}
+
+function onServerSocket(message: unknown): void {
+  const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
+  if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;
+  for (const listener of server.listeners('request')) {
+    const cors = handlerPolicies.get(listener);
+    if (cors) listenForClientErrors(server, cors);
+  }
+}
