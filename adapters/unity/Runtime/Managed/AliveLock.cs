@@ -49,10 +49,15 @@ namespace GameCampaignSdk
 
         private static string PathOf(PlayerFolder folder, string run) { return Path.Combine(folder.AliveDir, run + ".lock"); }
 
-        /// <summary>Opens and locks <paramref name="path"/>; the stream, or an exception (the lock is another process's, or cannot be taken here).</summary>
-        private static FileStream Open(string path, FileMode mode)
+        /// <summary>
+        /// Opens and locks <paramref name="path"/>; the stream, or an exception (the lock is another process's, or cannot be
+        /// taken here). <paramref name="share"/> <see cref="FileShare.Delete"/> lets this process rename or delete the file
+        /// while it holds it (Windows' sharing modes; mono's <c>File.Move</c> checks them within a process too: mono/metadata
+        /// w32file-unix.c <c>mono_w32file_move</c>, <c>share_allows_delete</c>); another process still cannot open it.
+        /// </summary>
+        private static FileStream Open(string path, FileMode mode, FileShare share = FileShare.None)
         {
-            var stream = new FileStream(path, mode, FileAccess.ReadWrite, FileShare.None);
+            var stream = new FileStream(path, mode, FileAccess.ReadWrite, share);
             try { LockRegion(stream); }
             catch (Exception)
             {
@@ -66,16 +71,38 @@ namespace GameCampaignSdk
         /// Takes the lock of the run <paramref name="run"/> for its life; null when this platform cannot lock (its file
         /// removed again, a warning logged): then no other copy waits for this run, as before (one copy assumed).
         /// </summary>
+        /// <remarks>
+        /// The file is made and locked under a name no one looks for (<c>{run}.new</c>), then renamed (the lock goes with
+        /// it: fcntl and LockFileEx locks belong to the file, not its name). Found by p34: made under its own name, it was
+        /// there unlocked for a moment, where on Linux, macOS and Android another process's open succeeds (mono's and
+        /// IL2CPP's sharing modes are kept per process): another copy's <see cref="DeleteDead"/> (an Android run adopting this
+        /// path) took that free lock and unlinked the file, so this run locked a file no one else could see, and the next
+        /// adoption took its running session while it played; a start-up's <see cref="OfGoneRuns"/> or
+        /// <see cref="AnyAlive"/> holding it just then failed this run's lock (no lock for its whole life). Windows never
+        /// let another process open it (<see cref="FileShare.None"/> from its creation). assumed: a kill between the
+        /// making and the rename leaves an empty <c>.new</c> file for good (no one can tell it from one about to be locked).
+        /// </remarks>
         internal static AliveLock Take(PlayerFolder folder, string run)
         {
             var path = PathOf(folder, run);
+            var fresh = Path.Combine(folder.AliveDir, run + ".new");
             try
             {
                 Directory.CreateDirectory(folder.AliveDir);
-                return new AliveLock(path, Open(path, FileMode.Create));
+                var stream = Open(fresh, FileMode.CreateNew, FileShare.Delete);
+                try { File.Move(fresh, path); }
+                catch (Exception)
+                {
+                    // A file system that cannot rename an open file: made under its own name, as before.
+                    stream.Dispose();
+                    Delete(fresh);
+                    stream = Open(path, FileMode.Create);
+                }
+                return new AliveLock(path, stream);
             }
             catch (Exception error)
             {
+                Delete(fresh);
                 Delete(path);
                 Debug.LogWarning("Game Campaign: this device cannot lock files (" + error.Message + "); a second copy of the game running at once for this player would recover this copy's running session too early.");
                 return null;
@@ -130,16 +157,21 @@ namespace GameCampaignSdk
         /// <summary>
         /// Deletes the lock files of runs that are gone in <paramref name="folder"/> (another data path's, where no start-up
         /// of this path's runs ever looks: <see cref="TrackerFiles.Adopt"/>): each one only once its lock was taken, so a
-        /// live run's (lock held) stays. A run's id is its own, so a gone run's file is never locked again.
+        /// live run's (lock held) stays. A run's id is its own, so a gone run's file is never locked again. Each is deleted
+        /// while its lock is held, then closed (Windows deletes it at the close): before (found by p34), it was closed first,
+        /// and a start-up of that path claiming the dead run's lock just then (<see cref="OfGoneRuns"/>) held a lock on a
+        /// file unlinked under it, which no third start-up could see.
         /// </summary>
         internal static void DeleteDead(PlayerFolder folder)
         {
             if (!Directory.Exists(folder.AliveDir)) return;
             foreach (var path in Directory.GetFiles(folder.AliveDir, "*.lock"))
             {
-                try { Open(path, FileMode.Open).Dispose(); }
+                FileStream held;
+                try { held = Open(path, FileMode.Open, FileShare.Delete); }
                 catch (Exception) { continue; } // held by a live run (or gone already, or not to be opened now)
-                Delete(path);
+                try { Delete(path); }
+                finally { held.Dispose(); }
             }
         }
 
@@ -158,9 +190,12 @@ namespace GameCampaignSdk
             if (open != null) open.Dispose();
         }
 
+        /// <summary>Deletes a lock file (tests replace it with one that waits, to race another process).</summary>
+        internal static Action<string> DeleteFile = File.Delete;
+
         private static void Delete(string path)
         {
-            try { File.Delete(path); }
+            try { DeleteFile(path); }
             catch (Exception) { /* kept; removed by a later start-up */ }
         }
 

@@ -1,0 +1,218 @@
+// An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34. A
+// program of its own (ManagedLifecycleProbe is near mono full AOT's trampoline limit). args: story, first path, second
+// path; test/adapters/unity/managed-adopt.test.ts checks what it prints.
+// - "taken-original": the second path's run copies the first path's queued and running sessions in but cannot delete the
+//   originals (a folder read-only for a moment: it marks its copies `.adopted`), sends them; then Unity gives the first
+//   path again: that run must not send the originals a second time.
+// - "clock-temp": writes' temporary files a kill left while the device clock was set two years ahead (written "in the
+//   future"), in this path's folder and the other path's, found by a start-up once the clock is right again.
+// - "serve": one process of the app, driven line by line from stdin (answers: one line starting with "@", JSON), so two
+//   processes can race on the alive locks: take-paused <path> (AliveLock.Take of run "runB" under that data path on a
+//   thread, paused just before it locks; answers once there) | go <path> (lets the paused thread go on; answers when it
+//   returned, with the lock files under that path) |
+//   delete-dead-paused <path> (AliveLock.DeleteDead there on a thread, paused just before it deletes a lock file; answers
+//   once there) | dead-lock <path> (the lock file a killed run runB left) | claim <path> (AliveLock.OfGoneRuns there, as a
+//   start-up: answers how many records are a gone run's, the locks it took kept) |
+//   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
+//   answers how many running records the own path holds) | quit.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using GameCampaignSdk;
+using UnityEngine;
+
+internal static class ManagedAdoptProbe
+{
+    private static readonly MainLoop Loop = ProbeDevice.Loop;
+    private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+    private static readonly List<object> Events = new List<object>();
+
+    private static int Main(string[] args)
+    {
+        string story = args[0], first = args[1], second = args[2];
+        ProbeDevice.Open(first);
+        if (story == "serve") return Serve();
+        var left = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "mover");
+        var here = left.Under(second);
+        if (story == "taken-original") TakenOriginal(first, second, left, here);
+        if (story == "clock-temp") ClockTemp(first, second, left, here);
+        Console.WriteLine(Json.Serialize(Report));
+        return ProbeExit.Now(0);
+    }
+
+    private static void TakenOriginal(string first, string second, PlayerFolder left, PlayerFolder here)
+    {
+        // The first run, offline, on the first path: a 4 s session queued, then one running (checkpointed at 1 s), killed.
+        Application.Reachability = NetworkReachability.NotReachable;
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(4000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(12000);
+        // The second run, on the second path, online; the first path's files cannot be deleted.
+        UnityProcess.Start(Loop);
+        TrackerFiles.DeleteFile = path =>
+        {
+            if (path.StartsWith(first, StringComparison.Ordinal)) throw new UnauthorizedAccessException("Access to the path is denied: " + path);
+            if (File.Exists(path)) File.Delete(path);
+        };
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == second ? new[] { first } : dataPath == first ? new[] { second } : new string[0];
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        RunOn(second, "second");
+        Report["secondRun"] = new List<object>(Events);
+        Report["secondRunReceived"] = Received();
+        Report["originalsLeft"] = Stored(left);
+        Report["marksOnSecondPath"] = Marks(here);
+        // Unity gives the first path again (deletes allowed).
+        TrackerFiles.DeleteFile = path => { if (File.Exists(path)) File.Delete(path); };
+        var requests = ProbeDevice.Relay.Sends;
+        Events.Clear();
+        RunOn(first, "third");
+        Report["thirdRun"] = new List<object>(Events);
+        Report["thirdRunRequests"] = ProbeDevice.Relay.Sends - requests;
+        Report["received"] = Received();
+        Report["stored"] = Stored(left) + Stored(here);
+        Report["marksLeft"] = Marks(here) + Marks(left);
+    }
+
+    private static void ClockTemp(string first, string second, PlayerFolder left, PlayerFolder here)
+    {
+        // Files a kill left mid-write while the clock read two years ahead (their last-write time in the future now), and
+        // one another copy of the game is writing this very moment (now).
+        var future = DateTime.UtcNow.AddYears(2);
+        var stale = new[] { Path.Combine(here.QueueDir, "000000000001-a.json.abcdefgh.tmp"), Path.Combine(here.Root, "opt-out.json.abcdefgh.tmp"), Path.Combine(left.RunningDir, "b.json.abcdefgh.tmp") };
+        foreach (var path in stale)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(path));
+            File.WriteAllText(path, "{\"sess");
+            File.SetLastWriteTimeUtc(path, future);
+        }
+        var writing = Path.Combine(here.QueueDir, "000000000002-c.json.ijklmnop.tmp");
+        File.WriteAllText(writing, "{\"sess");
+        UnityProcess.Start(Loop);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == second ? new[] { first } : new string[0];
+        RunOn(second, "second");
+        var left2 = new List<object>();
+        foreach (var path in stale) if (File.Exists(path)) left2.Add(Path.GetFileName(path));
+        Report["futureLeft"] = left2;
+        Report["writingKept"] = File.Exists(writing);
+    }
+
+    private static void RunOn(string dataPath, string run)
+    {
+        UnityProcess.Start(Loop);
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", dataPath);
+        Tracker.SessionEnded += e => Events.Add("ended " + e.Reason + " " + e.Session.DurationSeconds);
+        Tracker.Dropped += e => Events.Add("dropped " + e.Reason);
+        Tracker.Error += e => Events.Add("error " + e.Kind);
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init " + run);
+        Loop.Run(Tracker.Flush, "flush " + run);
+    }
+
+    private static object Received()
+    {
+        return Json.Write(ProbeDevice.Relay.Received, session => (object)(session.Player + " " + session.DurationSeconds));
+    }
+
+    private static double Stored(PlayerFolder folder)
+    {
+        return TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count;
+    }
+
+    private static double Marks(PlayerFolder folder)
+    {
+        var count = 0;
+        foreach (var dir in new[] { folder.QueueDir, folder.RunningDir })
+            if (Directory.Exists(dir)) count += Directory.GetFiles(dir, "*.adopted").Length;
+        return count;
+    }
+
+    private static int Serve()
+    {
+        var player = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "mover");
+        var paused = new ManualResetEvent(false);
+        var go = new ManualResetEvent(false);
+        Thread taking = null;
+        AliveLock taken = null;
+        var claimed = new List<AliveLock>();
+        string line;
+        while ((line = Console.ReadLine()) != null)
+        {
+            var words = line.Split(' ');
+            var answer = new Dictionary<string, object>();
+            try
+            {
+                switch (words[0])
+                {
+                    case "take-paused":
+                        var folder = player.Under(words[1]);
+                        AliveLock.LockRegion = stream =>
+                        {
+                            paused.Set();
+                            go.WaitOne();
+                            stream.Lock(0, 1);
+                        };
+                        taking = new Thread(() => taken = AliveLock.Take(folder, "runB"));
+                        taking.Start();
+                        paused.WaitOne();
+                        answer["lockFiles"] = LockFiles(folder);
+                        break;
+                    case "go":
+                        go.Set();
+                        taking.Join();
+                        answer["took"] = taken != null;
+                        answer["lockFiles"] = LockFiles(player.Under(words[1]));
+                        break;
+                    case "delete-dead-paused":
+                        var dead = player.Under(words[1]);
+                        AliveLock.DeleteFile = path =>
+                        {
+                            paused.Set();
+                            go.WaitOne();
+                            File.Delete(path);
+                        };
+                        taking = new Thread(() => AliveLock.DeleteDead(dead));
+                        taking.Start();
+                        paused.WaitOne();
+                        break;
+                    case "dead-lock":
+                        var alive = player.Under(words[1]).AliveDir;
+                        Directory.CreateDirectory(alive);
+                        File.WriteAllBytes(Path.Combine(alive, "runB.lock"), new byte[0]);
+                        break;
+                    case "claim":
+                        var start = player.Under(words[1]);
+                        answer["gone"] = AliveLock.OfGoneRuns(start, "own", RunningStore.ReadAll(start, new List<string>()), claimed).Count;
+                        break;
+                    case "record":
+                        var running = player.Under(words[1]).RunningDir;
+                        TrackerFiles.Write(Path.Combine(running, "0b0e6f52-0000-4000-8000-000000000001.json"), Bridge.Args("sessionId", "0b0e6f52-0000-4000-8000-000000000001", "userId", "mover", "startedAtMs", 1780315200000.0, "spanMs", 1000.0, "playedMs", 1000.0, "owner", "runB"));
+                        break;
+                    case "adopt":
+                        var own = player.Under(words[1]);
+                        TrackerFiles.Adopt(own, player.Under(words[2]));
+                        answer["runningHere"] = TrackerFiles.JsonFiles(own.RunningDir).Count;
+                        break;
+                    case "quit":
+                        Console.WriteLine("@{}");
+                        return ProbeExit.Now(0);
+                }
+            }
+            catch (Exception error)
+            {
+                answer["error"] = error.ToString();
+            }
+            Console.WriteLine("@" + Json.Serialize(answer));
+        }
+        return ProbeExit.Now(0);
+    }
+
+    private static List<object> LockFiles(PlayerFolder folder)
+    {
+        var names = new List<object>();
+        if (Directory.Exists(folder.AliveDir)) foreach (var path in Directory.GetFiles(folder.AliveDir)) names.Add(Path.GetFileName(path));
+        return names;
+    }
+}

@@ -1,0 +1,84 @@
+/**
+ * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
+ * (csharp/ManagedAdoptProbe.cs on mono): a run taking its alive lock while another process cleans that folder's dead
+ * runs' locks keeps its lock file, and a dead run's lock that cleanup deletes is never claimed by two start-ups at once
+ * (processes racing, POSIX file semantics: mono's sharing modes are per process, and an open, locked file can be
+ * unlinked).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, afterEach, expect, it } from 'vitest';
+import { mcs, packageSources } from '../../contract/cs-runner/mono.js';
+import { MonoInstance } from './mono-instance.js';
+
+const ROOT = join(import.meta.dirname, '../../..');
+const work = mkdtempSync(join(tmpdir(), 'unity-managed-adopt-'));
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+const running: MonoInstance[] = [];
+afterEach(() => {
+  for (const instance of running.splice(0)) instance.kill();
+});
+
+/** A process of csharp/ManagedAdoptProbe.cs serving commands (killed after the test if still running). */
+function serving(first: string, second: string): MonoInstance {
+  const instance = new MonoInstance([], probe(), ['serve', first, second], process.env);
+  running.push(instance);
+  return instance;
+}
+
+/** csharp/ManagedAdoptProbe.cs, compiled once. */
+let compiled: string | undefined;
+function probe(): string {
+  if (compiled) return compiled;
+  const exe = join(work, 'adopt.exe');
+  const runner = join(ROOT, 'test/contract/cs-runner');
+  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAdoptProbe.cs')]);
+  return (compiled = exe);
+}
+
+it("a run taking its alive lock on the other path while an adopting run cleans that folder keeps its lock file (POSIX)", async () => {
+  const first = join(work, 'lock-external');
+  const second = join(work, 'lock-internal');
+  const start = (): MonoInstance => serving(first, second);
+  const adopter = start();
+  const player = start();
+  // The player's run on the first path has made its lock file and is about to lock it; the run on the second path
+  // adopts from the first path meanwhile (the folder looks free, so it cleans the dead runs' locks there).
+  await player.send(`take-paused ${first}`);
+  expect(await adopter.send(`adopt ${second} ${first}`)).toEqual({ runningHere: 0 });
+  // The player's run locks its file and writes its running record.
+  expect(await player.send(`go ${first}`)).toEqual({ took: true, lockFiles: ['runB.lock'] });
+  await player.send(`record ${first}`);
+  // A later adoption (the next Init, an erasure) sees the run alive and leaves its running session with it. Before, the
+  // cleanup had unlinked the lock file the run was about to lock (mono's FileShare is per process, so the open
+  // succeeded; unlink of an open file succeeds on POSIX): the run held a lock on a file no other process could see, its
+  // lock file was gone (lockFiles: []), and the next adoption took its running record (runningHere: 1), recovered and sent
+  // while that run went on playing.
+  expect(await adopter.send(`adopt ${second} ${first}`)).toEqual({ runningHere: 0 });
+  await player.send('quit');
+  await adopter.send('quit');
+}, 120_000);
+
+it("a dead run's lock file the adopting run deletes is never claimed by two start-ups on that path at once", async () => {
+  const first = join(work, 'claim-external');
+  const second = join(work, 'claim-internal');
+  const start = (): MonoInstance => serving(first, second);
+  const adopter = start();
+  const early = start();
+  const late = start();
+  // A killed run left its running record and its (free) lock file on the first path.
+  await early.send(`record ${first}`);
+  await early.send(`dead-lock ${first}`);
+  // The run on the second path deletes the dead run's lock file; a start-up on the first path looks at the dead run's
+  // lock just before that delete, a second one just after.
+  await adopter.send(`delete-dead-paused ${first}`);
+  expect(await early.send(`claim ${first}`)).toEqual({ gone: 0 });
+  expect(await adopter.send(`go ${first}`)).toEqual({ took: false, lockFiles: [] });
+  expect(await late.send(`claim ${first}`)).toEqual({ gone: 1 });
+  // Only one of them recovers the dead run's session. Before, the lock was closed before its file was deleted: the
+  // first start-up took it (gone: 1) and held it on a file unlinked under it, and the second found no lock file (gone:
+  // 1): both recovered the same session, which ended twice.
+  for (const instance of [adopter, early, late]) await instance.send('quit');
+}, 120_000);
