@@ -1,15 +1,15 @@
 /**
  * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
- * (csharp/ManagedAdoptProbe.cs on mono): a run taking its alive lock while another process cleans that folder's dead
- * runs' locks keeps its lock file, and a dead run's lock that cleanup deletes is never claimed by two start-ups at once
- * (processes racing, POSIX file semantics: mono's sharing modes are per process, and an open, locked file can be
- * unlinked).
+ * (csharp/ManagedAdoptProbe.cs on mono): writes' temporary files dated in the future by a wrong clock are swept; a run
+ * taking its alive lock while another process cleans that folder's dead runs' locks keeps its lock file, and a dead
+ * run's lock that cleanup deletes is never claimed by two start-ups at once (processes racing, POSIX file semantics:
+ * mono's sharing modes are per process, and an open, locked file can be unlinked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { mcs, packageSources } from '../../contract/cs-runner/mono.js';
+import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
 import { MonoInstance } from './mono-instance.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -37,6 +37,18 @@ function probe(): string {
   mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAdoptProbe.cs')]);
   return (compiled = exe);
 }
+
+function story(name: 'clock-temp'): unknown {
+  const { status, stdout, stderr } = runMono(probe(), [name, join(work, `${name}-external`), join(work, `${name}-internal`)], 'jit');
+  expect(status, stderr).toBe(0);
+  return JSON.parse(stdout);
+}
+
+it("writes' temporary files a kill left while the clock was set ahead are swept once it is right (here and on the other path)", () => {
+  // Before, a file last written "two years from now" was never older than a minute: kept until the clock got there.
+  // One written just now (another copy of the game mid-write) stays.
+  expect(story('clock-temp')).toEqual({ futureLeft: [], writingKept: true });
+}, 120_000);
 
 it("a run taking its alive lock on the other path while an adopting run cleans that folder keeps its lock file (POSIX)", async () => {
   const first = join(work, 'lock-external');

@@ -194,9 +194,11 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Deletes the temporary files that writes cut short by a kill or a power loss left in <paramref name="player"/>'s
-        /// folders (nothing else deletes them). assumed: one last written over a minute ago by the file system's clock is
-        /// such a leftover (a live run's write takes milliseconds: another copy of the game on the same folder, the
-        /// Editor beside a build, keeps its own); a failed delete leaves it for the next start-up.
+        /// folders (nothing else deletes them). assumed: one whose last write is over a minute away from now by the file
+        /// system's clock, either way, is such a leftover (a live run's write takes milliseconds: another copy of the game
+        /// on the same folder, the Editor beside a build, keeps its own). Either way: a file a kill left while the device
+        /// clock was set ahead is dated in the future once the clock is right again; before (found by p34), it was kept
+        /// until the clock got there (years). A failed delete leaves it for the next start-up.
         /// </summary>
         internal static void SweepTemporary(PlayerFolder player)
         {
@@ -204,7 +206,7 @@ namespace GameCampaignSdk
             {
                 if (!Directory.Exists(dir)) continue;
                 foreach (var path in Directory.GetFiles(dir))
-                    if (path.EndsWith(TemporarySuffix, StringComparison.Ordinal) && DateTime.UtcNow - File.GetLastWriteTimeUtc(path) > TimeSpan.FromMinutes(1)) TryDelete(path);
+                    if (path.EndsWith(TemporarySuffix, StringComparison.Ordinal) && (DateTime.UtcNow - File.GetLastWriteTimeUtc(path)).Duration() > TimeSpan.FromMinutes(1)) TryDelete(path);
             }
         }
 
