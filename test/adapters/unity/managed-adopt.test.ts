@@ -1,6 +1,7 @@
 /**
  * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
- * (csharp/ManagedAdoptProbe.cs on mono): writes' temporary files dated in the future by a wrong clock are swept; a run
+ * (csharp/ManagedAdoptProbe.cs on mono): originals the other path's run took (marked `.adopted` there) are not sent
+ * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept; a run
  * taking its alive lock while another process cleans that folder's dead runs' locks keeps its lock file, and a dead
  * run's lock that cleanup deletes is never claimed by two start-ups at once (processes racing, POSIX file semantics:
  * mono's sharing modes are per process, and an open, locked file can be unlinked).
@@ -38,11 +39,29 @@ function probe(): string {
   return (compiled = exe);
 }
 
-function story(name: 'clock-temp'): unknown {
+function story(name: 'taken-original' | 'clock-temp'): unknown {
   const { status, stdout, stderr } = runMono(probe(), [name, join(work, `${name}-external`), join(work, `${name}-internal`)], 'jit');
   expect(status, stderr).toBe(0);
   return JSON.parse(stdout);
 }
+
+it("Android's other data path: originals it took but could not delete are not sent again when Unity gives their path back", () => {
+  // The second run copies the first path's queued 4 s session and the killed run's running one in, cannot delete the
+  // originals (marks its copies), recovers and sends both. Then Unity gives the first path again. Before, that run found
+  // the originals in its own folder, recovered the running one a second time ('ended recovered 1') and sent both again
+  // (one more request, answered SKIPPED), and the marks stayed.
+  expect(story('taken-original')).toEqual({
+    secondRun: ['ended recovered 1'],
+    secondRunReceived: ['mover 4', 'mover 1'],
+    originalsLeft: 2,
+    marksOnSecondPath: 2,
+    thirdRun: [],
+    thirdRunRequests: 0,
+    received: ['mover 4', 'mover 1'],
+    stored: 0,
+    marksLeft: 0,
+  });
+}, 120_000);
 
 it("writes' temporary files a kill left while the clock was set ahead are swept once it is right (here and on the other path)", () => {
   // Before, a file last written "two years from now" was never older than a minute: kept until the clock got there.

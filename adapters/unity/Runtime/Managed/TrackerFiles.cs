@@ -341,12 +341,19 @@ namespace GameCampaignSdk
         /// the copy that parses is kept. A file or folder that cannot be read or moved (shared storage unmounted again,
         /// permission denied) is left for the next start-up; the others still move. An original whose delete fails after its
         /// copy is in place is marked here (<c>{name}.adopted</c>, empty): a later start-up only deletes it, not copying it
-        /// again (before, the copy sent and gone, the next start-up took the original again and sent the session twice).
+        /// again (before, the copy sent and gone, the next start-up took the original again and sent the session twice);
+        /// a run on the original's own path deletes its files so marked on the other path before it reads them
+        /// (<see cref="DeleteTaken"/>).
         /// With no run alive there, the dead runs' lock files and the writes' temporary files left there are deleted too.
         /// </summary>
         internal static void Adopt(PlayerFolder own, PlayerFolder other)
         {
             if (other.Root == own.Root) return;
+            foreach (var dirs in new[] { new[] { own.QueueDir, other.QueueDir }, new[] { own.RunningDir, other.RunningDir } })
+            {
+                try { DeleteTaken(dirs[0], dirs[1]); }
+                catch (Exception) { /* looked at again by the next start-up */ }
+            }
             try { if (AliveLock.AnyAlive(other)) return; }
             catch (Exception) { return; } // not to be looked at now
             foreach (var dirs in new[] { new[] { other.QueueDir, own.QueueDir }, new[] { other.RunningDir, own.RunningDir } })
@@ -399,6 +406,25 @@ namespace GameCampaignSdk
             }
             Delete(from);
             TryDelete(mark);
+        }
+
+        /// <summary>
+        /// Deletes the files in <paramref name="dir"/> (this path's) that a run on the other path copied in and marked there
+        /// (<paramref name="otherDir"/>, <c>{name}.adopted</c>: their delete here failed then), then the marks. Found by p34:
+        /// when Unity gave this path back, its start-up read them as its own, recovered the running session a second time
+        /// and sent the queued ones again (the service answers SKIPPED), and the marks stayed. Done while a run plays on
+        /// the other path too: the copy is that path's whatever it does. A mark whose original is gone is deleted too.
+        /// </summary>
+        private static void DeleteTaken(string dir, string otherDir)
+        {
+            if (!Directory.Exists(otherDir)) return;
+            foreach (var mark in Directory.GetFiles(otherDir))
+            {
+                if (!mark.EndsWith(AdoptedSuffix, StringComparison.Ordinal)) continue;
+                var name = Path.GetFileName(mark);
+                if (!TryDelete(Path.Combine(dir, name.Substring(0, name.Length - AdoptedSuffix.Length)))) continue; // kept: tried again by the next start-up
+                TryDelete(mark);
+            }
         }
 
         /// <summary>Deletes the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up), when that folder is there (shared storage unmounted looks like no folder).</summary>
