@@ -1,10 +1,11 @@
 /**
  * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
  * (csharp/ManagedAdoptProbe.cs on mono): originals the other path's run took (marked `.adopted` there) are not sent
- * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept; a run
- * taking its alive lock while another process cleans that folder's dead runs' locks keeps its lock file, and a dead
- * run's lock that cleanup deletes is never claimed by two start-ups at once (processes racing, POSIX file semantics:
- * mono's sharing modes are per process, and an open, locked file can be unlinked).
+ * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept;
+ * a run taking its alive lock while another process cleans that folder's dead runs' locks keeps its lock file, one
+ * starting there during an adoption keeps its running session, and a dead run's lock that cleanup deletes is never
+ * claimed by two start-ups at once (processes racing, POSIX file semantics: mono's sharing modes are per process, and
+ * an open, locked file can be unlinked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -90,6 +91,25 @@ it("a run taking its alive lock on the other path while an adopting run cleans t
   expect(await adopter.send(`adopt ${second} ${first}`)).toEqual({ runningHere: 0 });
   await player.send('quit');
   await adopter.send('quit');
+}, 120_000);
+
+it("a run that starts on the other path while an adoption is under way there keeps its running session", async () => {
+  const first = join(work, 'late-external');
+  const second = join(work, 'late-internal');
+  const adopter = serving(first, second);
+  const player = serving(first, second);
+  // The adoption has found no run alive on the first path and is about to list its running records; a run starts
+  // there just then (its lock taken first, as every run's is) and writes its running record.
+  await adopter.send(`adopt-paused ${second} ${first}`);
+  expect(await player.send(`take ${first}`)).toEqual({ took: true });
+  await player.send(`record ${first}`);
+  await adopter.send(`go ${second}`);
+  // The live run's record stays with it. Before, the alive-lock check was made once, before the adoption began: the
+  // record was copied here (where its run has no lock file: recovered as a dead run's and sent while it played) and
+  // deleted there.
+  expect(await adopter.send(`running ${second}`)).toEqual({ running: 0 });
+  expect(await player.send(`running ${first}`)).toEqual({ running: 1 });
+  for (const instance of [adopter, player]) await instance.send('quit');
 }, 120_000);
 
 it("a dead run's lock file the adopting run deletes is never claimed by two start-ups on that path at once", async () => {

@@ -155,6 +155,20 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
+        /// Whether the run <paramref name="run"/> holds its lock in <paramref name="folder"/> (a lock that cannot be taken now
+        /// counts as held); false for no run, or a name that is not a run's. A free lock is closed again at once.
+        /// </summary>
+        internal static bool Holds(PlayerFolder folder, string run)
+        {
+            if (run == null || !SafeName.IsMatch(run)) return false;
+            try { Open(PathOf(folder, run), FileMode.Open).Dispose(); }
+            catch (FileNotFoundException) { return false; }
+            catch (DirectoryNotFoundException) { return false; }
+            catch (Exception) { return true; }
+            return false;
+        }
+
+        /// <summary>
         /// Deletes the lock files of runs that are gone in <paramref name="folder"/> (another data path's, where no start-up
         /// of this path's runs ever looks: <see cref="TrackerFiles.Adopt"/>): each one only once its lock was taken, so a
         /// live run's (lock held) stays. A run's id is its own, so a gone run's file is never locked again. Each is deleted

@@ -344,7 +344,10 @@ namespace GameCampaignSdk
         /// again (before, the copy sent and gone, the next start-up took the original again and sent the session twice);
         /// a run on the original's own path deletes its files so marked on the other path before it reads them
         /// (<see cref="DeleteTaken"/>).
-        /// With no run alive there, the dead runs' lock files and the writes' temporary files left there are deleted too.
+        /// With no run alive there, the dead runs' lock files and the writes' temporary files left there are deleted too. A
+        /// running record whose run holds its lock there is left even so: that run started after the check (found by p34:
+        /// before, the check was made once, and a run starting there meanwhile had its running record taken, recovered here
+        /// as a dead run's and sent while it played).
         /// </summary>
         internal static void Adopt(PlayerFolder own, PlayerFolder other)
         {
@@ -363,7 +366,12 @@ namespace GameCampaignSdk
                 catch (Exception) { continue; }
                 foreach (var name in names)
                 {
-                    try { AdoptFile(Path.Combine(dirs[0], name), Path.Combine(dirs[1], name)); }
+                    try
+                    {
+                        // A run started there since the check above (its lock taken before its first record) keeps its session.
+                        if (dirs[0] == other.RunningDir && AliveLock.Holds(other, Peek(Path.Combine(dirs[0], name), node => Json.Str(Json.Obj(node), "owner")))) continue;
+                        AdoptFile(Path.Combine(dirs[0], name), Path.Combine(dirs[1], name));
+                    }
                     catch (Exception) { /* left there for the next start-up */ }
                 }
                 try { if (Directory.Exists(dirs[0])) ForgetAdopted(dirs[1], names); } // a folder not there may be unmounted: its originals may come back

@@ -10,7 +10,9 @@
 //   processes can race on the alive locks: take-paused <path> (AliveLock.Take of run "runB" under that data path on a
 //   thread, paused just before it locks; answers once there) | go <path> (lets the paused thread go on; answers when it
 //   returned, with the lock files under that path) |
-//   delete-dead-paused <path> (AliveLock.DeleteDead there on a thread, paused just before it deletes a lock file; answers
+//   adopt-paused <own path> <other path> (TrackerFiles.Adopt on a thread, paused as it lists the other path's running
+//   records, after its alive-lock check; answers once there) | take <path> (AliveLock.Take of runB there) |
+//   running <path> (how many running records that path holds) | delete-dead-paused <path> (AliveLock.DeleteDead there on a thread, paused just before it deletes a lock file; answers
 //   once there) | dead-lock <path> (the lock file a killed run runB left) | claim <path> (AliveLock.OfGoneRuns there, as a
 //   start-up: answers how many records are a gone run's, the locks it took kept) |
 //   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
@@ -176,6 +178,26 @@ internal static class ManagedAdoptProbe
                         taking = new Thread(() => AliveLock.DeleteDead(dead));
                         taking.Start();
                         paused.WaitOne();
+                        break;
+                    case "adopt-paused":
+                        var into = player.Under(words[1]);
+                        var from = player.Under(words[2]);
+                        TrackerFiles.Observer = (operation, path) =>
+                        {
+                            if (operation != "list" || path != from.RunningDir) return;
+                            paused.Set();
+                            go.WaitOne();
+                        };
+                        taking = new Thread(() => TrackerFiles.Adopt(into, from));
+                        taking.Start();
+                        paused.WaitOne();
+                        break;
+                    case "take":
+                        taken = AliveLock.Take(player.Under(words[1]), "runB");
+                        answer["took"] = taken != null;
+                        break;
+                    case "running":
+                        answer["running"] = TrackerFiles.JsonFiles(player.Under(words[1]).RunningDir).Count;
                         break;
                     case "dead-lock":
                         var alive = player.Under(words[1]).AliveDir;
