@@ -2,7 +2,8 @@
  * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
  * (csharp/ManagedAdoptProbe.cs on mono): originals the other path's run took (marked `.adopted` there) are not sent
  * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept;
- * a run taking its alive lock while another process cleans that folder's dead runs' locks keeps its lock file, one
+ * a run taking its alive lock while another process cleans that folder's dead runs' locks, or a start-up looks at
+ * them, keeps its lock file, one
  * starting there during an adoption keeps its running session, and a dead run's lock that cleanup deletes is never
  * claimed by two start-ups at once (processes racing, POSIX file semantics: mono's sharing modes are per process, and
  * an open, locked file can be unlinked).
@@ -91,6 +92,21 @@ it("a run taking its alive lock on the other path while an adopting run cleans t
   expect(await adopter.send(`adopt ${second} ${first}`)).toEqual({ runningHere: 0 });
   await player.send('quit');
   await adopter.send('quit');
+}, 120_000);
+
+it("a run taking its alive lock while another copy's start-up looks at that folder's locks keeps its lock (POSIX)", async () => {
+  // Two copies of a desktop game on one folder (or an Android run's other path): the first copy's start-up lists the
+  // lock files and tries to take each (OfGoneRuns) just as the second copy's run has made its file and not yet locked it.
+  const folder = join(work, 'startup-desktop');
+  const player = serving(folder, folder);
+  const starting = serving(folder, folder);
+  await player.send(`take-paused ${folder}`);
+  expect(await starting.send(`claim ${folder}`)).toEqual({ gone: 0 });
+  // Before, the start-up took the free lock of the file just made (claimed as a dead run's): the run's own Lock failed,
+  // so it deleted its file, logged "this device cannot lock files" and ran with no lock for its whole life (took: false,
+  // lockFiles: []), its running sessions open to any later start-up's recovery while it played.
+  expect(await player.send(`go ${folder}`)).toEqual({ took: true, lockFiles: ['runB.lock'] });
+  for (const instance of [player, starting]) await instance.send('quit');
 }, 120_000);
 
 it("a run that starts on the other path while an adoption is under way there keeps its running session", async () => {
