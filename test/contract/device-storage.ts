@@ -25,6 +25,8 @@ export interface DeviceStorage extends KeyValueStorage {
    * and loses the fields named in `remove` (FORMAT.md `{"set": ..., "remove": ...}`).
    */
   addNewerFields(fields?: Record<string, unknown>, remove?: string[]): void;
+  /** Every running record moved to the key `{player prefix}running:{sessionId}` (FORMAT.md `{"rename": ...}`; a scenario holds one record then). */
+  renameRunning(sessionId: string): void;
   /** From now on every write and delete fails as on a full disk (`false`), or works again (`true`). Reads still work. */
   setWritable(writable: boolean): void;
   /** Every key, sorted (damaged ones included). */
@@ -72,6 +74,13 @@ export function createDeviceStorage(onWrite: (key: string) => void = () => {}): 
           const record: Record<string, unknown> = { ...value, ...fields };
           for (const field of remove) delete record[field];
           void store.set(key, record);
+        }
+    },
+    renameRunning(sessionId) {
+      for (const [key, value] of Object.entries(store.snapshot()))
+        if (/(^|:)running:/.test(key) && !damaged.has(key)) {
+          void store.delete(key);
+          void store.set(key.slice(0, key.lastIndexOf('running:') + 'running:'.length) + sessionId, value);
         }
     },
     setWritable(next) {

@@ -61,17 +61,22 @@ export type Step =
   | { erase: Record<string, never> }
   | { expect: Expectation };
 
-/** `storage: {"set": {...}, "remove": [...]}`: every running record gets these fields set and loses those (FORMAT.md). */
+/**
+ * `storage: {"set": {...}, "remove": [...]}`: every running record gets these fields set and loses those; `{"rename": "id"}`:
+ * every running record's key (C#: file name) names that session instead (FORMAT.md).
+ */
 export interface RecordEdit {
   set?: Record<string, unknown>;
   remove?: string[];
+  rename?: string;
 }
 
-/** A {@link RecordEdit}: only `set` (an object) and `remove` (field names), one of them at least. */
+/** A {@link RecordEdit}: `set` (an object) and `remove` (field names), one of them at least, or `rename` (a string) alone. */
 const checkEdit = (v: unknown): boolean =>
   isObject(v) &&
+  (typeof v.rename === 'string' ? Object.keys(v).length === 1 : v.rename === undefined) &&
   Object.keys(v).length > 0 &&
-  Object.keys(v).every((key) => key === 'set' || key === 'remove') &&
+  Object.keys(v).every((key) => key === 'set' || key === 'remove' || key === 'rename') &&
   (v.set === undefined || isObject(v.set)) &&
   (v.remove === undefined || (Array.isArray(v.remove) && v.remove.every((field) => typeof field === 'string')));
 
@@ -101,7 +106,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   storage: (v) =>
     v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' || checkEdit(v)
       ? undefined
-      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable" or {"set"?: {...}, "remove"?: ["field"]} (one of them at least)',
+      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least) or {"rename": "<session id>"}',
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),

@@ -357,17 +357,24 @@ internal sealed partial class Scenario
 
     /// <summary>
     /// <c>{"storage": {"set": {...}, "remove": [...]}}</c>: every running record rewritten with those fields set and those removed
-    /// (test/contract/device-storage.ts <c>addNewerFields</c>): a record that parses but is not what this SDK writes.
+    /// (test/contract/device-storage.ts <c>addNewerFields</c>): a record that parses but is not what this SDK writes;
+    /// <c>{"rename": "id"}</c>: every running record's file renamed <c>{id}.json</c> (<c>renameRunning</c>).
     /// </summary>
     private void EditRunning(Dictionary<string, object> edit)
     {
-        if (edit == null) throw new ScenarioFailure("storage needs a string or {\"set\", \"remove\"}");
+        if (edit == null) throw new ScenarioFailure("storage needs a string or {\"set\", \"remove\"} or {\"rename\"}");
+        var rename = edit.ContainsKey("rename") ? edit["rename"] as string : null;
         var set = Json.Obj(edit.ContainsKey("set") ? edit["set"] : null);
         var remove = edit.ContainsKey("remove") ? edit["remove"] as List<object> : null;
         var root = Path.Combine(device, "GameCampaign");
         foreach (var path in Directory.Exists(root) ? Directory.GetFiles(root, "*.json", SearchOption.AllDirectories) : new string[0])
         {
             if (Path.GetFileName(Path.GetDirectoryName(path)) != "running") continue;
+            if (rename != null)
+            {
+                File.Move(path, Path.Combine(Path.GetDirectoryName(path), rename + ".json")); // the file names the session (RunningStore.ReadAll)
+                continue;
+            }
             var record = Json.Obj(Json.Parse(File.ReadAllText(path)));
             if (record == null) continue;
             if (set != null) foreach (var field in set) record[field.Key] = field.Value;
