@@ -27,6 +27,8 @@ export interface DeviceStorage extends KeyValueStorage {
   addNewerFields(fields?: Record<string, unknown>, remove?: string[]): void;
   /** Every running record moved to the key `{player prefix}running:{sessionId}` (FORMAT.md `{"rename": ...}`; a scenario holds one record then). */
   renameRunning(sessionId: string): void;
+  /** Every running record replaced by `value` (FORMAT.md `{"replace": ...}`: JSON that is no record, an array or a string). */
+  replaceRunning(value: unknown): void;
   /** From now on every write and delete fails as on a full disk (`false`), or works again (`true`). Reads still work. */
   setWritable(writable: boolean): void;
   /** Every key, sorted (damaged ones included). */
@@ -82,6 +84,9 @@ export function createDeviceStorage(onWrite: (key: string) => void = () => {}): 
           void store.delete(key);
           void store.set(key.slice(0, key.lastIndexOf('running:') + 'running:'.length) + sessionId, value);
         }
+    },
+    replaceRunning(value) {
+      for (const key of Object.keys(store.snapshot())) if (/(^|:)running:/.test(key) && !damaged.has(key)) void store.set(key, value);
     },
     setWritable(next) {
       writable = next;

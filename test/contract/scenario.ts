@@ -63,20 +63,22 @@ export type Step =
 
 /**
  * `storage: {"set": {...}, "remove": [...]}`: every running record gets these fields set and loses those; `{"rename": "id"}`:
- * every running record's key (C#: file name) names that session instead (FORMAT.md).
+ * every running record's key (C#: file name) names that session instead; `{"replace": <JSON>}`: every running record is
+ * that value instead (FORMAT.md).
  */
 export interface RecordEdit {
   set?: Record<string, unknown>;
   remove?: string[];
   rename?: string;
+  replace?: unknown;
 }
 
-/** A {@link RecordEdit}: `set` (an object) and `remove` (field names), one of them at least, or `rename` (a string) alone. */
+/** A {@link RecordEdit}: `set` (an object) and `remove` (field names), one of them at least, or `rename` (a string) or `replace` alone. */
 const checkEdit = (v: unknown): boolean =>
   isObject(v) &&
-  (typeof v.rename === 'string' ? Object.keys(v).length === 1 : v.rename === undefined) &&
+  (typeof v.rename === 'string' || 'replace' in v ? Object.keys(v).length === 1 : v.rename === undefined) &&
   Object.keys(v).length > 0 &&
-  Object.keys(v).every((key) => key === 'set' || key === 'remove' || key === 'rename') &&
+  Object.keys(v).every((key) => key === 'set' || key === 'remove' || key === 'rename' || key === 'replace') &&
   (v.set === undefined || isObject(v.set)) &&
   (v.remove === undefined || (Array.isArray(v.remove) && v.remove.every((field) => typeof field === 'string')));
 
@@ -106,7 +108,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   storage: (v) =>
     v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' || checkEdit(v)
       ? undefined
-      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least) or {"rename": "<session id>"}',
+      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least), {"rename": "<session id>"} or {"replace": <JSON>}',
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),

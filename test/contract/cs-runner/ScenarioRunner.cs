@@ -358,11 +358,12 @@ internal sealed partial class Scenario
     /// <summary>
     /// <c>{"storage": {"set": {...}, "remove": [...]}}</c>: every running record rewritten with those fields set and those removed
     /// (test/contract/device-storage.ts <c>addNewerFields</c>): a record that parses but is not what this SDK writes;
-    /// <c>{"rename": "id"}</c>: every running record's file renamed <c>{id}.json</c> (<c>renameRunning</c>).
+    /// <c>{"rename": "id"}</c>: every running record's file renamed <c>{id}.json</c> (<c>renameRunning</c>); <c>{"replace": value}</c>:
+    /// every running record's file holds that JSON instead (<c>replaceRunning</c>).
     /// </summary>
     private void EditRunning(Dictionary<string, object> edit)
     {
-        if (edit == null) throw new ScenarioFailure("storage needs a string or {\"set\", \"remove\"} or {\"rename\"}");
+        if (edit == null) throw new ScenarioFailure("storage needs a string or {\"set\", \"remove\"} or {\"rename\"} or {\"replace\"}");
         var rename = edit.ContainsKey("rename") ? edit["rename"] as string : null;
         var set = Json.Obj(edit.ContainsKey("set") ? edit["set"] : null);
         var remove = edit.ContainsKey("remove") ? edit["remove"] as List<object> : null;
@@ -370,6 +371,11 @@ internal sealed partial class Scenario
         foreach (var path in Directory.Exists(root) ? Directory.GetFiles(root, "*.json", SearchOption.AllDirectories) : new string[0])
         {
             if (Path.GetFileName(Path.GetDirectoryName(path)) != "running") continue;
+            if (edit.ContainsKey("replace"))
+            {
+                File.WriteAllText(path, Json.Serialize(edit["replace"])); // device-storage.ts replaceRunning
+                continue;
+            }
             if (rename != null)
             {
                 File.Move(path, Path.Combine(Path.GetDirectoryName(path), rename + ".json")); // the file names the session (RunningStore.ReadAll)

@@ -38,17 +38,18 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// A record of the session <paramref name="sessionId"/> (its file's name) read back; null when it is not a JSON object (a
-        /// damaged file parses as something else: set aside). A number that is missing or not a JSON number is NaN and a field of the
-        /// wrong type is kept as it is, so the session breaks the spec's rules and is dropped (<c>invalid</c>, <see cref="RuleBreaks"/>)
-        /// once its file is deleted, as core/tracker/tracker.ts <c>finish</c> drops what <c>recoveredSession</c> makes of such a record.
-        /// Before, it was set aside as unreadable (a <c>storage</c> error) where JavaScript reported it <c>dropped</c> (contract scenario
-        /// kill-recovered-malformed.json).
+        /// A record of the session <paramref name="sessionId"/> (its file's name) read back; null for JSON <c>null</c> (set aside). A
+        /// number that is missing or not a JSON number is NaN and a field of the wrong type is kept as it is, so the session breaks the
+        /// spec's rules and is dropped (<c>invalid</c>, <see cref="SessionRules"/>) once its file is deleted, as core/tracker/tracker.ts
+        /// <c>finish</c> drops what <c>recoveredSession</c> makes of such a record; JSON that is no object (an array, a string, a number)
+        /// has no fields, as JavaScript's spread (<c>{ ...record, sessionId }</c>, running-store.ts <c>read</c>) finds none that count.
+        /// Before, it was set aside as unreadable (a <c>storage</c> error) where JavaScript reported it <c>dropped</c> (contract
+        /// scenarios kill-recovered-malformed.json, kill-recovered-not-an-object.json).
         /// </summary>
         internal static RunningRecord FromJson(object node, string sessionId)
         {
-            var json = Json.Obj(node);
-            if (json == null) return null;
+            if (node == null) return null;
+            var json = Json.Obj(node) ?? new Dictionary<string, object>();
             // The session's own fields only, as core/tracker/session-clock.ts recoveredSession takes them: what else a record
             // holds (a newer SDK's fields, a damaged file's) is not sent (contract scenario kill-recovered-newer-fields).
             var fields = new Dictionary<string, object>();
