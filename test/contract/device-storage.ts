@@ -20,8 +20,15 @@ export interface DeviceStorage extends KeyValueStorage {
    * A later write of the key replaces the damaged text.
    */
   truncate(): void;
-  /** Every running record gains `fields` (default: what a newer SDK or a damaged file may hold, `NEWER_FIELDS`; FORMAT.md `"newer"`, `"foreign-id"`). */
-  addNewerFields(fields?: Record<string, unknown>): void;
+  /**
+   * Every running record gains `fields` (default: what a newer SDK or a damaged file may hold, `NEWER_FIELDS`; FORMAT.md `"newer"`, `"foreign-id"`)
+   * and loses the fields named in `remove` (FORMAT.md `{"set": ..., "remove": ...}`).
+   */
+  addNewerFields(fields?: Record<string, unknown>, remove?: string[]): void;
+  /** Every running record moved to the key `{player prefix}running:{sessionId}` (FORMAT.md `{"rename": ...}`; a scenario holds one record then). */
+  renameRunning(sessionId: string): void;
+  /** Every running record replaced by `value` (FORMAT.md `{"replace": ...}`: JSON that is no record, an array or a string). */
+  replaceRunning(value: unknown): void;
   /** From now on every write and delete fails as on a full disk (`false`), or works again (`true`). Reads still work. */
   setWritable(writable: boolean): void;
   /** Every key, sorted (damaged ones included). */
@@ -63,9 +70,23 @@ export function createDeviceStorage(onWrite: (key: string) => void = () => {}): 
         damaged.set(key, text.slice(0, Math.floor(text.length / 2)));
       }
     },
-    addNewerFields(fields = NEWER_FIELDS) {
+    addNewerFields(fields = NEWER_FIELDS, remove = []) {
       for (const [key, value] of Object.entries(store.snapshot()))
-        if (/(^|:)running:/.test(key) && value && typeof value === 'object' && !damaged.has(key)) void store.set(key, { ...value, ...fields });
+        if (/(^|:)running:/.test(key) && value && typeof value === 'object' && !damaged.has(key)) {
+          const record: Record<string, unknown> = { ...value, ...fields };
+          for (const field of remove) delete record[field];
+          void store.set(key, record);
+        }
+    },
+    renameRunning(sessionId) {
+      for (const [key, value] of Object.entries(store.snapshot()))
+        if (/(^|:)running:/.test(key) && !damaged.has(key)) {
+          void store.delete(key);
+          void store.set(key.slice(0, key.lastIndexOf('running:') + 'running:'.length) + sessionId, value);
+        }
+    },
+    replaceRunning(value) {
+      for (const key of Object.keys(store.snapshot())) if (/(^|:)running:/.test(key) && !damaged.has(key)) void store.set(key, value);
     },
     setWritable(next) {
       writable = next;

@@ -56,10 +56,31 @@ export type Step =
   | { quit: Record<string, never> }
   | { network: 'online' | 'offline' }
   | { relay: RelayMode }
-  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'unwritable' | 'writable' }
+  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'unwritable' | 'writable' | RecordEdit }
   | { optOut: boolean }
   | { erase: Record<string, never> }
   | { expect: Expectation };
+
+/**
+ * `storage: {"set": {...}, "remove": [...]}`: every running record gets these fields set and loses those; `{"rename": "id"}`:
+ * every running record's key (C#: file name) names that session instead; `{"replace": <JSON>}`: every running record is
+ * that value instead (FORMAT.md).
+ */
+export interface RecordEdit {
+  set?: Record<string, unknown>;
+  remove?: string[];
+  rename?: string;
+  replace?: unknown;
+}
+
+/** A {@link RecordEdit}: `set` (an object) and `remove` (field names), one of them at least, or `rename` (a string) or `replace` alone. */
+const checkEdit = (v: unknown): boolean =>
+  isObject(v) &&
+  (typeof v.rename === 'string' || 'replace' in v ? Object.keys(v).length === 1 : v.rename === undefined) &&
+  Object.keys(v).length > 0 &&
+  Object.keys(v).every((key) => key === 'set' || key === 'remove' || key === 'rename' || key === 'replace') &&
+  (v.set === undefined || isObject(v.set)) &&
+  (v.remove === undefined || (Array.isArray(v.remove) && v.remove.every((field) => typeof field === 'string')));
 
 export interface Scenario {
   name: string;
@@ -84,7 +105,10 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
     v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
       ? undefined
       : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
-  storage: (v) => (v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "newer", "foreign-id", "unwritable" or "writable"'),
+  storage: (v) =>
+    v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' || checkEdit(v)
+      ? undefined
+      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least), {"rename": "<session id>"} or {"replace": <JSON>}',
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),

@@ -135,6 +135,9 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
       if (step.storage === 'truncate') return storage.truncate();
       if (step.storage === 'newer') return storage.addNewerFields();
       if (step.storage === 'foreign-id') return storage.addNewerFields({ sessionId: FOREIGN_SESSION_ID });
+      if (typeof step.storage === 'object' && step.storage.rename !== undefined) return storage.renameRunning(step.storage.rename);
+      if (typeof step.storage === 'object' && 'replace' in step.storage) return storage.replaceRunning(step.storage.replace);
+      if (typeof step.storage === 'object') return storage.addNewerFields(step.storage.set ?? {}, step.storage.remove);
       return storage.setWritable(step.storage === 'writable');
     }
     if ('network' in step) {

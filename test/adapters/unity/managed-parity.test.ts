@@ -87,6 +87,47 @@ it('drops a session under 1 s with the dropped event the JavaScript tracker rais
   }
 });
 
+it('drops a crashed session whose running record parses but is malformed (playedMs missing, spanMs negative) with the JavaScript tracker\'s dropped event (invalid, error and details), no storage error', async () => {
+  vi.useFakeTimers();
+  try {
+    const storage = createMemoryStorage();
+    const options = { userId: 'malformed', relay: { url: 'https://g1.example/sandbox/campaign' }, isTest: true };
+    const first = createMemoryPlatform({ storage });
+    const crashed = new PlaytimeTracker({ ...options, platform: first });
+    crashed.start({ campaignId: 'c1' });
+    await vi.advanceTimersByTimeAsync(20_000);
+    first.crash();
+    await crashed.dispose().catch(() => undefined);
+    for (const [key, value] of Object.entries(storage.snapshot()))
+      if (key.includes(':running:')) {
+        const { playedMs: _, ...rest } = value as Record<string, unknown>;
+        await storage.set(key, { ...rest, spanMs: -5000 });
+      }
+    const tracker = new PlaytimeTracker({ ...options, platform: createMemoryPlatform({ storage }) });
+    const dropped: unknown[] = [];
+    const errors: unknown[] = [];
+    tracker.on('dropped', ({ reason, error, details }) => dropped.push({ reason, error, details: details ?? [] }));
+    tracker.on('error', ({ kind }) => errors.push(kind));
+    await tracker.flush();
+    await tracker.dispose();
+    expect(dropped).toEqual([
+      {
+        reason: 'invalid',
+        error: 'durationSeconds must be a number; endedAt must be greater than or equal to startedAt',
+        details: [
+          { path: 'durationSeconds', message: 'must be a number' },
+          { path: 'endedAt', message: 'must be greater than or equal to startedAt' },
+        ],
+      },
+    ]);
+    expect(errors).toEqual([]);
+    expect(report['malformedDropped']).toEqual(dropped);
+    expect(report['malformedErrors']).toEqual(errors);
+  } finally {
+    vi.useRealTimers();
+  }
+});
+
 /**
  * The JavaScript tracker (what a WebGL build runs) against one relay answer, then a relay that accepts: its dropped and
  * error events as GameCampaign.jslib `forward` hands them to C# ({kind, message, code unless JS_ERROR, status}), and how

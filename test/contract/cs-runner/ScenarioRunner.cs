@@ -155,7 +155,10 @@ internal sealed partial class Scenario
             case "quit": Need(name); Quit(); return;
             case "network": Network((string)value); return;
             case "relay": Relay(value); return;
-            case "storage": Storage((string)value); return;
+            case "storage":
+                if (value is string) Storage((string)value);
+                else EditRunning(Json.Obj(value));
+                return;
             case "optOut": Need(name); loop.Run(() => Tracker.SetOptOut((bool)value), name); return;
             case "erase": Need(name); loop.Run(Tracker.DeleteStoredData, name); return;
             case "expect": Expect(args); return;
@@ -350,5 +353,39 @@ internal sealed partial class Scenario
             }
         }
         else throw new ScenarioFailure("unknown storage state " + state);
+    }
+
+    /// <summary>
+    /// <c>{"storage": {"set": {...}, "remove": [...]}}</c>: every running record rewritten with those fields set and those removed
+    /// (test/contract/device-storage.ts <c>addNewerFields</c>): a record that parses but is not what this SDK writes;
+    /// <c>{"rename": "id"}</c>: every running record's file renamed <c>{id}.json</c> (<c>renameRunning</c>); <c>{"replace": value}</c>:
+    /// every running record's file holds that JSON instead (<c>replaceRunning</c>).
+    /// </summary>
+    private void EditRunning(Dictionary<string, object> edit)
+    {
+        if (edit == null) throw new ScenarioFailure("storage needs a string or {\"set\", \"remove\"} or {\"rename\"} or {\"replace\"}");
+        var rename = edit.ContainsKey("rename") ? edit["rename"] as string : null;
+        var set = Json.Obj(edit.ContainsKey("set") ? edit["set"] : null);
+        var remove = edit.ContainsKey("remove") ? edit["remove"] as List<object> : null;
+        var root = Path.Combine(device, "GameCampaign");
+        foreach (var path in Directory.Exists(root) ? Directory.GetFiles(root, "*.json", SearchOption.AllDirectories) : new string[0])
+        {
+            if (Path.GetFileName(Path.GetDirectoryName(path)) != "running") continue;
+            if (edit.ContainsKey("replace"))
+            {
+                File.WriteAllText(path, Json.Serialize(edit["replace"])); // device-storage.ts replaceRunning
+                continue;
+            }
+            if (rename != null)
+            {
+                File.Move(path, Path.Combine(Path.GetDirectoryName(path), rename + ".json")); // the file names the session (RunningStore.ReadAll)
+                continue;
+            }
+            var record = Json.Obj(Json.Parse(File.ReadAllText(path)));
+            if (record == null) continue;
+            if (set != null) foreach (var field in set) record[field.Key] = field.Value;
+            if (remove != null) foreach (var field in remove) record.Remove((string)field);
+            File.WriteAllText(path, Json.Serialize(record));
+        }
     }
 }

@@ -210,7 +210,10 @@ namespace GameCampaignSdk
         {
             await loaded;
             var sessionId = record.SessionId;
-            var drop = discard ?? (optedOut ? "opted-out" : (double)session["durationSeconds"] < 1 ? "too-short" : null);
+            // As core/tracker/tracker.ts finish: a session that breaks the spec's rules is dropped, too-short when under 1 s (a
+            // crashed run's record read back may break others: SessionRules; RunningRecord.FromJson).
+            var breaks = discard == null && !optedOut ? SessionRules.RuleBreaks(session) : null;
+            var drop = discard ?? (optedOut ? "opted-out" : breaks.Count == 0 ? null : (double)session["durationSeconds"] < 1 ? "too-short" : "invalid");
             if (drop == null)
             {
                 var stored = await queue.Enqueue(session, watch.Moved());
@@ -222,13 +225,14 @@ namespace GameCampaignSdk
                 }
                 storageFailing = false;
             }
-            else if (!recovered) ReportDrop(sessionId, drop, session);
-            if (await running.Remove(sessionId) && recovered && drop != null) ReportDrop(sessionId, drop, session);
+            else if (!recovered) ReportDrop(sessionId, drop, session, breaks);
+            if (await running.Remove(sessionId) && recovered && drop != null) ReportDrop(sessionId, drop, session, breaks);
         }
 
-        private void ReportDrop(string sessionId, string reason, Dictionary<string, object> session)
+        private void ReportDrop(string sessionId, string reason, Dictionary<string, object> session, List<object> breaks)
         {
-            if (reason == "too-short") DroppedTooShort(sessionId, session);
+            if (reason == "too-short" && breaks.Count == 1) DroppedTooShort(sessionId, session);
+            else if (reason == "too-short" || reason == "invalid") sdk.Emit("dropped", Bridge.Args("sessionId", sessionId, "reason", reason, "session", session, "error", SessionRules.Summarize(breaks), "details", breaks));
             else Dropped(sessionId, reason, session);
         }
 

@@ -37,20 +37,25 @@ namespace GameCampaignSdk
             return json;
         }
 
-        /// <summary>A record of the session <paramref name="sessionId"/> (its file's name) read back; null when it is not one (a damaged file parses as something else).</summary>
+        /// <summary>
+        /// A record of the session <paramref name="sessionId"/> (its file's name) read back; null for JSON <c>null</c> (set aside). A
+        /// number that is missing or not a JSON number is NaN and a field of the wrong type is kept as it is, so the session breaks the
+        /// spec's rules and is dropped (<c>invalid</c>, <see cref="SessionRules"/>) once its file is deleted, as core/tracker/tracker.ts
+        /// <c>finish</c> drops what <c>recoveredSession</c> makes of such a record; JSON that is no object (an array, a string, a number)
+        /// has no fields, as JavaScript's spread (<c>{ ...record, sessionId }</c>, running-store.ts <c>read</c>) finds none that count.
+        /// Before, it was set aside as unreadable (a <c>storage</c> error) where JavaScript reported it <c>dropped</c> (contract
+        /// scenarios kill-recovered-malformed.json, kill-recovered-not-an-object.json).
+        /// </summary>
         internal static RunningRecord FromJson(object node, string sessionId)
         {
-            var json = Json.Obj(node);
-            var startedAtMs = Json.Num(json, "startedAtMs");
-            var spanMs = Json.Num(json, "spanMs");
-            var playedMs = Json.Num(json, "playedMs");
-            if (json == null || Json.Str(json, "userId") == null || !startedAtMs.HasValue || !spanMs.HasValue || !playedMs.HasValue) return null;
+            if (node == null) return null;
+            var json = Json.Obj(node) ?? new Dictionary<string, object>();
             // The session's own fields only, as core/tracker/session-clock.ts recoveredSession takes them: what else a record
             // holds (a newer SDK's fields, a damaged file's) is not sent (contract scenario kill-recovered-newer-fields).
             var fields = new Dictionary<string, object>();
             foreach (var name in SessionFieldNames) if (json.ContainsKey(name)) fields[name] = json[name];
             fields["sessionId"] = sessionId;
-            return new RunningRecord { Fields = fields, StartedAtMs = startedAtMs.Value, SpanMs = spanMs.Value, PlayedMs = playedMs.Value, Owner = Json.Str(json, "owner") };
+            return new RunningRecord { Fields = fields, StartedAtMs = Json.Num(json, "startedAtMs") ?? double.NaN, SpanMs = Json.Num(json, "spanMs") ?? double.NaN, PlayedMs = Json.Num(json, "playedMs") ?? double.NaN, Owner = Json.Str(json, "owner") };
         }
 
         /// <summary>
@@ -64,6 +69,68 @@ namespace GameCampaignSdk
             session["startedAt"] = DeviceClock.IsoMs(StartedAtMs);
             session["endedAt"] = DeviceClock.IsoMs(StartedAtMs + SpanMs);
             return session;
+        }
+    }
+
+    /// <summary>
+    /// The spec's rules of a playtime session (core/schema/playtime-rules.ts <c>checkPlaytimeItem</c>, core/schema/rules.ts
+    /// <c>broken</c>): what a finished session breaks, as JavaScript's tracker details it before queueing. A live session keeps
+    /// them (its fields were checked at <c>Start</c>); a crashed run's record read back may not.
+    /// </summary>
+    internal static class SessionRules
+    {
+        private const string TimestampMessage = "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ";
+        private static readonly System.Text.RegularExpressions.Regex CreatorKeyPattern = new System.Text.RegularExpressions.Regex(Rules.CreatorKeyPattern, System.Text.RegularExpressions.RegexOptions.CultureInvariant);
+
+        /// <summary>The rules <paramref name="session"/> breaks, as details (<c>path</c>, <c>message</c>); empty when none.</summary>
+        internal static List<object> RuleBreaks(Dictionary<string, object> session)
+        {
+            var details = new List<object>();
+            Check(details, session, "sessionId", false, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
+            Check(details, session, "userId", false, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
+            Check(details, session, "durationSeconds", false, value => !(value is double) || double.IsNaN((double)value) || double.IsInfinity((double)value) ? "must be a number" : WholeFrom1((double)value) ? null : Rules.PositiveIntMessage);
+            Check(details, session, "startedAt", false, Timestamp);
+            Check(details, session, "endedAt", false, Timestamp);
+            Check(details, session, "campaignId", true, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
+            Check(details, session, "creatorKey", true, value => value is string ? (CreatorKeyPattern.IsMatch((string)value) ? null : Rules.CreatorKeyMessage) : "must be a string");
+            Check(details, session, "metadata", true, value => value is Dictionary<string, object> ? null : "must be an object");
+            // The spec's cross-field rule, judged only when both are timestamps (they compare as strings in time order).
+            var startedAt = Json.Str(session, "startedAt");
+            var endedAt = Json.Str(session, "endedAt");
+            if (Timestamp(startedAt) == null && Timestamp(endedAt) == null && string.CompareOrdinal(endedAt, startedAt) < 0) details.Add(Bridge.Args("path", "endedAt", "message", "must be greater than or equal to startedAt"));
+            return details;
+        }
+
+        /// <summary><c>path message; path message</c> (core/http/request-validation.ts <c>summarize</c>).</summary>
+        internal static string Summarize(List<object> details)
+        {
+            var parts = new List<string>();
+            foreach (var detail in details) parts.Add(Json.Str(Json.Obj(detail), "path") + " " + Json.Str(Json.Obj(detail), "message"));
+            return string.Join("; ", parts.ToArray());
+        }
+
+        /// <summary>A key present with null is checked (JavaScript's <c>broken</c> passes only an absent optional field).</summary>
+        private static void Check(List<object> details, Dictionary<string, object> session, string name, bool optional, Func<object, string> rule)
+        {
+            if (!session.ContainsKey(name))
+            {
+                if (!optional) details.Add(Bridge.Args("path", name, "message", "is required"));
+                return;
+            }
+            var message = rule(session[name]);
+            if (message != null) details.Add(Bridge.Args("path", name, "message", message));
+        }
+
+        /// <summary>core/schema/rules.ts <c>PositiveInt</c>: a safe integer of at least 1.</summary>
+        private static bool WholeFrom1(double value) { return value >= 1 && value <= 9007199254740991.0 && value == Math.Floor(value); }
+
+        /// <summary>core/schema/date-time.ts <c>isIsoMillis</c>: <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> naming a real day.</summary>
+        private static string Timestamp(object value)
+        {
+            if (!(value is string)) return "must be a string";
+            DateTime parsed;
+            var text = (string)value;
+            return text.Length == 24 && DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out parsed) ? null : TimestampMessage;
         }
     }
 

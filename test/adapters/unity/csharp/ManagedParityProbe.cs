@@ -35,6 +35,7 @@ internal static class ManagedParityProbe
         PauseWaitsForTheCheckpointOnly();
         UnreadableAnswers();
         TooShortDropped();
+        MalformedRecordDropped();
         UnusualRelayAnswers(args[1]);
         EventStory();
         CrashStory();
@@ -265,6 +266,41 @@ internal static class ManagedParityProbe
         Pass(500);
         Loop.Run(Tracker.Stop, "stop");
         Report["tooShortDropped"] = dropped;
+    }
+
+    /// <summary>
+    /// A session killed after 20 s whose running record then lacks <c>playedMs</c> and holds a negative <c>spanMs</c> (it still
+    /// parses): the next start-up's dropped event (invalid) as the game receives it, its error and details (the JavaScript
+    /// tracker's: core/tracker/tracker.ts <c>finish</c>, <c>checkPlaytimeItem</c>).
+    /// </summary>
+    private static void MalformedRecordDropped()
+    {
+        UnityProcess.Start(Loop);
+        Loop.Run(() => GameCampaign.Init(Options("malformed")), "init");
+        Loop.Run(() => Tracker.Start("c1"), "start");
+        Pass(20000);
+        UnityProcess.Start(Loop); // the OS kills the process
+        foreach (var path in Directory.GetFiles(Environment.GetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH"), "*.json", SearchOption.AllDirectories))
+        {
+            var record = Json.Obj(Json.Parse(File.ReadAllText(path)));
+            if (Path.GetFileName(Path.GetDirectoryName(path)) != "running" || Json.Str(record, "userId") != "malformed") continue;
+            record.Remove("playedMs");
+            record["spanMs"] = -5000.0;
+            File.WriteAllText(path, Json.Serialize(record));
+        }
+        var dropped = new List<object>();
+        Tracker.Dropped += e =>
+        {
+            var details = new List<object>();
+            if (e.Details != null) foreach (var detail in e.Details) details.Add(detail.ToJson());
+            dropped.Add(Bridge.Args("reason", e.Reason, "error", e.Error, "details", details));
+        };
+        var errors = new List<object>();
+        Tracker.Error += e => errors.Add(e.Kind);
+        Loop.Run(() => GameCampaign.Init(Options("malformed")), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["malformedDropped"] = dropped;
+        Report["malformedErrors"] = errors;
     }
 
     /// <summary>core/tracker/options.ts: a bad creatorKey or an empty campaignId throws at Start (and as Init's defaults), and the running session goes on.</summary>
