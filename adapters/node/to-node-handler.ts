@@ -127,10 +127,13 @@ const HEADERS_TIMEOUT_MS = 10_000;
  * 1 s check, which costs node:http one walk of its open connections a second. Options given are kept; the header
  * time-out stays within a `requestTimeout` given (node:http refuses a larger one).
  */
-function withTimeouts(options: ServerOptions): ServerOptions {
-  const { requestTimeout } = options;
+function withTimeouts(options: ServerOptions | null | undefined): ServerOptions {
+  // An option set to `undefined` (a config's unset field: `{ headersTimeout: config.headersTimeout }`) is not given:
+  // spread as it was, it replaced the 10 s and 1 s defaults with node:http's 60 s and 30 s. `null` is node:http's `{}`.
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as ServerOptions;
+  const { requestTimeout } = given;
   const limit = typeof requestTimeout === 'number' && requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
-  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...options };
+  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...given };
 }
 
 /**
