@@ -18,6 +18,11 @@ export function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?:
     req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(body);
     return undefined;
   }
+  // Bytes in another shape (a framework's Uint8Array, an ArrayBuffer): before, written as JSON (`{"0":123,...}`).
+  if (ArrayBuffer.isView(body) || Object.prototype.toString.call(body) === '[object ArrayBuffer]') {
+    req.rawBody = ArrayBuffer.isView(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : Buffer.from(body as ArrayBuffer);
+    return undefined;
+  }
   const text = parsedBodyText(body);
   if (typeof text === 'string') req.rawBody = Buffer.from(text);
   return text instanceof Response ? text : undefined;
@@ -36,14 +41,26 @@ const NOT_FINITE = '\u0000game-campaign-sdk:not-finite\u0000';
  * a middleware's promise) an unhandled rejection, which ends a Node process.
  */
 function parsedBodyText(body: unknown): string | Response {
-  let text: string;
+  let text: string | undefined;
   try {
     text = JSON.stringify(body, (_key, value: unknown) => (typeof value === 'number' && !Number.isFinite(value) ? `${NOT_FINITE}${value < 0 ? '-' : ''}` : value));
   } catch (error) {
     if (error instanceof RangeError) return validationErrorResponse([{ path: '(body)', message: TOO_DEEP_MESSAGE }]);
-    return errorResponse(400, 'BAD_REQUEST', `The body a parser mounted before the relay read cannot be written back as JSON (${(error as Error)?.message ?? String(error)})`);
+    return unwritable(error instanceof TypeError ? error.message : 'reading it threw');
   }
+  // A value JSON.stringify leaves out (a `toJSON` answering undefined, a function): before, `text.includes` threw.
+  if (typeof text !== 'string') return unwritable(`it is ${typeof body === 'object' ? 'an object whose toJSON gives nothing' : `a ${typeof body}`}`);
   // As JSON.stringify writes the marker (its NULs escaped); a client's string equal to it is refused as its own number.
   const marker = JSON.stringify(NOT_FINITE);
   return text.includes(marker.slice(1, -1)) ? text.split(JSON.stringify(`${NOT_FINITE}-`)).join('-1e400').split(marker).join('1e400') : text;
+}
+
+/**
+ * 400 `BAD_REQUEST` for a parser's result that cannot be written back. JSON.stringify's own TypeError (a BigInt, a
+ * circular object) is named; what a getter of the parser's object threw is not sent: it is the server's (before, its
+ * message went to the player, and a thrown value with no `message` and no `toString`, a null-prototype object, threw
+ * again in the catch, the handler's promise rejected with no answer).
+ */
+function unwritable(why: string): Response {
+  return errorResponse(400, 'BAD_REQUEST', `The body a parser mounted before the relay read cannot be written back as JSON (${why})`);
 }
