@@ -11,16 +11,17 @@ import { TOO_DEEP_MESSAGE } from '../../core/relay/request-body.js';
  * before calling us, since a signature covers the exact bytes.
  */
 export function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Response | undefined {
-  if (typeof req.rawBody === 'string') req.rawBody = Buffer.from(req.rawBody);
+  // @hono/node-server takes `rawBody` only as a Buffer (`instanceof Buffer`): bytes in another shape are made one, and
+  // anything else (`null`, a number a hook left) is no raw body, so the parser's result is used. Before, with a stream
+  // already read, either was answered 400 "The body could not be read".
+  if (req.rawBody !== undefined && !Buffer.isBuffer(req.rawBody)) req.rawBody = asBytes(req.rawBody);
   if (req.rawBody !== undefined || !req.readableDidRead || req.body === undefined) return undefined;
   const { body } = req;
-  if (Buffer.isBuffer(body) || typeof body === 'string') {
-    req.rawBody = Buffer.isBuffer(body) ? body : Buffer.from(body);
-    return undefined;
-  }
-  // Bytes in another shape (a framework's Uint8Array, an ArrayBuffer): before, written as JSON (`{"0":123,...}`).
-  if (ArrayBuffer.isView(body) || Object.prototype.toString.call(body) === '[object ArrayBuffer]') {
-    req.rawBody = ArrayBuffer.isView(body) ? Buffer.from(body.buffer, body.byteOffset, body.byteLength) : Buffer.from(body as ArrayBuffer);
+  // The bytes (`express.raw()`), the text (`express.text()`), or bytes in another shape (a framework's Uint8Array, an
+  // ArrayBuffer: before, written as JSON, `{"0":123,...}`).
+  const bytes = asBytes(body);
+  if (bytes) {
+    req.rawBody = bytes;
     return undefined;
   }
   const text = parsedBodyText(body);
@@ -63,4 +64,12 @@ function parsedBodyText(body: unknown): string | Response {
  */
 function unwritable(why: string): Response {
   return errorResponse(400, 'BAD_REQUEST', `The body a parser mounted before the relay read cannot be written back as JSON (${why})`);
+}
+
+/** `value` as a Buffer when it is a body's bytes or text: a Buffer, a string (UTF-8), any view of bytes, an ArrayBuffer. */
+export function asBytes(value: unknown): Buffer | undefined {
+  if (Buffer.isBuffer(value)) return value;
+  if (typeof value === 'string') return Buffer.from(value);
+  if (ArrayBuffer.isView(value)) return Buffer.from(value.buffer, value.byteOffset, value.byteLength);
+  return Object.prototype.toString.call(value) === '[object ArrayBuffer]' ? Buffer.from(value as ArrayBuffer) : undefined;
 }
