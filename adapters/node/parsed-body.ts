@@ -1,5 +1,6 @@
 /** A body a framework's parser (Express's `express.json()`, `raw()`, `text()`) read before the relay: its bytes again. */
 import type { IncomingMessage } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { errorResponse, validationErrorResponse } from '../../core/relay/answers.js';
 import { TOO_DEEP_MESSAGE } from '../../core/relay/request-body.js';
 
@@ -10,7 +11,7 @@ import { TOO_DEEP_MESSAGE } from '../../core/relay/request-body.js';
  * (`express.json()`: the relay's routes take nothing else). The webhook middleware refuses that last case
  * before calling us, since a signature covers the exact bytes.
  */
-export function useParsedBody(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Response | undefined {
+export function useParsedBody(req: (IncomingMessage | Http2ServerRequest) & { rawBody?: unknown; body?: unknown }): Response | undefined {
   // @hono/node-server takes `rawBody` only as a Buffer (`instanceof Buffer`): bytes in another shape are made one, and
   // anything else (`null`, a number a hook left) is no raw body, so the parser's result is used. Before, with a stream
   // already read, either was answered 400 "The body could not be read".

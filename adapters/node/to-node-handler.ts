@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
@@ -18,8 +19,11 @@ export interface FetchHandler {
   fetch(request: Request): Promise<Response> | Response;
 }
 
-/** A node:http request listener that also works as Express/Connect middleware. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
+/**
+ * A node:http request listener that also works as Express/Connect middleware, and as a node:http2 server's
+ * (`http2.createSecureServer({ allowHTTP1: true, ... }, handler)`: @hono/node-server reads its compatibility requests).
+ */
+export type NodeHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
 
 /**
  * A listener for a node:http server's `clientError` event: a request node:http's parser refuses (headers over 16 KiB,
@@ -78,7 +82,7 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   const refusedCors = (handler as { [REFUSED_REQUEST_CORS]?: RefusedRequestCors })[REFUSED_REQUEST_CORS];
   const cors: RefusedRequestCors = (request) => refusedCors?.(request) ?? {};
   const clientError = serverClientError([cors]);
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
@@ -150,8 +154,9 @@ function unreadableRequest(error: unknown): Response {
 }
 
 /** Writes a Fetch `Response` the handler did not make (a small JSON body) with `extra` headers. */
-async function writeAnswer(res: ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+async function writeAnswer(res: ServerResponse | Http2ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
   const text = await response.text();
   const headers: Record<string, string | number> = { ...Object.fromEntries(response.headers), ...extra, 'content-length': Buffer.byteLength(text) };
-  res.writeHead(response.status, headers).end(text);
+  // node:http2's compatibility response takes the same writeHead(status, headers) and end(text).
+  (res as ServerResponse).writeHead(response.status, headers).end(text);
 }

@@ -8,7 +8,9 @@
 import http2, { type ClientHttp2Session, type Http2Server, type OutgoingHttpHeaders } from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../../adapters/node/index.js';
+import { toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
+import { signWebhook } from '../../../core/webhooks/sign.js';
+import { couponRedeemed, SECRET } from '../../core/webhooks/fixtures.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from '../../core/relay/fake-service.js';
 
@@ -30,22 +32,22 @@ async function h2Session(server: Http2Server): Promise<ClientHttp2Session> {
 }
 
 /** One request on `session`: its status, headers and body text (a reset stream reads as status 0). */
-function exchange(session: ClientHttp2Session, headers: OutgoingHttpHeaders): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function exchange(session: ClientHttp2Session, headers: OutgoingHttpHeaders, body?: string): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve) => {
     const stream = session.request(headers);
     let head: Record<string, unknown> = {};
-    let body = '';
+    let text = '';
     stream.on('response', (h) => (head = h));
-    stream.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
+    stream.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
     stream.on('error', () => undefined);
-    stream.on('close', () => resolve({ status: Number(head[':status'] ?? 0), headers: head, body }));
-    stream.end();
+    stream.on('close', () => resolve({ status: Number(head[':status'] ?? 0), headers: head, body: text }));
+    stream.end(body);
   });
 }
 
 describe('toNodeHandler on a node:http2 server', () => {
-  // Cast: NodeHandler is typed for node:http's IncomingMessage (@hono/node-server serves node:http2's compat requests too).
-  const server = () => http2.createServer(toNodeHandler(relayOverFakeService({ basePath: '/campaign', cors: { origins: [ORIGIN] } }).relay) as never);
+  // No cast: NodeHandler takes node:http2's compatibility request and response (before p34 this line did not compile).
+  const server = () => http2.createServer(toNodeHandler(relayOverFakeService({ basePath: '/campaign', cors: { origins: [ORIGIN] } }).relay));
 
   // Found reviewing p32's diagnostics-channel listeners against node:http2: the `connect` listener wrote HTTP/1.1 text
   // to the response it took for a socket, so a CONNECT was answered `:status 200` (in HTTP/2, the tunnel opened: RFC
@@ -68,5 +70,20 @@ describe('toNodeHandler on a node:http2 server', () => {
     // The relay's own answer (no key, no body): not node:http2's, not the 417.
     expect(JSON.parse(served.body)).toMatchObject({ status: served.status, code: expect.any(String) });
     expect(served.status).not.toBe(417);
+  });
+});
+
+// p34: NodeHandler was typed for node:http only, so `http2.createServer(toNodeHandler(relay))` or a webhook middleware
+// there did not compile without a cast, though @hono/node-server serves node:http2's compatibility requests.
+describe('webhookMiddleware on a node:http2 server', () => {
+  it('verifies a delivery and emits its event', async () => {
+    const middleware = webhookMiddleware({ secret: SECRET });
+    const events: string[] = [];
+    middleware.on('event', (event) => void events.push(event.id));
+    const session = await h2Session(http2.createServer(middleware));
+    const payload = JSON.stringify(couponRedeemed());
+    const answer = await exchange(session, { ':method': 'POST', ':path': '/webhooks/campaign', 'content-type': 'application/json', ...signWebhook({ payload, secret: SECRET, id: 'msg_h2' }).headers }, payload);
+    expect(answer.status).toBe(204);
+    expect(events).toEqual(['evt_coupon_1']);
   });
 });
