@@ -96,7 +96,8 @@ export function clientErrorListener(answers: ClientErrorAnswers): (error: NodeJS
  *   `Connection: close` here.
  * - `connect`: 400 for `CONNECT` (a proxy's method; its target is a host and port, not a path), as for another target
  *   that is not a path. Without a listener node:http destroys the socket without a word (`_http_server.js`
- *   `onParserExecuteCommon`), which a client read as a network error.
+ *   `onParserExecuteCommon`), which a client read as a network error. On an HTTP/2 server (node:http2 answers an
+ *   unheard CONNECT 405 itself) the same 400, as an HTTP/2 response.
  */
 export function refuseUnservedRequests(server: EventEmitter, answers: ClientErrorAnswers, refuser: string): void {
   if (server.listenerCount('checkExpectation') === 0) {
@@ -109,10 +110,24 @@ export function refuseUnservedRequests(server: EventEmitter, answers: ClientErro
     });
   }
   if (server.listenerCount('connect') === 0) {
-    server.on('connect', (request: IncomingMessage, socket: Duplex) => {
-      const text = answers.body(400, `The request cannot be read: CONNECT ${request.url ?? ''} asks for a tunnel, and ${refuser} is not a proxy`);
+    server.on('connect', (request: IncomingMessage, socket: Duplex | ServerResponse) => {
+      const target = request.url || (request.headers as Record<string, unknown>)[':authority'] || '';
+      const text = answers.body(400, `The request cannot be read: CONNECT ${String(target)} asks for a tunnel, and ${refuser} is not a proxy`);
+      // node:http2's compatibility layer (an `http2.createServer`/`createSecureServer` server, lib/internal/http2/compat.js
+      // `onServerStream`) emits `connect` with a response, not a socket: HTTP/1.1 text written to it went out as the body
+      // of a 200, which in HTTP/2 opens the tunnel (RFC 9113 section 8.5: a 2xx answers CONNECT with the tunnel made).
+      if (isResponse(socket)) {
+        const cors = answers.cors({ target: undefined, origin: request.headers.origin });
+        socket.writeHead(400, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...cors }).end(text);
+        return;
+      }
       // Destroyed once written, as the parser errors' sockets are (node:http servers are allowHalfOpen).
       socket.end(`HTTP/1.1 400 Bad Request\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`, () => socket.destroy());
     });
   }
+}
+
+/** A response (node:http2's compatibility `Http2ServerResponse`) rather than the socket node:http passes `connect`. */
+function isResponse(value: Duplex | ServerResponse): value is ServerResponse {
+  return typeof (value as Partial<ServerResponse>).writeHead === 'function';
 }

@@ -21,8 +21,35 @@ function serverAnswers(policies: Iterable<RefusedRequestCors>): ClientErrorAnswe
   };
 }
 
+/**
+ * The CORS policies of the handlers serving on one server, held weakly: a handler made and dropped (one per request or
+ * per tenant behind a wrapper, a hot reload replacing the app) is no longer answered for, and it and its relay can be
+ * collected. Before, each one's policy stayed in the server's Set for the server's life, and with it the relay (the
+ * policy's closure shares `toNodeHandler`'s scope): a long-lived server's memory grew with every handler made, and
+ * every refused request asked every policy ever added.
+ */
+class WeakPolicies implements Iterable<RefusedRequestCors> {
+  private readonly refs = new Set<WeakRef<RefusedRequestCors>>();
+  private readonly held = new WeakSet<RefusedRequestCors>();
+
+  add(policy: RefusedRequestCors): void {
+    if (this.held.has(policy)) return;
+    for (const ref of this.refs) if (ref.deref() === undefined) this.refs.delete(ref);
+    this.refs.add(new WeakRef(policy));
+    this.held.add(policy);
+  }
+
+  *[Symbol.iterator](): Iterator<RefusedRequestCors> {
+    for (const ref of this.refs) {
+      const policy = ref.deref();
+      if (policy) yield policy;
+      else this.refs.delete(ref);
+    }
+  }
+}
+
 /** The servers {@link listenForClientErrors} has looked at, with the CORS policies of the handlers serving on each. */
-const serverPolicies = new WeakMap<object, Set<RefusedRequestCors>>();
+const serverPolicies = new WeakMap<object, WeakPolicies>();
 
 /**
  * Adds a `clientError` listener to `server` (the socket's server, `socket.server` in node's net.js `onconnection`) the
@@ -37,7 +64,7 @@ export function listenForClientErrors(server: unknown, cors: RefusedRequestCors)
   if (!(server instanceof EventEmitter)) return;
   let policies = serverPolicies.get(server);
   if (!policies) {
-    serverPolicies.set(server, (policies = new Set()));
+    serverPolicies.set(server, (policies = new WeakPolicies()));
     if (server.listenerCount('clientError') === 0) server.on('clientError', serverClientError(policies));
     // An unmet `Expect` (node:http: an empty 417, the connection kept) and `CONNECT` (a dropped socket).
     refuseUnservedRequests(server, serverAnswers(policies), 'the server');

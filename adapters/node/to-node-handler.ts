@@ -5,6 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import type { Duplex } from 'node:stream';
 import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
@@ -18,8 +19,11 @@ export interface FetchHandler {
   fetch(request: Request): Promise<Response> | Response;
 }
 
-/** A node:http request listener that also works as Express/Connect middleware. */
-export type NodeHandler = (req: IncomingMessage, res: ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
+/**
+ * A node:http request listener that also works as Express/Connect middleware, and as a node:http2 server's
+ * (`http2.createSecureServer({ allowHTTP1: true, ... }, handler)`: @hono/node-server reads its compatibility requests).
+ */
+export type NodeHandler = (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse, next?: (error?: unknown) => void) => Promise<void>;
 
 /**
  * A listener for a node:http server's `clientError` event: a request node:http's parser refuses (headers over 16 KiB,
@@ -78,7 +82,7 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   const refusedCors = (handler as { [REFUSED_REQUEST_CORS]?: RefusedRequestCors })[REFUSED_REQUEST_CORS];
   const cors: RefusedRequestCors = (request) => refusedCors?.(request) ?? {};
   const clientError = serverClientError([cors]);
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
@@ -127,10 +131,13 @@ const HEADERS_TIMEOUT_MS = 10_000;
  * 1 s check, which costs node:http one walk of its open connections a second. Options given are kept; the header
  * time-out stays within a `requestTimeout` given (node:http refuses a larger one).
  */
-function withTimeouts(options: ServerOptions): ServerOptions {
-  const { requestTimeout } = options;
+function withTimeouts(options: ServerOptions | null | undefined): ServerOptions {
+  // An option set to `undefined` (a config's unset field: `{ headersTimeout: config.headersTimeout }`) is not given:
+  // spread as it was, it replaced the 10 s and 1 s defaults with node:http's 60 s and 30 s. `null` is node:http's `{}`.
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined)) as ServerOptions;
+  const { requestTimeout } = given;
   const limit = typeof requestTimeout === 'number' && requestTimeout > 0 ? Math.min(HEADERS_TIMEOUT_MS, requestTimeout) : HEADERS_TIMEOUT_MS;
-  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...options };
+  return { headersTimeout: limit, connectionsCheckingInterval: 1_000, ...given };
 }
 
 /**
@@ -147,8 +154,9 @@ function unreadableRequest(error: unknown): Response {
 }
 
 /** Writes a Fetch `Response` the handler did not make (a small JSON body) with `extra` headers. */
-async function writeAnswer(res: ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
+async function writeAnswer(res: ServerResponse | Http2ServerResponse, response: Response, extra: Record<string, string>): Promise<void> {
   const text = await response.text();
   const headers: Record<string, string | number> = { ...Object.fromEntries(response.headers), ...extra, 'content-length': Buffer.byteLength(text) };
-  res.writeHead(response.status, headers).end(text);
+  // node:http2's compatibility response takes the same writeHead(status, headers) and end(text).
+  (res as ServerResponse).writeHead(response.status, headers).end(text);
 }

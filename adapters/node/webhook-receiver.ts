@@ -2,8 +2,10 @@
  * The webhook receiver as node:http / Express middleware. Wiring only: verification, replay refusal,
  * events and `waitFor` live in core (`createWebhookReceiver`).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest } from 'node:http2';
 import { createWebhookReceiver, type WebhookReceiver, type WebhookReceiverOptions } from '../../core/webhooks/receiver.js';
+import { asBytes } from './parsed-body.js';
 import { servesAs } from './server-listeners.js';
 import { toNodeHandler, type NodeHandler, type NodeHandlerWithClientError } from './to-node-handler.js';
 
@@ -41,7 +43,7 @@ export function webhookMiddleware(receiverOrOptions: WebhookReceiver | WebhookRe
     const problem = rawBodyProblem(req);
     if (!problem) return handle(req, res, next);
     if (next) return next(problem);
-    res.writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'body_already_read', message: problem.message }));
+    (res as ServerResponse).writeHead(500, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'body_already_read', message: problem.message }));
   };
   servesAs(middleware, handle);
   return Object.assign(middleware, {
@@ -62,11 +64,11 @@ function isReceiver(value: WebhookReceiver | WebhookReceiverOptions): value is W
 
 /**
  * An error when a body parser consumed the body and kept no raw copy: neither `req.rawBody` nor a `req.body`
- * that is still the bytes (`express.raw()`) or the text (`express.text()`). `toNodeHandler` hands those on.
+ * that is still the bytes (`express.raw()`, a Uint8Array) or the text (`express.text()`). `toNodeHandler` hands those on.
  */
-function rawBodyProblem(req: IncomingMessage & { rawBody?: unknown; body?: unknown }): Error | undefined {
-  const raw = req.rawBody ?? req.body;
-  if (!req.readableDidRead || Buffer.isBuffer(raw) || typeof raw === 'string') return undefined;
+function rawBodyProblem(req: (IncomingMessage | Http2ServerRequest) & { rawBody?: unknown; body?: unknown }): Error | undefined {
+  // Bytes in any shape, as toNodeHandler (parsed-body.ts `useParsedBody`) hands them on: a Uint8Array `rawBody` was refused.
+  if (!req.readableDidRead || asBytes(req.rawBody) || asBytes(req.body)) return undefined;
   return new Error(
     'webhookMiddleware: the request body was already read by a body parser and no req.rawBody was kept, so the signature cannot be checked. ' +
       'Mount webhookMiddleware before express.json() (or use a parser that keeps req.rawBody).',

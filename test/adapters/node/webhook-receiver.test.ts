@@ -138,6 +138,23 @@ describe('webhookMiddleware over real HTTP', () => {
     await expect(middleware.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
   });
 
+  // p34, reviewing parsed-body.ts: a parser's verify hook that kept the bytes as a Uint8Array (not a Buffer) was told
+  // 'no req.rawBody was kept' (500), and @hono/node-server takes rawBody only as a Buffer.
+  it('works after a body parser that kept req.rawBody as a Uint8Array', async () => {
+    const middleware = webhookMiddleware({ secret: SECRET });
+    const url = await listen(
+      (req, res) =>
+        void parseJsonBody(req, true).then(() => {
+          const raw = (req as IncomingMessage & { rawBody: Buffer }).rawBody;
+          Object.assign(req, { rawBody: new Uint8Array(raw.buffer.slice(raw.byteOffset, raw.byteOffset + raw.byteLength)) });
+          return middleware(req, res);
+        }),
+    );
+
+    expect((await send(url, signed(couponRedeemed()))).status).toBe(204);
+    await expect(middleware.waitFor({ callbackId: 'cb-1' })).resolves.toEqual(received(couponRedeemed()));
+  });
+
   it('passes an error to next after a body parser that kept no raw body', async () => {
     const middleware = webhookMiddleware({ secret: SECRET });
     const passed: unknown[] = [];

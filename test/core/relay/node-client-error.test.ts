@@ -313,6 +313,16 @@ describe('createNodeServer: a client trickling its headers', () => {
     expect(createNodeServer(relay, { headersTimeout: 20_000 }).headersTimeout).toBe(20_000);
   });
 
+  // p34, reviewing withTimeouts: options spread as given, so a config's unset field (`headersTimeout: undefined`)
+  // replaced the 10 s default with node:http's 60 s; `null` (which node:http takes as no options) threw a TypeError.
+  it('takes an option set to undefined, and null options, as not given', () => {
+    const relay = relayOverFakeService().relay;
+    const unset = createNodeServer(relay, { headersTimeout: undefined, requestTimeout: undefined, connectionsCheckingInterval: undefined });
+    expect([unset.headersTimeout, unset.requestTimeout]).toEqual([10_000, 300_000]);
+    expect(createNodeServer(relay, { headersTimeout: undefined, requestTimeout: 4_000 }).headersTimeout).toBe(4_000);
+    expect(createNodeServer(relay, null as never).headersTimeout).toBe(10_000); // from JavaScript
+  });
+
   it('answers 408 in the error body once the header time-out has passed, not at node:http\'s 30 s check', async () => {
     const port = await listen(createNodeServer(relayOverFakeService().relay, { headersTimeout: 300, requestTimeout: 600 }));
     const answer = await new Promise<string>((resolve) => {

@@ -168,6 +168,9 @@ describe('the relay behind a body parser (express.json() before it)', () => {
   it.each([
     ['the parsed req.body', 'bob', (raw: string) => ({ body: JSON.parse(raw) as unknown })],
     ['a string req.rawBody kept by a verify hook', 'carol', (raw: string) => ({ body: JSON.parse(raw) as unknown, rawBody: raw })],
+    // p34: @hono/node-server takes rawBody only as a Buffer; these were answered 400 "The body could not be read".
+    ['a Uint8Array req.rawBody kept by a verify hook', 'gina', (raw: string) => ({ body: JSON.parse(raw) as unknown, rawBody: new Uint8Array(Buffer.from(raw)) })],
+    ['the parsed req.body beside a req.rawBody of null', 'hugo', (raw: string) => ({ body: JSON.parse(raw) as unknown, rawBody: null })],
   ])('takes %s as the body: the sessions are recorded, not refused as empty', async (_, user, leftByParser) => {
     const behindParser = createServer(async (req, res) => {
       const chunks: Buffer[] = [];
@@ -239,6 +242,40 @@ describe('the relay behind a body parser: a parsed body that does not write back
       expect(parser.rejections).toEqual([]);
     } finally {
       await parser.close();
+    }
+  });
+
+  // p34, reviewing parsedBodyText with what a parser or a game server's own middleware may leave: a value JSON.stringify
+  // writes as nothing threw at `text.includes` (no answer, an unhandled rejection under Express 4); a thrown value with
+  // no message or toString threw again in the catch; a getter's own error message went to the player; bytes in a
+  // Uint8Array were written as `{"0":123,...}` and refused.
+  it.each([
+    ['an object whose toJSON gives undefined', () => ({ toJSON: () => undefined }), 'toJSON gives nothing'],
+    ['a function', () => () => undefined, 'a function'],
+    ['a getter throwing a null-prototype object', () => Object.defineProperty({}, 'sessions', { enumerable: true, get: () => { throw Object.create(null); } }), 'reading it threw'],
+    ['a getter throwing an Error of its own', () => Object.defineProperty({}, 'sessions', { enumerable: true, get: () => { throw new Error('db password hunter2'); } }), 'reading it threw'],
+  ])('answers %s 400 BAD_REQUEST, the handler not failing, nothing of the server\'s error sent', async (_, parse, says) => {
+    const parser = await behindParser(parse);
+    try {
+      const answer = await post(parser.url, JSON.stringify({ sessions: sessions('dora', 1) }));
+      expect(answer).toEqual({ status: 400, body: expect.objectContaining({ code: 'BAD_REQUEST', message: expect.stringContaining(says) }) });
+      expect(JSON.stringify(answer.body)).not.toContain('hunter2');
+      expect(parser.rejections).toEqual([]);
+    } finally {
+      await parser.close();
+    }
+  });
+
+  it('takes bytes a parser left as a Uint8Array or an ArrayBuffer as the body', async () => {
+    for (const parse of [(raw: string) => new Uint8Array(Buffer.from(raw)), (raw: string) => new Uint8Array(Buffer.from(`  ${raw}`)).subarray(2), (raw: string) => new Uint8Array(Buffer.from(raw)).slice().buffer]) {
+      const parser = await behindParser(parse);
+      try {
+        const answer = await post(parser.url, JSON.stringify({ sessions: sessions('dora', 1) }));
+        // Forwarded as the player's (the service may answer a repeat SKIPPED), not refused as an object `{"0":123,...}`.
+        expect(answer).toMatchObject({ status: 200, body: { data: { results: [{ sessionId: 's-dora-0', status: expect.any(String) }] } } });
+      } finally {
+        await parser.close();
+      }
     }
   });
 
