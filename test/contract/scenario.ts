@@ -56,7 +56,7 @@ export type Step =
   | { quit: Record<string, never> }
   | { network: 'online' | 'offline' }
   | { relay: RelayMode }
-  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'unwritable' | 'writable' }
+  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'foreign-user' | 'unwritable' | 'writable' }
   | { optOut: boolean }
   | { erase: Record<string, never> }
   | { expect: Expectation };
@@ -84,7 +84,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
     v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
       ? undefined
       : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
-  storage: (v) => (v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "newer", "foreign-id", "unwritable" or "writable"'),
+  storage: (v) => (v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'foreign-user' || v === 'unwritable' || v === 'writable' ? undefined : 'needs "truncate", "newer", "foreign-id", "foreign-user", "unwritable" or "writable"'),
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),
