@@ -48,6 +48,14 @@ describe('the contract relays follow the real relay on the player', () => {
     expect(relays.received.map(({ sessionId, player }) => ({ sessionId, player }))).toEqual([{ sessionId: ID2, player: 'p1' }]);
   });
 
+  it('a batch the real relay refuses is answered as it does: over 1000 sessions 400 VALIDATION_ERROR, a body over 1 MiB 413', async () => {
+    const many = Array.from({ length: 1001 }, (_, i) => session(`${String(i).padStart(8, '0')}-1111-4111-8111-111111111111`, 'p1'));
+    const tooMany = await post(many, 'Bearer p1');
+    expect({ status: tooMany.status, code: tooMany.body['code'], received: tooMany.relays.received.length }).toEqual({ status: 400, code: 'VALIDATION_ERROR', received: 0 });
+    const large = await post([{ ...session(ID1, 'p1'), metadata: { note: 'x'.repeat(1024 * 1024) } }], 'Bearer p1');
+    expect({ status: large.status, received: large.relays.received.length }).toEqual({ status: 413, received: 0 });
+  });
+
   it("another user's item is the relay's own FAILED under a scripted item status too (it never reaches the service)", async () => {
     const relays = createRelays();
     relays.answer({ itemStatus: 'PENDING' });

@@ -9,6 +9,7 @@
  */
 import type { FetchLike } from '../../core/platform.js';
 import { answerPlaytime, USER_MISMATCH_ERROR } from '../../core/relay/playtime.js';
+import { SERVICE_MAX_BODY_BYTES } from '../../core/schema/json-limits.js';
 import { createFakeRelay, errorAnswer, type FakeRelay } from '../core/tracker/fake-relay.js';
 import type { Environment, RelayMode } from './scenario.js';
 
@@ -125,6 +126,11 @@ export function createRelays(): Relays {
         if (!player) {
           refused++;
           return errorAnswer(401, 'UNAUTHORIZED', 'Authentication failed');
+        }
+        // core/relay/request-body.ts readJsonBody after `authenticate`: a body over `maxBodyBytes` (default the service's 1 MiB).
+        if (new TextEncoder().encode(String(init?.body)).length > SERVICE_MAX_BODY_BYTES) {
+          refused++;
+          return errorAnswer(413, 'BAD_REQUEST', `The body is larger than ${SERVICE_MAX_BODY_BYTES} bytes`);
         }
         const rule = await realRelayRule(body, player);
         if (rule instanceof Response) {

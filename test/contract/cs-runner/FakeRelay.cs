@@ -70,9 +70,12 @@ internal sealed class FakeRelay
         headers.TryGetValue("authorization", out authorization);
         var player = authorization != null && authorization.StartsWith("Bearer ", StringComparison.Ordinal) ? authorization.Substring(7) : null;
         if (player == null) return new HttpAnswer { Status = 401, Body = Error(401, "UNAUTHORIZED", "Authentication failed") };
+        // core/relay/request-body.ts readJsonBody after `authenticate`: a body over the relay's default 1 MiB (SERVICE_MAX_BODY_BYTES).
+        if (System.Text.Encoding.UTF8.GetByteCount(body ?? "") > 1024 * 1024) return new HttpAnswer { Status = 413, Body = Error(413, "BAD_REQUEST", "The body is larger than 1048576 bytes") };
         var request = Json.Obj(Json.Parse(body));
         var sessions = request == null ? null : Json.Field(request, "sessions") as List<object>;
-        if (sessions == null) return new HttpAnswer { Status = 400, Body = Error(400, "VALIDATION_ERROR", "no sessions") };
+        // core/schema/playtime.ts BulkPlaytimeItems: 1 to MAX_BULK_ITEMS (1000) sessions, else the whole batch is a 400.
+        if (sessions == null || sessions.Count < 1 || sessions.Count > 1000) return new HttpAnswer { Status = 400, Body = Error(400, "VALIDATION_ERROR", "sessions must hold 1 to 1000 sessions") };
         if (Json.Str(request, "sentAt") == null) Violations.Add("a request without sentAt");
         var isTest = Json.Bool(request, "isTest") == true;
         var others = 0;
