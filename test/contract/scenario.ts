@@ -56,7 +56,7 @@ export type Step =
   | { quit: Record<string, never> }
   | { network: 'online' | 'offline' }
   | { relay: RelayMode }
-  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'unwritable' | 'writable' | RecordEdit }
+  | { storage: 'truncate' | 'newer' | 'foreign-id' | 'foreign-user' | 'unwritable' | 'writable' | RecordEdit }
   | { optOut: boolean }
   | { erase: Record<string, never> }
   | { expect: Expectation };
@@ -106,9 +106,9 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
       ? undefined
       : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
   storage: (v) =>
-    v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'unwritable' || v === 'writable' || checkEdit(v)
+    v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'foreign-user' || v === 'unwritable' || v === 'writable' || checkEdit(v)
       ? undefined
-      : 'needs "truncate", "newer", "foreign-id", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least), {"rename": "<session id>"} or {"replace": <JSON>}',
+      : 'needs "truncate", "newer", "foreign-id", "foreign-user", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least), {"rename": "<session id>"} or {"replace": <JSON>}',
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),

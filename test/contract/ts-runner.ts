@@ -105,7 +105,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     process.campaign = createGameCampaign({
       platform,
       clientKey: clientKey(game, environment),
-      relay: { url: relayUrl(game, environment) },
+      relay: { url: relayUrl(game, environment), headers: { authorization: `Bearer ${player}` } }, // the player's credentials, as cs-runner/ScenarioRunner.cs sends
       userId: player,
       tracker: { ...scenario.options, ...options, ...(environment === 'sandbox' ? { isTest: true } : {}) },
     });
@@ -135,6 +135,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
       if (step.storage === 'truncate') return storage.truncate();
       if (step.storage === 'newer') return storage.addNewerFields();
       if (step.storage === 'foreign-id') return storage.addNewerFields({ sessionId: FOREIGN_SESSION_ID });
+      if (step.storage === 'foreign-user') return storage.addNewerFields({ userId: 'p2' });
       if (typeof step.storage === 'object' && step.storage.rename !== undefined) return storage.renameRunning(step.storage.rename);
       if (typeof step.storage === 'object' && 'replace' in step.storage) return storage.replaceRunning(step.storage.replace);
       if (typeof step.storage === 'object') return storage.addNewerFields(step.storage.set ?? {}, step.storage.remove);

@@ -1,6 +1,8 @@
 // The relays of every game and environment in one process, behind the package's HTTP seam
 // (HttpExchange.Transport): each records a session id once (SUCCESS) and answers SKIPPED for one it has, binds the
-// player from the Authorization header as a real relay's `authenticate` does (core/relay), and answers as scripted:
+// player from the Authorization header as a real relay's `authenticate` does (core/relay), refuses another user's
+// items by the real relay's rule (core/relay/playtime.ts answerPlaytime: each FAILED with USER_MISMATCH_ERROR, never
+// forwarded; a batch of only such items a 403 FORBIDDEN; the TS runner's relays.ts calls that function), and answers as scripted:
 // a status (with Retry-After), unreachable (a connection error), or FAILED for every item. When the device is offline
 // (Application.internetReachability) every request fails as a connection error. Answers arrive on a later turn of
 // the main thread (its work runs on the tracker's IoQueue worker, off the main thread, as a request does).
@@ -53,48 +55,66 @@ internal sealed class FakeRelay
         if (parts.Length != 7 || method != "POST" || parts[5] != "playtime" || parts[6] != "sessions" || !parts[2].EndsWith(".example", StringComparison.Ordinal))
         {
             Violations.Add("unexpected request " + method + " " + url);
-            return new HttpAnswer { Status = 404, Body = Error("NOT_FOUND", "no route") };
+            return new HttpAnswer { Status = 404, Body = Error(404, "NOT_FOUND", "no route") };
         }
         Sends++;
         var game = parts[2].Substring(0, parts[2].Length - ".example".Length);
         var environment = parts[3];
         if (Mode == "status")
         {
-            var code = Status == 401 ? "UNAUTHORIZED" : Status == 403 ? "FORBIDDEN" : Status == 429 ? "RATE_LIMITED" : "INTERNAL_ERROR";
-            return new HttpAnswer { Status = Status, Body = Error(code, "scripted " + Status), RetryAfter = RetryAfterSeconds.HasValue ? RetryAfterSeconds.Value.ToString(System.Globalization.CultureInfo.InvariantCulture) : null };
+            // The same table as relays.ts STATUS_CODES (core/schema/error-codes.ts; the relay's 503 is INTERNAL_ERROR).
+            var code = Status == 400 ? "BAD_REQUEST" : Status == 401 ? "UNAUTHORIZED" : Status == 403 ? "FORBIDDEN" : Status == 413 ? "PAYLOAD_TOO_LARGE" : Status == 429 ? "RATE_LIMITED" : "INTERNAL_ERROR";
+            return new HttpAnswer { Status = Status, Body = Error(Status, code, "scripted answer " + Status), RetryAfter = RetryAfterSeconds.HasValue ? RetryAfterSeconds.Value.ToString(System.Globalization.CultureInfo.InvariantCulture) : null };
         }
         string authorization;
         headers.TryGetValue("authorization", out authorization);
         var player = authorization != null && authorization.StartsWith("Bearer ", StringComparison.Ordinal) ? authorization.Substring(7) : null;
-        if (player == null) return new HttpAnswer { Status = 401, Body = Error("UNAUTHORIZED", "no credentials") };
+        if (player == null) return new HttpAnswer { Status = 401, Body = Error(401, "UNAUTHORIZED", "Authentication failed") };
+        // core/relay/request-body.ts readJsonBody after `authenticate`: a body over the relay's default 1 MiB (SERVICE_MAX_BODY_BYTES).
+        if (System.Text.Encoding.UTF8.GetByteCount(body ?? "") > 1024 * 1024) return new HttpAnswer { Status = 413, Body = Error(413, "BAD_REQUEST", "The body is larger than 1048576 bytes") };
         var request = Json.Obj(Json.Parse(body));
         var sessions = request == null ? null : Json.Field(request, "sessions") as List<object>;
-        if (sessions == null) return new HttpAnswer { Status = 400, Body = Error("BAD_REQUEST", "no sessions") };
+        // core/schema/playtime.ts BulkPlaytimeItems: 1 to MAX_BULK_ITEMS (1000) sessions, else the whole batch is a 400.
+        if (sessions == null || sessions.Count < 1 || sessions.Count > 1000) return new HttpAnswer { Status = 400, Body = Error(400, "VALIDATION_ERROR", "sessions must hold 1 to 1000 sessions") };
         if (Json.Str(request, "sentAt") == null) Violations.Add("a request without sentAt");
         var isTest = Json.Bool(request, "isTest") == true;
+        var others = 0;
+        foreach (var item in sessions) if (Json.Str(Json.Obj(item), "userId") != player) others++;
+        // core/relay/playtime.ts answerPlaytime: every item another user's is a 403 (the game's credentials are not this player's).
+        if (others > 0 && others == sessions.Count) return new HttpAnswer { Status = 403, Body = Error(403, "FORBIDDEN", UserMismatchError + ": sign this player in again to send their sessions") };
         var results = new List<object>();
+        int successful = 0, failed = 0, skipped = 0;
         foreach (var item in sessions)
         {
             var session = Json.Obj(item);
             var sessionId = Json.Str(session, "sessionId");
-            if (Mode == "itemStatus") results.Add(Bridge.Args("sessionId", sessionId, "status", ItemStatus));
-            else if (Mode == "reject") results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", RejectReason));
-            else if (Json.Str(session, "userId") != player) results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", "another user's session"));
-            else if (!recordedIds.Add(game + "/" + environment + "/" + sessionId)) results.Add(Bridge.Args("sessionId", sessionId, "status", "SKIPPED"));
+            // Another user's item is the relay's own FAILED, before the service (scripted) sees it.
+            if (Json.Str(session, "userId") != player) { failed++; results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", UserMismatchError)); }
+            else if (Mode == "itemStatus") results.Add(ItemStatus == null ? Bridge.Args("sessionId", sessionId) : Bridge.Args("sessionId", sessionId, "status", ItemStatus));
+            else if (Mode == "reject") { failed++; results.Add(Bridge.Args("sessionId", sessionId, "status", "FAILED", "error", RejectReason)); }
+            else if (!recordedIds.Add(game + "/" + environment + "/" + sessionId)) { skipped++; results.Add(Bridge.Args("sessionId", sessionId, "status", "SKIPPED")); }
             else
             {
                 var wire = new Dictionary<string, object>(session);
                 wire.Remove("sessionId");
                 Received.Add(new ReceivedSession { SessionId = sessionId, Player = player, DurationSeconds = Json.Num(session, "durationSeconds") ?? -1, Game = game, Environment = environment, IsTest = isTest, Wire = wire });
+                successful++;
                 results.Add(Bridge.Args("sessionId", sessionId, "status", "SUCCESS"));
             }
         }
         var retryAfter = Mode == "itemStatus" && RetryAfterSeconds.HasValue ? RetryAfterSeconds.Value.ToString(System.Globalization.CultureInfo.InvariantCulture) : null;
-        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", Bridge.Args("results", results)), RetryAfter = retryAfter };
+        // The counts as the real relay recomputes them (core/relay/playtime.ts summarizeResults), as relays.ts's fake answers.
+        var data = Bridge.Args("totalRequested", (double)results.Count, "successful", (double)successful, "failed", (double)failed, "skipped", (double)skipped, "results", results);
+        return new HttpAnswer { Status = 200, Body = Bridge.Args("data", data), RetryAfter = retryAfter };
     }
 
-    private static Dictionary<string, object> Error(string code, string message)
+    /// <summary>core/relay/playtime.ts USER_MISMATCH_ERROR: the relay's error for an item of another user.</summary>
+    internal const string UserMismatchError = "userId does not match the authenticated user";
+
+    /// <summary>The spec's error body (core/schema/error-codes.ts errorBody), as relays.ts's fake answers it.</summary>
+    private static Dictionary<string, object> Error(int status, string code, string message)
     {
-        return Bridge.Args("code", code, "message", message);
+        var name = status == 400 ? "Bad Request" : status == 401 ? "Unauthorized" : status == 403 ? "Forbidden" : status == 404 ? "Not Found" : status == 413 ? "Payload Too Large" : status == 429 ? "Too Many Requests" : status == 503 ? "Service Unavailable" : "Internal Server Error";
+        return Bridge.Args("status", (double)status, "error", name, "code", code, "message", message);
     }
 }

@@ -333,7 +333,7 @@ internal sealed partial class Scenario
                 using (var stream = new FileStream(paths[i], FileMode.Open, FileAccess.Write)) stream.SetLength(kept);
             }
         }
-        else if (state == "newer" || state == "foreign-id")
+        else if (state == "newer" || state == "foreign-id" || state == "foreign-user")
         {
             // test/contract/device-storage.ts NEWER_FIELDS: the fields a newer SDK (or a damaged file) may hold.
             var root = Path.Combine(device, "GameCampaign");
@@ -342,7 +342,8 @@ internal sealed partial class Scenario
                 if (Path.GetFileName(Path.GetDirectoryName(path)) != "running") continue;
                 var record = Json.Obj(Json.Parse(File.ReadAllText(path)));
                 if (record == null) continue;
-                if (state == "foreign-id") record["sessionId"] = "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b"; // device-storage.ts FOREIGN_SESSION_ID
+                if (state == "foreign-user") record["userId"] = "p2"; // FORMAT.md "foreign-user"
+                else if (state == "foreign-id") record["sessionId"] = "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b"; // device-storage.ts FOREIGN_SESSION_ID
                 else
                 {
                     record["tier"] = "gold";
