@@ -363,6 +363,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const recover = async (record: RunningRecord) => {
     await queue.sync();
     if (queue.has(record.sessionId)) return running.remove(record.sessionId);
+    // The player whose storage holds it, as its key names the session: a record edited to name another player was sent
+    // as theirs, refused by the relay (another player's) with an `auth` error at every retry.
+    record.userId = config.userId;
     if (!disposed) await endRecord(record, 'recovered');
     requestFlush('startup');
   };

@@ -75,6 +75,10 @@ namespace GameCampaignSdk
                 await running.Remove(record.SessionId); // queued just before the process died
                 return;
             }
+            // The player whose folder holds it, as its file's name names the session (core/tracker/tracker.ts recover): a record
+            // edited to name another player was sent as theirs, refused by the relay (another player's) with an auth error at
+            // every retry (contract scenario kill-recovered-foreign-user.json).
+            record.Fields["userId"] = sdk.UserId;
             var session = record.ToSession();
             sdk.Emit("session:end", Bridge.Args("sessionId", record.SessionId, "reason", "recovered", "session", session));
             var finished = Finish(session, record, null, recovered: true);
