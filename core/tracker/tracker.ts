@@ -164,7 +164,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    */
   const exit = (lifecycle.pageExit as StartPageExit | undefined)?.(platform, config, instanceId, running, clockMoved);
   // A session held in memory only (its write failed) keeps its running record until it leaves the queue.
-  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, emitDropped, storageError, clockMoved, (sessionId) => void running.remove(sessionId), exit);
+  const queue = sessionQueue(storage, queuePrefix, config.maxQueue, emitDropped, storageError, clockMoved, running.remove, exit);
   /**
    * Until start-up has looked for crashed sessions, nothing is sent: a session queued just before a crash (its
    * running record not yet deleted) must still be in the queue when recovery asks, or it would be recovered
