@@ -19,16 +19,17 @@ import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
  * ```
  */
 export function withKeepaliveQuota(fetch: FetchLike, limit: number = KEEPALIVE_BODY_LIMIT): FetchLike {
-  let inFlight = 0;
+  /** What the keepalive bodies in flight through this fetch leave of the quota, bytes. */
+  let left = limit;
   return async (input, init) => {
     const bytes = init?.keepalive && typeof init.body === 'string' ? utf8Length(init.body) : 0;
     if (bytes === 0) return fetch(input, init);
-    if (inFlight + bytes >= limit) return fetch(input, { ...init, keepalive: false });
-    inFlight += bytes;
+    if (bytes >= left) return fetch(input, { ...init, keepalive: false });
+    left -= bytes;
     try {
       return await fetch(input, init);
     } finally {
-      inFlight -= bytes;
+      left += bytes;
     }
   };
 }
