@@ -64,18 +64,19 @@ const SENT_AT_SAMPLE = new Date(0).toISOString();
  * The keepalive body bytes every tracker of this copy of the SDK has in flight: the quota is the page's, so two trackers
  * on one page (two games or players, each its `createGameCampaign`) leaving it together share it. Before, each counted
  * its own, and the second one's exit request, past the page's 64 KiB, was refused: none of its sessions left.
+ * Counted as what is left of the quota (bytes).
  */
-let inFlight = 0;
+let left = KEEPALIVE_BODY_LIMIT;
 
 /** The {@link KeepaliveSizer} of one player's flushes to a relay (`isTest` as they are sent). */
 export function keepaliveSizer(isTest: boolean | undefined): KeepaliveSizer {
   const bodyBytes = (sessions: RelaySession[]) => utf8Length(playtimeBody(sessions, isTest, SENT_AT_SAMPLE));
   return {
-    chunks: (items) => chunkBySize(items, bodyBytes([]), KEEPALIVE_BODY_LIMIT - inFlight),
+    chunks: (items) => chunkBySize(items, bodyBytes([]), left),
     sending(sessions) {
       const bytes = bodyBytes(sessions);
-      inFlight += bytes;
-      return () => (inFlight -= bytes);
+      left -= bytes;
+      return () => (left += bytes);
     },
   };
 }
