@@ -113,9 +113,9 @@ export class AbortError extends CampaignError {
  * `instanceof` alone so that it works across realms and duplicated bundles.
  */
 export function isCampaignError(value: unknown, code?: string): value is CampaignError {
-  if (typeof value !== 'object' || value === null) return false;
-  const error = value as Partial<CampaignError>;
-  const ok = value instanceof CampaignError || (typeof error.name === 'string' && typeof error.code === 'string' && 'status' in error);
+  const error = value as Partial<CampaignError> | null;
+  if (typeof error !== 'object' || error === null) return false;
+  const ok = error instanceof CampaignError || (typeof error.name === 'string' && typeof error.code === 'string' && 'status' in error);
   return ok && (code === undefined || error.code === code);
 }
 
