@@ -12,7 +12,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
-import { CREATOR_KEY_PATTERN, CreatorKey, Id, PositiveInt, TimerMs } from '../core/schema/rules.js';
+import { CREATOR_KEY_PATTERN, CreatorKey, Id, PositiveInt, TimerMs, Timestamp } from '../core/schema/rules.js';
 import { WEB_PAGE_PATTERN } from '../core/schema/web-page.js';
 import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
 
@@ -145,6 +145,8 @@ function renderRules(): string {
     `        internal const string IdMessage = ${csString(Id.message!)};`,
     '        /// <summary>What a session\'s <c>durationSeconds</c> under 1 gets (core/schema/playtime-rules.ts): the too-short drop\'s detail.</summary>',
     `        internal const string PositiveIntMessage = ${csString(PositiveInt.message!)};`,
+    '        /// <summary>What a session\'s <c>startedAt</c>/<c>endedAt</c> not of the form <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> gets: a recovered record\'s drop detail.</summary>',
+    `        internal const string TimestampMessage = ${csString(Timestamp.message!)};`,
     '        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>',
     `        internal const string TimerMsMessage = ${csString(TimerMs.message!)};`,
     '        /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>',

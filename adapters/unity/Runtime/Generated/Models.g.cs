@@ -675,6 +675,8 @@ namespace GameCampaignSdk
         internal const string IdMessage = "must not be empty";
         /// <summary>What a session's <c>durationSeconds</c> under 1 gets (core/schema/playtime-rules.ts): the too-short drop's detail.</summary>
         internal const string PositiveIntMessage = "must be a whole number of at least 1";
+        /// <summary>What a session's <c>startedAt</c>/<c>endedAt</c> not of the form <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> gets: a recovered record's drop detail.</summary>
+        internal const string TimestampMessage = "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ";
         /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>
         internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
         /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>

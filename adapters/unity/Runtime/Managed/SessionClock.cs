@@ -79,7 +79,6 @@ namespace GameCampaignSdk
     /// </summary>
     internal static class SessionRules
     {
-        private const string TimestampMessage = "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ";
         private static readonly System.Text.RegularExpressions.Regex CreatorKeyPattern = new System.Text.RegularExpressions.Regex(Rules.CreatorKeyPattern, System.Text.RegularExpressions.RegexOptions.CultureInvariant);
 
         /// <summary>The rules <paramref name="session"/> breaks, as details (<c>path</c>, <c>message</c>); empty when none.</summary>
@@ -130,7 +129,7 @@ namespace GameCampaignSdk
             if (!(value is string)) return "must be a string";
             DateTime parsed;
             var text = (string)value;
-            return text.Length == 24 && DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out parsed) ? null : TimestampMessage;
+            return text.Length == 24 && DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out parsed) ? null : Rules.TimestampMessage;
         }
     }
 
