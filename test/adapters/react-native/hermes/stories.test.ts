@@ -233,6 +233,21 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
   });
 
+  // The OS kills a backgrounded app it needs the memory of: iOS at once (its timers stopped as it was suspended, 0 s),
+  // Android after a while in the background (30 s, its timers still running), or past the background time-out (10 min,
+  // the session ended there by the tracker's timer). The stay is never counted, and the session is delivered once.
+  it.each([
+    [0, 'recovered'],
+    [30_000, 'recovered'],
+    [10 * 60_000, 'background-timeout'],
+  ] as const)('killed in the background after %i ms there: the two minutes played are delivered once, the background not counted (%s)', async (backgroundMs, reason) => {
+    const killed = await story({ story: 'killed-in-background', backgroundMs });
+    const restarted = await story({ story: 'restarted', disk: killed.disk, delivered: killed.delivered, seed: 2 });
+    expect([...killed.outcome.ends, ...restarted.outcome.ends]).toEqual([{ reason, durationSeconds: 2 * MINUTES }]);
+    expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(restarted.outcome.errors).toEqual([]);
+  });
+
   it("a stay in the background past the time-out ends the session there; the guide's lines start the next one on return", async () => {
     const run = await story({ story: 'long-background' });
     expect(run.outcome.ends).toEqual([

@@ -223,6 +223,20 @@ const stories = {
   },
 
   /**
+   * Two minutes played, then the app goes to the background (`background_ms` there, its timers running) and the OS
+   * kills it there, as Android and iOS do to a backgrounded app they need the memory of.
+   */
+  async 'killed-in-background'() {
+    const { gc, ends } = start();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    setAppState('background');
+    await advance(globalThis.__STORY__.backgroundMs);
+    step('killed');
+    return { ends };
+  },
+
+  /**
    * The guide's start() right after createGameCampaign: the id of that first session, with a Math.random that would
    * show if it were used (Hermes seeds its own with 32 bits: ids from it repeat across a game's players).
    */
