@@ -12,10 +12,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { runMono } from '../../contract/cs-runner/mono.js';
+import { deviceProbeOnce } from './device-probe.js';
 import { MonoInstance } from './mono-instance.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-adopt-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -32,14 +32,7 @@ function serving(first: string, second: string): MonoInstance {
 }
 
 /** csharp/ManagedAdoptProbe.cs, compiled once. */
-let compiled: string | undefined;
-function probe(): string {
-  if (compiled) return compiled;
-  const exe = join(work, 'adopt.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAdoptProbe.cs')]);
-  return (compiled = exe);
-}
+const probe = deviceProbeOnce(join(work, 'adopt.exe'), 'ManagedAdoptProbe');
 
 function story(name: 'taken-original' | 'clock-temp'): unknown {
   const { status, stdout, stderr } = runMono(probe(), [name, join(work, `${name}-external`), join(work, `${name}-internal`)], 'jit');
