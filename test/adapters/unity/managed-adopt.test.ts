@@ -5,7 +5,7 @@
  * a run taking its alive lock while another process cleans that folder's dead runs' locks, or a start-up looks at
  * them, keeps its lock file, one
  * starting there during an adoption keeps its running session, and a dead run's lock that cleanup deletes is never
- * claimed by two start-ups at once (processes racing, POSIX file semantics: mono's sharing modes are per process, and
+ * claimed by two start-ups at once, nor one a start-up lets go of after its recovery (processes racing, POSIX file semantics: mono's sharing modes are per process, and
  * an open, locked file can be unlinked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -141,4 +141,26 @@ it("a dead run's lock file the adopting run deletes is never claimed by two star
   // first start-up took it (gone: 1) and held it on a file unlinked under it, and the second found no lock file (gone:
   // 1): both recovered the same session, which ended twice.
   for (const instance of [adopter, early, late]) await instance.send('quit');
+}, 120_000);
+
+it("a dead run's lock a start-up lets go of after recovering is never claimed by two later start-ups at once", async () => {
+  const folder = join(work, 'release-desktop');
+  const start = (): MonoInstance => serving(folder, folder);
+  const recovering = start();
+  const early = start();
+  const late = start();
+  // A killed run left its running record and its (free) lock file. A start-up claims the lock and recovers the record,
+  // which stays where it was (the disk full, say: it is kept for a later start-up), then lets the lock go (Release); a
+  // second start-up looks at the dead run's lock just before Release deletes its file, a third just after.
+  await early.send(`record ${folder}`);
+  await early.send(`dead-lock ${folder}`);
+  expect(await recovering.send(`claim ${folder}`)).toEqual({ gone: 1 });
+  await recovering.send('release-paused');
+  expect(await early.send(`claim ${folder}`)).toEqual({ gone: 0 });
+  expect(await recovering.send(`go ${folder}`)).toEqual({ took: false, lockFiles: [] });
+  expect(await late.send(`claim ${folder}`)).toEqual({ gone: 1 });
+  // Only one of the later two recovers the record. Before, Release closed the lock before deleting its file: the second
+  // start-up took the freed lock (gone: 1) on a file then unlinked under it, the third found no lock file (gone: 1),
+  // and both recovered the same session, which ended twice.
+  for (const instance of [recovering, early, late]) await instance.send('quit');
 }, 120_000);

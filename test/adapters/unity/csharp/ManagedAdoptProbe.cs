@@ -14,7 +14,8 @@
 //   records, after its alive-lock check; answers once there) | take <path> (AliveLock.Take of runB there) |
 //   running <path> (how many running records that path holds) | delete-dead-paused <path> (AliveLock.DeleteDead there on a thread, paused just before it deletes a lock file; answers
 //   once there) | dead-lock <path> (the lock file a killed run runB left) | claim <path> (AliveLock.OfGoneRuns there, as a
-//   start-up: answers how many records are a gone run's, the locks it took kept) |
+//   start-up: answers how many records are a gone run's, the locks it took kept) | release-paused (Release of the locks
+//   claim took, on a thread, paused just before it deletes a lock file; answers once there) |
 //   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
 //   answers how many running records the own path holds) | quit.
 using System;
@@ -176,6 +177,19 @@ internal static class ManagedAdoptProbe
                             File.Delete(path);
                         };
                         taking = new Thread(() => AliveLock.DeleteDead(dead));
+                        taking.Start();
+                        paused.WaitOne();
+                        break;
+                    case "release-paused":
+                        AliveLock.DeleteFile = path =>
+                        {
+                            paused.Set();
+                            go.WaitOne();
+                            File.Delete(path);
+                        };
+                        var releasing = claimed.ToArray();
+                        claimed.Clear();
+                        taking = new Thread(() => { foreach (var lockHeld in releasing) lockHeld.Release(); });
                         taking.Start();
                         paused.WaitOne();
                         break;
