@@ -164,3 +164,22 @@ it("a dead run's lock a start-up lets go of after recovering is never claimed by
   // and both recovered the same session, which ended twice.
   for (const instance of [recovering, early, late]) await instance.send('quit');
 }, 120_000);
+
+it("a session queued by a run that starts on the other path during an adoption moves here and is sent from here only", async () => {
+  const first = join(work, 'late-queue-external');
+  const second = join(work, 'late-queue-internal');
+  const adopter = serving(first, second);
+  const player = serving(first, second);
+  // The adoption has found no run alive on the first path and is about to list its queue; a run starts there just then
+  // and queues a session (its lock first, as every run's).
+  await adopter.send(`adopt-paused ${second} ${first} queue`);
+  expect(await player.send(`take ${first}`)).toEqual({ took: true });
+  await player.send(`enqueue ${first}`);
+  await adopter.send(`go ${second}`);
+  // The session is queued once, here; the run that queued it finds its file gone when its flush reads it and forgets
+  // it (nothing sent from there, nothing reported dropped or damaged), so it is sent once, by this run.
+  expect(await adopter.send(`queued ${second}`)).toEqual({ queued: 1 });
+  expect(await player.send(`queued ${first}`)).toEqual({ queued: 0 });
+  expect(await player.send('flush-read')).toEqual({ read: 0, heard: [], queuedInMemory: 0 });
+  for (const instance of [adopter, player]) await instance.send('quit');
+}, 120_000);
