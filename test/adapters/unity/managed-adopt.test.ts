@@ -121,48 +121,40 @@ it("a run that starts on the other path while an adoption is under way there kee
   for (const instance of [adopter, player]) await instance.send('quit');
 }, 120_000);
 
+/**
+ * A killed run's running record and free lock file on `folder`; `prepare` runs on the process that will delete that lock
+ * file, then `pause` stops it just before the delete; a start-up on `folder` looks at the dead run's lock then, a second
+ * one once the file is deleted. Only one of them may take the run for gone (recover its session).
+ */
+async function oneStartUpRecovers(folder: string, other: string, prepare: string | undefined, pause: string): Promise<void> {
+  const deleting = serving(folder, other);
+  const early = serving(folder, other);
+  const late = serving(folder, other);
+  await early.send(`record ${folder}`);
+  await early.send(`dead-lock ${folder}`);
+  if (prepare) expect(await deleting.send(prepare)).toEqual({ gone: 1 });
+  await deleting.send(pause);
+  expect(await early.send(`claim ${folder}`)).toEqual({ gone: 0 });
+  expect(await deleting.send(`go ${folder}`)).toEqual({ took: false, lockFiles: [] });
+  expect(await late.send(`claim ${folder}`)).toEqual({ gone: 1 });
+  for (const instance of [deleting, early, late]) await instance.send('quit');
+}
+
 it("a dead run's lock file the adopting run deletes is never claimed by two start-ups on that path at once", async () => {
+  // The run on the second path deletes the dead run's lock file on the first (DeleteDead). Before, the lock was closed
+  // before its file was deleted: the first start-up took it (gone: 1) and held it on a file unlinked under it, and the
+  // second found no lock file (gone: 1): both recovered the same session, which ended twice.
   const first = join(work, 'claim-external');
-  const second = join(work, 'claim-internal');
-  const start = (): MonoInstance => serving(first, second);
-  const adopter = start();
-  const early = start();
-  const late = start();
-  // A killed run left its running record and its (free) lock file on the first path.
-  await early.send(`record ${first}`);
-  await early.send(`dead-lock ${first}`);
-  // The run on the second path deletes the dead run's lock file; a start-up on the first path looks at the dead run's
-  // lock just before that delete, a second one just after.
-  await adopter.send(`delete-dead-paused ${first}`);
-  expect(await early.send(`claim ${first}`)).toEqual({ gone: 0 });
-  expect(await adopter.send(`go ${first}`)).toEqual({ took: false, lockFiles: [] });
-  expect(await late.send(`claim ${first}`)).toEqual({ gone: 1 });
-  // Only one of them recovers the dead run's session. Before, the lock was closed before its file was deleted: the
-  // first start-up took it (gone: 1) and held it on a file unlinked under it, and the second found no lock file (gone:
-  // 1): both recovered the same session, which ended twice.
-  for (const instance of [adopter, early, late]) await instance.send('quit');
+  await oneStartUpRecovers(first, join(work, 'claim-internal'), undefined, `delete-dead-paused ${first}`);
 }, 120_000);
 
 it("a dead run's lock a start-up lets go of after recovering is never claimed by two later start-ups at once", async () => {
+  // A start-up claims the dead run's lock and recovers its record, which stays where it was (the disk full, say: kept
+  // for a later start-up), then lets the lock go (Release). Before (found by p36), Release closed the lock before
+  // deleting its file: the second start-up took the freed lock (gone: 1) on a file then unlinked under it, the third
+  // found no lock file (gone: 1), and both recovered the same session, which ended twice.
   const folder = join(work, 'release-desktop');
-  const start = (): MonoInstance => serving(folder, folder);
-  const recovering = start();
-  const early = start();
-  const late = start();
-  // A killed run left its running record and its (free) lock file. A start-up claims the lock and recovers the record,
-  // which stays where it was (the disk full, say: it is kept for a later start-up), then lets the lock go (Release); a
-  // second start-up looks at the dead run's lock just before Release deletes its file, a third just after.
-  await early.send(`record ${folder}`);
-  await early.send(`dead-lock ${folder}`);
-  expect(await recovering.send(`claim ${folder}`)).toEqual({ gone: 1 });
-  await recovering.send('release-paused');
-  expect(await early.send(`claim ${folder}`)).toEqual({ gone: 0 });
-  expect(await recovering.send(`go ${folder}`)).toEqual({ took: false, lockFiles: [] });
-  expect(await late.send(`claim ${folder}`)).toEqual({ gone: 1 });
-  // Only one of the later two recovers the record. Before, Release closed the lock before deleting its file: the second
-  // start-up took the freed lock (gone: 1) on a file then unlinked under it, the third found no lock file (gone: 1),
-  // and both recovered the same session, which ended twice.
-  for (const instance of [recovering, early, late]) await instance.send('quit');
+  await oneStartUpRecovers(folder, folder, `claim ${folder}`, 'release-paused');
 }, 120_000);
 
 it("a session queued by a run that starts on the other path during an adoption moves here and is sent from here only", async () => {
