@@ -10,18 +10,15 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { aotProgram, mcs, packageSources } from '../../contract/cs-runner/mono.js';
+import { aotProgram } from '../../contract/cs-runner/mono.js';
+import { compileDeviceProbe } from './device-probe.js';
 import { MonoInstance } from './mono-instance.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-instances-'));
 const exe = join(work, 'jit', 'instances.exe');
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-beforeAll(() => {
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), ...['MainLoop', 'FakeRelay', 'UnityProcess'].map((name) => join(runner, `${name}.cs`)), ...['ProbeDevice', 'InstancesProbe'].map((name) => join(import.meta.dirname, 'csharp', `${name}.cs`))]);
-}, 120_000);
+beforeAll(() => compileDeviceProbe(exe, 'InstancesProbe'), 120_000);
 
 const running: MonoInstance[] = [];
 afterEach(() => {

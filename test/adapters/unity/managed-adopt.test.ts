@@ -5,17 +5,17 @@
  * a run taking its alive lock while another process cleans that folder's dead runs' locks, or a start-up looks at
  * them, keeps its lock file, one
  * starting there during an adoption keeps its running session, and a dead run's lock that cleanup deletes is never
- * claimed by two start-ups at once (processes racing, POSIX file semantics: mono's sharing modes are per process, and
+ * claimed by two start-ups at once, nor one a start-up lets go of after its recovery (processes racing, POSIX file semantics: mono's sharing modes are per process, and
  * an open, locked file can be unlinked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, expect, it } from 'vitest';
-import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { runMono } from '../../contract/cs-runner/mono.js';
+import { deviceProbeOnce } from './device-probe.js';
 import { MonoInstance } from './mono-instance.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-adopt-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -32,14 +32,7 @@ function serving(first: string, second: string): MonoInstance {
 }
 
 /** csharp/ManagedAdoptProbe.cs, compiled once. */
-let compiled: string | undefined;
-function probe(): string {
-  if (compiled) return compiled;
-  const exe = join(work, 'adopt.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAdoptProbe.cs')]);
-  return (compiled = exe);
-}
+const probe = deviceProbeOnce(join(work, 'adopt.exe'), 'ManagedAdoptProbe');
 
 function story(name: 'taken-original' | 'clock-temp'): unknown {
   const { status, stdout, stderr } = runMono(probe(), [name, join(work, `${name}-external`), join(work, `${name}-internal`)], 'jit');
@@ -128,24 +121,57 @@ it("a run that starts on the other path while an adoption is under way there kee
   for (const instance of [adopter, player]) await instance.send('quit');
 }, 120_000);
 
+/**
+ * A killed run's running record and free lock file on `folder`; `prepare` runs on the process that will delete that lock
+ * file, then `pause` stops it just before the delete; a start-up on `folder` looks at the dead run's lock then, a second
+ * one once the file is deleted. Only one of them may take the run for gone (recover its session).
+ */
+async function oneStartUpRecovers(folder: string, other: string, prepare: string | undefined, pause: string): Promise<void> {
+  const deleting = serving(folder, other);
+  const early = serving(folder, other);
+  const late = serving(folder, other);
+  await early.send(`record ${folder}`);
+  await early.send(`dead-lock ${folder}`);
+  if (prepare) expect(await deleting.send(prepare)).toEqual({ gone: 1 });
+  await deleting.send(pause);
+  expect(await early.send(`claim ${folder}`)).toEqual({ gone: 0 });
+  expect(await deleting.send(`go ${folder}`)).toEqual({ took: false, lockFiles: [] });
+  expect(await late.send(`claim ${folder}`)).toEqual({ gone: 1 });
+  for (const instance of [deleting, early, late]) await instance.send('quit');
+}
+
 it("a dead run's lock file the adopting run deletes is never claimed by two start-ups on that path at once", async () => {
+  // The run on the second path deletes the dead run's lock file on the first (DeleteDead). Before, the lock was closed
+  // before its file was deleted: the first start-up took it (gone: 1) and held it on a file unlinked under it, and the
+  // second found no lock file (gone: 1): both recovered the same session, which ended twice.
   const first = join(work, 'claim-external');
-  const second = join(work, 'claim-internal');
-  const start = (): MonoInstance => serving(first, second);
-  const adopter = start();
-  const early = start();
-  const late = start();
-  // A killed run left its running record and its (free) lock file on the first path.
-  await early.send(`record ${first}`);
-  await early.send(`dead-lock ${first}`);
-  // The run on the second path deletes the dead run's lock file; a start-up on the first path looks at the dead run's
-  // lock just before that delete, a second one just after.
-  await adopter.send(`delete-dead-paused ${first}`);
-  expect(await early.send(`claim ${first}`)).toEqual({ gone: 0 });
-  expect(await adopter.send(`go ${first}`)).toEqual({ took: false, lockFiles: [] });
-  expect(await late.send(`claim ${first}`)).toEqual({ gone: 1 });
-  // Only one of them recovers the dead run's session. Before, the lock was closed before its file was deleted: the
-  // first start-up took it (gone: 1) and held it on a file unlinked under it, and the second found no lock file (gone:
-  // 1): both recovered the same session, which ended twice.
-  for (const instance of [adopter, early, late]) await instance.send('quit');
+  await oneStartUpRecovers(first, join(work, 'claim-internal'), undefined, `delete-dead-paused ${first}`);
+}, 120_000);
+
+it("a dead run's lock a start-up lets go of after recovering is never claimed by two later start-ups at once", async () => {
+  // A start-up claims the dead run's lock and recovers its record, which stays where it was (the disk full, say: kept
+  // for a later start-up), then lets the lock go (Release). Before (found by p36), Release closed the lock before
+  // deleting its file: the second start-up took the freed lock (gone: 1) on a file then unlinked under it, the third
+  // found no lock file (gone: 1), and both recovered the same session, which ended twice.
+  const folder = join(work, 'release-desktop');
+  await oneStartUpRecovers(folder, folder, `claim ${folder}`, 'release-paused');
+}, 120_000);
+
+it("a session queued by a run that starts on the other path during an adoption moves here and is sent from here only", async () => {
+  const first = join(work, 'late-queue-external');
+  const second = join(work, 'late-queue-internal');
+  const adopter = serving(first, second);
+  const player = serving(first, second);
+  // The adoption has found no run alive on the first path and is about to list its queue; a run starts there just then
+  // and queues a session (its lock first, as every run's).
+  await adopter.send(`adopt-paused ${second} ${first} queue`);
+  expect(await player.send(`take ${first}`)).toEqual({ took: true });
+  await player.send(`enqueue ${first}`);
+  await adopter.send(`go ${second}`);
+  // The session is queued once, here; the run that queued it finds its file gone when its flush reads it and forgets
+  // it (nothing sent from there, nothing reported dropped or damaged), so it is sent once, by this run.
+  expect(await adopter.send(`queued ${second}`)).toEqual({ queued: 1 });
+  expect(await player.send(`queued ${first}`)).toEqual({ queued: 0 });
+  expect(await player.send('flush-read')).toEqual({ read: 0, heard: [], queuedInMemory: 0 });
+  for (const instance of [adopter, player]) await instance.send('quit');
 }, 120_000);

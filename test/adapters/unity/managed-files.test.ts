@@ -11,20 +11,13 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { aotProgram, mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { aotProgram, runMono } from '../../contract/cs-runner/mono.js';
+import { deviceProbeOnce } from './device-probe.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-files-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-let compiled: string | undefined;
-function probe(): string {
-  if (compiled) return compiled;
-  const exe = join(work, 'files.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedFilesProbe.cs')]);
-  return (compiled = exe);
-}
+const probe = deviceProbeOnce(join(work, 'files.exe'), 'ManagedFilesProbe');
 
 let shim: string | undefined;
 function clockShift(): string {

@@ -13,9 +13,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { DROP_REASONS } from '../../../core/tracker/events.js';
-import { aotProgram, mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { aotProgram, runMono } from '../../contract/cs-runner/mono.js';
+import { deviceProbeOnce } from './device-probe.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-lifecycle-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -24,14 +24,7 @@ const ERROR_KINDS = ['auth', 'headers', 'storage', 'crypto', 'relay', 'lock', 'l
 const pascal = (name: string) => name.replace(/(^|-)(\w)/g, (_, __, letter: string) => letter.toUpperCase());
 
 /** The probe compiled once; each mode plays it on a device folder of its own. */
-let compiled: string | undefined;
-function probe(): string {
-  if (compiled) return compiled;
-  const exe = join(work, 'lifecycle.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedLifecycleProbe.cs')]);
-  return (compiled = exe);
-}
+const probe = deviceProbeOnce(join(work, 'lifecycle.exe'), 'ManagedLifecycleProbe');
 
 it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps a damaged file, maps the names', () => played(probe(), 'jit'), 120_000);
 
@@ -39,41 +32,20 @@ it('pauses on focus loss, resets at SubsystemRegistration, stores on quit, keeps
 it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
 
 /** csharp/ManagedAbortProbe.cs, compiled once (a program of its own: see its header). */
-let compiledAbort: string | undefined;
-function abortProbe(): string {
-  if (compiledAbort) return compiledAbort;
-  const exe = join(work, 'abort.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedAbortProbe.cs')]);
-  return (compiledAbort = exe);
-}
+const abortProbe = deviceProbeOnce(join(work, 'abort.exe'), 'ManagedAbortProbe');
 
 it('Dispose aborts the flush request UnityWebRequest has in flight', () => aborted(abortProbe(), 'jit'), 120_000);
 it('mono full AOT: Dispose aborts the flush request in flight', () => aborted(aotProgram(abortProbe(), join(work, 'aot-abort')), 'full-aot'), 600_000);
 
 /** csharp/ManagedWorkerStartProbe.cs, compiled once (a program of its own: no SDK call made on the main thread before). */
-let compiledWorker: string | undefined;
-function workerProbe(): string {
-  if (compiledWorker) return compiledWorker;
-  const exe = join(work, 'worker-start.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedWorkerStartProbe.cs')]);
-  return (compiledWorker = exe);
-}
+const workerProbe = deviceProbeOnce(join(work, 'worker-start.exe'), 'ManagedWorkerStartProbe', { runner: [] });
 
 it('a first call (Init) on another thread runs on the main thread', () => workerFirst(workerProbe(), 'jit'), 120_000);
 it('mono full AOT: a first call on another thread runs on the main thread', () => workerFirst(aotProgram(workerProbe(), join(work, 'aot-worker')), 'full-aot'), 600_000);
 
 /** csharp/ManagedEarlyWorkerProbe.cs, compiled once (a program of its own: ManagedLifecycleProbe is near full AOT's trampoline limit). */
-let compiledEarly: string | undefined;
-function earlyProbe(): string {
-  if (compiledEarly) return compiledEarly;
-  const exe = join(work, 'early-worker.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  // UNITY_EDITOR, as Unity compiles the package for the Editor (Bridge reads UnityEditor's Enter Play Mode Options there).
-  mcs(['-target:exe', '-define:UNITY_EDITOR', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedEarlyWorkerProbe.cs')]);
-  return (compiledEarly = exe);
-}
+// UNITY_EDITOR, as Unity compiles the package for the Editor (Bridge reads UnityEditor's Enter Play Mode Options there).
+const earlyProbe = deviceProbeOnce(join(work, 'early-worker.exe'), 'ManagedEarlyWorkerProbe', { runner: [], defines: ['UNITY_EDITOR'] });
 
 it("a first call (Init) on another thread before BeforeSceneLoad (a game's SubsystemRegistration) runs on the main thread", () => earlyCall(earlyProbe(), 'jit', 'worker'), 120_000);
 it('mono full AOT: the same call before BeforeSceneLoad', () => earlyCall(aotProgram(earlyProbe(), join(work, 'aot-early')), 'full-aot', 'worker'), 600_000);
@@ -108,14 +80,7 @@ function earlyCall(exe: string, mode: 'jit' | 'full-aot', story: 'worker' | 'pla
 }
 
 /** csharp/ManagedDataPathProbe.cs, compiled once (a program of its own). */
-let compiledDataPath: string | undefined;
-function dataPathProbe(): string {
-  if (compiledDataPath) return compiledDataPath;
-  const exe = join(work, 'data-path.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedDataPathProbe.cs')]);
-  return (compiledDataPath = exe);
-}
+const dataPathProbe = deviceProbeOnce(join(work, 'data-path.exe'), 'ManagedDataPathProbe');
 
 it("an Android player whose persistentDataPath changed sends what the other path holds, once, and keeps a player's opt-out", () => {
   const { status, stdout, stderr } = runMono(dataPathProbe(), [join(work, 'data-path-external'), join(work, 'data-path-internal')], 'jit');
@@ -146,14 +111,7 @@ it("an Android player whose persistentDataPath changed sends what the other path
 }, 120_000);
 
 /** csharp/ManagedDataPathRaceProbe.cs, compiled once (a program of its own). */
-let compiledRace: string | undefined;
-function raceProbe(): string {
-  if (compiledRace) return compiledRace;
-  const exe = join(work, 'data-path-race.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedDataPathRaceProbe.cs')]);
-  return (compiledRace = exe);
-}
+const raceProbe = deviceProbeOnce(join(work, 'data-path-race.exe'), 'ManagedDataPathRaceProbe');
 
 function race(story: 'alive' | 'cut' | 'erase' | 'stuck' | 'stuck-unmounted'): unknown {
   const { status, stdout, stderr } = runMono(raceProbe(), [story, join(work, `race-${story}-external`), join(work, `race-${story}-internal`)], 'jit');
@@ -364,14 +322,7 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
 }
 
 /** csharp/ManagedPlayerSwitchProbe.cs, compiled once (a program of its own). */
-let compiledSwitch: string | undefined;
-function switchProbe(): string {
-  if (compiledSwitch) return compiledSwitch;
-  const exe = join(work, 'player-switch.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedPlayerSwitchProbe.cs')]);
-  return (compiledSwitch = exe);
-}
+const switchProbe = deviceProbeOnce(join(work, 'player-switch.exe'), 'ManagedPlayerSwitchProbe', { runner: [] });
 
 function playerSwitch(story: 'running' | 'in-flight'): unknown {
   const { status, stdout, stderr } = runMono(switchProbe(), [join(work, `device-switch-${story}`), story], 'jit');

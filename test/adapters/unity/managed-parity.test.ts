@@ -15,9 +15,9 @@ import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { createMemoryPlatform, createMemoryStorage } from '../../../core/memory-platform.js';
 import { PlaytimeTracker } from '../../../core/tracker/index.js';
 import { sessionQueue } from '../../../core/tracker/queue.js';
-import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { runMono } from '../../contract/cs-runner/mono.js';
+import { compileDeviceProbe } from './device-probe.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-managed-parity-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
@@ -44,8 +44,7 @@ const UNUSUAL_ANSWERS: Array<[number, string]> = [
 
 beforeAll(() => {
   const exe = join(work, 'parity.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(runner, 'UnityProcess.cs'), join(import.meta.dirname, 'csharp/ProbeDevice.cs'), join(import.meta.dirname, 'csharp/ManagedParityProbe.cs')]);
+  compileDeviceProbe(exe, 'ManagedParityProbe');
   const answers = join(work, 'answers.txt');
   writeFileSync(answers, UNUSUAL_ANSWERS.map(([status, text]) => `${status} ${text}`).join('\n'));
   const { status, stdout, stderr } = runMono(exe, [join(work, 'device'), answers], 'jit');

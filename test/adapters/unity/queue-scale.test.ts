@@ -9,16 +9,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
-import { mcs, packageSources, runMono } from '../../contract/cs-runner/mono.js';
+import { runMono } from '../../contract/cs-runner/mono.js';
+import { compileDeviceProbe } from './device-probe.js';
 
-const ROOT = join(import.meta.dirname, '../../..');
 const work = mkdtempSync(join(tmpdir(), 'unity-queue-scale-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
 it('with 10,000 queued: Stop writes one file and reads none, at the cap evicts in O(1), start-up reads no session, nothing touches files on the main thread', () => {
   const exe = join(work, 'scale.exe');
-  const runner = join(ROOT, 'test/contract/cs-runner');
-  mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'MainLoop.cs'), join(runner, 'FakeRelay.cs'), join(import.meta.dirname, 'csharp/QueueScaleProbe.cs')]);
+  compileDeviceProbe(exe, 'QueueScaleProbe', { runner: [], helpers: [] });
   const { status, stdout, stderr } = runMono(exe, [join(work, 'device')], 'jit');
   expect(status, stderr).toBe(0);
   const report = JSON.parse(stdout) as Record<string, Record<string, number> | number>;

@@ -96,7 +96,7 @@ namespace GameCampaignSdk
                     // A file system that cannot rename an open file: made under its own name, as before.
                     stream.Dispose();
                     Delete(fresh);
-                    stream = Open(path, FileMode.Create);
+                    stream = Open(path, FileMode.Create, FileShare.Delete);
                 }
                 return new AliveLock(path, stream);
             }
@@ -127,7 +127,7 @@ namespace GameCampaignSdk
             {
                 if (!checkedRuns.Add(run) || !SafeName.IsMatch(run)) continue;
                 var path = PathOf(folder, run);
-                try { claimed.Add(new AliveLock(path, Open(path, FileMode.Open))); }
+                try { claimed.Add(new AliveLock(path, Open(path, FileMode.Open, FileShare.Delete))); }
                 catch (FileNotFoundException) { /* gone, and its lock file with it */ }
                 catch (DirectoryNotFoundException) { }
                 catch (Exception) { alive.Add(run); } // held by a live copy (or not to be opened now): left for a later start-up
@@ -189,11 +189,18 @@ namespace GameCampaignSdk
             }
         }
 
-        /// <summary>Unlocks and closes the lock, then deletes its file (a failed delete leaves it: the next start-up tries again).</summary>
+        /// <summary>
+        /// Deletes the lock's file while the lock is still held, then unlocks and closes it (Windows deletes it at the close;
+        /// a failed delete leaves it: the next start-up tries again). Every held lock is open with
+        /// <see cref="FileShare.Delete"/> for this. Found by p36, as <see cref="DeleteDead"/> by p34: closed first, another
+        /// copy's start-up (<see cref="OfGoneRuns"/>) could take the freed lock just before the file was unlinked under it,
+        /// and a third start-up then found no lock file: both took the run for gone and recovered a record it left (one
+        /// a full disk kept), which ended twice.
+        /// </summary>
         internal void Release()
         {
-            Close();
-            Delete(path);
+            try { if (stream != null) Delete(path); }
+            finally { Close(); }
         }
 
         private void Close()

@@ -10,11 +10,15 @@
 //   processes can race on the alive locks: take-paused <path> (AliveLock.Take of run "runB" under that data path on a
 //   thread, paused just before it locks; answers once there) | go <path> (lets the paused thread go on; answers when it
 //   returned, with the lock files under that path) |
-//   adopt-paused <own path> <other path> (TrackerFiles.Adopt on a thread, paused as it lists the other path's running
-//   records, after its alive-lock check; answers once there) | take <path> (AliveLock.Take of runB there) |
+//   adopt-paused <own path> <other path> [queue] (TrackerFiles.Adopt on a thread, paused as it lists the other path's
+//   running records, or with "queue" its queued ones, after its alive-lock check; answers once there) |
+//   enqueue <path> (a run's SessionQueue there, started, one session queued) | flush-read (that queue's flush reads
+//   what it holds: how many it read, the drops and errors heard, how many it still holds) | queued <path> (how many
+//   queue files that path holds) | take <path> (AliveLock.Take of runB there) |
 //   running <path> (how many running records that path holds) | delete-dead-paused <path> (AliveLock.DeleteDead there on a thread, paused just before it deletes a lock file; answers
 //   once there) | dead-lock <path> (the lock file a killed run runB left) | claim <path> (AliveLock.OfGoneRuns there, as a
-//   start-up: answers how many records are a gone run's, the locks it took kept) |
+//   start-up: answers how many records are a gone run's, the locks it took kept) | release-paused (Release of the locks
+//   claim took, on a thread, paused just before it deletes a lock file; answers once there) |
 //   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
 //   answers how many running records the own path holds) | quit.
 using System;
@@ -139,6 +143,8 @@ internal static class ManagedAdoptProbe
         Thread taking = null;
         AliveLock taken = null;
         var claimed = new List<AliveLock>();
+        SessionQueue runQueue = null;
+        var heard = new List<object>();
         string line;
         while ((line = Console.ReadLine()) != null)
         {
@@ -179,18 +185,47 @@ internal static class ManagedAdoptProbe
                         taking.Start();
                         paused.WaitOne();
                         break;
+                    case "release-paused":
+                        AliveLock.DeleteFile = path =>
+                        {
+                            paused.Set();
+                            go.WaitOne();
+                            File.Delete(path);
+                        };
+                        var releasing = claimed.ToArray();
+                        claimed.Clear();
+                        taking = new Thread(() => { foreach (var lockHeld in releasing) lockHeld.Release(); });
+                        taking.Start();
+                        paused.WaitOne();
+                        break;
                     case "adopt-paused":
                         var into = player.Under(words[1]);
                         var from = player.Under(words[2]);
+                        var pauseAt = words.Length > 3 && words[3] == "queue" ? from.QueueDir : from.RunningDir;
                         TrackerFiles.Observer = (operation, path) =>
                         {
-                            if (operation != "list" || path != from.RunningDir) return;
+                            if (operation != "list" || path != pauseAt) return;
                             paused.Set();
                             go.WaitOne();
                         };
                         taking = new Thread(() => TrackerFiles.Adopt(into, from));
                         taking.Start();
                         paused.WaitOne();
+                        break;
+                    case "enqueue":
+                        runQueue = new SessionQueue(player.Under(words[1]), 100, (id, reason, session) => heard.Add("dropped " + id + " " + reason), error => heard.Add("storage error"), id => { }, path => heard.Add("set aside"));
+                        Loop.Run(() => runQueue.Sync(0), "the run's start-up");
+                        Loop.Run(() => runQueue.Enqueue(Bridge.Args("sessionId", "0b0e6f52-0000-4000-8000-000000000002", "userId", "mover", "startedAtMs", 1780315200000.0, "endedAtMs", 1780315204000.0, "playedMs", 4000.0), 0), "a session queued");
+                        break;
+                    case "flush-read":
+                        var reading = runQueue.Read(runQueue.Oldest(100, new HashSet<string>()), path => heard.Add("set aside"));
+                        Loop.Run(() => reading, "the run's flush reads its queue");
+                        answer["read"] = reading.Result.Count;
+                        answer["heard"] = heard;
+                        answer["queuedInMemory"] = runQueue.Oldest(100, new HashSet<string>()).Count;
+                        break;
+                    case "queued":
+                        answer["queued"] = TrackerFiles.JsonFiles(player.Under(words[1]).QueueDir).Count;
                         break;
                     case "take":
                         taken = AliveLock.Take(player.Under(words[1]), "runB");
