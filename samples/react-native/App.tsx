@@ -7,8 +7,8 @@
  * NetInfo and react-native-webview types.
  *
  * Install: `npm install game-campaign-sdk @react-native-async-storage/async-storage react-native-get-random-values
- * @react-native-community/netinfo react-native-webview` (Expo: `npx expo install expo-crypto` and pass
- * `expoCrypto` instead of the random-values import).
+ * @react-native-community/netinfo react-native-webview` (react-native-get-random-values@1 on React Native 0.70 to
+ * 0.80; Expo: `npx expo install expo-crypto` and pass it as `modules.expoCrypto` instead of the random-values import).
  */
 import 'react-native-get-random-values'; // first: installs crypto.getRandomValues, which Hermes lacks
 import React, { useEffect, useState } from 'react';
