@@ -55,8 +55,16 @@ namespace GameCampaignSdk
             var fields = new Dictionary<string, object>();
             foreach (var name in SessionFieldNames) if (json.ContainsKey(name)) fields[name] = json[name];
             fields["sessionId"] = sessionId;
-            return new RunningRecord { Fields = fields, StartedAtMs = Json.Num(json, "startedAtMs") ?? double.NaN, SpanMs = Json.Num(json, "spanMs") ?? double.NaN, PlayedMs = Json.Num(json, "playedMs") ?? double.NaN, Owner = Json.Str(json, "owner") };
+            return new RunningRecord { Fields = fields, StartedAtMs = Json.Num(json, "startedAtMs") ?? double.NaN, SpanMs = Json.Num(json, "spanMs") ?? double.NaN, PlayedMs = SafeMs(Json.Num(json, "playedMs")), Owner = Json.Str(json, "owner") };
         }
+
+        /// <summary>
+        /// A stored play time: a JSON number of at most Number.MAX_SAFE_INTEGER ms, else NaN (core/tracker/session-clock.ts
+        /// <c>recoveredSession</c>). Past it, 2^53 + 1 ms was sent as 9,007,199,254,740 s, a whole number the spec's rules pass
+        /// (contract scenario kill-recovered-beyond-safe.json). A negative one stays too-short, as before. The start and the span
+        /// need no such bound: past the calendar's range their timestamps are already no time.
+        /// </summary>
+        private static double SafeMs(double? value) { return value.HasValue && value.Value <= 9007199254740991.0 ? value.Value : double.NaN; }
 
         /// <summary>
         /// The finished session: <c>endedAt = startedAt + span</c> (never before <c>startedAt</c>, whatever the device
