@@ -87,7 +87,7 @@ export function movedStorage(platform: SharedNamespaceStore, storageKey: string,
  */
 async function wasMoved(storage: KeyValueStorage, movedKey: string): Promise<boolean> {
   try {
-    return Boolean(await storage.get(movedKey));
+    return !!(await storage.get(movedKey));
   } catch (error) {
     if (!isUnreadable(error)) throw error;
     await storage.set(movedKey, true).catch(() => {}); // a full disk: still moved, written again at the next start

@@ -80,7 +80,11 @@ export async function recoverCrashedSessions(
  * assumed: the relay's default age (30 days); a relay configured otherwise still judges by its own. No lock:
  * that player's own tracker sending the same session meanwhile (another tab) costs at most a second report.
  * A value that fails to read goes to `onError` and is passed over; one that no longer parses is also deleted
- * (./unreadable.ts), so it is reported once, not at every start-up of every player on the device.
+ * (./unreadable.ts), so it is reported once, not at every start-up of every player on the device. A session with no
+ * `startedAt` to age it by (a damaged record: `startedAtMs` missing or no number) would wait for its player forever: it
+ * is deleted and reported `invalid` at once, as its player's own start-up drops it (contract scenario
+ * expiry-other-player-no-start.json). assumed: 1970-01-01T00:00:00.000Z exactly, also falsy, is reported `invalid`
+ * too (deleted either way; no clock of a device that played is there).
  */
 export async function expireOtherPlayers(
   storage: KeyValueStorage,
@@ -106,9 +110,10 @@ export async function expireOtherPlayers(
     });
     if (!value) continue;
     const session = queued ? value : recoveredSession({ ...value, sessionId: part.slice(running.length) });
-    if (Date.parse(session.startedAt) < nowMs - DEFAULT_MAX_SESSION_AGE_MS) {
+    const startedAt = Date.parse(session.startedAt);
+    if (!(startedAt >= nowMs - DEFAULT_MAX_SESSION_AGE_MS)) {
       await storage.delete(key);
-      dropped({ sessionId: session.sessionId, reason: 'expired', session });
+      dropped({ sessionId: session.sessionId, reason: startedAt ? 'expired' : 'invalid', session });
     } else if (queued) young.add(prefix);
   }
 }

@@ -20,7 +20,10 @@ export interface RunningStore {
   remove(sessionId: string): Promise<1 | void>;
   /**
    * The record of one session, if still stored (the session id always taken from the key). A record that no
-   * longer parses is reported and set aside (./unreadable.ts): no later start-up meets it again.
+   * longer parses is reported and set aside (./unreadable.ts): no later start-up meets it again. A value that parses
+   * but is no record (null, a number, a string, an array) has none of its fields: its session breaks the spec's rules
+   * and is dropped (`invalid`) once its key is deleted (contract scenarios kill-recovered-not-an-object.json,
+   * kill-recovered-null-or-falsy.json).
    */
   read(sessionId: string): Promise<RunningRecord | undefined>;
 }
@@ -38,7 +41,8 @@ export function runningStore(storage: KeyValueStorage, prefix: string, onError: 
     remove,
     read: (sessionId) =>
       storage.get<RunningRecord>(prefix + sessionId).then(
-        (record) => record && { ...record, sessionId },
+        // Any value stored (null, 0, "" and false too: no record, dropped as invalid by its recovery), undefined when none.
+        (record) => (record === undefined ? record : { ...record, sessionId }),
         (error: unknown) => {
           onError(error);
           if (isUnreadable(error)) void remove(sessionId);

@@ -89,7 +89,8 @@ export const MIN_SESSION_MS = 1_000;
 /**
  * A finished session from a record (a live one's, or a crashed run's: ended at its last checkpoint):
  * `endedAt = startedAt + span` (so `endedAt >= startedAt` whatever the device clock did) and
- * `durationSeconds = floor(played / 1000)`.
+ * `durationSeconds = floor(played / 1000)`; a play time over Number.MAX_SAFE_INTEGER ms gives NaN, which the spec's
+ * rules refuse (the session is dropped as invalid).
  */
 export function recoveredSession(record: RunningRecord): TrackedSession {
   const { startedAtMs } = record;
@@ -97,7 +98,9 @@ export function recoveredSession(record: RunningRecord): TrackedSession {
   return definedOnly({
     sessionId: record.sessionId,
     userId: record.userId,
-    durationSeconds: Math.floor(record.playedMs / 1000),
+    // A play time past the safe integers is none this SDK writes: 2^53 + 1 ms was sent as 9,007,199,254,740 s, a whole
+    // number the spec's rules pass (contract scenario kill-recovered-beyond-safe.json; C#: RunningRecord.FromJson).
+    durationSeconds: record.playedMs <= Number.MAX_SAFE_INTEGER ? Math.floor(record.playedMs / 1000) : NaN,
     startedAt: isoMillis(startedAtMs),
     endedAt: isoMillis(startedAtMs + record.spanMs),
     campaignId: record.campaignId,

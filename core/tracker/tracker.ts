@@ -288,7 +288,7 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const end = (reason: SessionEndReason, discard?: DropReason) => {
     const record = clock!.record(instanceId, monotonic());
     clock = undefined;
-    continuation = reason === 'hidden' || reason === 'background-timeout' ? [record, reason === 'hidden' ? record.playedMs % 1000 : 0] : undefined;
+    continuation = reason === 'hidden' ? [record, record.playedMs % 1000] : reason === 'background-timeout' ? [record, 0] : undefined;
     stopTimers();
     endRecord(record, reason, discard);
   };

@@ -89,7 +89,8 @@ namespace GameCampaignSdk
         /// <summary>
         /// Deletes other players' sessions (queued, or running when the game died) older than the relay's default
         /// maximum session age, 30 days by the device's clock, each reported as <c>dropped</c> (<c>expired</c>):
-        /// core/tracker/housekeeping.ts. assumed: only players of this game and environment (the folders this run may see).
+        /// core/tracker/housekeeping.ts; one with no start to age it by is dropped <c>invalid</c> at once. assumed: only players of
+        /// this game and environment (the folders this run may see).
         /// </summary>
         private async Task ExpireOtherPlayers()
         {
@@ -99,7 +100,7 @@ namespace GameCampaignSdk
             var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside, refused));
             foreach (var path in setAside) ReportSetAside(path);
             if (refused.Count > 0) StorageError(refused[0]); // a full disk: reported (once), the sessions kept for the next start-up
-            foreach (var session in expired) Dropped(Json.Str(session, "sessionId"), "expired", session);
+            foreach (var session in expired) Dropped(Json.Str(session.Value, "sessionId"), session.Key, session.Value);
         }
     }
 }

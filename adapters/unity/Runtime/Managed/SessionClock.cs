@@ -38,25 +38,33 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// A record of the session <paramref name="sessionId"/> (its file's name) read back; null for JSON <c>null</c> (set aside). A
+        /// A record of the session <paramref name="sessionId"/> (its file's name) read back, whatever JSON its file holds. A
         /// number that is missing or not a JSON number is NaN and a field of the wrong type is kept as it is, so the session breaks the
         /// spec's rules and is dropped (<c>invalid</c>, <see cref="SessionRules"/>) once its file is deleted, as core/tracker/tracker.ts
         /// <c>finish</c> drops what <c>recoveredSession</c> makes of such a record; JSON that is no object (an array, a string, a number)
         /// has no fields, as JavaScript's spread (<c>{ ...record, sessionId }</c>, running-store.ts <c>read</c>) finds none that count.
         /// Before, it was set aside as unreadable (a <c>storage</c> error) where JavaScript reported it <c>dropped</c> (contract
-        /// scenarios kill-recovered-malformed.json, kill-recovered-not-an-object.json).
+        /// scenarios kill-recovered-malformed.json, kill-recovered-not-an-object.json). JSON <c>null</c> too: it was set aside (a
+        /// <c>storage</c> error) where JavaScript reported it <c>dropped</c> (kill-recovered-null-or-falsy.json).
         /// </summary>
         internal static RunningRecord FromJson(object node, string sessionId)
         {
-            if (node == null) return null;
             var json = Json.Obj(node) ?? new Dictionary<string, object>();
             // The session's own fields only, as core/tracker/session-clock.ts recoveredSession takes them: what else a record
             // holds (a newer SDK's fields, a damaged file's) is not sent (contract scenario kill-recovered-newer-fields).
             var fields = new Dictionary<string, object>();
             foreach (var name in SessionFieldNames) if (json.ContainsKey(name)) fields[name] = json[name];
             fields["sessionId"] = sessionId;
-            return new RunningRecord { Fields = fields, StartedAtMs = Json.Num(json, "startedAtMs") ?? double.NaN, SpanMs = Json.Num(json, "spanMs") ?? double.NaN, PlayedMs = Json.Num(json, "playedMs") ?? double.NaN, Owner = Json.Str(json, "owner") };
+            return new RunningRecord { Fields = fields, StartedAtMs = Json.Num(json, "startedAtMs") ?? double.NaN, SpanMs = Json.Num(json, "spanMs") ?? double.NaN, PlayedMs = SafeMs(Json.Num(json, "playedMs")), Owner = Json.Str(json, "owner") };
         }
+
+        /// <summary>
+        /// A stored play time: a JSON number of at most Number.MAX_SAFE_INTEGER ms, else NaN (core/tracker/session-clock.ts
+        /// <c>recoveredSession</c>). Past it, 2^53 + 1 ms was sent as 9,007,199,254,740 s, a whole number the spec's rules pass
+        /// (contract scenario kill-recovered-beyond-safe.json). A negative one stays too-short, as before. The start and the span
+        /// need no such bound: past the calendar's range their timestamps are already no time.
+        /// </summary>
+        private static double SafeMs(double? value) { return value.HasValue && value.Value <= 9007199254740991.0 ? value.Value : double.NaN; }
 
         /// <summary>
         /// The finished session: <c>endedAt = startedAt + span</c> (never before <c>startedAt</c>, whatever the device

@@ -18,10 +18,13 @@ namespace GameCampaignSdk
         /// started before <paramref name="oldestMs"/> (device clock); returns them. Damaged files are set aside. A delete
         /// that fails is added to <paramref name="refused"/>: a storage failure, which the tracker reports as JavaScript's
         /// housekeeping does (core/tracker/housekeeping.ts: the failed delete rejects, and the tracker reports it).
+        /// Each comes with its reason: <c>expired</c>, or <c>invalid</c> for one with no <c>startedAt</c> to age it by (a damaged
+        /// record: <c>startedAtMs</c> missing or no number), which would wait for its player forever; deleted at once, as its
+        /// player's own start-up drops it (contract scenario expiry-other-player-no-start.json).
         /// </summary>
-        internal static List<Dictionary<string, object>> Expire(PlayerFolder own, double oldestMs, List<string> setAside, List<Exception> refused)
+        internal static List<KeyValuePair<string, Dictionary<string, object>>> Expire(PlayerFolder own, double oldestMs, List<string> setAside, List<Exception> refused)
         {
-            var expired = new List<Dictionary<string, object>>();
+            var expired = new List<KeyValuePair<string, Dictionary<string, object>>>();
             foreach (var player in own.Others())
             {
                 TrackerFiles.SweepTemporary(player);
@@ -30,13 +33,15 @@ namespace GameCampaignSdk
                     var path = Path.Combine(player.QueueDir, name);
                     var session = TrackerFiles.Read(path, Json.Obj, setAside);
                     if (session == null) continue;
-                    if (!IsOld(session, oldestMs)) break; // the rest of this queue is younger still
-                    if (Deleted(path, refused)) expired.Add(session); // one whose delete fails (a full disk) is kept, not dropped: the next start-up tries again
+                    var reason = Judge(session, oldestMs);
+                    if (reason == null) break; // the rest of this queue is younger still
+                    if (Deleted(path, refused)) expired.Add(new KeyValuePair<string, Dictionary<string, object>>(reason, session)); // one whose delete fails (a full disk) is kept, not dropped: the next start-up tries again
                 }
                 foreach (var record in RunningStore.ReadAll(player, setAside))
                 {
                     var session = record.ToSession();
-                    if (IsOld(session, oldestMs) && Deleted(Path.Combine(player.RunningDir, record.SessionId + ".json"), refused)) expired.Add(session);
+                    var reason = Judge(session, oldestMs);
+                    if (reason != null && Deleted(Path.Combine(player.RunningDir, record.SessionId + ".json"), refused)) expired.Add(new KeyValuePair<string, Dictionary<string, object>>(reason, session));
                 }
             }
             return expired;
@@ -56,10 +61,15 @@ namespace GameCampaignSdk
             }
         }
 
-        private static bool IsOld(Dictionary<string, object> session, double oldestMs)
+        /// <summary>
+        /// Why a session goes: <c>expired</c> (started before <paramref name="oldestMs"/>), <c>invalid</c> (no start to age it by), or
+        /// null: it stays. assumed: as JavaScript's housekeeping, a start at exactly 1970-01-01T00:00:00.000Z (0, falsy there) is invalid.
+        /// </summary>
+        private static string Judge(Dictionary<string, object> session, double oldestMs)
         {
             var startedAt = DeviceClock.ParseMs(Json.Str(session, "startedAt"));
-            return startedAt.HasValue && startedAt.Value < oldestMs;
+            if (!startedAt.HasValue || startedAt.Value == 0) return "invalid";
+            return startedAt.Value < oldestMs ? "expired" : null;
         }
     }
 }
