@@ -186,7 +186,7 @@ export function createFlusher(
       const sent = withKeepalive && sizer?.sending(sessions);
       // POSTs the batch and sorts the answer (core/relay/sender.ts); with `headers` (a page's exit), `fetch` is called
       // before it returns, and no dispose aborts it.
-      const sending = sendToRelay(platform.fetch, relay, sessions, isTest, withKeepalive, headers ? undefined : abort.signal, headers, () => platform.now());
+      const sending = sendToRelay(platform, relay, sessions, isTest, withKeepalive, headers ? undefined : abort.signal, headers);
       outcome = await (sent ? sending.finally(sent) : sending);
     } catch (error) {
       release(batch);
