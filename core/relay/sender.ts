@@ -8,7 +8,7 @@ import { parseRetryAfter } from '../http/backoff.js';
 import type { CampaignError } from '../http/errors.js';
 import { relayAuthError } from './auth-error.js';
 import { exchange, noAnswerError, parseJson, resolveHeaders, unlessAborted } from '../http/exchange.js';
-import type { FetchLike } from '../platform.js';
+import type { Platform } from '../platform.js';
 import type { ErrorBody, ErrorDetail } from '../schema/errors.js';
 import type { BulkPlaytimeResult } from '../schema/playtime.js';
 import { BULK_ITEM_STATUSES, isRecord } from '../schema/rules.js';
@@ -70,35 +70,33 @@ export function playtimeUrl(relayUrl: string): string {
 /**
  * POSTs one batch to `{relay.url}/playtime/sessions` and classifies the answer. Positional parameters (one caller, the
  * flusher): a bundler shortens them, not an options object's names.
+ * @param platform - its `fetch`, and its wall clock `now` for `sentAt` and an HTTP-date `Retry-After` (the platform
+ *   itself, not the two apart: one argument at the call, and no `Date.now` fallback no caller needs)
  * @param sessions - the batch: at most 1000 sessions
  * @param keepalive - send with `keepalive: true` (the page may be going away; the body must stay under 64 KiB)
  * @param signal - aborts the request (the outcome is then `transient`) and the wait for the game's headers, which then
  *   rejects with its reason: a `relay.headers()` that never settles held a flush, and the tracker's dispose, for ever
  * @param resolvedHeaders - the game's headers already resolved (the last ones `relay.headers` gave): used as they
  *   are, so `fetch` is called before this function first yields, from within the caller's event handler (a page being left)
- * @param now - wall clock for `sentAt` and an HTTP-date `Retry-After` (Date.now when not given)
  * @param timeoutMs - time-out for the whole exchange, ms. assumed: 30 s ({@link RELAY_TIMEOUT_MS}), as the API transport
  * @throws whatever `relay.headers` throws (the game's own function; not an HTTP outcome); `signal`'s reason when it
  *   aborts before the headers are resolved
  * @example
  * ```ts
- * const outcome = await sendToRelay(fetch, { url: 'https://game.example/campaign' }, sessions);
+ * const outcome = await sendToRelay({ fetch, now: Date.now }, { url: 'https://game.example/campaign' }, sessions);
  * if (outcome.kind === 'results') for (const r of outcome.result.results) console.log(r.sessionId, r.status);
  * ```
  */
 export async function sendToRelay(
-  fetch: FetchLike,
+  platform: Pick<Platform, 'fetch' | 'now'>,
   relay: RelayTarget,
   sessions: RelaySession[],
   isTest?: boolean,
   keepalive?: boolean,
   signal?: AbortSignal,
   resolvedHeaders?: Record<string, string>,
-  now?: () => number,
   timeoutMs?: number,
 ): Promise<SendOutcome> {
-  // `??` rather than default parameters: esbuild's lowered async function would then take `arguments` (the React Native file).
-  const clock = now ?? Date.now;
   // `??` and not a default: with resolved headers nothing is awaited before `fetch` (./exchange.ts calls it at once).
   const headers = resolvedHeaders ?? (await unlessAborted(resolveHeaders(relay.headers), signal, () => signal!.reason));
   const transient = (reason: string): SendOutcome => ({ kind: 'transient', reason });
@@ -107,13 +105,14 @@ export async function sendToRelay(
     method: 'POST',
     headers: { ...headers, 'content-type': 'application/json' },
     // A clock that gives no valid time sends no `sentAt`: the relay then takes the times as sent.
-    body: playtimeBody(sessions, isTest, isoTime(clock())),
+    body: playtimeBody(sessions, isTest, isoTime(platform.now())),
     // false or absent: fetch's own default.
     keepalive,
   };
   try {
-    const { response, text } = await exchange(fetch, relay.url.replace(/\/+$/, '') + PLAYTIME_ROUTE, init, timeoutMs ?? RELAY_TIMEOUT_MS, signal);
-    return classify(response, parseJson(text), clock());
+    // `timeoutMs ??` rather than a default parameter: esbuild's lowered async function would then take `arguments` (the React Native file).
+    const { response, text } = await exchange(platform.fetch, relay.url.replace(/\/+$/, '') + PLAYTIME_ROUTE, init, timeoutMs ?? RELAY_TIMEOUT_MS, signal);
+    return classify(response, parseJson(text), platform.now());
   } catch (error) {
     // The API transport's own messages (`No response within … ms`, `Connection failed: …`), so both paths report alike.
     return signal?.aborted ? transient('aborted') : { kind: 'transient', reason: noAnswerError(error).message, error };

@@ -9,18 +9,19 @@ import type { FetchLike } from '../platform.js';
 import { KEEPALIVE_BODY_LIMIT, utf8Length } from './body-size.js';
 
 /**
- * Wraps `fetch` so keepalive string bodies in flight through it stay under `limit` bytes in total. A keepalive
- * request that would pass the limit is sent as an ordinary request instead of being refused: it completes while
- * the page lives, and if the page goes away first its sessions simply stay queued for the next start-up.
- * @param limit - @defaultValue 65536 (64 KiB, the quota of Chromium, Firefox and WebKit)
+ * Wraps `fetch` so keepalive string bodies in flight through it stay under 64 KiB ({@link KEEPALIVE_BODY_LIMIT}, the
+ * quota of Chromium, Firefox and WebKit) in total. A keepalive request that would pass the limit is sent as an
+ * ordinary request instead of being refused: it completes while the page lives, and if the page goes away first its
+ * sessions simply stay queued for the next start-up. The limit is no parameter: its one caller (the browser
+ * platform) has no other, and a game's bundle then carries no default for it.
  * @example
  * ```ts
  * const platformFetch = withKeepaliveQuota((input, init) => fetch(input, init));
  * ```
  */
-export function withKeepaliveQuota(fetch: FetchLike, limit: number = KEEPALIVE_BODY_LIMIT): FetchLike {
+export function withKeepaliveQuota(fetch: FetchLike): FetchLike {
   /** What the keepalive bodies in flight through this fetch leave of the quota, bytes. */
-  let left = limit;
+  let left = KEEPALIVE_BODY_LIMIT;
   return async (input, init) => {
     const bytes = init?.keepalive && typeof init.body === 'string' ? utf8Length(init.body) : 0;
     if (bytes === 0) return fetch(input, init);

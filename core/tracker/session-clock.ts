@@ -93,21 +93,29 @@ export const MIN_SESSION_MS = 1_000;
  * rules refuse (the session is dropped as invalid).
  */
 export function recoveredSession(record: RunningRecord): TrackedSession {
-  const { startedAtMs } = record;
+  const startedAtMs = storedMs(record.startedAtMs);
+  const playedMs = storedMs(record.playedMs);
   // One object, its undefined optional fields left out (the first five are always set).
   return definedOnly({
     sessionId: record.sessionId,
     userId: record.userId,
     // A play time past the safe integers is none this SDK writes: 2^53 + 1 ms was sent as 9,007,199,254,740 s, a whole
     // number the spec's rules pass (contract scenario kill-recovered-beyond-safe.json; C#: RunningRecord.FromJson).
-    durationSeconds: record.playedMs <= Number.MAX_SAFE_INTEGER ? Math.floor(record.playedMs / 1000) : NaN,
+    durationSeconds: playedMs <= Number.MAX_SAFE_INTEGER ? Math.floor(playedMs / 1000) : NaN,
     startedAt: isoMillis(startedAtMs),
-    endedAt: isoMillis(startedAtMs + record.spanMs),
+    endedAt: isoMillis(startedAtMs + storedMs(record.spanMs)),
     campaignId: record.campaignId,
     creatorKey: record.creatorKey,
     metadata: record.metadata,
   }) as TrackedSession;
 }
+
+/**
+ * A stored time, ms: a number, else NaN, so the session breaks the spec's rules and is dropped (`invalid`), as C#'s
+ * `RunningRecord.FromJson` reads it: never converted by JavaScript's rules (`null` as 0, `true` as 1, `"20000"` as 20 s;
+ * contract scenario kill-recovered-wrong-type.json).
+ */
+const storedMs = (value: unknown): number => (typeof value == 'number' ? value : NaN);
 
 /** An impossible clock value gives a string the schema rejects (the session is dropped as invalid). */
 export const isoMillis = (ms: number): string => isoTime(ms) ?? `invalid time ${ms}`;

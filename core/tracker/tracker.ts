@@ -172,8 +172,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    */
   let starting = true;
   const flushLock = (task: () => Promise<void>) => withLock(platform, `${prefix}flush`, task);
-  // Each flush reads the player's choice first: another tab may have switched it.
-  const flusher = createFlusher(platform, queue, exit?.relay ?? config.relay, config.isTest, exit?.keepalive, (task) => flushLock(() => syncChoice().then(task)), events, clockMoved, () => !starting && !optedOut);
+  // Each flush reads the player's choice first: another tab may have switched it. `@__NOINLINE__`: terser (the IIFE)
+  // otherwise pastes createFlusher into this function, whose many names then mangle it longer (15 B gzip, p36).
+  const flusher = /* @__NOINLINE__ */ createFlusher(platform, queue, exit?.relay ?? config.relay, config.isTest, exit?.keepalive, (task) => flushLock(() => syncChoice().then(task)), events, clockMoved, () => !starting && !optedOut);
   /** Finishing sessions (enqueue or drop, then delete the record): `stop()`, `flush()` and `dispose()` wait for them. */
   const pending = new Set<Promise<void>>();
   const unsubscribe: Array<() => void> = [];

@@ -62,7 +62,7 @@ describe('a time-out where the AbortController keeps no reason (React Native 0.7
 
   it('the relay sender reports the time-out as the reason of a transient failure', async () => {
     const { fetch } = silentFetch();
-    const sent = sendToRelay(fetch, { url: 'https://game.example/campaign' }, [], undefined, undefined, undefined, undefined, () => Date.UTC(2026, 2, 1), 5000);
+    const sent = sendToRelay({ fetch, now: () => Date.UTC(2026, 2, 1) }, { url: 'https://game.example/campaign' }, [], undefined, undefined, undefined, undefined, 5000);
     await vi.advanceTimersByTimeAsync(5000);
     expect(await sent).toMatchObject({ kind: 'transient', reason: 'No response within 5000 ms' });
   });

@@ -31,12 +31,12 @@ interface SendOptions {
   keepalive?: boolean;
   signal?: AbortSignal;
   resolvedHeaders?: Record<string, string>;
-  now?: () => number;
+  now: () => number;
   timeoutMs?: number;
 }
 const send = (fetch: FetchLike, extra: Partial<SendOptions> = {}) => {
   const o: SendOptions = { relay: { url: 'https://game.example/campaign' }, sessions: [session], now: () => NOW, ...extra };
-  return sendToRelay(fetch, o.relay, o.sessions, o.isTest, o.keepalive, o.signal, o.resolvedHeaders, o.now, o.timeoutMs);
+  return sendToRelay({ fetch, now: o.now }, o.relay, o.sessions, o.isTest, o.keepalive, o.signal, o.resolvedHeaders, o.timeoutMs);
 };
 
 describe('the request', () => {
@@ -183,7 +183,7 @@ describe('the outcome', () => {
   it('the caller aborting while relay.headers() is awaited: rejects with the signal\'s reason rather than waiting for a function that never settles', async () => {
     const controller = new AbortController();
     const fetch: FetchLike = async () => new Response(null, { status: 500 });
-    const outcome = sendToRelay(fetch, { url: 'https://game.example/campaign', headers: () => new Promise(() => {}) }, [], undefined, undefined, controller.signal);
+    const outcome = sendToRelay({ fetch, now: () => NOW }, { url: 'https://game.example/campaign', headers: () => new Promise(() => {}) }, [], undefined, undefined, controller.signal);
     controller.abort(new Error('disposed'));
     await expect(outcome).rejects.toThrow('disposed');
   });

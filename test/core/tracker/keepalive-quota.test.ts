@@ -38,16 +38,16 @@ describe('withKeepaliveQuota', () => {
     await Promise.resolve();
     expect(calls.map((call) => call.keepalive)).toEqual([true, true]);
     const failedWith: boolean[] = [];
-    const failing = withKeepaliveQuota((_input, init) => (failedWith.push(init?.keepalive === true), Promise.reject(new TypeError('Failed to fetch'))), 100);
-    await expect(failing('/x', { body: 'y'.repeat(60), keepalive: true })).rejects.toThrow(TypeError);
-    await expect(failing('/x', { body: 'y'.repeat(60), keepalive: true })).rejects.toThrow(TypeError);
+    const failing = withKeepaliveQuota((_input, init) => (failedWith.push(init?.keepalive === true), Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
+    await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
     expect(failedWith).toEqual([true, true]);
   });
 
   it('counts UTF-8 bytes and leaves ordinary requests alone', async () => {
     const { calls, fetch } = deferredFetch();
-    const quota = withKeepaliveQuota(fetch, 10);
-    void quota('/a', { body: 'ééééé', keepalive: true }); // 10 bytes in UTF-8: over a 10-byte quota
+    const quota = withKeepaliveQuota(fetch);
+    void quota('/a', { body: 'é'.repeat(32 * 1024), keepalive: true }); // 32 Ki characters, 64 KiB in UTF-8: at the quota
     void quota('/b', { body: 'x'.repeat(100) });
     await Promise.resolve();
     expect(calls.map((call) => call.keepalive)).toEqual([false, false]);
