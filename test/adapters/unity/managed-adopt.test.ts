@@ -3,10 +3,10 @@
  * (csharp/ManagedAdoptProbe.cs on mono): originals the other path's run took (marked `.adopted` there) are not sent
  * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept;
  * a run taking its alive lock while another process cleans that folder's dead runs' locks, or a start-up looks at
- * them, keeps its lock file, one
- * starting there during an adoption keeps its running session, and a dead run's lock that cleanup deletes is never
- * claimed by two start-ups at once, nor one a start-up lets go of after its recovery (processes racing, POSIX file semantics: mono's sharing modes are per process, and
- * an open, locked file can be unlinked).
+ * them, keeps its lock file, one starting there during an adoption keeps its running session, and a dead run's lock
+ * that cleanup deletes is never claimed by two start-ups at once, nor one a start-up lets go of after its recovery,
+ * and a start-up that read a dead run's records just before another recovered them recovers none (processes racing,
+ * POSIX file semantics: mono's sharing modes are per process, and an open, locked file can be unlinked).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -174,4 +174,24 @@ it("a session queued by a run that starts on the other path during an adoption m
   expect(await player.send(`queued ${first}`)).toEqual({ queued: 0 });
   expect(await player.send('flush-read')).toEqual({ read: 0, heard: [], queuedInMemory: 0 });
   for (const instance of [adopter, player]) await instance.send('quit');
+}, 120_000);
+
+it("a start-up that read a dead run's records just before another start-up recovered them and let go of its lock recovers none of them", async () => {
+  // Two copies of a desktop game starting at once on one folder where a killed run left a running session and its free
+  // lock file. The first has read the running records and is about to claim their runs' locks; the second claims the
+  // dead run's lock, recovers its session (queued, the record deleted) and lets the lock go (its file deleted).
+  const folder = join(work, 'reread-desktop');
+  const early = serving(folder, folder);
+  const other = serving(folder, folder);
+  await early.send(`record ${folder}`);
+  await early.send(`dead-lock ${folder}`);
+  expect(await early.send(`read ${folder}`)).toEqual({ read: 1 });
+  expect(await other.send(`claim ${folder}`)).toEqual({ gone: 1 });
+  await other.send(`recovered ${folder}`);
+  await other.send('release');
+  // The first start-up now finds no lock file: the run is gone. Before, it recovered what it had read, a record no
+  // longer stored (gone: 1): the session ended a second time (`session:end` told twice, the game counting its play time
+  // twice) and was sent again (answered SKIPPED).
+  expect(await early.send(`claim-read ${folder}`)).toEqual({ gone: 0 });
+  for (const instance of [early, other]) await instance.send('quit');
 }, 120_000);

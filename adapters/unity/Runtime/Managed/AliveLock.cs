@@ -114,7 +114,8 @@ namespace GameCampaignSdk
         /// <paramref name="records"/>, leaving those of live runs (their lock held by another process) and of
         /// <paramref name="ownRun"/>. The dead runs' locks it took (and any lock file left by a run that is gone) are
         /// added to <paramref name="claimed"/>: held until their records are recovered, then <see cref="Release"/>d,
-        /// so a third copy starting meanwhile leaves them alone.
+        /// so a third copy starting meanwhile leaves them alone. Of those, only the ones still stored once the runs are
+        /// claimed are returned (<see cref="RunningStore.StillStored"/>): the records were read before the claim.
         /// </summary>
         internal static List<RunningRecord> OfGoneRuns(PlayerFolder folder, string ownRun, List<RunningRecord> records, List<AliveLock> claimed)
         {
@@ -134,7 +135,7 @@ namespace GameCampaignSdk
             }
             var gone = new List<RunningRecord>();
             foreach (var record in records) if (record.Owner != ownRun && (record.Owner == null || !alive.Contains(record.Owner))) gone.Add(record);
-            return gone;
+            return RunningStore.StillStored(folder, gone);
         }
 
         /// <summary>

@@ -66,6 +66,26 @@ namespace GameCampaignSdk
             return records;
         }
 
+        /// <summary>
+        /// The records of <paramref name="records"/> whose files <paramref name="player"/> still holds, listed once (none
+        /// listed when there are none to look for): what a start-up recovers, after it has claimed their runs
+        /// (<see cref="AliveLock.OfGoneRuns"/>). Found by p37 (<c>managed-adopt.test.ts</c>): a start-up that read the records
+        /// just before another copy's start-up claimed their dead run, recovered them (queued, records deleted) and let its
+        /// lock go (file deleted) found no lock file, took the run for gone, and recovered what it had read: the session
+        /// ended twice (<c>session:end</c> told twice, the copy answered SKIPPED). A run's lock is let go only after its
+        /// records are recovered, so once it is claimed (held, or its file gone) a record still listed is one no one has
+        /// recovered (or one whose delete failed, left for a later start-up as before). A listing, not a read: a dead run's
+        /// records are written by no one. assumed: not delete-then-recover (only the one whose delete succeeds recovers):
+        /// the record is the session's only copy until it is queued, so a kill between the delete and the queue write would
+        /// lose it, and it costs a delete before each recovery besides the one after.
+        /// </summary>
+        internal static List<RunningRecord> StillStored(PlayerFolder player, List<RunningRecord> records)
+        {
+            if (records.Count == 0) return records;
+            var stored = new HashSet<string>(TrackerFiles.JsonFiles(player.RunningDir), StringComparer.Ordinal);
+            return records.FindAll(record => stored.Contains(record.SessionId + ".json"));
+        }
+
         /// <summary>Deletes every record of this player (erasure).</summary>
         internal Task DeleteAll()
         {

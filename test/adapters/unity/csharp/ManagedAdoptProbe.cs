@@ -19,6 +19,10 @@
 //   once there) | dead-lock <path> (the lock file a killed run runB left) | claim <path> (AliveLock.OfGoneRuns there, as a
 //   start-up: answers how many records are a gone run's, the locks it took kept) | release-paused (Release of the locks
 //   claim took, on a thread, paused just before it deletes a lock file; answers once there) |
+//   read <path> (a start-up's first step there: RunningStore.ReadAll, the records kept) | claim-read <path>
+//   (AliveLock.OfGoneRuns there with the records read earlier: how many are a gone run's) | recovered <path> (the records the
+//   last claim found a gone run's deleted there, as a start-up's recovery does once each is queued) | release (Release of the
+//   locks claim took, the lock files deleted) |
 //   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
 //   answers how many running records the own path holds) | quit.
 using System;
@@ -143,6 +147,7 @@ internal static class ManagedAdoptProbe
         Thread taking = null;
         AliveLock taken = null;
         var claimed = new List<AliveLock>();
+        List<RunningRecord> read = null, gone = null;
         SessionQueue runQueue = null;
         var heard = new List<object>();
         string line;
@@ -241,7 +246,23 @@ internal static class ManagedAdoptProbe
                         break;
                     case "claim":
                         var start = player.Under(words[1]);
-                        answer["gone"] = AliveLock.OfGoneRuns(start, "own", RunningStore.ReadAll(start, new List<string>()), claimed).Count;
+                        gone = AliveLock.OfGoneRuns(start, "own", RunningStore.ReadAll(start, new List<string>()), claimed);
+                        answer["gone"] = gone.Count;
+                        break;
+                    case "read":
+                        read = RunningStore.ReadAll(player.Under(words[1]), new List<string>());
+                        answer["read"] = read.Count;
+                        break;
+                    case "claim-read":
+                        gone = AliveLock.OfGoneRuns(player.Under(words[1]), "own", read, claimed);
+                        answer["gone"] = gone.Count;
+                        break;
+                    case "recovered":
+                        foreach (var record in gone) TrackerFiles.Delete(Path.Combine(player.Under(words[1]).RunningDir, record.SessionId + ".json"));
+                        break;
+                    case "release":
+                        foreach (var lockHeld in claimed) lockHeld.Release();
+                        claimed.Clear();
                         break;
                     case "record":
                         var running = player.Under(words[1]).RunningDir;
