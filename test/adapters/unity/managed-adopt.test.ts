@@ -178,17 +178,16 @@ it("a session queued by a run that starts on the other path during an adoption m
 
 it("a start-up that read a dead run's records just before another start-up recovered them and let go of its lock recovers none of them", async () => {
   // Two copies of a desktop game starting at once on one folder where a killed run left a running session and its free
-  // lock file. The first has read the running records and is about to claim their runs' locks; the second claims the
-  // dead run's lock, recovers its session (queued, the record deleted) and lets the lock go (its file deleted).
+  // lock file. The first has read the running records and is about to claim their runs' locks; the second starts
+  // all through (Init): claims the dead run's lock, recovers its session (sent, the record deleted) and lets the lock
+  // go (its file deleted; only its own run's stays).
   const folder = join(work, 'reread-desktop');
   const early = serving(folder, folder);
   const other = serving(folder, folder);
   await early.send(`record ${folder}`);
   await early.send(`dead-lock ${folder}`);
   expect(await early.send(`read ${folder}`)).toEqual({ read: 1 });
-  expect(await other.send(`claim ${folder}`)).toEqual({ gone: 1 });
-  await other.send(`recovered ${folder}`);
-  await other.send('release');
+  expect(await other.send(`init ${folder}`)).toEqual({ events: ['ended recovered 1'], received: ['mover 1'], running: 0, lockFiles: 1 });
   // The first start-up now finds no lock file: the run is gone. Before, it recovered what it had read, a record no
   // longer stored (gone: 1): the session ended a second time (`session:end` told twice, the game counting its play time
   // twice) and was sent again (answered SKIPPED).

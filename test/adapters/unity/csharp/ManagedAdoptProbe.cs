@@ -20,9 +20,9 @@
 //   start-up: answers how many records are a gone run's, the locks it took kept) | release-paused (Release of the locks
 //   claim took, on a thread, paused just before it deletes a lock file; answers once there) |
 //   read <path> (a start-up's first step there: RunningStore.ReadAll, the records kept) | claim-read <path>
-//   (AliveLock.OfGoneRuns there with the records read earlier: how many are a gone run's) | recovered <path> (the records the
-//   last claim found a gone run's deleted there, as a start-up's recovery does once each is queued) | release (Release of the
-//   locks claim took, the lock files deleted) |
+//   (AliveLock.OfGoneRuns there with the records read earlier: how many are a gone run's) | init <path> (GameCampaign.Init
+//   for the player under that data path, then a flush: the sessions ended, what the relay received, how many running
+//   records and lock files the path holds then) |
 //   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
 //   answers how many running records the own path holds) | quit.
 using System;
@@ -147,7 +147,7 @@ internal static class ManagedAdoptProbe
         Thread taking = null;
         AliveLock taken = null;
         var claimed = new List<AliveLock>();
-        List<RunningRecord> read = null, gone = null;
+        List<RunningRecord> read = null;
         SessionQueue runQueue = null;
         var heard = new List<object>();
         string line;
@@ -246,23 +246,25 @@ internal static class ManagedAdoptProbe
                         break;
                     case "claim":
                         var start = player.Under(words[1]);
-                        gone = AliveLock.OfGoneRuns(start, "own", RunningStore.ReadAll(start, new List<string>()), claimed);
-                        answer["gone"] = gone.Count;
+                        answer["gone"] = AliveLock.OfGoneRuns(start, "own", RunningStore.ReadAll(start, new List<string>()), claimed).Count;
                         break;
                     case "read":
                         read = RunningStore.ReadAll(player.Under(words[1]), new List<string>());
                         answer["read"] = read.Count;
                         break;
                     case "claim-read":
-                        gone = AliveLock.OfGoneRuns(player.Under(words[1]), "own", read, claimed);
-                        answer["gone"] = gone.Count;
+                        answer["gone"] = AliveLock.OfGoneRuns(player.Under(words[1]), "own", read, claimed).Count;
                         break;
-                    case "recovered":
-                        foreach (var record in gone) TrackerFiles.Delete(Path.Combine(player.Under(words[1]).RunningDir, record.SessionId + ".json"));
-                        break;
-                    case "release":
-                        foreach (var lockHeld in claimed) lockHeld.Release();
-                        claimed.Clear();
+                    case "init":
+                        UnityProcess.Start(Loop);
+                        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", words[1]);
+                        Tracker.SessionEnded += e => Events.Add("ended " + e.Reason + " " + e.Session.DurationSeconds);
+                        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("mover")), "init");
+                        Loop.Run(Tracker.Flush, "flush");
+                        answer["events"] = new List<object>(Events);
+                        answer["received"] = Received();
+                        answer["running"] = TrackerFiles.JsonFiles(player.Under(words[1]).RunningDir).Count;
+                        answer["lockFiles"] = LockFiles(player.Under(words[1])).Count;
                         break;
                     case "record":
                         var running = player.Under(words[1]).RunningDir;
