@@ -69,7 +69,8 @@ namespace GameCampaignSdk
         /// <summary>
         /// The records of <paramref name="records"/> whose files <paramref name="player"/> still holds, listed once (none
         /// listed when there are none to look for): what a start-up recovers, after it has claimed their runs
-        /// (<see cref="AliveLock.OfGoneRuns"/>). Found by p37 (<c>managed-adopt.test.ts</c>): a start-up that read the records
+        /// (<see cref="AliveLock.OfGoneRuns"/>), as core/tracker/housekeeping.ts <c>recoverCrashedSessions</c> reads each record again once
+        /// it holds its owner's lock. Found by p37 (<c>managed-adopt.test.ts</c>): a start-up that read the records
         /// just before another copy's start-up claimed their dead run, recovered them (queued, records deleted) and let its
         /// lock go (file deleted) found no lock file, took the run for gone, and recovered what it had read: the session
         /// ended twice (<c>session:end</c> told twice, the copy answered SKIPPED). A run's lock is let go only after its
