@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
@@ -52,6 +52,41 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
       if (how !== 'the tab closed') await closeTab(context, tab.page);
     },
   );
+
+  it('the portal page navigated away and back (the back/forward cache) while a sandboxed game plays: each part, held in memory only, reaches the relay once, the time in the cache counted in neither', async () => {
+    const { context } = world.chromium;
+    const player = 'sandboxed-bfcache';
+    const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'alpha', player, sandbox: 'allow-scripts' });
+    const first = await pressPlay(tab.game);
+    await playFor(tab.page, 2_600);
+    const firstPlayed = await endPlay(first, () => tab.page.goto(`${world.sites.origin('elsewhere')}/`));
+    await untilCount(() => alpha.recorded(player).length, 1);
+    expect(alpha.recorded(player)[0]!.sessionId).toBe(first.sessionId);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayed);
+    await playFor(tab.page, 2_000); // on the other site: not play time
+
+    const pressedAt = Date.now();
+    await tab.page.goBack({ waitUntil: 'commit' });
+    // Restored from the cache, not reloaded: the sandboxed frame too (its pageshow persisted).
+    await expect.poll(() => gameLog(tab.page), ARRIVAL).toEqual(expect.arrayContaining([{ game: 'alpha', type: 'pageshow', detail: true }]));
+    const starts = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start');
+    await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
+    const continuation = { pressedAt, startedAt: Date.now() };
+    const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
+    await playFor(tab.page, 2_600);
+    const log = await gameLog(tab.page, 'alpha');
+    const secondPlayed = await endPlay(continuation, () => closeTab(context, tab.page));
+
+    await untilCount(() => alpha.recorded(player).length, 2);
+    const second = alpha.recorded(player).find((session) => session.sessionId === continuationId)!;
+    const firstPart = alpha.recorded(player).find((session) => session.sessionId === first.sessionId)!;
+    expectPlayTime(firstPart.durationSeconds + second.durationSeconds, { minMs: firstPlayed.minMs + secondPlayed.minMs, maxMs: firstPlayed.maxMs + secondPlayed.maxMs });
+    expect(log.filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
+    // Nothing marks a part sent in storage here: the later exits of the hidden page (freeze, resume, the close) must not send it again.
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    expect(alpha.received.filter((id) => id === first.sessionId)).toEqual([first.sessionId]);
+    expect(alpha.received.filter((id) => id === continuationId)).toEqual([continuationId]);
+  });
 
   /** The game's page makes a `webView: { mode: 'window' }` facade and a button that opens the web view; the player clicks it. */
   const openWindowFromClick = async (game: Frame, player: string) => {
