@@ -450,8 +450,11 @@ describe('installed from the tarball in a fresh folder', () => {
     let pageCode = block('docs/guides/browser.md', "from 'game-campaign-sdk/browser'");
     pageCode = edit(pageCode, "environment: 'sandbox'", `environment: { baseUrl: ${JSON.stringify(emulator.url)} }`);
     pageCode = edit(pageCode, "gc.campaigns.get('cmp_spring_festival')", `gc.campaigns.get(${JSON.stringify(DEMO_ACTIVE_CAMPAIGN_ID)})`);
-    // The player plays (a session under a second is dropped as too short).
-    pageCode = edit(pageCode, '// ... the player plays;', 'await new Promise((resolve) => setTimeout(resolve, 1_500)); // ... the player plays;');
+    // The player plays (a session under a second is dropped as too short), once the tracker's start-up is done (a
+    // `flush()` waits for it and sends nothing here: the session is running, none queued): a page left before then
+    // sends nothing at its exit (core/tracker/page-exit.ts `send`, `enabled`), and a CI machine under load once took
+    // longer than the 1.5 s of play (the session never arrived).
+    pageCode = edit(pageCode, '// ... the player plays;', 'await gc.tracker.flush(); await new Promise((resolve) => setTimeout(resolve, 1_500)); // ... the player plays;');
     writeFileSync(join(consumer, 'quick-page.ts'), `${pageCode}\n(window as unknown as { ready: boolean }).ready = true;\n`);
     await build({ entryPoints: [join(consumer, 'quick-server.ts')], outfile: join(consumer, 'quick-server.mjs'), format: 'esm', platform: 'node', target: 'node20', logLevel: 'silent' });
     await build({ entryPoints: [join(consumer, 'quick-page.ts')], outdir: join(consumer, 'quick-page'), bundle: true, splitting: true, format: 'esm', platform: 'browser', target: 'es2022', absWorkingDir: consumer, logLevel: 'silent' });
