@@ -481,6 +481,10 @@ describe('installed from the tarball in a fresh folder', () => {
       await page.goto(`${origin}/`);
       await page.waitForFunction(() => (window as unknown as { ready?: boolean }).ready === true, null, { timeout: 30_000 });
       // Closed at once, long before the tracker's 30 s interval flush: only the page's exit can send the session.
+      // Playwright's routes off first: while a page has any, every request it makes is paused for Playwright to let
+      // through, and the exit's keepalive request, made as the page closes, could wait on a page Playwright had
+      // already let go (the session then never arrived in a loaded CI run). The page and its bundle are loaded.
+      await page.unrouteAll({ behavior: 'wait' });
       await page.close({ runBeforeUnload: true });
       await expect.poll(() => emulator.state().sessions.map((session) => [session.userId, session.campaignId]), { timeout: 30_000 }).toEqual([['player-1', DEMO_ACTIVE_CAMPAIGN_ID]]);
       expect(problems).toEqual([]);
