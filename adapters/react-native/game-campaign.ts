@@ -23,11 +23,13 @@ export interface ReactNativeGameCampaignOptions extends Omit<GameCampaignOptions
 export type ReactNativeGameCampaign = GameCampaign & { platform: ReactNativePlatform };
 
 /**
- * The players with an SDK not yet disposed in this JavaScript realm, by store and player. Fast Refresh re-runs an edited
- * module but not this package, so it survives an edit: a second SDK for one player then warns, since the first keeps
- * recording (its sessions, continued after a long background, are counted beside the second's).
+ * How many SDKs not yet disposed each player has in this JavaScript realm, by store and player. Fast Refresh re-runs an
+ * edited module but not this package, so it survives an edit: a second SDK for one player then warns, since the first
+ * keeps recording (its sessions, continued after a long background, are counted beside the second's). A count, not a
+ * set of players: disposing the second of two must not forget the first, which still records (a third then warns too).
+ * Keys hold ':', so none is an `Object.prototype` name.
  */
-const live = new Set<string>();
+const live: Record<string, number> = {};
 
 /** `gc.picker` of a facade built without `picker`: it refuses, saying why. */
 const noPicker = (): never => {
@@ -66,7 +68,9 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   const gc = composeGameCampaign({ ...options, platform }, options.picker ?? noPicker);
   const { dispose } = gc;
   const player = `${options.storageName}:${storageKey ?? options.clientKey}:${options.userId}`;
-  if (live.has(player)) console.warn(`createGameCampaign: the SDK of player ${options.userId} is not disposed and still records: dispose() it (guide: Fast Refresh)`);
-  live.add(player);
-  return Object.assign(gc, { platform, dispose: () => (live.delete(player), dispose()) });
+  if (live[player]) console.warn(`createGameCampaign: the SDK of player ${options.userId} is not disposed and still records: dispose() it (guide: Fast Refresh)`);
+  live[player] = (live[player] || 0) + 1;
+  // What this SDK adds to its player's count: 1 until its first dispose(), so a second call takes nothing off another SDK's.
+  let held = 1;
+  return Object.assign(gc, { platform, dispose: () => ((live[player]! -= held), (held = 0), dispose()) });
 }

@@ -6,7 +6,6 @@
  */
 import { chainLock } from '../../core/chain-lock.js';
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
-import { monotonicClock } from '../shared/clock.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
 import { watchedNetwork } from '../shared/watched-network.js';
@@ -54,7 +53,9 @@ export function reactNativePlatform(options: Omit<ReactNativePlatformOptions, 's
   const storage = asyncStorage(modules?.AsyncStorage, options.storageName ?? 'game-campaign', legacyKeys);
   if (typeof modules.AppState?.addEventListener !== 'function') throw new TypeError('createReactNativePlatform: pass modules.AppState from react-native');
   const randomBytes = fromGetRandomValues(secureRandom(modules) as GetRandomValues);
-  const lifecycle = appStateLifecycle(modules.AppState, monotonicClock());
+  // React Native always has `performance.now()`: InitializeCore installs it where the native one is missing
+  // (react-native Libraries/Core/setUpPerformance.js), so the shared clock's Date.now() fallback is not carried here.
+  const lifecycle = appStateLifecycle(modules.AppState, () => performance.now());
   return {
     ...storage,
     lifecycle,

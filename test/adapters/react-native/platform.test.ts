@@ -489,6 +489,27 @@ describe('One SDK per player, also under Fast Refresh', () => {
       warn.mockRestore();
     }
   });
+
+  it('a third SDK for a player made while the first still runs warns, after the second was disposed (twice) and the first not', async () => {
+    // Before: the adapter kept a Set of players, so disposing the second forgot the player while the first recorded on.
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const modules = { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), getRandomValues };
+      const first = createGameCampaign({ ...facade, userId: 'player-mixed', modules });
+      const second = createGameCampaign({ ...facade, userId: 'player-mixed', modules });
+      expect(warn).toHaveBeenCalledTimes(1);
+      await second.dispose();
+      await second.dispose();
+      const third = createGameCampaign({ ...facade, userId: 'player-mixed', modules });
+      expect(warn).toHaveBeenCalledTimes(2);
+      expect(String(warn.mock.calls[1]![0])).toMatch(/player-mixed.*not disposed/);
+      await Promise.all([first.dispose(), third.dispose()]);
+      await createGameCampaign({ ...facade, userId: 'player-mixed', modules }).dispose();
+      expect(warn).toHaveBeenCalledTimes(2);
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
 
 describe('React Native: a second SDK while the first runs (Fast Refresh, a screen mounted twice)', () => {
