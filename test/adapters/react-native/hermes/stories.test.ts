@@ -248,6 +248,48 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(restarted.outcome.errors).toEqual([]);
   });
 
+  it.each([
+    [true, ['SKIPPED']],
+    [false, ['SUCCESS']],
+  ] as const)('killed while the delivery request is in flight (the relay recorded it: %s): the next start delivers the session once', async (relayRecords, answered) => {
+    const killed = await story({ story: 'killed-while-sending', relayRecords });
+    expect(killed.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(killed.delivered).toEqual(relayRecords ? [expect.objectContaining({ durationSeconds: 2 * MINUTES })] : []);
+    const restarted = await story({ story: 'restarted', disk: killed.disk, delivered: killed.delivered, seed: 2 });
+    expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(restarted.answered).toEqual(answered);
+    expect(restarted.outcome.errors).toEqual([]);
+    // Nothing left to send: no queued or running record on the device.
+    expect(Object.keys((restarted.disk as { databases: Record<string, object> }).databases['game-campaign']!).filter((key) => /:(queue|running):/.test(key))).toEqual([]);
+  });
+
+  it.each(named(APPS))("AsyncStorage full (SQLite's 'database or disk is full') after a session was queued: the queued one and the one held in memory are both delivered once; the failure reported once (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'full-after-queued' });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 2 * MINUTES },
+    ]);
+    expect(run.delivered.map((session) => session.durationSeconds).sort((a, b) => a - b)).toEqual([1 * MINUTES, 2 * MINUTES]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([expect.stringContaining('database or disk is full')]);
+  });
+
+  it.each(named(APPS))("AsyncStorage full after a session was queued, then the app killed offline: the next start (its disk still full) delivers the stored one once (%s)", async (_name, app) => {
+    const killed = await storyOf(app, { story: 'full-after-queued', killed: true });
+    expect(killed.delivered).toEqual([]);
+    expect(killed.outcome.errors).toEqual([expect.stringContaining('database or disk is full')]);
+    const restarted = await storyOf(app, { story: 'restarted', disk: killed.disk, delivered: killed.delivered, seed: 2, storageFaults: { full: true } });
+    expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
+    expect(restarted.answered).toEqual(['SUCCESS']);
+  });
+
+  it.each(named(APPS))("NetInfo's first state unknown (isConnected null, before the OS's first reading): flush() delivers the session, nothing reported (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'network-unknown-at-start', netInfoAtStart: 'unknown' });
+    expect(run.outcome.deliveredByFlush).toBe(1);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 5 * MINUTES })]);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
   it("a stay in the background past the time-out ends the session there; the guide's lines start the next one on return", async () => {
     const run = await story({ story: 'long-background' });
     expect(run.outcome.ends).toEqual([

@@ -195,7 +195,12 @@ const RNCAsyncStorage = {
 
 /** NetInfo's `RNCNetInfo`: Android and iOS report reachability themselves (no JS probe). */
 const netListeners = new Set();
-let netState = { type: 'wifi', isConnected: true, isInternetReachable: true, details: null };
+/**
+ * The state the native module reports at start: connected, or (input `netInfoAtStart: 'unknown'`) NetInfo's unknown
+ * state, `isConnected: null` (its types.ts `NetInfoUnknownState`: what Android and iOS report before their first
+ * reading of the network), the relay reachable all the same.
+ */
+let netState = input.netInfoAtStart === 'unknown' ? { type: 'unknown', isConnected: null, isInternetReachable: null, details: null } : { type: 'wifi', isConnected: true, isInternetReachable: true, details: null };
 const RNCNetInfo = {
   getCurrentState: () => answer(() => netState),
   configure() {},

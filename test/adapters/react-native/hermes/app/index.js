@@ -213,6 +213,61 @@ const stories = {
     return { ends, errors };
   },
 
+  /**
+   * Two minutes played and stopped, and the app killed while the delivery request is in flight: the relay has recorded
+   * the session (input `relayRecords`) or not yet, and no answer arrives before the process ends.
+   */
+  async 'killed-while-sending'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    if (globalThis.__STORY__.relayRecords) relay.hangAfterRecord = true;
+    else relay.hang = true;
+    step('stop');
+    await gc.tracker.stop();
+    gc.tracker.flush();
+    await advance(1000);
+    step('killed');
+    return { ends, errors, requests: relay.requests };
+  },
+
+  /**
+   * A minute played and stopped offline (stored in the queue), then AsyncStorage refuses every write (Android's
+   * SQLite: "database or disk is full") and two more minutes are played and stopped (held in memory). Then the
+   * network returns and both are delivered, or (input `killed`) the app is killed first: the next start, its disk
+   * still full, delivers the stored one.
+   */
+  async 'full-after-queued'() {
+    const { gc, ends, errors } = start();
+    await playAMinuteOffline(gc);
+    storageFaults.full = true;
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop full');
+    await gc.tracker.stop();
+    await advance(MINUTE);
+    if (globalThis.__STORY__.killed) return { ends, errors };
+    step('online');
+    setOnline(true);
+    await settle();
+    await advance(MINUTE);
+    await gc.dispose();
+    return { ends, errors };
+  },
+
+  /** NetInfo's first state is unknown (`isConnected: null`): five minutes played, stopped and flushed are delivered by that flush. */
+  async 'network-unknown-at-start'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(5 * MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    const deliveredByFlush = relay.delivered.length;
+    await gc.dispose();
+    return { ends, errors, deliveredByFlush };
+  },
+
   /** Killed two minutes into a session: the process ends here, nothing stopped; the disk goes to the next run. */
   async 'killed'() {
     const { gc } = start();
