@@ -70,7 +70,7 @@ interface WxRequestOptions {
   responseType?: string;
   timeout?: number;
   success?(result: { statusCode: number; data: unknown; header: Record<string, string> }): void;
-  fail?(error: { errMsg: string }): void;
+  fail?(error: { errMsg: string; errno?: number }): void;
 }
 
 export interface FakeWxOptions {
@@ -91,6 +91,13 @@ export interface FakeWxOptions {
    * lists `isConnected` too, "since 1.0.0").
    */
   networkTypeOnly?: boolean;
+  /**
+   * Fail results carry `errno` beside `errMsg`, as newer base libraries give every fail callback of an API that has
+   * one (developers.weixin.qq.com/minigame/dev/guide/runtime/debug/PublicErrno.html): 600002 for a URL off the request
+   * domain list (`{ errno: 600002, errMsg: 'request:fail url not in domain list' }` as developers report it);
+   * assumed: 600001 for any other failure (the SDK reads neither: Cocos's wrapper hands `onerror` the errMsg only).
+   */
+  errno?: boolean;
 }
 
 const MAX_KEY_BYTES = 1024 * 1024;
@@ -112,7 +119,7 @@ export function createFakeWx(table: Map<string, unknown>, handler: (request: Req
       clearTimeout(timer);
       outcome();
     };
-    const fail = (errMsg: string) => finish(() => options.fail?.({ errMsg }));
+    const fail = (errMsg: string) => finish(() => options.fail?.(fakeOptions.errno ? { errMsg, errno: errMsg.includes('domain list') ? 600002 : 600001 } : { errMsg }));
     const timer = setTimeout(() => fail('request:fail timeout'), options.timeout ?? fakeOptions.requestTimeoutMs ?? 60_000);
     void (async () => {
       await Promise.resolve();
