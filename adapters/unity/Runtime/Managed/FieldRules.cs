@@ -2,7 +2,6 @@
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System;
 using System.Collections.Generic;
-using System.Globalization;
 using System.Text.RegularExpressions;
 
 namespace GameCampaignSdk
@@ -100,7 +99,7 @@ namespace GameCampaignSdk
                 case RuleTest.NotEmpty: return (string)value != "";
                 case RuleTest.CreatorKey: return CreatorKeyPattern.IsMatch((string)value);
                 case RuleTest.PositiveInt: return WholeFrom1((double)value);
-                case RuleTest.Timestamp: return IsIsoMillis((string)value);
+                case RuleTest.Timestamp: return DeviceClock.IsIsoMillis((string)value);
                 case RuleTest.Record: return value is Dictionary<string, object>;
                 default: throw new ArgumentException("no test " + test);
             }
@@ -108,13 +107,6 @@ namespace GameCampaignSdk
 
         /// <summary>core/schema/rules.ts <c>PositiveInt</c>: a safe integer of at least 1.</summary>
         private static bool WholeFrom1(double value) { return value >= 1 && value <= 9007199254740991.0 && value == Math.Floor(value); }
-
-        /// <summary>core/schema/rules.ts <c>isIsoMillis</c>: <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> naming a real day.</summary>
-        internal static bool IsIsoMillis(string text)
-        {
-            DateTime parsed;
-            return text.Length == 24 && DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture, DateTimeStyles.None, out parsed);
-        }
     }
 }
 #endif

@@ -20,7 +20,7 @@ namespace GameCampaignSdk
             // The spec's cross-field rule (endsBeforeStart), judged only when both are timestamps (they compare as strings in time order).
             var startedAt = Json.Str(session, "startedAt");
             var endedAt = Json.Str(session, "endedAt");
-            if (startedAt != null && endedAt != null && FieldRules.IsIsoMillis(startedAt) && FieldRules.IsIsoMillis(endedAt) && string.CompareOrdinal(endedAt, startedAt) < 0)
+            if (startedAt != null && endedAt != null && DeviceClock.IsIsoMillis(startedAt) && DeviceClock.IsIsoMillis(endedAt) && string.CompareOrdinal(endedAt, startedAt) < 0)
             {
                 details.Add(Bridge.Args("path", Rules.EndBeforeStartPath, "message", Rules.EndBeforeStartMessage));
             }
