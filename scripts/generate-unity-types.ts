@@ -12,7 +12,8 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
-import { CREATOR_KEY_PATTERN, CreatorKey, Id, PositiveInt, TimerMs, Timestamp } from '../core/schema/rules.js';
+import { END_BEFORE_START, SESSION_RULES } from '../core/schema/playtime-rules.js';
+import { CREATOR_KEY_PATTERN, CreatorKey, Id, Metadata, PositiveInt, type Rule, TimerMs, Timestamp } from '../core/schema/rules.js';
 import { WEB_PAGE_PATTERN } from '../core/schema/web-page.js';
 import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
 
@@ -151,7 +152,70 @@ function renderRules(): string {
     `        internal const string TimerMsMessage = ${csString(TimerMs.message!)};`,
     '        /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>',
     `        internal const string WebPagePattern = ${csString(dotNetPattern(WEB_PAGE_PATTERN))};`,
+    '        /// <summary>What a session whose <c>endedAt</c> comes before its <c>startedAt</c> gets (core/schema/playtime-rules.ts <c>END_BEFORE_START</c>), at that path.</summary>',
+    `        internal const string EndBeforeStartPath = ${csString(END_BEFORE_START.path)};`,
+    `        internal const string EndBeforeStartMessage = ${csString(END_BEFORE_START.message)};`,
     '    }',
+  ].join('\n');
+}
+
+/**
+ * The C# test of each predicate the session rules use, found by the predicate itself (`optional()` copies it): C#
+ * cannot run a JavaScript function, so each has one hand-written counterpart (Runtime/Managed/FieldRules.cs), and a
+ * rule with a predicate not listed here is refused rather than checked wrong.
+ */
+const RULE_TESTS = new Map<unknown, string>([
+  [Id.test, 'NotEmpty'],
+  [CreatorKey.test, 'CreatorKey'],
+  [PositiveInt.test, 'PositiveInt'],
+  [Timestamp.test, 'Timestamp'],
+  [Metadata.test, 'Record'],
+]);
+
+/** One C# `FieldRule` of the table: the field, its JSON type, its C# test, its message, whether it may be left out. */
+export function renderFieldRule(name: string, rule: Rule<never>): string {
+  const test = RULE_TESTS.get(rule.test);
+  if (!test) throw new Error(`generate-unity-types: the rule of ${name} has a test with no C# counterpart (add one to RULE_TESTS and FieldRules.cs)`);
+  const type = rule.type ? csString(rule.type) : 'null';
+  return `            new FieldRule(${csString(name)}, ${type}, RuleTest.${test}, ${csString(rule.message ?? '')}, ${rule.optional ? 'true' : 'false'}),`;
+}
+
+/** The rules of `names` out of the session's rules, in that order. */
+function sessionRulesOf(names: readonly (keyof typeof SESSION_RULES)[]): string[] {
+  return names.map((name) => renderFieldRule(name, SESSION_RULES[name] as Rule<never>));
+}
+
+/**
+ * The field rule tables the managed tracker checks with (core/schema/playtime-rules.ts `SESSION_RULES`): a finished
+ * session, and the session fields a game passes at `Init` and at `Start` (the same rules: core/tracker/options.ts
+ * `sessionDefaults`, `checkStartOptions`). Only outside a WebGL player, where the managed tracker runs.
+ */
+function renderRuleTables(): string {
+  const sessionFields = Object.keys(SESSION_RULES) as (keyof typeof SESSION_RULES)[];
+  return [
+    '#if !UNITY_WEBGL || UNITY_EDITOR',
+    '    /// <summary>The field rules of core/schema/playtime-rules.ts <c>SESSION_RULES</c> the managed tracker checks with (<see cref="FieldRules"/>).</summary>',
+    '    internal static class RuleTables',
+    '    {',
+    '        /// <summary>Every field of a finished session, as the tracker checks one before queueing it (<c>checkPlaytimeItem</c>).</summary>',
+    '        internal static readonly FieldRule[] Session =',
+    '        {',
+    ...sessionRulesOf(sessionFields),
+    '        };',
+    '',
+    '        /// <summary>The session defaults of <c>Init</c>\'s options (core/tracker/options.ts <c>sessionDefaults</c>).</summary>',
+    '        internal static readonly FieldRule[] InitSessionFields =',
+    '        {',
+    ...sessionRulesOf(['campaignId', 'creatorKey']),
+    '        };',
+    '',
+    '        /// <summary>The fields of one <c>Start</c> (core/tracker/options.ts <c>checkStartOptions</c>).</summary>',
+    '        internal static readonly FieldRule[] StartFields =',
+    '        {',
+    ...sessionRulesOf(['campaignId', 'creatorKey', 'metadata']),
+    '        };',
+    '    }',
+    '#endif',
   ].join('\n');
 }
 
@@ -168,7 +232,7 @@ export function renderUnityTypes(types: typeof UNITY_TYPES = UNITY_TYPES): strin
       if (replacement) Object.assign(ctx.jsonSchema, replacement);
     },
   }) as unknown as { schemas: Record<string, JsonSchema> };
-  const classes = [...types.map(([name, , summary]) => renderClass(name, summary, schemas[name]!)), renderRules()];
+  const classes = [...types.map(([name, , summary]) => renderClass(name, summary, schemas[name]!)), renderRules(), renderRuleTables()];
   return [
     '// <auto-generated>',
     '// Generated by scripts/generate-unity-types.ts from the SDK\'s zod schemas. Do not edit:',

@@ -681,5 +681,42 @@ namespace GameCampaignSdk
         internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
         /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>
         internal const string WebPagePattern = "(?i)^https?:\\/\\/[^/]";
+        /// <summary>What a session whose <c>endedAt</c> comes before its <c>startedAt</c> gets (core/schema/playtime-rules.ts <c>END_BEFORE_START</c>), at that path.</summary>
+        internal const string EndBeforeStartPath = "endedAt";
+        internal const string EndBeforeStartMessage = "must be greater than or equal to startedAt";
     }
+
+#if !UNITY_WEBGL || UNITY_EDITOR
+    /// <summary>The field rules of core/schema/playtime-rules.ts <c>SESSION_RULES</c> the managed tracker checks with (<see cref="FieldRules"/>).</summary>
+    internal static class RuleTables
+    {
+        /// <summary>Every field of a finished session, as the tracker checks one before queueing it (<c>checkPlaytimeItem</c>).</summary>
+        internal static readonly FieldRule[] Session =
+        {
+            new FieldRule("sessionId", "string", RuleTest.NotEmpty, "must not be empty", false),
+            new FieldRule("userId", "string", RuleTest.NotEmpty, "must not be empty", false),
+            new FieldRule("durationSeconds", "number", RuleTest.PositiveInt, "must be a whole number of at least 1", false),
+            new FieldRule("startedAt", "string", RuleTest.Timestamp, "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ", false),
+            new FieldRule("endedAt", "string", RuleTest.Timestamp, "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ", false),
+            new FieldRule("campaignId", "string", RuleTest.NotEmpty, "must not be empty", true),
+            new FieldRule("creatorKey", "string", RuleTest.CreatorKey, "must be exactly 5 uppercase letters or digits", true),
+            new FieldRule("metadata", null, RuleTest.Record, "must be an object", true),
+        };
+
+        /// <summary>The session defaults of <c>Init</c>'s options (core/tracker/options.ts <c>sessionDefaults</c>).</summary>
+        internal static readonly FieldRule[] InitSessionFields =
+        {
+            new FieldRule("campaignId", "string", RuleTest.NotEmpty, "must not be empty", true),
+            new FieldRule("creatorKey", "string", RuleTest.CreatorKey, "must be exactly 5 uppercase letters or digits", true),
+        };
+
+        /// <summary>The fields of one <c>Start</c> (core/tracker/options.ts <c>checkStartOptions</c>).</summary>
+        internal static readonly FieldRule[] StartFields =
+        {
+            new FieldRule("campaignId", "string", RuleTest.NotEmpty, "must not be empty", true),
+            new FieldRule("creatorKey", "string", RuleTest.CreatorKey, "must be exactly 5 uppercase letters or digits", true),
+            new FieldRule("metadata", null, RuleTest.Record, "must be an object", true),
+        };
+    }
+#endif
 }

@@ -21,20 +21,51 @@ namespace GameCampaignSdk
             return utc.ToUniversalTime().ToString("yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture);
         }
 
-        /// <summary><see cref="Iso"/> of ms since the epoch; an impossible time gives a text the relay refuses (the session is dropped as invalid).</summary>
+        /// <summary>
+        /// The start of year 0, ms since the epoch: JavaScript's dates reach it (<c>toISOString</c> writes years 0 to 9999 with four
+        /// digits, ECMA-262 "Date Time String Format"; others as ±YYYYYY, which no rule takes), .NET's <see cref="DateTime"/> starts
+        /// at year 1. Year 0 is written and read as year 400 moved back 400 years: the Gregorian calendar repeats after them
+        /// (146,097 days), and both are leap years. Before (found by p38), a recovered record starting in year 0 was dropped
+        /// <c>invalid</c> where JavaScript sends it (contract scenario kill-recovered-year-zero.json).
+        /// </summary>
+        private const double YearZeroMs = -62167219200000d;
+        private const double FourCenturiesMs = 146097d * 86400000d;
+
+        /// <summary>
+        /// <see cref="Iso"/> of ms since the epoch, as JavaScript's <c>new Date(ms).toISOString()</c>: from year 0, a fraction cut
+        /// toward zero (ECMA-262 TimeClip, ToIntegerOrInfinity; before p38, floored: a stored start 1000.5 ms before 1970 was sent
+        /// 1 ms earlier than JavaScript sends it, kill-recovered-year-zero.json); an impossible time gives a text the relay
+        /// refuses (the session is dropped as invalid).
+        /// </summary>
         internal static string IsoMs(double ms)
         {
-            var ticks = Math.Floor(ms) * TimeSpan.TicksPerMillisecond;
+            var whole = Math.Truncate(ms);
+            var ticks = whole * TimeSpan.TicksPerMillisecond;
+            if (!double.IsNaN(ticks) && ticks < -Epoch.Ticks && whole >= YearZeroMs) return "0000" + IsoMs(whole + FourCenturiesMs).Substring(4);
             if (double.IsNaN(ticks) || ticks < -Epoch.Ticks || ticks > DateTime.MaxValue.Ticks - Epoch.Ticks) return "invalid time " + ms;
             return Iso(Epoch.AddTicks((long)ticks));
         }
 
-        /// <summary>Ms since the epoch of an ISO time; null when it is not one.</summary>
+        /// <summary>Ms since the epoch of an ISO time (year 0 too, as <see cref="IsoMs"/> writes it); null when it is not one.</summary>
         internal static double? ParseMs(string iso)
         {
+            if (iso == null) return null;
+            var yearZero = iso.StartsWith("0000-", StringComparison.Ordinal);
             DateTime parsed;
-            if (iso == null || !DateTime.TryParse(iso, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out parsed)) return null;
-            return (parsed - Epoch).TotalMilliseconds;
+            if (!DateTime.TryParse(yearZero ? "0400" + iso.Substring(4) : iso, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out parsed)) return null;
+            return (parsed - Epoch).TotalMilliseconds - (yearZero ? FourCenturiesMs : 0);
+        }
+
+        /// <summary>
+        /// core/schema/rules.ts <c>isIsoMillis</c>: exactly <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> naming a real day, year 0 included
+        /// (read as year 400: <see cref="YearZeroMs"/>).
+        /// </summary>
+        internal static bool IsIsoMillis(string text)
+        {
+            DateTime parsed;
+            if (text.Length != 24) return false;
+            if (text.StartsWith("0000", StringComparison.Ordinal)) text = "0400" + text.Substring(4);
+            return DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture, DateTimeStyles.None, out parsed);
         }
     }
 }

@@ -93,7 +93,7 @@ namespace GameCampaignSdk
         internal string Start(Dictionary<string, object> args)
         {
             if (disposed) throw new InvalidOperationException("the tracker was disposed");
-            TrackerSettings.CheckSessionFields(args, "start"); // before the running session ends: a bad call changes nothing
+            TrackerSettings.CheckSessionFields(RuleTables.StartFields, args, "start"); // before the running session ends: a bad call changes nothing
             ForgetContinuation();
             if (clock != null) End("restart", null);
             if (optedOut) return "";

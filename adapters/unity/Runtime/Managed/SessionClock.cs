@@ -81,67 +81,6 @@ namespace GameCampaignSdk
     }
 
     /// <summary>
-    /// The spec's rules of a playtime session (core/schema/playtime-rules.ts <c>checkPlaytimeItem</c>, core/schema/rules.ts
-    /// <c>broken</c>): what a finished session breaks, as JavaScript's tracker details it before queueing. A live session keeps
-    /// them (its fields were checked at <c>Start</c>); a crashed run's record read back may not.
-    /// </summary>
-    internal static class SessionRules
-    {
-        private static readonly System.Text.RegularExpressions.Regex CreatorKeyPattern = new System.Text.RegularExpressions.Regex(Rules.CreatorKeyPattern, System.Text.RegularExpressions.RegexOptions.CultureInvariant);
-
-        /// <summary>The rules <paramref name="session"/> breaks, as details (<c>path</c>, <c>message</c>); empty when none.</summary>
-        internal static List<object> RuleBreaks(Dictionary<string, object> session)
-        {
-            var details = new List<object>();
-            Check(details, session, "sessionId", false, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
-            Check(details, session, "userId", false, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
-            Check(details, session, "durationSeconds", false, value => !(value is double) || double.IsNaN((double)value) || double.IsInfinity((double)value) ? "must be a number" : WholeFrom1((double)value) ? null : Rules.PositiveIntMessage);
-            Check(details, session, "startedAt", false, Timestamp);
-            Check(details, session, "endedAt", false, Timestamp);
-            Check(details, session, "campaignId", true, value => value is string ? ((string)value == "" ? Rules.IdMessage : null) : "must be a string");
-            Check(details, session, "creatorKey", true, value => value is string ? (CreatorKeyPattern.IsMatch((string)value) ? null : Rules.CreatorKeyMessage) : "must be a string");
-            Check(details, session, "metadata", true, value => value is Dictionary<string, object> ? null : "must be an object");
-            // The spec's cross-field rule, judged only when both are timestamps (they compare as strings in time order).
-            var startedAt = Json.Str(session, "startedAt");
-            var endedAt = Json.Str(session, "endedAt");
-            if (Timestamp(startedAt) == null && Timestamp(endedAt) == null && string.CompareOrdinal(endedAt, startedAt) < 0) details.Add(Bridge.Args("path", "endedAt", "message", "must be greater than or equal to startedAt"));
-            return details;
-        }
-
-        /// <summary><c>path message; path message</c> (core/http/request-validation.ts <c>summarize</c>).</summary>
-        internal static string Summarize(List<object> details)
-        {
-            var parts = new List<string>();
-            foreach (var detail in details) parts.Add(Json.Str(Json.Obj(detail), "path") + " " + Json.Str(Json.Obj(detail), "message"));
-            return string.Join("; ", parts.ToArray());
-        }
-
-        /// <summary>A key present with null is checked (JavaScript's <c>broken</c> passes only an absent optional field).</summary>
-        private static void Check(List<object> details, Dictionary<string, object> session, string name, bool optional, Func<object, string> rule)
-        {
-            if (!session.ContainsKey(name))
-            {
-                if (!optional) details.Add(Bridge.Args("path", name, "message", "is required"));
-                return;
-            }
-            var message = rule(session[name]);
-            if (message != null) details.Add(Bridge.Args("path", name, "message", message));
-        }
-
-        /// <summary>core/schema/rules.ts <c>PositiveInt</c>: a safe integer of at least 1.</summary>
-        private static bool WholeFrom1(double value) { return value >= 1 && value <= 9007199254740991.0 && value == Math.Floor(value); }
-
-        /// <summary>core/schema/date-time.ts <c>isIsoMillis</c>: <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> naming a real day.</summary>
-        private static string Timestamp(object value)
-        {
-            if (!(value is string)) return "must be a string";
-            DateTime parsed;
-            var text = (string)value;
-            return text.Length == 24 && DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", System.Globalization.CultureInfo.InvariantCulture, System.Globalization.DateTimeStyles.None, out parsed) ? null : Rules.TimestampMessage;
-        }
-    }
-
-    /// <summary>
     /// Measures the running session on the <see cref="MonotonicClock"/> (core/tracker/session-clock.ts): play time
     /// counts the foreground stretches only; the span runs to now, or to the pause while paused (a session that ends
     /// in the background ended when it went there). The start moves with the device clock as

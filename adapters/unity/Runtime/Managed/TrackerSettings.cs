@@ -1,7 +1,6 @@
 // Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
 #if !UNITY_WEBGL || UNITY_EDITOR
 using System.Collections.Generic;
-using System.Text.RegularExpressions;
 
 namespace GameCampaignSdk
 {
@@ -30,26 +29,19 @@ namespace GameCampaignSdk
             settings.FlushAt = (int)Positive(tracker, "flushAt", settings.FlushAt);
             settings.MaxQueue = (int)Positive(tracker, "maxQueue", settings.MaxQueue);
             settings.OptOut = Json.Bool(tracker, "optOut") == true;
-            CheckSessionFields(tracker, "options");
+            CheckSessionFields(RuleTables.InitSessionFields, tracker, "options");
             return settings;
         }
 
-        private static readonly Regex CreatorKeyPattern = new Regex(Rules.CreatorKeyPattern);
-
         /// <summary>
-        /// Checks a session's <c>campaignId</c> (not empty) and <c>creatorKey</c> (exactly 5 uppercase letters or digits)
-        /// with the rules generated from core/schema/rules.ts (<see cref="Rules"/>), as core/tracker/options.ts does, at <c>Init</c> (defaults, <paramref name="prefix"/> <c>options</c>) and at
+        /// Refuses a session's fields that break <paramref name="rules"/> (generated from core/schema: <see cref="RuleTables"/>),
+        /// as core/tracker/options.ts does, at <c>Init</c> (defaults, <paramref name="prefix"/> <c>options</c>) and at
         /// <c>Start</c> (<c>start</c>): a bad one is a programming error, thrown at once (VALIDATION_ERROR with the
         /// details), not a session played and then refused by the relay.
         /// </summary>
-        internal static void CheckSessionFields(Dictionary<string, object> fields, string prefix)
+        internal static void CheckSessionFields(FieldRule[] rules, Dictionary<string, object> fields, string prefix)
         {
-            var details = new List<ErrorDetail>();
-            var campaignId = Json.Field(fields, "campaignId");
-            if (campaignId != null && !(campaignId is string)) details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = "must be a string" });
-            else if ((string)campaignId == "") details.Add(new ErrorDetail { Path = prefix + ".campaignId", Message = Rules.IdMessage });
-            var creatorKey = Json.Field(fields, "creatorKey");
-            if (creatorKey != null && !(creatorKey is string && CreatorKeyPattern.IsMatch((string)creatorKey))) details.Add(new ErrorDetail { Path = prefix + ".creatorKey", Message = Rules.CreatorKeyMessage });
+            var details = FieldRules.Check(rules, fields, prefix);
             if (details.Count > 0) throw GameCampaignException.Invalid(details);
         }
 
