@@ -302,6 +302,37 @@ describe('toNodeHandler as the request listener of a server it is not given: the
   });
 });
 
+// p38, found probing the relay with raw sockets: node:http answers an HTTP/1.1 request without `Host` itself
+// (`requireHostHeader`, `_http_server.js` `parserOnIncoming`) with an empty 400, before any listener sees it.
+describe('toNodeHandler: an HTTP/1.1 request without Host', () => {
+  const noHost = () => {
+    const body = '{"sessions":[]}';
+    return `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+  };
+  const relay = () => relayOverFakeService({ basePath: '/campaign' }).relay;
+  const expectErrorBody400 = (answer: { status: number; headers: Record<string, string>; body: string }) => {
+    expect([answer.status, answer.headers['content-type']]).toEqual([400, 'application/json; charset=utf-8']);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('host') });
+  };
+
+  it('is answered 400 in the error body by createNodeServer', async () => {
+    expectErrorBody400(await rawExchange(await listen(createNodeServer(relay())), noHost()));
+  });
+
+  it('is answered 400 in the error body by a server whose request listener is the handler', async () => {
+    expectErrorBody400(await rawExchange(await listen(createServer(toNodeHandler(relay()))), noHost()));
+  });
+
+  it("keeps node:http's own answer where asked (createNodeServer's requireHostHeader) or where other listeners serve too", async () => {
+    expect(createNodeServer(relay(), { requireHostHeader: true }).requireHostHeader).toBe(true);
+    const handler = toNodeHandler(relay());
+    const wrapped = createServer((req, res) => void handler(req, res));
+    const answer = await rawExchange(await listen(wrapped), noHost());
+    expect([answer.status, answer.headers['content-type']]).toEqual([400, undefined]);
+    expect(wrapped.requireHostHeader).toBe(true);
+  });
+});
+
 // p32, found trickling a request's headers at createNodeServer(relay): node:http's own time-outs (Node 20: 60 s, checked
 // every 30 s) held such a connection 90 s, where a body trickled the same way is cut at the relay's 10 s.
 describe('createNodeServer: a client trickling its headers', () => {
