@@ -319,8 +319,10 @@ describe('toNodeHandler: an HTTP/1.1 request without Host', () => {
     expectErrorBody400(await rawExchange(await listen(createNodeServer(relay())), noHost()));
   });
 
-  it('is answered 400 in the error body by a server whose request listener is the handler', async () => {
+  it('is answered 400 in the error body by a server whose request listener is the handler or the webhook middleware', async () => {
     expectErrorBody400(await rawExchange(await listen(createServer(toNodeHandler(relay()))), noHost()));
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    expectErrorBody400(await rawExchange(await listen(createServer(webhooks)), noHost()));
   });
 
   it("keeps node:http's own answer where asked (createNodeServer's requireHostHeader) or where other listeners serve too", async () => {
