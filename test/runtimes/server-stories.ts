@@ -230,7 +230,7 @@ export function serverStories(runtime: RuntimeName): void {
     // error body (never a 5xx), and what is valid is recorded as sent.
     it("the relay answers a hostile client's requests in the spec's error body and records what is valid as sent", async () => {
       const run = `${runtime}-hostile`;
-      const [plain, bom, proto] = ['plain', 'bom', 'proto'].map((name) => batch(`${run}-${name}`, run, 1));
+      const [plain, bom, proto] = [batch(`${run}-plain`, run, 1), batch(`${run}-bom`, run, 1), batch(`${run}-proto`, run, 1)] as const;
       const bodies = {
         gzip: await gzipped(JSON.stringify(plain)),
         bom: `\uFEFF${JSON.stringify(bom)}`,
