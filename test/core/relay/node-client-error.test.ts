@@ -96,6 +96,13 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(JSON.parse(noCors.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
   });
 
+  // p38: the path node:http refused is read decoded, as the router and the preflight read it.
+  it('gives the CORS headers under a base path the request line percent-encodes (/café)', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService({ basePath: '/café', cors: { origins: [ORIGIN] } }).relay));
+    const answer = await rawExchange(port, oversized(ORIGIN, `/caf%C3%A9${RELAY_ROUTES.playtime}`));
+    expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([431, ORIGIN]);
+  });
+
   // Found in Chromium (test/browser/relay-raw-errors-cors.test.ts): a browser reuses the connection of its earlier
   // requests and sends `Origin` after the headers the page set. Before, a kept-alive socket was closed unanswered (node's
   // own socketOnError answers unless a response is under way) and only the first 16 KiB were searched for `Origin`.
