@@ -61,7 +61,7 @@ export interface RelayOptions {
    * @throws RangeError from `createRelay` when it is not a finite number >= 1
    */
   authenticateTimeoutMs?: number;
-  /** Where the relay is mounted. @defaultValue '/campaign' */
+  /** Where the relay is mounted, written decoded (`'/café'`, not `'/caf%C3%A9'`), as the router matches paths. @defaultValue '/campaign' */
   basePath?: string;
   /**
    * The web view address handed to clients with a one-time token.
