@@ -106,8 +106,23 @@ export function servesAs(outer: object, handle: object): void {
 function onServerSocket(message: unknown): void {
   const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
   if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;
-  for (const listener of server.listeners('request')) {
+  const listeners = server.listeners('request');
+  for (const listener of listeners) {
     const cors = handlerPolicies.get(listener);
     if (cors) listenForClientErrors(server, cors);
   }
+  // The handler serves every request there: node:http's own empty 400 for an HTTP/1.1 request without `Host`
+  // (`_http_server.js` `parserOnIncoming` reads `server.requireHostHeader` per request) becomes the handler's 400 in
+  // the error body. Not on a server whose requests go elsewhere too (Express): its other routes would get them.
+  if (listeners.length === 1 && handlerPolicies.has(listeners[0] as object)) answerMissingHost(server);
+}
+
+/**
+ * Leaves an HTTP/1.1 request without `Host` to the handler, whose request reader (@hono/node-server) refuses it as a
+ * `RequestError` ("Missing host header"), answered 400 `BAD_REQUEST` in the spec's error body: still the 400 RFC 9112
+ * section 3.2 asks for, where node:http answered an empty one (`requireHostHeader`). Only for a server every request of
+ * which the handler serves.
+ */
+export function answerMissingHost(server: object): void {
+  (server as { requireHostHeader?: boolean }).requireHostHeader = false;
 }

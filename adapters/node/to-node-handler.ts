@@ -12,7 +12,7 @@ import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
 import { useParsedBody } from './parsed-body.js';
-import { listenForClientErrors, serverClientError, watchServerSockets } from './server-listeners.js';
+import { answerMissingHost, listenForClientErrors, serverClientError, watchServerSockets } from './server-listeners.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
 export interface FetchHandler {
@@ -116,7 +116,10 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
  */
 export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
   const listener = toNodeHandler(handler);
-  return listener.attach(createServer(withTimeouts(options), listener));
+  const server = createServer(withTimeouts(options), listener);
+  // An HTTP/1.1 request without `Host` is the handler's 400 in the error body (node:http's own is empty), unless asked.
+  if (options?.requireHostHeader === undefined) answerMissingHost(server);
+  return listener.attach(server);
 }
 
 /** The default of `createNodeServer`'s `headersTimeout`: the relay's body read time-out (`DEFAULT_BODY_TIMEOUT_MS`). */

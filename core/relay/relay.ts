@@ -7,6 +7,7 @@ import { Hono } from 'hono';
 import type * as z from 'zod/mini';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../http/read-capped.js';
 import { createMiddleware } from 'hono/factory';
+import { getPath } from 'hono/utils/url';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
@@ -60,7 +61,7 @@ export interface RelayOptions {
    * @throws RangeError from `createRelay` when it is not a finite number >= 1
    */
   authenticateTimeoutMs?: number;
-  /** Where the relay is mounted. @defaultValue '/campaign' */
+  /** Where the relay is mounted, written decoded (`'/café'`, not `'/caf%C3%A9'`), as the router matches paths. @defaultValue '/campaign' */
   basePath?: string;
   /**
    * The web view address handed to clients with a one-time token.
@@ -335,7 +336,8 @@ export function createRelay(options: RelayOptions): Relay {
     app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}${preflightHint(c.req.raw)}`, undefined, { allow: method }));
   }
   app.notFound((c) => {
-    const path = new URL(c.req.url).pathname;
+    // The path as routed (decoded): compared with the base path, which is written decoded (`/café`).
+    const path = c.req.path;
     // A client's relay.url without the mount point (or a relay mounted elsewhere) is the likeliest cause: say so.
     const outside = basePath !== '/' && path !== basePath && !path.startsWith(`${basePath}/`);
     const hint = outside ? `: the relay's routes are under ${basePath} (end the client's relay.url with it, or set createRelay's basePath)` : '';
@@ -356,7 +358,9 @@ export function createRelay(options: RelayOptions): Relay {
   // For toNodeHandler's answers to what node:http refuses: marked as the relay marks its own, under its base path only
   // (the server may serve other things beside it), and only where the refused bytes named the path.
   const refused: RefusedRequestCors = ({ target, origin }) => {
-    const path = target?.split('?')[0];
+    const raw = target?.split('?')[0];
+    // Decoded as the router and the preflight read it; a target that is not a path (`*`, absolute form) stays as it is.
+    const path = raw?.startsWith('/') ? getPath({ url: `http://relay${raw}` } as Request) : raw;
     return path !== undefined && (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) ? cors.headers(origin) : {};
   };
   Object.defineProperty(relay, REFUSED_REQUEST_CORS, { value: refused });

@@ -5,6 +5,8 @@
  * One launch per runtime; the stories share it.
  */
 import { request as httpRequest } from 'node:http';
+import { gzip } from 'node:zlib';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_PENDING_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { signWebhook } from '../../core/webhooks/sign.js';
@@ -12,6 +14,9 @@ import { launch, type Launched, type RuntimeName } from './harness.js';
 import { RECEIVER_SECRET } from './story-app.js';
 
 export const GAME_ORIGIN = 'https://game.portal-cdn.example';
+
+/** `text` compressed as `Content-Encoding: gzip` sends it. */
+const gzipped = async (text: string): Promise<Uint8Array> => new Uint8Array(await promisify(gzip)(text));
 
 /** A playtime batch of `userId`, ended a minute ago. */
 export function batch(userId: string, run: string, count = 2) {
@@ -33,7 +38,7 @@ export function postPlaytime(url: string, userId: string, body: unknown, headers
     method: 'POST',
     ...(signal ? { signal } : {}),
     headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${userId}`, 'content-type': 'application/json', ...headers },
-    body: typeof body === 'string' ? body : JSON.stringify(body),
+    body: typeof body === 'string' || body instanceof Uint8Array ? (body as BodyInit) : JSON.stringify(body),
   });
 }
 
@@ -219,6 +224,43 @@ export function serverStories(runtime: RuntimeName): void {
         }),
       );
       expect(read, served.output()).toEqual(answers.map(() => [502, 502, 'INTERNAL_ERROR', true, GAME_ORIGIN, true]));
+    });
+
+    // p38: a hostile client's bodies and requests, on each runtime's own request reading: every answer is the spec's
+    // error body (never a 5xx), and what is valid is recorded as sent.
+    it("the relay answers a hostile client's requests in the spec's error body and records what is valid as sent", async () => {
+      const run = `${runtime}-hostile`;
+      const [plain, bom, proto] = [batch(`${run}-plain`, run, 1), batch(`${run}-bom`, run, 1), batch(`${run}-proto`, run, 1)] as const;
+      const bodies = {
+        gzip: await gzipped(JSON.stringify(plain)),
+        bom: `\uFEFF${JSON.stringify(bom)}`,
+        // A metadata key `__proto__` is data (JSON.parse makes it an own member), forwarded and recorded as sent.
+        proto: JSON.stringify(proto).replace('"userId"', '"metadata":{"__proto__":{"polluted":true},"level":3},"userId"'),
+      };
+      const gzip = await postPlaytime(served.url, `${run}-plain`, bodies.gzip, { 'content-encoding': 'gzip' });
+      // No runtime inflates a request body itself (Node, Bun, Deno and workerd alike): 415 naming the encoding, kept.
+      expect([gzip.status, ((await gzip.json()) as { code: string; message: string }).message], served.output()).toEqual([415, expect.stringContaining('gzip')]);
+      expect((await postPlaytime(served.url, `${run}-bom`, bodies.bom)).status).toBe(200);
+      expect((await postPlaytime(served.url, `${run}-proto`, bodies.proto)).status).toBe(200);
+      const recorded = emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`));
+      expect(recorded.find((session) => session.sessionId === proto.sessions[0]!.sessionId)?.metadata).toEqual(JSON.parse('{"__proto__":{"polluted":true},"level":3}'));
+      expect(recorded.map((session) => session.sessionId).sort()).toEqual([bom, proto].map((b) => b.sessions[0]!.sessionId).sort());
+
+      const refused = [
+        await postPlaytime(served.url, `${run}-array`, JSON.stringify(plain.sessions)),
+        await postPlaytime(served.url, `${run}-dup`, `{"sessions":${JSON.stringify(plain.sessions)},"sessions":[]}`),
+        await fetch(`${served.url}/campaign/playtime/sessions`, { method: 'GET', headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${run}-get` } }),
+        await fetch(`${served.url}/campaign/sponsor`, { method: 'POST', headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${run}-put`, 'content-type': 'application/json' }, body: '{}' }),
+        await fetch(`${served.url}/campaign/playtime/sessions/`, { method: 'POST', headers: { origin: GAME_ORIGIN, authorization: `Bearer user:${run}-slash`, 'content-type': 'application/json' }, body: '{}' }),
+      ];
+      const read = await Promise.all(refused.map(async (answer) => [answer.status, answer.headers.get('allow'), ((await answer.json()) as { code: string }).code]));
+      expect(read, served.output()).toEqual([
+        [400, null, 'VALIDATION_ERROR'],
+        [400, null, 'VALIDATION_ERROR'],
+        [405, 'POST', 'BAD_REQUEST'],
+        [405, 'PUT', 'BAD_REQUEST'],
+        [404, null, 'NOT_FOUND'],
+      ]);
     });
 
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {

@@ -76,6 +76,25 @@ describe('preflight', () => {
     expect((await relay.fetch(preflight(RELAY_ROUTES.sponsor, GAME, 'PUT'))).status).toBe(404);
   });
 
+  // p38: the router matches the decoded path (Hono's getPath) and the preflight matched the URL's encoded one, so under a
+  // base path a URL must percent-encode (`/café`, `/game api`) the relay served the POST but answered its preflight
+  // 405: every browser game on a portal was refused ("Failed to fetch").
+  it('follows a base path the URL percent-encodes, as the router does', async () => {
+    for (const basePath of ['/café', '/game api']) {
+      const { relay } = withCors({ basePath });
+      const base = new URL(`https://game.test${basePath}`).href;
+      expect(base).toContain('%');
+      const answer = await relay.fetch(preflight(RELAY_ROUTES.playtime, GAME, 'POST', '', base));
+      expect([answer.status, answer.headers.get('access-control-allow-origin'), answer.headers.get('access-control-allow-methods')]).toEqual([204, GAME, 'POST']);
+      const headers = { origin: GAME, authorization: 'Bearer user:alice', 'content-type': 'application/json' };
+      const served = await relay.fetch(new Request(`${base}${RELAY_ROUTES.playtime}`, { method: 'POST', headers, body: JSON.stringify({ sessions: sessions('alice', 1) }) }));
+      expect([served.status, served.headers.get('access-control-allow-origin')]).toEqual([200, GAME]);
+      // A path under the base that is no route: no hint that the routes are elsewhere.
+      const missing = await read(await relay.fetch(new Request(`${base}/nothing`, { method: 'POST', headers, body: '{}' })));
+      expect([missing.status, missing.body.message]).toEqual([404, `No relay route POST ${basePath}/nothing`]);
+    }
+  });
+
   it('without the cors option a preflight stays a 405 whose message names the option', async () => {
     const { relay } = relayOverFakeService();
     const answer = await read(await relay.fetch(preflight(RELAY_ROUTES.playtime, GAME)));

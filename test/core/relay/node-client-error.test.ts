@@ -96,6 +96,13 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(JSON.parse(noCors.body)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
   });
 
+  // p38: the path node:http refused is read decoded, as the router and the preflight read it.
+  it('gives the CORS headers under a base path the request line percent-encodes (/café)', async () => {
+    const port = await listen(createNodeServer(relayOverFakeService({ basePath: '/café', cors: { origins: [ORIGIN] } }).relay));
+    const answer = await rawExchange(port, oversized(ORIGIN, `/caf%C3%A9${RELAY_ROUTES.playtime}`));
+    expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([431, ORIGIN]);
+  });
+
   // Found in Chromium (test/browser/relay-raw-errors-cors.test.ts): a browser reuses the connection of its earlier
   // requests and sends `Origin` after the headers the page set. Before, a kept-alive socket was closed unanswered (node's
   // own socketOnError answers unless a response is under way) and only the first 16 KiB were searched for `Origin`.
@@ -299,6 +306,41 @@ describe('toNodeHandler as the request listener of a server it is not given: the
     await fetch(`http://127.0.0.1:${port}/campaign${RELAY_ROUTES.playtime}`, { method: 'POST', body: '{}' });
     expect(mine.listeners('connect')).toEqual([own]);
     expect(mine.listenerCount('checkExpectation')).toBe(1);
+  });
+});
+
+// p38, found probing the relay with raw sockets: node:http answers an HTTP/1.1 request without `Host` itself
+// (`requireHostHeader`, `_http_server.js` `parserOnIncoming`) with an empty 400, before any listener sees it.
+describe('toNodeHandler: an HTTP/1.1 request without Host', () => {
+  const noHost = () => {
+    const body = '{"sessions":[]}';
+    return `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`;
+  };
+  const relay = () => relayOverFakeService({ basePath: '/campaign' }).relay;
+  const expectErrorBody400 = (answer: { status: number; headers: Record<string, string>; body: string }) => {
+    expect([answer.status, answer.headers['content-type']]).toEqual([400, 'application/json; charset=utf-8']);
+    expect(JSON.parse(answer.body)).toMatchObject({ status: 400, code: 'BAD_REQUEST', message: expect.stringContaining('host') });
+  };
+
+  it('is answered 400 in the error body by createNodeServer', async () => {
+    expectErrorBody400(await rawExchange(await listen(createNodeServer(relay())), noHost()));
+  });
+
+  it('is answered 400 in the error body by a server whose request listener is the handler or the webhook middleware', async () => {
+    expectErrorBody400(await rawExchange(await listen(createServer(toNodeHandler(relay()))), noHost()));
+    const webhooks = webhookMiddleware({ secret: `whsec_${Buffer.from('0123456789abcdef0123456789abcdef').toString('base64')}` });
+    expectErrorBody400(await rawExchange(await listen(createServer(webhooks)), noHost()));
+  });
+
+  it("keeps node:http's own answer where asked (createNodeServer's requireHostHeader) or where other listeners serve too", async () => {
+    /** node:http's own flag (Node's types do not declare it). */
+    const requiresHost = (server: Server) => (server as Server & { requireHostHeader?: boolean }).requireHostHeader;
+    expect(requiresHost(createNodeServer(relay(), { requireHostHeader: true }))).toBe(true);
+    const handler = toNodeHandler(relay());
+    const wrapped = createServer((req, res) => void handler(req, res));
+    const answer = await rawExchange(await listen(wrapped), noHost());
+    expect([answer.status, answer.headers['content-type']]).toEqual([400, undefined]);
+    expect(requiresHost(wrapped)).toBe(true);
   });
 });
 
