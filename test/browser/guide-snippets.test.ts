@@ -97,6 +97,37 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
 
   const recorded = (userId: string) => emulator.state().sessions.filter((session) => session.userId === userId);
 
+  /** portals.md, "The game client on a portal", pointed at this machine: the emulator, the relay on another origin, the guides' token. */
+  function portalClient(): string {
+    let code = tsBlock('docs/guides/portals.md', 'declare function loginToken()');
+    code = edit(code, "'ck_live_demo:cs_live_demo'", JSON.stringify(emulator.clientKey));
+    code = edit(code, "environment: 'live',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
+    code = edit(code, "'https://api.your-studio.example/campaign'", JSON.stringify(`${crossOrigin}/campaign`));
+    return edit(code, 'declare function loginToken(): Promise<string>;', `const loginToken = async () => ${JSON.stringify(TOKEN)};`);
+  }
+
+  /** The portals guide's block holding `containing`, which declares the game's `gc`: it follows the portal client's block. */
+  function withPortalClient(containing: string): string {
+    let code = tsBlock('docs/guides/portals.md', containing);
+    code = edit(code, "import type { GameCampaign } from 'game-campaign-sdk/browser';", '');
+    return `${portalClient()}\n${edit(code, 'declare const gc: GameCampaign;', '')}`;
+  }
+
+  /** The two sessions recorded since `before`, each of about 1.5 s played: one that counted the 4 s between them would be 5 s or more. */
+  async function expectTwoParts(before: number): Promise<void> {
+    await expect.poll(() => recorded('player-1').length, ARRIVAL).toBe(before + 2);
+    for (const session of recorded('player-1').slice(before)) {
+      expect(session.durationSeconds).toBeGreaterThanOrEqual(1);
+      expect(session.durationSeconds).toBeLessThan(4);
+    }
+  }
+
+  /** Serves `code`, bundled, as the module of the page at `path`. */
+  async function servePage(path: string, code: string, body = ''): Promise<void> {
+    files[path] = ['text/html', `<!doctype html><title>game</title>${body}<script type="module" src="${path}game.js"></script>`];
+    files[`${path}game.js`] = ['text/javascript', await bundle(code)];
+  }
+
   /** Opens `path` (at `at`, the page's origin unless told) in a new tab, collecting what the page threw or logged as a warning or error. */
   async function open(path: string, at = origin): Promise<{ page: Page; problems: string[] }> {
     const page = await browser.context.newPage();
@@ -115,8 +146,7 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
     // The player plays: long enough to be a session (one under a second is dropped as too short).
     code = edit(code, '// ... the player plays;', 'await new Promise((resolve) => setTimeout(resolve, 1_500)); //');
     code += "\n(window as unknown as { read: string }).read = campaign.campaignId;\ndocument.title = 'stopped';";
-    files['/bundled/'] = ['text/html', '<!doctype html><title>game</title><script type="module" src="/bundled/game.js"></script>'];
-    files['/bundled/game.js'] = ['text/javascript', await bundle(code)];
+    await servePage('/bundled/', code);
 
     const before = recorded('player-1').length;
     const { page, problems } = await open('/bundled/');
@@ -143,14 +173,8 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
   });
 
   it('portals.md, "The game client on a portal": the relay on another origin (absolute relay.url, the token in a header, cors): the session leaves as the tab closes', async () => {
-    let code = tsBlock('docs/guides/portals.md', 'declare function loginToken()');
-    code = edit(code, "'ck_live_demo:cs_live_demo'", JSON.stringify(emulator.clientKey));
-    code = edit(code, "environment: 'live',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
-    code = edit(code, "'https://api.your-studio.example/campaign'", JSON.stringify(`${crossOrigin}/campaign`));
-    code = edit(code, 'declare function loginToken(): Promise<string>;', `const loginToken = async () => ${JSON.stringify(TOKEN)};`);
-    code += "\ndocument.title = 'playing';";
-    files['/portal-client/'] = ['text/html', '<!doctype html><title>game</title><script type="module" src="/portal-client/game.js"></script>'];
-    files['/portal-client/game.js'] = ['text/javascript', await bundle(code)];
+    const code = `${portalClient()}\ndocument.title = 'playing';`;
+    await servePage('/portal-client/', code);
 
     const before = recorded('player-1').length;
     const { page, problems } = await open('/portal-client/');
@@ -172,8 +196,7 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
       // What the game does next: a level played and ended, then sent.
       code += `\nconst played = gc.tracker.start({ campaignId: 'cmp_spring_festival' });\nawait new Promise((resolve) => setTimeout(resolve, 1_500));\nawait gc.tracker.stop();\nawait gc.tracker.flush();\ndocument.title = 'sent:' + played;`;
       const path = `/opt-out-${recordPlaytime}/`;
-      files[path] = ['text/html', `<!doctype html><title>game</title><script type="module" src="${path}game.js"></script>`];
-      files[`${path}game.js`] = ['text/javascript', await bundle(code)];
+      await servePage(path, code);
 
       const { page, problems } = await open(path);
       await page.waitForFunction(() => document.title.startsWith('sent:'), undefined, { timeout: 20_000 });
@@ -187,20 +210,11 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
   );
 
   it('portals.md, "Ad breaks": the play before the ad and the play after it are two sessions, the ad in neither', async () => {
-    // The game of "The game client on a portal", whose `gc` the ad-break block declares.
-    let game = tsBlock('docs/guides/portals.md', 'declare function loginToken()');
-    game = edit(game, "'ck_live_demo:cs_live_demo'", JSON.stringify(emulator.clientKey));
-    game = edit(game, "environment: 'live',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
-    game = edit(game, "'https://api.your-studio.example/campaign'", JSON.stringify(`${crossOrigin}/campaign`));
-    game = edit(game, 'declare function loginToken(): Promise<string>;', `const loginToken = async () => ${JSON.stringify(TOKEN)};`);
-    let adBreak = tsBlock('docs/guides/portals.md', 'async function adBreak(');
-    adBreak = edit(adBreak, "import type { GameCampaign } from 'game-campaign-sdk/browser';", '');
-    adBreak = edit(adBreak, 'declare const gc: GameCampaign;', '');
+    let adBreak = withPortalClient('async function adBreak(');
     // The portal's ad: 4 s, longer than either part played, so a part that counted it would show.
     adBreak = edit(adBreak, 'declare function showAd(): Promise<void>;', 'const showAd = () => new Promise<void>((resolve) => setTimeout(resolve, 4_000));');
-    const code = `${game}\n${adBreak}\nawait new Promise((resolve) => setTimeout(resolve, 1_500));\nawait adBreak({ campaignId: 'cmp_spring_festival' });\nawait new Promise((resolve) => setTimeout(resolve, 1_500));\ndocument.title = 'played';`;
-    files['/ad-break/'] = ['text/html', '<!doctype html><title>game</title><script type="module" src="/ad-break/game.js"></script>'];
-    files['/ad-break/game.js'] = ['text/javascript', await bundle(code)];
+    const code = `${adBreak}\nawait new Promise((resolve) => setTimeout(resolve, 1_500));\nawait adBreak({ campaignId: 'cmp_spring_festival' });\nawait new Promise((resolve) => setTimeout(resolve, 1_500));\ndocument.title = 'played';`;
+    await servePage('/ad-break/', code);
 
     const before = recorded('player-1').length;
     // On the relay's origin: the opt-out story's choice stays stored on the other one (portals.md: "stored where it was made").
@@ -208,28 +222,15 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
     await page.waitForFunction(() => document.title === 'played', undefined, { timeout: 20_000 });
     expect(problems).toEqual([]);
     await page.close({ runBeforeUnload: false });
-    await expect.poll(() => recorded('player-1').length, ARRIVAL).toBe(before + 2);
-    // Each part played about 1.5 s: a part that counted the 4 s ad too would be 5 s or more.
-    for (const session of recorded('player-1').slice(before)) {
-      expect(session.durationSeconds).toBeGreaterThanOrEqual(1);
-      expect(session.durationSeconds).toBeLessThan(4);
-    }
+    await expectTwoParts(before); // the 4 s ad in neither
   });
 
   it('portals.md, "A game frame the portal hides": the game\'s IntersectionObserver ends the session while the portal hides its frame and starts a new one when shown, the hidden time in neither', async () => {
-    let game = tsBlock('docs/guides/portals.md', 'declare function loginToken()');
-    game = edit(game, "'ck_live_demo:cs_live_demo'", JSON.stringify(emulator.clientKey));
-    game = edit(game, "environment: 'live',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
-    game = edit(game, "'https://api.your-studio.example/campaign'", JSON.stringify(`${crossOrigin}/campaign`));
-    game = edit(game, 'declare function loginToken(): Promise<string>;', `const loginToken = async () => ${JSON.stringify(TOKEN)};`);
-    let watch = tsBlock('docs/guides/portals.md', 'new IntersectionObserver(');
-    watch = edit(watch, "import type { GameCampaign } from 'game-campaign-sdk/browser';", '');
-    watch = edit(watch, 'declare const gc: GameCampaign;', '');
+    let watch = withPortalClient('new IntersectionObserver(');
     watch = edit(watch, 'declare const campaignId: string;', "const campaignId = 'cmp_spring_festival';");
     watch = edit(watch, 'declare function playing(): boolean;', 'const playing = () => true;');
-    const code = `${game}\n${watch}\nfor (const type of ['session:start', 'session:end'] as const) gc.tracker.on(type, () => ((window as unknown as { changes: number }).changes = ((window as unknown as { changes?: number }).changes ?? 0) + 1));`;
-    files['/hidden-frame/'] = ['text/html', '<!doctype html><title>game</title><h1>game</h1><script type="module" src="/hidden-frame/game.js"></script>'];
-    files['/hidden-frame/game.js'] = ['text/javascript', await bundle(code)];
+    const code = `${watch}\nfor (const type of ['session:start', 'session:end'] as const) gc.tracker.on(type, () => ((window as unknown as { changes: number }).changes = ((window as unknown as { changes?: number }).changes ?? 0) + 1));`;
+    await servePage('/hidden-frame/', code, '<h1>game</h1>');
     // The portal's page on another site (localhost) than the game (127.0.0.1), as the guide's probe had it.
     files['/hidden-frame-portal/'] = ['text/html', `<!doctype html><title>portal</title><iframe id="game" src="${crossOrigin}/hidden-frame/" width="400" height="300"></iframe>`];
 
@@ -250,11 +251,6 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
     // so once and keeps the sessions in memory, which this story does not depend on (test/browser/portal/ has storage there).
     expect(problems.filter((problem) => !problem.startsWith('StorageUnavailableError: IndexedDB is unavailable'))).toEqual([]);
     await page.close({ runBeforeUnload: false });
-    await expect.poll(() => recorded('player-1').length, ARRIVAL).toBe(before + 2);
-    // Each part played about 1.5 s: a part that counted the 4 s hidden too would be 5 s or more.
-    for (const session of recorded('player-1').slice(before)) {
-      expect(session.durationSeconds).toBeGreaterThanOrEqual(1);
-      expect(session.durationSeconds).toBeLessThan(4);
-    }
+    await expectTwoParts(before); // the 4 s hidden in neither
   });
 });
