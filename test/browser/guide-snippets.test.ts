@@ -138,15 +138,19 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
     return { page, problems };
   }
 
-  it('browser.md, "With a bundler": reads the campaign, records the play for it until stop(), and sends it through the relay with the game\'s token', async () => {
+  /** browser.md's bundler block pointed at this machine, the player playing `playMs` before its stop(). */
+  function bundlerExample(playMs: number): string {
     let code = tsBlock('docs/guides/browser.md', "gc.tracker.on('dropped'");
     code = edit(code, "'ck_key:secret'", JSON.stringify(emulator.clientKey));
     code = edit(code, "environment: 'sandbox',", `environment: { baseUrl: ${JSON.stringify(emulator.url)} },`);
     code = edit(code, "url: '/campaign'", "url: '/campaign'"); // on the page's own origin, as the guide says: unchanged
+    code = edit(code, '// ... the player plays;', `await new Promise((resolve) => setTimeout(resolve, ${playMs})); //`);
+    return `${code}\n(window as unknown as { read: string }).read = campaign.campaignId;\ndocument.title = 'stopped';`;
+  }
+
+  it('browser.md, "With a bundler": reads the campaign, records the play for it until stop(), and sends it through the relay with the game\'s token', async () => {
     // The player plays: long enough to be a session (one under a second is dropped as too short).
-    code = edit(code, '// ... the player plays;', 'await new Promise((resolve) => setTimeout(resolve, 1_500)); //');
-    code += "\n(window as unknown as { read: string }).read = campaign.campaignId;\ndocument.title = 'stopped';";
-    await servePage('/bundled/', code);
+    await servePage('/bundled/', bundlerExample(1_500));
 
     const before = recorded('player-1').length;
     const { page, problems } = await open('/bundled/');
@@ -157,6 +161,17 @@ describe.runIf(chromiumAvailable())('the browser and portals guides run on a pag
     await page.close({ runBeforeUnload: false });
     await expect.poll(() => recorded('player-1').length, ARRIVAL).toBe(before + 1);
     expect(recorded('player-1').at(-1)!.durationSeconds).toBeGreaterThanOrEqual(1);
+  });
+
+  it('browser.md, "With a bundler", a play under a second: the example\'s dropped listener reports it (too-short), nothing is sent', async () => {
+    await servePage('/bundled-short/', bundlerExample(0));
+    const before = recorded('player-1').length;
+    const { page, problems } = await open('/bundled-short/');
+    await page.waitForFunction(() => document.title === 'stopped', undefined, { timeout: 20_000 });
+    expect(problems).toEqual([expect.stringMatching(/^not recorded [\w-]+ too-short$/)]);
+    await page.close({ runBeforeUnload: false });
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // a request from the closed tab would have come now
+    expect(recorded('player-1').length).toBe(before);
   });
 
   it('browser.md, "With a <script> tag": the page as written (the bundle at the path it names) records until its Stop button, sent through the relay', async () => {
