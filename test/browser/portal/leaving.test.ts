@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
 import { launchChromiumOverCdp, startChromium, type CdpChromium } from './chromium-cdp.js';
 import { connectRaw } from './raw-cdp.js';
-import { ARRIVAL, closeTab, embedAgain, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, embedAgain, endPlay, expectPlayTime, flushNow, gameLog, openPortal, playFor, playOnAfterReturn, pressPlay, removeGame, untilCount } from './portal-player.js';
 import { startPortalSites, type PortalSites, type SiteDomain, type StudioGame } from './portal-sites.js';
 
 const DOMAINS: Array<[SiteDomain, string]> = [
@@ -197,23 +197,10 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving', { timeou
 
       // Back: the portal page and the game's frame are restored from the back/forward cache, not reloaded (the
       // portal's log from before is still there). A page restored this way shows bfcache is really on here.
-      const pressedAt = Date.now(); // the continuation starts at the earliest now, at the latest once the game told it
-      await tab.page.goBack({ waitUntil: 'commit' });
-      await expect
-        .poll(() => gameLog(tab.page), ARRIVAL)
-        .toEqual(
-          expect.arrayContaining([
-            { game: '(portal)', type: 'pageshow', detail: true },
-            { game: 'alpha', type: 'pageshow', detail: true },
-          ])
-        );
-      expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
-
       // The game plays on after the return (the player did not press Play again): a new session carries it.
-      const starts = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start');
-      await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
-      const continuation = { pressedAt, startedAt: Date.now() };
-      const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
+      const { continuationId, continuation } = await playOnAfterReturn(tab.page);
+      expect(await gameLog(tab.page)).toEqual(expect.arrayContaining([{ game: '(portal)', type: 'pageshow', detail: true }]));
+      expect((await gameLog(tab.page)).filter((message) => message.type === 'pageshow' && message.detail === false).length).toBe(2); // the first load only
       await playFor(tab.page, 2_600);
       const log = await gameLog(tab.page, 'alpha');
       const secondPlayed = await endPlay(continuation, () => closeTab(chromium.context, tab.page));

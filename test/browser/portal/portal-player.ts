@@ -150,6 +150,23 @@ export async function crashGame(context: BrowserContext, tab: PortalTab): Promis
   await tab.page.close();
 }
 
+/**
+ * The player comes back (`goBack`) to a portal page left to the back/forward cache while the game played; resolves
+ * once the game's frame is restored from the cache (its `pageshow` persisted, not a reload) and plays on in a new
+ * session the game started itself (the player did not press Play again): that session's id, and the test's clock
+ * bracketing its start (at the earliest before the return, at the latest once the game told it).
+ */
+export async function playOnAfterReturn(page: Page): Promise<{ continuationId: string; continuation: Pick<Playing, 'pressedAt' | 'startedAt'> }> {
+  const pressedAt = Date.now();
+  await page.goBack({ waitUntil: 'commit' });
+  await expect.poll(() => gameLog(page), ARRIVAL).toEqual(expect.arrayContaining([{ game: 'alpha', type: 'pageshow', detail: true }]));
+  const starts = async () => (await gameLog(page, 'alpha')).filter((message) => message.type === 'session:start');
+  await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
+  const continuation = { pressedAt, startedAt: Date.now() };
+  const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
+  return { continuationId, continuation };
+}
+
 /** The game sends what it has queued (as a game may at a level end), and resolves once that flush settled. */
 export async function flushNow(game: Frame): Promise<void> {
   await game.evaluate(() => (window as unknown as { gc: { tracker: { flush(): Promise<void> } } }).gc.tracker.flush());

@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { ARRIVAL, closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, pressPlay, removeGame, untilCount } from './portal-player.js';
+import { closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, playOnAfterReturn, pressPlay, removeGame, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
@@ -65,14 +65,8 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayed);
     await playFor(tab.page, 2_000); // on the other site: not play time
 
-    const pressedAt = Date.now();
-    await tab.page.goBack({ waitUntil: 'commit' });
     // Restored from the cache, not reloaded: the sandboxed frame too (its pageshow persisted).
-    await expect.poll(() => gameLog(tab.page), ARRIVAL).toEqual(expect.arrayContaining([{ game: 'alpha', type: 'pageshow', detail: true }]));
-    const starts = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'session:start');
-    await expect.poll(async () => (await starts()).length, ARRIVAL).toBe(2);
-    const continuation = { pressedAt, startedAt: Date.now() };
-    const { sessionId: continuationId } = (await starts())[1]!.detail as { sessionId: string };
+    const { continuationId, continuation } = await playOnAfterReturn(tab.page);
     await playFor(tab.page, 2_600);
     const log = await gameLog(tab.page, 'alpha');
     const secondPlayed = await endPlay(continuation, () => closeTab(context, tab.page));
