@@ -12,24 +12,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createFakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx } from '../fakes/fake-wx.js';
 import { firstCopyService } from '../second-sdk.js';
+import { freshAdapter, microtasksOnly } from './fresh-adapter.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** The adapter as a fresh JavaScript context loads it, its lazily imported WeChat code already loaded (fake timers do not wait for an import). */
-async function freshAdapter() {
-  vi.resetModules();
-  const cocos = await import('../../../adapters/cocos/index.js');
-  await import('../../../adapters/cocos/wechat.js');
-  await import('../../../adapters/cocos/xhr-request.js');
-  return cocos;
-}
-
-/** Only the microtasks queued so far, and those they queue: no timer runs, no host callback comes. */
-async function microtasksOnly() {
-  for (let i = 0; i < 100; i++) await Promise.resolve();
-}
 
 describe('Cocos: killed in the background right after game_on_hide', () => {
   it.each(['wechat', 'native'] as const)('%s: the session is on storage once the hide handlers and their microtasks ran, and the next start delivers it whole', async (runtime) => {

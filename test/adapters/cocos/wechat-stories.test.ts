@@ -9,6 +9,7 @@ import type { TrackerErrorEvent } from '../../../core/index.js';
 import { createFakeCc } from '../fakes/fake-cc.js';
 import { createFakeWx, type FakeWxOptions } from '../fakes/fake-wx.js';
 import { firstCopyService } from '../second-sdk.js';
+import { freshAdapter, microtasksOnly } from './fresh-adapter.js';
 
 const FAKE_TIMERS: Parameters<typeof vi.useFakeTimers>[0] = { toFake: ['Date', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'performance'] };
 /** WeChat's errMsg when the game's 10 MB are used up (PLATFORMS.md: 10 MB per user, `wx.setStorageSync` throws). */
@@ -17,20 +18,6 @@ const FULL = 'setStorageSync:fail exceed storage max size 10MB';
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** The adapter as a fresh JavaScript context loads it, its lazily imported WeChat code already loaded (fake timers do not wait for an import). */
-async function freshAdapter() {
-  vi.resetModules();
-  const cocos = await import('../../../adapters/cocos/index.js');
-  await import('../../../adapters/cocos/wechat.js');
-  await import('../../../adapters/cocos/xhr-request.js');
-  return cocos;
-}
-
-/** Only the microtasks queued so far, and those they queue: no timer runs, no host callback comes. */
-async function microtasksOnly() {
-  for (let i = 0; i < 100; i++) await Promise.resolve();
-}
 
 /** A mini-game started on the device whose storage is `table`, its relay `handler`; its error events in `errors`. */
 async function startGame(table: Map<string, unknown>, handler: (request: Request) => Promise<Response>, wxOptions?: FakeWxOptions) {
