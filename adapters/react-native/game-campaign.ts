@@ -67,7 +67,8 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   // The facade reads its own options by name: `modules`, `storageName` and `picker` are ignored there, and its fetch is the platform's.
   const gc = composeGameCampaign({ ...options, platform }, options.picker ?? noPicker);
   const { dispose } = gc;
-  const player = `${options.storageName}:${storageKey ?? options.clientKey}:${options.userId}`;
+  // The store as the platform names it (its default written or not is one store), the game's storage key, the player.
+  const player = `${options.storageName ?? 'game-campaign'}:${storageKey ?? options.clientKey}:${options.userId}`;
   if (live[player]) console.warn(`createGameCampaign: the SDK of player ${options.userId} is not disposed and still records: dispose() it (guide: Fast Refresh)`);
   live[player] = (live[player] || 0) + 1;
   // What this SDK adds to its player's count: 1 until its first dispose(), so a second call takes nothing off another SDK's.

@@ -510,6 +510,19 @@ describe('One SDK per player, also under Fast Refresh', () => {
       warn.mockRestore();
     }
   });
+  it("the default store named or not is one store: a second SDK given storageName 'game-campaign' beside one given none warns", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const modules = { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), getRandomValues };
+      const first = createGameCampaign({ ...facade, userId: 'player-named', modules });
+      const second = createGameCampaign({ ...facade, userId: 'player-named', modules, storageName: 'game-campaign' });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/player-named.*not disposed/);
+      await Promise.all([first.dispose(), second.dispose()]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
 
 describe('React Native: a second SDK while the first runs (Fast Refresh, a screen mounted twice)', () => {
