@@ -78,6 +78,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   /** How each session ended (`session:end`), and for each continuation started, how the session it continues ended. */
   const endReasons = new Map<string, string>();
   const continued: string[] = [];
+  /** The start-up (process number) that recovered each session (`session:end` with reason `recovered`). */
+  const recoveredIn = new Map<string, number>();
+  let processes = 0;
+  /** What the relays recorded, each session with the start-up that recovered it. */
+  const received = () => relays.received.map((session) => ({ ...session, recovery: recoveredIn.get(session.sessionId) }));
   let online = true;
   let wallOffsetMs = 0;
 
@@ -100,6 +105,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if (current) await kill();
     const platform = createMemoryPlatform({ storage, fetch: relays.fetch, online });
     platform.setWallClock(wallOffsetMs);
+    const number = ++processes;
     const process: Process = { game, environment, player, platform, alive: true, campaign: undefined as unknown as GameCampaign };
     current = process;
     process.campaign = createGameCampaign({
@@ -111,7 +117,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     });
     process.campaign.tracker.on('dropped', ({ reason }) => void (process.alive && dropped.push(reason)));
     process.campaign.tracker.on('error', ({ kind }) => void (process.alive && errors.push(kind)));
-    process.campaign.tracker.on('session:end', ({ sessionId, reason }) => void (process.alive && endReasons.set(sessionId, reason)));
+    process.campaign.tracker.on('session:end', ({ sessionId, reason }) => {
+      if (!process.alive) return;
+      endReasons.set(sessionId, reason);
+      if (reason === 'recovered') recoveredIn.set(sessionId, number);
+    });
     process.campaign.tracker.on('session:start', ({ continues }) => {
       if (process.alive && continues !== undefined) continued.push(endReasons.get(continues) ?? 'unknown');
     });
@@ -176,7 +186,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   const check = async (step: { expect: Expectation }): Promise<void> => {
     const stored: { player: string; game?: string; environment?: Environment } = step.expect.stored ?? { player: 'p1' };
     const observed: Required<ObservedState> = {
-      received: relays.received,
+      received: received(),
       dropped,
       errors,
       continued,
@@ -199,7 +209,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
         throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });
       }
     }
-    return relays.received;
+    return received();
   } finally {
     if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
     vi.useRealTimers();
