@@ -12,7 +12,7 @@ import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-pla
 import { createDeviceStorage, FOREIGN_SESSION_ID } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
 import { clientKey, createRelays, relayUrl, type ReceivedSession } from './relays.js';
-import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
+import type { Environment, Expectation, Scenario, ScenarioOptions, Step, UnityMessage } from './scenario.js';
 
 /** Both clocks start here (FORMAT.md, "Two clocks"). */
 export const SCENARIO_EPOCH_MS = Date.parse('2026-06-01T12:00:00.000Z');
@@ -54,6 +54,19 @@ async function finish(work: Promise<unknown>, what: string): Promise<void> {
   if (!outcome) throw new Error(`${what} did not finish without time passing`);
   if ('error' in outcome) throw new Error(`${what} threw: ${String(outcome.error)}`);
   await settle();
+}
+
+/**
+ * What the TypeScript tracker hears for Unity's lifecycle messages (FORMAT.md, `unity`): the app state, which a pause
+ * changes (a page hidden or shown, React Native's AppState `background`/`active`); a focus message alone changes nothing
+ * there (a dialog or the keyboard over a page that stays visible). A pause already heard is not heard twice.
+ */
+function hearUnity(platform: MemoryPlatform, messages: UnityMessage[]): void {
+  for (const message of messages) {
+    if (!('pause' in message) || message.pause === platform.inBackground) continue;
+    if (message.pause) platform.background();
+    else platform.foreground();
+  }
 }
 
 /**
@@ -161,6 +174,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     }
     if ('background' in step) return running('background').platform.background();
     if ('foreground' in step) return running('foreground').platform.foreground();
+    if ('unity' in step) return hearUnity(running('unity').platform, step.unity);
     const { campaign: game } = running(Object.keys(step)[0]!);
     if ('start' in step) {
       const { refused, ...options } = step.start;

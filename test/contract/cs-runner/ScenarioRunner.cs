@@ -153,6 +153,18 @@ internal sealed partial class Scenario
                 if (Device != "android") Lifecycle.OnApplicationFocus(true);
                 loop.Settle();
                 return;
+            case "unity":
+                Need(name);
+                // Unity's messages in the scenario's order, to the package's MonoBehaviour (FORMAT.md, "unity").
+                foreach (var item in value as List<object> ?? new List<object>())
+                {
+                    var message = Json.Obj(item);
+                    if (message != null && Json.Bool(message, "focus").HasValue) Lifecycle.OnApplicationFocus(Json.Bool(message, "focus").Value);
+                    else if (message != null && Json.Bool(message, "pause").HasValue) Lifecycle.OnApplicationPause(Json.Bool(message, "pause").Value);
+                    else throw new ScenarioFailure("unity needs {\"focus\": bool} or {\"pause\": bool} messages");
+                }
+                loop.Settle();
+                return;
             case "kill": Need(name); Kill(); return;
             case "quit": Need(name); Quit(); return;
             case "network": Network((string)value); return;
