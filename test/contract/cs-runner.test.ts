@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { inDefinedOrder } from './delivery-order.js';
 import { aotProgram, csFiles, mcs, packageSources, runMono } from './cs-runner/mono.js';
 import { loadScenario } from './scenario.js';
 import { runScenario } from './ts-runner.js';
@@ -23,6 +24,8 @@ interface Outcome {
   error?: string;
   /** The sessions the relays recorded, in order, as the C# tracker's requests carried them (no sessionId). */
   wire?: Record<string, unknown>[];
+  /** For each of `wire`: the start-up that recovered it, 0 if none did. */
+  recovery?: number[];
 }
 
 /**
@@ -44,15 +47,18 @@ function play(exe: string, mode: 'jit' | 'full-aot', device = 'desktop', locale 
   return outcomes;
 }
 
-/** What the TypeScript tracker's requests carried in each scenario (ts-runner, played once per file). */
-const tsWire = new Map<string, Promise<Record<string, unknown>[]>>();
-function wireOfTypeScript(file: string): Promise<Record<string, unknown>[]> {
-  if (!tsWire.has(file)) tsWire.set(file, runScenario(loadScenario(join(scenarios, file))).then((received) => received.map(({ wire }) => wire)));
-  return tsWire.get(file)!;
-}
-
 /** JSON with every object's keys sorted: the two trackers may write a session's fields in another order. */
 const canonical = (value: unknown): string => JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
+
+/**
+ * What the TypeScript tracker's requests carried in each scenario (ts-runner, played once per file), in its defined order:
+ * the sessions one start-up recovered sorted among themselves (delivery-order.ts), as their ids are random.
+ */
+const tsWire = new Map<string, Promise<string[]>>();
+function wireOfTypeScript(file: string): Promise<string[]> {
+  if (!tsWire.has(file)) tsWire.set(file, runScenario(loadScenario(join(scenarios, file))).then((received) => inDefinedOrder(received.map(({ wire, recovery }) => ({ item: canonical(wire), recovery })), String)));
+  return tsWire.get(file)!;
+}
 
 /** The scenario held on the C# tracker, and every session it delivered the same JSON the TypeScript tracker sent. */
 async function expectPlayed(outcomes: () => Map<string, Outcome>, file: string): Promise<void> {
@@ -60,7 +66,8 @@ async function expectPlayed(outcomes: () => Map<string, Outcome>, file: string):
   if (!outcome) throw new Error(`${file}: no outcome (the runner stopped before it)`);
   if (!outcome.ok) throw new Error(outcome.error);
   expect(outcome.ok).toBe(true);
-  expect((outcome.wire ?? []).map(canonical)).toEqual((await wireOfTypeScript(file)).map(canonical));
+  const wire = (outcome.wire ?? []).map((session, index) => ({ item: canonical(session), recovery: outcome.recovery?.[index] || undefined }));
+  expect(inDefinedOrder(wire, String)).toEqual(await wireOfTypeScript(file));
 }
 
 beforeAll(() => {

@@ -2,6 +2,7 @@
  * The `expect` step of a contract scenario (test/contract/FORMAT.md, "Checks"): what was observed against
  * what the file expects, as readable differences (an empty list when everything holds).
  */
+import { matchesInDefinedOrder } from './delivery-order.js';
 import type { ReceivedSession } from './relays.js';
 import type { Expectation, ReceivedEntry } from './scenario.js';
 
@@ -32,7 +33,8 @@ export function checkExpectation(expected: Expectation, observed: ObservedState)
   const { received, dropped, errors, sends, stored, continued } = expected;
   if (received) {
     const actual = observed.received;
-    const same = actual.length === received.length && received.every((entry, index) => matches(entry, actual[index]!));
+    // In order, but sessions recovered in one start-up in any order among themselves (their ids are random: delivery-order.ts).
+    const same = matchesInDefinedOrder(received, actual.map((session) => ({ item: session, recovery: session.recovery })), matches);
     if (!same) differences.push(`received: expected ${list(received.map(shown))}, got ${list(actual.map(shown))}`);
   }
   if (dropped && list(dropped) !== list(observed.dropped)) differences.push(`dropped: expected ${list(dropped)}, got ${list(observed.dropped)}`);

@@ -23,6 +23,8 @@ export interface ReceivedSession {
   isTest: boolean;
   /** The session as the request's JSON carried it, without its (random) `sessionId`: what both trackers must send alike. */
   wire: Record<string, unknown>;
+  /** The start-up (process, counted from 1) that recovered it, if one did: its order among that start-up's others is not defined (delivery-order.ts). */
+  recovery?: number;
 }
 
 /** Every relay of the world, and what they received. */

@@ -6,6 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { inDefinedOrder } from './delivery-order.js';
 import { checkExpectation } from './expectations.js';
 import { parseScenario, type Scenario } from './scenario.js';
 import { runScenario, ScenarioFailure } from './ts-runner.js';
@@ -68,6 +69,8 @@ describe('scenario files', () => {
     [{ ...base, covers: ['pausing'] }, 'f.json: unknown tag "pausing" in "covers"'],
     [{ ...base, options: { checkpointMS: 5 } }, 'f.json: unknown option(s) checkpointMS'],
     [{ ...base, steps: [{ init: { player: 'p1', environment: 'staging' } }] }, 'f.json: step 1 (init): environment must be "sandbox" or "live", not "staging"'],
+    [{ ...base, steps: [{ init: { player: 'p1' } }, { unity: [{ focus: false, pause: true }] }] }, 'f.json: step 2 (unity): needs a non-empty list of'],
+    [{ ...base, steps: [{ init: { player: 'p1' } }, { unity: [{ pause: true }, { focus: false }, { pause: false }] }] }, 'f.json: step 2 (unity): leaves focus lost while not paused'],
   ])('a malformed file fails before it plays: %j', (data, message) => {
     expect(() => parseScenario(data, 'f.json')).toThrow(message);
   });
@@ -85,5 +88,23 @@ describe('scenario files', () => {
     expect(checkExpectation({ continued: ['background-timeout'] }, observed)).toEqual([]);
     expect(checkExpectation({ continued: [] }, observed)).toEqual(['continued: expected [], got ["background-timeout"]']);
     expect(() => parseScenario({ name: 'n', covers: ['play'], steps: [{ expect: { continued: [1] } }] }, 'f.json')).toThrow('continued must be a list of strings');
+  });
+
+  it('sessions one start-up recovered match in any order among themselves, and only they (delivery-order.ts)', () => {
+    const session = (sessionId: string, durationSeconds: number, recovery?: number) => ({ sessionId, player: 'p1', durationSeconds, game: 'g1', environment: 'sandbox' as const, isTest: true, wire: {}, recovery });
+    const observed = (received: ReturnType<typeof session>[]) => ({ received, dropped: [], errors: [], continued: [], sends: 1 });
+    const twoRecovered = observed([session('a', 30, 2), session('b', 15, 2), session('c', 4)]);
+    expect(checkExpectation({ received: [{ durationSeconds: 15 }, { durationSeconds: 30 }, { durationSeconds: 4 }] }, twoRecovered)).toEqual([]);
+    expect(checkExpectation({ received: [{ durationSeconds: 30 }, { durationSeconds: 15 }, { durationSeconds: 4 }] }, twoRecovered)).toEqual([]);
+    // A session not recovered keeps its place; two start-ups' recoveries keep their order; each entry pairs with one session.
+    expect(checkExpectation({ received: [{ durationSeconds: 4 }, { durationSeconds: 30 }, { durationSeconds: 15 }] }, twoRecovered)).toHaveLength(1);
+    expect(checkExpectation({ received: [{ durationSeconds: 15 }, { durationSeconds: 30 }] }, observed([session('a', 30, 2), session('b', 15, 3)]))).toHaveLength(1);
+    expect(checkExpectation({ received: [{ durationSeconds: 15 }, { durationSeconds: 15 }] }, observed([session('a', 30, 2), session('b', 15, 2)]))).toHaveLength(1);
+    expect(checkExpectation({ received: [{ durationSeconds: 15 }, { durationSeconds: 30 }] }, observed([session('a', 30), session('b', 15)]))).toHaveLength(1);
+  });
+
+  it('the wire in its defined order: each recovery sorted at the places it took, the rest as delivered', () => {
+    const delivered = [{ item: 'z' }, { item: 'y', recovery: 2 }, { item: 'b' }, { item: 'x', recovery: 2 }, { item: 'a', recovery: 3 }];
+    expect(inDefinedOrder(delivered, String)).toEqual(['z', 'x', 'b', 'y', 'a']);
   });
 });

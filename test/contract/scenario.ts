@@ -52,6 +52,7 @@ export type Step =
   | { clock: number }
   | { background: Record<string, never> }
   | { foreground: Record<string, never> }
+  | { unity: UnityMessage[] }
   | { kill: Record<string, never> }
   | { quit: Record<string, never> }
   | { network: 'online' | 'offline' }
@@ -82,6 +83,33 @@ const checkEdit = (v: unknown): boolean =>
   (v.set === undefined || isObject(v.set)) &&
   (v.remove === undefined || (Array.isArray(v.remove) && v.remove.every((field) => typeof field === 'string')));
 
+/** One of Unity's lifecycle messages to the package's MonoBehaviour: `OnApplicationFocus(focus)` or `OnApplicationPause(pause)`. */
+export type UnityMessage = { focus: boolean } | { pause: boolean };
+
+const isUnityMessage = (m: unknown): m is UnityMessage => isObject(m) && Object.keys(m).length === 1 && (typeof m.focus === 'boolean' || typeof m.pause === 'boolean');
+
+/**
+ * Plays the scenario's Unity messages (`background`, `foreground` and `unity` steps; a new process starts focused and
+ * not paused) and names the first `unity` step after which focus is lost while the game is not paused: a desktop
+ * counts that as the background and a phone does not (ManagedLifecycle.cs), so no one outcome holds on every device.
+ */
+function unfocusedUnpausedStep(steps: unknown[]): number | undefined {
+  let paused = false;
+  let unfocused = false;
+  for (const [index, step] of steps.entries()) {
+    if (!isObject(step)) continue;
+    if ('init' in step || 'kill' in step || 'quit' in step || 'foreground' in step) paused = unfocused = false;
+    if ('background' in step) paused = unfocused = true;
+    if (!Array.isArray(step.unity)) continue;
+    for (const message of step.unity as UnityMessage[]) {
+      if ('focus' in message) unfocused = !message.focus;
+      else paused = message.pause;
+    }
+    if (unfocused && !paused) return index + 1;
+  }
+  return undefined;
+}
+
 export interface Scenario {
   name: string;
   covers: string[];
@@ -109,6 +137,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
     v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'foreign-user' || v === 'unwritable' || v === 'writable' || checkEdit(v)
       ? undefined
       : 'needs "truncate", "newer", "foreign-id", "foreign-user", "unwritable", "writable", {"set"?: {...}, "remove"?: ["field"]} (one of them at least), {"rename": "<session id>"} or {"replace": <JSON>}',
+  unity: (v) => (Array.isArray(v) && v.length > 0 && v.every(isUnityMessage) ? undefined : 'needs a non-empty list of {"focus": true/false} and {"pause": true/false}'),
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
   ...Object.fromEntries(['stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),
@@ -167,6 +196,8 @@ export function parseScenario(data: unknown, source: string): Scenario {
     const problem = check((step as Record<string, unknown>)[kind]);
     if (problem) fail(`step ${index + 1} (${kind}): ${problem}`);
   });
+  const unfocused = unfocusedUnpausedStep(data.steps as unknown[]);
+  if (unfocused) fail(`step ${unfocused} (unity): leaves focus lost while not paused, the background on a desktop but not on a phone (end it paused or focused)`);
   const unknown = Object.keys(data).filter((key) => !['name', 'covers', 'options', 'steps'].includes(key));
   if (unknown.length) fail(`unknown field(s) ${unknown.join(', ')}`);
   return data as unknown as Scenario;

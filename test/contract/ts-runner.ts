@@ -12,7 +12,7 @@ import { createMemoryPlatform, type MemoryPlatform } from '../../core/memory-pla
 import { createDeviceStorage, FOREIGN_SESSION_ID } from './device-storage.js';
 import { checkExpectation, type ObservedState } from './expectations.js';
 import { clientKey, createRelays, relayUrl, type ReceivedSession } from './relays.js';
-import type { Environment, Expectation, Scenario, ScenarioOptions, Step } from './scenario.js';
+import type { Environment, Expectation, Scenario, ScenarioOptions, Step, UnityMessage } from './scenario.js';
 
 /** Both clocks start here (FORMAT.md, "Two clocks"). */
 export const SCENARIO_EPOCH_MS = Date.parse('2026-06-01T12:00:00.000Z');
@@ -57,6 +57,19 @@ async function finish(work: Promise<unknown>, what: string): Promise<void> {
 }
 
 /**
+ * What the TypeScript tracker hears for Unity's lifecycle messages (FORMAT.md, `unity`): the app state, which a pause
+ * changes (a page hidden or shown, React Native's AppState `background`/`active`); a focus message alone changes nothing
+ * there (a dialog or the keyboard over a page that stays visible). A pause already heard is not heard twice.
+ */
+function hearUnity(platform: MemoryPlatform, messages: UnityMessage[]): void {
+  for (const message of messages) {
+    if (!('pause' in message) || message.pause === platform.inBackground) continue;
+    if (message.pause) platform.background();
+    else platform.foreground();
+  }
+}
+
+/**
  * Plays `scenario` on fresh fake timers and a fresh device; `observe` sees the state at each `expect` step (its
  * `stored` counts the step's player, or p1 of g1 in sandbox), before it is checked.
  * @throws ScenarioFailure naming the step (1-based), the step itself and every check that differed
@@ -78,6 +91,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   /** How each session ended (`session:end`), and for each continuation started, how the session it continues ended. */
   const endReasons = new Map<string, string>();
   const continued: string[] = [];
+  /** The start-up (process number) that recovered each session (`session:end` with reason `recovered`). */
+  const recoveredIn = new Map<string, number>();
+  let processes = 0;
+  /** What the relays recorded, each session with the start-up that recovered it. */
+  const received = () => relays.received.map((session) => ({ ...session, recovery: recoveredIn.get(session.sessionId) }));
   let online = true;
   let wallOffsetMs = 0;
 
@@ -100,6 +118,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if (current) await kill();
     const platform = createMemoryPlatform({ storage, fetch: relays.fetch, online });
     platform.setWallClock(wallOffsetMs);
+    const number = ++processes;
     const process: Process = { game, environment, player, platform, alive: true, campaign: undefined as unknown as GameCampaign };
     current = process;
     process.campaign = createGameCampaign({
@@ -111,7 +130,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     });
     process.campaign.tracker.on('dropped', ({ reason }) => void (process.alive && dropped.push(reason)));
     process.campaign.tracker.on('error', ({ kind }) => void (process.alive && errors.push(kind)));
-    process.campaign.tracker.on('session:end', ({ sessionId, reason }) => void (process.alive && endReasons.set(sessionId, reason)));
+    process.campaign.tracker.on('session:end', ({ sessionId, reason }) => {
+      if (!process.alive) return;
+      endReasons.set(sessionId, reason);
+      if (reason === 'recovered') recoveredIn.set(sessionId, number);
+    });
     process.campaign.tracker.on('session:start', ({ continues }) => {
       if (process.alive && continues !== undefined) continued.push(endReasons.get(continues) ?? 'unknown');
     });
@@ -151,6 +174,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     }
     if ('background' in step) return running('background').platform.background();
     if ('foreground' in step) return running('foreground').platform.foreground();
+    if ('unity' in step) return hearUnity(running('unity').platform, step.unity);
     const { campaign: game } = running(Object.keys(step)[0]!);
     if ('start' in step) {
       const { refused, ...options } = step.start;
@@ -176,7 +200,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   const check = async (step: { expect: Expectation }): Promise<void> => {
     const stored: { player: string; game?: string; environment?: Environment } = step.expect.stored ?? { player: 'p1' };
     const observed: Required<ObservedState> = {
-      received: relays.received,
+      received: received(),
       dropped,
       errors,
       continued,
@@ -199,7 +223,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
         throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });
       }
     }
-    return relays.received;
+    return received();
   } finally {
     if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
     vi.useRealTimers();

@@ -4,8 +4,9 @@
 // the package's MonoBehaviour, Application.quitting, Application.internetReachability). The runner owns the wall
 // clock (DeviceClock), the monotonic clock (MonotonicClock), the main thread (MainLoop), the relays (FakeRelay) and
 // the disk (a temporary persistentDataPath; TrackerFiles.RefuseWrite for a full disk).
-// Usage: runner.exe scenario.json... ; prints one JSON line per file: {"file","ok","error"?,"wire"?} (wire: the sessions
-// the relays recorded, in order, as their requests carried them without sessionId).
+// Usage: runner.exe scenario.json... ; prints one JSON line per file: {"file","ok","error"?,"wire"?,"recovery"?} (wire: the
+// sessions the relays recorded, in order, as their requests carried them without sessionId; recovery: for each, the start-up
+// that recovered it, 0 if none did).
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -34,6 +35,7 @@ internal static class ScenarioRunner
                 scenario.Play();
                 report["ok"] = true;
                 report["wire"] = scenario.Wire();
+                report["recovery"] = scenario.Recoveries();
             }
             catch (Exception error)
             {
@@ -151,6 +153,18 @@ internal sealed partial class Scenario
                 if (Device != "android") Lifecycle.OnApplicationFocus(true);
                 loop.Settle();
                 return;
+            case "unity":
+                Need(name);
+                // Unity's messages in the scenario's order, to the package's MonoBehaviour (FORMAT.md, "unity").
+                foreach (var item in value as List<object> ?? new List<object>())
+                {
+                    var message = Json.Obj(item);
+                    if (message != null && Json.Bool(message, "focus").HasValue) Lifecycle.OnApplicationFocus(Json.Bool(message, "focus").Value);
+                    else if (message != null && Json.Bool(message, "pause").HasValue) Lifecycle.OnApplicationPause(Json.Bool(message, "pause").Value);
+                    else throw new ScenarioFailure("unity needs {\"focus\": bool} or {\"pause\": bool} messages");
+                }
+                loop.Settle();
+                return;
             case "kill": Need(name); Kill(); return;
             case "quit": Need(name); Quit(); return;
             case "network": Network((string)value); return;
@@ -170,6 +184,12 @@ internal sealed partial class Scenario
     internal List<object> Wire()
     {
         return Json.Write(relay.Received, session => (object)session.Wire);
+    }
+
+    /// <summary>For each session of <see cref="Wire"/>: the start-up that recovered it, 0 if none did.</summary>
+    internal List<object> Recoveries()
+    {
+        return Json.Write(relay.Received, session => (object)(double)RecoveryOf(session));
     }
 
     /// <summary>A call with a bad argument: it must fail with VALIDATION_ERROR (FORMAT.md, <c>"refused": true</c>).</summary>
