@@ -15,6 +15,7 @@ import { clockShiftMs } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
+import { claimCopy, laterCopyAnswer, type CopyClaim } from './session-copies.js';
 import { renumberSessions } from './session-paths.js';
 import { timestampTime } from './timestamp-time.js';
 import { withDeadline } from '../with-deadline.js';
@@ -104,8 +105,36 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
   // answer and sends its sessions again: none is forwarded or counted for it. Once handed to the coalescer they go
   // on (a merged call carries other players' sessions; a copy sent again is SKIPPED, counted once by the cap).
   if (signal?.aborted) return clientGoneResponse();
-  let forwarded = candidates;
   const cap = isTest ? undefined : route.dailyCap; // a test-mode session is validated, never recorded: it plays no time
+  // A copy of a session already in flight (this body or another request) waits for the first copy's answer.
+  const claims = new Map<number, CopyClaim>();
+  const laterCopies: Array<{ index: number; sessionId: string; wait: NonNullable<CopyClaim['wait']> }> = [];
+  if (cap) {
+    candidates = candidates.filter((c) => {
+      const claim = claimCopy(route, userId, c.session.sessionId);
+      if (claim.wait) laterCopies.push({ index: c.index, sessionId: c.session.sessionId, wait: claim.wait });
+      else claims.set(c.index, claim);
+      return claim.wait === undefined;
+    });
+  }
+  /** Settles this request's first copies: those not given an answer settle as not recorded. */
+  const settleFirsts = () => claims.forEach((claim, index) => claim.settle?.(results[index]));
+  let response: Response | undefined;
+  try {
+    response = await forwardFirsts();
+  } finally {
+    settleFirsts(); // never left pending: a later copy would wait for ever
+  }
+  if (response) return response;
+  const firsts = await Promise.all(laterCopies.map((copy) => copy.wait));
+  // A first copy that got no answer (its upstream call failed) was not recorded: the client sends the copy again.
+  if (firsts.some((first) => first === undefined)) return unavailableResponse('An earlier copy of a session in this batch was not recorded; retry later');
+  laterCopies.forEach((copy, i) => (results[copy.index] = laterCopyAnswer(firsts[i] as PlaytimeItemResult, copy.sessionId)));
+  return dataResponse(summarizeResults(results));
+
+  /** Caps and forwards the first copies into `results`; a response when the request ends otherwise. */
+  async function forwardFirsts(): Promise<Response | undefined> {
+  let forwarded = candidates;
   if (cap) {
     try {
       forwarded = await takeFromCap(cap, userId, candidates, results);
@@ -141,7 +170,8 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
       );
     }
   }
-  return dataResponse(summarizeResults(results));
+  return undefined;
+  }
 }
 
 /**

@@ -143,6 +143,19 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`))).toBeGreaterThan(30 * 86_400);
   });
 
+  it('answers a copy of a session in an overlapping request SKIPPED and takes the Redis cap once', async () => {
+    const keyPrefix = `playtime-copies-${process.pid}-${Date.now()}`;
+    const { played } = cappedRelays(keyPrefix);
+    const relay = relayOverFakeService({ dailyPlaytimeCap: { seconds: 3600, storeClient: clients[0] as Redis, keyPrefix }, coalesceWindowMs: 30 }).relay;
+    const post = (session: ReturnType<typeof played>) => relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, 'alice'));
+    const session = played('alice', '1', 0, 2000);
+    const answers = await Promise.all([post(session), post(session)]);
+    const statuses = await Promise.all(answers.map(async (answer) => (await read(answer)).body.data.results[0].status));
+    expect(statuses.sort()).toEqual(['SKIPPED', 'SUCCESS']);
+    const rest = await read(await post(played('alice', '2', 2000, 1600))); // 2000 + 1600: the cap, spent once
+    expect(rest.body.data.results[0].status).toBe('SUCCESS');
+  });
+
   it("counts a session once across both instances when the service recorded it and A's answer was lost: B's SKIPPED keeps it", async () => {
     const keyPrefix = `playtime-lost-${process.pid}-${Date.now()}`;
     const { a, b, day, played, send } = cappedRelays(keyPrefix);
