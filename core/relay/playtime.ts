@@ -134,43 +134,43 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
 
   /** Caps and forwards the first copies into `results`; a response when the request ends otherwise. */
   async function forwardFirsts(): Promise<Response | undefined> {
-  let forwarded = candidates;
-  if (cap) {
-    try {
-      forwarded = await takeFromCap(cap, userId, candidates, results);
-    } catch {
-      return unavailableResponse('The play-time cap store is unavailable; retry later');
-    }
-    if (signal?.aborted) {
-      await giveBack(cap, forwarded);
-      return clientGoneResponse();
-    }
-  }
-
-  if (forwarded.length > 0) {
-    let upstream: PlaytimeItemResult[];
-    try {
-      // The measure of the candidates holds when none was held back, as is usual; else the coalescer measures.
-      const size: BatchSize | undefined = forwarded.length === candidateCount ? measured : undefined;
-      upstream = await route.coalescer.submit(size ? candidateSessions : forwarded.map((f) => f.session), isTest, size);
-    } catch (error) {
-      await giveBack(cap, forwarded);
-      // The service numbered the sessions it received; the client's batch had more (some were not forwarded).
-      return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index), 'POST /v1/server/playtime/sessions/bulk');
-    }
-    forwarded.forEach((f, i) => (results[f.index] = withStringError(upstream[i] as PlaytimeItemResult)));
-    // Only play the service holds counts, once: SKIPPED (already recorded) may be one whose first answer was lost.
+    let forwarded = candidates;
     if (cap) {
-      await Promise.all(
-        forwarded.map((f, i) => {
-          const status = upstream[i]?.status;
-          if (!f.taken) return undefined;
-          return status === 'SUCCESS' || status === 'SKIPPED' ? cap.keepOnce(f.session.sessionId, f.taken) : cap.giveBack(f.taken);
-        }),
-      );
+      try {
+        forwarded = await takeFromCap(cap, userId, candidates, results);
+      } catch {
+        return unavailableResponse('The play-time cap store is unavailable; retry later');
+      }
+      if (signal?.aborted) {
+        await giveBack(cap, forwarded);
+        return clientGoneResponse();
+      }
     }
-  }
-  return undefined;
+
+    if (forwarded.length > 0) {
+      let upstream: PlaytimeItemResult[];
+      try {
+        // The measure of the candidates holds when none was held back, as is usual; else the coalescer measures.
+        const size: BatchSize | undefined = forwarded.length === candidateCount ? measured : undefined;
+        upstream = await route.coalescer.submit(size ? candidateSessions : forwarded.map((f) => f.session), isTest, size);
+      } catch (error) {
+        await giveBack(cap, forwarded);
+        // The service numbered the sessions it received; the client's batch had more (some were not forwarded).
+        return upstreamErrorResponse(renumberSessions(error, (n) => forwarded[n]?.index), 'POST /v1/server/playtime/sessions/bulk');
+      }
+      forwarded.forEach((f, i) => (results[f.index] = withStringError(upstream[i] as PlaytimeItemResult)));
+      // Only play the service holds counts, once: SKIPPED (already recorded) may be one whose first answer was lost.
+      if (cap) {
+        await Promise.all(
+          forwarded.map((f, i) => {
+            const status = upstream[i]?.status;
+            if (!f.taken) return undefined;
+            return status === 'SUCCESS' || status === 'SKIPPED' ? cap.keepOnce(f.session.sessionId, f.taken) : cap.giveBack(f.taken);
+          }),
+        );
+      }
+    }
+    return undefined;
   }
 }
 
