@@ -50,9 +50,9 @@ namespace GameCampaignSdk
         internal static double? ParseMs(string iso)
         {
             if (iso == null) return null;
-            var yearZero = iso.StartsWith("0000-", StringComparison.Ordinal);
+            bool yearZero;
             DateTime parsed;
-            if (!DateTime.TryParse(yearZero ? "0400" + iso.Substring(4) : iso, CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out parsed)) return null;
+            if (!DateTime.TryParse(Year400For0(iso, out yearZero), CultureInfo.InvariantCulture, DateTimeStyles.AdjustToUniversal | DateTimeStyles.AssumeUniversal, out parsed)) return null;
             return (parsed - Epoch).TotalMilliseconds - (yearZero ? FourCenturiesMs : 0);
         }
 
@@ -63,9 +63,18 @@ namespace GameCampaignSdk
         internal static bool IsIsoMillis(string text)
         {
             DateTime parsed;
-            if (text.Length != 24) return false;
-            if (text.StartsWith("0000", StringComparison.Ordinal)) text = "0400" + text.Substring(4);
-            return DateTime.TryParseExact(text, "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture, DateTimeStyles.None, out parsed);
+            bool yearZero;
+            return text.Length == 24 && DateTime.TryParseExact(Year400For0(text, out yearZero), "yyyy-MM-dd'T'HH:mm:ss.fff'Z'", CultureInfo.InvariantCulture, DateTimeStyles.None, out parsed);
+        }
+
+        /// <summary>
+        /// An ISO time in year 0 (<c>0000-</c>) as the same day of year 400, which .NET can parse (<see cref="YearZeroMs"/>);
+        /// any other text as it is. <paramref name="yearZero"/>: whether it was moved (the reader takes 400 years off again).
+        /// </summary>
+        private static string Year400For0(string iso, out bool yearZero)
+        {
+            yearZero = iso.StartsWith("0000-", StringComparison.Ordinal);
+            return yearZero ? "0400" + iso.Substring(4) : iso;
         }
     }
 }
