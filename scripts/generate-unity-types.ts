@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import * as z from 'zod/mini';
 import { END_BEFORE_START, SESSION_RULES } from '../core/schema/playtime-rules.js';
-import { CREATOR_KEY_PATTERN, CreatorKey, Id, Metadata, PositiveInt, type Rule, TimerMs, Timestamp } from '../core/schema/rules.js';
+import { CREATOR_KEY_PATTERN, CreatorKey, Id, MAX_TIMER_MS, Metadata, optional, PositiveInt, type Rule, TimerMs, Timestamp } from '../core/schema/rules.js';
 import { WEB_PAGE_PATTERN } from '../core/schema/web-page.js';
 import { UNITY_TYPES, UNREPRESENTABLE } from './unity-types.js';
 
@@ -148,8 +148,8 @@ function renderRules(): string {
     `        internal const string PositiveIntMessage = ${csString(PositiveInt.message!)};`,
     '        /// <summary>What a session\'s <c>startedAt</c>/<c>endedAt</c> not of the form <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> gets: a recovered record\'s drop detail.</summary>',
     `        internal const string TimestampMessage = ${csString(Timestamp.message!)};`,
-    '        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>',
-    `        internal const string TimerMsMessage = ${csString(TimerMs.message!)};`,
+    '        /// <summary>The longest timer a runtime keeps, ms (core/schema/rules.ts <c>MAX_TIMER_MS</c>: setTimeout\'s 32-bit signed count): the top of <c>TimerMs</c>.</summary>',
+    `        internal const double MaxTimerMs = ${MAX_TIMER_MS};`,
     '        /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>',
     `        internal const string WebPagePattern = ${csString(dotNetPattern(WEB_PAGE_PATTERN))};`,
     '        /// <summary>What a session whose <c>endedAt</c> comes before its <c>startedAt</c> gets (core/schema/playtime-rules.ts <c>END_BEFORE_START</c>), at that path.</summary>',
@@ -168,6 +168,7 @@ const RULE_TESTS = new Map<unknown, string>([
   [Id.test, 'NotEmpty'],
   [CreatorKey.test, 'CreatorKey'],
   [PositiveInt.test, 'PositiveInt'],
+  [TimerMs.test, 'TimerMs'],
   [Timestamp.test, 'Timestamp'],
   [Metadata.test, 'Record'],
 ]);
@@ -184,6 +185,18 @@ export function renderFieldRule(name: string, rule: Rule<never>): string {
 function sessionRulesOf(names: readonly (keyof typeof SESSION_RULES)[]): string[] {
   return names.map((name) => renderFieldRule(name, SESSION_RULES[name] as Rule<never>));
 }
+
+/**
+ * The timing and limit options of `Init`, with core/tracker/options.ts `resolveTrackerOptions`'s rules in its order:
+ * intervals and time-outs `TimerMs`, counts `PositiveInt` (field-rules.test.ts holds the C# checks to that function's).
+ */
+const TRACKER_SETTING_RULES: readonly [string, Rule<never>][] = [
+  ['flushIntervalMs', TimerMs as Rule<never>],
+  ['flushAt', PositiveInt as Rule<never>],
+  ['maxQueue', PositiveInt as Rule<never>],
+  ['checkpointMs', TimerMs as Rule<never>],
+  ['backgroundTimeoutMs', TimerMs as Rule<never>],
+];
 
 /**
  * The field rule tables the managed tracker checks with (core/schema/playtime-rules.ts `SESSION_RULES`): a finished
@@ -203,9 +216,14 @@ function renderRuleTables(): string {
     ...sessionRulesOf(sessionFields),
     '        };',
     '',
-    '        /// <summary>The session defaults of <c>Init</c>\'s options (core/tracker/options.ts <c>sessionDefaults</c>).</summary>',
-    '        internal static readonly FieldRule[] InitSessionFields =',
+    '        /// <summary>',
+    '        /// <c>Init</c>\'s options (core/tracker/options.ts <c>resolveTrackerOptions</c>): the timing and limits, then the',
+    '        /// session defaults (<c>sessionDefaults</c>).',
+    '        /// </summary>',
+    '        internal static readonly FieldRule[] InitOptions =',
     '        {',
+    // Optional here: C# checks them before the defaults are applied (JavaScript checks them after).
+    ...TRACKER_SETTING_RULES.map(([name, rule]) => renderFieldRule(name, optional(rule) as Rule<never>)),
     ...sessionRulesOf(['campaignId', 'creatorKey']),
     '        };',
     '',

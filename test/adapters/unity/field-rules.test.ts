@@ -1,8 +1,9 @@
 /**
  * The managed tracker's field checks (Runtime/Managed/FieldRules.cs over the tables scripts/generate-unity-types.ts
  * writes from core/schema) say what the TypeScript tracker's say, case by case: a finished session
- * (`checkPlaytimeItem`), `Init`'s session defaults (`resolveTrackerOptions`) and one `Start` (`checkStartOptions`),
- * each field given every kind of JSON value in turn (csharp/FieldRulesProbe.cs on mono).
+ * (`checkPlaytimeItem`), `Init`'s tracker options, timing, limits and session defaults (`resolveTrackerOptions`; C#:
+ * `TrackerSettings.From`) and one `Start` (`checkStartOptions`), each field given every kind of JSON value in turn
+ * (csharp/FieldRulesProbe.cs on mono).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -19,7 +20,7 @@ type Table = 'session' | 'init' | 'start';
 
 /** Every kind of JSON value a field may hold, and the edges of each rule (`undefined`: the field left out). */
 const VALUES: unknown[] = [
-  undefined, null, '', 'c1', 'ABCDE', 'abcde', 'ABCD', 'ABCDE\n', 'ÄBCDE', 0, 1, 20, 1.5, -3, 9007199254740991, 9007199254740992, true, [], {}, { level: 3 },
+  undefined, null, '', 'c1', 'ABCDE', 'abcde', 'ABCD', 'ABCDE\n', 'ÄBCDE', 0, 1, 20, 1.5, -3, 2147483647, 2147483648, 9007199254740991, 9007199254740992, true, [], {}, { level: 3 },
   '2026-06-01T12:00:00.000Z', '2026-06-01T12:00:00Z', '2026-02-29T12:00:00.000Z', '2024-02-29T12:00:00.000Z', '2026-06-01T24:00:00.000Z',
   '9999-12-31T23:59:59.999Z', '1970-01-01T00:00:00.000Z', '0001-01-01T00:00:00.000Z', '0000-01-01T00:00:00.000Z', '0000-02-29T00:00:00.000Z', '0000-02-30T00:00:00.000Z',
 ];
@@ -27,7 +28,9 @@ const VALUES: unknown[] = [
 const SESSION: Fields = {
   sessionId: 's1', userId: 'p1', durationSeconds: 20, startedAt: '2026-06-01T12:00:00.000Z', endedAt: '2026-06-01T12:00:20.000Z', campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3 },
 };
-const BASES: Record<Table, Fields> = { session: SESSION, init: { campaignId: 'c1', creatorKey: 'ABCDE' }, start: { campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3 } } };
+/** `Init`'s tracker options: the timing and limits (TrackerSettings.From in C#), then the session defaults. */
+const INIT: Fields = { flushIntervalMs: 30000, flushAt: 100, maxQueue: 10000, checkpointMs: 15000, backgroundTimeoutMs: 60000, campaignId: 'c1', creatorKey: 'ABCDE' };
+const BASES: Record<Table, Fields> = { session: SESSION, init: INIT, start: { campaignId: 'c1', creatorKey: 'ABCDE', metadata: { level: 3 } } };
 
 /** Each field of each table given each value, plus a session that ends before it starts. */
 function cases(): { table: Table; fields: Fields }[] {
@@ -88,6 +91,8 @@ describe('managed field rules (generated from core/schema)', () => {
     const text = renderUnityTypes();
     expect(text).toContain('new FieldRule("creatorKey", "string", RuleTest.CreatorKey, "must be exactly 5 uppercase letters or digits", true),');
     expect(text).toContain('new FieldRule("durationSeconds", "number", RuleTest.PositiveInt, "must be a whole number of at least 1", false),');
+    expect(text).toContain('new FieldRule("flushAt", "number", RuleTest.PositiveInt, "must be a whole number of at least 1", true),');
+    expect(text).toContain('new FieldRule("checkpointMs", "number", RuleTest.TimerMs, "must be an integer from 1 to 2147483647", true),');
     expect(() => renderFieldRule('userId', { type: 'string', test: (value: string) => value.length < 64, message: 'must be short' } as never)).toThrow(/no C# counterpart/);
   });
 });

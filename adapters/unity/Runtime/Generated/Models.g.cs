@@ -677,8 +677,8 @@ namespace GameCampaignSdk
         internal const string PositiveIntMessage = "must be a whole number of at least 1";
         /// <summary>What a session's <c>startedAt</c>/<c>endedAt</c> not of the form <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> gets: a recovered record's drop detail.</summary>
         internal const string TimestampMessage = "must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ";
-        /// <summary>What a whole number outside 1 to 2^31 - 1 gets: a tracker interval or time-out (the longest timer a runtime keeps), a count.</summary>
-        internal const string TimerMsMessage = "must be an integer from 1 to 2147483647";
+        /// <summary>The longest timer a runtime keeps, ms (core/schema/rules.ts <c>MAX_TIMER_MS</c>: setTimeout's 32-bit signed count): the top of <c>TimerMs</c>.</summary>
+        internal const double MaxTimerMs = 2147483647;
         /// <summary>The web view address a relay hands out (core/schema/web-page.ts), as a .NET regular expression: build it with <c>RegexOptions.CultureInvariant</c>.</summary>
         internal const string WebPagePattern = "(?i)^https?:\\/\\/[^/]";
         /// <summary>What a session whose <c>endedAt</c> comes before its <c>startedAt</c> gets (core/schema/playtime-rules.ts <c>END_BEFORE_START</c>), at that path.</summary>
@@ -703,9 +703,17 @@ namespace GameCampaignSdk
             new FieldRule("metadata", null, RuleTest.Record, "must be an object", true),
         };
 
-        /// <summary>The session defaults of <c>Init</c>'s options (core/tracker/options.ts <c>sessionDefaults</c>).</summary>
-        internal static readonly FieldRule[] InitSessionFields =
+        /// <summary>
+        /// <c>Init</c>'s options (core/tracker/options.ts <c>resolveTrackerOptions</c>): the timing and limits, then the
+        /// session defaults (<c>sessionDefaults</c>).
+        /// </summary>
+        internal static readonly FieldRule[] InitOptions =
         {
+            new FieldRule("flushIntervalMs", "number", RuleTest.TimerMs, "must be an integer from 1 to 2147483647", true),
+            new FieldRule("flushAt", "number", RuleTest.PositiveInt, "must be a whole number of at least 1", true),
+            new FieldRule("maxQueue", "number", RuleTest.PositiveInt, "must be a whole number of at least 1", true),
+            new FieldRule("checkpointMs", "number", RuleTest.TimerMs, "must be an integer from 1 to 2147483647", true),
+            new FieldRule("backgroundTimeoutMs", "number", RuleTest.TimerMs, "must be an integer from 1 to 2147483647", true),
             new FieldRule("campaignId", "string", RuleTest.NotEmpty, "must not be empty", true),
             new FieldRule("creatorKey", "string", RuleTest.CreatorKey, "must be exactly 5 uppercase letters or digits", true),
         };

@@ -15,6 +15,8 @@ namespace GameCampaignSdk
         CreatorKey,
         /// <summary><c>PositiveInt</c>: a safe integer of at least 1.</summary>
         PositiveInt,
+        /// <summary><c>TimerMs</c>: a whole number of ms from 1 to <see cref="Rules.MaxTimerMs"/>.</summary>
+        TimerMs,
         /// <summary><c>Timestamp</c> (<c>isIsoMillis</c>): <c>YYYY-MM-DDTHH:mm:ss.sssZ</c> naming a real instant.</summary>
         Timestamp,
         /// <summary><c>Metadata</c> (<c>isRecord</c>): a JSON object.</summary>
@@ -99,6 +101,7 @@ namespace GameCampaignSdk
                 case RuleTest.NotEmpty: return (string)value != "";
                 case RuleTest.CreatorKey: return CreatorKeyPattern.IsMatch((string)value);
                 case RuleTest.PositiveInt: return WholeFrom1((double)value);
+                case RuleTest.TimerMs: return WholeFrom1((double)value) && (double)value <= Rules.MaxTimerMs;
                 case RuleTest.Timestamp: return DeviceClock.IsIsoMillis((string)value);
                 case RuleTest.Record: return value is Dictionary<string, object>;
                 default: throw new ArgumentException("no test " + test);

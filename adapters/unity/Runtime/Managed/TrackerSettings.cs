@@ -1,5 +1,6 @@
 // Outside a WebGL player only: there the JavaScript SDK runs (Native.cs).
 #if !UNITY_WEBGL || UNITY_EDITOR
+using System;
 using System.Collections.Generic;
 
 namespace GameCampaignSdk
@@ -19,17 +20,25 @@ namespace GameCampaignSdk
         /// <summary>Opted out when the player has no stored choice.</summary>
         internal bool OptOut;
 
-        /// <summary>The settings in <paramref name="tracker"/>; a value that is not a positive whole number is a VALIDATION_ERROR.</summary>
+        /// <summary>
+        /// The settings in <paramref name="tracker"/>, checked as core/tracker/options.ts <c>resolveTrackerOptions</c> checks
+        /// them (<see cref="RuleTables.InitOptions"/>, generated from core/schema): an interval or time-out a whole number of ms
+        /// from 1 to <see cref="Rules.MaxTimerMs"/>, a count a safe integer of at least 1, the session defaults; whatever breaks
+        /// one is a VALIDATION_ERROR with every detail (<c>options.flushAt</c>, ...), as JavaScript throws it. Before (found by
+        /// p41), a count over 2^31 - 1 was refused with the timers' message under <c>tracker.</c>, one field at a time.
+        /// assumed: a count beyond what an <c>int</c> holds is taken as <see cref="int.MaxValue"/> (no queue on a device
+        /// reaches 2^31 - 1 sessions: the same as JavaScript's larger limit).
+        /// </summary>
         internal static TrackerSettings From(Dictionary<string, object> tracker)
         {
+            CheckSessionFields(RuleTables.InitOptions, tracker, "options");
             var settings = new TrackerSettings();
-            settings.CheckpointMs = Positive(tracker, "checkpointMs", settings.CheckpointMs);
-            settings.BackgroundTimeoutMs = Positive(tracker, "backgroundTimeoutMs", settings.BackgroundTimeoutMs);
-            settings.FlushIntervalMs = Positive(tracker, "flushIntervalMs", settings.FlushIntervalMs);
-            settings.FlushAt = (int)Positive(tracker, "flushAt", settings.FlushAt);
-            settings.MaxQueue = (int)Positive(tracker, "maxQueue", settings.MaxQueue);
+            settings.CheckpointMs = Json.Num(tracker, "checkpointMs") ?? settings.CheckpointMs;
+            settings.BackgroundTimeoutMs = Json.Num(tracker, "backgroundTimeoutMs") ?? settings.BackgroundTimeoutMs;
+            settings.FlushIntervalMs = Json.Num(tracker, "flushIntervalMs") ?? settings.FlushIntervalMs;
+            settings.FlushAt = Count(tracker, "flushAt", settings.FlushAt);
+            settings.MaxQueue = Count(tracker, "maxQueue", settings.MaxQueue);
             settings.OptOut = Json.Bool(tracker, "optOut") == true;
-            CheckSessionFields(RuleTables.InitSessionFields, tracker, "options");
             return settings;
         }
 
@@ -45,15 +54,11 @@ namespace GameCampaignSdk
             if (details.Count > 0) throw GameCampaignException.Invalid(details);
         }
 
-        private static double Positive(Dictionary<string, object> tracker, string key, double fallback)
+        /// <summary>A count the rules passed (a whole number of at least 1), as an <c>int</c>; the default when it is not given.</summary>
+        private static int Count(Dictionary<string, object> tracker, string key, int fallback)
         {
-            if (Json.Field(tracker, key) == null) return fallback;
             var value = Json.Num(tracker, key);
-            if (!value.HasValue || value.Value < 1 || value.Value > int.MaxValue || value.Value != System.Math.Floor(value.Value))
-            {
-                throw new GameCampaignException(new ErrorInfo { Name = "ValidationError", Code = "VALIDATION_ERROR", Message = "tracker." + key + " " + Rules.TimerMsMessage });
-            }
-            return value.Value;
+            return value.HasValue ? (int)Math.Min(value.Value, int.MaxValue) : fallback;
         }
     }
 }

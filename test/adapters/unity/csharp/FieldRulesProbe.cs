@@ -21,8 +21,13 @@ public static class FieldRulesProbe
                 continue;
             }
             var details = new List<object>();
-            var rules = table == "init" ? RuleTables.InitSessionFields : RuleTables.StartFields;
-            foreach (var detail in FieldRules.Check(rules, fields, table == "init" ? "options" : "start")) details.Add(detail.ToJson());
+            if (table == "init")
+            {
+                // What Init does with the tracker options: TrackerSettings.From, its VALIDATION_ERROR's details.
+                try { TrackerSettings.From(fields); }
+                catch (GameCampaignException error) { foreach (var detail in error.Details) details.Add(detail.ToJson()); }
+            }
+            else foreach (var detail in FieldRules.Check(RuleTables.StartFields, fields, "start")) details.Add(detail.ToJson());
             results.Add(details);
         }
         Console.WriteLine(Json.Serialize(results));
