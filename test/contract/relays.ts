@@ -37,6 +37,12 @@ export interface Relays {
   sends(): number;
   /** Scripts how every relay answers from now on. */
   answer(mode: RelayMode): void;
+  /**
+   * What the tracker sent against the contract, whatever the relay answered (the runner fails the step on it, as
+   * cs-runner/FakeRelay.cs's `Violations`): a request to a host no relay of the world is at, a route or method of a relay
+   * other than `POST {relay}/playtime/sessions`, a batch without `sentAt` (DESIGN section 5: every flush carries it).
+   */
+  readonly violations: string[];
 }
 
 /** The relay URL of a game in an environment (FORMAT.md). */
@@ -94,7 +100,7 @@ export function createRelays(): Relays {
   };
 
   const relayFor = (url: string) => {
-    const match = /^https:\/\/([^/.]+)\.example\/(sandbox|live)\/campaign\//.exec(url);
+    const match = /^https:\/\/([^/.]+)\.example\/(sandbox|live)\/campaign(\/|$)/.exec(url);
     if (!match) return undefined;
     const [, game, environment] = match as unknown as [string, string, Environment];
     const base = relayUrl(game, environment);
@@ -107,8 +113,11 @@ export function createRelays(): Relays {
     return entry;
   };
 
+  const violations: string[] = [];
+
   return {
     received,
+    violations,
     sends: () => [...byUrl.values()].reduce((total, { relay }) => total + relay.requests.length, refused),
     answer(next) {
       mode = next;
@@ -117,9 +126,26 @@ export function createRelays(): Relays {
     async fetch(input, init) {
       const url = typeof input === 'string' ? input : input.url;
       const entry = relayFor(url);
+      if (!entry) violations.push(`a request to ${url}, where no relay is`);
+      // A host no one serves fails as a connection error (as FakeRelay.cs answers it).
       if (!entry || mode === 'unreachable') throw new TypeError(`fetch failed: ${url} cannot be reached`);
       const { relay, game, environment } = entry;
-      const body = JSON.parse(String(init?.body)) as { isTest?: unknown; sessions: Record<string, unknown>[] };
+      // The real relay's router (core/relay/relay.ts): another route 404 NOT_FOUND, another method on the route 405.
+      const method = init?.method ?? 'GET';
+      const path = url.slice(url.indexOf('/', 'https://'.length));
+      if (path !== `/${environment}/campaign/playtime/sessions`) {
+        refused++;
+        violations.push(`a request to no route of the relay: ${method} ${url}`);
+        return errorAnswer(404, 'NOT_FOUND', `No relay route ${method} ${path}`);
+      }
+      if (method !== 'POST') {
+        refused++;
+        violations.push(`a request with another method than POST: ${method} ${url}`);
+        return errorAnswer(405, 'BAD_REQUEST', `${method} is not allowed here; use POST`);
+      }
+      const body = JSON.parse(String(init?.body)) as { isTest?: unknown; sessions: Record<string, unknown>[]; sentAt?: unknown };
+      // The real relay takes a batch without sentAt (no shift; one that is not a Timestamp is its 400, below); the tracker must send it.
+      if (body && typeof body === 'object' && !('sentAt' in body)) violations.push('a request without sentAt');
       others = new Set();
       if (typeof mode !== 'object' || !('status' in mode)) {
         // As the real relay: its `authenticate` first (401), then core/relay/playtime.ts `answerPlaytime`'s rules.

@@ -218,6 +218,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
         if ('expect' in step) await check(step);
         else await play(step);
         await settle();
+        if (relays.violations.length) throw new ScenarioFailure(`the relay saw ${relays.violations.join('; ')}`);
       } catch (error) {
         const where = `"${scenario.name}", step ${index + 1} of ${scenario.steps.length}: ${JSON.stringify(step)}`;
         throw new ScenarioFailure(`${where}\n${(error as Error).message}`, { cause: error });

@@ -3,7 +3,8 @@
 // player from the Authorization header as a real relay's `authenticate` does (core/relay), refuses another user's
 // items by the real relay's rule (core/relay/playtime.ts answerPlaytime: each FAILED with USER_MISMATCH_ERROR, never
 // forwarded; a batch of only such items a 403 FORBIDDEN; the TS runner's relays.ts calls that function), and answers as scripted:
-// a status (with Retry-After), unreachable (a connection error), or FAILED for every item. When the device is offline
+// a status (with Retry-After), unreachable (a connection error), or FAILED for every item; a wrong route, method or sentAt as the
+// real relay answers it (relays.ts answers the same). When the device is offline
 // (Application.internetReachability) every request fails as a connection error. Answers arrive on a later turn of
 // the main thread (its work runs on the tracker's IoQueue worker, off the main thread, as a request does).
 using System;
@@ -36,7 +37,11 @@ internal sealed class FakeRelay
     internal string RejectReason = null;
     /// <summary>Mode "itemStatus": the status every item is answered with in a 200 (null: none), one the spec does not define.</summary>
     internal string ItemStatus = null;
-    /// <summary>Something a relay would refuse that the tracker sent (no sentAt, a wrong route): the scenario fails on it.</summary>
+    /// <summary>
+    /// What the tracker sent against the contract, whatever the relay answered (the scenario fails on it, in both runners:
+    /// relays.ts <c>violations</c>): a request to a host no relay of the world is at, a route or method of a relay other than
+    /// <c>POST {relay}/playtime/sessions</c>, a batch without <c>sentAt</c> (DESIGN section 5: every flush carries it).
+    /// </summary>
     internal readonly List<string> Violations = new List<string>();
 
     internal Task<HttpAnswer> Exchange(string method, string url, Dictionary<string, string> headers, string body)
@@ -46,20 +51,40 @@ internal sealed class FakeRelay
         return IoQueue.Run(() => Answer(method, url, headers, body));
     }
 
-    private HttpAnswer Answer(string method, string url, Dictionary<string, string> headers, string body)
+    /// <summary>
+    /// The answer to one request, as relays.ts's fetch gives it: a URL that names no relay of the world (not
+    /// <c>https://{game}.example/{sandbox|live}/campaign/...</c>) fails as a connection error, as a host no one serves does;
+    /// a relay's other routes get the real relay's 404 NOT_FOUND (core/relay/relay.ts <c>notFound</c>), its playtime route
+    /// another method the real relay's 405.
+    /// </summary>
+    internal HttpAnswer Answer(string method, string url, Dictionary<string, string> headers, string body)
     {
         if (Application.internetReachability == NetworkReachability.NotReachable) return new HttpAnswer { NetworkError = "offline" };
-        if (Mode == "unreachable") return new HttpAnswer { NetworkError = "Cannot resolve destination host" };
         // https://{game}.example/{environment}/campaign/playtime/sessions
         var parts = url.Split('/');
-        if (parts.Length != 7 || method != "POST" || parts[5] != "playtime" || parts[6] != "sessions" || !parts[2].EndsWith(".example", StringComparison.Ordinal))
+        var relayHost = parts.Length >= 5 && parts[0] == "https:" && parts[1] == "" && parts[2].EndsWith(".example", StringComparison.Ordinal) && parts[2].IndexOf('.') == parts[2].Length - ".example".Length
+            && parts[2].Length > ".example".Length && (parts[3] == "sandbox" || parts[3] == "live") && parts[4] == "campaign";
+        if (!relayHost || Mode == "unreachable")
         {
-            Violations.Add("unexpected request " + method + " " + url);
-            return new HttpAnswer { Status = 404, Body = Error(404, "NOT_FOUND", "no route") };
+            if (!relayHost) Violations.Add("a request to " + url + ", where no relay is");
+            return new HttpAnswer { NetworkError = "Cannot resolve destination host" };
         }
         Sends++;
+        var path = url.Substring(url.IndexOf('/', "https://".Length));
+        if (path != "/" + parts[3] + "/campaign/playtime/sessions")
+        {
+            Violations.Add("a request to no route of the relay: " + method + " " + url);
+            return new HttpAnswer { Status = 404, Body = Error(404, "NOT_FOUND", "No relay route " + method + " " + path) };
+        }
+        if (method != "POST")
+        {
+            Violations.Add("a request with another method than POST: " + method + " " + url);
+            return new HttpAnswer { Status = 405, Body = Error(405, "BAD_REQUEST", method + " is not allowed here; use POST") };
+        }
         var game = parts[2].Substring(0, parts[2].Length - ".example".Length);
         var environment = parts[3];
+        var request = Json.Obj(Json.Parse(body));
+        if (request != null && !request.ContainsKey("sentAt")) Violations.Add("a request without sentAt");
         if (Mode == "status")
         {
             // The same table as relays.ts STATUS_CODES (core/schema/error-codes.ts; the relay's 503 is INTERNAL_ERROR).
@@ -72,11 +97,13 @@ internal sealed class FakeRelay
         if (player == null) return new HttpAnswer { Status = 401, Body = Error(401, "UNAUTHORIZED", "Authentication failed") };
         // core/relay/request-body.ts readJsonBody after `authenticate`: a body over the relay's default 1 MiB (SERVICE_MAX_BODY_BYTES).
         if (System.Text.Encoding.UTF8.GetByteCount(body ?? "") > 1024 * 1024) return new HttpAnswer { Status = 413, Body = Error(413, "BAD_REQUEST", "The body is larger than 1048576 bytes") };
-        var request = Json.Obj(Json.Parse(body));
         var sessions = request == null ? null : Json.Field(request, "sessions") as List<object>;
         // core/schema/playtime.ts BulkPlaytimeItems: 1 to MAX_BULK_ITEMS (1000) sessions, else the whole batch is a 400.
         if (sessions == null || sessions.Count < 1 || sessions.Count > 1000) return new HttpAnswer { Status = 400, Body = Error(400, "VALIDATION_ERROR", "sessions must hold 1 to 1000 sessions") };
-        if (Json.Str(request, "sentAt") == null) Violations.Add("a request without sentAt");
+        // The real relay takes a batch without sentAt (core/relay/protocol.ts: optional; no shift) and refuses one that is not a
+        // Timestamp with a 400 (core/relay/batch-check.ts); the tracker must send it (a violation, above, as in relays.ts).
+        object sentAt;
+        if (request.TryGetValue("sentAt", out sentAt) && (!(sentAt is string) || !DeviceClock.IsIsoMillis((string)sentAt))) return new HttpAnswer { Status = 400, Body = Error(400, "VALIDATION_ERROR", "sentAt must be a UTC timestamp of the form YYYY-MM-DDTHH:mm:ss.sssZ") };
         var isTest = Json.Bool(request, "isTest") == true;
         var others = 0;
         foreach (var item in sessions) if (Json.Str(Json.Obj(item), "userId") != player) others++;
@@ -114,7 +141,7 @@ internal sealed class FakeRelay
     /// <summary>The spec's error body (core/schema/error-codes.ts errorBody), as relays.ts's fake answers it.</summary>
     private static Dictionary<string, object> Error(int status, string code, string message)
     {
-        var name = status == 400 ? "Bad Request" : status == 401 ? "Unauthorized" : status == 403 ? "Forbidden" : status == 404 ? "Not Found" : status == 413 ? "Payload Too Large" : status == 429 ? "Too Many Requests" : status == 503 ? "Service Unavailable" : "Internal Server Error";
+        var name = status == 400 ? "Bad Request" : status == 401 ? "Unauthorized" : status == 403 ? "Forbidden" : status == 404 ? "Not Found" : status == 405 ? "Method Not Allowed" : status == 413 ? "Payload Too Large" : status == 429 ? "Too Many Requests" : status == 503 ? "Service Unavailable" : "Internal Server Error";
         return Bridge.Args("status", (double)status, "error", name, "code", code, "message", message);
     }
 }
