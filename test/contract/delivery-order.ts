@@ -3,7 +3,8 @@
  * recovered in one start-up are queued in the order their running records are listed, which names them by their
  * random session ids (core/tracker/housekeeping.ts `recoverCrashedSessions`; C#: RunningStore's file names), so
  * they reach the relay, in one request or more, in an order neither tracker defines. Every other session keeps
- * the queue's order (oldest first), which both trackers define and a scenario checks.
+ * the queue's order (oldest first), which both trackers define and a scenario checks. The `dropped` reasons of one
+ * start-up's recovered sessions are matched the same way (expectations.ts; scenario kill-recovered-two-drops.json).
  */
 
 /** A delivered session and the start-up that recovered it (`undefined`: not recovered, its order is defined). */

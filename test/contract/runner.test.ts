@@ -103,6 +103,30 @@ describe('scenario files', () => {
     expect(checkExpectation({ received: [{ durationSeconds: 15 }, { durationSeconds: 30 }] }, observed([session('a', 30), session('b', 15)]))).toHaveLength(1);
   });
 
+  it('sends checks a count exactly, or a range [least, most] where the trackers may part', () => {
+    const observed = (sends: number) => ({ received: [], dropped: [], errors: [], continued: [], sends });
+    expect(checkExpectation({ sends: [1, 2] }, observed(1))).toEqual([]);
+    expect(checkExpectation({ sends: [1, 2] }, observed(2))).toEqual([]);
+    expect(checkExpectation({ sends: [1, 2] }, observed(3))).toEqual(['sends: expected [1,2], got 3']);
+    expect(checkExpectation({ sends: [1, 2] }, observed(0))).toEqual(['sends: expected [1,2], got 0']);
+    expect(checkExpectation({ sends: 2 }, observed(1))).toEqual(['sends: expected 2, got 1']);
+    for (const sends of [[2, 1], [1], [1, 1], [-1, 2], [1, 2.5]]) {
+      expect(() => parseScenario({ name: 'n', covers: ['play'], steps: [{ expect: { sends } }] }, 'f.json')).toThrow('sends must be a count, or [least, most]');
+    }
+  });
+
+  it('the drops of sessions one start-up recovered match in any order among themselves, and only they', () => {
+    const observed = (dropped: string[], droppedRecovery: (number | undefined)[]) => ({ received: [], dropped, droppedRecovery, errors: [], continued: [], sends: 0 });
+    const recovered = observed(['too-short', 'too-short', 'invalid', 'overflow'], [undefined, 2, 2, undefined]);
+    expect(checkExpectation({ dropped: ['too-short', 'invalid', 'too-short', 'overflow'] }, recovered)).toEqual([]);
+    expect(checkExpectation({ dropped: ['too-short', 'too-short', 'invalid', 'overflow'] }, recovered)).toEqual([]);
+    // A drop not recovered keeps its place; the group holds exactly its own reasons.
+    expect(checkExpectation({ dropped: ['invalid', 'too-short', 'too-short', 'overflow'] }, recovered)).toHaveLength(1);
+    expect(checkExpectation({ dropped: ['too-short', 'invalid', 'invalid', 'overflow'] }, recovered)).toHaveLength(1);
+    expect(checkExpectation({ dropped: ['too-short', 'invalid'] }, observed(['invalid', 'too-short'], [undefined, undefined]))).toHaveLength(1);
+    expect(checkExpectation({ dropped: ['too-short', 'invalid'] }, observed(['invalid', 'too-short'], [2, 3]))).toHaveLength(1);
+  });
+
   it('the wire in its defined order: each recovery sorted at the places it took, the rest as delivered', () => {
     const delivered = [{ item: 'z' }, { item: 'y', recovery: 2 }, { item: 'b' }, { item: 'x', recovery: 2 }, { item: 'a', recovery: 3 }];
     expect(inDefinedOrder(delivered, String)).toEqual(['z', 'x', 'b', 'y', 'a']);

@@ -36,7 +36,8 @@ export interface Expectation {
   dropped?: string[];
   errors?: string[];
   stored?: { player: string; game?: string; environment?: Environment; sessions: number };
-  sends?: number;
+  /** Requests that reached a relay: exactly, or `[least, most]` where the trackers may part (one request or more for a recovery). */
+  sends?: number | [number, number];
   /** For each `session:start` naming a session it `continues`, in order: the reason that session ended with. */
   continued?: string[];
 }
@@ -166,7 +167,9 @@ function checkExpectation(value: unknown): string | undefined {
   const { stored } = value;
   if (stored !== undefined && !(isObject(stored) && typeof stored.player === 'string' && isCount(stored.sessions))) return 'stored needs {"player": "<id>", "sessions": <count>}';
   if (stored !== undefined && checkEnvironment(stored.environment)) return checkEnvironment(stored.environment);
-  if (value.sends !== undefined && !isCount(value.sends)) return 'sends must be a count';
+  const { sends } = value;
+  const range = Array.isArray(sends) && sends.length === 2 && sends.every(isCount) && (sends[0] as number) < (sends[1] as number);
+  if (sends !== undefined && !isCount(sends) && !range) return 'sends must be a count, or [least, most] with least < most';
   return undefined;
 }
 

@@ -87,6 +87,8 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   });
   const relays = createRelays();
   const dropped: string[] = [];
+  /** For each of `dropped`: the start-up that recovered its session, if one did. */
+  const droppedRecovery: (number | undefined)[] = [];
   const errors: string[] = [];
   /** How each session ended (`session:end`), and for each continuation started, how the session it continues ended. */
   const endReasons = new Map<string, string>();
@@ -128,7 +130,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
       userId: player,
       tracker: { ...scenario.options, ...options, ...(environment === 'sandbox' ? { isTest: true } : {}) },
     });
-    process.campaign.tracker.on('dropped', ({ reason }) => void (process.alive && dropped.push(reason)));
+    process.campaign.tracker.on('dropped', ({ reason, sessionId }) => {
+      if (!process.alive) return;
+      dropped.push(reason);
+      droppedRecovery.push(recoveredIn.get(sessionId));
+    });
     process.campaign.tracker.on('error', ({ kind }) => void (process.alive && errors.push(kind)));
     process.campaign.tracker.on('session:end', ({ sessionId, reason }) => {
       if (!process.alive) return;
@@ -202,6 +208,7 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     const observed: Required<ObservedState> = {
       received: received(),
       dropped,
+      droppedRecovery,
       errors,
       continued,
       sends: relays.sends(),

@@ -65,6 +65,8 @@ internal sealed partial class Scenario
     private readonly string device;
     private readonly FakeRelay relay = new FakeRelay();
     private readonly List<string> dropped = new List<string>();
+    /// <summary>For each of <see cref="dropped"/>: the start-up that recovered its session, 0 if none did.</summary>
+    private readonly List<int> droppedRecovery = new List<int>();
     private readonly List<string> errors = new List<string>();
     private double monoMs;
     private double wallOffsetMs;
@@ -220,7 +222,13 @@ internal sealed partial class Scenario
     {
         UnityProcess.Start(loop);
         var me = ++process;
-        Tracker.Dropped += e => { if (process == me) dropped.Add(TrackerNames.JavaScriptName(TrackerNames.ReasonOf(e)) ?? "unknown:" + e.Reason); };
+        Tracker.Dropped += e =>
+        {
+            if (process != me) return;
+            dropped.Add(TrackerNames.JavaScriptName(TrackerNames.ReasonOf(e)) ?? "unknown:" + e.Reason);
+            int recovery;
+            droppedRecovery.Add(recoveredIn.TryGetValue(e.SessionId, out recovery) ? recovery : 0);
+        };
         Tracker.Error += e => { if (process == me) errors.Add(TrackerNames.JavaScriptName(TrackerNames.KindOf(e)) ?? "unknown:" + e.Kind); };
         HearSessions(me);
     }
