@@ -175,6 +175,8 @@ export function createRelays(): Relays {
         const { sessionId: _, ...wire } = body.sessions.find((sent) => sent['sessionId'] === sessionId)!;
         received.push({ sessionId, player: session.userId, durationSeconds: session.durationSeconds, game, environment, isTest, wire });
       }
+      // The relay answered (and recorded), and the answer never reached the device: a connection cut, the app killed mid-request.
+      if (mode === 'answer-lost') throw new TypeError(`fetch failed: the answer of ${url} was lost`);
       return response;
     },
   };

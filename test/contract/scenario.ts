@@ -42,7 +42,7 @@ export interface Expectation {
   continued?: string[];
 }
 
-export type RelayMode = 'accept' | 'unreachable' | { status: number; retryAfterSeconds?: number } | { reject: string } | { itemStatus: string | null; retryAfterSeconds?: number };
+export type RelayMode = 'accept' | 'unreachable' | 'answer-lost' | { status: number; retryAfterSeconds?: number } | { reject: string } | { itemStatus: string | null; retryAfterSeconds?: number };
 
 export type Step =
   | { init: { player: string; game?: string; environment?: Environment; options?: ScenarioOptions } }
@@ -131,9 +131,9 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   clock: (v) => (Number.isInteger(v) ? undefined : 'needs a whole number of ms'),
   network: (v) => (v === 'online' || v === 'offline' ? undefined : 'needs "online" or "offline"'),
   relay: (v) =>
-    v === 'accept' || v === 'unreachable' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
+    v === 'accept' || v === 'unreachable' || v === 'answer-lost' || (isObject(v) && (Number.isInteger(v.status) || typeof v.reject === 'string' || typeof v.itemStatus === 'string' || v.itemStatus === null))
       ? undefined
-      : 'needs "accept", "unreachable", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
+      : 'needs "accept", "unreachable", "answer-lost", {"status": 503, "retryAfterSeconds"?: 2}, {"reject": "reason"} or {"itemStatus": "PENDING" or null, "retryAfterSeconds"?: 60}',
   storage: (v) =>
     v === 'truncate' || v === 'newer' || v === 'foreign-id' || v === 'foreign-user' || v === 'unwritable' || v === 'writable' || checkEdit(v)
       ? undefined

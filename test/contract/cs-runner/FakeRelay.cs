@@ -30,7 +30,7 @@ internal sealed class FakeRelay
     private readonly HashSet<string> recordedIds = new HashSet<string>();
     internal readonly List<ReceivedSession> Received = new List<ReceivedSession>();
     internal int Sends;
-    /// <summary>"accept", "unreachable", "status", "reject" or "itemStatus".</summary>
+    /// <summary>"accept", "unreachable", "answer-lost" (answered as "accept", the answer then lost: a connection error), "status", "reject" or "itemStatus".</summary>
     internal string Mode = "accept";
     internal int Status = 0;
     internal double? RetryAfterSeconds = null;
@@ -48,7 +48,12 @@ internal sealed class FakeRelay
     {
         // Worked out off the main thread (as a real request runs), in order with the tracker's file work, so settling
         // the main loop waits for it too.
-        return IoQueue.Run(() => Answer(method, url, headers, body));
+        return IoQueue.Run(() =>
+        {
+            var answer = Answer(method, url, headers, body);
+            // The relay answered (and recorded), and the answer never reached the device: a connection cut, the app killed mid-request.
+            return Mode == "answer-lost" && answer.Reached ? new HttpAnswer { NetworkError = "the answer was lost" } : answer;
+        });
     }
 
     /// <summary>

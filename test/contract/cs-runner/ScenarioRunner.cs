@@ -323,7 +323,7 @@ internal sealed partial class Scenario
         var text = value as string;
         var script = Json.Obj(value);
         relay.RetryAfterSeconds = null;
-        if (text == "accept" || text == "unreachable") relay.Mode = text;
+        if (text == "accept" || text == "unreachable" || text == "answer-lost") relay.Mode = text;
         else if (script != null && Json.Num(script, "status").HasValue)
         {
             relay.Mode = "status";
