@@ -1,11 +1,11 @@
 /**
  * The built-ins React Native 0.70's Hermes (npm hermes-engine-cli 0.12.0) lacks, measured on that VM, and none of
  * them in the code the React Native entries ship (dist/react-native.js, dist/react-native-picker.js and mitt, what
- * they import): a path no Hermes story runs (creators search, deleteStoredData, the web view host) would otherwise
- * fail only on a player's phone, with `undefined is not a function`. Issue 30 item 1; the promise combinators have
- * their own type-aware check (test/foundation/promise-arrays.test.ts). Syntax the VM lacks (async generators,
- * `for await`, regular expressions with named groups, `\p{…}` or the `d` flag) fails `hermesc` of that VM, which
- * compiles every story bundle (hermes/hermes.ts).
+ * they import): a path no Hermes story runs (the web view host, a retry after a 429, a picker's cooldown timer) would
+ * otherwise fail only on a player's phone, with `undefined is not a function`. Issue 30 item 1; the promise
+ * combinators have their own type-aware check (test/foundation/promise-arrays.test.ts). Syntax the VM lacks (async
+ * generators, `for await`, a regular expression literal with named groups, `\p{…}` or the `d` flag) fails `hermesc`
+ * of that VM, which compiles every story bundle (hermes/hermes.ts); the rows below catch one made at run time.
  * What React Native 0.70 installs itself is not the VM's and is allowed: `AbortController` (the abort-controller 3
  * polyfill, Libraries/Core/setUpXHR.js: no `reason`, no `AbortSignal.timeout`/`any`/`throwIfAborted`, hence
  * rows below), `performance.now` (Libraries/Core/setUpPerformance.js), `queueMicrotask` (0.66+, but not needed),
@@ -47,6 +47,10 @@ const MISSING: Record<string, BuiltIn> = {
   'crypto.subtle / crypto.randomUUID': { probe: 'globalThis.crypto', used: /\b(subtle|randomUUID)\b/ },
   'AbortSignal.timeout / any, throwIfAborted (not in the abort-controller polyfill either)': { probe: 'globalThis.AbortSignal', used: /\bAbortSignal\.\w|\.throwIfAborted\(/ },
   'JSON.rawJSON / isRawJSON': { probe: 'JSON.rawJSON || JSON.isRawJSON', used: /\b(rawJSON|isRawJSON)\b/ },
+  // Regular expressions: a literal fails hermesc at build time, one made at run time (`new RegExp(text)`) only on the phone.
+  'RegExp named groups (?<name>…)': { probe: 'accepts("(?<x>a)", "")', used: /\(\?<[A-Za-z_$]|\\k</ },
+  'RegExp property escapes \\p{…}': { probe: 'accepts("\\\\p{L}", "u")', used: /\\[pP]\{/ },
+  'RegExp d flag (hasIndices)': { probe: 'accepts("a", "d")', used: /\bhasIndices\b|\.indices\b/ },
   'Set.prototype.union and the other set methods': { probe: 'new Set().union || new Set().intersection', used: /\.(union|intersection|symmetricDifference|isSubsetOf|isSupersetOf|isDisjointFrom)\(/ },
 };
 
@@ -76,12 +80,16 @@ describe('built-ins Hermes 0.12 (React Native 0.70) lacks', () => {
   it('are missing on that VM (measured: each row rests on the engine), while the ones the entries use are there', async () => {
     const rows = Object.entries(MISSING).map(([name, { probe }]) => `out[${JSON.stringify(name)}] = typeof (${probe});`);
     const present = ['Object.fromEntries', '[].flat', 'globalThis', 'Uint8Array.from', 'Object.hasOwn', '"".replaceAll', 'Array.prototype.includes', 'Object.entries', '"".padStart', 'Promise.prototype.finally'];
-    const result = await onHermes(`var out = {}; ${rows.join(' ')} ${present.map((expr) => `out[${JSON.stringify(expr)}] = typeof ${expr};`).join(' ')} print(JSON.stringify(out));`);
+    const accepts = 'function accepts(source, flags) { try { return new RegExp(source, flags); } catch (e) { return undefined; } }';
+    const result = await onHermes(`${accepts} var out = {}; ${rows.join(' ')} ${present.map((expr) => `out[${JSON.stringify(expr)}] = typeof ${expr};`).join(' ')} print(JSON.stringify(out));`);
     const expected = {
       ...Object.fromEntries(Object.keys(MISSING).map((name) => [name, 'undefined'])),
       ...Object.fromEntries(present.map((expr) => [expr, expr === 'globalThis' ? 'object' : 'function'])),
     };
     expect(result).toEqual(expected);
+    // The regular expression probes are well formed: V8 (Node) accepts each.
+    const regExpRows = Object.values(MISSING).filter(({ probe }) => probe.startsWith('accepts('));
+    expect(regExpRows.map(({ probe }) => new Function(`${accepts} return ${probe};`)() instanceof RegExp)).toEqual([true, true, true]);
   });
 
   it('the check finds each in code that calls it', () => {
