@@ -59,16 +59,16 @@ export function createGameCampaign(options: ReactNativeGameCampaignOptions): Rea
   // What to move out of AsyncStorage 3.x's legacy store: the shared namespace, and the game's own (`game-campaign.<CLIENT_KEY_ID>:`
   // and its `.moved` mark: on AsyncStorage 2.x it is in what 3.x calls the legacy store, so an app updating to 3.x gets
   // it moved too). An explicit storageKey is all there is.
-  const platform = reactNativePlatform(options, () => {
-    if (storageKey !== undefined) return [`${storageKey}:`];
-    const own = gameStorageKey(options.clientKey);
-    return [`${SHARED_NAMESPACE}:`, `${own}:`, `${own}.moved`];
-  });
+  // The game's storage key (read only after the facade checked the Client key).
+  let own: string;
+  const platform = reactNativePlatform(options, () => (storageKey !== undefined ? [`${own}:`] : [`${SHARED_NAMESPACE}:`, `${own}:`, `${own}.moved`]));
   // The facade reads its own options by name: `modules`, `storageName` and `picker` are ignored there, and its fetch is the platform's.
   const gc = composeGameCampaign({ ...options, platform }, options.picker ?? noPicker);
   const { dispose } = gc;
-  // The store as the platform names it (its default written or not is one store), the game's storage key, the player.
-  const player = `${options.storageName ?? 'game-campaign'}:${storageKey ?? options.clientKey}:${options.userId}`;
+  own = storageKey ?? gameStorageKey(options.clientKey);
+  // The store as the platform names it (its default written or not is one store), the tracker's storage key (the
+  // derived one given explicitly is the same), the player.
+  const player = `${options.storageName ?? 'game-campaign'}:${own}:${options.userId}`;
   if (live[player]) console.warn(`createGameCampaign: the SDK of player ${options.userId} is not disposed and still records: dispose() it (guide: Fast Refresh)`);
   live[player] = (live[player] || 0) + 1;
   // What this SDK adds to its player's count: 1 until its first dispose(), so a second call takes nothing off another SDK's.

@@ -8,17 +8,19 @@
 import type { AsyncStorageLike } from './types.js';
 
 /**
- * Moves every key under one of `prefixes()` from `legacy` to `own`: copied (unless `own` already has it: a copy from
+ * Moves every key under one of `prefixes()` (asked for once the legacy store's keys are read) from `legacy` to `own`: copied (unless `own` already has it: a copy from
  * a move cut short), then removed from `legacy`. A failure leaves the rest in `legacy`, moved on the next start; the
  * SDK works on `own` meanwhile. Nothing to do without a legacy store (2.x; the caller passes none when both are one
  * store: 3.1.1 `createAsyncStorage.native.ts` falls back to the legacy store on visionOS).
  */
 export async function moveLegacyKeys(legacy: AsyncStorageLike | undefined, own: AsyncStorageLike, prefixes: () => readonly string[]): Promise<void> {
   if (!legacy) return;
-  const wanted = prefixes();
   try {
+    const keys = await legacy.getAllKeys();
+    // Asked for after an await: the caller names its prefixes once it has checked its options (createGameCampaign).
+    const wanted = prefixes();
     // Filtered first: a closure over the loop's own `key` would make Babel wrap the loop body in a function.
-    for (const key of (await legacy.getAllKeys()).filter((key) => wanted.some((prefix) => key.startsWith(prefix)))) {
+    for (const key of keys.filter((key) => wanted.some((prefix) => key.startsWith(prefix)))) {
       const value = await legacy.getItem(key);
       const present = await own.getItem(key);
       if (value !== null && value !== undefined && (present === null || present === undefined)) await own.setItem(key, value);

@@ -523,6 +523,23 @@ describe('One SDK per player, also under Fast Refresh', () => {
       warn.mockRestore();
     }
   });
+  it("the game's own storage key given explicitly is that store: an SDK with storageKey game-campaign.<CLIENT_KEY_ID> beside one given none warns", async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const modules = { AsyncStorage: createAsyncStorageV3Module(), AppState: createFakeAppState(), getRandomValues };
+      const first = createGameCampaign({ ...facade, userId: 'player-keyed', modules });
+      const own = `game-campaign.${facade.clientKey.slice(0, facade.clientKey.indexOf(':'))}`;
+      const second = createGameCampaign({ ...facade, userId: 'player-keyed', modules, tracker: { storageKey: own } });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]![0])).toMatch(/player-keyed.*not disposed/);
+      // Another storageKey is another store: no warning.
+      const third = createGameCampaign({ ...facade, userId: 'player-keyed', modules, tracker: { storageKey: 'game-campaign.other' } });
+      expect(warn).toHaveBeenCalledTimes(1);
+      await Promise.all([first.dispose(), second.dispose(), third.dispose()]);
+    } finally {
+      warn.mockRestore();
+    }
+  });
 });
 
 describe('React Native: a second SDK while the first runs (Fast Refresh, a screen mounted twice)', () => {

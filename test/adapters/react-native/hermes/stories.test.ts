@@ -335,3 +335,20 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
     expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
   });
 });
+
+describe('paths no other story runs, on Hermes 0.12 (the built-ins they reach: hermes-built-ins.test.ts)', () => {
+  it("the picker's creators search on React Native 0.70's AbortController: a search replaced in flight is aborted and ignored, the second one's results show", async () => {
+    const run = outcomeOf(await runStory(bundles.exports, { story: 'search' }));
+    expect(run.outcome).toEqual({ shown: { query: 'Gra', results: ['FGHIJ'], searching: false, error: null }, searches: ['slow', 'gra'] });
+  });
+
+  it.each(named(APPS))('deleteStoredData with a session queued offline: nothing is sent once online and nothing of it stays stored (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'delete-stored-data' });
+    expect(run.outcome.errors).toEqual([]);
+    expect(run.delivered).toEqual([]);
+    expect(run.answered).toEqual([]);
+    const databases = (run.disk as { databases: Record<string, Record<string, string>> }).databases;
+    const stored = Object.values(databases).flatMap((database) => Object.keys(database)).filter((key) => /:(queue|running):/.test(key));
+    expect(stored).toEqual([]);
+  });
+});

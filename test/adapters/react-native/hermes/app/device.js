@@ -266,7 +266,7 @@ export const openedUrls = [];
 // --- the relay ---------------------------------------------------------------------------------------
 export const RELAY_URL = 'https://game.example/campaign';
 /** `delivered` is the service's (it outlives the app): carried between runs like the disk. */
-export const relay = { online: true, hang: false, hangAfterRecord: false, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [], boostChanges: [] };
+export const relay = { online: true, hang: false, hangAfterRecord: false, requests: 0, delivered: input.delivered || [], answered: [], webviewRequests: [], boostChanges: [], searches: [] };
 
 /** The service's Client API (Sandbox), as the creator picker reads it: one campaign, two creators, a boost of 31 days ago. */
 const API = 'https://sandbox-api.game-campaign.com/v1/client';
@@ -296,6 +296,14 @@ globalThis.fetch = async (url, init) => {
     json: async () => body,
   });
   if (url in API_ANSWERS && init.method === 'GET') return respond(200, { data: API_ANSWERS[url] });
+  // Creators search (`GET /v1/client/creators/search?q=`): names that start with the query. A query of `slow` never
+  // answers (its abort unheard, as `relay.hang`), for a search the player replaces before it returns.
+  if (url.startsWith(`${API}/creators/search?`) && init.method === 'GET') {
+    const query = decodeURIComponent(/[?&]q=([^&]*)/.exec(url)[1]).toLowerCase();
+    relay.searches.push(query);
+    if (query === 'slow') return new Promise(() => {});
+    return respond(200, { data: API_ANSWERS[`${API}/campaigns/spring-event/creators`].filter((creator) => creator.name.toLowerCase().startsWith(query)) });
+  }
   if (url === `${RELAY_URL}/sponsor` && init.method === 'PUT') {
     // The service refuses a change inside the 30-day cooldown with a BAD_REQUEST stating the days remaining.
     relay.boostChanges.push(JSON.parse(init.body));

@@ -454,6 +454,40 @@ const stories = {
     return { withoutPicker, loaded, refused, boostChanges: relay.boostChanges };
   },
 
+  /**
+   * The picker's creators search, on React Native 0.70's AbortController (no `reason`): a search the player replaces
+   * while it is in flight is aborted and its answer (never coming) ignored; the second one's results show.
+   */
+  async 'search'() {
+    const { gc } = start({ picker: creatorPicker });
+    const picker = gc.picker({ campaignId: 'spring-event' });
+    step('load');
+    await picker.reload();
+    picker.search('slow');
+    await advance(1_000);
+    step('search');
+    picker.search('Gra');
+    await advance(1_000);
+    const shown = { query: picker.state.query, results: picker.state.results && picker.state.results.map((creator) => creator.creatorKey), searching: picker.state.searching, error: picker.state.error ? String(picker.state.error) : null };
+    picker.dispose();
+    await gc.dispose();
+    return { shown, searches: relay.searches };
+  },
+
+  /** A minute played offline (queued), then the player asks for their data to be deleted: nothing is sent once online, nothing stays stored. */
+  async 'delete-stored-data'() {
+    const { gc, ends, errors } = start();
+    await playAMinuteOffline(gc);
+    step('delete');
+    await gc.tracker.deleteStoredData();
+    setOnline(true);
+    await settle();
+    await advance(5 * MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors, requests: relay.requests };
+  },
+
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
   async 'dispose'() {
     const { gc, ends, errors } = start();
