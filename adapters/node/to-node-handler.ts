@@ -12,6 +12,7 @@ import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
 import { useParsedBody } from './parsed-body.js';
+import { rememberRequestStarts } from './request-starts.js';
 import { answerMissingHost, listenForClientErrors, serverClientError, watchServerSockets } from './server-listeners.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
@@ -84,6 +85,8 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   const clientError = serverClientError([cors]);
   const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
+    // A TLS connection that began before the server had the listeners (Express without `attach`): its next requests.
+    if (req.socket) rememberRequestStarts(req.socket);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
