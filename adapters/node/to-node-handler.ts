@@ -117,15 +117,24 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
  * ```ts
  * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000 }).listen(8080);
  * ```
- * @throws TypeError when `handler` has no `fetch` method
+ * @throws TypeError when `handler` has no `fetch` method, or `options` ask for TLS (`key`, `cert`, `pfx`...): use
+ * `https.createServer(options, toNodeHandler(handler))` there
  */
 export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
+  const tls = TLS_OPTIONS.find((name) => (options as Record<string, unknown> | null)?.[name] !== undefined);
+  if (tls) throw new TypeError(`createNodeServer serves plain HTTP and would ignore \`${tls}\`; for TLS use https.createServer(options, toNodeHandler(handler)) (or http2.createSecureServer)`);
   const listener = toNodeHandler(handler);
   const server = createServer(withTimeouts(options), listener);
   // An HTTP/1.1 request without `Host` is the handler's 400 in the error body (node:http's own is empty), unless asked.
   if (options?.requireHostHeader === undefined) answerMissingHost(server);
   return listener.attach(server);
 }
+
+/**
+ * Options that ask for TLS, which node:http's `createServer` takes without a word while it serves plain HTTP: a server
+ * given them listened (on 443, say) without TLS, and every browser request failed, with nothing in the server's log.
+ */
+const TLS_OPTIONS = ['key', 'cert', 'pfx', 'secureContext', 'SNICallback'] as const;
 
 /** The default of `createNodeServer`'s `headersTimeout`: the relay's body read time-out (`DEFAULT_BODY_TIMEOUT_MS`). */
 const HEADERS_TIMEOUT_MS = 10_000;

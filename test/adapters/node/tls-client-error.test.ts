@@ -14,7 +14,7 @@ import https from 'node:https';
 import { connect, type AddressInfo, type Server } from 'node:net';
 import tls from 'node:tls';
 import { afterEach, describe, expect, it } from 'vitest';
-import { toNodeHandler } from '../../../adapters/node/index.js';
+import { createNodeServer, toNodeHandler } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from '../../core/relay/fake-service.js';
 
@@ -124,5 +124,20 @@ describe('toNodeHandler over plain HTTP: headers over 16 KiB with Origin last', 
     });
     const answer = parse(text);
     expect([answer.status, answer.headers['access-control-allow-origin']]).toEqual([431, ORIGIN]);
+  });
+});
+
+// p41: createNodeServer makes a node:http server, which takes TLS options without a word and serves plain HTTP: a game
+// server given `{ key, cert }` (spread from its https config, which TypeScript's excess property check does not see)
+// listened on 443 without TLS, and every browser's request failed ("Failed to fetch") with nothing in the server's log.
+describe('createNodeServer given TLS options', () => {
+  it.each([['key and cert', TLS_OPTIONS], ['pfx', { pfx: Buffer.from('x') }], ['SNICallback', { SNICallback: () => undefined }]])('%s: a TypeError naming https.createServer, not a plain HTTP server', (_, tlsOptions) => {
+    const options = { requestTimeout: 30_000, ...tlsOptions };
+    expect(() => createNodeServer(relayOverFakeService().relay, options)).toThrow(/serves plain HTTP.*https\.createServer/);
+  });
+
+  it('options left undefined (an unset config field) are not TLS options', () => {
+    const server = createNodeServer(relayOverFakeService().relay, { key: undefined, cert: undefined } as object);
+    expect(server.listening).toBe(false);
   });
 });
