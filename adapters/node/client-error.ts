@@ -12,6 +12,8 @@ import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import { errorBody } from '../../core/schema/errors.js';
+import type { RefusedRequest } from './refused-request.js';
+import { requestRefusedOn } from './request-starts.js';
 
 /** The status node:http gives each parser error (`socketOnError`); any other is 400. */
 const STATUS_BY_PARSER_ERROR: Readonly<Record<string, number>> = {
@@ -26,33 +28,12 @@ export function errorText(status: number, code: string, message: string): string
   return JSON.stringify(body.error === 'Error' ? { ...body, error: STATUS_CODES[status] ?? 'Error' } : body);
 }
 
-/** What the refused bytes say of the request, when they carry it: its target (path and query) and its `Origin`. */
-export interface RefusedRequest {
-  target: string | undefined;
-  origin: string | undefined;
-}
-
 /** How a server answers a refused request. */
 export interface ClientErrorAnswers {
   /** The spec's error body for `status` as JSON text. */
   body(status: number, message: string): string;
   /** The CORS headers owed to the request (none when it is unknown or not allowed). */
   cors(request: RefusedRequest): Record<string, string>;
-}
-
-/**
- * The target and `Origin` of the request at the start of `packet`, the bytes node:http's parser refused
- * (`error.rawPacket`): known when the request line (and the header) arrived in the same read as the error (a header
- * over 16 KiB sent at once), else undefined.
- */
-export function refusedRequest(packet: unknown): RefusedRequest {
-  if (!Buffer.isBuffer(packet)) return { target: undefined, origin: undefined };
-  // The whole read (node:http hands its parser at most 64 KiB at once): a browser sends `Origin` after the headers
-  // the page set, so past the 16 KiB that overflowed.
-  const text = packet.subarray(0, 65536).toString('latin1');
-  const line = /^[A-Z]+ (\/[!-~]*) HTTP\/1\.[01]\r\n/.exec(text);
-  const head = line ? text.slice(line[0].length - 2).split('\r\n\r\n')[0]! : '';
-  return { target: line?.[1], origin: /\r\norigin:[ \t]*([!-~]+)[ \t]*\r\n/i.exec(head)?.[1] };
 }
 
 /**
@@ -72,7 +53,7 @@ export function clientErrorListener(answers: ClientErrorAnswers): (error: NodeJS
     }
     const status = STATUS_BY_PARSER_ERROR[error.code ?? ''] ?? 400;
     const text = answers.body(status, `The request is not valid HTTP (${error.code ?? 'parse error'})`);
-    const extra = Object.entries(answers.cors(refusedRequest((error as { rawPacket?: unknown }).rawPacket)))
+    const extra = Object.entries(answers.cors(requestRefusedOn(socket, (error as { rawPacket?: unknown }).rawPacket)))
       .map(([name, value]) => `${name}: ${value}\r\n`)
       .join('');
     // Destroyed once the answer is written, as node:http destroys it: end() alone leaves the reading side open

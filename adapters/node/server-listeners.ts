@@ -5,8 +5,10 @@
 import { subscribe } from 'node:diagnostics_channel';
 import { EventEmitter } from 'node:events';
 import type { Duplex } from 'node:stream';
+import { Server as TlsServer } from 'node:tls';
 import type { RefusedRequestCors } from '../../core/relay/cors.js';
 import { clientErrorListener, errorText, refuseUnservedRequests, type ClientErrorAnswers } from './client-error.js';
+import { rememberRequestStarts } from './request-starts.js';
 
 /** A `clientError` listener answering with the CORS headers of every handler in `policies` (each says only its paths'). */
 export function serverClientError(policies: Iterable<RefusedRequestCors>): (error: NodeJS.ErrnoException, socket: Duplex) => void {
@@ -65,7 +67,12 @@ export function listenForClientErrors(server: unknown, cors: RefusedRequestCors)
   let policies = serverPolicies.get(server);
   if (!policies) {
     serverPolicies.set(server, (policies = new WeakPolicies()));
-    if (server.listenerCount('clientError') === 0) server.on('clientError', serverClientError(policies));
+    if (server.listenerCount('clientError') === 0) {
+      server.on('clientError', serverClientError(policies));
+      // Over TLS (`https.createServer`, `http2.createSecureServer` with `allowHTTP1`) the refused bytes seldom hold the
+      // request line: each connection's request starts are kept for the answer's CORS headers (request-starts.ts).
+      if (server instanceof TlsServer) server.on('secureConnection', rememberRequestStarts);
+    }
     // An unmet `Expect` (node:http: an empty 417, the connection kept) and `CONNECT` (a dropped socket).
     refuseUnservedRequests(server, serverAnswers(policies), 'the server');
   }

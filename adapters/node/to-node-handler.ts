@@ -11,7 +11,9 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
+import { withoutConnectionFields } from './http2-answer.js';
 import { useParsedBody } from './parsed-body.js';
+import { rememberRequestStarts } from './request-starts.js';
 import { answerMissingHost, listenForClientErrors, serverClientError, watchServerSockets } from './server-listeners.js';
 
 /** Anything with a Fetch-API `fetch(request)`, such as `createRelay(...)`. */
@@ -84,9 +86,12 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   const clientError = serverClientError([cors]);
   const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
+    // A TLS connection that began before the server had the listeners (Express without `attach`): its next requests.
+    if (req.socket) rememberRequestStarts(req.socket);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
+    if (req.httpVersionMajor === 2) withoutConnectionFields(res as Http2ServerResponse);
     const unwritable = useParsedBody(req);
     if (unwritable) return writeAnswer(res, unwritable, cors({ target: req.url, origin: req.headers.origin }));
     await listener(req, res);
@@ -112,15 +117,24 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
  * ```ts
  * createNodeServer(createRelay({ server, authenticate }), { requestTimeout: 30_000 }).listen(8080);
  * ```
- * @throws TypeError when `handler` has no `fetch` method
+ * @throws TypeError when `handler` has no `fetch` method, or `options` ask for TLS (`key`, `cert`, `pfx`...): use
+ * `https.createServer(options, toNodeHandler(handler))` there
  */
 export function createNodeServer(handler: FetchHandler, options: ServerOptions = {}): Server {
+  const tls = TLS_OPTIONS.find((name) => (options as Record<string, unknown> | null)?.[name] !== undefined);
+  if (tls) throw new TypeError(`createNodeServer serves plain HTTP and would ignore \`${tls}\`; for TLS use https.createServer(options, toNodeHandler(handler)) (or http2.createSecureServer)`);
   const listener = toNodeHandler(handler);
   const server = createServer(withTimeouts(options), listener);
   // An HTTP/1.1 request without `Host` is the handler's 400 in the error body (node:http's own is empty), unless asked.
   if (options?.requireHostHeader === undefined) answerMissingHost(server);
   return listener.attach(server);
 }
+
+/**
+ * Options that ask for TLS, which node:http's `createServer` takes without a word while it serves plain HTTP: a server
+ * given them listened (on 443, say) without TLS, and every browser request failed, with nothing in the server's log.
+ */
+const TLS_OPTIONS = ['key', 'cert', 'pfx', 'secureContext', 'SNICallback'] as const;
 
 /** The default of `createNodeServer`'s `headersTimeout`: the relay's body read time-out (`DEFAULT_BODY_TIMEOUT_MS`). */
 const HEADERS_TIMEOUT_MS = 10_000;
