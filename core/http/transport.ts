@@ -177,17 +177,20 @@ export function createTransport(endpoint: Endpoint, options: TransportOptions = 
   /**
    * The body of a success. A method that expects no body (delete) takes whatever comes, 204 or 200; one that
    * expects `data` gets it or a `ResponseValidationError` (a 204 or a body without `data` included), checked
-   * against its schema when `validateResponses` is on.
+   * against its schema when `validateResponses` is on. Even when off, `data` is an object for one item and a list
+   * for a list or a page (every resource of the spec is an object): a `null` or a list where the game's code reads a
+   * campaign would throw a TypeError of its own, far from the read.
    */
   const success = (response: Response, body: unknown, spec: RequestSpec): unknown => {
     const expected = spec.response;
     // A 204's body is undefined (no text).
     if (!expected) return body;
-    const envelope = isRecord(body) && 'data' in body;
+    // A body that is no JSON object (text, a list, null) has no `data`, so it fails too.
+    const envelope = (expected.shape == 'item' ? isRecord : Array.isArray)((body as { data?: unknown } | undefined)?.data);
     const details = envelope ? validate?.(body, expected.name, expected.shape) : undefined;
     if (!envelope || details) {
-      // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member.
-      const message = envelope ? `The response does not match the ${expected.name} schema` : `The response (status ${response.status}) has no ${expected.name} data`;
+      // No envelope: a 204, an empty body, or one that is not a JSON object with a `data` member of the shape asked for.
+      const message = envelope ? `The response does not match the ${expected.name} schema` : `The ${response.status} response has no ${expected.name} data`;
       throw new ResponseValidationError({ status: response.status, code: 'INVALID_RESPONSE', message, details, headers: response.headers });
     }
     return body;

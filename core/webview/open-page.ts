@@ -36,8 +36,9 @@ export async function openPage(state: LauncherState, options: WebViewOpenOptions
     // almost nothing in a Metro app. The url is checked here, for every platform, before the verifier joins it: React
     // Native's `Linking.openURL` hands any other scheme to the system (another app's, `intent:`), token and verifier with
     // it, and its web view host has no check of its own (the browser's and Cocos's web views also refuse it:
-    // adapters/shared/http-page.ts). `test` of a missing url reads "undefined", which fails.
-    if (!/^https?:\/\/[^/]/i.test(token?.url) || typeof token.ott != 'string' || !token.ott) throw new Error(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(token)}`);
+    // adapters/shared/http-page.ts). `test` of a missing url reads "undefined", which fails; `data` itself is an object
+    // (the transport refuses any other).
+    if (!/^https?:\/\/[^/]/i.test(token.url) || typeof token.ott != 'string' || !token.ott) throw new Error(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(token)}`);
     // assumed: a fragment on the relay's URL is replaced; `&ott=` when the URL already has a query.
     const base = token.url.split('#')[0]!;
     return `${base}${base.includes('?') ? '&' : '?'}ott=${encodeURIComponent(token.ott)}#code_verifier=${pair.codeVerifier}`;

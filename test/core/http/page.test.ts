@@ -197,15 +197,16 @@ describe('PagePromise', () => {
   it.each([
     ['no pagination', { data: [campaign(1)] }],
     ['pagination without totalPages', { data: [campaign(1)], pagination: { page: 1 } }],
-    ['data that is not a list', { data: { items: [campaign(1)] }, pagination: { page: 1, limit: 20, total: 1, totalPages: 1 } }],
-  ])('a page answer with %s is a ResponseValidationError, on await and in the walk', async (_, body) => {
+    // The transport's own check (a list's data is a list, core/http/transport.ts), before the page's.
+    ['data that is not a list', { data: { items: [campaign(1)] }, pagination: { page: 1, limit: 20, total: 1, totalPages: 1 } }, 'The 200 response has no Campaign data'],
+  ])('a page answer with %s is a ResponseValidationError, on await and in the walk', async (_, body, message = 'The response is not a page of a list: its data must be a list and its pagination hold totalPages') => {
     const { server } = serverWith(reply.json(200, body), reply.json(200, body));
     const awaited = await server.campaigns.list().then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(awaited).toBeInstanceOf(ResponseValidationError);
-    expect(awaited).toMatchObject({ code: 'INVALID_RESPONSE', message: 'The response is not a page of a list: its data must be a list and its pagination hold totalPages' });
+    expect(awaited).toMatchObject({ code: 'INVALID_RESPONSE', message });
     await expect(async () => {
       for await (const _c of server.campaigns.list()) void _c;
     }).rejects.toBeInstanceOf(ResponseValidationError);

@@ -70,7 +70,7 @@ describe('validateResponses', () => {
       name: 'ResponseValidationError',
       code: 'INVALID_RESPONSE',
       status: 200,
-      message: 'The response (status 200) has no PaymentDetail data',
+      message: 'The 200 response has no PaymentDetail data',
     });
   });
 
@@ -80,9 +80,23 @@ describe('validateResponses', () => {
     await expect(server.webhooks.update(1, { isActive: false })).rejects.toMatchObject({
       name: 'ResponseValidationError',
       status: 204,
-      message: 'The response (status 204) has no WebhookConfig data',
+      message: 'The 204 response has no WebhookConfig data',
     });
-    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The response (status 200) has no PaymentDetail data' });
+    await expect(server.payments.get('tx-1')).rejects.toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The 200 response has no PaymentDetail data' });
+  });
+
+  it.each([
+    ['a list read whose data is null', (client: CampaignClient) => client.campaigns.listCreators('camp-1'), { data: null }, 'Creator'],
+    ['a list read whose data is one object', (client: CampaignClient) => client.creators.search({ query: 'star' }), { data: creator }, 'Creator'],
+    ['an item read whose data is null', (client: CampaignClient) => client.campaigns.get('camp-1'), { data: null }, 'CampaignDetail'],
+    ['an item read whose data is a list', (client: CampaignClient) => client.creators.get('ABC12'), { data: [creator] }, 'Creator'],
+  ])('rejects %s even when off, rather than resolving it typed as the method says', async (_title, read, body, name) => {
+    // Before: resolved as sent, so a game's `creators.map(...)` or `campaign.campaignName` threw a TypeError of its
+    // own, far from the read (a proxy's or another version's answer, with validateResponses off as in every game).
+    const fake = createFakeFetch(reply.json(200, body));
+    const client = new CampaignClient({ clientKey: CLIENT_KEY, fetch: fake.fetch });
+    await expect(read(client)).rejects.toMatchObject({ name: 'ResponseValidationError', code: 'INVALID_RESPONSE', status: 200, message: `The 200 response has no ${name} data` });
+    expect(fake.calls).toHaveLength(1);
   });
 
   it('takes the validator as a function in game clients', async () => {

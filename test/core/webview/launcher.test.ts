@@ -234,7 +234,8 @@ describe('WebViewLauncher', () => {
 
   it('refuses a 200 from the relay without a string url and a non-empty string ott with an error naming the answer, opening nothing (a misconfigured relay, a proxy\'s 200)', async () => {
     // An empty ott opened `?ott=` before: a page the service refuses, where a missing ott gave this clear error.
-    for (const data of [{}, { url: 'https://view.example/wv' }, null, { url: 5, ott: 'ott_1' }, { ott: 'ott_1' }, { url: 'https://view.example/wv', ott: '' }]) {
+    // `data: null` is refused before, by the transport, as every item read's (ResponseValidationError, below).
+    for (const data of [{}, { url: 'https://view.example/wv' }, { url: 5, ott: 'ott_1' }, { ott: 'ott_1' }, { url: 'https://view.example/wv', ott: '' }]) {
       const fetch = vi.fn(async () => new Response(JSON.stringify({ data }), { status: 200 }));
       const platform = createMemoryPlatform({ fetch });
       const error = await new WebViewLauncher({ platform, relay: { url: RELAY } }).open().catch((caught: unknown) => caught);
@@ -242,6 +243,10 @@ describe('WebViewLauncher', () => {
       expect((error as Error).message).toBe(`gc.webview.open: the relay answered with an unexpected body: ${JSON.stringify(data)}`);
       expect(platform.opened).toEqual([]);
     }
+    const platform = createMemoryPlatform({ fetch: async () => new Response(JSON.stringify({ data: null }), { status: 200 }) });
+    const error = await new WebViewLauncher({ platform, relay: { url: RELAY } }).open().catch((caught: unknown) => caught);
+    expect(error).toMatchObject({ name: 'ResponseValidationError', status: 200, message: 'The 200 response has no OneTimeToken data' });
+    expect(platform.opened).toEqual([]);
   });
 
   it('opens no page whose address is not absolute http(s), on any platform, by the rule the relay checks webviewUrl with', async () => {
