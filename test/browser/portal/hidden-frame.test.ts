@@ -15,7 +15,8 @@ type Watched = { seen: boolean[] };
 /** The game's observer, as the guide's: the last entry's `isIntersecting`, each callback's. */
 async function watch(tab: PortalTab): Promise<() => Promise<boolean[]>> {
   await tab.game.evaluate(() => {
-    const watched = ((window as unknown as { watched: Watched }).watched = { seen: [] });
+    const watched: Watched = { seen: [] };
+    (window as unknown as { watched: Watched }).watched = watched;
     new IntersectionObserver((entries) => void watched.seen.push(entries[entries.length - 1]!.isIntersecting)).observe(document.documentElement);
   });
   const seen = () => tab.game.evaluate(() => (window as unknown as { watched: Watched }).watched.seen);
