@@ -40,6 +40,13 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
       if (req.url === '/js/game-campaign.webview.js' && webviewServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       if (req.url === '/js/game-campaign.picker.js' && pickerServed) return res.writeHead(200, { 'content-type': 'text/javascript' }).end(picker);
       if (req.url === '/') return res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>game</title>');
+      // A game written as ES modules without a bundler: the bundle as a classic <script> before its modules, or (wrong)
+      // as a module itself. Each module tells what it sees.
+      if (req.url === '/modules-classic' || req.url === '/modules-module') {
+        const type = req.url === '/modules-module' ? ' type="module"' : '';
+        const page = `<!doctype html><title>game</title><script${type} src="/js/game-campaign.iife.js"></script><script type="module">window.seen = typeof GameCampaign;</script>`;
+        return res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+      }
       if (req.url === '/sdk.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(bundle);
       if (req.url === '/relay/webview/ott') {
         // The relay's answer, the challenge echoed in the token so the page can check it against the verifier.
@@ -229,5 +236,18 @@ describe.runIf(chromiumAvailable())('IIFE bundle in Chromium', () => {
     await page.close();
     expect(loaded).toEqual({ campaign: 'cmp_1', selected: 'LUNA7', global: 'object' });
     expect([...scripts].sort()).toEqual(['/js/game-campaign.iife.js', '/js/game-campaign.picker.js', '/js/game-campaign.picker.js']);
+  });
+
+  it("is there for a game's ES modules (no bundler) when loaded as a classic <script> before them; loaded as a module itself, its global stays that module's (browser.md)", async () => {
+    const seen = async (path: string) => {
+      const page = await browser.context.newPage();
+      await page.goto(origin + path);
+      await page.waitForFunction(() => (window as unknown as { seen?: string }).seen !== undefined);
+      const result = await page.evaluate(() => (window as unknown as { seen: string }).seen);
+      await page.close();
+      return result;
+    };
+    expect(await seen('/modules-classic')).toBe('object');
+    expect(await seen('/modules-module')).toBe('undefined');
   });
 });

@@ -47,6 +47,8 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
       if (req.url === '/transformed') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<style>body { margin: 0; transform: translateZ(0) } canvas { position: absolute; inset: 0; width: 100vw; height: 100vh }</style><canvas></canvas>`);
       // A game that takes every key on the page, as Unity WebGL's WebGLInput.captureAllKeyboardInput does.
       if (req.url === '/keys') return res.writeHead(200, { 'content-type': 'text/html' }).end(`${GAME}<script>window.keys = []; addEventListener('keydown', (event) => { keys.push(event.key); event.preventDefault() })</script>`);
+      // A game that sends COEP without being isolated (no COOP here; on a portal: an embedding page that is not isolated).
+      if (req.url === '/coep-only') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/isolated') return res.writeHead(200, { 'content-type': 'text/html', 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' }).end(GAME);
       if (req.url === '/js/game-campaign.webview.js') return res.writeHead(200, { 'content-type': 'text/javascript' }).end(webview);
       // The campaign page with a third-party frame of its own (a video embed, an ad).
@@ -139,6 +141,29 @@ describe.runIf(chromiumAvailable())('web view overlay in Chromium (1280x900)', (
     expect(await page.evaluate(() => [crossOriginIsolated, document.querySelector('iframe')!.hasAttribute('credentialless')])).toEqual([true, true]);
     const frame = page.frames().find((candidate) => candidate.url().startsWith(campaign))!;
     expect(await frame.evaluate(() => document.title)).toBe('campaign');
+    await page.close();
+  });
+
+  it("gets the browser's error page for the campaign page in a game that sends COEP without being isolated, and the overlay's × still closes it (portals.md)", async () => {
+    // The SDK reads isolation from crossOriginIsolated only, so the frame is a normal one, which COEP blocks: the
+    // campaign page sends no CORP. What portals.md tells a game: send COEP only where the portal isolates it.
+    const page = await browser.context.newPage();
+    await page.goto(game + 'coep-only');
+    await page.addScriptTag({ url: '/js/game-campaign.webview.js' });
+    await page.evaluate(async (url) => {
+      const { createBrowserWebView } = (globalThis as unknown as { GameCampaignWebView: typeof import('../../adapters/browser/webview.js') }).GameCampaignWebView;
+      const handle = await createBrowserWebView(window)(url, { title: 'Spring event' });
+      (globalThis as unknown as { overlayClosed: boolean }).overlayClosed = false;
+      void handle.closed.then(() => ((globalThis as unknown as { overlayClosed: boolean }).overlayClosed = true));
+    }, campaign);
+    expect(await page.evaluate(() => [crossOriginIsolated, document.querySelector('iframe')!.hasAttribute('credentialless')])).toEqual([false, false]);
+    // Blocked: the frame holds Chromium's error page (chrome-error://), never the campaign page.
+    const frame = page.frames().find((candidate) => candidate !== page.mainFrame())!;
+    await expect.poll(() => frame.url()).toMatch(/^chrome-error:/);
+    expect(page.frames().some((candidate) => candidate.url().startsWith(campaign))).toBe(false);
+    await page.click('[role=dialog] button[aria-label=Close]');
+    await page.waitForFunction(() => (globalThis as unknown as { overlayClosed: boolean }).overlayClosed);
+    expect(await page.evaluate(() => document.querySelector('[role=dialog]'))).toBeNull();
     await page.close();
   });
 

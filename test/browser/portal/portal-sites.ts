@@ -53,6 +53,11 @@ export interface StudioGame {
   preflightDelayMs: number;
   /** How long the relay's front holds a sessions `POST` before the relay takes it, ms (0: at once): a slow studio server. */
   postDelayMs: number;
+  /**
+   * How many of the next sessions `POST`s are lost: each, counted down as it arrives, has its connection reset when its
+   * `postDelayMs` is over, the relay never seeing it (a request the network lost on its way; the ones after it go through).
+   */
+  lostPosts: number;
   /** Preflights the relay's address was asked, counted as they arrive. */
   preflights: number;
   /** POSTs the relay's address was sent, counted as they arrive (before any delay). */
@@ -131,7 +136,8 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       if (req.method === 'OPTIONS') game.preflights += 1;
       if (req.method === 'POST') game.posts += 1;
       const delay = req.method === 'OPTIONS' ? game.preflightDelayMs : req.method === 'POST' ? game.postDelayMs : 0;
-      const answer = () => void (front(game, req, res) || game.handle(req, res));
+      const lost = req.method === 'POST' && game.lostPosts > 0 && game.lostPosts-- > 0;
+      const answer = () => void (lost ? req.socket.destroy() : front(game, req, res) || game.handle(req, res));
       return void (delay ? setTimeout(answer, delay) : answer());
     }
     if (site === 'cdn') cdnRequests.push(path);
@@ -171,6 +177,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       notRelayed: 0,
       preflightDelayMs: 0,
       postDelayMs: 0,
+      lostPosts: 0,
       preflights: 0,
       posts: 0,
       settings,
