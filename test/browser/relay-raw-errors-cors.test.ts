@@ -7,10 +7,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../adapters/node/index.js';
-import { RELAY_ROUTES } from '../../core/relay/index.js';
 import { relayOverFakeService } from '../core/relay/fake-service.js';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { serveGame } from '../helpers/game-server.js';
+import { loginThenOversizedToken } from '../helpers/oversized-token.js';
 
 describe.runIf(chromiumAvailable())("the relay's raw error answers behind toNodeHandler, read by a page of another origin", () => {
   let relayServer: Server;
@@ -37,21 +37,7 @@ describe.runIf(chromiumAvailable())("the relay's raw error answers behind toNode
   it('reads a 431 from the relay, with its code and message', async () => {
     const page = await browser.context.newPage();
     await page.goto(gameOrigin);
-    const answers = await page.evaluate(
-      async ([url, route]) => {
-        const send = async (token: string) => {
-          try {
-            const response = await fetch(`${url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"sessions":[]}' });
-            return { status: response.status, body: await response.json() };
-          } catch (error) {
-            return { error: String(error) };
-          }
-        };
-        // A first request (a failed login) as a page makes one, then the game's session token grown past 16 KiB.
-        return [await send('nobody'), await send(`user:alice${'x'.repeat(20_000)}`)];
-      },
-      [relayUrl, RELAY_ROUTES.playtime] as const,
-    );
+    const answers = await loginThenOversizedToken(page, relayUrl);
     expect(answers[0]).toMatchObject({ status: 401 });
     expect(answers[1]).toMatchObject({ status: 431, body: { status: 431, code: 'BAD_REQUEST', message: expect.stringContaining('HPE_HEADER_OVERFLOW') } });
     await page.close();

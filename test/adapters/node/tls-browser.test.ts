@@ -16,10 +16,10 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeHandler } from '../../../adapters/node/index.js';
-import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from '../../core/relay/fake-service.js';
 import { CHROMIUM_PATH, chromiumAvailable } from '../../helpers/chromium.js';
 import { serveGame } from '../../helpers/game-server.js';
+import { loginThenOversizedToken } from '../../helpers/oversized-token.js';
 
 const TLS_OPTIONS = { key: readFileSync(new URL('fixtures/localhost.key.pem', import.meta.url)), cert: readFileSync(new URL('fixtures/localhost.cert.pem', import.meta.url)) };
 
@@ -54,20 +54,7 @@ describe.runIf(chromiumAvailable())("the relay's 431 over TLS, read by a page of
   it('reads a 431 from the relay, with its code and message, after a request answered on the same connection', async () => {
     const page = await context.newPage();
     await page.goto(gameOrigin);
-    const answers = await page.evaluate(
-      async ([url, route]) => {
-        const send = async (token: string) => {
-          try {
-            const response = await fetch(`${url}${route}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: '{"sessions":[]}' });
-            return { status: response.status, body: await response.json() };
-          } catch (error) {
-            return { error: String(error) };
-          }
-        };
-        return [await send('nobody'), await send(`user:alice${'x'.repeat(20_000)}`)];
-      },
-      [relayUrl, RELAY_ROUTES.playtime] as const,
-    );
+    const answers = await loginThenOversizedToken(page, relayUrl);
     expect(answers[0]).toMatchObject({ status: 401 });
     expect(answers[1]).toMatchObject({ status: 431, body: { status: 431, code: 'BAD_REQUEST', message: expect.stringContaining('HPE_HEADER_OVERFLOW') } });
     await page.close();

@@ -11,27 +11,18 @@ import { readFileSync } from 'node:fs';
 import http2 from 'node:http2';
 import { createServer } from 'node:http';
 import https from 'node:https';
-import { connect, type AddressInfo, type Server } from 'node:net';
+import { connect } from 'node:net';
 import tls from 'node:tls';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeServer, toNodeHandler } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from '../../core/relay/fake-service.js';
+import { loopbackServers } from '../../helpers/loopback-servers.js';
 
 const ORIGIN = 'https://game.portal-cdn.example';
 const TLS_OPTIONS = { key: readFileSync(new URL('fixtures/localhost.key.pem', import.meta.url)), cert: readFileSync(new URL('fixtures/localhost.cert.pem', import.meta.url)) };
 const PLAYTIME = `/campaign${RELAY_ROUTES.playtime}`;
-const servers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const listen = loopbackServers();
 
 interface Answer {
   status: number;

@@ -13,8 +13,8 @@ import {
   closeTab,
   embedAgain,
   endPlay,
+  expectFlushAnswers,
   expectPlayTime,
-  flushNow,
   gameLog,
   openPortal,
   playFor,
@@ -86,16 +86,7 @@ describe.runIf(chromiumAvailable())(
           game: "alpha",
           player,
         });
-        const flushed = async () =>
-          (await gameLog(tab.page, "alpha"))
-            .filter((message) => message.type === "flushed")
-            .flatMap((message) => message.detail as string[]);
-        await expect
-          .poll(async () => {
-            await flushNow(again.game);
-            return flushed();
-          }, ARRIVAL)
-          .toEqual([`${playing.sessionId} SKIPPED`]);
+        await expectFlushAnswers(again, [`${playing.sessionId} SKIPPED`]);
         expect(
           (await gameLog(tab.page, "alpha")).filter(
             (message) =>

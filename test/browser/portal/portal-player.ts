@@ -172,6 +172,24 @@ export async function flushNow(game: Frame): Promise<void> {
   await game.evaluate(() => (window as unknown as { gc: { tracker: { flush(): Promise<void> } } }).gc.tracker.flush());
 }
 
+/**
+ * Flushes `tab`'s game until the answers its flushes were given (`<sessionId> <status>`, sorted: sessions sent in one
+ * batch have no order) are `expected`: a next visit sending what earlier pages left stored.
+ */
+export async function expectFlushAnswers(tab: PortalTab, expected: string[]): Promise<void> {
+  const flushed = async () =>
+    (await gameLog(tab.page, 'alpha'))
+      .filter((message) => message.type === 'flushed')
+      .flatMap((message) => message.detail as string[])
+      .sort();
+  await expect
+    .poll(async () => {
+      await flushNow(tab.game);
+      return flushed();
+    }, ARRIVAL)
+    .toEqual([...expected].sort());
+}
+
 /** The player plays a level of `ms` to its end, and the game sends it: the session and how long it was played. */
 export async function playALevel(tab: PortalTab, ms: number): Promise<{ sessionId: string; played: PlayTime }> {
   const playing = await pressPlay(tab.game);

@@ -7,11 +7,10 @@
 import { describe, expect, it } from "vitest";
 import { chromiumAvailable } from "../../helpers/chromium.js";
 import {
-  ARRIVAL,
   closeTab,
   endPlay,
+  expectFlushAnswers,
   expectPlayTime,
-  flushNow,
   gameLog,
   openPortal,
   playFor,
@@ -71,20 +70,12 @@ describe.runIf(chromiumAvailable()).each(["test", "localhost"] as const)(
         player,
       });
       // Each closed tab left its session stored (in case its exit request was lost): sent again, both answered SKIPPED.
-      const flushed = async () =>
-        (await gameLog(next.page, "alpha"))
-          .filter((message) => message.type === "flushed")
-          .flatMap((message) => message.detail as string[]);
-      await expect
-        .poll(async () => {
-          await flushNow(next.game);
-          return (await flushed()).sort();
-        }, ARRIVAL)
-        .toEqual(
-          [playingFirst.sessionId, playingSecond.sessionId]
-            .map((id) => `${id} SKIPPED`)
-            .sort()
-        );
+      await expectFlushAnswers(
+        next,
+        [playingFirst.sessionId, playingSecond.sessionId].map(
+          (id) => `${id} SKIPPED`
+        )
+      );
       expect(
         (await gameLog(next.page, "alpha")).filter(
           (message) =>

@@ -6,24 +6,15 @@
  * Real node:http servers and raw sockets.
  */
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from 'node:net';
+import { describe, expect, it } from 'vitest';
 import { createNodeServer, toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
 import { relayOverFakeService } from './fake-service.js';
+import { loopbackServers } from '../../helpers/loopback-servers.js';
 
 const ORIGIN = 'https://game.portal-cdn.example';
-const servers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))));
-});
-
-async function listen(server: Server): Promise<number> {
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return (server.address() as AddressInfo).port;
-}
+const listen = loopbackServers();
 
 /** Sends `text` as it is on a new connection and reads the whole answer until the server closes. */
 function rawExchange(port: number, text: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
