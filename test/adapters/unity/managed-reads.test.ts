@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
 import { CampaignClient } from '../../../core/client/campaign-client.js';
 import { relayCaller } from '../../../core/relay/client-request.js';
-import { runMono } from '../../contract/cs-runner/mono.js';
+import { aotProgram, runMono } from '../../contract/cs-runner/mono.js';
 import { createFakeFetch, reply } from '../../helpers/fake-fetch.js';
 import { deviceProbeOnce } from './device-probe.js';
 
@@ -91,15 +91,20 @@ async function javascriptOutcome([call, status, body, taken]: (typeof ANSWERS)[n
   );
 }
 
-it('refuses data of the wrong shape on every read and relay call with the JavaScript SDK\'s error, and takes the right shape', async () => {
+it("refuses data of the wrong shape on every read and relay call with the JavaScript SDK's error, and takes the right shape", () => played(probe(), 'jit'), 120_000);
+
+// iOS and IL2CPP players run no JIT: the same answers fully ahead of time.
+it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
+
+async function played(exe: string, mode: 'jit' | 'full-aot'): Promise<void> {
   const expected = await Promise.all(ANSWERS.map(javascriptOutcome));
   // The table's refusals are the transport's own: ResponseValidationError INVALID_RESPONSE naming the status and schema.
   expect(expected.filter((outcome) => typeof outcome != 'string')).toEqual(
     ANSWERS.filter(([, , , taken]) => !taken).map(() => expect.objectContaining({ name: 'ResponseValidationError', code: 'INVALID_RESPONSE' })),
   );
   const table = ANSWERS.map(([call, status, body]) => [call, status, body === undefined ? null : typeof body == 'string' ? body : JSON.stringify(body)]);
-  const { status, stdout, stderr } = runMono(probe(), [join(work, 'device'), JSON.stringify(table)], 'jit');
+  const { status, stdout, stderr } = runMono(exe, [join(work, `device-${mode}`), JSON.stringify(table)], mode);
   expect(status, stderr).toBe(0);
-  const played = JSON.parse(stdout) as unknown[];
-  expect(ANSWERS.map(([call, answerStatus, body], i) => [call, answerStatus, body, played[i]])).toEqual(ANSWERS.map(([call, answerStatus, body], i) => [call, answerStatus, body, expected[i]]));
-}, 120_000);
+  const outcomes = JSON.parse(stdout) as unknown[];
+  expect(ANSWERS.map(([call, answerStatus, body], i) => [call, answerStatus, body, outcomes[i]])).toEqual(ANSWERS.map(([call, answerStatus, body], i) => [call, answerStatus, body, expected[i]]));
+}
