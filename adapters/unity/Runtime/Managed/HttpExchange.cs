@@ -169,6 +169,22 @@ namespace GameCampaignSdk
             finally { recall.Dispose(); }
         }
 
+        /// <summary>
+        /// A success's <c>data</c> in the shape the call returns, as core/http/transport.ts <c>success</c> takes it: an
+        /// object for one item (<paramref name="list"/> false), a list for a list. A 204, a body that is not JSON or has no
+        /// <c>data</c>, <c>{ data: null }</c>, a list where a campaign is read or an object where creators are: the
+        /// JavaScript SDK's <c>ResponseValidationError</c>, its code and message (docs/decisions.md "A success with no
+        /// <c>data</c>"), here at the read rather than a null result or a cast failing later in the game's code.
+        /// </summary>
+        /// <param name="name">the schema <c>data</c> holds, named in the message (core/schema/responses.ts ResponseName).</param>
+        internal static object DataOf(HttpAnswer answer, string name, bool list = false)
+        {
+            var data = answer.Data;
+            if (list ? data is List<object> : data is Dictionary<string, object>) return data;
+            var message = "The " + answer.Status.ToString(CultureInfo.InvariantCulture) + " response has no " + name + " data";
+            throw new GameCampaignException(new ErrorInfo { Name = "ResponseValidationError", Code = "INVALID_RESPONSE", Message = message, Status = answer.Status });
+        }
+
         /// <summary>The typed error of a failed answer. <paramref name="cooldown"/>: a boost change; <paramref name="relay"/>: a 401/403 is the game's authentication.</summary>
         internal static GameCampaignException ErrorOf(HttpAnswer answer, bool cooldown = false, bool relay = false)
         {

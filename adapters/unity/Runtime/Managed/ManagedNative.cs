@@ -47,17 +47,17 @@ namespace GameCampaignSdk
             switch (method)
             {
                 case "relay.headers": sdk.RelayHeaders = Json.StringMap(args, "headers") ?? new Dictionary<string, string>(); return Done();
-                case "campaigns.get": return sdk.Read("/v1/client/campaigns/" + ManagedSdk.Segment(args, "campaignId"));
-                case "campaigns.listCreators": return sdk.Read("/v1/client/campaigns/" + ManagedSdk.Segment(args, "campaignId") + "/creators");
-                case "creators.get": return sdk.Read("/v1/client/creators/" + ManagedSdk.Segment(args, "creatorKey"));
-                case "creators.search": return sdk.Read("/v1/client/creators/search" + SearchQuery(args));
+                case "campaigns.get": return sdk.Read("/v1/client/campaigns/" + ManagedSdk.Segment(args, "campaignId"), "CampaignDetail");
+                case "campaigns.listCreators": return sdk.Read("/v1/client/campaigns/" + ManagedSdk.Segment(args, "campaignId") + "/creators", "Creator", list: true);
+                case "creators.get": return sdk.Read("/v1/client/creators/" + ManagedSdk.Segment(args, "creatorKey"), "Creator");
+                case "creators.search": return sdk.Read("/v1/client/creators/search" + SearchQuery(args), "Creator", list: true);
                 case "tracker.start": return Task.FromResult<object>(sdk.Tracker.Start(args));
                 case "tracker.stop": return Then(sdk.Tracker.Stop());
                 case "tracker.flush": return Then(sdk.Tracker.Flush());
                 case "tracker.optOut": return Then(sdk.Tracker.SetOptOut(Json.Bool(args, "optOut") == true));
                 case "tracker.deleteStoredData": return Then(sdk.Tracker.DeleteStoredData());
-                case "boost.change": return sdk.RelayCall("PUT", "/sponsor", args, cooldown: true);
-                case "boost.current": return sdk.Read("/v1/client/sponsors/user/" + Uri.EscapeDataString(sdk.UserId), nullWhenNotFound: true);
+                case "boost.change": return sdk.RelayCall("PUT", "/sponsor", args, "BoostRecord", cooldown: true);
+                case "boost.current": return sdk.Read("/v1/client/sponsors/user/" + Uri.EscapeDataString(sdk.UserId), "BoostRecord", nullWhenNotFound: true);
                 case "webview.open": return sdk.OpenWebView(args);
                 case "webview.close": sdk.CloseWebView(); return Done();
                 case "dispose":

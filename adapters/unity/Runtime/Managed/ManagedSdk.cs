@@ -77,11 +77,15 @@ namespace GameCampaignSdk
         /// <summary>No more events from this SDK (its tracker was disposed).</summary>
         internal void Silence() { silenced = true; }
 
-        /// <summary>A Client API read (<c>GET {baseUrl}{path}</c>): its <c>data</c>, or the typed error. <paramref name="missing"/>: what a 404 means instead of an error.</summary>
-        internal async Task<object> Read(string path, bool nullWhenNotFound = false)
+        /// <summary>
+        /// A Client API read (<c>GET {baseUrl}{path}</c>): its <c>data</c>, an object or a <paramref name="list"/> of
+        /// <paramref name="name"/> (<see cref="HttpExchange.DataOf"/>), or the typed error. <paramref name="nullWhenNotFound"/>:
+        /// the service's 404 is null (no boost) instead of an error.
+        /// </summary>
+        internal async Task<object> Read(string path, string name, bool list = false, bool nullWhenNotFound = false)
         {
             var answer = await HttpExchange.Send("GET", baseUrl + path, new Dictionary<string, string> { { "Authorization", "Bearer " + clientKey } }, null);
-            if (answer.Ok) return answer.Data;
+            if (answer.Ok) return HttpExchange.DataOf(answer, name, list);
             // Only the service's own 404 (the spec's error body: a string message) means none, as core/boost/boost.ts:
             // a proxy's or CDN's 404 page, or a wrong base URL, is NOT_FOUND "HTTP 404", not "no boost".
             if (nullWhenNotFound && answer.Status == 404 && Json.Str(Json.Obj(answer.Body), "message") != null) return null;
@@ -100,11 +104,11 @@ namespace GameCampaignSdk
             return HttpExchange.SendJson(method, relayUrl + route, new Dictionary<string, string>(RelayHeaders), json, cancel);
         }
 
-        /// <summary>A relay call whose answer is the result: its <c>data</c>, or the typed error (401/403 a <c>RelayAuthError</c>).</summary>
-        internal async Task<object> RelayCall(string method, string route, Dictionary<string, object> body, bool cooldown = false)
+        /// <summary>A relay call whose answer is the result: its <c>data</c>, an object of <paramref name="name"/> (core/relay/client-request.ts), or the typed error (401/403 a <c>RelayAuthError</c>).</summary>
+        internal async Task<object> RelayCall(string method, string route, Dictionary<string, object> body, string name, bool cooldown = false)
         {
             var answer = await Relay(method, route, body);
-            if (answer.Ok) return answer.Data;
+            if (answer.Ok) return HttpExchange.DataOf(answer, name);
             throw HttpExchange.ErrorOf(answer, cooldown, relay: true);
         }
 
@@ -152,16 +156,16 @@ namespace GameCampaignSdk
             var request = new Dictionary<string, object>(args);
             request.Remove("title");
             request["codeChallenge"] = codeChallenge;
-            var answer = await RelayCall("POST", "/webview/ott", request);
-            var token = Json.Obj(answer);
+            var token = (Dictionary<string, object>)await RelayCall("POST", "/webview/ott", request, "OneTimeToken");
             // A 200 without an absolute http(s) url (Rules.WebPagePattern, the relay's rule) and a non-empty string ott (a
             // misconfigured relay, a proxy's 200): the relay's answer shown, as core/webview/open-page.ts does (the WebGL
             // build), rather than a page opened with ott= that the service refuses. Application.OpenURL hands any other
             // address to the system (a file: path it runs, an app's own scheme), and a relative one opens nothing.
-            var url = token == null ? null : Json.Str(token, "url");
+            // `data` itself is an object: RelayCall refuses any other, as the JavaScript SDK's transport does.
+            var url = Json.Str(token, "url");
             if (url == null || !WebPage.IsMatch(url) || string.IsNullOrEmpty(Json.Str(token, "ott")))
             {
-                throw new GameCampaignException(new ErrorInfo { Name = "Error", Code = "JS_ERROR", Message = "gc.webview.open: the relay answered with an unexpected body: " + Json.Serialize(answer, true) });
+                throw new GameCampaignException(new ErrorInfo { Name = "Error", Code = "JS_ERROR", Message = "gc.webview.open: the relay answered with an unexpected body: " + Json.Serialize(token, true) });
             }
             url = url.Split('#')[0];
             return url + (url.Contains("?") ? "&" : "?") + "ott=" + Uri.EscapeDataString(Json.Str(token, "ott")) + "#code_verifier=" + codeVerifier;
