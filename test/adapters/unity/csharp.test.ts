@@ -11,6 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_USERS } from '../../../emulator/index.js';
 import { createBridgePage } from './bridge-page.js';
 import type { Envelope } from './fake-unity-runtime.js';
+import { runProbe } from './mono-probe.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
 const PACKAGE = join(ROOT, 'adapters/unity');
@@ -100,7 +101,7 @@ describe('Unity C# (mcs)', () => {
 
       const exe = join(work, 'probe.exe');
       mcs(['-target:exe', `-out:${exe}`, ...runtime(), ...STUBS, PROBE]);
-      const report = JSON.parse(execFileSync('mono', [exe, input], { encoding: 'utf8' })) as Record<string, unknown>;
+      const report = JSON.parse(runProbe(exe, [input])) as Record<string, unknown>;
 
       // Outside WebGL the C# implementation answers (editor.test.ts runs it against the emulator and a relay).
       expect(report['supported']).toBe(true);

@@ -40,10 +40,16 @@ export function compileProbe(probe: string, exe: string, helpers: string[] = [],
   mcs(['-target:exe', `-out:${exe}`, ...runtimeWithStubs(), ...sources, ...extra]);
 }
 
-/** Runs a compiled probe on mono; its stdout. */
+/**
+ * Runs a compiled probe on mono; its stdout. A probe that has not ended within {@link PROBE_TIME_LIMIT_MS} is killed and
+ * fails its test: a synchronous run blocks vitest's own time-outs, and a hung mono held a CI run until its end.
+ */
 export function runProbe(exe: string, args: string[] = []): string {
-  return execFileSync('mono', [exe, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  return execFileSync('mono', [exe, ...args], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, timeout: PROBE_TIME_LIMIT_MS, killSignal: 'SIGKILL' });
 }
+
+/** Far above any probe's run here (the slowest, full AOT on the loaded 2-core machine, take seconds). */
+const PROBE_TIME_LIMIT_MS = 240_000;
 
 /** Compiles and runs a probe that prints one JSON object (its report), in a folder removed afterwards. */
 export function probeReport<T>(probe: string, helpers: string[] = [], extra: string[] = []): T {
