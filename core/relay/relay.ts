@@ -64,10 +64,10 @@ export interface RelayOptions {
   /** Where the relay is mounted, written decoded (`'/café'`, not `'/caf%C3%A9'`), as the router matches paths. @defaultValue '/campaign' */
   basePath?: string;
   /**
-   * The web view address handed to clients with a one-time token.
+   * The web view address handed to clients with a one-time token. `http:` only on a host a developer tests on
+   * (loopback, private and link-local addresses, a name without a dot, `.local`, `.test`, `.internal`, `.home.arpa`):
+   * elsewhere anyone on a player's network reads the one-time token.
    * @defaultValue `${server.baseUrl}/webview` (assumed: the service's web view lives beside its API)
-   * `http:` only on a host a developer tests on (loopback, private and link-local addresses, a name without a dot,
-   * `.local`, `.test`, `.internal`, `.home.arpa`): elsewhere anyone on a player's network reads the one-time token.
    * @throws TypeError from `createRelay` when it is not an absolute http(s) URL (game clients refuse to open any other),
    * holds credentials or a fragment (the SDK adds its own), or is `http:` on any other host (the default too)
    */
