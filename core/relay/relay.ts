@@ -28,12 +28,12 @@ import { DailyPlaytimeCap, type DailyPlaytimeCapOptions } from './daily-cap.js';
 import { failedAuthLimiterOf, FailedAuthLimit } from './failed-auth.js';
 import { DEFAULT_CLOCK_SKEW_MS, DEFAULT_MAX_SESSION_AGE_MS, type AcceptSession } from './plausibility.js';
 import { answerPlaytime } from './playtime.js';
-import { WEB_PAGE_PATTERN } from '../schema/web-page.js';
 import { RELAY_ROUTES, RelaySponsorRequest, RelayWebviewRequest, type RelayWebviewToken } from './protocol.js';
 import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from './store-connection.js';
 import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unusablePathUser } from './user-path.js';
+import { checkWebviewUrl } from './webview-url.js';
 
 /** The game's own check of a client request: the player's `{ userId }`, or null when it fails. */
 export type RelayAuthenticate = (request: Request) => Promise<{ userId: string } | null> | { userId: string } | null;
@@ -64,9 +64,12 @@ export interface RelayOptions {
   /** Where the relay is mounted, written decoded (`'/café'`, not `'/caf%C3%A9'`), as the router matches paths. @defaultValue '/campaign' */
   basePath?: string;
   /**
-   * The web view address handed to clients with a one-time token.
+   * The web view address handed to clients with a one-time token. `http:` only on a host a developer tests on
+   * (loopback, private and link-local addresses, a name without a dot, `.local`, `.test`, `.internal`, `.home.arpa`):
+   * elsewhere anyone on a player's network reads the one-time token.
    * @defaultValue `${server.baseUrl}/webview` (assumed: the service's web view lives beside its API)
-   * @throws TypeError from `createRelay` when it is not an absolute http(s) URL (game clients refuse to open any other)
+   * @throws TypeError from `createRelay` when it is not an absolute http(s) URL (game clients refuse to open any other),
+   * holds credentials or a fragment (the SDK adds its own), or is `http:` on any other host (the default too)
    */
   webviewUrl?: string;
   /**
@@ -216,8 +219,7 @@ export function createRelay(options: RelayOptions): Relay {
     timeoutMs: limit(options, 'bodyTimeoutMs', DEFAULT_BODY_TIMEOUT_MS, 1),
   };
   const webviewUrl = options.webviewUrl ?? `${server.baseUrl}/webview`;
-  // A relative one would open on the game's own origin, a `javascript:` one would run there: clients refuse both.
-  if (!WEB_PAGE_PATTERN.test(webviewUrl)) throw new TypeError(`webviewUrl must be an absolute http(s) URL, got ${JSON.stringify(webviewUrl)}`);
+  checkWebviewUrl(webviewUrl, options.webviewUrl === undefined);
   const maxSessionAgeMs = limit(options, 'maxSessionAgeMs', DEFAULT_MAX_SESSION_AGE_MS, 0);
   const coalesceWindowMs = limit(options, 'coalesceWindowMs', DEFAULT_COALESCE_WINDOW_MS, 0);
   const coalescer = new PlaytimeCoalescer({
