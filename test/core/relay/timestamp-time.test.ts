@@ -23,6 +23,15 @@ describe('timestampTime', () => {
     fc.assert(fc.property(fc.oneof(instants, nearIso, mangled, fc.string()), (value) => Object.is(timestampTime(value), expected(value))), { numRuns: 30_000 });
   });
 
+  it('agrees in any order of strings that share a date (it keeps the last valid date it read)', () => {
+    // Dates a batch shares, valid and not, each with times valid and not: a date read before must not make a wrong
+    // time, a wrong date with the same characters, or a later string's own date pass or fail differently.
+    const dates = fc.constantFrom('2024-02-29', '2023-02-29', '2024-05-01', '2024-05-0a', '0000-01-01', '9999-12-31', '2024-13-01');
+    const times = fc.constantFrom('T10:30:00.123Z', 'T23:59:59.999Z', 'T24:00:00.000Z', 'T10:60:00.000Z', 'T10:30:00.12aZ', 'x10:30:00.123Z', 'T10:30:00.123z');
+    const strings = fc.array(fc.oneof(fc.tuple(dates, times).map(([date, time]) => date + time), mangled, nearIso), { minLength: 1, maxLength: 12 });
+    fc.assert(fc.property(strings, (values) => values.every((value) => Object.is(timestampTime(value), expected(value)))), { numRuns: 5_000 });
+  });
+
   it.each([
     '0000-01-01T00:00:00.000Z',
     '0000-02-29T12:00:00.000Z',
