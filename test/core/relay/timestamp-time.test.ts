@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timestampTime } from '../../../core/relay/timestamp-time.js';
+import { timestampText, timestampTime } from '../../../core/relay/timestamp-time.js';
 import { SESSION_RULES } from '../../../core/schema/playtime-rules.js';
 import { isIsoMillis, Timestamp } from '../../../core/schema/rules.js';
 
@@ -60,6 +60,33 @@ describe('timestampTime', () => {
     '２０２４-01-01T00:00:00.000Z',
   ])('%j', (value) => {
     expect(timestampTime(value)).toBe(expected(value));
+  });
+
+  it('writes an instant as toISOString does, in any order (it keeps the last day it wrote), and throws as it does', () => {
+    const written = (ms: number) => {
+      try {
+        return timestampText(ms);
+      } catch (error) {
+        return (error as Error).name;
+      }
+    };
+    const iso = (ms: number) => {
+      try {
+        return new Date(ms).toISOString();
+      } catch (error) {
+        return (error as Error).name;
+      }
+    };
+    const FIRST = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+    const LAST = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+    const instant = fc.oneof(
+      fc.integer({ min: FIRST - 86_400_000, max: LAST + 86_400_000 }),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+      fc.constantFrom(FIRST, LAST, FIRST - 1, LAST + 1, 0, -1, 86_399_999, 86_400_000, -86_400_000, 8.64e15, 8.64e15 + 1, NaN, Infinity, 1.5, -0.5),
+      fc.double(),
+    );
+    // A day written before: later instants of the same day and of others must not take its text wrongly.
+    fc.assert(fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), (values) => values.every((ms) => written(ms) === iso(ms))), { numRuns: 20_000 });
   });
 
   it('reads the fields whose rule is Timestamp (the relay reads startedAt and endedAt with it)', () => {
