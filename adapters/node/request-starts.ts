@@ -1,10 +1,11 @@
 /**
- * The start of the request each TLS connection is reading (its target and, when it came in the same bytes, its
- * `Origin`), for the answer to a request node:http's parser refuses. Over plain HTTP node:http's parser reads from the
- * socket's handle up to 64 KiB at once, so the bytes it refused (`error.rawPacket`) began with the request line when it
- * was sent at once; over TLS it reads what the TLS socket emits, one record at a time (at most 16 KiB of plain text:
- * RFC 8446 section 5.1, RFC 5246 section 6.2.1), so headers over node:http's 16 KiB overflow in a later record than the
- * request line, and the answer could not say which path (and so which CORS headers) the request was for.
+ * The start of the request each HTTP/1.x connection is reading (its target and, when it came in the same bytes, its
+ * `Origin`), for the answer to a request node:http's parser refuses: the bytes it refused (`error.rawPacket`) are those
+ * of its last read alone (`_http_server.js` `onParserExecuteCommon`: the `data` chunk, or `parser.getCurrentBuffer()`
+ * of a socket it reads itself), so a request line that came in an earlier read is not in them. Over TLS the parser reads
+ * what the TLS socket emits, one record at a time (at most 16 KiB of plain text: RFC 8446 section 5.1, RFC 5246
+ * section 6.2.1), so headers over node:http's 16 KiB always overflow in a later record than the request line. Over
+ * plain HTTP a browser's headers cross a real network a few TCP segments at a time, and the parser reads what has come.
  */
 import type { Duplex } from 'node:stream';
 import type { TLSSocket } from 'node:tls';
@@ -13,19 +14,25 @@ import { refusedRequest, type RefusedRequest } from './refused-request.js';
 const starts = new WeakMap<Duplex, RefusedRequest>();
 const watched = new WeakSet<Duplex>();
 
+/** `\r\n\r\n`, where a request's header ends. */
+const HEADER_END = Buffer.from('\r\n\r\n');
+
 /**
- * Remembers the start of each request `socket` reads, from now on, if it is a TLS socket read as HTTP/1.x (node:http
- * adds its own `data` listener to those; a plain socket's handle is read by the parser directly, and an HTTP/2 one by
- * its session). Called once per socket, more calls do nothing.
+ * Remembers the start of each request `socket` reads, from now on, if it is read as HTTP/1.x (an HTTP/2 one is read by
+ * its session). Called once per socket, more calls do nothing. A plain socket's handle is read by node:http's parser
+ * itself until a `data` listener is added: node:http then reads it through `data` events (`_http_server.js`
+ * `generateSocketListenerWrapper` unconsumes it, as for any listener a server's code adds), its own listener first, so
+ * this one sees each read after the parser did.
  */
 export function rememberRequestStarts(socket: Duplex): void {
-  const tlsSocket = socket as Partial<TLSSocket>;
-  if (tlsSocket.encrypted !== true || tlsSocket.alpnProtocol === 'h2' || watched.has(socket)) return;
+  if ((socket as Partial<TLSSocket>).alpnProtocol === 'h2' || watched.has(socket)) return;
   watched.add(socket);
   socket.on('data', (chunk: unknown) => {
     // A request starts with its method's capital letters; body bytes and header continuations are passed over.
     if (!Buffer.isBuffer(chunk) || chunk[0]! < 0x41 || chunk[0]! > 0x5a) return;
-    const start = refusedRequest(chunk);
+    // Its header only, not the body that came with it (up to 64 KiB a read): what refusedRequest reads of it.
+    const end = chunk.indexOf(HEADER_END);
+    const start = refusedRequest(end === -1 ? chunk : chunk.subarray(0, end + HEADER_END.length));
     if (start.target !== undefined) starts.set(socket, start);
   });
 }

@@ -4,6 +4,7 @@
  */
 import { subscribe } from 'node:diagnostics_channel';
 import { EventEmitter } from 'node:events';
+import { Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Server as TlsServer } from 'node:tls';
 import type { RefusedRequestCors } from '../../core/relay/cors.js';
@@ -111,13 +112,21 @@ export function servesAs(outer: object, handle: object): void {
 }
 
 function onServerSocket(message: unknown): void {
-  const server = (message as { socket?: { server?: unknown } } | null)?.socket?.server;
-  if (!(server instanceof EventEmitter) || serverPolicies.has(server)) return;
+  const socket = (message as { socket?: Duplex & { server?: unknown } } | null)?.socket;
+  const server = socket?.server;
+  if (!(server instanceof EventEmitter)) return;
+  // A plain node:http server a handler serves on (https's sockets are kept from `secureConnection`, once TLS is up):
+  // each connection's request starts, from its first read (request-starts.ts).
+  if (serverPolicies.has(server)) {
+    if (server instanceof HttpServer) rememberRequestStarts(socket!);
+    return;
+  }
   const listeners = server.listeners('request');
   for (const listener of listeners) {
     const cors = handlerPolicies.get(listener);
     if (cors) listenForClientErrors(server, cors);
   }
+  if (serverPolicies.has(server) && server instanceof HttpServer) rememberRequestStarts(socket!);
   // The handler serves every request there: node:http's own empty 400 for an HTTP/1.1 request without `Host`
   // (`_http_server.js` `parserOnIncoming` reads `server.requireHostHeader` per request) becomes the handler's 400 in
   // the error body. Not on a server whose requests go elsewhere too (Express): its other routes would get them.

@@ -86,8 +86,8 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
   const clientError = serverClientError([cors]);
   const handle = async (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => {
     listenForClientErrors((req.socket as { server?: unknown } | null)?.server, cors);
-    // A TLS connection that began before the server had the listeners (Express without `attach`): its next requests.
-    if (req.socket) rememberRequestStarts(req.socket);
+    // A connection that began before the server had the listeners (Express without `attach`): its next requests.
+    if (req.socket && req.httpVersionMajor === 1) rememberRequestStarts(req.socket);
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;

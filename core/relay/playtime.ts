@@ -17,7 +17,7 @@ import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRul
 import { RelayPlaytimeRequest } from './protocol.js';
 import { claimCopy, laterCopyAnswer, type CopyClaim } from './session-copies.js';
 import { renumberSessions } from './session-paths.js';
-import { timestampTime } from './timestamp-time.js';
+import { timestampText, timestampTime } from './timestamp-time.js';
 import { withDeadline } from '../with-deadline.js';
 
 /** The `error` of an item whose userId is not the authenticated user's; such an item is never forwarded. */
@@ -69,7 +69,7 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     const started = (startedMs[index] as number) + shiftMs;
     const ended = (endedMs[index] as number) + shiftMs;
     // shiftSession's move, from the instants already read (no second parse of either timestamp).
-    const session = shiftMs === 0 ? sent : { ...sent, startedAt: new Date(started).toISOString(), endedAt: new Date(ended).toISOString() };
+    const session = shiftMs === 0 ? sent : { ...sent, startedAt: timestampText(started), endedAt: timestampText(ended) };
     const other = session.userId !== userId;
     if (other) others++;
     const refusal = other ? USER_MISMATCH_ERROR : implausibility(session.durationSeconds, started, ended, nowMs, route.rules);

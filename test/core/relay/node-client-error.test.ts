@@ -6,7 +6,7 @@
  * Real node:http servers and raw sockets.
  */
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { createNodeServer, toNodeHandler, webhookMiddleware } from '../../../adapters/node/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
@@ -118,6 +118,38 @@ describe('toNodeHandler: requests node:http refuses', () => {
     expect(answers.map((one) => one.split('\r\n')[0])).toEqual(['HTTP/1.1 401 Unauthorized', 'HTTP/1.1 431 Request Header Fields Too Large']);
     expect(answers[1]).toContain(`access-control-allow-origin: ${ORIGIN}\r\n`);
     expect(JSON.parse(answers[1]!.split('\r\n\r\n')[1]!)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
+  });
+
+  // node:http's parser reads a plain socket's handle itself (`_http_server.js` `parser.consume`), so the bytes it refuses
+  // (`error.rawPacket`) are those of its last read alone: a request line that came in an earlier read (a browser's
+  // headers over a real network arrive a few TCP segments at a time) was not in them, and the 431 had no CORS headers.
+  it.each([
+    ['before', 'Origin first, in the read with the request line'],
+    ['after', 'Origin after the oversized header, in the refused read'],
+  ])('answers 431 with CORS when the request line came in an earlier read than the oversized header (Origin %s it)', async (where) => {
+    const handler = toNodeHandler(relayOverFakeService({ cors: { origins: [ORIGIN] } }).relay);
+    const server = createServer(handler);
+    const accepted: Socket[] = [];
+    server.on('connection', (socket: Socket) => accepted.push(socket)); // a `connection` listener reads nothing itself
+    const port = await listen(server);
+    const origin = `Origin: ${ORIGIN}\r\n`;
+    const start = `POST /campaign${RELAY_ROUTES.playtime} HTTP/1.1\r\nHost: relay.example\r\n${where === 'before' ? origin : ''}`;
+    const rest = `Authorization: Bearer ${'x'.repeat(20_000)}\r\n${where === 'after' ? origin : ''}Content-Type: application/json\r\n\r\n`;
+    const answer = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () => {
+        socket.write(start);
+        // The rest once the server's socket has read the start (its handle's count), so the two are two reads.
+        const sendRest = () => (accepted[0] && accepted[0].bytesRead >= start.length ? socket.write(rest) : setTimeout(sendRest, 5));
+        sendRest();
+      });
+      let text = '';
+      socket.on('data', (chunk: Buffer) => (text += chunk.toString('latin1')));
+      socket.on('error', reject);
+      socket.on('close', () => resolve(text));
+    });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 431 Request Header Fields Too Large');
+    expect(answer).toContain(`access-control-allow-origin: ${ORIGIN}\r\n`);
+    expect(JSON.parse(answer.split('\r\n\r\n')[1]!)).toMatchObject({ status: 431, code: 'BAD_REQUEST' });
   });
 
   it('answers a malformed request (Content-Length given twice) 400 BAD_REQUEST in the error body', async () => {

@@ -4,7 +4,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { timestampTime } from '../../../core/relay/timestamp-time.js';
+import { timestampText, timestampTime } from '../../../core/relay/timestamp-time.js';
 import { SESSION_RULES } from '../../../core/schema/playtime-rules.js';
 import { isIsoMillis, Timestamp } from '../../../core/schema/rules.js';
 
@@ -21,6 +21,15 @@ const mangled = fc.tuple(instants, fc.nat(23), fc.string({ maxLength: 2 })).map(
 describe('timestampTime', () => {
   it('is isIsoMillis then Date.parse, for every string', () => {
     fc.assert(fc.property(fc.oneof(instants, nearIso, mangled, fc.string()), (value) => Object.is(timestampTime(value), expected(value))), { numRuns: 30_000 });
+  });
+
+  it('agrees in any order of strings that share a date (it keeps the last valid date it read)', () => {
+    // Dates a batch shares, valid and not, each with times valid and not: a date read before must not make a wrong
+    // time, a wrong date with the same characters, or a later string's own date pass or fail differently.
+    const dates = fc.constantFrom('2024-02-29', '2023-02-29', '2024-05-01', '2024-05-0a', '0000-01-01', '9999-12-31', '2024-13-01');
+    const times = fc.constantFrom('T10:30:00.123Z', 'T23:59:59.999Z', 'T24:00:00.000Z', 'T10:60:00.000Z', 'T10:30:00.12aZ', 'x10:30:00.123Z', 'T10:30:00.123z');
+    const strings = fc.array(fc.oneof(fc.tuple(dates, times).map(([date, time]) => date + time), mangled, nearIso), { minLength: 1, maxLength: 12 });
+    fc.assert(fc.property(strings, (values) => values.every((value) => Object.is(timestampTime(value), expected(value)))), { numRuns: 5_000 });
   });
 
   it.each([
@@ -51,6 +60,33 @@ describe('timestampTime', () => {
     '２０２４-01-01T00:00:00.000Z',
   ])('%j', (value) => {
     expect(timestampTime(value)).toBe(expected(value));
+  });
+
+  it('writes an instant as toISOString does, in any order (it keeps the last day it wrote), and throws as it does', () => {
+    const written = (ms: number) => {
+      try {
+        return timestampText(ms);
+      } catch (error) {
+        return (error as Error).name;
+      }
+    };
+    const iso = (ms: number) => {
+      try {
+        return new Date(ms).toISOString();
+      } catch (error) {
+        return (error as Error).name;
+      }
+    };
+    const FIRST = -62_167_219_200_000; // 0000-01-01T00:00:00.000Z
+    const LAST = 253_402_300_799_999; // 9999-12-31T23:59:59.999Z
+    const instant = fc.oneof(
+      fc.integer({ min: FIRST - 86_400_000, max: LAST + 86_400_000 }),
+      fc.integer({ min: -8.64e15, max: 8.64e15 }),
+      fc.constantFrom(FIRST, LAST, FIRST - 1, LAST + 1, 0, -1, 86_399_999, 86_400_000, -86_400_000, 8.64e15, 8.64e15 + 1, NaN, Infinity, 1.5, -0.5),
+      fc.double(),
+    );
+    // A day written before: later instants of the same day and of others must not take its text wrongly.
+    fc.assert(fc.property(fc.array(instant, { minLength: 1, maxLength: 8 }), (values) => values.every((ms) => written(ms) === iso(ms))), { numRuns: 20_000 });
   });
 
   it('reads the fields whose rule is Timestamp (the relay reads startedAt and endedAt with it)', () => {
