@@ -45,7 +45,7 @@ export interface Boost {
    * (assumed: the service's 404 for this read, with the spec's error body, means no boost).
    * @beta assumed (DESIGN section 10): the spec names boost status queries without a shape.
    * @throws NotFoundError (message `HTTP 404`) for a 404 without the spec's error body (a proxy's or CDN's page, a
-   * wrong `baseUrl`): not "no boost", which would hide the player's boost
+   * framework's `{ "message": "Not Found" }`, a wrong `baseUrl`): not "no boost", which would hide the player's boost
    */
   current(): Promise<BoostRecord | undefined>;
 }
@@ -68,7 +68,8 @@ export function createBoost(relay: RelayClient, sponsors: ClientSponsors, userId
     current: () =>
       sponsors.get(userId).catch((error: unknown) => {
         // Only the service's own 404 (the spec's error body, whose `message` the error carries) says "no boost": a
-        // proxy's or CDN's 404 page, or a wrong baseUrl, has none (the message is then `HTTP 404`, ../http/errors.ts).
+        // proxy's or CDN's 404 page, a framework's `{ "message": "Not Found" }` or a wrong baseUrl has no `code`, so
+        // the error's message is then `HTTP 404` (../http/errors.ts).
         if (error instanceof NotFoundError && error.message != 'HTTP 404') return undefined;
         throw error;
       }),

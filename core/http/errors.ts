@@ -146,11 +146,13 @@ const COOLDOWN_DAYS = /\bin (\d+) days?\b|\b(\d+) days? remaining\b/i;
  * change, so a BAD_REQUEST stating the days remaining is a `BoostCooldownError`.
  */
 export function errorFromResponse(status: number, body: unknown, headers: Headers, retryAfterMs?: number, cooldown?: boolean): CampaignError {
-  const fields = isRecord(body) ? body : {};
+  /** The spec's error body, or nothing of a body without a `code` (a proxy's or a framework's). */
+  type Fields = { code?: string; message?: unknown; details?: unknown };
+  const fields: Fields = typeof (body as Fields | undefined)?.code === 'string' ? (body as Fields) : {};
   const statusCode = CODE_BY_STATUS[status] ?? (status >= 500 ? 'INTERNAL_ERROR' : 'UNKNOWN');
-  const code = typeof fields['code'] === 'string' ? fields['code'] : statusCode;
-  const message = typeof fields['message'] === 'string' ? fields['message'] : `HTTP ${status}`;
-  const details = Array.isArray(fields['details']) ? (fields['details'] as ErrorDetail[]) : undefined;
+  const code = fields.code ?? statusCode;
+  const message = typeof fields.message === 'string' ? fields.message : `HTTP ${status}`;
+  const details = Array.isArray(fields.details) ? (fields.details as ErrorDetail[]) : undefined;
   // `retryAfterMs` is kept by a RateLimitError only.
   const init: Init = { status, code, message, headers, details, retryAfterMs };
   // A code this SDK does not know still gets the class its status implies (a 5xx is an InternalError).

@@ -68,12 +68,15 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
   };
 }
 
-/** The redirect as an error answer of its own status, its body a message naming where it pointed. */
+/**
+ * The redirect as an error answer of its own status, its body a message naming where it pointed. The code is the one
+ * its status gives (`UNKNOWN`); written out, since the transport keeps the message of a body with a `code` only.
+ */
 async function redirected(response: Response): Promise<Response> {
   await response.body?.cancel().catch(() => undefined);
   const location = response.headers.get('location');
   const message =
     `The service answered ${response.status} redirecting to ${location ?? '(no location)'}: CampaignServer does not follow redirects ` +
     '(the request would go to another address, or change method). Check the environment (its baseUrl) and any proxy in between.';
-  return new Response(JSON.stringify({ status: response.status, message }), { status: response.status, headers: response.headers });
+  return new Response(JSON.stringify({ status: response.status, code: 'UNKNOWN', message }), { status: response.status, headers: response.headers });
 }

@@ -118,6 +118,9 @@ describe('boost', () => {
     ['a proxy\'s HTML page', () => new Response('<html><body>404 Not Found</body></html>', { status: 404, headers: { 'content-type': 'text/html' } })],
     ['an empty body (a CDN, a wrong baseUrl)', () => new Response(null, { status: 404 })],
     ['JSON that is not the spec\'s error body', () => json(404, { error: 'no route' })],
+    // Before: these two resolved undefined too (the body's `message` was taken for the service's).
+    ['an AWS HTTP API\'s { message } (a wrong baseUrl)', () => json(404, { message: 'Not Found' })],
+    ['a Fastify or NestJS not-found body (no code)', () => json(404, { message: 'Route GET:/v1/client/sponsors/user/player-1 not found', error: 'Not Found', statusCode: 404 })],
   ])('does not take a 404 whose body is not the spec\'s error body (%s) for "no boost": it rejects with NotFoundError', async (_title, answer) => {
     // Before: resolved undefined, so a player who had a boost was shown none.
     const error = await boostWith(async () => answer()).current().then(() => undefined, (caught: unknown) => caught);

@@ -146,6 +146,13 @@ describe('bodies that are not the spec error body', () => {
     expect(error).toMatchObject({ status: 400, code: 'constructor' });
   });
 
+  it('takes nothing from a JSON body without a code (a proxy\'s or a framework\'s): its message and details are not the service\'s', async () => {
+    // Before: the message was the body's, which `gc.boost.current()` took for the service's "no boost".
+    const error = await errorFor(reply.json(404, { message: 'Not Found', details: [{ path: 'x', message: 'y' }] }));
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error).toMatchObject({ status: 404, code: 'NOT_FOUND', message: 'HTTP 404', details: undefined });
+  });
+
   it('gives a status with no meaning of its own the base class and code UNKNOWN', async () => {
     const error = await errorFor(reply.json(418, { hello: 'teapot' }));
     expect(error).toBeInstanceOf(CampaignError);

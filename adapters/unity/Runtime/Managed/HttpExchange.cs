@@ -189,7 +189,10 @@ namespace GameCampaignSdk
         internal static GameCampaignException ErrorOf(HttpAnswer answer, bool cooldown = false, bool relay = false)
         {
             if (!answer.Reached) return new GameCampaignException(new ErrorInfo { Name = "ConnectionError", Code = "CONNECTION_ERROR", Message = "Connection failed: " + answer.NetworkError });
-            var fields = Json.Obj(answer.Body) ?? new Dictionary<string, object>();
+            // A body without a string code is not the service's (a proxy's, a framework's { message }): nothing of it is
+            // taken, its message included, as core/http/errors.ts.
+            var fields = Json.Obj(answer.Body);
+            if (fields == null || Json.Str(fields, "code") == null) fields = new Dictionary<string, object>();
             string statusCode;
             if (!CodeByStatus.TryGetValue(answer.Status, out statusCode)) statusCode = answer.Status >= 500 ? "INTERNAL_ERROR" : "UNKNOWN";
             var code = Json.Str(fields, "code") ?? statusCode;

@@ -86,10 +86,12 @@ namespace GameCampaignSdk
         {
             var answer = await HttpExchange.Send("GET", baseUrl + path, new Dictionary<string, string> { { "Authorization", "Bearer " + clientKey } }, null);
             if (answer.Ok) return HttpExchange.DataOf(answer, name, list);
-            // Only the service's own 404 (the spec's error body: a string message) means none, as core/boost/boost.ts:
-            // a proxy's or CDN's 404 page, or a wrong base URL, is NOT_FOUND "HTTP 404", not "no boost".
-            if (nullWhenNotFound && answer.Status == 404 && Json.Str(Json.Obj(answer.Body), "message") != null) return null;
-            throw HttpExchange.ErrorOf(answer);
+            // Only the service's own 404 (the spec's error body, whose message the error carries) means none, as
+            // core/boost/boost.ts: a proxy's or CDN's 404 page, a framework's { "message": "Not Found" } or a wrong base
+            // URL has no code, so the error is NOT_FOUND "HTTP 404", not "no boost".
+            var error = HttpExchange.ErrorOf(answer);
+            if (nullWhenNotFound && error.ErrorName == "NotFoundError" && error.Message != "HTTP 404") return null;
+            throw error;
         }
 
         /// <summary>A relay request with the game's headers (read per request, so <c>SetRelayHeaders</c> applies to the next one).</summary>

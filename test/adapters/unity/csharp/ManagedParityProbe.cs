@@ -366,14 +366,16 @@ internal static class ManagedParityProbe
 
     /// <summary>
     /// Boost.Current answered 404: none (null) only with the spec's error body, as core/boost/boost.ts; a proxy's page,
-    /// an empty body or other JSON is NOT_FOUND "HTTP 404" (before: null, the player shown no boost while they had one).
+    /// an empty body or other JSON, a `{ message }` without a code included, is NOT_FOUND "HTTP 404" (before: null, the
+    /// player shown no boost while they had one).
     /// </summary>
     private static void BoostCurrentOn404()
     {
         UnityProcess.Start(Loop);
         Loop.Run(() => GameCampaign.Init(Options("boost-404")), "init");
         var outcomes = new List<object>();
-        foreach (var body in new object[] { null, Bridge.Args("error", "no route"), Bridge.Args("status", 404.0, "error", "Not Found", "code", "NOT_FOUND", "message", "User boost-404 has no boost") })
+        // Then a framework's or an AWS HTTP API's { message } with no code (before: null, as the TypeScript SDK did).
+        foreach (var body in new object[] { null, Bridge.Args("error", "no route"), Bridge.Args("status", 404.0, "error", "Not Found", "code", "NOT_FOUND", "message", "User boost-404 has no boost"), Bridge.Args("message", "Not Found"), Bridge.Args("message", "Route GET:/v1/client/sponsors/user/boost-404 not found", "error", "Not Found", "statusCode", 404.0) })
         {
             HttpExchange.Transport = (method, url, headers, json) => Task.FromResult(new HttpAnswer { Status = 404, Body = body });
             outcomes.Add(Outcome(Boost.Current));
