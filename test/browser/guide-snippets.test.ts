@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edit } from '../helpers/guide-edit.js';
 import { toNodeHandler } from '../../adapters/node/index.js';
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
@@ -41,12 +42,6 @@ function htmlBlock(guide: string, containing: string): string {
   const block = blocks.find((candidate) => candidate.includes(containing));
   expect(block, `${guide}: an html block with ${containing}`).toBeDefined();
   return block!;
-}
-
-/** `code` with `from` replaced by `to`, failing when the guide no longer holds `from`. */
-function edit(code: string, from: string, to: string): string {
-  expect(code, `the example still holds ${from}`).toContain(from);
-  return code.replace(from, to);
 }
 
 /** What a game's bundler makes of a guide's block: `game-campaign-sdk/browser` is the built ESM entry. */

@@ -16,6 +16,7 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { transform } from 'esbuild';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edit } from '../helpers/guide-edit.js';
 import { toNodeHandler } from '../../adapters/node/index.js';
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';
@@ -28,12 +29,6 @@ import { serveGame, type GameFiles } from '../helpers/game-server.js';
 const ROOT = join(import.meta.dirname, '../..');
 /** The token the guide's `sessionToken()` gives: the relay here knows it as the guide's player. */
 const TOKEN = 'your-login-token';
-
-/** `code` with `from` replaced by `to`, failing when the guide no longer holds `from`. */
-function edit(code: string, from: string, to: string): string {
-  expect(code, `the example still holds ${from}`).toContain(from);
-  return code.replace(from, to);
-}
 
 describe.runIf(chromiumAvailable())('docs/guides/browser.md, "With a bundler", bundled by Rollup (Chromium)', { timeout: 90_000 }, () => {
   let emulator: RunningEmulator;

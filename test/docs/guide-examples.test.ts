@@ -16,6 +16,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { edit } from '../helpers/guide-edit.js';
 import { createNodeServer } from '../../adapters/node/index.js';
 import { CampaignServer, signWebhook } from '../../core/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
@@ -36,12 +37,6 @@ function example(guide: string, containing: string): string {
   let code = blocks[index]!.code;
   for (let i = index; blocks[i]!.mark === 'continues'; i--) code = `${blocks[i - 1]!.code}\n${code}`;
   return code;
-}
-
-/** The block with `from` replaced by `to`, failing when the guide no longer holds `from`. */
-function edit(code: string, from: string, to: string): string {
-  expect(code, `the example still holds ${from}`).toContain(from);
-  return code.replace(from, to);
 }
 
 /** Imports an example as a module of its own. */

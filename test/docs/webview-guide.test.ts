@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { edit } from '../helpers/guide-edit.js';
 import { toNodeHandler } from '../../adapters/node/index.js';
 import type { CreatorPickerState } from '../../core/index.js';
 import { createRelay } from '../../core/relay/index.js';
@@ -27,12 +28,6 @@ const ROOT = join(import.meta.dirname, '../..');
 const GUIDE = 'docs/guides/webview-and-picker.md';
 /** The login tokens the relay here knows, by player: `sessionToken()` gives one. */
 const PLAYERS = { 'player-1': 'your-login-token', 'player-2': 'second-login-token' } as const;
-
-/** `code` with `from` replaced by `to`, failing when the guide no longer holds `from`. */
-function edit(code: string, from: string, to: string): string {
-  expect(code, `the example still holds ${from}`).toContain(from);
-  return code.replace(from, to);
-}
 
 describe.runIf(chromiumAvailable())(`${GUIDE}, the first example on a page (Chromium)`, { timeout: 90_000 }, () => {
   let emulator: RunningEmulator;
