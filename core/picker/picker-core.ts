@@ -36,6 +36,8 @@ export function pickerCore(
   let cooldownTimer: ReturnType<typeof setTimeout> | undefined;
   let search: AbortController | undefined;
   let load: object | undefined;
+  /** The last `reload()`, settled once its loading state has ended: a `confirm()` asked meanwhile waits for it. */
+  let loaded: Promise<void> | undefined;
   /** End of a cooldown the service reported (its clock is the authority when it disagrees with ours). */
   let reportedCooldownEnd = 0;
   /** Boost changes made: a boost read begun before the last of them may predate it. */
@@ -98,6 +100,9 @@ export function pickerCore(
       set({ selected: selected?.trim().toUpperCase() || undefined });
     },
     async confirm(extra) {
+      // Asked while loading (a game's script, right after select()): decided on what the load shows (the boost, so the
+      // cooldown), as the player's Boost button would be once enabled. assumed: waiting beats sending nothing.
+      if (state.loading) await loaded;
       set({});
       if (disposed || !state.canConfirm) return undefined;
       set({ confirming: true, error: undefined });
@@ -134,15 +139,14 @@ export function pickerCore(
       // Each part shows as it arrives; loading ends once every part has arrived or failed (a failed part does not
       // end it while the others are on their way), and the first failure becomes the error.
       let failure: { error: Error } | undefined;
-      await Promise.all(
+      await (loaded = Promise.all(
         [
           source.campaigns.get(campaignId).then((campaign) => keep({ campaign })),
           source.campaigns.listCreators(campaignId).then((creators) => keep({ creators })),
           // A read begun before a change that then succeeded may show the boost before it: the change's own stays.
           source.boost.current().then((boost) => changed === changes && keep({ boost })),
         ].map((part) => part.catch((error: Error) => void (failure ??= { error }))),
-      );
-      keep({ loading: false, ...failure });
+      ).then(() => void keep({ loading: false, ...failure })));
     },
     dispose() {
       stopSearch();

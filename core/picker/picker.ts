@@ -81,7 +81,7 @@ export interface CreatorPicker {
   select(creatorKey: string | undefined): void;
   /**
    * Changes the boost to the selected creator. Sends nothing when `canConfirm` is false (during the cooldown,
-   * `cooldownDays` says how long). Never rejects. When the service answers with the cooldown, `boost` is read again
+   * `cooldownDays` says how long); asked while loading, decides once the load is done. Never rejects. When the service answers with the cooldown, `boost` is read again
    * (the player may have boosted elsewhere since it loaded).
    * @returns the new boost, or undefined when nothing changed (the reason is in the state)
    */

@@ -227,6 +227,28 @@ describe('creator picker: confirm', () => {
     expect(picker.state).toMatchObject({ boost: { creatorKey: 'LUNA7', campaignId: 'cmp_1' }, canConfirm: false });
   });
 
+  it.each([
+    ['sends the change once the boost is in and allows it', 40, ['PIXEL']],
+    ['sends nothing when the boost that arrives is inside the cooldown', 10, []],
+  ])('a confirm() asked while the picker loads waits for the load: %s', async (_title, daysAgo, sent) => {
+    // Before: it returned undefined at once (canConfirm is false while loading), so a game's script that selected and
+    // confirmed as the screen opened boosted nothing.
+    const { source, changes } = fakeSource();
+    let answerBoost: (boost: BoostRecord) => void = () => {};
+    source.boost.current = () => new Promise<BoostRecord | undefined>((resolve) => (answerBoost = resolve));
+    const { picker } = await ready(source);
+    expect(picker.state.loading).toBe(true);
+    picker.select('PIXEL');
+    const confirming = picker.confirm();
+    await vi.advanceTimersByTimeAsync(0);
+    expect(changes).toEqual([]);
+    answerBoost(boostOf('LUNA7', daysAgo));
+    const result = await confirming;
+    expect(changes.map((change) => change.newCreatorKey)).toEqual(sent);
+    expect(result?.creatorKey).toBe(sent[0]);
+    expect(picker.state.loading).toBe(false);
+  });
+
   it('during the cooldown gives cooldownDays and sends nothing', async () => {
     const { source, changes } = fakeSource({ boost: boostOf('LUNA7', 10) });
     const { picker } = await ready(source);
