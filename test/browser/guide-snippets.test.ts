@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edit } from '../helpers/guide-edit.js';
+import { edit } from '../helpers/guide-code.js';
 import { toNodeHandler } from '../../adapters/node/index.js';
 import { createRelay } from '../../core/relay/index.js';
 import { CampaignServer } from '../../core/server/index.js';

@@ -7,7 +7,6 @@
  * Only what points the block at this machine is changed, each edit failing when the guide no longer holds it; its
  * types are stripped by esbuild's transform, as a studio's TypeScript plugin strips them.
  */
-import type { Server } from 'node:http';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -16,47 +15,37 @@ import { nodeResolve } from '@rollup/plugin-node-resolve';
 import { transform } from 'esbuild';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edit } from '../helpers/guide-edit.js';
-import { toNodeHandler } from '../../adapters/node/index.js';
-import { createRelay } from '../../core/relay/index.js';
-import { CampaignServer } from '../../core/server/index.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import { edit } from '../helpers/guide-code.js';
+import type { RunningEmulator } from '../../emulator/index.js';
 // @ts-expect-error: a plain ES module script without types
 import { tsBlocks } from '../../scripts/doc-snippets.mjs';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import type { GameFiles } from '../helpers/game-server.js';
+import { startGuideGame, type GuideGame } from '../helpers/guide-game.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 /** The token the guide's `sessionToken()` gives: the relay here knows it as the guide's player. */
 const TOKEN = 'your-login-token';
 
 describe.runIf(chromiumAvailable())('docs/guides/browser.md, "With a bundler", bundled by Rollup (Chromium)', { timeout: 90_000 }, () => {
-  let emulator: RunningEmulator;
-  let server: Server;
-  let origin: string;
-  let app: string;
   const files: GameFiles = {};
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let game: GuideGame;
+  let emulator: RunningEmulator;
+  let origin: string;
+  let browser: GuideGame['browser'];
+  let app: string;
 
   beforeAll(async () => {
-    if (!readFileSync(join(ROOT, 'dist/browser.js'), 'utf8')) throw new Error('dist/ is missing: run `npm run build`');
-    emulator = await startEmulator({ port: 0 });
-    const relay = createRelay({
-      server: new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } }),
-      authenticate: (request) => (request.headers.get('authorization') === `Bearer ${TOKEN}` ? { userId: 'player-1' } : null),
-    });
-    ({ server, origin } = await serveGame(files, toNodeHandler(relay)));
+    game = await startGuideGame(files, { 'player-1': TOKEN });
+    ({ emulator, origin, browser } = game);
     // The game's folder: the SDK installed in its node_modules (this repository, resolved through its package.json).
     app = mkdtempSync(join(tmpdir(), 'gc-rollup-game-'));
     mkdirSync(join(app, 'node_modules'));
     symlinkSync(ROOT, join(app, 'node_modules/game-campaign-sdk'), 'dir');
-    browser = await launchChromium();
   });
 
   afterAll(async () => {
-    await browser?.close();
-    server?.close();
-    await emulator?.close();
+    await game?.close();
     if (app) rmSync(app, { recursive: true, force: true });
   });
 

@@ -14,9 +14,8 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { edit } from '../helpers/guide-edit.js';
+import { edit, runAsModule } from '../helpers/guide-code.js';
 import { createNodeServer } from '../../adapters/node/index.js';
 import { CampaignServer, signWebhook } from '../../core/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
@@ -39,13 +38,8 @@ function example(guide: string, containing: string): string {
   return code;
 }
 
-/** Imports an example as a module of its own. */
-async function run<T>(name: string, code: string): Promise<T> {
-  mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `${name}.mts`);
-  writeFileSync(file, code);
-  return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as T;
-}
+/** Imports `code` as a module of its own. */
+const run = <T>(name: string, code: string) => runAsModule<T>(OUT, name, code);
 
 describe('the server, relay and webhooks guides run against the emulator', () => {
   let emulator: RunningEmulator;

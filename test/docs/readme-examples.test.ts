@@ -5,12 +5,12 @@
  * (`environment`, the port) and the game's own declarations (its purchases, its auth, the delivery it received)
  * given values. Compiling alone (test/docs/docs.test.ts) does not show the calls do what the comments say.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { edit, runAsModule } from '../helpers/guide-code.js';
 import { signWebhook } from '../../core/server/index.js';
 import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
 // @ts-expect-error: a plain ES module script without types
@@ -25,20 +25,12 @@ function readmeBlock(containing: string, edits: Array<[string, string]>): string
   const block = (tsBlocks(readFileSync(join(ROOT, 'README.md'), 'utf8')) as Array<{ code: string }>).find((candidate) => candidate.code.includes(containing));
   expect(block, `README.md: a block with ${containing}`).toBeDefined();
   let code = block!.code;
-  for (const [from, to] of edits) {
-    expect(code, `the example still holds ${from}`).toContain(from);
-    code = code.replace(from, to);
-  }
+  for (const [from, to] of edits) code = edit(code, from, to);
   return code;
 }
 
 /** Imports `code` as a module of its own. */
-async function run<T>(name: string, code: string): Promise<T> {
-  mkdirSync(OUT, { recursive: true });
-  const file = join(OUT, `${name}.mts`);
-  writeFileSync(file, code);
-  return (await import(/* @vite-ignore */ pathToFileURL(file).href)) as T;
-}
+const run = <T>(name: string, code: string) => runAsModule<T>(OUT, name, code);
 
 describe("README.md's server-side blocks against the emulator", () => {
   let emulator: RunningEmulator;

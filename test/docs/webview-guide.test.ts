@@ -6,23 +6,20 @@
  * Compiling alone (test/docs/docs.test.ts) does not show that the web view opens with a token the service exchanges,
  * that the boost is changed for the authenticated player, or what the picker shows after it.
  */
-import type { Server } from 'node:http';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { edit } from '../helpers/guide-edit.js';
-import { toNodeHandler } from '../../adapters/node/index.js';
+import { edit } from '../helpers/guide-code.js';
 import type { CreatorPickerState } from '../../core/index.js';
-import { createRelay } from '../../core/relay/index.js';
-import { CampaignServer } from '../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID } from '../../emulator/fixtures.js';
-import { startEmulator, type RunningEmulator } from '../../emulator/index.js';
+import type { RunningEmulator } from '../../emulator/index.js';
 // @ts-expect-error: a plain ES module script without types
 import { tsBlocks } from '../../scripts/doc-snippets.mjs';
-import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { chromiumAvailable } from '../helpers/chromium.js';
+import type { GameFiles } from '../helpers/game-server.js';
+import { startGuideGame, type GuideGame } from '../helpers/guide-game.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const GUIDE = 'docs/guides/webview-and-picker.md';
@@ -30,31 +27,18 @@ const GUIDE = 'docs/guides/webview-and-picker.md';
 const PLAYERS = { 'player-1': 'your-login-token', 'player-2': 'second-login-token' } as const;
 
 describe.runIf(chromiumAvailable())(`${GUIDE}, the first example on a page (Chromium)`, { timeout: 90_000 }, () => {
-  let emulator: RunningEmulator;
-  let server: Server;
-  let origin: string;
   const files: GameFiles = {};
-  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  let game: GuideGame;
+  let emulator: RunningEmulator;
+  let origin: string;
+  let browser: GuideGame['browser'];
 
   beforeAll(async () => {
-    if (!readFileSync(join(ROOT, 'dist/browser.js'), 'utf8')) throw new Error('dist/ is missing: run `npm run build`');
-    emulator = await startEmulator({ port: 0 });
-    const relay = createRelay({
-      server: new CampaignServer({ serverKey: emulator.serverKey, environment: { baseUrl: emulator.url } }),
-      authenticate: (request) => {
-        const player = Object.entries(PLAYERS).find(([, token]) => request.headers.get('authorization') === `Bearer ${token}`);
-        return player ? { userId: player[0] } : null;
-      },
-    });
-    ({ server, origin } = await serveGame(files, toNodeHandler(relay)));
-    browser = await launchChromium();
+    game = await startGuideGame(files, PLAYERS);
+    ({ emulator, origin, browser } = game);
   });
 
-  afterAll(async () => {
-    await browser?.close();
-    server?.close();
-    await emulator?.close();
-  });
+  afterAll(() => game?.close());
 
   /** The example as the page `path` runs it for `player` (signed in with their token), `change` the guide's boost change or what replaces it. */
   async function openExample(path: string, player: keyof typeof PLAYERS, change?: string) {
@@ -109,7 +93,7 @@ describe.runIf(chromiumAvailable())(`${GUIDE}, the first example on a page (Chro
     await page.close();
   });
 
-  it('a player who never boosted: the Boost button makes the first boost, once the picker has loaded (a confirm() right after select() would send nothing)', async () => {
+  it('a player who never boosted: the Boost button makes the first boost', async () => {
     const { page, problems } = await openExample('/first-boost/', 'player-2', '');
     await page.keyboard.press('Escape');
     await page.waitForFunction(() => document.title === 'done', undefined, { timeout: 20_000 });
