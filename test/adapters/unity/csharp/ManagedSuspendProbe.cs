@@ -18,6 +18,7 @@ internal static class ManagedSuspendProbe
     {
         ProbeDevice.Open(args[0]);
         HeldSessionsAtPause();
+        NetworkBackWhileUnfocused();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -25,6 +26,31 @@ internal static class ManagedSuspendProbe
     private static void Init(string player)
     {
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options(player)), "init");
+    }
+
+    /// <summary>
+    /// A desktop player with Run In Background on loses focus without a pause (a window behind another) and its frames go
+    /// on: the network returning there sends the queued session at once, without waiting for the game to come to the
+    /// front (a paused game, which runs no frame, sends it in the first frame after the pause ends: contract scenario
+    /// cs-network-returns-in-background.json).
+    /// </summary>
+    private static void NetworkBackWhileUnfocused()
+    {
+        UnityProcess.Start(Loop);
+        Application.MobilePlatform = false;
+        Init("unfocused-network");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(6000);
+        Loop.Run(Tracker.Stop, "stop");
+        Application.Reachability = NetworkReachability.NotReachable;
+        ProbeDevice.Pass(1000);
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        Loop.Settle();
+        ProbeDevice.Pass(20000);
+        var before = Relay.Received.FindAll(session => session.Player == "unfocused-network").Count;
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        ProbeDevice.Pass(1000); // a frame in the background sees the network back
+        Report["unfocusedNetwork"] = before + " " + Relay.Received.FindAll(session => session.Player == "unfocused-network").Count + " " + (ManagedLifecycle.Instance.InBackground ? "background" : "front");
     }
 
     /// <summary>
