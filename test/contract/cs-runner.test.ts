@@ -127,4 +127,6 @@ describe('tracker contract on phones (C# managed tracker: the pause is the backg
   };
   it('Android (mono JIT, an ar-SA device): every scenario holds, Home with the keyboard open, focus back before the pause ends', () => everyScenario(play(runner, 'jit', 'android', 'ar_SA.UTF-8')), 120_000);
   it('iOS (mono full AOT, an fa-IR device): every scenario holds', () => everyScenario(play(aot(), 'full-aot', 'ios', 'fa_IR.UTF-8')), 300_000);
+  // Not a phone: a desktop player with Run In Background on, whose frames go on without focus (no pause), as a page's do.
+  it('a desktop player with Run In Background on (mono JIT, a German device): every scenario holds', () => everyScenario(play(runner, 'jit', 'desktop-run-in-background')), 120_000);
 });

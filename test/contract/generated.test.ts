@@ -82,7 +82,9 @@ it(`${RUNS} generated stories (seed ${SEED}): the C# managed tracker delivers, d
   }
   const exe = join(work, 'jit', 'runner.exe');
   mcs(['-target:exe', `-out:${exe}`, ...packageSources(), ...csFiles(join(import.meta.dirname, 'cs-runner'))]);
-  const { stdout, stderr, status } = runMono(exe, files, 'jit');
+  // A desktop player with Run In Background on: its frames go on in the background, as the TypeScript tracker's timers do
+  // (a paused player runs nothing, and a story killed in the background would then part on what its background flush sent).
+  const { stdout, stderr, status } = runMono(exe, files, 'jit', undefined, { GAME_CAMPAIGN_CONTRACT_DEVICE: 'desktop-run-in-background' });
   const outcomes = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { file: string; ok: boolean; error?: string });
   expect(outcomes.length, `the C# runner reported ${outcomes.length} of ${files.length} (exit ${status}):\n${stderr}`).toBe(files.length);
   // A failure shows where the trackers parted and the whole story, ready to shrink into ./scenarios.

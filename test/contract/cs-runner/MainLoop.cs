@@ -1,6 +1,7 @@
 // Unity's main thread, driven by the runner: continuations posted to it run only when the runner settles it, and
 // settling also waits for the tracker's file work (IoQueue) to finish, so every step ends with nothing pending and
-// nothing depends on real time passing.
+// nothing depends on real time passing; while the game is paused, the runner settles only the file work (SettleFiles:
+// a paused player runs nothing on its main thread).
 using System;
 using System.Collections.Generic;
 using System.Threading;
@@ -58,6 +59,20 @@ internal sealed class MainLoop : SynchronizationContext
             watch.Restart();
             next.Key(next.Value);
             WorstMs = Math.Max(WorstMs, watch.Elapsed.TotalMilliseconds);
+        }
+    }
+
+    /// <summary>Waits until no file work is under way, running nothing posted (a paused phone's main thread runs nothing).</summary>
+    internal void SettleFiles()
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        lock (gate)
+        {
+            while (IoQueue.Unfinished != 0)
+            {
+                if (DateTime.UtcNow > deadline) throw new TimeoutException("file work did not finish within 60 s");
+                Monitor.Wait(gate, 50);
+            }
         }
     }
 

@@ -22,7 +22,7 @@ internal static class ScenarioRunner
     {
         // UTF-8 whatever the locale says (mono writes '?' for what its console encoding cannot hold): the report holds the sessions' text.
         Console.OutputEncoding = new UTF8Encoding(false);
-        Application.MobilePlatform = Scenario.Device != "desktop";
+        Application.MobilePlatform = Scenario.Device == "ios" || Scenario.Device == "android";
         var loop = new MainLoop();
         SynchronizationContext.SetSynchronizationContext(loop);
         var failed = 0;
@@ -131,29 +131,36 @@ internal sealed partial class Scenario
             case "init": Init(args); return;
             case "start":
                 Need(name);
+                GameCall();
                 Func<Task> start = () => Tracker.Start(Json.Str(args, "campaignId"), Json.Str(args, "creatorKey"), Json.Obj(Json.Field(args, "metadata")));
                 if (Json.Bool(args, "refused") == true) Refused(start, name);
                 else loop.Run(start, name);
                 return;
-            case "stop": Need(name); loop.Run(Tracker.Stop, name); return;
-            case "flush": Need(name); loop.Run(Tracker.Flush, name); return;
+            case "stop": Need(name); GameCall(); loop.Run(Tracker.Stop, name); return;
+            case "flush": Need(name); GameCall(); loop.Run(Tracker.Flush, name); return;
             case "advance": Advance((double)value); return;
             case "clock": wallOffsetMs += (double)value; return;
             case "background":
                 Need(name);
                 // Focus lost, then paused; on Android, Home pressed with the game's on-screen keyboard open sends the pause
-                // instead of the focus message (Unity's ScriptReference, MonoBehaviour.OnApplicationFocus).
+                // instead of the focus message (Unity's ScriptReference, MonoBehaviour.OnApplicationFocus). A desktop player
+                // with Run In Background on is not paused: focus goes, its frames go on.
                 if (Device != "android") Lifecycle.OnApplicationFocus(false);
+                if (Device == RunsInBackground)
+                {
+                    loop.Settle();
+                    return;
+                }
                 Lifecycle.OnApplicationPause(true);
-                loop.Settle();
+                Paused(true);
                 return;
             case "foreground":
                 Need(name);
                 // Desktop and iOS: the pause ends, then focus returns; Android may send focus first.
                 if (Device == "android") Lifecycle.OnApplicationFocus(true);
-                Lifecycle.OnApplicationPause(false);
+                if (Device != RunsInBackground) Lifecycle.OnApplicationPause(false);
                 if (Device != "android") Lifecycle.OnApplicationFocus(true);
-                loop.Settle();
+                Paused(false);
                 return;
             case "unity":
                 Need(name);
@@ -162,21 +169,25 @@ internal sealed partial class Scenario
                 {
                     var message = Json.Obj(item);
                     if (message != null && Json.Bool(message, "focus").HasValue) Lifecycle.OnApplicationFocus(Json.Bool(message, "focus").Value);
-                    else if (message != null && Json.Bool(message, "pause").HasValue) Lifecycle.OnApplicationPause(Json.Bool(message, "pause").Value);
+                    else if (message != null && Json.Bool(message, "pause").HasValue)
+                    {
+                        Lifecycle.OnApplicationPause(Json.Bool(message, "pause").Value);
+                        paused = Json.Bool(message, "pause").Value;
+                    }
                     else throw new ScenarioFailure("unity needs {\"focus\": bool} or {\"pause\": bool} messages");
                 }
-                loop.Settle();
+                Paused(paused);
                 return;
             case "kill": Need(name); Kill(); return;
-            case "quit": Need(name); Quit(); return;
+            case "quit": Need(name); GameCall(); Quit(); return;
             case "network": Network((string)value); return;
             case "relay": Relay(value); return;
             case "storage":
                 if (value is string) Storage((string)value);
                 else EditRunning(Json.Obj(value));
                 return;
-            case "optOut": Need(name); loop.Run(() => Tracker.SetOptOut((bool)value), name); return;
-            case "erase": Need(name); loop.Run(Tracker.DeleteStoredData, name); return;
+            case "optOut": Need(name); GameCall(); loop.Run(() => Tracker.SetOptOut((bool)value), name); return;
+            case "erase": Need(name); GameCall(); loop.Run(Tracker.DeleteStoredData, name); return;
             case "expect": Expect(args); return;
         }
         throw new ScenarioFailure("unknown step " + name);
@@ -206,11 +217,18 @@ internal sealed partial class Scenario
 
     /// <summary>
     /// The player the scenarios are played on (GAME_CAMPAIGN_CONTRACT_DEVICE): "desktop" (the default: the Editor, a desktop
-    /// player, where focus counts), "ios" and "android" (Application.isMobilePlatform: only the pause counts); "android"
+    /// player, where focus counts; Run In Background off, Unity's default, so it pauses as it loses focus),
+    /// <see cref="RunsInBackground"/>, "ios" and "android" (Application.isMobilePlatform: only the pause counts); "android"
     /// plays Home pressed with the game's keyboard open (a pause without a focus message) and a return whose focus comes
     /// before the pause ends.
     /// </summary>
     internal static readonly string Device = Environment.GetEnvironmentVariable("GAME_CAMPAIGN_CONTRACT_DEVICE") ?? "desktop";
+
+    /// <summary>
+    /// A desktop player (or the Editor) with Run In Background on: leaving is focus lost, no pause, and its frames go on in
+    /// the background (timers fire, the network's return is seen), as the TypeScript tracker's timers run there.
+    /// </summary>
+    internal const string RunsInBackground = "desktop-run-in-background";
 
     private void Need(string step)
     {
@@ -277,6 +295,7 @@ internal sealed partial class Scenario
     private void Kill()
     {
         running = false;
+        paused = false;
         NewProcess();
     }
 
@@ -285,6 +304,7 @@ internal sealed partial class Scenario
         Application.Quit(); // raises Application.quitting, as Unity does before the player exits
         loop.Settle();
         running = false;
+        paused = false;
         NewProcess();
     }
 
@@ -292,6 +312,13 @@ internal sealed partial class Scenario
     private void Advance(double ms)
     {
         var target = monoMs + ms;
+        if (Suspended)
+        {
+            // No frame comes while the game is paused: the timers due meanwhile run as the pause ends.
+            monoMs = target;
+            loop.SettleFiles();
+            return;
+        }
         for (var frames = 0; ; frames++)
         {
             if (frames > 2000000) throw new ScenarioFailure("timers kept firing: more than 2,000,000 frames");
@@ -304,9 +331,45 @@ internal sealed partial class Scenario
         Frame();
     }
 
+    /// <summary>Whether the game is paused now (OnApplicationPause(true) the last pause message of this process).</summary>
+    private bool paused;
+
+    /// <summary>
+    /// A paused game: Unity runs no main-thread code (no frame, no Update, nothing posted to its context) until the pause
+    /// ends, and the OS may kill it there (FORMAT.md, "A paused game runs nothing"): only the file work asked for before
+    /// goes on. Android and iOS pause every app in the background, a desktop player or the Editor whose Run In Background
+    /// is off (the default) as it loses focus (Unity's ScriptReference, Application.runInBackground and
+    /// MonoBehaviour.OnApplicationPause).
+    /// </summary>
+    private bool Suspended { get { return paused && running; } }
+
+    /// <summary>The pause messages were sent: the main thread runs what they posted, unless the game is now paused.</summary>
+    private void Paused(bool pause)
+    {
+        paused = pause;
+        if (Suspended) loop.SettleFiles();
+        else loop.Settle();
+    }
+
+    /// <summary>
+    /// The game calls the SDK while it is paused, which it cannot do there: its main thread runs then, a frame first (what
+    /// fell due meanwhile runs, as when a frame comes).
+    /// </summary>
+    private void GameCall()
+    {
+        if (!Suspended) return;
+        Lifecycle.Update();
+        loop.Settle();
+    }
+
     private void Frame()
     {
         if (!running) return;
+        if (Suspended)
+        {
+            loop.SettleFiles();
+            return;
+        }
         Lifecycle.Update();
         loop.Settle();
     }

@@ -78,9 +78,10 @@ namespace GameCampaignSdk
             return networkSkipped = true;
         }
 
-        /// <summary>Flushes now if <paramref name="trigger"/> may start one; joins the drain already running.</summary>
+        /// <summary>Flushes now if <paramref name="trigger"/> may start one; joins the drain already running; waits for an erasure under way (<see cref="Exclusive"/>).</summary>
         internal Task Flush(FlushTrigger trigger)
         {
+            if (exclusive != null) return AfterExclusive(exclusive, trigger);
             if (running != null)
             {
                 again = true;
@@ -112,10 +113,39 @@ namespace GameCampaignSdk
             }
         }
 
-        /// <summary>Completes when no drain is under way (erasure waits for the one sending).</summary>
+        /// <summary>Completes when no drain is under way (Dispose waits for the one sending).</summary>
         internal Task Idle()
         {
             return running ?? Task.FromResult(0);
+        }
+
+        /// <summary>The work <see cref="Exclusive"/> runs; null when none.</summary>
+        private Task exclusive;
+
+        /// <summary>
+        /// Runs <paramref name="work"/> (an erasure) once no drain is under way, and starts none until it is done: a flush
+        /// asked for meanwhile starts after it, as core/tracker/tracker.ts deleteStoredData holds the flush lock while it
+        /// erases. Found by p47 (test/adapters/unity/managed-flight.test.ts): the erasure waited only for a drain already
+        /// running, so a flush the game (or a timer) started while it read the folders sent a queued session the erasure then
+        /// deleted: recorded by the service and reported <c>erased</c> (then <c>flushed</c> too).
+        /// </summary>
+        internal async Task Exclusive(Func<Task> work)
+        {
+            while (running != null || exclusive != null) await (running ?? exclusive);
+            var done = new TaskCompletionSource<int>();
+            exclusive = done.Task;
+            try { await work(); }
+            finally
+            {
+                exclusive = null;
+                done.SetResult(0);
+            }
+        }
+
+        private async Task AfterExclusive(Task held, FlushTrigger trigger)
+        {
+            await held;
+            await Flush(trigger);
         }
 
         /// <summary>

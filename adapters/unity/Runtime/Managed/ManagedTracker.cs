@@ -285,7 +285,11 @@ namespace GameCampaignSdk
             if (clock != null) End("stop", "erased");
             await ready;
             await Settled();
-            await flusher.Idle();
+            await flusher.Exclusive(Erase); // no flush sends while the queue is erased (core/tracker/tracker.ts: under the flush lock)
+        }
+
+        private async Task Erase()
+        {
             // What another data path holds now (shared storage mounted since start-up) is this player's too: erased with the rest,
             // not moved in and sent by a later start-up.
             try { await IoQueue.Run(AdoptOthers); }

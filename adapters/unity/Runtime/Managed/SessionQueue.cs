@@ -297,24 +297,44 @@ namespace GameCampaignSdk
         /// <summary>
         /// Writes again the sessions held in memory (their write failed), oldest first, stopping at the first refused
         /// again: storage that took a write since (a full disk with room again) keeps them past this run
-        /// (core/tracker/queue.ts, persistHeld). A session being sent is left to its answer.
+        /// (core/tracker/queue.ts, persistHeld). A session being sent is left to its answer. One file job for them all, asked
+        /// for before this first yields: going to the background waits for the file work asked for until then, and a paused
+        /// phone runs no main-thread turn after it (the OS may kill it there). Found by p47 (managed-suspend.test.ts): a
+        /// write each, the next asked for once the last was done, wrote only the first held session before the pause.
         /// </summary>
         internal async Task PersistHeld()
         {
             var keys = new List<string>(heldKeys);
             keys.Sort(StringComparer.Ordinal);
+            var held = new List<KeyValuePair<string, Entry>>();
+            var sessions = new List<Dictionary<string, object>>();
             foreach (var key in keys)
             {
                 Entry entry;
                 if (!index.TryGetValue(key, out entry) || entry.Held == null || inFlight.Contains(key)) continue;
-                var path = Path.Combine(folder.QueueDir, key);
-                var session = entry.Held;
-                try { await IoQueue.Run(() => TrackerFiles.Write(path, session)); }
-                catch (Exception) { return; } // still refused: reported when it first failed
+                held.Add(new KeyValuePair<string, Entry>(key, entry));
+                sessions.Add(entry.Held);
+            }
+            if (held.Count == 0) return;
+            var written = await IoQueue.Run(() =>
+            {
+                var count = 0;
+                try
+                {
+                    for (; count < held.Count; count++) TrackerFiles.Write(Path.Combine(folder.QueueDir, held[count].Key), sessions[count]);
+                }
+                catch (Exception) { } // still refused: reported when it first failed
+                return count;
+            });
+            for (var i = 0; i < written; i++)
+            {
+                var key = held[i].Key;
+                var entry = held[i].Value;
                 Entry now;
                 if (!index.TryGetValue(key, out now) || now != entry)
                 {
                     // Sent and removed while this write ran: the copy just written goes too (one left is answered SKIPPED).
+                    var path = Path.Combine(folder.QueueDir, key);
                     try { await IoQueue.Run(() => TrackerFiles.Delete(path)); }
                     catch (Exception) { }
                     continue;
