@@ -53,7 +53,10 @@ namespace GameCampaignSdk
             return Bridge.Call("relay.headers", Bridge.Args("headers", Json.Write(headers ?? new Dictionary<string, string>())));
         }
 
-        /// <summary>Ends the running session, stops timers and listeners; queued sessions stay stored for the next start.</summary>
+        /// <summary>
+        /// Ends the running session, stops timers and listeners; queued sessions stay stored for the next start. Calling it
+        /// again (OnDestroy, then OnApplicationQuit), or before <see cref="Init"/>, completes once the first call's wind-down has.
+        /// </summary>
         public static Task Dispose()
         {
             CreatorPicker.ForgetAll();

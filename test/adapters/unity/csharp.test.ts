@@ -106,6 +106,7 @@ describe('Unity C# (mcs)', () => {
       // Outside WebGL the C# implementation answers (editor.test.ts runs it against the emulator and a relay).
       expect(report['supported']).toBe(true);
       expect(report['editor']).toMatchObject({ type: 'GameCampaignException', code: 'NOT_INITIALIZED' });
+      expect(report['disposeBeforeInit']).toBe('no error'); // completed: disposing is idempotent
       expect(report['invalidOptions']).toMatchObject({ type: 'GameCampaignException', code: 'VALIDATION_ERROR', message: expect.stringContaining('ClientKey') });
       expect(report['sessionId']).toBe(sessionId);
       expect(report['flushed']).toEqual([`SUCCESS ${sessionId}`]);

@@ -141,6 +141,18 @@ describe('GameCampaign.jslib', () => {
     expect(unity.live.size + bare.live.size).toBe(0);
   });
 
+  it('GameCampaign.Dispose() twice (OnDestroy, then OnApplicationQuit) and before Init resolves, never NOT_INITIALIZED', async () => {
+    const { unity } = setup();
+    expect(await unity.request('dispose')).toMatchObject({ ok: true, value: null });
+    await unity.request('init', initOptions('player-twice'));
+    const first = unity.request('dispose');
+    const second = unity.request('dispose');
+    expect(await first).toMatchObject({ ok: true, value: null });
+    expect(await second).toMatchObject({ ok: true, value: null });
+    expect(await unity.request('tracker.start', {})).toMatchObject({ ok: false, error: { code: 'NOT_INITIALIZED' } });
+    expect(unity.live.size).toBe(0);
+  });
+
   it('GameCampaign.Dispose() as the player leaves sends the running session within the C# call, in one keepalive request (the page\'s exit)', async () => {
     // A Unity WebGL game's Quit button (or a beforeunload hook into C#) disposes before the page goes: the bridge calls
     // gc.dispose() inside GameCampaign_Call, so the request is on its way before C# regains control, as the page's own

@@ -43,6 +43,9 @@ namespace GameCampaignSdk
         private Task<object> Invoke(string method, Dictionary<string, object> args)
         {
             if (method == "init") return Init(args);
+            // A second Dispose (OnDestroy, then OnApplicationQuit) completes with the first one's wind-down, as the WebGL bridge's
+            // does: disposing is idempotent, never NOT_INITIALIZED. Before any Init there is nothing to wind down.
+            if (method == "dispose" && sdk == null) return Then(windDown);
             if (sdk == null) throw new GameCampaignException(new ErrorInfo { Name = "GameCampaignBridgeError", Code = "NOT_INITIALIZED", Message = "call GameCampaign.Init first" });
             switch (method)
             {

@@ -37,6 +37,8 @@ internal static class BridgeProbe
         // Outside a WebGL player (no UNITY_WEBGL define): the C# implementation, never DllNotFoundException.
         report["supported"] = GameCampaign.IsSupported;
         report["editor"] = Describe(Catch(Tracker.Start()));
+        // Disposing is idempotent: before Init, and again (OnDestroy, then OnApplicationQuit), it completes.
+        report["disposeBeforeInit"] = Describe(Catch(GameCampaign.Dispose()));
 
         report["invalidOptions"] = Describe(Catch(GameCampaign.Init(new GameCampaignOptions { UserId = "p", RelayUrl = "/campaign" })));
 

@@ -126,7 +126,7 @@ internal static class EditorProbe
 
     /// <summary>
     /// Two Opens in a row (a double tap), then an Open overtaken by Close, then one by Dispose: only the Open called
-    /// last of the first two reaches the browser; each overtaken one completes without error.
+    /// last of the first two reaches the browser; each overtaken one completes without error, and so does a second Dispose.
     /// </summary>
     private static async Task WebViewOvertaken()
     {
@@ -141,6 +141,7 @@ internal static class EditorProbe
         var disposed = WebView.Open(new WebViewOpenOptions { CampaignId = "cmp_disposed" });
         await GameCampaign.Dispose();
         errors.Add(Describe(await Catch(disposed)));
+        errors.Add(Describe(await Catch(GameCampaign.Dispose()))); // a second Dispose (OnDestroy, then OnApplicationQuit) completes too
         Report["errors"] = errors;
         Report["openedUrls"] = Json.Write(Application.OpenedUrls, url => (object)url);
     }

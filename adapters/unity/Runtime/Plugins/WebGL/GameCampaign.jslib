@@ -14,6 +14,8 @@ var GameCampaignLibrary = {
   $GameCampaignBridge: {
     callback: 0,
     gc: null,
+    /* The last Dispose's promise: a second Dispose resolves with it. */
+    windDown: null,
     headers: {},
     pickers: {},
     nextPicker: 1,
@@ -156,6 +158,9 @@ var GameCampaignLibrary = {
     /* One C# call: its JavaScript, by name. Returns a value or a promise of one. */
     invoke: function (method, args) {
       if (method === 'init') return GameCampaignBridge.init(args);
+      // A second Dispose (OnDestroy, then OnApplicationQuit) resolves with the first one's wind-down: disposing is
+      // idempotent, never NOT_INITIALIZED. Before any Init there is nothing to wind down.
+      if (method === 'dispose' && !GameCampaignBridge.gc) return GameCampaignBridge.windDown || null;
       var gc = GameCampaignBridge.facade();
       switch (method) {
         case 'relay.headers': GameCampaignBridge.headers = args.headers || {}; return null;
@@ -186,7 +191,8 @@ var GameCampaignLibrary = {
         case 'dispose':
           GameCampaignBridge.gc = null;
           GameCampaignBridge.pickers = {};
-          return Promise.resolve(gc.dispose()).then(function () { return null; });
+          GameCampaignBridge.windDown = Promise.resolve(gc.dispose()).then(function () { return null; });
+          return GameCampaignBridge.windDown;
       }
       throw GameCampaignBridge.fail('UNKNOWN_METHOD', 'the bridge has no method ' + method);
     }
