@@ -201,8 +201,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     clearInterval(flushTimer);
     flushTimer = unref(setInterval(() => requestFlush('interval'), config.flushIntervalMs));
   };
-  // Each checkpoint also asks for the relay headers the page exit would send (./page-exit.ts `warmHeaders`).
-  const checkpoint = () => void (clock && (exit?.warmHeaders(), running.save(clock.record(instanceId, monotonic()))));
+  // Each checkpoint also asks for the relay headers the page exit would send (./page-exit.ts `warmHeaders`), and writes
+  // again a session held in memory (its write failed): storage with room again keeps it past a crash in the foreground.
+  const checkpoint = () => void (clock && (exit?.warmHeaders(), running.save(clock.record(instanceId, monotonic())), queue.persistHeld()));
   /** When the checkpoint interval last ran (monotonic), on a page: see `checkpointEvery`. */
   let lastTick = 0;
   /**

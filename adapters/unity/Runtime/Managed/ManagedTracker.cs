@@ -121,7 +121,11 @@ namespace GameCampaignSdk
 
         private void Checkpoint()
         {
-            if (clock != null) Track(running.Save(clock.Record(Now())));
+            if (clock == null) return;
+            Track(running.Save(clock.Record(Now())));
+            // A session held in memory (its write failed) is written again: storage with room again keeps it past a crash in the
+            // foreground (core/tracker/tracker.ts checkpoint; found by p47, scenario storage-returns-held-checkpoint-kill.json).
+            Track(queue.PersistHeld());
         }
 
         /// <summary>
