@@ -146,7 +146,9 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
   return {
     // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
     async fetch(request, context) {
-      const { pathname, origin } = new URL(request.url);
+      // With a base: Bun hands a request that names no host (HTTP/1.0 without Host) its bare target as `url`, on which
+      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts).
+      const { pathname, origin } = new URL(request.url, 'http://no-host.invalid');
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);
