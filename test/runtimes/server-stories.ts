@@ -300,6 +300,31 @@ export function serverStories(runtime: RuntimeName): void {
       expect(recorded).toHaveLength(runtime === 'deno' ? 1 : 0);
     });
 
+    // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on
+    // Deno and workerd, nor on Node before node:http's requestTimeout): now 408 at its bodyTimeoutMs (1 s in the app).
+    it("the webhook receiver answers 408 to a delivery body still arriving after its bodyTimeoutMs", async () => {
+      const { hostname, port } = new URL(served.url);
+      const socket = connect(Number(port), hostname);
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.on('error', () => undefined);
+      const headers = 'content-type: application/json\r\nwebhook-id: msg_slow\r\nwebhook-timestamp: 1\r\nwebhook-signature: v1,x\r\ncontent-length: 1000';
+      socket.write(`POST /receiver HTTP/1.1\r\nHost: ${hostname}\r\n${headers}\r\n\r\n{`);
+      // A byte every 200 ms: never idle, never done.
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
+      try {
+        for (let waited = 0; !/"error":"[a-z_]+"\}/.test(Buffer.concat(received).toString()); waited += 50) {
+          if (waited > 5_000) throw new Error(`no answer within 5 s: ${JSON.stringify(Buffer.concat(received).toString())}\n${served.output()}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+      }
+      const [head = '', body = ''] = Buffer.concat(received).toString().split('\r\n\r\n');
+      expect([Number(head.split(' ')[1]), JSON.parse(body.trim().replace(/^[0-9a-f]+\r\n|\r\n0$/gi, ''))]).toEqual([408, { error: 'body_timeout' }]);
+    });
+
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {
       // workerd on loopback has no CF-Connecting-IP: Cloudflare's edge sets it, so the test does.
       const as = (address: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});
