@@ -48,10 +48,25 @@ export interface WebhookReceiverOptions {
    * @throws TypeError from `createWebhookReceiver` when it is not a finite number >= 1
    */
   maxBodyBytes?: number;
+  /**
+   * How long a delivery's body may take to arrive, in ms, counted from when the receiver starts reading it: a body
+   * still arriving then is answered 408 `{ error: 'body_timeout' }` and not read further, so a sender trickling its
+   * body (or stalling) cannot hold a request open (the service gives a delivery at most its webhook's `timeoutMs`,
+   * 30 s, and retries one not answered). assumed: 10 s, as the relay's `bodyTimeoutMs`.
+   * @defaultValue 10000
+   * @throws TypeError from `createWebhookReceiver` when it is not a finite number >= 1
+   */
+  bodyTimeoutMs?: number;
 }
 
 /** Default of {@link WebhookReceiverOptions.maxBodyBytes}. */
 export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
+
+/** Default of {@link WebhookReceiverOptions.bodyTimeoutMs}. */
+export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 10_000;
+
+/** What the body's read time-out aborts the read with. */
+const BODY_TIMED_OUT = Symbol('webhook body timed out');
 
 /**
  * What each receiver event passes to its listeners: one entry per known event type; `unknown` for an event
@@ -130,20 +145,25 @@ export class WebhookReceiver {
     if (typeof maxBodyBytes !== 'number' || !Number.isFinite(maxBodyBytes) || maxBodyBytes < 1) {
       throw new TypeError(`maxBodyBytes must be a finite number of bytes >= 1, got ${maxBodyBytes}`);
     }
-    this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme, maxBodyBytes };
+    const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_WEBHOOK_BODY_TIMEOUT_MS;
+    if (typeof bodyTimeoutMs !== 'number' || !Number.isFinite(bodyTimeoutMs) || bodyTimeoutMs < 1) {
+      throw new TypeError(`bodyTimeoutMs must be a finite number of ms >= 1, got ${bodyTimeoutMs}`);
+    }
+    this.#options = { secret: options.secret, toleranceSeconds, now: options.now ?? (() => Date.now()), scheme, maxBodyBytes, bodyTimeoutMs };
     this.fetch = this.fetch.bind(this);
   }
 
   /**
    * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
-   * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`,
+   * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`, 408 `{ error: 'body_timeout' }` (with
+   * `Connection: close`) for one still arriving after `bodyTimeoutMs`,
    * 400 `{ error: 'unreadable_body' }` when the body could not be read, 500 `{ error: 'body_already_read', message }` when something read
    * the request's body before the receiver (also emitted on `error`). A signed event of any shape or type is accepted.
    */
   async fetch(request: Request): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
-    const { maxBodyBytes } = this.#options;
+    const { maxBodyBytes, bodyTimeoutMs } = this.#options;
     // Read before us (Hono's `c.req.json()`, code that awaited `request.json()`): the server's setup, not the sender's
     // fault, said as webhookMiddleware says it on Node, and emitted on `error`, where the developer looks.
     if (request.bodyUsed) {
@@ -155,10 +175,16 @@ export class WebhookReceiver {
       return json(500, { error: 'body_already_read', message: error.message });
     }
     let payload: Uint8Array | undefined;
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(BODY_TIMED_OUT), bodyTimeoutMs);
     try {
-      payload = await readCapped(request, maxBodyBytes);
-    } catch {
+      payload = await readCapped(request, maxBodyBytes, deadline.signal);
+    } catch (error) {
+      // What the sender still sends is not read: the connection is closed once answered, as the relay's 408 closes it.
+      if (error === BODY_TIMED_OUT) return json(408, { error: 'body_timeout' }, { connection: 'close' });
       return json(400, { error: 'unreadable_body' });
+    } finally {
+      clearTimeout(timer);
     }
     if (payload === undefined) return json(413, { error: 'payload_too_large' });
     try {

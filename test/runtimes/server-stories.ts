@@ -5,6 +5,7 @@
  * One launch per runtime; the stories share it.
  */
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -87,6 +88,24 @@ function postFrom(localAddress: string, url: string, headers: Record<string, str
     });
     req.once('error', reject);
     req.end('{"sessions":[]}');
+  });
+}
+
+/** The status and body `text` (a whole HTTP/1.0 request) is answered with, read until the server closes. */
+function rawExchange(url: string, text: string): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname);
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('error', reject);
+    socket.once('close', () => {
+      const [head = '', ...rest] = Buffer.concat(chunks).toString('utf8').split('\r\n\r\n');
+      resolve({ status: Number(head.split(' ')[1]), body: rest.join('\r\n\r\n') });
+    });
+    // Not ended: a client that half-closes is taken for one gone (Deno aborts its request's signal, and the relay then
+    // forwards nothing). HTTP/1.0: the server closes the connection once it has answered.
+    socket.write(text);
   });
 }
 
@@ -261,6 +280,49 @@ export function serverStories(runtime: RuntimeName): void {
         [405, 'PUT', 'BAD_REQUEST'],
         [404, null, 'NOT_FOUND'],
       ]);
+    });
+
+    // p47: Bun hands a request that names no host (HTTP/1.0 without Host) its bare target as `url`, which Hono's router
+    // read from its 4th character on: the relay answered `/campaign/playtime/sessions` with a 404 naming
+    // `/playtime/sessions`. Now 400 BAD_REQUEST in the error body there, as toNodeHandler answers it on Node; Deno names
+    // its URL after localhost and serves it; workerd refuses it itself (a bare 400). Nothing is recorded but on Deno.
+    it('a request that names no host (HTTP/1.0 without Host) is refused in the error body where the runtime gives it no URL', async () => {
+      const run = `${runtime}-no-host`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const answer = await rawExchange(
+        served.url,
+        `POST /campaign/playtime/sessions HTTP/1.0\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const code = answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }).code : undefined;
+      const expected = { node: [400, 'BAD_REQUEST'], bun: [400, 'BAD_REQUEST'], deno: [200, undefined], workerd: [400, undefined] }[runtime];
+      expect([answer.status, code], `${answer.body}\n${served.output()}`).toEqual(expected);
+      const recorded = emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`));
+      expect(recorded).toHaveLength(runtime === 'deno' ? 1 : 0);
+    });
+
+    // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on
+    // Deno and workerd, nor on Node before node:http's requestTimeout): now 408 at its bodyTimeoutMs (1 s in the app).
+    it("the webhook receiver answers 408 to a delivery body still arriving after its bodyTimeoutMs", async () => {
+      const { hostname, port } = new URL(served.url);
+      const socket = connect(Number(port), hostname);
+      const received: Buffer[] = [];
+      socket.on('data', (chunk: Buffer) => received.push(chunk));
+      socket.on('error', () => undefined);
+      const headers = 'content-type: application/json\r\nwebhook-id: msg_slow\r\nwebhook-timestamp: 1\r\nwebhook-signature: v1,x\r\ncontent-length: 1000';
+      socket.write(`POST /receiver HTTP/1.1\r\nHost: ${hostname}\r\n${headers}\r\n\r\n{`);
+      // A byte every 200 ms: never idle, never done.
+      const trickle = setInterval(() => socket.writable && socket.write(' '), 200);
+      try {
+        for (let waited = 0; !/"error":"[a-z_]+"\}/.test(Buffer.concat(received).toString()); waited += 50) {
+          if (waited > 5_000) throw new Error(`no answer within 5 s: ${JSON.stringify(Buffer.concat(received).toString())}\n${served.output()}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        clearInterval(trickle);
+        socket.destroy();
+      }
+      const [head = '', body = ''] = Buffer.concat(received).toString().split('\r\n\r\n');
+      expect([Number(head.split(' ')[1]), JSON.parse(body.trim().replace(/^[0-9a-f]+\r\n|\r\n0$/gi, ''))]).toEqual([408, { error: 'body_timeout' }]);
     });
 
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {

@@ -15,7 +15,7 @@
  * - `/proxied/...`: a relay whose service answers 2xx with bodies that are not the spec's (a proxy's HTML page, a
  *   token without `ott`): the relay answers 502 in the spec's error body.
  * - `/receiver`: `createWebhookReceiver` as the webhook guide mounts it (deliveries the test signs with
- *   {@link RECEIVER_SECRET}); `GET /receiver/wait?callbackId=` answers once `receiver.waitFor` settles, which a
+ *   {@link RECEIVER_SECRET}; a body's read time-out of 1 s); `GET /receiver/wait?callbackId=` answers once `receiver.waitFor` settles, which a
  *   delivery, another request, does; `GET /receiver/waiting?callbackId=` says whether that wait has begun.
  */
 import type * as ServerEntry from '../../core/server/index.js';
@@ -41,7 +41,8 @@ export type AddressOf = (request: Request) => string | undefined;
 /** The stories' app: `fetch(request)` as every runtime mounts it. */
 export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddress?: AddressOf): { fetch(request: Request, context?: unknown): Promise<Response> } {
   const { CampaignServer, createRelay, createWebhookReceiver, isCampaignError, verifyWebhook } = sdk;
-  const receiver = createWebhookReceiver({ secret: RECEIVER_SECRET });
+  // A body still arriving after 1 s is answered 408 (server-stories.ts, a trickled delivery).
+  const receiver = createWebhookReceiver({ secret: RECEIVER_SECRET, bodyTimeoutMs: 1_000 });
   const waiting = new Set<string>();
   const server = new CampaignServer({ serverKey: config.serverKey, environment: { baseUrl: config.emulatorUrl }, maxRetries: 1 });
   const relay: ServerEntry.Relay = createRelay({
@@ -146,7 +147,9 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
   return {
     // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
     async fetch(request, context) {
-      const { pathname, origin } = new URL(request.url);
+      // With a base: Bun hands a request that names no host (HTTP/1.0 without Host) its bare target as `url`, on which
+      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts).
+      const { pathname, origin } = new URL(request.url, 'http://no-host.invalid');
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);

@@ -110,6 +110,57 @@ describe('createWebhookReceiver: fetch', () => {
     expect(errors).toEqual([]);
   });
 
+  // p47: a body trickled (or stalled) was read for as long as its sender kept the connection: no answer on Deno and
+  // workerd after 45 s, on Node until node:http's requestTimeout (300 s), where the relay answers 408 at its bodyTimeoutMs.
+  it('answers 408 to a body still arriving after bodyTimeoutMs, and stops reading it', async () => {
+    vi.useFakeTimers();
+    const receiver = createWebhookReceiver({ secret: SECRET, now: () => NOW_MS, bodyTimeoutMs: 5_000 });
+    const errors: unknown[] = [];
+    receiver.on('error', (error) => void errors.push(error));
+    const { headers, payload } = delivery(couponRedeemed());
+    let cancelled = false;
+    // The first bytes, then nothing more: a slow-loris sender.
+    const stream = new ReadableStream<Uint8Array>({
+      start: (controller) => controller.enqueue(new TextEncoder().encode(payload.slice(0, 10))),
+      cancel: () => void (cancelled = true),
+    });
+    const answering = receiver.fetch(new Request('http://game.test/webhooks', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit));
+    await vi.advanceTimersByTimeAsync(4_999);
+    let settled = false;
+    void answering.then(() => (settled = true));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(settled).toBe(false);
+    await vi.advanceTimersByTimeAsync(1);
+    const response = await answering;
+    expect([response.status, await response.json(), response.headers.get('connection'), cancelled]).toEqual([408, { error: 'body_timeout' }, 'close', true]);
+    expect(errors).toEqual([]);
+  });
+
+  it('reads a body that arrives within bodyTimeoutMs (the default, 10 s) as any other', async () => {
+    vi.useFakeTimers();
+    const receiver = createWebhookReceiver({ secret: SECRET, now: () => NOW_MS });
+    const { headers, payload } = delivery(couponRedeemed());
+    const bytes = new TextEncoder().encode(payload);
+    let sent = 0;
+    // A byte a second, the last one at 9 s: slow, but within the default.
+    const stream = new ReadableStream<Uint8Array>({
+      pull: async (controller) => {
+        await new Promise((resolve) => setTimeout(resolve, sent === 0 ? 0 : Math.floor(9_000 / (bytes.length - 1))));
+        controller.enqueue(bytes.subarray(sent, sent + 1));
+        if (++sent === bytes.length) controller.close();
+      },
+    });
+    const answering = receiver.fetch(new Request('http://game.test/webhooks', { method: 'POST', headers, body: stream, duplex: 'half' } as RequestInit));
+    await vi.advanceTimersByTimeAsync(9_500);
+    expect((await answering).status).toBe(204);
+  });
+
+  it('refuses a body time-out that is not a finite number of ms >= 1 at creation', () => {
+    for (const bodyTimeoutMs of [Number.NaN, 0, -1, Number.POSITIVE_INFINITY]) {
+      expect(() => createWebhookReceiver({ secret: SECRET, bodyTimeoutMs })).toThrow(new TypeError(`bodyTimeoutMs must be a finite number of ms >= 1, got ${bodyTimeoutMs}`));
+    }
+  });
+
   it('answers 405 to anything but POST', async () => {
     const { receiver } = setup();
     const response = await receiver.fetch(post(delivery(couponRedeemed()), 'GET'));
