@@ -166,6 +166,25 @@ describe('a page being left', () => {
     expect(page.relay.recorded.get(played)?.durationSeconds).toBe(3);
   });
 
+  it('a session read by many flushes that failed is held once: the exit still carries it and the session that just ended', async () => {
+    const page = onPage();
+    let down = true;
+    page.relay.intercept(() => (down ? errorAnswer(503, 'UNAVAILABLE', 'the relay is down') : undefined));
+    await settle();
+    const waiting = page.tracker.start();
+    await advance(2_000);
+    await page.tracker.stop();
+    // Each manual flush reads it again (and is refused): 1000 reads of its ~150 bytes would pass 64 KiB if each were counted.
+    for (let flush = 0; flush < 1_000; flush++) await page.tracker.flush();
+    const played = page.tracker.start();
+    await advance(2_000);
+    down = false;
+    const before = page.relay.requests.length;
+    page.platform.background();
+    const [exit] = sentIds({ requests: page.relay.requests.slice(before) });
+    expect(exit).toEqual([played, waiting]);
+  });
+
   it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
     const page = onPage();
     await settle();
