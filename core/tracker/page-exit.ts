@@ -68,8 +68,9 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
   let lastHeaders: Record<string, string> | undefined;
   const remembered = typeof headers === 'function' ? async () => (lastHeaders = gameHeaders(await headers())) : undefined;
   /**
-   * The sessions this tracker queued, by key, oldest first, while their JSON totals at most a keepalive body:
-   * what a page being left sends without reading storage. Storage still holds them (the source of truth).
+   * The sessions this tracker queued, and those its flushes read that are still queued (an earlier visit's, whose
+   * flush failed), by key, oldest first, while their JSON totals at most a keepalive body: what a page being left
+   * sends without reading storage. Storage still holds them (the source of truth).
    */
   const held = new Map<string, QueuedSession & { bytes: number }>();
   let heldBytes = 0;
@@ -92,6 +93,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (remembered) remembered().catch(() => undefined); // a failure is reported by the next flush that asks; the last good answer is kept
     },
     hold(item) {
+      drop(item.key); // read again by a flush: counted once, as the newest
       const bytes = utf8Length(JSON.stringify(item.session));
       held.set(item.key, { ...item, bytes });
       heldBytes += bytes;

@@ -29,6 +29,10 @@ export interface QueuedSession {
  * (./page-exit.ts). Told synchronously, before the session's write ends.
  */
 export interface HeldSessions {
+  /**
+   * A session joins the queue, or a flush read it (one queued before this page too: the exit then sends it should that
+   * flush fail, rather than leave it to a next visit); held again, it is the newest.
+   */
   hold(item: QueuedSession): void;
   drop(key: string): void;
   /** The session of `key`, while held. */
@@ -53,8 +57,9 @@ export interface SessionQueue {
   /** Up to `limit` keys, oldest first, leaving out `skip` and those being sent (a page's exit request holds them). */
   oldest(limit: number, skip: ReadonlySet<string>): string[];
   /**
-   * Reads queued sessions and marks them in flight (one evicted or erased while it was read is left out); a key
-   * another tracker already sent is forgotten, and one whose value no longer parses is set aside (see ./unreadable.ts).
+   * Reads queued sessions and marks them in flight (one evicted or erased while it was read is left out), each held
+   * for the page exit; a key another tracker already sent is forgotten, and one whose value no longer parses is set
+   * aside (see ./unreadable.ts).
    */
   read(keys: string[]): Promise<QueuedSession[]>;
   /** Marks keys in flight without reading them: a page's exit sends them from memory (./page-exit.ts). */
@@ -248,6 +253,9 @@ export function sessionQueue(
           continue;
         }
         inFlight.add(key);
+        // Held for the page's exit too: should this send fail, the page being left sends it (one an earlier visit left
+        // stored included) rather than leave it to a next visit.
+        held?.hold({ key, session, moved: entry.moved });
         found.push({ key, session, moved: entry.moved });
       }
       return found;

@@ -135,6 +135,56 @@ describe('a page being left', () => {
     expect(exit).toContain(first);
   });
 
+  it('a session an earlier visit left stored, which this page read for a flush that failed, goes out in this exit: no third visit needed', async () => {
+    // The studio's server: overloaded (503, Retry-After 5 min) until `up`.
+    let up = false;
+    const earlier = onPage();
+    earlier.relay.intercept(() => (up ? undefined : errorAnswer(503, 'UNAVAILABLE', 'overloaded', { 'retry-after': '300' })));
+    // The earlier visit: its exit request is refused as the tab closes, so storage alone holds its session.
+    await settle();
+    const left = earlier.tracker.start();
+    await advance(2_500);
+    earlier.platform.background();
+    await settle();
+    earlier.platform.crash();
+
+    // This visit: its start-up flush reads that session and is refused too (the retry due in 5 min); the player plays,
+    // the server recovers, and the player closes the tab before the retry.
+    const page = onPage({}, { storage: earlier.storage, relay: earlier.relay });
+    const requests = page.relay.requests.length;
+    await settle();
+    expect(sentIds({ requests: page.relay.requests.slice(requests) })).toEqual([[left]]);
+    const played = page.tracker.start();
+    await advance(3_000);
+    up = true;
+    const before = page.relay.requests.length;
+    page.platform.background();
+    const [exit] = sentIds({ requests: page.relay.requests.slice(before) });
+    expect(exit).toEqual([played, left]); // the session that just ended leads
+    await settle();
+    expect(page.relay.recorded.get(left)?.durationSeconds).toBe(2);
+    expect(page.relay.recorded.get(played)?.durationSeconds).toBe(3);
+  });
+
+  it('a session read by many flushes that failed is held once: the exit still carries it and the session that just ended', async () => {
+    const page = onPage();
+    let down = true;
+    page.relay.intercept(() => (down ? errorAnswer(503, 'UNAVAILABLE', 'the relay is down') : undefined));
+    await settle();
+    const waiting = page.tracker.start();
+    await advance(2_000);
+    await page.tracker.stop();
+    // Each manual flush reads it again (and is refused): 1000 reads of its ~150 bytes would pass 64 KiB if each were counted.
+    for (let flush = 0; flush < 1_000; flush++) await page.tracker.flush();
+    const played = page.tracker.start();
+    await advance(2_000);
+    down = false;
+    const before = page.relay.requests.length;
+    page.platform.background();
+    const [exit] = sentIds({ requests: page.relay.requests.slice(before) });
+    expect(exit).toEqual([played, waiting]);
+  });
+
   it('keeps the session in storage when the request is lost; the next visit sends it, and a repeat is SKIPPED', async () => {
     const page = onPage();
     await settle();
