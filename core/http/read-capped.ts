@@ -1,7 +1,7 @@
 /**
  * Reading a request body with a byte cap that counts the bytes that actually arrive, so a missing or lying
- * `Content-Length` cannot get a larger body past it. The relay, the webhook receiver and the emulator read with it,
- * and `CampaignServer` the service's answers.
+ * `Content-Length` cannot get a larger body past it, and within a deadline. The relay, the webhook receiver and the
+ * emulator read with it, and `CampaignServer` the service's answers.
  */
 import { SERVICE_MAX_BODY_BYTES } from '../schema/json-limits.js';
 
@@ -38,6 +38,24 @@ export async function readCapped(request: Pick<Request, 'headers' | 'body'>, max
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/** What a body read still under way at its deadline rejects with ({@link readWithin}). */
+export class BodyTimeout extends Error {}
+
+/**
+ * `read`'s outcome, given a signal that aborts it with a {@link BodyTimeout} once `timeoutMs` pass: a body that trickles
+ * in (or stalls) no longer holds its request open. The relay's and the webhook receiver's one body deadline.
+ * @throws BodyTimeout at the deadline; what `read` throws
+ */
+export async function readWithin<T>(timeoutMs: number, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new BodyTimeout()), timeoutMs);
+  try {
+    return await read(deadline.signal);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 /** Rejects with the signal's reason once it aborts, cancelling the read so the stream is released. */

@@ -4,6 +4,7 @@
  * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
  * the text before it is parsed.
  */
+import { BodyTimeout, readWithin } from '../http/read-capped.js';
 import { MAX_JSON_DEPTH, nestsDeeperThan, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
@@ -65,9 +66,6 @@ export function utf8Text(bytes: Uint8Array | ArrayBuffer): string | undefined {
   }
 }
 
-/** Thrown into the read when the time-out ends it. */
-class BodyTimeout extends Error {}
-
 /**
  * Reads and parses a JSON request body of at most `maxBytes` bytes, arriving within `timeoutMs`.
  * Answers 400 `BAD_REQUEST` for a wrong content type, an empty body, bytes that are not UTF-8 or text
@@ -83,16 +81,12 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
   if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
   const { maxBytes, timeoutMs } = limits;
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new BodyTimeout()), timeoutMs);
   let bytes: Uint8Array | undefined;
   try {
-    bytes = await bodyBytes(request, maxBytes, deadline.signal);
+    bytes = await readWithin(timeoutMs, (signal) => bodyBytes(request, maxBytes, signal));
   } catch (error) {
     if (error instanceof BodyTimeout) return fail(timedOut(timeoutMs));
     return fail(errorResponse(400, 'BAD_REQUEST', 'The body could not be read')); // the client went away mid-body
-  } finally {
-    clearTimeout(timer);
   }
   if (bytes === undefined) return fail(tooLarge(maxBytes));
   const text = utf8Text(bytes);

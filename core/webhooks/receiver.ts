@@ -4,7 +4,7 @@
  * @see spec "Events", DESIGN sections 8 and 10
  */
 import EventEmitter from 'eventemitter3';
-import { DEFAULT_BODY_LIMIT_BYTES, readCapped } from '../http/read-capped.js';
+import { BodyTimeout, DEFAULT_BODY_LIMIT_BYTES, readCapped, readWithin } from '../http/read-capped.js';
 import type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventOf } from '../schema/events.js';
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
@@ -64,9 +64,6 @@ export const DEFAULT_WEBHOOK_MAX_BODY_BYTES = DEFAULT_BODY_LIMIT_BYTES;
 
 /** Default of {@link WebhookReceiverOptions.bodyTimeoutMs}. */
 export const DEFAULT_WEBHOOK_BODY_TIMEOUT_MS = 10_000;
-
-/** What the body's read time-out aborts the read with. */
-const BODY_TIMED_OUT = Symbol('webhook body timed out');
 
 /**
  * What each receiver event passes to its listeners: one entry per known event type; `unknown` for an event
@@ -175,16 +172,12 @@ export class WebhookReceiver {
       return json(500, { error: 'body_already_read', message: error.message });
     }
     let payload: Uint8Array | undefined;
-    const deadline = new AbortController();
-    const timer = setTimeout(() => deadline.abort(BODY_TIMED_OUT), bodyTimeoutMs);
     try {
-      payload = await readCapped(request, maxBodyBytes, deadline.signal);
+      payload = await readWithin(bodyTimeoutMs, (signal) => readCapped(request, maxBodyBytes, signal));
     } catch (error) {
       // What the sender still sends is not read: the connection is closed once answered, as the relay's 408 closes it.
-      if (error === BODY_TIMED_OUT) return json(408, { error: 'body_timeout' }, { connection: 'close' });
+      if (error instanceof BodyTimeout) return json(408, { error: 'body_timeout' }, { connection: 'close' });
       return json(400, { error: 'unreadable_body' });
-    } finally {
-      clearTimeout(timer);
     }
     if (payload === undefined) return json(413, { error: 'payload_too_large' });
     try {

@@ -124,7 +124,7 @@ namespace GameCampaignSdk
             if (clock == null) return;
             Track(running.Save(clock.Record(Now())));
             // A session held in memory (its write failed) is written again: storage with room again keeps it past a crash in the
-            // foreground (core/tracker/tracker.ts checkpoint; found by p47, scenario storage-returns-held-checkpoint-kill.json).
+            // foreground (core/tracker/tracker.ts checkpoint; found by p47, scenario storage-returns-held-written-at-checkpoint.json).
             Track(queue.PersistHeld());
         }
 
