@@ -196,6 +196,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
     if ('stop' in step) return finish(game.tracker.stop(), 'stop()');
     if ('flush' in step) return finish(game.tracker.flush(), 'flush()');
     if ('optOut' in step) return finish(game.tracker.setOptOut(step.optOut), 'setOptOut()');
+    if ('optOutAndLeave' in step) {
+      // In one task: the switch's promise is left to run (a hidden page and a backgrounded React Native app still run JavaScript).
+      void game.tracker.setOptOut(step.optOutAndLeave).catch(() => undefined);
+      return running('optOutAndLeave').platform.background();
+    }
     if ('erase' in step) return finish(game.tracker.deleteStoredData(), 'deleteStoredData()');
     await finish(game.dispose(), 'dispose()');
     current!.alive = false;

@@ -2,8 +2,9 @@
  * A phone's pause (csharp/ManagedSuspendProbe.cs on mono, JIT and full AOT): Unity runs no main-thread code while the
  * app is paused and the OS may kill it there, so what the pause keeps is on disk when OnApplicationPause returns.
  * Sessions held in memory (their writes refused by a full disk that has room again) are all written then, not only the
- * first; the next start-up sends each once. A desktop player with Run In Background on, whose frames go on without
- * focus, sends as the network returns there.
+ * first; the next start-up sends each once. A pause while a flush reads a long backlog from a slow disk still writes its
+ * checkpoint (the read goes in slices), and a choice switched off just before the pause is on disk by then. A desktop
+ * player with Run In Background on, whose frames go on without focus, sends as the network returns there.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,10 +23,21 @@ function played(exe: string, mode: 'jit' | 'full-aot'): void {
   expect(status, stderr).toBe(0);
   // Both held sessions on disk as the pause returns (before: the first only, the 7 s session lost with the app).
   // A desktop window behind another (Run In Background on) runs its frames: the network's return there sends at once.
-  expect(JSON.parse(stdout)).toEqual({ heldQueuedAtPause: 2, heldReceived: ['held-pause 5', 'held-pause 7'], heldLeft: 0, unfocusedNetwork: '0 1 background' });
+  // The pause's checkpoint (20 s) written while a flush reads a long backlog from a slow disk (before: the 15 s one, the
+  // pause's write behind the whole read). A choice switched off just before the pause is stored by then (before: not, and
+  // the next launch recorded and sent).
+  expect(JSON.parse(stdout)).toEqual({
+    heldQueuedAtPause: 2,
+    heldReceived: ['held-pause 5', 'held-pause 7'],
+    heldLeft: 0,
+    slowReadPausedPlayedMs: 20000,
+    optOutAtPause: 'opted out',
+    optOutReceived: 0,
+    unfocusedNetwork: '0 1 background',
+  });
 }
 
-it('a phone paused and killed with two sessions held in memory: both written before the pause returns, both sent', () => played(probe(), 'jit'), 120_000);
+it('a phone paused and killed: held sessions, the checkpoint behind a long read and a choice just switched off are on disk as the pause returns', () => played(probe(), 'jit'), 120_000);
 
 // iOS and IL2CPP players run no JIT: the same fully ahead of time.
 it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);

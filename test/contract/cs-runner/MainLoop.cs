@@ -62,6 +62,27 @@ internal sealed class MainLoop : SynchronizationContext
         }
     }
 
+    /// <summary>Runs posted work until <paramref name="reached"/> holds (checked between callbacks and as file work progresses), file work left under way.</summary>
+    internal void RunUntil(Func<bool> reached)
+    {
+        var deadline = DateTime.UtcNow.AddSeconds(60);
+        while (!reached())
+        {
+            KeyValuePair<SendOrPostCallback, object> next;
+            lock (gate)
+            {
+                if (posted.Count == 0)
+                {
+                    if (DateTime.UtcNow > deadline) throw new TimeoutException("not reached within 60 s");
+                    Monitor.Wait(gate, 10);
+                    continue;
+                }
+                next = posted.Dequeue();
+            }
+            next.Key(next.Value);
+        }
+    }
+
     /// <summary>Waits until no file work is under way, running nothing posted (a paused phone's main thread runs nothing).</summary>
     internal void SettleFiles()
     {

@@ -140,6 +140,11 @@ internal sealed partial class Scenario
             case "flush": Need(name); GameCall(); loop.Run(Tracker.Flush, name); return;
             case "advance": Advance((double)value); return;
             case "clock": wallOffsetMs += (double)value; return;
+            case "optOutAndLeave":
+                Need(name);
+                GameCall();
+                Tracker.SetOptOut((bool)value); // not awaited: the game leaves in the same frame, no main-thread turn between
+                goto case "background";
             case "background":
                 Need(name);
                 // Focus lost, then paused; on Android, Home pressed with the game's on-screen keyboard open sends the pause

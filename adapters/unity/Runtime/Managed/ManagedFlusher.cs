@@ -204,16 +204,11 @@ namespace GameCampaignSdk
         {
             var moved = clockMoved();
             var nowMs = DeviceClock.NowMs();
-            return IoQueue.Run(() =>
+            return IoQueue.RunEach(read, item => // in slices, as the read: a pause's checkpoint is written between two
             {
-                var batch = new List<QueuedSession>();
-                foreach (var item in read)
-                {
-                    var present = PresentFrame(item, moved, nowMs);
-                    present.Unsendable = Json.NestsDeeperThan(present.Session, SessionMaxDepth);
-                    batch.Add(present);
-                }
-                return batch;
+                var present = PresentFrame(item, moved, nowMs);
+                present.Unsendable = Json.NestsDeeperThan(present.Session, SessionMaxDepth);
+                return present;
             });
         }
 

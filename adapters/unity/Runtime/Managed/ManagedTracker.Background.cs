@@ -61,7 +61,8 @@ namespace GameCampaignSdk
             Track(queue.PersistHeld());
             // Android and iOS may kill the paused app without another message, so the checkpoint asked for just now is
             // written before OnApplicationPause returns (bounded: a slow disk is not waited out), and only it: the
-            // background flush's reads (a thousand files at a long queue) are asked for after the wait, not waited for.
+            // background flush's reads (a thousand files at a long queue) are asked for after the wait, not waited for, and
+            // a flush reading (or deleting) them already is ahead of it by one slice only (IoQueue.RunEach).
             // assumed: up to 1 s of the pause is the OS's to give (Android's onPause, iOS's willResignActive).
             IoQueue.WaitFor(IoQueue.Mark, BackgroundWaitMs);
             RequestFlush(FlushTrigger.Background);

@@ -265,7 +265,11 @@ namespace GameCampaignSdk
             choiceMade = true;
             if (optOut) ForgetContinuation();
             if (optOut && clock != null) End("stop", "opted-out");
-            var stored = StoreChoice(optOut);
+            // Asked for at once, behind the file work already asked for (the ended session's) on the in-order IoQueue: a game
+            // paused in this frame (the player switched off, then left) has it on disk when OnApplicationPause returns.
+            // Found by p48 (managed-suspend.test.ts): written only after that work settled, a main-thread turn a paused app
+            // never runs, the choice was lost with a kill there and the next launch recorded and sent the player's play.
+            var stored = running.WriteOptOut(optOut);
             switchStored = stored;
             try { await stored; }
             catch (Exception error)
@@ -274,12 +278,6 @@ namespace GameCampaignSdk
                 throw new GameCampaignException(new ErrorInfo { Name = "StorageError", Code = "STORAGE_ERROR", Message = "The choice holds for this run but could not be stored: " + error.Message });
             }
             if (!optOut) RequestFlush(FlushTrigger.Manual);
-        }
-
-        private async Task StoreChoice(bool optOut)
-        {
-            await Settled();
-            await running.WriteOptOut(optOut);
         }
 
         /// <summary>Erases this player's running session and queue on this device (each <c>dropped</c>, <c>erased</c>); keeps the opt-out choice.</summary>

@@ -262,12 +262,8 @@ namespace GameCampaignSdk
                 if (index.TryGetValue(key, out entry)) wanted.Add(new KeyValuePair<string, Entry>(key, entry));
             }
             var damaged = new List<string>();
-            var sessions = await IoQueue.Run(() =>
-            {
-                var read = new List<Dictionary<string, object>>();
-                foreach (var pair in wanted) read.Add(pair.Value.Held ?? TrackerFiles.Read(Path.Combine(folder.QueueDir, pair.Key), QueuedFile, damaged));
-                return read;
-            });
+            // In slices (IoQueue.RunEach): a pause's checkpoint asked for while a thousand files are read is written between two.
+            var sessions = await IoQueue.RunEach(wanted, pair => pair.Value.Held ?? TrackerFiles.Read(Path.Combine(folder.QueueDir, pair.Key), QueuedFile, damaged));
             var found = new List<QueuedSession>();
             for (var i = 0; i < wanted.Count; i++)
             {
@@ -384,24 +380,23 @@ namespace GameCampaignSdk
             if (keys.Count == 0) return removed;
             var failures = new List<Exception>();
             var undeletable = new List<string>();
-            var deleted = await IoQueue.Run(() =>
+            // In slices, as Read: a thousand deletes do not hold a pause's checkpoint back.
+            var outcomes = await IoQueue.RunEach(keys, key =>
             {
-                var done = new List<string>();
-                foreach (var key in keys)
+                try
                 {
-                    try
-                    {
-                        TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
-                        done.Add(key);
-                    }
-                    catch (Exception error)
-                    {
-                        failures.Add(error);
-                        if (settled) undeletable.Add(key);
-                    }
+                    TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
+                    return true;
                 }
-                return done;
+                catch (Exception error)
+                {
+                    failures.Add(error);
+                    if (settled) undeletable.Add(key);
+                    return false;
+                }
             });
+            var deleted = new List<string>();
+            for (var i = 0; i < keys.Count; i++) if (outcomes[i]) deleted.Add(keys[i]);
             foreach (var key in keys) inFlight.Remove(key);
             foreach (var key in undeletable) undeleted[key] = index.ContainsKey(key) && index[key].Held != null ? index[key].SessionId : null;
             deleted.AddRange(undeletable);

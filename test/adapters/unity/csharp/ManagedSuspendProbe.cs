@@ -5,6 +5,8 @@
 // test/adapters/unity/managed-suspend.test.ts checks. args: device folder.
 using System;
 using System.Collections.Generic;
+using System.IO;
+using System.Threading;
 using GameCampaignSdk;
 using UnityEngine;
 
@@ -18,6 +20,8 @@ internal static class ManagedSuspendProbe
     {
         ProbeDevice.Open(args[0]);
         HeldSessionsAtPause();
+        PauseWhileLongQueueIsRead();
+        OptOutJustBeforePause();
         NetworkBackWhileUnfocused();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
@@ -87,5 +91,83 @@ internal static class ManagedSuspendProbe
         received.Sort((a, b) => a.DurationSeconds.CompareTo(b.DurationSeconds));
         Report["heldReceived"] = Json.Write(received, session => (object)(session.Player + " " + session.DurationSeconds));
         Report["heldLeft"] = (double)(TrackerFiles.JsonFiles(folder.QueueDir).Count + TrackerFiles.JsonFiles(folder.RunningDir).Count);
+    }
+    /// <summary>
+    /// A slow phone with a long backlog (400 queued sessions, each file read taking 20 ms) gets the network back and its
+    /// flush starts reading them; the player leaves 20 s into a session (its last checkpoint at 15 s) and the OS kills the
+    /// paused game. The pause's checkpoint is on disk when OnApplicationPause returns: the next start-up recovers 20 s.
+    /// Before (found by p48), the flush read all 400 files in one file job, ahead of the pause's write: the pause gave up
+    /// waiting after 1 s and the kill lost the 5 s played since the checkpoint.
+    /// </summary>
+    private static void PauseWhileLongQueueIsRead()
+    {
+        UnityProcess.Start(Loop);
+        Application.MobilePlatform = true;
+        Application.Reachability = NetworkReachability.NotReachable;
+        Init("slow-read");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "slow-read");
+        var queued = TrackerFiles.JsonFiles(folder.QueueDir)[0];
+        var text = File.ReadAllText(Path.Combine(folder.QueueDir, queued));
+        var sessionId = queued.Substring(13, queued.Length - 13 - ".json".Length);
+        for (var i = 1; i < 400; i++)
+        {
+            var copy = RandomIds.SessionId();
+            File.WriteAllText(Path.Combine(folder.QueueDir, i.ToString("D12") + "-" + copy + ".json"), text.Replace(sessionId, copy));
+        }
+        UnityProcess.Start(Loop); // a later launch lists the backlog
+        Application.MobilePlatform = true;
+        Init("slow-read");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(20000);
+        var reading = new ManualResetEventSlim();
+        TrackerFiles.Observer = (operation, path) =>
+        {
+            if (operation != "read" || !path.StartsWith(folder.QueueDir, StringComparison.Ordinal)) return;
+            reading.Set();
+            Thread.Sleep(20); // a slow phone's flash
+        };
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        ManagedLifecycle.Instance.Update(); // a frame sees the network back: the flush starts reading the backlog
+        Loop.RunUntil(() => reading.IsSet);
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true); // no main-thread turn after it: the OS kills the paused app
+        var record = Json.Obj(Json.Parse(File.ReadAllText(TrackerFiles.JsonFiles(folder.RunningDir).ConvertAll(name => Path.Combine(folder.RunningDir, name))[0])));
+        Report["slowReadPausedPlayedMs"] = Json.Num(record, "playedMs");
+        TrackerFiles.Observer = null;
+        Loop.SettleFiles(); // the killed process's worker ends its read
+        UnityProcess.Start(Loop);
+    }
+
+    /// <summary>
+    /// The player switches recording off in a settings screen and at once leaves the game (the same frame), which the OS
+    /// then kills while paused: the choice is on disk when OnApplicationPause returns, so the next launch records nothing.
+    /// Before (found by p48), the choice's write was asked for only after the ended session's record was deleted, in a
+    /// later main-thread turn that a paused app never runs: the next launch recorded and sent the player's play again.
+    /// </summary>
+    private static void OptOutJustBeforePause()
+    {
+        UnityProcess.Start(Loop);
+        Application.MobilePlatform = true;
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Init("opt-out-pause");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(5000);
+        Tracker.SetOptOut(true); // not awaited: the game leaves in the same frame
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        Loop.SettleFiles();
+        UnityProcess.Start(Loop); // killed while paused
+        Application.MobilePlatform = true;
+        Init("opt-out-pause");
+        string started = null;
+        Loop.Run(async () => started = await Tracker.Start(), "start");
+        ProbeDevice.Pass(5000);
+        Loop.Run(Tracker.Stop, "stop");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["optOutAtPause"] = started == "" ? "opted out" : "recording";
+        Report["optOutReceived"] = (double)Relay.Received.FindAll(session => session.Player == "opt-out-pause").Count;
     }
 }
