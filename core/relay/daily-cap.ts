@@ -1,7 +1,7 @@
 /**
- * The optional per-user daily play-time cap: at most so many seconds of play per user per UTC day, counted
- * with rate-limiter-flexible in the same kind of store as the rate limits (memory for one relay, Redis for a
- * fleet, so every relay counts against one budget).
+ * The optional per-user daily play-time cap: at most so many seconds of play per user per UTC day, counted in
+ * this process's memory by UTC day for one relay ({@link DayCounts}), or with rate-limiter-flexible in Redis for a
+ * fleet, so every relay counts against one budget.
  * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
  */
 import { sha256 } from '@noble/hashes/sha2.js';
