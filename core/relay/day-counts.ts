@@ -37,6 +37,8 @@ export interface KeyBudget {
   held: number;
   readonly max: number;
   warned?: boolean;
+  /** Each sharing store's sweep: any call sweeps them all, so keys a store no longer gets calls for are freed too. */
+  sweeps?: Array<() => void>;
 }
 
 /** What a call names besides its key: the UTC day it counts for (days since 1970-01-01). */
@@ -68,7 +70,9 @@ export class DayCounts {
     private readonly maxSessionAgeMs: number,
     private readonly budget: KeyBudget,
     private readonly now: () => number = () => Date.now(),
-  ) {}
+  ) {
+    (budget.sweeps ??= []).push(() => this.#dropPast());
+  }
 
   async get(key: string, options: DayOption): Promise<Pick<RateLimiterRes, 'consumedPoints'> | null> {
     this.#sweep();
@@ -98,8 +102,12 @@ export class DayCounts {
     if (day && before !== undefined) day.set(key, before - points);
   }
 
-  /** Drops the days no session can be accepted on any more (their last instant older than the maximum age). */
   #sweep(): void {
+    for (const sweep of this.budget.sweeps ?? []) sweep();
+  }
+
+  /** Drops the days no session can be accepted on any more (their last instant older than the maximum age). */
+  #dropPast(): void {
     // Day D is kept while now <= its end + the maximum age + the margin.
     const from = Math.ceil((this.now() - this.maxSessionAgeMs - DAY_COUNTS_MARGIN_MS) / DAY_MS) - 1;
     if (from <= this.#sweptFrom) return;

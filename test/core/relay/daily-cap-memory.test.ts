@@ -95,6 +95,20 @@ describe('the daily cap in memory: at most maxKeysInMemory keys', () => {
     expect((await send([played(Date.now() - 120_000, 60, 'g3')], 'g3')).results).toEqual(['SUCCESS']);
   });
 
+  it("frees the other store's past days too (the marks), so a budget full of them takes new players again", async () => {
+    let now = MIDNIGHT + 3_600_000;
+    const budget = { held: 0, max: 3 };
+    const counts = new DayCounts(3600, DEFAULT_MAX_SESSION_AGE_MS, budget, () => now);
+    const marks = new DayCounts(1, DEFAULT_MAX_SESSION_AGE_MS, budget, () => now);
+    for (const mark of ['s-1', 's-2', 's-3']) await marks.consume(`${mark}:20522`, 1, { day: 20522 });
+    await expect(counts.consume('bob:2026-03-10', 60, { day: 20522 })).rejects.toBeInstanceOf(DayCountsFullError);
+    // The marks store gets no call (no session is kept while every take is refused): the counts' sweep frees its days.
+    now = MIDNIGHT + DAY + DEFAULT_MAX_SESSION_AGE_MS + DAY_COUNTS_MARGIN_MS + 1;
+    const today = Math.floor(now / DAY);
+    await expect(counts.consume('bob:today', 60, { day: today })).resolves.toMatchObject({ consumedPoints: 60 });
+    expect(budget.held).toBe(1);
+  });
+
   it('never lets a full memory take seconds for a player it cannot count', async () => {
     const counts = new DayCounts(100, DEFAULT_MAX_SESSION_AGE_MS, { held: 0, max: 1 }, () => MIDNIGHT);
     await counts.consume('a:2026-03-10', 100, { day: 20522 });
