@@ -7,7 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { RateLimiterRedis } from './limiters.js';
-import { DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
+import { DAY_COUNTS_MARGIN_MS, DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
 import { DEFAULT_STORE_TIMEOUT_MS, storeDisconnected, withStoreDeadline } from './store-connection.js';
 
@@ -89,6 +89,8 @@ export class DailyPlaytimeCap {
   readonly #kept: CapLimiter;
   readonly #seconds: number;
   readonly #storeClient: unknown;
+  readonly #maxSessionAgeMs: number;
+  readonly #now: () => number;
 
   /**
    * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day, so a
@@ -106,8 +108,10 @@ export class DailyPlaytimeCap {
     if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`dailyPlaytimeCap.maxKeysInMemory must be a whole number >= 1, got ${String(maxKeys)}`);
     this.#seconds = seconds;
     this.#storeClient = options.storeClient;
-    // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
-    const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
+    this.#maxSessionAgeMs = maxSessionAgeMs;
+    this.#now = now;
+    // Each Redis key is made with the life {@link #on} gives it; this is rate-limiter-flexible's required default.
+    const duration = Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS;
     const keyPrefix = options.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX;
     // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
     // The day's counts give a late take back (withStoreDeadline); a late mark stays, its seconds being kept.
@@ -134,7 +138,7 @@ export class DailyPlaytimeCap {
           await this.giveBack(taken);
           return undefined;
         }
-        await this.#limiter.consume(share.key, share.seconds, share);
+        await this.#limiter.consume(share.key, share.seconds, this.#on(share));
         taken.push(share);
       } catch (rejection) {
         if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
@@ -172,7 +176,7 @@ export class DailyPlaytimeCap {
           await this.giveBack(taken);
           return this.#takeEach(userId, sessions);
         }
-        await this.#limiter.consume(total.key, total.seconds, total);
+        await this.#limiter.consume(total.key, total.seconds, this.#on(total));
         taken.push(total);
       } catch (rejection) {
         if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
@@ -187,6 +191,17 @@ export class DailyPlaytimeCap {
   }
 
   /**
+   * What a store call names besides its key: the UTC day (DayCounts keeps keys by it) and, for a key Redis makes, its
+   * life in seconds (rate-limiter-flexible's `customDuration`, set when the key is made): until no session on that day
+   * can be accepted, as in memory. Was the maximum age + 2 days from the key's first take: a day first counted by a
+   * late session stayed up to twice as long, and a `clockSkewMs` over a day let a future day's count expire early.
+   */
+  #on(share: Taken): DayOption & { customDuration: number } {
+    const untilMs = (share.day + 1) * DAY_MS + this.#maxSessionAgeMs + DAY_COUNTS_MARGIN_MS - this.#now();
+    return { day: share.day, customDuration: Math.max(1, Math.ceil(untilMs / 1000)) }; // 0 would be "never expires"
+  }
+
+  /**
    * True when `seconds` more fit the day's budget as it stands. Read before taking: a take that does not fit is
    * counted by the store until it is given back, and a session of the same player taken in between would be
    * FAILED for good over seconds that were never recorded. A take that fits here may still be refused by one taken
@@ -194,7 +209,7 @@ export class DailyPlaytimeCap {
    * @throws the store's error when it cannot be reached
    */
   async #fits(share: Taken): Promise<boolean> {
-    const counted = await this.#limiter.get(share.key, share);
+    const counted = await this.#limiter.get(share.key, this.#on(share));
     return (counted?.consumedPoints ?? 0) + share.seconds <= this.#seconds;
   }
 
@@ -220,7 +235,7 @@ export class DailyPlaytimeCap {
     if (storeDisconnected(this.#storeClient)) return;
     const again = await Promise.all(
       taken.map((share) =>
-        this.#kept.consume(`${markOf(sessionId)}:${share.day}`, 1, share).then(
+        this.#kept.consume(`${markOf(sessionId)}:${share.day}`, 1, this.#on(share)).then(
           () => undefined,
           // A refused point (a result, not an Error) is a session already kept for that day.
           (rejection: unknown) => (rejection instanceof Error || typeof rejection !== 'object' || rejection === null ? undefined : share),
@@ -233,7 +248,7 @@ export class DailyPlaytimeCap {
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
   async giveBack(taken: readonly Taken[]): Promise<void> {
     if (storeDisconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
-    await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds, share).catch(() => undefined)));
+    await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds, this.#on(share)).catch(() => undefined)));
   }
 }
 
