@@ -1,24 +1,18 @@
 /**
- * The optional per-user daily play-time cap: at most so many seconds of play per user per UTC day, counted
- * with rate-limiter-flexible in the same kind of store as the rate limits (memory for one relay, Redis for a
- * fleet, so every relay counts against one budget).
+ * The optional per-user daily play-time cap: at most so many seconds of play per user per UTC day, counted in
+ * this process's memory by UTC day for one relay ({@link DayCounts}), or with rate-limiter-flexible in Redis for a
+ * fleet, so every relay counts against one budget.
  * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
  */
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
-import type { RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RateLimiterMemory, RateLimiterRedis } from './limiters.js';
+import { RateLimiterRedis } from './limiters.js';
+import { DAY_COUNTS_MARGIN_MS, DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
 import { DEFAULT_STORE_TIMEOUT_MS, storeDisconnected, withStoreDeadline } from './store-connection.js';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 const DAY_SECONDS = DAY_MS / 1000;
-
-/**
- * The longest a `RateLimiterMemory` key can live: it expires keys with `setTimeout`, whose delay wraps
- * (to 1 ms) above 2^31-1 ms, about 24.8 days.
- */
-const MAX_MEMORY_KEY_SECONDS = Math.floor((2 ** 31 - 1) / 1000);
 
 /** No user plays more than a day's seconds in a UTC day: the largest cap, and the default. */
 export const MAX_DAILY_PLAYTIME_SECONDS = DAY_SECONDS;
@@ -40,6 +34,22 @@ export interface DailyPlaytimeCapOptions {
    * shares one Redis its own, or their players' counts mix. @defaultValue 'game-campaign-playtime-day'
    */
   keyPrefix?: string;
+  /**
+   * Without `storeClient`: the most keys the cap holds in this process's memory, player-days counted plus sessions
+   * marked (about 110 B each). A day's keys are dropped once no session on it can be accepted (`maxSessionAgeMs` after
+   * the day). When full, a session of a player not yet counted that day is answered 503 with `Retry-After` (the client
+   * keeps it and sends it again), never FAILED nor let past the cap; players already counted that day go on; warned
+   * once (`console.warn`). @defaultValue 2000000 (about 220 MB at most)
+   * @throws RangeError from `createRelay` when it is not a whole number >= 1
+   */
+  maxKeysInMemory?: number;
+}
+
+/** The part of a limiter the cap calls; each call names the UTC day it counts for ({@link DayCounts} keeps keys by it). */
+interface CapLimiter {
+  get(key: string, options: DayOption): Promise<{ consumedPoints: number } | null>;
+  consume(key: string, points: number, options: DayOption): Promise<unknown>;
+  reward(key: string, points: number, options: DayOption): Promise<unknown>;
 }
 
 /** The default of {@link DailyPlaytimeCapOptions.keyPrefix}. */
@@ -55,7 +65,7 @@ interface Share {
   seconds: number;
 }
 /** Seconds taken from a budget, of one session or of a batch's sessions together. */
-type Taken = Pick<Share, 'key' | 'seconds'>;
+type Taken = Share;
 
 /** What {@link DailyPlaytimeCap.take} took, to give back when the service does not record the session. */
 export type CapTaken = readonly Share[];
@@ -68,7 +78,7 @@ export type CapTaken = readonly Share[];
  * once, also when the service recorded it and its answer was lost.
  */
 export class DailyPlaytimeCap {
-  readonly #limiter: RateLimiterAbstract;
+  readonly #limiter: CapLimiter;
   /**
    * One point per session and day whose seconds were kept (`<sessionId>:<day number>`, see {@link markOf}): a second
    * keep finds it taken. Not per user: a session id names one recorded session, whoever sends it (the spec's
@@ -76,32 +86,40 @@ export class DailyPlaytimeCap {
    * that says so, since a fleet keeps one per session recorded (~165 B of Redis each with UUIDs, measured on Redis
    * 7.0; 197 B with the user's id and an ISO date in it).
    */
-  readonly #kept: RateLimiterAbstract;
+  readonly #kept: CapLimiter;
   readonly #seconds: number;
   readonly #storeClient: unknown;
+  readonly #maxSessionAgeMs: number;
+  readonly #now: () => number;
 
   /**
-   * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day
-   * (in memory: at most about 24.8 days), so a late (offline) session cannot find its day's budget reset
+   * @param maxSessionAgeMs - the relay's maximum session age: a day's count is kept that long after the day, so a
+   * late (offline) session cannot find its day's budget reset
    * @param storeTimeoutMs - the longest one call to a Redis store may take ({@link withStoreDeadline})
-   * @throws RangeError when `seconds` is not a whole number from 1 to 86400
+   * @param now - the clock of the counts in memory, ms since the epoch
+   * @throws RangeError when `seconds` is not a whole number from 1 to 86400, or `maxKeysInMemory` not one >= 1
    */
-  constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS) {
+  constructor(options: DailyPlaytimeCapOptions, maxSessionAgeMs: number, storeTimeoutMs = DEFAULT_STORE_TIMEOUT_MS, now: () => number = () => Date.now()) {
     const seconds = options.seconds ?? MAX_DAILY_PLAYTIME_SECONDS;
     if (!Number.isSafeInteger(seconds) || seconds < 1 || seconds > MAX_DAILY_PLAYTIME_SECONDS) {
       throw new RangeError(`dailyPlaytimeCap.seconds must be a whole number from 1 to ${MAX_DAILY_PLAYTIME_SECONDS}`);
     }
+    const maxKeys = options.maxKeysInMemory ?? DEFAULT_MAX_KEYS_IN_MEMORY;
+    if (!Number.isSafeInteger(maxKeys) || maxKeys < 1) throw new RangeError(`dailyPlaytimeCap.maxKeysInMemory must be a whole number >= 1, got ${String(maxKeys)}`);
     this.#seconds = seconds;
     this.#storeClient = options.storeClient;
-    // 0 is rate-limiter-flexible's "never expires", for a relay that takes sessions of any age.
-    const duration = Number.isFinite(maxSessionAgeMs) ? Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS : 0;
+    this.#maxSessionAgeMs = maxSessionAgeMs;
+    this.#now = now;
+    // Each Redis key is made with the life {@link #on} gives it; this is rate-limiter-flexible's required default.
+    const duration = Math.ceil(maxSessionAgeMs / 1000) + 2 * DAY_SECONDS;
     const keyPrefix = options.keyPrefix ?? DEFAULT_DAILY_CAP_KEY_PREFIX;
     // The kept sessions' marks live as long as their day's count: a retry is never counted again while the day is.
     // The day's counts give a late take back (withStoreDeadline); a late mark stays, its seconds being kept.
-    const store = (points: number, prefix: string, undoLateConsume: boolean) =>
+    // In memory the counts and the marks share one budget of keys, each day's dropped when its sessions can no longer come.
+    const budget: KeyBudget = { held: 0, max: maxKeys };
+    const store = (points: number, prefix: string, undoLateConsume: boolean): CapLimiter =>
       options.storeClient === undefined
-        ? // assumed: in memory a day's count lives at most ~24.8 days (the timer limit); Redis keeps it the full age.
-          new RateLimiterMemory({ points, keyPrefix: prefix, duration: duration === 0 ? MAX_MEMORY_KEY_SECONDS : Math.min(duration, MAX_MEMORY_KEY_SECONDS) })
+        ? new DayCounts(points, maxSessionAgeMs, budget, now)
         : withStoreDeadline(new RateLimiterRedis({ points, keyPrefix: prefix, duration, storeClient: options.storeClient }), storeTimeoutMs, undoLateConsume);
     this.#limiter = store(seconds, keyPrefix, true);
     this.#kept = store(1, `${keyPrefix}-kept`, false);
@@ -116,11 +134,11 @@ export class DailyPlaytimeCap {
     const taken: Share[] = [];
     for (const share of dayShares(userId, session)) {
       try {
-        if (!(await this.#fits(share.key, share.seconds))) {
+        if (!(await this.#fits(share))) {
           await this.giveBack(taken);
           return undefined;
         }
-        await this.#limiter.consume(share.key, share.seconds);
+        await this.#limiter.consume(share.key, share.seconds, this.#on(share));
         taken.push(share);
       } catch (rejection) {
         if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
@@ -145,27 +163,42 @@ export class DailyPlaytimeCap {
   async takeBatch(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
     if (storeDisconnected(this.#storeClient)) throw new Error('The daily cap store is disconnected');
     const shares = sessions.map((session) => dayShares(userId, session));
-    const totals = new Map<string, number>();
-    for (const share of shares.flat()) totals.set(share.key, (totals.get(share.key) ?? 0) + share.seconds);
+    const totals = new Map<string, Taken>();
+    for (const share of shares.flat()) {
+      const total = totals.get(share.key);
+      if (total) total.seconds += share.seconds;
+      else totals.set(share.key, { ...share });
+    }
     const taken: Taken[] = [];
-    for (const [key, seconds] of totals) {
+    for (const total of totals.values()) {
       try {
-        if (!(await this.#fits(key, seconds))) {
+        if (!(await this.#fits(total))) {
           await this.giveBack(taken);
           return this.#takeEach(userId, sessions);
         }
-        await this.#limiter.consume(key, seconds);
-        taken.push({ key, seconds });
+        await this.#limiter.consume(total.key, total.seconds, this.#on(total));
+        taken.push(total);
       } catch (rejection) {
         if (rejection instanceof Error || typeof rejection !== 'object' || rejection === null) {
           await this.giveBack(taken);
           throw rejection;
         }
-        await this.giveBack([...taken, { key, seconds }]);
+        await this.giveBack([...taken, total]);
         return this.#takeEach(userId, sessions);
       }
     }
     return shares;
+  }
+
+  /**
+   * What a store call names besides its key: the UTC day (DayCounts keeps keys by it) and, for a key Redis makes, its
+   * life in seconds (rate-limiter-flexible's `customDuration`, set when the key is made): until no session on that day
+   * can be accepted, as in memory. Was the maximum age + 2 days from the key's first take: a day first counted by a
+   * late session stayed up to twice as long, and a `clockSkewMs` over a day let a future day's count expire early.
+   */
+  #on(share: Taken): DayOption & { customDuration: number } {
+    const untilMs = (share.day + 1) * DAY_MS + this.#maxSessionAgeMs + DAY_COUNTS_MARGIN_MS - this.#now();
+    return { day: share.day, customDuration: Math.max(1, Math.ceil(untilMs / 1000)) }; // 0 would be "never expires"
   }
 
   /**
@@ -175,9 +208,9 @@ export class DailyPlaytimeCap {
    * at the same moment (then both truly did not fit).
    * @throws the store's error when it cannot be reached
    */
-  async #fits(key: string, seconds: number): Promise<boolean> {
-    const counted = await this.#limiter.get(key);
-    return (counted?.consumedPoints ?? 0) + seconds <= this.#seconds;
+  async #fits(share: Taken): Promise<boolean> {
+    const counted = await this.#limiter.get(share.key, this.#on(share));
+    return (counted?.consumedPoints ?? 0) + share.seconds <= this.#seconds;
   }
 
   async #takeEach(userId: string, sessions: readonly BulkPlaytimeItem[]): Promise<Array<CapTaken | undefined>> {
@@ -202,7 +235,7 @@ export class DailyPlaytimeCap {
     if (storeDisconnected(this.#storeClient)) return;
     const again = await Promise.all(
       taken.map((share) =>
-        this.#kept.consume(`${markOf(sessionId)}:${share.day}`).then(
+        this.#kept.consume(`${markOf(sessionId)}:${share.day}`, 1, this.#on(share)).then(
           () => undefined,
           // A refused point (a result, not an Error) is a session already kept for that day.
           (rejection: unknown) => (rejection instanceof Error || typeof rejection !== 'object' || rejection === null ? undefined : share),
@@ -215,7 +248,7 @@ export class DailyPlaytimeCap {
   /** Gives back what {@link take} took (best effort: a store that went away keeps them until the key expires). */
   async giveBack(taken: readonly Taken[]): Promise<void> {
     if (storeDisconnected(this.#storeClient)) return; // not queued behind a reconnecting client: the answer would wait for it
-    await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds).catch(() => undefined)));
+    await Promise.all(taken.map((share) => this.#limiter.reward(share.key, share.seconds, this.#on(share)).catch(() => undefined)));
   }
 }
 

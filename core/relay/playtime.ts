@@ -13,6 +13,7 @@ import { checkedBatch, type CheckedBatch } from './batch-check.js';
 import { maxItemBytes, measureBatch, type BatchSize, type PlaytimeCoalescer } from './coalescer.js';
 import { clockShiftMs } from './device-clock.js';
 import { DAILY_CAP_ERROR, type CapTaken, type DailyPlaytimeCap } from './daily-cap.js';
+import { DayCountsFullError } from './day-counts.js';
 import { implausibility, policyRefusal, type AcceptSession, type PlausibilityRules } from './plausibility.js';
 import { RelayPlaytimeRequest } from './protocol.js';
 import { claimCopy, laterCopyAnswer, type CopyClaim } from './session-copies.js';
@@ -138,8 +139,9 @@ export async function answerPlaytime(body: unknown, user: { userId: string }, ro
     if (cap) {
       try {
         forwarded = await takeFromCap(cap, userId, candidates, results);
-      } catch {
-        return unavailableResponse('The play-time cap store is unavailable; retry later');
+      } catch (error) {
+        // The cap's memory full (DayCountsFullError): this player is not counted yet today, so not taken; the client retries.
+        return unavailableResponse(error instanceof DayCountsFullError ? error.message : 'The play-time cap store is unavailable; retry later');
       }
       if (signal?.aborted) {
         await giveBack(cap, forwarded);

@@ -9,6 +9,7 @@ import { WebhookVerificationError } from './errors.js';
 import { envValueProblem } from '../env-value.js';
 import type { HeaderReader } from './headers.js';
 import { base64Decode, bytesEqual, computeSignature, secretKey, signatureBytes, type SignedHeaders } from './signature.js';
+import { lostIdBytes, signedIdForms } from './delivery-id.js';
 
 /** What a scheme signs: one delivery. */
 export interface WebhookSignInput {
@@ -88,26 +89,36 @@ export const standardWebhooksScheme = {
       throw new WebhookVerificationError('timestamp_too_new', `webhook-timestamp is ${timestampSeconds - nowSeconds} s in the future (tolerance ${toleranceSeconds} s)`);
     }
 
-    const expected = [signatureBytes(secret, id, timestampSeconds, payload)];
-    // The header written otherwise than its seconds (`+N`, `N.0`, leading zeros): a sender may have signed its own text.
-    if (trimmed !== String(timestampSeconds)) expected.push(signatureBytes(secret, id, trimmed, payload));
     // A sender on the Standard Webhooks JavaScript library signs a Buffer body as `Buffer#toString()`, a byte that is
     // not UTF-8 as U+FFFD (standardwebhooks `Webhook.sign`), yet sends the bytes: that text is what `readEvent` reads,
     // so a signature over it authenticates exactly the event returned.
     const lossy = notUtf8(payload) ? asText.decode(payload) : undefined;
-    if (lossy !== undefined) expected.push(signatureBytes(secret, id, timestampSeconds, lossy));
+    // An id that is not ASCII, read both ways it may have been signed (delivery-id.ts): the same answer on every runtime.
+    const expected: Array<{ mac: Uint8Array; id: string }> = [];
+    for (const form of signedIdForms(id)) {
+      const signed = (times: number | string, body: string | Uint8Array) => expected.push({ mac: signatureBytes(secret, form.bytes, times, body), id: form.id });
+      signed(timestampSeconds, payload);
+      // The header written otherwise than its seconds (`+N`, `N.0`, leading zeros): a sender may have signed its own text.
+      if (trimmed !== String(timestampSeconds)) signed(trimmed, payload);
+      if (lossy !== undefined) signed(timestampSeconds, lossy);
+    }
     // Constant time per candidate, and every candidate is compared: no early exit on the first match.
-    let matched = false;
+    let matched: string | undefined;
     for (const entry of signatures.split(/\s+/)) {
       // A comma-joined repeat of the header (`v1,a, v1,b`) leaves a trailing comma; base64 never has one.
       const candidate = entry.replace(/,$/, '');
       if (!candidate.startsWith('v1,')) continue;
       // The signature's bytes, however the base64 is written (standard or URL-safe, padded or not).
       const bytes = signatureOf(candidate.slice(3));
-      for (const mac of expected) if (bytes && bytesEqual(bytes, mac)) matched = true;
+      for (const { mac, id: signedId } of expected) if (bytes && bytesEqual(bytes, mac)) matched ??= signedId;
     }
-    if (!matched) throw new WebhookVerificationError('invalid_signature', 'No webhook-signature entry matches the payload and secret: check the secret, and pass the raw body as received (JSON parsed and serialised again has other bytes)');
-    return { id, timestampSeconds };
+    if (matched === undefined) {
+      // workerd decodes header bytes that are not UTF-8 as U+FFFD: the id the sender signed cannot be read back there.
+      const lost = lostIdBytes(id) ? ' (webhook-id holds U+FFFD: bytes that are not UTF-8, which this runtime, as Cloudflare Workers does, decoded so, losing the id that was signed; ids in ASCII or UTF-8 verify on every runtime)' : '';
+      throw new WebhookVerificationError('invalid_signature', `No webhook-signature entry matches the payload and secret: check the secret, and pass the raw body as received (JSON parsed and serialised again has other bytes)${lost}`);
+    }
+    // The id the matched signature covers, read alike on every runtime (the replay key, and the event's id without one).
+    return { id: matched, timestampSeconds };
   },
 } satisfies WebhookScheme;
 

@@ -27,13 +27,15 @@ export function computeSignature(secret: string, id: string, timestampSeconds: n
   return `v1,${base64Encode(signatureBytes(secret, id, timestampSeconds, payload))}`;
 }
 
-/** The HMAC-SHA256 of one delivery (`id.timestamp.body`), as bytes. */
-export function signatureBytes(secret: string, id: string, timestampSeconds: number | string, payload: string | Uint8Array): Uint8Array {
+/** The HMAC-SHA256 of one delivery (`id.timestamp.body`), as bytes; an id given as text is signed as its UTF-8. */
+export function signatureBytes(secret: string, id: string | Uint8Array, timestampSeconds: number | string, payload: string | Uint8Array): Uint8Array {
   const body = typeof payload === 'string' ? encoder.encode(payload) : payload;
-  const prefix = encoder.encode(`${id}.${timestampSeconds}.`);
-  const content = new Uint8Array(prefix.length + body.length);
-  content.set(prefix);
-  content.set(body, prefix.length);
+  const idBytes = typeof id === 'string' ? encoder.encode(id) : id;
+  const rest = encoder.encode(`.${timestampSeconds}.`);
+  const content = new Uint8Array(idBytes.length + rest.length + body.length);
+  content.set(idBytes);
+  content.set(rest, idBytes.length);
+  content.set(body, idBytes.length + rest.length);
   return hmac(sha256, secretKey(secret), content);
 }
 

@@ -143,6 +143,25 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`))).toBeGreaterThan(30 * 86_400);
   });
 
+  // p48: a key lived the maximum age + 2 days from its first take, so a day first counted by a session sent late stayed
+  // in Redis up to twice as long as a session on it could come (a day 20 days back: 32 days more, for 11).
+  it("keeps a day's count and marks in Redis only until no session on that day can be accepted", async () => {
+    const keyPrefix = `playtime-life-${process.pid}-${Date.now()}`;
+    const relay = relayOverFakeService({ dailyPlaytimeCap: { seconds: 3600, storeClient: clients[0] as Redis, keyPrefix }, coalesceWindowMs: 0 }).relay;
+    const day = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 20 * 86_400_000;
+    const session = { sessionId: `life-${keyPrefix}`, userId: 'alice', durationSeconds: 60, startedAt: new Date(day + 3_600_000).toISOString(), endedAt: new Date(day + 3_660_000).toISOString() };
+    const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, 'alice')));
+    expect(answer.body.data.results[0].status).toBe('SUCCESS');
+    // The day's end + 30 days (the default age) + the 1-hour margin, from now: about 11 days.
+    const lifeS = Math.ceil((day + 86_400_000 + 30 * 86_400_000 + 3_600_000 - Date.now()) / 1000);
+    const count = Number(await (clients[0] as Redis).ttl(`${keyPrefix}:alice:${new Date(day).toISOString().slice(0, 10)}`));
+    const mark = Number(await (clients[0] as Redis).ttl(`${keyPrefix}-kept:${session.sessionId}:${day / 86_400_000}`));
+    for (const ttl of [count, mark]) {
+      expect(ttl).toBeLessThanOrEqual(lifeS);
+      expect(ttl).toBeGreaterThan(lifeS - 60);
+    }
+  });
+
   it('answers a copy of a session in an overlapping request SKIPPED and takes the Redis cap once', async () => {
     const keyPrefix = `playtime-copies-${process.pid}-${Date.now()}`;
     const { played } = cappedRelays(keyPrefix);

@@ -22,7 +22,7 @@ describe("the daily cap's marks across releases", () => {
   it("the code writes the shape the docs name (the cap's mark key)", () => {
     const source = read('core/relay/daily-cap.ts');
     expect(source).toContain('this.#kept = store(1, `${keyPrefix}-kept`,');
-    expect(source).toContain('this.#kept.consume(`${markOf(sessionId)}:${share.day}`)');
+    expect(source).toContain('this.#kept.consume(`${markOf(sessionId)}:${share.day}`, 1, this.#on(share))');
   });
 
   it('no pending changeset tells users of marks an earlier version wrote (none did)', () => {

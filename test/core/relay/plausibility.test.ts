@@ -11,8 +11,8 @@ import {
   RELAY_ROUTES,
   type RelayOptions,
 } from '../../../core/relay/index.js';
-import { RateLimiterMemory } from 'rate-limiter-flexible';
 import { DailyPlaytimeCap, dayShares } from '../../../core/relay/daily-cap.js';
+import { DayCounts } from '../../../core/relay/day-counts.js';
 import type { BulkPlaytimeItem } from '../../../core/schema/playtime.js';
 import { reply } from '../../helpers/fake-fetch.js';
 import { read, relayOverFakeService, relayRequest } from './fake-service.js';
@@ -238,7 +238,7 @@ describe('daily play-time cap', () => {
   });
 
   it('takes a batch within the budget with one take per day, and a batch past it session by session', async () => {
-    const consume = vi.spyOn(RateLimiterMemory.prototype, 'consume');
+    const consume = vi.spyOn(DayCounts.prototype, 'consume');
     try {
       const service = relayOverFakeService({ coalesceWindowMs: 0, dailyPlaytimeCap: { seconds: 300 } });
       const answer = async (sessions: BulkPlaytimeItem[]) => (await read(await service.relay.fetch(post(sessions)))).body.data.results.map((r: { status: string }) => r.status);
