@@ -5,7 +5,7 @@
  * close (`versionchange`), and a closed or closing one refuses every new transaction (`InvalidStateError` "The
  * database connection is closing"). idb-keyval's `createStore` keeps one connection in a closure and drops it
  * only on `close`, so a store built on it stays broken after the others; here the connection is ours: replaced
- * whenever it is lost, and each operation that met a lost connection is retried once on a new one.
+ * whenever it is lost, and each operation that met a lost connection is retried on a new one (twice at most).
  * @see DESIGN sections 4 and 5; docs/decisions.md "A lost IndexedDB connection is reopened"
  */
 import type { UseStore } from 'idb-keyval';
@@ -29,7 +29,7 @@ export const connections: { lost?: 1 } = {};
  * A store (idb-keyval's {@link UseStore}, so its building blocks apply) over `storeName` in `dbName`, created with
  * the database. The connection opens on first use and is replaced when it is lost: dropped on `close`, closed
  * and dropped on `versionchange` (so the other connection's upgrade or deletion proceeds), and an operation
- * that failed on a lost connection runs once more on a new one. A second failure rejects, for the caller to
+ * that failed on a lost connection runs again on a new one, up to twice. A third failure rejects, for the caller to
  * report. assumed: retrying is safe because a transaction that failed on a lost connection committed nothing,
  * and every operation the SDK runs is a whole transaction.
  */
@@ -54,19 +54,23 @@ export function reconnectingStore(dbName: string, storeName: string): UseStore {
     lost.then((db) => db.close(), () => undefined);
   };
   return async (mode, callback) => {
-    const used = connection ?? open();
-    try {
-      return await callback((await used).transaction(storeName, mode).objectStore(storeName));
-    } catch (error) {
-      // Lost when the error says so, or when a `close`/`versionchange` dropped the connection meanwhile. Marked lost
-      // here too: a transaction on a connection the site's data clearing closed fails before its `close` event is
-      // dispatched, and the retry below would otherwise read the new, empty database while `lost` is still unset, so
-      // the queue took the page's sessions for sent by another tab (seen once in CI: the data cleared during a flush's
-      // read, test/browser/idb-reconnect.test.ts).
-      if (error && !LOST_CONNECTION.includes((error as Error).name) && connection === used) throw error;
-      connections.lost = 1;
-      drop(used);
-      return callback((await (connection ?? open())).transaction(storeName, mode).objectStore(storeName));
+    for (let tries = 2; ; tries--) {
+      const used = connection ?? open();
+      try {
+        return await callback((await used).transaction(storeName, mode).objectStore(storeName));
+      } catch (error) {
+        // Lost when the error says so, or when a `close`/`versionchange` dropped the connection meanwhile. Marked lost
+        // here too: a transaction on a connection the site's data clearing closed fails before its `close` event is
+        // dispatched, and the retry below would otherwise read the new, empty database while `lost` is still unset, so
+        // the queue took the page's sessions for sent by another tab (seen once in CI: the data cleared during a flush's
+        // read, test/browser/idb-reconnect.test.ts). Up to two retries: a page restored from the back/forward cache
+        // after its site's data was cleared meets the force close of its connections (Chromium 150) only as it runs
+        // again, and the open the first retry makes fails too (`AbortError` "The connection was closed"); the next one
+        // opens (test/browser/portal/storage-loss.test.ts, the cache story).
+        if (!tries || (error && !LOST_CONNECTION.includes((error as Error).name) && connection === used)) throw error;
+        connections.lost = 1;
+        drop(used);
+      }
     }
   };
 }

@@ -38,7 +38,7 @@ export function createGameCampaign(options: BrowserGameCampaignOptions): GameCam
   // within that store (the core facade's default).
   const own = rest.tracker?.storageKey === undefined && !browser.dbName && !browser.storage;
   const platform = createBrowserPlatform(own ? { ...browser, dbName: gameStorageKey(rest.clientKey) } : browser);
-  return gameCampaignOn({ ...rest, platform }, own ? sharedDatabase(platform, browser, (browser.window ?? globalThis).navigator) : undefined);
+  return gameCampaignOn({ ...rest, platform }, own ? sharedDatabase(platform, browser) : undefined);
 }
 
 export { createBrowserPlatform, type BrowserPlatform, type BrowserPlatformOptions } from './platform.js';

@@ -3,7 +3,7 @@
  * Where IndexedDB is missing or refuses to open (Safari and Firefox private modes of some versions, storage
  * blocked by the user or a sandboxed frame) it reports a {@link StorageUnavailableError} once and keeps the data
  * in memory for the life of the page: the game keeps working, only a reload forgets. A connection lost later
- * (closed, closing, `versionchange`, WebKit's lost server) is replaced and the operation retried once
+ * (closed, closing, `versionchange`, WebKit's lost server) is replaced and the operation retried (twice at most)
  * (./idb-connection.ts); only when that fails too does the call reject, for the tracker to report.
  * @see DESIGN section 4
  */

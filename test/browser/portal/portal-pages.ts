@@ -15,6 +15,8 @@ export interface GamePageConfig {
   campaignId: string;
   checkpointMs?: number;
   backgroundTimeoutMs?: number;
+  /** The game's `tracker.storageKey` (none: the facade's default, the game's own namespace). */
+  storageKey?: string;
 }
 
 /** One entry of a portal's log of what its game told it. */
@@ -26,8 +28,8 @@ export interface GameMessage {
 
 /** The game's `index.html`: the player comes from the portal (`?player=`), play starts when the test calls `play()`. */
 export function gamePage(config: GamePageConfig): string {
-  const { checkpointMs, backgroundTimeoutMs } = config;
-  const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}) };
+  const { checkpointMs, backgroundTimeoutMs, storageKey } = config;
+  const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}), ...(storageKey ? { storageKey } : {}) };
   return `<!doctype html><title>${config.name}</title>
 <script src="game-campaign.iife.js"></script>
 <script>

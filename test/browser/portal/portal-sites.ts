@@ -24,6 +24,8 @@ export interface GameSettings {
   checkpointMs?: number;
   /** How long in the background ends the session (a story that hides the page longer keeps it short). */
   backgroundTimeoutMs?: number;
+  /** The game's `tracker.storageKey` (none: the facade's default, `game-campaign.<CLIENT_KEY_ID>`). */
+  storageKey?: string;
   /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
   allowOpaqueOrigin?: boolean;
 }

@@ -18,6 +18,7 @@ import {
   openPortal,
   playALevel,
   playFor,
+  playOnAfterReturn,
   pressPlay,
   untilCount,
 } from './portal-player.js';
@@ -108,5 +109,36 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: storage lost under
     expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === later.sessionId)!.durationSeconds, later.played);
     expect(await problems(tab.page)).toEqual([]);
     await closeTab(world.chromium.context, tab.page);
+  });
+  it('site data cleared while the portal page is in the back/forward cache (no Web Locks: plain http): back on it, the game plays on with no storage error, and each part is delivered once', async () => {
+    const player = 'cleared-in-cache';
+    const tab = await openPortal(world.chromium.context, world.sites, { portal: 'portal', game: 'alpha', player });
+    expect(await tab.game.evaluate(() => 'locks' in navigator)).toBe(false); // the cross-tab lease lives in IndexedDB
+    const cdp = await world.chromium.context.newCDPSession(tab.page);
+    const frame = await world.chromium.context.newCDPSession(tab.game);
+    const { frameTree } = await frame.send('Page.getFrameTree');
+    const { storageKey } = (await cdp.send('Storage.getStorageKey' as 'Storage.getStorageKeyForFrame', { frameId: frameTree.frame.id })) as {
+      storageKey: string;
+    };
+
+    const first = await pressPlay(tab.game);
+    await playFor(tab.page, 2_100);
+    const firstPlayed = await endPlay(first, () => tab.page.goto(`${world.sites.origin('elsewhere')}/`));
+    await untilCount(() => alpha.recorded(player).length, 1);
+    expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, firstPlayed);
+
+    // The player clears the site's data (or the browser evicts it) while the page waits in the cache: Chromium
+    // deletes the game's database and closes the frozen page's connection.
+    await cdp.send('Storage.clearDataForStorageKey', { storageKey, storageTypes: 'all' });
+    const { continuationId, continuation } = await playOnAfterReturn(tab.page);
+    await playFor(tab.page, 2_100);
+    const log = await gameLog(tab.page, 'alpha');
+    const played = await endPlay(continuation, () => closeTab(world.chromium.context, tab.page));
+
+    await untilCount(() => alpha.recorded(player).length, 2);
+    expectPlayTime(alpha.recorded(player).find((session) => session.sessionId === continuationId)!.durationSeconds, played);
+    expect(log.filter((message) => ['error', 'thrown', 'dropped'].includes(message.type))).toEqual([]);
+    expect(alpha.received.filter((id) => id === first.sessionId)).toEqual([first.sessionId]);
+    expect(alpha.received.filter((id) => id === continuationId)).toEqual([continuationId]);
   });
 });
