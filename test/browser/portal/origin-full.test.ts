@@ -3,8 +3,7 @@
  * data of the site used up), played on the game's own site (first party: Chromium's DevTools quota override,
  * `Storage.overrideQuotaForOrigin`, reaches an origin's own storage, not a partition under a portal). Every write of
  * the game's IndexedDB then aborts; the SDK keeps its sessions in memory, so a level's flush and the tab's exit
- * request must still bring them, each recorded once with its full play time; and once room is freed, what was held is
- * stored, for a next visit to send if the page's own requests were lost.
+ * request must still bring them, each recorded once with its full play time.
  */
 import type { Page } from "playwright-core";
 import { describe, expect, it } from "vitest";
@@ -102,65 +101,6 @@ describe.runIf(chromiumAvailable()).each(["test", "localhost"] as const)(
           (message) => message.type === "thrown" || message.type === "dropped"
         )
       ).toEqual([]);
-    });
-    it("storage full, then freed while the studio's server is down: the level held in memory is stored by the next write storage takes, and the next visit sends both sessions once", async () => {
-      const alpha = world.sites.games["alpha"]!;
-      const player = `freed-${domain}`;
-      const page = await world.chromium.context.newPage();
-      const cdp = await world.chromium.context.newCDPSession(page);
-      const origin = world.sites.origin("cdn");
-      await cdp.send("Storage.overrideQuotaForOrigin", { origin, quotaSize: 1 });
-      alpha.front = "down";
-      try {
-        await page.goto(world.sites.gameUrl("alpha", player));
-        await page.waitForFunction(() => (window as unknown as { log: GameMessage[] }).log.some((message) => message.type === "ready"));
-        const game = page.mainFrame();
-        const level = await pressPlay(game);
-        await playFor(page, 1_600);
-        const levelPlayed = await endPlay(level, () => endLevel(game)); // refused by storage: held in memory
-        await flushNow(game); // the server is down: nothing sent
-
-        // The player frees room (or the quota override ends): the next level's end is stored, and the held one with it.
-        await cdp.send("Storage.overrideQuotaForOrigin", { origin });
-        const next = await pressPlay(game);
-        await playFor(page, 1_600);
-        const nextPlayed = await endPlay(next, () => endLevel(game));
-        const stored = () =>
-          page.evaluate(
-            () =>
-              new Promise<number>((resolve) => {
-                const open = indexedDB.open("game-campaign.ck_alpha"); // the game's own database (its Client key's id)
-                open.onsuccess = () => {
-                  const request = open.result.transaction("kv").objectStore("kv").getAllKeys();
-                  request.onsuccess = () => {
-                    open.result.close();
-                    resolve(request.result.filter((key) => String(key).includes(":queue:")).length);
-                  };
-                };
-              })
-          );
-        await expect.poll(stored, ARRIVAL).toBe(2);
-        const log = await pageLog(page);
-        // The tab closes while the server is still down: its exit request is lost; storage has both.
-        await closeTab(world.chromium.context, page);
-        expect(alpha.recorded(player)).toEqual([]);
-
-        alpha.front = "relay";
-        const again = await world.chromium.context.newPage();
-        await again.goto(world.sites.gameUrl("alpha", player));
-        await again.waitForFunction(() => (window as unknown as { log: GameMessage[] }).log.some((message) => message.type === "ready"));
-        await flushNow(again.mainFrame());
-        await untilCount(() => alpha.recorded(player).length, 2);
-        const recorded = alpha.recorded(player);
-        expectPlayTime(recorded.find((session) => session.sessionId === level.sessionId)!.durationSeconds, levelPlayed);
-        expectPlayTime(recorded.find((session) => session.sessionId === next.sessionId)!.durationSeconds, nextPlayed);
-        expect(log.filter((message) => message.type === "error").map((message) => message.detail)).toEqual(["storage: QuotaExceededError"]); // once
-        expect(log.filter((message) => message.type === "thrown" || message.type === "dropped")).toEqual([]);
-        expect((await pageLog(again)).filter((message) => ["error", "thrown", "dropped"].includes(message.type))).toEqual([]);
-        await closeTab(world.chromium.context, again);
-      } finally {
-        alpha.front = "relay";
-      }
     });
   }
 );
