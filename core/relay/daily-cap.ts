@@ -7,7 +7,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { RateLimiterRedis } from './limiters.js';
-import { DAY_COUNTS_MARGIN_MS, DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
+import { dayCountsLeftMs, DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
 import { DEFAULT_STORE_TIMEOUT_MS, storeDisconnected, withStoreDeadline } from './store-connection.js';
 
@@ -197,7 +197,7 @@ export class DailyPlaytimeCap {
    * late session stayed up to twice as long, and a `clockSkewMs` over a day let a future day's count expire early.
    */
   #on(share: Taken): DayOption & { customDuration: number } {
-    const untilMs = (share.day + 1) * DAY_MS + this.#maxSessionAgeMs + DAY_COUNTS_MARGIN_MS - this.#now();
+    const untilMs = dayCountsLeftMs(share.day, this.#maxSessionAgeMs, this.#now());
     return { day: share.day, customDuration: Math.max(1, Math.ceil(untilMs / 1000)) }; // 0 would be "never expires"
   }
 

@@ -18,6 +18,15 @@ const DAY_MS = 86_400_000;
 export const DAY_COUNTS_MARGIN_MS = 3_600_000;
 
 /**
+ * Ms until the counts of UTC `day` (days since 1970-01-01) are no longer needed: no session on it can be accepted after
+ * its end + the relay's maximum session age (+ {@link DAY_COUNTS_MARGIN_MS}). The life of a day's keys in memory and in
+ * Redis alike.
+ */
+export function dayCountsLeftMs(day: number, maxSessionAgeMs: number, nowMs: number): number {
+  return (day + 1) * DAY_MS + maxSessionAgeMs + DAY_COUNTS_MARGIN_MS - nowMs;
+}
+
+/**
  * Default of `dailyPlaytimeCap.maxKeysInMemory`: player-days counted plus sessions marked, about 110 B each (measured,
  * Node 20, UUID ids; 1,030 B and 540 B in rate-limiter-flexible's store): about 220 MB at most. assumed: 2,000,000, some 16,000 players a day with 3 sessions each over
  * the default 30-day age; a game with more runs the cap in Redis (`storeClient`).
@@ -91,7 +100,7 @@ export class DayCounts {
       this.budget.held++;
       day.set(ownCopy(key), counted);
     } else day.set(key, counted);
-    const result = { consumedPoints: counted, remainingPoints: Math.max(0, this.points - counted), msBeforeNext: this.#msLeft(options.day) };
+    const result = { consumedPoints: counted, remainingPoints: Math.max(0, this.points - counted), msBeforeNext: dayCountsLeftMs(options.day, this.maxSessionAgeMs, this.now()) };
     if (counted > this.points) throw result;
     return result;
   }
@@ -108,7 +117,7 @@ export class DayCounts {
 
   /** Drops the days no session can be accepted on any more (their last instant older than the maximum age). */
   #dropPast(): void {
-    // Day D is kept while now <= its end + the maximum age + the margin.
+    // The first day whose dayCountsLeftMs is not below 0: day D is kept while now <= its end + the maximum age + the margin.
     const from = Math.ceil((this.now() - this.maxSessionAgeMs - DAY_COUNTS_MARGIN_MS) / DAY_MS) - 1;
     if (from <= this.#sweptFrom) return;
     this.#sweptFrom = from;
@@ -117,11 +126,6 @@ export class DayCounts {
       this.budget.held -= keys.size;
       this.#days.delete(day);
     });
-  }
-
-  /** Until the day's counts are dropped, in ms. */
-  #msLeft(day: number): number {
-    return (day + 1) * DAY_MS + this.maxSessionAgeMs + DAY_COUNTS_MARGIN_MS - this.now();
   }
 
   #full(): DayCountsFullError {
