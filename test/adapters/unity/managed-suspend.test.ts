@@ -41,3 +41,26 @@ it('a phone paused and killed: held sessions, the checkpoint behind a long read 
 
 // iOS and IL2CPP players run no JIT: the same fully ahead of time.
 it('mono full AOT: the same', () => played(aotProgram(probe(), join(work, 'aot')), 'full-aot'), 600_000);
+
+const startUpProbe = deviceProbeOnce(join(work, 'start-up-pause.exe'), 'ManagedStartUpPauseProbe');
+
+function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `start-up-${mode}`)], mode);
+  expect(status, stderr).toBe(0);
+  // The pause's checkpoint on disk as OnApplicationPause returns while a start-up takes in another data path's 400
+  // files (before: no record at all, the session lost with the kill), while a checkpoint writes 100 held sessions
+  // (before: 15 s, the checkpoint before) and while a start-up deletes another player's 400 expired sessions (before: 0).
+  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left.
+  expect(JSON.parse(stdout)).toEqual({
+    adoptingPausedPlayedMs: 5000,
+    adoptingReceived: 401,
+    adoptingRecovered: 1,
+    heldPausedPlayedMs: 20000,
+    expiringPausedPlayedMs: 5000,
+    expiredLeft: 0,
+  });
+}
+
+it('a phone paused and killed while start-up adopts or expires a long backlog, or a checkpoint writes many held sessions: the pause\'s checkpoint is on disk', () => pausedDuringBacklog(startUpProbe(), 'jit'), 180_000);
+
+it('mono full AOT: the same (start-up backlogs)', () => pausedDuringBacklog(aotProgram(startUpProbe(), join(work, 'aot-start-up')), 'full-aot'), 600_000);

@@ -57,8 +57,9 @@ namespace GameCampaignSdk
             watch.Background(true);
             Cancel(flushTimer);
             if (clock != null) Pause(clock, Now());
-            // A session held in memory (its write failed) is written now if storage takes it: the OS may kill the app out here.
-            Track(queue.PersistHeld());
+            // A session held in memory (its write failed) is written now if storage takes it (all in one file job, after the
+            // checkpoint): the OS may kill the app out here.
+            Track(queue.PersistHeld(pausing: true));
             // Android and iOS may kill the paused app without another message, so the checkpoint asked for just now is
             // written before OnApplicationPause returns (bounded: a slow disk is not waited out), and only it: the
             // background flush's reads (a thousand files at a long queue) are asked for after the wait, not waited for, and

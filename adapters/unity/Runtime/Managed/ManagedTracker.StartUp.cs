@@ -26,11 +26,11 @@ namespace GameCampaignSdk
             var setAside = new List<string>();
             try
             {
+                await IoQueue.Run(() => TrackerFiles.SweepTemporary(folder));
+                await AdoptOthers(); // before anything here is read
                 bool? choice = null;
                 crashed = await IoQueue.Run(() =>
                 {
-                    TrackerFiles.SweepTemporary(folder);
-                    AdoptOthers(); // before anything here is read
                     choice = RunningStore.ReadOptOut(folder, setAside);
                     return AliveLock.OfGoneRuns(folder, runId, RunningStore.ReadAll(folder, setAside), claimed);
                 });
@@ -44,10 +44,26 @@ namespace GameCampaignSdk
         /// <summary>This player's folders under the other data paths Unity may give this app (<see cref="TrackerFiles.OtherDataPaths"/>).</summary>
         private readonly List<PlayerFolder> otherFolders = new List<PlayerFolder>();
 
-        /// <summary>Moves what those folders hold into this one (on the file worker): at start-up, and before an erasure.</summary>
-        private void AdoptOthers()
+        /// <summary>
+        /// Moves what those folders hold into this one: at start-up, and before an erasure. A file a job, in slices
+        /// (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), a backlog of 400 files taken in by one file
+        /// job held a pause's checkpoint (and every write of this run, asked for behind it) past the pause's 1 s wait, and a
+        /// kill there lost the session the player had started meanwhile. What this run writes between two slices is its own
+        /// (its running record; its lock excludes it from recovery), and its queue writes wait for the start-up.
+        /// </summary>
+        private async Task AdoptOthers()
         {
-            foreach (var other in otherFolders) TrackerFiles.Adopt(folder, other);
+            foreach (var other in otherFolders)
+            {
+                var adoption = await IoQueue.Run(() => TrackerFiles.AdoptionOf(folder, other));
+                if (adoption == null) continue;
+                await IoQueue.RunEach(adoption.Files, file =>
+                {
+                    TrackerFiles.AdoptOne(adoption, file);
+                    return true;
+                });
+                await IoQueue.Run(() => TrackerFiles.EndAdoption(adoption));
+            }
         }
 
         private async Task StartUp()
@@ -95,12 +111,12 @@ namespace GameCampaignSdk
         private async Task ExpireOtherPlayers()
         {
             var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
-            var setAside = new List<string>();
-            var refused = new List<Exception>();
-            var expired = await IoQueue.Run(() => TrackerHousekeeping.Expire(folder, oldest, setAside, refused));
-            foreach (var path in setAside) ReportSetAside(path);
-            if (refused.Count > 0) StorageError(refused[0]); // a full disk: reported (once), the sessions kept for the next start-up
-            foreach (var session in expired) Dropped(Json.Str(session.Value, "sessionId"), session.Key, session.Value);
+            var expiry = await IoQueue.Run(() => TrackerHousekeeping.ListOthers(folder, oldest));
+            // A file a job, in slices: a pause's checkpoint asked for meanwhile waits for one slice, not for a long backlog.
+            var judged = await IoQueue.RunEach(expiry.Files, file => TrackerHousekeeping.JudgeOne(expiry, file));
+            foreach (var path in expiry.SetAside) ReportSetAside(path);
+            if (expiry.Refused.Count > 0) StorageError(expiry.Refused[0]); // a full disk: reported (once), the sessions kept for the next start-up
+            foreach (var session in judged) if (session.Key != null) Dropped(Json.Str(session.Value, "sessionId"), session.Key, session.Value);
         }
     }
 }

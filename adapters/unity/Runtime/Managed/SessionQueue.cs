@@ -293,37 +293,47 @@ namespace GameCampaignSdk
         /// <summary>
         /// Writes again the sessions held in memory (their write failed), oldest first, stopping at the first refused
         /// again: storage that took a write since (a full disk with room again) keeps them past this run
-        /// (core/tracker/queue.ts, persistHeld). A session being sent is left to its answer. One file job for them all, asked
-        /// for before this first yields: going to the background waits for the file work asked for until then, and a paused
-        /// phone runs no main-thread turn after it (the OS may kill it there). Found by p47 (managed-suspend.test.ts): a
-        /// write each, the next asked for once the last was done, wrote only the first held session before the pause.
+        /// (core/tracker/queue.ts, persistHeld). A session being sent is left to its answer. In slices
+        /// (<see cref="IoQueue.RunEach"/>), so a pause's checkpoint asked for meanwhile is written after one slice, not after
+        /// a hundred held sessions: found by p49 (managed-suspend.test.ts), a checkpoint's write of them all in one file job
+        /// held the pause's checkpoint past its 1 s wait, and a kill lost the play since the checkpoint before. When
+        /// <paramref name="pausing"/>, one file job for them all instead, asked for before this first yields: going to the
+        /// background waits for the file work asked for until then (its checkpoint first), and a paused phone runs no
+        /// main-thread turn to ask for a next slice (the OS may kill it there). Found by p47: a write each, the next asked
+        /// for once the last was done, wrote only the first held session before the pause. A session written by two of
+        /// these at once (a checkpoint's slices, then a pause's) is written twice and leaves memory once.
         /// </summary>
-        internal async Task PersistHeld()
+        internal async Task PersistHeld(bool pausing = false)
         {
             var keys = new List<string>(heldKeys);
             keys.Sort(StringComparer.Ordinal);
             var held = new List<KeyValuePair<string, Entry>>();
-            var sessions = new List<Dictionary<string, object>>();
             foreach (var key in keys)
             {
                 Entry entry;
                 if (!index.TryGetValue(key, out entry) || entry.Held == null || inFlight.Contains(key)) continue;
                 held.Add(new KeyValuePair<string, Entry>(key, entry));
-                sessions.Add(entry.Held);
             }
             if (held.Count == 0) return;
-            var written = await IoQueue.Run(() =>
+            var refused = false; // read and written on the worker only, one slice after the other
+            Func<KeyValuePair<string, Entry>, bool> write = pair =>
             {
-                var count = 0;
+                if (refused) return false;
                 try
                 {
-                    for (; count < held.Count; count++) TrackerFiles.Write(Path.Combine(folder.QueueDir, held[count].Key), sessions[count]);
+                    TrackerFiles.Write(Path.Combine(folder.QueueDir, pair.Key), pair.Value.Held);
+                    return true;
                 }
-                catch (Exception) { } // still refused: reported when it first failed
-                return count;
-            });
-            for (var i = 0; i < written; i++)
+                catch (Exception)
+                {
+                    refused = true; // still refused: reported when it first failed
+                    return false;
+                }
+            };
+            var written = pausing ? await IoQueue.Run(() => held.ConvertAll(pair => write(pair))) : await IoQueue.RunEach(held, write);
+            for (var i = 0; i < held.Count; i++)
             {
+                if (!written[i]) continue;
                 var key = held[i].Key;
                 var entry = held[i].Value;
                 Entry now;
@@ -335,6 +345,7 @@ namespace GameCampaignSdk
                     catch (Exception) { }
                     continue;
                 }
+                if (entry.Held == null) continue; // left memory by the other write of it
                 heldKeys.Remove(key);
                 entry.Held = null;
                 leftMemory(entry.SessionId);

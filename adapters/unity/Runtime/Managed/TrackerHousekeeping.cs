@@ -13,38 +13,74 @@ namespace GameCampaignSdk
     /// </summary>
     internal static class TrackerHousekeeping
     {
+        /// <summary>Other players' files to judge (<see cref="ListOthers"/>), and what judging them found, on the file worker.</summary>
+        internal sealed class Expiry
+        {
+            internal readonly double OldestMs;
+            /// <summary>Folder, name, and "running" for a running record: each player's queue oldest first, then its records.</summary>
+            internal readonly List<string[]> Files = new List<string[]>();
+            internal readonly List<string> SetAside = new List<string>();
+            internal readonly List<Exception> Refused = new List<Exception>();
+            /// <summary>The queue folders where a session young enough was found.</summary>
+            internal readonly HashSet<string> Young = new HashSet<string>(StringComparer.Ordinal);
+
+            internal Expiry(double oldestMs)
+            {
+                OldestMs = oldestMs;
+            }
+        }
+
         /// <summary>
         /// Deletes other players' queued sessions (oldest first, until one is young enough) and running records that
-        /// started before <paramref name="oldestMs"/> (device clock); returns them. Damaged files are set aside. A delete
-        /// that fails is added to <paramref name="refused"/>: a storage failure, which the tracker reports as JavaScript's
-        /// housekeeping does (core/tracker/housekeeping.ts: the failed delete rejects, and the tracker reports it).
-        /// Each comes with its reason: <c>expired</c>, or <c>invalid</c> for one with no <c>startedAt</c> to age it by (a damaged
-        /// record: <c>startedAtMs</c> missing or no number), which would wait for its player forever; deleted at once, as its
-        /// player's own start-up drops it (contract scenario expiry-other-player-no-start.json).
+        /// started before <c>oldestMs</c> (device clock). Damaged files are set aside. A delete that fails is added to
+        /// <see cref="Expiry.Refused"/>: a storage failure, which the tracker reports as JavaScript's housekeeping does
+        /// (core/tracker/housekeeping.ts: the failed delete rejects, and the tracker reports it). Each comes with its
+        /// reason: <c>expired</c>, or <c>invalid</c> for one with no <c>startedAt</c> to age it by (a damaged record:
+        /// <c>startedAtMs</c> missing or no number), which would wait for its player forever; deleted at once, as its
+        /// player's own start-up drops it (contract scenario expiry-other-player-no-start.json). Listed here (the
+        /// leftovers of cut-short writes swept), then judged a file at a time (<see cref="JudgeOne"/>), which the tracker runs
+        /// in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
+        /// 400 expired sessions judged in one file job held a pause's checkpoint past its 1 s wait.
         /// </summary>
-        internal static List<KeyValuePair<string, Dictionary<string, object>>> Expire(PlayerFolder own, double oldestMs, List<string> setAside, List<Exception> refused)
+        internal static Expiry ListOthers(PlayerFolder own, double oldestMs)
         {
-            var expired = new List<KeyValuePair<string, Dictionary<string, object>>>();
+            var expiry = new Expiry(oldestMs);
             foreach (var player in own.Others())
             {
                 TrackerFiles.SweepTemporary(player);
-                foreach (var name in TrackerFiles.JsonFiles(player.QueueDir))
-                {
-                    var path = Path.Combine(player.QueueDir, name);
-                    var session = TrackerFiles.Read(path, Json.Obj, setAside);
-                    if (session == null) continue;
-                    var reason = Judge(session, oldestMs);
-                    if (reason == null) break; // the rest of this queue is younger still
-                    if (Deleted(path, refused)) expired.Add(new KeyValuePair<string, Dictionary<string, object>>(reason, session)); // one whose delete fails (a full disk) is kept, not dropped: the next start-up tries again
-                }
-                foreach (var record in RunningStore.ReadAll(player, setAside))
-                {
-                    var session = record.ToSession();
-                    var reason = Judge(session, oldestMs);
-                    if (reason != null && Deleted(Path.Combine(player.RunningDir, record.SessionId + ".json"), refused)) expired.Add(new KeyValuePair<string, Dictionary<string, object>>(reason, session));
-                }
+                foreach (var name in TrackerFiles.JsonFiles(player.QueueDir)) expiry.Files.Add(new[] { player.QueueDir, name });
+                foreach (var name in TrackerFiles.JsonFiles(player.RunningDir)) expiry.Files.Add(new[] { player.RunningDir, name, "running" });
             }
-            return expired;
+            return expiry;
+        }
+
+        /// <summary>Judges one listed file (folder, name, and "running" for a running record) and deletes it when it goes: its reason and session, or a null reason.</summary>
+        internal static KeyValuePair<string, Dictionary<string, object>> JudgeOne(Expiry expiry, string[] file)
+        {
+            var kept = new KeyValuePair<string, Dictionary<string, object>>(null, null);
+            var path = Path.Combine(file[0], file[1]);
+            Dictionary<string, object> session;
+            if (file.Length > 2)
+            {
+                var sessionId = file[1].Substring(0, file[1].Length - ".json".Length);
+                var record = TrackerFiles.Read(path, node => RunningRecord.FromJson(node, sessionId), expiry.SetAside);
+                if (record == null) return kept;
+                session = record.ToSession();
+            }
+            else
+            {
+                if (expiry.Young.Contains(file[0])) return kept; // the rest of this queue is younger still
+                session = TrackerFiles.Read(path, Json.Obj, expiry.SetAside);
+                if (session == null) return kept;
+            }
+            var reason = Judge(session, expiry.OldestMs);
+            if (reason == null)
+            {
+                if (file.Length == 2) expiry.Young.Add(file[0]);
+                return kept;
+            }
+            // One whose delete fails (a full disk) is kept, not dropped: the next start-up tries again.
+            return Deleted(path, expiry.Refused) ? new KeyValuePair<string, Dictionary<string, object>>(reason, session) : kept;
         }
 
         private static bool Deleted(string path, List<Exception> refused)

@@ -1,0 +1,184 @@
+// A phone pausing the app (OnApplicationPause(true)) while the tracker's start-up or a checkpoint still works through a
+// long backlog on a slow disk: the pause's checkpoint must be on disk when OnApplicationPause returns (it waits 1 s at
+// most), since the OS may kill the paused app there. A program of its own, as ManagedSuspendProbe (mono full AOT's
+// per-assembly trampolines). Prints one JSON report that test/adapters/unity/managed-suspend.test.ts checks. args: device folder.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using GameCampaignSdk;
+using UnityEngine;
+
+internal static class ManagedStartUpPauseProbe
+{
+    private static readonly MainLoop Loop = ProbeDevice.Loop;
+    private static readonly FakeRelay Relay = ProbeDevice.Relay;
+    private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+    private static string device;
+
+    /// <summary>Files in a backlog: at 20 ms a file (a slow phone's flash), 8 s of file work.</summary>
+    private const int Backlog = 400;
+
+    private static int Main(string[] args)
+    {
+        device = args[0];
+        ProbeDevice.Open(Path.Combine(device, "own"));
+        PauseWhileAdopting();
+        PauseWhileHeldAreWritten();
+        PauseWhileExpiring();
+        Console.WriteLine(Json.Serialize(Report));
+        return ProbeExit.Now(0);
+    }
+
+    private static void UseDataPath(string path)
+    {
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", path);
+    }
+
+    /// <summary>A new process of the game on a phone, offline.</summary>
+    private static void Launch()
+    {
+        UnityProcess.Start(Loop);
+        Application.MobilePlatform = true;
+        Application.Reachability = NetworkReachability.NotReachable;
+    }
+
+    /// <summary><paramref name="player"/> plays a 3 s session offline; its queued file is copied to <see cref="Backlog"/> sessions in all.</summary>
+    private static void QueueBacklog(string player)
+    {
+        Launch();
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options(player)), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, player);
+        var queued = TrackerFiles.JsonFiles(folder.QueueDir)[0];
+        var text = File.ReadAllText(Path.Combine(folder.QueueDir, queued));
+        var sessionId = queued.Substring(13, queued.Length - 13 - ".json".Length);
+        for (var i = 1; i < Backlog; i++)
+        {
+            var copy = RandomIds.SessionId();
+            File.WriteAllText(Path.Combine(folder.QueueDir, i.ToString("D12") + "-" + copy + ".json"), text.Replace(sessionId, copy));
+        }
+    }
+
+    /// <summary>The game leaves (the OS kills it there, with no main-thread turn after the pause); the play time its running record holds as OnApplicationPause returns (-1: none).</summary>
+    private static double PauseAndKill(PlayerFolder folder)
+    {
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        var records = TrackerFiles.JsonFiles(folder.RunningDir);
+        var played = records.Count == 0 ? -1 : Json.Num(Json.Obj(Json.Parse(File.ReadAllText(Path.Combine(folder.RunningDir, records[0])))), "playedMs").Value;
+        // Killed: nothing more reaches the disk (the worker's writes and deletes from here on fail, left to the next launch).
+        TrackerFiles.RefuseWrite = path => true;
+        TrackerFiles.Observer = null;
+        Loop.SettleFiles();
+        TrackerFiles.RefuseWrite = null;
+        return played;
+    }
+
+    /// <summary>
+    /// Slows the file operation <paramref name="operation"/> under <paramref name="dir"/> to 20 ms (a slow phone's flash); the
+    /// event is set at the first such operation.
+    /// </summary>
+    private static ManualResetEventSlim SlowDisk(string operation, string dir)
+    {
+        var reached = new ManualResetEventSlim();
+        TrackerFiles.Observer = (done, path) =>
+        {
+            if (done != operation || !path.StartsWith(dir, StringComparison.Ordinal)) return;
+            reached.Set();
+            Thread.Sleep(20);
+        };
+        return reached;
+    }
+
+    /// <summary>
+    /// An Android phone gave this app the other data path (internal or shared storage) in an earlier run, which queued a
+    /// backlog there. This launch gets its usual path back: its start-up takes the backlog in (each file copied, flushed,
+    /// its original deleted) while the player already plays, and 5 s in the phone pauses the game and kills it. The
+    /// session's checkpoint is on disk when OnApplicationPause returns, and the next launch sends it (5 s) and the backlog.
+    /// Before (found by p49), the whole adoption was one file job ahead of every write of this run: the pause gave up
+    /// waiting after 1 s with no record of the session on disk, and the kill lost it.
+    /// </summary>
+    private static void PauseWhileAdopting()
+    {
+        var earlier = Path.Combine(device, "adopt-earlier");
+        var usual = Path.Combine(device, "adopt-usual");
+        UseDataPath(earlier);
+        QueueBacklog("adopt-pause");
+        Launch();
+        UseDataPath(usual);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "adopt-pause");
+        var adopting = SlowDisk("delete", earlier);
+        GameCampaign.Init(ProbeDevice.Options("adopt-pause")); // not waited for: the game plays while the tracker starts up
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => adopting.IsSet);
+        Report["adoptingPausedPlayedMs"] = PauseAndKill(folder);
+        Launch();
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("adopt-pause")), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        var received = Relay.Received.FindAll(session => session.Player == "adopt-pause");
+        Report["adoptingReceived"] = (double)received.Count;
+        Report["adoptingRecovered"] = (double)received.FindAll(session => session.DurationSeconds == 5).Count;
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        UseDataPath(Path.Combine(device, "own"));
+    }
+
+    /// <summary>
+    /// Offline on a full disk, the player played 100 short sessions (each held in memory: its write refused). The disk has
+    /// room again as the session now played reaches 15 s; at its checkpoint the tracker writes the held sessions, and 5 s
+    /// later, while it still writes them to a slow disk, the phone pauses the game and kills it. The pause's checkpoint
+    /// (20 s) is on disk when OnApplicationPause returns. Before (found by p49), the checkpoint's write of all held sessions
+    /// was one file job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s since 15 s.
+    /// </summary>
+    private static void PauseWhileHeldAreWritten()
+    {
+        Launch();
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("held-checkpoint")), "init");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "held-checkpoint");
+        TrackerFiles.RefuseWrite = path => true;
+        for (var i = 0; i < 100; i++)
+        {
+            Loop.Run(() => Tracker.Start(), "start");
+            ProbeDevice.Pass(1500);
+            Loop.Run(Tracker.Stop, "stop");
+        }
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(14000);
+        TrackerFiles.RefuseWrite = null;
+        var writing = SlowDisk("write", folder.QueueDir);
+        ProbeDevice.MonotonicMs += 1000;
+        ManagedLifecycle.Instance.Update(); // the 15 s checkpoint: the record, then the held sessions
+        Loop.RunUntil(() => writing.IsSet);
+        ProbeDevice.MonotonicMs += 5000;
+        Report["heldPausedPlayedMs"] = PauseAndKill(folder);
+    }
+
+    /// <summary>
+    /// Another player of the game on this phone left 400 queued sessions, now over 30 days old. This player's start-up
+    /// deletes them (expired) while the player already plays, and 5 s in the phone pauses the game and kills it. The
+    /// pause's checkpoint (5 s) is on disk when OnApplicationPause returns. Before (found by p49), the expiry was one file
+    /// job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s (the record said 0).
+    /// </summary>
+    private static void PauseWhileExpiring()
+    {
+        QueueBacklog("long-gone");
+        ProbeDevice.MonotonicMs += 31 * 86400000.0;
+        Launch();
+        var gone = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "long-gone");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "expiry-pause");
+        var expiring = SlowDisk("read", gone.QueueDir);
+        GameCampaign.Init(ProbeDevice.Options("expiry-pause"));
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => expiring.IsSet);
+        Report["expiringPausedPlayedMs"] = PauseAndKill(folder);
+        Launch();
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("expiry-pause")), "init");
+        Report["expiredLeft"] = (double)TrackerFiles.JsonFiles(gone.QueueDir).Count;
+    }
+}
