@@ -50,7 +50,8 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
   // The pause's checkpoint on disk as OnApplicationPause returns while a start-up takes in another data path's 400
   // files (before: no record at all, the session lost with the kill), while a checkpoint writes 100 held sessions
   // (before: 15 s, the checkpoint before) and while a start-up deletes another player's 400 expired sessions (before: 0).
-  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left.
+  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left. The pause's
+  // checkpoint also while a flush deletes again 400 answered sessions whose deletes storage refused (before: 15 s).
   expect(JSON.parse(stdout)).toEqual({
     adoptingPausedPlayedMs: 5000,
     adoptingReceived: 401,
@@ -58,9 +59,11 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
     heldPausedPlayedMs: 20000,
     expiringPausedPlayedMs: 5000,
     expiredLeft: 0,
+    answeredUndeleted: 400,
+    answeredPausedPlayedMs: 20000,
   });
 }
 
-it('a phone paused and killed while start-up adopts or expires a long backlog, or a checkpoint writes many held sessions: the pause\'s checkpoint is on disk', () => pausedDuringBacklog(startUpProbe(), 'jit'), 180_000);
+it('a phone paused and killed while start-up adopts or expires a long backlog, a checkpoint writes many held sessions or a flush deletes many answered ones: the pause\'s checkpoint is on disk', () => pausedDuringBacklog(startUpProbe(), 'jit'), 180_000);
 
 it('mono full AOT: the same (start-up backlogs)', () => pausedDuringBacklog(aotProgram(startUpProbe(), join(work, 'aot-start-up')), 'full-aot'), 600_000);

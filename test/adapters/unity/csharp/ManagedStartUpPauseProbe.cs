@@ -26,6 +26,7 @@ internal static class ManagedStartUpPauseProbe
         PauseWhileAdopting();
         PauseWhileHeldAreWritten();
         PauseWhileExpiring();
+        PauseWhileAnsweredAreDeleted();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -180,5 +181,30 @@ internal static class ManagedStartUpPauseProbe
         Launch();
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("expiry-pause")), "init");
         Report["expiredLeft"] = (double)TrackerFiles.JsonFiles(gone.QueueDir).Count;
+    }
+
+    /// <summary>
+    /// A backlog of 400 sessions is sent while the phone's storage refuses deletes (shared storage remounted read-only for a
+    /// while): each is answered and stays on disk, its delete to be tried again at each flush. Storage takes deletes again;
+    /// 20 s into a session (its checkpoint at 15 s) the game's flush deletes them from a slow disk, and the phone pauses the
+    /// game then and kills it. The pause's checkpoint (20 s) is on disk when OnApplicationPause returns. Before (found by
+    /// p49), the 400 deletes were one file job: the pause's checkpoint waited behind them past its 1 s wait.
+    /// </summary>
+    private static void PauseWhileAnsweredAreDeleted()
+    {
+        QueueBacklog("answered");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "answered");
+        Launch();
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        TrackerFiles.RefuseWrite = path => path.StartsWith(folder.QueueDir, StringComparison.Ordinal);
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("answered")), "init"); // its start-up flush sends the 400
+        TrackerFiles.RefuseWrite = null;
+        Report["answeredUndeleted"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(20000);
+        var deleting = SlowDisk("delete", folder.QueueDir);
+        Tracker.Flush(); // the game's own, not waited for
+        Loop.RunUntil(() => deleting.IsSet);
+        Report["answeredPausedPlayedMs"] = PauseAndKill(folder);
     }
 }
