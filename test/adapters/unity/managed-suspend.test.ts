@@ -5,6 +5,8 @@
  * first; the next start-up sends each once. A pause while a flush reads a long backlog from a slow disk still writes its
  * checkpoint (the read goes in slices), and a choice switched off just before the pause is on disk by then. A desktop
  * player with Run In Background on, whose frames go on without focus, sends as the network returns there.
+ * csharp/ManagedStartUpPauseProbe.cs: the same checkpoint while a start-up takes in another data path's backlog or
+ * deletes another player's expired one, a checkpoint writes many held sessions, or a flush deletes many answered ones.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
