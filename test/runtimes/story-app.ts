@@ -7,7 +7,8 @@
  * - `POST /stories`: `CampaignServer` calls against the emulator (playtime recorded then SKIPPED, a ValidationError
  *   before sending, a typed NotFoundError, a coupon redeemed), a webhook registered to this app's `/hooks`, and
  *   `signWebhook`/`verifyWebhook` (a good signature, a tampered body, a wrong secret); answers what it observed.
- * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`).
+ * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`); it also
+ *   answers every path nothing else here does, as a runtime serving only the relay (`Bun.serve({ fetch: relay.fetch })`).
  * - `POST /hooks`: a real webhook delivery from the emulator, verified; `GET /hooks`: what was verified.
  * - `POST /bulk-story`: `payments.registerBulk` without a callbackId (the SDK makes one with crypto.getRandomValues) on a
  *   CampaignServer whose first answer is lost, so it retries; both attempts' summaries reach `POST /bulk`, a receiver
@@ -176,7 +177,8 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
           waiting.add(callbackId);
           return Response.json({ type: (await receiver.waitFor({ callbackId, timeoutMs: 10_000 })).type });
         }
-        return new Response('not found', { status: 404 });
+        // What no story serves reaches the relay, as on a runtime serving only the relay (a path climbing out of its base path).
+        return await relay.fetch(request, context);
       } catch (error) {
         // A story that threw: said in full, so the test names it (never a runtime's bare 500).
         return Response.json({ threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, { status: 599 });
