@@ -359,6 +359,28 @@ export function serverStories(runtime: RuntimeName): void {
       expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(1);
     });
 
+    // p49: Deno and workerd make a request's URL of `http://` + Host + target, so a Host holding a path chose the route
+    // whatever the target (`Host: 127.0.0.1/campaign/playtime/sessions?` and `POST /anything` was the playtime route);
+    // Node (@hono/node-server) and Bun refused it. Two Host lines were routed (their URL `http://a.example, 127.0.0.1/...`
+    // on Deno and workerd, where `new URL` of it throws). RFC 9112 section 3.2: 400 for both, now on every runtime.
+    it('a Host that is not one host name (holding a path, sent twice) is a 400 BAD_REQUEST on every runtime, never routed', async () => {
+      const run = `${runtime}-hosts`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const send = async (target: string, hosts: string) => {
+        const answer = await rawExchange(
+          served.url,
+          `POST ${target} HTTP/1.0\r\n${hosts}Authorization: Bearer user:${run}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        return [answer.status, answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }).code : answer.body];
+      };
+      const answers = [await send('/anything', 'Host: 127.0.0.1/campaign/playtime/sessions?\r\n'), await send('/campaign/playtime/sessions', 'Host: a.example\r\nHost: 127.0.0.1\r\n')];
+      expect(answers, served.output()).toEqual([
+        [400, 'BAD_REQUEST'],
+        [400, 'BAD_REQUEST'],
+      ]);
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toEqual([]);
+    });
+
     // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on
     // Deno and workerd, nor on Node before node:http's requestTimeout): now 408 at its bodyTimeoutMs (1 s in the app).
     it("the webhook receiver answers 408 to a delivery body still arriving after its bodyTimeoutMs", async () => {

@@ -149,8 +149,16 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
     async fetch(request, context) {
       // With a base: Bun hands a request that names no host (HTTP/1.0 without Host) its bare target as `url`, on which
-      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts).
-      const { pathname, origin } = new URL(request.url, 'http://no-host.invalid');
+      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts). A URL that is none
+      // even so (workerd's of a request with two Host lines, `http://a.example, 127.0.0.1/...`) is the relay's too.
+      // (Not URL.canParse: a Worker dated before 2023 has none.)
+      let url: URL;
+      try {
+        url = new URL(request.url, 'http://no-host.invalid');
+      } catch {
+        return await relay.fetch(request, context);
+      }
+      const { pathname, origin } = url;
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);
@@ -171,7 +179,7 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
         }
         if (pathname === '/hooks' && request.method === 'GET') return Response.json({ verified, refused });
         if (pathname === '/receiver') return await receiver.fetch(request);
-        const callbackId = new URL(request.url).searchParams.get('callbackId') ?? '';
+        const callbackId = url.searchParams.get('callbackId') ?? '';
         if (pathname === '/receiver/waiting') return Response.json(waiting.has(callbackId));
         if (pathname === '/receiver/wait') {
           waiting.add(callbackId);
