@@ -11,6 +11,7 @@ import { getRequestListener, RequestError } from '@hono/node-server';
 import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
+import { slashedPath } from './backslash-path.js';
 import { withoutConnectionFields } from './http2-answer.js';
 import { useParsedBody } from './parsed-body.js';
 import { rememberRequestStarts } from './request-starts.js';
@@ -91,6 +92,8 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     // Express strips its mount path from `url`; the handler routes on the full path it was given.
     const original = (req as IncomingMessage & { originalUrl?: string }).originalUrl;
     if (original) req.url = original;
+    // `\` in the path as `/`, as Bun, Deno and workerd read it (backslash-path.ts), not @hono/node-server's 400.
+    if (req.url) req.url = slashedPath(req.url);
     if (req.httpVersionMajor === 2) withoutConnectionFields(res as Http2ServerResponse);
     const unwritable = useParsedBody(req);
     if (unwritable) return writeAnswer(res, unwritable, cors({ target: req.url, origin: req.headers.origin }));

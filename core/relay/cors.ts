@@ -6,7 +6,7 @@
  * header at all.
  * @see DESIGN section 6 (CORS); https://fetch.spec.whatwg.org/#http-cors-protocol
  */
-import { getPath } from 'hono/utils/url';
+import { routedPath } from './routed-path.js';
 import { errorResponse } from './answers.js';
 
 /** Options of the relay's `cors`: which page origins may call it. */
@@ -80,9 +80,9 @@ export function relayCors(options: RelayCorsOptions, routes: Readonly<Record<str
       const origin = request.headers.get('origin');
       const requestedMethod = request.headers.get('access-control-request-method');
       if (request.method !== 'OPTIONS' || origin === null || requestedMethod === null) return undefined;
-      // The path as the router matches it (Hono's own getPath: percent-decoded), not the URL's encoded one: under a base
-      // path a URL encodes (`/café`), the router served the POST and the preflight, matched encoded, was a 405.
-      const method = routes[getPath(request)];
+      // The path as the router matches it (percent-decoded, dot segments resolved), not the URL's encoded one: under a
+      // base path a URL encodes (`/café`), the router served the POST and the preflight, matched encoded, was a 405.
+      const method = routes[routedPath(request)];
       if (method === undefined) return undefined;
       const vary = 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers';
       if (!allowed(origin)) {

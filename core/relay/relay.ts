@@ -7,7 +7,6 @@ import { Hono } from 'hono';
 import type * as z from 'zod/mini';
 import { DEFAULT_BODY_LIMIT_BYTES } from '../http/read-capped.js';
 import { createMiddleware } from 'hono/factory';
-import { getPath } from 'hono/utils/url';
 import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { CampaignServer } from '../server/campaign-server.js';
 import { recordCheckedBulk } from '../server/playtime.js';
@@ -33,6 +32,7 @@ import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from './store-connection.js';
 import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unroutableRequest } from './request-target.js';
+import { routedPath } from './routed-path.js';
 import { unusablePathUser } from './user-path.js';
 import { checkWebviewUrl } from './webview-url.js';
 
@@ -278,7 +278,8 @@ export function createRelay(options: RelayOptions): Relay {
   });
 
   const basePath = normalizeBasePath(options.basePath ?? '/campaign');
-  const app = new Hono<Env>().basePath(basePath);
+  // Routed by the path with its dot segments resolved, as Node and Bun hand it over (Deno and workerd do not).
+  const app = new Hono<Env>({ getPath: routedPath }).basePath(basePath);
 
   app.post(RELAY_ROUTES.playtime, guard, async (c) => {
     const body = await readJsonBody(c.req.raw, bodyLimits);
@@ -339,7 +340,7 @@ export function createRelay(options: RelayOptions): Relay {
     app.all(route, (c) => errorResponse(405, 'BAD_REQUEST', `${c.req.method} is not allowed here; use ${method}${preflightHint(c.req.raw)}`, undefined, { allow: method }));
   }
   app.notFound((c) => {
-    // The path as routed (decoded): compared with the base path, which is written decoded (`/café`).
+    // The path as routed (decoded, dot segments resolved): compared with the base path, which is written decoded (`/café`).
     const path = c.req.path;
     // A client's relay.url without the mount point (or a relay mounted elsewhere) is the likeliest cause: say so.
     const outside = basePath !== '/' && path !== basePath && !path.startsWith(`${basePath}/`);
@@ -370,7 +371,7 @@ export function createRelay(options: RelayOptions): Relay {
   const refused: RefusedRequestCors = ({ target, origin }) => {
     const raw = target?.split('?')[0];
     // Decoded as the router and the preflight read it; a target that is not a path (`*`, absolute form) stays as it is.
-    const path = raw?.startsWith('/') ? getPath({ url: `http://relay${raw}` } as Request) : raw;
+    const path = raw?.startsWith('/') ? routedPath({ url: `http://relay${raw}` } as Request) : raw;
     return path !== undefined && (prefix === '' || path === prefix || path.startsWith(`${prefix}/`)) ? cors.headers(origin) : {};
   };
   Object.defineProperty(relay, REFUSED_REQUEST_CORS, { value: refused });

@@ -84,6 +84,31 @@ export function nestsDeeperThan(text: string, maxDepth: number = MAX_JSON_DEPTH)
   return false;
 }
 
+/**
+ * Which limit JSON text goes past, found without parsing it (one pass, no stack): `'depth'` when it nests deeper than
+ * `maxDepth`, `'values'` when it holds more than `maxValues` values, counted as the brackets that open a container
+ * and the commas that add a member or an element (outside strings), else undefined. What a parse costs in memory
+ * follows that count more than the text's length: 32 MiB of `[{},{},...]` took 715 MiB of V8's heap to parse, 32 MiB
+ * of `[[[...]]]` 928 MiB, and a heap of 512 MiB ended the process (Node 20, `process.memoryUsage`). `CampaignServer`
+ * reads the service's answers through it (core/server/server-fetch.ts).
+ */
+export function jsonExceeds(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | undefined {
+  let depth = 0;
+  let values = 0;
+  const length = text.length;
+  for (let i = 0; i < length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22 /* " */) i = closingQuote(text, i + 1);
+    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
+      if (++depth > maxDepth) return 'depth';
+      if (++values > maxValues) return 'values';
+    } else if (c === 0x2c /* , */) {
+      if (++values > maxValues) return 'values';
+    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+  }
+  return undefined;
+}
+
 /** The index of the quote that closes a string opened before `start` (the text's end when it is unclosed). */
 function closingQuote(text: string, start: number): number {
   let at = start;

@@ -8,10 +8,15 @@
  *   `baseUrl` or a proxy in the way, reported with where it pointed.
  * - a response body is read only up to `maxBytes`: a proxy or a broken service that streams without end would
  *   otherwise be held in memory whole (300 MB read as 1.1 GB of the process) until the time-out.
+ * - a body is parsed only when its JSON nests at most {@link MAX_RESPONSE_DEPTH} levels and holds at most one value per
+ *   {@link BYTES_PER_RESPONSE_VALUE} bytes of `maxBytes` (at least {@link MIN_RESPONSE_VALUES}): a parse's memory
+ *   follows its values, not its bytes, and 32 MiB of `[{},{},...]` took 715 MiB of the heap to parse (a process with
+ *   512 MiB died); at the default cap at most 2,097,152 values, about 135 MiB of the heap at their densest.
  * It also notes which error answers carry the spec's error body (error-body.ts), which the relay asks.
  */
 import type { FetchLike } from '../platform.js';
 import { readCapped } from '../http/read-capped.js';
+import { jsonExceeds, MAX_JSON_DEPTH } from '../schema/json-limits.js';
 import { noteErrorBody } from './error-body.js';
 
 /**
@@ -19,6 +24,23 @@ import { noteErrorBody } from './error-body.js';
  * shows (a bulk result of 1000 payment records is under 1 MiB; a webhook's delivery logs are not paged).
  */
 export const DEFAULT_MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
+
+/**
+ * The deepest answer parsed. assumed: twice the nesting the service takes in a request (a delivery log's payload may
+ * carry a request's `metadata` a few levels down); the spec's own resources nest at most 4 levels.
+ */
+export const MAX_RESPONSE_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/**
+ * Bytes of `maxResponseBytes` per JSON value an answer may hold. assumed: 16. The spec's answers take more per value
+ * (a delivery log entry about 18, a payment record about 25, a bulk item result with a 1-character `sessionId` 12 over
+ * at most 4,000 values, under {@link MIN_RESPONSE_VALUES}); what is denser (`{},` is 3 bytes a value, `0,` 2) is built to
+ * cost memory, not an answer.
+ */
+export const BYTES_PER_RESPONSE_VALUE = 16;
+
+/** The fewest values an answer may hold whatever `maxResponseBytes` is, so a tight cap still reads a 1000-item bulk result. */
+export const MIN_RESPONSE_VALUES = 10_000;
 
 /** The statuses fetch follows (304 Not Modified is not one). */
 const REDIRECT_STATUSES = [301, 302, 303, 307, 308];
@@ -33,6 +55,7 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
   if (!Number.isSafeInteger(maxBytes) || maxBytes < 1) throw new TypeError(`maxResponseBytes must be a whole number of bytes >= 1, got ${maxBytes}`);
   // Else every call failed as a ConnectionError ("is not a function"), retried as if the network were down.
   if (fetch != null && typeof fetch !== 'function') throw new TypeError(`fetch must be a function (a fetch implementation), got ${typeof fetch}`);
+  const maxValues = Math.max(MIN_RESPONSE_VALUES, Math.floor(maxBytes / BYTES_PER_RESPONSE_VALUE));
   return async (input, init) => {
     const send = fetch ?? globalThis.fetch;
     const response = await send(input, { ...init, redirect: 'manual' });
@@ -45,9 +68,17 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
     // assigned: @hono/node-server (toNodeHandler) puts a Response in the global whose `text` is read-only.
     const capped = async () => {
       const bytes = await readCapped(response, maxBytes);
-      if (bytes) return new TextDecoder().decode(bytes);
-      await response.body?.cancel().catch(() => undefined);
-      throw new Error(`the response body is over ${maxBytes} bytes (maxResponseBytes), so it was not read`);
+      if (!bytes) {
+        await response.body?.cancel().catch(() => undefined);
+        throw new Error(`the response body is over ${maxBytes} bytes (maxResponseBytes), so it was not read`);
+      }
+      const body = new TextDecoder().decode(bytes);
+      // Before the transport's JSON.parse: a body built to fill the heap is refused as one over the byte cap is.
+      // Only JSON: other text (a proxy's HTML page) is no JSON.parse's work, and its commas are not values.
+      const over = /^\s*[[{]/.test(body) ? jsonExceeds(body, MAX_RESPONSE_DEPTH, maxValues) : undefined;
+      if (over === 'depth') throw new Error(`the response body nests deeper than ${MAX_RESPONSE_DEPTH} levels, so it was not parsed`);
+      if (over) throw new Error(`the response body holds more than ${maxValues} JSON values (one per ${BYTES_PER_RESPONSE_VALUE} bytes of maxResponseBytes), so it was not parsed`);
+      return body;
     };
     const stream = typeof response.body?.getReader == 'function';
     if (response.ok && !stream) return response;

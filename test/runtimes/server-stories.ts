@@ -320,6 +320,67 @@ export function serverStories(runtime: RuntimeName): void {
       expect(recorded).toHaveLength(runtime === 'deno' ? 1 : 0);
     });
 
+    // p49: a raw target with dot segments. Node (@hono/node-server) and Bun hand the handler its URL resolved, Deno and
+    // workerd as sent, which the relay's router read as it was: `/campaign/x/../playtime/sessions` was 200 on Node and
+    // Bun, 404 on Deno and workerd. Now routed as resolved everywhere; a path climbing out of the base path is outside it.
+    // A backslash was 400 on Node only (@hono/node-server), a `/` elsewhere: now a `/` on Node too.
+    it('a raw target with dot segments is answered as its resolved path on every runtime; one climbing out of the base path is a 404', async () => {
+      const run = `${runtime}-dots`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const send = (method: string, target: string, headers = '') =>
+        rawExchange(
+          served.url,
+          `${method} ${target} HTTP/1.0\r\nHost: 127.0.0.1\r\nOrigin: ${GAME_ORIGIN}\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`,
+        );
+      const read = ({ status, body: text }: { status: number; body: string }) => {
+        const parsed = text.startsWith('{') ? (JSON.parse(text) as { code?: string; message?: string; data?: { results: Array<{ status: string }> } }) : undefined;
+        return [status, parsed?.data?.results.map((result) => result.status) ?? parsed?.code, parsed?.message];
+      };
+      const hint = ": the relay's routes are under /campaign (end the client's relay.url with it, or set createRelay's basePath)";
+      const answers = [
+        read(await send('POST', '/campaign/x/../playtime/sessions')),
+        read(await send('POST', '/campaign/./playtime/%2e%2E/playtime/sessions')),
+        read(await send('POST', '/campaign/../playtime/sessions')),
+        read(await send('PUT', '/campaign/playtime/../../sponsor')),
+        read(await send('OPTIONS', '/campaign/x/../playtime/sessions', 'Access-Control-Request-Method: POST\r\n')),
+        // A backslash is a `/` to the WHATWG URL parser (Bun's URL, the relay's routing); @hono/node-server refused it (400).
+        read(await send('POST', '/campaign\\playtime\\sessions')),
+        read(await send('PUT', '/campaign\\..\\sponsor')),
+      ];
+      expect(answers, served.output()).toEqual([
+        [200, ['SUCCESS'], undefined],
+        [200, ['SKIPPED'], undefined],
+        [404, 'NOT_FOUND', `No relay route POST /playtime/sessions${hint}`],
+        [404, 'NOT_FOUND', `No relay route PUT /sponsor${hint}`],
+        [204, undefined, undefined],
+        [200, ['SKIPPED'], undefined],
+        [404, 'NOT_FOUND', `No relay route PUT /sponsor${hint}`],
+      ]);
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(1);
+    });
+
+    // p49: Deno and workerd make a request's URL of `http://` + Host + target, so a Host holding a path chose the route
+    // whatever the target (`Host: 127.0.0.1/campaign/playtime/sessions?` and `POST /anything` was the playtime route);
+    // Node (@hono/node-server) and Bun refused it. Two Host lines were routed (their URL `http://a.example, 127.0.0.1/...`
+    // on Deno and workerd, where `new URL` of it throws). RFC 9112 section 3.2: 400 for both, now on every runtime.
+    it('a Host that is not one host name (holding a path, sent twice) is a 400 BAD_REQUEST on every runtime, never routed', async () => {
+      const run = `${runtime}-hosts`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const send = async (target: string, hosts: string) => {
+        const answer = await rawExchange(
+          served.url,
+          `POST ${target} HTTP/1.0\r\n${hosts}Authorization: Bearer user:${run}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+        );
+        return [answer.status, answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }).code : answer.body];
+      };
+      const answers = [await send('/anything', 'Host: 127.0.0.1/campaign/playtime/sessions?\r\n'), await send('/campaign/playtime/sessions', 'Host: a.example\r\nHost: 127.0.0.1\r\n')];
+      expect(answers, served.output()).toEqual([
+        [400, 'BAD_REQUEST'],
+        [400, 'BAD_REQUEST'],
+      ]);
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toEqual([]);
+    });
+
     // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on
     // Deno and workerd, nor on Node before node:http's requestTimeout): now 408 at its bodyTimeoutMs (1 s in the app).
     it("the webhook receiver answers 408 to a delivery body still arriving after its bodyTimeoutMs", async () => {

@@ -7,7 +7,8 @@
  * - `POST /stories`: `CampaignServer` calls against the emulator (playtime recorded then SKIPPED, a ValidationError
  *   before sending, a typed NotFoundError, a coupon redeemed), a webhook registered to this app's `/hooks`, and
  *   `signWebhook`/`verifyWebhook` (a good signature, a tampered body, a wrong secret); answers what it observed.
- * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`).
+ * - `/campaign/...`: the relay itself (`createRelay`, CORS on, failed logins limited per `clientAddress`); it also
+ *   answers every path nothing else here does, as a runtime serving only the relay (`Bun.serve({ fetch: relay.fetch })`).
  * - `POST /hooks`: a real webhook delivery from the emulator, verified; `GET /hooks`: what was verified.
  * - `POST /bulk-story`: `payments.registerBulk` without a callbackId (the SDK makes one with crypto.getRandomValues) on a
  *   CampaignServer whose first answer is lost, so it retries; both attempts' summaries reach `POST /bulk`, a receiver
@@ -148,8 +149,16 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     // `context`: what the runtime's server passes beside the request (Bun's server, Deno's info), handed to the relay.
     async fetch(request, context) {
       // With a base: Bun hands a request that names no host (HTTP/1.0 without Host) its bare target as `url`, on which
-      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts).
-      const { pathname, origin } = new URL(request.url, 'http://no-host.invalid');
+      // `new URL` alone throws; the relay answers that request itself (core/relay/request-target.ts). A URL that is none
+      // even so (workerd's of a request with two Host lines, `http://a.example, 127.0.0.1/...`) is the relay's too.
+      // (Not URL.canParse: a Worker dated before 2023 has none.)
+      let url: URL;
+      try {
+        url = new URL(request.url, 'http://no-host.invalid');
+      } catch {
+        return await relay.fetch(request, context);
+      }
+      const { pathname, origin } = url;
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);
@@ -170,13 +179,14 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
         }
         if (pathname === '/hooks' && request.method === 'GET') return Response.json({ verified, refused });
         if (pathname === '/receiver') return await receiver.fetch(request);
-        const callbackId = new URL(request.url).searchParams.get('callbackId') ?? '';
+        const callbackId = url.searchParams.get('callbackId') ?? '';
         if (pathname === '/receiver/waiting') return Response.json(waiting.has(callbackId));
         if (pathname === '/receiver/wait') {
           waiting.add(callbackId);
           return Response.json({ type: (await receiver.waitFor({ callbackId, timeoutMs: 10_000 })).type });
         }
-        return new Response('not found', { status: 404 });
+        // What no story serves reaches the relay, as on a runtime serving only the relay (a path climbing out of its base path).
+        return await relay.fetch(request, context);
       } catch (error) {
         // A story that threw: said in full, so the test names it (never a runtime's bare 500).
         return Response.json({ threw: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }, { status: 599 });
