@@ -170,13 +170,38 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(new Set(run.answered.slice(1))).toEqual(new Set(['SKIPPED']));
   });
 
-  it('dispose() while a flush hangs: it finishes and leaves no timer or AppState listener; the next start delivers the session once', async () => {
+  it('dispose() while a flush hangs: it finishes and leaves no timer, AppState or NetInfo listener; the next start delivers the session once', async () => {
     const run = await story({ story: 'dispose-during-flush' });
-    expect(run.outcome).toMatchObject({ errors: [], timers: 0, appState: 0 });
+    expect(run.outcome).toMatchObject({ errors: [], timers: 0, appState: 0, netInfo: 0 });
     expect(run.delivered).toEqual([]);
     const next = await story({ story: 'restarted', disk: run.disk, delivered: run.delivered, seed: 2 });
     expect(next.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
     expect(next.answered).toEqual(['SUCCESS']);
+  });
+
+  // React Native 0.70's AbortController (abort-controller 3) has no `signal.reason`: the error is the SDK's own.
+  it("no answer at all on React Native 0.70's AbortController (no signal.reason): a read fails with TimeoutError saying how long it waited, and the tracker reports the relay unreachable with that cause", async () => {
+    const run = await story({ story: 'no-answer' });
+    expect(run.outcome.read).toBe('TimeoutError TIMEOUT No response within 5000 ms');
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 1 * MINUTES }]);
+    expect(run.outcome.reported).toEqual([
+      { kind: 'relay', message: expect.stringMatching(/^Relay https:\/\/game\.example\/campaign unreachable 3 times while online \(.*\); sessions kept$/), cause: 'TimeoutError TIMEOUT No response within 30000 ms' },
+    ]);
+    expect(run.delivered).toEqual([]);
+  });
+
+  // Part of a phone's night: iOS suspends the app in the background (no timer fires) and Android's performance.now()
+  // stops while the phone sleeps, so only the wall clock sees the hours.
+  it.each(named(APPS))('hours in the background, suspended, and back with no network (NetInfo offline): the hours are not counted, nothing is sent offline, and both sessions are delivered once when the network returns (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'hours-suspended-then-offline' });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
   });
 
   it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {

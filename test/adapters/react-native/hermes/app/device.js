@@ -90,6 +90,14 @@ export async function advance(ms) {
   await settle();
 }
 
+/**
+ * The app suspended for `ms` (iOS suspends a backgrounded app; Android's `performance.now()`, uptimeMillis, stops while
+ * the phone sleeps): the wall clock moves, the monotonic clock does not, and no timer fires.
+ */
+export function sleep(ms) {
+  clock.wall += ms;
+}
+
 /** Timers the app still has pending. */
 export const pendingTimers = () => timers.size;
 

@@ -5,7 +5,7 @@
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
-import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, storageFaults } from './device.js';
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, sleep, storageFaults } from './device.js';
 import './random.js'; // react-native-get-random-values, the version of this run: crypto.getRandomValues before the SDK
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
@@ -152,7 +152,60 @@ const stories = {
     await advance(1000);
     step('dispose');
     await gc.dispose();
-    return { ends, errors, timers: pendingTimers(), appState: appState.listeners.size };
+    return { ends, errors, timers: pendingTimers(), appState: appState.listeners.size, netInfo: netInfoListeners };
+  },
+  /**
+   * No answer ever comes (React Native 0.70's fetch: no answer, no error, its abort unheard) on that version's
+   * `AbortController`, whose signal has no `reason`: a read with a 5 s time-out, then a session's flushes.
+   */
+  async 'no-answer'() {
+    const { gc, ends } = start();
+    const reported = [];
+    gc.tracker.on('error', (event) => reported.push({ kind: event.kind, message: event.error.message, cause: event.error.cause && `${event.error.cause.name} ${event.error.cause.code} ${event.error.cause.message}` }));
+    relay.hang = true;
+    let read = 'pending';
+    gc.campaigns.get('spring-event', { timeout: 5_000, maxRetries: 0 }).then(
+      () => (read = 'answered'),
+      (error) => (read = `${error.name} ${error.code} ${error.message}`),
+    );
+    await advance(5_000);
+    gc.tracker.start();
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(5 * MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, read, reported };
+  },
+  /**
+   * Hours in the background, the app suspended all along (no timer runs, the monotonic clock stands still), and back
+   * with no network (NetInfo offline): a minute played and stopped offline, then the network returns.
+   */
+  async 'hours-suspended-then-offline'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('background');
+    await settle();
+    sleep(6 * 60 * MINUTE);
+    step('return offline');
+    setOnline(false);
+    setAppState('active');
+    await settle();
+    const requestsAtReturn = relay.requests;
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(5 * MINUTE);
+    const offline = { requests: relay.requests - requestsAtReturn, delivered: relay.delivered.length };
+    step('online');
+    setOnline(true);
+    await settle();
+    await advance(MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors, offline };
   },
   /**
    * iOS's AppState: `inactive` before `background` (the app switcher, a call), each background event delivered twice;
