@@ -190,6 +190,15 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.delivered).toEqual([]);
   });
 
+  it.each(named([...APPS, { ...APPS[0]!, modules: 'AsyncStorage 2.2.0, NetInfo 12.0.1, get-random-values 2.0.0', storage: 'v2' }]))("AsyncStorage that never answers (its native module never calls back): each call given up after 10 s and reported, stop(), flush() and dispose() finish, and the session held in memory is delivered once (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'storage-never-answers' });
+    expect(run.outcome.finished).toEqual(['stop', 'flush', 'dispose']);
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([expect.stringMatching(/^AsyncStorage\.\w+ did not answer within 10 s$/)]);
+  });
+
   // Part of a phone's night: iOS suspends the app in the background (no timer fires) and Android's performance.now()
   // stops while the phone sleeps, so only the wall clock sees the hours.
   it.each(named(APPS))('hours in the background, suspended, and back with no network (NetInfo offline): the hours are not counted, nothing is sent offline, and both sessions are delivered once when the network returns (%s)', async (_name, app) => {

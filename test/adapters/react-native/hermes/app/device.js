@@ -151,10 +151,11 @@ const answer = (fn) => new Promise((resolve, reject) => later(() => {
  * Storage faults a story sets (or its input, `storageFaults`): `full` (every write refused as Android's SQLite refuses
  * it on a full disk, SQLiteFullException "database or disk is full (code 13 SQLITE_FULL)"), `keysFailures` (that many
  * `getKeys` calls refused first, SQLITE_BUSY; 1.x/2.x's `getAllKeys`), `getFailures` (that many reads of a key containing `getFailing` refused, SQLITE_BUSY;
- * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every 3.x call left unanswered); `full` covers 1.x/2.x's `multiSet` too.
+ * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every call left unanswered: 3.x's promise never settles, 1.x/2.x's callback is never called); `full` covers 1.x/2.x's `multiSet` too.
  */
 export const storageFaults = { full: false, keysFailures: 0, getFailures: 0, getFailing: '', hang: false, ...input.storageFaults };
 const fault = (fn) => (...args) => (storageFaults.hang ? new Promise(() => {}) : fn(...args));
+const silent = (fn) => (...args) => void (storageFaults.hang || fn(...args));
 /** What Android's SQLite says when the database reached its size limit or the disk is full (SQLiteFullException). */
 const FULL = 'database or disk is full (code 13 SQLITE_FULL)';
 /** What Android's SQLite says of a database another connection holds (SQLiteDatabaseLockedException). */
@@ -192,12 +193,12 @@ const RNAsyncStorage = {
 
 /** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks, over the storage 3.x calls legacy. */
 const RNCAsyncStorage = {
-  multiGet: (keys, callback) =>
-    later(() => (refusedRead(keys) ? callback([{ message: BUSY }], null) : callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null])))),
-  multiSet: (pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null)))),
-  multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null))),
+  multiGet: silent((keys, callback) =>
+    later(() => (refusedRead(keys) ? callback([{ message: BUSY }], null) : callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null]))))),
+  multiSet: silent((pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null))))),
+  multiRemove: silent((keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null)))),
   multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
-  getAllKeys: (callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy)))),
+  getAllKeys: silent((callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy))))),
   clear: (callback) => later(() => ((disk.legacy = {}), callback(null))),
 };
 

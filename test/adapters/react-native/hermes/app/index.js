@@ -179,6 +179,27 @@ const stories = {
     return { ends, read, reported };
   },
   /**
+   * AsyncStorage's native module never calls back (no answer, no error) from the app's start: two minutes played,
+   * stopped, flushed and disposed, each call given up after 10 s.
+   */
+  async 'storage-never-answers'() {
+    storageFaults.hang = true;
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop');
+    let finished = [];
+    gc.tracker.stop().then(() => finished.push('stop'));
+    await advance(MINUTE);
+    step('flush');
+    gc.tracker.flush().then(() => finished.push('flush'));
+    await advance(MINUTE);
+    step('dispose');
+    gc.dispose().then(() => finished.push('dispose'));
+    await advance(MINUTE);
+    return { ends, errors, finished };
+  },
+  /**
    * Hours in the background, the app suspended all along (no timer runs, the monotonic clock stands still), and back
    * with no network (NetInfo offline): a minute played and stopped offline, then the network returns.
    */
