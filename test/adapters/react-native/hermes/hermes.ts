@@ -27,8 +27,8 @@ export const HERMESC_TODAY = join(ROOT, 'node_modules/hermes-compiler/hermesc/li
 export type StoryStorage = 'v3' | 'v2' | 'v1.23' | 'v1.17';
 /** The NetInfo the app passes: 12.0.1, 11.4.1 or 9.3.5. */
 export type StoryNetInfo = 'v12' | 'v11' | 'v9';
-/** The react-native-get-random-values the app imports first (app/random.js): 2.0.0, 1.11.0 or 1.8.0. */
-export type StoryRandom = 'v2' | 'v1.11' | 'v1.8';
+/** The react-native-get-random-values the app imports first (app/random.js): 2.0.0, 1.11.0 or 1.8.0; none (an Expo app passing expo-crypto). */
+export type StoryRandom = 'v2' | 'v1.11' | 'v1.8' | 'none';
 
 /** What a story run printed: its result, or how it ended without one. */
 export interface StoryRun {
@@ -43,13 +43,14 @@ export interface StoryRun {
 
 /**
  * Bundles the story app: Metro release build, @react-native/babel-preset for an engine that is not Hermes V1
- * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native` the stand-in.
+ * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native`, `expo` and
+ * `expo-modules-core` the stand-ins (app/react-native.js, app/expo.js).
  */
 export async function bundleStoryApp(options: { packageExports: boolean; packageFiles?: string[] }): Promise<string> {
   const files = Object.fromEntries(readdirSync(APP).map((name) => [name, readFileSync(join(APP, name), 'utf8')]));
   const app = createAppFolder(files, { presetOptions: { unstable_transformProfile: 'default' }, packageFiles: options.packageFiles });
   try {
-    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js') }, packageExports: options.packageExports });
+    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js'), expo: join(app.dir, 'expo.js'), 'expo-modules-core': join(app.dir, 'expo.js') }, packageExports: options.packageExports });
   } finally {
     app.remove();
   }

@@ -370,6 +370,21 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
   });
 });
 
+describe("an Expo app's expo-crypto on Hermes 0.12 (its real JavaScript, 57.0.3, over a stand-in of its native module: app/expo.js)", () => {
+  it.each(['exports', 'no-exports'] as const)("passed as modules.expoCrypto with no react-native-get-random-values: the session's id comes from it, the session is delivered once, and the web view's PKCE challenge is its SHA-256 digest (package %s)", async (variant) => {
+    const run = outcomeOf(await runStory(bundles[variant], { story: 'expo-crypto', random: 'none' }));
+    expect(run.outcome.polyfilled).toBe(false);
+    expect(run.outcome.ids).toEqual([expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)]);
+    expect(run.outcome.expoCalls.getRandomValues).toBeGreaterThan(0);
+    expect(run.delivered).toEqual([expect.objectContaining({ sessionId: run.outcome.ids[0], durationSeconds: 1 * MINUTES })]);
+    expect(run.outcome.errors).toEqual([]);
+    expect(run.outcome.expoCalls.digestAsync).toEqual(['SHA-256']);
+    const verifier = new URL((run.outcome.openedUrls as string[])[0]!).hash.replace('#code_verifier=', '');
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
+  });
+});
+
 describe('paths no other story runs, on Hermes 0.12 (the built-ins they reach: hermes-built-ins.test.ts)', () => {
   it("the picker's creators search on React Native 0.70's AbortController: a search replaced in flight is aborted and ignored, the second one's results show", async () => {
     const run = outcomeOf(await runStory(bundles.exports, { story: 'search' }));

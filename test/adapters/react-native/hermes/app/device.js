@@ -139,7 +139,7 @@ const later = (fn) => {
     fn();
   }, 0);
 };
-const answer = (fn) => new Promise((resolve, reject) => later(() => {
+export const answer = (fn) => new Promise((resolve, reject) => later(() => {
   try {
     resolve(fn());
   } catch (error) {
@@ -222,14 +222,16 @@ const RNCNetInfo = {
  * a story that starts the app again passes another `seed`, as a phone's next start draws other bytes).
  */
 let seed = input.seed || 1;
+/** The device's next random byte (every native random source draws from it). */
+export function randomByte() {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return (seed >>> 8) & 255;
+}
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const RNGetRandomValues = {
   getRandomBase64(byteLength) {
     let bits = '';
-    for (let i = 0; i < byteLength; i++) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      bits += ((seed >>> 8) & 255).toString(2).padStart(8, '0');
-    }
+    for (let i = 0; i < byteLength; i++) bits += randomByte().toString(2).padStart(8, '0');
     let text = '';
     for (let i = 0; i < bits.length; i += 6) text += BASE64[parseInt(bits.slice(i, i + 6).padEnd(6, '0'), 2)];
     return text + '='.repeat((4 - (text.length % 4)) % 4);

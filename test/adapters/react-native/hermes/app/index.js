@@ -39,14 +39,14 @@ const countedNetInfo = {
   },
 };
 
-function start(more = {}) {
+function start(more = {}, moreModules = {}) {
   const gc = createGameCampaign({
     ...more,
     clientKey: 'ck_test_key:secret',
     relay: { url: RELAY_URL },
     userId: 'player-1',
     tracker: { campaignId: 'spring-event' },
-    modules: { AsyncStorage, AppState, NetInfo: countedNetInfo, Linking },
+    modules: { AsyncStorage, AppState, NetInfo: countedNetInfo, Linking, ...moreModules },
   });
   const ends = [];
   const errors = [];
@@ -560,6 +560,27 @@ const stories = {
     step('dispose');
     await gc.dispose();
     return { ends, errors, requests: relay.requests };
+  },
+
+  /**
+   * An Expo app as the guide sets it up: `import * as ExpoCrypto from 'expo-crypto'` passed as `modules.expoCrypto`
+   * instead of importing react-native-get-random-values (the story runs with `random: 'none'`). A minute played and
+   * delivered, then the campaign page opened (its PKCE challenge hashed by expo-crypto's digest).
+   */
+  async 'expo-crypto'() {
+    const ExpoCrypto = require('expo-crypto');
+    const { expoCalls } = require('./expo.js');
+    const polyfilled = typeof globalThis.crypto === 'object' && typeof globalThis.crypto.getRandomValues === 'function';
+    const { gc, ends, errors } = start({}, { expoCrypto: ExpoCrypto });
+    const ids = [];
+    gc.tracker.on('session:start', (event) => ids.push(event.sessionId));
+    gc.tracker.start();
+    await advance(MINUTE);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.webview.open({ campaignId: 'spring-event' });
+    await gc.dispose();
+    return { ends, errors, ids, polyfilled, expoCalls, openedUrls, webviewRequests: relay.webviewRequests };
   },
 
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
