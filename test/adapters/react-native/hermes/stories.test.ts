@@ -213,6 +213,18 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.outcome.errors).toEqual([]);
   });
 
+  it('the same, NetInfo reporting the lost network 5 s after the return (the state the app was suspended with until then): nothing sent, nothing reported, both sessions delivered once when the network returns', async () => {
+    const run = await story({ story: 'hours-suspended-then-offline', netInfoLate: true });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES + 5 },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES + 5]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
   it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {
     const run = await story({ story: 'ios-app-state' });
     // 1 min + 5 s inactive (counted: docs/decisions.md "React Native lifecycle") + 1 min; the 10 minutes away end it.
