@@ -30,9 +30,16 @@ const hostSetTimeout = globalThis.setTimeout;
 // --- console as React Native has it ------------------------------------------------------------------
 // A React Native bundle starts with @react-native/js-polyfills' console.js (the `getPolyfills` of
 // @react-native/metro-config), so `console` exists before any module runs; the CLI has none. Printed as `CONSOLE` lines.
+// Its methods as that file's `global.console` has them: `assert` too (event-target-shim, under React Native 0.70's
+// AbortController polyfill, calls `console.assert` at every dispatch), and stubs for the timing ones.
 if (typeof globalThis.console === 'undefined') {
   const log = (level) => (...args) => print(`CONSOLE ${level} ${args.map(String).join(' ')}`);
-  globalThis.console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+  const stub = () => {};
+  globalThis.console = {
+    log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug'), trace: log('trace'), table: log('table'),
+    group: log('group'), groupCollapsed: log('group'), groupEnd: stub, time: stub, timeEnd: stub, timeStamp: stub, count: stub, countReset: stub,
+    assert: (expression, label) => void (expression || print(`CONSOLE error Assertion failed: ${label}`)),
+  };
 }
 const input = globalThis.__STORY__ || {};
 
