@@ -382,6 +382,16 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
   });
 });
 
+describe('a session over 2 MB on Hermes 0.12 (AsyncStorage on Android cannot read such an entry back)', () => {
+  it.each(named(APPS))("is not written but held in memory and sent, the relay's 413 drops it once as too large, the failure to store it reported; the next session is delivered (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'over-2mb' });
+    expect(run.outcome.dropped).toEqual([`${run.outcome.big} too-large`]);
+    expect(run.delivered).toEqual([expect.objectContaining({ sessionId: run.outcome.small, durationSeconds: 5 })]);
+    expect(run.outcome.errors).toEqual([expect.stringMatching(/over 2 MB/)]);
+    expect(run.outcome.largestStored).toBeLessThan(1_000_000);
+  });
+});
+
 describe("an Expo app's expo-crypto on Hermes 0.12 (its real JavaScript, 57.0.3, over a stand-in of its native module: app/expo.js)", () => {
   it.each(['exports', 'no-exports'] as const)("passed as modules.expoCrypto with no react-native-get-random-values: the session's id comes from it, the session is delivered once, and the web view's PKCE challenge is its SHA-256 digest (package %s)", async (variant) => {
     const run = outcomeOf(await runStory(bundles[variant], { story: 'expo-crypto', random: 'none' }));

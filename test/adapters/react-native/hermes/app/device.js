@@ -332,6 +332,8 @@ globalThis.fetch = async (url, init) => {
     return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
   }
   if (url !== `${RELAY_URL}/playtime/sessions` || init.method !== 'POST') return respond(404, { code: 'NOT_FOUND', message: `no route ${url}` });
+  // The relay's body cap, 1 MiB (core/relay/relay.ts `maxBodyBytes`), refused as it refuses it: 413 in the spec's error body.
+  if (init.body.length > 1024 * 1024) return respond(413, { status: 413, error: 'Payload Too Large', code: 'BAD_REQUEST', message: 'The body exceeds the relay limit' });
   const { sessions } = JSON.parse(init.body);
   const results = sessions.map((session) => {
     const known = relay.delivered.some((seen) => seen.sessionId === session.sessionId);

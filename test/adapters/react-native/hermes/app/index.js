@@ -592,6 +592,28 @@ const stories = {
     return { ends, errors, ids, polyfilled, expoCalls, openedUrls, webviewRequests: relay.webviewRequests };
   },
 
+  /**
+   * A session whose metadata makes it over 2 MB (AsyncStorage on Android cannot read such an entry back): played 20 s
+   * and stopped, then a small one played 5 s and stopped.
+   */
+  async 'over-2mb'() {
+    const { gc, ends, errors } = start();
+    const dropped = [];
+    gc.tracker.on('dropped', (event) => dropped.push(`${event.sessionId} ${event.reason}`));
+    const big = gc.tracker.start({ metadata: { replay: 'x'.repeat(2_200_000) } });
+    await advance(20_000);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    const small = gc.tracker.start();
+    await advance(5_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    const stored = [disk.legacy, ...Object.values(disk.databases)].flatMap((database) => Object.values(database));
+    return { ends, errors, dropped, big, small, largestStored: Math.max(0, ...stored.map((value) => String(value).length)) };
+  },
+
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
   async 'dispose'() {
     const { gc, ends, errors } = start();
