@@ -382,6 +382,21 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
   });
 });
 
+describe('launched by the OS in the background on Hermes 0.12', () => {
+  it.each(named(APPS))('the session the app starts there counts nothing until the player opens the app hours later; the minute played then is delivered once (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'launched-in-background' });
+    // The session started in the background ends there, empty (0 s: not sent); the tracker continues it on the opening.
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 0 },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.starts).toEqual(['new', 'continues']);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES, campaignId: 'spring-event' })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+});
+
 describe('a session over 2 MB on Hermes 0.12 (AsyncStorage on Android cannot read such an entry back)', () => {
   it.each(named(APPS))("is not written but held in memory and sent, the relay's 413 drops it once as too large, the failure to store it reported; the next session is delivered (%s)", async (_name, app) => {
     const run = await storyOf(app, { story: 'over-2mb' });

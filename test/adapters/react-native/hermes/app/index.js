@@ -593,6 +593,28 @@ const stories = {
   },
 
   /**
+   * The OS launches the app in the background (a push, a background fetch): the guide's lines start a session as the
+   * app loads; 10 s there, then suspended for 3 hours; then the player opens the app and plays a minute.
+   */
+  async 'launched-in-background'() {
+    setAppState('background');
+    const { gc, ends, errors } = start();
+    const starts = [];
+    gc.tracker.on('session:start', (event) => starts.push(event.continues ? 'continues' : 'new'));
+    gc.tracker.start();
+    await advance(10_000);
+    sleep(3 * 60 * MINUTE);
+    step('opened');
+    setAppState('active');
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors, starts };
+  },
+
+  /**
    * A session whose metadata makes it over 2 MB (AsyncStorage on Android cannot read such an entry back): played 20 s
    * and stopped, then a small one played 5 s and stopped.
    */
