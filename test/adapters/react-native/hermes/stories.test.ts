@@ -225,6 +225,18 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.outcome.errors).toEqual([]);
   });
 
+  it('2 hours in the background with its timers running (Android, the phone awake), offline from the first minute there and still at the return: the session ended at the time-out, nothing sent offline, both sessions delivered once when the network returns', async () => {
+    const run = await story({ story: 'hours-suspended-then-offline', awake: true });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
   it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {
     const run = await story({ story: 'ios-app-state' });
     // 1 min + 5 s inactive (counted: docs/decisions.md "React Native lifecycle") + 1 min; the 10 minutes away end it.
