@@ -202,7 +202,7 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
   // Part of a phone's night: iOS suspends the app in the background (no timer fires) and Android's performance.now()
   // stops while the phone sleeps, so only the wall clock sees the hours.
   it.each(named(APPS))('hours in the background, suspended, and back with no network (NetInfo offline): the hours are not counted, nothing is sent offline, and both sessions are delivered once when the network returns (%s)', async (_name, app) => {
-    const run = await storyOf(app, { story: 'hours-suspended-then-offline' });
+    const run = await storyOf(app, { story: 'hours-in-background-then-offline' });
     expect(run.outcome.ends).toEqual([
       { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
       { reason: 'stop', durationSeconds: 1 * MINUTES },
@@ -214,7 +214,7 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
   });
 
   it('the same, NetInfo reporting the lost network 5 s after the return (the state the app was suspended with until then): nothing sent, nothing reported, both sessions delivered once when the network returns', async () => {
-    const run = await story({ story: 'hours-suspended-then-offline', netInfoLate: true });
+    const run = await story({ story: 'hours-in-background-then-offline', netInfoLate: true });
     expect(run.outcome.ends).toEqual([
       { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
       { reason: 'stop', durationSeconds: 1 * MINUTES + 5 },
@@ -226,7 +226,7 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
   });
 
   it('2 hours in the background with its timers running (Android, the phone awake), offline from the first minute there and still at the return: the session ended at the time-out, nothing sent offline, both sessions delivered once when the network returns', async () => {
-    const run = await story({ story: 'hours-suspended-then-offline', awake: true });
+    const run = await story({ story: 'hours-in-background-then-offline', awake: true });
     expect(run.outcome.ends).toEqual([
       { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
       { reason: 'stop', durationSeconds: 1 * MINUTES },

@@ -188,7 +188,7 @@ const stories = {
     gc.tracker.start();
     await advance(2 * MINUTE);
     step('stop');
-    let finished = [];
+    const finished = [];
     gc.tracker.stop().then(() => finished.push('stop'));
     await advance(MINUTE);
     step('flush');
@@ -205,7 +205,7 @@ const stories = {
    * 2 hours with the app's timers running, offline from the first minute): a minute played and stopped offline, then
    * the network returns.
    */
-  async 'hours-suspended-then-offline'() {
+  async 'hours-in-background-then-offline'() {
     const { gc, ends, errors } = start();
     gc.tracker.start();
     await advance(MINUTE);
