@@ -27,8 +27,8 @@ export const HERMESC_TODAY = join(ROOT, 'node_modules/hermes-compiler/hermesc/li
 export type StoryStorage = 'v3' | 'v2' | 'v1.23' | 'v1.17';
 /** The NetInfo the app passes: 12.0.1, 11.4.1 or 9.3.5. */
 export type StoryNetInfo = 'v12' | 'v11' | 'v9';
-/** The react-native-get-random-values the app imports first (app/random.js): 2.0.0, 1.11.0 or 1.8.0. */
-export type StoryRandom = 'v2' | 'v1.11' | 'v1.8';
+/** The react-native-get-random-values the app imports first (app/random.js): 2.0.0, 1.11.0 or 1.8.0; none (an Expo app passing expo-crypto). */
+export type StoryRandom = 'v2' | 'v1.11' | 'v1.8' | 'none';
 
 /** What a story run printed: its result, or how it ended without one. */
 export interface StoryRun {
@@ -43,13 +43,14 @@ export interface StoryRun {
 
 /**
  * Bundles the story app: Metro release build, @react-native/babel-preset for an engine that is not Hermes V1
- * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native` the stand-in.
+ * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native`, `expo` and
+ * `expo-modules-core` the stand-ins (app/react-native.js, app/expo.js).
  */
 export async function bundleStoryApp(options: { packageExports: boolean; packageFiles?: string[] }): Promise<string> {
   const files = Object.fromEntries(readdirSync(APP).map((name) => [name, readFileSync(join(APP, name), 'utf8')]));
   const app = createAppFolder(files, { presetOptions: { unstable_transformProfile: 'default' }, packageFiles: options.packageFiles });
   try {
-    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js') }, packageExports: options.packageExports });
+    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js'), expo: join(app.dir, 'expo.js'), 'expo-modules-core': join(app.dir, 'expo.js') }, packageExports: options.packageExports });
   } finally {
     app.remove();
   }
@@ -82,7 +83,7 @@ export async function compile(hermesc: string, source: string): Promise<Buffer> 
  * Runs one story of the bundle on the Hermes 0.12 VM: `input` prepended as `__STORY__`, compiled by the VM's
  * `hermesc`, run with a time limit (a frozen JavaScript thread never exits: it is killed and reported, not waited for).
  */
-export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean }, timeoutMs = 20_000): Promise<StoryRun> {
+export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean; netInfoLate?: boolean; awake?: boolean }, timeoutMs = 20_000): Promise<StoryRun> {
   const bytecode = await compile(HERMESC_OF_VM, `var __STORY__ = ${JSON.stringify(input)};\n${bundle}`);
   const dir = mkdtempSync(join(tmpdir(), 'gc-hermes-run-'));
   try {

@@ -170,13 +170,71 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(new Set(run.answered.slice(1))).toEqual(new Set(['SKIPPED']));
   });
 
-  it('dispose() while a flush hangs: it finishes and leaves no timer or AppState listener; the next start delivers the session once', async () => {
+  it('dispose() while a flush hangs: it finishes and leaves no timer, AppState or NetInfo listener; the next start delivers the session once', async () => {
     const run = await story({ story: 'dispose-during-flush' });
-    expect(run.outcome).toMatchObject({ errors: [], timers: 0, appState: 0 });
+    expect(run.outcome).toMatchObject({ errors: [], timers: 0, appState: 0, netInfo: 0 });
     expect(run.delivered).toEqual([]);
     const next = await story({ story: 'restarted', disk: run.disk, delivered: run.delivered, seed: 2 });
     expect(next.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
     expect(next.answered).toEqual(['SUCCESS']);
+  });
+
+  // React Native 0.70's AbortController (abort-controller 3) has no `signal.reason`: the error is the SDK's own.
+  it("no answer at all on React Native 0.70's AbortController (no signal.reason): a read fails with TimeoutError saying how long it waited, and the tracker reports the relay unreachable with that cause", async () => {
+    const run = await story({ story: 'no-answer' });
+    expect(run.outcome.read).toBe('TimeoutError TIMEOUT No response within 5000 ms');
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 1 * MINUTES }]);
+    expect(run.outcome.reported).toEqual([
+      { kind: 'relay', message: expect.stringMatching(/^Relay https:\/\/game\.example\/campaign unreachable 3 times while online \(.*\); sessions kept$/), cause: 'TimeoutError TIMEOUT No response within 30000 ms' },
+    ]);
+    expect(run.delivered).toEqual([]);
+  });
+
+  it.each(named([...APPS, { ...APPS[0]!, modules: 'AsyncStorage 2.2.0, NetInfo 12.0.1, get-random-values 2.0.0', storage: 'v2' }]))("AsyncStorage that never answers (its native module never calls back): each call given up after 10 s and reported, stop(), flush() and dispose() finish, and the session held in memory is delivered once (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'storage-never-answers' });
+    expect(run.outcome.finished).toEqual(['stop', 'flush', 'dispose']);
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([expect.stringMatching(/^AsyncStorage\.\w+ did not answer within 10 s$/)]);
+  });
+
+  // Part of a phone's night: iOS suspends the app in the background (no timer fires) and Android's performance.now()
+  // stops while the phone sleeps, so only the wall clock sees the hours.
+  it.each(named(APPS))('hours in the background, suspended, and back with no network (NetInfo offline): the hours are not counted, nothing is sent offline, and both sessions are delivered once when the network returns (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'hours-in-background-then-offline' });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
+  it('the same, NetInfo reporting the lost network 5 s after the return (the state the app was suspended with until then): nothing sent, nothing reported, both sessions delivered once when the network returns', async () => {
+    const run = await story({ story: 'hours-in-background-then-offline', netInfoLate: true });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES + 5 },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES + 5]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+
+  it('2 hours in the background with its timers running (Android, the phone awake), offline from the first minute there and still at the return: the session ended at the time-out, nothing sent offline, both sessions delivered once when the network returns', async () => {
+    const run = await story({ story: 'hours-in-background-then-offline', awake: true });
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
   });
 
   it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {
@@ -331,6 +389,46 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
     const [opened] = run.outcome.openedUrls as string[];
     const verifier = new URL(opened!).hash.replace('#code_verifier=', '');
     expect(opened).toBe(`https://campaign.example/page?ott=ott-1#code_verifier=${verifier}`);
+    expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
+  });
+});
+
+describe('launched by the OS in the background on Hermes 0.12', () => {
+  it.each(named(APPS))('the session the app starts there counts nothing until the player opens the app hours later; the minute played then is delivered once (%s)', async (_name, app) => {
+    const run = await storyOf(app, { story: 'launched-in-background' });
+    // The session started in the background ends there, empty (0 s: not sent); the tracker continues it on the opening.
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 0 },
+      { reason: 'stop', durationSeconds: 1 * MINUTES },
+    ]);
+    expect(run.outcome.starts).toEqual(['new', 'continues']);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES, campaignId: 'spring-event' })]);
+    expect(run.answered).toEqual(['SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  });
+});
+
+describe('a session over 2 MB on Hermes 0.12 (AsyncStorage on Android cannot read such an entry back)', () => {
+  it.each(named(APPS))("is not written but held in memory and sent, the relay's 413 drops it once as too large, the failure to store it reported; the next session is delivered (%s)", async (_name, app) => {
+    const run = await storyOf(app, { story: 'over-2mb' });
+    expect(run.outcome.dropped).toEqual([`${run.outcome.big} too-large`]);
+    expect(run.delivered).toEqual([expect.objectContaining({ sessionId: run.outcome.small, durationSeconds: 5 })]);
+    expect(run.outcome.errors).toEqual([expect.stringMatching(/over 2 MB/)]);
+    expect(run.outcome.largestStored).toBeLessThan(1_000_000);
+  });
+});
+
+describe("an Expo app's expo-crypto on Hermes 0.12 (its real JavaScript, 57.0.3, over a stand-in of its native module: app/expo.js)", () => {
+  it.each(['exports', 'no-exports'] as const)("passed as modules.expoCrypto with no react-native-get-random-values: the session's id comes from it, the session is delivered once, and the web view's PKCE challenge is its SHA-256 digest (package %s)", async (variant) => {
+    const run = outcomeOf(await runStory(bundles[variant], { story: 'expo-crypto', random: 'none' }));
+    expect(run.outcome.polyfilled).toBe(false);
+    expect(run.outcome.ids).toEqual([expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)]);
+    expect(run.outcome.expoCalls.getRandomValues).toBeGreaterThan(0);
+    expect(run.delivered).toEqual([expect.objectContaining({ sessionId: run.outcome.ids[0], durationSeconds: 1 * MINUTES })]);
+    expect(run.outcome.errors).toEqual([]);
+    expect(run.outcome.expoCalls.digestAsync).toEqual(['SHA-256']);
+    const verifier = new URL((run.outcome.openedUrls as string[])[0]!).hash.replace('#code_verifier=', '');
     expect(verifier).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(run.outcome.webviewRequests).toEqual([{ campaignId: 'spring-event', codeChallenge: createHash('sha256').update(verifier).digest('base64url') }]);
   });

@@ -30,9 +30,16 @@ const hostSetTimeout = globalThis.setTimeout;
 // --- console as React Native has it ------------------------------------------------------------------
 // A React Native bundle starts with @react-native/js-polyfills' console.js (the `getPolyfills` of
 // @react-native/metro-config), so `console` exists before any module runs; the CLI has none. Printed as `CONSOLE` lines.
+// Its methods as that file's `global.console` has them: `assert` too (event-target-shim, under React Native 0.70's
+// AbortController polyfill, calls `console.assert` at every dispatch), and stubs for the timing ones.
 if (typeof globalThis.console === 'undefined') {
   const log = (level) => (...args) => print(`CONSOLE ${level} ${args.map(String).join(' ')}`);
-  globalThis.console = { log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug') };
+  const stub = () => {};
+  globalThis.console = {
+    log: log('log'), info: log('info'), warn: log('warn'), error: log('error'), debug: log('debug'), trace: log('trace'), table: log('table'),
+    group: log('group'), groupCollapsed: log('group'), groupEnd: stub, time: stub, timeEnd: stub, timeStamp: stub, count: stub, countReset: stub,
+    assert: (expression, label) => void (expression || print(`CONSOLE error Assertion failed: ${label}`)),
+  };
 }
 const input = globalThis.__STORY__ || {};
 
@@ -90,6 +97,14 @@ export async function advance(ms) {
   await settle();
 }
 
+/**
+ * The app suspended for `ms` (iOS suspends a backgrounded app; Android's `performance.now()`, uptimeMillis, stops while
+ * the phone sleeps): the wall clock moves, the monotonic clock does not, and no timer fires.
+ */
+export function sleep(ms) {
+  clock.wall += ms;
+}
+
 /** Timers the app still has pending. */
 export const pendingTimers = () => timers.size;
 
@@ -131,7 +146,7 @@ const later = (fn) => {
     fn();
   }, 0);
 };
-const answer = (fn) => new Promise((resolve, reject) => later(() => {
+export const answer = (fn) => new Promise((resolve, reject) => later(() => {
   try {
     resolve(fn());
   } catch (error) {
@@ -143,10 +158,11 @@ const answer = (fn) => new Promise((resolve, reject) => later(() => {
  * Storage faults a story sets (or its input, `storageFaults`): `full` (every write refused as Android's SQLite refuses
  * it on a full disk, SQLiteFullException "database or disk is full (code 13 SQLITE_FULL)"), `keysFailures` (that many
  * `getKeys` calls refused first, SQLITE_BUSY; 1.x/2.x's `getAllKeys`), `getFailures` (that many reads of a key containing `getFailing` refused, SQLITE_BUSY;
- * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every 3.x call left unanswered); `full` covers 1.x/2.x's `multiSet` too.
+ * 3.x's `getValues`, 1.x/2.x's `multiGet` with its errors array), `hang` (every call left unanswered: 3.x's promise never settles, 1.x/2.x's callback is never called); `full` covers 1.x/2.x's `multiSet` too.
  */
 export const storageFaults = { full: false, keysFailures: 0, getFailures: 0, getFailing: '', hang: false, ...input.storageFaults };
 const fault = (fn) => (...args) => (storageFaults.hang ? new Promise(() => {}) : fn(...args));
+const silent = (fn) => (...args) => void (storageFaults.hang || fn(...args));
 /** What Android's SQLite says when the database reached its size limit or the disk is full (SQLiteFullException). */
 const FULL = 'database or disk is full (code 13 SQLITE_FULL)';
 /** What Android's SQLite says of a database another connection holds (SQLiteDatabaseLockedException). */
@@ -184,12 +200,12 @@ const RNAsyncStorage = {
 
 /** AsyncStorage 2.x's `RNCAsyncStorage` (NativeAsyncStorageModule.ts): callbacks, over the storage 3.x calls legacy. */
 const RNCAsyncStorage = {
-  multiGet: (keys, callback) =>
-    later(() => (refusedRead(keys) ? callback([{ message: BUSY }], null) : callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null])))),
-  multiSet: (pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null)))),
-  multiRemove: (keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null))),
+  multiGet: silent((keys, callback) =>
+    later(() => (refusedRead(keys) ? callback([{ message: BUSY }], null) : callback(null, keys.map((key) => [key, key in disk.legacy ? disk.legacy[key] : null]))))),
+  multiSet: silent((pairs, callback) => later(() => (storageFaults.full ? callback([{ message: FULL }]) : (pairs.forEach(([key, value]) => (disk.legacy[key] = copy(value))), callback(null))))),
+  multiRemove: silent((keys, callback) => later(() => (keys.forEach((key) => delete disk.legacy[key]), callback(null)))),
   multiMerge: (_pairs, callback) => later(() => callback([{ message: 'not used by the SDK' }])),
-  getAllKeys: (callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy)))),
+  getAllKeys: silent((callback) => later(() => (refusedKeys() ? callback({ message: BUSY }) : callback(null, Object.keys(disk.legacy))))),
   clear: (callback) => later(() => ((disk.legacy = {}), callback(null))),
 };
 
@@ -213,14 +229,16 @@ const RNCNetInfo = {
  * a story that starts the app again passes another `seed`, as a phone's next start draws other bytes).
  */
 let seed = input.seed || 1;
+/** The device's next random byte (every native random source draws from it). */
+export function randomByte() {
+  seed = (seed * 1103515245 + 12345) % 2147483648;
+  return (seed >>> 8) & 255;
+}
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
 const RNGetRandomValues = {
   getRandomBase64(byteLength) {
     let bits = '';
-    for (let i = 0; i < byteLength; i++) {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      bits += ((seed >>> 8) & 255).toString(2).padStart(8, '0');
-    }
+    for (let i = 0; i < byteLength; i++) bits += randomByte().toString(2).padStart(8, '0');
     let text = '';
     for (let i = 0; i < bits.length; i += 6) text += BASE64[parseInt(bits.slice(i, i + 6).padEnd(6, '0'), 2)];
     return text + '='.repeat((4 - (text.length % 4)) % 4);
@@ -314,6 +332,8 @@ globalThis.fetch = async (url, init) => {
     return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
   }
   if (url !== `${RELAY_URL}/playtime/sessions` || init.method !== 'POST') return respond(404, { code: 'NOT_FOUND', message: `no route ${url}` });
+  // The relay's body cap, 1 MiB (core/relay/relay.ts `maxBodyBytes`), refused as it refuses it: 413 in the spec's error body.
+  if (init.body.length > 1024 * 1024) return respond(413, { status: 413, error: 'Payload Too Large', code: 'BAD_REQUEST', message: 'The body exceeds the relay limit' });
   const { sessions } = JSON.parse(init.body);
   const results = sessions.map((session) => {
     const known = relay.delivered.some((seen) => seen.sessionId === session.sessionId);

@@ -5,7 +5,7 @@
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
-import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, storageFaults } from './device.js';
+import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, sleep, storageFaults } from './device.js';
 import './random.js'; // react-native-get-random-values, the version of this run: crypto.getRandomValues before the SDK
 import * as AsyncStorageV3 from '@react-native-async-storage/async-storage';
 import AsyncStorageV2 from 'async-storage-v2';
@@ -39,14 +39,14 @@ const countedNetInfo = {
   },
 };
 
-function start(more = {}) {
+function start(more = {}, moreModules = {}) {
   const gc = createGameCampaign({
     ...more,
     clientKey: 'ck_test_key:secret',
     relay: { url: RELAY_URL },
     userId: 'player-1',
     tracker: { campaignId: 'spring-event' },
-    modules: { AsyncStorage, AppState, NetInfo: countedNetInfo, Linking },
+    modules: { AsyncStorage, AppState, NetInfo: countedNetInfo, Linking, ...moreModules },
   });
   const ends = [];
   const errors = [];
@@ -152,7 +152,100 @@ const stories = {
     await advance(1000);
     step('dispose');
     await gc.dispose();
-    return { ends, errors, timers: pendingTimers(), appState: appState.listeners.size };
+    return { ends, errors, timers: pendingTimers(), appState: appState.listeners.size, netInfo: netInfoListeners };
+  },
+  /**
+   * No answer ever comes (React Native 0.70's fetch: no answer, no error, its abort unheard) on that version's
+   * `AbortController`, whose signal has no `reason`: a read with a 5 s time-out, then a session's flushes.
+   */
+  async 'no-answer'() {
+    const { gc, ends } = start();
+    const reported = [];
+    gc.tracker.on('error', (event) => reported.push({ kind: event.kind, message: event.error.message, cause: event.error.cause && `${event.error.cause.name} ${event.error.cause.code} ${event.error.cause.message}` }));
+    relay.hang = true;
+    let read = 'pending';
+    gc.campaigns.get('spring-event', { timeout: 5_000, maxRetries: 0 }).then(
+      () => (read = 'answered'),
+      (error) => (read = `${error.name} ${error.code} ${error.message}`),
+    );
+    await advance(5_000);
+    gc.tracker.start();
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(5 * MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, read, reported };
+  },
+  /**
+   * AsyncStorage's native module never calls back (no answer, no error) from the app's start: two minutes played,
+   * stopped, flushed and disposed, each call given up after 10 s.
+   */
+  async 'storage-never-answers'() {
+    storageFaults.hang = true;
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(2 * MINUTE);
+    step('stop');
+    const finished = [];
+    gc.tracker.stop().then(() => finished.push('stop'));
+    await advance(MINUTE);
+    step('flush');
+    gc.tracker.flush().then(() => finished.push('flush'));
+    await advance(MINUTE);
+    step('dispose');
+    gc.dispose().then(() => finished.push('dispose'));
+    await advance(MINUTE);
+    return { ends, errors, finished };
+  },
+  /**
+   * Hours in the background, the app suspended all along (no timer runs, the monotonic clock stands still), and back
+   * with no network (NetInfo offline; with input `netInfoLate`, NetInfo says so only after the return; with `awake`,
+   * 2 hours with the app's timers running, offline from the first minute): a minute played and stopped offline, then
+   * the network returns.
+   */
+  async 'hours-in-background-then-offline'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('background');
+    await settle();
+    let requestsAtReturn = relay.requests;
+    if (globalThis.__STORY__.awake) {
+      // Android keeps a backgrounded app's timers running while the phone is awake: the network goes after a minute
+      // there, and the app stays in the background for 2 hours (its timers firing, the session ended at the time-out).
+      await advance(MINUTE);
+      setOnline(false);
+      requestsAtReturn = relay.requests;
+      await advance(2 * 60 * MINUTE);
+    } else sleep(6 * 60 * MINUTE);
+    step('return offline');
+    if (globalThis.__STORY__.awake) setAppState('active');
+    else if (globalThis.__STORY__.netInfoLate) {
+      // NetInfo still reports the network the app was suspended with for 5 s, then catches up.
+      relay.online = false;
+      setAppState('active');
+      await advance(5_000);
+      setOnline(false);
+    } else {
+      requestsAtReturn = relay.requests;
+      setOnline(false);
+      setAppState('active');
+    }
+    await settle();
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await advance(5 * MINUTE);
+    const offline = { requests: relay.requests - requestsAtReturn, delivered: relay.delivered.length };
+    step('online');
+    setOnline(true);
+    await settle();
+    await advance(MINUTE);
+    step('dispose');
+    await gc.dispose();
+    return { ends, errors, offline };
   },
   /**
    * iOS's AppState: `inactive` before `background` (the app switcher, a call), each background event delivered twice;
@@ -486,6 +579,71 @@ const stories = {
     step('dispose');
     await gc.dispose();
     return { ends, errors, requests: relay.requests };
+  },
+
+  /**
+   * An Expo app as the guide sets it up: `import * as ExpoCrypto from 'expo-crypto'` passed as `modules.expoCrypto`
+   * instead of importing react-native-get-random-values (the story runs with `random: 'none'`). A minute played and
+   * delivered, then the campaign page opened (its PKCE challenge hashed by expo-crypto's digest).
+   */
+  async 'expo-crypto'() {
+    const ExpoCrypto = require('expo-crypto');
+    const { expoCalls } = require('./expo.js');
+    const polyfilled = typeof globalThis.crypto === 'object' && typeof globalThis.crypto.getRandomValues === 'function';
+    const { gc, ends, errors } = start({}, { expoCrypto: ExpoCrypto });
+    const ids = [];
+    gc.tracker.on('session:start', (event) => ids.push(event.sessionId));
+    gc.tracker.start();
+    await advance(MINUTE);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.webview.open({ campaignId: 'spring-event' });
+    await gc.dispose();
+    return { ends, errors, ids, polyfilled, expoCalls, openedUrls, webviewRequests: relay.webviewRequests };
+  },
+
+  /**
+   * The OS launches the app in the background (a push, a background fetch): the guide's lines start a session as the
+   * app loads; 10 s there, then suspended for 3 hours; then the player opens the app and plays a minute.
+   */
+  async 'launched-in-background'() {
+    setAppState('background');
+    const { gc, ends, errors } = start();
+    const starts = [];
+    gc.tracker.on('session:start', (event) => starts.push(event.continues ? 'continues' : 'new'));
+    gc.tracker.start();
+    await advance(10_000);
+    sleep(3 * 60 * MINUTE);
+    step('opened');
+    setAppState('active');
+    await advance(MINUTE);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    return { ends, errors, starts };
+  },
+
+  /**
+   * A session whose metadata makes it over 2 MB (AsyncStorage on Android cannot read such an entry back): played 20 s
+   * and stopped, then a small one played 5 s and stopped.
+   */
+  async 'over-2mb'() {
+    const { gc, ends, errors } = start();
+    const dropped = [];
+    gc.tracker.on('dropped', (event) => dropped.push(`${event.sessionId} ${event.reason}`));
+    const big = gc.tracker.start({ metadata: { replay: 'x'.repeat(2_200_000) } });
+    await advance(20_000);
+    step('stop');
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    const small = gc.tracker.start();
+    await advance(5_000);
+    await gc.tracker.stop();
+    await gc.tracker.flush();
+    await gc.dispose();
+    const stored = [disk.legacy, ...Object.values(disk.databases)].flatMap((database) => Object.values(database));
+    return { ends, errors, dropped, big, small, largestStored: Math.max(0, ...stored.map((value) => String(value).length)) };
   },
 
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */

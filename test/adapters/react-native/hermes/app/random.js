@@ -7,6 +7,8 @@
  * `NativeModules.RNGetRandomValues` and throws `Native module not found` without it (their index.js).
  */
 const { random = 'v2' } = globalThis.__STORY__ || {};
-if (random === 'v1.8') require('get-random-values-v1-8');
+if (random === 'none') {
+  // An Expo app passing expo-crypto instead (the guide: `modules.expoCrypto`), no polyfill imported.
+} else if (random === 'v1.8') require('get-random-values-v1-8');
 else if (random === 'v1.11') require('get-random-values-v1-11');
 else require('react-native-get-random-values');
