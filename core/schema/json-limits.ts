@@ -72,16 +72,7 @@ export function scanJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): 
  * check of every body; `scanJsonDepth` runs only to name where a body went too deep.
  */
 export function nestsDeeperThan(text: string, maxDepth: number = MAX_JSON_DEPTH): boolean {
-  let depth = 0;
-  const length = text.length;
-  for (let i = 0; i < length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 0x22 /* " */) i = closingQuote(text, i + 1);
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > maxDepth) return true;
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
-  }
-  return false;
+  return jsonExceeds(text, maxDepth, Infinity) === 'depth';
 }
 
 /**
