@@ -20,6 +20,8 @@ export interface GamePageConfig {
   /** The game's own analytics beacons at `pagehide` (its listener added before the SDK's), each to `beaconUrl`. */
   exitBeacons?: ExitBeacons;
   beaconUrl?: string;
+  /** The game disposes the SDK in its own `pagehide` listener, added before the SDK starts (so run before its exit). */
+  disposeFirst?: boolean;
 }
 
 /**
@@ -55,7 +57,7 @@ export function gamePage(config: GamePageConfig): string {
   addEventListener('pagehide', (event) => tell('pagehide', event.persisted));
   addEventListener('error', (event) => tell('thrown', String(event.message)));
   addEventListener('unhandledrejection', (event) => tell('thrown', String(event.reason)));
-${exitBeacons ? exitBeaconScript(exitBeacons, config.beaconUrl!) : ''}  const gc = GameCampaign.createGameCampaign({
+${exitBeacons ? exitBeaconScript(exitBeacons, config.beaconUrl!) : ''}${config.disposeFirst ? "  addEventListener('pagehide', () => void gc.dispose());\n" : ''}  const gc = GameCampaign.createGameCampaign({
     clientKey: ${JSON.stringify(config.clientKey)},
     environment: { baseUrl: ${JSON.stringify(config.emulatorUrl)} },
     relay: { url: ${JSON.stringify(config.relayUrl)}, headers: async () => ({ authorization: 'Bearer ' + player }) },

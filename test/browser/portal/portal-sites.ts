@@ -28,6 +28,8 @@ export interface GameSettings {
   storageKey?: string;
   /** The game's own analytics beacons as its page is left (sent to the CDN's `/{game}/beacon`, counted in `beacons`). */
   exitBeacons?: ExitBeacons;
+  /** The game disposes the SDK in its own `pagehide` listener, added before the SDK's (run first). */
+  disposeFirst?: boolean;
   /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
   allowOpaqueOrigin?: boolean;
 }
