@@ -4,7 +4,7 @@
  * third_party/blink/renderer/platform/loader/fetch/resource_fetcher.cc; the Fetch spec's "inflight keepalive bytes" of
  * a fetch group), and refuses a body past what is left, whole (the fetch rejects a task later, `TypeError: Failed to
  * fetch`, too late for a page being closed to try again). The SDK counts only its own bodies. The game's beacons here
- * leave 370 B: room for the exit body of the session just played (about 270 B), not for that of two sessions (474 B).
+ * leave 370 B: room for the exit body of the session just played (about 260 B), not for that of two sessions (about 470 B).
  * The portal player never comes back, so the exit must send what fits.
  */
 import { describe, expect, it } from 'vitest';
