@@ -23,8 +23,8 @@ export function withKeepaliveQuota(fetch: FetchLike): FetchLike {
   /** What the keepalive bodies in flight through this fetch leave of the quota, bytes. */
   let left = KEEPALIVE_BODY_LIMIT;
   return async (input, init) => {
+    // Any other request counts 0 bytes. `left` is never 0 (a body is only counted when smaller than it), so those go as they are.
     const bytes = init?.keepalive && typeof init.body === 'string' ? utf8Length(init.body) : 0;
-    if (bytes === 0) return fetch(input, init);
     if (bytes >= left) return fetch(input, { ...init, keepalive: false });
     left -= bytes;
     try {

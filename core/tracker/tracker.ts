@@ -92,8 +92,8 @@ export class PlaytimeTracker {
    * request in flight, without waiting on the network. assumed: no final flush; the queue is persisted. On a web
    * page (`Lifecycle.pageExit`) a dispose may be the page's end (in `beforeunload`, before a Quit button navigates
    * away, a single-page app unmounting the game), and the page's own exit then never comes: the session it ends and
-   * those held in memory go out as that exit sends them, in one keepalive request before it returns. No dispose
-   * aborts such an exit request, this one or the page's own.
+   * those held in memory go out as that exit sends them (that session alone, then the rest), in keepalive requests
+   * before it returns. No dispose aborts such an exit request, this one or the page's own.
    */
   declare readonly dispose: () => Promise<void>;
 

@@ -56,17 +56,20 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: hostile exits', { 
     }
   });
 
-  it('the portal reloads the game’s iframe (its src set again) while it plays: the session is recorded once with its full play time, and the reloaded game reports nothing wrong', async () => {
-    const player = 'iframe-reloaded';
+  // A new query: the portal passing the game a setting of its own (a language, a level) as it reloads it; same origin.
+  it.each([
+    ['its src set again', 'iframe-reloaded', ''],
+    ['a new query on the same address', 'iframe-new-query', '&lang=de'],
+  ] as const)('the portal reloads the game’s iframe (%s) while it plays: the session is recorded once with its full play time, and the reloaded game reports nothing wrong', async (_, player, query) => {
     const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
     const playing = await pressPlay(tab.game);
     await playFor(tab.page, 3_600);
     const readyBefore = (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'ready').length;
     const played = await endPlay(playing, () =>
-      tab.page.evaluate(() => {
+      tab.page.evaluate((added) => {
         const frame = document.getElementById('game') as HTMLIFrameElement;
-        frame.src = frame.src; // the portal reloads its game frame
-      })
+        frame.src = frame.src + added; // the portal reloads its game frame
+      }, query)
     );
     await expect.poll(async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'ready').length, ARRIVAL).toBe(readyBefore + 1);
     await untilCount(() => alpha.recorded(player).length, 1);

@@ -1,8 +1,8 @@
 /**
  * Leaving stories a game's own code makes, on a portal in Chromium with its defaults: a "Leave site?" prompt
  * (`beforeunload`) the player cancels, who then plays on and closes the tab later; and a game that ends the SDK in
- * its own `pagehide` listener (`stop()`, `dispose()`), after the SDK's exit, as the tab closes or the portal removes
- * the game's iframe. In each, the session reaches the relay once, with the whole time played, and nothing is
+ * its own `pagehide` listener (`stop()`, `dispose()`), after the SDK's exit or (`dispose()`) before it, as the tab
+ * closes or the portal removes the game's iframe. In each, the session reaches the relay once, with the whole time played, and nothing is
  * counted twice.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -12,7 +12,8 @@ import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
 describe.runIf(chromiumAvailable())('portal play in Chromium: leaving, as the game\'s own code makes it', { timeout: 120_000 }, () => {
-  const world = portalWorld({ alpha: {} }, 'localhost');
+  // `early`: the same game disposing the SDK in a pagehide listener of its own added before the SDK started.
+  const world = portalWorld({ alpha: {}, early: { disposeFirst: true } }, 'localhost');
   let alpha: StudioGame;
   beforeAll(() => {
     alpha = world.sites.games['alpha']!;
@@ -85,6 +86,29 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: leaving, as the ga
       expect(logBefore).toEqual([]);
       if (leaving !== 'the tab closed') {
         expect(await problems(tab.page)).toEqual([]);
+        await closeTab(context, tab.page);
+      }
+    }
+  );
+
+  it.each(LEAVINGS)(
+    '%s while the game plays, the game calling gc.dispose() in a pagehide listener of its own added before the SDK started (so run before the SDK\'s exit): the dispose sends the session, once, with the whole play time',
+    async (leaving) => {
+      const { context } = world.chromium;
+      const early = world.sites.games['early']!;
+      const player = `dispose-first-${LEAVINGS.indexOf(leaving)}`;
+      const tab = await openPortal(context, world.sites, { portal: 'portal', game: 'early', player });
+      const playing = await pressPlay(tab.game);
+      await playFor(tab.page, 2_600);
+      const played = await endPlay(playing, () => (leaving === 'the tab closed' ? closeTab(context, tab.page) : removeGame(tab.page)));
+
+      await untilCount(() => early.recorded(player).length, 1);
+      expect(early.recorded(player)[0]!.sessionId).toBe(playing.sessionId);
+      expectPlayTime(early.recorded(player)[0]!.durationSeconds, played);
+      await new Promise((resolve) => setTimeout(resolve, 500)); // the game is gone: a second copy would come now
+      expect(early.received.filter((id) => id === playing.sessionId)).toEqual([playing.sessionId]);
+      if (leaving !== 'the tab closed') {
+        expect((await gameLog(tab.page, 'early')).filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
         await closeTab(context, tab.page);
       }
     }

@@ -17,18 +17,32 @@ export interface GamePageConfig {
   backgroundTimeoutMs?: number;
   /** The game's `tracker.storageKey` (none: the facade's default, the game's own namespace). */
   storageKey?: string;
+  /** The game's own analytics beacons at `pagehide` (its listener added before the SDK's), each to `beaconUrl`. */
+  exitBeacons?: ExitBeacons;
+  beaconUrl?: string;
+  /** The game disposes the SDK in its own `pagehide` listener, added before the SDK starts (so run before its exit). */
+  disposeFirst?: boolean;
+}
+
+/**
+ * A game's own beacons as its page is left: `count` keepalive `fetch` bodies of `bytes` each (`sendBeacon` shares the
+ * same quota: Chromium 150 refused a beacon past it, `sendBeacon` answering false).
+ */
+export interface ExitBeacons {
+  count: number;
+  bytes: number;
 }
 
 /** One entry of a portal's log of what its game told it. */
 export interface GameMessage {
   game: string;
-  type: 'ready' | 'pageshow' | 'pagehide' | 'thrown' | 'session:start' | 'session:end' | 'flushed' | 'dropped' | 'error';
+  type: 'ready' | 'beacon' | 'pageshow' | 'pagehide' | 'thrown' | 'session:start' | 'session:end' | 'flushed' | 'dropped' | 'error';
   detail?: unknown;
 }
 
 /** The game's `index.html`: the player comes from the portal (`?player=`), play starts when the test calls `play()`. */
 export function gamePage(config: GamePageConfig): string {
-  const { checkpointMs, backgroundTimeoutMs, storageKey } = config;
+  const { checkpointMs, backgroundTimeoutMs, storageKey, exitBeacons } = config;
   const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}), ...(storageKey ? { storageKey } : {}) };
   return `<!doctype html><title>${config.name}</title>
 <script src="game-campaign.iife.js"></script>
@@ -43,7 +57,7 @@ export function gamePage(config: GamePageConfig): string {
   addEventListener('pagehide', (event) => tell('pagehide', event.persisted));
   addEventListener('error', (event) => tell('thrown', String(event.message)));
   addEventListener('unhandledrejection', (event) => tell('thrown', String(event.reason)));
-  const gc = GameCampaign.createGameCampaign({
+${exitBeacons ? exitBeaconScript(exitBeacons, config.beaconUrl!) : ''}${config.disposeFirst ? "  addEventListener('pagehide', () => void gc.dispose());\n" : ''}  const gc = GameCampaign.createGameCampaign({
     clientKey: ${JSON.stringify(config.clientKey)},
     environment: { baseUrl: ${JSON.stringify(config.emulatorUrl)} },
     relay: { url: ${JSON.stringify(config.relayUrl)}, headers: async () => ({ authorization: 'Bearer ' + player }) },
@@ -61,6 +75,19 @@ export function gamePage(config: GamePageConfig): string {
   tell('ready');
 </script>
 <h1>${config.name}</h1>`;
+}
+
+/**
+ * The game's own analytics at `pagehide`, added before the SDK starts (so it runs before the SDK's exit): what it
+ * sends counts against the page's keepalive quota as the SDK's exit request does. A fetch the quota refused is told
+ * (`beacon`, its error; a task later, so not for a page being closed).
+ */
+function exitBeaconScript(beacons: ExitBeacons, url: string): string {
+  return `  addEventListener('pagehide', () => {
+    const body = 'x'.repeat(${beacons.bytes});
+    for (let i = 0; i < ${beacons.count}; i++) fetch(${JSON.stringify(url)}, { method: 'POST', body, keepalive: true }).catch((error) => tell('beacon', String(error)));
+  });
+`;
 }
 
 /**

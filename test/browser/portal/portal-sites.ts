@@ -15,7 +15,7 @@ import { toNodeHandler } from '../../../adapters/node/index.js';
 import { createRelay, type RelayOptions } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { DEMO_ACTIVE_CAMPAIGN_ID, startEmulator, type RunningEmulator, type StoredSession } from '../../../emulator/index.js';
-import { gamePage, portalPage } from './portal-pages.js';
+import { gamePage, portalPage, type ExitBeacons } from './portal-pages.js';
 
 const DIST = join(import.meta.dirname, '../../../dist');
 
@@ -26,6 +26,10 @@ export interface GameSettings {
   backgroundTimeoutMs?: number;
   /** The game's `tracker.storageKey` (none: the facade's default, `game-campaign.<CLIENT_KEY_ID>`). */
   storageKey?: string;
+  /** The game's own analytics beacons as its page is left (sent to the CDN's `/{game}/beacon`, counted in `beacons`). */
+  exitBeacons?: ExitBeacons;
+  /** The game disposes the SDK in its own `pagehide` listener, added before the SDK's (run first). */
+  disposeFirst?: boolean;
   /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
   allowOpaqueOrigin?: boolean;
 }
@@ -60,6 +64,8 @@ export interface StudioGame {
    * `postDelayMs` is over, the relay never seeing it (a request the network lost on its way; the ones after it go through).
    */
   lostPosts: number;
+  /** Bytes of the game's own beacons its CDN received (`exitBeacons`). */
+  beaconBytes: number;
   /** Preflights the relay's address was asked, counted as they arrive. */
   preflights: number;
   /** POSTs the relay's address was sent, counted as they arrive (before any delay). */
@@ -144,10 +150,14 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     }
     if (site === 'cdn') cdnRequests.push(path);
     if (site === 'cdn' && game) {
+      if (file === 'beacon') {
+        req.on('data', (chunk: Buffer) => void (game.beaconBytes += chunk.length));
+        return void req.on('end', () => res.writeHead(204).end());
+      }
       if (file === 'index.html') {
         const relayUrl = `${origin('studio')}/${folder}/campaign`;
         return html(
-          gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, ...game.settings })
+          gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, beaconUrl: `${origin('cdn')}/${folder}/beacon`, ...game.settings })
         );
       }
       if (sdk[file] !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(sdk[file]);
@@ -180,6 +190,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
       preflightDelayMs: 0,
       postDelayMs: 0,
       lostPosts: 0,
+      beaconBytes: 0,
       preflights: 0,
       posts: 0,
       settings,
