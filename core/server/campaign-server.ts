@@ -32,8 +32,8 @@ export interface CampaignServerOptions extends TransportOptions {
   /**
    * Largest response body read, in bytes: a longer one fails as a `ConnectionError` (retried where a dropped
    * connection is) instead of filling the process's memory. assumed: 32 MiB, far above any answer of the spec.
-   * It also bounds what a body's JSON may hold: one value per 16 bytes of it (at least 10,000), at most 128 levels
-   * deep; a denser body fails the same way before it is parsed (its parse would take many times its size in memory).
+   * It also bounds what a body's JSON may hold: one value per 16 bytes of it (at least 10,000); a denser body fails
+   * the same way before it is parsed (its parse would take many times its size in memory).
    * @defaultValue 33554432
    */
   maxResponseBytes?: number;
