@@ -199,42 +199,33 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.outcome.errors).toEqual([expect.stringMatching(/^AsyncStorage\.\w+ did not answer within 10 s$/)]);
   });
 
+  /** A story of hours in the background, back offline: the first session ended at the time-out, the second at stop (`seconds`), nothing sent offline, both delivered once online. */
+  function expectBackOnline(run: Awaited<ReturnType<typeof outcomeOf>>, seconds: number) {
+    expect(run.outcome.ends).toEqual([
+      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
+      { reason: 'stop', durationSeconds: seconds },
+    ]);
+    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, seconds]);
+    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
+    expect(run.outcome.errors).toEqual([]);
+  }
+
   // Part of a phone's night: iOS suspends the app in the background (no timer fires) and Android's performance.now()
   // stops while the phone sleeps, so only the wall clock sees the hours.
   it.each(named(APPS))('hours in the background, suspended, and back with no network (NetInfo offline): the hours are not counted, nothing is sent offline, and both sessions are delivered once when the network returns (%s)', async (_name, app) => {
     const run = await storyOf(app, { story: 'hours-in-background-then-offline' });
-    expect(run.outcome.ends).toEqual([
-      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
-      { reason: 'stop', durationSeconds: 1 * MINUTES },
-    ]);
-    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
-    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
-    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
-    expect(run.outcome.errors).toEqual([]);
+    expectBackOnline(run, 1 * MINUTES);
   });
 
   it('the same, NetInfo reporting the lost network 5 s after the return (the state the app was suspended with until then): nothing sent, nothing reported, both sessions delivered once when the network returns', async () => {
     const run = await story({ story: 'hours-in-background-then-offline', netInfoLate: true });
-    expect(run.outcome.ends).toEqual([
-      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
-      { reason: 'stop', durationSeconds: 1 * MINUTES + 5 },
-    ]);
-    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
-    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES + 5]);
-    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
-    expect(run.outcome.errors).toEqual([]);
+    expectBackOnline(run, 1 * MINUTES + 5);
   });
 
   it('2 hours in the background with its timers running (Android, the phone awake), offline from the first minute there and still at the return: the session ended at the time-out, nothing sent offline, both sessions delivered once when the network returns', async () => {
     const run = await story({ story: 'hours-in-background-then-offline', awake: true });
-    expect(run.outcome.ends).toEqual([
-      { reason: 'background-timeout', durationSeconds: 1 * MINUTES },
-      { reason: 'stop', durationSeconds: 1 * MINUTES },
-    ]);
-    expect(run.outcome.offline).toEqual({ requests: 0, delivered: 0 });
-    expect(run.delivered.map((session) => session.durationSeconds)).toEqual([1 * MINUTES, 1 * MINUTES]);
-    expect(run.answered).toEqual(['SUCCESS', 'SUCCESS']);
-    expect(run.outcome.errors).toEqual([]);
+    expectBackOnline(run, 1 * MINUTES);
   });
 
   it("iOS's AppState (inactive before background, each event twice): the background is not counted, a long one ends the session there and play resumes as a new session", async () => {
