@@ -76,7 +76,7 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Deletes the lock files of runs that are gone in <paramref name="folder"/> (another data path's, where no start-up
-        /// of this path's runs ever looks: <see cref="TrackerFiles.Adopt"/>): each one only once its lock was taken, so a
+        /// of this path's runs ever looks: <see cref="TrackerFiles.AdoptionOf"/>): each one only once its lock was taken, so a
         /// live run's (lock held) stays. A run's id is its own, so a gone run's file is never locked again. Each is deleted
         /// while its lock is held, then closed (Windows deletes it at the close): before (found by p34), it was closed first,
         /// and a start-up of that path claiming the dead run's lock just then (<see cref="OfGoneRuns"/>) held a lock on a

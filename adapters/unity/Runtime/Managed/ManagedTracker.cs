@@ -295,7 +295,7 @@ namespace GameCampaignSdk
             // What another data path holds now (shared storage mounted since start-up) is this player's too: erased with the rest,
             // not moved in and sent by a later start-up.
             try { await AdoptOthers(); }
-            catch (Exception) { /* Adopt leaves what it cannot move */ }
+            catch (Exception) { /* an adoption leaves what it cannot move */ }
             foreach (var sessionId in await queue.Erase(watch.Moved())) Dropped(sessionId, "erased", null);
             try { await running.DeleteAll(); }
             catch (Exception error)

@@ -64,7 +64,8 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Moves what <paramref name="other"/> (this player's folder under another data path) holds into <paramref name="own"/>:
+        /// Takes in what <paramref name="other"/> (this player's folder under another data path) holds, into <paramref name="own"/>
+        /// (this, then <see cref="AdoptOne"/> for each listed file, then <see cref="EndAdoption"/>):
         /// queued sessions and running records (a crashed run's, recovered by the start-up as any other), keeping their
         /// names (queue order, session ids), and the opt-out choice when this folder has none or an older one. Nothing is
         /// taken while a run holds an alive lock there (another process of the app playing on that path: its running
@@ -84,20 +85,12 @@ namespace GameCampaignSdk
         /// before, the check was made once, and a run starting there meanwhile had its running record taken, recovered here
         /// as a dead run's and sent while it played).
         /// </summary>
-        internal static void Adopt(PlayerFolder own, PlayerFolder other)
-        {
-            var adoption = AdoptionOf(own, other);
-            if (adoption == null) return;
-            foreach (var file in adoption.Files) AdoptOne(adoption, file);
-            EndAdoption(adoption);
-        }
-
-        /// <summary>
-        /// <see cref="Adopt"/>'s first step: the files taken in earlier and marked are deleted here, and what is to move is
-        /// listed; null when nothing is to be taken (the same folder, or a run alive there). The tracker then moves each file
+        /// <remarks>
+        /// The first step: the files taken in earlier and marked are deleted here, and what is to move is listed; null when
+        /// nothing is to be taken (the same folder, or a run alive there). The tracker then moves each file
         /// (<see cref="AdoptOne"/>) in slices of file jobs (<see cref="IoQueue.RunEach"/>) and ends with <see cref="EndAdoption"/>,
         /// so a pause's checkpoint asked for meanwhile waits for one slice, not for a backlog of hundreds of files.
-        /// </summary>
+        /// </remarks>
         internal static Adoption AdoptionOf(PlayerFolder own, PlayerFolder other)
         {
             if (other.Root == own.Root) return null;
@@ -132,7 +125,7 @@ namespace GameCampaignSdk
             catch (Exception) { /* left there for the next start-up */ }
         }
 
-        /// <summary><see cref="Adopt"/>'s last step, once each listed file was moved (or left): marks, leftovers and the opt-out choice.</summary>
+        /// <summary><see cref="AdoptionOf"/>'s last step, once each listed file was moved (or left): marks, leftovers and the opt-out choice.</summary>
         internal static void EndAdoption(Adoption adoption)
         {
             var other = adoption.Other;
@@ -157,7 +150,7 @@ namespace GameCampaignSdk
             catch (Exception) { /* left there for the next start-up */ }
         }
 
-        /// <summary>Extension of the mark of an original taken in whose delete failed (<see cref="Adopt"/>).</summary>
+        /// <summary>Extension of the mark of an original taken in whose delete failed (<see cref="AdoptionOf"/>).</summary>
         private const string AdoptedSuffix = ".adopted";
 
         private static void AdoptFile(string from, string to)

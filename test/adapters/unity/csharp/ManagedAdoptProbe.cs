@@ -51,6 +51,15 @@ internal static class ManagedAdoptProbe
         return ProbeExit.Now(0);
     }
 
+    /// <summary>A whole adoption in one go, as the tracker's start-up makes it in slices (ManagedTracker.StartUp.cs, AdoptOthers).</summary>
+    private static void AdoptAll(PlayerFolder own, PlayerFolder other)
+    {
+        var adoption = TrackerFiles.AdoptionOf(own, other);
+        if (adoption == null) return;
+        foreach (var file in adoption.Files) TrackerFiles.AdoptOne(adoption, file);
+        TrackerFiles.EndAdoption(adoption);
+    }
+
     private static void TakenOriginal(string first, string second, PlayerFolder left, PlayerFolder here)
     {
         // The first run, offline, on the first path: a 4 s session queued, then one running (checkpointed at 1 s), killed.
@@ -213,7 +222,7 @@ internal static class ManagedAdoptProbe
                             paused.Set();
                             go.WaitOne();
                         };
-                        taking = new Thread(() => TrackerFiles.Adopt(into, from));
+                        taking = new Thread(() => AdoptAll(into, from));
                         taking.Start();
                         paused.WaitOne();
                         break;
@@ -272,7 +281,7 @@ internal static class ManagedAdoptProbe
                         break;
                     case "adopt":
                         var own = player.Under(words[1]);
-                        TrackerFiles.Adopt(own, player.Under(words[2]));
+                        AdoptAll(own, player.Under(words[2]));
                         answer["runningHere"] = TrackerFiles.JsonFiles(own.RunningDir).Count;
                         break;
                     case "quit":
