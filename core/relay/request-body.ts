@@ -2,10 +2,10 @@
  * Reading a client's JSON body with a byte cap, a read time-out and a nesting cap. The cap holds for the bytes
  * that actually arrive, so a missing or lying `Content-Length` cannot get a larger body past it (see
  * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
- * the text before it is parsed.
+ * the parsed value before anything else reads it.
  */
 import { BodyTimeout, readWithin } from '../http/read-capped.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, scanJsonDepth } from '../schema/json-limits.js';
+import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, parsedJsonBreaks, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
 
@@ -92,20 +92,17 @@ export async function readJsonBody(request: Request, limits: BodyLimits): Promis
   const text = utf8Text(bytes);
   if (text === undefined) return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid UTF-8'));
   if (text.trim() === '') return fail(errorResponse(400, 'BAD_REQUEST', 'The body is empty; a JSON object is expected'));
-  // Before parsing: nothing deeper than the service takes is ever parsed, stringified or forwarded.
-  if (nestsDeeperThan(text)) {
-    const { tooDeep } = scanJsonDepth(text); // where, for the error body
-    return fail(validationErrorResponse(tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
-  }
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
     return fail(unsupportedEncoding(request) ?? errorResponse(400, 'BAD_REQUEST', 'The body is not valid JSON'));
   }
-  // `1e400` parses as Infinity, which would be forwarded as null: refused, naming where (the tracker drops that session).
-  const outOfRange = numbersOutOfRange(value);
-  if (outOfRange.length > 0) return fail(validationErrorResponse(outOfRange.map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
+  // Nothing deeper than the service takes is ever checked, stringified or forwarded. `1e400` parses as Infinity, which
+  // would be forwarded as null: refused, naming where (the tracker drops that session).
+  const broken = parsedJsonBreaks(value);
+  if (broken === 'depth') return fail(validationErrorResponse(scanJsonDepth(text).tooDeep.map((path) => ({ path, message: TOO_DEEP_MESSAGE }))));
+  if (broken === 'number') return fail(validationErrorResponse(numbersOutOfRange(value).map((path) => ({ path, message: OUT_OF_RANGE_MESSAGE }))));
   // As many characters as bytes: every byte was ASCII (a UTF-8 sequence of 2 to 4 bytes decodes to 1 or 2 characters, a
   // BOM to none). Without a `\u` escape, no string parsed from that text holds anything else.
   return { ok: true, value, ascii: text.length === bytes.byteLength && !text.includes('\\u') };

@@ -26,9 +26,9 @@ export interface JsonDepthScan {
 
 /**
  * The nesting depth of JSON text, found without parsing it: one pass over the characters with a counter,
- * so it costs O(n) and no stack whatever the depth (100,000 levels included), and runs before `JSON.parse`
- * (which recurses on some engines) or `JSON.stringify` (which overflows on every engine) see the value.
- * Brackets inside strings are skipped. The text is not validated: `JSON.parse` still judges its syntax.
+ * so it costs O(n) and no stack whatever the depth (100,000 levels included): the emulator's check of every body,
+ * and where the relay names the paths of a body {@link parsedJsonBreaks} found too deep. Brackets inside strings are
+ * skipped. The text is not validated: `JSON.parse` still judges its syntax.
  */
 export function scanJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): JsonDepthScan {
   const segments: Array<string | number> = [];
@@ -67,37 +67,21 @@ export function scanJsonDepth(text: string, maxDepth: number = MAX_JSON_DEPTH): 
 }
 
 /**
- * True when JSON text nests deeper than `maxDepth`: the depth {@link scanJsonDepth} measures, counted the same
- * way, without the paths it keeps for an error body, and stopping at the first level too deep. The relay's
- * check of every body; `scanJsonDepth` runs only to name where a body went too deep.
+ * True when JSON text holds more than `maxValues` values, counted as the brackets that open a container and the
+ * commas that add a member or an element (outside strings), in one pass that stops at the first value too many.
+ * What a parse costs in memory follows that count more than the text's length: 32 MiB of `[{},{},...]` took 715 MiB
+ * of V8's heap to parse, 32 MiB of `[[[...]]]` 928 MiB, and a heap of 512 MiB ended the process (Node 20,
+ * `process.memoryUsage`). `CampaignServer` reads the service's answers through it (core/server/server-fetch.ts).
  */
-export function nestsDeeperThan(text: string, maxDepth: number = MAX_JSON_DEPTH): boolean {
-  return jsonExceeds(text, maxDepth, Infinity) === 'depth';
-}
-
-/**
- * Which limit JSON text goes past, found without parsing it (one pass, no stack): `'depth'` when it nests deeper than
- * `maxDepth`, `'values'` when it holds more than `maxValues` values, counted as the brackets that open a container
- * and the commas that add a member or an element (outside strings), else undefined. What a parse costs in memory
- * follows that count more than the text's length: 32 MiB of `[{},{},...]` took 715 MiB of V8's heap to parse, 32 MiB
- * of `[[[...]]]` 928 MiB, and a heap of 512 MiB ended the process (Node 20, `process.memoryUsage`). `CampaignServer`
- * reads the service's answers through it (core/server/server-fetch.ts).
- */
-export function jsonExceeds(text: string, maxDepth: number, maxValues: number): 'depth' | 'values' | undefined {
-  let depth = 0;
+export function holdsMoreValuesThan(text: string, maxValues: number): boolean {
   let values = 0;
   const length = text.length;
   for (let i = 0; i < length; i++) {
     const c = text.charCodeAt(i);
     if (c === 0x22 /* " */) i = closingQuote(text, i + 1);
-    else if (c === 0x7b /* { */ || c === 0x5b /* [ */) {
-      if (++depth > maxDepth) return 'depth';
-      if (++values > maxValues) return 'values';
-    } else if (c === 0x2c /* , */) {
-      if (++values > maxValues) return 'values';
-    } else if (c === 0x7d /* } */ || c === 0x5d /* ] */) depth--;
+    else if ((c === 0x7b /* { */ || c === 0x5b /* [ */ || c === 0x2c) /* , */ && ++values > maxValues) return true;
   }
-  return undefined;
+  return false;
 }
 
 /** The index of the quote that closes a string opened before `start` (the text's end when it is unclosed). */
@@ -153,36 +137,68 @@ export const OUT_OF_RANGE_MESSAGE = 'must be a finite number (this one is beyond
  * Where parsed JSON holds a number that is not finite: `1e400` in the text parses as Infinity, which
  * `JSON.stringify` writes back as `null`, so a `metadata` value was stored or forwarded as `null` (data changed
  * without an error). Full dot-joined paths (`sessions.3.metadata.score`, `(body)` at the root), at most 20.
- * Called only after {@link nestsDeeperThan} passed, so the walks are at most {@link MAX_JSON_DEPTH} deep. A first walk
- * only asks whether there is one (about 30 µs for a 1000-session batch, an eighth of its `JSON.parse`); paths are built
- * only then. A scan of the text for what may overflow cost more than the walk: an `e` and 3 digits are in most
- * batches' UUIDs, and a scan that finds nothing reads all of the text (`npm run bench`: the relay at 1.19x a bare
- * proxy, 1.13x before). Game clients need no such check: `JSON.stringify` never writes a number that is not finite.
+ * Called only once the nesting passed ({@link parsedJsonBreaks}, or the emulator's scan of the text), so the walks are
+ * at most {@link MAX_JSON_DEPTH} deep; paths are built only when there is one. Game clients need no such check:
+ * `JSON.stringify` never writes a number that is not finite.
  */
 export function numbersOutOfRange(value: unknown): string[] {
   const paths: string[] = [];
-  if (holdsNonFinite(value)) walk(value, '', paths);
+  if (breaks(value, Infinity) === NON_FINITE) walk(value, '', paths);
   return paths;
 }
+
+/**
+ * Which of the service's limits parsed JSON breaks: `'depth'` when it nests deeper than `maxDepth` (counted as
+ * {@link scanJsonDepth} counts the text: `{}` is 1 level), else `'number'` when it holds a number that is not finite
+ * (see {@link numbersOutOfRange}), else undefined. One walk that never goes more than `maxDepth + 1` levels down, so
+ * it needs no more stack whatever was parsed; the relay checks every body with it after `JSON.parse`, which does not
+ * recurse on the engines a relay runs on (V8: Node, Deno, workerd; JavaScriptCore: Bun; 1,000,000 levels parsed on
+ * each), in place of a scan of the whole text before parsing. A walk that finds nothing reads every value (about 30 µs
+ * for a 1000-session batch, an eighth of its `JSON.parse`); a scan of the text for what may overflow cost more than the
+ * walk: an `e` and 3 digits are in most batches' UUIDs (`npm run bench`: the relay at 1.19x a bare proxy, 1.13x
+ * before).
+ */
+export function parsedJsonBreaks(value: unknown, maxDepth: number = MAX_JSON_DEPTH): 'depth' | 'number' | undefined {
+  const found = breaks(value, maxDepth);
+  return found === TOO_DEEP ? 'depth' : found === NON_FINITE ? 'number' : undefined;
+}
+
+/** What {@link breaks} found, the worse the larger. */
+const NOTHING = 0;
+const NON_FINITE = 1;
+const TOO_DEEP = 2;
 
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Whether a number that is not finite is anywhere in `value`. Objects are read key by key (`for...in`) rather than
- * through `Object.values`, whose array per object was half of this walk's time over a 1000-session batch. Own keys
- * only: `for...in` also lists what is enumerable on the prototype, and an object put there (`Object.prototype.x =
- * {}`, as a prototype pollution through another package's merge does) is its own `x` again, so the walk recursed until
- * the stack ran out and every body was answered 500.
+ * {@link parsedJsonBreaks}' walk: `levels` containers may still open at `value`. It stops at the first container too
+ * deep, and goes on past a number that is not finite to look for one (nesting is answered first, as the text scan
+ * answered it). Objects are read key by key (`for...in`) rather than through `Object.values`, whose array per object
+ * was half of this walk's time over a 1000-session batch. Own keys only: `for...in` also lists what is enumerable on
+ * the prototype, and an object put there (`Object.prototype.x = {}`, as a prototype pollution through another
+ * package's merge does) is its own `x` again, so the walk recursed until the stack ran out and every body was
+ * answered 500.
  */
-function holdsNonFinite(value: unknown): boolean {
-  if (typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value);
-  if (value === null) return false;
+function breaks(value: unknown, levels: number): number {
+  if (typeof value !== 'object') return typeof value === 'number' && !Number.isFinite(value) ? NON_FINITE : NOTHING;
+  if (value === null) return NOTHING;
+  if (levels <= 0) return TOO_DEEP;
+  let found = NOTHING;
   if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (holdsNonFinite(value[i])) return true;
-    return false;
+    for (let i = 0; i < value.length; i++) {
+      const inner = breaks(value[i], levels - 1);
+      if (inner === TOO_DEEP) return TOO_DEEP;
+      if (inner > found) found = inner;
+    }
+  } else {
+    for (const key in value) {
+      if (!hasOwn.call(value, key)) continue;
+      const inner = breaks((value as Record<string, unknown>)[key], levels - 1);
+      if (inner === TOO_DEEP) return TOO_DEEP;
+      if (inner > found) found = inner;
+    }
   }
-  for (const key in value) if (hasOwn.call(value, key) && holdsNonFinite((value as Record<string, unknown>)[key])) return true;
-  return false;
+  return found;
 }
 
 function walk(value: unknown, path: string, paths: string[]): void {

@@ -16,7 +16,7 @@
  */
 import type { FetchLike } from '../platform.js';
 import { readCapped } from '../http/read-capped.js';
-import { jsonExceeds } from '../schema/json-limits.js';
+import { holdsMoreValuesThan } from '../schema/json-limits.js';
 import { noteErrorBody } from './error-body.js';
 
 /**
@@ -72,7 +72,7 @@ export function serverFetch(fetch: FetchLike | undefined, maxBytes = DEFAULT_MAX
       // was about a tenth of what the relay costs beyond the bare proxy in `npm run bench`). Only JSON: other text (a proxy's HTML page) is
       // no JSON.parse's work, and its commas are not values. Nesting is not limited: V8's and JavaScriptCore's
       // JSON.parse do not recurse (1,000,000 levels parsed on Node 20, Bun 1.4 and Deno 2), and each level is a value.
-      if (body.length > maxValues && /^\s*[[{]/.test(body) && jsonExceeds(body, Infinity, maxValues)) {
+      if (body.length > maxValues && /^\s*[[{]/.test(body) && holdsMoreValuesThan(body, maxValues)) {
         throw new Error(`the response body holds more than ${maxValues} JSON values (one per ${BYTES_PER_RESPONSE_VALUE} bytes of maxResponseBytes), so it was not parsed`);
       }
       return body;

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { RELAY_ROUTES } from '../../../core/relay/index.js';
-import { MAX_JSON_DEPTH, nestsDeeperThan, scanJsonDepth } from '../../../core/schema/json-limits.js';
+import { MAX_JSON_DEPTH, parsedJsonBreaks, scanJsonDepth } from '../../../core/schema/json-limits.js';
 import { MAX_JSON_DEPTH as EMULATOR_MAX_JSON_DEPTH } from '../../../emulator/middleware/json-body.js';
 import { read, relayOverFakeService, relayOverEmulator, relayRequest, session, sessions } from './fake-service.js';
 
@@ -45,18 +45,26 @@ describe('scanJsonDepth', () => {
   });
 });
 
-describe('nestsDeeperThan (the check of every body; scanJsonDepth then names where)', () => {
-  it('says a text is too deep exactly when scanJsonDepth measures it deeper than the limit', () => {
+describe('parsedJsonBreaks (the relay check of every parsed body; scanJsonDepth then names where)', () => {
+  it('says a value is too deep exactly when scanJsonDepth measures its text deeper than the limit', () => {
     const texts = ['1', '{}', '{"a":[1,{"b":[]}]}', '["[[[[", "\\"[[[", {"k}]": "{{"}]', '["\\\\", [[]]]', nested(3), bodyWithMetadata(MAX_JSON_DEPTH - 3), bodyWithMetadata(MAX_JSON_DEPTH)];
-    for (const text of texts) for (const max of [0, 1, 2, 3, 4, MAX_JSON_DEPTH]) expect([text, max, nestsDeeperThan(text, max)]).toEqual([text, max, scanJsonDepth(text, max).depth > max]);
+    const tooDeep = (text: string, max: number) => parsedJsonBreaks(JSON.parse(text), max) === 'depth';
+    for (const text of texts) for (const max of [0, 1, 2, 3, 4, MAX_JSON_DEPTH]) expect([text, max, tooDeep(text, max)]).toEqual([text, max, scanJsonDepth(text, max).depth > max]);
     fc.assert(
-      fc.property(fc.json({ depthSize: 'large' }), fc.nat(8), (text, max) => nestsDeeperThan(text, max) === scanJsonDepth(text, max).depth > max),
+      fc.property(fc.json({ depthSize: 'large' }), fc.nat(8), (text, max) => tooDeep(text, max) === scanJsonDepth(text, max).depth > max),
       { numRuns: 500 },
     );
   });
 
-  it('stops at the first level too deep (1,000,000 levels, no stack)', () => {
-    expect(nestsDeeperThan('['.repeat(1_000_000) + ']'.repeat(1_000_000))).toBe(true);
+  it('walks no deeper than the limit: 1,000,000 parsed levels, no stack', () => {
+    expect(parsedJsonBreaks(JSON.parse('['.repeat(1_000_000) + ']'.repeat(1_000_000)))).toBe('depth');
+  });
+
+  it('finds a number beyond a double anywhere, and answers nesting first', () => {
+    expect(parsedJsonBreaks(JSON.parse('{"a":[1,{"b":1e400}]}'))).toBe('number');
+    expect(parsedJsonBreaks(JSON.parse('{"a":[1,{"b":-1e400}],"c":{"d":2}}'))).toBe('number');
+    expect(parsedJsonBreaks(JSON.parse('{"a":[1e400],"b":[[[1]]]}'), 3)).toBe('depth');
+    expect(parsedJsonBreaks(JSON.parse('{"a":[1,{"b":1e308}]}'))).toBeUndefined();
   });
 });
 
