@@ -52,8 +52,9 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
   // The pause's checkpoint on disk as OnApplicationPause returns while a start-up takes in another data path's 400
   // files (before: no record at all, the session lost with the kill), while a checkpoint writes 100 held sessions
   // (before: 15 s, the checkpoint before) and while a start-up deletes another player's 400 expired sessions (before: 0).
-  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left. The pause's
-  // checkpoint also while a flush deletes again 400 answered sessions whose deletes storage refused (before: 15 s).
+  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left; each of the 400
+  // expired sessions was told to the game as dropped over the two launches (before: fewer, the ones the slices before
+  // the kill deleted gone unreported). The pause's checkpoint also while a flush deletes again 400 answered sessions whose deletes storage refused (before: 15 s).
   expect(JSON.parse(stdout)).toEqual({
     adoptingPausedPlayedMs: 5000,
     adoptingReceived: 401,
@@ -61,6 +62,7 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
     heldPausedPlayedMs: 20000,
     expiringPausedPlayedMs: 5000,
     expiredLeft: 0,
+    expiredTold: 400,
     answeredUndeleted: 400,
     answeredPausedPlayedMs: 20000,
   });

@@ -163,7 +163,9 @@ internal static class ManagedStartUpPauseProbe
     /// Another player of the game on this phone left 400 queued sessions, now over 30 days old. This player's start-up
     /// deletes them (expired) while the player already plays, and 5 s in the phone pauses the game and kills it. The
     /// pause's checkpoint (5 s) is on disk when OnApplicationPause returns. Before (found by p49), the expiry was one file
-    /// job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s (the record said 0).
+    /// job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s (the record said 0). The game
+    /// is told of each of the 400 as dropped, over the two launches. Before (found by p50), the sessions the slices before
+    /// the kill deleted were gone and never reported: the report came after the whole expiry, which the kill cut short.
     /// </summary>
     private static void PauseWhileExpiring()
     {
@@ -173,14 +175,32 @@ internal static class ManagedStartUpPauseProbe
         var gone = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "long-gone");
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "expiry-pause");
         var expiring = SlowDisk("read", gone.QueueDir);
+        ListenForExpired();
         GameCampaign.Init(ProbeDevice.Options("expiry-pause"));
         Tracker.Start();
         ProbeDevice.MonotonicMs += 5000;
         Loop.RunUntil(() => expiring.IsSet);
         Report["expiringPausedPlayedMs"] = PauseAndKill(folder);
         Launch();
+        ListenForExpired();
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("expiry-pause")), "init");
-        Report["expiredLeft"] = (double)TrackerFiles.JsonFiles(gone.QueueDir).Count;
+        Report["expiredLeft"] = (double)Directory.GetFiles(gone.QueueDir).Length; // the judged ones renamed before the kill too
+        Report["expiredTold"] = (double)ExpiredTold.Count;
+    }
+
+    /// <summary>The long-gone player's sessions the game was told of as dropped (<c>expired</c>), over both launches.</summary>
+    private static readonly HashSet<string> ExpiredTold = new HashSet<string>();
+
+    private static void OnDropped(DroppedEvent dropped)
+    {
+        if (dropped.Reason == "expired" && dropped.Session.UserId == "long-gone") ExpiredTold.Add(dropped.SessionId);
+    }
+
+    /// <summary>Hears <see cref="Tracker.Dropped"/> in this launch (once, whether or not a launch forgot the last one's handlers).</summary>
+    private static void ListenForExpired()
+    {
+        Tracker.Dropped -= OnDropped;
+        Tracker.Dropped += OnDropped;
     }
 
     /// <summary>
