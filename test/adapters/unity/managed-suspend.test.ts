@@ -50,7 +50,8 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `start-up-${mode}`)], mode);
   expect(status, stderr).toBe(0);
   // The pause's checkpoint on disk as OnApplicationPause returns while a start-up takes in another data path's 400
-  // files (before: no record at all, the session lost with the kill), while a checkpoint writes 100 held sessions
+  // files (before: no record at all, the session lost with the kill), while it forgets 400 marks of originals taken in
+  // earlier (before: no record either: the marks' deletes were one file job), while a checkpoint writes 100 held sessions
   // (before: 15 s, the checkpoint before) and while a start-up deletes another player's 400 expired sessions (before: 0).
   // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left; each of the 400
   // expired sessions was told to the game as dropped over the two launches (before: fewer, the ones the slices before
@@ -59,6 +60,7 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
     adoptingPausedPlayedMs: 5000,
     adoptingReceived: 401,
     adoptingRecovered: 1,
+    forgettingPausedPlayedMs: 5000,
     heldPausedPlayedMs: 20000,
     expiringPausedPlayedMs: 5000,
     expiredLeft: 0,

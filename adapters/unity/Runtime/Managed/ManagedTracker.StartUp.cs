@@ -63,6 +63,7 @@ namespace GameCampaignSdk
                     return true;
                 });
                 await IoQueue.Run(() => TrackerFiles.EndAdoption(adoption));
+                await IoQueue.RunEach(adoption.Forget, TrackerFiles.TryDelete);
             }
         }
 

@@ -58,6 +58,7 @@ internal static class ManagedAdoptProbe
         if (adoption == null) return;
         foreach (var file in adoption.Files) TrackerFiles.AdoptOne(adoption, file);
         TrackerFiles.EndAdoption(adoption);
+        foreach (var mark in adoption.Forget) TrackerFiles.TryDelete(mark);
     }
 
     private static void TakenOriginal(string first, string second, PlayerFolder left, PlayerFolder here)

@@ -24,6 +24,7 @@ internal static class ManagedStartUpPauseProbe
         device = args[0];
         ProbeDevice.Open(Path.Combine(device, "own"));
         PauseWhileAdopting();
+        PauseWhileMarksAreForgotten();
         PauseWhileHeldAreWritten();
         PauseWhileExpiring();
         PauseWhileAnsweredAreDeleted();
@@ -125,6 +126,36 @@ internal static class ManagedStartUpPauseProbe
         var received = Relay.Received.FindAll(session => session.Player == "adopt-pause");
         Report["adoptingReceived"] = (double)received.Count;
         Report["adoptingRecovered"] = (double)received.FindAll(session => session.DurationSeconds == 5).Count;
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        UseDataPath(Path.Combine(device, "own"));
+    }
+
+    /// <summary>
+    /// An earlier run on the other data path took in this path's backlog while this path's deletes failed (shared storage
+    /// read-only), and marked each of 400 originals there (<c>{name}.adopted</c>); the originals were deleted since (by
+    /// hand, or a run here), and that path was given back. This launch's start-up forgets the 400 marks while the player
+    /// already plays, and 5 s in the phone pauses the game and kills it. The pause's checkpoint (5 s) is on disk when
+    /// OnApplicationPause returns. Before (found by p50), the marks were deleted in the adoption's last file job
+    /// (<c>EndAdoption</c>, 8 s at 20 ms a delete): the pause gave up waiting after 1 s with no record on disk.
+    /// </summary>
+    private static void PauseWhileMarksAreForgotten()
+    {
+        var earlier = Path.Combine(device, "marks-earlier");
+        var usual = Path.Combine(device, "marks-usual");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "marks-pause");
+        Directory.CreateDirectory(folder.Under(earlier).QueueDir);
+        var marks = folder.Under(usual).QueueDir;
+        Directory.CreateDirectory(marks);
+        for (var i = 0; i < Backlog; i++) File.WriteAllText(Path.Combine(marks, i.ToString("D12") + "-" + RandomIds.SessionId() + ".json.adopted"), "");
+        Launch();
+        UseDataPath(usual);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        var forgetting = SlowDisk("delete", marks);
+        GameCampaign.Init(ProbeDevice.Options("marks-pause")); // not waited for: the game plays while the tracker starts up
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => forgetting.IsSet);
+        Report["forgettingPausedPlayedMs"] = PauseAndKill(folder.Under(usual));
         TrackerFiles.OtherDataPaths = dataPath => new string[0];
         UseDataPath(Path.Combine(device, "own"));
     }
