@@ -55,6 +55,8 @@ namespace GameCampaignSdk
         {
             foreach (var other in otherFolders)
             {
+                var taken = await IoQueue.Run(() => TrackerFiles.TakenOf(folder, other));
+                await IoQueue.RunEach(taken, TrackerFiles.DeleteTakenOne);
                 var adoption = await IoQueue.Run(() => TrackerFiles.AdoptionOf(folder, other));
                 if (adoption == null) continue;
                 await IoQueue.RunEach(adoption.Files, file =>

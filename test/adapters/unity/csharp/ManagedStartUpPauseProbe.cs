@@ -25,8 +25,10 @@ internal static class ManagedStartUpPauseProbe
         ProbeDevice.Open(Path.Combine(device, "own"));
         PauseWhileAdopting();
         PauseWhileMarksAreForgotten();
+        PauseWhileTakenAreDeleted();
         PauseWhileHeldAreWritten();
         PauseWhileExpiring();
+        OwnJudgedToldAtItsStartUp();
         PauseWhileAnsweredAreDeleted();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
@@ -161,6 +163,35 @@ internal static class ManagedStartUpPauseProbe
     }
 
     /// <summary>
+    /// A run on the other data path took in this path's backlog of 400 sessions while this path refused deletes (shared
+    /// storage read-only), and marked there each original it could not delete (<c>{name}.adopted</c>). Unity gives this path
+    /// back: its start-up deletes the 400 originals and their marks while the player already plays, and 5 s in the phone
+    /// pauses the game and kills it. The pause's checkpoint (5 s) is on disk when OnApplicationPause returns. Before (found
+    /// by p50), those deletes were part of the adoption's first file job (<c>AdoptionOf</c>, 16 s at 20 ms a delete).
+    /// </summary>
+    private static void PauseWhileTakenAreDeleted()
+    {
+        var usual = Path.Combine(device, "taken-usual");
+        var earlier = Path.Combine(device, "taken-earlier");
+        UseDataPath(usual);
+        QueueBacklog("taken-pause");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "taken-pause");
+        var marks = folder.Under(earlier).QueueDir;
+        Directory.CreateDirectory(marks);
+        foreach (var name in TrackerFiles.JsonFiles(folder.Under(usual).QueueDir)) File.WriteAllText(Path.Combine(marks, name + ".adopted"), "");
+        Launch();
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        var deleting = SlowDisk("delete", usual);
+        GameCampaign.Init(ProbeDevice.Options("taken-pause")); // not waited for: the game plays while the tracker starts up
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => deleting.IsSet);
+        Report["takenPausedPlayedMs"] = PauseAndKill(folder.Under(usual));
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        UseDataPath(Path.Combine(device, "own"));
+    }
+
+    /// <summary>
     /// Offline on a full disk, the player played 100 short sessions (each held in memory: its write refused). The disk has
     /// room again as the session now played reaches 15 s; at its checkpoint the tracker writes the held sessions, and 5 s
     /// later, while it still writes them to a slow disk, the phone pauses the game and kills it. The pause's checkpoint
@@ -217,6 +248,30 @@ internal static class ManagedStartUpPauseProbe
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("expiry-pause")), "init");
         Report["expiredLeft"] = (double)Directory.GetFiles(gone.QueueDir).Length; // the judged ones renamed before the kill too
         Report["expiredTold"] = (double)ExpiredTold.Count;
+    }
+
+    /// <summary>
+    /// Another player's start-up judged this player's queued session expired (renamed it <c>….json.dropped</c>) and was
+    /// killed before the game was told; this player returns first. Its own start-up tells the game (<c>expired</c>) and
+    /// deletes the file: no other player need come back for the game to hear of it.
+    /// </summary>
+    private static void OwnJudgedToldAtItsStartUp()
+    {
+        Launch();
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("judged-own")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "judged-own");
+        var queued = Path.Combine(folder.QueueDir, TrackerFiles.JsonFiles(folder.QueueDir)[0]);
+        File.Move(queued, queued + TrackerHousekeeping.DroppedSuffix);
+        ProbeDevice.MonotonicMs += 31 * 86400000.0;
+        Launch();
+        var told = new List<object>();
+        Tracker.Dropped += dropped => { if (dropped.Session.UserId == "judged-own") told.Add(dropped.Reason); };
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("judged-own")), "init");
+        Report["ownJudgedTold"] = told;
+        Report["ownJudgedLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
     }
 
     /// <summary>The long-gone player's sessions the game was told of as dropped (<c>expired</c>), over both launches.</summary>
