@@ -49,7 +49,9 @@ namespace GameCampaignSdk
         /// (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), a backlog of 400 files taken in by one file
         /// job held a pause's checkpoint (and every write of this run, asked for behind it) past the pause's 1 s wait, and a
         /// kill there lost the session the player had started meanwhile. What this run writes between two slices is its own
-        /// (its running record; its lock excludes it from recovery), and its queue writes wait for the start-up.
+        /// (its running record; its lock excludes it from recovery), and its queue writes wait for the start-up. So do the
+        /// deletes of this path's originals taken in and marked there, and of the marks here whose originals are gone (found
+        /// by p50: 400 of either in one file job held the pause's checkpoint the same way).
         /// </summary>
         private async Task AdoptOthers()
         {
