@@ -589,7 +589,8 @@ const stories = {
    * delivered, then the campaign page opened (its PKCE challenge hashed by expo-crypto's digest).
    */
   async 'expo-crypto'() {
-    const ExpoCrypto = require('expo-crypto');
+    // `expoCrypto: 'v12.2'`: expo-crypto 12.2.1 (Expo SDK 48, the first with getRandomValues), else 57.0.3.
+    const ExpoCrypto = globalThis.__STORY__.expoCrypto === 'v12.2' ? require('expo-crypto-v12-2') : require('expo-crypto');
     const { expoCalls } = require('./expo.js');
     const polyfilled = typeof globalThis.crypto === 'object' && typeof globalThis.crypto.getRandomValues === 'function';
     const { gc, ends, errors } = start({}, { expoCrypto: ExpoCrypto });
