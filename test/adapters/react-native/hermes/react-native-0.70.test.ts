@@ -7,7 +7,8 @@
  * that VM, with the real abort-controller 3.0.0 React Native 0.70 installs (no `signal.reason`: app/device.js) and
  * the JavaScript of the modules such an app installs: AsyncStorage 1.17.3 with NetInfo 9.3.5 (Expo SDK 47's pair)
  * or AsyncStorage 2.2.0 with NetInfo 11.4.1 (the guide's bare React Native 0.70 lines), and
- * react-native-get-random-values 1.11.0 (the guide's 1.x for React Native 0.70 to 0.80).
+ * react-native-get-random-values 1.11.0 (the guide's 1.x for React Native 0.70 to 0.80): delivered once, killed and
+ * recovered, offline then online, background not counted, dispose leaving nothing, a request with no answer.
  * Runs after the build (`npm test` builds first).
  */
 import { existsSync } from 'node:fs';
@@ -63,6 +64,19 @@ describe('React Native 0.70 on its own toolchain (Metro 0.72.3, Hermes 0.12, abo
     expect(run.outcome.deliveredOffline).toBe(0);
     expect(run.outcome.deliveredOnline).toBe(1);
     expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 1 * MINUTES })]);
+  });
+
+  it('time in the background (AppState) is not counted', async () => {
+    const run = await story({ story: 'background' });
+    expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: 2 * MINUTES }]);
+    expect(run.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+  });
+
+  it('dispose() leaves no AppState or NetInfo subscription and no timer; later OS events send nothing', async () => {
+    const run = await story({ story: 'dispose' });
+    expect(run.outcome.live).toMatchObject({ appState: 1, netInfo: 1 });
+    expect(run.outcome.left).toEqual({ appState: 0, netInfo: 0, timers: 0 });
+    expect(run.outcome.requestsAfter).toBe(0);
   });
 
   it('no answer at all (no signal.reason): a read fails with TimeoutError saying how long it waited, and the tracker reports the relay unreachable with that cause', async () => {
