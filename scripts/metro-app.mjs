@@ -8,6 +8,14 @@
 //   `minify: true`, platform `android`: what `react-native bundle --dev false` does. The resolver settings are
 //   those @react-native/metro-config (RN 0.79+) sets: main fields `react-native`, `browser`, `main`; the
 //   `react-native` condition; the `android`/`ios` platforms; inline requires on.
+// - `toolchain: 'rn-0.70'` is React Native 0.70's own instead (the guide's minimum): Metro 0.72.3 (npm alias
+//   `metro-v0-72`, with its own metro-config and resolver) and `metro-react-native-babel-preset` 0.72.3, named in
+//   babel.config.js as that version's template writes it (`presets: ['module:metro-react-native-babel-preset']`).
+//   The settings are those of its CLI (@react-native-community/cli-plugin-metro 9, `getDefaultConfig`: main fields
+//   `react-native`, `browser`, `main`; platforms `android`, `ios`, `native`) and of the template's metro.config.js
+//   (inline requires on), with the transformer that CLI names, `metro-react-native-babel-transformer` 0.72.3 (it
+//   reads the app's babel.config.js; Metro's own transformer would read the working directory's). That Metro has
+//   no package exports at all: the SDK resolves through the classic `react-native/package.json` sub-folder.
 // - `react-native` itself resolves to a stand-in module (`standIns`), never the real package: the real one needs
 //   the native runtime. Every other package (AsyncStorage, NetInfo, react) is the real one from node_modules.
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
@@ -23,13 +31,15 @@ const require = createRequire(import.meta.url);
  * node_modules/game-campaign-sdk -> this repository. Returns its path and a `remove()`. `presetOptions` go to
  * @react-native/babel-preset: `{ unstable_transformProfile: 'default' }` is its profile for engines other than
  * Hermes V1 (classes and block scoping lowered, as React Native 0.70's preset did for Hermes 0.12); without it
- * the preset assumes today's Hermes (`hermes-stable`: classes kept). `packageFiles` (names at the repository's
+ * the preset assumes today's Hermes (`hermes-stable`: classes kept); React Native 0.70's preset (`toolchain:
+ * 'rn-0.70'`) has no profiles and lowers them always. `packageFiles` (names at the repository's
  * root, e.g. `['package.json', 'dist']`) makes the linked package those entries only.
  */
-export function createAppFolder(files, { presetOptions = {}, packageFiles } = {}) {
+export function createAppFolder(files, { presetOptions = {}, packageFiles, toolchain = 'today' } = {}) {
   const dir = mkdtempSync(join(tmpdir(), 'gc-metro-app-'));
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'story-app', version: '1.0.0', private: true }));
-  const preset = JSON.stringify([require.resolve('@react-native/babel-preset'), presetOptions]);
+  const presetName = toolchain === 'rn-0.70' ? 'metro-react-native-babel-preset' : '@react-native/babel-preset';
+  const preset = JSON.stringify([require.resolve(presetName), presetOptions]);
   writeFileSync(join(dir, 'babel.config.js'), `module.exports = { presets: [${preset}] };\n`);
   for (const [name, source] of Object.entries(files)) writeFileSync(join(dir, name), source);
   mkdirSync(join(dir, 'node_modules'));
@@ -48,10 +58,12 @@ export function createAppFolder(files, { presetOptions = {}, packageFiles } = {}
 /**
  * Bundles `entry` (a file of the app folder) with Metro, release and minified. `standIns` maps a module name
  * (`react-native`) to the file Metro resolves instead; `packageExports: false` is Metro before 0.82 (React
- * Native 0.78 and older), where `resolver.unstable_enablePackageExports` was off by default.
+ * Native 0.78 and older), where `resolver.unstable_enablePackageExports` was off by default. `toolchain:
+ * 'rn-0.70'` bundles with React Native 0.70's Metro (0.72.3, which has no package exports) and settings.
  * @returns the bundle's code
  */
-export async function metroBundle({ dir, entry, standIns = {}, packageExports = true }) {
+export async function metroBundle({ dir, entry, standIns = {}, packageExports = true, toolchain = 'today' }) {
+  if (toolchain === 'rn-0.70') return metro072Bundle({ dir, entry, standIns });
   const Metro = require('metro');
   const { mergeConfig, getDefaultConfig } = require('metro-config');
   const defaults = await getDefaultConfig(dir);
@@ -70,6 +82,34 @@ export async function metroBundle({ dir, entry, standIns = {}, packageExports = 
         moduleName in standIns ? { type: 'sourceFile', filePath: standIns[moduleName] } : context.resolveRequest(context, moduleName, platform),
     },
     transformer: {
+      getTransformOptions: async () => ({ transform: { experimentalImportSupport: false, inlineRequires: true } }),
+    },
+  });
+  const result = await Metro.runBuild(config, { entry: join(dir, entry), dev: false, minify: true, platform: 'android' });
+  return result.code;
+}
+
+/** {@link metroBundle} with React Native 0.70's Metro 0.72.3 and the settings of that version's CLI and template. */
+async function metro072Bundle({ dir, entry, standIns }) {
+  const requireOld = createRequire(require.resolve('metro-v0-72/package.json'));
+  const Metro = requireOld('metro');
+  const { mergeConfig, getDefaultConfig } = requireOld('metro-config');
+  const defaults = await getDefaultConfig(dir);
+  const config = mergeConfig(defaults, {
+    projectRoot: dir,
+    watchFolders: [dir, ROOT],
+    cacheStores: [],
+    reporter: { update() {} },
+    resolver: {
+      nodeModulesPaths: [join(ROOT, 'node_modules')],
+      resolverMainFields: ['react-native', 'browser', 'main'],
+      platforms: ['android', 'ios', 'native'],
+      useWatchman: false,
+      resolveRequest: (context, moduleName, platform) =>
+        moduleName in standIns ? { type: 'sourceFile', filePath: standIns[moduleName] } : context.resolveRequest(context, moduleName, platform),
+    },
+    transformer: {
+      babelTransformerPath: require.resolve('metro-react-native-babel-transformer'),
       getTransformOptions: async () => ({ transform: { experimentalImportSupport: false, inlineRequires: true } }),
     },
   });

@@ -1,8 +1,9 @@
 /**
- * The web view host (createWebViewHost) over react-native-webview 16.0.0's real JavaScript, iOS and Android, rendered
- * under Node (real-webview.ts: the library's native parts stood in): the props the host passes are ones the component
- * takes and hands on to its native view, and the page's messages, navigations and failures arrive the way the library
- * delivers them from native code.
+ * The web view host (createWebViewHost) over react-native-webview 16.0.0's real JavaScript, and 11.23.1's (the oldest
+ * the guide names: what Expo SDK 47 installs), iOS and Android, rendered under Node (real-webview.ts: the library's
+ * native parts stood in): the props the host passes are ones the component takes and hands on to its native view
+ * (16.0.0: its view config; 11.23.1 has none in JavaScript), and the page's messages, navigations and failures arrive
+ * the way each version delivers them from native code.
  */
 import React from 'react';
 import { describe, expect, it } from 'vitest';
@@ -16,9 +17,9 @@ const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
 const nativeProps = ({ validAttributes, directEventTypes }: ViewConfig) =>
   new Set([...Object.keys(validAttributes), ...Object.values(directEventTypes).map((event) => event.registrationName), 'style', 'ref', 'children']);
 
-/** A game with the host rendered once (`<><Game /><webView.Host /></>`), over the real WebView of `os`. */
-async function openOn(os: 'ios' | 'android') {
-  const { WebView, native, viewConfig } = loadRealWebView(os);
+/** A game with the host rendered once (`<><Game /><webView.Host /></>`), over the real WebView of `os` and `version`. */
+async function openOn(os: 'ios' | 'android', version: '16' | '11') {
+  const { WebView, native, viewConfig } = loadRealWebView(os, version);
   const Linking = { openURL: async (url: string) => void native.opened.push(`linking ${url}`) };
   const webView = createWebViewHost({ React, WebView, Linking });
   const app = mount(React.createElement(React.Fragment, null, React.createElement('Game'), React.createElement(webView.Host)));
@@ -28,25 +29,40 @@ async function openOn(os: 'ios' | 'android') {
   return { app, handle, view, native, viewConfig };
 }
 
-describe.each(['ios', 'android'] as const)("the web view host on react-native-webview 16.0.0's own JavaScript (%s)", (os) => {
+describe.each([
+  ['16.0.0', 'ios', '16'],
+  ['16.0.0', 'android', '16'],
+  ['11.23.1', 'ios', '11'],
+  ['11.23.1', 'android', '11'],
+] as const)("the web view host on react-native-webview %s's own JavaScript (%s)", (_label, os, version) => {
   it('renders its native view with the page, messaging on, and nothing the native view does not take', async () => {
-    const { app, view, viewConfig } = await openOn(os);
+    const { app, view, viewConfig } = await openOn(os, version);
     const props = view()!.props;
-    expect(props.newSource).toEqual({ uri: PAGE });
+    // 16 renamed the native view's `source` to `newSource` (src/WebView.*.tsx).
+    expect(props[version === '16' ? 'newSource' : 'source']).toEqual({ uri: PAGE });
     expect(props.messagingEnabled).toBe(true);
-    const allowed = nativeProps(viewConfig);
-    expect(Object.keys(props).filter((name) => !allowed.has(name) && props[name] !== undefined)).toEqual([]);
+    if (viewConfig) {
+      const allowed = nativeProps(viewConfig);
+      expect(Object.keys(props).filter((name) => !allowed.has(name) && props[name] !== undefined)).toEqual([]);
+    }
     app.unmount();
   });
 
+  /**
+   * How Android's native code reaches the view's JavaScript: 16.0.0 calls RNCWebViewMessagingModule with the view's
+   * `messagingModuleName`; 11.23.1 calls the module the view registered under that name (BatchedBridge).
+   */
+  const androidCall = (native: Awaited<ReturnType<typeof openOn>>['native'], props: Record<string, any>, method: string, nativeEvent: unknown) =>
+    version === '16' ? native.callable.RNCWebViewMessagingModule![method]!({ messagingModuleName: props.messagingModuleName, nativeEvent }) : native.callable[props.messagingModuleName]![method]!({ nativeEvent });
+
   it("closes on the page's close message, delivered as the library delivers it, and stays open on another message", async () => {
-    const { app, handle, view, native } = await openOn(os);
+    const { app, handle, view, native } = await openOn(os, version);
     let closed = false;
     void handle.closed.then(() => (closed = true));
     const message = (data: string) => {
-      // iOS: the native view's onMessage event; Android: RNCWebViewMessagingModule.onMessage, for the view's messagingModuleName.
+      // iOS: the native view's onMessage event; Android: through the messaging module (androidCall).
       if (os === 'ios') view()!.props.onMessage({ nativeEvent: { data, url: PAGE } });
-      else native.callable.RNCWebViewMessagingModule!.onMessage!({ messagingModuleName: view()!.props.messagingModuleName, nativeEvent: { data, url: PAGE } });
+      else androidCall(native, view()!.props, 'onMessage', { data, url: PAGE });
     };
     message('hello');
     await tick();
@@ -58,11 +74,11 @@ describe.each(['ios', 'android'] as const)("the web view host on react-native-we
   });
 
   it("answers navigations through the library: the page's own origin loads, another goes to the browser", async () => {
-    const { app, view, native } = await openOn(os);
+    const { app, view, native } = await openOn(os, version);
     const navigate = (url: string, lockIdentifier: number) => {
       const nativeEvent = { url, lockIdentifier, navigationType: 'click', isTopFrame: true, mainDocumentURL: PAGE };
       if (os === 'ios') view()!.props.onShouldStartLoadWithRequest({ nativeEvent });
-      else native.callable.RNCWebViewMessagingModule!.onShouldStartLoadWithRequest!({ messagingModuleName: view()!.props.messagingModuleName, nativeEvent });
+      else androidCall(native, view()!.props, 'onShouldStartLoadWithRequest', nativeEvent);
     };
     navigate('https://campaign.example/webview/next', 1);
     navigate('https://elsewhere.example/', 2);
@@ -77,7 +93,7 @@ describe.each(['ios', 'android'] as const)("the web view host on react-native-we
 
   it('closes when the page fails to load or answers an HTTP error (the library calls onError / onHttpError)', async () => {
     for (const fail of ['onLoadingError', 'onHttpError'] as const) {
-      const { app, handle, view } = await openOn(os);
+      const { app, handle, view } = await openOn(os, version);
       let closed = false;
       void handle.closed.then(() => (closed = true));
       // A React Native synthetic event: the library calls its persist() and isDefaultPrevented() (src/WebViewShared.tsx onLoadingError).

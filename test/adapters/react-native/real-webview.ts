@@ -10,8 +10,16 @@
  *   (Android's messages and navigations come through the `RNCWebViewMessagingModule` it registers);
  * - `NativeComponentRegistry.get`: the host name `RNCWebView`; `codegenNativeCommands`, `dispatchCommand`: recorded;
  * - React Native's `EventEmitter` (Libraries/vendor/emitter/EventEmitter: `addListener` returns `{ remove }`).
+ * 11.23.1 (what Expo SDK 47 installs; `loadRealWebView(os, '11')`, npm alias `webview-v11`) reads other parts: its view
+ * from `requireNativeComponent('RNCWebView')` (a host name here), navigation answers through
+ * `NativeModules.RNCWebView.onShouldStartLoadWithRequestCallback` (Android) and
+ * `NativeModules.RNCWebViewManager.startLoadWithResult` (iOS; Android's `isFileUploadSupported` is read as it loads),
+ * Android's messages through the module it registers with
+ * `BatchedBridge.registerCallableModule`. Its lib/ is ES modules with JSX, turned into CommonJS by esbuild as it loads.
  */
+import { readFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
+import { transformSync } from 'esbuild';
 import React from 'react';
 
 const require = createRequire(import.meta.url);
@@ -31,6 +39,8 @@ export interface ViewConfig {
 
 /** The stand-in for `require(request)`, or undefined for a real module. */
 function standIn(request: string, os: 'ios' | 'android', native: NativeSide): unknown {
+  const answer = (shouldStart: boolean, lockIdentifier: number) => void native.answers.push({ shouldStart, lockIdentifier });
+  const registerCallableModule = (name: string, module: Record<string, (event: unknown) => void>) => void (native.callable[name] = module);
   if (request === 'react-native') {
     return {
       View: 'View',
@@ -40,8 +50,11 @@ function standIn(request: string, os: 'ios' | 'android', native: NativeSide): un
       Image: { resolveAssetSource: (source: unknown) => source },
       Platform: { OS: os, select: (choices: Record<string, unknown>) => choices[os] ?? choices.default },
       Linking: { canOpenURL: async () => true, openURL: async (url: string) => void native.opened.push(url) },
-      TurboModuleRegistry: { getEnforcing: () => ({ shouldStartLoadWithLockIdentifier: (shouldStart: boolean, lockIdentifier: number) => native.answers.push({ shouldStart, lockIdentifier }) }) },
-      registerCallableModule: (name: string, module: Record<string, (event: unknown) => void>) => void (native.callable[name] = module),
+      TurboModuleRegistry: { getEnforcing: () => ({ shouldStartLoadWithLockIdentifier: answer }) },
+      registerCallableModule,
+      // 11.23.1's parts (src/WebView.android.tsx, src/WebView.ios.tsx, src/WebViewNativeComponent.*.ts).
+      requireNativeComponent: (name: string) => name,
+      NativeModules: { RNCWebView: { onShouldStartLoadWithRequestCallback: answer, isFileUploadSupported: async () => false }, RNCWebViewManager: { startLoadWithResult: answer } },
     };
   }
   if (request.endsWith('/NativeComponentRegistry')) return { get: (name: string) => name };
@@ -49,7 +62,7 @@ function standIn(request: string, os: 'ios' | 'android', native: NativeSide): un
   if (request.endsWith('/codegenNativeComponent')) return { __esModule: true, default: (name: string) => name };
   if (request.endsWith('/codegenNativeCommands')) return { __esModule: true, default: () => ({}) };
   if (request.endsWith('/RendererProxy')) return { dispatchCommand: () => {} };
-  if (request.endsWith('/BatchedBridge')) return { __esModule: true, default: { registerCallableModule: () => {} } };
+  if (request.endsWith('/BatchedBridge')) return { __esModule: true, default: { registerCallableModule } };
   if (request.endsWith('/vendor/emitter/EventEmitter')) {
     class EventEmitter {
       private readonly listeners = new Map<string, Set<(event: unknown) => void>>();
@@ -67,26 +80,39 @@ function standIn(request: string, os: 'ios' | 'android', native: NativeSide): un
   return request.startsWith('react-native/') ? {} : undefined;
 }
 
-/** react-native-webview's `WebView` for `os`, loaded fresh over the stand-ins, and what its native side saw. */
-export function loadRealWebView(os: 'ios' | 'android'): { WebView: unknown; native: NativeSide; viewConfig: ViewConfig } {
+/**
+ * react-native-webview's `WebView` for `os`, loaded fresh over the stand-ins, and what its native side saw: 16.0.0, or
+ * with `version` '11' 11.23.1, whose native view has no view config in JavaScript (`viewConfig` undefined).
+ */
+export function loadRealWebView(os: 'ios' | 'android', version: '16' | '11' = '16'): { WebView: unknown; native: NativeSide; viewConfig: ViewConfig | undefined } {
   const native: NativeSide = { opened: [], answers: [], callable: {} };
-  const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown };
+  const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown; _extensions: Record<string, (module: { _compile(code: string, file: string): void }, file: string) => void> };
   const load = loader._load;
-  const file = require.resolve(`react-native-webview/lib/WebView.${os}.js`);
-  const own = Object.keys(require.cache).filter((key) => key.includes('/react-native-webview/lib/'));
+  const lib = version === '11' ? '/webview-v11/lib/' : '/react-native-webview/lib/';
+  const file = require.resolve(`${version === '11' ? 'webview-v11' : 'react-native-webview'}/lib/WebView.${os}.js`);
+  const own = Object.keys(require.cache).filter((key) => key.includes(lib));
   own.forEach((key) => delete require.cache[key]);
   loader._load = function (request, parent, isMain) {
     return standIn(request, os, native) ?? load.call(this, request, parent, isMain);
   };
+  const compileJs = loader._extensions['.js']!;
+  if (version === '11') {
+    loader._extensions['.js'] = (module, path) => {
+      if (!path.includes(lib)) return compileJs(module, path);
+      module._compile(transformSync(readFileSync(path, 'utf8'), { loader: 'jsx', format: 'cjs', jsx: 'transform' }).code, path);
+    };
+  }
   // The build of 16.0.0 warns at load about its own deep imports of react-native (what the stand-ins answer).
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void (String(args[0]).startsWith('Deep imports') || warn(...args));
   try {
     const WebView = (require(file) as { default: unknown }).default;
+    if (version === '11') return { WebView, native, viewConfig: undefined };
     const { __INTERNAL_VIEW_CONFIG: viewConfig } = require('react-native-webview/lib/RNCWebViewNativeComponent.js') as { __INTERNAL_VIEW_CONFIG: ViewConfig };
     return { WebView, native, viewConfig };
   } finally {
     loader._load = load;
+    loader._extensions['.js'] = compileJs;
     console.warn = warn;
   }
 }

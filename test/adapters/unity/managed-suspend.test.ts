@@ -50,17 +50,26 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `start-up-${mode}`)], mode);
   expect(status, stderr).toBe(0);
   // The pause's checkpoint on disk as OnApplicationPause returns while a start-up takes in another data path's 400
-  // files (before: no record at all, the session lost with the kill), while a checkpoint writes 100 held sessions
+  // files (before: no record at all, the session lost with the kill), while it forgets 400 marks of originals taken in
+  // earlier (before: no record either: the marks' deletes were one file job), while it deletes 400 originals another path's
+  // run took in and marked (before: no record: one file job), while a checkpoint writes 100 held sessions
   // (before: 15 s, the checkpoint before) and while a start-up deletes another player's 400 expired sessions (before: 0).
-  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left. The pause's
-  // checkpoint also while a flush deletes again 400 answered sessions whose deletes storage refused (before: 15 s).
+  // The next launch sends the recovered 5 s session and the whole backlog, and deletes what expiry left; each of the 400
+  // expired sessions was told to the game as dropped over the two launches (before: fewer, the ones the slices before
+  // the kill deleted gone unreported); one judged to go before such a kill is told by its own player's start-up too. The
+  // pause's checkpoint also while a flush deletes again 400 answered sessions whose deletes storage refused (before: 15 s).
   expect(JSON.parse(stdout)).toEqual({
     adoptingPausedPlayedMs: 5000,
     adoptingReceived: 401,
     adoptingRecovered: 1,
+    forgettingPausedPlayedMs: 5000,
+    takenPausedPlayedMs: 5000,
     heldPausedPlayedMs: 20000,
     expiringPausedPlayedMs: 5000,
     expiredLeft: 0,
+    expiredTold: 400,
+    ownJudgedTold: ['expired'],
+    ownJudgedLeft: 0,
     answeredUndeleted: 400,
     answeredPausedPlayedMs: 20000,
   });

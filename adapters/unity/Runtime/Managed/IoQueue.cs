@@ -75,20 +75,24 @@ namespace GameCampaignSdk
         /// (test/adapters/unity/managed-suspend.test.ts): a 400-file read at 20 ms a file held the pause's write past its
         /// 1 s wait, and a kill lost the play since the last checkpoint. Jobs still complete in the order asked for, so
         /// <see cref="WaitFor"/> keeps its meaning; a caller must allow for work done between slices (a file deleted meanwhile).
+        /// <paramref name="sliceDone"/>, if given, hears each slice's results on the awaiting thread, and is awaited before the
+        /// next slice is asked for (what a slice decided is told to the game before more is done).
         /// </summary>
-        internal static async Task<List<R>> RunEach<T, R>(IList<T> items, Func<T, R> work)
+        internal static async Task<List<R>> RunEach<T, R>(IList<T> items, Func<T, R> work, Func<List<R>, Task> sliceDone = null)
         {
             var results = new List<R>(items.Count);
             while (results.Count < items.Count)
             {
                 var from = results.Count;
-                results.AddRange(await Run(() =>
+                var done = await Run(() =>
                 {
                     var slice = new List<R>();
                     var spent = Stopwatch.StartNew();
                     for (var i = from; i < items.Count && (slice.Count == 0 || spent.ElapsedMilliseconds < SliceMs); i++) slice.Add(work(items[i]));
                     return slice;
-                }));
+                });
+                results.AddRange(done);
+                if (sliceDone != null) await sliceDone(done);
             }
             return results;
         }

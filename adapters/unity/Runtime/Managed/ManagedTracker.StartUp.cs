@@ -49,12 +49,16 @@ namespace GameCampaignSdk
         /// (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), a backlog of 400 files taken in by one file
         /// job held a pause's checkpoint (and every write of this run, asked for behind it) past the pause's 1 s wait, and a
         /// kill there lost the session the player had started meanwhile. What this run writes between two slices is its own
-        /// (its running record; its lock excludes it from recovery), and its queue writes wait for the start-up.
+        /// (its running record; its lock excludes it from recovery), and its queue writes wait for the start-up. So do the
+        /// deletes of this path's originals taken in and marked there, and of the marks here whose originals are gone (found
+        /// by p50: 400 of either in one file job held the pause's checkpoint the same way).
         /// </summary>
         private async Task AdoptOthers()
         {
             foreach (var other in otherFolders)
             {
+                var taken = await IoQueue.Run(() => TrackerFiles.TakenOf(folder, other));
+                await IoQueue.RunEach(taken, TrackerFiles.DeleteTakenOne);
                 var adoption = await IoQueue.Run(() => TrackerFiles.AdoptionOf(folder, other));
                 if (adoption == null) continue;
                 await IoQueue.RunEach(adoption.Files, file =>
@@ -63,6 +67,7 @@ namespace GameCampaignSdk
                     return true;
                 });
                 await IoQueue.Run(() => TrackerFiles.EndAdoption(adoption));
+                await IoQueue.RunEach(adoption.Forget, TrackerFiles.TryDelete);
             }
         }
 
@@ -104,7 +109,7 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Deletes other players' sessions (queued, or running when the game died) older than the relay's default
-        /// maximum session age, 30 days by the device's clock, each reported as <c>dropped</c> (<c>expired</c>):
+        /// maximum session age, 30 days by the device's clock, each reported as <c>dropped</c> (<c>expired</c>) before it is deleted:
         /// core/tracker/housekeeping.ts; one with no start to age it by is dropped <c>invalid</c> at once. assumed: only players of
         /// this game and environment (the folders this run may see).
         /// </summary>
@@ -112,11 +117,23 @@ namespace GameCampaignSdk
         {
             var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
             var expiry = await IoQueue.Run(() => TrackerHousekeeping.ListOthers(folder, oldest));
-            // A file a job, in slices: a pause's checkpoint asked for meanwhile waits for one slice, not for a long backlog.
-            var judged = await IoQueue.RunEach(expiry.Files, file => TrackerHousekeeping.JudgeOne(expiry, file));
+            // A file a job, in slices: a pause's checkpoint asked for meanwhile waits for one slice, not for a long backlog. What
+            // a slice judged to go (renamed, TrackerHousekeeping.DroppedSuffix) is told to the game before its files are deleted
+            // (in slices too): a kill at any point deletes nothing the game was not told of (a kill after a slice, before the
+            // game was told, leaves the renamed files to the next start-up, which tells it; one after, tells it again).
+            await IoQueue.RunEach(expiry.Files, file => TrackerHousekeeping.JudgeOne(expiry, file), async judged =>
+            {
+                var told = new List<TrackerHousekeeping.Drop>();
+                foreach (var drop in judged)
+                {
+                    if (drop == null) continue;
+                    Dropped(Json.Str(drop.Session, "sessionId"), drop.Reason, drop.Session);
+                    told.Add(drop);
+                }
+                await IoQueue.RunEach(told, TrackerHousekeeping.DeleteTold);
+            });
             foreach (var path in expiry.SetAside) ReportSetAside(path);
             if (expiry.Refused.Count > 0) StorageError(expiry.Refused[0]); // a full disk: reported (once), the sessions kept for the next start-up
-            foreach (var session in judged) if (session.Key != null) Dropped(Json.Str(session.Value, "sessionId"), session.Key, session.Value);
         }
     }
 }

@@ -16,6 +16,12 @@ namespace GameCampaignSdk
         internal readonly List<string[]> Files = new List<string[]>();
         /// <summary>The folders there that could be listed (there, here), with the names found.</summary>
         internal readonly List<KeyValuePair<string[], List<string>>> Listed = new List<KeyValuePair<string[], List<string>>>();
+        /// <summary>
+        /// Marks here of originals no longer there, found by <see cref="TrackerFiles.EndAdoption"/>: deleted after it, a file a
+        /// job item in slices (found by p50, managed-suspend.test.ts: 400 such marks deleted in its one file job held a
+        /// pause's checkpoint past its 1 s wait, 8 s at 20 ms a delete).
+        /// </summary>
+        internal readonly List<string> Forget = new List<string>();
 
         internal Adoption(PlayerFolder own, PlayerFolder other)
         {
@@ -79,14 +85,14 @@ namespace GameCampaignSdk
         /// copy is in place is marked here (<c>{name}.adopted</c>, empty): a later start-up only deletes it, not copying it
         /// again (before, the copy sent and gone, the next start-up took the original again and sent the session twice);
         /// a run on the original's own path deletes its files so marked on the other path before it reads them
-        /// (<see cref="DeleteTaken"/>).
+        /// (<see cref="TakenOf"/>, then <see cref="DeleteTakenOne"/> for each, before this).
         /// With no run alive there, the dead runs' lock files and the writes' temporary files left there are deleted too. A
         /// running record whose run holds its lock there is left even so: that run started after the check (found by p34:
         /// before, the check was made once, and a run starting there meanwhile had its running record taken, recovered here
         /// as a dead run's and sent while it played).
         /// </summary>
         /// <remarks>
-        /// The first step: the files taken in earlier and marked are deleted here, and what is to move is listed; null when
+        /// The first step after the files taken in earlier and marked are deleted here: what is to move is listed; null when
         /// nothing is to be taken (the same folder, or a run alive there). The tracker then moves each file
         /// (<see cref="AdoptOne"/>) in slices of file jobs (<see cref="IoQueue.RunEach"/>) and ends with <see cref="EndAdoption"/>,
         /// so a pause's checkpoint asked for meanwhile waits for one slice, not for a backlog of hundreds of files.
@@ -94,11 +100,6 @@ namespace GameCampaignSdk
         internal static Adoption AdoptionOf(PlayerFolder own, PlayerFolder other)
         {
             if (other.Root == own.Root) return null;
-            foreach (var dirs in new[] { new[] { own.QueueDir, other.QueueDir }, new[] { own.RunningDir, other.RunningDir } })
-            {
-                try { DeleteTaken(dirs[0], dirs[1]); }
-                catch (Exception) { /* looked at again by the next start-up */ }
-            }
             try { if (AliveLock.AnyAlive(other)) return null; }
             catch (Exception) { return null; } // not to be looked at now
             var adoption = new Adoption(own, other);
@@ -125,14 +126,14 @@ namespace GameCampaignSdk
             catch (Exception) { /* left there for the next start-up */ }
         }
 
-        /// <summary><see cref="AdoptionOf"/>'s last step, once each listed file was moved (or left): marks, leftovers and the opt-out choice.</summary>
+        /// <summary><see cref="AdoptionOf"/>'s last step, once each listed file was moved (or left): leftovers and the opt-out choice, and the marks to forget listed (<see cref="Adoption.Forget"/>, each then deleted by <see cref="TryDelete"/>).</summary>
         internal static void EndAdoption(Adoption adoption)
         {
             var other = adoption.Other;
             var own = adoption.Own;
             foreach (var listed in adoption.Listed)
             {
-                try { if (Directory.Exists(listed.Key[0])) ForgetAdopted(listed.Key[1], listed.Value); } // a folder not there may be unmounted: its originals may come back
+                try { if (Directory.Exists(listed.Key[0])) ForgetAdopted(listed.Key[1], listed.Value, adoption.Forget); } // a folder not there may be unmounted: its originals may come back
                 catch (Exception) { /* looked at again by the next start-up */ }
             }
             try { SweepTemporary(other); }
@@ -175,31 +176,49 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Deletes the files in <paramref name="dir"/> (this path's) that a run on the other path copied in and marked there
-        /// (<paramref name="otherDir"/>, <c>{name}.adopted</c>: their delete here failed then), then the marks. Found by p34:
-        /// when Unity gave this path back, its start-up read them as its own, recovered the running session a second time
-        /// and sent the queued ones again (the service answers SKIPPED), and the marks stayed. Done while a run plays on
-        /// the other path too: the copy is that path's whatever it does. A mark whose original is gone is deleted too.
+        /// The files here (<paramref name="own"/>, this path's) that a run on the other path (<paramref name="other"/>) copied
+        /// in and marked there (<c>{name}.adopted</c>: their delete here failed then), each with its mark: deleted by
+        /// <see cref="DeleteTakenOne"/>, a file a job item in slices (found by p50, managed-suspend.test.ts: 400 such originals
+        /// and their marks deleted in the adoption's first file job held a pause's checkpoint past its 1 s wait, 16 s at 20 ms
+        /// a delete). Found by p34: when Unity gave this path back, its start-up read them as its own, recovered the running
+        /// session a second time and sent the queued ones again (the service answers SKIPPED), and the marks stayed. Done while
+        /// a run plays on the other path too: the copy is that path's whatever it does. A mark whose original is gone is
+        /// deleted too.
         /// </summary>
-        private static void DeleteTaken(string dir, string otherDir)
+        internal static List<string[]> TakenOf(PlayerFolder own, PlayerFolder other)
         {
-            if (!Directory.Exists(otherDir)) return;
-            foreach (var mark in Directory.GetFiles(otherDir))
+            var taken = new List<string[]>();
+            if (other.Root == own.Root) return taken;
+            foreach (var dirs in new[] { new[] { own.QueueDir, other.QueueDir }, new[] { own.RunningDir, other.RunningDir } })
             {
-                if (!mark.EndsWith(AdoptedSuffix, StringComparison.Ordinal)) continue;
-                var name = Path.GetFileName(mark);
-                if (!TryDelete(Path.Combine(dir, name.Substring(0, name.Length - AdoptedSuffix.Length)))) continue; // kept: tried again by the next start-up
-                TryDelete(mark);
+                try
+                {
+                    if (!Directory.Exists(dirs[1])) continue;
+                    foreach (var mark in Directory.GetFiles(dirs[1]))
+                    {
+                        if (!mark.EndsWith(AdoptedSuffix, StringComparison.Ordinal)) continue;
+                        var name = Path.GetFileName(mark);
+                        taken.Add(new[] { Path.Combine(dirs[0], name.Substring(0, name.Length - AdoptedSuffix.Length)), mark });
+                    }
+                }
+                catch (Exception) { /* looked at again by the next start-up */ }
             }
+            return taken;
         }
 
-        /// <summary>Deletes the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up), when that folder is there (shared storage unmounted looks like no folder).</summary>
-        private static void ForgetAdopted(string dir, List<string> names)
+        /// <summary>Deletes one original of <see cref="TakenOf"/> (original here, mark there), then its mark; a failed delete keeps both for the next start-up.</summary>
+        internal static bool DeleteTakenOne(string[] taken)
+        {
+            return TryDelete(taken[0]) && TryDelete(taken[1]);
+        }
+
+        /// <summary>Adds to <paramref name="forget"/> the marks in <paramref name="dir"/> of originals no longer in the other folder (<paramref name="names"/>: deleted by hand, or by another start-up), when that folder is there (shared storage unmounted looks like no folder).</summary>
+        private static void ForgetAdopted(string dir, List<string> names, List<string> forget)
         {
             if (!Directory.Exists(dir)) return;
             var there = new HashSet<string>(names, StringComparer.Ordinal);
             foreach (var path in Directory.GetFiles(dir))
-                if (path.EndsWith(AdoptedSuffix, StringComparison.Ordinal) && !there.Contains(Path.GetFileName(path).Substring(0, Path.GetFileName(path).Length - AdoptedSuffix.Length))) TryDelete(path);
+                if (path.EndsWith(AdoptedSuffix, StringComparison.Ordinal) && !there.Contains(Path.GetFileName(path).Substring(0, Path.GetFileName(path).Length - AdoptedSuffix.Length))) forget.Add(path);
         }
     }
 }

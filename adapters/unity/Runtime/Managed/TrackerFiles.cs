@@ -276,6 +276,18 @@ namespace GameCampaignSdk
             catch (Exception) { return null; }
         }
 
+        /// <summary>
+        /// Renames <paramref name="path"/> to <paramref name="target"/> (replacing it), failing as its delete would (a
+        /// read-only folder): a delete's stand-in whose file stays readable (TrackerHousekeeping.JudgeOne).
+        /// </summary>
+        internal static void Rename(string path, string target)
+        {
+            Observe("delete", path);
+            CheckWritable(path);
+            if (File.Exists(target)) File.Delete(target);
+            File.Move(path, target);
+        }
+
         /// <summary>Renames a damaged file out of the tracker's way (kept for inspection); a failed rename leaves it.</summary>
         internal static void SetAside(string path)
         {

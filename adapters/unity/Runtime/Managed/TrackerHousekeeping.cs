@@ -31,15 +31,15 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Deletes other players' queued sessions (oldest first, until one is young enough) and running records that
-        /// started before <c>oldestMs</c> (device clock). Damaged files are set aside. A delete that fails is added to
+        /// Lists other players' queued sessions (oldest first, until one is young enough) and running records, to delete the
+        /// ones that started before <c>oldestMs</c> (device clock). Damaged files are set aside. A delete that fails is added to
         /// <see cref="Expiry.Refused"/>: a storage failure, which the tracker reports as JavaScript's housekeeping does
         /// (core/tracker/housekeeping.ts: the failed delete rejects, and the tracker reports it). Each comes with its
         /// reason: <c>expired</c>, or <c>invalid</c> for one with no <c>startedAt</c> to age it by (a damaged record:
         /// <c>startedAtMs</c> missing or no number), which would wait for its player forever; deleted at once, as its
         /// player's own start-up drops it (contract scenario expiry-other-player-no-start.json). Listed here (the
-        /// leftovers of cut-short writes swept), then judged a file at a time (<see cref="JudgeOne"/>), which the tracker runs
-        /// in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
+        /// leftovers of cut-short writes swept), then judged a file at a time (<see cref="JudgeOne"/>), each drop told to the
+        /// game, then deleted (<see cref="DeleteTold"/>); the tracker runs both in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
         /// 400 expired sessions judged in one file job held a pause's checkpoint past its 1 s wait.
         /// </summary>
         internal static Expiry ListOthers(PlayerFolder own, double oldestMs)
@@ -50,51 +50,84 @@ namespace GameCampaignSdk
                 TrackerFiles.SweepTemporary(player);
                 foreach (var name in TrackerFiles.JsonFiles(player.QueueDir)) expiry.Files.Add(new[] { player.QueueDir, name });
                 foreach (var name in TrackerFiles.JsonFiles(player.RunningDir)) expiry.Files.Add(new[] { player.RunningDir, name, "running" });
+                ListDropped(expiry, player);
             }
+            ListDropped(expiry, own); // its own, judged by another player's start-up cut short by a kill
             return expiry;
         }
 
-        /// <summary>Judges one listed file (folder, name, and "running" for a running record) and deletes it when it goes: its reason and session, or a null reason.</summary>
-        internal static KeyValuePair<string, Dictionary<string, object>> JudgeOne(Expiry expiry, string[] file)
+        /// <summary>The suffix of a file judged to go (renamed so), deleted once the game was told (<see cref="DeleteTold"/>).</summary>
+        internal const string DroppedSuffix = ".dropped";
+
+        /// <summary>Adds <paramref name="player"/>'s files judged to go by a start-up a kill cut short before the game was told.</summary>
+        private static void ListDropped(Expiry expiry, PlayerFolder player)
         {
-            var kept = new KeyValuePair<string, Dictionary<string, object>>(null, null);
-            var path = Path.Combine(file[0], file[1]);
-            Dictionary<string, object> session;
-            if (file.Length > 2)
+            foreach (var dir in new[] { player.QueueDir, player.RunningDir })
             {
-                var sessionId = file[1].Substring(0, file[1].Length - ".json".Length);
+                if (!Directory.Exists(dir)) continue;
+                foreach (var path in Directory.GetFiles(dir))
+                    if (path.EndsWith(".json" + DroppedSuffix, StringComparison.Ordinal)) expiry.Files.Add(new[] { dir, Path.GetFileName(path), dir == player.RunningDir ? "running" : "queued", "dropped" });
+            }
+        }
+
+        /// <summary>A session judged to go: why, the session, and its file (deleted once the game was told: <see cref="DeleteTold"/>).</summary>
+        internal sealed class Drop
+        {
+            internal string Reason;
+            internal Dictionary<string, object> Session;
+            internal string Path;
+        }
+
+        /// <summary>
+        /// Judges one listed file (folder, name, "running" for a running record, "dropped" for one judged to go before): a
+        /// <see cref="Drop"/> when it goes, else null. One that goes is not deleted here but renamed (<see cref="DroppedSuffix"/>),
+        /// which fails as its delete would: the game is told of it first, then it is deleted, and a start-up killed between
+        /// leaves it for the next, which tells the game again (found by p50, managed-suspend.test.ts: the files the slices
+        /// before a kill deleted were gone and never reported, the report coming after the whole expiry).
+        /// </summary>
+        internal static Drop JudgeOne(Expiry expiry, string[] file)
+        {
+            var path = Path.Combine(file[0], file[1]);
+            var judgedBefore = file.Length > 3;
+            Dictionary<string, object> session;
+            if (file.Length > 2 && file[2] == "running")
+            {
+                var sessionId = file[1].Substring(0, file[1].IndexOf(".json", StringComparison.Ordinal));
                 var record = TrackerFiles.Read(path, node => RunningRecord.FromJson(node, sessionId), expiry.SetAside);
-                if (record == null) return kept;
+                if (record == null) return null;
                 session = record.ToSession();
             }
             else
             {
-                if (expiry.Young.Contains(file[0])) return kept; // the rest of this queue is younger still
+                if (!judgedBefore && expiry.Young.Contains(file[0])) return null; // the rest of this queue is younger still
                 session = TrackerFiles.Read(path, Json.Obj, expiry.SetAside);
-                if (session == null) return kept;
+                if (session == null) return null;
             }
             var reason = Judge(session, expiry.OldestMs);
+            if (judgedBefore) return new Drop { Reason = reason ?? "expired", Session = session, Path = path }; // as judged then (a clock moved back since)
             if (reason == null)
             {
                 if (file.Length == 2) expiry.Young.Add(file[0]);
-                return kept;
+                return null;
             }
-            // One whose delete fails (a full disk) is kept, not dropped: the next start-up tries again.
-            return Deleted(path, expiry.Refused) ? new KeyValuePair<string, Dictionary<string, object>>(reason, session) : kept;
-        }
-
-        private static bool Deleted(string path, List<Exception> refused)
-        {
-            try
-            {
-                TrackerFiles.Delete(path);
-                return true;
-            }
+            // One whose rename fails (a read-only folder) is kept, not dropped: the next start-up tries again.
+            try { TrackerFiles.Rename(path, path + DroppedSuffix); }
             catch (Exception error)
             {
-                refused.Add(error);
-                return false;
+                expiry.Refused.Add(error);
+                return null;
             }
+            return new Drop { Reason = reason, Session = session, Path = path + DroppedSuffix };
+        }
+
+        /// <summary>
+        /// Deletes the file of a drop the game was told of. One whose delete fails stays for the next start-up, which tells
+        /// the game again. assumed: a second report (as JavaScript's housekeeping allows, its player's tracker sending the
+        /// session meanwhile) rather than a delete the game never hears of.
+        /// </summary>
+        internal static bool DeleteTold(Drop drop)
+        {
+            return TrackerFiles.TryDelete(drop.Path);
         }
 
         /// <summary>

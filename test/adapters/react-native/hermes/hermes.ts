@@ -44,13 +44,17 @@ export interface StoryRun {
 /**
  * Bundles the story app: Metro release build, @react-native/babel-preset for an engine that is not Hermes V1
  * (`unstable_transformProfile: 'default'`, so classes are lowered for Hermes 0.12), `react-native`, `expo` and
- * `expo-modules-core` the stand-ins (app/react-native.js, app/expo.js).
+ * `expo-modules-core` the stand-ins (app/react-native.js, app/expo.js). `toolchain: 'rn-0.70'`: React Native 0.70's
+ * own Metro 0.72.3 and metro-react-native-babel-preset 0.72.3 instead (scripts/metro-app.mjs), package exports off.
  */
-export async function bundleStoryApp(options: { packageExports: boolean; packageFiles?: string[] }): Promise<string> {
+export async function bundleStoryApp(options: { packageExports: boolean; packageFiles?: string[]; toolchain?: 'today' | 'rn-0.70' }): Promise<string> {
   const files = Object.fromEntries(readdirSync(APP).map((name) => [name, readFileSync(join(APP, name), 'utf8')]));
-  const app = createAppFolder(files, { presetOptions: { unstable_transformProfile: 'default' }, packageFiles: options.packageFiles });
+  const { toolchain = 'today' } = options;
+  // React Native 0.70's preset has no transform profiles: it lowers classes and block scoping always.
+  const presetOptions = toolchain === 'today' ? { unstable_transformProfile: 'default' } : {};
+  const app = createAppFolder(files, { presetOptions, packageFiles: options.packageFiles, toolchain });
   try {
-    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js'), expo: join(app.dir, 'expo.js'), 'expo-modules-core': join(app.dir, 'expo.js') }, packageExports: options.packageExports });
+    return await metroBundle({ dir: app.dir, entry: 'index.js', standIns: { 'react-native': join(app.dir, 'react-native.js'), expo: join(app.dir, 'expo.js'), 'expo-modules-core': join(app.dir, 'expo.js') }, packageExports: options.packageExports, toolchain });
   } finally {
     app.remove();
   }
@@ -83,7 +87,7 @@ export async function compile(hermesc: string, source: string): Promise<Buffer> 
  * Runs one story of the bundle on the Hermes 0.12 VM: `input` prepended as `__STORY__`, compiled by the VM's
  * `hermesc`, run with a time limit (a frozen JavaScript thread never exits: it is killed and reported, not waited for).
  */
-export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean; netInfoLate?: boolean; awake?: boolean }, timeoutMs = 20_000): Promise<StoryRun> {
+export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean; netInfoLate?: boolean; awake?: boolean; expoCrypto?: 'v12.2' }, timeoutMs = 20_000): Promise<StoryRun> {
   const bytecode = await compile(HERMESC_OF_VM, `var __STORY__ = ${JSON.stringify(input)};\n${bundle}`);
   const dir = mkdtempSync(join(tmpdir(), 'gc-hermes-run-'));
   try {

@@ -54,10 +54,12 @@ internal static class ManagedAdoptProbe
     /// <summary>A whole adoption in one go, as the tracker's start-up makes it in slices (ManagedTracker.StartUp.cs, AdoptOthers).</summary>
     private static void AdoptAll(PlayerFolder own, PlayerFolder other)
     {
+        foreach (var taken in TrackerFiles.TakenOf(own, other)) TrackerFiles.DeleteTakenOne(taken);
         var adoption = TrackerFiles.AdoptionOf(own, other);
         if (adoption == null) return;
         foreach (var file in adoption.Files) TrackerFiles.AdoptOne(adoption, file);
         TrackerFiles.EndAdoption(adoption);
+        foreach (var mark in adoption.Forget) TrackerFiles.TryDelete(mark);
     }
 
     private static void TakenOriginal(string first, string second, PlayerFolder left, PlayerFolder here)

@@ -24,8 +24,11 @@ internal static class ManagedStartUpPauseProbe
         device = args[0];
         ProbeDevice.Open(Path.Combine(device, "own"));
         PauseWhileAdopting();
+        PauseWhileMarksAreForgotten();
+        PauseWhileTakenAreDeleted();
         PauseWhileHeldAreWritten();
         PauseWhileExpiring();
+        OwnJudgedToldAtItsStartUp();
         PauseWhileAnsweredAreDeleted();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
@@ -130,6 +133,65 @@ internal static class ManagedStartUpPauseProbe
     }
 
     /// <summary>
+    /// An earlier run on the other data path took in this path's backlog while this path's deletes failed (shared storage
+    /// read-only), and marked each of 400 originals there (<c>{name}.adopted</c>); the originals were deleted since (by
+    /// hand, or a run here), and that path was given back. This launch's start-up forgets the 400 marks while the player
+    /// already plays, and 5 s in the phone pauses the game and kills it. The pause's checkpoint (5 s) is on disk when
+    /// OnApplicationPause returns. Before (found by p50), the marks were deleted in the adoption's last file job
+    /// (<c>EndAdoption</c>, 8 s at 20 ms a delete): the pause gave up waiting after 1 s with no record on disk.
+    /// </summary>
+    private static void PauseWhileMarksAreForgotten()
+    {
+        var earlier = Path.Combine(device, "marks-earlier");
+        var usual = Path.Combine(device, "marks-usual");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "marks-pause");
+        Directory.CreateDirectory(folder.Under(earlier).QueueDir);
+        var marks = folder.Under(usual).QueueDir;
+        Directory.CreateDirectory(marks);
+        for (var i = 0; i < Backlog; i++) File.WriteAllText(Path.Combine(marks, i.ToString("D12") + "-" + RandomIds.SessionId() + ".json.adopted"), "");
+        Launch();
+        UseDataPath(usual);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        var forgetting = SlowDisk("delete", marks);
+        GameCampaign.Init(ProbeDevice.Options("marks-pause")); // not waited for: the game plays while the tracker starts up
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => forgetting.IsSet);
+        Report["forgettingPausedPlayedMs"] = PauseAndKill(folder.Under(usual));
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        UseDataPath(Path.Combine(device, "own"));
+    }
+
+    /// <summary>
+    /// A run on the other data path took in this path's backlog of 400 sessions while this path refused deletes (shared
+    /// storage read-only), and marked there each original it could not delete (<c>{name}.adopted</c>). Unity gives this path
+    /// back: its start-up deletes the 400 originals and their marks while the player already plays, and 5 s in the phone
+    /// pauses the game and kills it. The pause's checkpoint (5 s) is on disk when OnApplicationPause returns. Before (found
+    /// by p50), those deletes were part of the adoption's first file job (<c>AdoptionOf</c>, 16 s at 20 ms a delete).
+    /// </summary>
+    private static void PauseWhileTakenAreDeleted()
+    {
+        var usual = Path.Combine(device, "taken-usual");
+        var earlier = Path.Combine(device, "taken-earlier");
+        UseDataPath(usual);
+        QueueBacklog("taken-pause");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "taken-pause");
+        var marks = folder.Under(earlier).QueueDir;
+        Directory.CreateDirectory(marks);
+        foreach (var name in TrackerFiles.JsonFiles(folder.Under(usual).QueueDir)) File.WriteAllText(Path.Combine(marks, name + ".adopted"), "");
+        Launch();
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        var deleting = SlowDisk("delete", usual);
+        GameCampaign.Init(ProbeDevice.Options("taken-pause")); // not waited for: the game plays while the tracker starts up
+        Tracker.Start();
+        ProbeDevice.MonotonicMs += 5000;
+        Loop.RunUntil(() => deleting.IsSet);
+        Report["takenPausedPlayedMs"] = PauseAndKill(folder.Under(usual));
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        UseDataPath(Path.Combine(device, "own"));
+    }
+
+    /// <summary>
     /// Offline on a full disk, the player played 100 short sessions (each held in memory: its write refused). The disk has
     /// room again as the session now played reaches 15 s; at its checkpoint the tracker writes the held sessions, and 5 s
     /// later, while it still writes them to a slow disk, the phone pauses the game and kills it. The pause's checkpoint
@@ -163,7 +225,9 @@ internal static class ManagedStartUpPauseProbe
     /// Another player of the game on this phone left 400 queued sessions, now over 30 days old. This player's start-up
     /// deletes them (expired) while the player already plays, and 5 s in the phone pauses the game and kills it. The
     /// pause's checkpoint (5 s) is on disk when OnApplicationPause returns. Before (found by p49), the expiry was one file
-    /// job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s (the record said 0).
+    /// job: the pause's checkpoint waited behind it past its 1 s, and the kill lost the 5 s (the record said 0). The game
+    /// is told of each of the 400 as dropped, over the two launches. Before (found by p50), the sessions the slices before
+    /// the kill deleted were gone and never reported: the report came after the whole expiry, which the kill cut short.
     /// </summary>
     private static void PauseWhileExpiring()
     {
@@ -173,14 +237,56 @@ internal static class ManagedStartUpPauseProbe
         var gone = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "long-gone");
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "expiry-pause");
         var expiring = SlowDisk("read", gone.QueueDir);
+        ListenForExpired();
         GameCampaign.Init(ProbeDevice.Options("expiry-pause"));
         Tracker.Start();
         ProbeDevice.MonotonicMs += 5000;
         Loop.RunUntil(() => expiring.IsSet);
         Report["expiringPausedPlayedMs"] = PauseAndKill(folder);
         Launch();
+        ListenForExpired();
         Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("expiry-pause")), "init");
-        Report["expiredLeft"] = (double)TrackerFiles.JsonFiles(gone.QueueDir).Count;
+        Report["expiredLeft"] = (double)Directory.GetFiles(gone.QueueDir).Length; // the judged ones renamed before the kill too
+        Report["expiredTold"] = (double)ExpiredTold.Count;
+    }
+
+    /// <summary>
+    /// Another player's start-up judged this player's queued session expired (renamed it <c>….json.dropped</c>) and was
+    /// killed before the game was told; this player returns first. Its own start-up tells the game (<c>expired</c>) and
+    /// deletes the file: no other player need come back for the game to hear of it.
+    /// </summary>
+    private static void OwnJudgedToldAtItsStartUp()
+    {
+        Launch();
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("judged-own")), "init");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(3000);
+        Loop.Run(Tracker.Stop, "stop");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "judged-own");
+        var queued = Path.Combine(folder.QueueDir, TrackerFiles.JsonFiles(folder.QueueDir)[0]);
+        File.Move(queued, queued + TrackerHousekeeping.DroppedSuffix);
+        ProbeDevice.MonotonicMs += 31 * 86400000.0;
+        Launch();
+        var told = new List<object>();
+        Tracker.Dropped += dropped => { if (dropped.Session.UserId == "judged-own") told.Add(dropped.Reason); };
+        Loop.Run(() => GameCampaign.Init(ProbeDevice.Options("judged-own")), "init");
+        Report["ownJudgedTold"] = told;
+        Report["ownJudgedLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+    }
+
+    /// <summary>The long-gone player's sessions the game was told of as dropped (<c>expired</c>), over both launches.</summary>
+    private static readonly HashSet<string> ExpiredTold = new HashSet<string>();
+
+    private static void OnDropped(DroppedEvent dropped)
+    {
+        if (dropped.Reason == "expired" && dropped.Session.UserId == "long-gone") ExpiredTold.Add(dropped.SessionId);
+    }
+
+    /// <summary>Hears <see cref="Tracker.Dropped"/> in this launch (once, whether or not a launch forgot the last one's handlers).</summary>
+    private static void ListenForExpired()
+    {
+        Tracker.Dropped -= OnDropped;
+        Tracker.Dropped += OnDropped;
     }
 
     /// <summary>

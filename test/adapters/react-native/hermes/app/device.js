@@ -17,8 +17,8 @@
  * - a virtual clock: `Date.now`, `performance.now` and the timers run on it and move only when a story calls
  *   `advance(ms)`. The CLI's own `setTimeout` runs in real time and an interval would keep the VM alive, so the
  *   SDK gets these; the CLI's `setTimeout(fn, 0)` is kept for the native modules' answers (`later`) and `settle()`;
- * - React Native 0.70's `AbortController` where the VM has none (the `abort-controller` 3 polyfill RN installs in
- *   Libraries/Core/setUpXHR.js: `abort()` takes no reason and its signal has no `reason`);
+ * - React Native 0.70's `AbortController` where the VM has none: the real `abort-controller` 3.0.0 that RN installs
+ *   in Libraries/Core/setUpXHR.js (`abort()` takes no reason and its signal has no `reason`);
  * - `console` (React Native's bundle installs one first: @react-native/js-polyfills), printed as `CONSOLE` lines;
  * - `fetch`: the relay, which records every session once and answers a repeated `sessionId` SKIPPED, as the
  *   service does (spec: POST /playtime/sessions/bulk, "an existing sessionId is SKIPPED"), and hands out web view
@@ -109,19 +109,13 @@ export function sleep(ms) {
 export const pendingTimers = () => timers.size;
 
 // --- AbortController as React Native 0.70 has it -----------------------------------------------------
+// The real `abort-controller` 3.0.0, as React Native 0.70's Libraries/Core/setUpXHR.js installs it where the engine
+// has none: `polyfillGlobal('AbortController', () => require('abort-controller/dist/abort-controller').AbortController)`
+// (and `AbortSignal` alike). Its `abort()` takes no reason and its signal has no `reason`.
 if (typeof globalThis.AbortController !== 'function') {
-  globalThis.AbortController = function AbortController() {
-    const listeners = [];
-    const signal = { aborted: false, onabort: null, addEventListener: (type, fn) => type === 'abort' && listeners.push(fn), removeEventListener: (type, fn) => listeners.indexOf(fn) >= 0 && listeners.splice(listeners.indexOf(fn), 1) };
-    this.signal = signal;
-    this.abort = () => {
-      if (signal.aborted) return;
-      signal.aborted = true;
-      const event = { type: 'abort', target: signal };
-      if (signal.onabort) signal.onabort(event);
-      for (const fn of listeners.slice()) fn(event);
-    };
-  };
+  const { AbortController, AbortSignal } = require('abort-controller/dist/abort-controller');
+  globalThis.AbortController = AbortController;
+  globalThis.AbortSignal = AbortSignal;
 }
 
 // --- native modules ----------------------------------------------------------------------------------
@@ -292,7 +286,7 @@ const CREATOR = (creatorKey, name) => ({ creatorKey, name, profileImageUrl: null
 const API_ANSWERS = {
   [`${API}/campaigns/spring-event`]: { campaignId: 'spring-event', name: 'Spring Event' },
   [`${API}/campaigns/spring-event/creators`]: [CREATOR('ABCDE', 'Ada'), CREATOR('FGHIJ', 'Grace')],
-  [`${API}/sponsors/user/player-1`]: { userId: 'player-1', creatorKey: 'ABCDE', campaignId: 'spring-event', sponsoredAt: new Date(Date.now() - 31 * 86_400_000).toISOString() },
+  [`${API}/sponsors/user/player-1`]: { userId: 'player-1', creatorKey: 'ABCDE', campaignId: 'spring-event', sponsoredAt: new Date(Date.now() - 31 * 86400000).toISOString() },
 };
 
 /** JSON with every character past ASCII escaped (`\\uXXXX`): the RESULT line keeps a lone surrogate readable. */
@@ -329,7 +323,7 @@ globalThis.fetch = async (url, init) => {
   }
   if (url === `${RELAY_URL}/webview/ott` && init.method === 'POST') {
     relay.webviewRequests.push(JSON.parse(init.body));
-    return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60_000).toISOString() } });
+    return respond(200, { data: { ott: 'ott-1', url: 'https://campaign.example/page', expiresAt: new Date(Date.now() + 60000).toISOString() } });
   }
   if (url !== `${RELAY_URL}/playtime/sessions` || init.method !== 'POST') return respond(404, { code: 'NOT_FOUND', message: `no route ${url}` });
   // The relay's body cap, 1 MiB (core/relay/relay.ts `maxBodyBytes`), refused as it refuses it: 413 in the spec's error body.

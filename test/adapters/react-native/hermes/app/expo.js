@@ -5,12 +5,13 @@
  * src/requireNativeModule.ts), and imports `NativeModule`, `CodedError` and `UnavailabilityError`.
  * `ExpoCrypto` answers as expo-crypto's native module does (ios/CryptoModule.swift, android/.../CryptoModule.kt):
  * `getRandomValues(typedArray)` fills the array in place, synchronously, from the device's random source;
- * `digestAsync(algorithm, data)` resolves with an ArrayBuffer (SHA-256 here, written out: Hermes has none).
+ * `digestAsync(algorithm, data)` resolves with an ArrayBuffer (SHA-256 here, written out: Hermes has none);
+ * expo-crypto 12.2.1's module has a synchronous `digest` instead (`ExpoCrypto12`).
  * Every call is counted in `expoCalls`.
  */
 import { answer, randomByte } from './device.js';
 
-export const expoCalls = { getRandomValues: 0, digestAsync: [] };
+export const expoCalls = { getRandomValues: 0, digestAsync: [], digest: [] };
 
 const K = [];
 const H0 = [];
@@ -56,18 +57,36 @@ function sha256(bytes) {
   return out.buffer;
 }
 
-const ExpoCrypto = {
-  getRandomValues(typedArray) {
-    expoCalls.getRandomValues++;
-    const bytes = new Uint8Array(typedArray.buffer, typedArray.byteOffset, typedArray.byteLength);
-    for (let i = 0; i < bytes.length; i++) bytes[i] = randomByte();
-  },
+/** `getRandomValues(typedArray)`: fills it in place, synchronously (both versions). */
+function getRandomValues(typedArray) {
+  expoCalls.getRandomValues++;
+  const bytes = new Uint8Array(typedArray.buffer, typedArray.byteOffset, typedArray.byteLength);
+  for (let i = 0; i < bytes.length; i++) bytes[i] = randomByte();
+}
+const bytesOf = (data) => new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+/** 57.0.3's module: `digestAsync(algorithm, data)` resolves with an ArrayBuffer. */
+const ExpoCrypto57 = {
+  getRandomValues,
   digestAsync(algorithm, data) {
     expoCalls.digestAsync.push(algorithm);
     if (algorithm !== 'SHA-256') return Promise.reject(new Error(`digest: ${algorithm} not in this stand-in`));
-    return answer(() => sha256(new Uint8Array(data.buffer, data.byteOffset, data.byteLength)));
+    return answer(() => sha256(bytesOf(data)));
   },
 };
+/**
+ * 12.2.1's module (Expo SDK 48; android/.../CryptoModule.kt `Function("digest")`, ios/CryptoModule.swift alike): no
+ * `digestAsync`; `digest(algorithm, output, data)` writes the digest into `output`, synchronously, and its
+ * JavaScript (build/Crypto.js `digest`) wraps that in a promise. Used when `__STORY__.expoCrypto` is `'v12.2'`.
+ */
+const ExpoCrypto12 = {
+  getRandomValues,
+  digest(algorithm, output, data) {
+    expoCalls.digest.push(algorithm);
+    if (algorithm !== 'SHA-256') throw new Error(`digest: ${algorithm} not in this stand-in`);
+    output.set(new Uint8Array(sha256(bytesOf(data))));
+  },
+};
+const ExpoCrypto = (globalThis.__STORY__ || {}).expoCrypto === 'v12.2' ? ExpoCrypto12 : ExpoCrypto57;
 /** expo-crypto 57's AES module: build/aes/index.js extends its shared-object classes as it loads. */
 const ExpoCryptoAES = { EncryptionKey: class EncryptionKey {}, SealedData: class SealedData {} };
 const modules = { ExpoCrypto, ExpoCryptoAES };

@@ -3,6 +3,8 @@
  * (docs/guides/react-native.md), bundled by Metro and run on the Hermes VM. The test prepends
  * `var __STORY__ = { story, storage, netInfo, random, disk, delivered }` and reads the one `RESULT {json}` line this prints;
  * `STEP name` lines say how far it got (a VM that hangs is killed by the test, which reports the last step).
+ * No numeric separators (`60_000`) in the app's files: React Native 0.70's release build minifies with uglify-es
+ * (Metro 0.72's `metro-minify-uglify`), which refuses them (react-native-0.70.test.ts bundles these files too).
  */
 import './device.js'; // first: the device's globals (timers, fetch, AbortController) before any package loads
 import { advance, appState, disk, openedUrls, pendingTimers, relay, RELAY_URL, setAppState, setOnline, setProbeBlocked, settle, sleep, storageFaults } from './device.js';
@@ -24,7 +26,7 @@ const { story, storage = 'v3', netInfo = 'v12', random = 'v2' } = globalThis.__S
 const AsyncStorage = storage === 'v1.17' ? AsyncStorageV1_17 : storage === 'v1.23' ? AsyncStorageV1_23 : storage === 'v2' ? AsyncStorageV2 : AsyncStorageV3;
 const NetInfo = netInfo === 'v9' ? NetInfoV9 : netInfo === 'v11' ? NetInfoV11 : NetInfoV12;
 const step = (name) => print(`STEP ${name}`);
-const MINUTE = 60_000;
+const MINUTE = 60000;
 
 /** NetInfo as the game passes it, counting the SDK's live listeners (for "dispose leaves no subscription"). */
 let netInfoListeners = 0;
@@ -164,11 +166,11 @@ const stories = {
     gc.tracker.on('error', (event) => reported.push({ kind: event.kind, message: event.error.message, cause: event.error.cause && `${event.error.cause.name} ${event.error.cause.code} ${event.error.cause.message}` }));
     relay.hang = true;
     let read = 'pending';
-    gc.campaigns.get('spring-event', { timeout: 5_000, maxRetries: 0 }).then(
+    gc.campaigns.get('spring-event', { timeout: 5000, maxRetries: 0 }).then(
       () => (read = 'answered'),
       (error) => (read = `${error.name} ${error.code} ${error.message}`),
     );
-    await advance(5_000);
+    await advance(5000);
     gc.tracker.start();
     await advance(MINUTE);
     step('stop');
@@ -226,7 +228,7 @@ const stories = {
       // NetInfo still reports the network the app was suspended with for 5 s, then catches up.
       relay.online = false;
       setAppState('active');
-      await advance(5_000);
+      await advance(5000);
       setOnline(false);
     } else {
       requestsAtReturn = relay.requests;
@@ -259,7 +261,7 @@ const stories = {
     await advance(5000);
     setAppState('background');
     setAppState('background');
-    await advance(30_000);
+    await advance(30000);
     setAppState('active');
     setAppState('active');
     await advance(MINUTE);
@@ -495,7 +497,7 @@ const stories = {
   /** A minute played, thirty seconds in the background, a minute played: two minutes count. */
   async 'background'() {
     const { gc, ends, errors } = start();
-    await playAroundBackground(gc, 30_000);
+    await playAroundBackground(gc, 30000);
     return { ends, errors };
   },
 
@@ -557,10 +559,10 @@ const stories = {
     step('load');
     await picker.reload();
     picker.search('slow');
-    await advance(1_000);
+    await advance(1000);
     step('search');
     picker.search('Gra');
-    await advance(1_000);
+    await advance(1000);
     const shown = { query: picker.state.query, results: picker.state.results && picker.state.results.map((creator) => creator.creatorKey), searching: picker.state.searching, error: picker.state.error ? String(picker.state.error) : null };
     picker.dispose();
     await gc.dispose();
@@ -587,7 +589,8 @@ const stories = {
    * delivered, then the campaign page opened (its PKCE challenge hashed by expo-crypto's digest).
    */
   async 'expo-crypto'() {
-    const ExpoCrypto = require('expo-crypto');
+    // `expoCrypto: 'v12.2'`: expo-crypto 12.2.1 (Expo SDK 48, the first with getRandomValues), else 57.0.3.
+    const ExpoCrypto = globalThis.__STORY__.expoCrypto === 'v12.2' ? require('expo-crypto-v12-2') : require('expo-crypto');
     const { expoCalls } = require('./expo.js');
     const polyfilled = typeof globalThis.crypto === 'object' && typeof globalThis.crypto.getRandomValues === 'function';
     const { gc, ends, errors } = start({}, { expoCrypto: ExpoCrypto });
@@ -612,7 +615,7 @@ const stories = {
     const starts = [];
     gc.tracker.on('session:start', (event) => starts.push(event.continues ? 'continues' : 'new'));
     gc.tracker.start();
-    await advance(10_000);
+    await advance(10000);
     sleep(3 * 60 * MINUTE);
     step('opened');
     setAppState('active');
@@ -632,13 +635,13 @@ const stories = {
     const { gc, ends, errors } = start();
     const dropped = [];
     gc.tracker.on('dropped', (event) => dropped.push(`${event.sessionId} ${event.reason}`));
-    const big = gc.tracker.start({ metadata: { replay: 'x'.repeat(2_200_000) } });
-    await advance(20_000);
+    const big = gc.tracker.start({ metadata: { replay: 'x'.repeat(2200000) } });
+    await advance(20000);
     step('stop');
     await gc.tracker.stop();
     await gc.tracker.flush();
     const small = gc.tracker.start();
-    await advance(5_000);
+    await advance(5000);
     await gc.tracker.stop();
     await gc.tracker.flush();
     await gc.dispose();
@@ -650,7 +653,7 @@ const stories = {
   async 'dispose'() {
     const { gc, ends, errors } = start();
     gc.tracker.start();
-    await advance(10_000);
+    await advance(10000);
     const live = { appState: appState.listeners.size, netInfo: netInfoListeners, timers: pendingTimers() };
     step('dispose');
     await gc.dispose();
