@@ -71,6 +71,7 @@ export async function metroBundle({ dir, entry, standIns = {}, packageExports = 
     projectRoot: dir,
     watchFolders: [dir, ROOT],
     cacheStores: [],
+    fileMapCacheDirectory: dir, // in the app's folder, removed with it: by default each new folder left ~800 KB in the system temp folder
     reporter: { update() {} },
     resolver: {
       nodeModulesPaths: [join(ROOT, 'node_modules')],
@@ -99,6 +100,7 @@ async function metro072Bundle({ dir, entry, standIns }) {
     projectRoot: dir,
     watchFolders: [dir, ROOT],
     cacheStores: [],
+    fileMapCacheDirectory: dir, // in the app's folder, removed with it: by default each new folder left ~800 KB in the system temp folder
     reporter: { update() {} },
     resolver: {
       nodeModulesPaths: [join(ROOT, 'node_modules')],
