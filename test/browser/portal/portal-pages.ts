@@ -31,6 +31,13 @@ export interface GamePageConfig {
 export interface ExitBeacons {
   count: number;
   bytes: number;
+  /**
+   * When the game sends them: at `pagehide` (the default), or each time the page is hidden (`visibilitychange`, as
+   * analytics SDKs do, a tab switch included). Either listener is added before the SDK's, so it runs first.
+   */
+  on?: 'pagehide' | 'hidden';
+  /** How long the CDN holds each beacon's answer, ms (a slow analytics endpoint: the bodies stay in flight, on the quota). */
+  answerAfterMs?: number;
 }
 
 /** One entry of a portal's log of what its game told it. */
@@ -83,7 +90,8 @@ ${exitBeacons ? exitBeaconScript(exitBeacons, config.beaconUrl!) : ''}${config.d
  * (`beacon`, its error; a task later, so not for a page being closed).
  */
 function exitBeaconScript(beacons: ExitBeacons, url: string): string {
-  return `  addEventListener('pagehide', () => {
+  const on = beacons.on === 'hidden' ? "document.addEventListener('visibilitychange', () => {\n    if (document.visibilityState !== 'hidden') return;" : "addEventListener('pagehide', () => {";
+  return `  ${on}
     const body = 'x'.repeat(${beacons.bytes});
     for (let i = 0; i < ${beacons.count}; i++) fetch(${JSON.stringify(url)}, { method: 'POST', body, keepalive: true }).catch((error) => tell('beacon', String(error)));
   });

@@ -152,7 +152,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     if (site === 'cdn' && game) {
       if (file === 'beacon') {
         req.on('data', (chunk: Buffer) => void (game.beaconBytes += chunk.length));
-        return void req.on('end', () => res.writeHead(204).end());
+        return void req.on('end', () => setTimeout(() => res.writeHead(204).end(), game.settings.exitBeacons?.answerAfterMs ?? 0));
       }
       if (file === 'index.html') {
         const relayUrl = `${origin('studio')}/${folder}/campaign`;

@@ -41,7 +41,25 @@ describe('withKeepaliveQuota', () => {
     const failing = withKeepaliveQuota((_input, init) => (failedWith.push(init?.keepalive === true), Promise.reject(new TypeError('Failed to fetch'))));
     await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
     await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
-    expect(failedWith).toEqual([true, true]);
+    // Each keepalive failure is sent once more as an ordinary request (below), and the quota is whole for the next one.
+    expect(failedWith).toEqual([true, false, true, false]);
+  });
+
+  it('sends a keepalive request the browser refused once more as an ordinary request, and answers with its answer; an ordinary request that fails is not sent again', async () => {
+    // Chromium refuses a keepalive body past what the page's other keepalive requests (the game's beacons) left of
+    // its 64 KiB with `TypeError: Failed to fetch`, at once: not evidence that the relay is unreachable.
+    const sent: Array<boolean | undefined> = [];
+    const refusingKeepalive = withKeepaliveQuota((_input, init) => {
+      sent.push(init?.keepalive);
+      return init?.keepalive ? Promise.reject(new TypeError('Failed to fetch')) : Promise.resolve(new Response('{"data":1}'));
+    });
+    await expect((await refusingKeepalive('/x', { method: 'POST', body: body(1), keepalive: true })).text()).resolves.toBe('{"data":1}');
+    expect(sent).toEqual([true, false]);
+    const failures: Array<boolean | undefined> = [];
+    const offline = withKeepaliveQuota((_input, init) => (failures.push(init?.keepalive), Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(offline('/x', { method: 'POST', body: body(1) })).rejects.toThrow(TypeError);
+    await expect(offline('/x', { method: 'POST', body: '', keepalive: true })).rejects.toThrow(TypeError); // no body to count: as it is
+    expect(failures).toEqual([undefined, true]);
   });
 
   it('counts UTF-8 bytes and leaves ordinary requests alone', async () => {
