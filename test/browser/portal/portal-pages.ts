@@ -22,6 +22,11 @@ export interface GamePageConfig {
   beaconUrl?: string;
   /** The game disposes the SDK in its own `pagehide` listener, added before the SDK starts (so run before its exit). */
   disposeFirst?: boolean;
+  /**
+   * Script run before the SDK's `<script>`: what a page does to the SDK before it loads (an analytics SDK's
+   * instrumentation wrapping `fetch`, a speed-hack extension's `Date.now`, which content scripts patch at document start).
+   */
+  beforeSdk?: string;
 }
 
 /**
@@ -52,7 +57,7 @@ export function gamePage(config: GamePageConfig): string {
   const { checkpointMs, backgroundTimeoutMs, storageKey, exitBeacons } = config;
   const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}), ...(storageKey ? { storageKey } : {}) };
   return `<!doctype html><title>${config.name}</title>
-<script src="game-campaign.iife.js"></script>
+${config.beforeSdk ? `<script>${config.beforeSdk}</script>\n` : ''}<script src="game-campaign.iife.js"></script>
 <script>
   const player = new URLSearchParams(location.search).get('player');
   window.log = [];
