@@ -62,7 +62,8 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
     // JavaScriptCore, Safari's engine, seeds with 32 bits).
     crypto: { ...platformCrypto(randomBytes, subtleDigest(window.crypto)), randomBytesSync: randomBytes },
     // The page's own fetch (bound to its window: an unbound `fetch` throws "Illegal invocation"), `keepalive` passed
-    // through with the bodies kept under the 64 KiB quota browsers share between them.
+    // through; a keepalive request the browser refuses (its 64 KiB quota, shared with the game's own beacons) is sent
+    // again as an ordinary one.
     fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init))),
     // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).
     openWebView: async (url, open) => (await import('./webview.js')).createBrowserWebView(window, options.webView)(url, open),

@@ -122,8 +122,7 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       const [first = []] = keepalive.chunks(items).chunks;
       // The newest alone, then the rest: the game's own keepalive requests and beacons share the page's 64 KiB (Chromium
       // counts every keepalive body of the document: kKeepaliveInflightBytesQuota, blink's resource_fetcher.cc), and a
-      // body past what they left is refused whole. One more request, at most one refused (a refusal counts as a
-      // request that got no answer, UNREACHABLE_AFTER).
+      // body past what they left is refused whole (then sent again as an ordinary request: ./keepalive-quota.ts).
       // `splice` first: the newest taken out of `first`, which is then the rest.
       for (const part of [first.splice(0, 1), first]) {
         const keys = part.map((item) => item.key);

@@ -22,6 +22,11 @@ export interface GamePageConfig {
   beaconUrl?: string;
   /** The game disposes the SDK in its own `pagehide` listener, added before the SDK starts (so run before its exit). */
   disposeFirst?: boolean;
+  /**
+   * Script run before the SDK's `<script>`: what a page does to the SDK before it loads (an analytics SDK's
+   * instrumentation wrapping `fetch`, a speed-hack extension's `Date.now`, which content scripts patch at document start).
+   */
+  beforeSdk?: string;
 }
 
 /**
@@ -31,6 +36,13 @@ export interface GamePageConfig {
 export interface ExitBeacons {
   count: number;
   bytes: number;
+  /**
+   * When the game sends them: at `pagehide` (the default), or each time the page is hidden (`visibilitychange`, as
+   * analytics SDKs do, a tab switch included). Either listener is added before the SDK's, so it runs first.
+   */
+  on?: 'pagehide' | 'hidden';
+  /** How long the CDN holds each beacon's answer, ms (a slow analytics endpoint: the bodies stay in flight, on the quota). */
+  answerAfterMs?: number;
 }
 
 /** One entry of a portal's log of what its game told it. */
@@ -45,7 +57,7 @@ export function gamePage(config: GamePageConfig): string {
   const { checkpointMs, backgroundTimeoutMs, storageKey, exitBeacons } = config;
   const tracker = { campaignId: config.campaignId, ...(checkpointMs ? { checkpointMs } : {}), ...(backgroundTimeoutMs ? { backgroundTimeoutMs } : {}), ...(storageKey ? { storageKey } : {}) };
   return `<!doctype html><title>${config.name}</title>
-<script src="game-campaign.iife.js"></script>
+${config.beforeSdk ? `<script>${config.beforeSdk}</script>\n` : ''}<script src="game-campaign.iife.js"></script>
 <script>
   const player = new URLSearchParams(location.search).get('player');
   window.log = [];
@@ -83,7 +95,8 @@ ${exitBeacons ? exitBeaconScript(exitBeacons, config.beaconUrl!) : ''}${config.d
  * (`beacon`, its error; a task later, so not for a page being closed).
  */
 function exitBeaconScript(beacons: ExitBeacons, url: string): string {
-  return `  addEventListener('pagehide', () => {
+  const on = beacons.on === 'hidden' ? "document.addEventListener('visibilitychange', () => {\n    if (document.visibilityState !== 'hidden') return;" : "addEventListener('pagehide', () => {";
+  return `  ${on}
     const body = 'x'.repeat(${beacons.bytes});
     for (let i = 0; i < ${beacons.count}; i++) fetch(${JSON.stringify(url)}, { method: 'POST', body, keepalive: true }).catch((error) => tell('beacon', String(error)));
   });

@@ -32,6 +32,12 @@ export interface GameSettings {
   disposeFirst?: boolean;
   /** The relay also allows the opaque origin `null` (a portal that sandboxes the game without `allow-same-origin`). */
   allowOpaqueOrigin?: boolean;
+  /** Script the game's page runs before the SDK's `<script>` (portal-pages.ts `GamePageConfig.beforeSdk`). */
+  beforeSdk?: string;  /**
+   * The game's page is served with a Content-Security-Policy whose `connect-src` leaves the studio's relay out (the CDN
+   * and the campaign service in): read when the page is served, so a story may change it between visits.
+   */
+  cspBlocksRelay?: boolean;
 }
 
 /**
@@ -47,6 +53,8 @@ export type StudioFront = 'relay' | 'login-page' | 'intercept' | 'down' | 'busy'
 /** One game: its folder on the CDN, its relay on the studio's server, its own service (emulator). */
 export interface StudioGame {
   name: string;
+  /** The game's settings, read as its page is served (a story may change them between visits). */
+  settings: GameSettings;
   emulator: RunningEmulator;
   clientKey: string;
   /** sessionId of every session the relay received, once per receipt (a resend shows twice). */
@@ -152,10 +160,11 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     if (site === 'cdn' && game) {
       if (file === 'beacon') {
         req.on('data', (chunk: Buffer) => void (game.beaconBytes += chunk.length));
-        return void req.on('end', () => res.writeHead(204).end());
+        return void req.on('end', () => setTimeout(() => res.writeHead(204).end(), game.settings.exitBeacons?.answerAfterMs ?? 0));
       }
       if (file === 'index.html') {
         const relayUrl = `${origin('studio')}/${folder}/campaign`;
+        if (game.settings.cspBlocksRelay) res.setHeader('content-security-policy', `connect-src 'self' ${new URL(game.emulator.url).origin}`);
         return html(
           gamePage({ name: folder, clientKey: game.clientKey, relayUrl, emulatorUrl: game.emulator.url, campaignId: DEMO_ACTIVE_CAMPAIGN_ID, beaconUrl: `${origin('cdn')}/${folder}/beacon`, ...game.settings })
         );

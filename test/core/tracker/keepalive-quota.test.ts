@@ -1,55 +1,56 @@
-// The shared keepalive quota: bodies in flight through one fetch stay under 64 KiB in total.
+// A keepalive request the browser refuses (its 64 KiB quota shared with the game's own beacons) is sent again as an ordinary one.
 import { describe, expect, it } from 'vitest';
 import { KEEPALIVE_BODY_LIMIT } from '../../../core/tracker/body-size.js';
 import { withKeepaliveQuota } from '../../../core/tracker/keepalive-quota.js';
 
-/** A fetch whose answers the test releases one by one, recording what each request asked for. */
-function deferredFetch() {
+/**
+ * A fetch with Chromium's keepalive quota: keepalive bodies in flight may total 64 KiB, a body past what is left is
+ * refused whole with `TypeError: Failed to fetch` (blink's resource_fetcher.cc, `kKeepaliveInflightBytesQuota`).
+ * `beacons`: bytes the game's own keepalive requests hold. Answers are released by the test, one by one.
+ */
+function quotaFetch(beacons = 0) {
+  let inFlight = beacons;
   const calls: Array<{ keepalive: boolean; bytes: number; answer: () => void }> = [];
-  const fetch = (_input: string | Request, init?: RequestInit) =>
-    new Promise<Response>((resolve) => calls.push({ keepalive: init?.keepalive === true, bytes: String(init?.body ?? '').length, answer: () => resolve(new Response('{}')) }));
+  const fetch = (_input: string | Request, init?: RequestInit) => {
+    const keepalive = init?.keepalive === true;
+    const bytes = String(init?.body ?? '').length;
+    if (keepalive && inFlight + bytes > KEEPALIVE_BODY_LIMIT) return Promise.reject(new TypeError('Failed to fetch'));
+    if (keepalive) inFlight += bytes;
+    return new Promise<Response>((resolve) =>
+      calls.push({ keepalive, bytes, answer: () => ((inFlight -= keepalive ? bytes : 0), resolve(new Response('{"data":1}'))) })
+    );
+  };
   return { calls, fetch };
 }
 const body = (kib: number) => 'x'.repeat(kib * 1024);
+const settled = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 describe('withKeepaliveQuota', () => {
-  it('sends keepalive requests while their bodies in flight total under 64 KiB, the next one as an ordinary request', async () => {
-    const { calls, fetch } = deferredFetch();
+  it('sends a keepalive request past what the game’s beacons left of the quota again as an ordinary request, answered with its answer', async () => {
+    const { calls, fetch } = quotaFetch(KEEPALIVE_BODY_LIMIT - 100);
     const quota = withKeepaliveQuota(fetch);
-    const first = quota('/a', { method: 'POST', body: body(30), keepalive: true });
-    const second = quota('/b', { method: 'POST', body: body(30), keepalive: true });
-    const third = quota('/c', { method: 'POST', body: body(30), keepalive: true });
-    await Promise.resolve();
-    expect(calls.map((call) => call.keepalive)).toEqual([true, true, false]);
-    const inFlight = calls.filter((call) => call.keepalive).reduce((sum, call) => sum + call.bytes, 0);
-    expect(inFlight).toBeLessThan(KEEPALIVE_BODY_LIMIT);
-    calls.forEach((call) => call.answer());
-    await Promise.all([first, second, third]);
-  });
-
-  it('gives the quota back when an answer arrives (or the request fails)', async () => {
-    const { calls, fetch } = deferredFetch();
-    const quota = withKeepaliveQuota(fetch);
-    const first = quota('/a', { method: 'POST', body: body(60), keepalive: true });
-    await Promise.resolve();
+    const sent = quota('/a', { method: 'POST', body: body(1), keepalive: true });
+    await settled();
+    expect(calls.map((call) => call.keepalive)).toEqual([false]);
     calls[0]!.answer();
-    await first;
-    void quota('/b', { method: 'POST', body: body(60), keepalive: true });
-    await Promise.resolve();
-    expect(calls.map((call) => call.keepalive)).toEqual([true, true]);
-    const failedWith: boolean[] = [];
-    const failing = withKeepaliveQuota((_input, init) => (failedWith.push(init?.keepalive === true), Promise.reject(new TypeError('Failed to fetch'))));
-    await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
-    await expect(failing('/x', { body: body(60), keepalive: true })).rejects.toThrow(TypeError);
-    expect(failedWith).toEqual([true, true]);
+    await expect((await sent).text()).resolves.toBe('{"data":1}');
   });
 
-  it('counts UTF-8 bytes and leaves ordinary requests alone', async () => {
-    const { calls, fetch } = deferredFetch();
+  it('sends keepalive requests while the quota holds them; a body past it goes again as an ordinary request', async () => {
+    const { calls, fetch } = quotaFetch();
     const quota = withKeepaliveQuota(fetch);
-    void quota('/a', { body: 'é'.repeat(32 * 1024), keepalive: true }); // 32 Ki characters, 64 KiB in UTF-8: at the quota
-    void quota('/b', { body: 'x'.repeat(100) });
-    await Promise.resolve();
-    expect(calls.map((call) => call.keepalive)).toEqual([false, false]);
+    const sent = [30, 30, 30].map((kib, index) => quota(`/${index}`, { method: 'POST', body: body(kib), keepalive: true }));
+    await settled();
+    expect(calls.map((call) => call.keepalive)).toEqual([true, true, false]);
+    calls.forEach((call) => call.answer());
+    await Promise.all(sent);
+  });
+
+  it('sends a failed keepalive request once more, and an ordinary request that fails not again', async () => {
+    const failures: Array<boolean | undefined> = [];
+    const offline = withKeepaliveQuota((_input, init) => (failures.push(init?.keepalive), Promise.reject(new TypeError('Failed to fetch'))));
+    await expect(offline('/x', { method: 'POST', body: body(1), keepalive: true })).rejects.toThrow(TypeError);
+    await expect(offline('/x', { method: 'POST', body: body(1) })).rejects.toThrow(TypeError);
+    expect(failures).toEqual([true, false, undefined]);
   });
 });
