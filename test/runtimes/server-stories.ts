@@ -462,6 +462,43 @@ export function serverStories(runtime: RuntimeName): void {
       expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(1);
     });
 
+    // p50: a slow client (slow loris) whose body trickles, a byte every 200 ms, past the relay's bodyTimeoutMs (1 s at
+    // /proxied): 408 in the spec's error body on every runtime, the connection closed, nothing sent upstream.
+    it("a relay body still trickling in after bodyTimeoutMs is answered 408 in the error body on every runtime", async () => {
+      const body = JSON.stringify(batch(`${runtime}-loris`, `${runtime}-loris`, 1));
+      const { hostname, port } = new URL(served.url);
+      let stopped = false;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(Number(port), hostname, async () => {
+          socket.write(`POST /proxied/playtime/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:loris\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+          for (const byte of Buffer.from(body)) {
+            if (stopped) return;
+            socket.write(Buffer.of(byte));
+            await new Promise((next) => setTimeout(next, 200));
+          }
+        });
+        socket.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          const text = Buffer.concat(chunks).toString();
+          // Read once the whole answer is in: its headers, and a body as long as it says (or its last chunk).
+          const [head = '', rest = ''] = text.split('\r\n\r\n');
+          const length = /content-length:\s*(\d+)/i.exec(head)?.[1];
+          if (text.includes('\r\n\r\n') && (length ? Buffer.byteLength(rest) >= Number(length) : rest.endsWith('0\r\n\r\n'))) {
+            stopped = true;
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.once('error', reject);
+        socket.once('close', () => resolve(Buffer.concat(chunks).toString()));
+      });
+      stopped = true;
+      const [head = '', text = ''] = answer.split('\r\n\r\n');
+      const parsed = JSON.parse(text.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/gi, '').trim()) as { status: number; code: string };
+      expect([head.split(' ')[1], parsed.status, parsed.code], served.output()).toEqual(['408', 408, 'BAD_REQUEST']);
+    });
+
     // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on
     // Deno and workerd, nor on Node before node:http's requestTimeout): now 408 at its bodyTimeoutMs (1 s in the app).
     it("the webhook receiver answers 408 to a delivery body still arriving after its bodyTimeoutMs", async () => {
