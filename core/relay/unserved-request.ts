@@ -8,6 +8,8 @@
  *   unrecognized or not implemented SHOULD respond with the 501 (Not Implemented) status code". assumed: the relay
  *   recognizes the methods RFC 9110 defines and PATCH (RFC 5789); any other is 501 `BAD_REQUEST` (the spec names no
  *   code for it, as for the 405), whatever the path. A recognized method a route does not take stays its 405.
+ * - CONNECT asks for a tunnel to its target (RFC 9110 section 9.3.6), which only a proxy makes: 400 `BAD_REQUEST`, as
+ *   `toNodeHandler` answers it on Node (adapters/node client-error.ts, since p31).
  * - RFC 9110 section 10.1.1: a server MAY answer 417 to an expectation other than `100-continue`. assumed: 417
  *   `BAD_REQUEST`, as `toNodeHandler` has answered it since p31; the expectation is met when `100-continue` is one of
  *   its members, as node:http reads it (`_http_server.js` `continueExpression`, `/(?:^|\W)100-continue(?:$|\W)/i`).
@@ -21,11 +23,14 @@ const RECOGNIZED_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'DELETE', 'CON
 /** node:http's reading of an `Expect` that asks for `100-continue`. */
 const CONTINUE_EXPECTATION = /(?:^|\W)100-continue(?:$|\W)/i;
 
-/** 501 for a method the relay does not recognize, 417 for an expectation it cannot meet; undefined for any other request. */
+/** 501 for a method the relay does not recognize, 400 for CONNECT, 417 for an expectation it cannot meet; else undefined. */
 export function unservedRequest(request: Request): Response | undefined {
   if (!RECOGNIZED_METHODS.has(request.method)) {
     return refused(501, 'Not Implemented', `The method ${JSON.stringify(request.method)} is not one the relay recognizes (methods are case-sensitive)`);
   }
+  // node:http answers CONNECT itself (adapters/node client-error.ts: 400, not a proxy). Bun and Deno hand it on, its
+  // authority-form target read as a path (`CONNECT 127.0.0.1:443` routed as `3`: a 404); a path-form one was a 405.
+  if (request.method === 'CONNECT') return refused(400, 'Bad Request', 'The request cannot be read: CONNECT asks for a tunnel, and the relay is not a proxy');
   const expectation = request.headers.get('expect');
   if (expectation !== null && !CONTINUE_EXPECTATION.test(expectation)) {
     return refused(417, 'Expectation Failed', `The expectation ${JSON.stringify(expectation)} cannot be met: the relay meets only Expect: 100-continue`);

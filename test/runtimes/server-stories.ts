@@ -427,8 +427,24 @@ export function serverStories(runtime: RuntimeName): void {
         served.url,
         `POST ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
       );
-      const smuggledCode = smuggled.body.startsWith('{') ? (JSON.parse(smuggled.body) as { code?: string }).code : smuggled.body.trim();
-      expect([smuggled.status, smuggledCode], served.output()).toEqual(runtime === 'workerd' ? [200, undefined] : [400, runtime === 'node' ? 'BAD_REQUEST' : '']);
+      const read = (answer: { status: number; body: string }) => [answer.status, answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }).code : answer.body.trim()];
+      expect(read(smuggled), served.output()).toEqual(runtime === 'workerd' ? [200, undefined] : [400, runtime === 'node' ? 'BAD_REQUEST' : '']);
+      // CONNECT (a tunnel: the relay is no proxy): 400 wherever the SDK answers; Bun and Deno handed it to the relay,
+      // which routed an authority-form target as a path (a 404 naming `3`). Deno refuses a path-form one itself (bare
+      // 400); workerd answers CONNECT itself (a bare 500: a Worker without a `connect` handler). An HTTP/1.0 request
+      // with Transfer-Encoding (RFC 9112 section 6.1: faulty framing) is refused by Bun, Deno and workerd (bare 400) and
+      // was served on Node: now 400 in the error body there (adapters/node/faulty-framing.ts).
+      const more = [
+        await send('CONNECT 127.0.0.1:443 HTTP/1.1'),
+        await send(`CONNECT ${route} HTTP/1.1`),
+        read(await rawExchange(served.url, `POST ${route} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`)),
+      ];
+      expect(more, served.output()).toEqual({
+        node: [[400, 'BAD_REQUEST'], [400, 'BAD_REQUEST'], [400, 'BAD_REQUEST']],
+        bun: [[400, 'BAD_REQUEST'], [400, 'BAD_REQUEST'], [400, '']],
+        deno: [[400, 'BAD_REQUEST'], [400, ''], [400, '']],
+        workerd: [[500, 'Internal Server Error'], [500, 'Internal Server Error'], [400, 'unexpected transfer-encoding parsed']],
+      }[runtime]);
       // Served: the raw UTF-8 query (recorded), the Latin-1 one on Bun and the chunked one on workerd (SKIPPED, resends).
       expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(runtime === 'node' ? 0 : 1);
     });

@@ -30,6 +30,14 @@ describe('requests the relay answers before routing', () => {
     expect([authenticate.mock.calls.length, fake.calls]).toEqual([0, []]);
   });
 
+  it('CONNECT is 400 BAD_REQUEST (a tunnel: the relay is no proxy), as toNodeHandler answers it on Node', async () => {
+    // Before: Bun and Deno handed it on; a route answered 405, an authority-form target was routed as a path (404).
+    const { relay, fake } = relayOverFakeService({});
+    const answer = await read(await relay.fetch(withMethod(relayRequest('POST', RELAY_ROUTES.playtime, undefined, 'alice'), 'CONNECT')));
+    expect([answer.status, answer.body.code, answer.body.message]).toEqual([400, 'BAD_REQUEST', 'The request cannot be read: CONNECT asks for a tunnel, and the relay is not a proxy']);
+    expect(fake.calls).toEqual([]);
+  });
+
   it('a recognized method a route does not take keeps its 405', async () => {
     const { relay } = relayOverFakeService({});
     const answer = await read(await relay.fetch(relayRequest('PATCH', RELAY_ROUTES.playtime, {}, 'alice')));
