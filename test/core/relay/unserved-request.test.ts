@@ -38,6 +38,20 @@ describe('requests the relay answers before routing', () => {
     expect(fake.calls).toEqual([]);
   });
 
+  it('a transfer coding besides chunked is 501 BAD_REQUEST (RFC 9112 section 6.1); chunked alone is served', async () => {
+    // Before: the runtime took chunked away and the relay read what was left (still gzip-coded) as its JSON.
+    const { relay, fake } = relayOverFakeService({});
+    const post = (coding: string) => relayRequest('POST', RELAY_ROUTES.playtime, { sessions: sessions('alice', 1) }, 'alice', { 'transfer-encoding': coding });
+    const refused = await read(await relay.fetch(post('gzip, chunked')));
+    expect([refused.status, refused.body.code, refused.body.message]).toEqual([
+      501,
+      'BAD_REQUEST',
+      'The transfer coding "gzip" is not one the relay decodes (only chunked, which the server decodes)',
+    ]);
+    expect(fake.calls).toEqual([]);
+    expect((await relay.fetch(post('Chunked'))).status).toBe(200);
+  });
+
   it('a recognized method a route does not take keeps its 405', async () => {
     const { relay } = relayOverFakeService({});
     const answer = await read(await relay.fetch(relayRequest('PATCH', RELAY_ROUTES.playtime, {}, 'alice')));
