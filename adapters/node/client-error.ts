@@ -19,6 +19,9 @@ import { requestRefusedOn } from './request-starts.js';
 const STATUS_BY_PARSER_ERROR: Readonly<Record<string, number>> = {
   HPE_HEADER_OVERFLOW: 431,
   HPE_CHUNK_EXTENSIONS_OVERFLOW: 413,
+  // p50: a method llhttp does not know (`FOO`, a lower-case `post`): 501, as the relay answers one that reaches it
+  // (core/relay/unserved-request.ts, RFC 9110 section 9.1), where node:http answers 400.
+  HPE_INVALID_METHOD: 501,
   ERR_HTTP_REQUEST_TIMEOUT: 408,
 };
 

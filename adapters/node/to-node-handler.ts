@@ -12,6 +12,7 @@ import { errorResponse } from '../../core/relay/answers.js';
 import { attachClientAddress } from '../../core/relay/client-address.js';
 import { REFUSED_REQUEST_CORS, type RefusedRequestCors } from '../../core/relay/cors.js';
 import { slashedPath } from './backslash-path.js';
+import { faultyFraming } from './faulty-framing.js';
 import { withoutConnectionFields } from './http2-answer.js';
 import { useParsedBody } from './parsed-body.js';
 import { rememberRequestStarts } from './request-starts.js';
@@ -95,7 +96,7 @@ export function toNodeHandler(handler: FetchHandler): NodeHandlerWithClientError
     // `\` in the path as `/`, as Bun, Deno and workerd read it (backslash-path.ts), not @hono/node-server's 400.
     if (req.url) req.url = slashedPath(req.url);
     if (req.httpVersionMajor === 2) withoutConnectionFields(res as Http2ServerResponse);
-    const unwritable = useParsedBody(req);
+    const unwritable = faultyFraming(req) ?? useParsedBody(req);
     if (unwritable) return writeAnswer(res, unwritable, cors({ target: req.url, origin: req.headers.origin }));
     await listener(req, res);
   };

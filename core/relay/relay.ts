@@ -32,6 +32,7 @@ import { defaultRateLimiter, takeRateLimitPoint } from './rate-limit.js';
 import { DEFAULT_STORE_TIMEOUT_MS, withStoreDeadline } from './store-connection.js';
 import { isJsonContentType, notJson, readJsonBody, type BodyLimits } from './request-body.js';
 import { unroutableRequest } from './request-target.js';
+import { unservedRequest } from './unserved-request.js';
 import { routedPath } from './routed-path.js';
 import { unusablePathUser } from './user-path.js';
 import { checkWebviewUrl } from './webview-url.js';
@@ -354,14 +355,14 @@ export function createRelay(options: RelayOptions): Relay {
     if (failedAuth && !options.clientAddress) attachContextAddress(request, context);
     return request;
   };
-  if (!options.cors) return { fetch: async (request, context) => unroutableRequest(request) ?? app.fetch(withAddress(request, context)) };
+  if (!options.cors) return { fetch: async (request, context) => unroutableRequest(request) ?? unservedRequest(request) ?? app.fetch(withAddress(request, context)) };
   const prefix = basePath === '/' ? '' : basePath;
   const cors = relayCors(options.cors, Object.fromEntries(Object.entries(allowed).map(([route, method]) => [prefix + route, method])));
   // A preflight is answered before authentication and rate limits: it carries no credentials and costs no point.
   const relay: Relay = {
     fetch: async (request, context) => {
       // Before the preflight, which matches the path as the router reads it.
-      const unroutable = unroutableRequest(request);
+      const unroutable = unroutableRequest(request) ?? unservedRequest(request);
       if (unroutable) return cors.decorate(request, unroutable);
       return cors.preflight(request) ?? cors.decorate(request, await app.fetch(withAddress(request, context)));
     },

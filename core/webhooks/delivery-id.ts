@@ -7,6 +7,8 @@
  * UTF-8: Go's net/http writes a string's bytes as they are), one sends its id in Latin-1 and signs its UTF-8 (a
  * JavaScript sender: a fetch header is a ByteString, and the Standard Webhooks library signs the text as UTF-8). Both
  * readings are tried on every runtime, so a delivery verifies the same on each whenever the runtime kept its bytes.
+ * workerd does not keep them: it makes header strings with V8's `String::NewFromUtf8` (jsg `StringWrapper::wrap`), and
+ * no Worker API gives the bytes (cloudflare/workerd issue #6927, open); an id that is not UTF-8 cannot be verified there.
  */
 
 const encoder = new TextEncoder();

@@ -112,7 +112,7 @@ function postFrom(localAddress: string, url: string, headers: Record<string, str
 }
 
 /** The status and body `text` (a whole HTTP/1.0 request) is answered with, read until the server closes. */
-function rawExchange(url: string, text: string): Promise<{ status: number; body: string }> {
+function rawExchange(url: string, text: string | Buffer): Promise<{ status: number; body: string }> {
   const { hostname, port } = new URL(url);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname);
@@ -379,6 +379,143 @@ export function serverStories(runtime: RuntimeName): void {
         [400, 'BAD_REQUEST'],
       ]);
       expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toEqual([]);
+    });
+
+    // p50: requests each runtime answered its own way. An unknown method (`FOO`, a lower-case `post`: methods are
+    // case-sensitive) was 405 or 404 on Deno, a 400 on Node (node:http's parser), a bare 501 on workerd, no answer on
+    // Bun; an `Expect` other than 100-continue 417 on Node only; `OPTIONS *` 400 on Node, 404 elsewhere. Now 501 and
+    // 417 in the error body and 404 NOT_FOUND wherever the SDK answers (core/relay/unserved-request.ts,
+    // adapters/node/client-error.ts, backslash-path.ts). What a runtime answers before any handler runs stays its own:
+    // workerd's bare 501 and Bun's closed connection for a method its parser does not know, Bun's bare 400 for
+    // `OPTIONS *`, and a request target holding raw non-ASCII bytes (RFC 9112 section 3.2 allows none): node:http
+    // refuses it (400 in the error body), Bun, Deno and workerd percent-encode UTF-8 and route it as the encoded
+    // target, so the SDK cannot tell it from one sent encoded; a byte that is not UTF-8 is a bare 400 on Deno and workerd.
+    it('an unknown method, an unmet Expect and OPTIONS * are answered alike wherever the SDK answers them', async () => {
+      const run = `${runtime}-unserved`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const send = async (requestLine: string | Buffer, headers = '') => {
+        const head = `\r\nHost: 127.0.0.1\r\nOrigin: ${GAME_ORIGIN}\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n${headers}\r\n${body}`;
+        const answer = await rawExchange(served.url, Buffer.concat([Buffer.from(requestLine), Buffer.from(head)]));
+        const parsed = answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }) : undefined;
+        return [Number.isNaN(answer.status) ? 'closed' : answer.status, parsed?.code ?? answer.body.trim()];
+      };
+      const route = '/campaign/playtime/sessions';
+      const answers = [
+        await send(`POST ${route} HTTP/1.1`, 'Expect: a-wish\r\n'),
+        await send(`POST ${route} HTTP/1.0`, 'Expect: a-wish\r\n'),
+        await send(`FOO ${route} HTTP/1.1`),
+        await send(`post ${route} HTTP/1.1`),
+        await send(`OPTIONS * HTTP/1.1`),
+        await send(Buffer.concat([Buffer.from(`POST ${route}?level=`), Buffer.from('\u00e9t\u00e9'), Buffer.from(' HTTP/1.1')])),
+        await send(Buffer.concat([Buffer.from(`POST ${route}?level=`), Buffer.from([0xe9]), Buffer.from(' HTTP/1.1')])),
+      ];
+      const unknownMethod = { node: [501, 'BAD_REQUEST'], bun: ['closed', ''], deno: [501, 'BAD_REQUEST'], workerd: [501, 'ERROR: Unrecognized request method.'] }[runtime];
+      expect(answers, served.output()).toEqual([
+        [417, 'BAD_REQUEST'],
+        [417, 'BAD_REQUEST'],
+        unknownMethod,
+        unknownMethod,
+        runtime === 'bun' ? [400, ''] : [404, 'NOT_FOUND'],
+        runtime === 'node' ? [400, 'BAD_REQUEST'] : [200, expect.anything()],
+        { node: [400, 'BAD_REQUEST'], bun: [200, expect.anything()], deno: [400, ''], workerd: [400, 'invalid URI'] }[runtime],
+      ]);
+      // Both Content-Length and Transfer-Encoding (RFC 9112 section 6.3: Transfer-Encoding overrides; "ought to be handled
+      // as an error"): node:http, Bun and Deno refuse it before the relay (Node in the error body); workerd reads it by
+      // its chunks and hands the relay a request without the conflict (no way to tell it), so it is served there.
+      const chunked = `${Buffer.byteLength(body).toString(16)}\r\n${body}\r\n0\r\n\r\n`;
+      const smuggled = await rawExchange(
+        served.url,
+        `POST ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: 3\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`,
+      );
+      const read = (answer: { status: number; body: string }) => [answer.status, answer.body.startsWith('{') ? (JSON.parse(answer.body) as { code?: string }).code : answer.body.trim()];
+      expect(read(smuggled), served.output()).toEqual(runtime === 'workerd' ? [200, undefined] : [400, runtime === 'node' ? 'BAD_REQUEST' : '']);
+      // CONNECT (a tunnel: the relay is no proxy): 400 wherever the SDK answers; Bun and Deno handed it to the relay,
+      // which routed an authority-form target as a path (a 404 naming `3`). Deno refuses a path-form one itself (bare
+      // 400); workerd answers CONNECT itself (a bare 500: a Worker without a `connect` handler). An HTTP/1.0 request
+      // with Transfer-Encoding (RFC 9112 section 6.1: faulty framing) is refused by Bun, Deno and workerd (bare 400) and
+      // was served on Node: now 400 in the error body there (adapters/node/faulty-framing.ts).
+      const more = [
+        await send('CONNECT 127.0.0.1:443 HTTP/1.1'),
+        await send(`CONNECT ${route} HTTP/1.1`),
+        read(await rawExchange(served.url, `POST ${route} HTTP/1.0\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n${chunked}`)),
+        // A transfer coding besides chunked (RFC 9112 section 6.1: SHOULD 501): Node, Deno and workerd decode the chunks
+        // and handed the relay the rest as the JSON (here plain text labelled gzip: served). Bun refuses it (bare 400).
+        read(await rawExchange(served.url, `POST ${route} HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nConnection: close\r\nTransfer-Encoding: gzip, chunked\r\n\r\n${chunked}`)),
+      ];
+      expect(more, served.output()).toEqual({
+        node: [[400, 'BAD_REQUEST'], [400, 'BAD_REQUEST'], [400, 'BAD_REQUEST'], [501, 'BAD_REQUEST']],
+        bun: [[400, 'BAD_REQUEST'], [400, 'BAD_REQUEST'], [400, ''], [400, '']],
+        deno: [[400, 'BAD_REQUEST'], [400, ''], [400, ''], [501, 'BAD_REQUEST']],
+        workerd: [[500, 'Internal Server Error'], [500, 'Internal Server Error'], [400, 'unexpected transfer-encoding parsed'], [501, 'BAD_REQUEST']],
+      }[runtime]);
+      // Served: the raw UTF-8 query (recorded), the Latin-1 one on Bun and the chunked one on workerd (SKIPPED, resends).
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(runtime === 'node' ? 0 : 1);
+    });
+
+    // p50: a request written one byte at a time, its request line, headers and body, as a slow mobile link may deliver
+    // it: every runtime's parser and the relay's body reader put it together and serve it once.
+    it('a batch whose request arrives one byte at a time is served once on every runtime', async () => {
+      const run = `${runtime}-bytewise`;
+      const body = JSON.stringify(batch(run, run, 1));
+      const request = Buffer.from(
+        `POST /campaign/playtime/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:${run}\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`,
+      );
+      const { hostname, port } = new URL(served.url);
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), hostname, async () => {
+          socket.setNoDelay(true);
+          for (const byte of request) {
+            socket.write(Buffer.of(byte));
+            // One write a macrotask, so each byte leaves in a packet of its own.
+            await new Promise((next) => setImmediate(next));
+          }
+        });
+        const chunks: Buffer[] = [];
+        socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+        socket.once('error', reject);
+        socket.once('close', () => resolve(Buffer.concat(chunks).toString()));
+      });
+      const [head = '', text = ''] = answer.split('\r\n\r\n');
+      const results = (JSON.parse(text.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/gi, '').trim()) as { data: { results: Array<{ status: string }> } }).data.results;
+      expect([head.split(' ')[1], results.map((result) => result.status)], served.output()).toEqual(['200', ['SUCCESS']]);
+      expect(emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`))).toHaveLength(1);
+    });
+
+    // p50: a slow client (slow loris) whose body trickles, a byte every 200 ms, past the relay's bodyTimeoutMs (1 s at
+    // /proxied): 408 in the spec's error body on every runtime, the connection closed, nothing sent upstream.
+    it("a relay body still trickling in after bodyTimeoutMs is answered 408 in the error body on every runtime", async () => {
+      const body = JSON.stringify(batch(`${runtime}-loris`, `${runtime}-loris`, 1));
+      const { hostname, port } = new URL(served.url);
+      let stopped = false;
+      const answer = await new Promise<string>((resolve, reject) => {
+        const chunks: Buffer[] = [];
+        const socket = connect(Number(port), hostname, async () => {
+          socket.write(`POST /proxied/playtime/sessions HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer user:loris\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`);
+          for (const byte of Buffer.from(body)) {
+            if (stopped) return;
+            socket.write(Buffer.of(byte));
+            await new Promise((next) => setTimeout(next, 200));
+          }
+        });
+        socket.on('data', (chunk: Buffer) => {
+          chunks.push(chunk);
+          const text = Buffer.concat(chunks).toString();
+          // Read once the whole answer is in: its headers, and a body as long as it says (or its last chunk).
+          const [head = '', rest = ''] = text.split('\r\n\r\n');
+          const length = /content-length:\s*(\d+)/i.exec(head)?.[1];
+          if (text.includes('\r\n\r\n') && (length ? Buffer.byteLength(rest) >= Number(length) : rest.endsWith('0\r\n\r\n'))) {
+            stopped = true;
+            socket.destroy();
+            resolve(text);
+          }
+        });
+        socket.once('error', reject);
+        socket.once('close', () => resolve(Buffer.concat(chunks).toString()));
+      });
+      stopped = true;
+      const [head = '', text = ''] = answer.split('\r\n\r\n');
+      const parsed = JSON.parse(text.replace(/^[0-9a-f]+\r\n|\r\n0\r\n$/gi, '').trim()) as { status: number; code: string };
+      expect([head.split(' ')[1], parsed.status, parsed.code], served.output()).toEqual(['408', 408, 'BAD_REQUEST']);
     });
 
     // p47: the receiver read a trickled body for as long as its sender kept the connection (no answer after 45 s on

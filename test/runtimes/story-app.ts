@@ -76,6 +76,8 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     authenticate: () => ({ userId: 'proxied-player' }),
     cors: { origins: [config.gameOrigin] },
     basePath: '/proxied',
+    // A trickled body is cut after 1 s here (server-stories.ts: the slow client's 408 on every runtime).
+    bodyTimeoutMs: 1_000,
     ...(clientAddress ? { clientAddress } : {}),
   });
   let bulkReceiver: ReturnType<ServerSdk["createWebhookReceiver"]> | undefined;

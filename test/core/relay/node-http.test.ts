@@ -120,7 +120,6 @@ describe('the relay over node:http: a Content-Type line sent twice', () => {
 // 500 carrying the error's message (handleResponseError). Written on a raw socket, as a hostile client sends them.
 describe('toNodeHandler: requests that never reach the handler, and a handler that fails', () => {
   it.each([
-    ['a target that is not a path (OPTIONS *)', 'OPTIONS * HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n\r\n', 'Invalid URL'],
     ['a Host that is not a host name', 'GET /campaign/playtime/sessions HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n', 'Invalid URL'],
   ])('answers %s with 400 and the spec\'s error body, and nothing reaches the service', async (_, request, named) => {
     const before = service.fake.calls.length;
@@ -129,6 +128,16 @@ describe('toNodeHandler: requests that never reach the handler, and a handler th
     expect(head).toMatch(/^HTTP\/1\.1 400 /);
     expect(head.toLowerCase()).toContain('content-type: application/json');
     expect(JSON.parse(body)).toEqual({ status: 400, error: 'Bad Request', message: `The request cannot be read: ${named}`, code: 'BAD_REQUEST' });
+    expect(service.fake.calls.length).toBe(before);
+  });
+
+  // p50: @hono/node-server refused `OPTIONS *` (400 "Invalid URL"); Deno hands a handler `http://host/*` for it and
+  // workerd a URL ending in `*`, where the relay has no route: 404 NOT_FOUND now on Node too.
+  it('hands OPTIONS * to the handler as `/*`, as Deno does: the relay answers 404 NOT_FOUND, nothing reaches the service', async () => {
+    const before = service.fake.calls.length;
+    const answer = await rawExchange((server.address() as AddressInfo).port, 'OPTIONS * HTTP/1.1\r\nHost: relay.test\r\nConnection: close\r\n\r\n');
+    const [head = '', body = ''] = answer.split('\r\n\r\n');
+    expect([head.split(' ')[1], (JSON.parse(body) as { code: string; message: string })]).toEqual(['404', expect.objectContaining({ code: 'NOT_FOUND', message: expect.stringMatching(/^No relay route OPTIONS \/\*/) })]);
     expect(service.fake.calls.length).toBe(before);
   });
 
