@@ -63,38 +63,20 @@ export function createAppFolder(files, { presetOptions = {}, packageFiles, toolc
  * @returns the bundle's code
  */
 export async function metroBundle({ dir, entry, standIns = {}, packageExports = true, toolchain = 'today' }) {
-  if (toolchain === 'rn-0.70') return metro072Bundle({ dir, entry, standIns });
-  const Metro = require('metro');
-  const { mergeConfig, getDefaultConfig } = require('metro-config');
-  const defaults = await getDefaultConfig(dir);
-  const config = mergeConfig(defaults, {
-    projectRoot: dir,
-    watchFolders: [dir, ROOT],
-    cacheStores: [],
-    fileMapCacheDirectory: dir, // in the app's folder, removed with it: by default each new folder left ~800 KB in the system temp folder
-    reporter: { update() {} },
-    resolver: {
-      nodeModulesPaths: [join(ROOT, 'node_modules')],
-      resolverMainFields: ['react-native', 'browser', 'main'],
-      platforms: ['android', 'ios'],
-      unstable_conditionNames: ['react-native'],
-      unstable_enablePackageExports: packageExports,
-      resolveRequest: (context, moduleName, platform) =>
-        moduleName in standIns ? { type: 'sourceFile', filePath: standIns[moduleName] } : context.resolveRequest(context, moduleName, platform),
-    },
-    transformer: {
-      getTransformOptions: async () => ({ transform: { experimentalImportSupport: false, inlineRequires: true } }),
-    },
-  });
-  const result = await Metro.runBuild(config, { entry: join(dir, entry), dev: false, minify: true, platform: 'android' });
-  return result.code;
+  if (toolchain === 'rn-0.70') {
+    // React Native 0.70's Metro 0.72.3: no package exports; its own Babel transformer, as that version's CLI sets it
+    // (Metro 0.72's default one reads the Babel config of the working folder, not the app's).
+    const requireOld = createRequire(require.resolve('metro-v0-72/package.json'));
+    return build(requireOld, { dir, entry, standIns }, { platforms: ['android', 'ios', 'native'], useWatchman: false }, { babelTransformerPath: require.resolve('metro-react-native-babel-transformer') });
+  }
+  const resolver = { platforms: ['android', 'ios'], unstable_conditionNames: ['react-native'], unstable_enablePackageExports: packageExports };
+  return build(require, { dir, entry, standIns }, resolver, {});
 }
 
-/** {@link metroBundle} with React Native 0.70's Metro 0.72.3 and the settings of that version's CLI and template. */
-async function metro072Bundle({ dir, entry, standIns }) {
-  const requireOld = createRequire(require.resolve('metro-v0-72/package.json'));
-  const Metro = requireOld('metro');
-  const { mergeConfig, getDefaultConfig } = requireOld('metro-config');
+/** A release, minified Android build of `entry` with the Metro `load` requires, `resolver` and `transformer` added to the story app's settings. */
+async function build(load, { dir, entry, standIns }, resolver, transformer) {
+  const Metro = load('metro');
+  const { mergeConfig, getDefaultConfig } = load('metro-config');
   const defaults = await getDefaultConfig(dir);
   const config = mergeConfig(defaults, {
     projectRoot: dir,
@@ -105,13 +87,12 @@ async function metro072Bundle({ dir, entry, standIns }) {
     resolver: {
       nodeModulesPaths: [join(ROOT, 'node_modules')],
       resolverMainFields: ['react-native', 'browser', 'main'],
-      platforms: ['android', 'ios', 'native'],
-      useWatchman: false,
+      ...resolver,
       resolveRequest: (context, moduleName, platform) =>
         moduleName in standIns ? { type: 'sourceFile', filePath: standIns[moduleName] } : context.resolveRequest(context, moduleName, platform),
     },
     transformer: {
-      babelTransformerPath: require.resolve('metro-react-native-babel-transformer'),
+      ...transformer,
       getTransformOptions: async () => ({ transform: { experimentalImportSupport: false, inlineRequires: true } }),
     },
   });

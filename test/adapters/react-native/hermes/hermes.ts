@@ -15,6 +15,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { expect } from 'vitest';
 import { createAppFolder, metroBundle } from '../../../../scripts/metro-app.mjs';
 
 const ROOT = join(import.meta.dirname, '../../../..');
@@ -39,6 +40,27 @@ export interface StoryRun {
   /** `timed out after the step "stop"`, a VM error, or undefined when the app printed its result. */
   failure?: string;
   output: string;
+}
+
+/** The story's result; a run that printed none fails with how it ended, an app that failed with its error. */
+export function outcomeOf(run: StoryRun): NonNullable<StoryRun['result']> {
+  if (!run.result) throw new Error(`${run.failure}\n${run.output}`);
+  if (run.result.error) throw new Error(`the app failed: ${run.result.error}\n${run.result.stack}`);
+  return run.result;
+}
+
+/**
+ * The 'no-answer' story's outcome, on React Native 0.70's AbortController (abort-controller 3: no `signal.reason`, so
+ * the error is the SDK's own): a read fails with TimeoutError saying how long it waited, the session ends, and the
+ * tracker reports the relay unreachable with that cause, delivering nothing.
+ */
+export function expectNoAnswer(run: NonNullable<StoryRun['result']>, minutes: number): void {
+  expect(run.outcome.read).toBe('TimeoutError TIMEOUT No response within 5000 ms');
+  expect(run.outcome.ends).toEqual([{ reason: 'stop', durationSeconds: minutes * 60 }]);
+  expect(run.outcome.reported).toEqual([
+    { kind: 'relay', message: expect.stringMatching(/^Relay https:\/\/game\.example\/campaign unreachable 3 times while online \(.*\); sessions kept$/), cause: 'TimeoutError TIMEOUT No response within 30000 ms' },
+  ]);
+  expect(run.delivered).toEqual([]);
 }
 
 /**
