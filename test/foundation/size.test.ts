@@ -144,6 +144,20 @@ describe('every size row (DESIGN section 11)', () => {
       'IIFE dist/game-campaign.iife.js': 14.7,
     });
   });
+
+  it("is what docs/performance.md's size table says, row by row (the table kept true in the commit that changes a size)", () => {
+    const doc = readFileSync(join(ROOT, 'docs/performance.md'), 'utf8');
+    const bytes = (cell: string | undefined) => (cell === undefined || cell.trim() === '-' ? undefined : Number(/^[\d,]+/.exec(cell.trim())?.[0].replace(/,/g, '')));
+    const table = Object.fromEntries(
+      doc
+        .split('\n')
+        .map((line) => line.split('|').map((cell) => cell.trim()))
+        .filter((cells) => rows.some((row) => row.label === cells[1]))
+        .map(([, label, , esbuild, rollup, counted]) => [label, { esbuild: bytes(esbuild), rollup: bytes(rollup), counted: bytes(counted) }]),
+    );
+    const measured = Object.fromEntries(rows.map((row) => [row.label, { esbuild: row.byTool?.esbuild, rollup: row.byTool?.rollup, counted: row.bytes }]));
+    expect(table).toEqual(measured);
+  });
 });
 
 describe('the IIFE', () => {
