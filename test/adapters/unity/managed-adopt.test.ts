@@ -1,5 +1,5 @@
 /**
- * An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34
+ * An Android player's other persistentDataPath taken in (TrackerFiles.AdoptionOf, AdoptOne, EndAdoption; AliveLock), hostile cases found by p34
  * (csharp/ManagedAdoptProbe.cs on mono): originals the other path's run took (marked `.adopted` there) are not sent
  * again when Unity gives their own path back; writes' temporary files dated in the future by a wrong clock are swept;
  * a run taking its alive lock while another process cleans that folder's dead runs' locks, or a start-up looks at

@@ -1,4 +1,4 @@
-// An Android player's other persistentDataPath taken in (TrackerFiles.Adopt, AliveLock), hostile cases found by p34. A
+// An Android player's other persistentDataPath taken in (TrackerFiles.AdoptionOf, AdoptOne, EndAdoption; AliveLock), hostile cases found by p34. A
 // program of its own (ManagedLifecycleProbe is near mono full AOT's trampoline limit). args: story, first path, second
 // path; test/adapters/unity/managed-adopt.test.ts checks what it prints.
 // - "taken-original": the second path's run copies the first path's queued and running sessions in but cannot delete the
@@ -10,7 +10,7 @@
 //   processes can race on the alive locks: take-paused <path> (AliveLock.Take of run "runB" under that data path on a
 //   thread, paused just before it locks; answers once there) | go <path> (lets the paused thread go on; answers when it
 //   returned, with the lock files under that path) |
-//   adopt-paused <own path> <other path> [queue] (TrackerFiles.Adopt on a thread, paused as it lists the other path's
+//   adopt-paused <own path> <other path> [queue] (TrackerFiles.AdoptionOf on a thread, paused as it lists the other path's
 //   running records, or with "queue" its queued ones, after its alive-lock check; answers once there) |
 //   enqueue <path> (a run's SessionQueue there, started, one session queued) | flush-read (that queue's flush reads
 //   what it holds: how many it read, the drops and errors heard, how many it still holds) | queued <path> (how many
@@ -23,7 +23,7 @@
 //   (AliveLock.OfGoneRuns there with the records read earlier: how many are a gone run's) | init <path> (GameCampaign.Init
 //   for the player under that data path, then a flush: the sessions ended, what the relay received, how many running
 //   records and lock files the path holds then) |
-//   record <path> (a running record of runB under that path) | adopt <own path> <other path> (TrackerFiles.Adopt;
+//   record <path> (a running record of runB under that path) | adopt <own path> <other path> (AdoptAll: the adoption's steps in one go;
 //   answers how many running records the own path holds) | quit.
 using System;
 using System.Collections.Generic;

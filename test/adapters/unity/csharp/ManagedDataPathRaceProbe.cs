@@ -1,5 +1,5 @@
 // An Android player's other persistentDataPath (Unity's external files folder, or the internal one when that cannot be
-// resolved: Scripting API, Application.persistentDataPath) taken in at start-up (TrackerFiles.Adopt), hostile cases. A
+// resolved: Scripting API, Application.persistentDataPath) taken in at start-up (TrackerFiles.AdoptionOf, AdoptOne, EndAdoption), hostile cases. A
 // program of its own (ManagedLifecycleProbe is near mono full AOT's trampoline limit). args: story, first path, second path.
 // Prints one JSON report that test/adapters/unity/managed-lifecycle.test.ts checks.
 // - "alive": the first path's run is still playing (another process of the app: its alive lock held) when a run on the

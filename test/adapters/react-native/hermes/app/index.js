@@ -618,12 +618,7 @@ const stories = {
     await advance(10000);
     sleep(3 * 60 * MINUTE);
     step('opened');
-    setAppState('active');
-    await advance(MINUTE);
-    step('stop');
-    await gc.tracker.stop();
-    await gc.tracker.flush();
-    await gc.dispose();
+    await backAndStop(gc);
     return { ends, errors, starts };
   },
 
