@@ -201,6 +201,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
       void game.tracker.setOptOut(step.optOutAndLeave).catch(() => undefined);
       return running('optOutAndLeave').platform.background();
     }
+    if ('stopAndLeave' in step) {
+      // In one task, as optOutAndLeave: the stop's promise is left to run.
+      void game.tracker.stop().catch(() => undefined);
+      return running('stopAndLeave').platform.background();
+    }
     if ('erase' in step) return finish(game.tracker.deleteStoredData(), 'deleteStoredData()');
     await finish(game.dispose(), 'dispose()');
     current!.alive = false;

@@ -78,3 +78,30 @@ function pausedDuringBacklog(exe: string, mode: 'jit' | 'full-aot'): void {
 it('a phone paused and killed while start-up adopts or expires a long backlog, a checkpoint writes many held sessions or a flush deletes many answered ones: the pause\'s checkpoint is on disk', () => pausedDuringBacklog(startUpProbe(), 'jit'), 180_000);
 
 it('mono full AOT: the same (start-up backlogs)', () => pausedDuringBacklog(aotProgram(startUpProbe(), join(work, 'aot-start-up')), 'full-aot'), 600_000);
+
+const dropProbe = deviceProbeOnce(join(work, 'drop-pause.exe'), 'ManagedDropPauseProbe');
+
+function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
+  const { status, stdout, stderr } = runMono(exe, [join(work, `drop-${mode}`)], mode);
+  expect(status, stderr).toBe(0);
+  // A pause while an overflow eviction or the removal of a session the relay refused runs on the file worker, then a
+  // kill: the next launch tells the game of the drop (before: neither the session nor its report was left, the file
+  // deleted before the pause returned and the report left to a main-thread step the paused app never ran). An erasure
+  // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device).
+  expect(JSON.parse(stdout)).toEqual({
+    evictedQueuedAtKill: 2,
+    evictedTold: ['overflow'],
+    evictedLeft: 2,
+    refusedQueuedAtKill: 0,
+    refusedTold: ['rejected'],
+    refusedReceived: 0,
+    refusedLeft: 0,
+    erasingLeftBefore: 3,
+    erasedTold: ['overflow', 'erased', 'erased', 'erased'],
+    erasedLeft: 0,
+  });
+}
+
+it('a phone paused and killed while an overflow evicts a session or a refused session is removed: the next launch tells the game; an erasure leaves no dropped file', () => pausedWhileDropping(dropProbe(), 'jit'), 180_000);
+
+it('mono full AOT: the same (drops at a pause)', () => pausedWhileDropping(aotProgram(dropProbe(), join(work, 'aot-drop')), 'full-aot'), 600_000);

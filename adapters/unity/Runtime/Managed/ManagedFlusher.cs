@@ -394,10 +394,13 @@ namespace GameCampaignSdk
 
         private async Task<bool> Drop(QueuedSession item, string reason, string error, IList<ErrorDetail> details)
         {
-            if ((await queue.Remove(new List<string> { item.Key }, true)).Contains(item.Key))
+            // Renamed, the game told, then deleted (DroppedFiles): found by p51 (managed-suspend.test.ts), a delete the worker
+            // ran before a pause-and-kill, with the report for a main-thread step the paused app never ran, lost both.
+            if ((await queue.Remove(new List<string> { item.Key }, true, reason)).Contains(item.Key))
             {
                 var detailJson = details == null || details.Count == 0 ? null : Json.Write(new List<ErrorDetail>(details), detail => detail.ToJson());
                 sdk.Emit("dropped", Bridge.Args("sessionId", Json.Str(item.Session, "sessionId"), "reason", reason, "session", item.Session, "error", error, "details", detailJson));
+                await queue.DeleteDropped(item.Key, reason);
             }
             return true;
         }

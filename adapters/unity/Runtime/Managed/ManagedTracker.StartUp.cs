@@ -118,7 +118,7 @@ namespace GameCampaignSdk
             var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
             var expiry = await IoQueue.Run(() => TrackerHousekeeping.ListOthers(folder, oldest));
             // A file a job, in slices: a pause's checkpoint asked for meanwhile waits for one slice, not for a long backlog. What
-            // a slice judged to go (renamed, TrackerHousekeeping.DroppedSuffix) is told to the game before its files are deleted
+            // a slice judged to go (renamed: DroppedFiles) is told to the game before its files are deleted
             // (in slices too): a kill at any point deletes nothing the game was not told of (a kill after a slice, before the
             // game was told, leaves the renamed files to the next start-up, which tells it; one after, tells it again).
             await IoQueue.RunEach(expiry.Files, file => TrackerHousekeeping.JudgeOne(expiry, file), async judged =>
@@ -130,7 +130,7 @@ namespace GameCampaignSdk
                     Dropped(Json.Str(drop.Session, "sessionId"), drop.Reason, drop.Session);
                     told.Add(drop);
                 }
-                await IoQueue.RunEach(told, TrackerHousekeeping.DeleteTold);
+                await IoQueue.RunEach(told, drop => DroppedFiles.DeleteTold(drop.Path));
             });
             foreach (var path in expiry.SetAside) ReportSetAside(path);
             if (expiry.Refused.Count > 0) StorageError(expiry.Refused[0]); // a full disk: reported (once), the sessions kept for the next start-up

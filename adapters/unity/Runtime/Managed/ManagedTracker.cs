@@ -297,7 +297,13 @@ namespace GameCampaignSdk
             try { await AdoptOthers(); }
             catch (Exception) { /* an adoption leaves what it cannot move */ }
             foreach (var sessionId in await queue.Erase(watch.Moved())) Dropped(sessionId, "erased", null);
-            try { await running.DeleteAll(); }
+            try
+            {
+                await running.DeleteAll();
+                // The files of sessions dropped but not yet deleted (DroppedFiles: a kill left them): found by p51, they stayed on
+                // the device after an erasure, until some later start-up.
+                foreach (var sessionId in await IoQueue.Run(() => DroppedFiles.Erase(folder))) Dropped(sessionId, "erased", null);
+            }
             catch (Exception error)
             {
                 StorageError(error);

@@ -147,13 +147,20 @@ namespace GameCampaignSdk
             }
         }
 
-        /// <summary>Persists one finished session (one file), then evicts the oldest over the cap. True when it was written.</summary>
+        /// <summary>Persists one finished session (one file) and evicts the oldest over the cap. True when it was written.</summary>
         internal async Task<bool> Enqueue(Dictionary<string, object> session, double moved)
         {
             var sessionId = Json.Str(session, "sessionId");
             var key = (nextSeq++).ToString("D" + SeqDigits) + "-" + sessionId + ".json";
             var entry = new Entry { SessionId = sessionId, Moved = moved };
             var path = Path.Combine(folder.QueueDir, key);
+            // The evictions this session makes room for are asked for with its write, in this main-thread step: a stop as the
+            // app pauses has them done when OnApplicationPause returns (it waits for the file work asked for), the files
+            // renamed for the next start-up to tell if the OS kills the paused app. Found by p51 (contract scenario
+            // overflow-stop-and-leave-killed.json): asked for once the write was done, on a main-thread step a paused app never
+            // runs, none was done, and the next launch delivered the session JavaScript had dropped.
+            var evictions = new List<Task>();
+            EvictOver(1, evictions);
             try { await IoQueue.Run(() => TrackerFiles.Write(path, session)); }
             catch (Exception error)
             {
@@ -165,8 +172,15 @@ namespace GameCampaignSdk
             order.Add(key);
             // Storage took this write: it may take those it refused earlier (nothing to do while nothing is held).
             if (entry.Held == null && heldKeys.Count > 0) await PersistHeld();
-            var evictions = new List<Task>();
-            while (index.Count > maxSize)
+            EvictOver(0, evictions); // this one, when all older ones are being sent; or what a concurrent enqueue left over
+            await Task.WhenAll(evictions);
+            return entry.Held == null;
+        }
+
+        /// <summary>Evicts the oldest sessions not being sent while the queue, with <paramref name="coming"/> more, is over its cap.</summary>
+        private void EvictOver(int coming, List<Task> evictions)
+        {
+            while (index.Count + coming > maxSize)
             {
                 string oldest = null;
                 foreach (var candidate in Keys())
@@ -178,8 +192,6 @@ namespace GameCampaignSdk
                 if (oldest == null) break;
                 evictions.Add(Evict(oldest));
             }
-            await Task.WhenAll(evictions);
-            return entry.Held == null;
         }
 
         /// <summary>
@@ -189,7 +201,10 @@ namespace GameCampaignSdk
         /// storage error, not a drop: the file stays and the next start-up sends it. A damaged file (a power loss cut its
         /// write short) is set aside and reported as any unreadable file is (<c>error</c>, kind <c>storage</c>), not
         /// <c>dropped</c>: no one could read the session it held (before, it was reported <c>overflow</c> with no session and
-        /// the damage went unreported; found by p27, scenario storage-truncated-overflow.json).
+        /// the damage went unreported; found by p27, scenario storage-truncated-overflow.json). The file is renamed, not
+        /// deleted, until the game was told (<see cref="DroppedFiles"/>): found by p51 (managed-suspend.test.ts), a pause
+        /// while the eviction's file job ran waited for it, and a kill there (no main-thread step runs while paused) lost
+        /// the session and its report both.
         /// </summary>
         private async Task Evict(string key)
         {
@@ -200,16 +215,18 @@ namespace GameCampaignSdk
                 var path = Path.Combine(folder.QueueDir, key);
                 var damaged = new List<string>();
                 var gone = false;
+                string marked = null;
                 var session = entry.Held ?? await IoQueue.Run(() =>
                 {
                     var read = TrackerFiles.Read(path, QueuedFile, damaged);
                     gone = read == null;
-                    if (!gone) TrackerFiles.Delete(path);
+                    if (!gone) marked = DroppedFiles.Mark(path, "overflow");
                     return read;
                 });
                 foreach (var aside in damaged) setAside(aside);
                 if (gone) return;
                 dropped(entry.SessionId, "overflow", session);
+                await IoQueue.Run(() => DroppedFiles.DeleteTold(marked));
             }
             catch (Exception error)
             {
@@ -390,7 +407,11 @@ namespace GameCampaignSdk
         /// de-duplicated by the service), unless <paramref name="settled"/>: the relay answered for it (acknowledged or
         /// refused), so this run neither sends it again nor reports it twice (as in JavaScript: a full disk).
         /// </summary>
-        internal async Task<HashSet<string>> Remove(List<string> keys, bool settled = false)
+        /// <param name="dropReason">
+        /// Given for sessions the relay refused: each file is renamed (<see cref="DroppedFiles.Mark"/>), not deleted, and
+        /// <see cref="DeleteDropped"/> deletes it once the game was told.
+        /// </param>
+        internal async Task<HashSet<string>> Remove(List<string> keys, bool settled = false, string dropReason = null)
         {
             var removed = new HashSet<string>();
             if (keys.Count == 0) return removed;
@@ -401,7 +422,8 @@ namespace GameCampaignSdk
             {
                 try
                 {
-                    TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
+                    if (dropReason == null) TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
+                    else DroppedFiles.Mark(Path.Combine(folder.QueueDir, key), dropReason);
                     return true;
                 }
                 catch (Exception error)
@@ -423,6 +445,13 @@ namespace GameCampaignSdk
             }
             if (failures.Count > 0) storageError(failures[0]);
             return removed;
+        }
+
+        /// <summary>Deletes the file of a session <see cref="Remove"/> dropped for <paramref name="reason"/>, once the game was told (a failed delete: told again at the next start-up).</summary>
+        internal Task DeleteDropped(string key, string reason)
+        {
+            var marked = Path.Combine(folder.QueueDir, key) + "." + reason + DroppedFiles.Suffix;
+            return IoQueue.Run(() => DroppedFiles.DeleteTold(marked));
         }
 
         /// <summary>Deletes every queued session (the player asked); returns the ids deleted.</summary>

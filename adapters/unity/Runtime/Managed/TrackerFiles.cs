@@ -284,9 +284,15 @@ namespace GameCampaignSdk
         {
             Observe("delete", path);
             CheckWritable(path);
+            RenameFile(path, target);
+        }
+
+        /// <summary>Renames a file, replacing the target (tests replace it with one that refuses as a read-only folder does, with <see cref="DeleteFile"/>).</summary>
+        internal static Action<string, string> RenameFile = (path, target) =>
+        {
             if (File.Exists(target)) File.Delete(target);
             File.Move(path, target);
-        }
+        };
 
         /// <summary>Renames a damaged file out of the tracker's way (kept for inspection); a failed rename leaves it.</summary>
         internal static void SetAside(string path)

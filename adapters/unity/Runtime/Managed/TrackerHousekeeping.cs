@@ -39,7 +39,7 @@ namespace GameCampaignSdk
         /// <c>startedAtMs</c> missing or no number), which would wait for its player forever; deleted at once, as its
         /// player's own start-up drops it (contract scenario expiry-other-player-no-start.json). Listed here (the
         /// leftovers of cut-short writes swept), then judged a file at a time (<see cref="JudgeOne"/>), each drop told to the
-        /// game, then deleted (<see cref="DeleteTold"/>); the tracker runs both in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
+        /// game, then deleted (<see cref="DroppedFiles.DeleteTold"/>); the tracker runs both in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
         /// 400 expired sessions judged in one file job held a pause's checkpoint past its 1 s wait.
         /// </summary>
         internal static Expiry ListOthers(PlayerFolder own, double oldestMs)
@@ -56,21 +56,14 @@ namespace GameCampaignSdk
             return expiry;
         }
 
-        /// <summary>The suffix of a file judged to go (renamed so), deleted once the game was told (<see cref="DeleteTold"/>).</summary>
-        internal const string DroppedSuffix = ".dropped";
-
-        /// <summary>Adds <paramref name="player"/>'s files judged to go by a start-up a kill cut short before the game was told.</summary>
+        /// <summary>Adds <paramref name="player"/>'s dropped files (<see cref="DroppedFiles"/>) a kill left before the game was told.</summary>
         private static void ListDropped(Expiry expiry, PlayerFolder player)
         {
-            foreach (var dir in new[] { player.QueueDir, player.RunningDir })
-            {
-                if (!Directory.Exists(dir)) continue;
-                foreach (var path in Directory.GetFiles(dir))
-                    if (path.EndsWith(".json" + DroppedSuffix, StringComparison.Ordinal)) expiry.Files.Add(new[] { dir, Path.GetFileName(path), dir == player.RunningDir ? "running" : "queued", "dropped" });
-            }
+            foreach (var name in DroppedFiles.In(player.QueueDir)) expiry.Files.Add(new[] { player.QueueDir, name, "queued", "dropped" });
+            foreach (var name in DroppedFiles.In(player.RunningDir)) expiry.Files.Add(new[] { player.RunningDir, name, "running", "dropped" });
         }
 
-        /// <summary>A session judged to go: why, the session, and its file (deleted once the game was told: <see cref="DeleteTold"/>).</summary>
+        /// <summary>A session judged to go: why, the session, and its file (deleted once the game was told: <see cref="DroppedFiles.DeleteTold"/>).</summary>
         internal sealed class Drop
         {
             internal string Reason;
@@ -80,7 +73,7 @@ namespace GameCampaignSdk
 
         /// <summary>
         /// Judges one listed file (folder, name, "running" for a running record, "dropped" for one judged to go before): a
-        /// <see cref="Drop"/> when it goes, else null. One that goes is not deleted here but renamed (<see cref="DroppedSuffix"/>),
+        /// <see cref="Drop"/> when it goes, else null. One that goes is not deleted here but renamed (<see cref="DroppedFiles.Mark"/>),
         /// which fails as its delete would: the game is told of it first, then it is deleted, and a start-up killed between
         /// leaves it for the next, which tells the game again (found by p50, managed-suspend.test.ts: the files the slices
         /// before a kill deleted were gone and never reported, the report coming after the whole expiry).
@@ -104,30 +97,22 @@ namespace GameCampaignSdk
                 if (session == null) return null;
             }
             var reason = Judge(session, expiry.OldestMs);
-            if (judgedBefore) return new Drop { Reason = reason ?? "expired", Session = session, Path = path }; // as judged then (a clock moved back since)
+            // As judged then (its name says why; p50's names did not: judged again, expired if a clock moved back since).
+            if (judgedBefore) return new Drop { Reason = DroppedFiles.ReasonOf(file[1]) ?? reason ?? "expired", Session = session, Path = path };
             if (reason == null)
             {
                 if (file.Length == 2) expiry.Young.Add(file[0]);
                 return null;
             }
             // One whose rename fails (a read-only folder) is kept, not dropped: the next start-up tries again.
-            try { TrackerFiles.Rename(path, path + DroppedSuffix); }
+            string marked;
+            try { marked = DroppedFiles.Mark(path, reason); }
             catch (Exception error)
             {
                 expiry.Refused.Add(error);
                 return null;
             }
-            return new Drop { Reason = reason, Session = session, Path = path + DroppedSuffix };
-        }
-
-        /// <summary>
-        /// Deletes the file of a drop the game was told of. One whose delete fails stays for the next start-up, which tells
-        /// the game again. assumed: a second report (as JavaScript's housekeeping allows, its player's tracker sending the
-        /// session meanwhile) rather than a delete the game never hears of.
-        /// </summary>
-        internal static bool DeleteTold(Drop drop)
-        {
-            return TrackerFiles.TryDelete(drop.Path);
+            return marked == null ? null : new Drop { Reason = reason, Session = session, Path = marked };
         }
 
         /// <summary>

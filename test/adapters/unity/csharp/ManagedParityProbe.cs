@@ -209,9 +209,18 @@ internal static class ManagedParityProbe
         Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "a" } }, 0), "enqueue a");
         meanwhile(Path.Combine(folder.QueueDir, "000000000000-a.json"));
         var realDelete = TrackerFiles.DeleteFile;
-        if (delete != null) TrackerFiles.DeleteFile = delete;
+        var realRename = TrackerFiles.RenameFile;
+        if (delete != null)
+        {
+            TrackerFiles.DeleteFile = delete;
+            TrackerFiles.RenameFile = (path, target) => delete(path); // a folder refusing deletes refuses renames too (the eviction renames first: DroppedFiles)
+        }
         try { Loop.Run(() => queue.Enqueue(new Dictionary<string, object> { { "sessionId", "b" } }, 0), "enqueue b"); }
-        finally { TrackerFiles.DeleteFile = realDelete; }
+        finally
+        {
+            TrackerFiles.DeleteFile = realDelete;
+            TrackerFiles.RenameFile = realRename;
+        }
         var next = new SessionQueue(folder, 10, (id, reason, session) => { }, error => { }, id => { }, path => { });
         Loop.Run(() => next.Sync(0), "next start-up");
         var queued = new List<object>();

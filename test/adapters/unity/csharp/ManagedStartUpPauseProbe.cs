@@ -264,7 +264,7 @@ internal static class ManagedStartUpPauseProbe
         Loop.Run(Tracker.Stop, "stop");
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "judged-own");
         var queued = Path.Combine(folder.QueueDir, TrackerFiles.JsonFiles(folder.QueueDir)[0]);
-        File.Move(queued, queued + TrackerHousekeeping.DroppedSuffix);
+        File.Move(queued, queued + ".expired" + DroppedFiles.Suffix);
         ProbeDevice.MonotonicMs += 31 * 86400000.0;
         Launch();
         var told = new List<object>();

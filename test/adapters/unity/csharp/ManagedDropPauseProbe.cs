@@ -1,0 +1,175 @@
+// A phone pausing the app (OnApplicationPause(true)) while the tracker drops a stored session on the file worker: the
+// pause waits for that file work, the OS may kill the paused app there, and no main-thread step (where the game is told)
+// runs in between. Each drop must be told to the game at the next launch if not before: overflow at a full queue, a
+// session the relay refused (FAILED). An erasure deletes the files of drops not yet deleted too. A program of its own, as
+// ManagedStartUpPauseProbe. Prints one JSON report that test/adapters/unity/managed-suspend.test.ts checks. args: device folder.
+using System;
+using System.Collections.Generic;
+using System.IO;
+using System.Threading;
+using GameCampaignSdk;
+using UnityEngine;
+
+internal static class ManagedDropPauseProbe
+{
+    private static readonly MainLoop Loop = ProbeDevice.Loop;
+    private static readonly FakeRelay Relay = ProbeDevice.Relay;
+    private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+
+    private static int Main(string[] args)
+    {
+        ProbeDevice.Open(args[0]);
+        EvictedAtPause();
+        RejectedAtPause();
+        ErasedWithUndeletedDrops();
+        Console.WriteLine(Json.Serialize(Report));
+        return ProbeExit.Now(0);
+    }
+
+    /// <summary>The player of this launch (an erased session's drop carries no session to name it).</summary>
+    private static string player;
+
+    /// <summary>A new process of <paramref name="playing"/>'s game on a phone, offline, telling <see cref="Told"/> of every drop.</summary>
+    private static void Launch(string playing)
+    {
+        player = playing;
+        UnityProcess.Start(Loop);
+        Application.MobilePlatform = true;
+        Application.Reachability = NetworkReachability.NotReachable;
+        Tracker.Dropped -= OnDropped;
+        Tracker.Dropped += OnDropped;
+    }
+
+    /// <summary>Every drop told to the game, over all launches: "{player} {reason}".</summary>
+    private static readonly List<string> Told = new List<string>();
+
+    private static void OnDropped(DroppedEvent dropped)
+    {
+        Told.Add((dropped.Session == null ? player : dropped.Session.UserId) + " " + dropped.Reason);
+    }
+
+    private static List<object> ToldOf(string of)
+    {
+        var told = new List<object>();
+        foreach (var line in Told) if (line.StartsWith(of + " ", StringComparison.Ordinal)) told.Add(line.Substring(of.Length + 1));
+        return told;
+    }
+
+    private static GameCampaignOptions Options(string player)
+    {
+        var options = ProbeDevice.Options(player);
+        options.MaxQueue = 2;
+        return options;
+    }
+
+    private static void Play(double ms)
+    {
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(ms);
+        Loop.Run(Tracker.Stop, "stop");
+    }
+
+    /// <summary>The game leaves (the OS kills it there, with no main-thread turn after the pause).</summary>
+    private static void PauseAndKill()
+    {
+        ManagedLifecycle.Instance.OnApplicationFocus(false);
+        ManagedLifecycle.Instance.OnApplicationPause(true);
+        // Killed: nothing more reaches the disk (the worker's writes and deletes from here on fail, left to the next launch).
+        TrackerFiles.RefuseWrite = path => true;
+        TrackerFiles.Observer = null;
+        Loop.SettleFiles();
+        TrackerFiles.RefuseWrite = null;
+    }
+
+    /// <summary>Slows <paramref name="operation"/> under <paramref name="dir"/> to 20 ms (a slow phone's flash); set at the first.</summary>
+    private static ManualResetEventSlim SlowDisk(string operation, string dir)
+    {
+        var reached = new ManualResetEventSlim();
+        TrackerFiles.Observer = (done, path) =>
+        {
+            if (done != operation || !path.StartsWith(dir, StringComparison.Ordinal)) return;
+            reached.Set();
+            Thread.Sleep(20);
+        };
+        return reached;
+    }
+
+    /// <summary>
+    /// Offline, the player's queue (maxQueue 2) holds two sessions; the player ends a third (the game's stop, not waited
+    /// for), which evicts the oldest, and the phone pauses the game while the eviction reads it, then kills it. The next
+    /// launch tells the game of it (<c>overflow</c>). Before (found by p51), the eviction's file job deleted it before the
+    /// pause returned, and the report, left to a main-thread step the paused app never ran, was lost with the session.
+    /// </summary>
+    private static void EvictedAtPause()
+    {
+        Launch("evicted");
+        Loop.Run(() => GameCampaign.Init(Options("evicted")), "init");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "evicted");
+        Play(3000);
+        Play(4000);
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(5000);
+        var evicting = SlowDisk("read", folder.QueueDir);
+        Tracker.Stop(); // the game's, not waited for
+        Loop.RunUntil(() => evicting.IsSet);
+        PauseAndKill();
+        Report["evictedQueuedAtKill"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        Launch("evicted");
+        Loop.Run(() => GameCampaign.Init(Options("evicted")), "init");
+        Report["evictedTold"] = ToldOf("evicted");
+        Report["evictedLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+    }
+
+    /// <summary>
+    /// A session queued offline is sent as the network returns; the relay refuses it (FAILED), and the phone pauses the
+    /// game while the flush removes it from a slow disk, then kills it. The next launch tells the game (<c>rejected</c>).
+    /// Before (found by p51), the delete ran before the pause returned and the report was lost with the session.
+    /// </summary>
+    private static void RejectedAtPause()
+    {
+        Launch("refused");
+        Loop.Run(() => GameCampaign.Init(Options("refused")), "init");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "refused");
+        Play(3000);
+        Relay.Mode = "reject";
+        Relay.RejectReason = "refused by the service";
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        var removing = SlowDisk("delete", folder.QueueDir);
+        Tracker.Flush(); // the game's own, not waited for
+        Loop.RunUntil(() => removing.IsSet);
+        PauseAndKill();
+        Relay.Mode = "accept";
+        Report["refusedQueuedAtKill"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
+        Launch("refused");
+        Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
+        Loop.Run(() => GameCampaign.Init(Options("refused")), "init");
+        Loop.Run(Tracker.Flush, "flush");
+        Report["refusedTold"] = ToldOf("refused");
+        Report["refusedReceived"] = (double)Relay.Received.FindAll(session => session.Player == "refused").Count;
+        Report["refusedLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+    }
+
+    /// <summary>
+    /// Storage refuses the deletes of dropped files while a third session overflows the queue (the drop told, its file
+    /// left for the next start-up); storage takes deletes again and the player erases their data in this run. Nothing of
+    /// theirs is left in their folder (the dropped file told <c>erased</c> too). Before (found by p51), the dropped file
+    /// stayed on the device after the erasure.
+    /// </summary>
+    private static void ErasedWithUndeletedDrops()
+    {
+        Launch("erasing");
+        Loop.Run(() => GameCampaign.Init(Options("erasing")), "init");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "erasing");
+        TrackerFiles.RefuseWrite = path => path.EndsWith(".dropped", StringComparison.Ordinal);
+        Play(3000);
+        Play(4000);
+        Play(5000);
+        TrackerFiles.RefuseWrite = null;
+        Report["erasingLeftBefore"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+        Loop.Run(Tracker.DeleteStoredData, "erase");
+        Report["erasedTold"] = ToldOf("erasing");
+        var left = new List<string>(Directory.GetFiles(folder.QueueDir));
+        left.AddRange(Directory.GetFiles(folder.RunningDir));
+        Report["erasedLeft"] = (double)left.Count;
+    }
+}
