@@ -84,7 +84,8 @@ const dropProbe = deviceProbeOnce(join(work, 'drop-pause.exe'), 'ManagedDropPaus
 function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
   const { status, stdout, stderr } = runMono(exe, [join(work, `drop-${mode}`)], mode);
   expect(status, stderr).toBe(0);
-  // A pause while an overflow eviction or the removal of a session the relay refused runs on the file worker, then a
+  // A pause while an overflow eviction, the removal of a session the relay refused or of a recovered session's record
+  // dropped at start-up runs on the file worker, then a
   // kill: the next launch tells the game of the drop (before: neither the session nor its report was left, the file
   // deleted before the pause returned and the report left to a main-thread step the paused app never ran). An erasure
   // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device).
@@ -96,6 +97,9 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
     refusedTold: ['rejected'],
     refusedReceived: 0,
     refusedLeft: 0,
+    recoveredToldBeforeKill: [],
+    recoveredTold: ['too-short'],
+    recoveredLeft: 0,
     erasingLeftBefore: 3,
     erasedTold: ['overflow', 'erased', 'erased', 'erased'],
     erasedLeft: 0,

@@ -230,7 +230,14 @@ namespace GameCampaignSdk
                 storageFailing = false;
             }
             else if (!recovered) ReportDrop(sessionId, drop, session, breaks);
-            if (await running.Remove(sessionId) && recovered && drop != null) ReportDrop(sessionId, drop, session, breaks);
+            // A recovered one's record is renamed, the game told, then the record deleted (DroppedFiles): found by p51
+            // (ManagedDropPauseProbe), a start-up paused while the worker deleted the record, then killed, lost the report.
+            var dropping = recovered && drop != null;
+            if (await running.Remove(sessionId, dropping ? drop : null) && dropping)
+            {
+                ReportDrop(sessionId, drop, session, breaks);
+                await running.DeleteDropped(sessionId, drop);
+            }
         }
 
         private void ReportDrop(string sessionId, string reason, Dictionary<string, object> session, List<object> breaks)

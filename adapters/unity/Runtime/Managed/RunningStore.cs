@@ -36,16 +36,34 @@ namespace GameCampaignSdk
         }
 
         /// <summary>Deletes a record (failures reported, not thrown); true once deleted (core/tracker/running-store.ts <c>remove</c>).</summary>
-        internal async Task<bool> Remove(string sessionId)
+        /// <param name="dropReason">
+        /// Given for a recovered session dropped: its record is renamed (<see cref="DroppedFiles.Mark"/>), not deleted, and
+        /// <see cref="DeleteDropped"/> deletes it once the game was told.
+        /// </param>
+        internal async Task<bool> Remove(string sessionId, string dropReason = null)
         {
             var path = PathOf(sessionId);
-            try { await IoQueue.Run(() => TrackerFiles.Delete(path)); }
+            try
+            {
+                await IoQueue.Run(() =>
+                {
+                    if (dropReason == null) TrackerFiles.Delete(path);
+                    else DroppedFiles.Mark(path, dropReason);
+                });
+            }
             catch (Exception error)
             {
                 storageError(error);
                 return false;
             }
             return true;
+        }
+
+        /// <summary>Deletes the record <see cref="Remove"/> renamed for <paramref name="reason"/>, once the game was told (a failed delete: told again at the next start-up).</summary>
+        internal Task DeleteDropped(string sessionId, string reason)
+        {
+            var marked = PathOf(sessionId) + "." + reason + DroppedFiles.Suffix;
+            return IoQueue.Run(() => DroppedFiles.DeleteTold(marked));
         }
 
         /// <summary>

@@ -1,7 +1,7 @@
 // A phone pausing the app (OnApplicationPause(true)) while the tracker drops a stored session on the file worker: the
 // pause waits for that file work, the OS may kill the paused app there, and no main-thread step (where the game is told)
 // runs in between. Each drop must be told to the game at the next launch if not before: overflow at a full queue, a
-// session the relay refused (FAILED). An erasure deletes the files of drops not yet deleted too. A program of its own, as
+// session the relay refused (FAILED), a recovered session dropped at start-up. An erasure deletes the files of drops not yet deleted too. A program of its own, as
 // ManagedStartUpPauseProbe. Prints one JSON report that test/adapters/unity/managed-suspend.test.ts checks. args: device folder.
 using System;
 using System.Collections.Generic;
@@ -21,6 +21,7 @@ internal static class ManagedDropPauseProbe
         ProbeDevice.Open(args[0]);
         EvictedAtPause();
         RejectedAtPause();
+        RecoveredDroppedAtPause();
         ErasedWithUndeletedDrops();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
@@ -147,6 +148,32 @@ internal static class ManagedDropPauseProbe
         Report["refusedTold"] = ToldOf("refused");
         Report["refusedReceived"] = (double)Relay.Received.FindAll(session => session.Player == "refused").Count;
         Report["refusedLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+    }
+
+    /// <summary>
+    /// The OS killed the game 0.4 s into a session (its record says so). The next launch's start-up recovers it and drops
+    /// it (<c>too-short</c>), and the phone pauses the game while the record is deleted from a slow disk, then kills it. The
+    /// launch after tells the game. Before (found by p51), the record's delete ran before the pause returned and the
+    /// report, made once it was done, on a main-thread step the paused app never ran, was lost.
+    /// </summary>
+    private static void RecoveredDroppedAtPause()
+    {
+        Launch("short");
+        Loop.Run(() => GameCampaign.Init(Options("short")), "init");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "short");
+        Loop.Run(() => Tracker.Start(), "start");
+        ProbeDevice.Pass(400);
+        PauseAndKill();
+        Launch("short");
+        var deleting = SlowDisk("delete", folder.RunningDir);
+        GameCampaign.Init(Options("short")); // not waited for: the start-up recovers the record
+        Loop.RunUntil(() => deleting.IsSet);
+        PauseAndKill();
+        Report["recoveredToldBeforeKill"] = ToldOf("short");
+        Launch("short");
+        Loop.Run(() => GameCampaign.Init(Options("short")), "init");
+        Report["recoveredTold"] = ToldOf("short");
+        Report["recoveredLeft"] = (double)DroppedFiles.In(folder.RunningDir).Count;
     }
 
     /// <summary>
