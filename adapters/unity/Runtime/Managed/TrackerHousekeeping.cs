@@ -17,7 +17,7 @@ namespace GameCampaignSdk
         internal sealed class Expiry
         {
             internal readonly double OldestMs;
-            /// <summary>Folder, name, and "running" for a running record: each player's queue oldest first, then its records.</summary>
+            /// <summary>Folder, name, and "running" for a running record: dropped files first, then each player's queue oldest first and its records.</summary>
             internal readonly List<string[]> Files = new List<string[]>();
             internal readonly List<string> SetAside = new List<string>();
             internal readonly List<Exception> Refused = new List<Exception>();
@@ -45,14 +45,26 @@ namespace GameCampaignSdk
         internal static Expiry ListOthers(PlayerFolder own, double oldestMs)
         {
             var expiry = new Expiry(oldestMs);
+            // What a kill left dropped and untold first (its own too: dropped by its run, or judged by another player's start-up):
+            // decided before anything judged now, told before it, as the run the kill cut short would have told it.
+            ListDropped(expiry, own);
             foreach (var player in own.Others())
             {
                 TrackerFiles.SweepTemporary(player);
-                foreach (var name in TrackerFiles.JsonFiles(player.QueueDir)) expiry.Files.Add(new[] { player.QueueDir, name });
-                foreach (var name in TrackerFiles.JsonFiles(player.RunningDir)) expiry.Files.Add(new[] { player.RunningDir, name, "running" });
                 ListDropped(expiry, player);
+                var queued = new HashSet<string>(StringComparer.Ordinal);
+                foreach (var name in TrackerFiles.JsonFiles(player.QueueDir))
+                {
+                    expiry.Files.Add(new[] { player.QueueDir, name });
+                    if (name.Length > 13 + ".json".Length) queued.Add(name.Substring(13, name.Length - 13 - ".json".Length)); // {12-digit sequence}-{sessionId}.json
+                }
+                // A record whose session is queued too (its run stopped it as the app paused, and the OS killed it before the
+                // record's delete, which waits for a main-thread step): its queued copy stands for it, and the record goes
+                // untold, as its player's own start-up deletes it (found by p51, contract scenario
+                // overflow-stop-and-leave-killed-expired-by-another.json: the session was told expired twice).
+                foreach (var name in TrackerFiles.JsonFiles(player.RunningDir))
+                    expiry.Files.Add(queued.Contains(name.Substring(0, name.Length - ".json".Length)) ? new[] { player.RunningDir, name, "running", "queued" } : new[] { player.RunningDir, name, "running" });
             }
-            ListDropped(expiry, own); // its own, judged by another player's start-up cut short by a kill
             return expiry;
         }
 
@@ -72,7 +84,8 @@ namespace GameCampaignSdk
         }
 
         /// <summary>
-        /// Judges one listed file (folder, name, "running" for a running record, "dropped" for one judged to go before): a
+        /// Judges one listed file (folder, name, "running" for a running record, "dropped" for one judged to go before, "queued"
+        /// for a record whose session is queued too, deleted untold): a
         /// <see cref="Drop"/> when it goes, else null. One that goes is not deleted here but renamed (<see cref="DroppedFiles.Mark"/>),
         /// which fails as its delete would: the game is told of it first, then it is deleted, and a start-up killed between
         /// leaves it for the next, which tells the game again (found by p50, managed-suspend.test.ts: the files the slices
@@ -81,6 +94,11 @@ namespace GameCampaignSdk
         internal static Drop JudgeOne(Expiry expiry, string[] file)
         {
             var path = Path.Combine(file[0], file[1]);
+            if (file.Length > 3 && file[3] == "queued")
+            {
+                TrackerFiles.TryDelete(path); // one that stays is deleted by the next start-up
+                return null;
+            }
             var judgedBefore = file.Length > 3;
             Dictionary<string, object> session;
             if (file.Length > 2 && file[2] == "running")
