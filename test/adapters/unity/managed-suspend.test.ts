@@ -7,6 +7,8 @@
  * player with Run In Background on, whose frames go on without focus, sends as the network returns there.
  * csharp/ManagedStartUpPauseProbe.cs: the same checkpoint while a start-up takes in another data path's backlog or
  * deletes another player's expired one, a checkpoint writes many held sessions, or a flush deletes many answered ones.
+ * csharp/ManagedDropPauseProbe.cs: a pause (then a kill) while a drop's file work runs on the worker, its report left to
+ * a main-thread step: the next launch tells the game (DroppedFiles); an erasure deletes dropped files not yet deleted.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -106,6 +108,6 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
   });
 }
 
-it('a phone paused and killed while an overflow evicts a session or a refused session is removed: the next launch tells the game; an erasure leaves no dropped file', () => pausedWhileDropping(dropProbe(), 'jit'), 180_000);
+it('a phone paused and killed while an overflow evicts a session, a refused session is removed or a recovered one\'s record is deleted: the next launch tells the game; an erasure leaves no dropped file', () => pausedWhileDropping(dropProbe(), 'jit'), 180_000);
 
 it('mono full AOT: the same (drops at a pause)', () => pausedWhileDropping(aotProgram(dropProbe(), join(work, 'aot-drop')), 'full-aot'), 600_000);
