@@ -105,6 +105,8 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
     erasingLeftBefore: 3,
     erasedTold: ['overflow', 'erased', 'erased', 'erased'],
     erasedLeft: 0,
+    otherPathErasedTold: ['erased'],
+    otherPathLeft: 0,
   });
 }
 

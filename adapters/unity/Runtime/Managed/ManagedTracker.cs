@@ -310,6 +310,15 @@ namespace GameCampaignSdk
                 // The files of sessions dropped but not yet deleted (DroppedFiles: a kill left them): found by p51, they stayed on
                 // the device after an erasure, until some later start-up.
                 foreach (var sessionId in await IoQueue.Run(() => DroppedFiles.Erase(folder))) Dropped(sessionId, "erased", null);
+                // Those on another data path too (the adoption takes no dropped file in); one that path refuses is left, as the
+                // adoption leaves what it cannot move.
+                foreach (var other in otherFolders)
+                {
+                    List<string> erased;
+                    try { erased = await IoQueue.Run(() => DroppedFiles.Erase(other)); }
+                    catch (Exception) { continue; }
+                    foreach (var sessionId in erased) Dropped(sessionId, "erased", null);
+                }
             }
             catch (Exception error)
             {

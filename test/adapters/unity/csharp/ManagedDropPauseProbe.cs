@@ -15,14 +15,17 @@ internal static class ManagedDropPauseProbe
     private static readonly MainLoop Loop = ProbeDevice.Loop;
     private static readonly FakeRelay Relay = ProbeDevice.Relay;
     private static readonly Dictionary<string, object> Report = new Dictionary<string, object>();
+    private static string device;
 
     private static int Main(string[] args)
     {
-        ProbeDevice.Open(args[0]);
+        device = args[0];
+        ProbeDevice.Open(device);
         EvictedAtPause();
         RejectedAtPause();
         RecoveredDroppedAtPause();
         ErasedWithUndeletedDrops();
+        ErasedOnTheOtherDataPath();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -198,5 +201,31 @@ internal static class ManagedDropPauseProbe
         var left = new List<string>(Directory.GetFiles(folder.QueueDir));
         left.AddRange(Directory.GetFiles(folder.RunningDir));
         Report["erasedLeft"] = (double)left.Count;
+    }
+
+    /// <summary>
+    /// An Android phone gave this app its other data path (internal or shared storage) in an earlier run, killed while a
+    /// session it dropped was renamed and not yet deleted there (the file written here as that kill left it). This launch
+    /// has its usual path back, and the player erases their data: the dropped file on the other path goes too (told
+    /// <c>erased</c>). Before (found by p51), the adoption took no dropped file in and the erasure did not look there.
+    /// </summary>
+    private static void ErasedOnTheOtherDataPath()
+    {
+        var usual = Path.Combine(device, "erase-usual");
+        var earlier = Path.Combine(device, "erase-earlier");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "erasing-other");
+        var other = folder.Under(earlier).QueueDir;
+        Directory.CreateDirectory(other);
+        var session = Bridge.Args("sessionId", "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b", "userId", "erasing-other", "startedAt", "2026-06-01T11:00:00.000Z", "endedAt", "2026-06-01T11:00:03.000Z", "durationSeconds", 3.0);
+        File.WriteAllText(Path.Combine(other, "000000000000-0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b.json.overflow" + DroppedFiles.Suffix), Json.Serialize(session));
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", usual);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        Launch("erasing-other");
+        Loop.Run(() => GameCampaign.Init(Options("erasing-other")), "init");
+        Loop.Run(Tracker.DeleteStoredData, "erase");
+        Report["otherPathErasedTold"] = ToldOf("erasing-other");
+        Report["otherPathLeft"] = (double)Directory.GetFiles(other).Length;
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", device);
     }
 }
