@@ -8,11 +8,14 @@
 // The report and the doc model (docs/reference/) list as values only the names the built module exports
 // (scripts/type-only-exports.mjs): api-extractor compares its report with itself in temp/, this script compares
 // (or, with --local, writes) the corrected one.
+// The declarations of an entry that runs no zod (the client entries) declare no zod either
+// (scripts/plain-declarations.mjs); the report and the reference, read from api-extractor's model, keep the schemas.
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Extractor, ExtractorConfig } from '@microsoft/api-extractor';
 import { ENTRIES } from './entries.mjs';
+import { importsZod, plainDeclarations } from './plain-declarations.mjs';
 import { structuralDeclarations } from './structural-declarations.mjs';
 import { typeOnlyExports, typeOnlyModel, typeOnlyReport } from './type-only-exports.mjs';
 
@@ -61,7 +64,16 @@ for (const entry of entries) {
   // promise no other value.
   const runtime = new Set(Object.keys(await import(pathToFileURL(resolve(root, `dist/${entry.name}.js`)).href)));
   if (rollUp) {
-    const declarations = typeOnlyExports(structuralDeclarations(readFileSync(resolve(root, `dist/${entry.name}.d.ts`), 'utf8')), runtime);
+    const rolledUp = resolve(root, `dist/${entry.name}.d.ts`);
+    let declarations = typeOnlyExports(structuralDeclarations(readFileSync(rolledUp, 'utf8')), runtime);
+    // An entry whose built module graph runs no zod declares no zod either (a game then needs no zod types and
+    // no TypeScript 5.5): its schema-derived types are written out plainly, and a zod reference left fails here.
+    // The zod-typed rollup stays in build/ for test/foundation/plain-declarations.test.ts, which proves them equal.
+    if (!importsZod(resolve(root, `dist/${entry.name}.js`))) {
+      mkdirSync(resolve(root, 'build/zod-declarations'), { recursive: true });
+      writeFileSync(resolve(root, `build/zod-declarations/${entry.name}.d.ts`), declarations);
+      declarations = plainDeclarations(declarations, rolledUp);
+    }
     for (const extension of ['d.ts', 'd.cts']) writeFileSync(resolve(root, `dist/${entry.name}.${extension}`), declarations);
   }
   const modelFile = resolve(tempFolder, `${reportName}.api.json`);
