@@ -85,18 +85,6 @@ internal static class ManagedDropPauseProbe
         TrackerFiles.RefuseWrite = null;
     }
 
-    /// <summary>Slows <paramref name="operation"/> under <paramref name="dir"/> to 20 ms (a slow phone's flash); set at the first.</summary>
-    private static ManualResetEventSlim SlowDisk(string operation, string dir)
-    {
-        var reached = new ManualResetEventSlim();
-        TrackerFiles.Observer = (done, path) =>
-        {
-            if (done != operation || !path.StartsWith(dir, StringComparison.Ordinal)) return;
-            reached.Set();
-            Thread.Sleep(20);
-        };
-        return reached;
-    }
 
     /// <summary>
     /// Offline, the player's queue (maxQueue 2) holds two sessions; the player ends a third (the game's stop, not waited
@@ -113,7 +101,7 @@ internal static class ManagedDropPauseProbe
         Play(4000);
         Loop.Run(() => Tracker.Start(), "start");
         ProbeDevice.Pass(5000);
-        var evicting = SlowDisk("read", folder.QueueDir);
+        var evicting = ProbeDevice.SlowDisk("read", folder.QueueDir);
         Tracker.Stop(); // the game's, not waited for
         Loop.RunUntil(() => evicting.IsSet);
         PauseAndKill();
@@ -138,7 +126,7 @@ internal static class ManagedDropPauseProbe
         Relay.Mode = "reject";
         Relay.RejectReason = "refused by the service";
         Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
-        var removing = SlowDisk("delete", folder.QueueDir);
+        var removing = ProbeDevice.SlowDisk("delete", folder.QueueDir);
         Tracker.Flush(); // the game's own, not waited for
         Loop.RunUntil(() => removing.IsSet);
         PauseAndKill();
@@ -168,7 +156,7 @@ internal static class ManagedDropPauseProbe
         ProbeDevice.Pass(400);
         PauseAndKill();
         Launch("short");
-        var deleting = SlowDisk("delete", folder.RunningDir);
+        var deleting = ProbeDevice.SlowDisk("delete", folder.RunningDir);
         GameCampaign.Init(Options("short")); // not waited for: the start-up recovers the record
         Loop.RunUntil(() => deleting.IsSet);
         PauseAndKill();

@@ -81,21 +81,6 @@ internal static class ManagedStartUpPauseProbe
         return played;
     }
 
-    /// <summary>
-    /// Slows the file operation <paramref name="operation"/> under <paramref name="dir"/> to 20 ms (a slow phone's flash); the
-    /// event is set at the first such operation.
-    /// </summary>
-    private static ManualResetEventSlim SlowDisk(string operation, string dir)
-    {
-        var reached = new ManualResetEventSlim();
-        TrackerFiles.Observer = (done, path) =>
-        {
-            if (done != operation || !path.StartsWith(dir, StringComparison.Ordinal)) return;
-            reached.Set();
-            Thread.Sleep(20);
-        };
-        return reached;
-    }
 
     /// <summary>
     /// An Android phone gave this app the other data path (internal or shared storage) in an earlier run, which queued a
@@ -115,7 +100,7 @@ internal static class ManagedStartUpPauseProbe
         UseDataPath(usual);
         TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "adopt-pause");
-        var adopting = SlowDisk("delete", earlier);
+        var adopting = ProbeDevice.SlowDisk("delete", earlier);
         GameCampaign.Init(ProbeDevice.Options("adopt-pause")); // not waited for: the game plays while the tracker starts up
         Tracker.Start();
         ProbeDevice.MonotonicMs += 5000;
@@ -152,7 +137,7 @@ internal static class ManagedStartUpPauseProbe
         Launch();
         UseDataPath(usual);
         TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
-        var forgetting = SlowDisk("delete", marks);
+        var forgetting = ProbeDevice.SlowDisk("delete", marks);
         GameCampaign.Init(ProbeDevice.Options("marks-pause")); // not waited for: the game plays while the tracker starts up
         Tracker.Start();
         ProbeDevice.MonotonicMs += 5000;
@@ -181,7 +166,7 @@ internal static class ManagedStartUpPauseProbe
         foreach (var name in TrackerFiles.JsonFiles(folder.Under(usual).QueueDir)) File.WriteAllText(Path.Combine(marks, name + ".adopted"), "");
         Launch();
         TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
-        var deleting = SlowDisk("delete", usual);
+        var deleting = ProbeDevice.SlowDisk("delete", usual);
         GameCampaign.Init(ProbeDevice.Options("taken-pause")); // not waited for: the game plays while the tracker starts up
         Tracker.Start();
         ProbeDevice.MonotonicMs += 5000;
@@ -213,7 +198,7 @@ internal static class ManagedStartUpPauseProbe
         Loop.Run(() => Tracker.Start(), "start");
         ProbeDevice.Pass(14000);
         TrackerFiles.RefuseWrite = null;
-        var writing = SlowDisk("write", folder.QueueDir);
+        var writing = ProbeDevice.SlowDisk("write", folder.QueueDir);
         ProbeDevice.MonotonicMs += 1000;
         ManagedLifecycle.Instance.Update(); // the 15 s checkpoint: the record, then the held sessions
         Loop.RunUntil(() => writing.IsSet);
@@ -236,7 +221,7 @@ internal static class ManagedStartUpPauseProbe
         Launch();
         var gone = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "long-gone");
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "expiry-pause");
-        var expiring = SlowDisk("read", gone.QueueDir);
+        var expiring = ProbeDevice.SlowDisk("read", gone.QueueDir);
         ListenForExpired();
         GameCampaign.Init(ProbeDevice.Options("expiry-pause"));
         Tracker.Start();
@@ -308,7 +293,7 @@ internal static class ManagedStartUpPauseProbe
         Report["answeredUndeleted"] = (double)TrackerFiles.JsonFiles(folder.QueueDir).Count;
         Loop.Run(() => Tracker.Start(), "start");
         ProbeDevice.Pass(20000);
-        var deleting = SlowDisk("delete", folder.QueueDir);
+        var deleting = ProbeDevice.SlowDisk("delete", folder.QueueDir);
         Tracker.Flush(); // the game's own, not waited for
         Loop.RunUntil(() => deleting.IsSet);
         Report["answeredPausedPlayedMs"] = PauseAndKill(folder);

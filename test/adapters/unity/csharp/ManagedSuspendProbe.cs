@@ -122,13 +122,7 @@ internal static class ManagedSuspendProbe
         Init("slow-read");
         Loop.Run(() => Tracker.Start(), "start");
         ProbeDevice.Pass(20000);
-        var reading = new ManualResetEventSlim();
-        TrackerFiles.Observer = (operation, path) =>
-        {
-            if (operation != "read" || !path.StartsWith(folder.QueueDir, StringComparison.Ordinal)) return;
-            reading.Set();
-            Thread.Sleep(20); // a slow phone's flash
-        };
+        var reading = ProbeDevice.SlowDisk("read", folder.QueueDir);
         Application.Reachability = NetworkReachability.ReachableViaLocalAreaNetwork;
         ManagedLifecycle.Instance.Update(); // a frame sees the network back: the flush starts reading the backlog
         Loop.RunUntil(() => reading.IsSet);

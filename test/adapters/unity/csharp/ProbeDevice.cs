@@ -54,6 +54,22 @@ internal static class ProbeDevice
         Frame();
     }
 
+    /// <summary>
+    /// Slows the file operation <paramref name="operation"/> (TrackerFiles.Observer's names: "read", "delete", ...) under
+    /// <paramref name="dir"/> to 20 ms, a slow phone's flash; the event is set at the first such operation.
+    /// </summary>
+    internal static ManualResetEventSlim SlowDisk(string operation, string dir)
+    {
+        var reached = new ManualResetEventSlim();
+        TrackerFiles.Observer = (done, path) =>
+        {
+            if (done != operation || !path.StartsWith(dir, StringComparison.Ordinal)) return;
+            reached.Set();
+            Thread.Sleep(20);
+        };
+        return reached;
+    }
+
     private static void Frame()
     {
         ManagedLifecycle.Instance.Update();
