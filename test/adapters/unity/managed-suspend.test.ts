@@ -90,7 +90,9 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
   // dropped at start-up runs on the file worker, then a
   // kill: the next launch tells the game of the drop (before: neither the session nor its report was left, the file
   // deleted before the pause returned and the report left to a main-thread step the paused app never ran). An erasure
-  // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device).
+  // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device). Dropped
+  // files a kill left on Android's other data path are taken in, told and deleted by the start-up (before: left there,
+  // told only when Unity gave that path back).
   expect(JSON.parse(stdout)).toEqual({
     evictedQueuedAtKill: 2,
     evictedTold: ['overflow'],
@@ -107,6 +109,8 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
     erasedLeft: 0,
     otherPathErasedTold: ['erased'],
     otherPathLeft: 0,
+    otherPathDropsTold: ['overflow', 'too-short'],
+    otherPathDropsLeft: 0,
   });
 }
 

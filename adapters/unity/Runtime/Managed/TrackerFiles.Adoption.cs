@@ -72,8 +72,9 @@ namespace GameCampaignSdk
         /// <summary>
         /// Takes in what <paramref name="other"/> (this player's folder under another data path) holds, into <paramref name="own"/>
         /// (this, then <see cref="AdoptOne"/> for each listed file, then <see cref="EndAdoption"/>):
-        /// queued sessions and running records (a crashed run's, recovered by the start-up as any other), keeping their
-        /// names (queue order, session ids), and the opt-out choice when this folder has none or an older one. Nothing is
+        /// queued sessions and running records (a crashed run's, recovered by the start-up as any other) and the files of
+        /// sessions dropped there but not yet told and deleted (<see cref="DroppedFiles"/>), keeping their
+        /// names (queue order, session ids, drop reasons), and the opt-out choice when this folder has none or an older one. Nothing is
         /// taken while a run holds an alive lock there (another process of the app playing on that path: its running
         /// record would be recovered here while it goes on, its play counted twice); a later start-up takes it. Each file is
         /// copied to a temporary file here, flushed, renamed into place, then the original deleted: the two folders are
@@ -106,7 +107,14 @@ namespace GameCampaignSdk
             foreach (var dirs in new[] { new[] { other.QueueDir, own.QueueDir }, new[] { other.RunningDir, own.RunningDir } })
             {
                 List<string> names;
-                try { names = JsonFiles(dirs[0]); }
+                try
+                {
+                    names = JsonFiles(dirs[0]);
+                    // Dropped files a kill left there before the game was told (DroppedFiles): taken in as the rest, then told by
+                    // this start-up (TrackerHousekeeping.ListOthers). Found by p52: left there, they were told only when Unity
+                    // gave that path back, maybe never.
+                    names.AddRange(DroppedFiles.In(dirs[0]));
+                }
                 catch (Exception) { continue; }
                 adoption.Listed.Add(new KeyValuePair<string[], List<string>>(dirs, names));
                 foreach (var name in names) adoption.Files.Add(new[] { dirs[0], dirs[1], name });

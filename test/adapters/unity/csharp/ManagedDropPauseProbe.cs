@@ -26,6 +26,7 @@ internal static class ManagedDropPauseProbe
         RecoveredDroppedAtPause();
         ErasedWithUndeletedDrops();
         ErasedOnTheOtherDataPath();
+        AdoptedFromTheOtherDataPath();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -195,7 +196,8 @@ internal static class ManagedDropPauseProbe
     /// An Android phone gave this app its other data path (internal or shared storage) in an earlier run, killed while a
     /// session it dropped was renamed and not yet deleted there (the file written here as that kill left it). This launch
     /// has its usual path back, and the player erases their data: the dropped file on the other path goes too (told
-    /// <c>erased</c>). Before (found by p51), the adoption took no dropped file in and the erasure did not look there.
+    /// <c>erased</c>). Before (found by p51), the erasure did not look there. The file appears there after the start-up (shared
+    /// storage mounted late), as the start-up's adoption takes such files in (<see cref="AdoptedFromTheOtherDataPath"/>).
     /// </summary>
     private static void ErasedOnTheOtherDataPath()
     {
@@ -203,16 +205,50 @@ internal static class ManagedDropPauseProbe
         var earlier = Path.Combine(device, "erase-earlier");
         var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "erasing-other");
         var other = folder.Under(earlier).QueueDir;
-        Directory.CreateDirectory(other);
-        var session = Bridge.Args("sessionId", "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b", "userId", "erasing-other", "startedAt", "2026-06-01T11:00:00.000Z", "endedAt", "2026-06-01T11:00:03.000Z", "durationSeconds", 3.0);
-        File.WriteAllText(Path.Combine(other, "000000000000-0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b.json.overflow" + DroppedFiles.Suffix), Json.Serialize(session));
         Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", usual);
         TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
         Launch("erasing-other");
         Loop.Run(() => GameCampaign.Init(Options("erasing-other")), "init");
+        Directory.CreateDirectory(other);
+        var session = Bridge.Args("sessionId", "0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b", "userId", "erasing-other", "startedAt", "2026-06-01T11:00:00.000Z", "endedAt", "2026-06-01T11:00:03.000Z", "durationSeconds", 3.0);
+        File.WriteAllText(Path.Combine(other, "000000000000-0e5a4c7e-3b1f-4d2a-9c8b-7a6f5e4d3c2b.json.overflow" + DroppedFiles.Suffix), Json.Serialize(session));
         Loop.Run(Tracker.DeleteStoredData, "erase");
         Report["otherPathErasedTold"] = ToldOf("erasing-other");
         Report["otherPathLeft"] = (double)Directory.GetFiles(other).Length;
+        TrackerFiles.OtherDataPaths = dataPath => new string[0];
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", device);
+    }
+
+    /// <summary>
+    /// An Android phone gave this app its other data path in an earlier run, killed there after it renamed a queued session
+    /// it dropped (overflow) and a recovered session's record it dropped (too-short), before it told the game (the files
+    /// written there as that kill left them). This launch has its usual path back: its start-up takes them in with the
+    /// rest of that folder, tells the game of both, and deletes them. Before (found by p52), the adoption took no dropped
+    /// file in: they were told only when Unity gave that path back, maybe never.
+    /// </summary>
+    private static void AdoptedFromTheOtherDataPath()
+    {
+        var usual = Path.Combine(device, "adopt-usual");
+        var earlier = Path.Combine(device, "adopt-earlier");
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "adopting-drops");
+        var there = folder.Under(earlier);
+        Directory.CreateDirectory(there.QueueDir);
+        Directory.CreateDirectory(there.RunningDir);
+        var session = Bridge.Args("sessionId", "5b0e2f5c-8d0a-4c6e-9a53-1f2e3d4c5b6a", "userId", "adopting-drops", "startedAt", "2026-06-01T11:00:00.000Z", "endedAt", "2026-06-01T11:00:03.000Z", "durationSeconds", 3.0);
+        File.WriteAllText(Path.Combine(there.QueueDir, "000000000000-5b0e2f5c-8d0a-4c6e-9a53-1f2e3d4c5b6a.json.overflow" + DroppedFiles.Suffix), Json.Serialize(session));
+        var record = Bridge.Args("sessionId", "6c1f3a6d-9e1b-4d7f-8b64-2a3b4c5d6e7f", "userId", "adopting-drops", "startedAtMs", 1780311600000.0, "spanMs", 400.0, "playedMs", 400.0, "owner", "gone-run");
+        File.WriteAllText(Path.Combine(there.RunningDir, "6c1f3a6d-9e1b-4d7f-8b64-2a3b4c5d6e7f.json.too-short" + DroppedFiles.Suffix), Json.Serialize(record));
+        Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", usual);
+        TrackerFiles.OtherDataPaths = dataPath => dataPath == usual ? new[] { earlier } : new string[0];
+        Launch("adopting-drops");
+        Loop.Run(() => GameCampaign.Init(Options("adopting-drops")), "init");
+        var told = ToldOf("adopting-drops");
+        told.Sort((a, b) => string.CompareOrdinal((string)a, (string)b));
+        Report["otherPathDropsTold"] = told;
+        var left = new List<string>();
+        foreach (var dir in new[] { there.QueueDir, there.RunningDir, folder.Under(usual).QueueDir, folder.Under(usual).RunningDir })
+            if (Directory.Exists(dir)) left.AddRange(Directory.GetFiles(dir));
+        Report["otherPathDropsLeft"] = (double)left.Count;
         TrackerFiles.OtherDataPaths = dataPath => new string[0];
         Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", device);
     }
