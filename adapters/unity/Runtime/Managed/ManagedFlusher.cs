@@ -167,6 +167,7 @@ namespace GameCampaignSdk
         {
             var tried = new HashSet<string>();
             await queue.DeleteAnswered();
+            await queue.Indexed(); // a stop's session whose write is under way is sent too
             while (!disposed && enabled())
             {
                 var oldest = queue.Oldest(MaxItems, tried);

@@ -147,6 +147,21 @@ namespace GameCampaignSdk
             }
         }
 
+        /// <summary>The sessions whose write is under way (<see cref="Enqueue"/>): each completes once its session is in the index.</summary>
+        private readonly List<Task> indexing = new List<Task>();
+
+        /// <summary>
+        /// Completes once every session whose write was under way is in the index (written, or held in memory): a flush asked
+        /// for meanwhile lists it, as core/tracker/queue.ts indexes a session before its write ends. Found by p52
+        /// (generated.test.ts, managed-suspend.test.ts): a desktop player on a full disk who stopped and switched window in one
+        /// frame had the background flush list the queue before the refused write's continuation held the session, so
+        /// nothing was sent where JavaScript sent it.
+        /// </summary>
+        internal Task Indexed()
+        {
+            return indexing.Count == 0 ? Task.FromResult(0) : Task.WhenAll(indexing.ToArray());
+        }
+
         /// <summary>Persists one finished session (one file) and evicts the oldest over the cap. True when it was written.</summary>
         internal async Task<bool> Enqueue(Dictionary<string, object> session, double moved)
         {
@@ -161,6 +176,8 @@ namespace GameCampaignSdk
             // runs, none was done, and the next launch delivered the session JavaScript had dropped.
             var evictions = new List<Task>();
             EvictOver(1, evictions);
+            var indexed = new TaskCompletionSource<int>();
+            indexing.Add(indexed.Task);
             try { await IoQueue.Run(() => TrackerFiles.Write(path, session)); }
             catch (Exception error)
             {
@@ -170,6 +187,8 @@ namespace GameCampaignSdk
             }
             index[key] = entry;
             order.Add(key);
+            indexing.Remove(indexed.Task);
+            indexed.SetResult(0);
             // Storage took this write: it may take those it refused earlier (nothing to do while nothing is held).
             if (entry.Held == null && heldKeys.Count > 0) await PersistHeld();
             EvictOver(0, evictions); // this one, when all older ones are being sent; or what a concurrent enqueue left over
