@@ -1,9 +1,9 @@
 /**
  * The tracker contract on generated stories: fast-check draws random interleavings of FORMAT.md's steps (start, stop,
- * background, clock moves, kills, full disks, relay answers, network, opt-out, erase, several players, games and
- * environments), the TypeScript tracker plays each and what it observed becomes the story's `expect`, then the Unity
- * package's managed tracker (cs-runner, mono JIT) plays the same files: the two trackers must deliver, drop and report
- * alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
+ * a stop or a flush as the player leaves (stopAndLeave, flushAndLeave), background, clock moves, kills, full disks,
+ * relay answers, network, opt-out, erase, several players, games and environments), the TypeScript tracker plays each
+ * and what it observed becomes the story's `expect`, then the Unity package's managed tracker (cs-runner, mono JIT)
+ * plays the same files: the two trackers must deliver, drop and report alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
  * scenario file in ./scenarios once its side is fixed (storage-unwritable-first-start.json came from here).
  * A fixed seed and a few dozen stories by default; CONTRACT_GENERATED_RUNS and CONTRACT_GENERATED_SEED for more.
  * assumed: `sends` is not compared: how many retries a span holds depends on backoff's jitter (FORMAT.md, "Timers").
@@ -28,14 +28,15 @@ const POOL = [
   ...Array<Step>(8).fill({ start: {} }), ...Array<Step>(5).fill({ stop: {} }), { flush: {} }, { flush: {} },
   ...[0, 500, 1500, 5000, 5000, 16000, 16000, 31000, 61000, 200_000].map((advance) => ({ advance })),
   ...[-3_600_000, 3_600_000, -40 * 86_400_000, 40 * 86_400_000].map((clock) => ({ clock })),
-  { background: {} }, { background: {} }, { foreground: {} }, { foreground: {} }, { kill: {} }, { kill: {} }, { quit: {} },
+  { background: {} }, { background: {} }, { stopAndLeave: {} }, { stopAndLeave: {} },
+  { flushAndLeave: {} }, { flushAndLeave: {} }, { foreground: {} }, { foreground: {} }, { kill: {} }, { kill: {} }, { quit: {} },
   { network: 'offline' }, { network: 'online' }, { relay: 'accept' }, { relay: 'accept' }, { relay: 'unreachable' },
   { relay: { status: 503 } }, { relay: { status: 429, retryAfterSeconds: 5 } }, { relay: { status: 413 } }, { relay: { status: 400 } },
   { relay: { status: 401 } }, { relay: { reject: 'nope' } }, { storage: 'truncate' }, { storage: 'unwritable' }, { storage: 'writable' },
   { optOut: true }, { optOut: false }, { erase: {} },
 ] as Step[];
 
-const NEEDS_PROCESS = ['start', 'stop', 'flush', 'background', 'foreground', 'kill', 'quit', 'optOut', 'erase'];
+const NEEDS_PROCESS = ['start', 'stop', 'stopAndLeave', 'flush', 'flushAndLeave', 'background', 'foreground', 'kill', 'quit', 'optOut', 'erase'];
 /** Writes the player must see fail (opt-out, erase on a full disk: both trackers throw, as documented). */
 const NEEDS_WRITABLE = ['optOut', 'erase'];
 

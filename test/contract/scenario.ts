@@ -62,6 +62,7 @@ export type Step =
   | { optOut: boolean }
   | { optOutAndLeave: boolean }
   | { stopAndLeave: Record<string, never> }
+  | { flushAndLeave: Record<string, never> }
   | { erase: Record<string, never> }
   | { expect: Expectation };
 
@@ -92,7 +93,7 @@ export type UnityMessage = { focus: boolean } | { pause: boolean };
 const isUnityMessage = (m: unknown): m is UnityMessage => isObject(m) && Object.keys(m).length === 1 && (typeof m.focus === 'boolean' || typeof m.pause === 'boolean');
 
 /**
- * Plays the scenario's Unity messages (`background`, `optOutAndLeave`, `stopAndLeave`, `foreground` and `unity` steps; a new process starts focused and
+ * Plays the scenario's Unity messages (`background`, `optOutAndLeave`, `stopAndLeave`, `flushAndLeave`, `foreground` and `unity` steps; a new process starts focused and
  * not paused) and names the first `unity` step after which focus is lost while the game is not paused: a desktop
  * counts that as the background and a phone does not (ManagedLifecycle.cs), so no one outcome holds on every device.
  */
@@ -102,7 +103,7 @@ function unfocusedUnpausedStep(steps: unknown[]): number | undefined {
   for (const [index, step] of steps.entries()) {
     if (!isObject(step)) continue;
     if ('init' in step || 'kill' in step || 'quit' in step || 'foreground' in step) paused = unfocused = false;
-    if ('background' in step || 'optOutAndLeave' in step || 'stopAndLeave' in step) paused = unfocused = true;
+    if ('background' in step || 'optOutAndLeave' in step || 'stopAndLeave' in step || 'flushAndLeave' in step) paused = unfocused = true;
     if (!Array.isArray(step.unity)) continue;
     for (const message of step.unity as UnityMessage[]) {
       if ('focus' in message) unfocused = !message.focus;
@@ -144,7 +145,7 @@ const STEP_CHECKS: Record<string, (value: unknown) => string | undefined> = {
   optOut: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   optOutAndLeave: (v) => (typeof v === 'boolean' ? undefined : 'needs true or false'),
   expect: (v) => checkExpectation(v),
-  ...Object.fromEntries(['stop', 'stopAndLeave', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),
+  ...Object.fromEntries(['stop', 'stopAndLeave', 'flushAndLeave', 'flush', 'background', 'foreground', 'kill', 'quit', 'erase'].map((name) => [name, (v: unknown) => (isObject(v) ? undefined : 'needs {}')])),
 };
 
 function checkEnvironment(value: unknown): string | undefined {

@@ -206,6 +206,11 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
       void game.tracker.stop().catch(() => undefined);
       return running('stopAndLeave').platform.background();
     }
+    if ('flushAndLeave' in step) {
+      // In one task, as stopAndLeave: the flush's promise is left to run.
+      void game.tracker.flush().catch(() => undefined);
+      return running('flushAndLeave').platform.background();
+    }
     if ('erase' in step) return finish(game.tracker.deleteStoredData(), 'deleteStoredData()');
     await finish(game.dispose(), 'dispose()');
     current!.alive = false;

@@ -150,6 +150,11 @@ internal sealed partial class Scenario
                 GameCall();
                 Tracker.Stop(); // not awaited: the game leaves in the same frame, no main-thread turn between
                 goto case "background";
+            case "flushAndLeave":
+                Need(name);
+                GameCall();
+                Tracker.Flush(); // not awaited: the game leaves in the same frame, no main-thread turn between
+                goto case "background";
             case "background":
                 Need(name);
                 // Focus lost, then paused; on Android, Home pressed with the game's on-screen keyboard open sends the pause
