@@ -94,7 +94,8 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
   // deleted before the pause returned and the report left to a main-thread step the paused app never ran). An erasure
   // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device). Dropped
   // files a kill left on Android's other data path are taken in, told and deleted by the start-up (before: left there,
-  // told only when Unity gave that path back).
+  // told only when Unity gave that path back). Dropped files of session ids with dots or `.json` in them are told with
+  // their own id and reason (before: cut at the first `.json`, told as `s` with reason `json.too-short`).
   expect(JSON.parse(stdout)).toEqual({
     evictedQueuedAtKill: 2,
     evictedTold: ['overflow'],
@@ -113,6 +114,8 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
     otherPathLeft: 0,
     otherPathDropsTold: ['overflow', 'too-short'],
     otherPathDropsLeft: 0,
+    oddNamesTold: ['a.b.c too-short', 's.json too-short'],
+    oddNamesLeft: 0,
   });
 }
 

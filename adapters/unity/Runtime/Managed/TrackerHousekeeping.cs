@@ -103,7 +103,7 @@ namespace GameCampaignSdk
             Dictionary<string, object> session;
             if (file.Length > 2 && file[2] == "running")
             {
-                var sessionId = file[1].Substring(0, file[1].IndexOf(".json", StringComparison.Ordinal));
+                var sessionId = file[1].Substring(0, DroppedFiles.JsonAt(file[1]));
                 var record = TrackerFiles.Read(path, node => RunningRecord.FromJson(node, sessionId), expiry.SetAside);
                 if (record == null) return null;
                 session = record.ToSession();

@@ -27,6 +27,7 @@ internal static class ManagedDropPauseProbe
         ErasedWithUndeletedDrops();
         ErasedOnTheOtherDataPath();
         AdoptedFromTheOtherDataPath();
+        OddNamesLeftDropped();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -47,9 +48,12 @@ internal static class ManagedDropPauseProbe
 
     /// <summary>Every drop told to the game, over all launches: "{player} {reason}".</summary>
     private static readonly List<string> Told = new List<string>();
+    /// <summary>The session id of every drop told, over all launches.</summary>
+    private static readonly List<string> ToldIds = new List<string>();
 
     private static void OnDropped(DroppedEvent dropped)
     {
+        ToldIds.Add(dropped.SessionId);
         Told.Add((dropped.Session == null ? player : dropped.Session.UserId) + " " + dropped.Reason);
     }
 
@@ -251,5 +255,29 @@ internal static class ManagedDropPauseProbe
         Report["otherPathDropsLeft"] = (double)left.Count;
         TrackerFiles.OtherDataPaths = dataPath => new string[0];
         Environment.SetEnvironmentVariable("GAME_CAMPAIGN_PERSISTENT_DATA_PATH", device);
+    }
+
+    /// <summary>
+    /// A kill left two dropped running records whose names this SDK does not write (the contract's <c>storage rename</c>:
+    /// a file renamed by hand or by another tool): a session id with dots and one holding <c>.json</c>. The start-up tells
+    /// each with its own id and its reason. Before (found by p52), the name was cut at its first <c>.json</c>: the second
+    /// was told as session <c>s</c> with the reason <c>json.too-short</c> (a reason no game knows).
+    /// </summary>
+    private static void OddNamesLeftDropped()
+    {
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "odd-names");
+        Directory.CreateDirectory(folder.RunningDir);
+        foreach (var id in new[] { "a.b.c", "s.json" })
+        {
+            var record = Bridge.Args("userId", "odd-names", "startedAtMs", 1780311600000.0, "spanMs", 400.0, "playedMs", 400.0, "owner", "gone-run");
+            File.WriteAllText(Path.Combine(folder.RunningDir, id + ".json.too-short" + DroppedFiles.Suffix), Json.Serialize(record));
+        }
+        var first = ToldIds.Count;
+        Launch("odd-names");
+        Loop.Run(() => GameCampaign.Init(Options("odd-names")), "init");
+        var told = new List<object>();
+        for (var i = first; i < ToldIds.Count; i++) told.Add(ToldIds[i] + " " + Told[i].Substring(Told[i].IndexOf(' ') + 1));
+        Report["oddNamesTold"] = told;
+        Report["oddNamesLeft"] = (double)Directory.GetFiles(folder.RunningDir).Length;
     }
 }
