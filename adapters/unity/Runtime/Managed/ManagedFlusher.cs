@@ -42,6 +42,14 @@ namespace GameCampaignSdk
         /// <summary>Recalls the request in flight at <see cref="Dispose"/> (core/tracker/flusher.ts's <c>abort</c>).</summary>
         private readonly CancellationTokenSource abort = new CancellationTokenSource();
         private Task running;
+        /// <summary>
+        /// The queue writes under way when the last flush was asked for (<see cref="SessionQueue.Indexed"/>): its drain sends
+        /// their sessions too, as core/tracker/queue.ts indexes a session before its write ends (found by p52: a stop just
+        /// before the background flush on a full disk was not sent). Not the writes asked for later: a paused phone's
+        /// background flush runs on resume, and a session the resume ends (a background time-out) is not its to send, as
+        /// JavaScript's background flush, done in the background, did not send it (contract scenario background-timeout.json).
+        /// </summary>
+        private Task writesAsked = Task.FromResult(0);
         private bool again;
         private int attempt;
         /// <summary>The network's return skipped the backoff since the relay last answered: the next returns wait it out.</summary>
@@ -84,10 +92,12 @@ namespace GameCampaignSdk
             if (exclusive != null) return AfterExclusive(exclusive, trigger);
             if (running != null)
             {
+                writesAsked = queue.Indexed();
                 again = true;
                 return running;
             }
             if (!MayStart(trigger)) return Task.FromResult(0);
+            writesAsked = queue.Indexed();
             var run = Run();
             if (!run.IsCompleted) running = run; // a drain that finished at once has already cleared `running`
             return run;
@@ -167,7 +177,7 @@ namespace GameCampaignSdk
         {
             var tried = new HashSet<string>();
             await queue.DeleteAnswered();
-            await queue.Indexed(); // a stop's session whose write is under way is sent too
+            await writesAsked;
             while (!disposed && enabled())
             {
                 var oldest = queue.Oldest(MaxItems, tried);

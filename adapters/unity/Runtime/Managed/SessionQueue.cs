@@ -151,8 +151,8 @@ namespace GameCampaignSdk
         private readonly List<Task> indexing = new List<Task>();
 
         /// <summary>
-        /// Completes once every session whose write was under way is in the index (written, or held in memory): a flush asked
-        /// for meanwhile lists it, as core/tracker/queue.ts indexes a session before its write ends. Found by p52
+        /// Completes once every session whose write is under way now is in the index (written, or held in memory): a flush asked
+        /// for now lists it (<see cref="ManagedFlusher"/>), as core/tracker/queue.ts indexes a session before its write ends. Found by p52
         /// (generated.test.ts, managed-suspend.test.ts): a desktop player on a full disk who stopped and switched window in one
         /// frame had the background flush list the queue before the refused write's continuation held the session, so
         /// nothing was sent where JavaScript sent it.
