@@ -95,7 +95,8 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
   // deletes the files of drops whose deletes storage refused (before: the dropped file stayed on the device). Dropped
   // files a kill left on Android's other data path are taken in, told and deleted by the start-up (before: left there,
   // told only when Unity gave that path back). Dropped files of session ids with dots or `.json` in them are told with
-  // their own id and reason (before: cut at the first `.json`, told as `s` with reason `json.too-short`).
+  // their own id and reason (before: cut at the first `.json`, told as `s` with reason `json.too-short`). A second copy of
+  // a desktop game leaves the drops the first copy's live run is telling (before: told by both).
   expect(JSON.parse(stdout)).toEqual({
     evictedQueuedAtKill: 2,
     evictedTold: ['overflow'],
@@ -116,6 +117,10 @@ function pausedWhileDropping(exe: string, mode: 'jit' | 'full-aot'): void {
     otherPathDropsLeft: 0,
     oddNamesTold: ['a.b.c too-short', 's.json too-short'],
     oddNamesLeft: 0,
+    liveCopyToldBySecond: [],
+    liveCopyLeft: 1,
+    goneCopyTold: ['overflow'],
+    goneCopyLeft: 0,
   });
 }
 

@@ -8,12 +8,13 @@ namespace GameCampaignSdk
 {
     /// <summary>
     /// How a stored session the tracker drops leaves the disk so that a kill cannot lose its report: the file is renamed
-    /// <c>{name}.{reason}.dropped</c> on the file worker (<see cref="Mark"/>), the game is told <c>dropped</c> on the main
-    /// thread, then the renamed file is deleted (<see cref="DeleteTold"/>). Unity runs no main-thread step while the app is
+    /// <c>{name}.{reason}.{run}.dropped</c> on the file worker (<see cref="Mark"/>; <c>{run}</c> the tracker run that tells it),
+    /// the game is told <c>dropped</c> on the main thread, then the renamed file is deleted (<see cref="DeleteTold"/>). Unity runs no main-thread step while the app is
     /// paused, and the OS may kill it there: a file deleted before the game was told took its report with it (found by p50
     /// for other players' expiry, by p51 for overflow and the relay's refusals, managed-suspend.test.ts). A start-up tells the
-    /// game of every dropped file a kill left (<see cref="TrackerHousekeeping.ListOthers"/>), so each drop is told at least
-    /// once and at most twice (a kill after the tell, before the delete). One mechanism for every drop of a stored session:
+    /// game of every dropped file a kill left (<see cref="TrackerHousekeeping.ListOthers"/>), each taken for its own run first
+    /// (<see cref="Claim"/>: one whose run still lives is that run's to tell), so each drop is told at least once and at most
+    /// twice (a kill after the tell, before the delete), also with two copies of a desktop game on one folder. One mechanism for every drop of a stored session:
     /// expiry (TrackerHousekeeping), overflow (SessionQueue.Evict) and the relay's answers (ManagedFlusher.Drop).
     /// </summary>
     internal static class DroppedFiles
@@ -22,14 +23,47 @@ namespace GameCampaignSdk
         internal const string Suffix = ".dropped";
 
         /// <summary>
-        /// Renames <paramref name="path"/> to its dropped name, failing as its delete would (a read-only folder); the new
-        /// path, or null when the file is not there (another copy of the game sent it meanwhile, or it was held in memory).
+        /// The dropped name of <paramref name="path"/> (a session's <c>.json</c> file): <c>{path}.{reason}.{run}.dropped</c>,
+        /// <paramref name="run"/> the tracker run that tells the game (<see cref="AliveLock"/>). Found by p52
+        /// (ManagedDropPauseProbe LiveRunsDrops): without it, a second copy of a desktop game starting on the same folder told
+        /// the game of a drop the first copy was telling (and again of a leftover the first copy's start-up was telling).
         /// </summary>
-        internal static string Mark(string path, string reason)
+        internal static string MarkedPath(string path, string reason, string run)
+        {
+            return path + "." + reason + (run == null ? "" : "." + run) + Suffix;
+        }
+
+        /// <summary>
+        /// Renames <paramref name="path"/> to its dropped name (<see cref="MarkedPath"/>), failing as its delete would (a
+        /// read-only folder); the new path, or null when the file is not there (another copy of the game sent it meanwhile,
+        /// or it was held in memory).
+        /// </summary>
+        internal static string Mark(string path, string reason, string run)
         {
             if (!File.Exists(path)) return null;
-            var target = path + "." + reason + Suffix;
+            var target = MarkedPath(path, reason, run);
             TrackerFiles.Rename(path, target);
+            return target;
+        }
+
+        /// <summary>
+        /// Takes a dropped file a start-up found (<paramref name="name"/> in <paramref name="player"/>'s folder) for this run
+        /// (<paramref name="run"/>) to tell: renamed to this run's name, so another copy of the game on this folder, which
+        /// finds it marked by a live run, leaves it. Null when it is not this run's to tell: the run that marked it still
+        /// holds its lock (it tells the game itself; this run too, whose own drop a failed delete left), or another start-up
+        /// took it first (the file gone). A file that cannot be
+        /// renamed (a read-only folder) is told as it is (told again by later start-ups, as its delete fails too).
+        /// assumed: the lock looked for is in the folder of the file's own player; another player's run telling it (its
+        /// start-up judging other players) is not seen, so two players' copies starting at once may both tell it.
+        /// </summary>
+        internal static string Claim(PlayerFolder player, string dir, string name, string reason, string run)
+        {
+            var path = Path.Combine(dir, name);
+            var marker = MarkerOf(name);
+            if (marker != null && (marker == run || AliveLock.Holds(player, marker))) return null; // this run's own is told by this run
+            var target = MarkedPath(Path.Combine(dir, name.Substring(0, JsonAt(name) + ".json".Length)), reason, run);
+            try { TrackerFiles.Rename(path, target); }
+            catch (Exception) { return File.Exists(path) ? path : null; }
             return target;
         }
 
@@ -54,6 +88,21 @@ namespace GameCampaignSdk
         /// again).
         /// </summary>
         internal static string ReasonOf(string name)
+        {
+            var parts = PartsOf(name);
+            return parts == null ? null : parts.Split('.')[0];
+        }
+
+        /// <summary>The run a dropped file's name holds (<see cref="MarkedPath"/>); null for names before p52.</summary>
+        internal static string MarkerOf(string name)
+        {
+            var parts = PartsOf(name);
+            var dot = parts == null ? -1 : parts.IndexOf('.');
+            return dot < 0 ? null : parts.Substring(dot + 1);
+        }
+
+        /// <summary>What a dropped file's name holds between its <c>.json.</c> and <c>.dropped</c> (<c>{reason}</c> or <c>{reason}.{run}</c>); null when nothing.</summary>
+        private static string PartsOf(string name)
         {
             var json = JsonAt(name) + ".json".Length;
             var end = name.Length - Suffix.Length;

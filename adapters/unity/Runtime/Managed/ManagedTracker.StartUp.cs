@@ -116,7 +116,7 @@ namespace GameCampaignSdk
         private async Task ExpireOtherPlayers()
         {
             var oldest = DeviceClock.NowMs() - 30 * 86400000.0;
-            var expiry = await IoQueue.Run(() => TrackerHousekeeping.ListOthers(folder, oldest));
+            var expiry = await IoQueue.Run(() => TrackerHousekeeping.ListOthers(folder, oldest, runId));
             // A file a job, in slices: a pause's checkpoint asked for meanwhile waits for one slice, not for a long backlog. What
             // a slice judged to go (renamed: DroppedFiles) is told to the game before its files are deleted
             // (in slices too): a kill at any point deletes nothing the game was not told of (a kill after a slice, before the

@@ -67,8 +67,8 @@ namespace GameCampaignSdk
             optedOut = settings.OptOut;
             // First on the IoQueue, which runs its jobs in order: no record of this run is written before its lock is held.
             aliveLock = IoQueue.Run(() => AliveLock.Take(folder, runId));
-            running = new RunningStore(folder, StorageError);
-            queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)), ReportSetAside);
+            running = new RunningStore(folder, StorageError, runId);
+            queue = new SessionQueue(folder, settings.MaxQueue, Dropped, StorageError, sessionId => Track(running.Remove(sessionId)), ReportSetAside, runId);
             flusher = new ManagedFlusher(sdk, queue, watch.Moved, () => !starting && !optedOut, ReportSetAside, SyncChoice);
             inBackground = ManagedLifecycle.Instance.InBackground;
             watch.Background(inBackground);

@@ -17,11 +17,14 @@ namespace GameCampaignSdk
     {
         private readonly PlayerFolder folder;
         private readonly Action<Exception> storageError;
+        /// <summary>The tracker run whose drops this store marks (<see cref="DroppedFiles.MarkedPath"/>).</summary>
+        private readonly string run;
 
-        internal RunningStore(PlayerFolder folder, Action<Exception> storageError)
+        internal RunningStore(PlayerFolder folder, Action<Exception> storageError, string run = null)
         {
             this.folder = folder;
             this.storageError = storageError;
+            this.run = run;
         }
 
         private string PathOf(string sessionId) { return Path.Combine(folder.RunningDir, sessionId + ".json"); }
@@ -48,7 +51,7 @@ namespace GameCampaignSdk
                 await IoQueue.Run(() =>
                 {
                     if (dropReason == null) TrackerFiles.Delete(path);
-                    else DroppedFiles.Mark(path, dropReason);
+                    else DroppedFiles.Mark(path, dropReason, run);
                 });
             }
             catch (Exception error)
@@ -62,7 +65,7 @@ namespace GameCampaignSdk
         /// <summary>Deletes the record <see cref="Remove"/> renamed for <paramref name="reason"/>, once the game was told (a failed delete: told again at the next start-up).</summary>
         internal Task DeleteDropped(string sessionId, string reason)
         {
-            var marked = PathOf(sessionId) + "." + reason + DroppedFiles.Suffix;
+            var marked = DroppedFiles.MarkedPath(PathOf(sessionId), reason, run);
             return IoQueue.Run(() => DroppedFiles.DeleteTold(marked));
         }
 

@@ -44,6 +44,7 @@ namespace GameCampaignSdk
         private readonly Action<string> leftMemory;
         /// <summary>Hears the path of each damaged file an eviction set aside (the tracker reports it).</summary>
         private readonly Action<string> setAside;
+        private readonly string run;
         /// <summary>Queued sessions by file name.</summary>
         private readonly Dictionary<string, Entry> index = new Dictionary<string, Entry>(StringComparer.Ordinal);
         /// <summary>File names oldest first (names sort by their sequence number); names no longer in the index are skipped and compacted away.</summary>
@@ -63,8 +64,10 @@ namespace GameCampaignSdk
         /// <param name="dropped">(sessionId, reason, session) of a session evicted by overflow.</param>
         /// <param name="leftMemory">the id of a held session leaving the queue (its running record may go).</param>
         /// <param name="setAside">the path of a damaged file an eviction set aside.</param>
-        internal SessionQueue(PlayerFolder folder, int maxSize, Action<string, string, Dictionary<string, object>> dropped, Action<Exception> storageError, Action<string> leftMemory, Action<string> setAside)
+        /// <param name="run">the tracker run whose drops this queue marks (<see cref="DroppedFiles.MarkedPath"/>).</param>
+        internal SessionQueue(PlayerFolder folder, int maxSize, Action<string, string, Dictionary<string, object>> dropped, Action<Exception> storageError, Action<string> leftMemory, Action<string> setAside, string run = null)
         {
+            this.run = run;
             this.setAside = setAside;
             this.folder = folder;
             this.maxSize = maxSize;
@@ -239,7 +242,7 @@ namespace GameCampaignSdk
                 {
                     var read = TrackerFiles.Read(path, QueuedFile, damaged);
                     gone = read == null;
-                    if (!gone) marked = DroppedFiles.Mark(path, "overflow");
+                    if (!gone) marked = DroppedFiles.Mark(path, "overflow", run);
                     return read;
                 });
                 foreach (var aside in damaged) setAside(aside);
@@ -442,7 +445,7 @@ namespace GameCampaignSdk
                 try
                 {
                     if (dropReason == null) TrackerFiles.Delete(Path.Combine(folder.QueueDir, key));
-                    else DroppedFiles.Mark(Path.Combine(folder.QueueDir, key), dropReason);
+                    else DroppedFiles.Mark(Path.Combine(folder.QueueDir, key), dropReason, run);
                     return true;
                 }
                 catch (Exception error)
@@ -469,7 +472,7 @@ namespace GameCampaignSdk
         /// <summary>Deletes the file of a session <see cref="Remove"/> dropped for <paramref name="reason"/>, once the game was told (a failed delete: told again at the next start-up).</summary>
         internal Task DeleteDropped(string key, string reason)
         {
-            var marked = Path.Combine(folder.QueueDir, key) + "." + reason + DroppedFiles.Suffix;
+            var marked = DroppedFiles.MarkedPath(Path.Combine(folder.QueueDir, key), reason, run);
             return IoQueue.Run(() => DroppedFiles.DeleteTold(marked));
         }
 

@@ -17,6 +17,10 @@ namespace GameCampaignSdk
         internal sealed class Expiry
         {
             internal readonly double OldestMs;
+            /// <summary>The tracker run judging: its drops are marked with it (<see cref="DroppedFiles.MarkedPath"/>).</summary>
+            internal readonly string Run;
+            /// <summary>The player of each folder whose dropped files are listed (whose runs' locks say who tells them: <see cref="DroppedFiles.Claim"/>).</summary>
+            internal readonly Dictionary<string, PlayerFolder> Players = new Dictionary<string, PlayerFolder>(StringComparer.Ordinal);
             /// <summary>Folder, name, and "running" for a running record: dropped files first, then each player's queue oldest first and its records.</summary>
             internal readonly List<string[]> Files = new List<string[]>();
             internal readonly List<string> SetAside = new List<string>();
@@ -24,9 +28,10 @@ namespace GameCampaignSdk
             /// <summary>The queue folders where a session young enough was found.</summary>
             internal readonly HashSet<string> Young = new HashSet<string>(StringComparer.Ordinal);
 
-            internal Expiry(double oldestMs)
+            internal Expiry(double oldestMs, string run)
             {
                 OldestMs = oldestMs;
+                Run = run;
             }
         }
 
@@ -42,9 +47,9 @@ namespace GameCampaignSdk
         /// game, then deleted (<see cref="DroppedFiles.DeleteTold"/>); the tracker runs both in slices of file jobs (<see cref="IoQueue.RunEach"/>): found by p49 (managed-suspend.test.ts), another player's
         /// 400 expired sessions judged in one file job held a pause's checkpoint past its 1 s wait.
         /// </summary>
-        internal static Expiry ListOthers(PlayerFolder own, double oldestMs)
+        internal static Expiry ListOthers(PlayerFolder own, double oldestMs, string run = null)
         {
-            var expiry = new Expiry(oldestMs);
+            var expiry = new Expiry(oldestMs, run);
             // What a kill left dropped and untold first (its own too: dropped by its run, or judged by another player's start-up):
             // decided before anything judged now, told before it, as the run the kill cut short would have told it.
             ListDropped(expiry, own);
@@ -71,6 +76,8 @@ namespace GameCampaignSdk
         /// <summary>Adds <paramref name="player"/>'s dropped files (<see cref="DroppedFiles"/>) a kill left before the game was told.</summary>
         private static void ListDropped(Expiry expiry, PlayerFolder player)
         {
+            expiry.Players[player.QueueDir] = player;
+            expiry.Players[player.RunningDir] = player;
             foreach (var name in DroppedFiles.In(player.QueueDir)) expiry.Files.Add(new[] { player.QueueDir, name, "queued", "dropped" });
             foreach (var name in DroppedFiles.In(player.RunningDir)) expiry.Files.Add(new[] { player.RunningDir, name, "running", "dropped" });
         }
@@ -115,8 +122,14 @@ namespace GameCampaignSdk
                 if (session == null) return null;
             }
             var reason = Judge(session, expiry.OldestMs);
-            // As judged then (its name says why; p50's names did not: judged again, expired if a clock moved back since).
-            if (judgedBefore) return new Drop { Reason = DroppedFiles.ReasonOf(file[1]) ?? reason ?? "expired", Session = session, Path = path };
+            if (judgedBefore)
+            {
+                // As judged then (its name says why; p50's names did not: judged again, expired if a clock moved back since),
+                // told by this run only once it took the file (another copy of the game may be telling it).
+                var why = DroppedFiles.ReasonOf(file[1]) ?? reason ?? "expired";
+                var taken = DroppedFiles.Claim(expiry.Players[file[0]], file[0], file[1], why, expiry.Run);
+                return taken == null ? null : new Drop { Reason = why, Session = session, Path = taken };
+            }
             if (reason == null)
             {
                 if (file.Length == 2) expiry.Young.Add(file[0]);
@@ -124,7 +137,7 @@ namespace GameCampaignSdk
             }
             // One whose rename fails (a read-only folder) is kept, not dropped: the next start-up tries again.
             string marked;
-            try { marked = DroppedFiles.Mark(path, reason); }
+            try { marked = DroppedFiles.Mark(path, reason, expiry.Run); }
             catch (Exception error)
             {
                 expiry.Refused.Add(error);

@@ -28,6 +28,7 @@ internal static class ManagedDropPauseProbe
         ErasedOnTheOtherDataPath();
         AdoptedFromTheOtherDataPath();
         OddNamesLeftDropped();
+        LiveRunsDrops();
         Console.WriteLine(Json.Serialize(Report));
         return ProbeExit.Now(0);
     }
@@ -279,5 +280,39 @@ internal static class ManagedDropPauseProbe
         for (var i = first; i < ToldIds.Count; i++) told.Add(ToldIds[i] + " " + Told[i].Substring(Told[i].IndexOf(' ') + 1));
         Report["oddNamesTold"] = told;
         Report["oddNamesLeft"] = (double)Directory.GetFiles(folder.RunningDir).Length;
+    }
+
+    /// <summary>
+    /// A desktop game started twice on one folder: the first copy (its run's lock held) has renamed a
+    /// session it dropped (overflow) and is about to tell its game. The second copy starts: it leaves that file to the first
+    /// copy. Once the first copy is gone (killed before its tell), the next start-up tells it. Before (found by p52), every
+    /// start-up told every dropped file it found, so the drop was told by both copies (and the name, which now holds the run,
+    /// was told with the reason <c>overflow.{run}</c>).
+    /// </summary>
+    private static void LiveRunsDrops()
+    {
+        var folder = PlayerFolder.For("ck_g1_sandbox", "sandbox", true, "two-copies");
+        Directory.CreateDirectory(folder.QueueDir);
+        var session = Bridge.Args("sessionId", "7d2a4b7e-0f2c-4e8a-9b75-3c4d5e6f7a8b", "userId", "two-copies", "startedAt", "2026-06-01T11:00:00.000Z", "endedAt", "2026-06-01T11:00:03.000Z", "durationSeconds", 3.0);
+        // The first copy's lock: its file, locked by that process (POSIX record locks are per process, so one lock taken in
+        // this process would not stop it: the first copy's lock refuses as another process's does).
+        Directory.CreateDirectory(folder.AliveDir);
+        var firstCopyLock = Path.Combine(folder.AliveDir, "firstCopyRun.lock");
+        File.WriteAllBytes(firstCopyLock, new byte[0]);
+        AliveLock.LockRegion = stream =>
+        {
+            if (stream.Name == firstCopyLock) throw new IOException("Resource temporarily unavailable");
+            stream.Lock(0, 1);
+        };
+        File.WriteAllText(Path.Combine(folder.QueueDir, "000000000000-7d2a4b7e-0f2c-4e8a-9b75-3c4d5e6f7a8b.json.overflow.firstCopyRun" + DroppedFiles.Suffix), Json.Serialize(session));
+        Launch("two-copies");
+        Loop.Run(() => GameCampaign.Init(Options("two-copies")), "init");
+        Report["liveCopyToldBySecond"] = ToldOf("two-copies");
+        Report["liveCopyLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
+        AliveLock.LockRegion = stream => stream.Lock(0, 1); // the first copy killed: its lock free, its file left
+        Launch("two-copies");
+        Loop.Run(() => GameCampaign.Init(Options("two-copies")), "init");
+        Report["goneCopyTold"] = ToldOf("two-copies");
+        Report["goneCopyLeft"] = (double)Directory.GetFiles(folder.QueueDir).Length;
     }
 }
