@@ -1,0 +1,34 @@
+// (b) NetworkFirst with an offline fallback for every failed request, as Workbox's "comprehensive fallbacks" recipe
+// (https://developer.chrome.com/docs/workbox/managing-fallback-responses: `setCatchHandler` answers any route that
+// failed) written without its `request.destination` test: the common mistake that answers a failed POST too.
+// `?fallback=page` (default): the cached page, `200 text/html`; `empty`: an empty 200; `503`: a synthetic 503;
+// `error`: `Response.error()`.
+// `?rule` adds the guide's rule (docs/guides/browser.md, "Service workers"): the relay's requests are let through.
+const params = new URL(self.location.href).searchParams;
+const fallback = params.get('fallback') ?? 'page';
+const letRelayThrough = params.has('rule');
+const CACHE = 'pages';
+self.addEventListener('install', (event) => event.waitUntil(caches.open(CACHE).then((cache) => cache.add('/')).then(() => self.skipWaiting())));
+self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
+self.addEventListener('fetch', (event) => {
+  const { request } = event;
+  if (letRelayThrough && new URL(request.url).pathname.startsWith('/campaign/')) return;
+  event.respondWith(
+    fetch(request)
+      .then(async (response) => {
+        // NetworkFirst caches what the network answered (a GET: the Cache API refuses other methods).
+        if (request.method === 'GET' && response.ok) await (await caches.open(CACHE)).put(request, response.clone());
+        return response;
+      })
+      .catch(async () => {
+        if (request.method === 'GET') {
+          const cached = await caches.match(request);
+          if (cached) return cached;
+        }
+        if (fallback === '503') return new Response('offline', { status: 503, headers: { 'content-type': 'text/plain' } });
+        if (fallback === 'error') return Response.error();
+        if (fallback === 'empty') return new Response(null, { status: 200 });
+        return (await caches.match('/')) ?? Response.error();
+      }),
+  );
+});
