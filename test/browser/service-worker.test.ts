@@ -39,8 +39,10 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
 
   beforeAll(async () => {
     const page: [string, string] = ['text/html', '<!doctype html><title>game</title>'];
+    // The rule exactly as docs/guides/browser.md ("Service workers") writes it, which a worker loaded with `?rule` imports first.
+    const rule = /```js\n(\/\/ Your relay's mount URL[\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))![1]!;
     const workers = Object.fromEntries(WORKERS.map((name) => [`/sw-${name}.js`, ['text/javascript', readFileSync(join(import.meta.dirname, 'service-workers', `${name}.js`), 'utf8')]]));
-    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')], ...workers };
+    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')], ...workers, '/sw-rule.js': ['text/javascript', rule] };
     ({ server, origin } = await serveGame(files, (req, res) => {
       if (relayDown) return void req.socket.destroy();
       let body = '';

@@ -4,8 +4,9 @@
 // request is sent again, the same URL, headers and body, when a `sync` event comes (the browser decides when:
 // even after the player left the game) or, without Background Sync, when the worker next starts. Here the test
 // posts `replay` in place of the `sync` event, which a test cannot time; `stored` answers how many wait.
-// `?rule` adds the guide's rule (docs/guides/browser.md, "Service workers"): the relay's requests are let through.
-const letRelayThrough = new URL(self.location.href).searchParams.has('rule');
+// `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
+// requests go to the network untouched.
+if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
 /** The queue, in memory: the worker stays alive for the tests' few seconds (Workbox keeps it in IndexedDB). */
 const queue = [];
 self.addEventListener('install', () => self.skipWaiting());
@@ -13,7 +14,6 @@ self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim(
 self.addEventListener('fetch', (event) => {
   const { request } = event;
   if (request.method !== 'POST') return;
-  if (letRelayThrough && new URL(request.url).pathname.startsWith('/campaign/')) return;
   const stored = request.clone();
   event.respondWith(
     fetch(request).catch(async (error) => {

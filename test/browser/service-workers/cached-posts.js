@@ -3,14 +3,14 @@
 // such workers key the answer by its URL, as the Workbox docs warn against
 // (https://developer.chrome.com/docs/workbox/caching-strategies-overview: only GET requests can be cached). Every
 // later POST to that URL gets the first one's answer, without reaching the network.
-// `?rule` adds the guide's rule (docs/guides/browser.md, "Service workers"): the relay's requests are let through.
-const letRelayThrough = new URL(self.location.href).searchParams.has('rule');
+// `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
+// requests go to the network untouched.
+if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
 const CACHE = 'answers';
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  if (letRelayThrough && new URL(request.url).pathname.startsWith('/campaign/')) return;
   event.respondWith(
     (async () => {
       const cache = await caches.open(CACHE);

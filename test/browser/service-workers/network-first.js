@@ -3,16 +3,16 @@
 // failed) written without its `request.destination` test: the common mistake that answers a failed POST too.
 // `?fallback=page` (default): the cached page, `200 text/html`; `empty`: an empty 200; `503`: a synthetic 503;
 // `error`: `Response.error()`.
-// `?rule` adds the guide's rule (docs/guides/browser.md, "Service workers"): the relay's requests are let through.
+// `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
+// requests go to the network untouched.
+if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
 const params = new URL(self.location.href).searchParams;
 const fallback = params.get('fallback') ?? 'page';
-const letRelayThrough = params.has('rule');
 const CACHE = 'pages';
 self.addEventListener('install', (event) => event.waitUntil(caches.open(CACHE).then((cache) => cache.add('/')).then(() => self.skipWaiting())));
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));
 self.addEventListener('fetch', (event) => {
   const { request } = event;
-  if (letRelayThrough && new URL(request.url).pathname.startsWith('/campaign/')) return;
   event.respondWith(
     fetch(request)
       .then(async (response) => {
