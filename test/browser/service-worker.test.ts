@@ -12,6 +12,7 @@ import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { serveGame, type GameFiles } from '../helpers/game-server.js';
 import { storedKeys } from '../helpers/chromium-game.js';
+import { edit } from '../helpers/guide-code.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const WORKERS = ['pass-through', 'network-first', 'cached-posts', 'background-sync'] as const;
@@ -42,7 +43,7 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
     // The rule exactly as docs/guides/browser.md ("Service workers") writes it, which a worker loaded with `?rule` imports first.
     const rule = /```js\n(\/\/ Your relay's mount URL[\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))![1]!;
     const workers = Object.fromEntries(WORKERS.map((name) => [`/sw-${name}.js`, ['text/javascript', readFileSync(join(import.meta.dirname, 'service-workers', `${name}.js`), 'utf8')]]));
-    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')], ...workers, '/sw-rule.js': ['text/javascript', rule] };
+    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')], ...workers, '/sw-rule.js': ['text/javascript', rule], '/sw-rule-listener.js': ['text/javascript', edit(rule, 'if (event.addRoutes)', 'if (false)')] };
     ({ server, origin } = await serveGame(files, (req, res) => {
       if (relayDown) return void req.socket.destroy();
       let body = '';
@@ -132,6 +133,7 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
     ['network-first', ''],
     ['background-sync', ''],
     ['cached-posts', 'rule'],
+    ['cached-posts', 'rule=listener'],
   ] as const)('%s %s: the tab closed mid-level, the exit goes through the worker: recorded once, and a next visit sends nothing new', async (worker, query) => {
     const page = await gamePage(worker, query);
     const first = await playLevel(page);
@@ -226,6 +228,7 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
   it.each([
     ['background-sync', '', 'moved by the 3 s it waited'],
     ['background-sync', 'rule', 'not moved'],
+    ['background-sync', 'rule=listener', 'not moved'],
   ] as const)('%s %s: offline 3 s, then the sync event comes before the game flushes again: the session recorded once, its times %s', async (worker, query, moved) => {
     const page = await gamePage(worker, query);
     const sessionId = await playLevel(page);

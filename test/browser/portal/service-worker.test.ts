@@ -46,6 +46,11 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: service workers', 
     await endPlay(playing, () => closeTab(chromium.context, tab.page));
     await untilCount(() => alpha.recorded(player).length, 3);
     expect(alpha.recorded(player).map((session) => session.sessionId).sort()).toEqual([...levels.map((level) => level.sessionId), playing.sessionId].sort());
+    // The portal's worker leaves with its story: the next stories' portal pages are not controlled.
+    const page = await chromium.context.newPage();
+    await page.goto(`${sites.origin('portal')}/`);
+    await page.evaluate(async () => Promise.all((await navigator.serviceWorker.getRegistrations()).map((registration) => registration.unregister())));
+    await page.close();
   });
 
   it.each([
@@ -60,7 +65,9 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: service workers', 
     sites.workers['cdn/sw-rule.js'] = edit(GUIDE_RULE, "new URL('/campaign/', self.location.origin).href", JSON.stringify(relay));
     alpha.settings.beforeSdk = `navigator.serviceWorker.register('sw.js${rule ? '?rule' : ''}')`;
     try {
-      const tab = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+      // Each on a portal of its own: the game's worker registered under one portal is not the other's (partitioned).
+      const portal = rule ? 'arcade' : 'portal';
+      const tab = await openPortal(chromium.context, sites, { portal, game: 'alpha', player });
       await controlled(tab.game, rule ? '/sw.js?rule' : '/sw.js');
       const levels = [await playALevel(tab, 1_500), await playALevel(tab, 1_500)];
       const playing = await pressPlay(tab.game);
@@ -76,7 +83,7 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: service workers', 
         await new Promise((resolve) => setTimeout(resolve, 3_000));
         expect(alpha.recorded(player).map((session) => session.sessionId)).toEqual([ids[0]]);
         // Kept, not deleted: the next visit's flush sends the two still stored, and is told the answer names neither.
-        const next = await openPortal(chromium.context, sites, { portal: 'portal', game: 'alpha', player });
+        const next = await openPortal(chromium.context, sites, { portal, game: 'alpha', player });
         await flushNow(next.game);
         const errors = (await gameLog(next.page, 'alpha')).filter((message) => message.type === 'error').map((message) => message.detail);
         expect(errors).toContain('relay: Error: The relay answered 0 of 2 sessions');

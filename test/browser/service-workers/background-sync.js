@@ -5,8 +5,9 @@
 // even after the player left the game) or, without Background Sync, when the worker next starts. Here the test
 // posts `replay` in place of the `sync` event, which a test cannot time; `stored` answers how many wait.
 // `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
-// requests go to the network untouched.
-if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
+// requests go to the network untouched; `?rule=listener`: its fetch listener alone (a browser without static routes).
+const rule = new URL(self.location.href).searchParams.get('rule');
+if (rule !== null) importScripts(rule === 'listener' ? '/sw-rule-listener.js' : '/sw-rule.js');
 /** The queue, in memory: the worker stays alive for the tests' few seconds (Workbox keeps it in IndexedDB). */
 const queue = [];
 self.addEventListener('install', () => self.skipWaiting());

@@ -4,8 +4,9 @@
 // (https://developer.chrome.com/docs/workbox/caching-strategies-overview: only GET requests can be cached). Every
 // later POST to that URL gets the first one's answer, without reaching the network.
 // `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
-// requests go to the network untouched.
-if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
+// requests go to the network untouched; `?rule=listener`: its fetch listener alone (a browser without static routes).
+const rule = new URL(self.location.href).searchParams.get('rule');
+if (rule !== null) importScripts(rule === 'listener' ? '/sw-rule-listener.js' : '/sw-rule.js');
 const CACHE = 'answers';
 self.addEventListener('install', () => self.skipWaiting());
 self.addEventListener('activate', (event) => event.waitUntil(self.clients.claim()));

@@ -4,8 +4,9 @@
 // `?fallback=page` (default): the cached page, `200 text/html`; `empty`: an empty 200; `503`: a synthetic 503;
 // `error`: `Response.error()`.
 // `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
-// requests go to the network untouched.
-if (new URL(self.location.href).searchParams.has('rule')) importScripts('/sw-rule.js');
+// requests go to the network untouched; `?rule=listener`: its fetch listener alone (a browser without static routes).
+const rule = new URL(self.location.href).searchParams.get('rule');
+if (rule !== null) importScripts(rule === 'listener' ? '/sw-rule-listener.js' : '/sw-rule.js');
 const params = new URL(self.location.href).searchParams;
 const fallback = params.get('fallback') ?? 'page';
 const CACHE = 'pages';
