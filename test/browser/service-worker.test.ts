@@ -151,7 +151,9 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
   });
 
   // Chromium 150 gives the exit's keepalive request to the worker even after the tab is gone: a worker that
-  // answers it from its cache keeps it from the network (the relay receives nothing).
+  // answers it from its cache keeps it from the network (the relay receives nothing). The Fetch standard agrees:
+  // `keepalive` does not change a request's service-workers mode (`all` for `fetch()`), so its HTTP fetch step hands
+  // it to the controlling worker (https://fetch.spec.whatwg.org/#concept-http-fetch, "handle fetch").
   it('cached-posts as shipped: every POST after the first gets the first answer; nothing later reaches the relay, nothing is deleted as delivered, the game is told', async () => {
     const page = await gamePage('cached-posts');
     const first = await playLevel(page);

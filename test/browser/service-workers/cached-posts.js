@@ -1,8 +1,8 @@
 // (c) A worker that answers from its cache first, POSTs included: the Cache API refuses a POST request as a key
-// (https://w3c.github.io/ServiceWorker/#cache-put: "If innerRequest's method is not `GET`, throw a TypeError"), so
-// such workers key the answer by its URL, as the Workbox docs warn against
-// (https://developer.chrome.com/docs/workbox/caching-strategies-overview: only GET requests can be cached). Every
-// later POST to that URL gets the first one's answer, without reaching the network.
+// (https://w3c.github.io/ServiceWorker/#cache-put: a method other than `GET` rejects with a TypeError; Workbox's
+// strategies refuse it too, `attempt-to-cache-non-get-request`: "only 'GET' requests can be cached"), so such
+// workers key the answer by its URL. Every later POST to that URL gets the first one's answer, without reaching
+// the network.
 // `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
 // requests go to the network untouched; `?rule=listener`: its fetch listener alone (a browser without static routes).
 const rule = new URL(self.location.href).searchParams.get('rule');
