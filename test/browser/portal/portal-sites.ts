@@ -103,6 +103,8 @@ export interface PortalSites {
   games: Record<string, StudioGame>;
   /** Every path asked of the CDN, in order (answered or not). */
   cdnRequests: string[];
+  /** Scripts a story serves, by `{site}{path}` (e.g. `portal/sw.js`, `cdn/alpha/sw.js`): its service workers. */
+  workers: Record<string, string>;
   close(): Promise<void>;
 }
 
@@ -141,6 +143,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
   };
 
   const cdnRequests: string[] = [];
+  const workers: Record<string, string> = {};
   const server: Server = createServer((req, res) => {
     const host = (req.headers.host ?? '').replace(/:\d+$/, '');
     const site = host.endsWith(`.${domain}`) ? host.slice(0, -domain.length - 1) : '';
@@ -148,6 +151,8 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     const [, folder = '', file = ''] = path.split('/');
     const game = studio[folder];
     const html = (body: string) => res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+    const worker = workers[`${site}${path}`];
+    if (worker !== undefined) return void res.writeHead(200, { 'content-type': 'text/javascript' }).end(worker);
     if (site === 'studio' && game) {
       if (req.method === 'OPTIONS') game.preflights += 1;
       if (req.method === 'POST') game.posts += 1;
@@ -238,6 +243,7 @@ export async function startPortalSites(games: Record<string, GameSettings>, doma
     gameUrl,
     games: studio,
     cdnRequests,
+    workers,
     close: async () => {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

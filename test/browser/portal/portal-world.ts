@@ -33,12 +33,12 @@ export interface RawPortalWorld {
   raw: RawBrowser;
 }
 
-/** Registers the file's hooks for a {@link RawPortalWorld}: its sites, and a Chromium connected over raw CDP. */
-export function rawPortalWorld(games: Record<string, GameSettings>): RawPortalWorld {
+/** Registers the file's hooks for a {@link RawPortalWorld}: its sites (on `domain`), and a Chromium connected over raw CDP. */
+export function rawPortalWorld(games: Record<string, GameSettings>, domain: SiteDomain = 'test'): RawPortalWorld {
   const world = {} as RawPortalWorld;
   let browser: StartedChromium | undefined;
   beforeAll(async () => {
-    world.sites = await startPortalSites(games);
+    world.sites = await startPortalSites(games, domain);
     browser = await startChromium();
     world.raw = await connectRaw(browser.endpoint);
   });

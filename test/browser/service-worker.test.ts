@@ -1,0 +1,249 @@
+// A game installed as a PWA: its own service worker sees every request of its pages, the relay's POSTs and the
+// page exit's keepalive request included. The service workers games ship (test/browser/service-workers/*.js),
+// in real Chromium, against a relay that answers as the service would: what a player keeps, and what the rule of
+// docs/guides/browser.md ("Service workers") changes.
+import { readFileSync } from 'node:fs';
+import type { Server } from 'node:http';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { clockShiftMs } from '../../core/relay/device-clock.js';
+import { IIFE } from '../../scripts/entries.mjs';
+import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
+import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { storedKeys } from '../helpers/chromium-game.js';
+import { edit } from '../helpers/guide-code.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const WORKERS = ['pass-through', 'network-first', 'cached-posts', 'background-sync'] as const;
+type Worker = (typeof WORKERS)[number];
+
+interface Received {
+  authorization: string | undefined;
+  sessions: Array<{ sessionId: string }>;
+  /** How far the relay moves these sessions' times (its clock against the body's `sentAt`). */
+  shiftMs: number;
+}
+
+const wait = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const ARRIVAL = { timeout: 10_000 };
+
+describe.runIf(chromiumAvailable())('a game whose own service worker sees the relay\'s requests (Chromium)', { timeout: 60_000 }, () => {
+  let server: Server;
+  let origin: string;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+  const received: Received[] = [];
+  /** Times each sessionId was answered SUCCESS (the service records a sessionId once; repeats are SKIPPED). */
+  const recorded = new Map<string, number>();
+  /** The relay unreachable: its connections are cut (a network error for whoever sent it, the worker included). */
+  let relayDown = false;
+
+  beforeAll(async () => {
+    const page: [string, string] = ['text/html', '<!doctype html><title>game</title>'];
+    // The rule exactly as docs/guides/browser.md ("Service workers") writes it, which a worker loaded with `?rule` imports first.
+    const rule = /```js\n(\/\/ Your relay's mount URL[\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))![1]!;
+    const workers = Object.fromEntries(WORKERS.map((name) => [`/sw-${name}.js`, ['text/javascript', readFileSync(join(import.meta.dirname, 'service-workers', `${name}.js`), 'utf8')]]));
+    const files: GameFiles = { '/': page, '/elsewhere': page, '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')], ...workers, '/sw-rule.js': ['text/javascript', rule], '/sw-rule-listener.js': ['text/javascript', edit(rule, 'if (event.addRoutes)', 'if (false)')] };
+    ({ server, origin } = await serveGame(files, (req, res) => {
+      if (relayDown) return void req.socket.destroy();
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => {
+        const { sessions, sentAt } = JSON.parse(body) as { sessions: Received['sessions']; sentAt?: string };
+        received.push({ authorization: req.headers['authorization'], sessions, shiftMs: clockShiftMs(sentAt, Date.now()) });
+        const results = sessions.map(({ sessionId }) => {
+          const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
+          recorded.set(sessionId, (recorded.get(sessionId) ?? 0) + (status === 'SUCCESS' ? 1 : 0));
+          return { sessionId, status };
+        });
+        const count = (status: string) => results.filter((result) => result.status === status).length;
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { totalRequested: results.length, successful: count('SUCCESS'), failed: 0, skipped: count('SKIPPED'), results } }));
+      });
+    }));
+  });
+
+  beforeEach(async () => {
+    received.length = 0;
+    relayDown = false;
+    browser = await launchChromium(); // a fresh profile: no worker of an earlier story
+  });
+
+  afterEach(async () => {
+    await browser?.close();
+  });
+
+  afterAll(() => {
+    server?.close();
+  });
+
+  /** Every copy of `sessionId` the relay received, and how far the relay moved each. */
+  const copiesOf = (sessionId: string) => received.filter((entry) => entry.sessions.some((session) => session.sessionId === sessionId));
+
+  /** A game page controlled by its worker `/sw-{worker}.js?{query}`, with a tracker (token `token`) started up. */
+  async function gamePage(worker: Worker, query = '', token = 'player-token'): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    await page.evaluate(async (url) => {
+      if (!navigator.serviceWorker.controller) {
+        await navigator.serviceWorker.register(url);
+        await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      }
+    }, `/sw-${worker}.js?${query}`);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    await page.evaluate(async (bearer) => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const errors: string[] = [];
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: '/campaign', headers: { authorization: `Bearer ${bearer}` } } });
+      tracker.on('error', (event) => errors.push(`${event.kind}: ${String(event.error)}`));
+      await tracker.flush(); // start-up done
+      Object.assign(globalThis, { tracker, errors });
+    }, token);
+    return page;
+  }
+
+  /** A level played: a session of 1.2 s started and stopped. Resolves its sessionId. */
+  const playLevel = async (page: Page) => {
+    const sessionId = await page.evaluate(() => (globalThis as unknown as { tracker: { start(options: object): string } }).tracker.start({ campaignId: 'camp-1' }));
+    await wait(1_200);
+    await page.evaluate(() => (globalThis as unknown as { tracker: { stop(): Promise<void> } }).tracker.stop());
+    return sessionId;
+  };
+  const flush = (page: Page) => page.evaluate(() => (globalThis as unknown as { tracker: { flush(): Promise<void> } }).tracker.flush());
+  const errorsOf = (page: Page) => page.evaluate(() => (globalThis as unknown as { errors: string[] }).errors);
+  /** The player's stored sessions (queued, or a running record a later start-up recovers): kept, not lost. */
+  const stored = (page: Page) => storedKeys(page, { prefix: 'game-campaign' }).then((keys) => keys.filter((key) => /:(queue|running):/.test(key)));
+  /** A level running when the tab is closed (after 1.5 s of play): resolves its sessionId once the tab is gone. */
+  const closedMidLevel = async (page: Page) => {
+    const sessionId = await page.evaluate(() => (globalThis as unknown as { tracker: { start(options: object): string } }).tracker.start({ campaignId: 'camp-1' }));
+    await wait(1_500);
+    await page.close({ runBeforeUnload: false });
+    return sessionId;
+  };
+
+  it.each(WORKERS.map((worker) => [worker]))('%s: a level played and flushed is recorded once and leaves the queue', async (worker) => {
+    const page = await gamePage(worker);
+    const sessionId = await playLevel(page);
+    await flush(page);
+    expect(recorded.get(sessionId)).toBe(1);
+    expect(await stored(page)).toEqual([]);
+  });
+
+  it.each([
+    ['pass-through', ''],
+    ['network-first', ''],
+    ['background-sync', ''],
+    ['cached-posts', 'rule'],
+    ['cached-posts', 'rule=listener'],
+  ] as const)('%s %s: the tab closed mid-level, the exit goes through the worker: recorded once, and a next visit sends nothing new', async (worker, query) => {
+    const page = await gamePage(worker, query);
+    const first = await playLevel(page);
+    await flush(page); // what a worker caches, it has by now
+    expect(recorded.get(first)).toBe(1);
+    const sessionId = await closedMidLevel(page);
+    await expect.poll(() => recorded.get(sessionId), ARRIVAL).toBe(1);
+    expect(copiesOf(sessionId).map((copy) => copy.authorization)).toEqual(['Bearer player-token']);
+
+    const next = await gamePage(worker, query, 'next-visit');
+    await flush(next);
+    expect(recorded.get(sessionId)).toBe(1);
+    expect(await stored(next)).toEqual([]);
+    expect(await errorsOf(next)).toEqual([]);
+  });
+
+  // Chromium 150 gives the exit's keepalive request to the worker even after the tab is gone: a worker that
+  // answers it from its cache keeps it from the network (the relay receives nothing). The Fetch standard agrees:
+  // `keepalive` does not change a request's service-workers mode (`all` for `fetch()`), so its HTTP fetch step hands
+  // it to the controlling worker (https://fetch.spec.whatwg.org/#concept-http-fetch, "handle fetch").
+  it('cached-posts as shipped: every POST after the first gets the first answer; nothing later reaches the relay, nothing is deleted as delivered, the game is told', async () => {
+    const page = await gamePage('cached-posts');
+    const first = await playLevel(page);
+    await flush(page);
+    expect(recorded.get(first)).toBe(1);
+    const second = await playLevel(page);
+    await flush(page);
+    expect(recorded.has(second)).toBe(false);
+    expect(await stored(page)).toHaveLength(1);
+    expect(await errorsOf(page)).toEqual(['relay: Error: The relay answered 0 of 1 sessions']);
+    const third = await closedMidLevel(page);
+    await wait(3_000); // what the exit would have sent has arrived by now (it arrives in well under 1 s above)
+
+    const next = await gamePage('cached-posts', '', 'next-visit');
+    await flush(next);
+    expect(received.map((copy) => copy.sessions.map((session) => session.sessionId))).toEqual([[first]]);
+    expect([second, third].map((sessionId) => recorded.has(sessionId))).toEqual([false, false]);
+    expect(await stored(next)).toHaveLength(2); // kept for a worker that lets them through
+  });
+
+  it.each([
+    ['network-first', 'fallback=page', 'relay: Error: the relay answered with an unexpected body'],
+    ['network-first', 'fallback=empty', 'relay: Error: the relay answered with an unexpected body'],
+    ['network-first', 'fallback=503', undefined],
+    ['network-first', 'fallback=error', undefined],
+    ['background-sync', '', undefined],
+    ['pass-through', '', undefined],
+  ] as const)('%s %s: the relay unreachable, then back: the session stays stored, then is recorded once', async (worker, query, told) => {
+    const page = await gamePage(worker, query);
+    const sessionId = await playLevel(page);
+    relayDown = true;
+    await flush(page);
+    expect(recorded.has(sessionId)).toBe(false);
+    expect(await stored(page)).toHaveLength(1);
+    if (told) expect(await errorsOf(page)).toEqual([told]);
+
+    relayDown = false;
+    await page.evaluate(() => (globalThis as unknown as { tracker: { dispose(): Promise<void> } }).tracker.dispose());
+    await page.close();
+    const next = await gamePage(worker, query, 'next-visit');
+    await flush(next);
+    expect(recorded.get(sessionId)).toBe(1);
+    expect(await stored(next)).toEqual([]);
+  });
+
+  /** Asks the background-sync worker to replay its queue (the `sync` event's work); resolves how many still wait. */
+  const replay = (page: Page) =>
+    page.evaluate(
+      () =>
+        new Promise<number>((resolve) => {
+          navigator.serviceWorker.addEventListener('message', (event) => resolve(event.data as number), { once: true });
+          navigator.serviceWorker.controller!.postMessage('replay');
+        }),
+    );
+
+  it('background-sync as shipped: the worker replays the failed POST after the SDK delivered it: SKIPPED, recorded once', async () => {
+    const page = await gamePage('background-sync');
+    const sessionId = await playLevel(page);
+    relayDown = true;
+    await flush(page);
+    relayDown = false;
+    await page.evaluate(() => (globalThis as unknown as { tracker: { flush(): Promise<void> } }).tracker.flush());
+    await expect.poll(() => recorded.get(sessionId), ARRIVAL).toBe(1);
+    expect(await replay(page)).toBe(0);
+    expect(copiesOf(sessionId)).toHaveLength(2);
+    expect(recorded.get(sessionId)).toBe(1);
+  });
+
+  // Workbox replays the stored request as it was: its `sentAt` is the moment the SDK first sent it, and the relay
+  // moves the sessions by (its now - `sentAt`), taking the time the request waited for a wrong device clock. The
+  // first copy to arrive is the one recorded (later ones are SKIPPED): after a night offline, a level played in the
+  // evening is recorded in the morning (another day for the daily cap, perhaps after its campaign ended). With the
+  // guide's rule the worker stores nothing, and the tracker's own resend carries a `sentAt` of its sending.
+  it.each([
+    ['background-sync', '', 'moved by the 3 s it waited'],
+    ['background-sync', 'rule', 'not moved'],
+    ['background-sync', 'rule=listener', 'not moved'],
+  ] as const)('%s %s: offline 3 s, then the sync event comes before the game flushes again: the session recorded once, its times %s', async (worker, query, moved) => {
+    const page = await gamePage(worker, query);
+    const sessionId = await playLevel(page);
+    relayDown = true;
+    await flush(page);
+    await wait(3_000);
+    relayDown = false;
+    await replay(page);
+    await flush(page);
+    expect(recorded.get(sessionId)).toBe(1);
+    // The first copy the relay received is the one it records, moved by its own clock against that copy's `sentAt`.
+    const shiftMs = copiesOf(sessionId)[0]!.shiftMs;
+    if (moved === 'not moved') expect(shiftMs).toBe(0);
+    else expect(shiftMs).toBeGreaterThanOrEqual(3_000);
+  });
+});
