@@ -6,6 +6,7 @@
 // and leaves the schemas and the zod import out. test/foundation/plain-declarations.test.ts proves each plain type
 // equal to the zod-inferred one.
 import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import ts from 'typescript';
 
 /** `import * as z from 'zod/mini'`, `import { z } from 'zod'`, ... */
@@ -20,7 +21,7 @@ export function importsZod(file, seen = new Set()) {
   const code = readFileSync(file, 'utf8');
   for (const [, specifier] of code.matchAll(/(?:\bfrom\s*|\bimport\s*\(?\s*)["']([^"']+)["']/g)) {
     if (ZOD_MODULE.test(specifier)) return true;
-    if (specifier.startsWith('.') && importsZod(new URL(specifier, `file://${file}`).pathname, seen)) return true;
+    if (specifier.startsWith('.') && importsZod(resolve(dirname(file), specifier), seen)) return true;
   }
   return false;
 }
