@@ -8,6 +8,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { recordingAnswer } from '../helpers/recording-service.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
@@ -35,13 +36,7 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
       req.on('end', () => {
         const { sessions } = JSON.parse(body) as Received;
         received.push({ headers: req.headers, sessions });
-        const results = sessions.map(({ sessionId }) => {
-          const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
-          recorded.set(sessionId, (recorded.get(sessionId) ?? 0) + (status === 'SUCCESS' ? 1 : 0));
-          return { sessionId, status };
-        });
-        const count = (status: string) => results.filter((result) => result.status === status).length;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { totalRequested: results.length, successful: count('SUCCESS'), failed: 0, skipped: count('SKIPPED'), results } }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(recordingAnswer(sessions, recorded));
         arrived();
       });
     }));

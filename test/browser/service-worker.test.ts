@@ -11,6 +11,7 @@ import { clockShiftMs } from '../../core/relay/device-clock.js';
 import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
 import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { recordingAnswer } from '../helpers/recording-service.js';
 import { storedKeys } from '../helpers/chromium-game.js';
 import { edit } from '../helpers/guide-code.js';
 
@@ -51,13 +52,7 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
       req.on('end', () => {
         const { sessions, sentAt } = JSON.parse(body) as { sessions: Received['sessions']; sentAt?: string };
         received.push({ authorization: req.headers['authorization'], sessions, shiftMs: clockShiftMs(sentAt, Date.now()) });
-        const results = sessions.map(({ sessionId }) => {
-          const status = recorded.has(sessionId) ? 'SKIPPED' : 'SUCCESS';
-          recorded.set(sessionId, (recorded.get(sessionId) ?? 0) + (status === 'SUCCESS' ? 1 : 0));
-          return { sessionId, status };
-        });
-        const count = (status: string) => results.filter((result) => result.status === status).length;
-        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ data: { totalRequested: results.length, successful: count('SUCCESS'), failed: 0, skipped: count('SKIPPED'), results } }));
+        res.writeHead(200, { 'content-type': 'application/json' }).end(recordingAnswer(sessions, recorded));
       });
     }));
   });
