@@ -118,6 +118,11 @@ export interface Scenario {
   name: string;
   covers: string[];
   options?: ScenarioOptions;
+  /**
+   * Backoff's random draw fixed at this fraction (in [0, 1)) of each wait's ceiling, in both runners (FORMAT.md, "Timers"):
+   * generated stories set it, so what a retry achieves in a span follows the trackers' backoff rules, not two random sources.
+   */
+  jitter?: number;
   steps: Step[];
 }
 
@@ -193,6 +198,7 @@ export function parseScenario(data: unknown, source: string): Scenario {
     const problem = checkOptions(data.options);
     if (problem) fail(problem);
   }
+  if (data.jitter !== undefined && !(typeof data.jitter === 'number' && data.jitter >= 0 && data.jitter < 1)) fail('"jitter" must be a number in [0, 1)');
   if (!Array.isArray(data.steps) || data.steps.length === 0) fail('"steps" must be a non-empty list');
   (data.steps as unknown[]).forEach((step, index) => {
     const keys = isObject(step) ? Object.keys(step) : [];
@@ -205,7 +211,7 @@ export function parseScenario(data: unknown, source: string): Scenario {
   });
   const unfocused = unfocusedUnpausedStep(data.steps as unknown[]);
   if (unfocused) fail(`step ${unfocused} (unity): leaves focus lost while not paused, the background on a desktop but not on a phone (end it paused or focused)`);
-  const unknown = Object.keys(data).filter((key) => !['name', 'covers', 'options', 'steps'].includes(key));
+  const unknown = Object.keys(data).filter((key) => !['name', 'covers', 'options', 'jitter', 'steps'].includes(key));
   if (unknown.length) fail(`unknown field(s) ${unknown.join(', ')}`);
   return data as unknown as Scenario;
 }

@@ -77,6 +77,11 @@ function hearUnity(platform: MemoryPlatform, messages: UnityMessage[]): void {
 export async function runScenario(scenario: Scenario, observe?: (observed: Required<ObservedState>) => void): Promise<ReceivedSession[]> {
   vi.useFakeTimers();
   vi.setSystemTime(SCENARIO_EPOCH_MS);
+  // Backoff's draw only (core/http/backoff.ts `backoffDelay` reads Math.random): session ids started before the
+  // platform's random bytes answer come from Math.random too (core/tracker/session-id.ts), and must stay apart.
+  const random = Math.random;
+  const fixed = scenario.jitter;
+  const draw = fixed === undefined ? undefined : vi.spyOn(Math, 'random').mockImplementation(() => (/\bbackoffDelay\b/.test(new Error().stack ?? '') ? fixed : random()));
   /** The storage namespace (what precedes `player:`) each (game, environment) was seen writing under. */
   const namespaces = new Map<string, string>();
   let current: Process | undefined;
@@ -250,5 +255,6 @@ export async function runScenario(scenario: Scenario, observe?: (observed: Requi
   } finally {
     if (current) await finish(current.campaign.dispose(), 'dispose()').catch(() => undefined);
     vi.useRealTimers();
+    draw?.mockRestore();
   }
 }

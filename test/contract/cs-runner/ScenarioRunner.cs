@@ -285,6 +285,8 @@ internal sealed partial class Scenario
         Apply(options, Json.Obj(Json.Field(args, "options")));
         running = true;
         loop.Run(() => GameCampaign.Init(options), "init");
+        var jitter = Json.Field(file, "jitter");
+        if (jitter != null) FixedJitter.Apply(Convert.ToDouble(jitter));
     }
 
     private static void Apply(GameCampaignOptions options, Dictionary<string, object> tracker)
