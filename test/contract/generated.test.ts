@@ -1,6 +1,6 @@
 /**
  * The tracker contract on generated stories: fast-check draws random interleavings of FORMAT.md's steps (start, stop,
- * a stop or a flush as the player leaves (stopAndLeave, flushAndLeave), background, clock moves, kills, full disks,
+ * a stop, a flush or an opt-out switch as the player leaves (stopAndLeave, flushAndLeave, optOutAndLeave), background, clock moves, kills, full disks,
  * relay answers, network, opt-out, erase, several players, games and environments), the TypeScript tracker plays each
  * and what it observed becomes the story's `expect`, then the Unity package's managed tracker (cs-runner, mono JIT)
  * plays the same files: the two trackers must deliver, drop and report alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
@@ -38,12 +38,12 @@ const POOL = [
   { network: 'offline' }, { network: 'online' }, { relay: 'accept' }, { relay: 'accept' }, { relay: 'unreachable' },
   { relay: { status: 503 } }, { relay: { status: 429, retryAfterSeconds: 5 } }, { relay: { status: 413 } }, { relay: { status: 400 } },
   { relay: { status: 401 } }, { relay: { reject: 'nope' } }, { storage: 'truncate' }, { storage: 'unwritable' }, { storage: 'writable' },
-  { optOut: true }, { optOut: false }, { erase: {} },
+  { optOut: true }, { optOut: false }, { optOutAndLeave: true }, { optOutAndLeave: false }, { erase: {} },
 ] as Step[];
 
-const NEEDS_PROCESS = ['start', 'stop', 'stopAndLeave', 'flush', 'flushAndLeave', 'background', 'foreground', 'kill', 'quit', 'optOut', 'erase'];
+const NEEDS_PROCESS = ['start', 'stop', 'stopAndLeave', 'flush', 'flushAndLeave', 'background', 'foreground', 'kill', 'quit', 'optOut', 'optOutAndLeave', 'erase'];
 /** Writes the player must see fail (opt-out, erase on a full disk: both trackers throw, as documented). */
-const NEEDS_WRITABLE = ['optOut', 'erase'];
+const NEEDS_WRITABLE = ['optOut', 'optOutAndLeave', 'erase'];
 
 /**
  * A playable story from drawn steps: p1 starts first, steps needing a process are skipped while none runs, and
