@@ -68,6 +68,8 @@ describe('scenario files', () => {
     [{ ...base, steps: [{ expect: { recieved: [] } }] }, 'f.json: step 1 (expect): unknown check(s) recieved'],
     [{ ...base, covers: ['pausing'] }, 'f.json: unknown tag "pausing" in "covers"'],
     [{ ...base, options: { checkpointMS: 5 } }, 'f.json: unknown option(s) checkpointMS'],
+    [{ ...base, jitter: 1 }, 'f.json: "jitter" must be a number in [0, 1)'],
+    [{ ...base, jitter: '0.5' }, 'f.json: "jitter" must be a number in [0, 1)'],
     [{ ...base, steps: [{ init: { player: 'p1', environment: 'staging' } }] }, 'f.json: step 1 (init): environment must be "sandbox" or "live", not "staging"'],
     [{ ...base, steps: [{ init: { player: 'p1' } }, { unity: [{ focus: false, pause: true }] }] }, 'f.json: step 2 (unity): needs a non-empty list of'],
     [{ ...base, steps: [{ init: { player: 'p1' } }, { unity: [{ pause: true }, { focus: false }, { pause: false }] }] }, 'f.json: step 2 (unity): leaves focus lost while not paused'],
