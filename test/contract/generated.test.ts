@@ -6,7 +6,9 @@
  * plays the same files: the two trackers must deliver, drop and report alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
  * scenario file in ./scenarios once its side is fixed (storage-unwritable-first-start.json came from here).
  * A fixed seed and a few dozen stories by default; CONTRACT_GENERATED_RUNS and CONTRACT_GENERATED_SEED for more.
- * assumed: `sends` is not compared: how many retries a span holds depends on backoff's jitter (FORMAT.md, "Timers").
+ * Backoff's draw is fixed in both trackers (`jitter`, FORMAT.md "Timers"), so where a retry falls is the trackers' rules.
+ * assumed: `sends` is not compared: how many requests carry the same sessions is not what the game is told (seed 5206,
+ * story 234: both deliver the same two sessions after a start-up, TypeScript in 2 requests, C# in 1).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
