@@ -1,14 +1,14 @@
 /**
- * The web view host (createWebViewHost) over react-native-webview 16.0.0's real JavaScript, and 11.23.1's (the oldest
- * the guide names: what Expo SDK 47 installs), iOS and Android, rendered under Node (real-webview.ts: the library's
- * native parts stood in): the props the host passes are ones the component takes and hands on to its native view
- * (16.0.0: its view config; 11.23.1 has none in JavaScript), and the page's messages, navigations and failures arrive
- * the way each version delivers them from native code.
+ * The web view host (createWebViewHost) over react-native-webview's real JavaScript, iOS and Android, rendered under
+ * Node (real-webview.ts: the library's native parts stood in): 16.0.0, the newest 15.x, 14.x, 13.x and 12.x, and
+ * 11.23.1 (the oldest the guide names: what Expo SDK 47 installs). The props the host passes are ones the component
+ * takes and hands on to its native view (13.x on: its view config; 11.x and 12.x have none in JavaScript), and the
+ * page's messages, navigations and failures arrive the way each version delivers them from native code.
  */
 import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { createWebViewHost, WEBVIEW_CLOSE_MESSAGE } from '../../../adapters/react-native/index.js';
-import { findAll, loadRealWebView, mount, type HostNode, type ViewConfig } from './real-webview.js';
+import { findAll, loadRealWebView, mount, type HostNode, type ViewConfig, type WebViewVersion } from './real-webview.js';
 
 const PAGE = 'https://campaign.example/webview?ott=ott-1#code_verifier=v';
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -18,7 +18,7 @@ const nativeProps = ({ validAttributes, directEventTypes }: ViewConfig) =>
   new Set([...Object.keys(validAttributes), ...Object.values(directEventTypes).map((event) => event.registrationName), 'style', 'ref', 'children']);
 
 /** A game with the host rendered once (`<><Game /><webView.Host /></>`), over the real WebView of `os` and `version`. */
-async function openOn(os: 'ios' | 'android', version: '16' | '11') {
+async function openOn(os: 'ios' | 'android', version: WebViewVersion) {
   const { WebView, native, viewConfig } = loadRealWebView(os, version);
   const Linking = { openURL: async (url: string) => void native.opened.push(`linking ${url}`) };
   const webView = createWebViewHost({ React, WebView, Linking });
@@ -29,31 +29,37 @@ async function openOn(os: 'ios' | 'android', version: '16' | '11') {
   return { app, handle, view, native, viewConfig };
 }
 
-describe.each([
-  ['16.0.0', 'ios', '16'],
-  ['16.0.0', 'android', '16'],
-  ['11.23.1', 'ios', '11'],
-  ['11.23.1', 'android', '11'],
-] as const)("the web view host on react-native-webview %s's own JavaScript (%s)", (_label, os, version) => {
+/** Each version run (package.json's exact-pinned npm aliases) and its number as installed. */
+const versions = [
+  ['16.0.0', '16'],
+  ['15.0.0', '15'],
+  ['14.0.1', '14'],
+  ['13.17.0', '13'],
+  ['12.4.0', '12'],
+  ['11.23.1', '11'],
+] as const;
+
+describe.each(versions.flatMap(([label, version]) => (['ios', 'android'] as const).map((os) => [label, os, version] as const)))("the web view host on react-native-webview %s's own JavaScript (%s)", (_label, os, version) => {
   it('renders its native view with the page, messaging on, and nothing the native view does not take', async () => {
     const { app, view, viewConfig } = await openOn(os, version);
     const props = view()!.props;
-    // 16 renamed the native view's `source` to `newSource` (src/WebView.*.tsx).
-    expect(props[version === '16' ? 'newSource' : 'source']).toEqual({ uri: PAGE });
+    // 12.0.0 renamed the native view's `source` to `newSource` (src/WebView.*.tsx).
+    expect(props[version === '11' ? 'source' : 'newSource']).toEqual({ uri: PAGE });
     expect(props.messagingEnabled).toBe(true);
     if (viewConfig) {
-      const allowed = nativeProps(viewConfig);
+      // 13.x to 15.x also hand their own resolved `source` on, which their view config leaves out (16.0.0 stopped).
+      const allowed = new Set([...nativeProps(viewConfig), ...(version === '16' ? [] : ['source'])]);
       expect(Object.keys(props).filter((name) => !allowed.has(name) && props[name] !== undefined)).toEqual([]);
     }
     app.unmount();
   });
 
   /**
-   * How Android's native code reaches the view's JavaScript: 16.0.0 calls RNCWebViewMessagingModule with the view's
-   * `messagingModuleName`; 11.23.1 calls the module the view registered under that name (BatchedBridge).
+   * How Android's native code reaches the view's JavaScript: 13.x on call RNCWebViewMessagingModule with the view's
+   * `messagingModuleName`; 11.x and 12.x call the module the view registered under that name (BatchedBridge).
    */
   const androidCall = (native: Awaited<ReturnType<typeof openOn>>['native'], props: Record<string, any>, method: string, nativeEvent: unknown) =>
-    version === '16' ? native.callable.RNCWebViewMessagingModule![method]!({ messagingModuleName: props.messagingModuleName, nativeEvent }) : native.callable[props.messagingModuleName]![method]!({ nativeEvent });
+    version !== '11' && version !== '12' ? native.callable.RNCWebViewMessagingModule![method]!({ messagingModuleName: props.messagingModuleName, nativeEvent }) : native.callable[props.messagingModuleName]![method]!({ nativeEvent });
 
   it("closes on the page's close message, delivered as the library delivers it, and stays open on another message", async () => {
     const { app, handle, view, native } = await openOn(os, version);

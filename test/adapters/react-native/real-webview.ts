@@ -10,6 +10,8 @@
  *   (Android's messages and navigations come through the `RNCWebViewMessagingModule` it registers);
  * - `NativeComponentRegistry.get`: the host name `RNCWebView`; `codegenNativeCommands`, `dispatchCommand`: recorded;
  * - React Native's `EventEmitter` (Libraries/vendor/emitter/EventEmitter: `addListener` returns `{ remove }`).
+ * 13.x to 15.x (npm aliases `webview-v13` to `webview-v15`) read the same parts as 16.0.0. 12.x reads 11.23.1's for
+ * Android's messages (its own module per view), the TurboModule for navigation answers, and ships lib/ as 11.x does.
  * 11.23.1 (what Expo SDK 47 installs; `loadRealWebView(os, '11')`, npm alias `webview-v11`) reads other parts: its view
  * from `requireNativeComponent('RNCWebView')` (a host name here), navigation answers through
  * `NativeModules.RNCWebView.onShouldStartLoadWithRequestCallback` (Android) and
@@ -80,35 +82,50 @@ function standIn(request: string, os: 'ios' | 'android', native: NativeSide): un
   return request.startsWith('react-native/') ? {} : undefined;
 }
 
+/** The react-native-webview versions run (npm aliases `webview-v11` to `webview-v15`; 16.0.0 is `react-native-webview`). */
+export type WebViewVersion = '11' | '12' | '13' | '14' | '15' | '16';
+
+/** Where each version's JavaScript is: 16.0.0 is installed under its own name, the others under an npm alias. */
+const packageOf = (version: WebViewVersion) => (version === '16' ? 'react-native-webview' : `webview-v${version}`);
+
 /**
- * react-native-webview's `WebView` for `os`, loaded fresh over the stand-ins, and what its native side saw: 16.0.0, or
- * with `version` '11' 11.23.1, whose native view has no view config in JavaScript (`viewConfig` undefined).
+ * 11.x and 12.x ship lib/ as ES modules with JSX (tsc with `jsx: preserve`), what Metro loads (no `react-native`
+ * field in their package.json); 13.x on ship lib/ as CommonJS built by Babel (requiring @babel/runtime), run here,
+ * while Metro takes their `react-native` field, src/index.ts, the same source. 11.x and 12.x's native view has no view
+ * config in JavaScript (12.x's lib/RNCWebViewNativeComponent.js calls codegenNativeComponent, which then asks native).
  */
-export function loadRealWebView(os: 'ios' | 'android', version: '16' | '11' = '16'): { WebView: unknown; native: NativeSide; viewConfig: ViewConfig | undefined } {
+const shipsEsModules = (version: WebViewVersion) => version === '11' || version === '12';
+
+/**
+ * react-native-webview's `WebView` for `os`, loaded fresh over the stand-ins, and what its native side saw: 16.0.0 by
+ * default, or the newest 12.x to 15.x or 11.23.1 (`version`); 11.x and 12.x have no view config (`viewConfig`
+ * undefined).
+ */
+export function loadRealWebView(os: 'ios' | 'android', version: WebViewVersion = '16'): { WebView: unknown; native: NativeSide; viewConfig: ViewConfig | undefined } {
   const native: NativeSide = { opened: [], answers: [], callable: {} };
   const loader = Module as unknown as { _load(request: string, parent: unknown, isMain: boolean): unknown; _extensions: Record<string, (module: { _compile(code: string, file: string): void }, file: string) => void> };
   const load = loader._load;
-  const lib = version === '11' ? '/webview-v11/lib/' : '/react-native-webview/lib/';
-  const file = require.resolve(`${version === '11' ? 'webview-v11' : 'react-native-webview'}/lib/WebView.${os}.js`);
+  const lib = `/${packageOf(version)}/lib/`;
+  const file = require.resolve(`${packageOf(version)}/lib/WebView.${os}.js`);
   const own = Object.keys(require.cache).filter((key) => key.includes(lib));
   own.forEach((key) => delete require.cache[key]);
   loader._load = function (request, parent, isMain) {
     return standIn(request, os, native) ?? load.call(this, request, parent, isMain);
   };
   const compileJs = loader._extensions['.js']!;
-  if (version === '11') {
+  if (shipsEsModules(version)) {
     loader._extensions['.js'] = (module, path) => {
       if (!path.includes(lib)) return compileJs(module, path);
       module._compile(transformSync(readFileSync(path, 'utf8'), { loader: 'jsx', format: 'cjs', jsx: 'transform' }).code, path);
     };
   }
-  // The build of 16.0.0 warns at load about its own deep imports of react-native (what the stand-ins answer).
+  // The Babel builds (13.x on) warn at load about their own deep imports of react-native (what the stand-ins answer).
   const warn = console.warn;
   console.warn = (...args: unknown[]) => void (String(args[0]).startsWith('Deep imports') || warn(...args));
   try {
     const WebView = (require(file) as { default: unknown }).default;
-    if (version === '11') return { WebView, native, viewConfig: undefined };
-    const { __INTERNAL_VIEW_CONFIG: viewConfig } = require('react-native-webview/lib/RNCWebViewNativeComponent.js') as { __INTERNAL_VIEW_CONFIG: ViewConfig };
+    if (shipsEsModules(version)) return { WebView, native, viewConfig: undefined };
+    const { __INTERNAL_VIEW_CONFIG: viewConfig } = require(`${packageOf(version)}/lib/RNCWebViewNativeComponent.js`) as { __INTERNAL_VIEW_CONFIG: ViewConfig };
     return { WebView, native, viewConfig };
   } finally {
     loader._load = load;
