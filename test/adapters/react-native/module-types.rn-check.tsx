@@ -16,6 +16,7 @@ import * as ExpoCrypto from 'expo-crypto';
 import React from 'react';
 import { AppState, Linking } from 'react-native';
 import { WebView } from 'react-native-webview';
+import { WebView as WebViewV13 } from 'webview-v13';
 import { createWebViewHost, type ReactNativeModules } from '../../../adapters/react-native/index.js';
 
 /** expo-crypto's `getRandomValues<T extends IntBasedTypedArray | UintBasedTypedArray>`, as the module and alone. */
@@ -36,6 +37,8 @@ export const expo52Module: ReactNativeModules = { AsyncStorage: AsyncStorageV123
 /** `Host` is a React function component: JSX and `ComponentType` accept it. */
 const webView = createWebViewHost({ React, WebView });
 export const component: React.ComponentType<{ style?: { flex: number } }> = webView.Host;
+/** react-native-webview 13.x's `WebView` (13.17.0; Expo SDK 49 to 54 install 13.2.2 to 13.15.0) is taken as it is. */
+export const webView13 = createWebViewHost({ React, WebView: WebViewV13 });
 export const App = (): React.JSX.Element => (
   <>
     <webView.Host />

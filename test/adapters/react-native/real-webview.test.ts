@@ -1,14 +1,15 @@
 /**
  * The web view host (createWebViewHost) over react-native-webview's real JavaScript, iOS and Android, rendered under
- * Node (real-webview.ts: the library's native parts stood in): 16.0.0, the newest 15.x, 14.x, 13.x and 12.x, and
- * 11.23.1 (the oldest the guide names: what Expo SDK 47 installs). The props the host passes are ones the component
- * takes and hands on to its native view (13.x on: its view config; 11.x and 12.x have none in JavaScript), and the
- * page's messages, navigations and failures arrive the way each version delivers them from native code.
+ * Node (real-webview.ts: the library's native parts stood in): 16.0.0, the newest 15.x, 14.x, 13.x and 12.x, 13.2.2
+ * (Expo SDK 49's, still built as 12.x) and 11.23.1 (the oldest the guide names: what Expo SDK 47 installs). The props
+ * the host passes are ones the component takes and hands on to its native view (checked against the view config of
+ * those that have one in JavaScript), and the page's messages, navigations and failures arrive the way each version
+ * delivers them from native code.
  */
 import React from 'react';
 import { describe, expect, it } from 'vitest';
 import { createWebViewHost, WEBVIEW_CLOSE_MESSAGE } from '../../../adapters/react-native/index.js';
-import { findAll, loadRealWebView, mount, type HostNode, type ViewConfig, type WebViewVersion } from './real-webview.js';
+import { findAll, loadRealWebView, mount, shipsTscBuild, type HostNode, type ViewConfig, type WebViewVersion } from './real-webview.js';
 
 const PAGE = 'https://campaign.example/webview?ott=ott-1#code_verifier=v';
 const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -35,6 +36,7 @@ const versions = [
   ['15.0.0', '15'],
   ['14.0.1', '14'],
   ['13.17.0', '13'],
+  ['13.2.2', '13.2'],
   ['12.4.0', '12'],
   ['11.23.1', '11'],
 ] as const;
@@ -43,11 +45,11 @@ describe.each(versions.flatMap(([label, version]) => (['ios', 'android'] as cons
   it('renders its native view with the page, messaging on, and nothing the native view does not take', async () => {
     const { app, view, viewConfig } = await openOn(os, version);
     const props = view()!.props;
-    // 12.0.0 renamed the native view's `source` to `newSource` (src/WebView.*.tsx).
+    // 12.x renamed the native view's `source` to `newSource` (src/WebView.*.tsx; 12.4.0 read, 11.26.1 has none).
     expect(props[version === '11' ? 'source' : 'newSource']).toEqual({ uri: PAGE });
     expect(props.messagingEnabled).toBe(true);
     if (viewConfig) {
-      // 13.x to 15.x also hand their own resolved `source` on, which their view config leaves out (16.0.0 stopped).
+      // 13.17.0 to 15.0.0 also hand their own resolved `source` on, which their view config leaves out (16.0.0 stopped).
       const allowed = new Set([...nativeProps(viewConfig), ...(version === '16' ? [] : ['source'])]);
       expect(Object.keys(props).filter((name) => !allowed.has(name) && props[name] !== undefined)).toEqual([]);
     }
@@ -55,11 +57,12 @@ describe.each(versions.flatMap(([label, version]) => (['ios', 'android'] as cons
   });
 
   /**
-   * How Android's native code reaches the view's JavaScript: 13.x on call RNCWebViewMessagingModule with the view's
-   * `messagingModuleName`; 11.x and 12.x call the module the view registered under that name (BatchedBridge).
+   * How Android's native code reaches the view's JavaScript: the Babel builds call RNCWebViewMessagingModule with the
+   * view's `messagingModuleName`; the tsc builds (11.x, 12.x, 13.2.2) call the module the view registered under that
+   * name (BatchedBridge).
    */
   const androidCall = (native: Awaited<ReturnType<typeof openOn>>['native'], props: Record<string, any>, method: string, nativeEvent: unknown) =>
-    version !== '11' && version !== '12' ? native.callable.RNCWebViewMessagingModule![method]!({ messagingModuleName: props.messagingModuleName, nativeEvent }) : native.callable[props.messagingModuleName]![method]!({ nativeEvent });
+    !shipsTscBuild(version) ? native.callable.RNCWebViewMessagingModule![method]!({ messagingModuleName: props.messagingModuleName, nativeEvent }) : native.callable[props.messagingModuleName]![method]!({ nativeEvent });
 
   it("closes on the page's close message, delivered as the library delivers it, and stays open on another message", async () => {
     const { app, handle, view, native } = await openOn(os, version);

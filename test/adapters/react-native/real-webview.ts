@@ -10,8 +10,8 @@
  *   (Android's messages and navigations come through the `RNCWebViewMessagingModule` it registers);
  * - `NativeComponentRegistry.get`: the host name `RNCWebView`; `codegenNativeCommands`, `dispatchCommand`: recorded;
  * - React Native's `EventEmitter` (Libraries/vendor/emitter/EventEmitter: `addListener` returns `{ remove }`).
- * 13.x to 15.x (npm aliases `webview-v13` to `webview-v15`) read the same parts as 16.0.0. 12.x reads 11.23.1's for
- * Android's messages (its own module per view), the TurboModule for navigation answers, and ships lib/ as 11.x does.
+ * 13.17.0, 14.0.1 and 15.0.0 read the same parts as 16.0.0. 12.4.0 and 13.2.2 read 11.23.1's for Android's messages
+ * (a module per view), the TurboModule for navigation answers, and ship lib/ as 11.x does (shipsTscBuild).
  * 11.23.1 (what Expo SDK 47 installs; `loadRealWebView(os, '11')`, npm alias `webview-v11`) reads other parts: its view
  * from `requireNativeComponent('RNCWebView')` (a host name here), navigation answers through
  * `NativeModules.RNCWebView.onShouldStartLoadWithRequestCallback` (Android) and
@@ -82,24 +82,29 @@ function standIn(request: string, os: 'ios' | 'android', native: NativeSide): un
   return request.startsWith('react-native/') ? {} : undefined;
 }
 
-/** The react-native-webview versions run (npm aliases `webview-v11` to `webview-v15`; 16.0.0 is `react-native-webview`). */
-export type WebViewVersion = '11' | '12' | '13' | '14' | '15' | '16';
+/**
+ * The react-native-webview versions run: 16.0.0 (`react-native-webview`) and the npm aliases `webview-v11`
+ * (11.23.1), `webview-v12` (12.4.0), `webview-v13-2` (13.2.2, Expo SDK 49's), `webview-v13` (13.17.0), `webview-v14`
+ * (14.0.1) and `webview-v15` (15.0.0).
+ */
+export type WebViewVersion = '11' | '12' | '13.2' | '13' | '14' | '15' | '16';
 
 /** Where each version's JavaScript is: 16.0.0 is installed under its own name, the others under an npm alias. */
-const packageOf = (version: WebViewVersion) => (version === '16' ? 'react-native-webview' : `webview-v${version}`);
+const packageOf = (version: WebViewVersion) => (version === '16' ? 'react-native-webview' : `webview-v${version.replace('.', '-')}`);
 
 /**
- * 11.x and 12.x ship lib/ as ES modules with JSX (tsc with `jsx: preserve`), what Metro loads (no `react-native`
- * field in their package.json); 13.x on ship lib/ as CommonJS built by Babel (requiring @babel/runtime), run here,
- * while Metro takes their `react-native` field, src/index.ts, the same source. 11.x and 12.x's native view has no view
- * config in JavaScript (12.x's lib/RNCWebViewNativeComponent.js calls codegenNativeComponent, which then asks native).
+ * Up to 13.2.2 the library ships lib/ as ES modules with JSX (tsc with `jsx: preserve`), what Metro loads (no
+ * `react-native` field in package.json); its native view has no view config in JavaScript (12.x's
+ * lib/RNCWebViewNativeComponent.js calls codegenNativeComponent, which then asks native), and Android's messages
+ * come through a module each view registers. Later 13.x (13.12.5 read, 13.17.0 run) and on ship lib/ as CommonJS
+ * built by Babel (requiring @babel/runtime), run here, while Metro takes their `react-native` field, src/index.ts, the
+ * same source; Android's messages come through one RNCWebViewMessagingModule.
  */
-const shipsEsModules = (version: WebViewVersion) => version === '11' || version === '12';
+export const shipsTscBuild = (version: WebViewVersion) => version === '11' || version === '12' || version === '13.2';
 
 /**
  * react-native-webview's `WebView` for `os`, loaded fresh over the stand-ins, and what its native side saw: 16.0.0 by
- * default, or the newest 12.x to 15.x or 11.23.1 (`version`); 11.x and 12.x have no view config (`viewConfig`
- * undefined).
+ * default, or another of WebViewVersion; the tsc builds have no view config (`viewConfig` undefined).
  */
 export function loadRealWebView(os: 'ios' | 'android', version: WebViewVersion = '16'): { WebView: unknown; native: NativeSide; viewConfig: ViewConfig | undefined } {
   const native: NativeSide = { opened: [], answers: [], callable: {} };
@@ -113,7 +118,7 @@ export function loadRealWebView(os: 'ios' | 'android', version: WebViewVersion =
     return standIn(request, os, native) ?? load.call(this, request, parent, isMain);
   };
   const compileJs = loader._extensions['.js']!;
-  if (shipsEsModules(version)) {
+  if (shipsTscBuild(version)) {
     loader._extensions['.js'] = (module, path) => {
       if (!path.includes(lib)) return compileJs(module, path);
       module._compile(transformSync(readFileSync(path, 'utf8'), { loader: 'jsx', format: 'cjs', jsx: 'transform' }).code, path);
@@ -124,7 +129,7 @@ export function loadRealWebView(os: 'ios' | 'android', version: WebViewVersion =
   console.warn = (...args: unknown[]) => void (String(args[0]).startsWith('Deep imports') || warn(...args));
   try {
     const WebView = (require(file) as { default: unknown }).default;
-    if (shipsEsModules(version)) return { WebView, native, viewConfig: undefined };
+    if (shipsTscBuild(version)) return { WebView, native, viewConfig: undefined };
     const { __INTERNAL_VIEW_CONFIG: viewConfig } = require(`${packageOf(version)}/lib/RNCWebViewNativeComponent.js`) as { __INTERNAL_VIEW_CONFIG: ViewConfig };
     return { WebView, native, viewConfig };
   } finally {
