@@ -94,11 +94,11 @@ const packageOf = (version: WebViewVersion) => (version === '16' ? 'react-native
 
 /**
  * Up to 13.2.2 the library ships lib/ as ES modules with JSX (tsc with `jsx: preserve`), what Metro loads (no
- * `react-native` field in package.json); its native view has no view config in JavaScript (12.x's
+ * `react-native` field in package.json until 13.6); its native view has no view config in JavaScript (12.x's
  * lib/RNCWebViewNativeComponent.js calls codegenNativeComponent, which then asks native), and Android's messages
- * come through a module each view registers. Later 13.x (13.12.5 read, 13.17.0 run) and on ship lib/ as CommonJS
- * built by Babel (requiring @babel/runtime), run here, while Metro takes their `react-native` field, src/index.ts, the
- * same source; Android's messages come through one RNCWebViewMessagingModule.
+ * come through a module each view registers (13.6.4 too, read). 13.8.6 on (13.8.6 to 13.15.0 read, 13.17.0 run)
+ * ship lib/ as CommonJS built by Babel (requiring @babel/runtime), run here, while Metro takes their `react-native`
+ * field, src/index.ts, the same source; Android's messages come through one RNCWebViewMessagingModule.
  */
 export const shipsTscBuild = (version: WebViewVersion) => version === '11' || version === '12' || version === '13.2';
 
