@@ -7,8 +7,10 @@
  * scenario file in ./scenarios once its side is fixed (storage-unwritable-first-start.json came from here).
  * A fixed seed and a few dozen stories by default; CONTRACT_GENERATED_RUNS and CONTRACT_GENERATED_SEED for more.
  * Backoff's draw is fixed in both trackers (`jitter`, FORMAT.md "Timers"), so where a retry falls is the trackers' rules.
- * assumed: `sends` is not compared: how many requests carry the same sessions is not what the game is told (seed 5206,
- * story 234: both deliver the same two sessions after a start-up, TypeScript in 2 requests, C# in 1).
+ * `sends` is compared too, with one allowance (docs/decisions.md "Requests for the sessions one start-up recovered"):
+ * the C# tracker may use one request fewer for each session a TypeScript start-up recovered, as its start-up flush
+ * waits for the recovery and TypeScript's does not (seed 5206, story 234: a queued and a recovered session, TypeScript in
+ * two requests, C# in one; scenario kill-queued-and-recovered-choice-unreadable.json), never more requests than TypeScript.
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -65,6 +67,14 @@ function story(drawn: Step[]): Step[] {
   return [...steps, { relay: 'accept' }, { storage: 'writable' }, { network: 'online' }, { init: { player: 'p1' } }, { advance: 61_000 }];
 }
 
+/**
+ * The requests the C# tracker may use where the TypeScript tracker used `sends`, `recovered` sessions of which its start-ups
+ * recovered: each may have gone in a request of its own, after the start-up flush (see above).
+ */
+function allowedSends(sends: number, recovered: number): Expectation['sends'] {
+  return recovered && sends > 0 ? [Math.max(0, sends - recovered), sends] : sends;
+}
+
 /** The story with what the TypeScript tracker delivered, dropped and reported as its last `expect`. */
 async function withTsOutcome(steps: Step[], name: string): Promise<Scenario> {
   let last: Expectation = {};
@@ -75,6 +85,7 @@ async function withTsOutcome(steps: Step[], name: string): Promise<Scenario> {
       errors: [...observed.errors],
       continued: [...observed.continued],
       stored: { player: 'p1', sessions: observed.stored },
+      sends: allowedSends(observed.sends, observed.received.filter((session) => session.recovery !== undefined).length),
     };
   });
   return { name, covers: ['play'], jitter: JITTER, steps: [...steps, { expect: last }] };
