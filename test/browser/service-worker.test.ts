@@ -10,7 +10,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { clockShiftMs } from '../../core/relay/device-clock.js';
 import { IIFE } from '../../scripts/entries.mjs';
 import { chromiumAvailable, launchChromium } from '../helpers/chromium.js';
-import { serveGame, type GameFiles } from '../helpers/game-server.js';
+import { serveGame, serveGameWithEmulator, type GameFiles } from '../helpers/game-server.js';
+import { DEMO_BOOSTED_CREATORS, DEMO_USERS } from '../../emulator/fixtures.js';
 import { recordingAnswer } from '../helpers/recording-service.js';
 import { storedKeys } from '../helpers/chromium-game.js';
 import { edit } from '../helpers/guide-code.js';
@@ -240,5 +241,86 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
     const shiftMs = copiesOf(sessionId)[0]!.shiftMs;
     if (moved === 'not moved') expect(shiftMs).toBe(0);
     else expect(shiftMs).toBeGreaterThanOrEqual(3_000);
+  });
+});
+
+// The SDK's reads are GETs to the service's base URL (here the emulator, another origin answering with CORS), which a
+// worker caching every GET answers from its cache (test/browser/service-workers/cache-every-get.js). The boost flow:
+// the player's boost read (LUNA7), a change through the relay (a PUT: no worker caches it), the boost read again.
+describe.runIf(chromiumAvailable())('a game whose own service worker caches every GET, the SDK\'s reads included (Chromium)', { timeout: 60_000 }, () => {
+  let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
+  let browser: Awaited<ReturnType<typeof launchChromium>>;
+
+  beforeAll(async () => {
+    const page: [string, string] = ['text/html', '<!doctype html><title>game</title>'];
+    const guide = /```js\n(\/\/ Your relay's mount URL[\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))![1]!;
+    game = await serveGameWithEmulator((emulator) => {
+      // The guide's rule with the game's `environment: { baseUrl }`: the emulator's URL.
+      const rule = edit(guide, "'https://sandbox-api.game-campaign.com/'", JSON.stringify(`${emulator.url}/`));
+      return {
+        '/': page,
+        '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
+        '/sw-cache-every-get.js': ['text/javascript', readFileSync(join(import.meta.dirname, 'service-workers/cache-every-get.js'), 'utf8')],
+        '/sw-rule.js': ['text/javascript', rule],
+        '/sw-rule-listener.js': ['text/javascript', edit(rule, 'if (event.addRoutes)', 'if (false)')],
+        // The guide's rule as p52 wrote it, the relay's URL alone: what the service's base URL beside it changes.
+        '/sw-relay-only.js': ['text/javascript', edit(rule, `, new URL(${JSON.stringify(`${emulator.url}/`)}).href]`, ']')],
+      };
+    });
+  });
+
+  beforeEach(async () => {
+    game.emulator.reset();
+    browser = await launchChromium(); // a fresh profile: no worker or cache of an earlier story
+  });
+
+  afterEach(async () => {
+    await browser?.close();
+  });
+
+  afterAll(async () => {
+    await game?.close();
+  });
+
+  /** A game page controlled by `/sw-cache-every-get.js?{query}`, with `gc` for the player whose boost can change. */
+  async function gamePage(query: string): Promise<Page> {
+    const page = await browser.context.newPage();
+    await page.goto(game.origin);
+    await page.evaluate(async (url) => {
+      if (!navigator.serviceWorker.controller) {
+        await navigator.serviceWorker.register(url);
+        await new Promise((resolve) => navigator.serviceWorker.addEventListener('controllerchange', resolve, { once: true }));
+      }
+    }, `/sw-cache-every-get.js?${query}`);
+    await page.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    await page.evaluate(
+      ({ clientKey, baseUrl, userId }) => {
+        const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+        const gc = sdk.createGameCampaign({ clientKey, environment: { baseUrl }, userId, relay: { url: '/campaign', headers: { authorization: `Bearer ${userId}` } } });
+        Object.assign(globalThis, { gc });
+      },
+      { clientKey: game.emulator.clientKey, baseUrl: game.emulator.url, userId: DEMO_USERS.changeable },
+    );
+    return page;
+  }
+
+  type Gc = { boost: { current(): Promise<{ creatorKey: string } | undefined>; change(request: { newCreatorKey: string }): Promise<{ creatorKey: string }> } };
+  const boosted = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.boost.current().then((boost) => boost?.creatorKey));
+  const change = (page: Page, newCreatorKey: string) => page.evaluate((key) => (globalThis as unknown as { gc: Gc }).gc.boost.change({ newCreatorKey: key }).then((boost) => boost.creatorKey), newCreatorKey);
+
+  it.each([
+    ['strategy=cache-first', 'LUNA7'],
+    ['strategy=stale-while-revalidate', 'LUNA7'],
+    ['strategy=cache-first&rule=relay-only', 'LUNA7'],
+    ['strategy=cache-first&rule', 'PIXEL'],
+    ['strategy=cache-first&rule=listener', 'PIXEL'],
+    ['strategy=stale-while-revalidate&rule', 'PIXEL'],
+    ['strategy=stale-while-revalidate&rule=listener', 'PIXEL'],
+  ] as const)('%s: the boost read, changed to PIXEL, read again: the game reads %s', async (query, after) => {
+    const page = await gamePage(query);
+    expect(await boosted(page)).toBe(DEMO_BOOSTED_CREATORS.changeable);
+    expect(await change(page, 'PIXEL')).toBe('PIXEL');
+    expect(game.emulator.state().boosts.find((boost) => boost.userId === DEMO_USERS.changeable)?.creatorKey).toBe('PIXEL');
+    expect(await boosted(page)).toBe(after);
   });
 });
