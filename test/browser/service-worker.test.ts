@@ -3,7 +3,8 @@
 // in real Chromium, against a relay that answers as the service would: what a player keeps, and what the rule of
 // docs/guides/browser.md ("Service workers") changes.
 import { readFileSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -244,19 +245,37 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
   });
 });
 
-// The SDK's reads are GETs to the service's base URL (here the emulator, another origin answering with CORS), which a
-// worker caching every GET answers from its cache (test/browser/service-workers/cache-every-get.js). The boost flow:
-// the player's boost read (LUNA7), a change through the relay (a PUT: no worker caches it), the boost read again.
+// The SDK's reads are GETs to the service's base URL, another origin answering with CORS, which a worker caching
+// every GET answers from its cache (test/browser/service-workers/cache-every-get.js). The boost flow against the
+// emulator: the player's boost read (LUNA7), a change through the relay (a PUT: no worker caches it), the boost read
+// again. A campaign read against the story's own service, a proxy-like `baseUrl` with a path: the campaign's status
+// changes at the service between two reads.
 describe.runIf(chromiumAvailable())('a game whose own service worker caches every GET, the SDK\'s reads included (Chromium)', { timeout: 60_000 }, () => {
   let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
+  let service: Server;
+  /** The story's service: `{service}/gc` is the game's `baseUrl`; it answers the one campaign with `campaignStatus`. */
+  let serviceBase: string;
+  let campaignStatus = 'PENDING_EXPOSURE';
   let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
+    service = createServer((req, res) => {
+      // CORS as the service's (the emulator's V1_CORS): any origin, the `authorization` header allowed.
+      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type' };
+      if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
+      if (req.url !== '/gc/v1/client/campaigns/cmp_story') return void res.writeHead(404, cors).end();
+      const data = { campaignId: 'cmp_story', campaignName: { en: 'Story' }, status: campaignStatus, creatorKeys: ['LUNA7'] };
+      res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data }));
+    });
+    await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
+    serviceBase = `http://127.0.0.1:${(service.address() as AddressInfo).port}/gc`;
     const page: [string, string] = ['text/html', '<!doctype html><title>game</title>'];
     const guide = /```js\n(\/\/ Your relay's mount URL[\s\S]*?)```/.exec(readFileSync(join(ROOT, 'docs/guides/browser.md'), 'utf8'))![1]!;
+    const SANDBOX = "'https://sandbox-api.game-campaign.com/'";
     game = await serveGameWithEmulator((emulator) => {
-      // The guide's rule with the game's `environment: { baseUrl }`: the emulator's URL.
-      const rule = edit(guide, "'https://sandbox-api.game-campaign.com/'", JSON.stringify(`${emulator.url}/`));
+      // The guide's rule with the game's `environment: { baseUrl }`: the emulator's URL, or the story's service's.
+      const rule = edit(guide, SANDBOX, JSON.stringify(`${emulator.url}/`));
+      const storyRule = edit(guide, SANDBOX, JSON.stringify(`${serviceBase}/`));
       return {
         '/': page,
         '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
@@ -264,13 +283,16 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
         '/sw-rule.js': ['text/javascript', rule],
         '/sw-rule-listener.js': ['text/javascript', edit(rule, 'if (event.addRoutes)', 'if (false)')],
         // The guide's rule as p52 wrote it, the relay's URL alone: what the service's base URL beside it changes.
-        '/sw-relay-only.js': ['text/javascript', edit(rule, `, new URL(${JSON.stringify(`${emulator.url}/`)}).href]`, ']')],
+        '/sw-rule-relay-only.js': ['text/javascript', edit(rule, `, new URL(${JSON.stringify(`${emulator.url}/`)}).href]`, ']')],
+        '/sw-rule-story.js': ['text/javascript', storyRule],
+        '/sw-rule-story-listener.js': ['text/javascript', edit(storyRule, 'if (event.addRoutes)', 'if (false)')],
       };
     });
   });
 
   beforeEach(async () => {
     game.emulator.reset();
+    campaignStatus = 'PENDING_EXPOSURE';
     browser = await launchChromium(); // a fresh profile: no worker or cache of an earlier story
   });
 
@@ -280,10 +302,11 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
 
   afterAll(async () => {
     await game?.close();
+    service?.close();
   });
 
-  /** A game page controlled by `/sw-cache-every-get.js?{query}`, with `gc` for the player whose boost can change. */
-  async function gamePage(query: string): Promise<Page> {
+  /** A game page controlled by `/sw-cache-every-get.js?{query}`, with `gc` (the player whose boost can change) on `baseUrl`. */
+  async function gamePage(query: string, baseUrl = game.emulator.url): Promise<Page> {
     const page = await browser.context.newPage();
     await page.goto(game.origin);
     await page.evaluate(async (url) => {
@@ -299,14 +322,18 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
         const gc = sdk.createGameCampaign({ clientKey, environment: { baseUrl }, userId, relay: { url: '/campaign', headers: { authorization: `Bearer ${userId}` } } });
         Object.assign(globalThis, { gc });
       },
-      { clientKey: game.emulator.clientKey, baseUrl: game.emulator.url, userId: DEMO_USERS.changeable },
+      { clientKey: game.emulator.clientKey, baseUrl, userId: DEMO_USERS.changeable },
     );
     return page;
   }
 
-  type Gc = { boost: { current(): Promise<{ creatorKey: string } | undefined>; change(request: { newCreatorKey: string }): Promise<{ creatorKey: string }> } };
+  type Gc = {
+    boost: { current(): Promise<{ creatorKey: string } | undefined>; change(request: { newCreatorKey: string }): Promise<{ creatorKey: string }> };
+    campaigns: { get(campaignId: string): Promise<{ status: string }> };
+  };
   const boosted = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.boost.current().then((boost) => boost?.creatorKey));
   const change = (page: Page, newCreatorKey: string) => page.evaluate((key) => (globalThis as unknown as { gc: Gc }).gc.boost.change({ newCreatorKey: key }).then((boost) => boost.creatorKey), newCreatorKey);
+  const statusOf = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.campaigns.get('cmp_story').then((campaign) => campaign.status));
 
   it.each([
     ['strategy=cache-first', 'LUNA7'],
@@ -322,5 +349,20 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
     expect(await change(page, 'PIXEL')).toBe('PIXEL');
     expect(game.emulator.state().boosts.find((boost) => boost.userId === DEMO_USERS.changeable)?.creatorKey).toBe('PIXEL');
     expect(await boosted(page)).toBe(after);
+  });
+
+  it.each([
+    ['strategy=cache-first', 'PENDING_EXPOSURE'],
+    ['strategy=stale-while-revalidate', 'PENDING_EXPOSURE'],
+    ['strategy=cache-first&rule=relay-only', 'PENDING_EXPOSURE'],
+    ['strategy=cache-first&rule=story', 'ACTIVE'],
+    ['strategy=cache-first&rule=story-listener', 'ACTIVE'],
+    ['strategy=stale-while-revalidate&rule=story', 'ACTIVE'],
+    ['strategy=stale-while-revalidate&rule=story-listener', 'ACTIVE'],
+  ] as const)('%s: a campaign read, its status changed at the service (a `baseUrl` with a path), read again: the game reads %s', async (query, after) => {
+    const page = await gamePage(query, serviceBase);
+    expect(await statusOf(page)).toBe('PENDING_EXPOSURE');
+    campaignStatus = 'ACTIVE';
+    expect(await statusOf(page)).toBe(after);
   });
 });

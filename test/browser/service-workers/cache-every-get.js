@@ -8,11 +8,11 @@
 // keyed by the request (its URL: the Cache API does not compare the `authorization` header unless `Vary` names it).
 // `?strategy=cache-first` (default) or `stale-while-revalidate`.
 // `?rule`: the guide's rule first (docs/guides/browser.md, "Service workers", served as /sw-rule.js): the relay's
-// requests and the service's go to the network untouched; `?rule=listener`: its fetch listener alone;
-// `?rule=relay-only`: the rule with the relay's URL alone (as p52 wrote it).
+// requests and the service's go to the network untouched; `?rule=listener`: its fetch listener alone; any other
+// `?rule=name`: the variant the test serves as /sw-rule-name.js.
 const params = new URL(self.location.href).searchParams;
 const rule = params.get('rule');
-if (rule !== null) importScripts(rule === 'listener' ? '/sw-rule-listener.js' : rule === 'relay-only' ? '/sw-relay-only.js' : '/sw-rule.js');
+if (rule !== null) importScripts(rule ? `/sw-rule-${rule}.js` : '/sw-rule.js');
 const revalidate = params.get('strategy') === 'stale-while-revalidate';
 const CACHE = 'runtime';
 self.addEventListener('install', () => self.skipWaiting());
