@@ -51,6 +51,8 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a captive portal i
     await untilCount(() => alpha.recorded(player).length, 1);
     expect(alpha.recorded(player)[0]!.sessionId).toBe(sessionId);
     expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, played);
+    // The relay recorded it before the page read its answer; the frame's messages reach the portal page later still.
+    await expect.poll(async () => (await gameLog(tab.page, 'alpha')).some((message) => message.type === 'flushed'), ARRIVAL).toBe(true);
     const after = await gameLog(tab.page, 'alpha');
     await closeTab(world.chromium.context, tab.page);
     return { sessionId, behind, after };

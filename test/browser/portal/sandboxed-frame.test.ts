@@ -10,7 +10,7 @@
 import type { Frame } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { chromiumAvailable } from '../../helpers/chromium.js';
-import { closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, playOnAfterReturn, pressPlay, removeGame, untilCount } from './portal-player.js';
+import { ARRIVAL, closeTab, endPlay, expectPlayTime, gameLog, openPortal, playALevel, playFor, playOnAfterReturn, pressPlay, removeGame, untilCount } from './portal-player.js';
 import type { StudioGame } from './portal-sites.js';
 import { portalWorld } from './portal-world.js';
 
@@ -31,9 +31,11 @@ describe.runIf(chromiumAvailable())('portal play in Chromium: a sandboxed game f
     await untilCount(() => alpha.recorded(player).length, 1);
     expect(alpha.recorded(player)[0]!.sessionId).toBe(level.sessionId);
     expectPlayTime(alpha.recorded(player)[0]!.durationSeconds, level.played);
+    // The relay recorded it before the page read the answer, and the frame's messages reach the portal page later still.
+    const flushed = async () => (await gameLog(tab.page, 'alpha')).filter((message) => message.type === 'flushed').map((message) => message.detail);
+    await expect.poll(flushed, ARRIVAL).toEqual([[`${level.sessionId} SUCCESS`]]);
     const log = await gameLog(tab.page, 'alpha');
     expect(log.filter((message) => message.type === 'error' || message.type === 'thrown' || message.type === 'dropped')).toEqual([]);
-    expect(log.filter((message) => message.type === 'flushed').map((message) => message.detail)).toEqual([[`${level.sessionId} SUCCESS`]]);
     await closeTab(world.chromium.context, tab.page);
   });
   it.each(['the tab closed', 'the portal removes the frame'] as const)(
