@@ -139,7 +139,7 @@ namespace GameCampaignSdk
                         continue;
                     }
                     var id = name.Substring(0, JsonAt(name));
-                    erased.Add(dir == player.QueueDir && id.Length > 13 && id[12] == '-' ? id.Substring(13) : id); // queue names: {12-digit sequence}-{sessionId}
+                    erased.Add(dir == player.QueueDir ? SessionQueue.SessionIdIn(id) ?? id : id);
                 }
             }
             if (failed != null) throw failed;

@@ -37,6 +37,17 @@ namespace GameCampaignSdk
 
         private const int SeqDigits = 12;
 
+        /// <summary>
+        /// The session id a queue file's name holds (<c>{12-digit sequence}-{sessionId}</c>, <paramref name="stem"/> without its
+        /// <c>.json</c>), or null for a name that is not a queue file's. One reading of the name for the queue, the expiry and
+        /// the erasure of dropped files.
+        /// </summary>
+        internal static string SessionIdIn(string stem)
+        {
+            long seq;
+            return stem.Length > SeqDigits + 1 && stem.IndexOf('-') == SeqDigits && long.TryParse(stem.Substring(0, SeqDigits), out seq) ? stem.Substring(SeqDigits + 1) : null;
+        }
+
         private readonly PlayerFolder folder;
         private readonly int maxSize;
         private readonly Action<string, string, Dictionary<string, object>> dropped;
@@ -98,10 +109,10 @@ namespace GameCampaignSdk
                     var parsed = new List<KeyValuePair<string, string>>();
                     foreach (var name in TrackerFiles.JsonFiles(folder.QueueDir))
                     {
-                        long seq;
-                        if (name.IndexOf('-') != SeqDigits || !long.TryParse(name.Substring(0, SeqDigits), out seq)) continue; // not a queue file
-                        parsed.Add(new KeyValuePair<string, string>(name, name.Substring(SeqDigits + 1, name.Length - SeqDigits - 1 - ".json".Length)));
-                        lastSeq = Math.Max(lastSeq, seq);
+                        var sessionId = SessionIdIn(name.Substring(0, name.Length - ".json".Length));
+                        if (sessionId == null) continue; // not a queue file
+                        parsed.Add(new KeyValuePair<string, string>(name, sessionId));
+                        lastSeq = Math.Max(lastSeq, long.Parse(name.Substring(0, SeqDigits)));
                     }
                     return parsed;
                 });

@@ -61,7 +61,8 @@ namespace GameCampaignSdk
                 foreach (var name in TrackerFiles.JsonFiles(player.QueueDir))
                 {
                     expiry.Files.Add(new[] { player.QueueDir, name });
-                    if (name.Length > 13 + ".json".Length) queued.Add(name.Substring(13, name.Length - 13 - ".json".Length)); // {12-digit sequence}-{sessionId}.json
+                    var sessionId = SessionQueue.SessionIdIn(name.Substring(0, name.Length - ".json".Length));
+                    if (sessionId != null) queued.Add(sessionId);
                 }
                 // A record whose session is queued too (its run stopped it as the app paused, and the OS killed it before the
                 // record's delete, which waits for a main-thread step): its queued copy stands for it, and the record goes
