@@ -12,6 +12,7 @@ import type { WebhookHeadersInput } from './headers.js';
 import { crossRequestPromisesUnsupported } from '../server/runtime.js';
 import { isKnownWebhookEvent } from './read-event.js';
 import { BULK_CALLBACK_PREFIX } from '../schema/payments.js';
+import { keepAliveOf, unheldOnWorker, type KeepAlive } from './keep-alive.js';
 import { RecentDeliveries } from './recent-deliveries.js';
 import { unref } from '../unref.js';
 import { MAX_TIMER_MS } from '../schema/rules.js';
@@ -157,8 +158,15 @@ export class WebhookReceiver {
    * `Connection: close`) for one still arriving after `bodyTimeoutMs`,
    * 400 `{ error: 'unreadable_body' }` when the body could not be read, 500 `{ error: 'body_already_read', message }` when something read
    * the request's body before the receiver (also emitted on `error`). A signed event of any shape or type is accepted.
+   *
+   * `context`: what the runtime passes beside the request. On a Cloudflare Worker hand on its `ctx` (`receiver.fetch(request,
+   * ctx)`, or mount `fetch: receiver.fetch`, which gets `(request, env, ctx)`): the promise of each listener is given to
+   * the first of them with a `waitUntil` method. workerd cancels what a request still has under way once its answer is
+   * sent unless `waitUntil` holds it, and the 204 is sent before a listener's promise settles, so a listener's grant
+   * (a database write, a `fetch`) was cut off silently while the service, answered 204, never sent the delivery again.
+   * Node, Bun and Deno cut off nothing; Hono's `c.executionCtx` and the Service Worker `FetchEvent` have `waitUntil` too.
    */
-  async fetch(request: Request): Promise<Response> {
+  async fetch(request: Request, ...context: unknown[]): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     const { maxBodyBytes, bodyTimeoutMs } = this.#options;
     // Read before us (Hono's `c.req.json()`, code that awaited `request.json()`): the server's setup, not the sender's
@@ -181,7 +189,7 @@ export class WebhookReceiver {
     }
     if (payload === undefined) return json(413, { error: 'payload_too_large' });
     try {
-      await this.verify({ payload, headers: request.headers });
+      await this.#verify({ payload, headers: request.headers }, keepAliveOf(context));
       return new Response(null, { status: 204 });
     } catch (error) {
       if (!isWebhookVerificationError(error)) {
@@ -200,6 +208,11 @@ export class WebhookReceiver {
    * @throws WebhookVerificationError with reason `replayed` for a repeat, or the reason of the failed check
    */
   async verify(input: { payload: RawWebhookPayload; headers: WebhookHeadersInput }): Promise<ReceivedWebhookEvent> {
+    return this.#verify(input, undefined);
+  }
+
+  /** {@link WebhookReceiver.verify}, with what keeps the listeners' promises alive (a Worker's `waitUntil`). */
+  async #verify(input: { payload: RawWebhookPayload; headers: WebhookHeadersInput }, keepAlive: KeepAlive | undefined): Promise<ReceivedWebhookEvent> {
     const { secret, toleranceSeconds, now, scheme } = this.#options;
     let verified;
     try {
@@ -216,7 +229,7 @@ export class WebhookReceiver {
     const summarized = this.#summarizedCall(event, at);
     this.#recent.add(delivery.id, event, expiresAt, at);
     if (summarized) throw new WebhookVerificationError('replayed', `A payment.bulk_created for callbackId ${summarized} was already received: the summary of a retry of the same payments.registerBulk call`);
-    this.#dispatch(event);
+    this.#dispatch(event, keepAlive);
     return event;
   }
 
@@ -317,13 +330,22 @@ export class WebhookReceiver {
     return this.#recent.find((earlier) => earlier.type === type && earlier.callbackId === callbackId, now) ? callbackId : undefined;
   }
 
-  #dispatch(event: ReceivedWebhookEvent): void {
-    // An unknown type never reaches a listener by its own name: a type named `error` or `event` must not
-    // pose as one of the receiver's own events.
-    this.#emitter.emit(isKnownWebhookEvent(event) ? event.type : 'unknown', event);
-    this.#emitter.emit('event', event);
+  #dispatch(event: ReceivedWebhookEvent, keepAlive: KeepAlive | undefined): void {
+    // Emitting is synchronous: the listeners' promises made meanwhile are this delivery's, whatever else is under way.
+    this.#keepAlive = keepAlive ?? unheldOnWorker;
+    try {
+      // An unknown type never reaches a listener by its own name: a type named `error` or `event` must not
+      // pose as one of the receiver's own events.
+      this.#emitter.emit(isKnownWebhookEvent(event) ? event.type : 'unknown', event);
+      this.#emitter.emit('event', event);
+    } finally {
+      this.#keepAlive = undefined;
+    }
     for (const waiter of this.#waiters) if (waiter.matches(event)) waiter.resolve(event);
   }
+
+  /** While listeners are called: what is handed each listener's promise (see {@link WebhookReceiver.fetch}). */
+  #keepAlive: KeepAlive | undefined;
 
   // Each listener runs on its own: one that throws or rejects does not stop the others, and its error goes
   // to `error` listeners. `error` listeners themselves are not wrapped (an error there would loop).
@@ -333,8 +355,12 @@ export class WebhookReceiver {
     if (existing) return existing;
     const guarded = (value: unknown) => {
       try {
+        const keepAlive = this.#keepAlive;
         const result = (listener as (value: unknown) => unknown)(value);
-        if (isThenable(result)) result.then(undefined, this.#report);
+        if (isThenable(result)) {
+          const settled = Promise.resolve(result).then(undefined, this.#report);
+          keepAlive?.(settled);
+        }
       } catch (error) {
         this.#report(error);
       }

@@ -82,8 +82,25 @@ export async function launch(runtime: RuntimeName, options: LaunchOptions): Prom
 /** The Worker: one bundle (dist and its dependencies), served by workerd from a capnp config on a free port. */
 async function launchWorkerd(work: string, config: Omit<LaunchOptions, 'compatibilityDate'>, compatibilityDate: string): Promise<Launched> {
   await compile(`import * as sdk from '${join(ROOT, 'dist/server.js')}';import { worker } from './test/runtimes/entries/workerd.ts';export default worker(sdk);`, join(work, 'worker.js'), { bundleAll: true });
+  return serveWorker(work, { ...config }, compatibilityDate);
+}
+
+/**
+ * A Worker as a studio deploys it: `source` (TypeScript, `game-campaign-sdk/server` importing the built dist/) bundled
+ * by esbuild for the neutral platform with no shim, as wrangler builds it, its `bindings` as text (secrets and vars), served
+ * by workerd. (test/docs/worker-guides.test.ts runs the guides' Worker blocks so.)
+ */
+export async function launchWorker(source: string, bindings: Record<string, string>, compatibilityDate = '2024-10-14'): Promise<Launched> {
+  requireDist();
+  const work = mkdtempSync(join(tmpdir(), 'gc-worker-'));
+  await compile(source.replaceAll("'game-campaign-sdk/server'", `'${join(ROOT, 'dist/server.js')}'`), join(work, 'worker.js'), { bundleAll: true });
+  return serveWorker(work, bindings, compatibilityDate);
+}
+
+/** workerd serving `work`/worker.js with text `bindings`, on a free port; resolves once it answers. */
+async function serveWorker(work: string, bindings: Record<string, string>, compatibilityDate: string): Promise<Launched> {
   const port = await freePort();
-  const bindings = Object.entries(config).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
+  const texts = Object.entries(bindings).map(([name, value]) => `(name = ${JSON.stringify(name)}, text = ${JSON.stringify(value)})`);
   writeFileSync(
     join(work, 'config.capnp'),
     `using Workerd = import "/workerd/workerd.capnp";
@@ -99,7 +116,7 @@ const worker :Workerd.Worker = (
   modules = [ (name = "worker", esModule = embed "worker.js") ],
   compatibilityDate = "${compatibilityDate}",
   # No nodejs_compat: the server entry reaches no Node built-in (core/relay/limiters.ts).
-  bindings = [ ${bindings.join(', ')} ],
+  bindings = [ ${texts.join(', ')} ],
   globalOutbound = "loopback",
 );
 `,

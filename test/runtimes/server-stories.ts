@@ -9,7 +9,7 @@ import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { gzip } from 'node:zlib';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { DEMO_ACTIVE_CAMPAIGN_ID, DEMO_PENDING_CAMPAIGN_ID, startEmulator, type RunningEmulator } from '../../emulator/index.js';
 import { signWebhook } from '../../core/webhooks/sign.js';
 import { launch, type Launched, type RuntimeName } from './harness.js';
@@ -541,6 +541,31 @@ export function serverStories(runtime: RuntimeName): void {
       }
       const [head = '', body = ''] = Buffer.concat(received).toString().split('\r\n\r\n');
       expect([Number(head.split(' ')[1]), JSON.parse(body.trim().replace(/^[0-9a-f]+\r\n|\r\n0$/gi, ''))]).toEqual([408, { error: 'body_timeout' }]);
+    });
+
+    // p60: the receiver answers 204 before a listener's promise settles. On a Worker, workerd cancelled that promise's
+    // I/O once the 204 was sent (no ctx.waitUntil held it): the grant after a timer and a fetch never happened, no error
+    // was reported, and the service, answered 204, would not deliver the event again. Now the receiver hands each
+    // listener's promise to the waitUntil of what the runtime passes (a Worker's ctx); without it, a Worker warns once.
+    it("a webhook listener's work after the receiver's 204 is finished on every runtime, given what the runtime passes", async () => {
+      const deliver = async (path: string, id: string) => {
+        const payload = JSON.stringify({ id, type: 'coupon.redeemed', createdAt: new Date().toISOString(), data: { userId: 'granted-player', couponCode: 'DAILY' } });
+        const answer = await fetch(`${served.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...signWebhook({ payload, secret: RECEIVER_SECRET }).headers }, body: payload });
+        return answer.status;
+      };
+      const id = `evt-granted-${runtime}`;
+      expect(await deliver('/granting', id)).toBe(204);
+      let granted: string[] = [];
+      for (let tries = 0; tries < 40 && !granted.includes(id); tries++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        granted = (await (await fetch(`${served.url}/granting`)).json()) as string[];
+      }
+      expect(granted, served.output()).toEqual([id]);
+      // Without the runtime's context: a Worker says how to hand it over; the other runtimes say nothing.
+      expect(await deliver('/granting-bare', `evt-bare-${runtime}`)).toBe(204);
+      const warning = /a webhook listener returned a promise, and this Cloudflare Worker may cancel its work/;
+      if (runtime === 'workerd') await vi.waitFor(() => expect(served.output()).toMatch(warning));
+      else expect(served.output()).not.toMatch(warning);
     });
 
     // p48: a `webhook-id` that is not ASCII. workerd decodes a header as UTF-8 (a byte that is not UTF-8 as U+FFFD), Node,

@@ -18,6 +18,9 @@
  * - `/receiver`: `createWebhookReceiver` as the webhook guide mounts it (deliveries the test signs with
  *   {@link RECEIVER_SECRET}; a body's read time-out of 1 s); `GET /receiver/wait?callbackId=` answers once `receiver.waitFor` settles, which a
  *   delivery, another request, does; `GET /receiver/waiting?callbackId=` says whether that wait has begun.
+ * - `/granting`: a receiver whose listener grants after awaited I/O (a timer, then a `fetch`, as a database write), handed
+ *   what the runtime passes beside the request (a Worker's `ctx`); `/granting-bare` is the same receiver without it;
+ *   `GET /granting` lists the event ids granted.
  */
 import type * as ServerEntry from '../../core/server/index.js';
 
@@ -79,6 +82,15 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     // A trickled body is cut after 1 s here (server-stories.ts: the slow client's 408 on every runtime).
     bodyTimeoutMs: 1_000,
     ...(clientAddress ? { clientAddress } : {}),
+  });
+  // The grant happens after the receiver has answered 204: a Worker keeps it alive only through ctx.waitUntil.
+  const granting = createWebhookReceiver({ secret: RECEIVER_SECRET });
+  const granted: string[] = [];
+  granting.on('coupon.redeemed', async (event) => {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const written = await fetch(`${config.emulatorUrl}/v1/client/campaigns/granted`);
+    await written.body?.cancel();
+    granted.push(event.id);
   });
   let bulkReceiver: ReturnType<ServerSdk["createWebhookReceiver"]> | undefined;
   const heard: Array<string | undefined> = [];
@@ -181,6 +193,9 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
         }
         if (pathname === '/hooks' && request.method === 'GET') return Response.json({ verified, refused });
         if (pathname === '/receiver') return await receiver.fetch(request);
+        if (pathname === '/granting' && request.method === 'GET') return Response.json(granted);
+        if (pathname === '/granting') return await granting.fetch(request, context);
+        if (pathname === '/granting-bare') return await granting.fetch(request);
         const callbackId = url.searchParams.get('callbackId') ?? '';
         if (pathname === '/receiver/waiting') return Response.json(waiting.has(callbackId));
         if (pathname === '/receiver/wait') {

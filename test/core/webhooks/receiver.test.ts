@@ -496,3 +496,52 @@ describe('createWebhookReceiver: a body a framework already read', () => {
     expect(errors).toEqual([]);
   });
 });
+
+// p60: on a Cloudflare Worker a listener's I/O after the 204 was cancelled (test/runtimes/server-stories.ts shows it on
+// workerd); the receiver now hands each listener's promise to the waitUntil of what the runtime passes.
+describe("createWebhookReceiver: a listener's work after the answer (a Worker's ctx.waitUntil)", () => {
+  /** A Worker's ExecutionContext: waitUntil on its prototype, as workerd has it. */
+  class ExecutionContext {
+    readonly held: Promise<unknown>[] = [];
+    waitUntil(promise: Promise<unknown>): void {
+      this.held.push(promise);
+    }
+  }
+
+  it("hands each listener's promise, never rejecting, to the waitUntil of ctx given as (request, ctx) or (request, env, ctx)", async () => {
+    const { receiver, errors } = setup();
+    let finish: () => void = () => undefined;
+    const granted: string[] = [];
+    receiver.on('coupon.redeemed', async (event) => {
+      await new Promise<void>((resolve) => (finish = resolve));
+      granted.push(event.id);
+    });
+    receiver.on('event', () => Promise.reject(new Error('listener failed')));
+    const ctx = new ExecutionContext();
+    expect((await receiver.fetch(post(delivery(couponRedeemed())), ctx)).status).toBe(204);
+    expect([ctx.held.length, granted]).toEqual([2, []]);
+    finish();
+    expect(await Promise.all(ctx.held)).toEqual([undefined, undefined]);
+    expect(granted).toEqual([received(couponRedeemed()).id]);
+    expect(errors.map((error) => (error as Error).message)).toEqual(['listener failed']);
+
+    const { fetch } = receiver; // mounted as `export default { fetch: receiver.fetch }`: workerd calls it (request, env, ctx)
+    const other = new ExecutionContext();
+    expect((await fetch(post(delivery(sponsorChanged(), { id: 'msg_2' })), { WEBHOOK_SECRET: SECRET }, other)).status).toBe(204);
+    expect(other.held).toHaveLength(1);
+  });
+
+  it('hands over nothing for a listener that returns no promise, nor without a context (Node, Bun, Deno: no warning)', async () => {
+    const { receiver } = setup();
+    const warned = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    receiver.on('coupon.redeemed', async () => undefined);
+    const ctx = new ExecutionContext();
+    const sync = createWebhookReceiver({ secret: SECRET, now: () => NOW_MS });
+    sync.on('event', () => undefined);
+    expect((await sync.fetch(post(delivery(couponRedeemed())), ctx)).status).toBe(204);
+    expect(ctx.held).toEqual([]);
+    expect((await receiver.fetch(post(delivery(couponRedeemed(), { id: 'msg_2' })))).status).toBe(204);
+    expect(warned).not.toHaveBeenCalled();
+    warned.mockRestore();
+  });
+});
