@@ -7,6 +7,7 @@ import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { canonical } from './canonical-json.js';
 import { inDefinedOrder } from './delivery-order.js';
 import { aotProgram, csFiles, mcs, packageSources, runMono } from './cs-runner/mono.js';
 import { loadScenario } from './scenario.js';
@@ -46,9 +47,6 @@ function play(exe: string, mode: 'jit' | 'full-aot', device = 'desktop', locale 
   if (outcomes.size === 0) throw new Error(`the C# runner (${mode}) reported nothing (exit ${status}):\n${stdout}\n${stderr}`);
   return outcomes;
 }
-
-/** JSON with every object's keys sorted: the two trackers may write a session's fields in another order. */
-const canonical = (value: unknown): string => JSON.stringify(value, (_, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : 1))) : v));
 
 /**
  * What the TypeScript tracker's requests carried in each scenario (ts-runner, played once per file), in its defined order:

@@ -1,9 +1,9 @@
 /**
  * The tracker contract on generated stories: fast-check draws random interleavings of FORMAT.md's steps (start, stop,
  * a stop, a flush or an opt-out switch as the player leaves (stopAndLeave, flushAndLeave, optOutAndLeave), background, clock moves, kills, full disks,
- * relay answers, network, opt-out, erase, several players, games and environments), the TypeScript tracker plays each
+ * relay answers, connections cut mid-request, network, opt-out, erase, creator codes, several players, games and environments), the TypeScript tracker plays each
  * and what it observed becomes the story's `expect`, then the Unity package's managed tracker (cs-runner, mono JIT)
- * plays the same files: the two trackers must deliver, drop and report alike. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
+ * plays the same files: the two trackers must deliver, drop and report alike, and send the same JSON. Hand-written scenarios only hold what their authors thought of; a divergence found here is kept as a
  * scenario file in ./scenarios once its side is fixed (storage-unwritable-first-start.json came from here).
  * A fixed seed and a few dozen stories by default; CONTRACT_GENERATED_RUNS and CONTRACT_GENERATED_SEED for more.
  * Backoff's draw is fixed in both trackers (`jitter`, FORMAT.md "Timers"), so where a retry falls is the trackers' rules.
@@ -11,13 +11,18 @@
  * the C# tracker may use one request fewer for each session a TypeScript start-up recovered, as its start-up flush
  * waits for the recovery and TypeScript's does not (seed 5206, story 234: a queued and a recovered session, TypeScript in
  * two requests, C# in one; scenario kill-queued-and-recovered-choice-unreadable.json), never more requests than TypeScript.
+ * So are the sessions as the requests carried them (dates, campaign, creator, metadata), as cs-runner.test.ts compares the
+ * scenario files' (seed 6017, story 144: the C# start-up flush's first wait drawn at random gave a recovered session other
+ * dates; scenario backoff-jitter-start-up.json).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
+import { canonical } from './canonical-json.js';
 import { csFiles, mcs, packageSources, runMono } from './cs-runner/mono.js';
+import { inDefinedOrder } from './delivery-order.js';
 import type { Expectation, Scenario, Step } from './scenario.js';
 import { runScenario } from './ts-runner.js';
 
@@ -43,6 +48,11 @@ const POOL = [
   { relay: { status: 503 } }, { relay: { status: 429, retryAfterSeconds: 5 } }, { relay: { status: 413 } }, { relay: { status: 400 } },
   { relay: { status: 401 } }, { relay: { reject: 'nope' } }, { storage: 'truncate' }, { storage: 'unwritable' }, { storage: 'writable' },
   { optOut: true }, { optOut: false }, { optOutAndLeave: true }, { optOutAndLeave: false }, { erase: {} },
+  // What players do that the steps above never drew (p60): a connection cut after the relay recorded the request (a train,
+  // a lift), a creator's code entered (campaign, creator and metadata, which must reach the relay alike: `wire` below), and
+  // play longer than a few minutes.
+  { relay: 'answer-lost' }, { relay: 'answer-lost' }, { start: { campaignId: 'c2', creatorKey: 'XYZ12', metadata: { level: 3, mode: 'ranked' } } },
+  { start: { creatorKey: 'ABCDE' } }, { advance: 45_000 }, { advance: 600_000 },
 ] as Step[];
 
 const NEEDS_PROCESS = ['start', 'stop', 'stopAndLeave', 'flush', 'flushAndLeave', 'background', 'foreground', 'kill', 'quit', 'optOut', 'optOutAndLeave', 'erase'];
@@ -75,10 +85,13 @@ function allowedSends(sends: number, recovered: number): Expectation['sends'] {
   return recovered && sends > 0 ? [Math.max(0, sends - recovered), sends] : sends;
 }
 
-/** The story with what the TypeScript tracker delivered, dropped and reported as its last `expect`. */
-async function withTsOutcome(steps: Step[], name: string): Promise<Scenario> {
+/**
+ * The story with what the TypeScript tracker delivered, dropped and reported as its last `expect`, and the sessions its
+ * requests carried (in their defined order, as cs-runner.test.ts holds the scenario files' to the C# tracker's).
+ */
+async function withTsOutcome(steps: Step[], name: string): Promise<{ scenario: Scenario; wire: string[] }> {
   let last: Expectation = {};
-  await runScenario({ name, covers: ['play'], jitter: JITTER, steps: [...steps, { expect: {} }] }, (observed) => {
+  const received = await runScenario({ name, covers: ['play'], jitter: JITTER, steps: [...steps, { expect: {} }] }, (observed) => {
     last = {
       received: observed.received.map(({ player, durationSeconds, game, environment, isTest }) => ({ player, durationSeconds, game, environment, isTest })),
       dropped: [...observed.dropped],
@@ -88,15 +101,20 @@ async function withTsOutcome(steps: Step[], name: string): Promise<Scenario> {
       sends: allowedSends(observed.sends, observed.received.filter((session) => session.recovery !== undefined).length),
     };
   });
-  return { name, covers: ['play'], jitter: JITTER, steps: [...steps, { expect: last }] };
+  const wire = inDefinedOrder(received.map((session) => ({ item: canonical(session.wire), recovery: session.recovery })), String);
+  return { scenario: { name, covers: ['play'], jitter: JITTER, steps: [...steps, { expect: last }] }, wire };
 }
 
-it(`${RUNS} generated stories (seed ${SEED}): the C# managed tracker delivers, drops and reports what the TypeScript tracker does`, async () => {
+it(`${RUNS} generated stories (seed ${SEED}): the C# managed tracker delivers, drops and reports what the TypeScript tracker does, with the same JSON`, async () => {
   const drawn = fc.sample(fc.array(fc.constantFrom(...POOL), { minLength: 3, maxLength: 18 }), { seed: SEED, numRuns: RUNS });
   const files: string[] = [];
+  /** What the TypeScript tracker's requests carried, by file name. */
+  const tsWire = new Map<string, string[]>();
   for (const [index, steps] of drawn.entries()) {
     const file = join(work, `generated-${SEED}-${String(index).padStart(4, '0')}.json`);
-    writeFileSync(file, JSON.stringify(await withTsOutcome(story(steps), `generated story ${index} of seed ${SEED}`)));
+    const { scenario, wire } = await withTsOutcome(story(steps), `generated story ${index} of seed ${SEED}`);
+    writeFileSync(file, JSON.stringify(scenario));
+    tsWire.set(basename(file), wire);
     files.push(file);
   }
   const exe = join(work, 'jit', 'runner.exe');
@@ -104,9 +122,18 @@ it(`${RUNS} generated stories (seed ${SEED}): the C# managed tracker delivers, d
   // A desktop player with Run In Background on: its frames go on in the background, as the TypeScript tracker's timers do
   // (a paused player runs nothing, and a story killed in the background would then part on what its background flush sent).
   const { stdout, stderr, status } = runMono(exe, files, 'jit', undefined, { GAME_CAMPAIGN_CONTRACT_DEVICE: 'desktop-run-in-background' });
-  const outcomes = stdout.split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as { file: string; ok: boolean; error?: string });
+  const outcomes = stdout
+    .split('\n')
+    .filter((line) => line.startsWith('{'))
+    .map((line) => JSON.parse(line) as { file: string; ok: boolean; error?: string; wire?: Record<string, unknown>[]; recovery?: number[] });
   expect(outcomes.length, `the C# runner reported ${outcomes.length} of ${files.length} (exit ${status}):\n${stderr}`).toBe(files.length);
   // A failure shows where the trackers parted and the whole story, ready to shrink into ./scenarios.
-  const parted = outcomes.filter((outcome) => !outcome.ok);
+  // Dates, campaign, creator and metadata too: each session the C# tracker delivered carried what TypeScript's did.
+  const parted = outcomes.flatMap((outcome) => {
+    if (!outcome.ok) return [outcome];
+    const wire = inDefinedOrder((outcome.wire ?? []).map((session, index) => ({ item: canonical(session), recovery: outcome.recovery?.[index] || undefined })), String);
+    const expected = tsWire.get(basename(outcome.file)) ?? [];
+    return JSON.stringify(wire) === JSON.stringify(expected) ? [] : [{ ...outcome, error: `the sessions' JSON parted:\nTypeScript ${expected.join('\n')}\nC#         ${wire.join('\n')}` }];
+  });
   expect(parted.map((outcome) => `${outcome.error}\n${readFileSync(join(work, basename(outcome.file)), 'utf8')}`)).toEqual([]);
 }, 300_000);

@@ -1,7 +1,8 @@
 // A scenario's "jitter" (FORMAT.md, "Timers"): the managed flusher's backoff draw fixed at one fraction of its ceiling, as
 // the TypeScript runner fixes Math.random, so what a retry achieves in a span is decided by the two trackers' backoff
 // rules alone, never by two random sources. The flusher's Random is private: it is swapped by reflection on this
-// runner's side (the package keeps no test seam for it), right after Init, before any flush could back off.
+// runner's side (the package keeps no test seam for it), as soon as Init has created the tracker, before its start-up
+// flush could back off (ScenarioRunner.Init).
 using System;
 using System.Reflection;
 using GameCampaignSdk;
@@ -18,11 +19,19 @@ internal static class FixedJitter
 
     private const BindingFlags Private = BindingFlags.Instance | BindingFlags.NonPublic;
 
+    /// <summary>Whether the process's tracker exists (Init creates it in a main-thread turn of its own, then starts up).</summary>
+    internal static bool CanApply() { return RunningTracker() != null; }
+
+    private static ManagedTracker RunningTracker()
+    {
+        var native = Bridge.Native as ManagedNative;
+        return native == null || native.Sdk == null ? null : native.Sdk.Tracker;
+    }
+
     /// <summary>Fixes the running tracker's backoff draw at <paramref name="fraction"/>; throws when the fields it needs are gone.</summary>
     internal static void Apply(double fraction)
     {
-        var native = Bridge.Native as ManagedNative;
-        var tracker = native == null || native.Sdk == null ? null : native.Sdk.Tracker;
+        var tracker = RunningTracker();
         if (tracker == null) return; // no tracker: nothing backs off
         var flusher = Field(typeof(ManagedTracker), "flusher").GetValue(tracker);
         Field(typeof(ManagedFlusher), "jitter").SetValue(flusher, new Draw(fraction));

@@ -284,9 +284,17 @@ internal sealed partial class Scenario
         Apply(options, Json.Obj(Json.Field(file, "options")));
         Apply(options, Json.Obj(Json.Field(args, "options")));
         running = true;
-        loop.Run(() => GameCampaign.Init(options), "init");
+        var init = GameCampaign.Init(options);
+        // The draw is fixed as soon as the tracker exists, before its start-up flush could back off: fixed once Init had
+        // settled, the start-up flush's first wait was drawn at random (generated story 144 of seed 6017: a retry's time,
+        // and so the dates of a session it moved into the clock's present frame, parted from TypeScript's).
         var jitter = Json.Field(file, "jitter");
-        if (jitter != null) FixedJitter.Apply(Convert.ToDouble(jitter));
+        if (jitter != null)
+        {
+            loop.RunUntil(() => init.IsCompleted || FixedJitter.CanApply());
+            FixedJitter.Apply(Convert.ToDouble(jitter));
+        }
+        loop.Run(() => init, "init");
     }
 
     private static void Apply(GameCampaignOptions options, Dictionary<string, object> tracker)
