@@ -10,6 +10,8 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, realpat
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// @ts-expect-error: a plain ES module script without types
+import { tsBlocks } from '../../scripts/doc-snippets.mjs';
 import { ENTRIES } from '../../scripts/entries.mjs';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -136,6 +138,39 @@ describe('the client entries compile with the TypeScript versions games have', (
       }
     }
   }
+
+  /**
+   * The guide says a React Native 0.70 app's TypeScript 4.8 is enough: its blocks, as an app copies them, against the
+   * modules' own types of that app's versions (mapped by `paths` to the repository's aliases): @types/react-native 0.70,
+   * AsyncStorage 2.2.0 with NetInfo 11.4.1, or Expo SDK 47's 1.17.3 with 9.3.5, react-native-webview 11.23.1, and the
+   * repository's @types/react. The template's options, its `skipLibCheck` on (the declarations are checked with it off above).
+   */
+  it.each([
+    ['AsyncStorage 2.2.0, NetInfo 11.4.1', 'async-storage-v2', 'netinfo-v11'],
+    ['AsyncStorage 1.17.3, NetInfo 9.3.5 (Expo SDK 47)', 'async-storage-v1-17', 'netinfo-v9'],
+  ])("the React Native guide's blocks compile with TypeScript 4.8.4 and React Native 0.70's template (%s)", (name, asyncStorage, netInfo) => {
+    const app = join(WORK, 'built');
+    const blocks = (tsBlocks(readFileSync(join(ROOT, 'docs/guides/react-native.md'), 'utf8')) as Array<{ line: number; tsx: boolean; code: string; mark?: string }>).filter((block) => block.mark !== 'fragment');
+    expect(blocks.length).toBeGreaterThanOrEqual(3);
+    const tag = asyncStorage.replace(/\W+/g, '-');
+    const files = blocks.map((block) => {
+      const file = `rn-guide-${tag}-L${block.line}.${block.tsx ? 'tsx' : 'ts'}`;
+      writeFileSync(join(app, file), block.code);
+      return file;
+    });
+    const modules = join(ROOT, 'node_modules');
+    const paths = {
+      react: [join(modules, '@types/react/index.d.ts')],
+      'react-native': [join(modules, 'types-react-native-v0-70/index.d.ts')],
+      '@react-native-async-storage/async-storage': [join(modules, asyncStorage, 'lib/typescript/index.d.ts')],
+      '@react-native-community/netinfo': [join(modules, netInfo, 'lib/typescript/src/index.d.ts')],
+      'react-native-webview': [join(modules, 'webview-v11/index.d.ts')],
+    };
+    const config = `tsconfig.rn-guide-${tag}.json`;
+    writeFileSync(join(app, config), JSON.stringify({ compilerOptions: { ...RN_070_OPTIONS, skipLibCheck: true, types: [], paths }, files }));
+    const run = spawnSync(process.execPath, [join(ROOT, 'node_modules/typescript-v4-8/bin/tsc'), '-p', config, '--pretty', 'false'], { cwd: app, encoding: 'utf8' });
+    expect(`${run.stdout}${run.stderr}`, name).toBe('');
+  }, 120_000);
 
   it('failed before p51: the zod-typed declarations stop TypeScript 4.8 and 5.0 inside zod\'s declarations (the check itself works)', () => {
     for (const compiler of COMPILERS.slice(0, 2)) {
