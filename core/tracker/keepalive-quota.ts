@@ -14,7 +14,7 @@ import type { FetchLike } from '../platform.js';
  * as the relay unreachable, three such refusals at tab switches reported a relay that was fine. Sent again, it
  * completes while the page lives; a page going away cancels it and its sessions stay queued for the next start-up; a
  * real network failure fails again, and that is what the flusher counts. Nothing is counted here: the trackers' own
- * bodies in flight are (./body-size.ts), and what they miss (another copy of the SDK, the second exit body's envelope)
+ * bodies in flight are (./body-size.ts), and what they miss (another copy of the SDK on the page)
  * is refused and sent again like the game's.
  * @example
  * ```ts

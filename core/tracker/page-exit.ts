@@ -117,14 +117,16 @@ function startPageExit(platform: Platform, config: ResolvedTrackerOptions, insta
       if (!enabled || !sendHeaders || platform.network?.isOnline() === false) return;
       const moved = clockMoved();
       const nowMs = platform.now();
-      const items = [...held.values()].filter((item) => !out.has(item.key)).reverse().map((item) => presentFrame(item, moved, nowMs));
-      // One body, newest first (the session that just ended leads), within what keepalive requests may still carry.
-      const [first = []] = keepalive.chunks(items).chunks;
-      // The newest alone, then the rest: the game's own keepalive requests and beacons share the page's 64 KiB (Chromium
-      // counts every keepalive body of the document: kKeepaliveInflightBytesQuota, blink's resource_fetcher.cc), and a
-      // body past what they left is refused whole (then sent again as an ordinary request: ./keepalive-quota.ts).
-      // `splice` first: the newest taken out of `first`, which is then the rest.
-      for (const part of [first.splice(0, 1), first]) {
+      const items = [...held.values()].reverse().map((item) => presentFrame(item, moved, nowMs));
+      // The newest alone (the session that just ended leads), then the rest: the game's own keepalive requests and beacons
+      // share the page's 64 KiB (Chromium counts every keepalive body of the document: kKeepaliveInflightBytesQuota, blink's
+      // resource_fetcher.cc), and a body past what they left is refused whole (then sent again as an ordinary request:
+      // ./keepalive-quota.ts). Each body is sized against what keepalive requests may still carry once the one before is
+      // counted: the rest sized with the newest, as one body, passed the quota by its second envelope when the held
+      // sessions filled a body to its last bytes, and Chromium refused it (p60).
+      for (const alone of [1, 0]) {
+        const [part = []] = keepalive.chunks(items.filter((item) => !out.has(item.key))).chunks;
+        if (alone) part.splice(1);
         const keys = part.map((item) => item.key);
         // Only what it sends is marked in flight: a flush running beside it keeps its own marks.
         queue.claim(keys);

@@ -12,6 +12,9 @@ import { recordingAnswer } from '../helpers/recording-service.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 
+/** How long a story waits for what a left page sent (a bound, not a timed assertion). */
+const ARRIVAL = { timeout: 10_000 };
+
 interface Received {
   headers: IncomingHttpHeaders;
   sessions: Array<{ sessionId: string; durationSeconds: number; campaignId?: string }>;
@@ -135,5 +138,58 @@ describe.runIf(chromiumAvailable())('a page left while a session runs (Chromium)
     // Everything the left page sent has arrived by now (issued in its exit, before the next visit loaded): one copy.
     const fromExit = received.filter((entry) => entry.headers['authorization'] === 'Bearer player-token').flatMap((entry) => entry.sessions);
     expect(fromExit.filter((session) => session.sessionId === sessionId)).toHaveLength(1);
+  });
+
+  // Chromium counts every keepalive body a document has in flight against 64 KiB and refuses the one that passes it
+  // (65,536 B together go out, 65,537 B do not: probed in Chromium 150), a task later, when a removed frame can no
+  // longer send it again. The exit sends the session that just ended alone, then what else the page holds: here three
+  // levels queued and not sent yet (in the field, hundreds of small ones an unreachable relay could not take) fill,
+  // with the running session, one body to 26 B under 64 KiB, less room than the second body's own envelope takes.
+  it('the game’s frame removed while the sessions it holds fill one keepalive body to within an envelope: the exit brings the running session and the queued ones that fit beside it; the next visit the oldest', async () => {
+    const page = await browser.context.newPage();
+    await page.goto(origin);
+    // A single-page portal of the game's own site: the game in a frame, removed as the portal moves on.
+    await page.evaluate(() => new Promise((resolve) => document.body.appendChild(Object.assign(document.createElement('iframe'), { src: '/', onload: resolve }))));
+    const game = page.frames()[1]!;
+    await game.addScriptTag({ url: '/js/game-campaign.iife.js' });
+    type Tracker = { start(options: object): string; stop(): Promise<void>; flush(): Promise<void> };
+    const play = (metadata?: object) =>
+      game.evaluate(async (meta) => {
+        const { tracker } = globalThis as unknown as { tracker: Tracker };
+        const sessionId = tracker.start({ campaignId: 'camp-1', ...(meta && { metadata: meta }) });
+        await new Promise((resolve) => setTimeout(resolve, 1_200));
+        return sessionId;
+      }, metadata);
+    const stop = () => game.evaluate(() => (globalThis as unknown as { tracker: Tracker }).tracker.stop());
+    await game.evaluate(async () => {
+      const sdk = (globalThis as unknown as { GameCampaign: typeof import('../../adapters/browser/index.js') }).GameCampaign;
+      const tracker = new sdk.PlaytimeTracker({ platform: sdk.createBrowserPlatform(), userId: 'p1', relay: { url: `${location.origin}/campaign`, headers: async () => ({ authorization: 'Bearer player-token' }) } });
+      await tracker.flush(); // start-up done
+      (globalThis as unknown as { tracker: typeof tracker }).tracker = tracker;
+    });
+    // A first level, flushed: the size of a session as the relay receives it (1 s, a campaign, no metadata).
+    const sample = await play();
+    await stop();
+    await game.evaluate(() => (globalThis as unknown as { tracker: Tracker }).tracker.flush());
+    const each = JSON.stringify(received.flatMap((entry) => entry.sessions).find((session) => session.sessionId === sample)).length;
+    const envelope = JSON.stringify({ sessions: [], sentAt: new Date(0).toISOString() }).length;
+    const withMetadata = JSON.stringify({ metadata: { pad: '' } }).length - 1; // the member and its comma
+    // One body of the running session and three queued levels (their commas too): 65,510 B at most.
+    const pad = Math.floor((65_510 - envelope - 4 * each - 3 * withMetadata - 3) / 3);
+    const queued: string[] = [];
+    for (let level = 0; level < 3; level++) {
+      queued.push(await play({ pad: 'x'.repeat(pad) }));
+      await stop();
+    }
+    const running = await play();
+    received.length = 0;
+    await page.evaluate(() => document.querySelector('iframe')!.remove());
+    const fromExit = () => received.filter((entry) => entry.headers['authorization'] === 'Bearer player-token').map((entry) => entry.sessions.map((session) => session.sessionId));
+    // The running session alone, then the two newest levels: the oldest has no room beside the second envelope.
+    await expect.poll(fromExit, ARRIVAL).toEqual([[running], [queued[2], queued[1]]]);
+    await page.close();
+
+    await nextVisit();
+    expect([...queued, running].map((sessionId) => recorded.get(sessionId))).toEqual([1, 1, 1, 1]);
   });
 });

@@ -249,13 +249,17 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
 // every GET answers from its cache (test/browser/service-workers/cache-every-get.js). The boost flow against the
 // emulator: the player's boost read (LUNA7), a change through the relay (a PUT: no worker caches it), the boost read
 // again. A campaign read against the story's own service, a proxy-like `baseUrl` with a path: the campaign's status
-// changes at the service between two reads.
+// changes at the service between two reads. The creator reads and the picker's against the same service: a creator's
+// status changes, a creator joins the campaign (p60: the guide's rule names them; they had no story).
 describe.runIf(chromiumAvailable())('a game whose own service worker caches every GET, the SDK\'s reads included (Chromium)', { timeout: 60_000 }, () => {
   let game: Awaited<ReturnType<typeof serveGameWithEmulator>>;
   let service: Server;
   /** The story's service: `{service}/gc` is the game's `baseUrl`; it answers the one campaign with `campaignStatus`. */
   let serviceBase: string;
   let campaignStatus = 'PENDING_EXPOSURE';
+  /** The story's creators: LUNA7's status, and the campaign's creators (LUNA8 joins in a story). */
+  let lunaStatus = 'ACTIVE';
+  let campaignCreators = ['LUNA7'];
   let browser: Awaited<ReturnType<typeof launchChromium>>;
 
   beforeAll(async () => {
@@ -263,8 +267,21 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
       // CORS as the service's (the emulator's V1_CORS): any origin, the `authorization` header allowed.
       const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'authorization, content-type' };
       if (req.method === 'OPTIONS') return void res.writeHead(204, cors).end();
-      if (req.url !== '/gc/v1/client/campaigns/cmp_story') return void res.writeHead(404, cors).end();
-      const data = { campaignId: 'cmp_story', campaignName: { en: 'Story' }, status: campaignStatus, creatorKeys: ['LUNA7'] };
+      const creator = (creatorKey: string, index: number) => ({ creatorId: index + 1, creatorName: creatorKey, genre: 'RPG', creatorKey, status: creatorKey === 'LUNA7' ? lunaStatus : 'ACTIVE' });
+      const creators = () => campaignCreators.map(creator);
+      const url = new URL(req.url!, 'http://service');
+      const data =
+        url.pathname === '/gc/v1/client/campaigns/cmp_story'
+          ? { campaignId: 'cmp_story', campaignName: { en: 'Story' }, status: campaignStatus, creatorKeys: campaignCreators }
+          : url.pathname === '/gc/v1/client/campaigns/cmp_story/creators'
+            ? creators()
+            : url.pathname === '/gc/v1/client/creators/search'
+              ? creators().filter((each) => each.creatorKey.startsWith(url.searchParams.get('q')!))
+              : url.pathname === '/gc/v1/client/creators/LUNA7'
+                ? creator('LUNA7', 0)
+                : undefined;
+      // Anything else (the picker's boost read: no boost) is the service's 404, with its error body.
+      if (!data) return void res.writeHead(404, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ status: 404, error: 'Not Found', message: 'not found', code: 'NOT_FOUND' }));
       res.writeHead(200, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ data }));
     });
     await new Promise<void>((resolve) => service.listen(0, '127.0.0.1', resolve));
@@ -279,6 +296,7 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
       return {
         '/': page,
         '/js/game-campaign.iife.js': ['text/javascript', readFileSync(join(ROOT, IIFE.file), 'utf8')],
+        '/js/game-campaign.picker.js': ['text/javascript', readFileSync(join(ROOT, 'dist/game-campaign.picker.js'), 'utf8')],
         '/sw-cache-every-get.js': ['text/javascript', readFileSync(join(import.meta.dirname, 'service-workers/cache-every-get.js'), 'utf8')],
         '/sw-rule.js': ['text/javascript', rule],
         '/sw-rule-listener.js': ['text/javascript', edit(rule, 'if (event.addRoutes)', 'if (false)')],
@@ -293,6 +311,8 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
   beforeEach(async () => {
     game.emulator.reset();
     campaignStatus = 'PENDING_EXPOSURE';
+    lunaStatus = 'ACTIVE';
+    campaignCreators = ['LUNA7'];
     browser = await launchChromium(); // a fresh profile: no worker or cache of an earlier story
   });
 
@@ -330,7 +350,11 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
   type Gc = {
     boost: { current(): Promise<{ creatorKey: string } | undefined>; change(request: { newCreatorKey: string }): Promise<{ creatorKey: string }> };
     campaigns: { get(campaignId: string): Promise<{ status: string }> };
+    creators: { get(creatorKey: string): Promise<{ status: string }>; search(search: { query: string }): Promise<Array<{ creatorKey: string }>> };
+    picker(options: { campaignId: string; debounceMs?: number }): Picker;
   };
+  type PickerState = { loading: boolean; creators: ReadonlyArray<{ creatorKey: string }>; results?: ReadonlyArray<{ creatorKey: string }> };
+  type Picker = { state: PickerState; on(type: 'change', listener: (state: PickerState) => void): () => void; search(query: string): void; reload(): Promise<void> };
   const boosted = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.boost.current().then((boost) => boost?.creatorKey));
   const change = (page: Page, newCreatorKey: string) => page.evaluate((key) => (globalThis as unknown as { gc: Gc }).gc.boost.change({ newCreatorKey: key }).then((boost) => boost.creatorKey), newCreatorKey);
   const statusOf = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.campaigns.get('cmp_story').then((campaign) => campaign.status));
@@ -364,5 +388,54 @@ describe.runIf(chromiumAvailable())('a game whose own service worker caches ever
     expect(await statusOf(page)).toBe('PENDING_EXPOSURE');
     campaignStatus = 'ACTIVE';
     expect(await statusOf(page)).toBe(after);
+  });
+
+  const creatorStatus = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.creators.get('LUNA7').then((creator) => creator.status));
+  const found = (page: Page) => page.evaluate(() => (globalThis as unknown as { gc: Gc }).gc.creators.search({ query: 'LUNA' }).then((creators) => creators.map((creator) => creator.creatorKey)));
+  /** The picker's campaign creators after a load (the first, or `reload()`), and its results for `LUNA`. */
+  const pickerShows = (page: Page) =>
+    page.evaluate(async () => {
+      const global = globalThis as unknown as { gc: Gc; picker?: Picker };
+      const keys = (creators: ReadonlyArray<{ creatorKey: string }>) => creators.map((creator) => creator.creatorKey);
+      const until = (done: (state: PickerState) => boolean) =>
+        new Promise<PickerState>((resolve) => {
+          const picker = global.picker!;
+          if (done(picker.state)) return resolve(picker.state);
+          const off = picker.on('change', (state) => done(state) && (off(), resolve(state)));
+        });
+      if (global.picker) await global.picker.reload();
+      else global.picker = global.gc.picker({ campaignId: 'cmp_story', debounceMs: 0 });
+      const loaded = await until((state) => !state.loading);
+      global.picker.search(''); // no query: the next is a new search, as a player who cleared the box and typed again
+      global.picker.search('LUNA');
+      const searched = await until((state) => state.results !== undefined);
+      return { creators: keys(loaded.creators), results: keys(searched.results!) };
+    });
+
+  it.each([
+    ['strategy=cache-first', 'ACTIVE', ['LUNA7']],
+    ['strategy=stale-while-revalidate', 'ACTIVE', ['LUNA7']],
+    ['strategy=cache-first&rule=story', 'INACTIVE', ['LUNA7', 'LUNA8']],
+    ['strategy=cache-first&rule=story-listener', 'INACTIVE', ['LUNA7', 'LUNA8']],
+    ['strategy=stale-while-revalidate&rule=story', 'INACTIVE', ['LUNA7', 'LUNA8']],
+  ] as const)('%s: gc.creators read, LUNA7 made inactive and LUNA8 joined at the service, read again: the game reads %s and finds %j', async (query, status, after) => {
+    const page = await gamePage(query, serviceBase);
+    expect([await creatorStatus(page), await found(page)]).toEqual(['ACTIVE', ['LUNA7']]);
+    lunaStatus = 'INACTIVE';
+    campaignCreators = ['LUNA7', 'LUNA8'];
+    expect([await creatorStatus(page), await found(page)]).toEqual([status, after]);
+  });
+
+  it.each([
+    ['strategy=cache-first', ['LUNA7']],
+    ['strategy=stale-while-revalidate', ['LUNA7']],
+    ['strategy=cache-first&rule=story', ['LUNA7', 'LUNA8']],
+    ['strategy=cache-first&rule=story-listener', ['LUNA7', 'LUNA8']],
+    ['strategy=stale-while-revalidate&rule=story', ['LUNA7', 'LUNA8']],
+  ] as const)('%s: the picker loaded and searched, LUNA8 joined the campaign at the service, reloaded and searched again: it offers %j', async (query, after) => {
+    const page = await gamePage(query, serviceBase);
+    expect(await pickerShows(page)).toEqual({ creators: ['LUNA7'], results: ['LUNA7'] });
+    campaignCreators = ['LUNA7', 'LUNA8'];
+    expect(await pickerShows(page)).toEqual({ creators: after, results: after });
   });
 });

@@ -236,6 +236,37 @@ describe('a page being left', () => {
     await settle();
   });
 
+  it('keeps the two bodies of an exit within 64 KiB together when the held sessions fill one body to its last bytes', async () => {
+    // Small sessions filling one body to within a few bytes of 64 KiB: before, the rest was sized as if it shared the
+    // newest's envelope, so the two bodies together passed the quota by that envelope and Chromium refused the second.
+    const page = onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
+    await settle();
+    const padded = (length: number) => ({ pad: 'x'.repeat(length) });
+    for (let i = 0; i < 200; i++) {
+      page.tracker.start({ metadata: padded(100) });
+      await advance(1_000);
+      await page.tracker.stop();
+    }
+    const queued = Object.values(page.storage.snapshot()).filter((value) => typeof value === 'object' && value !== null && 'sessionId' in (value as object)) as object[];
+    const size = (value: unknown) => new TextEncoder().encode(JSON.stringify(value)).length;
+    const each = size(queued[0]);
+    const envelope = size({ sessions: [], sentAt: new Date(0).toISOString() });
+    // The newest (ended by the exit) sized so that every held session makes one body of 65,530 B.
+    const newest = 65_530 - envelope - queued.length * (each + 1) - (each - 100);
+    expect(newest).toBeGreaterThan(0);
+    const release = page.relay.hold();
+    page.tracker.start({ metadata: padded(newest) });
+    await advance(1_000);
+    page.platform.background();
+    const bytes = page.relay.requests.map((request) => request.bytes);
+    release();
+    expect(bytes).toHaveLength(2);
+    expect(bytes[0]! + bytes[1]!).toBeLessThanOrEqual(KEEPALIVE_LIMIT);
+    // The second envelope leaves no room for the oldest: it waits in storage, every other session goes in the exit.
+    expect(sentIds(page.relay).flat()).toHaveLength(queued.length);
+    await settle();
+  });
+
   it('two trackers on one page (two games or players) share the 64 KiB as they leave together: the second sends what fits', async () => {
     const relay = createFakeRelay();
     const pages = [onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000 }, { relay }), onPage({ flushAt: 1_000, flushIntervalMs: 10_000_000, userId: 'player-2' }, { relay })];
