@@ -65,4 +65,16 @@ describe('the contract fake relays agree (relays.ts, cs-runner/FakeRelay.cs)', (
     const csharp = JSON.parse(stdout) as Record<string, unknown>[];
     expect(REQUESTS.map(({ what }, index) => ({ what, ...csharp[index], code: csharp[index]!['code'] ?? null }))).toEqual(expected);
   }, 120_000);
+
+  // A fake that answered inside the call let a game's Flush() send, hear a 503 and end within the call, so the background
+  // flush of the same frame sent a second request where TypeScript's joined the first (p60's flush-then-leave; p61:
+  // scenario flush-and-leave-relay-503.json, about 3 runs in 100 under load). This holds the fake to Unity's rule at once.
+  it('C#: the fake relay is heard on a later turn of the main thread, never inside the call, as UnityWebRequest is', () => {
+    const exe = join(work, 'FakeRelayTurnProbe.exe');
+    const runner = join(import.meta.dirname, 'cs-runner');
+    mcs(['-target:exe', `-out:${exe}`, ...packageSources(), join(runner, 'FakeRelay.cs'), join(runner, 'MainLoop.cs'), ...csFiles(join(import.meta.dirname, 'answer-turn-probe'))]);
+    const { status, stdout, stderr } = runMono(exe, [route, body({ sentAt: SENT_AT })], 'jit');
+    expect(status, stderr).toBe(0);
+    expect(JSON.parse(stdout)).toEqual({ heardInTheCall: false, heardAfterATurn: true, status: 200 });
+  }, 120_000);
 });

@@ -44,16 +44,23 @@ internal sealed class FakeRelay
     /// </summary>
     internal readonly List<string> Violations = new List<string>();
 
-    internal Task<HttpAnswer> Exchange(string method, string url, Dictionary<string, string> headers, string body)
+    internal async Task<HttpAnswer> Exchange(string method, string url, Dictionary<string, string> headers, string body)
     {
         // Worked out off the main thread (as a real request runs), in order with the tracker's file work, so settling
         // the main loop waits for it too.
-        return IoQueue.Run(() =>
+        var answer = await IoQueue.Run(() =>
         {
-            var answer = Answer(method, url, headers, body);
+            var answered = Answer(method, url, headers, body);
             // The relay answered (and recorded), and the answer never reached the device: a connection cut, the app killed mid-request.
-            return Mode == "answer-lost" && answer.Reached ? new HttpAnswer { NetworkError = "the answer was lost" } : answer;
+            return Mode == "answer-lost" && answered.Reached ? new HttpAnswer { NetworkError = "the answer was lost" } : answered;
         });
+        // Heard on a later turn of the main thread, always: Unity raises UnityWebRequestAsyncOperation.completed from its
+        // player loop (ScriptReference AsyncOperation.completed), never inside the call that sent the request. Before, the
+        // work above, done before the tracker awaited it, was heard at once, so a game's Flush() could send, hear a 503 and
+        // end inside the call, and the background flush of the same frame sent a second request where TypeScript's joined
+        // the first (p60: flush, then leave, relay 503; about one run in ten under load).
+        await Task.Yield();
+        return answer;
     }
 
     /// <summary>
