@@ -158,14 +158,21 @@ export function createFlusher(
       // Keepalive where a page may go away (its page exit sizes the bodies); elsewhere an ordinary request.
       const keepaliveSizer = keepalive ? sizer : undefined;
       let chunks = [batch];
+      /**
+       * The chunk sent as an ordinary request: all of it without keepalive; with it, what no keepalive body may carry
+       * now, sent last. A page whose exit requests hold most of its 64 KiB (a backlog) has the flush after them find
+       * every session too large for what is left: released unsent, no retry due, they waited for the tab to come back
+       * (a phone that kills the hidden tab: a next visit). An ordinary request completes while the page lives (p61).
+       */
+      let ordinary = batch;
       if (keepaliveSizer) {
         const sized = keepaliveSizer.chunks(batch);
         chunks = sized.chunks;
-        // assumed: a session too large for a keepalive body alone waits for the next ordinary flush.
-        release(sized.oversized);
+        chunks.push((ordinary = sized.oversized));
       }
       for (let index = 0; index < chunks.length; index++) {
-        if (!(await send(chunks[index]!, !!keepaliveSizer))) {
+        const chunk = chunks[index]!;
+        if (chunk[0] && !(await send(chunk, chunk !== ordinary))) {
           release(chunks.slice(index).flat());
           return false;
         }

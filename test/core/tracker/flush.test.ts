@@ -106,6 +106,26 @@ describe('flush triggers', () => {
     expect(harness.storage.snapshot()).toEqual({});
   });
 
+  it('on going to the background with a backlog whose exit requests hold the page’s 64 KiB: what no keepalive body may carry then goes at once as an ordinary request', async () => {
+    const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 }, { backgroundMayBeFinal: true });
+    const ids: string[] = [];
+    for (let i = 0; i < 20; i++) ids.push(await play(harness, 1, { metadata: { notes: 'x'.repeat(4_000), i } }));
+    // The relay answers slowly: the exit's keepalive bodies stay in flight while the flush after them reads the queue.
+    const answer = harness.relay.hold();
+    harness.platform.background();
+    await settle();
+    const requests = harness.relay.requests;
+    // The exit: the newest alone, then what else it holds that fits beside it; the flush: the rest, ordinary.
+    expect(requests.map((request) => request.keepalive)).toEqual([true, true, false]);
+    expect(requests[0]!.bytes + requests[1]!.bytes).toBeGreaterThan(60 * 1024);
+    expect(requests.flatMap((r) => r.body.sessions.map((s) => s.sessionId)).sort()).toEqual([...ids].sort());
+    answer();
+    await settle();
+    expect(harness.storage.snapshot()).toEqual({});
+    expect(eventsOf(harness.log, 'flushed').flatMap((event) => event.results.map((result) => result.sessionId)).sort()).toEqual([...ids].sort());
+    expect(harness.log.filter(([name]) => name === 'dropped' || name === 'error')).toEqual([]);
+  });
+
   it('on going to the background in an app (no page exit), as one ordinary request: keepalive is for a page being left', async () => {
     const harness = createHarness({ flushAt: 1_000, flushIntervalMs: 10_000_000 });
     const ids: string[] = [];

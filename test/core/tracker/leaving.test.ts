@@ -225,13 +225,17 @@ describe('a page being left', () => {
     expect(bytes()).toBeLessThan(KEEPALIVE_LIMIT);
     expect(bytes()).toBeGreaterThan(KEEPALIVE_LIMIT / 2);
 
-    // Shown and hidden again while the first exit requests are still in flight: the next fits what is left.
+    // Shown and hidden again while the first exit requests are still in flight: the next fits what is left. The flush
+    // after the first exit sent the rest of the backlog, past what keepalive bodies could carry then, as an ordinary
+    // request (p61): not on the quota.
     page.platform.foreground();
     await advance(1_500);
     page.platform.background();
-    expect(page.relay.requests).toHaveLength(3);
-    expect(bytes()).toBeLessThan(KEEPALIVE_LIMIT);
-    expect(page.relay.requests.every((request) => request.keepalive)).toBe(true);
+    const keepalive = page.relay.requests.filter((request) => request.keepalive);
+    expect(keepalive).toHaveLength(3);
+    expect(keepalive.reduce((sum, request) => sum + request.bytes, 0)).toBeLessThan(KEEPALIVE_LIMIT);
+    expect(page.relay.requests.filter((request) => !request.keepalive)).toHaveLength(1);
+    expect(sentIds(page.relay).flat()).toHaveLength(32);
     release();
     await settle();
   });
