@@ -917,7 +917,8 @@ internal static class ManagedLifecycleProbe
         Report["inflightDisposeTasks"] = flush.Status + " " + disposing.Status;
         // The relay took the request before it was recalled: it records the session, and its answer comes after Dispose.
         var late = relayed();
-        late.Wait();
+        // Run the main loop, not Wait(): the fake relay is heard on a later main-thread turn, as UnityWebRequest is.
+        Loop.RunUntil(() => late.IsCompleted);
         held.SetResult(late.Result);
         Loop.Settle();
         Report["inflightDisposeEvents"] = new List<object>(events);
