@@ -138,7 +138,10 @@ describe.runIf(chromiumAvailable())('a game whose own service worker sees the re
     expect(recorded.get(first)).toBe(1);
     const sessionId = await closedMidLevel(page);
     await expect.poll(() => recorded.get(sessionId), ARRIVAL).toBe(1);
-    expect(copiesOf(sessionId).map((copy) => copy.authorization)).toEqual(['Bearer player-token']);
+    // Every copy from the closed tab's exit (its token, not the next visit's). assumed: a second copy may arrive,
+    // answered SKIPPED: a later event of the page being left sends again what an earlier exit request could not
+    // (adapters/browser/lifecycle.ts), and the service de-duplicates. Seen once in a fresh-clone CI (p62), not since.
+    expect(new Set(copiesOf(sessionId).map((copy) => copy.authorization))).toEqual(new Set(['Bearer player-token']));
 
     const next = await gamePage(worker, query, 'next-visit');
     await flush(next);
