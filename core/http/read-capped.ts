@@ -15,7 +15,7 @@ export const DEFAULT_BODY_LIMIT_BYTES = SERVICE_MAX_BODY_BYTES;
  * @throws when the body cannot be read, or `signal`'s reason once it aborts (the rest is then not read)
  */
 export async function readCapped(request: Pick<Request, 'headers' | 'body'>, maxBytes: number, signal?: AbortSignal): Promise<Uint8Array | undefined> {
-  if (Number(request.headers.get('content-length')) > maxBytes) return undefined;
+  if (declaresMoreThan(request.headers, maxBytes)) return undefined;
   if (request.body === null) return new Uint8Array(0);
   const reader = request.body.getReader();
   const aborted = signal ? abortedPromise(signal, reader) : undefined;
@@ -38,6 +38,17 @@ export async function readCapped(request: Pick<Request, 'headers' | 'body'>, max
     offset += chunk.byteLength;
   }
   return bytes;
+}
+
+/**
+ * True when the `Content-Length` says the body is over `maxBytes`: refused before anything touches `request.body` or
+ * `request.bodyUsed`. On Deno (2.9) either getter makes the body's stream, and a request whose stream exists but was
+ * not read to its end keeps its connection open after the answer, waiting for the body to be read or drained (PRs
+ * denoland/deno#36629, #36690): a client that sent a 2 MiB body to a relay's 413 was left on an open, half-read socket,
+ * one that sent only the head for as long as it liked. Untouched, Deno closes it as Node, Bun and workerd do.
+ */
+export function declaresMoreThan(headers: Headers, maxBytes: number): boolean {
+  return Number(headers.get('content-length')) > maxBytes;
 }
 
 /** What a body read still under way at its deadline rejects with ({@link readWithin}). */

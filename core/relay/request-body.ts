@@ -4,7 +4,7 @@
  * {@link bodyBytes}); the time-out frees the request of a body that trickles in; the nesting is measured on
  * the parsed value before anything else reads it.
  */
-import { BodyTimeout, readWithin } from '../http/read-capped.js';
+import { BodyTimeout, declaresMoreThan, readWithin } from '../http/read-capped.js';
 import { MAX_JSON_DEPTH, numbersOutOfRange, OUT_OF_RANGE_MESSAGE, parsedJsonBreaks, scanJsonDepth } from '../schema/json-limits.js';
 import { errorResponse, validationErrorResponse } from './answers.js';
 import { bodyBytes } from './body-bytes.js';
@@ -78,9 +78,11 @@ export function utf8Text(bytes: Uint8Array | ArrayBuffer): string | undefined {
 export async function readJsonBody(request: Request, limits: BodyLimits): Promise<BodyResult> {
   const contentType = request.headers.get('content-type');
   if (!isJsonContentType(contentType)) return fail(notJson(contentType));
+  const { maxBytes, timeoutMs } = limits;
+  // Before `bodyUsed`, which on Deno makes the body's stream and so keeps the refused client's connection open.
+  if (declaresMoreThan(request.headers, maxBytes)) return fail(tooLarge(maxBytes));
   // The game's `authenticate` read the body itself (`request.json()`): nothing is left to read, through no fault of the client's.
   if (request.bodyUsed) return fail(errorResponse(500, 'INTERNAL_ERROR', 'The request body was read before the relay: an authenticate that reads it must read request.clone()'));
-  const { maxBytes, timeoutMs } = limits;
   let bytes: Uint8Array | undefined;
   try {
     bytes = await readWithin(timeoutMs, (signal) => bodyBytes(request, maxBytes, signal));
@@ -136,8 +138,13 @@ export function notJson(header: string | null): Response {
   return errorResponse(400, 'BAD_REQUEST', conflictingContentType(header) ?? 'Content-Type must be application/json');
 }
 
+/**
+ * 413 with `Connection: close`: what the client still sends of the body is not read (RFC 9110 section 15.5.14: the
+ * server MAY close the connection). Node answered `Connection: keep-alive` and then closed it; Bun kept it open
+ * waiting for the rest of a body the client may never send. assumed: the spec names no code for 413; BAD_REQUEST.
+ */
 function tooLarge(maxBytes: number): Response {
-  return errorResponse(413, 'BAD_REQUEST', `The body exceeds the relay's limit of ${maxBytes} bytes`);
+  return errorResponse(413, 'BAD_REQUEST', `The body exceeds the relay's limit of ${maxBytes} bytes`, undefined, { connection: 'close' });
 }
 
 /**

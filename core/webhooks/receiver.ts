@@ -4,7 +4,7 @@
  * @see spec "Events", DESIGN sections 8 and 10
  */
 import EventEmitter from 'eventemitter3';
-import { BodyTimeout, DEFAULT_BODY_LIMIT_BYTES, readCapped, readWithin } from '../http/read-capped.js';
+import { BodyTimeout, DEFAULT_BODY_LIMIT_BYTES, declaresMoreThan, readCapped, readWithin } from '../http/read-capped.js';
 import type { ReceivedWebhookEvent, UnknownWebhookEvent, WebhookEventOf } from '../schema/events.js';
 import type { WebhookEventType } from '../schema/webhooks.js';
 import { WebhookTimeoutError, WebhookVerificationError, isWebhookVerificationError } from './errors.js';
@@ -154,7 +154,7 @@ export class WebhookReceiver {
   /**
    * The Fetch-API handler: POST only (405 otherwise). Answers 204 for a new verified event, 200 for a
    * delivery id it already accepted (not emitted again), 401 `{ error: reason }` for a failed check,
-   * 413 `{ error: 'payload_too_large' }` for a body over `maxBodyBytes`, 408 `{ error: 'body_timeout' }` (with
+   * 413 `{ error: 'payload_too_large' }` (with `Connection: close`) for a body over `maxBodyBytes`, 408 `{ error: 'body_timeout' }` (with
    * `Connection: close`) for one still arriving after `bodyTimeoutMs`,
    * 400 `{ error: 'unreadable_body' }` when the body could not be read, 500 `{ error: 'body_already_read', message }` when something read
    * the request's body before the receiver (also emitted on `error`). A signed event of any shape or type is accepted.
@@ -169,6 +169,8 @@ export class WebhookReceiver {
   async fetch(request: Request, ...context: unknown[]): Promise<Response> {
     if (request.method !== 'POST') return json(405, { error: 'method_not_allowed' }, { allow: 'POST' });
     const { maxBodyBytes, bodyTimeoutMs } = this.#options;
+    // Before `bodyUsed`, which on Deno makes the body's stream and so keeps the refused sender's connection open.
+    if (declaresMoreThan(request.headers, maxBodyBytes)) return tooLarge();
     // Read before us (Hono's `c.req.json()`, code that awaited `request.json()`): the server's setup, not the sender's
     // fault, said as webhookMiddleware says it on Node, and emitted on `error`, where the developer looks.
     if (request.bodyUsed) {
@@ -187,7 +189,7 @@ export class WebhookReceiver {
       if (error instanceof BodyTimeout) return json(408, { error: 'body_timeout' }, { connection: 'close' });
       return json(400, { error: 'unreadable_body' });
     }
-    if (payload === undefined) return json(413, { error: 'payload_too_large' });
+    if (payload === undefined) return tooLarge();
     try {
       await this.#verify({ payload, headers: request.headers }, keepAliveOf(context));
       return new Response(null, { status: 204 });
@@ -389,6 +391,11 @@ export class WebhookReceiver {
  */
 export function createWebhookReceiver(options: WebhookReceiverOptions): WebhookReceiver {
   return new WebhookReceiver(options);
+}
+
+/** 413, closing the connection: what the sender still sends of the body is not read (as the relay's 413). */
+function tooLarge(): Response {
+  return json(413, { error: 'payload_too_large' }, { connection: 'close' });
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
