@@ -82,8 +82,11 @@ export interface Platform {
   fetch: FetchLike;
   /** Shows `url` in a web view over the game. @throws when this platform cannot show one (e.g. mini-games) */
   openWebView(url: string, options?: { title?: string }): Promise<WebViewHandle>;
-  /** Where no web view can ever show (mini-games): the error `gc.webview.open` rejects with before it asks the relay for a token. */
-  webViewUnavailable?(): Error;
+  /**
+   * Where no web view can show (mini-games ever; React Native while no web view host is rendered): the error
+   * `gc.webview.open` rejects with before it asks the relay for a token, or undefined when one can show now.
+   */
+  webViewUnavailable?(): Error | undefined;
   network?: NetworkStatus;
   /**
    * Runs `task` exclusively across tabs/instances sharing the same storage; a running tracker holds one for its

@@ -63,6 +63,11 @@ export interface LinkingLike {
 /** Something that shows a web view: {@link createWebViewHost}'s host, or your own. */
 export interface WebViewOpener {
   open(url: string): Promise<import('../../core/platform.js').WebViewHandle>;
+  /**
+   * The error `open` would throw now (none when it can show a page), asked before the relay makes a token: `gc.webview.open`
+   * then rejects with it, no token spent, offline too. {@link createWebViewHost}'s: while no `Host` is rendered.
+   */
+  unavailable?(): Error | undefined;
 }
 
 /** The modules a React Native game passes in. */

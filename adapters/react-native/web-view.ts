@@ -63,9 +63,7 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
   let current: WebViewHandle | undefined;
   let page = '';
   const listeners = new Set<() => void>();
-  const changed = () => {
-    listeners.forEach((listener) => listener());
-  };
+  const changed = () => listeners.forEach((listener) => listener());
   const subscribe = (listener: () => void) => {
     listeners.add(listener);
     // The last Host unmounted (the game left its screen): the page shows no more and its one-time link is spent, so it
@@ -75,10 +73,13 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
   const fill = { position: 'absolute', top: 0, left: 0, right: 0, bottom: 0 };
   // Opens `url` in the browser (its refusal, no app to open it, is dropped): the web view does not follow it.
   const away = (url: string) => (Linking?.openURL(url).catch(String), false);
+  // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
+  const unavailable = () => (listeners.size ? undefined : new WebViewUnavailableError('createWebViewHost: <webView.Host /> is not rendered'));
   return {
+    unavailable,
     async open(url) {
-      // Only a rendered Host subscribes (React's useSyncExternalStore, once mounted).
-      if (!listeners.size) throw new WebViewUnavailableError('createWebViewHost: render <webView.Host /> before opening a page');
+      // Asked again: the Host may have unmounted while the relay made the token (the player left the screen).
+      if (!listeners.size) throw unavailable();
       current?.close();
       // Android's back button closes the page (as players expect of an overlay), not the screen or the app under it.
       const back = BackHandler?.addEventListener('hardwareBackPress', () => (handle.close(), true));
@@ -123,18 +124,20 @@ export function createWebViewHost<Element>({ React, WebView, BackHandler, Linkin
 }
 
 /**
- * The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal; and, with neither,
- * `webViewUnavailable`, so that `gc.webview.open` refuses before it asks the relay for a token (offline too).
+ * The platform's `openWebView`: the host when given, else `Linking.openURL`, else a typed refusal; and its
+ * `webViewUnavailable` (the host's `unavailable()`, or, with neither, that refusal), so that `gc.webview.open` refuses
+ * before it asks the relay for a token (offline too).
  * @throws TypeError when `webView` has no `open` (the `WebView` component itself)
  */
 export function reactNativeWebView(webView: WebViewOpener | undefined, linking: LinkingLike | undefined): Pick<Platform, 'openWebView' | 'webViewUnavailable'> {
   // react-native-webview's own `WebView` given by its name would fail only as a page opens, its one-time token spent.
   if (webView && typeof webView.open !== 'function') throw new TypeError('modules.WebView: pass createWebViewHost({ React, WebView }), not the WebView component');
-  const unavailable = webView || linking ? undefined : () => new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking');
+  // The host's own refusal (no Host rendered) is asked as `gc.webview.open` is called, before the token too.
+  const unavailable = () => (webView ? webView.unavailable?.() : linking ? undefined : new WebViewUnavailableError('no web view: pass modules.WebView (createWebViewHost) or modules.Linking'));
   return {
     async openWebView(url) {
       if (webView) return webView.open(url);
-      if (!linking) throw unavailable!();
+      if (!linking) throw unavailable();
       try {
         await linking.openURL(url);
       } catch (error) {
@@ -145,6 +148,6 @@ export function reactNativeWebView(webView: WebViewOpener | undefined, linking: 
       // assumed: the browser cannot be watched, so `closed` settles on close() only.
       return webViewHandle();
     },
-    ...(unavailable && { webViewUnavailable: unavailable }),
+    webViewUnavailable: unavailable,
   };
 }

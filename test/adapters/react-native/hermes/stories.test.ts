@@ -373,6 +373,14 @@ describe('the web view on Hermes 0.12 (Linking)', () => {
   });
 });
 
+describe('the web view host on Hermes 0.12 (createWebViewHost)', () => {
+  it('passed but its Host not rendered: gc.webview.open rejects with WebViewUnavailableError before any request, online and offline (no token spent, no ConnectionError)', async () => {
+    const run = outcomeOf(await runStory(bundles.exports, { story: 'webview-host-not-rendered' }));
+    const refused = 'WebViewUnavailableError WEBVIEW_UNAVAILABLE createWebViewHost: <webView.Host /> is not rendered';
+    expect(run.outcome).toEqual({ online: refused, offline: refused, requests: 0, webviewRequests: [], openedUrls: [] });
+  });
+});
+
 describe('launched by the OS in the background on Hermes 0.12', () => {
   it.each(named(APPS))('the session the app starts there counts nothing until the player opens the app hours later; the minute played then is delivered once (%s)', async (_name, app) => {
     const run = await storyOf(app, { story: 'launched-in-background' });

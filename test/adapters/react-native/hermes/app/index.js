@@ -17,7 +17,7 @@ import NetInfoV12 from '@react-native-community/netinfo';
 import NetInfoV11 from 'netinfo-v11';
 import NetInfoV9 from 'netinfo-v9';
 import { AppState, Linking } from 'react-native';
-import { createGameCampaign } from 'game-campaign-sdk/react-native';
+import { createGameCampaign, createWebViewHost } from 'game-campaign-sdk/react-native';
 import { creatorPicker } from 'game-campaign-sdk/react-native/picker';
 
 const { story, storage = 'v3', netInfo = 'v12', random = 'v2' } = globalThis.__STORY__;
@@ -521,6 +521,28 @@ const stories = {
     await gc.webview.open({ campaignId: 'spring-event' });
     await gc.dispose();
     return { openedUrls, webviewRequests: relay.webviewRequests };
+  },
+
+  /**
+   * The guide's web view host made and passed, but `<webView.Host />` not rendered (a screen that renders it not shown
+   * yet, or forgotten): the campaign page opened online, then offline. React and WebView stand in (a Host never
+   * rendered calls neither).
+   */
+  async 'webview-host-not-rendered'() {
+    const webView = createWebViewHost({ React: { createElement() {}, useSyncExternalStore() {} }, WebView() {}, Linking });
+    const { gc } = start({}, { WebView: webView });
+    await settle();
+    const refusal = async () => gc.webview.open({ campaignId: 'spring-event' }).then(() => 'opened', (error) => `${error.name} ${error.code} ${error.message}`);
+    const requestsBefore = relay.requests;
+    step('open online');
+    const online = await refusal();
+    setOnline(false);
+    await settle();
+    step('open offline');
+    const offline = await refusal();
+    const requests = relay.requests - requestsBefore;
+    await gc.dispose();
+    return { online, offline, requests, webviewRequests: relay.webviewRequests, openedUrls };
   },
 
   /**
