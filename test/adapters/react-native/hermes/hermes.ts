@@ -109,7 +109,7 @@ export async function compile(hermesc: string, source: string): Promise<Buffer> 
  * Runs one story of the bundle on the Hermes 0.12 VM: `input` prepended as `__STORY__`, compiled by the VM's
  * `hermesc`, run with a time limit (a frozen JavaScript thread never exits: it is killed and reported, not waited for).
  */
-export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean; netInfoLate?: boolean; awake?: boolean; expoCrypto?: 'v12.2' }, timeoutMs = 20_000): Promise<StoryRun> {
+export async function runStory(bundle: string, input: { story: string; storage?: StoryStorage; netInfo?: StoryNetInfo; random?: StoryRandom; disk?: unknown; delivered?: unknown; seed?: number; withoutRandomModule?: boolean; storageFaults?: Record<string, unknown>; startOptions?: unknown; backgroundMs?: number; netInfoAtStart?: 'unknown'; relayRecords?: boolean; killed?: boolean; netInfoLate?: boolean; awake?: boolean; startInEffect?: boolean; expoCrypto?: 'v12.2' }, timeoutMs = 20_000): Promise<StoryRun> {
   const bytecode = await compile(HERMESC_OF_VM, `var __STORY__ = ${JSON.stringify(input)};\n${bundle}`);
   const dir = mkdtempSync(join(tmpdir(), 'gc-hermes-run-'));
   try {

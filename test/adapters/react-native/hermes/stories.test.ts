@@ -227,6 +227,63 @@ describe('on Hermes 0.12 (AsyncStorage 3.1.1 and NetInfo 12.0.1 unless named)', 
     expect(run.outcome.errors).toEqual([]);
   });
 
+  // The first row as the sample's effect is; the second with a session started in the effect (the guide's lines) and the
+  // previous run's sessions on the disk (one queued offline, one running at a kill), which the second SDK recovers once
+  // the first is disposed.
+  it.each([
+    [false, false],
+    [true, true],
+  ])("React 19 StrictMode's double mount (the effect creating the SDK runs, its clean-up disposes without awaiting, it runs again; a session started in the effect: %s, a previous run's sessions on the disk: %s): each session delivered once, no warning, nothing left of the first SDK", async (startInEffect, previousRun) => {
+    const before = previousRun ? await story({ story: 'queued-then-killed' }) : undefined;
+    const raw = await runStory(bundles.exports, { story: 'strict-mode', startInEffect, disk: before?.disk, delivered: before?.delivered, seed: 2 });
+    const run = outcomeOf(raw);
+    // The first SDK is disposed before the second is made: no "not disposed" warning (nor anything else) in the console.
+    expect(raw.console).toEqual([]);
+    // The first SDK's session (started in its effect) ends at its dispose, under 1 s: dropped as too short, and said so.
+    expect(run.outcome.first).toEqual({ ends: startInEffect ? [{ reason: 'dispose', durationSeconds: 0 }] : [], errors: [] });
+    expect(run.outcome.dropped).toEqual(startInEffect ? ['too-short'] : []);
+    expect(run.outcome.starts).toHaveLength(startInEffect ? 2 : 1);
+    const level = { reason: 'stop', durationSeconds: 2 * MINUTES };
+    expect(run.outcome.ends).toEqual(previousRun ? [{ reason: 'recovered', durationSeconds: 2 * MINUTES }, level] : [level]);
+    expect(run.outcome.errors).toEqual([]);
+    // Each delivered once (none sent twice: no SKIPPED).
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual(previousRun ? [1 * MINUTES, 2 * MINUTES, 2 * MINUTES] : [2 * MINUTES]);
+    expect(run.delivered.at(-1)!.sessionId).toBe(run.outcome.starts.at(-1));
+    expect(run.answered).toEqual(run.delivered.map(() => 'SUCCESS'));
+    // Only the second SDK listens: the first one's AppState and NetInfo subscriptions are gone.
+    expect(run.outcome.left).toEqual({ appState: 1, netInfo: 1 });
+    // The app killed there, the next start finds nothing of either SDK to recover or send again.
+    const restarted = await story({ story: 'restarted', disk: run.disk, delivered: run.delivered, seed: 3 });
+    expect(restarted.outcome.ends).toEqual([]);
+    expect(restarted.delivered).toHaveLength(run.delivered.length);
+    expect(restarted.answered).toEqual([]);
+  });
+
+  it.each([
+    [30_000, [{ reason: 'stop', durationSeconds: 3 * MINUTES + 10 }]],
+    [5 * 60_000, [{ reason: 'background-timeout', durationSeconds: 2 * MINUTES + 10 }, { reason: 'stop', durationSeconds: 1 * MINUTES }]],
+  ] as const)("iOS's control centre mid-session (inactive, then active), then %i ms in the background and back: only the background is left out, in one session or, past the time-out, two", async (backgroundMs, ends) => {
+    const run = await story({ story: 'control-centre-then-background', backgroundMs });
+    // The 10 s under the control centre count (docs/decisions.md "React Native lifecycle": `inactive` ignored).
+    expect(run.outcome.ends).toEqual(ends);
+    expect(run.delivered.map((session) => session.durationSeconds)).toEqual(ends.map((end) => end.durationSeconds));
+    expect(run.answered).toEqual(ends.map(() => 'SUCCESS'));
+    expect(run.outcome.errors).toEqual([]);
+  });
+
+  it.each(named(APPS))('killed mid-session, then restarted offline: nothing is sent offline; when the network returns the recovered session is delivered once (%s)', async (_name, app) => {
+    const killed = await storyOf(app, { story: 'killed' });
+    expect(killed.delivered).toEqual([]);
+    const restarted = await storyOf(app, { story: 'restarted-offline', disk: killed.disk, delivered: killed.delivered, seed: 2 });
+    expect(restarted.outcome.offline).toEqual({ ends: [{ reason: 'recovered', durationSeconds: 2 * MINUTES }], delivered: 0 });
+    // Sent as NetInfo reports the network back (not at a later interval flush), and only once.
+    expect(restarted.outcome.deliveredAtReturn).toBe(1);
+    expect(restarted.outcome.ends).toEqual([{ reason: 'recovered', durationSeconds: 2 * MINUTES }]);
+    expect(restarted.delivered).toEqual([expect.objectContaining({ durationSeconds: 2 * MINUTES })]);
+    expect(restarted.answered).toEqual(['SUCCESS']);
+    expect(restarted.outcome.errors).toEqual([]);
+  });
+
   it.each(named(APPS))("the first session's id, started in createGameCampaign's tick, comes from the secure source (react-native-get-random-values), not Math.random (%s)", async (_name, app) => {
     const ids = await Promise.all([1, 1, 2].map(async (seed) => (await storyOf(app, { story: 'first-id', seed })).outcome.id as string));
     expect(ids[0]).not.toBe('80808080-8080-4080-8080-808080808080'); // what Math.random() = 0.5 would give

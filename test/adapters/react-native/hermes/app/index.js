@@ -666,6 +666,71 @@ const stories = {
     return { ends, errors, dropped, big, small, largestStored: Math.max(0, ...stored.map((value) => String(value).length)) };
   },
 
+  /**
+   * React 19 StrictMode in development: the effect that creates the SDK (as the sample's does) runs, its clean-up
+   * disposes without awaiting, and it runs again at once, same player and storage (input `startInEffect`: each run
+   * also starts a session, as the guide's lines do right after createGameCampaign). Then a level is played with the
+   * second SDK (start, two minutes, stop) and the app goes to the background for a minute.
+   */
+  async 'strict-mode'() {
+    const starts = [];
+    const dropped = [];
+    const effect = () => {
+      const made = start();
+      made.gc.tracker.on('session:start', (event) => starts.push(event.sessionId));
+      made.gc.tracker.on('dropped', (event) => dropped.push(event.reason));
+      if (globalThis.__STORY__.startInEffect) made.gc.tracker.start();
+      return { made, cleanup: () => void made.gc.dispose() };
+    };
+    const first = effect();
+    first.cleanup();
+    const { made } = effect();
+    const { gc } = made;
+    step('level');
+    if (!globalThis.__STORY__.startInEffect) gc.tracker.start();
+    await advance(2 * MINUTE);
+    await gc.tracker.stop();
+    step('background');
+    setAppState('background');
+    await advance(MINUTE);
+    const left = { appState: appState.listeners.size, netInfo: netInfoListeners };
+    return { first: { ends: first.made.ends, errors: first.made.errors }, ends: made.ends, errors: made.errors, starts, dropped, left };
+  },
+
+  /**
+   * iOS's control centre pulled down mid-session (`inactive` 10 s, then `active` again: no `background`), a minute
+   * more, then the app in the background `backgroundMs` (its timers running) and back: a minute played and stopped.
+   */
+  async 'control-centre-then-background'() {
+    const { gc, ends, errors } = start();
+    gc.tracker.start();
+    await advance(MINUTE);
+    setAppState('inactive');
+    await advance(10000);
+    setAppState('active');
+    await advance(MINUTE);
+    setAppState('background');
+    await advance(globalThis.__STORY__.backgroundMs);
+    await backAndStop(gc);
+    return { ends, errors };
+  },
+
+  /** The next start on the same disk, offline: a minute there (nothing can be sent), then the network returns (a minute more). */
+  async 'restarted-offline'() {
+    setOnline(false);
+    await settle();
+    const { gc, ends, errors } = start();
+    await advance(MINUTE);
+    const offline = { ends: ends.slice(), delivered: relay.delivered.length };
+    step('online');
+    setOnline(true);
+    await settle();
+    const deliveredAtReturn = relay.delivered.length;
+    await advance(MINUTE);
+    await gc.dispose();
+    return { ends, errors, offline, deliveredAtReturn };
+  },
+
   /** dispose() leaves no AppState or NetInfo listener and no timer; later OS events reach nothing. */
   async 'dispose'() {
     const { gc, ends, errors } = start();
