@@ -633,6 +633,99 @@ export function serverStories(runtime: RuntimeName): void {
       expect(inLatin1, served.output()).toEqual(runtime === 'workerd' ? [401, '{"error":"invalid_signature"}'] : [204, '']);
     });
 
+    // p65: HEAD and OPTIONS (with and without a preflight's headers) on every relay route, a path outside them and the
+    // webhook receiver, on each runtime's own method handling: a route's wrong method is 405 with `Allow`, an unknown
+    // path 404, in the spec's error body (the receiver's own, `{"error":...}`); a preflight is 204 naming the route's
+    // method (DESIGN section 6), the receiver (called server to server) has none. HEAD answers carry no body.
+    it('HEAD and OPTIONS on every relay route and the webhook receiver are answered 405 with Allow or 404, and a preflight 204', async () => {
+      const paths: Array<[string, string | null]> = [
+        ['/campaign/playtime/sessions', 'POST'],
+        ['/campaign/webview/ott', 'POST'],
+        ['/campaign/sponsor', 'PUT'],
+        ['/campaign/no-such-route', null],
+        ['/receiver', 'POST'],
+      ];
+      const read = async (path: string, method: string, headers: Record<string, string>) => {
+        const answer = await fetch(`${served.url}${path}`, { method, headers: { origin: GAME_ORIGIN, ...headers } });
+        const text = await answer.text();
+        const body = text === '' ? '' : ((JSON.parse(text) as { code?: string; error?: string }).code ?? (JSON.parse(text) as { error: string }).error);
+        return [answer.status, answer.headers.get('allow'), answer.headers.get('access-control-allow-methods'), body];
+      };
+      const answers = [];
+      for (const [path] of paths) {
+        answers.push(await read(path, 'HEAD', { authorization: 'Bearer user:methods' }));
+        answers.push(await read(path, 'OPTIONS', { authorization: 'Bearer user:methods' }));
+        answers.push(await read(path, 'OPTIONS', { 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization, content-type' }));
+      }
+      expect(answers, served.output()).toEqual(
+        paths.flatMap(([path, method]) =>
+          path === '/receiver'
+            ? [[405, 'POST', null, ''], [405, 'POST', null, 'method_not_allowed'], [405, 'POST', null, 'method_not_allowed']]
+            : method
+              ? [[405, method, null, ''], [405, method, null, 'BAD_REQUEST'], [204, null, method, '']]
+              : [[404, null, null, ''], [404, null, null, 'NOT_FOUND'], [404, null, null, 'NOT_FOUND']],
+        ),
+      );
+    });
+
+    // p65: a player id from the game's own authenticate (a JWT's `sub`, any Unicode JSON can carry): non-BMP, combining
+    // marks, right-to-left text and its override, a NUL, lone surrogates. Each batch is recorded under exactly that id
+    // (no normalisation, no U+FFFD) and its web view token is issued; an id `PUT /sponsor` cannot write into the
+    // service's path is decided in docs/decisions.md ("A player id no path can carry"). An empty id is no player: 401.
+    it("a Unicode player id from the game's authenticate is recorded as exactly that player on every runtime", async () => {
+      const ids = ['😀 player', 'e\u0301le\u0300ve', 'مرحبا', '\u202eevil', 'a\u0000b', '\ud800', 'x\udc00y', '\udc00\ud800'];
+      const as = (id: string) => ({ origin: GAME_ORIGIN, 'content-type': 'application/json', authorization: `Bearer json:${Buffer.from(JSON.stringify(id)).toString('base64')}` });
+      const observed = [];
+      for (const [n, id] of ids.entries()) {
+        const sent = batch('', `${runtime}-unicode-${n}`, 1);
+        sent.sessions[0]!.userId = id;
+        const answer = await fetch(`${served.url}/campaign/playtime/sessions`, { method: 'POST', headers: as(id), body: JSON.stringify(sent) });
+        const results = ((await answer.json()) as { data?: { results: Array<{ status: string }> } }).data?.results.map((result) => result.status);
+        const recorded = emulator.state().sessions.filter((session) => session.sessionId === sent.sessions[0]!.sessionId).map((session) => session.userId === id);
+        const token = await fetch(`${served.url}/campaign/webview/ott`, { method: 'POST', headers: as(id), body: JSON.stringify({ codeChallenge: 'E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM' }) });
+        observed.push([answer.status, results, recorded, token.status, ((await token.json()) as { data?: { ott?: unknown } }).data?.ott !== undefined]);
+      }
+      expect(observed, served.output()).toEqual(ids.map(() => [200, ['SUCCESS'], [true], 200, true]));
+      const nobody = await fetch(`${served.url}/campaign/playtime/sessions`, { method: 'POST', headers: as(''), body: JSON.stringify(batch('', `${runtime}-unicode-none`, 1)) });
+      expect([nobody.status, ((await nobody.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
+    });
+
+    // p65: the spec's bulk limit is 1 to 1000 sessions a batch (DESIGN section 6: the relay caps the batch at 1000). One
+    // of 1000 small sessions is recorded whole; one of 10,000 under a body limit raised to 2 MiB is 400 VALIDATION_ERROR
+    // naming `sessions` (nothing forwarded); at the 1 MiB default, and one byte over the raised limit, it is 413.
+    it('a batch of 10,000 small sessions is refused as the spec says, under the body limit and one byte over it', async () => {
+      const run = `${runtime}-tenk`;
+      const small = (count: number, prefix: string, pad = 0) =>
+        JSON.stringify({ sessions: batch('tenk', prefix, count).sessions.map((session, n) => ({ ...session, sessionId: `${prefix}${n}` })) }) + ' '.repeat(pad);
+      const post = (base: string, body: string) =>
+        fetch(`${served.url}${base}/playtime/sessions`, { method: 'POST', headers: { origin: GAME_ORIGIN, authorization: 'Bearer user:tenk', 'content-type': 'application/json' }, body });
+      const whole = await post('/campaign', small(1000, `${run}-a`));
+      const results = ((await whole.json()) as { data: { results: Array<{ status: string }> } }).data.results;
+      expect([whole.status, results.length, results.every((result) => result.status === 'SUCCESS')], served.output()).toEqual([200, 1000, true]);
+      const tenThousand = small(10_000, `${run}-b`);
+      const raised = 2 * 1024 * 1024;
+      const answers = [
+        await post('/forwarded', tenThousand),
+        await post('/forwarded', small(10_000, `${run}-b`, raised - Buffer.byteLength(tenThousand))),
+        await post('/forwarded', small(10_000, `${run}-b`, raised - Buffer.byteLength(tenThousand) + 1)),
+        await post('/campaign', tenThousand),
+      ];
+      const read = await Promise.all(
+        answers.map(async (answer) => {
+          const body = (await answer.json()) as { code: string; details?: Array<{ path: string }> };
+          return [answer.status, body.code, body.details?.map((detail) => detail.path)];
+        }),
+      );
+      expect(read, served.output()).toEqual([
+        [400, 'VALIDATION_ERROR', ['sessions']],
+        [400, 'VALIDATION_ERROR', ['sessions']],
+        [413, 'BAD_REQUEST', undefined],
+        [413, 'BAD_REQUEST', undefined],
+      ]);
+      const recorded = emulator.state().sessions.filter((session) => session.sessionId.startsWith(`${run}-`));
+      expect([recorded.length, recorded.filter((session) => session.sessionId.startsWith(`${run}-b`)).length]).toEqual([1000, 0]);
+    });
+
     it("failed logins are limited per client address, as the runtime's clientAddress names it", async () => {
       // workerd on loopback has no CF-Connecting-IP: Cloudflare's edge sets it, so the test does.
       const as = (address: string): Record<string, string> => (runtime === 'workerd' ? { 'cf-connecting-ip': address } : {});

@@ -51,10 +51,7 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
   const server = new CampaignServer({ serverKey: config.serverKey, environment: { baseUrl: config.emulatorUrl }, maxRetries: 1 });
   const relay: ServerEntry.Relay = createRelay({
     server,
-    authenticate: (request) => {
-      const match = /^Bearer user:(.+)$/.exec(request.headers.get('authorization') ?? '');
-      return match ? { userId: match[1] as string } : null;
-    },
+    authenticate: storyUser,
     cors: { origins: [config.gameOrigin] },
     // The player `leaver`'s sessions take 400 ms to be judged: a client that goes away meanwhile is not forwarded.
     acceptSession: async (_session, user) => {
@@ -64,6 +61,18 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
     failedAuthLimit: true,
     // None on Node: toNodeHandler attaches the socket's address, which the relay reads by default.
     ...(clientAddress ? { clientAddress } : {}),
+  });
+  // The relay behind one proxy of the studio's, as the relay guide mounts it: failed logins keyed by the last
+  // X-Forwarded-For entry (what that proxy appended), whatever a client wrote before it.
+  const forwarded: ServerEntry.Relay = createRelay({
+    server,
+    authenticate: storyUser,
+    cors: { origins: [config.gameOrigin] },
+    basePath: '/forwarded',
+    // A studio's limit raised to 2 MiB: room for a batch of 10,000 small sessions (the spec's limit is 1000 a batch).
+    maxBodyBytes: 2 * 1024 * 1024,
+    failedAuthLimit: true,
+    clientAddress: (request) => request.headers.get('x-forwarded-for')?.split(',').at(-1)?.trim(),
   });
   // A service whose 2xx answers are not the spec's, behind a relay at /proxied (core/relay's upstream check).
   const proxied: ServerEntry.Relay = createRelay({
@@ -176,6 +185,7 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
       try {
         if (pathname.startsWith('/campaign/')) return await relay.fetch(request, context);
         if (pathname.startsWith('/proxied/')) return await proxied.fetch(request, context);
+        if (pathname.startsWith('/forwarded/')) return await forwarded.fetch(request, context);
         if (pathname === '/stories' && request.method === 'POST') return Response.json(await stories(origin));
         if (pathname === '/bulk-story' && request.method === 'POST') return Response.json(await bulkStory(origin));
         if (pathname === '/bulk' && request.method === 'POST') return bulkReceiver ? await bulkReceiver.fetch(request) : new Response('no receiver', { status: 404 });
@@ -210,6 +220,23 @@ export function createStoryApp(sdk: ServerSdk, config: StoryConfig, clientAddres
       }
     },
   };
+}
+
+/**
+ * The game's own check, as a game's token carries its player: `Bearer user:<id>` (the id as written), or
+ * `Bearer json:<base64 of a UTF-8 JSON string>`, the id as JSON reads it (any Unicode, a NUL, a lone surrogate
+ * `\ud800`), as a game whose session token is a JWT has it. A token that reads as nothing is refused (null: 401).
+ */
+function storyUser(request: Request): { userId: string } | null {
+  const match = /^Bearer (user|json):(.+)$/.exec(request.headers.get('authorization') ?? '');
+  if (!match) return null;
+  if (match[1] === 'user') return { userId: match[2] as string };
+  try {
+    const userId: unknown = JSON.parse(new TextDecoder().decode(Uint8Array.from(atob(match[2] as string), (c) => c.charCodeAt(0))));
+    return typeof userId === 'string' ? { userId } : null;
+  } catch {
+    return null;
+  }
 }
 
 /** Which runtime this is, by its own globals, so a test cannot pass on another one by mistake. */
