@@ -26,7 +26,8 @@ export function attachedClientAddress(request: Request): string | undefined {
 }
 
 /**
- * The key an address is limited under: an IPv6 address by its /64 prefix (`2001:db8:0:7::/64`), an IPv4-mapped one
+ * The key an address is limited under (trimmed, a port written after it dropped: `203.0.113.9:41234` is
+ * `203.0.113.9`): an IPv6 address by its /64 prefix (`2001:db8:0:7::/64`), an IPv4-mapped one
  * (`::ffff:203.0.113.9`, how a dual-stack node:http server reports an IPv4 peer) as the IPv4 address, anything else
  * (IPv4, a key of the game's own) as it is. One IPv6 subscriber or server holds a whole /64 (RFC 6177; a VPS gets
  * one routed, a phone one per connection), so keyed by full address a token guesser rotating through it had 10
@@ -34,12 +35,26 @@ export function attachedClientAddress(request: Request): string | undefined {
  * sharing one /64 are one network, as hosts behind one IPv4 NAT address are.
  */
 export function limitKeyOfAddress(address: string): string {
-  const groups = ipv6Groups(address);
-  if (!groups) return address;
+  const text = withoutPort(address.trim());
+  const groups = ipv6Groups(text);
+  if (!groups) return text;
   if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
     return [groups[6]! >> 8, groups[6]! & 255, groups[7]! >> 8, groups[7]! & 255].join('.');
   }
   return `${groups.slice(0, 4).map((group) => group.toString(16)).join(':')}::/64`;
+}
+
+/**
+ * An address without the port a proxy wrote after it: Azure Application Gateway's `X-Forwarded-For` is a list of
+ * `IP:port` (azure.microsoft.com/en-us/blog/rewrite-http-headers-with-azure-application-gateway), and RFC 7239's
+ * `Forwarded: for=` allows `"[2001:db8::1]:4711"` and `"192.0.2.43:47011"`. The port is the client's source port,
+ * new for each connection: keyed with it, a token guesser opening a new connection per guess was never limited.
+ * Only an IPv4 address or a bracketed IPv6 one loses its port; anything else (a bare IPv6 address, whose last group
+ * a port would look like, or a key of the game's own) is kept as it is.
+ */
+function withoutPort(address: string): string {
+  const port = /^(\d{1,3}(?:\.\d{1,3}){3}|\[[^\]]*\]):\d{1,5}$/.exec(address);
+  return port ? (port[1] as string) : address;
 }
 
 /** The eight 16-bit groups of an IPv6 address (brackets and a zone `%eth0` allowed), or undefined for anything else. */

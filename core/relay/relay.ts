@@ -161,7 +161,8 @@ export interface RelayOptions {
    * The client's address for `failedAuthLimit`. Behind a proxy or load balancer, return the address it
    * forwards (e.g. the last `X-Forwarded-For` entry your own proxy appended); a request with no address is
    * not limited. An IPv6 address is counted by its /64 prefix (one subscriber's network), an IPv4-mapped one
-   * (`::ffff:203.0.113.9`) as the IPv4 address. @defaultValue the connection's peer address, which `toNodeHandler` supplies
+   * (`::ffff:203.0.113.9`) as the IPv4 address, and a port written after an address (`203.0.113.9:41234`, as Azure
+   * Application Gateway's `X-Forwarded-For` has it) is dropped. @defaultValue the connection's peer address, which `toNodeHandler` supplies
    * and `relay.fetch(request, context)` reads from the runtime's `context` (Bun's `server`, Deno's `info`, Hono's `c.env` on Node)
    */
   clientAddress?: ClientAddress;

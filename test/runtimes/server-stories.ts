@@ -690,6 +690,41 @@ export function serverStories(runtime: RuntimeName): void {
       expect([nobody.status, ((await nobody.json()) as { code: string }).code]).toEqual([401, 'UNAUTHORIZED']);
     });
 
+    // p65: the relay behind one proxy of the studio's, keyed as the relay guide writes it (the last X-Forwarded-For
+    // entry, what that proxy appended). A client's own entries before it (spoofed, spaced, IPv6, garbage) never move
+    // the key, so 10 failed logins and the 11th is 429 whatever it wrote. A proxy that writes the client's port
+    // (Azure Application Gateway's `IP:port`) gave each connection a key of its own: a guesser was never limited.
+    it('failed logins behind a proxy are keyed by the entry that proxy appended, whatever the client wrote before it or the port after', async () => {
+      const guesses = async (forwardedFor: (n: number) => string) => {
+        const statuses: number[] = [];
+        for (let n = 0; n < 11; n++) {
+          const answer = await fetch(`${served.url}/forwarded/playtime/sessions`, {
+            method: 'POST',
+            headers: { authorization: 'Bearer wrong', 'content-type': 'application/json', 'x-forwarded-for': forwardedFor(n) },
+            body: '{"sessions":[]}',
+          });
+          statuses.push(answer.status);
+          await answer.body?.cancel();
+        }
+        return statuses.join(' ');
+      };
+      const limited = [...Array<number>(10).fill(401), 429].join(' ');
+      const chains: Array<[string, (n: number) => string]> = [
+        ['spoofed left-most', (n) => `198.51.100.${n}, 192.0.2.${n}, 203.0.113.1`],
+        ['spaces', (n) => `   10.0.${n}.1 ,10.1.1.1,   203.0.113.2   `],
+        ['IPv6 in one /64', (n) => `2001:db8:f::${n}, 2001:db8:1:2::${n + 1}`],
+        ['IPv6 in brackets', (n) => `unknown, [2001:db8:1:3::${n + 1}]`],
+        ['garbage before', (n) => `<script>${n}</script>, , "x";;, 203.0.113.3`],
+        ['a port', (n) => `198.51.100.${n}:5${n}, 203.0.113.4:${40_000 + n}`],
+        ['IPv6 and a port', (n) => `198.51.100.${n}, [2001:db8:1:4::1]:${40_000 + n}`],
+      ];
+      const observed: Array<[string, string]> = [];
+      for (const [chain, forwardedFor] of chains) observed.push([chain, await guesses(forwardedFor)]);
+      expect(observed, served.output()).toEqual(chains.map(([chain]) => [chain, limited]));
+      // Another client behind the same proxy is not affected.
+      expect(await guesses(() => '198.51.100.1, 203.0.113.5').then((statuses) => statuses.split(' ')[0])).toBe('401');
+    });
+
     // p65: the spec's bulk limit is 1 to 1000 sessions a batch (DESIGN section 6: the relay caps the batch at 1000). One
     // of 1000 small sessions is recorded whole; one of 10,000 under a body limit raised to 2 MiB is 400 VALIDATION_ERROR
     // naming `sessions` (nothing forwarded); at the 1 MiB default, and one byte over the raised limit, it is 413.

@@ -274,6 +274,12 @@ describe('failed authentications per client address', () => {
     ['player-key:7', 'player-key:7'],
     ['1::2::3', '1::2::3'],
     ['::ffff:300.1.1.1', '::ffff:300.1.1.1'],
+    // With the port a proxy wrote (Azure Application Gateway's X-Forwarded-For, RFC 7239's Forwarded): the address alone.
+    ['203.0.113.9:41234', '203.0.113.9'],
+    [' 203.0.113.9 ', '203.0.113.9'],
+    ['[2001:db8:7:42::1]:41234', '2001:db8:7:42::/64'],
+    ['[::ffff:198.51.100.7]:443', '198.51.100.7'],
+    ['2001:db8::4:443', '2001:db8:0:0::/64'],
   ])('keys %s as %s', (address, key) => {
     expect(limitKeyOfAddress(address)).toBe(key);
   });
