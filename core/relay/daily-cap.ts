@@ -4,8 +4,7 @@
  * fleet, so every relay counts against one budget.
  * @see DESIGN section 6; docs/decisions.md ("Daily play-time cap")
  */
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex } from '@noble/hashes/utils.js';
+import { digestKey, userKey } from './user-key.js';
 import { RateLimiterRedis } from './limiters.js';
 import { dayCountsLeftMs, DayCounts, DEFAULT_MAX_KEYS_IN_MEMORY, type DayOption, type KeyBudget } from './day-counts.js';
 import type { BulkPlaytimeItem } from '../schema/playtime.js';
@@ -268,13 +267,7 @@ const MAX_MARKED_SESSION_ID_CHARS = 64;
  */
 function markOf(sessionId: string): string {
   if (sessionId.length <= MAX_MARKED_SESSION_ID_CHARS && !/[\ud800-\udfff]/.test(sessionId)) return sessionId;
-  const units = new Uint8Array(sessionId.length * 2);
-  for (let i = 0; i < sessionId.length; i++) {
-    const unit = sessionId.charCodeAt(i);
-    units[2 * i] = unit >> 8;
-    units[2 * i + 1] = unit & 0xff;
-  }
-  return `sha256:${bytesToHex(sha256(units))}`;
+  return digestKey(sessionId);
 }
 
 /** The session's seconds per UTC day it covers, in proportion to its time in each; the last day gets the rest. */
@@ -297,5 +290,6 @@ export function dayShares(userId: string, session: BulkPlaytimeItem): Share[] {
 }
 
 function shareOf(userId: string, dayMs: number, seconds: number): Share {
-  return { key: `${userId}:${new Date(dayMs).toISOString().slice(0, 10)}`, day: dayMs / DAY_MS, seconds };
+  // The player as its keys name it (./user-key.ts): a lone surrogate would be U+FFFD, another player's, in Redis.
+  return { key: `${userKey(userId)}:${new Date(dayMs).toISOString().slice(0, 10)}`, day: dayMs / DAY_MS, seconds };
 }

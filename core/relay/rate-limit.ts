@@ -6,6 +6,7 @@ import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { RateLimiterMemory } from './limiters.js';
 import { errorResponse, retryAfterSeconds, unavailableResponse } from './answers.js';
 import { limiterStoreDisconnected } from './store-connection.js';
+import { userKey } from './user-key.js';
 
 /** The limit of the default limiter. assumed: 20 requests per second per user (the spec shows no numbers). */
 export const DEFAULT_RELAY_RATE_LIMIT = { points: 20, duration: 1 } as const;
@@ -22,7 +23,8 @@ export function defaultRateLimiter(): RateLimiterAbstract {
  * clients keep their data and retry): at once while its Redis client reports no connection.
  */
 export function takeRateLimitPoint(limiter: RateLimiterAbstract, userId: string): Promise<Response | undefined> {
-  return consumePoint(limiter, userId, 'Too many requests for this user');
+  // The player as its keys name it (./user-key.ts): a lone surrogate would be U+FFFD, another player's, in Redis.
+  return consumePoint(limiter, userKey(userId), 'Too many requests for this user');
 }
 
 /** Takes one point for `key`: undefined when it may go on, else 429 `RATE_LIMITED` saying `tooMany` with `Retry-After`, or 503 when the store cannot be reached. */

@@ -205,6 +205,36 @@ describe.runIf(available)('two relays sharing a Redis rate-limit store', () => {
     expect(statuses).toEqual(['SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'SUCCESS', 'FAILED']); // 5 x 700 s of 3600
   });
 
+  // p65: player ids from the game's authenticate that differ only in a lone surrogate (or are U+FFFD itself) were one
+  // Redis key each for the per-user rate limit and the daily cap (the client sends keys as UTF-8): one player's play
+  // filled the others' caps and its requests took their points. Now each is its own key (core/relay/user-key.ts).
+  it('keeps players whose ids differ only in a lone surrogate apart: their own rate limit and daily cap each', async () => {
+    const players = ['\ud800', '\udc00', '\ufffd'];
+    // The id as the game's token carries it (JSON in the header: a header holds no lone surrogate), read back exactly.
+    const authenticate = (request: Request) => {
+      const match = /^Bearer user:(.+)$/.exec(request.headers.get('authorization') ?? '');
+      return match ? { userId: JSON.parse(match[1] as string) as string } : null;
+    };
+    const keyPrefix = `playtime-players-${process.pid}-${Date.now()}`;
+    const { day } = cappedRelays(keyPrefix);
+    const relay = relayOverFakeService({
+      authenticate,
+      rateLimiter: new RateLimiterRedis({ storeClient: clients[0] as Redis, points: 2, duration: 10, keyPrefix: `${keyPrefix}-rate` }),
+      dailyPlaytimeCap: { seconds: 3600, storeClient: clients[1] as Redis, keyPrefix },
+      coalesceWindowMs: 0,
+    }).relay;
+    const statuses: Array<[number, string | undefined]> = [];
+    for (const [n, player] of players.entries()) {
+      for (const part of [0, 1]) {
+        const session = { sessionId: `${keyPrefix}-${n}-${part}`, userId: player, durationSeconds: 3000, startedAt: new Date(day + part * 3000_000).toISOString(), endedAt: new Date(day + (part + 1) * 3000_000).toISOString() };
+        const answer = await read(await relay.fetch(relayRequest('POST', RELAY_ROUTES.playtime, { sessions: [session] }, JSON.stringify(player).replace(/[^ -~]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))));
+        statuses.push([answer.status, answer.body.data?.results[0]?.status]);
+      }
+    }
+    // Each player: 3000 s recorded, then 3000 s more over its own 3600 s (FAILED); 2 requests within its 2 points.
+    expect(statuses).toEqual(players.flatMap(() => [[200, 'SUCCESS'], [200, 'FAILED']]));
+  });
+
   // On 808ff83 a 100,000-character id left a mark of that size (and 236 KB for 200,000) for the day's lifetime.
   it("keeps a long session id's mark small (its digest), and still counts the session once", async () => {
     const keyPrefix = `playtime-long-${process.pid}-${Date.now()}`;
