@@ -5,6 +5,7 @@
  * @see DESIGN section 4, docs/guides/react-native.md
  */
 import { chainLock } from '../../core/chain-lock.js';
+import { SHARED_NAMESPACE } from '../../core/tracker/game-namespace.js';
 import type { FetchLike, Lifecycle, NetworkStatus, Platform } from '../../core/platform.js';
 import { fromGetRandomValues, getRandomValuesOf, hostCrypto, type GetRandomValues } from '../shared/crypto-parts.js';
 import { CryptoUnavailableError } from '../shared/errors.js';
@@ -39,7 +40,7 @@ export interface ReactNativePlatform extends Platform {
  * ```
  */
 export function createReactNativePlatform(options: ReactNativePlatformOptions): ReactNativePlatform {
-  return reactNativePlatform(options, () => [`${options.storageKey ?? 'game-campaign'}:`]);
+  return reactNativePlatform(options, () => [`${options.storageKey ?? SHARED_NAMESPACE}:`]);
 }
 
 /**

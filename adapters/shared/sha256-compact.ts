@@ -8,31 +8,7 @@
  * test/adapters/shared/sha256.test.ts holds it, like ./sha256.ts, to node:crypto and the FIPS 180-4 examples.
  */
 
-/** The first 32 bits of the fractional part of `x` (`| 0` keeps the low 32 bits of the product: the integer part drops out). */
-const fraction32 = (x: number) => (x * 0x100000000) | 0;
-
-/** K (64 words) and, from the square roots, the initial hash (its first 8 words), once computed. */
-let k: number[] | undefined;
-let roots: number[];
-
-/**
- * FIPS 180-4's constants, computed on the first hash rather than written out (72 literals are about 0.5 KB gzip in
- * every React Native app): K, the fractional parts of the cube roots of the first 64 primes (section 4.2.2), and the
- * initial hash, of the square roots of the first 8 primes (section 5.3.3). Doubles hold these roots to about 50
- * bits, well past the 32 taken; test/adapters/shared/sha256.test.ts checks both tables against the standard's values.
- */
-export function sha256Constants(): { k: number[]; initial: number[] } {
-  if (!k) {
-    k = [];
-    roots = [];
-    for (let n = 2, divisor; k.length < 64; n++) {
-      for (divisor = 2; n % divisor; ) divisor++;
-      // n is prime when its smallest divisor is itself.
-      if (divisor === n) roots.push(fraction32(Math.sqrt(n))), k.push(fraction32(Math.cbrt(n)));
-    }
-  }
-  return { k, initial: roots.slice(0, 8) };
-}
+import { k, sha256Constants } from './sha256-constants.js';
 
 const rotr = (x: number, n: number) => (x >>> n) | (x << (32 - n));
 
@@ -48,7 +24,7 @@ export function sha256(data: Uint8Array): Uint8Array {
   // setUint32 keeps the integer part: the bits of length * 8 above the low 32.
   view.setUint32(end - 8, length / 0x20000000);
   view.setUint32(end - 4, length << 3);
-  // Fills k and roots; `initial` is a copy, this hash's own.
+  // Fills k; `initial` is a copy, this hash's own.
   let hash = sha256Constants().initial;
   // Declared out of the loop: a closure (`map`'s) over a loop's own `const` makes Babel wrap the loop body in a function.
   let v: number[];

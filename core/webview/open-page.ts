@@ -13,8 +13,11 @@ import type { RelayWebviewToken } from '../relay/protocol.js';
 import type { LauncherState, WebViewOpenOptions } from './launcher.js';
 import { createPkcePair } from './pkce.js';
 
-/** `RELAY_ROUTES.webviewToken` of core/relay/routes.ts, repeated rather than imported (a test proves them equal). */
-export const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
+/**
+ * `RELAY_ROUTES.webviewToken` of core/relay/routes.ts, repeated rather than imported (a test proves the request goes
+ * there). Not exported: a React Native app's bundle holds this module as a namespace object, one member per export.
+ */
+const WEBVIEW_TOKEN_ROUTE = '/webview/ott';
 
 /**
  * Makes a PKCE pair, gets a one-time token bound to its challenge from the relay (`POST /webview/ott`), and shows

@@ -9,7 +9,6 @@ import { createRelay, relayCallbackId } from '../../../core/relay/index.js';
 import { CampaignServer } from '../../../core/server/index.js';
 import { RELAY_ROUTES } from '../../../core/relay/routes.js';
 import { WebViewLauncher } from '../../../core/webview/launcher.js';
-import { WEBVIEW_TOKEN_ROUTE } from '../../../core/webview/open-page.js';
 import { WEB_PAGE_PATTERN } from '../../../core/schema/web-page.js';
 import { createEmulator, DEMO_ACTIVE_CAMPAIGN_ID, type Emulator } from '../../../emulator/index.js';
 
@@ -266,8 +265,11 @@ describe('WebViewLauncher', () => {
     expect(urls.filter((url) => WEB_PAGE_PATTERN.test(url))).toEqual(['https://view.example/wv', 'HTTP://view.example/wv?lang=en']);
   });
 
-  it('posts to the relay route of RELAY_ROUTES (the lazily loaded code repeats it)', () => {
-    expect(WEBVIEW_TOKEN_ROUTE).toBe(RELAY_ROUTES.webviewToken);
+  it('posts to the relay route of RELAY_ROUTES (the lazily loaded code repeats it)', async () => {
+    const fetch = vi.fn(async () => new Response(JSON.stringify({ status: 503, error: 'Service Unavailable', code: 'INTERNAL_ERROR', message: 'down' }), { status: 503 }));
+    const launcher = new WebViewLauncher({ platform: createMemoryPlatform({ fetch }), relay: { url: RELAY } });
+    await expect(launcher.open()).rejects.toMatchObject({ code: 'INTERNAL_ERROR' });
+    expect(fetch.mock.calls.map((call: unknown[]) => String(call[0]))).toEqual([`${RELAY}${RELAY_ROUTES.webviewToken}`]);
   });
 
   it('does not retry other failures (a token request is not de-duplicated)', async () => {
