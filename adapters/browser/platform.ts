@@ -54,6 +54,9 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
   if (!document) throw new TypeError('game-campaign-sdk/browser runs on a page (window, document), not in a Web Worker or server');
   const storage = options.storage ?? createIdbStorage(options);
   const randomBytes = fromGetRandomValues(getRandomValuesOf(window.crypto)!);
+  /** A `pagehide` the back/forward cache does not keep: the page is being unloaded (./lifecycle.ts never listens to `unload`). */
+  let unloading: unknown;
+  window.addEventListener('pagehide', (event) => (unloading = !event.persisted));
   return {
     storage,
     lifecycle: createBrowserLifecycle(window, document),
@@ -63,8 +66,8 @@ export function createBrowserPlatform(options: BrowserPlatformOptions = {}): Bro
     crypto: { ...platformCrypto(randomBytes, subtleDigest(window.crypto)), randomBytesSync: randomBytes },
     // The page's own fetch (bound to its window: an unbound `fetch` throws "Illegal invocation"), `keepalive` passed
     // through; a keepalive request the browser refuses (its 64 KiB quota, shared with the game's own beacons) is sent
-    // again as an ordinary one.
-    fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init))),
+    // again as an ordinary one, unless the page is being unloaded (the browser may have delivered it: core/tracker/keepalive-quota.ts).
+    fetch: withKeepaliveQuota(options.fetch ?? ((input, init) => window.fetch(input, init)), () => unloading),
     // The overlay's code loads when a web view first opens (the launcher has awaited PKCE and a token by then).
     openWebView: async (url, open) => (await import('./webview.js')).createBrowserWebView(window, options.webView)(url, open),
     network: createBrowserNetwork(window, navigator),

@@ -16,17 +16,21 @@ import type { FetchLike } from '../platform.js';
  * real network failure fails again, and that is what the flusher counts. Nothing is counted here: the trackers' own
  * bodies in flight are (./body-size.ts), and what they miss (another copy of the SDK on the page)
  * is refused and sent again like the game's.
+ * Not once `unloading()` says the page is being unloaded (a `pagehide` not kept in the back/forward cache): Chromium 150
+ * rejects a keepalive request it delivered with the same `TypeError` when the closed tab's renderer is torn down (p65,
+ * test/browser/exit-teardown.test.ts: the closed tab's JavaScript still ran after `unload`), and the ordinary copy
+ * reached the relay too, answered SKIPPED. What a closing page does not send waits in storage for the next visit.
  * @example
  * ```ts
  * const platformFetch = withKeepaliveQuota((input, init) => fetch(input, init));
  * ```
  */
-export function withKeepaliveQuota(fetch: FetchLike): FetchLike {
+export function withKeepaliveQuota(fetch: FetchLike, unloading?: () => unknown): FetchLike {
   return async (input, init) => {
     try {
       return await fetch(input, init);
     } catch (error) {
-      if (!init?.keepalive) throw error;
+      if (!init?.keepalive || unloading?.()) throw error;
       return fetch(input, { ...init, keepalive: false });
     }
   };

@@ -53,4 +53,17 @@ describe('withKeepaliveQuota', () => {
     await expect(offline('/x', { method: 'POST', body: body(1) })).rejects.toThrow(TypeError);
     expect(failures).toEqual([true, false, undefined]);
   });
+
+  // Chromium 150 rejects a keepalive request it delivered when a closed tab's renderer is torn down, the tab's JavaScript
+  // still running after `unload` (p65, test/browser/exit-teardown.test.ts): sent again, the relay got a second copy.
+  it('sends a failed keepalive request not again while the page is being unloaded, and again once it is not', async () => {
+    const failures: Array<boolean | undefined> = [];
+    let unloading = true;
+    const closing = withKeepaliveQuota((_input, init) => (failures.push(init?.keepalive), Promise.reject(new TypeError('Failed to fetch'))), () => unloading);
+    await expect(closing('/x', { method: 'POST', body: body(1), keepalive: true })).rejects.toThrow(TypeError);
+    expect(failures).toEqual([true]);
+    unloading = false;
+    await expect(closing('/x', { method: 'POST', body: body(1), keepalive: true })).rejects.toThrow(TypeError);
+    expect(failures).toEqual([true, true, false]);
+  });
 });
