@@ -359,10 +359,19 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   };
 
   /**
+   * Other players' expired sessions dropped, at a start-up with other data stored (`tidy`). A recovery waits for it, so
+   * a start-up's `dropped` events come in one order, as C#'s (docs/decisions.md "Start-up drops: expired, then
+   * recovered"). Only the recoveries wait: with `platform.lock` (every shipped platform's) they run beside the start-up,
+   * whose flush does not wait for the scan (storage that hangs makes it wait out every read's deadline).
+   */
+  let expired: Promise<void> | undefined;
+
+  /**
    * Ends a crashed run's session, unless it is queued: just before the crash, or by another window of this player
    * (one closed before its record's delete landed), which this start-up's index may not show yet, hence the sync.
    */
   const recover = async (record: RunningRecord) => {
+    await expired;
     await queue.sync();
     if (queue.has(record.sessionId)) return running.remove(record.sessionId);
     // The player whose storage holds it, as its key names the session: a record edited to name another player was sent
@@ -372,10 +381,12 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     requestFlush('startup');
   };
 
+  /** Keeps `work` among what `settled` waits for; returns it with its error reported (never rejecting). */
   const track = (work: Promise<void>) => {
     const tracked = work.catch(storageError);
     pending.add(tracked);
     void tracked.finally(() => pending.delete(tracked));
+    return tracked;
   };
 
   const settled = async () => {
@@ -414,12 +425,14 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const ready = (async () => {
     await loaded;
     try {
-      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
+      if (tidy) {
+        expired = track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
+        await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
+      }
     } finally {
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
   })();
 
   /**
