@@ -355,14 +355,17 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     }
     // A recovered record (another owner's) that its delete cannot remove was kept only because a delete failed: the run
     // that dropped it reported it (storage that stays read-only: once; writable again: a second time, by this start-up).
-    if ((await running.remove(sessionId)) && drop && record.owner != instanceId) emitDropped(drop);
+    if ((await running.remove(sessionId)) && drop && record.owner != instanceId) {
+      await expired;
+      emitDropped(drop);
+    }
   };
 
   /**
-   * Other players' expired sessions dropped, at a start-up with other data stored (`tidy`). A recovery waits for it, so
-   * a start-up's `dropped` events come in one order, as C#'s (docs/decisions.md "Start-up drops: expired, then
-   * recovered"). Only the recoveries wait: with `platform.lock` (every shipped platform's) they run beside the start-up,
-   * whose flush does not wait for the scan (storage that hangs makes it wait out every read's deadline).
+   * Other players' expired sessions dropped, at a start-up with other data stored (`tidy`). A recovered session's drop
+   * is told after it, so a start-up's `dropped` events come in one order, as C#'s (docs/decisions.md "Start-up drops:
+   * expired, then recovered"). Only that event waits: the recovery itself and the start-up's flush go on as before (a
+   * wait there held the start-up behind storage that hangs, and the recovery of a portal's removed game behind the scan).
    */
   let expired: Promise<void> | undefined;
 
@@ -371,7 +374,6 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
    * (one closed before its record's delete landed), which this start-up's index may not show yet, hence the sync.
    */
   const recover = async (record: RunningRecord) => {
-    await expired;
     await queue.sync();
     if (queue.has(record.sessionId)) return running.remove(record.sessionId);
     // The player whose storage holds it, as its key names the session: a record edited to name another player was sent
