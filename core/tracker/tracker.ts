@@ -355,8 +355,19 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     }
     // A recovered record (another owner's) that its delete cannot remove was kept only because a delete failed: the run
     // that dropped it reported it (storage that stays read-only: once; writable again: a second time, by this start-up).
-    if ((await running.remove(sessionId)) && drop && record.owner != instanceId) emitDropped(drop);
+    if ((await running.remove(sessionId)) && drop && record.owner != instanceId) {
+      await expired;
+      emitDropped(drop);
+    }
   };
+
+  /**
+   * Other players' expired sessions dropped, at a start-up with other data stored (`tidy`). A recovered session's drop
+   * is told after it, so a start-up's `dropped` events come in one order, as C#'s (docs/decisions.md "Start-up drops:
+   * expired, then recovered"). Only that event waits: the recovery itself and the start-up's flush go on as before (a
+   * wait there held the start-up behind storage that hangs, and the recovery of a portal's removed game behind the scan).
+   */
+  let expired: Promise<void> | undefined;
 
   /**
    * Ends a crashed run's session, unless it is queued: just before the crash, or by another window of this player
@@ -372,10 +383,12 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
     requestFlush('startup');
   };
 
+  /** Keeps `work` among what `settled` waits for; returns it with its error reported (never rejecting). */
   const track = (work: Promise<void>) => {
     const tracked = work.catch(storageError);
     pending.add(tracked);
     void tracked.finally(() => pending.delete(tracked));
+    return tracked;
   };
 
   const settled = async () => {
@@ -414,12 +427,14 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   const ready = (async () => {
     await loaded;
     try {
-      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
+      if (tidy) {
+        expired = track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
+        await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
+      }
     } finally {
       starting = false;
     }
     requestFlush('startup');
-    if (tidy) track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
   })();
 
   /**

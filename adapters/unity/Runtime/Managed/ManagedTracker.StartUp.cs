@@ -9,9 +9,9 @@ namespace GameCampaignSdk
 {
     /// <summary>
     /// The tracker's start-up (core/tracker/tracker.ts <c>loaded</c>/<c>ready</c> and housekeeping.ts): the stored
-    /// opt-out choice and the running records a killed run left are read, the queue listed, each crashed session
-    /// recovered (ended at its last checkpoint), the first flush asked for, and other players' expired sessions
-    /// deleted. Nothing is sent before recovery is done: a session queued just before a crash must be found queued.
+    /// opt-out choice and the running records a killed run left are read once other players' expired sessions are
+    /// deleted, the queue listed, each crashed session recovered (ended at its last checkpoint), then the first flush
+    /// asked for. Nothing is sent before recovery is done: a session queued just before a crash must be found queued.
     /// A record whose run still lives (another copy of the game, its <see cref="AliveLock"/> held) is left to it.
     /// </summary>
     internal sealed partial class ManagedTracker
@@ -28,6 +28,13 @@ namespace GameCampaignSdk
             {
                 await IoQueue.Run(() => TrackerFiles.SweepTemporary(folder));
                 await AdoptOthers(); // before anything here is read
+                // Other players' expired sessions (and the drops a kill left untold) before this player's crashed ones are
+                // recovered, so a start-up's drops come in one order (core/tracker/tracker.ts ready; docs/decisions.md "Start-up
+                // drops: expired, then recovered"; contract scenario start-up-drops-expired-then-recovered.json, found by seed
+                // 7009, story 215: C# recovered first, TypeScript expired first). Before the dead runs' locks are claimed: a drop a
+                // killed run left is told only once no one holds its run's lock (DroppedFiles.Claim). Guard reports what fails
+                // (a full disk) and goes on, as Track did.
+                await Guard(ExpireOtherPlayers(), () => { });
                 bool? choice = null;
                 crashed = await IoQueue.Run(() =>
                 {
@@ -84,7 +91,6 @@ namespace GameCampaignSdk
                 if (claimed.Count > 0) await IoQueue.Run(() => { foreach (var dead in claimed) dead.Release(); });
             }
             RequestFlush(FlushTrigger.Startup);
-            Track(ExpireOtherPlayers());
         }
 
         /// <summary>A session a killed run left running: ended at its last checkpoint, then queued (or dropped).</summary>
