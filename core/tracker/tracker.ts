@@ -426,11 +426,9 @@ function runTracker(config: ResolvedTrackerOptions, self: PlaytimeTracker): Play
   /** Start-up is done: queue loaded, crashed sessions recovered (or their recovery requested). */
   const ready = (async () => {
     await loaded;
+    if (tidy) expired = track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
     try {
-      if (tidy) {
-        expired = track(expireOtherPlayers(storage, layout, platform.now(), emitDropped, storageError));
-        await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
-      }
+      if (tidy) await recoverCrashedSessions(platform, runningPrefix, running, instanceId, alivePrefix, recover, storageError);
     } finally {
       starting = false;
     }
